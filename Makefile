@@ -1,0 +1,44 @@
+# Two commands on a fresh machine (Python 3.11+, pip, Debian/PyPI registries):
+#   make run    set everything up, then validate, ingest and audit sample_logs/ and open the dashboard
+#   make test   set everything up, then pass the whole test suite (what .ci/run calls)
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DB ?= tarock.duckdb
+PORT ?= 8501
+
+.PHONY: setup browser run test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,oracle]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Debian's Chromium for the browser test (never a downloaded browser).
+browser:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+
+run: setup
+	$(BIN)/tarock validate sample_logs --exclude malformed
+	$(BIN)/tarock ingest sample_logs --db $(DB)
+	-$(BIN)/tarock audit sample_logs --exclude malformed --summary
+	$(BIN)/tarock dashboard --db $(DB) --port $(PORT)
+
+test: setup browser
+	$(BIN)/python -m pytest -n 2 -q
+
+test-fast: setup
+	$(BIN)/python -m pytest -n 2 -q -m "not slow and not browser"
+
+bench: setup
+	$(BIN)/tarock bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache $(DB)

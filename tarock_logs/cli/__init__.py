@@ -1,0 +1,23 @@
+"""The ``tarock`` command line. Each command lives in its own module and registers on ``app``."""
+
+from __future__ import annotations
+
+import sys
+
+from tarock_logs.cli.common import ExitCode, app, err_console
+
+# Command modules (importing them registers their commands).
+from tarock_logs.cli import validate as _validate  # noqa: F401,E402
+
+
+def main() -> None:
+    """Entry point: run the app, turning unexpected exceptions into exit code 3."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.exit(int(ExitCode.INTERRUPT))
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback
+        err_console.print(f"tarock: internal error: {type(exc).__name__}: {exc}", markup=False)
+        sys.exit(int(ExitCode.INTERNAL))

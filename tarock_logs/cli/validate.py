@@ -1,0 +1,1 @@
+"""``tarock validate`` (filled in by the foundation work)."""

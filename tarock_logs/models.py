@@ -1,0 +1,318 @@
+"""The tarock log format, version 1, as pydantic models.
+
+A log file holds **sessions**. A session is one sitting of one table: a tournament round at a
+table, a match, an evening. It names the game and the ruleset, the players in seat order, and
+holds the hands in the order they were played. A hand holds the deal, every action in order with
+the seat that made it, the irregularities a referee dealt with, and the result as the scorer
+wrote it. Logs hold raw facts only: contract, declarer, partner, tricks and scores are derived by
+the rules engines and only compared with what was recorded.
+
+Seats are 0-based indices into ``Session.players`` (the seating in playing order). Cards are the
+tokens of :mod:`tarock_logs.cards`; the reader accepts aliases and normalises them.
+
+The documentation of every field is ``docs/log-format.md``; the JSON Schema exported from these
+models lives in ``schemas/``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+FORMAT_NAME = "tarock-log"
+FORMAT_VERSION = 1
+
+GameName = Literal["slovenian", "zwanzigerrufen", "royal"]
+Seat = Annotated[int, Field(ge=0, le=4, description="0-based index into the session's players")]
+CardToken = Annotated[str, Field(min_length=1, max_length=12, description="card token, see docs")]
+Score = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
+ParamValue = Union[str, int, bool]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# --------------------------------------------------------------------------- session metadata
+
+
+class Player(_Model):
+    """One seated player. ``id`` is stable across sessions (it joins a player's hands)."""
+
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    name: Annotated[str, Field(max_length=128)] | None = None
+    pair: Literal["A", "B"] | None = Field(None, description="Royal Tarock: the fixed pair")
+    role: Literal["abfaenger", "eintreiber"] | None = Field(
+        None, description="Royal Tarock: the player's role within the pair"
+    )
+
+
+class Event(_Model):
+    """Where and when the session was played."""
+
+    tournament: Annotated[str, Field(max_length=200)] | None = Field(
+        None, description="tournament id; sessions with the same id form one tournament"
+    )
+    name: Annotated[str, Field(max_length=200)] | None = None
+    date: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    site: Annotated[str, Field(max_length=200)] | None = None
+    round: Annotated[int, Field(ge=1, le=99)] | None = None
+    table: Annotated[str, Field(max_length=32)] | None = None
+
+
+class Source(_Model):
+    """Where the log came from, when it was imported or generated."""
+
+    software: str | None = None
+    importer: str | None = None
+    original_id: str | None = None
+    seed: int | None = None
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+class Deal(_Model):
+    """The cards as dealt: one list per seat (empty for a seat that sits out) and the talon.
+
+    ``talon`` keeps the dealt order: it defines the talon groups and klop's talon gifts.
+    """
+
+    hands: list[list[CardToken]]
+    talon: list[CardToken] = Field(default_factory=list)
+    method: Literal["normal", "knocked"] = "normal"
+    cut_by: Seat | None = None
+    seed: int | None = Field(None, description="a generator's deal seed (e.g. OpenSpiel's)")
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class _Action(_Model):
+    seat: Seat
+    note: Annotated[str, Field(max_length=500)] | None = None
+
+
+class Bid(_Action):
+    """A contract bid, or the winner's final declaration (e.g. ``three``, ``solo_two``, ``klop``)."""
+
+    type: Literal["bid"]
+    contract: Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class Pass(_Action):
+    """Pass / naprej in bidding; v redu / ok in the announcement round; weiter in Austria."""
+
+    type: Literal["pass"]
+
+
+class Call(_Action):
+    """The king call (Slovenian) or the tarock call (Zwanzigerrufen calls XX or lower)."""
+
+    type: Literal["call"]
+    card: CardToken
+
+
+class TalonPick(_Action):
+    """The talon group the declarer takes (0-based, in dealt order)."""
+
+    type: Literal["talon"]
+    group: Annotated[int, Field(ge=0, le=5)]
+
+
+class Discard(_Action):
+    """Cards laid away after the talon exchange (zalaganje); ``shown`` lists shown taroks."""
+
+    type: Literal["discard"]
+    cards: list[CardToken]
+    shown: list[CardToken] = Field(default_factory=list)
+
+
+class Announce(_Action):
+    """An announcement (napoved) of a bonus or premium.
+
+    ``side`` is Zwanzigerrufen's dazu/dagegen; ``params`` carries parameters such as Royal
+    Tarock's ``{"suit": "H", "count": 3}``; ``raises`` names the announcement it raises.
+    """
+
+    type: Literal["announce"]
+    bonus: Annotated[str, Field(min_length=1, max_length=48)]
+    side: Literal["dazu", "dagegen"] | None = None
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    raises: str | None = None
+
+
+class Kontra(_Action):
+    """A kontra on the game or on an announced bonus; ``level`` 1 kontra, 2 re, 3 sub, 4 mord."""
+
+    type: Literal["kontra"]
+    target: Annotated[str, Field(min_length=1, max_length=48)] = "game"
+    level: Annotated[int, Field(ge=1, le=4)] = 1
+
+
+class Lezim(_Action):
+    """The declarer's "ležim": discards and announcements are complete."""
+
+    type: Literal["lezim"]
+
+
+class Play(_Action):
+    """A card played to the current trick."""
+
+    type: Literal["play"]
+    card: CardToken
+
+
+class ThrowIn(_Action):
+    """The deal is thrown in and dealt again (Zusammenwerfen)."""
+
+    type: Literal["throw_in"]
+    reason: str | None = None
+
+
+class Claim(_Action):
+    """A claim: ``rest`` (the remaining tricks, cards laid down) or a card bonus (``trull``)."""
+
+    type: Literal["claim"]
+    claim: Annotated[str, Field(min_length=1, max_length=48)]
+    cards: list[CardToken] = Field(default_factory=list)
+
+
+class Meld(_Action):
+    """A hand declaration (Royal Tarock's Meldung), e.g. ``{"meld": "M_SUITCOUNT"}``."""
+
+    type: Literal["meld"]
+    meld: Annotated[str, Field(min_length=1, max_length=48)]
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+
+
+Action = Annotated[
+    Union[Bid, Pass, Call, TalonPick, Discard, Announce, Kontra, Lezim, Play, ThrowIn, Claim, Meld],
+    Field(discriminator="type"),
+]
+ACTION_TYPES = (
+    "bid", "pass", "call", "talon", "discard", "announce", "kontra", "lezim", "play",
+    "throw_in", "claim", "meld",
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------- irregularities
+
+
+class Renons(_Model):
+    """A renons (a rules violation and its penalty) called at the table and ruled on."""
+
+    type: Literal["renons"]
+    offender: Seat
+    called_by: Seat | None = None
+    kind: Literal[
+        "illegal_card", "wrong_discard", "announce_out_of_turn", "cards_shown", "comment",
+        "hint", "signal", "partner_revealed", "partial_king_ultimo", "interference", "other",
+    ]  # fmt: skip
+    action_index: Annotated[int, Field(ge=0)] | None = None
+    trick: Annotated[int, Field(ge=1, le=20)] | None = None
+    upheld: bool = True
+    note: str | None = None
+
+
+class Misdeal(_Model):
+    """A misdeal (zatalanje); the recorded penalty, if the scorer wrote one."""
+
+    type: Literal["misdeal"]
+    seat: Seat
+    penalty: Score | None = None
+    note: str | None = None
+
+
+class Adjustment(_Model):
+    seat: Seat
+    points: Score
+    unit: Literal["game", "tournament"] = "game"
+
+
+class ArbiterDecision(_Model):
+    """A referee's ruling, with the score adjustments it ordered."""
+
+    type: Literal["arbiter"]
+    decision: Annotated[str, Field(min_length=1, max_length=2000)]
+    by: str | None = None
+    adjustments: list[Adjustment] = Field(default_factory=list)
+
+
+class Penalty(_Model):
+    """A penalty outside renons (interference, disturbing): game or tournament points."""
+
+    type: Literal["penalty"]
+    seat: Seat
+    points: Score
+    unit: Literal["game", "tournament"] = "game"
+    reason: str | None = None
+
+
+Irregularity = Annotated[
+    Union[Renons, Misdeal, ArbiterDecision, Penalty], Field(discriminator="type")
+]
+
+
+# --------------------------------------------------------------------------- results
+
+
+class ResultItem(_Model):
+    """One line of an itemised score. ``seat`` None = written by every member of the
+    declarer's side (declarer and partner); otherwise written by that seat alone."""
+
+    item: Annotated[str, Field(min_length=1, max_length=48)]
+    value: Score
+    seat: Seat | None = None
+
+
+class HandResult(_Model):
+    """The hand's score as the scorer wrote it: one total per seat, optionally itemised."""
+
+    scores: list[Score]
+    items: list[ResultItem] = Field(default_factory=list)
+    radelci_after: list[Annotated[int, Field(ge=0, le=1000)]] | None = None
+
+
+class Hand(_Model):
+    """One deal and everything done with it."""
+
+    number: Annotated[int, Field(ge=1, le=100_000)]
+    id: Annotated[str, Field(max_length=128)] | None = None
+    dealer: Seat
+    deal: Deal
+    actions: list[Action] = Field(default_factory=list)
+    irregularities: list[Irregularity] = Field(default_factory=list)
+    result: HandResult | None = None
+    notes: Annotated[str, Field(max_length=4000)] | None = None
+
+
+class SessionResult(_Model):
+    """Session totals and placement points as recorded (per seat)."""
+
+    totals: list[Score] | None = None
+    placement_points: list[int | float] | None = None
+
+
+class Session(_Model):
+    """One table sitting: the unit a log file is made of."""
+
+    format: Literal["tarock-log"]
+    format_version: Literal[1]
+    id: Annotated[str, Field(min_length=1, max_length=128)]
+    game: GameName
+    ruleset: Annotated[str, Field(min_length=1, max_length=64)]
+    options: dict[str, ParamValue | float] = Field(default_factory=dict)
+    event: Event | None = None
+    players: Annotated[list[Player], Field(min_length=3, max_length=5)]
+    first_dealer: Seat | None = None
+    hands: list[Hand] = Field(default_factory=list)
+    recorded: SessionResult | None = None
+    source: Source | None = None
+    notes: Annotated[str, Field(max_length=4000)] | None = None
+
+
+SessionAdapter: TypeAdapter[Session] = TypeAdapter(Session)
+HandAdapter: TypeAdapter[Hand] = TypeAdapter(Hand)
+ActionAdapter: TypeAdapter[Any] = TypeAdapter(Action)
