@@ -1,0 +1,409 @@
+"""Replay: drive a rules engine through the actions of a recorded hand.
+
+The replay layer is the bridge between the log format (:mod:`tarock_logs.models`, pydantic) and
+the pure rules engines (:mod:`tarock_logs.rules.base`). It converts each logged action into an
+engine :class:`~tarock_logs.rules.base.Action`, pushes it onto the engine's
+:class:`~tarock_logs.rules.base.HandState` and records, for every action, the violations the
+engine reported (with ``action_index`` set, 0-based into the hand's actions) and, unless
+``with_views=False``, the engine's ``view()`` snapshot after it (the state sequence the replay
+viewer steps through). At the end of the hand the engine scores it.
+
+It is game-agnostic: it talks to engines only through the contract in ``rules/base.py`` and
+finds them with :func:`tarock_logs.rules.get_engine`. A game without an engine, an unknown
+ruleset, an engine that gives up on an action or declines to score: each yields a replay whose
+``unverified`` says why, never an exception.
+
+Sessions carry state from hand to hand (Slovenian *radelci*, the doubling tokens earned in
+big games; Austrian double rounds): :func:`replay_session` replays the hands in order through
+one engine :class:`~tarock_logs.rules.base.SessionState`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs import models as m
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import (
+    Action,
+    GameEngine,
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    SessionState,
+    Violation,
+)
+
+__all__ = [
+    "HandReplay",
+    "ReplayError",
+    "Step",
+    "legal_alternatives",
+    "replay_hand",
+    "replay_session",
+    "resolve_ruleset",
+    "to_engine_action",
+    "to_engine_irregularity",
+]
+
+
+class ReplayError(Exception):
+    """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
+
+
+# --------------------------------------------------------------------------- conversions
+
+
+def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(p.items()))
+
+
+def to_engine_action(model_action: Any) -> Action:
+    """One log action (a :mod:`tarock_logs.models` action) as an engine :class:`Action`.
+
+    Same ``type`` and ``seat`` and the same-named fields; list fields become tuples and
+    ``params`` a tuple of ``(key, value)`` pairs sorted by key (docs/architecture.md).
+    """
+    a = model_action
+    t = a.type
+    if t == "bid":
+        return Action(t, a.seat, contract=a.contract)
+    if t in ("play", "call"):
+        return Action(t, a.seat, card=a.card)
+    if t == "talon":
+        return Action(t, a.seat, group=a.group)
+    if t == "discard":
+        return Action(t, a.seat, cards=tuple(a.cards), shown=tuple(a.shown))
+    if t == "announce":
+        return Action(
+            t, a.seat, bonus=a.bonus, side=a.side, raises=a.raises, params=_params(a.params)
+        )
+    if t == "kontra":
+        return Action(t, a.seat, target=a.target, level=a.level)
+    if t == "claim":
+        return Action(t, a.seat, claim=a.claim, cards=tuple(a.cards))
+    if t == "meld":
+        return Action(t, a.seat, meld=a.meld, params=_params(a.params))
+    # pass, lezim, throw_in: nothing but type and seat
+    return Action(t, a.seat)
+
+
+def to_engine_irregularity(irr: Any) -> Irregularity:
+    """A recorded irregularity (renons, misdeal, arbiter ruling, penalty) for the engine."""
+    t = irr.type
+    if t == "renons":
+        return Irregularity(
+            t,
+            seat=irr.offender,
+            called_by=irr.called_by,
+            kind=irr.kind,
+            action_index=irr.action_index,
+            trick=irr.trick,
+            upheld=irr.upheld,
+        )
+    if t == "misdeal":
+        return Irregularity(t, seat=irr.seat, points=irr.penalty)
+    if t == "arbiter":
+        adj = tuple((a.seat, a.points, a.unit) for a in irr.adjustments)
+        return Irregularity(t, adjustments=adj)
+    if t == "penalty":
+        return Irregularity(t, seat=irr.seat, points=irr.points, unit=irr.unit)
+    raise ValueError(f"unknown irregularity type {t!r}")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(slots=True)
+class Step:
+    """One position of the replay.
+
+    Step 0 is the deal before any action (``action`` and ``action_index`` None); step ``k``
+    (k ≥ 1) is the position after action ``k - 1``, with that action and the violations it
+    raised. ``view`` is the engine's JSON-able snapshot (None when replayed without views).
+    """
+
+    index: int
+    action_index: int | None
+    action: Action | None
+    violations: list[Violation]
+    view: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class HandReplay:
+    """The outcome of replaying one hand.
+
+    ``violations`` lists every violation, action-level ones with ``action_index`` set,
+    hand-level ones (if an engine reports any) with it None. ``score`` is the engine's
+    recomputed score, None when the hand could not be scored (see ``unverified``). ``legal`` is
+    True when no violation has severity ``error``. ``complete`` is False when the replay
+    stopped before the last action (the engine refused to apply one) or the hand did not end.
+    """
+
+    game: str
+    hand_index: int
+    hand_number: int
+    ruleset: Ruleset | None
+    steps: list[Step] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    score: HandScore | None = None
+    unverified: list[str] = field(default_factory=list)
+    complete: bool = False
+    carry_before: dict[str, Any] = field(default_factory=dict)
+    carry_after: dict[str, Any] = field(default_factory=dict)
+    actions_applied: int = 0
+    requested_ruleset: str | None = None
+    _state: HandState | None = field(default=None, repr=False)
+
+    @property
+    def legal(self) -> bool:
+        """No violation of severity ``error`` (warnings do not make a hand illegal)."""
+        return not any(v.severity == "error" for v in self.violations)
+
+    @property
+    def verified(self) -> bool:
+        """An engine replayed the hand to its end and scored it."""
+        return self.score is not None and self.complete
+
+    @property
+    def ruleset_id(self) -> str | None:
+        """The id of the ruleset used, else the one asked for (no engine could resolve it)."""
+        return self.ruleset.id if self.ruleset is not None else self.requested_ruleset
+
+    def first_error(self) -> Violation | None:
+        """The first violation of severity ``error`` (the viewer's "jump to first problem")."""
+        return next((v for v in self.violations if v.severity == "error"), None)
+
+
+# --------------------------------------------------------------------------- engine plumbing
+
+
+def resolve_ruleset(
+    engine: GameEngine,
+    ruleset_id: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    notes: list[str] | None = None,
+) -> Ruleset:
+    """The engine's ruleset ``ruleset_id`` (an id or alias) with the session's ``options``.
+
+    Options the ruleset does not know are dropped and, if ``notes`` is given, reported there
+    (a what-if under another ruleset must not fail because the session's options name a
+    switch that ruleset lacks). Raises :class:`ReplayError` for an unknown ruleset.
+    """
+    opts = dict(options or {})
+    try:
+        base = engine.ruleset(ruleset_id)
+    except (KeyError, ValueError, LookupError) as exc:
+        known = ", ".join(sorted(engine.rulesets)) or "none"
+        raise ReplayError(
+            f"unknown ruleset {ruleset_id!r} for {engine.game} (known: {known})"
+        ) from exc
+    unknown = sorted(set(opts) - set(base.options))
+    if unknown and notes is not None:
+        notes.append(
+            f"session option(s) {', '.join(unknown)} not known to ruleset {base.id}: ignored"
+        )
+    kept = {k: v for k, v in opts.items() if k in base.options}
+    if not kept:
+        return base
+    try:
+        return engine.ruleset(ruleset_id, kept)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReplayError(f"bad options for ruleset {base.id}: {exc}") from exc
+
+
+def _session_setup(
+    session: m.Session, ruleset: str | None, engine: GameEngine | None
+) -> tuple[GameEngine, Ruleset, list[str]]:
+    eng = engine if engine is not None else get_engine(session.game)
+    if eng is None:
+        raise ReplayError(f"no rules engine for {session.game} yet: not checked")
+    notes: list[str] = []
+    rs = resolve_ruleset(eng, ruleset or session.ruleset, session.options, notes=notes)
+    return eng, rs, notes
+
+
+def _safe_view(state: HandState) -> dict[str, Any] | None:
+    try:
+        return state.view()
+    except Exception as exc:  # noqa: BLE001 - a viewer snapshot must not sink the audit
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _carry(ss: SessionState) -> dict[str, Any]:
+    try:
+        return dict(ss.carry())
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def _replay_into(
+    out: HandReplay,
+    session_state: SessionState,
+    hand: m.Hand,
+    *,
+    with_views: bool,
+) -> None:
+    """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset)."""
+    out.carry_before = _carry(session_state)
+    try:
+        state = session_state.new_hand(
+            hand.dealer,
+            [list(h) for h in hand.deal.hands],
+            list(hand.deal.talon),
+            [to_engine_irregularity(i) for i in hand.irregularities],
+        )
+    except Exception as exc:  # noqa: BLE001 - the engine refused the deal
+        out.unverified.append(f"the engine refused the deal: {exc}")
+        return
+    out._state = state
+    out.steps.append(Step(0, None, None, [], _safe_view(state) if with_views else None))
+    for i, model_action in enumerate(hand.actions):
+        action = to_engine_action(model_action)
+        try:
+            found = state.push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            v = Violation(
+                code="replay.not_applicable",
+                message=f"{action} could not be applied: {exc}; the replay stops here",
+                rule="",
+                seat=action.seat,
+                card=action.card,
+                action_index=i,
+            )
+            out.violations.append(v)
+            out.steps.append(Step(i + 1, i, action, [v], None))
+            out.unverified.append(
+                f"replay stopped at action {i} ({action}): the engine could not apply it"
+            )
+            return
+        found = [v.at(i) for v in found]
+        out.violations.extend(found)
+        out.actions_applied = i + 1
+        out.steps.append(Step(i + 1, i, action, found, _safe_view(state) if with_views else None))
+    if not state.is_over():
+        out.unverified.append(
+            f"the hand is incomplete: the engine expects more actions (phase {state.phase})"
+        )
+        return
+    out.complete = True
+    try:
+        score = state.score()
+    except Exception as exc:  # noqa: BLE001 - the engine declined to score this hand
+        out.unverified.append(f"the engine declined to score the hand: {exc}")
+        return
+    out.score = score
+    out.unverified.extend(score.unverified)
+    try:
+        session_state.end_hand(state, score)
+    except Exception as exc:  # noqa: BLE001
+        out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+
+
+def replay_hand(
+    session: m.Session,
+    hand: m.Hand | int,
+    *,
+    ruleset: str | None = None,
+    session_state: SessionState | None = None,
+    engine: GameEngine | None = None,
+    with_views: bool = True,
+) -> HandReplay:
+    """Replay one hand of ``session`` (a :class:`~tarock_logs.models.Hand` or its 0-based index).
+
+    ``ruleset`` re-scores under another ruleset (what-if; id or alias); by default the
+    session's own ruleset with the session's options. ``session_state`` is the state carried
+    in from the previous hands (radelci); without it the hand is replayed from a fresh session
+    state, so use :func:`replay_session` when the carry matters. ``engine`` overrides the
+    registry (tests, experiments). Never raises for a bad log: problems land in ``unverified``
+    and ``violations``.
+    """
+    if isinstance(hand, int):
+        idx = hand
+        hand = session.hands[idx]
+    else:
+        idx = next((i for i, h in enumerate(session.hands) if h is hand), -1)
+        if idx < 0:
+            idx = next((i for i, h in enumerate(session.hands) if h == hand), -1)
+    try:
+        eng, rs, notes = _session_setup(session, ruleset, engine)
+    except ReplayError as exc:
+        return HandReplay(
+            session.game, idx, hand.number, None, unverified=[str(exc)],
+            requested_ruleset=ruleset or session.ruleset,
+        )
+    out = HandReplay(session.game, idx, hand.number, rs, unverified=list(notes))
+    if session_state is None:
+        try:
+            session_state = eng.new_session(rs, len(session.players))
+        except Exception as exc:  # noqa: BLE001
+            out.unverified.append(f"the engine cannot set up this table: {exc}")
+            return out
+    _replay_into(out, session_state, hand, with_views=with_views)
+    return out
+
+
+def replay_session(
+    session: m.Session,
+    ruleset: str | None = None,
+    *,
+    engine: GameEngine | None = None,
+    with_views: bool = False,
+) -> list[HandReplay]:
+    """Replay every hand of ``session`` in order, carrying the session state (radelci).
+
+    Returns one :class:`HandReplay` per hand, in the session's order. With no engine for the
+    game (or an unknown ruleset) every hand comes back unverified with the reason.
+    """
+    try:
+        eng, rs, notes = _session_setup(session, ruleset, engine)
+        ss = eng.new_session(rs, len(session.players))
+    except ReplayError as exc:
+        return [
+            HandReplay(
+                session.game, i, h.number, None, unverified=[str(exc)],
+                requested_ruleset=ruleset or session.ruleset,
+            )
+            for i, h in enumerate(session.hands)
+        ]
+    except Exception as exc:  # noqa: BLE001 - new_session refused the table
+        msg = f"the engine cannot set up this table: {exc}"
+        return [
+            HandReplay(
+                session.game, i, h.number, None, unverified=[msg],
+                requested_ruleset=ruleset or session.ruleset,
+            )
+            for i, h in enumerate(session.hands)
+        ]
+    out: list[HandReplay] = []
+    for i, hand in enumerate(session.hands):
+        r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
+        _replay_into(r, ss, hand, with_views=with_views)
+        out.append(r)
+    return out
+
+
+def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
+    """The engine's legal actions in the position of ``step`` (what could be done next).
+
+    Step ``k`` is the position after ``k`` actions, so ``legal_alternatives(r, k)`` are the
+    alternatives to action ``k`` (shown at step ``k + 1``). Empty when the replay has no
+    engine state or never reached that position. The replay itself is not modified.
+    """
+    if replay._state is None or step < 0 or step > replay.actions_applied:
+        return []
+    state = copy.deepcopy(replay._state)
+    for _ in range(replay.actions_applied - step):
+        state.pop()
+    try:
+        return list(state.legal_actions())
+    except Exception:  # noqa: BLE001
+        return []
+
