@@ -1,0 +1,25 @@
+"""The tarock-logs dashboard: ``tarock dashboard --db FILE`` serves this script.
+
+It calls ``st.navigation`` once and runs the chosen page. Replay and audit are *not* the
+default page, so their deep links (``/replay?hand=…&step=…&seat=…``) resolve.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.state import sidebar_common
+
+st.set_page_config(page_title="tarock-logs", page_icon="🃏", layout="wide")
+
+PAGES = [
+    st.Page("app_pages/overview.py", title="Overview", icon="🏠", default=True),
+    st.Page("app_pages/audit.py", title="Audit", icon="⚖️", url_path="audit"),
+    st.Page("app_pages/replay.py", title="Replay", icon="▶️", url_path="replay"),
+    st.Page("app_pages/players.py", title="Players", icon="📊", url_path="players"),
+    st.Page("app_pages/tournament.py", title="Tournament", icon="🏆", url_path="tournament"),
+]
+
+page = st.navigation(PAGES)
+sidebar_common()
+page.run()

@@ -1,0 +1,26 @@
+"""Overview: what the database holds and where the findings are."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.state import data, require_db
+
+path, _ = require_db()
+st.title("tarock-logs")
+st.caption(f"Database: `{path.name}` (read-only)")
+counts = data("overview")
+cols = st.columns(4)
+cols[0].metric("Sessions", counts["sessions"])
+cols[1].metric("Hands", counts["hands"])
+cols[2].metric("Players", counts["players"])
+cols[3].metric("Rejected records", counts["rejects"])
+cols = st.columns(3)
+cols[0].metric("Hands with illegal actions", counts["illegal"])
+cols[1].metric("Hands with score differences", counts["discrepancy"])
+cols[2].metric("Hands not fully verified", counts["unverified"])
+
+st.page_link("app_pages/audit.py", label="Audit: every hand with findings", icon="⚖️")
+st.page_link("app_pages/replay.py", label="Replay a hand action by action", icon="▶️")
+st.page_link("app_pages/players.py", label="Player statistics", icon="📊")
+st.page_link("app_pages/tournament.py", label="Tournament standings", icon="🏆")

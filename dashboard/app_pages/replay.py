@@ -1,0 +1,271 @@
+"""Replay: one hand, action by action, as the rules engine saw it.
+
+Deep link: ``/replay?hand=<hand_id>&step=<n>&seat=<s|all>`` (step 0 is the deal; step k is
+the position after the k-th action). The hand, step and seat widgets are bound to the URL, so
+every view is shareable; unknown values are ignored (validated against the database).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from dashboard.state import data, hand_view, masked, require_db
+from tarock_logs import dashboard_data as dd
+from tarock_logs.replay import legal_alternatives
+from tarock_logs.svg import cards_svg
+
+require_db()
+index: pl.DataFrame = data("hands_index")
+if index.is_empty():
+    st.info("The database holds no hands yet.")
+    st.stop()
+
+ids: list[str] = index["hand_id"].to_list()
+labels = dict(zip(ids, index["label"].to_list(), strict=True))
+flags = {
+    r["hand_id"]: ("⛔ " if r["illegal"] else "") + ("≠ " if r["discrepancy"] else "")
+    for r in index.select("hand_id", "illegal", "discrepancy").to_dicts()
+}
+
+
+def _reset_step() -> None:
+    st.session_state["step"] = 0
+
+
+def _set_step(n: int) -> None:
+    st.session_state["step"] = max(0, n)
+
+
+def _goto_hand(hand_id: str | None) -> None:
+    if hand_id:
+        st.session_state["hand"] = hand_id
+        st.session_state["step"] = 0
+
+
+def _jump() -> None:
+    choice = st.session_state.get("jump")
+    if choice:
+        st.session_state["step"] = int(choice.rsplit("step ", 1)[1].rstrip(")"))
+    st.session_state["jump"] = None
+
+
+st.title("Replay")
+hand_id = st.selectbox(
+    "Hand",
+    ids,
+    format_func=lambda h: flags.get(h, "") + labels.get(h, h),
+    key="hand",
+    bind="query-params",
+    on_change=_reset_step,
+    help="⛔ illegal action · ≠ score difference",
+)
+view = hand_view(hand_id) if hand_id else None
+if view is None:
+    st.error("Unknown hand.")
+    st.stop()
+
+players = [masked(p) for p in view.players]
+n_seats = len(players)
+last = view.n_steps
+
+# ---------------------------------------------------------------- header
+event = " · ".join(
+    str(x)
+    for x in (
+        view.event.get("name") or view.event.get("tournament"),
+        f"round {view.event['round']}" if view.event.get("round") else None,
+        f"table {view.event['table']}" if view.event.get("table") else None,
+        view.event.get("date"),
+    )
+    if x
+)
+st.caption(f"{event} — session `{view.session_id}`, hand {view.number}, {view.game}, ruleset `{view.ruleset}`")
+roles = []
+if view.contract:
+    roles.append(f"contract **{view.contract}**")
+if view.declarer is not None:
+    roles.append(f"declarer **{players[view.declarer]}**")
+if view.partner is not None:
+    roles.append(f"partner **{players[view.partner]}**")
+if view.won is not None:
+    roles.append("won" if view.won else "lost")
+if roles:
+    st.markdown(" · ".join(roles))
+
+# ---------------------------------------------------------------- position and controls
+c1, c2 = st.columns([3, 1])
+step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
+step = min(int(step), len(view.steps) - 1) if view.steps else 0
+seat_opts = ["all"] + [str(i) for i in range(n_seats)]
+seat_sel = c2.selectbox(
+    "View", seat_opts, key="seat", bind="query-params",
+    format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
+)  # fmt: skip
+only = None if seat_sel in (None, "all") else int(seat_sel)
+
+nav = st.columns([1, 1, 1, 1, 1, 1.4, 1, 1])
+nav[0].button("⏮ First", on_click=_set_step, args=(0,), use_container_width=True)
+nav[1].button(
+    "◀ Back", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
+    disabled=step <= 0, use_container_width=True,
+)  # fmt: skip
+nav[2].button(
+    "Forward ▶", key="forward", on_click=_set_step, args=(min(last, step + 1),),
+    shortcut="Right", disabled=step >= last, use_container_width=True,
+)  # fmt: skip
+nav[3].button("Last ⏭", on_click=_set_step, args=(last,), use_container_width=True)
+problem = view.first_problem_step()
+nav[4].button(
+    "First problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
+    use_container_width=True, help="the position right after the first illegal action",
+)  # fmt: skip
+marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
+nav[5].selectbox(
+    "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
+    on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
+)  # fmt: skip
+nav[6].button("◀ Hand", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
+              use_container_width=True, help="previous hand of this session")  # fmt: skip
+nav[7].button("Hand ▶", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
+              use_container_width=True, help="next hand of this session")  # fmt: skip
+
+if not view.steps:
+    st.warning("This hand could not be replayed: " + "; ".join(view.unverified))
+    st.stop()
+
+cur = view.steps[step]
+state: dict[str, Any] = cur.view or {}
+
+# ---------------------------------------------------------------- the action and its verdict
+st.subheader(f"Step {step} of {last}: {dd.action_text(cur.action, players)}")
+offending_cards: set[str] = set()
+for v in cur.violations:
+    text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
+    if v.severity == "error":
+        st.error(text, icon="⛔")
+    else:
+        st.warning(text.replace("Illegal action", "Warning"), icon="⚠️")
+    if v.card:
+        offending_cards.add(v.card)
+if cur.action is not None and not cur.violations:
+    st.success("Legal", icon="✅")
+if "error" in state:
+    st.warning(f"The engine could not show this position: {state['error']}")
+
+# ---------------------------------------------------------------- the table
+left, right = st.columns([3, 2])
+with left:
+    played = dd.played_by_seat(state, n_seats)
+    hands = state.get("hands") or view.deal
+    to_move = state.get("to_move")
+    for seat in range(n_seats):
+        tags = []
+        if seat == view.dealer:
+            tags.append("dealer")
+        if seat == state.get("declarer", view.declarer):
+            tags.append("declarer")
+        if state.get("partner") is not None and seat == state.get("partner"):
+            tags.append("partner")
+        if seat == to_move:
+            tags.append("**to move**")
+        held = list(hands[seat]) if seat < len(hands) else []
+        st.markdown(f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else ""))
+        if only is not None and seat != only:
+            st.caption(f"{len(held)} cards, hidden")
+            continue
+        if not held and not played[seat]:
+            st.caption("no cards" if view.deal[seat] else "sits out")
+            continue
+        st.image(cards_svg(held + played[seat], greyed=played[seat], highlight=offending_cards & set(played[seat]),
+                           scale=0.8, title=f"{players[seat]}: {' '.join(held)}"))  # fmt: skip
+with right:
+    trick = state.get("trick") or []
+    if not trick and state.get("tricks") and cur.action is not None and cur.action.type == "play":
+        trick = state["tricks"][-1].get("cards") or []  # the trick just completed
+    st.markdown("**On the table**")
+    if trick:
+        st.image(cards_svg([c for _, c in trick], highlight=offending_cards,
+                           captions=[players[s] for s, _ in trick], scale=0.9))  # fmt: skip
+    else:
+        st.caption("no trick in progress")
+    talon = state.get("talon")
+    if talon:
+        st.markdown("**Talon**")
+        flat = [c for g in talon for c in (g if isinstance(g, list) else [g])]
+        st.image(cards_svg(flat, scale=0.6))
+    discards = state.get("discards")
+    if discards and (only is None or only == view.declarer):
+        st.markdown("**Discards**")
+        st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
+
+
+def _history(rows: Any) -> list[str]:
+    out = []
+    for r in rows or []:
+        if isinstance(r, dict):
+            seat = r.get("seat")
+            who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
+            rest = ", ".join(f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, ""))
+            out.append(f"{who}: {rest}" if who else rest)
+        elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
+            out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
+        else:
+            out.append(str(r))
+    return out
+
+
+h1, h2, h3 = st.columns(3)
+with h1:
+    st.markdown("**Bidding**")
+    st.text("\n".join(_history(state.get("bids"))) or "—")
+with h2:
+    st.markdown("**Announcements**")
+    st.text("\n".join(_history(state.get("announcements"))) or "—")
+with h3:
+    st.markdown("**Kontras**")
+    st.text("\n".join(_history(state.get("kontras"))) or "—")
+
+side = set()
+if view.declarer is not None:
+    side = {view.declarer} | ({view.partner} if view.partner is not None else set())
+rows = dd.trick_rows(state, players, side)
+if rows:
+    st.markdown("**Tricks**")
+    st.dataframe(pl.DataFrame(rows), hide_index=True, use_container_width=True)
+
+# ---------------------------------------------------------------- legal alternatives
+if cur.action is not None:
+    alts = legal_alternatives(view.replay, step - 1)
+    with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
+        st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
+nxt = legal_alternatives(view.replay, step) if step < last else []
+if nxt:
+    with st.expander(f"Legal next actions ({len(nxt)})"):
+        st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))
+
+# ---------------------------------------------------------------- score
+with st.expander("Score: recorded vs recomputed", expanded=step == last):
+    if view.score_rows:
+        sdf = pl.DataFrame(view.score_rows).with_columns(
+            pl.col("seat").map_elements(lambda s: players[s] if s is not None else "declarer side",
+                                        return_dtype=pl.String).alias("who")
+        ).select("item", "who", "recorded", "recomputed", "delta")  # fmt: skip
+        st.dataframe(
+            sdf.to_pandas().style.apply(
+                lambda r: ["background-color: #ffcdd2" if r["delta"] not in (0, None) and r["delta"] == r["delta"] else ""] * len(r),
+                axis=1,
+            ),
+            hide_index=True, use_container_width=True,
+        )  # fmt: skip
+    tot = view.totals
+    if tot.get("recorded") or tot.get("recomputed"):
+        st.dataframe(
+            pl.DataFrame({"player": players, "recorded": tot.get("recorded") or [None] * n_seats,
+                          "recomputed": tot.get("recomputed") or [None] * n_seats}),
+            hide_index=True,
+        )  # fmt: skip
+    for u in view.unverified:
+        st.warning(f"Unverified: {u}")

@@ -1,0 +1,52 @@
+"""``tarock dashboard``: serve the Streamlit dashboard over a DuckDB file (opened read-only)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tarock_logs.cli.common import ExitCode, app, fail
+
+#: The Streamlit entry script (``dashboard/app.py`` next to the package).
+APP_SCRIPT = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+
+
+def streamlit_argv(db: Path, port: int, host: str) -> list[str]:
+    """The command line that serves the dashboard (headless, no file watcher, no telemetry)."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
+        f"--server.port={port}",
+        f"--server.address={host}",
+        "--server.headless=true",
+        "--server.fileWatcherType=none",
+        "--server.maxUploadSize=16",
+        "--browser.gatherUsageStats=false",
+        "--", "--db", str(db),
+    ]  # fmt: skip
+
+
+@app.command()
+def dashboard(
+    db: Annotated[
+        Path,
+        typer.Option("--db", envvar="TAROCK_DB", help="DuckDB file written by `tarock ingest`."),
+    ] = Path("tarock.duckdb"),
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8501,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+) -> None:
+    """Serve the dashboard (audit, replay, players, tournament) for a database, read-only."""
+    db = db.expanduser().resolve()
+    if not db.is_file():
+        raise fail(f"no database at {db}: run `tarock ingest PATH --db {db}` first", ExitCode.USAGE)
+    if not APP_SCRIPT.is_file():
+        raise fail(f"dashboard script missing: {APP_SCRIPT}", ExitCode.INTERNAL)
+    env = {**os.environ, "TAROCK_DB": str(db)}
+    argv = streamlit_argv(db, port, host)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Replace this process, so that stopping `tarock dashboard` stops the server.
+    os.execve(argv[0], argv, env)

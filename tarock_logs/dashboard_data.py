@@ -1,0 +1,590 @@
+"""Queries and view models behind the dashboard (no Streamlit here: the dashboard only presents).
+
+Every query takes a DuckDB cursor of a **read-only** connection as its first argument, binds
+values with ``?`` and drains its result. The replay of one hand is rebuilt from the session as
+stored (the raw log facts) with :mod:`tarock_logs.replay` and :mod:`tarock_logs.audit`, so the
+viewer shows exactly what the audit says.
+
+Glossary used below: a *step* is the state after one action (step 0 is the deal, before any
+action; step ``k`` is after the action with 0-based index ``k - 1``); a *finding* is an
+illegal action (a *violation*, citing the rule it breaks), a *discrepancy* (a score item whose
+recorded value differs from the recomputed one) or an *unverified* item (something the engine
+could not check).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+#: Kinds of finding the audit page filters on.
+FINDING_KINDS = ("illegal", "discrepancy", "unverified")
+#: Minimum number of hands before a rate is charted (smaller samples are listed, not charted).
+MIN_SAMPLE = 10
+
+_PSEUDO_ADJ = (
+    "Amber", "Brisk", "Cobalt", "Dusky", "Elder", "Fleet", "Gilded", "Hazel", "Ivory", "Jade",
+    "Keen", "Lunar", "Mossy", "Noble", "Olive", "Plum", "Quiet", "Russet", "Silver", "Tawny",
+)  # fmt: skip
+_PSEUDO_NOUN = (
+    "Badger", "Crane", "Falcon", "Heron", "Ibex", "Lynx", "Marten", "Otter", "Owl", "Raven",
+    "Stoat", "Swift", "Viper", "Wolf", "Wren", "Yak", "Bison", "Finch", "Gecko", "Hare",
+)  # fmt: skip
+
+
+def pseudonym(name: str) -> str:
+    """A stable pseudonym for a player name (same name → same pseudonym, in every view)."""
+    h = hashlib.sha256(name.encode("utf-8")).digest()
+    return f"{_PSEUDO_ADJ[h[0] % 20]} {_PSEUDO_NOUN[h[1] % 20]} {h[2] % 100:02d}"
+
+
+# --------------------------------------------------------------------------- connection
+
+
+def file_signature(path: Path) -> tuple[str, int, int]:
+    """(path, inode, mtime in ns): changes whenever the database file is replaced."""
+    st = os.stat(path)
+    return (str(path), st.st_ino, st.st_mtime_ns)
+
+
+def connect_readonly(path: Path, retries: int = 40, delay: float = 0.05) -> duckdb.DuckDBPyConnection:
+    """Open ``path`` read-only (the store's helper: retries briefly on lock errors), with
+    the dashboard's modest resource settings."""
+    from tarock_logs.store.connect import connect_readonly as store_connect
+
+    con = store_connect(path, retries=retries, delay=delay)
+    con.execute("SET threads = 2")
+    return con
+
+
+def _df(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
+    return cur.execute(sql, params or []).pl()
+
+
+def _rows(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    return cur.execute(sql, params or []).fetchall()
+
+
+def _columns(cur: duckdb.DuckDBPyConnection, table: str) -> set[str]:
+    rows = _rows(
+        cur,
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main'",
+        [table],
+    )
+    return {r[0] for r in rows}
+
+
+# --------------------------------------------------------------------------- the view model
+
+
+@dataclass(frozen=True)
+class HandView:
+    """Everything the replay viewer and the audit detail show for one hand."""
+
+    hand_id: str
+    session_id: str
+    number: int
+    game: str
+    ruleset: str
+    event: dict[str, Any]
+    players: list[str]  # names (or ids) by seat
+    dealer: int
+    deal: list[list[str]]  # cards dealt to each seat
+    talon: list[str]
+    actions: list[Any]  # the log's actions (models)
+    steps: list[Any]  # replay steps: step 0 = the deal
+    violations: list[dict[str, Any]]
+    score_rows: list[dict[str, Any]]  # item, seat, recorded, recomputed, delta
+    totals: dict[str, list[int] | None]  # recorded / recomputed per seat
+    unverified: list[str]
+    contract: str | None
+    declarer: int | None
+    partner: int | None
+    won: bool | None
+    prev_hand: str | None = None
+    next_hand: str | None = None
+    replay: Any = field(default=None, repr=False)  # the HandReplay
+    session: Any = field(default=None, repr=False)
+    hand: Any = field(default=None, repr=False)
+
+    @property
+    def n_steps(self) -> int:
+        """Index of the last step (= number of actions)."""
+        return len(self.actions)
+
+    def first_problem_step(self) -> int | None:
+        """The step right after the first illegal action (where the viewer highlights it)."""
+        idx = [v["action_index"] for v in self.violations if v.get("action_index") is not None]
+        return min(idx) + 1 if idx else None
+
+
+# --------------------------------------------------------------------------- overview and lists
+
+
+def overview(cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Counts for the landing page."""
+    row = _rows(
+        cur,
+        """
+        SELECT
+          (SELECT count(*) FROM sessions),
+          (SELECT count(*) FROM hands),
+          (SELECT count(*) FROM hands WHERE n_violations > 0),
+          (SELECT count(*) FROM hands WHERE n_discrepancies > 0),
+          (SELECT count(*) FROM hands WHERE NOT verified),
+          (SELECT count(*) FROM players),
+          (SELECT count(*) FROM rejects)
+        """,
+    )[0]
+    keys = ("sessions", "hands", "illegal", "discrepancy", "unverified", "players", "rejects")
+    return dict(zip(keys, (int(x) for x in row), strict=True))
+
+
+def hands_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every stored hand with its session facts and kinds of finding, in playing order.
+
+    Columns: hand_id, session_id, number, game, ruleset, event, tournament, round, table, date,
+    contract, declarer, won, n_violations, n_discrepancies, verified, players (names by seat),
+    player_ids, illegal, discrepancy, unverified, label.
+    """
+    df = _df(
+        cur,
+        """
+        SELECT h.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
+               coalesce(h.ruleset, s.ruleset) AS ruleset,
+               coalesce(s.event_name, s.tournament) AS event, s.tournament,
+               CAST(s.round AS INTEGER) AS round, s.table_name AS "table", s.date,
+               h.contract, CAST(h.declarer AS INTEGER) AS declarer, h.won,
+               h.n_violations, h.n_discrepancies, h.verified,
+               p.players, p.player_ids
+        FROM hands h
+        JOIN sessions s ON s.session_id = h.session_id
+        LEFT JOIN (
+            SELECT sp.session_id,
+                   list(coalesce(pl.name, sp.player_id) ORDER BY sp.seat) AS players,
+                   list(sp.player_id ORDER BY sp.seat) AS player_ids
+            FROM session_players sp LEFT JOIN players pl USING (player_id)
+            GROUP BY sp.session_id
+        ) p ON p.session_id = h.session_id
+        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                 s.table_name NULLS LAST, h.session_id, h.number
+        """,
+    )
+    return df.with_columns(
+        illegal=pl.col("n_violations") > 0,
+        discrepancy=pl.col("n_discrepancies") > 0,
+        unverified=~pl.col("verified"),
+        label=pl.format("{} · hand {}", pl.col("session_id"), pl.col("number")),
+    )
+
+
+def filter_hands(
+    df: pl.DataFrame,
+    *,
+    event: str | None = None,
+    round: int | None = None,  # noqa: A002 - the tournament round
+    table: str | None = None,
+    player: str | None = None,
+    game: str | None = None,
+    kinds: list[str] | tuple[str, ...] | None = None,
+    findings_only: bool = False,
+) -> pl.DataFrame:
+    """Filter :func:`hands_index`'s frame; ``kinds`` keeps hands with any of those findings."""
+    out = df
+    if event:
+        out = out.filter(pl.col("event") == event)
+    if round is not None:
+        out = out.filter(pl.col("round") == round)
+    if table:
+        out = out.filter(pl.col("table") == table)
+    if player:
+        out = out.filter(
+            pl.col("players").list.contains(player) | pl.col("player_ids").list.contains(player)
+        )
+    if game:
+        out = out.filter(pl.col("game") == game)
+    selected = [k for k in (kinds or ()) if k in FINDING_KINDS]
+    if findings_only and not selected:
+        selected = list(FINDING_KINDS)
+    if selected:
+        out = out.filter(pl.any_horizontal([pl.col(k) for k in selected]))
+    return out
+
+
+def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
+    """The stored verdicts of one hand: violations, score items, totals, unverified."""
+    viol = _df(
+        cur,
+        """SELECT action_index, CAST(seat AS INTEGER) AS seat, code,
+                  CAST(severity AS VARCHAR) AS severity, message, rule, card
+           FROM violations WHERE hand_id = ? ORDER BY action_index NULLS LAST, code""",
+        [hand_id],
+    )
+    items = _df(
+        cur,
+        """SELECT item, CAST(seat AS INTEGER) AS seat, recorded, recomputed, delta
+           FROM score_items WHERE hand_id = ? ORDER BY item, seat NULLS FIRST""",
+        [hand_id],
+    )
+    totals = _df(
+        cur,
+        """SELECT CAST(seat AS INTEGER) AS seat, player_id, CAST(role AS VARCHAR) AS role,
+                  recorded_total, recomputed_total, delta
+           FROM hand_scores WHERE hand_id = ? ORDER BY seat""",
+        [hand_id],
+    )
+    unv = _rows(cur, "SELECT unverified FROM hands WHERE hand_id = ?", [hand_id])
+    return {
+        "violations": viol.to_dicts(),
+        "items": items.to_dicts(),
+        "totals": totals.to_dicts(),
+        "unverified": list(unv[0][0] or []) if unv else [],
+    }
+
+
+def hand_exists(cur: duckdb.DuckDBPyConnection, hand_id: str) -> bool:
+    """Whether ``hand_id`` is a stored hand (deep-link parameters are checked with this)."""
+    return bool(_rows(cur, "SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]))
+
+
+# --------------------------------------------------------------------------- session from the store
+
+_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "bid": ("contract",),
+    "pass": (),
+    "call": ("card",),
+    "talon": ("group",),
+    "discard": ("cards", "shown"),
+    "announce": ("bonus", "side", "params", "raises"),
+    "kontra": ("target", "level"),
+    "lezim": (),
+    "play": ("card",),
+    "throw_in": (),
+    "claim": ("claim", "cards"),
+    "meld": ("meld", "params"),
+}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str):
+        import orjson
+
+        return orjson.loads(value)
+    return value
+
+
+def _action_dict(row: dict[str, Any]) -> dict[str, Any]:
+    t = row["type"]
+    d: dict[str, Any] = {"type": t, "seat": int(row["seat"])}
+    for f in _ACTION_FIELDS.get(t, ()):
+        col = "talon_group" if f == "group" else f
+        v = row.get(col)
+        if f == "params":
+            v = _json(v) or {}
+        elif f in ("cards", "shown"):
+            v = list(v or [])
+        if v is None:
+            continue
+        d[f] = int(v) if f in ("group", "level") else v
+    if row.get("note"):
+        d["note"] = row["note"]
+    return d
+
+
+def _irregularity_dict(row: dict[str, Any]) -> dict[str, Any]:
+    detail = _json(row.get("detail"))
+    if isinstance(detail, dict) and detail.get("type") == row["type"]:
+        return detail
+    t = row["type"]
+    if t == "renons":
+        d = {"type": t, "offender": row["seat"], "called_by": row["called_by"],
+             "kind": row["kind"] or "other", "action_index": row["action_index"],
+             "trick": row["trick"], "upheld": True if row["upheld"] is None else row["upheld"]}  # fmt: skip
+    elif t == "misdeal":
+        d = {"type": t, "seat": row["seat"], "penalty": row["points"]}
+    elif t == "penalty":
+        d = {"type": t, "seat": row["seat"], "points": row["points"] or 0,
+             "unit": row["unit"] or "game"}  # fmt: skip
+    else:
+        d = {"type": t, "decision": (detail or {}).get("decision", "(ruling)") if isinstance(detail, dict) else "(ruling)"}
+        if isinstance(detail, dict) and detail.get("adjustments"):
+            d["adjustments"] = detail["adjustments"]
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def load_session(cur: duckdb.DuckDBPyConnection, session_id: str) -> tuple[Any, list[str]] | None:
+    """Rebuild a session (the log's raw facts) from the store, with its stored hands' ids.
+
+    Returns ``(Session, hand_ids in hand order)`` or None for an unknown session. Only the
+    hands that were stored (not rejected) are included, in their playing order.
+    """
+    from tarock_logs.models import SessionAdapter
+
+    srows = _df(cur, "SELECT * FROM sessions WHERE session_id = ? LIMIT 1", [session_id]).to_dicts()
+    if not srows:
+        return None
+    s = srows[0]
+    players = _df(
+        cur,
+        """SELECT sp.seat, sp.player_id, pl.name, sp.pair, sp.role
+           FROM session_players sp LEFT JOIN players pl USING (player_id)
+           WHERE sp.session_id = ? ORDER BY sp.seat""",
+        [session_id],
+    ).to_dicts()
+    hands = _df(
+        cur,
+        """SELECT hand_id, number, dealer, deal, result, notes FROM hands
+           WHERE session_id = ? ORDER BY number""",
+        [session_id],
+    ).to_dicts()
+    ids = [h["hand_id"] for h in hands]
+    acts = _df(
+        cur,
+        "SELECT * EXCLUDE (legal, violation_code) FROM actions WHERE hand_id IN "
+        "(SELECT hand_id FROM hands WHERE session_id = ?) ORDER BY hand_id, idx",
+        [session_id],
+    ).with_columns(pl.col("type").cast(pl.String))
+    irr = _df(
+        cur,
+        "SELECT * FROM irregularities WHERE hand_id IN "
+        "(SELECT hand_id FROM hands WHERE session_id = ?) ORDER BY hand_id, idx",
+        [session_id],
+    )
+    acts_by: dict[str, list[dict[str, Any]]] = {}
+    for row in acts.to_dicts():
+        acts_by.setdefault(row["hand_id"], []).append(_action_dict(row))
+    irr_by: dict[str, list[dict[str, Any]]] = {}
+    for row in irr.to_dicts():
+        irr_by.setdefault(row["hand_id"], []).append(_irregularity_dict(row))
+    event = {
+        "tournament": s.get("tournament"), "name": s.get("event_name"),
+        "date": str(s["date"]) if s.get("date") else None, "site": s.get("site"),
+        "round": s.get("round"), "table": s.get("table_name"),
+    }  # fmt: skip
+    event = {k: v for k, v in event.items() if v is not None}
+    doc: dict[str, Any] = {
+        "format": "tarock-log",
+        "format_version": 1,
+        "id": s["session_id"],
+        "game": str(s["game"]),
+        "ruleset": s["ruleset"],
+        "options": _json(s.get("options")) or {},
+        "players": [
+            {k: v for k, v in {"id": p["player_id"], "name": p["name"], "pair": p["pair"],
+                               "role": p["role"]}.items() if v is not None}  # fmt: skip
+            for p in players
+        ],
+        "hands": [],
+    }
+    if event:
+        doc["event"] = event
+    if s.get("first_dealer") is not None:
+        doc["first_dealer"] = int(s["first_dealer"])
+    for h in hands:
+        hd: dict[str, Any] = {
+            "number": int(h["number"]),
+            "dealer": int(h["dealer"]),
+            "deal": _json(h["deal"]),
+            "actions": acts_by.get(h["hand_id"], []),
+            "irregularities": irr_by.get(h["hand_id"], []),
+        }
+        if h.get("result") is not None:
+            hd["result"] = _json(h["result"])
+        if h.get("notes"):
+            hd["notes"] = h["notes"]
+        doc["hands"].append(hd)
+    session = SessionAdapter.validate_python(doc, strict=False)
+    return session, ids
+
+
+def _replay_with_carry(session: Any, index: int) -> Any:
+    """Replay hand ``index`` with views, after replaying the earlier hands of the session
+    without views so that what carries from hand to hand (radelci) is right."""
+    from tarock_logs import replay as rp
+    from tarock_logs.rules import get_engine
+
+    engine = get_engine(session.game)
+    state = None
+    if engine is not None:
+        try:
+            rs = rp.resolve_ruleset(engine, session.ruleset, session.options)
+            state = engine.new_session(rs, len(session.players))
+        except Exception:  # noqa: BLE001 - replay_hand reports the reason itself
+            state = None
+    if state is not None:
+        for h in session.hands[:index]:
+            rp.replay_hand(session, h, session_state=state, with_views=False)
+    return rp.replay_hand(session, session.hands[index], session_state=state, with_views=True)
+
+
+def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
+    """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown)."""
+    rows = _df(
+        cur,
+        """SELECT h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
+                  coalesce(h.ruleset, s.ruleset) AS ruleset, h.contract,
+                  CAST(h.declarer AS INTEGER) AS declarer, CAST(h.partner AS INTEGER) AS partner,
+                  h.won, s.event_name, s.tournament, CAST(s.round AS INTEGER) AS round,
+                  s.table_name, s.date
+           FROM hands h JOIN sessions s ON s.session_id = h.session_id
+           WHERE h.hand_id = ? LIMIT 1""",
+        [hand_id],
+    ).to_dicts()
+    if not rows:
+        return None
+    r = rows[0]
+    loaded = load_session(cur, r["session_id"])
+    if loaded is None:
+        return None
+    session, ids = loaded
+    index = ids.index(hand_id)
+    hand = session.hands[index]
+    replay = _replay_with_carry(session, index)
+    found = hand_findings(cur, hand_id)
+    rec = [t["recorded_total"] for t in found["totals"]]
+    reco = [t["recomputed_total"] for t in found["totals"]]
+    players = [p.name or p.id for p in session.players]
+    event = {
+        "name": r["event_name"], "tournament": r["tournament"], "round": r["round"],
+        "table": r["table_name"], "date": str(r["date"]) if r["date"] else None,
+    }  # fmt: skip
+    return HandView(
+        hand_id=hand_id,
+        session_id=r["session_id"],
+        number=int(r["number"]),
+        game=r["game"],
+        ruleset=replay.ruleset_id or r["ruleset"],
+        event=event,
+        players=players,
+        dealer=hand.dealer,
+        deal=[list(h) for h in hand.deal.hands],
+        talon=list(hand.deal.talon),
+        actions=list(hand.actions),
+        steps=list(replay.steps),
+        violations=found["violations"],
+        score_rows=found["items"],
+        totals={
+            "recorded": rec if any(x is not None for x in rec) else None,
+            "recomputed": reco if any(x is not None for x in reco) else None,
+        },
+        unverified=found["unverified"] or list(replay.unverified),
+        contract=r["contract"],
+        declarer=r["declarer"],
+        partner=r["partner"],
+        won=r["won"],
+        prev_hand=ids[index - 1] if index > 0 else None,
+        next_hand=ids[index + 1] if index + 1 < len(ids) else None,
+        replay=replay,
+        session=session,
+        hand=hand,
+    )
+
+
+# --------------------------------------------------------------------------- replay helpers (pure)
+
+
+def action_text(action: Any, players: list[str] | None = None) -> str:
+    """A readable line for one action: ``"Ana: play HK"``, ``"Bor: bid three"``."""
+    if action is None:
+        return "deal"
+    who = players[action.seat] if players and 0 <= action.seat < len(players) else f"seat {action.seat}"
+    t = action.type
+    arg: str | None
+    if t == "discard":
+        arg = " ".join(action.cards)
+    elif t == "talon":
+        arg = f"group {action.group}"
+    elif t == "kontra":
+        lvl = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mordkontra"}.get(action.level or 1)
+        arg = f"{lvl} on {action.target or 'game'}"
+        t = ""
+    elif t == "claim":
+        arg = action.claim
+    else:
+        arg = action.card or action.contract or action.bonus or action.meld
+    return f"{who}: " + " ".join(x for x in (t, arg) if x)
+
+
+def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
+    """Where to jump: the first step of each phase and of each trick, plus the end.
+
+    Returns ``(label, step)`` pairs in step order: ``("bidding", 1)``, ``("trick 1", 23)``…
+    A trick's step is the one where its first card is on the table (read from the engine's
+    view; without views every ``n_active`` plays start a trick).
+    """
+    marks: list[tuple[str, int]] = [("deal", 0)] if steps else []
+    last = None
+    plays = 0
+    trick_no = 0
+    for st in steps[1:]:
+        action = st.action
+        if action is None:
+            continue
+        if action.type == "play":
+            view = st.view or {}
+            starts = (len(view.get("trick") or []) == 1) if "trick" in view else plays % n_active == 0
+            plays += 1
+            if starts:
+                trick_no += 1
+                marks.append((f"trick {trick_no}", st.index))
+            last = "play"
+            continue
+        label = _PHASE_OF.get(action.type, action.type)
+        if label != last:
+            marks.append((label, st.index))
+            last = label
+    if steps:
+        marks.append(("end", len(steps) - 1))
+    return marks
+
+
+_PHASE_OF = {
+    "bid": "bidding", "pass": "bidding", "call": "king call", "talon": "talon",
+    "discard": "talon", "announce": "announcements", "kontra": "announcements",
+    "lezim": "announcements", "claim": "claim",
+}  # fmt: skip
+
+
+def played_by_seat(view: dict[str, Any], n_seats: int) -> list[list[str]]:
+    """Cards each seat has played so far (completed tricks and the trick on the table)."""
+    out: list[list[str]] = [[] for _ in range(n_seats)]
+    for t in view.get("tricks") or []:
+        for seat, card in t.get("cards") or []:
+            if 0 <= seat < n_seats:
+                out[seat].append(card)
+    for seat, card in view.get("trick") or []:
+        if 0 <= seat < n_seats:
+            out[seat].append(card)
+    return out
+
+
+def trick_rows(view: dict[str, Any], players: list[str], declarer_side: set[int]) -> list[dict[str, Any]]:
+    """The trick list: leader, cards, winner, card points and the running totals per side."""
+    rows = []
+    run_decl = run_opp = 0
+    for i, t in enumerate(view.get("tricks") or [], start=1):
+        pts = t.get("points")
+        winner = t.get("winner")
+        if isinstance(pts, (int, float)) and winner is not None:
+            if winner in declarer_side:
+                run_decl += pts
+            else:
+                run_opp += pts
+        rows.append(
+            {
+                "trick": i,
+                "leader": players[t["leader"]] if t.get("leader") is not None else "",
+                "cards": "  ".join(f"{players[s][:10]}:{c}" for s, c in t.get("cards") or []),
+                "winner": players[winner] if winner is not None else "",
+                "points": pts,
+                "declarer side": run_decl if declarer_side else None,
+                "defenders": run_opp if declarer_side else None,
+            }
+        )
+    return rows
