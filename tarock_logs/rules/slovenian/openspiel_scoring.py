@@ -1,0 +1,193 @@
+"""OpenSpiel's ``state.returns()`` for one Slovenian tarok hand, quirks included (pure stdlib).
+
+The ``openspiel-2.0`` ruleset scores a hand exactly as OpenSpiel's ``tarok`` game (open-spiel
+2.0.2) does, so that the toolkit can be cross-checked against it. The rules, with their code
+defects, are ``../shared/rules/openspiel-tarok.md`` §7–§10 and Appendix A.7 of
+``slovenian-tarok.md``. In short:
+
+* card points of a pile are ``round(Σ values − 0.666 × cards)``, taken on a whole pile at once;
+* **klop** (everybody passed; each player plays for himself and tries to take few points): the
+  first six trick winners also take the next talon card (the six face-down cards); a pile over
+  35 points costs −70 and an empty pile wins +70 (then nobody else scores), otherwise each
+  player loses his points;
+* **three … solo one** (the declarer takes 3/2/1 talon cards, discards as many into his own
+  pile, and plays with the partner holding the called king, if any): a pile of exactly 48
+  cards is a "valat" (+250 / −250); otherwise ``(P − 35) ± V`` (won iff ``P > 35``), ±10 if the
+  called king is among the last ``n`` cards of the last trick winner's pile, else ±25 if the
+  pagat (tarok I) is, and the "kings" defect: +10 if the declarer side's pile has exactly 4
+  cards, else −10 if the opponents' has; the declarer and the partner receive the score;
+* **berač / odprti berač** (beggar: take no trick) ±70 / ±90, **solo brez** (without the
+  talon) ±80 by ``P > 35``, **barvni valat / valat** ±125 / ±500 by a 48-card pile, to the
+  declarer alone;
+* the **mondfang**: −20 to one player, the last one marked: the declarer when the mond
+  (tarok XXI) stays in the talon he did not take (cancelled if the called king taken from the
+  talon later brings the talon remainder home), or the player of a mond captured by the škis
+  or the pagat (talon contracts and solo brez only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+#: OpenSpiel's contract values V.
+CONTRACT_VALUES: Final[dict[str, int]] = {
+    "klop": 70, "three": 10, "two": 20, "one": 30, "solo_three": 40, "solo_two": 50,
+    "solo_one": 60, "berac": 70, "solo_brez": 80, "odprti_berac": 90, "barvni_valat": 125,
+    "valat": 500,
+}  # fmt: skip
+#: Talon cards taken in each contract (0: no talon exchange).
+TALON_CARDS: Final[dict[str, int]] = {
+    "klop": 0, "three": 3, "two": 2, "one": 1, "solo_three": 3, "solo_two": 2, "solo_one": 1,
+    "berac": 0, "solo_brez": 0, "odprti_berac": 0, "barvni_valat": 0, "valat": 0,
+}  # fmt: skip
+TALON_CONTRACTS: Final = frozenset(c for c, k in TALON_CARDS.items() if k)
+MOND_PENALTY: Final = -20
+VALAT_SCORE: Final = 250
+
+_FACE: Final = {"K": 5, "Q": 4, "N": 3, "J": 2}
+_TRULA: Final = frozenset({"T1", "T21", "T22"})
+
+
+def card_value(token: str) -> int:
+    """OpenSpiel's card value: trula and kings 5, queens 4, knights 3, jacks 2, others 1."""
+    if token in _TRULA:
+        return 5
+    if token[0] == "T":
+        return 1
+    return _FACE.get(token[1:], 1)
+
+
+def pile_points(cards: Sequence[str]) -> int:
+    """``round(Σ values − 0.666 × len)`` as OpenSpiel computes it (no pile size gives a tie)."""
+    return round(sum(card_value(c) for c in cards) - 0.666 * len(cards))
+
+
+def openspiel_returns(
+    *,
+    num_players: int,
+    forehand: int,
+    contract: str,
+    declarer: int | None,
+    partner: int | None,
+    called_king: str | None,
+    talon: Sequence[str],
+    talon_group: int | None,
+    discards: Sequence[str],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+) -> list[int]:
+    """OpenSpiel's ``returns()`` per seat for a finished hand.
+
+    ``talon`` is the talon as dealt (6 cards, dealt order), ``talon_group`` the 0-based group
+    the declarer took (None without a talon exchange), ``discards`` the declarer's discards,
+    ``tricks`` every trick played: (leader seat, card tokens in playing order, winner seat).
+    Seats are ``0..num_players-1``; ``forehand`` is OpenSpiel's player 0 (only checked: the
+    score depends on the tricks, not on who led). The piles, the talon gifts of klop and the
+    called-king talon remainder are rebuilt from these facts.
+    """
+    n = num_players
+    if n not in (3, 4):
+        raise ValueError(f"OpenSpiel tarok has 3 or 4 players, not {n}")
+    if not 0 <= forehand < n:
+        raise ValueError(f"forehand seat {forehand} is not at a table of {n}")
+    if contract not in CONTRACT_VALUES:
+        raise ValueError(f"unknown contract {contract!r}")
+    if contract != "klop" and (declarer is None or not 0 <= declarer < n):
+        raise ValueError(f"contract {contract} needs a declarer seat, got {declarer!r}")
+
+    piles: list[list[str]] = [[] for _ in range(n)]
+    remaining_talon = list(talon)
+    mond_loser: int | None = None
+    king_from_talon = False
+    k = TALON_CARDS[contract]
+    if contract in TALON_CONTRACTS:
+        assert declarer is not None
+        group: list[str] = []
+        if talon_group is not None and 0 <= talon_group < len(talon) // k:
+            start = talon_group * k
+            group = list(talon[start : start + k])
+            remaining_talon = [*talon[:start], *talon[start + k :]]
+        if "T21" in talon and "T21" not in group:
+            mond_loser = declarer  # the mond left in the talon
+        king_from_talon = called_king is not None and called_king in group
+        piles[declarer].extend(discards)
+
+    for _leader, cards, winner in tricks:
+        cards = list(cards)
+        piles[winner].extend(cards)
+        seats = _seats_in_order(_leader, len(cards), n)
+        winning_card = cards[seats.index(winner)] if winner in seats else None
+        if contract == "klop":
+            if remaining_talon:  # klop: each of the first six tricks takes a talon card
+                piles[winner].append(remaining_talon.pop(0))
+        elif king_from_talon and winning_card == called_king:
+            if "T21" in remaining_talon:
+                mond_loser = None
+            piles[winner].extend(remaining_talon)
+            remaining_talon = []
+        elif (contract in TALON_CONTRACTS or contract == "solo_brez") and "T21" in cards:
+            if winning_card in ("T22", "T1"):
+                mond_loser = seats[cards.index("T21")]
+
+    scores = _scores(n, contract, declarer, partner, called_king, piles, tricks)
+    if mond_loser is not None:
+        scores[mond_loser] += MOND_PENALTY
+    return scores
+
+
+def _seats_in_order(leader: int, count: int, n: int) -> list[int]:
+    return [(leader + i) % n for i in range(count)]
+
+
+def _scores(
+    n: int,
+    contract: str,
+    declarer: int | None,
+    partner: int | None,
+    called_king: str | None,
+    piles: list[list[str]],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+) -> list[int]:
+    scores = [0] * n
+    value = CONTRACT_VALUES[contract]
+    if contract == "klop":
+        pts = [pile_points(p) for p in piles]
+        if any(p > 35 or p == 0 for p in pts):
+            return [-70 if p > 35 else 70 if p == 0 else 0 for p in pts]
+        return [-p for p in pts]
+    assert declarer is not None
+    if contract in ("berac", "odprti_berac"):
+        scores[declarer] = value if not piles[declarer] else -value
+        return scores
+    if contract in ("barvni_valat", "valat"):
+        scores[declarer] = value if len(piles[declarer]) == 48 else -value
+        return scores
+    if contract == "solo_brez":
+        scores[declarer] = value if pile_points(piles[declarer]) > 35 else -value
+        return scores
+
+    side = {declarer} if partner is None or partner == declarer else {declarer, partner}
+    cards_t = [c for s in sorted(side) for c in piles[s]]
+    cards_o = [c for s in range(n) if s not in side for c in piles[s]]
+    if len(cards_t) == 48:
+        score = VALAT_SCORE
+    elif len(cards_o) == 48:
+        score = -VALAT_SCORE
+    else:
+        pts = pile_points(cards_t)
+        score = (pts - 35) + (value if pts > 35 else -value)
+        if tricks:
+            last_winner = tricks[-1][2]
+            last_cards = piles[last_winner][-n:]
+            sign = 1 if last_winner in side else -1
+            if called_king is not None and called_king in last_cards:
+                score += 10 * sign
+            elif "T1" in last_cards:
+                score += 25 * sign
+        if len(cards_t) == 4:  # OpenSpiel's "kings" bonus: a defect counts cards, not kings
+            score += 10
+        elif len(cards_o) == 4:
+            score -= 10
+    for s in side:
+        scores[s] = score
+    return scores
