@@ -282,6 +282,11 @@ class Hand(_Model):
     id: Annotated[str, Field(max_length=128)] | None = None
     dealer: Seat
     deal: Deal
+    radelci_before: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(
+        None,
+        description="Slovenian: each seat's radelci before this hand, as on the score sheet "
+        "(on a session's first hand: the state a session recorded from mid-round starts from)",
+    )
     actions: list[Action] = Field(default_factory=list)
     irregularities: list[Irregularity] = Field(default_factory=list)
     result: HandResult | None = None
