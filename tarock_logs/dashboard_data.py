@@ -64,7 +64,7 @@ def connect_readonly(path: Path, retries: int = 40, delay: float = 0.05) -> duck
 
 
 def _df(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
-    return cur.execute(sql, params or []).pl()
+    return cur.sql(sql, params=params or None).pl()
 
 
 def _rows(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
@@ -386,6 +386,21 @@ def load_session(cur: duckdb.DuckDBPyConnection, session_id: str) -> tuple[Any, 
         doc["event"] = event
     if s.get("first_dealer") is not None:
         doc["first_dealer"] = int(s["first_dealer"])
+    rec = _rows(
+        cur,
+        """SELECT list(recorded_session_total ORDER BY seat), list(placement_points ORDER BY seat)
+           FROM session_scores WHERE session_id = ?""",
+        [session_id],
+    )
+    if rec and rec[0][0] is not None:
+        totals, pp = rec[0]
+        recorded: dict[str, Any] = {}
+        if totals and all(x is not None for x in totals):
+            recorded["totals"] = [int(x) for x in totals]
+        if pp and all(x is not None for x in pp):
+            recorded["placement_points"] = [int(x) if float(x).is_integer() else float(x) for x in pp]
+        if recorded:
+            doc["recorded"] = recorded
     for h in hands:
         hd: dict[str, Any] = {
             "number": int(h["number"]),
@@ -588,3 +603,250 @@ def trick_rows(view: dict[str, Any], players: list[str], declarer_side: set[int]
             }
         )
     return rows
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def tournaments(cur: duckdb.DuckDBPyConnection) -> list[str]:
+    """Tournament ids present in the store."""
+    rows = _rows(cur, "SELECT DISTINCT tournament FROM sessions WHERE tournament IS NOT NULL ORDER BY 1")
+    return [r[0] for r in rows]
+
+
+def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[str, Any] | None:
+    """Standings of one tournament recomputed from the logs beside the recorded figures.
+
+    Every session of the tournament is rebuilt from the store and audited
+    (:func:`tarock_logs.audit.audit_session`), then ranked with
+    :func:`tarock_logs.audit.audit_tournaments`. Returns ``{"tournament": <TournamentAudit
+    dict>, "tables": [per session: round, table, players, recorded and recomputed round
+    scores and placement points, table average]}``.
+    """
+    from tarock_logs.audit import audit_session, audit_tournaments
+
+    sids = [r[0] for r in _rows(
+        cur, "SELECT session_id FROM sessions WHERE tournament = ? ORDER BY round, table_name, session_id",
+        [tournament],
+    )]  # fmt: skip
+    audits = []
+    for sid in sids:
+        loaded = load_session(cur, sid)
+        if loaded is None:
+            continue
+        session, _ = loaded
+        audits.append(audit_session(session))
+    found = [t for t in audit_tournaments(audits) if t.tournament == tournament]
+    if not found:
+        return None
+    tables = []
+    for sa in audits:
+        names = _player_names(cur, sa.players)
+        scores = sa.recomputed_totals
+        for seat, pid in enumerate(sa.players):
+            rec_pp = sa.recorded_placement_points
+            rec_tot = sa.recorded_totals
+            tables.append(
+                {
+                    "round": sa.round, "table": sa.table, "session": sa.session,
+                    "player": names.get(pid, pid), "player_id": pid,
+                    "recorded score": rec_tot[seat] if rec_tot and seat < len(rec_tot) else None,
+                    "recomputed score": scores[seat] if scores else None,
+                    "table average": round(sum(scores) / len(scores), 2) if scores else None,
+                    "recorded points": rec_pp[seat] if rec_pp and seat < len(rec_pp) else None,
+                    "recomputed points": sa.placement_points[seat] if sa.placement_points else None,
+                }
+            )  # fmt: skip
+    report = found[0].to_dict()
+    names = _player_names(cur, [s["player"] for s in report["standings"]])
+    for s in report["standings"]:
+        s["name"] = names.get(s["player"], s["player"])
+    return {"tournament": report, "tables": tables}
+
+
+def _player_names(cur: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
+    if not ids:
+        return {}
+    rows = _rows(cur, "SELECT player_id, coalesce(name, player_id) FROM players WHERE list_contains(?, player_id)", [list(ids)])
+    return {a: b for a, b in rows}
+
+
+def dossier_html(view: HandView) -> str:
+    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.dossier`)."""
+    from tarock_logs.dossier import render_dossier
+
+    return render_dossier(view.session, view.hand)
+
+
+# --------------------------------------------------------------------------- players
+
+
+def player_hands(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """One row per (hand, seated player): the frame the Players page filters and aggregates.
+
+    Columns: hand_id, session_id, number, game, event, date, player_id, player, role, contract,
+    side_won (the player's side won: declarer/partner when the declarer won, defenders when he
+    lost; null for klop and unknown), score (recomputed total, else recorded), recorded,
+    recomputed, partner_id (the other member of the declarer's side, for declarer and partner).
+    """
+    df = _df(
+        cur,
+        """
+        WITH hs AS (
+            SELECT hs.hand_id, CAST(hs.seat AS INTEGER) AS seat, hs.player_id,
+                   CAST(hs.role AS VARCHAR) AS role, hs.recorded_total, hs.recomputed_total
+            FROM hand_scores hs
+        )
+        SELECT hs.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
+               coalesce(s.event_name, s.tournament) AS event, s.date,
+               hs.player_id, coalesce(p.name, hs.player_id) AS player, hs.role, h.contract,
+               CASE WHEN h.won IS NULL OR hs.role IN ('klop', 'sitting_out', 'unknown') THEN NULL
+                    WHEN hs.role IN ('declarer', 'partner') THEN h.won
+                    ELSE NOT h.won END AS side_won,
+               coalesce(hs.recomputed_total, hs.recorded_total) AS score,
+               hs.recorded_total AS recorded, hs.recomputed_total AS recomputed,
+               (SELECT any_value(o.player_id) FROM hs o
+                 WHERE o.hand_id = hs.hand_id AND o.seat <> hs.seat
+                   AND hs.role IN ('declarer', 'partner') AND o.role IN ('declarer', 'partner')
+               ) AS partner_id
+        FROM hs
+        JOIN hands h ON h.hand_id = hs.hand_id
+        JOIN sessions s ON s.session_id = h.session_id
+        LEFT JOIN players p ON p.player_id = hs.player_id
+        ORDER BY s.date NULLS LAST, h.session_id, h.number, hs.seat
+        """,
+    )
+    return df.with_row_index("order")
+
+
+def filter_player_hands(
+    df: pl.DataFrame,
+    *,
+    game: str | None = None,
+    event: str | None = None,
+    date_from: Any = None,
+    date_to: Any = None,
+    players: list[str] | None = None,
+) -> pl.DataFrame:
+    """Filter :func:`player_hands`' frame (``players`` by name or id)."""
+    out = df
+    if game:
+        out = out.filter(pl.col("game") == game)
+    if event:
+        out = out.filter(pl.col("event") == event)
+    if date_from is not None:
+        out = out.filter(pl.col("date") >= date_from)
+    if date_to is not None:
+        out = out.filter(pl.col("date") <= date_to)
+    if players:
+        out = out.filter(pl.col("player").is_in(players) | pl.col("player_id").is_in(players))
+    return out
+
+
+def _rate(n: str, k: str) -> pl.Expr:
+    return pl.when(pl.col(n) > 0).then(pl.col(k) / pl.col(n)).otherwise(None)
+
+
+def per_player_role(df: pl.DataFrame) -> pl.DataFrame:
+    """Per player and role: hands, wins, win rate, average and total score, and whether the
+    sample is large enough to chart (``n >= MIN_SAMPLE``)."""
+    return (
+        df.group_by("player", "role")
+        .agg(
+            pl.len().alias("hands"),
+            pl.col("side_won").sum().alias("won"),
+            pl.col("side_won").is_not_null().sum().alias("decided"),
+            pl.col("score").mean().round(1).alias("avg score"),
+            pl.col("score").sum().alias("total score"),
+        )
+        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
+                      (pl.col("hands") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
+        .sort("player", "role")
+    )
+
+
+def contract_mix(df: pl.DataFrame) -> pl.DataFrame:
+    """How often each contract was played with the player as declarer."""
+    return (
+        df.filter(pl.col("role") == "declarer")
+        .group_by("player", "contract")
+        .agg(pl.len().alias("hands"))
+        .sort("player", "hands", descending=[False, True])
+    )
+
+
+def success_by_contract(df: pl.DataFrame) -> pl.DataFrame:
+    """Per contract (declarer's view): played, won, win rate, average declarer score."""
+    return (
+        df.filter(pl.col("role") == "declarer")
+        .group_by("contract")
+        .agg(
+            pl.len().alias("played"),
+            pl.col("side_won").sum().alias("won"),
+            pl.col("side_won").is_not_null().sum().alias("decided"),
+            pl.col("score").mean().round(1).alias("avg score"),
+        )
+        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
+                      (pl.col("played") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
+        .sort("played", descending=True)
+    )
+
+
+def score_over_time(df: pl.DataFrame) -> pl.DataFrame:
+    """Cumulative score per player in playing order (x = the player's n-th hand)."""
+    return (
+        df.sort("order")
+        .with_columns(
+            pl.col("score").fill_null(0).cum_sum().over("player").alias("cumulative"),
+            pl.int_range(1, pl.len() + 1).over("player").alias("hand no"),
+        )
+        .select("player", "hand no", "cumulative", "date", "hand_id")
+    )
+
+
+def partner_synergy(df: pl.DataFrame) -> pl.DataFrame:
+    """For each pair that played on the declarer's side together: hands, win rate and average
+    score together, against each player's own average score on the declarer's side."""
+    side = df.filter(pl.col("role").is_in(["declarer", "partner"]))
+    own = side.group_by("player_id").agg(pl.col("score").mean().alias("own avg"))
+    names = df.select("player_id", "player").unique("player_id")
+    pairs = (
+        side.filter(pl.col("partner_id").is_not_null() & (pl.col("player_id") < pl.col("partner_id")))
+        .group_by("player_id", "partner_id")
+        .agg(
+            pl.len().alias("hands together"),
+            pl.col("side_won").sum().alias("won"),
+            pl.col("side_won").is_not_null().sum().alias("decided"),
+            pl.col("score").mean().round(1).alias("avg score together"),
+        )
+    )
+    return (
+        pairs.join(names, on="player_id")
+        .join(names.rename({"player_id": "partner_id", "player": "partner"}), on="partner_id")
+        .join(own.rename({"own avg": "player own avg"}), on="player_id", how="left")
+        .join(own.rename({"player_id": "partner_id", "own avg": "partner own avg"}), on="partner_id", how="left")
+        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
+                      pl.col("player own avg").round(1), pl.col("partner own avg").round(1),
+                      (pl.col("hands together") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
+        .select("player", "partner", "hands together", "won", "win rate", "avg score together",
+                "player own avg", "partner own avg", "enough")  # fmt: skip
+        .sort("hands together", descending=True)
+    )
+
+
+def drill_down(
+    df: pl.DataFrame, *, player: str | None = None, role: str | None = None, contract: str | None = None
+) -> pl.DataFrame:
+    """The hands behind a figure: the rows of the (already filtered) frame for that player,
+    role and contract, one per hand."""
+    out = df
+    if player:
+        out = out.filter(pl.col("player") == player)
+    if role:
+        out = out.filter(pl.col("role") == role)
+    if contract:
+        out = out.filter(pl.col("contract") == contract)
+    return out.select(
+        "hand_id", "session_id", "number", "date", "event", "player", "role", "contract",
+        "side_won", "recorded", "recomputed",
+    ).unique("hand_id" if player else ["hand_id", "player"], keep="first", maintain_order=True)  # fmt: skip

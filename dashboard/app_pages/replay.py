@@ -62,7 +62,10 @@ hand_id = st.selectbox(
     on_change=_reset_step,
     help="⛔ illegal action · ≠ score difference",
 )
-view = hand_view(hand_id) if hand_id else None
+if not hand_id:
+    st.info("Select a hand to replay.")
+    st.stop()
+view = hand_view(hand_id)
 if view is None:
     st.error("Unknown hand.")
     st.stop()
@@ -107,20 +110,20 @@ seat_sel = c2.selectbox(
 only = None if seat_sel in (None, "all") else int(seat_sel)
 
 nav = st.columns([1, 1, 1, 1, 1, 1.4, 1, 1])
-nav[0].button("⏮ First", on_click=_set_step, args=(0,), use_container_width=True)
+nav[0].button("⏮ First", on_click=_set_step, args=(0,), width="stretch")
 nav[1].button(
     "◀ Back", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
-    disabled=step <= 0, use_container_width=True,
+    disabled=step <= 0, width="stretch",
 )  # fmt: skip
 nav[2].button(
     "Forward ▶", key="forward", on_click=_set_step, args=(min(last, step + 1),),
-    shortcut="Right", disabled=step >= last, use_container_width=True,
+    shortcut="Right", disabled=step >= last, width="stretch",
 )  # fmt: skip
-nav[3].button("Last ⏭", on_click=_set_step, args=(last,), use_container_width=True)
+nav[3].button("Last ⏭", on_click=_set_step, args=(last,), width="stretch")
 problem = view.first_problem_step()
 nav[4].button(
     "First problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
-    use_container_width=True, help="the position right after the first illegal action",
+    width="stretch", help="the position right after the first illegal action",
 )  # fmt: skip
 marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
 nav[5].selectbox(
@@ -128,9 +131,9 @@ nav[5].selectbox(
     on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
 )  # fmt: skip
 nav[6].button("◀ Hand", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
-              use_container_width=True, help="previous hand of this session")  # fmt: skip
+              width="stretch", help="previous hand of this session")  # fmt: skip
 nav[7].button("Hand ▶", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
-              use_container_width=True, help="next hand of this session")  # fmt: skip
+              width="stretch", help="next hand of this session")  # fmt: skip
 
 if not view.steps:
     st.warning("This hand could not be replayed: " + "; ".join(view.unverified))
@@ -234,7 +237,7 @@ if view.declarer is not None:
 rows = dd.trick_rows(state, players, side)
 if rows:
     st.markdown("**Tricks**")
-    st.dataframe(pl.DataFrame(rows), hide_index=True, use_container_width=True)
+    st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
 
 # ---------------------------------------------------------------- legal alternatives
 if cur.action is not None:
@@ -258,7 +261,7 @@ with st.expander("Score: recorded vs recomputed", expanded=step == last):
                 lambda r: ["background-color: #ffcdd2" if r["delta"] not in (0, None) and r["delta"] == r["delta"] else ""] * len(r),
                 axis=1,
             ),
-            hide_index=True, use_container_width=True,
+            hide_index=True, width="stretch",
         )  # fmt: skip
     tot = view.totals
     if tot.get("recorded") or tot.get("recomputed"):

@@ -1,0 +1,133 @@
+"""Audit: every hand with findings, its verdicts with the rules they cite, the score item by item,
+a link to the replay at the offending action and the HTML dispute dossier.
+
+Findings: an *illegal* action (the engine's verdict, citing a ruleset section), a score
+*discrepancy* (recorded ≠ recomputed for an item) or an *unverified* item (not checkable).
+Deep link: ``/audit?hand=<hand_id>``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboard.state import data, hand_view, masked, require_db
+from tarock_logs import dashboard_data as dd
+
+require_db()
+st.title("Audit")
+index: pl.DataFrame = data("hands_index")
+
+
+def _opts(col: str) -> list[str]:
+    return sorted({str(x) for x in index[col].to_list() if x is not None})
+
+
+with st.sidebar:
+    st.header("Filters")
+    event = st.selectbox("Event", _opts("event"), index=None, key="f_event", placeholder="all")
+    rnd = st.selectbox("Round", _opts("round"), index=None, key="f_round", placeholder="all")
+    table = st.selectbox("Table", _opts("table"), index=None, key="f_table", placeholder="all")
+    all_players = sorted({p for ps in index["players"].to_list() for p in (ps or [])})
+    player = st.selectbox("Player", all_players, index=None, key="f_player", placeholder="all",
+                          format_func=masked)  # fmt: skip
+    game = st.selectbox("Game", _opts("game"), index=None, key="f_game", placeholder="all")
+    kinds = st.multiselect("Kind of finding", list(dd.FINDING_KINDS), key="f_kinds",
+                           placeholder="any finding")  # fmt: skip
+
+found = dd.filter_hands(
+    index, event=event, round=int(rnd) if rnd else None, table=table, player=player, game=game,
+    kinds=kinds, findings_only=True,
+)  # fmt: skip
+st.caption(f"{len(found)} of {len(index)} hands have findings matching the filters.")
+
+if found.is_empty():
+    st.success("No hand with findings matches the filters.")
+else:
+    show = found.select(
+        "label", "event", "round", "table", "game", "contract", "n_violations",
+        "n_discrepancies", "unverified",
+    ).rename({"label": "hand", "n_violations": "illegal actions",
+              "n_discrepancies": "score differences"})  # fmt: skip
+    st.dataframe(show, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(show)))
+
+ids = found["hand_id"].to_list()
+labels = dict(zip(index["hand_id"].to_list(), index["label"].to_list(), strict=True))
+all_ids = index["hand_id"].to_list()
+hand_id = st.selectbox(
+    "Hand", all_ids, index=None, key="hand", bind="query-params",
+    format_func=lambda h: labels.get(h, h) + ("" if h in ids else " (no finding / filtered out)"),
+    placeholder="Select a hand to see its verdicts",
+)  # fmt: skip
+if not hand_id:
+    st.stop()
+
+view = hand_view(hand_id)
+if view is None:
+    st.error("Unknown hand.")
+    st.stop()
+players = [masked(p) for p in view.players]
+st.subheader(f"{labels.get(hand_id, hand_id)}")
+st.caption(f"hand id `{hand_id}` · {view.game} · ruleset `{view.ruleset}`")
+
+# ------------------------------------------------------------------ verdicts
+st.markdown("#### Verdicts")
+if view.violations:
+    for v in view.violations:
+        ai = v.get("action_index")
+        seat = v.get("seat")
+        who = players[seat] if seat is not None and seat < len(players) else "—"
+        where = f"action {ai}" if ai is not None else "hand"
+        text = f"**{where}** · {who}: {v['message']}  \nRule: **{v.get('rule') or '—'}** · `{v['code']}`"
+        (st.error if v.get("severity") == "error" else st.warning)(text)
+        if ai is not None:
+            st.page_link(
+                "app_pages/replay.py", label=f"Replay at action {ai}", icon="▶️",
+                query_params={"hand": hand_id, "step": str(ai + 1), "seat": "all"},
+            )  # fmt: skip
+else:
+    st.success("Every action is legal.")
+for u in view.unverified:
+    st.warning(f"Unverified: {u}")
+
+# ------------------------------------------------------------------ score
+st.markdown("#### Score: recorded vs recomputed")
+if view.score_rows:
+    sdf = pl.DataFrame(view.score_rows).with_columns(
+        pl.col("seat").map_elements(lambda s: players[s] if s is not None and s < len(players) else "declarer side",
+                                    return_dtype=pl.String).alias("who"),
+        (pl.col("delta").fill_null(0) != 0).alias("differs"),
+    ).select("item", "who", "recorded", "recomputed", "delta", "differs")  # fmt: skip
+    st.dataframe(
+        sdf.to_pandas().style.apply(
+            lambda r: ["background-color: #ffcdd2" if r["differs"] else ""] * len(r), axis=1
+        ),
+        hide_index=True, width="stretch",
+    )  # fmt: skip
+else:
+    st.caption("No itemised score stored for this hand.")
+tot = view.totals
+if tot.get("recorded") or tot.get("recomputed"):
+    rec = tot.get("recorded") or [None] * len(players)
+    reco = tot.get("recomputed") or [None] * len(players)
+    st.dataframe(
+        pl.DataFrame({"player": players, "recorded": rec, "recomputed": reco}),
+        hide_index=True,
+    )
+
+# ------------------------------------------------------------------ links and dossier
+c1, c2 = st.columns(2)
+first = view.first_problem_step()
+c1.page_link(
+    "app_pages/replay.py", label="Open in the replay viewer" + (" at the first problem" if first else ""),
+    icon="▶️", query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
+)  # fmt: skip
+try:
+    html = dd.dossier_html(view)
+except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
+    c2.warning(f"Dossier not available: {exc}")
+else:
+    c2.download_button(
+        "Download the dispute dossier (HTML)", html, file_name=f"dossier-{view.session_id}-{view.number}.html",
+        mime="text/html", icon="📄",
+    )  # fmt: skip
