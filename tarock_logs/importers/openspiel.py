@@ -462,3 +462,63 @@ def action_ids_of(action: Any, *, num_players: int) -> list[int]:
     if t == "discard":
         return [CARD_IDS[c] for c in action.cards]
     raise ValueError(f"OpenSpiel has no action for {t!r}")
+
+
+# --------------------------------------------------------------------------- input records
+
+
+def record_to_session(
+    record: Any, *, session_id: str, hand_id: str | None = None, software: str | None = None
+) -> dict[str, Any]:
+    """One importer input record (``{"players", "serialized", "returns"?}``) → one session of
+    the log format, as a plain dict (validate it with ``tarock_logs.models.SessionAdapter``).
+
+    The session has one hand: ruleset ``openspiel-2.0``, OpenSpiel player ``p`` in seat ``p``,
+    dealer seat ``n−1``, ``deal.seed`` the deal seed, every action id converted (not judged) by
+    :func:`decode_game`, and ``returns`` as the recorded ``result.scores``. Other keys of the
+    record are ignored. Raises :class:`OpenSpielFormatError`.
+    """
+    if not isinstance(record, dict):
+        raise OpenSpielFormatError("the line is not a JSON object")
+    n = record.get("players")
+    if isinstance(n, bool) or n not in (3, 4):
+        raise OpenSpielFormatError(f"`players` must be 3 or 4, got {n!r}")
+    if "serialized" not in record:
+        raise OpenSpielFormatError("`serialized` (OpenSpiel's state.serialize()) is missing")
+    game = decode_serialized(record["serialized"], n)
+    hand: dict[str, Any] = {
+        "number": 1,
+        "dealer": game.dealer,
+        "deal": {"hands": game.hands, "talon": game.talon, "seed": game.seed},
+        "actions": game.actions,
+    }
+    if hand_id is not None:
+        hand["id"] = hand_id
+    returns = record.get("returns")
+    if returns is not None:
+        hand["result"] = {"scores": _returns(returns, n)}
+    source: dict[str, Any] = {"importer": "openspiel", "software": software or "open_spiel tarok"}
+    if hand_id is not None:
+        source["original_id"] = hand_id
+    return {
+        "format": "tarock-log",
+        "format_version": 1,
+        "id": session_id,
+        "game": "slovenian",
+        "ruleset": "openspiel-2.0",
+        "players": [{"id": f"openspiel-{p}", "name": f"OpenSpiel player {p}"} for p in range(n)],
+        "first_dealer": game.dealer,
+        "hands": [hand],
+        "source": source,
+    }
+
+
+def _returns(values: Any, n: int) -> list[int]:
+    if not isinstance(values, list) or len(values) != n:
+        raise OpenSpielFormatError(f"`returns` must be a list of {n} numbers, got {values!r}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= 10_000_000 or int(v) != v:
+            raise OpenSpielFormatError(f"`returns` holds {v!r}, not a whole number of points")
+        out.append(int(v))
+    return out

@@ -9,9 +9,10 @@ final declaration all occur), and the declarer bids the target. Everything else 
 talon group, discards, cards) is chosen by a play style:
 
 * ``random``: a uniformly random legal action;
-* ``greedy``: the declarer's side plays its highest-ranked legal card in positive contracts and
-  its lowest in berač/odprti berač and klop (to reach won valats, won beggars, empty klop
-  piles); the other players stay random.
+* ``greedy``: the declarer is the seat whose hand suits the target best (the highest sum of
+  card ranks, the lowest for a beggar), and the declarer's side plays its highest-ranked legal
+  card in positive contracts and its lowest in berač/odprti berač and klop (to reach won
+  valats, won beggars, empty klop piles); the other players stay random.
 
 Each game is one line of the importer's input format::
 
@@ -70,14 +71,26 @@ def _int_returns(values: list[float]) -> list[int]:
 class _Policy:
     """The bidding and play policy of one game."""
 
-    def __init__(self, rng: random.Random, n: int, target: str, style: str) -> None:
+    def __init__(
+        self, rng: random.Random, n: int, target: str, style: str, hands: list[list[int]]
+    ) -> None:
         self.rng = rng
         self.n = n
         self.target = target
         self.target_bid = CONTRACT_BIDS[target]
         self.style = style
-        # klop and three exist only as player 0's bid after everyone else passed
-        self.declarer = 0 if target in ("klop", "three") else rng.randrange(n)
+        if target in ("klop", "three"):
+            # klop and three exist only as player 0's bid after everyone else passed
+            self.declarer = 0
+        elif style == "greedy":
+            # the hand that suits the target best: strongest, or weakest for a beggar
+            def strength(p: int) -> int:
+                return sum(rank_of_id(c) for c in hands[p])
+
+            pick = min if target in _NEGATIVE else max
+            self.declarer = pick(range(n), key=strength)
+        else:
+            self.declarer = rng.randrange(n)
         self.side: set[int] = {self.declarer}
 
     def bid(self, player: int, legal: list[int]) -> int:
@@ -106,7 +119,8 @@ def play_game(game: Any, rng: random.Random, target: str, style: str) -> Generat
     n = game.num_players()
     state = game.new_initial_state()
     state.apply_action(0)  # the deal (a chance node with one outcome)
-    policy = _Policy(rng, n, target, style)
+    hands = [list(state.player_cards(p)) for p in range(n)]
+    policy = _Policy(rng, n, target, style, hands)
     actions: list[int] = []
     contract = ""
     while not state.is_terminal():

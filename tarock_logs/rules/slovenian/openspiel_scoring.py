@@ -28,6 +28,7 @@ defects, are ``../shared/rules/openspiel-tarok.md`` §7–§10 and Appendix A.7 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 #: OpenSpiel's contract values V.
@@ -63,6 +64,26 @@ def pile_points(cards: Sequence[str]) -> int:
     return round(sum(card_value(c) for c in cards) - 0.666 * len(cards))
 
 
+@dataclass(frozen=True, slots=True)
+class OpenSpielScore:
+    """OpenSpiel's result of one hand, with how it came about.
+
+    ``returns`` = ``base`` + the −20 of ``mond_loser`` (OpenSpiel's
+    ``scores_without_captured_mond_penalties()`` and ``captured_mond_penalties()``);
+    ``piles`` are the cards each seat collected (tricks, the declarer's discards, klop talon
+    gifts, the called-king talon remainder); ``flags`` name the scoring branches taken (e.g.
+    ``mond_in_talon``, ``mond_captured``, ``mond_cancelled``, ``valat_for``,
+    ``valat_against``, ``king_ultimo``, ``pagat_ultimo``, ``kings_for``, ``kings_against``,
+    ``klop_full``, ``klop_empty``, ``won``, ``lost``).
+    """
+
+    returns: list[int]
+    base: list[int]
+    mond_loser: int | None
+    piles: tuple[tuple[str, ...], ...]
+    flags: frozenset[str]
+
+
 def openspiel_returns(
     *,
     num_players: int,
@@ -85,6 +106,34 @@ def openspiel_returns(
     score depends on the tricks, not on who led). The piles, the talon gifts of klop and the
     called-king talon remainder are rebuilt from these facts.
     """
+    return openspiel_score(
+        num_players=num_players,
+        forehand=forehand,
+        contract=contract,
+        declarer=declarer,
+        partner=partner,
+        called_king=called_king,
+        talon=talon,
+        talon_group=talon_group,
+        discards=discards,
+        tricks=tricks,
+    ).returns
+
+
+def openspiel_score(
+    *,
+    num_players: int,
+    forehand: int,
+    contract: str,
+    declarer: int | None,
+    partner: int | None,
+    called_king: str | None,
+    talon: Sequence[str],
+    talon_group: int | None,
+    discards: Sequence[str],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+) -> OpenSpielScore:
+    """:func:`openspiel_returns` with the mondfang, the piles and the branches taken."""
     n = num_players
     if n not in (3, 4):
         raise ValueError(f"OpenSpiel tarok has 3 or 4 players, not {n}")
@@ -95,6 +144,7 @@ def openspiel_returns(
     if contract != "klop" and (declarer is None or not 0 <= declarer < n):
         raise ValueError(f"contract {contract} needs a declarer seat, got {declarer!r}")
 
+    flags: set[str] = set()
     piles: list[list[str]] = [[] for _ in range(n)]
     remaining_talon = list(talon)
     mond_loser: int | None = None
@@ -109,34 +159,42 @@ def openspiel_returns(
             remaining_talon = [*talon[:start], *talon[start + k :]]
         if "T21" in talon and "T21" not in group:
             mond_loser = declarer  # the mond left in the talon
+            flags.add("mond_in_talon")
         king_from_talon = called_king is not None and called_king in group
         piles[declarer].extend(discards)
 
-    for _leader, cards, winner in tricks:
+    for leader, cards, winner in tricks:
         cards = list(cards)
         piles[winner].extend(cards)
-        seats = _seats_in_order(_leader, len(cards), n)
+        seats = [(leader + i) % n for i in range(len(cards))]
         winning_card = cards[seats.index(winner)] if winner in seats else None
         if contract == "klop":
             if remaining_talon:  # klop: each of the first six tricks takes a talon card
                 piles[winner].append(remaining_talon.pop(0))
         elif king_from_talon and winning_card == called_king:
+            # the called king came from the talon: its trick takes the talon remainder
+            flags.add("king_takes_talon")
             if "T21" in remaining_talon:
                 mond_loser = None
+                flags.add("mond_cancelled")
             piles[winner].extend(remaining_talon)
             remaining_talon = []
         elif (contract in TALON_CONTRACTS or contract == "solo_brez") and "T21" in cards:
             if winning_card in ("T22", "T1"):
                 mond_loser = seats[cards.index("T21")]
+                flags.add("mond_captured")
 
-    scores = _scores(n, contract, declarer, partner, called_king, piles, tricks)
+    base = _scores(n, contract, declarer, partner, called_king, piles, tricks, flags)
+    returns = list(base)
     if mond_loser is not None:
-        scores[mond_loser] += MOND_PENALTY
-    return scores
-
-
-def _seats_in_order(leader: int, count: int, n: int) -> list[int]:
-    return [(leader + i) % n for i in range(count)]
+        returns[mond_loser] += MOND_PENALTY
+    return OpenSpielScore(
+        returns=returns,
+        base=base,
+        mond_loser=mond_loser,
+        piles=tuple(tuple(p) for p in piles),
+        flags=frozenset(flags),
+    )
 
 
 def _scores(
@@ -147,47 +205,68 @@ def _scores(
     called_king: str | None,
     piles: list[list[str]],
     tricks: Sequence[tuple[int, Sequence[str], int]],
+    flags: set[str],
 ) -> list[int]:
     scores = [0] * n
     value = CONTRACT_VALUES[contract]
     if contract == "klop":
         pts = [pile_points(p) for p in piles]
         if any(p > 35 or p == 0 for p in pts):
+            flags.update(["klop_full"] if any(p > 35 for p in pts) else [])
+            flags.update(["klop_empty"] if any(p == 0 for p in pts) else [])
             return [-70 if p > 35 else 70 if p == 0 else 0 for p in pts]
         return [-p for p in pts]
     assert declarer is not None
     if contract in ("berac", "odprti_berac"):
-        scores[declarer] = value if not piles[declarer] else -value
-        return scores
-    if contract in ("barvni_valat", "valat"):
-        scores[declarer] = value if len(piles[declarer]) == 48 else -value
-        return scores
-    if contract == "solo_brez":
-        scores[declarer] = value if pile_points(piles[declarer]) > 35 else -value
-        return scores
+        won = not piles[declarer]
+    elif contract in ("barvni_valat", "valat"):
+        won = len(piles[declarer]) == 48
+    elif contract == "solo_brez":
+        won = pile_points(piles[declarer]) > 35
+    else:
+        return _talon_contract_scores(n, value, declarer, partner, called_king, piles, tricks, flags)
+    flags.add("won" if won else "lost")
+    scores[declarer] = value if won else -value
+    return scores
 
+
+def _talon_contract_scores(
+    n: int,
+    value: int,
+    declarer: int,
+    partner: int | None,
+    called_king: str | None,
+    piles: list[list[str]],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+    flags: set[str],
+) -> list[int]:
     side = {declarer} if partner is None or partner == declarer else {declarer, partner}
     cards_t = [c for s in sorted(side) for c in piles[s]]
     cards_o = [c for s in range(n) if s not in side for c in piles[s]]
-    if len(cards_t) == 48:
+    if len(cards_t) == 48:  # OpenSpiel's valat test counts cards (see the module docstring)
         score = VALAT_SCORE
+        flags.add("valat_for")
     elif len(cards_o) == 48:
         score = -VALAT_SCORE
+        flags.add("valat_against")
     else:
         pts = pile_points(cards_t)
         score = (pts - 35) + (value if pts > 35 else -value)
+        flags.add("won" if pts > 35 else "lost")
         if tricks:
             last_winner = tricks[-1][2]
             last_cards = piles[last_winner][-n:]
             sign = 1 if last_winner in side else -1
             if called_king is not None and called_king in last_cards:
                 score += 10 * sign
+                flags.add("king_ultimo")
             elif "T1" in last_cards:
                 score += 25 * sign
+                flags.add("pagat_ultimo")
         if len(cards_t) == 4:  # OpenSpiel's "kings" bonus: a defect counts cards, not kings
             score += 10
+            flags.add("kings_for")
         elif len(cards_o) == 4:
             score -= 10
-    for s in side:
-        scores[s] = score
-    return scores
+            flags.add("kings_against")
+    return [score if s in side else 0 for s in range(n)]
