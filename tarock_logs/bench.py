@@ -1,0 +1,370 @@
+"""The throughput benchmark behind ``tarock bench`` (method and results: docs/performance.md).
+
+One run, one set of generated data: ``N`` Slovenian hands are simulated through the engine
+(tournament ruleset, sessions of 16 hands at tables of 4) and written to a temporary folder;
+then each stage is timed on those same files:
+
+* ``validate``: the streaming reader (JSON parse + pydantic models), hands/s;
+* ``replay``: replay + legality + itemised scoring through our engine
+  (:func:`tarock_logs.replay.replay_session` on already parsed sessions), hands/s and actions/s;
+* ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
+  (read, validate, replay, audit, Arrow batches, insert), hands/s;
+* ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
+  actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
+* ``openspiel`` (when ``pyspiel`` is installed): a second set of 4-player hands is simulated
+  under the ``openspiel`` ruleset on OpenSpiel's own seeded deals, so that both programs can
+  replay **the same games**; only full-length games (all 12 tricks) are kept. OpenSpiel replays
+  each from its deal seed, asking ``legal_actions()`` before every ``apply_action()`` and
+  checking the action is in it, then computes ``returns()``; our engine replays the same
+  sessions. ``replay_vs_openspiel`` is our hands/s divided by OpenSpiel's on that set.
+
+Peak memory is the process's peak RSS (``ru_maxrss``) at the end of the run.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import orjson
+
+from tarock_logs.models import Session, SessionAdapter
+from tarock_logs.simulate import dumps_session, simulate_hands
+
+#: Contracts whose hands can end before the last trick (not "full length").
+EARLY_END = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
+
+JSON_KEYS = (
+    "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
+    "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
+    "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class BenchOptions:
+    hands: int = 2000
+    openspiel_hands: int = 1000
+    seed: int = 7
+    repeat: int = 1  # best of ``repeat`` for the cheap stages
+
+
+def _rate(n: int, seconds: float) -> float | None:
+    return round(n / seconds, 1) if seconds > 0 and n > 0 else None
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 3) if a and b else None
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MiB (Linux reports KiB)."""
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(kb / 1024.0, 1)
+
+
+def machine_info() -> dict[str, Any]:
+    """The machine and the versions the figures were measured with."""
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                ram = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    versions: dict[str, str | None] = {}
+    for mod in ("pydantic", "duckdb", "polars", "pyarrow", "orjson"):
+        try:
+            versions[mod] = __import__(mod).__version__
+        except Exception:  # noqa: BLE001
+            versions[mod] = None
+    try:
+        from importlib.metadata import version  # noqa: PLC0415
+
+        versions["open_spiel"] = version("open_spiel")
+    except Exception:  # noqa: BLE001
+        versions["open_spiel"] = None
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu or platform.processor(),
+        "ram_gb": ram,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+
+
+# --------------------------------------------------------------------------- data
+
+
+def write_sessions(sessions: list[dict[str, Any]], path: Path) -> None:
+    path.write_bytes(b"".join(dumps_session(s) for s in sessions))
+
+
+def _openspiel_dealer(seed: int) -> Callable[[Random, int, int], tuple[list[list[str]], list[str], int | None]]:
+    """A deal function giving OpenSpiel's successive seeded deals (game rng_seed ``seed``)."""
+    from tarock_logs.importers.openspiel import deal_from_seed, game_deal_seeds  # noqa: PLC0415
+
+    seeds: Iterator[int] = game_deal_seeds(seed, 4)
+
+    def deal(_rng: Random, dealer: int, n: int) -> tuple[list[list[str]], list[str], int | None]:
+        assert n == 4 and dealer == 3, "OpenSpiel deals: 4 players, dealer is player 3"
+        s = next(seeds)
+        hands, talon = deal_from_seed(s, 4)
+        return hands, talon, s
+
+    return deal
+
+
+def openspiel_sessions(n_hands: int, seed: int) -> list[dict[str, Any]]:
+    """4-player hands under the ``openspiel`` ruleset on OpenSpiel's deals (dealer = seat 3,
+    so seat p is OpenSpiel player p), keeping only full-length hands (12 tricks)."""
+    sessions = simulate_hands(
+        n_hands, seed, ruleset="openspiel-2.0", table_size=4, hands_per_session=16,
+        dealer_fn=_openspiel_dealer(seed), rotate_dealer=False, first_dealer=3,
+    )  # fmt: skip
+    out = []
+    for s in sessions:
+        hands = [h for h in s["hands"] if sum(1 for a in h["actions"] if a["type"] == "play") == 48]
+        for i, h in enumerate(hands, 1):
+            h["number"] = i
+        if hands:
+            out.append({**s, "hands": hands, "recorded": None})
+    return out
+
+
+def openspiel_action_ids(session: dict[str, Any]) -> list[tuple[int, list[int]]]:
+    """(deal seed, action ids) of every hand of an ``openspiel_sessions`` session."""
+    from tarock_logs.importers.openspiel import action_ids_of  # noqa: PLC0415
+    from tarock_logs.replay import to_engine_action  # noqa: PLC0415
+
+    model = SessionAdapter.validate_python(session)
+    games = []
+    for h in model.hands:
+        ids: list[int] = []
+        for a in h.actions:
+            ids += action_ids_of(to_engine_action(a), num_players=4)
+        games.append((int(h.deal.seed or 0), ids))
+    return games
+
+
+# --------------------------------------------------------------------------- stages
+
+
+def _timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
+    best, out = float("inf"), None
+    for _ in range(max(1, repeat)):
+        gc.collect()
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def stage_validate(files: list[Path]) -> int:
+    """Hands read and validated by the streaming reader."""
+    from tarock_logs import reader  # noqa: PLC0415
+
+    n = 0
+    for rec in reader.read_paths([str(f) for f in files]):
+        session = getattr(rec, "session", None)
+        if session is not None:
+            n += len(session.hands)
+    return n
+
+
+def parse_sessions(files: list[Path]) -> list[Session]:
+    out = []
+    for f in files:
+        with open(f, "rb") as fh:
+            for line in fh:
+                if line.strip():
+                    out.append(SessionAdapter.validate_json(line))
+    return out
+
+
+def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
+    """(hands, actions, hands with an error-severity violation) replayed through the engine."""
+    from tarock_logs.replay import replay_session  # noqa: PLC0415
+
+    hands = actions = illegal = 0
+    for s in sessions:
+        for r in replay_session(s, with_views=False):
+            hands += 1
+            actions += r.actions_applied
+            if not r.legal or r.score is None:
+                illegal += 1
+    return hands, actions, illegal
+
+
+def stage_ingest(folder: Path, db: Path) -> int:
+    from tarock_logs.store.ingest import ingest  # noqa: PLC0415
+
+    summary = ingest([str(folder)], db=str(db))
+    d = summary.to_dict()
+    return int(d.get("hands_stored") or d.get("hands") or 0)
+
+
+def stage_baseline(files: list[Path], db: Path) -> int:
+    """orjson + Arrow + one DuckDB insert per table: the floor for any loader."""
+    import duckdb  # noqa: PLC0415
+    import pyarrow as pa  # noqa: PLC0415
+
+    h_cols: dict[str, list[Any]] = {k: [] for k in ("session", "number", "dealer", "scores", "items")}
+    a_cols: dict[str, list[Any]] = {k: [] for k in ("session", "hand", "idx", "type", "seat", "card")}
+    for f in files:
+        with open(f, "rb") as fh:
+            for line in fh:
+                s = orjson.loads(line)
+                sid = s["id"]
+                for h in s["hands"]:
+                    h_cols["session"].append(sid)
+                    h_cols["number"].append(h["number"])
+                    h_cols["dealer"].append(h["dealer"])
+                    res = h.get("result") or {}
+                    h_cols["scores"].append(res.get("scores"))
+                    h_cols["items"].append(orjson.dumps(res.get("items")).decode())
+                    for i, a in enumerate(h["actions"]):
+                        a_cols["session"].append(sid)
+                        a_cols["hand"].append(h["number"])
+                        a_cols["idx"].append(i)
+                        a_cols["type"].append(a["type"])
+                        a_cols["seat"].append(a["seat"])
+                        a_cols["card"].append(a.get("card") or a.get("contract"))
+    hands_t = pa.table(h_cols)
+    actions_t = pa.table(a_cols)
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("CREATE TABLE hands AS SELECT * FROM hands_t")
+        con.execute("CREATE TABLE actions AS SELECT * FROM actions_t")
+        n = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    finally:
+        con.close()
+    return int(n)
+
+
+def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
+    """Replay each game in pyspiel, checking ``legal_actions()`` before every action."""
+    import pyspiel  # noqa: PLC0415
+
+    game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": 0})
+    for seed, ids in games:
+        state = game.deserialize_state(str(seed))
+        for a in ids:
+            if a not in state.legal_actions():
+                raise RuntimeError(f"OpenSpiel refuses action {a} in game with seed {seed}")
+            state.apply_action(a)
+        if not state.is_terminal():
+            raise RuntimeError(f"OpenSpiel game with seed {seed} did not finish")
+        state.returns()
+    return len(games)
+
+
+def have_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401,PLC0415
+    except ImportError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def run(options: BenchOptions, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run every stage once on freshly simulated data; returns the JSON report."""
+    say = progress or (lambda _msg: None)
+    report: dict[str, Any] = {k: None for k in JSON_KEYS}
+    details: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="tarock-bench-") as tmp:
+        folder = Path(tmp) / "logs"
+        folder.mkdir()
+        say(f"simulating {options.hands} hands")
+        t_sim, sessions = _timed(lambda: simulate_hands(options.hands, options.seed))
+        details["simulate_hands_per_s"] = _rate(options.hands, t_sim)
+        path = folder / "bench.jsonl"
+        write_sessions(sessions, path)
+        files = [path]
+        n_hands = sum(len(s["hands"]) for s in sessions)
+        report["hands"] = n_hands
+        details["file_mb"] = round(path.stat().st_size / 1e6, 2)
+        del sessions
+
+        say("validate (reader)")
+        try:
+            t, n = _timed(lambda: stage_validate(files), options.repeat)
+            report["validate_hands_per_s"] = _rate(n, t)
+        except ImportError as exc:
+            details["validate_error"] = f"reader not available: {exc}"
+
+        say("replay (engine)")
+        models = parse_sessions(files)
+        t, (h, a, bad) = _timed(lambda: stage_replay(models), options.repeat)
+        report["replay_hands_per_s"] = _rate(h, t)
+        report["replay_actions_per_s"] = _rate(a, t)
+        details["replay_actions_per_hand"] = round(a / h, 1) if h else None
+        details["replay_hands_not_clean"] = bad
+        del models
+
+        say("ingest (DuckDB)")
+        try:
+            t, stored = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest.duckdb"))
+            report["ingest_hands_per_s"] = _rate(n_hands, t)
+            details["ingest_hands_stored"] = stored
+        except ImportError as exc:
+            details["ingest_error"] = f"store not available: {exc}"
+
+        say("baseline (orjson + Arrow + DuckDB)")
+        counter = iter(range(1_000_000))
+        t, n = _timed(lambda: stage_baseline(files, Path(tmp) / f"base{next(counter)}.duckdb"),
+                      options.repeat)
+        report["baseline_hands_per_s"] = _rate(n, t)
+        report["ingest_vs_baseline"] = _ratio(report["ingest_hands_per_s"], report["baseline_hands_per_s"])
+
+        if have_openspiel() and options.openspiel_hands > 0:
+            say(f"OpenSpiel comparison ({options.openspiel_hands} hands simulated)")
+            os_sessions = openspiel_sessions(options.openspiel_hands, options.seed)
+            os_models = [SessionAdapter.validate_python(s) for s in os_sessions]
+            games = [g for s in os_sessions for g in openspiel_action_ids(s)]
+            details["openspiel_full_length_hands"] = len(games)
+            t_os, n_os = _timed(lambda: stage_openspiel(games), options.repeat)
+            t_our, (h, a, bad) = _timed(lambda: stage_replay(os_models), options.repeat)
+            report["openspiel_hands_per_s"] = _rate(n_os, t_os)
+            details["our_replay_on_openspiel_set_hands_per_s"] = _rate(h, t_our)
+            details["openspiel_set_hands_not_clean"] = bad
+            report["replay_vs_openspiel"] = _ratio(_rate(h, t_our), report["openspiel_hands_per_s"])
+        else:
+            details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
+    report["peak_rss_mb"] = peak_rss_mb()
+    report["machine"] = machine_info()
+    report["details"] = details
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:  # pragma: no cover - convenience
+    args = argv if argv is not None else sys.argv[1:]
+    n = int(args[0]) if args else 2000
+    print(orjson.dumps(run(BenchOptions(hands=n, openspiel_hands=n // 2)), option=orjson.OPT_INDENT_2).decode())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

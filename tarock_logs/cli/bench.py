@@ -1,0 +1,68 @@
+"""``tarock bench``: throughput of validation, replay, ingest, a bare baseline and OpenSpiel."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.table import Table
+
+from tarock_logs.cli.common import ExitCode, app, err_console, fail
+
+QUICK_HANDS = 320
+DEFAULT_HANDS = 2000
+
+
+def _table(report: dict[str, Any]) -> Table:
+    t = Table(title="tarock bench", show_header=True)
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    for key, value in report.items():
+        if key in ("machine", "details"):
+            continue
+        t.add_row(key, "—" if value is None else f"{value:,}" if isinstance(value, int | float) else str(value))
+    for key, value in (report.get("details") or {}).items():
+        t.add_row(f"  {key}", "—" if value is None else str(value))
+    m = report.get("machine") or {}
+    t.caption = f"{m.get('cpu')}, {m.get('nproc')} cores, Python {m.get('python')}"
+    return t
+
+
+@app.command()
+def bench(
+    quick: Annotated[bool, typer.Option("--quick", help=f"{QUICK_HANDS} hands: under a minute")] = False,
+    hands: Annotated[int | None, typer.Option("--hands", min=1, help="hands to simulate and time")] = None,
+    openspiel_hands: Annotated[
+        int | None, typer.Option("--openspiel-hands", min=0, help="hands for the OpenSpiel comparison (default: half)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="simulation seed")] = 7,
+    fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+) -> None:
+    """Simulate N hands to a temporary folder, then time validation, replay (legality +
+    itemised scoring), ingest into DuckDB, an orjson+Arrow baseline and, when open-spiel is
+    installed, OpenSpiel replaying the same games. Prints the figures and ratios."""
+    if fmt not in ("table", "json"):
+        raise fail(f"--format must be table or json, not {fmt!r}")
+    from tarock_logs.bench import BenchOptions, run  # noqa: PLC0415
+    from tarock_logs.simulate import SimulationError  # noqa: PLC0415
+
+    n = hands if hands is not None else (QUICK_HANDS if quick else DEFAULT_HANDS)
+    n_os = openspiel_hands if openspiel_hands is not None else max(n // 2, 1)
+    verbose = sys.stderr.isatty() and fmt == "table"
+
+    def say(msg: str) -> None:
+        if verbose:
+            err_console.print(f"[dim]bench:[/dim] {msg}")
+
+    try:
+        report = run(BenchOptions(hands=n, openspiel_hands=n_os, seed=seed), progress=say)
+    except SimulationError as exc:
+        raise fail(str(exc), ExitCode.INTERNAL) from exc
+    if fmt == "json":
+        sys.stdout.write(orjson.dumps(report).decode() + "\n")
+    else:
+        from rich.console import Console  # noqa: PLC0415
+
+        Console().print(_table(report))
