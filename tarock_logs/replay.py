@@ -287,6 +287,13 @@ def _replay_into(
         out.violations.extend(found)
         out.actions_applied = i + 1
         out.steps.append(Step(i + 1, i, action, found, _safe_view(state) if with_views else None))
+    # Hand-level findings (deal checks, unclaimed renons): an optional engine method.
+    findings = getattr(state, "hand_findings", None)
+    if callable(findings):
+        try:
+            out.violations.extend(findings())
+        except Exception as exc:  # noqa: BLE001
+            out.unverified.append(f"the engine's hand-level checks failed: {exc}")
     if not state.is_over():
         out.unverified.append(
             f"the hand is incomplete: the engine expects more actions (phase {state.phase})"

@@ -21,6 +21,8 @@ from rich.table import Table
 from tarock_logs.audit import HandAudit, SessionAudit, audit_session, audit_tournaments
 from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
+from tarock_logs.errors import LogError
+from tarock_logs.reader import read_paths
 from tarock_logs.rules import get_engine
 
 FORMATS = ("table", "json", "jsonl")
@@ -36,83 +38,22 @@ class _Input:
     errors: list[dict[str, Any]]
 
 
-def _error_dict(err: Any, file: str, line: int | None) -> dict[str, Any]:
-    if hasattr(err, "to_dict"):
-        d = dict(err.to_dict())
-    elif dataclasses.is_dataclass(err) and not isinstance(err, type):
-        d = dataclasses.asdict(err)
-    else:
-        d = {"message": str(err)}
-    d.setdefault("file", file)
-    if line is not None:
-        d.setdefault("line", line)
-    d.setdefault("message", str(err))
+def _error_dict(err: LogError, file: str, line: int | None) -> dict[str, Any]:
+    d = err.to_dict()
+    if d.get("file") is None:
+        d["file"] = file
+    if d.get("line") is None and line is not None:
+        d["line"] = line
     return d
 
 
 def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
-    """Sessions and input errors from the project's lenient reader (``tarock_logs.reader``)."""
-    try:
-        from tarock_logs.reader import read_paths  # the streaming lenient reader
-    except ModuleNotFoundError as exc:
-        if exc.name != "tarock_logs.reader":
-            raise
-        yield from _read_plain(paths, exclude)
-        return
+    """Sessions and input errors (with warnings) from the project's lenient reader."""
     for rec in read_paths(paths, exclude):
         file = str(rec.file)
-        line = getattr(rec, "line", None)
-        errors = [_error_dict(e, file, line) for e in (rec.errors or [])]
-        for rh in getattr(rec, "rejected_hands", None) or []:
-            d = _error_dict(rh, file, line)
-            d.setdefault("kind", "rejected_hand")
-            errors.append(d)
+        line = rec.line
+        errors = [_error_dict(e, file, line) for e in rec.all_errors()]
         yield _Input(file, rec.session, errors)
-
-
-def _read_plain(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
-    """A strict stand-in used only while ``tarock_logs.reader`` is absent: ``.json`` files
-    (one session or a list) and ``.jsonl`` files (one session a line)."""
-    from pydantic import ValidationError
-
-    from tarock_logs.models import SessionAdapter
-
-    def files() -> Iterator[Path]:
-        for p in paths:
-            if p.is_dir():
-                for f in sorted(p.rglob("*")):
-                    rel = f.relative_to(p).parts
-                    if f.is_file() and f.suffix in (".json", ".jsonl") and not set(rel) & set(
-                        exclude
-                    ):
-                        yield f
-            elif p.name not in exclude:
-                yield p
-
-    for f in files():
-        data = f.read_bytes().removeprefix(b"\xef\xbb\xbf")
-        chunks: list[tuple[int | None, Any]] = []
-        try:
-            if f.suffix == ".jsonl":
-                chunks = [
-                    (i, orjson.loads(line))
-                    for i, line in enumerate(data.splitlines(), start=1)
-                    if line.strip()
-                ]
-            else:
-                doc = orjson.loads(data)
-                chunks = [(None, d) for d in (doc if isinstance(doc, list) else [doc])]
-        except orjson.JSONDecodeError as exc:
-            yield _Input(str(f), None, [{"file": str(f), "code": "json", "message": str(exc)}])
-            continue
-        for line, obj in chunks:
-            try:
-                yield _Input(str(f), SessionAdapter.validate_python(obj), [])
-            except ValidationError as exc:
-                err = {"file": str(f), "code": "schema", "message": str(exc).splitlines()[0]}
-                if line is not None:
-                    err["line"] = line
-                yield _Input(str(f), None, [err])
 
 
 # --------------------------------------------------------------------------- output
@@ -264,11 +205,8 @@ def audit_command(
         for item in read_inputs(paths, exclude):
             for e in item.errors:
                 input_errors.append(e)
-                loc = f"{e.get('file')}" + (f":{e['line']}" if e.get("line") else "")
-                code = e.get("code")
                 err_console.print(
-                    f"tarock: {loc}: {(code + ': ') if code else ''}{e.get('message')}",
-                    markup=False, highlight=False,
+                    f"tarock: {LogError(**e)}", markup=False, highlight=False, soft_wrap=True
                 )
             if item.session is None:
                 continue
