@@ -1,0 +1,611 @@
+"""One Zwanzigerrufen deal as a state machine (the :class:`~tarock_logs.rules.base.HandState`
+contract).
+
+Phases: ``auction`` (turns of declarations, each ended by ``pass`` = weiter) → ``play`` (ten
+tricks, forehand leads the first in every contract) → ``done``. After the play the holders of
+a **Trull** (Sküs, Mond and Pagat dealt to one player) or of **Four Kings** claim them with a
+``claim`` action; the hand is already over then and ``legal_actions()`` lists the claims still
+open. A ``throw_in`` (Zusammenwerfen) right after the deal voids the deal.
+
+Pushing is lenient: an illegal but physically possible action is applied and reported
+(a card not in the player's hand, or a declaration that cannot be applied, is reported and
+ignored). Hand-level findings, about the deal itself (``E_DECK``, ``E_HAND_SIZE``,
+``E_BAD_CARD``, ``E_DEALER_ORDER``) and about a log that stops too early
+(``E_AUCTION_INCOMPLETE``, ``E_PLAY_INCOMPLETE``), come from :meth:`ZRHand.hand_findings`
+(the optional hand-level hook the replay layer calls after the last action).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tarock_logs.cards import PACKS, sort_cards
+from tarock_logs.rules.base import Action, HandScore, Ruleset, Violation
+from tarock_logs.rules.zwanzigerrufen.auction import AUCTION_TYPES, BONUSES, Auction
+from tarock_logs.rules.zwanzigerrufen.findings import make
+from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
+from tarock_logs.rules.zwanzigerrufen.tricks import (
+    CALLABLE,
+    FARBENSOLO,
+    KING_CARDS,
+    PAGAT,
+    SOLO,
+    TRULL_CARDS,
+    Trick,
+    close_trick,
+    legal_cards,
+)
+
+GAME = "zwanzigerrufen"
+_PACK = frozenset(PACKS[GAME])
+_SUIT_NAMES = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
+_CLAIMS = {"trull": TRULL_CARDS, "four_kings": KING_CARDS}
+_INFRACTIONS = frozenset({"E_REVOKE", "E_FARBENSOLO_LEAD", "E_PAGAT_RELEASED", "E_NOT_YOUR_TURN"})
+
+
+class _State:
+    """Everything that changes during a hand (copied before each push, for ``pop``)."""
+
+    __slots__ = ("phase", "auction", "hands", "trick", "tricks", "leader", "claims",
+                 "thrown_in", "started", "auction_started", "offender")  # fmt: skip
+
+    def __init__(self, auction: Auction, hands: list[list[str]]) -> None:
+        self.phase = "auction"
+        self.auction = auction
+        self.hands = hands
+        self.trick: list[tuple[int, str]] = []
+        self.tricks: list[Trick] = []
+        self.leader = auction.p1
+        self.claims: list[tuple[int, str]] = []
+        self.thrown_in: int | None = None
+        self.started = False
+        self.auction_started = False
+        self.offender: int | None = None
+
+    def copy(self) -> _State:
+        new = _State.__new__(_State)
+        new.phase = self.phase
+        new.auction = self.auction.copy()
+        new.hands = [list(h) for h in self.hands]
+        new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
+        new.leader = self.leader
+        new.claims = list(self.claims)
+        new.thrown_in = self.thrown_in
+        new.started = self.started
+        new.auction_started = self.auction_started
+        new.offender = self.offender
+        return new
+
+
+def throw_in_status(hand: Sequence[str], mode: str) -> str | None:
+    """``"must"``, ``"may"`` or None for a dealt hand under option ``throw_in`` (§3.4)."""
+    if mode == "off":
+        return None
+    taroks = [c for c in hand if c.startswith("T")]
+    if not taroks:
+        return "must"
+    if len(taroks) == 1 and taroks[0] in TRULL_CARDS:
+        return "must" if mode == "strict" else "may"
+    return None
+
+
+class ZRHand:
+    """A Zwanzigerrufen deal. Build it with :meth:`ZRSession.new_hand`."""
+
+    table_size = 4
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        opts: dict[str, Any],
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        *,
+        multiplier: int = 1,
+        game_number: int = 1,
+        deal_violations: Sequence[Violation] = (),
+    ) -> None:
+        self.ruleset = ruleset
+        self.opts = opts
+        self.dealer = dealer
+        self.multiplier = multiplier
+        self.game_number = game_number
+        padded = [list(hands[s]) if s < len(hands) else [] for s in range(4)]
+        self.dealt: tuple[frozenset[str], ...] = tuple(frozenset(h) for h in padded)
+        self.deal_violations: list[Violation] = list(deal_violations) + self._check_deal(padded)
+        self.throw_in_seats = {
+            s: st for s in range(4)
+            if (st := throw_in_status(padded[s], str(opts["throw_in"]))) is not None
+        }  # fmt: skip
+        self._st = _State(Auction(ruleset, opts, dealer, self.dealt), padded)
+        self._stack: list[tuple[_State, Action]] = []
+
+    # ------------------------------------------------------------------ contract API
+
+    @property
+    def phase(self) -> str:
+        return self._st.phase
+
+    @property
+    def actions(self) -> list[Action]:
+        return [a for _, a in self._stack]
+
+    def to_move(self) -> int | None:
+        st = self._st
+        if st.phase == "done":
+            return None
+        if st.phase == "auction":
+            a = st.auction
+            return a.cur_seat if a.cur_seat is not None else a.expected
+        return self._play_to_move(st)
+
+    def is_over(self) -> bool:
+        return self._st.phase == "done"
+
+    def check(self, action: Action) -> list[Violation]:
+        """Why ``action`` would be illegal now (nothing is changed)."""
+        return self._apply(self._st.copy(), action)
+
+    def push(self, action: Action) -> list[Violation]:
+        """Apply ``action`` (leniently) and return its findings."""
+        new = self._st.copy()
+        out = self._apply(new, action)
+        self._stack.append((self._st, action))
+        self._st = new
+        return out
+
+    def pop(self) -> Action:
+        """Undo the last action and return it."""
+        if not self._stack:
+            raise IndexError("pop from a hand without actions")
+        self._st, action = self._stack.pop()
+        return action
+
+    def legal_actions(self) -> list[Action]:
+        """Everything that may be done now without an error-level finding."""
+        st = self._st
+        if st.thrown_in is not None:
+            return []
+        out: list[Action] = []
+        if not st.auction_started and st.phase == "auction" and self.throw_in_seats:
+            out = [Action("throw_in", s) for s in sorted(self.throw_in_seats)]
+            if "must" in self.throw_in_seats.values():
+                return out
+        if st.phase == "auction":
+            seat = self.to_move()
+            assert seat is not None
+            for cand in self._auction_candidates(st, seat):
+                found = self._apply(st.copy(), cand)
+                if not any(v.severity == "error" for v in found):
+                    out.append(cand)
+            return out
+        if st.phase == "play":
+            seat = self._play_to_move(st)
+            legal = self._legal_for(st, seat)
+            if self._must_keep_pagat(st, seat) and len(legal) > 1:
+                legal = [c for c in legal if c != PAGAT]
+            return [Action("play", seat, card=c) for c in legal]
+        # done: the card-bonus claims still open
+        for seat in range(4):
+            for claim, cards in _CLAIMS.items():
+                if cards.issubset(self.dealt[seat]) and (seat, claim) not in st.claims:
+                    out.append(Action("claim", seat, claim=claim))
+        return out
+
+    def score(self) -> HandScore:
+        """The recomputed score; zero for a thrown-in or incomplete deal (see ``unverified``)."""
+        st = self._st
+        a = st.auction
+        carry: dict[str, Any] = {
+            "thrown_in": st.thrown_in is not None,
+            "multiplier": self.multiplier,
+            "mondfang": False,
+            "game_number": self.game_number,
+        }
+        if st.thrown_in is not None:
+            return HandScore(totals=(0, 0, 0, 0), items=(), contract=None,
+                             declarer=None, partner=None, won=None,
+                             card_points={}, carry_after=carry)  # fmt: skip
+        unverified = tuple(v.message for v in self.final_violations())
+        if st.phase != "done" or a.contract is None or a.holder is None:
+            if a.contract is None:
+                unverified += ("no contract was declared, so the deal cannot be scored",)
+            return HandScore(totals=(0, 0, 0, 0), items=(), contract=a.contract,
+                             declarer=a.holder, partner=a.partner, won=None,
+                             unverified=unverified, carry_after=carry)  # fmt: skip
+        offender = st.offender if self.opts["infraction_policy"] == "penalize" else None
+        res = score_deal(
+            opts=self.opts,
+            contract=a.contract,
+            declarer=a.holder,
+            declarer_side=a.declarer_side(),
+            dealt=self.dealt,
+            tricks=st.tricks,
+            game_level=a.game_level,
+            announced=[{"bonus": k[0], **v} for k, v in a.announced.items()],
+            claims=frozenset(st.claims),
+            multiplier=self.multiplier,
+            offender=offender,
+        )
+        carry["mondfang"] = res.mondfang_counts
+        cp = dict(res.card_points)
+        cp.update(res.facts)
+        return HandScore(
+            totals=res.totals,
+            items=tuple(res.per_seat),
+            contract=a.contract,
+            declarer=a.holder,
+            partner=a.partner,
+            won=res.won,
+            card_points=cp,
+            unverified=unverified,
+            carry_after=carry,
+        )
+
+    def hand_findings(self) -> list[Violation]:
+        """Hand-level findings (``action_index`` None): the deal checks of §3.7, the dealer
+        rotation of §3.2, and a log that ends before the hand is complete."""
+        return list(self.deal_violations) + self.final_violations()
+
+    def final_violations(self) -> list[Violation]:
+        """Findings about the hand as a whole once the log ends (a log that stops early)."""
+        st = self._st
+        out: list[Violation] = []
+        if st.thrown_in is not None:
+            return out
+        if st.phase == "auction":
+            out.append(self._v(
+                "E_AUCTION_INCOMPLETE", "4.6",
+                "the log ends during the auction: it needs four consecutive weiter "
+                f"(it has {st.auction.empty_run} at the end)",
+            ))  # fmt: skip
+        elif st.phase == "play":
+            n = len(st.tricks)
+            out.append(self._v(
+                "E_PLAY_INCOMPLETE", "6.7",
+                f"the log ends after {n} complete trick{'s' if n != 1 else ''} "
+                f"and {len(st.trick)} card(s) of the next; a deal has ten tricks",
+            ))  # fmt: skip
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """A JSON-able snapshot (keys of ``HandState.view`` plus Zwanzigerrufen extras)."""
+        st = self._st
+        a = st.auction
+        announcements = [
+            {"bonus": k[0], "side": v["side"], "seat": v["seat"], "level": v["level"]}
+            for k, v in a.announced.items()
+        ]
+        kontras = [dict(h) for h in a.history if h["type"] == "kontra"]
+        bids = [dict(h) for h in a.history if h["type"] in ("call", "bid")]
+        return {
+            "phase": st.phase,
+            "to_move": self.to_move(),
+            "hands": [sort_cards(h, GAME) for h in st.hands],
+            "trick": [[s, c] for s, c in st.trick],
+            "tricks": [t.to_view() for t in st.tricks],
+            "talon": [],
+            "discards": [],
+            "contract": a.contract,
+            "declarer": a.holder,
+            "partner": a.partner,
+            "called": a.called,
+            "bids": bids,
+            "announcements": announcements,
+            "kontras": kontras,
+            "game_level": a.game_level,
+            "auction_history": [dict(h) for h in a.history],
+            "auction_over": a.over,
+            "claims": [[s, c] for s, c in st.claims],
+            "thrown_in": st.thrown_in,
+            "forehand": a.p1,
+            "dealer": self.dealer,
+            "multiplier": self.multiplier,
+            "card_points": self._running_points(st),
+        }
+
+    # ------------------------------------------------------------------ internals
+
+    def _v(self, code: str, section: str, message: str, **kw: Any) -> Violation:
+        return make(self.ruleset, code, section, message, **kw)
+
+    def _who(self, seat: int) -> str:
+        return self._st.auction.who(seat) if 0 <= seat < 4 else f"seat {seat}"
+
+    def _check_deal(self, hands: list[list[str]]) -> list[Violation]:
+        out: list[Violation] = []
+        seen: dict[str, int] = {}
+        for seat, hand in enumerate(hands):
+            if len(hand) != 10:
+                out.append(self._v(
+                    "E_HAND_SIZE", "3.7",
+                    f"seat {seat} was dealt {len(hand)} cards; every hand has exactly 10",
+                    seat=seat, size=len(hand),
+                ))  # fmt: skip
+            for card in hand:
+                if card not in _PACK:
+                    out.append(self._v(
+                        "E_BAD_CARD", "3.7",
+                        f"seat {seat}'s hand holds {card!r}, which is not one of the 40 cards "
+                        "of the Zwanzigerrufen pack",
+                        seat=seat, card=card,
+                    ))  # fmt: skip
+                seen[card] = seen.get(card, 0) + 1
+        dup = sorted(c for c, n in seen.items() if n > 1)
+        missing = sorted(_PACK - set(seen))
+        if dup or missing:
+            parts = []
+            if dup:
+                parts.append("dealt twice: " + " ".join(dup))
+            if missing:
+                parts.append("missing: " + " ".join(missing))
+            out.append(self._v(
+                "E_DECK", "3.7",
+                "the four hands are not the 40 distinct cards of the pack (" + "; ".join(parts)
+                + ")",
+                duplicates=dup, missing=missing,
+            ))  # fmt: skip
+        return out
+
+    def _play_to_move(self, st: _State) -> int:
+        played = {s for s, _ in st.trick}
+        for k in range(4):
+            seat = (st.leader + k) % 4
+            if seat not in played:
+                return seat
+        return st.leader
+
+    def _contract(self, st: _State) -> str | None:
+        return st.auction.contract
+
+    def _legal_for(self, st: _State, seat: int) -> list[str]:
+        return legal_cards(st.hands[seat], [c for _, c in st.trick], self._contract(st),
+                           self.opts["farbensolo_tarock_compulsion"])  # fmt: skip
+
+    def _must_keep_pagat(self, st: _State, seat: int) -> bool:
+        """§6.6: the Pagat's holder on the side that announced Pagat Ultimo keeps it."""
+        if self.opts["pagat_hold_obligation"] != "report" or len(st.tricks) >= 9:
+            return False
+        if PAGAT not in st.hands[seat]:
+            return False
+        a = st.auction
+        return any(k[0] == "pagat" and seat in a.side_seats(k[1]) for k in a.announced)
+
+    def _running_points(self, st: _State) -> dict[str, Any]:
+        per = [0, 0, 0, 0]
+        for t in st.tricks:
+            per[t.winner] += t.points
+        side = st.auction.declarer_side() if st.auction.contract else frozenset()
+        return {"per_seat": per, "declarer_side": sum(per[s] for s in side)}
+
+    def _auction_candidates(self, st: _State, seat: int) -> list[Action]:
+        a = st.auction
+        cands: list[Action] = []
+        if seat == a.p1 and not a.p1_opened:
+            cands += [Action("call", seat, card=c) for c in CALLABLE]
+        cands += [Action("bid", seat, contract=c) for c in (FARBENSOLO, SOLO)]
+        for bonus in BONUSES:
+            for side in ("dazu", "dagegen"):
+                cands.append(Action("announce", seat, bonus=bonus, side=side))
+        targets = ["game"] + sorted({k[0] for k in a.announced})
+        for target in targets:
+            levels = {a.target_level(target) + 1}
+            for k, v in a.announced.items():
+                if k[0] == target:
+                    levels.add(v["level"] + 1)
+            for level in sorted(levels):
+                cands.append(Action("kontra", seat, target=target, level=level))
+        cands.append(Action("pass", seat))
+        return cands
+
+    # ------------------------------------------------------------------ applying
+
+    def _apply(self, st: _State, action: Action) -> list[Violation]:
+        out: list[Violation] = []
+        st.started = True
+        t = action.type
+        if st.thrown_in is not None:
+            out.append(self._v(
+                "E_AFTER_THROW_IN", "3.4",
+                f"{self._who(action.seat)}: {t} after the deal was thrown in (the deal is void)",
+                seat=action.seat,
+            ))  # fmt: skip
+            return out
+        if t == "throw_in":
+            return out + self._throw_in(st, action)
+        if t in AUCTION_TYPES or t == "play":
+            if not st.auction_started and st.phase == "auction":
+                st.auction_started = True
+                musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
+                if musts:
+                    out.append(self._v(
+                        "E_THROWIN_MISSING", "3.4",
+                        f"seat(s) {', '.join(str(s) for s in musts)} had to throw the deal in "
+                        f"(no tarock{', or a single Trull card' if self.opts['throw_in'] == 'strict' else ''}) "
+                        "but the deal was played on",
+                        seat=musts[0],
+                    ))  # fmt: skip
+        if t in AUCTION_TYPES:
+            if st.phase != "auction":
+                st.auction.over = True
+            out += st.auction.apply(action)
+            if st.phase == "auction" and st.auction.over:
+                st.phase = "play"
+                st.leader = st.auction.p1
+            return out
+        if t == "play":
+            return out + self._play(st, action)
+        if t == "claim":
+            return out + self._claim(st, action)
+        out.append(self._v(
+            "E_NOT_IN_GAME", "1.1",
+            f"{self._who(action.seat)}: {t!r} does not exist in Zwanzigerrufen (no talon, no "
+            "melds); it is ignored",
+            seat=action.seat,
+        ))  # fmt: skip
+        return out
+
+    def _throw_in(self, st: _State, action: Action) -> list[Violation]:
+        out: list[Violation] = []
+        seat = action.seat
+        if st.auction_started or st.phase != "auction":
+            out.append(self._v(
+                "E_THROWIN_LATE", "3.4",
+                f"{self._who(seat)} threw the deal in after the auction had begun; a throw-in "
+                "must come before forehand's first declaration",
+                seat=seat,
+            ))  # fmt: skip
+        if seat not in self.throw_in_seats:
+            mode = self.opts["throw_in"]
+            why = ("throw-ins are off in this ruleset" if mode == "off" else
+                   "only a hand without tarocks, or whose single tarock is a Trull card, may "
+                   "throw in")  # fmt: skip
+            out.append(self._v(
+                "E_THROWIN_UNJUSTIFIED", "3.4",
+                f"{self._who(seat)} threw the deal in without a qualifying hand: {why}",
+                seat=seat,
+            ))  # fmt: skip
+        st.thrown_in = seat
+        st.phase = "done"
+        return out
+
+    def _play(self, st: _State, action: Action) -> list[Violation]:
+        out: list[Violation] = []
+        seat, card = action.seat, action.card or ""
+        if st.phase == "auction":
+            out.append(self._v(
+                "E_AUCTION_INCOMPLETE", "4.6",
+                "the play began before the auction had ended with four consecutive weiter "
+                f"(only {st.auction.empty_run} at this point)",
+                seat=seat, card=card,
+            ))  # fmt: skip
+            st.auction.end_turn(out)
+            st.auction.over = True
+            st.phase = "play"
+            st.leader = st.auction.p1
+        if st.phase == "done":
+            out.append(self._v(
+                "E_PLAY_AFTER_END", "6.1",
+                f"{self._who(seat)} played {card} after the tenth trick; it is ignored",
+                seat=seat, card=card,
+            ))  # fmt: skip
+            return out
+        if not 0 <= seat < 4:
+            out.append(self._v("E_NOT_YOUR_TURN", "6.1", f"seat {seat} is not at the table",
+                               seat=seat, card=card))  # fmt: skip
+            return out
+        to_move = self._play_to_move(st)
+        if seat != to_move:
+            if any(s == seat for s, _ in st.trick):
+                out.append(self._v(
+                    "E_NOT_YOUR_TURN", "6.1",
+                    f"{self._who(seat)} played {card} but has already played to this trick; "
+                    f"it is {self._who(to_move)}'s turn; the card is ignored",
+                    seat=seat, card=card, expected=to_move,
+                ))  # fmt: skip
+                return out
+            out.append(self._v(
+                "E_NOT_YOUR_TURN", "6.1",
+                f"{self._who(seat)} played {card} out of turn: it was {self._who(to_move)}'s "
+                "turn",
+                seat=seat, card=card, expected=to_move,
+            ))  # fmt: skip
+            if st.offender is None:
+                st.offender = seat
+        hand = st.hands[seat]
+        if card not in hand:
+            out.append(self._v(
+                "E_CARD_NOT_IN_HAND", "6.7",
+                f"{self._who(seat)} played {card}, which is not in his hand; it is ignored",
+                seat=seat, card=card,
+            ))  # fmt: skip
+            return out
+        legal = self._legal_for(st, seat)
+        if card not in legal:
+            out.append(self._illegal_card(st, seat, card, legal))
+            if st.offender is None:
+                st.offender = seat
+        elif card == PAGAT and self._must_keep_pagat(st, seat) and legal != [PAGAT]:
+            out.append(self._v(
+                "E_PAGAT_RELEASED", "6.6",
+                f"{self._who(seat)} played the Pagat in trick {len(st.tricks) + 1} although "
+                "Pagat Ultimo was announced for his side and he had other legal cards "
+                f"({' '.join(c for c in legal if c != PAGAT)}); the announced bonus is lost",
+                seat=seat, card=card, legal=legal,
+            ))  # fmt: skip
+            if st.offender is None:
+                st.offender = seat
+        hand.remove(card)
+        st.trick.append((seat, card))
+        if len(st.trick) == 4:
+            trick = close_trick(len(st.tricks) + 1, st.trick, self._contract(st),
+                                str(self.opts["maerchenstich"]))  # fmt: skip
+            st.tricks.append(trick)
+            st.trick = []
+            st.leader = trick.winner
+            if len(st.tricks) == 10:
+                st.phase = "done"
+        return out
+
+    def _illegal_card(self, st: _State, seat: int, card: str, legal: list[str]) -> Violation:
+        who = self._who(seat)
+        if not st.trick:
+            return self._v(
+                "E_FARBENSOLO_LEAD", "6.2",
+                f"{who} led {card} in a Farbensolo while holding suit cards "
+                f"({' '.join(legal)}): a suit card must be led while one is held",
+                seat=seat, card=card, legal=legal,
+            )
+        led = st.trick[0][1]
+        hand = st.hands[seat]
+        if led.startswith("T"):
+            why = f"a tarock was led and he holds {' '.join(c for c in hand if c.startswith('T'))}"
+            section = "6.3"
+        else:
+            suit = _SUIT_NAMES[led[0]]
+            same = [c for c in hand if c[0] == led[0] and not c.startswith("T")]
+            if same:
+                why = f"{suit} must be followed (holds {' '.join(same)})"
+            elif self._contract(st) == FARBENSOLO and (
+                self.opts["farbensolo_tarock_compulsion"] == "suit_first"
+            ):
+                why = f"void in {suit}, he must play a card of another suit ({' '.join(legal)})"
+            else:
+                why = (f"void in {suit}, he must play a tarock "
+                       f"(holds {' '.join(c for c in hand if c.startswith('T'))})")  # fmt: skip
+            section = "6.3"
+        return self._v("E_REVOKE", section, f"{who} played {card}: {why}",
+                       seat=seat, card=card, legal=legal)  # fmt: skip
+
+    def _claim(self, st: _State, action: Action) -> list[Violation]:
+        out: list[Violation] = []
+        seat = action.seat
+        claim = (action.claim or "").lower()
+        if claim not in _CLAIMS:
+            out.append(self._v(
+                "E_BAD_CLAIM", "7.2",
+                f"{self._who(seat)} claimed {action.claim!r}: only 'trull' and 'four_kings' can "
+                "be claimed in Zwanzigerrufen; it is ignored",
+                seat=seat,
+            ))  # fmt: skip
+            return out
+        label = "the Trull" if claim == "trull" else "Four Kings"
+        if not 0 <= seat < 4 or not _CLAIMS[claim].issubset(self.dealt[seat]):
+            out.append(self._v(
+                "E_FALSE_CLAIM", "7.2",
+                f"{self._who(seat)} claimed {label} but was not dealt "
+                f"{' '.join(sorted(_CLAIMS[claim]))}",
+                seat=seat,
+            ))  # fmt: skip
+        if st.phase != "done":
+            out.append(self._v(
+                "E_CLAIM_EARLY", "3.6",
+                f"{self._who(seat)} claimed {label} before the end of the play; card bonuses "
+                "are claimed after the play (the claim is kept)",
+                seat=seat, severity="warning",
+            ))  # fmt: skip
+        if (seat, claim) not in st.claims:
+            st.claims.append((seat, claim))
+        return out

@@ -1,0 +1,323 @@
+"""Scoring of one Zwanzigerrufen deal (spec §7): items, values, settlement per player.
+
+Every contract and bonus is an **item** won by one side and paid by the other; its value is
+``v = b × 2^k × s × r`` (base, Kontra level, Solo bonus factor, double-round multiplier). Each
+player settles for himself: two against two, each winner gets +v and each loser −v; a soloist
+gets +3v or pays −3v against three defenders (§7.4). The items are expanded per seat, so every
+:class:`ScoreItem` carries an explicit seat.
+
+Item names: ``game``, ``valat``, ``absolut``, ``pagat`` (Pagat Ultimo), ``trull``,
+``four_kings`` (Vier Könige), ``mondfang`` (the Mond captured by the Sküs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs.rules.base import ScoreItem
+from tarock_logs.rules.zwanzigerrufen.tricks import (
+    ABSOLUT_LIMIT,
+    FARBENSOLO,
+    GAME_THRESHOLD,
+    KING_CARDS,
+    PAGAT,
+    SOLO,
+    TOTAL_POINTS,
+    TRULL_CARDS,
+    Trick,
+)
+
+SEATS = frozenset(range(4))
+ITEM_ORDER = ("game", "valat", "absolut", "pagat", "trull", "four_kings", "mondfang")
+
+
+@dataclass(frozen=True, slots=True)
+class SideItem:
+    """One logical item before settlement: who wins it and its value ``v``."""
+
+    item: str
+    winners: frozenset[int]
+    value: int
+    reason: str
+    losers: frozenset[int] | None = None  # None: everybody else (players_only Mondfang: one)
+
+
+@dataclass(slots=True)
+class ScoreResult:
+    items: list[SideItem]
+    per_seat: list[ScoreItem]
+    totals: tuple[int, ...]
+    card_points: dict[str, Any]
+    won: bool | None
+    mondfang_counts: bool  # opens a double-round window (§7.5)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def contract_value(contract: str, opts: Mapping[str, Any]) -> int:
+    """c of §5.1: normal 1, Farbensolo ``farbensolo_value``, Solo ``solo_value``."""
+    if contract == SOLO:
+        return int(opts["solo_value"])
+    if contract == FARBENSOLO:
+        return int(opts["farbensolo_value"])
+    return 1
+
+
+def _side_name(side: frozenset[int], declarer_side: frozenset[int]) -> str:
+    return "declarer side" if side == declarer_side else "defenders"
+
+
+def settle(items: Sequence[SideItem]) -> tuple[list[ScoreItem], tuple[int, ...]]:
+    """Expand side items to per-seat lines (§7.4) and sum them."""
+    lines: list[ScoreItem] = []
+    totals = [0, 0, 0, 0]
+    for it in items:
+        losers = it.losers if it.losers is not None else SEATS - it.winners
+        nw, nl = len(it.winners), len(losers)
+        if nw == 0 or nl == 0:
+            continue
+        # 2 v 2: ±v; 1 v 3: +3v / −v; 3 v 1: +v / −3v. In general each winner receives the
+        # losers' payments shared so that every loser pays v per winner-equivalent.
+        win_each = it.value * max(nl // nw, 1) if nw <= nl else it.value
+        lose_each = it.value * max(nw // nl, 1) if nl <= nw else it.value
+        if nw == 1 and nl == 1:
+            win_each = lose_each = it.value
+        for s in sorted(it.winners):
+            lines.append(ScoreItem(it.item, win_each, s, it.reason))
+            totals[s] += win_each
+        for s in sorted(losers):
+            lines.append(ScoreItem(it.item, -lose_each, s, it.reason))
+            totals[s] -= lose_each
+    return lines, tuple(totals)
+
+
+def score_deal(
+    *,
+    opts: Mapping[str, Any],
+    contract: str,
+    declarer: int,
+    declarer_side: frozenset[int],
+    dealt: Sequence[frozenset[str]],
+    tricks: Sequence[Trick],
+    game_level: int,
+    announced: Sequence[Mapping[str, Any]],
+    claims: frozenset[tuple[int, str]],
+    multiplier: int = 1,
+    offender: int | None = None,
+) -> ScoreResult:
+    """Items and settlement of a completed deal (§7.1–§7.4, options of §7.2).
+
+    ``announced`` lists ``{"bonus", "side": "dazu"|"dagegen", "level": k}`` (two entries for one
+    bonus only when ``one_announcement_per_bonus`` is false);
+    ``claims`` holds ``(seat, "trull"|"four_kings")``; ``offender`` is the seat of the first
+    infraction when ``infraction_policy`` = ``penalize`` (A36).
+    """
+    d_side = declarer_side
+    f_side = SEATS - d_side
+
+    def opp(side: frozenset[int]) -> frozenset[int]:
+        return SEATS - side
+
+    def side_of_seat(seat: int) -> frozenset[int]:
+        return d_side if seat in d_side else f_side
+
+    def ann_side(info: Mapping[str, Any]) -> frozenset[int]:
+        return d_side if info["side"] == "dazu" else f_side
+
+    anns: dict[str, list[Mapping[str, Any]]] = {b: [] for b in ("valat", "absolut", "pagat")}
+    for entry in announced:
+        anns.setdefault(entry["bonus"], []).append(entry)
+    c = contract_value(contract, opts)
+    r = multiplier
+    if contract == SOLO:
+        s_bonus = int(opts["solo_bonus_factor"])
+    elif contract == FARBENSOLO:
+        s_bonus = int(opts["farbensolo_bonus_factor"])
+    else:
+        s_bonus = 1
+
+    per_seat_points = [0, 0, 0, 0]
+    per_seat_tricks = [0, 0, 0, 0]
+    for t in tricks:
+        per_seat_points[t.winner] += t.points
+        per_seat_tricks[t.winner] += 1
+    cp_d = sum(per_seat_points[s] for s in d_side)
+    cp_f = sum(per_seat_points[s] for s in f_side)
+    tricks_d = sum(per_seat_tricks[s] for s in d_side)
+    complete = len(tricks) == 10
+
+    def cp(side: frozenset[int]) -> int:
+        return cp_d if side == d_side else cp_f
+
+    def mult(k: int, s: int) -> tuple[int, str]:
+        parts = []
+        if k:
+            parts.append(f"Kontra level {k} ×{2**k}")
+        if s != 1:
+            parts.append(f"{'Solo' if contract == SOLO else 'Farbensolo'} bonus ×{s}")
+        if r != 1:
+            parts.append(f"double round ×{r}")
+        return 2**k * s * r, (", " + ", ".join(parts)) if parts else ""
+
+    items: list[SideItem] = []
+    facts: dict[str, Any] = {}
+
+    valat_side: frozenset[int] | None = None
+    if complete and tricks_d == 10:
+        valat_side = d_side
+    elif complete and tricks_d == 0:
+        valat_side = f_side
+
+    # --- penalize (A36): the offender's side loses the game and every announced bonus.
+    if offender is not None:
+        off_side = side_of_seat(offender)
+        m, why = mult(game_level, 1)
+        items.append(SideItem("game", opp(off_side), c * m,
+                              f"infraction by seat {offender}: game to the other side{why}"))  # fmt: skip
+        for info in announced:
+            bonus = info["bonus"]
+            base = 2 if bonus != "valat" else (12 if opts["valat_mode"] == "fixed" else 12 * c)
+            undoubled = bonus == "valat" and opts["valat_mode"] == "contract_multiple_undoubled"
+            m, why = mult(int(info["level"]), 1 if undoubled else s_bonus)
+            items.append(SideItem(bonus, opp(off_side), base * m,
+                                  f"announced {bonus} scored against the offending side{why}"))  # fmt: skip
+        per_seat, totals = settle(items)
+        return ScoreResult(items, per_seat, totals, _cp(cp_d, cp_f, per_seat_points, tricks_d),
+                           opp(off_side) == d_side, False, {"penalized": offender})  # fmt: skip
+
+    # --- game (§7.1)
+    threshold_low = GAME_THRESHOLD
+    if opts["absolut_moves_game_threshold"] and anns["absolut"]:
+        # FBG reading (A18): an Absolut announcement moves the game threshold.
+        threshold_low = (TOTAL_POINTS - ABSOLUT_LIMIT if anns["absolut"][0]["side"] == "dazu"
+                         else ABSOLUT_LIMIT + 1)  # fmt: skip
+    game_winner = d_side if cp_d >= threshold_low else f_side
+    game_reason = (f"declarer side {cp_d} card points, needs {threshold_low}: game "
+                   f"{'won' if game_winner == d_side else 'lost'}")  # fmt: skip
+    for valat_info in anns["valat"]:
+        a = ann_side(valat_info)
+        if opts["lost_announced_valat_loses_game"] and valat_side != a:
+            game_winner = opp(a)
+            game_reason += "; announced Valat failed, so the game goes to the other side"
+    m, why = mult(game_level, 1)
+    items.append(SideItem("game", game_winner, c * m, game_reason + f" (value {c}{why})"))
+
+    # --- Valat
+    s_valat = 1 if opts["valat_mode"] == "contract_multiple_undoubled" else s_bonus
+    fixed = opts["valat_mode"] == "fixed"
+    for valat_info in anns["valat"]:
+        a = ann_side(valat_info)
+        ok = valat_side == a
+        m, why = mult(int(valat_info["level"]), s_valat)
+        base = 12 if fixed else 12 * c
+        items.append(SideItem("valat", a if ok else opp(a), base * m,
+                              f"Valat announced {valat_info['side']}: "
+                              f"{'won' if ok else 'failed'} (base {base}{why})"))  # fmt: skip
+    if not anns["valat"] and valat_side is not None:
+        m, why = mult(0, s_valat)
+        base = 6 if fixed else 6 * c
+        items.append(SideItem("valat", valat_side, base * m,
+                              f"silent Valat: the {_side_name(valat_side, d_side)} won all ten "
+                              f"tricks (base {base}{why})"))  # fmt: skip
+
+    # --- Absolut
+    for abs_info in anns["absolut"]:
+        a = ann_side(abs_info)
+        ok = cp(opp(a)) <= ABSOLUT_LIMIT
+        m, why = mult(int(abs_info["level"]), s_bonus)
+        items.append(SideItem("absolut", a if ok else opp(a), 2 * m,
+                              f"Absolut announced {abs_info['side']}: the other side has "
+                              f"{cp(opp(a))} card points, {'at most' if ok else 'more than'} 32 "
+                              f"({'won' if ok else 'failed'}, base 2{why})"))  # fmt: skip
+    if not anns["absolut"] and complete and (cp_f <= ABSOLUT_LIMIT or cp_d <= ABSOLUT_LIMIT):
+        w = d_side if cp_f <= ABSOLUT_LIMIT else f_side
+        m, why = mult(0, s_bonus)
+        items.append(SideItem("absolut", w, 1 * m,
+                              f"silent Absolut: the other side has only {cp(opp(w))} card "
+                              f"points (base 1{why})"))  # fmt: skip
+
+    # --- Pagat Ultimo, Trull, Mondfang (not in a Farbensolo)
+    t1_seat = t1_trick = None
+    for t in tricks:
+        for s, card in t.cards:
+            if card == PAGAT:
+                t1_seat, t1_trick = s, t
+    t1_last = t1_trick is not None and t1_trick.number == 10
+    t1_won = t1_last and t1_trick is not None and t1_trick.winner == t1_seat
+    facts.update(pagat_seat=t1_seat, pagat_trick=t1_trick.number if t1_trick else None,
+                 pagat_won_last=t1_won)  # fmt: skip
+    mondfang = next((t.mondfang for t in tricks if t.mondfang), None)
+    mondfang_counts = mondfang is not None and (
+        contract != FARBENSOLO or opts["mondfang_in_farbensolo"] == "scored"
+    )
+    if contract != FARBENSOLO:
+        for pag_info in anns["pagat"]:
+            a = ann_side(pag_info)
+            ok = t1_won and t1_seat is not None and t1_seat in a
+            m, why = mult(int(pag_info["level"]), s_bonus)
+            if ok:
+                how = "the Pagat won the last trick"
+            elif t1_trick is None:
+                how = "the Pagat was not played"
+            elif not t1_last:
+                how = f"the Pagat was played early, in trick {t1_trick.number}"
+            else:
+                how = "the Pagat was beaten in the last trick"
+            items.append(SideItem("pagat", a if ok else opp(a), 2 * m,
+                                  f"Pagat Ultimo announced {pag_info['side']}: {how} "
+                                  f"(base 2{why})"))  # fmt: skip
+        if not anns["pagat"] and t1_last and t1_seat is not None:
+            x = side_of_seat(t1_seat)
+            if t1_won or opts["silent_pagat_loss"] == "counted":
+                m, why = mult(0, s_bonus)
+                items.append(SideItem("pagat", x if t1_won else opp(x), 1 * m,
+                                      f"silent Pagat Ultimo: seat {t1_seat}'s Pagat "
+                                      f"{'won' if t1_won else 'was beaten in'} the last trick "
+                                      f"(base 1{why})"))  # fmt: skip
+
+    automatic = opts["card_bonus_claim"] == "automatic"
+    for bonus, cards, base, counts in (
+        ("trull", TRULL_CARDS, int(opts["trull_value"]), contract != FARBENSOLO),
+        ("four_kings", KING_CARDS, int(opts["four_kings_value"]), True),
+    ):
+        for seat, hand in enumerate(dealt):
+            if cards.issubset(hand) and counts and (automatic or (seat, bonus) in claims):
+                m, why = mult(0, s_bonus)
+                label = "Trull" if bonus == "trull" else "Four Kings"
+                how = "claimed" if (seat, bonus) in claims else "automatic"
+                items.append(SideItem(bonus, side_of_seat(seat), base * m,
+                                      f"{label} dealt to seat {seat} ({how}, base {base}{why})"))  # fmt: skip
+
+    if mondfang_counts and mondfang is not None:
+        owner, capturer = mondfang
+        m, why = mult(0, s_bonus)
+        payer = opts["mondfang_payer"]
+        reason = f"Mondfang: seat {owner}'s Mond captured by seat {capturer}'s Sküs"
+        if payer == "players_only":
+            items.append(SideItem("mondfang", frozenset({capturer}), 1 * m,
+                                  reason + f", settled between the two players (base 1{why})",
+                                  losers=frozenset({owner})))  # fmt: skip
+        else:
+            w = opp(side_of_seat(owner)) if payer == "mond_side" else side_of_seat(capturer)
+            items.append(SideItem("mondfang", w, 1 * m, reason + f" (base 1{why})"))
+
+    if valat_side is not None and opts["valat_overrides_bonuses"]:
+        items = [i for i in items if i.item in ("game", "valat")]
+    if valat_side is not None and opts["valat_replaces_game"]:
+        items = [i for i in items if i.item != "game"]
+
+    per_seat, totals = settle(items)
+    won = game_winner == d_side
+    facts.update(mondfang=list(mondfang) if mondfang else None, valat=valat_side is not None)
+    return ScoreResult(items, per_seat, totals, _cp(cp_d, cp_f, per_seat_points, tricks_d),
+                       won, mondfang_counts, facts)  # fmt: skip
+
+
+def _cp(cp_d: int, cp_f: int, per_seat: list[int], tricks_d: int) -> dict[str, Any]:
+    return {
+        "declarer_side": cp_d,
+        "defenders": cp_f,
+        "per_seat": list(per_seat),
+        "declarer_side_tricks": tricks_d,
+    }

@@ -1,0 +1,155 @@
+"""A Zwanzigerrufen session: dealer rotation, game counter, running totals and the double
+rounds after a Mondfang (spec §3.2, §3.5, §7.5), plus the engine object.
+
+**Double round** (Doppelrunde): a Mondfang (the Mond captured by the Sküs) opens a *window*
+over the next ``double_round_length`` games (4); every item of a game inside a window counts
+double. Thrown-in deals are not games: they neither use up nor receive doubling. Overlapping
+windows multiply (``multiply``, ×4 under two windows), or count once (``cap``), or queue up one
+after the other (``extend``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
+from tarock_logs.rules.zwanzigerrufen.findings import make
+from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
+from tarock_logs.rules.zwanzigerrufen.options import (
+    GAME,
+    RULESETS,
+    find_ruleset,
+    normalize_options,
+)
+
+
+class ZRSession:
+    """What carries from deal to deal in one Zwanzigerrufen session."""
+
+    def __init__(self, ruleset: Ruleset, table_size: int = 4) -> None:
+        if table_size != 4:
+            raise ValueError(f"Zwanzigerrufen is played by four players, not {table_size}")
+        self.ruleset = ruleset
+        self.opts = normalize_options(ruleset.options)
+        self.table_size = 4
+        self.games = 0  # scored deals so far
+        self.windows: list[int] = []  # remaining games of each open double-round window
+        self.totals = [0, 0, 0, 0]
+        self.next_dealer: int | None = None
+        self.irregularities: tuple[Irregularity, ...] = ()
+
+    def multiplier(self) -> int:
+        """r of §7.5 for the next game."""
+        open_windows = [w for w in self.windows if w > 0]
+        mode = self.opts["double_round_stacking"]
+        if not open_windows:
+            return 1
+        if mode == "multiply":
+            return 2 ** len(open_windows)
+        return 2
+
+    def new_hand(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandState:
+        findings: list[Violation] = []
+        if self.next_dealer is not None and dealer != self.next_dealer:
+            findings.append(make(
+                self.ruleset, "E_DEALER_ORDER", "3.2",
+                f"seat {dealer} dealt, but seat {self.next_dealer} was due (the deal passes "
+                "to the previous forehand after a scored game and stays after a throw-in)",
+                seat=dealer, expected=self.next_dealer,
+            ))  # fmt: skip
+        if talon:
+            findings.append(make(
+                self.ruleset, "E_DECK", "3.7",
+                f"Zwanzigerrufen has no talon, but {len(talon)} talon card(s) were recorded",
+            ))  # fmt: skip
+        # Renonce records are kept for the referee; the engine reports infractions itself and
+        # (under infraction_policy = penalize) scores them (A36).
+        self.irregularities = tuple(irregularities)
+        return ZRHand(
+            self.ruleset,
+            self.opts,
+            dealer,
+            hands,
+            multiplier=self.multiplier(),
+            game_number=self.games + 1,
+            deal_violations=findings,
+        )
+
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
+        dealer = getattr(hand, "dealer", None)
+        if score.carry_after.get("thrown_in"):
+            self.next_dealer = dealer  # the same dealer deals again; not a game
+            return
+        self.games += 1
+        for i, value in enumerate(score.totals[:4]):
+            self.totals[i] += value
+        self.windows = [w - 1 for w in self.windows if w - 1 > 0]
+        length = int(self.opts["double_round_length"])
+        if score.carry_after.get("mondfang") and length > 0:
+            if self.opts["double_round_stacking"] == "extend" and self.windows:
+                self.windows = [self.windows[0] + length]
+            else:
+                self.windows.append(length)
+        if dealer is not None:
+            self.next_dealer = (dealer + 1) % 4
+
+    def carry(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "double_round_windows": list(self.windows),
+            "next_multiplier": self.multiplier(),
+            "totals": list(self.totals),
+            "next_dealer": self.next_dealer,
+        }
+
+
+class ZwanzigerrufenEngine:
+    """The Zwanzigerrufen :class:`~tarock_logs.rules.base.GameEngine`."""
+
+    game = GAME
+    rulesets: Mapping[str, Ruleset] = RULESETS
+
+    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """The ruleset ``ruleset_id`` (``zr-std`` or ``ZR-STD``) with ``options`` applied.
+
+        Option values are checked (``KeyError`` unknown name, ``ValueError`` bad value).
+        """
+        rs = find_ruleset(ruleset_id)
+        if options:
+            normalize_options(options)
+            rs = rs.with_options(options)
+        return rs
+
+    def new_session(self, ruleset: Ruleset, table_size: int = 4) -> ZRSession:
+        return ZRSession(ruleset, table_size)
+
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
+        """Simple ranking points: n + 1 − place (4, 3, 2, 1 at a table of four), ties share
+        the average of the places they cover.
+
+        Zwanzigerrufen has no official placement table; this is the project's choice
+        (docs/zwanzigerrufen.md).
+        """
+        n = len(round_scores)
+        order = sorted(range(n), key=lambda i: -round_scores[i])
+        out = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and round_scores[order[j + 1]] == round_scores[order[i]]:
+                j += 1
+            pts = [n - place for place in range(i, j + 1)]
+            avg = sum(pts) / len(pts)
+            for k in range(i, j + 1):
+                out[order[k]] = avg
+            i = j + 1
+        return out
