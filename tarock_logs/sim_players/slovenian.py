@@ -167,6 +167,8 @@ class SlovenianPolicy:
                 return bids["klop"]
             if want in bids and rng.random() < 0.85:
                 return bids[want]
+            if want in NEGATIVE:  # a beggar hand without berač on offer: klop suits it
+                return bids["klop"]
             return bids.get("three", bids["klop"])
         if not passes:  # final declaration: keep the held bid, or raise to a solo/higher
             lowest = min(bids, key=lambda c: RANK.get(c, 99))
