@@ -26,7 +26,7 @@ CODES: Final[dict[str, str]] = {
     "E-FILE-TRUNCATED": "the text ends in the middle of a JSON value (or a gzip stream is cut)",
     "E-FILE-TYPE": "the file is not a tarock log (unknown suffix, not gzip, or not JSON text)",
     "E-FILE-READ": "the file could not be read (permissions, I/O error)",
-    "W-JSON-BOM": "warning: a UTF-8 byte-order mark was found and ignored",
+    "E-JSON-BOM": "the file starts with a UTF-8 byte-order mark (the content is still read)",
     "E-JSON-UTF8": "the bytes are not valid UTF-8",
     "E-JSON-SYNTAX": "the text is not valid JSON",
     "E-JSON-DUPLICATE-KEY": "an object names the same key twice",
@@ -87,9 +87,9 @@ class LogError:
         head = self.file or "<input>"
         if self.line is not None:
             head += f":{self.line}"
-        loc = (" " + " ".join(where)) if where else ""
+        loc = (": " + " ".join(where)) if where else ""
         msg = " ".join(self.message.split())  # one line, always
-        return f"{head}:{loc}: {self.code}: {msg}"
+        return f"{head}{loc}: {self.code}: {msg}"
 
 
 def schema_code(pydantic_type: str) -> str:

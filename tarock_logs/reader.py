@@ -309,9 +309,10 @@ def _preview(b: bytes) -> str:
 
 def _bom_warning(file: str) -> LogError:
     return LogError(
-        "W-JSON-BOM",
-        "the file starts with a UTF-8 byte-order mark; it was ignored (logs are plain UTF-8)",
-        file=file, line=1, severity="warning",
+        "E-JSON-BOM",
+        "the file starts with a UTF-8 byte-order mark; logs are plain UTF-8 (the content was "
+        "read anyway: `tarock fmt` removes the mark)",
+        file=file, line=1,
     )  # fmt: skip
 
 
@@ -440,9 +441,14 @@ def _json_error_record(
     exc: json.JSONDecodeError, text: str, file: str, lines: _LineCounter, pending: list[LogError]
 ) -> SessionRecord:
     line = lines.line(exc.pos)
-    if exc.pos >= len(text.rstrip()):
+    if _cut_off(exc, text):
         return _truncated(file, line, pending, f"{exc.msg.lower()} at the end of the text")
     return _syntax(file, line, pending, f"{exc.msg} (line {exc.lineno}, column {exc.colno})")
+
+
+def _cut_off(exc: json.JSONDecodeError, text: str) -> bool:
+    """True when a parse error means the text simply stops (a truncated file)."""
+    return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -560,11 +566,12 @@ def _record_from_text(
     at_eof: bool,
 ) -> SessionRecord:  # fmt: skip
     parser = _Parser()
+    text = text.rstrip("\r\n")
     try:
         obj = parser.decoder.decode(text)
     except json.JSONDecodeError as exc:
         eline = line + exc.lineno - 1
-        if at_eof and exc.pos >= len(text.rstrip()):
+        if at_eof and _cut_off(exc, text):
             err = LogError("E-FILE-TRUNCATED", "the file ends in the middle of a record "
                            f"({exc.msg.lower()})", file=file, line=eline)  # fmt: skip
         else:
@@ -978,10 +985,12 @@ class _Validator:
         for k, c in enumerate(deal.talon):
             where.setdefault(c, []).append(f"{base}.deal.talon[{k}]")
         counts = Counter({c: len(p) for c, p in where.items()})
-        for c, cnt in counts.items():
-            if cnt > 1:
-                self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {cnt} times", where[c][1],
-                         hand=num, into=errs)  # fmt: skip
+        dups = [c for c, cnt in counts.items() if cnt > 1]
+        for c in dups:
+            self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {counts[c]} times", where[c][1],
+                     hand=num, into=errs)  # fmt: skip
+        if dups:  # a card dealt twice explains the missing card and the odd sizes: one defect
+            return
         pack = PACKS[game]
         missing = [c for c in pack if c not in where]
         if missing:

@@ -1,1 +1,143 @@
-"""``tarock validate`` (filled in by the foundation work)."""
+"""``tarock validate``: read logs and report every located error.
+
+Output (stdout): ``--format table`` prints each error or warning on one line
+(``file:line: session S hand H action A $.path: CODE: message``) and then a summary table;
+``--format json`` prints one object with the keys ``files``, ``sessions``, ``hands_valid``,
+``hands_invalid``, ``errors_by_code`` and ``errors`` (a list of error dicts, warnings included
+with ``"severity": "warning"``). Exit status: 0 clean (warnings allowed), 1 findings, 2 usage,
+3 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
+from tarock_logs.errors import LogError
+from tarock_logs.reader import iter_log_files, read_file
+
+
+@dataclass
+class ValidationSummary:
+    """Counts over a validation run (the JSON keys of ``tarock validate --format json``)."""
+
+    files: int = 0
+    sessions: int = 0
+    sessions_invalid: int = 0
+    hands_valid: int = 0
+    hands_invalid: int = 0
+    errors: list[LogError] = field(default_factory=list)
+
+    @property
+    def errors_by_code(self) -> dict[str, int]:
+        return dict(sorted(Counter(e.code for e in self.errors).items()))
+
+    @property
+    def has_findings(self) -> bool:
+        return any(e.is_error for e in self.errors)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "sessions": self.sessions,
+            "sessions_invalid": self.sessions_invalid,
+            "hands_valid": self.hands_valid,
+            "hands_invalid": self.hands_invalid,
+            "errors_by_code": self.errors_by_code,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+def validate_paths(
+    paths: list[Path], exclude: list[str], on_error: Any = None, on_file: Any = None
+) -> ValidationSummary:
+    """Read every log under ``paths`` and count sessions, hands and errors."""
+    summary = ValidationSummary()
+    for f in iter_log_files(paths, exclude):
+        summary.files += 1
+        for rec in read_file(f):
+            if rec.session is not None:
+                summary.sessions += 1
+                summary.hands_valid += len(rec.session.hands)
+            elif any(e.is_error for e in rec.errors) and rec.raw.strip():
+                summary.sessions_invalid += 1
+            summary.hands_invalid += len(rec.rejected_hands)
+            for e in rec.all_errors():
+                summary.errors.append(e)
+                if on_error is not None:
+                    on_error(e)
+        if on_file is not None:
+            on_file(f)
+    return summary
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="log files or folders (walked recursively)")],
+    exclude: Annotated[
+        list[str], typer.Option("--exclude", help="folder or file name to skip (repeatable)")
+    ] = [],  # noqa: B006
+    fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="summary only, no progress")] = False,
+) -> None:
+    """Check log files against log format v1 and report every located error."""
+    if fmt not in ("table", "json"):
+        raise fail(f"unknown --format {fmt!r} (use table or json)")
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+    out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False)
+
+    def print_error(e: LogError) -> None:
+        if not quiet:
+            out.print(str(e))
+
+    on_error = print_error if fmt == "table" else None
+    if progress_enabled(quiet, fmt):
+        from rich.progress import Progress
+
+        files = list(iter_log_files(paths, exclude))
+        with Progress(console=err_console, transient=True) as progress:
+            task = progress.add_task("validating", total=len(files))
+            summary = validate_paths(
+                files, [], on_error, on_file=lambda _f: progress.advance(task)
+            )
+    else:
+        summary = validate_paths(paths, exclude, on_error)
+
+    if fmt == "json":
+        sys.stdout.write(orjson.dumps(summary.to_dict(), option=orjson.OPT_INDENT_2).decode())
+        sys.stdout.write("\n")
+    else:
+        table = Table(title="tarock validate", show_header=True)
+        table.add_column("files", justify="right")
+        table.add_column("sessions", justify="right")
+        table.add_column("sessions invalid", justify="right")
+        table.add_column("hands valid", justify="right")
+        table.add_column("hands invalid", justify="right")
+        table.add_column("errors", justify="right")
+        table.add_column("warnings", justify="right")
+        n_err = sum(e.is_error for e in summary.errors)
+        table.add_row(
+            str(summary.files), str(summary.sessions), str(summary.sessions_invalid),
+            str(summary.hands_valid), str(summary.hands_invalid), str(n_err),
+            str(len(summary.errors) - n_err),
+        )  # fmt: skip
+        out.print(table)
+        if summary.errors:
+            codes = Table(show_header=True)
+            codes.add_column("code")
+            codes.add_column("count", justify="right")
+            for code, count in summary.errors_by_code.items():
+                codes.add_row(code, str(count))
+            out.print(codes)
+    raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))
