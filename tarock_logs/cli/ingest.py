@@ -1,0 +1,90 @@
+"""``tarock ingest``: read, audit and store log files in a DuckDB database."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
+from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestLocked, ingest as run_ingest
+from tarock_logs.store.schema import SchemaError
+
+
+class IngestFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Log files or folders (walked recursively).")],
+    db: Annotated[
+        Path, typer.Option("--db", envvar=DB_ENV, help="DuckDB file to write (created if missing).")
+    ] = Path(DEFAULT_DB),
+    exclude: Annotated[
+        list[str], typer.Option("--exclude", help="Skip files or folders with this name.")
+    ] = [],  # noqa: B006 - typer needs a literal default
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    fmt: Annotated[IngestFormat, typer.Option("--format", help="Summary format.")] = IngestFormat.table,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Do everything but publish the database.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 when anything was rejected.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Store every good hand of PATHS in the database; rejected sessions and hands are kept in
+    `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
+    changed file's hands are replaced. Readers of the database keep working meanwhile (the new
+    database is published atomically at the end)."""
+    show = progress_enabled(quiet, fmt.value)
+    progress = None
+    bar: Progress | None = None
+    if show:
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[hands]} hands"), TimeElapsedColumn(),
+                       console=err_console, transient=True)
+        task = bar.add_task("ingest", total=None, hands=0)
+        seen: set[str] = set()
+        hands = 0
+
+        def progress(file: str, n: int) -> None:
+            nonlocal hands
+            hands += n
+            if file not in seen:
+                seen.add(file)
+                bar.update(task, advance=1, description=Path(file).name[:40])
+            bar.update(task, hands=hands)
+
+    try:
+        if bar is not None:
+            bar.start()
+        try:
+            summary = run_ingest(paths, db=db, exclude=exclude, jobs=jobs, dry_run=dry_run,
+                                 progress=progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+    except FileNotFoundError as exc:
+        raise fail(str(exc), ExitCode.USAGE) from exc
+    except IngestLocked as exc:
+        raise fail(str(exc), ExitCode.DB) from exc
+    except SchemaError as exc:
+        raise fail(f"{db}: {exc}", ExitCode.DB) from exc
+    if fmt is IngestFormat.json:
+        sys.stdout.write(orjson.dumps(summary.to_dict()).decode() + "\n")
+    else:
+        for r in summary.rejects:
+            where = r["file"] + (f":{r['line']}" if r.get("line") else "")
+            what = f" hand {r['hand']}" if r.get("hand") is not None else ""
+            sys.stdout.write(f"rejected {where}{what}: {r['first_code']}: {r['reason']}\n")
+        sys.stdout.write(summary.line() + "\n")
+    if strict and summary.hands_rejected:
+        raise typer.Exit(int(ExitCode.FINDINGS))

@@ -1,0 +1,109 @@
+"""Opening the store: one writer that publishes atomically, many read-only readers.
+
+DuckDB lets several processes open a file read-only, but a read-write holder blocks them (and a
+read-only holder blocks a writer). So the writer never writes the published file in place:
+
+1. :func:`staging_path` names ``FILE.duckdb.tmp-<pid>`` next to the target;
+2. :func:`begin_staging` copies the published file there (incremental ingest) or starts empty;
+3. the ingest writes the staging copy, checkpoints and closes it;
+4. :func:`publish` ``os.replace()``-s it over the target: readers that already had the old file
+   open keep reading the old inode, new opens see the new file, and nobody ever sees a half
+   written database. A failed ingest deletes its staging copy and the target is untouched.
+
+Readers use :func:`connect_readonly`, which retries briefly on lock errors (another program
+holding the file read-write). A long-lived reader (the dashboard) should key its cached
+connection on :func:`db_fingerprint` so it reopens after a publish.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import duckdb
+
+#: Writer settings for big loads (engineering guide §2): bounded memory with spill to disk.
+WRITER_MEMORY_LIMIT = "512MB"
+
+
+def staging_path(target: str | os.PathLike[str]) -> Path:
+    """``FILE.duckdb.tmp-<pid>``: the writer's private copy of ``target``."""
+    t = Path(target)
+    return t.with_name(f"{t.name}.tmp-{os.getpid()}")
+
+
+def begin_staging(target: str | os.PathLike[str]) -> Path:
+    """Create the staging copy of ``target`` (a copy of it, or nothing if it does not exist)."""
+    t = Path(target)
+    stage = staging_path(t)
+    discard_staging(stage)
+    if t.exists():
+        shutil.copyfile(t, stage)
+        wal = t.with_name(t.name + ".wal")
+        if wal.exists():  # a writer that died before its checkpoint
+            shutil.copyfile(wal, stage.with_name(stage.name + ".wal"))
+    return stage
+
+
+def discard_staging(stage: str | os.PathLike[str]) -> None:
+    """Remove a staging file and its WAL, if present."""
+    s = Path(stage)
+    for p in (s, s.with_name(s.name + ".wal")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def publish(stage: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Atomically replace ``target`` by the (closed, checkpointed) staging file."""
+    s, t = Path(stage), Path(target)
+    os.replace(s, t)
+    stale_wal = t.with_name(t.name + ".wal")
+    if stale_wal.exists():
+        stale_wal.unlink()
+
+
+def connect_writer(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """A read-write connection with the writer's memory settings."""
+    con = duckdb.connect(str(path))
+    tmp = Path(path).with_name(Path(path).name + ".spill")
+    con.execute(f"SET memory_limit = '{WRITER_MEMORY_LIMIT}'")
+    con.execute("SET temp_directory = ?", [str(tmp)])
+    con.execute("SET preserve_insertion_order = false")
+    return con
+
+
+def _is_lock_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "lock" in text or "conflicting" in text
+
+
+def connect_readonly(
+    path: str | os.PathLike[str], *, retries: int = 20, delay: float = 0.1
+) -> duckdb.DuckDBPyConnection:
+    """Open ``path`` read-only, retrying up to ``retries`` times on lock errors.
+
+    Raises ``FileNotFoundError`` when the database does not exist (DuckDB would otherwise
+    refuse with a less helpful message) and the last ``duckdb.Error`` when it stays locked.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"no database at {p}")
+    attempt = 0
+    while True:
+        try:
+            return duckdb.connect(str(p), read_only=True)
+        except (duckdb.IOException, duckdb.ConnectionException) as exc:
+            attempt += 1
+            if attempt > retries or not _is_lock_error(exc):
+                raise
+            time.sleep(delay * min(attempt, 5))
+
+
+def db_fingerprint(path: str | os.PathLike[str]) -> tuple[int, int]:
+    """``(st_ino, st_mtime_ns)`` of the database: changes whenever a writer publishes."""
+    st = os.stat(path)
+    return (st.st_ino, st.st_mtime_ns)

@@ -1,0 +1,320 @@
+"""Ingest log files into the DuckDB store: idempotent, incremental, atomic for readers.
+
+* **Idempotent.** Hands are keyed by the audit's content hash (``hand_id``) and files by their
+  path; ``raw_logs`` keeps each file's sha256. A file whose bytes did not change is skipped (its
+  hands count as unchanged), so ingesting the same files twice stores nothing twice.
+* **Changed files.** A file whose sha256 changed has all its previous rows (hands and their
+  children, sessions, rejects) deleted and its new rows inserted, inside one transaction.
+* **Duplicates.** A hand already stored from another file (same content hash) is not stored
+  again; it stays with the file it came from first and is counted as ``hands_duplicate``.
+  Within a batch the writer de-duplicates itself (it never relies on ``ON CONFLICT`` order).
+* **Rejects.** Sessions and hands the reader refuses go to ``rejects`` with their located
+  errors; every good hand of the same file is stored. A re-run replaces a changed file's
+  rejects and keeps an unchanged file's, so rejects are never duplicated either.
+* **Atomic publish.** The writer works on a staging copy (``FILE.duckdb.tmp-<pid>``, a copy of
+  the published file for incremental ingest) and ``os.replace()``-s it over the target at the
+  end (see :mod:`tarock_logs.store.connect`). Readers (the dashboard) keep working throughout.
+  A lock file (``FILE.duckdb.ingest-lock``) serialises concurrent writers.
+* **Bounded memory.** Files are processed a batch of hands at a time (2,000 by default) and
+  loaded as Arrow tables (``INSERT … BY NAME SELECT * FROM batch``); DuckDB runs with a memory
+  limit and a spill folder.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import pyarrow as pa
+
+from tarock_logs.store import connect as dbc
+from tarock_logs.store import process, sources
+from tarock_logs.store.schema import migrate
+
+#: Environment variable naming the database when ``--db`` is not given.
+DB_ENV = "TAROCK_DB"
+DEFAULT_DB = "tarock.duckdb"
+
+
+def default_db() -> str:
+    """``$TAROCK_DB`` or ``tarock.duckdb`` in the working folder."""
+    return os.environ.get(DB_ENV) or DEFAULT_DB
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """What one ingest did. ``hands_rejected`` counts reject records (a hand, or a session or
+    line the reader could not read at all)."""
+
+    db: str = ""
+    files: int = 0
+    files_changed: int = 0
+    files_unchanged: int = 0
+    files_rejected: int = 0
+    sessions: int = 0
+    hands_stored: int = 0
+    hands_unchanged: int = 0
+    hands_duplicate: int = 0
+    hands_removed: int = 0
+    hands_rejected: int = 0
+    rejects: list[dict[str, Any]] = field(default_factory=list)
+    dry_run: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def line(self) -> str:
+        """The one-line summary people read."""
+        reasons: dict[str, int] = {}
+        for r in self.rejects:
+            code = str(r.get("first_code"))
+            reasons[code] = reasons.get(code, 0) + 1
+        why = ", ".join(f"{c} ×{n}" for c, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        text = (
+            f"{self.files} files ({self.files_unchanged} unchanged, {self.files_rejected} rejected), "
+            f"{self.sessions} sessions: {self.hands_stored} hands stored, "
+            f"{self.hands_unchanged} unchanged, {self.hands_duplicate} duplicates, "
+            f"{self.hands_rejected} rejected"
+        )
+        if why:
+            text += f" ({why})"
+        if self.hands_removed:
+            text += f"; {self.hands_removed} hands of changed files removed"
+        return text + (" [dry run: nothing written]" if self.dry_run else "")
+
+
+Progress = Callable[[str, int], None]
+"""Progress callback: ``(file, hands_in_this_step)``; called once per batch and per file."""
+
+
+# --------------------------------------------------------------------------- the writer
+
+
+_CHILD_DELETE = [
+    *(f"DELETE FROM {t} WHERE hand_id IN (SELECT hand_id FROM hands WHERE file = $file)"
+      for t in process.HAND_CHILDREN),
+    "DELETE FROM session_players WHERE session_id IN"
+    " (SELECT session_id FROM sessions WHERE file = $file)",
+    "DELETE FROM session_scores WHERE session_id IN"
+    " (SELECT session_id FROM sessions WHERE file = $file)",
+    "DELETE FROM hands WHERE file = $file",
+    "DELETE FROM sessions WHERE file = $file",
+    "DELETE FROM rejects WHERE file = $file",
+    "DELETE FROM raw_logs WHERE file = $file",
+]
+
+
+class _Writer:
+    """Loads batches of Arrow tables into an open (staging) database."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, summary: IngestSummary) -> None:
+        self.con = con
+        self.s = summary
+
+    def _q(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        return self.con.execute(sql, params).fetchall()
+
+    def start_file(self, file: str) -> None:
+        """Forget a changed file's previous rows (the caller holds the transaction)."""
+        self._q("CREATE OR REPLACE TEMP TABLE _old_ids AS SELECT hand_id FROM hands WHERE file = ?",
+                [file])
+        self.s.hands_removed += self._q("SELECT count(*) FROM _old_ids")[0][0]
+        for sql in _CHILD_DELETE:
+            self._q(sql, {"file": file})
+
+    def load(self, file: str, tables: dict[str, pa.Table], *, first: bool) -> None:
+        """Load one batch of one file in one transaction."""
+        con = self.con
+        self._q("BEGIN TRANSACTION")
+        try:
+            if first:
+                self.start_file(file)
+            for name, t in tables.items():
+                con.register(f"_b_{name}", t)
+            # de-duplicate the batch ourselves: first occurrence of each key wins
+            self._q("CREATE OR REPLACE TEMP TABLE _new AS SELECT hand_id FROM "
+                    "(SELECT DISTINCT hand_id FROM _b_hands) b ANTI JOIN hands USING (hand_id)")
+            n_batch = self._q("SELECT count(DISTINCT hand_id) FROM _b_hands")[0][0]
+            n_new, n_known = self._q(
+                "SELECT count(*), count(*) FILTER (WHERE hand_id IN (SELECT hand_id FROM _old_ids))"
+                " FROM _new")[0]
+            self.s.hands_stored += n_new - n_known
+            self.s.hands_unchanged += n_known
+            self.s.hands_removed -= n_known
+            self.s.hands_duplicate += n_batch - n_new
+            self._q("INSERT INTO hands BY NAME SELECT * FROM _b_hands "
+                    "WHERE hand_id IN (SELECT hand_id FROM _new) "
+                    "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1")
+            for child in process.HAND_CHILDREN:
+                self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                        "WHERE hand_id IN (SELECT hand_id FROM _new)")
+            # sessions: the first file that brings a session id keeps it
+            self._q("CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT session_id "
+                    "FROM _b_sessions ANTI JOIN sessions USING (session_id)")
+            self._q("INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
+                    "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
+                    "QUALIFY row_number() OVER (PARTITION BY session_id) = 1")
+            for child in ("session_players", "session_scores"):
+                self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                        "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
+                        "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1")
+            self._q("INSERT INTO players BY NAME "
+                    "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
+                    "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)")
+            self._q("INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
+                    "FROM _b_rejects")
+            self._q("INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
+                    "FROM _b_raw_logs")
+            self._q("COMMIT")
+        except BaseException:
+            self._q("ROLLBACK")
+            raise
+        finally:
+            for name in tables:
+                con.unregister(f"_b_{name}")
+        for r in tables["raw_logs"].to_pylist():
+            self.s.sessions += r["n_sessions"]
+            if r["n_hands"] == 0 and r["n_rejected"] > 0:
+                self.s.files_rejected += 1
+        self._collect_rejects(tables["rejects"].to_pylist())
+
+    def _collect_rejects(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:
+            errors = orjson.loads(r["errors"]) if isinstance(r["errors"], str) else r["errors"]
+            self.s.hands_rejected += 1
+            self.s.rejects.append({
+                "file": r["file"], "line": r["line"], "session": r["session"], "hand": r["hand"],
+                "first_code": r["first_code"],
+                "reason": (errors[0].get("message") if errors else None),
+                "errors": errors,
+            })
+
+    def unchanged_file(self, file: str) -> None:
+        n_sessions, n_hands, n_rejected = self._q(
+            "SELECT n_sessions, n_hands, n_rejected FROM raw_logs WHERE file = ?", [file])[0]
+        self.s.files_unchanged += 1
+        self.s.sessions += n_sessions
+        self.s.hands_unchanged += self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
+        self.s.hands_duplicate += max(
+            0, n_hands - self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0])
+        if n_hands == 0 and n_rejected > 0:
+            self.s.files_rejected += 1
+        cur = self.con.execute(
+            "SELECT file, line, session, hand, raw, errors, first_code, hand_index, n_errors "
+            "FROM rejects WHERE file = ? ORDER BY line, hand_index", [file])
+        cols = [d[0] for d in cur.description]
+        self._collect_rejects([dict(zip(cols, row)) for row in cur.fetchall()])
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def _shard_batches(path: str) -> list[dict[str, pa.Table]]:
+    """Worker entry point: one whole file as a single batch (picklable, top level)."""
+    return [process.process_shard(path)]
+
+
+def _iter_parallel(files: list[Path], jobs: int) -> Iterator[tuple[Path, list[dict[str, pa.Table]]]]:
+    """Results of ``process_shard`` over ``files`` in order, at most ``2*jobs`` in flight."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[tuple[Path, Future[list[dict[str, pa.Table]]]]] = []
+        it = iter(files)
+        for f in it:
+            pending.append((f, pool.submit(_shard_batches, str(f))))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            f, fut = pending.pop(0)
+            yield f, fut.result()
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.append((nxt, pool.submit(_shard_batches, str(nxt))))
+
+
+class IngestLocked(RuntimeError):
+    """Another ingest is writing the same database."""
+
+
+def ingest(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    db: str | os.PathLike[str] | None = None,
+    exclude: Sequence[str] = (),
+    jobs: int = 1,
+    batch_hands: int = process.DEFAULT_BATCH_HANDS,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+) -> IngestSummary:
+    """Ingest the log files under ``paths`` into ``db`` and publish it atomically.
+
+    Raises ``FileNotFoundError`` for a path that does not exist and :class:`IngestLocked`
+    when another ingest holds the database.
+    """
+    target = Path(db if db is not None else default_db())
+    for p in paths:
+        if not Path(p).exists():
+            raise FileNotFoundError(f"no such file or folder: {p}")
+    files = sources.list_files(paths, exclude)
+    summary = IngestSummary(db=str(target), files=len(files), dry_run=dry_run)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = target.with_name(target.name + ".ingest-lock")
+    with open(lock_path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise IngestLocked(f"another ingest is writing {target}") from exc
+        stage = dbc.begin_staging(target)
+        spill = stage.with_name(stage.name + ".spill")
+        try:
+            con = dbc.connect_writer(stage)
+            try:
+                migrate(con)
+                w = _Writer(con, summary)
+                known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
+                todo: list[Path] = []
+                for f in files:
+                    key = sources.file_key(f)
+                    digest, _ = sources.sha256_file(f)
+                    if known.get(key) == digest:
+                        w.unchanged_file(key)
+                        if progress:
+                            progress(key, 0)
+                    else:
+                        todo.append(f)
+                summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
+                if jobs > 1 and len(todo) > 1:
+                    for f, batches in _iter_parallel(todo, jobs):
+                        key = sources.file_key(f)
+                        for i, b in enumerate(batches):
+                            w.load(key, b, first=i == 0)
+                            if progress:
+                                progress(key, b["hands"].num_rows)
+                else:
+                    for f in todo:
+                        key = sources.file_key(f)
+                        for i, b in enumerate(process.iter_batches(f, batch_hands=batch_hands)):
+                            w.load(key, b, first=i == 0)
+                            if progress:
+                                progress(key, b["hands"].num_rows)
+                con.execute("CHECKPOINT").fetchall()
+            finally:
+                con.close()
+            if dry_run:
+                dbc.discard_staging(stage)
+            else:
+                dbc.publish(stage, target)
+        except BaseException:
+            dbc.discard_staging(stage)
+            raise
+        finally:
+            shutil.rmtree(spill, ignore_errors=True)
+            lock_path.unlink(missing_ok=True)  # still held: nobody else can be inside
+    return summary

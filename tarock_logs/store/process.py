@@ -1,0 +1,426 @@
+"""Turn one log file into Arrow tables for the store: pure, deterministic, engine-agnostic.
+
+:func:`process_shard` reads a file with the project's reader, audits every session with the
+project's audit (which replays each hand through its game's engine, or marks it ``unverified``
+when the game has no engine) and returns one :class:`pyarrow.Table` per store table. It never
+touches DuckDB and never reads the clock (the writer stamps ``ingested_at``/``rejected_at``),
+so it runs in worker processes (``tarock ingest --jobs N``) and the same file always gives the
+same tables. :func:`iter_batches` does the same in bounded memory, a few thousand hands at a
+time, for big files.
+
+Hands are identified by the audit's content hash (``hand_id``); a hand that appears twice in one
+file is kept once (the first time).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from tarock_logs import models as m
+from tarock_logs.store import sources
+
+U8 = pa.uint8()
+U16 = pa.uint16()
+I16 = pa.int16()
+I32 = pa.int32()
+I64 = pa.int64()
+STR = pa.string()
+BOOL = pa.bool_()
+STRS = pa.list_(pa.string())
+
+#: The Arrow schema of every table ``process_shard`` returns (the store's columns, minus the
+#: timestamps the writer adds). Order here is the order the writer loads them.
+SCHEMAS: dict[str, pa.Schema] = {
+    "raw_logs": pa.schema(
+        [("file", STR), ("sha256", STR), ("size", I64), ("n_sessions", I32), ("n_hands", I32),
+         ("n_rejected", I32)]
+    ),
+    "players": pa.schema([("player_id", STR), ("name", STR)]),
+    "sessions": pa.schema(
+        [("session_id", STR), ("game", STR), ("ruleset", STR), ("table_size", U8),
+         ("event_name", STR), ("tournament", STR), ("round", U8), ("table_name", STR),
+         ("site", STR), ("date", pa.date32()), ("first_dealer", U8), ("options", STR),
+         ("source", STR), ("n_hands", I32), ("file", STR), ("line", I32)]
+    ),
+    "session_players": pa.schema(
+        [("session_id", STR), ("seat", U8), ("player_id", STR), ("pair", STR), ("role", STR)]
+    ),
+    "hands": pa.schema(
+        [("hand_id", STR), ("session_id", STR), ("game", STR), ("ruleset", STR),
+         ("number", I32), ("dealer", U8), ("table_size", U8), ("contract", STR),
+         ("declarer", U8), ("partner", U8), ("won", BOOL), ("legal", BOOL), ("verified", BOOL),
+         ("n_actions", I32), ("n_violations", I32), ("n_discrepancies", I32),
+         ("unverified", STRS), ("deal", STR), ("result", STR), ("notes", STR), ("file", STR),
+         ("line", I32)]
+    ),
+    "actions": pa.schema(
+        [("hand_id", STR), ("idx", U16), ("seat", U8), ("type", STR), ("card", STR),
+         ("cards", STRS), ("shown", STRS), ("contract", STR), ("talon_group", U8),
+         ("bonus", STR), ("side", STR), ("target", STR), ("level", U8), ("claim", STR),
+         ("meld", STR), ("raises", STR), ("params", STR), ("note", STR), ("legal", BOOL),
+         ("violation_code", STR)]
+    ),
+    "irregularities": pa.schema(
+        [("hand_id", STR), ("idx", U16), ("type", STR), ("seat", U8), ("called_by", U8),
+         ("kind", STR), ("action_index", I32), ("trick", I32), ("upheld", BOOL),
+         ("points", I32), ("unit", STR), ("detail", STR)]
+    ),
+    "tricks": pa.schema(
+        [("hand_id", STR), ("trick_no", U16), ("leader", U8), ("winner", U8),
+         ("seats", pa.list_(U8)), ("cards", STRS), ("points", I32)]
+    ),
+    "violations": pa.schema(
+        [("hand_id", STR), ("action_index", I32), ("seat", U8), ("code", STR),
+         ("severity", STR), ("message", STR), ("rule", STR), ("card", STR)]
+    ),
+    "score_items": pa.schema(
+        [("hand_id", STR), ("seat", U8), ("item", STR), ("recorded", I32), ("recomputed", I32),
+         ("delta", I32)]
+    ),
+    "hand_scores": pa.schema(
+        [("hand_id", STR), ("seat", U8), ("player_id", STR), ("role", STR),
+         ("recorded_total", I32), ("recomputed_total", I32), ("delta", I32),
+         ("radelci_before", I16), ("radelci_after", I16)]
+    ),
+    "session_scores": pa.schema(
+        [("session_id", STR), ("seat", U8), ("player_id", STR), ("hands", I32),
+         ("recorded_total", I64), ("recomputed_total", I64), ("delta", I64),
+         ("recorded_session_total", I64), ("placement_points", pa.float64()),
+         ("placement_points_recomputed", pa.float64())]
+    ),
+    "rejects": pa.schema(
+        [("file", STR), ("line", I32), ("session", STR), ("hand", I32), ("hand_index", I32),
+         ("raw", STR), ("errors", STR), ("first_code", STR), ("n_errors", I32)]
+    ),
+}
+
+#: Child tables of a hand (deleted and re-inserted with it).
+HAND_CHILDREN = ("actions", "irregularities", "tricks", "violations", "score_items", "hand_scores")
+
+#: Contracts in which every seat plays for itself (no declarer side).
+ALONE_CONTRACTS = frozenset({"klop", "trischaken"})
+
+DEFAULT_BATCH_HANDS = 2000
+
+
+class _Columns:
+    """Column-wise builder for one table (much faster than a list of row dicts)."""
+
+    __slots__ = ("schema", "cols", "n")
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self.cols: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self.n = 0
+
+    def add(self, **row: Any) -> None:
+        for name, col in self.cols.items():
+            col.append(row.get(name))
+        self.n += 1
+
+    def table(self) -> pa.Table:
+        arrays = [pa.array(self.cols[f.name], type=f.type) for f in self.schema]
+        return pa.Table.from_arrays(arrays, schema=self.schema)
+
+
+def empty_tables() -> dict[str, pa.Table]:
+    return {name: schema.empty_table() for name, schema in SCHEMAS.items()}
+
+
+def _dumps(obj: Any) -> str | None:
+    if obj is None:
+        return None
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def _date(s: str | None) -> dt.date | None:
+    if not s:
+        return None
+    try:
+        return dt.date.fromisoformat(s)
+    except ValueError:
+        return None
+
+
+def _items_by_key(
+    block: dict[str, Any] | None, side: list[int]
+) -> dict[tuple[str, int | None], int] | None:
+    """``{(item, seat): value}`` of an itemised score, or None when it is not itemised.
+
+    A line with seat null (written by every member of the declarer's side) becomes one line
+    per member of ``side``, as the audit compares them; it stays null when the side is unknown.
+    """
+    if not block:
+        return None
+    items = block.get("items") or []
+    if not items:
+        return None
+    out: dict[tuple[str, int | None], int] = {}
+    for it in items:
+        seat = it.get("seat")
+        for s in side if seat is None and side else [seat]:
+            key = (str(it["item"]), s)
+            out[key] = out.get(key, 0) + int(it["value"])
+    return out
+
+
+def _role(seat: int, hand: m.Hand, table_size: int, contract: str | None,
+          declarer: int | None, partner: int | None) -> str:
+    if table_size == 5 and seat < len(hand.deal.hands) and not hand.deal.hands[seat]:
+        return "sitting_out"
+    if contract in ALONE_CONTRACTS:
+        return "klop"
+    if declarer is None:
+        return "unknown"
+    if seat == declarer:
+        return "declarer"
+    if partner is not None and seat == partner:
+        return "partner"
+    return "defender"
+
+
+class _Batch:
+    """The tables under construction for one batch of hands."""
+
+    def __init__(self) -> None:
+        self.t = {name: _Columns(schema) for name, schema in SCHEMAS.items()}
+        self.hands = 0
+
+    def tables(self) -> dict[str, pa.Table]:
+        return {name: c.table() for name, c in self.t.items()}
+
+
+def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
+                 audited: sources.AuditedSession, seen: set[str]) -> int:
+    """Add one session and its hands; returns the number of hands added."""
+    n = len(session.players)
+    ev = session.event
+    b.t["sessions"].add(
+        session_id=session.id, game=session.game, ruleset=session.ruleset, table_size=n,
+        event_name=ev.name if ev else None, tournament=ev.tournament if ev else None,
+        round=ev.round if ev else None, table_name=ev.table if ev else None,
+        site=ev.site if ev else None, date=_date(ev.date) if ev else None,
+        first_dealer=session.first_dealer, options=_dumps(session.options or None),
+        source=_dumps(session.source.model_dump(exclude_none=True) if session.source else None),
+        n_hands=len(session.hands), file=file, line=line,
+    )
+    for seat, p in enumerate(session.players):
+        b.t["players"].add(player_id=p.id, name=p.name)
+        b.t["session_players"].add(
+            session_id=session.id, seat=seat, player_id=p.id, pair=p.pair, role=p.role
+        )
+    ids = [p.id for p in session.players]
+    sums_rec = [0] * n
+    sums_rcp = [0] * n
+    has_rec = [False] * n
+    has_rcp = [False] * n
+    counted = 0
+    radelci: list[int] = [0] * n
+    added = 0
+    for hand, (audit, tricks) in zip(session.hands, audited.hands, strict=True):
+        hand_id = str(audit["hand_id"])
+        rec = audit.get("recorded")
+        rcp = audit.get("recomputed")
+        after = (rcp or {}).get("radelci_after") or (rec or {}).get("radelci_after")
+        before = list(radelci)
+        if after:
+            radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
+        if hand_id in seen:
+            continue
+        seen.add(hand_id)
+        added += 1
+        counted += 1
+        contract = audit.get("contract")
+        declarer = audit.get("declarer")
+        partner = audit.get("partner")
+        if partner is not None and partner == declarer:
+            partner_eff = None  # a self-call: the declarer plays alone
+        else:
+            partner_eff = partner
+        violations = audit.get("violations") or []
+        discrepancies = audit.get("discrepancies") or []
+        unverified = [str(u) for u in audit.get("unverified") or []]
+        b.t["hands"].add(
+            hand_id=hand_id, session_id=session.id, game=session.game,
+            ruleset=audit.get("ruleset") or session.ruleset, number=hand.number,
+            dealer=hand.dealer, table_size=n, contract=contract, declarer=declarer,
+            partner=partner, won=audit.get("won"), legal=audit.get("legal"),
+            verified=not unverified and rcp is not None, n_actions=len(hand.actions),
+            n_violations=len(violations), n_discrepancies=len(discrepancies),
+            unverified=unverified,
+            deal=_dumps(hand.deal.model_dump(mode="json", exclude_defaults=True)),
+            result=_dumps(hand.result.model_dump(mode="json", exclude_defaults=True)
+                          if hand.result else None),
+            notes=hand.notes, file=file, line=line,
+        )
+        # actions, with the verdict of each
+        first_code: dict[int, str] = {}
+        illegal: set[int] = set()
+        for v in violations:
+            ai = v.get("action_index")
+            if ai is None:
+                continue
+            if v.get("severity", "error") == "error":
+                illegal.add(ai)
+                first_code.setdefault(ai, str(v["code"]))
+        for v in violations:
+            ai = v.get("action_index")
+            if ai is not None:
+                first_code.setdefault(ai, str(v["code"]))
+        acts = b.t["actions"]
+        verified_hand = not unverified
+        for i, a in enumerate(hand.actions):
+            d = a.__dict__
+            params = d.get("params")
+            acts.add(
+                hand_id=hand_id, idx=i, seat=a.seat, type=a.type, card=d.get("card"),
+                cards=d.get("cards"), shown=d.get("shown"), contract=d.get("contract"),
+                talon_group=d.get("group"), bonus=d.get("bonus"), side=d.get("side"),
+                target=d.get("target"), level=d.get("level"), claim=d.get("claim"),
+                meld=d.get("meld"), raises=d.get("raises"),
+                params=_dumps(params) if params else None, note=a.note,
+                legal=(i not in illegal) if (verified_hand or i in illegal) else None,
+                violation_code=first_code.get(i),
+            )
+        for j, irr in enumerate(hand.irregularities):
+            d = irr.__dict__
+            seat = d.get("offender", d.get("seat"))
+            points = d.get("points", d.get("penalty"))
+            detail = {k: v for k, v in irr.model_dump(mode="json").items()
+                      if k in ("note", "reason", "decision", "by", "adjustments") and v}
+            b.t["irregularities"].add(
+                hand_id=hand_id, idx=j, type=irr.type, seat=seat, called_by=d.get("called_by"),
+                kind=d.get("kind"), action_index=d.get("action_index"), trick=d.get("trick"),
+                upheld=d.get("upheld"), points=points, unit=d.get("unit"),
+                detail=_dumps(detail) if detail else None,
+            )
+        for k, tr in enumerate(tricks):
+            played = tr.get("cards") or []
+            b.t["tricks"].add(
+                hand_id=hand_id, trick_no=k + 1, leader=tr.get("leader"), winner=tr.get("winner"),
+                seats=[int(s) for s, _ in played], cards=[str(c) for _, c in played],
+                points=tr.get("points"),
+            )
+        for v in violations:
+            b.t["violations"].add(
+                hand_id=hand_id, action_index=v.get("action_index"), seat=v.get("seat"),
+                code=v["code"], severity=v.get("severity") or "error", message=v.get("message"),
+                rule=v.get("rule"), card=v.get("card"),
+            )
+        side = [] if declarer is None else [declarer] + (
+            [partner_eff] if partner_eff is not None else [])
+        ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
+        keys = sorted(set(ri or ()) | set(ci or ()),
+                      key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+        for key in keys:
+            r = None if ri is None else ri.get(key, 0)
+            c = None if ci is None else ci.get(key, 0)
+            b.t["score_items"].add(
+                hand_id=hand_id, item=key[0], seat=key[1], recorded=r, recomputed=c,
+                delta=None if r is None or c is None else r - c,
+            )
+        rec_tot = (rec or {}).get("totals")
+        rcp_tot = (rcp or {}).get("totals")
+        for seat in range(n):
+            r = rec_tot[seat] if rec_tot and seat < len(rec_tot) else None
+            c = rcp_tot[seat] if rcp_tot and seat < len(rcp_tot) else None
+            if r is not None:
+                sums_rec[seat] += r
+                has_rec[seat] = True
+            if c is not None:
+                sums_rcp[seat] += c
+                has_rcp[seat] = True
+            b.t["hand_scores"].add(
+                hand_id=hand_id, seat=seat, player_id=ids[seat],
+                role=_role(seat, hand, n, contract, declarer, partner_eff),
+                recorded_total=r, recomputed_total=c,
+                delta=None if r is None or c is None else r - c,
+                radelci_before=before[seat] if after else None,
+                radelci_after=radelci[seat] if after else None,
+            )
+    recorded = session.recorded
+    pp_rcp = audited.session.get("placement_points")
+    for seat in range(n):
+        rt = sums_rec[seat] if has_rec[seat] else None
+        ct = sums_rcp[seat] if has_rcp[seat] else None
+        tot = recorded.totals if recorded and recorded.totals else None
+        pp = recorded.placement_points if recorded and recorded.placement_points else None
+        b.t["session_scores"].add(
+            session_id=session.id, seat=seat, player_id=ids[seat], hands=counted,
+            recorded_total=rt, recomputed_total=ct,
+            delta=None if rt is None or ct is None else rt - ct,
+            recorded_session_total=tot[seat] if tot and seat < len(tot) else None,
+            placement_points=float(pp[seat]) if pp and seat < len(pp) else None,
+            placement_points_recomputed=(
+                float(pp_rcp[seat]) if pp_rcp and seat < len(pp_rcp) else None),
+        )
+    return added
+
+
+def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:
+    errors = rj.errors or [{"code": "error", "message": "rejected"}]
+    b.t["rejects"].add(
+        file=file, line=rj.line, session=rj.session, hand=rj.hand, hand_index=rj.hand_index,
+        raw=rj.raw, errors=_dumps(errors), first_code=str(errors[0].get("code")),
+        n_errors=len(errors),
+    )
+
+
+def iter_batches(
+    path: str | Path, *, batch_hands: int = DEFAULT_BATCH_HANDS, file: str | None = None
+) -> Iterator[dict[str, pa.Table]]:
+    """The store tables of one file, in batches of about ``batch_hands`` hands.
+
+    The last batch carries the file's ``raw_logs`` row (sha256, size and counts). ``file`` is
+    the name stored (default: :func:`sources.file_key` of ``path``).
+    """
+    p = Path(path)
+    name = file if file is not None else sources.file_key(p)
+    digest, size = sources.sha256_file(p)
+    b = _Batch()
+    seen: set[str] = set()
+    n_sessions = n_hands = n_rejected = 0
+    for rec in sources.read_file(p):
+        for rj in rec.rejected:
+            _add_reject(b, name, rj)
+            n_rejected += 1
+        if rec.session is not None:
+            try:
+                audited = sources.audit_session(rec.session, name)
+            except Exception as exc:  # noqa: BLE001 - an audit crash rejects the session only
+                _add_reject(b, name, sources.Rejected(
+                    rec.line, rec.session.id, None, None, "",
+                    [{"code": "store.audit_failed", "message": f"{type(exc).__name__}: {exc}",
+                      "file": name, "line": rec.line, "session": rec.session.id}],
+                ))
+                n_rejected += 1
+                continue
+            n_sessions += 1
+            added = _add_session(b, rec.session, name, rec.line, audited, seen)
+            n_hands += len(rec.session.hands)
+            b.hands += added
+        if b.hands >= batch_hands:
+            yield b.tables()
+            b = _Batch()
+    b.t["raw_logs"].add(file=name, sha256=digest, size=size, n_sessions=n_sessions,
+                        n_hands=n_hands, n_rejected=n_rejected)
+    yield b.tables()
+
+
+def process_shard(path: str | Path) -> dict[str, pa.Table]:
+    """All store tables of one file (one :class:`pyarrow.Table` per table in :data:`SCHEMAS`).
+
+    Pure and deterministic: the same bytes give the same tables, and nothing is written.
+    """
+    parts: dict[str, list[pa.Table]] = {name: [] for name in SCHEMAS}
+    for batch in iter_batches(path, batch_hands=1 << 30):
+        for name, t in batch.items():
+            parts[name].append(t)
+    return {name: pa.concat_tables(ts) if ts else SCHEMAS[name].empty_table()
+            for name, ts in parts.items()}

@@ -1,0 +1,197 @@
+"""What the store reads: files, sessions (the reader) and hand verdicts (the audit).
+
+The store depends on three neighbours through small documented interfaces:
+
+* the reader, ``tarock_logs.reader.read_paths(paths, exclude)`` yielding ``SessionRecord``\\ s
+  (``file, line, index, session, errors, raw, rejected_hands``);
+* the audit, ``tarock_logs.audit.audit_session(session, file=...)`` whose ``HandAudit``\\ s
+  serialise to the JSON keys of docs/architecture.md "The audit record";
+* the replay, for the completed tricks of each hand (the engine's ``view()["tricks"]``).
+
+This module adapts them to plain data (:class:`FileRecord`, dicts), so the rest of the store
+does not care how they are spelled. It never raises for bad input: problems become errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tarock_logs import models as m
+
+#: File name endings the store ingests when given a folder.
+LOG_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+@dataclass(slots=True)
+class Rejected:
+    """A session or hand the reader refused, with its located errors (as dicts)."""
+
+    line: int | None
+    session: str | None
+    hand: int | None
+    hand_index: int | None
+    raw: str
+    errors: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class FileRecord:
+    """One session record of a file: the session (good hands only) and what was rejected."""
+
+    line: int | None
+    session: m.Session | None
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+def list_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[Path]:
+    """The log files under ``paths``, as the reader finds them (folders walked in sorted
+    order, ``exclude`` names skipped wherever they occur), each once."""
+    from tarock_logs.reader import iter_log_files
+
+    seen: set[str] = set()
+    out: list[Path] = []
+    for p in iter_log_files([Path(x) for x in paths], exclude):
+        key = file_key(p)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def file_key(path: Path) -> str:
+    """How a file is named in the store: its path as given, normalised (``a/./b`` → ``a/b``)."""
+    return os.path.normpath(str(path))
+
+
+def sha256_file(path: Path) -> tuple[str, int]:
+    """``(sha256 hex, size)`` of a file's bytes, read in chunks."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+def _error_dict(err: Any) -> dict[str, Any]:
+    if isinstance(err, dict):
+        return dict(err)
+    to_dict = getattr(err, "to_dict", None)
+    if callable(to_dict):
+        return dict(to_dict())
+    if dataclasses.is_dataclass(err) and not isinstance(err, type):
+        return dataclasses.asdict(err)
+    return {"code": "error", "message": str(err)}
+
+
+def _text(raw: Any, limit: int = 1_000_000) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        return bytes(raw[:limit]).decode("utf-8", errors="replace")
+    return str(raw)[:limit]
+
+
+def read_file(path: Path) -> Iterator[FileRecord]:
+    """The session records of one file, through the project's reader.
+
+    A record the reader could not read as a session becomes one rejected entry (hand None);
+    a session with error-severity session-level errors keeps its good hands and also gets a
+    rejected entry listing those errors; each rejected hand becomes one entry.
+    """
+    from tarock_logs.reader import read_file as _read
+
+    for rec in _read(path):
+        session = rec.session
+        sid = session.id if session is not None else None
+        rejected: list[Rejected] = []
+        errors = [_error_dict(e) for e in rec.errors]
+        hard = [e for e in errors if e.get("severity", "error") == "error"]
+        if session is None or hard:
+            rejected.append(Rejected(
+                rec.line, sid or _guess_session_id(errors), None, None, _text(rec.raw),
+                errors or [{"code": "E-UNKNOWN", "message": "the record could not be read"}],
+            ))
+        for rh in rec.rejected_hands:
+            rejected.append(Rejected(
+                rec.line, sid, rh.number, rh.index, _text(rh.raw),
+                [_error_dict(e) for e in rh.errors],
+            ))
+        yield FileRecord(rec.line, session, rejected)
+
+
+def _guess_session_id(errors: Iterable[dict[str, Any]]) -> str | None:
+    for e in errors:
+        if e.get("session"):
+            return str(e["session"])
+    return None
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+def _plain(obj: Any) -> Any:
+    """A HandAudit (dataclass, pydantic model or dict) as a plain dict."""
+    if isinstance(obj, dict):
+        return obj
+    for name in ("to_dict", "model_dump"):
+        fn = getattr(obj, name, None)
+        if callable(fn):
+            return fn()
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.asdict(obj)
+    raise TypeError(f"cannot read an audit record of type {type(obj).__name__}")
+
+
+@dataclass(slots=True)
+class AuditedSession:
+    """The audit of one session as plain data: per hand (record dict, completed tricks), and
+    the session record (``SessionAudit.to_dict()``)."""
+
+    hands: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    session: dict[str, Any]
+
+
+def audit_session(session: m.Session, file: str) -> AuditedSession:
+    """Audit ``session`` with :func:`tarock_logs.audit.audit_session`.
+
+    Tricks are the engine's completed tricks (``{"leader", "cards": [[seat, card], ...],
+    "winner", "points"}``) taken from the replay behind each record; empty when no engine
+    replayed the hand.
+    """
+    from tarock_logs.audit import audit_session as _audit
+
+    sa = _audit(session, file=file, keep_replays=True)
+    hands: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    for h in sa.hands:
+        hands.append((_plain(h), _tricks_of(getattr(h, "replay", None))))
+        h.replay = None  # let the engine state go
+    return AuditedSession(hands, _plain(sa))
+
+
+def _tricks_of(replay: Any) -> list[dict[str, Any]]:
+    state = getattr(replay, "_state", None) if replay is not None else None
+    if state is None:
+        return []
+    try:
+        view = state.view()
+    except Exception:  # noqa: BLE001 - tricks are a convenience, never fatal
+        return []
+    tricks = (view or {}).get("tricks") or []
+    return [dict(t) for t in tricks if isinstance(t, Mapping)]
+
+
+def canonical_json(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
