@@ -1,0 +1,1200 @@
+"""The Slovenian hand as a state machine (:class:`SlovenianHand`, a ``rules.base.HandState``).
+
+Phases, in order (spec sections 4–8 and docs/architecture.md "The Slovenian hand as a sequence
+of actions"):
+
+``bidding``
+    P2 speaks first; P1 (forehand) holds the **mandatory three** (*obvezna trojka*) implicitly
+    (an explicit opening ``bid three`` by P1 is accepted). Each call is ``pass`` (or ``bid`` with
+    contract ``pass``) or a contract code; a seat that passed is out. The last remaining seat
+    makes one more ``bid``, the **final declaration** (klop or three or higher when everybody
+    passed; otherwise the held contract or higher).
+``king_call``
+    tri/dva/ena with 4 active players: ``call`` with ``HK DK SK CK``. Calling one's own king
+    (*samoruf*) is allowed; a king in the talon means the declarer plays alone.
+``talon`` / ``discard``
+    ``talon`` with the 0-based group, then ``discard`` actions (one with all cards, or one per
+    card: :meth:`legal_actions` offers single-card candidates). Kings and trula cards may never
+    be discarded; other taroks must be ``shown`` (tournament) or may be discarded only when no
+    other card is left (openspiel, ``only_if_forced``).
+``announcements``
+    optional ``announce`` / ``lezim`` by the declarer, then each other player's ``announce`` /
+    ``kontra`` ending with ``pass`` ("v redu"), then the declarer's kontras on the defenders'
+    announcements. The first ``play`` ends the phase whatever has been said. Turn-order
+    deviations inside the phase are warnings (``ann.order``).
+``play``
+    one ``play`` per card; ``claim`` (``rest``) ends the hand with the remaining tricks to the
+    claimer's side. Berač and odprti berač end at the declarer's first trick, barvni valat and
+    the valat contract at his first lost trick; later cards are ``play.after_end`` warnings.
+``done``
+
+Leniency (the audit must reach the end of the hand): an illegal but physically possible action
+is applied and reported. A card the seat does not hold is reported as ``play.not_in_hand`` and
+**applied** (put on the trick), so the trick structure follows the log. Actions that cannot mean
+anything (an unknown contract, a group index out of range, an announcement the side may not make,
+a kontra on nothing, anything after the end) are reported and **skipped**; :meth:`pop` still
+undoes them (each push is one undo entry). A missing step (no final declaration, no king call,
+no talon pick, too few discards) is reported when the next phase's action arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tarock_logs.rules.base import Action, HandScore, Irregularity, Violation
+from tarock_logs.rules.slovenian.cardplay import (
+    KINGS,
+    MOND,
+    PACK_SET,
+    PAGAT,
+    SKIS,
+    SUIT,
+    SUIT_NAMES,
+    TRULA,
+    PlayRules,
+    sort_cards,
+    thirds,
+    winner_index,
+)
+from tarock_logs.rules.slovenian.contracts import (
+    BOTH_SIDES_BONUSES,
+    CONTRACTS,
+    LADDER,
+    Rules,
+)
+
+PHASES: Final = ("bidding", "king_call", "talon", "discard", "announcements", "play", "done")
+_PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+_TARGET_PHASE: Final = {"call": 1, "talon": 2, "discard": 3, "announce": 4, "kontra": 4,
+                        "lezim": 4, "play": 5, "claim": 5}  # fmt: skip
+_ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
+_SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: leader, ``(seat, card)`` in playing order, winner and klop gift."""
+
+    leader: int
+    cards: tuple[tuple[int, str], ...]
+    winner: int
+    winning_card: str
+    gift: str | None = None  # klop: the talon card added to this trick
+
+
+def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> PlayRules:
+    """The legal-card rules of ``contract`` under ``rules`` (spec 8.3–8.4)."""
+    neg = CONTRACTS[contract].negative
+    return PlayRules(
+        negative=neg,
+        pagat_restricted=neg and (contract == "klop" or rules.pagat_in_berac),
+        pagat_last_tarok=rules.pagat_last_tarok,
+        by_rank=rules.overtake_by_rank,
+        emperor_always=rules.emperor_always,
+        colour_valat=colour_valat or contract == "barvni_valat",
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class SlovenianHand:
+    """One hand of Slovenian tarok (see the module docstring for the action sequence)."""
+
+    table_size: int
+
+    def __init__(
+        self,
+        rules: Rules,
+        table_size: int,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        radelci: Sequence[int] | None = None,
+        irregularities: Sequence[Irregularity] = (),
+        misdeals_before: Sequence[int] | None = None,
+    ) -> None:
+        n = table_size
+        self.rules = rules
+        self.table_size = n
+        self.dealer = dealer
+        self.talon: tuple[str, ...] = tuple(talon)
+        self.dealt: tuple[tuple[str, ...], ...] = tuple(
+            tuple(hands[s]) if s < len(hands) else () for s in range(n)
+        )
+        self.radelci_before: tuple[int, ...] = tuple(radelci) if radelci else (0,) * n
+        self.misdeals_before: tuple[int, ...] = tuple(misdeals_before) if misdeals_before else (0,) * n
+        self.irregularities: tuple[Irregularity, ...] = tuple(irregularities)
+        if n == 5:
+            self.active: tuple[int, ...] = tuple((dealer + i) % n for i in range(1, 5))
+        else:
+            self.active = tuple((dealer + i) % n for i in range(1, n + 1))
+        self.n_active = len(self.active)
+        self.pos: dict[int, int] = {s: i for i, s in enumerate(self.active)}
+        self.p1 = self.active[0]
+        self.tricks_total = 48 // self.n_active if self.n_active in (3, 4) else 12
+        self.deal_violations: list[Violation] = self._check_deal()
+
+        # ---- mutable state (everything below is restored by pop) ----
+        self.phase = "bidding"
+        self.hands: list[set[str]] = [set(h) for h in self.dealt]
+        self.history: list[Action] = []
+        self._undo: list[Any] = []
+        self._version = 0
+        self._lc_key: tuple[int, int] = (-1, -1)
+        self._lc: list[str] = []
+        self._lc_why = ""
+        # bidding
+        self.bids: list[tuple[int, str]] = []
+        self.passed: set[int] = set()
+        self.high = "three"
+        self.holder = self.p1
+        self.others_bid = False
+        self.turn = self.active[1] if self.n_active > 1 else self.p1
+        self.awaiting_final = False
+        # contract
+        self.contract: str | None = None
+        self.declarer: int | None = None
+        self.called_king: str | None = None
+        self.partner: int | None = None
+        self.king_in_talon = False
+        self.self_call = False
+        self.talon_group: int | None = None
+        self.taken: tuple[str, ...] = ()
+        self.discards: list[str] = []
+        self.shown: list[str] = []
+        # announcements
+        self.ann: dict[str, tuple[int, str]] = {}
+        self.ann_list: list[tuple[int, str]] = []
+        self.kontra: dict[str, int] = {}
+        self.kontra_list: list[tuple[int, str, int]] = []
+        self.lezim = False
+        self.stage = 0
+        self.stage_done: set[int] = set()
+        self._pr: PlayRules | None = None
+        self._protected: tuple[str, ...] = ()
+        # play
+        self.trick: list[tuple[int, str]] = []
+        self.tricks: list[Trick] = []
+        self.ended_early = False
+        self.claim: tuple[int, int, tuple[str, ...]] | None = None  # seat, tricks done, cards left
+        self.after_end = 0
+        #: detected renons-type violations: (kind, seat, code)
+        self.detected: list[tuple[str, int | None, str]] = []
+
+    # ------------------------------------------------------------------ deal check
+
+    def _check_deal(self) -> list[Violation]:
+        r = self.rules
+        out: list[Violation] = []
+        n = self.table_size
+
+        def v(code: str, msg: str, seat: int | None = None, **params: Any) -> None:
+            out.append(Violation(code, msg, r.cite("3.4"), seat=seat, params=params))
+
+        if n not in r.table_sizes:
+            out.append(Violation("deal.table_size",
+                                 f"a table of {n} is not allowed by {r.ruleset.id}",
+                                 r.cite("1.5"), params={"allowed": list(r.table_sizes)}))  # fmt: skip
+        seen: dict[str, int] = {}
+        allcards = list(self.talon)
+        for s in range(n):
+            allcards += self.dealt[s]
+        for c in allcards:
+            if c not in PACK_SET:
+                v("deal.unknown_card", f"{c} is not a card of the Slovenian pack", card=c)
+            seen[c] = seen.get(c, 0) + 1
+        dups = sorted(c for c, k in seen.items() if k > 1)
+        if dups:
+            v("deal.duplicate_card", f"dealt more than once: {' '.join(dups)}", cards=dups)
+        missing = sort_cards(PACK_SET - set(seen))
+        if missing:
+            v("deal.missing_card", f"not dealt: {' '.join(missing)}", cards=missing)
+        if len(self.talon) != 6:
+            v("deal.talon_size", f"the talon has {len(self.talon)} cards, not 6",
+              size=len(self.talon))  # fmt: skip
+        want = self.tricks_total
+        for s in range(n):
+            size = len(self.dealt[s])
+            if n == 5 and s == self.dealer:
+                if size:
+                    v("deal.sitting_out_has_cards",
+                      f"seat {s} deals at a table of 5 and sits out but was dealt {size} cards", s)
+            elif size != want:
+                v("deal.hand_size", f"seat {s} was dealt {size} cards, not {want}", s,
+                  size=size, expected=want)  # fmt: skip
+        if r.redeal_without_taroks:
+            for s in self.active:
+                if not any(SUIT.get(c) == "T" for c in self.dealt[s]):
+                    v("deal.no_tarok", f"seat {s} has no tarok: the deal is void under "
+                      f"{r.ruleset.id}", s)  # fmt: skip
+        return out
+
+    # ------------------------------------------------------------------ helpers
+
+    def _v(self, code: str, section: str, msg: str, seat: int | None = None,
+           card: str | None = None, severity: str = "error", **params: Any) -> Violation:  # fmt: skip
+        return Violation(code, msg, self.rules.cite(section), seat=seat, card=card,
+                         severity=severity, params=params)  # type: ignore[arg-type]  # fmt: skip
+
+    def side(self, seat: int) -> str:
+        """``M`` for the declarer and his partner, ``O`` for the others (klop: everyone ``O``)."""
+        if self.declarer is not None and (seat == self.declarer or seat == self.partner):
+            return "M"
+        return "O"
+
+    def p(self, seat: int) -> str:
+        """``P1`` … ``P4`` of an active seat (``dealer`` for the sitting-out dealer)."""
+        i = self.pos.get(seat)
+        return f"P{i + 1}" if i is not None else "dealer"
+
+    def _next_active(self, seat: int) -> int:
+        return self.active[(self.pos[seat] + 1) % self.n_active]
+
+    @property
+    def contract_row(self) -> Any:
+        return CONTRACTS[self.contract] if self.contract else None
+
+    def colour_valat(self) -> bool:
+        """Whether colour-valat trick rules apply (bid, or announced in a solo game)."""
+        return self.contract == "barvni_valat" or "barvni_valat" in self.ann
+
+    def _first_leader(self) -> int:
+        c = self.contract
+        if c is None or c == "klop" or self.declarer is None:
+            return self.p1
+        if CONTRACTS[c].declarer_leads or "barvni_valat" in self.ann:
+            return self.declarer
+        if "valat" in self.ann and self.rules.announced_valat_leads:
+            return self.declarer
+        return self.p1
+
+    def _play_rules(self) -> PlayRules:
+        pr = self._pr
+        if pr is None:
+            c = self.contract or "klop"
+            pr = make_play_rules(self.rules, c, self.colour_valat())
+            prot: list[str] = []
+            if self.rules.protection and not CONTRACTS[c].negative:
+                if "pagat_ultimo" in self.ann:
+                    prot.append(PAGAT)
+                if "kralj_ultimo" in self.ann and self.called_king:
+                    prot.append(self.called_king)
+            self._protected = tuple(prot)
+            self._pr = pr
+        return pr
+
+    # ------------------------------------------------------------------ protocol
+
+    def to_move(self) -> int | None:
+        ph = self.phase
+        if ph == "play":
+            return self._play_turn()
+        if ph == "bidding":
+            return self.turn
+        if ph in ("king_call", "talon", "discard"):
+            return self.declarer
+        if ph == "announcements":
+            return self._ann_turn()
+        return None
+
+    def _play_turn(self) -> int:
+        t = self.trick
+        if t:
+            return self.active[(self.pos.get(t[-1][0], 0) + 1) % self.n_active]
+        if self.tricks:
+            return self.tricks[-1].winner
+        return self._first_leader()
+
+    def is_over(self) -> bool:
+        return self.phase == "done"
+
+    def legal_actions(self) -> list[Action]:
+        ph = self.phase
+        if ph == "play":
+            seat = self._play_turn()
+            return [Action("play", seat, card=c) for c in sort_cards(self._legal_for(seat))]
+        if ph == "bidding":
+            return [Action("pass", self.turn) if b == "pass" else
+                    Action("bid", self.turn, contract=b) for b in self._legal_bids()]  # fmt: skip
+        if ph == "king_call":
+            return [Action("call", self.declarer, card=k) for k in ("HK", "DK", "SK", "CK")]  # type: ignore[arg-type]  # fmt: skip
+        if ph == "talon":
+            k = CONTRACTS[self.contract].talon  # type: ignore[index]
+            return [Action("talon", self.declarer, group=g) for g in range(6 // k)]  # type: ignore[arg-type]  # fmt: skip
+        if ph == "discard":
+            return self._legal_discards()
+        if ph == "announcements":
+            return self._legal_announcements()
+        return []
+
+    def check(self, action: Action) -> list[Violation]:
+        """Why ``action`` would be illegal now (empty list = legal); the state is unchanged."""
+        if action.type == "play" and self.phase == "play" and action.seat == self._play_turn():
+            card = action.card
+            if card in self.hands[action.seat] and card in self._legal_for(action.seat):
+                return []
+        self.push(action)
+        out = self._last_violations
+        self.pop()
+        return out
+
+    _last_violations: list[Violation] = []
+
+    def push(self, action: Action) -> list[Violation]:
+        """Apply ``action`` (leniently, see the module docstring); returns its violations."""
+        t = action.type
+        if t == "play" and self.phase == "play":
+            out = self._play(action)
+        else:
+            snap = self._snapshot()
+            out = self._dispatch(action)
+            self._undo.append(("snap", snap))
+        self.history.append(action)
+        self._version += 1
+        self._last_violations = out
+        return out
+
+    def pop(self) -> Action:
+        """Undo the last pushed action exactly; returns it."""
+        entry = self._undo.pop()
+        action = self.history.pop()
+        if entry[0] == "snap":
+            self.__dict__.update(entry[1])
+        else:
+            self._unplay(entry)
+        self._version += 1
+        self._lc_key = (-1, -1)
+        return action
+
+    _SNAP_SKIP: Final = frozenset({
+        "rules", "table_size", "dealer", "talon", "dealt", "radelci_before", "misdeals_before",
+        "irregularities", "active", "n_active", "pos", "p1", "tricks_total", "deal_violations",
+        "history", "_undo", "_version", "_lc_key", "_lc", "_lc_why", "_last_violations",
+    })  # fmt: skip
+
+    def _snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = {}
+        skip = self._SNAP_SKIP
+        for k, v in self.__dict__.items():
+            if k in skip:
+                continue
+            if k == "hands":
+                snap[k] = [set(h) for h in v]
+            elif isinstance(v, (list, set, dict)):
+                snap[k] = v.copy()
+            else:
+                snap[k] = v
+        return snap
+
+    def _dispatch(self, a: Action) -> list[Violation]:
+        t = a.type
+        out: list[Violation] = []
+        if a.seat not in self.pos:
+            return [self._v("action.seat_not_active", "0.1",
+                            f"seat {a.seat} is not an active player of this hand", a.seat)]  # fmt: skip
+        if t in ("bid", "pass") and self.phase == "bidding":
+            return self._bid(a)
+        if t == "pass" and self.phase in ("announcements", "play") and not self._card_played():
+            return self._ann_pass(a)
+        target = _TARGET_PHASE.get(t)
+        if target is None:
+            if t in ("bid", "pass"):
+                return [self._v("bid.after_bidding", "4.3",
+                                f"seat {a.seat} bid after the bidding was over", a.seat)]  # fmt: skip
+            return [self._v("action.unknown", "0.1", f"{a} is not an action of Slovenian tarok",
+                            a.seat)]  # fmt: skip
+        if _PHASE_INDEX[self.phase] < target:
+            out += self._advance(target, a)
+        if t == "call":
+            out += self._call(a)
+        elif t == "talon":
+            out += self._talon(a)
+        elif t == "discard":
+            out += self._discard(a)
+        elif t in ("announce", "kontra", "lezim"):
+            out += self._announce(a)
+        elif t == "play":
+            if self.phase == "play":
+                out += self._play(a, in_dispatch=True)
+            else:
+                out.append(self._after_end(a))
+        elif t == "claim":
+            out += self._claim(a)
+        return out
+
+    def _card_played(self) -> bool:
+        return bool(self.trick or self.tricks)
+
+    # ------------------------------------------------------------------ phase advance
+
+    def _advance(self, target: int, a: Action) -> list[Violation]:
+        """Move to phase ``target`` when the log skipped a step, reporting what is missing."""
+        out: list[Violation] = []
+        guard = 0
+        while _PHASE_INDEX[self.phase] < target and guard < 8:
+            guard += 1
+            ph = self.phase
+            if ph == "bidding":
+                if not self.awaiting_final:
+                    out.append(self._v("bid.incomplete", "4.3",
+                                       f"the bidding did not finish before {a}", a.seat,
+                                       remaining=[s for s in self.active if s not in self.passed]))  # fmt: skip
+                special = self.holder == self.p1 and self.high == "three" and not self.others_bid
+                if special:
+                    guess = "klop" if a.type in ("play", "kontra") else "three"
+                    out.append(self._v("bid.missing_final", "4.3",
+                                       f"{self.p(self.p1)} (seat {self.p1}) won the bidding after "
+                                       f"everybody passed but made no final declaration (klop or "
+                                       f"three or higher); assumed {guess}", self.p1,
+                                       assumed=guess))  # fmt: skip
+                    self._finish_bidding(self.p1, guess)
+                else:
+                    self._finish_bidding(self.holder, self.high)
+            elif ph == "king_call":
+                out.append(self._v("call.missing", "6.1",
+                                   f"seat {self.declarer} declared {self.contract} but called no "
+                                   "king", self.declarer))  # fmt: skip
+                self.phase = "talon"
+            elif ph == "talon":
+                out.append(self._v("talon.missing", "6.2",
+                                   f"seat {self.declarer} took no talon group", self.declarer))
+                self.phase = "discard"
+            elif ph == "discard":
+                k = CONTRACTS[self.contract].talon  # type: ignore[index]
+                out.append(self._v("discard.count", "6.2",
+                                   f"seat {self.declarer} discarded {len(self.discards)} of the "
+                                   f"{k} cards he must lay away", self.declarer,
+                                   discarded=len(self.discards), required=k))  # fmt: skip
+                self.detected.append(("wrong_discard", self.declarer, "discard.count"))
+                self._enter_announcements()
+            elif ph == "announcements":
+                self._start_play()
+            else:
+                break
+        return out
+
+    # ------------------------------------------------------------------ bidding
+
+    def _available(self, code: str) -> bool:
+        row = CONTRACTS.get(code)
+        return row is not None and (self.n_active == 4 or row.at_three)
+
+    def _legal_bids(self) -> list[str]:
+        if self.awaiting_final:
+            if self.turn == self.p1 and self.high == "three" and not self.others_bid:
+                return ["klop"] + [c for c in LADDER if self._available(c)]
+            hr = CONTRACTS[self.high].rank
+            return [c for c in LADDER if self._available(c) and CONTRACTS[c].rank >= hr]
+        out = ["pass"]
+        seat = self.turn
+        hr = CONTRACTS[self.high].rank
+        mine = self.pos[seat] < self.pos[self.holder]
+        for c in LADDER:
+            if c == "three" or not self._available(c):
+                continue
+            r = CONTRACTS[c].rank
+            if r > hr or (r == hr and mine):
+                out.append(c)
+        return out
+
+    def _bid(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        code = "pass" if a.type == "pass" else (a.contract or "")
+        who = f"{self.p(seat)} (seat {seat})"
+        if self.awaiting_final:
+            return self._final(a, seat, code, who)
+        if not self.bids and seat == self.p1 and code == "three":
+            self.bids.append((seat, "three"))  # the explicit mandatory three
+            return []
+        out: list[Violation] = []
+        if seat in self.passed:
+            return [self._v("bid.after_pass", "4.2",
+                            f"{who} called {code} after passing; a player who passes is out of "
+                            "the auction", seat, contract=code)]  # fmt: skip
+        if seat != self.turn:
+            out.append(self._v("bid.out_of_turn", "4.3",
+                               f"{who} called {code} but it was seat {self.turn}'s turn "
+                               f"({self.p(self.turn)})", seat, expected=self.turn))  # fmt: skip
+        self.bids.append((seat, code))
+        if code == "pass":
+            self.passed.add(seat)
+        else:
+            bad = self._bid_problem(seat, code, who)
+            if bad is not None:
+                out.append(bad)
+            else:
+                self.high = code
+                self.holder = seat
+                if seat != self.p1:
+                    self.others_bid = True
+        remaining = [s for s in self.active if s not in self.passed]
+        if len(remaining) <= 1:
+            self.awaiting_final = True
+            self.turn = remaining[0] if remaining else self.holder
+        else:
+            nxt = self._next_active(seat)
+            while nxt in self.passed:
+                nxt = self._next_active(nxt)
+            self.turn = nxt
+        return out
+
+    def _bid_problem(self, seat: int, code: str, who: str) -> Violation | None:
+        if code not in CONTRACTS:
+            return self._v("bid.unknown_contract", "4.1", f"{who} called {code!r}, which is not "
+                           "a contract code", seat, contract=code)  # fmt: skip
+        if code == "klop":
+            return self._v("bid.klop_not_allowed", "4.4", f"{who} bid klop; klop is never bid, "
+                           "only declared by P1 when everybody passed", seat)  # fmt: skip
+        if code == "three":
+            return self._v("bid.three_not_forehand", "4.2",
+                           f"{who} bid three; only P1 (forehand) holds the mandatory three",
+                           seat)  # fmt: skip
+        if not self._available(code):
+            return self._v("bid.not_available_for_table", "4.1",
+                           f"{who} bid {code}, which does not exist with "
+                           f"{self.n_active} active players", seat, contract=code)  # fmt: skip
+        r, hr = CONTRACTS[code].rank, CONTRACTS[self.high].rank
+        if r < hr or (r == hr and self.pos[seat] > self.pos[self.holder]):
+            why = ("lower than" if r < hr else
+                   f"equal to {self.p(self.holder)}'s bid of higher priority than")  # fmt: skip
+            return self._v("bid.too_low", "4.2",
+                           f"{who} bid {code}, {why} the current {self.high}", seat,
+                           contract=code, high=self.high, holder=self.holder)  # fmt: skip
+        return None
+
+    def _final(self, a: Action, seat: int, code: str, who: str) -> list[Violation]:
+        out: list[Violation] = []
+        if seat in self.passed and seat != self.turn:
+            return [self._v("bid.after_pass", "4.2",
+                            f"{who} called {code} after passing; a player who passes is out of "
+                            "the auction", seat, contract=code)]  # fmt: skip
+        if seat != self.turn:
+            return [self._v("bid.out_of_turn", "4.3",
+                            f"{who} called {code}, but seat {self.turn} ({self.p(self.turn)}) "
+                            "won the auction and must make the final declaration", seat,
+                            expected=self.turn)]  # fmt: skip
+        special = seat == self.p1 and self.high == "three" and not self.others_bid
+        if code == "pass":
+            if special:
+                out.append(self._v("bid.pass_as_klop", "4.4", f"{who} passed after everybody "
+                                   "passed; read as the final declaration klop", seat,
+                                   severity="warning"))  # fmt: skip
+                code = "klop"
+            else:
+                out.append(self._v("bid.pass_as_final", "4.4", f"{who} passed as the final "
+                                   f"declaration; read as keeping {self.high}", seat,
+                                   severity="warning"))  # fmt: skip
+                code = self.high
+        elif code not in CONTRACTS:
+            out.append(self._v("bid.unknown_contract", "4.1", f"{who} declared {code!r}, which "
+                               f"is not a contract code; assumed {self.high}", seat))  # fmt: skip
+            code = self.high
+        elif code == "klop" and not special:
+            out.append(self._v("bid.final_below_high", "4.4", f"{who} declared klop, but klop is "
+                               f"only possible when everybody passed; assumed {self.high}",
+                               seat, contract=code, high=self.high))  # fmt: skip
+            code = self.high
+        elif not self._available(code):
+            out.append(self._v("bid.not_available_for_table", "4.1",
+                               f"{who} declared {code}, which does not exist with "
+                               f"{self.n_active} active players", seat, contract=code))  # fmt: skip
+        elif code != "klop" and CONTRACTS[code].rank < CONTRACTS[self.high].rank:
+            out.append(self._v("bid.final_below_high", "4.3",
+                               f"{who} declared {code}, lower than the {self.high} he won the "
+                               "auction with", seat, contract=code, high=self.high))  # fmt: skip
+        self.bids.append((seat, code))
+        self._finish_bidding(seat, code)
+        return out
+
+    def _finish_bidding(self, seat: int, code: str) -> None:
+        self.awaiting_final = False
+        self.contract = code
+        self._pr = None
+        if code == "klop":
+            self.declarer = None
+            self._enter_announcements()
+            return
+        self.declarer = seat
+        row = CONTRACTS[code]
+        if row.king_call and self.n_active == 4:
+            self.phase = "king_call"
+        elif row.talon:
+            self.phase = "talon"
+        else:
+            self._enter_announcements()
+
+    # ------------------------------------------------------------------ king call, talon
+
+    def _call(self, a: Action) -> list[Violation]:
+        out: list[Violation] = []
+        if self.phase != "king_call":
+            return [self._v("call.not_expected", "6.1",
+                            f"seat {a.seat} called {a.card}, but no king is called now "
+                            f"(contract {self.contract}, phase {self.phase})", a.seat,
+                            a.card)]  # fmt: skip
+        if a.seat != self.declarer:
+            out.append(self._v("call.out_of_turn", "6.1", f"seat {a.seat} called a king, but "
+                               f"seat {self.declarer} is the declarer", a.seat, a.card))  # fmt: skip
+        king = a.card
+        if king not in KINGS:
+            out.append(self._v("call.not_a_king", "6.1",
+                               f"seat {a.seat} called {king}; only a king (HK DK SK CK) may be "
+                               "called", a.seat, king))  # fmt: skip
+            return out
+        d = self.declarer
+        self.called_king = king
+        self.partner = None
+        self.king_in_talon = king in self.talon
+        self.self_call = king in self.dealt[d]  # type: ignore[index]
+        for s in self.active:
+            if s != d and king in self.hands[s]:
+                self.partner = s
+        self.phase = "talon"
+        return out
+
+    def _talon(self, a: Action) -> list[Violation]:
+        if self.phase != "talon":
+            return [self._v("talon.not_expected", "6.2", f"seat {a.seat} took a talon group, "
+                            f"but contract {self.contract} has no talon exchange now", a.seat)]  # fmt: skip
+        out: list[Violation] = []
+        if a.seat != self.declarer:
+            out.append(self._v("talon.out_of_turn", "6.2", f"seat {a.seat} took a talon group, "
+                               f"but seat {self.declarer} is the declarer", a.seat))  # fmt: skip
+        k = CONTRACTS[self.contract].talon  # type: ignore[index]
+        g = a.group
+        if g is None or not 0 <= g < 6 // k:
+            out.append(self._v("talon.bad_group", "6.2",
+                               f"talon group {g} does not exist: {self.contract} splits the talon "
+                               f"into {6 // k} groups of {k} (0..{6 // k - 1})", a.seat,
+                               group=g, groups=6 // k))  # fmt: skip
+            return out
+        self.talon_group = g
+        self.taken = self.talon[g * k:(g + 1) * k]
+        self.hands[self.declarer].update(self.taken)  # type: ignore[index]
+        self.phase = "discard"
+        return out
+
+    def _discard_ok(self, hand: set[str], card: str, others: Sequence[str] = ()) -> str | None:
+        """Why the declarer may not discard ``card`` (None = allowed), spec 6.2."""
+        if card in KINGS:
+            return "king"
+        if card in TRULA:
+            return "trula"
+        if self.rules.discard_only_if_forced and SUIT.get(card) == "T":
+            rest = [c for c in hand if c != card and c not in others
+                    and SUIT.get(c) != "T" and c not in KINGS]  # fmt: skip
+            if rest:
+                return "tarok_not_forced"
+        return None
+
+    def _legal_discards(self) -> list[Action]:
+        d = self.declarer
+        hand = self.hands[d]  # type: ignore[index]
+        out = []
+        for c in sort_cards(hand):
+            if self._discard_ok(hand, c) is None:
+                shown = (c,) if SUIT[c] == "T" else ()
+                out.append(Action("discard", d, cards=(c,), shown=shown))  # type: ignore[arg-type]
+        return out
+
+    def _discard(self, a: Action) -> list[Violation]:
+        if self.phase != "discard":
+            return [self._v("discard.count", "6.2",
+                            f"seat {a.seat} discarded {' '.join(a.cards)} but no (further) "
+                            "discard is due", a.seat, discarded=list(a.cards))]  # fmt: skip
+        d = self.declarer
+        out: list[Violation] = []
+        if a.seat != d:
+            out.append(self._v("discard.out_of_turn", "6.2", f"seat {a.seat} discarded, but seat "
+                               f"{d} is the declarer", a.seat))  # fmt: skip
+        k = CONTRACTS[self.contract].talon  # type: ignore[index]
+        hand = self.hands[d]  # type: ignore[index]
+        cards = list(a.cards)
+        if len(self.discards) + len(cards) > k:
+            out.append(self._v("discard.count", "6.2",
+                               f"seat {d} discarded {len(self.discards) + len(cards)} cards; "
+                               f"{self.contract} lays away exactly {k}", d,
+                               discarded=len(self.discards) + len(cards), required=k))  # fmt: skip
+            self.detected.append(("wrong_discard", d, "discard.count"))
+        wrong = False
+        for c in cards:
+            if c not in hand:
+                out.append(self._v("discard.not_in_hand", "6.2",
+                                   f"seat {d} discarded {c}, which he does not hold", d, c))
+                continue
+            why = self._discard_ok(hand, c, cards)
+            if why == "king":
+                out.append(self._v("discard.king", "6.2",
+                                   f"seat {d} discarded the king {c}; kings may never be laid "
+                                   "away", d, c))  # fmt: skip
+                wrong = True
+            elif why == "trula":
+                out.append(self._v("discard.trula", "6.2",
+                                   f"seat {d} discarded {c}; pagat, mond and škis may never be "
+                                   "laid away", d, c))  # fmt: skip
+                wrong = True
+            elif why == "tarok_not_forced":
+                out.append(self._v("discard.tarok_not_forced", "6.2",
+                                   f"seat {d} discarded the tarok {c} while holding cards that "
+                                   "are neither taroks nor kings", d, c))  # fmt: skip
+                wrong = True
+            elif (SUIT[c] == "T" and c not in a.shown and not self.rules.discard_only_if_forced):
+                out.append(self._v("discard.tarok_not_shown", "6.2",
+                                   f"seat {d} discarded the tarok {c} without showing it", d, c))
+                wrong = True
+            hand.discard(c)
+            self.discards.append(c)
+            if SUIT[c] == "T":
+                self.shown.append(c)
+        if wrong:
+            self.detected.append(("wrong_discard", d, out[-1].code))
+        if len(self.discards) >= k:
+            self._enter_announcements()
+        return out
+
+    # ------------------------------------------------------------------ announcements
+
+    def _enter_announcements(self) -> None:
+        r = self.rules
+        c = self.contract
+        self.lezim = False
+        self.stage_done = set()
+        if c == "klop":
+            if not r.klop_kontra:
+                self._start_play()
+                return
+            self.stage = 1
+        else:
+            if not (r.announcements or r.kontra_levels > 0):
+                self._start_play()
+                return
+            self.stage = 0 if (r.announcements and r.has_bonuses(c)) else 1  # type: ignore[arg-type]
+            if self.stage == 1:
+                self.lezim = True
+        self.phase = "announcements"
+
+    def _start_play(self) -> None:
+        self.phase = "play"
+        self._pr = None
+
+    def _stage_order(self) -> list[int]:
+        return [s for s in self.active if s != self.declarer]
+
+    def _ann_turn(self) -> int | None:
+        if self.stage == 0:
+            return self.declarer
+        if self.stage == 1:
+            for s in self._stage_order():
+                if s not in self.stage_done:
+                    return s
+            return None
+        if self.stage == 2:
+            return self.declarer
+        return None
+
+    def _advance_stage(self) -> None:
+        if self.stage == 1 and all(s in self.stage_done for s in self._stage_order()):
+            o_ann = any(side == "O" for _, side in self.ann.values())
+            self.stage = 2 if (o_ann and self.rules.kontra_levels > 0) else 3
+        if self.stage >= 3 and self.phase == "announcements":
+            self._start_play()
+
+    def _ann_pass(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        out: list[Violation] = []
+        if self.phase == "play" or self.stage >= 3:
+            return [self._v("ann.order", "7.5", f"seat {seat} said 'v redu' after the "
+                            "announcement round was over", seat, severity="warning")]  # fmt: skip
+        exp = self._ann_turn()
+        if self.stage == 0:
+            if seat == self.declarer:
+                self.lezim = True
+                self.stage = 1
+                self._advance_stage()
+                return out
+            out.append(self._v("ann.order", "7.5", f"seat {seat} passed before the declarer "
+                               "said 'ležim'", seat, severity="warning"))  # fmt: skip
+            self.stage_done.add(seat)
+            return out
+        if self.stage == 1:
+            if seat != exp:
+                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
+                                   f"(seat {exp} was to speak)", seat, severity="warning"))  # fmt: skip
+            if seat != self.declarer:
+                self.stage_done.add(seat)
+        elif self.stage == 2:
+            if seat == self.declarer:
+                self.stage = 3
+            else:
+                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
+                                   f"(the declarer, seat {self.declarer}, was to reply)", seat,
+                                   severity="warning"))  # fmt: skip
+        self._advance_stage()
+        return out
+
+    def _ann_problem(self, seat: int, bonus: str) -> Violation | None:
+        """The hard error that voids an announcement (None = it may be made)."""
+        r = self.rules
+        c = self.contract
+        side = self.side(seat)
+        who = f"seat {seat}"
+        if not r.announcements:
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; "
+                           f"{r.ruleset.id} has no announcements", seat, bonus=bonus)  # fmt: skip
+        if bonus not in _ANN_BONUSES:
+            return self._v("ann.unknown_bonus", "7.1", f"{who} announced {bonus!r}, which is "
+                           "not a bonus of Slovenian tarok", seat, bonus=bonus)  # fmt: skip
+        if c is None or not r.has_bonuses(c):
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; no "
+                           f"bonuses exist in {c}", seat, bonus=bonus)  # fmt: skip
+        if bonus == "kralj_ultimo" and (not CONTRACTS[c].king_call or self.n_active != 4):
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced kralj ultimo "
+                           f"in {c}, where no king is called", seat, bonus=bonus)  # fmt: skip
+        if bonus == "barvni_valat" and not (CONTRACTS[c].solo or self.n_active == 3):
+            return self._v("ann.barvni_valat_not_solo", "7.3", f"{who} announced barvni valat "
+                           f"in {c}; only a solo declarer may", seat, bonus=bonus)  # fmt: skip
+        if bonus in ("valat", "barvni_valat") and seat != self.declarer:
+            return self._v("ann.valat_not_declarer", "7.3", f"{who} announced {bonus}; only the "
+                           "declarer may", seat, bonus=bonus)  # fmt: skip
+        if side == "O" and bonus not in BOTH_SIDES_BONUSES:
+            return self._v("ann.not_allowed_for_side", "7.3", f"{who} (a defender) announced "
+                           f"{bonus}; only the declarer's side may", seat, bonus=bonus)  # fmt: skip
+        if "barvni_valat" in self.ann or (bonus == "barvni_valat" and self.ann):
+            return self._v("ann.with_barvni_valat", "7.3", f"{who} announced {bonus}; barvni "
+                           "valat must be the only announcement", seat, bonus=bonus)  # fmt: skip
+        if bonus in self.ann:
+            prev_seat, prev_side = self.ann[bonus]
+            if prev_side == side:
+                return self._v("ann.duplicate", "7.3", f"{who} announced {bonus}, already "
+                               f"announced by seat {prev_seat}", seat, bonus=bonus)  # fmt: skip
+            return self._v("ann.both_sides", "7.3", f"{who} announced {bonus}, already announced "
+                           f"by the other side (seat {prev_seat})", seat, bonus=bonus)  # fmt: skip
+        return None
+
+    def _kontra_problem(self, seat: int, target: str, level: int | None) -> Violation | None:
+        r = self.rules
+        c = self.contract
+        who = f"seat {seat}"
+        if r.kontra_levels == 0 or (c == "klop" and not r.klop_kontra):
+            return self._v("kontra.not_allowed", "7.6", f"{who} gave kontra; {r.ruleset.id} has "
+                           f"no kontra{' in klop' if c == 'klop' else ''}", seat, target=target)  # fmt: skip
+        if target != "game" and target not in self.ann:
+            return self._v("kontra.item_not_announced", "7.6", f"{who} gave kontra on {target}, "
+                           "which nobody announced", seat, target=target)  # fmt: skip
+        cur = self.kontra.get(target, 0)
+        maxl = 1 if c == "klop" else r.kontra_levels
+        if level is not None and level <= cur:
+            return self._v("kontra.duplicate", "7.6", f"{who} gave kontra on {target}, already "
+                           "doubled", seat, target=target)  # fmt: skip
+        if cur + 1 > maxl:
+            return self._v("kontra.second_level", "7.6", f"{who} doubled {target} again; only "
+                           f"{_plural(maxl, 'kontra level')} allowed", seat, target=target)  # fmt: skip
+        if c == "klop":
+            return None
+        owner = "M" if target == "game" else self.ann[target][1]
+        giver_side = owner if (cur + 1) % 2 == 0 else ("O" if owner == "M" else "M")
+        ok = self.side(seat) == giver_side and (giver_side == "O" or seat == self.declarer)
+        if not ok:
+            need = ("the declarer" if giver_side == "M" else "a defender")
+            return self._v("kontra.not_eligible", "7.6", f"{who} gave kontra on {target}; only "
+                           f"{need} may", seat, target=target)  # fmt: skip
+        return None
+
+    def _announce(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        t = a.type
+        out: list[Violation] = []
+        if self._card_played() or self.phase == "done":
+            code = "kontra.too_late" if t == "kontra" else "ann.after_first_card"
+            return [self._v(code, "7.5", f"seat {seat}: {t} {a.bonus or a.target or ''} after "
+                            "the first card was played".replace("  ", " "), seat)]  # fmt: skip
+        if t == "lezim":
+            if seat != self.declarer:
+                return [self._v("ann.order", "7.5", f"seat {seat} said 'ležim'; only the "
+                                "declarer does", seat, severity="warning")]  # fmt: skip
+            if self.lezim:
+                return []
+            self.lezim = True
+            if self.stage == 0:
+                self.stage = 1
+            self._advance_stage()
+            return out
+        if t == "announce":
+            bonus = a.bonus or ""
+            bad = self._ann_problem(seat, bonus)
+            if bad is not None:
+                return [bad]
+            if not self.lezim and seat != self.declarer:
+                out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} announced {bonus} "
+                                   "before the declarer said 'ležim' (renons: announcing out "
+                                   "of turn)", seat, bonus=bonus))  # fmt: skip
+                self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
+            elif self.lezim and seat == self.declarer and self.stage != 0:
+                out.append(self._v("ann.order", "7.5", f"the declarer (seat {seat}) announced "
+                                   f"{bonus} after 'ležim'", seat, severity="warning"))  # fmt: skip
+            elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
+                out.append(self._v("ann.order", "7.5", f"seat {seat} announced {bonus} out of "
+                                   "turn", seat, severity="warning"))  # fmt: skip
+            side = self.side(seat)
+            if bonus == "pagat_ultimo":
+                if not any(PAGAT in self.hands[s] for s in self.active
+                           if self.side(s) == side):  # fmt: skip
+                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
+                                       f"pagat ultimo but {_SIDE_WORD[side]} do not hold the "
+                                       "pagat", seat, severity="warning"))  # fmt: skip
+            elif bonus == "kralj_ultimo":
+                k = self.called_king
+                if not any(k in self.hands[s] for s in self.active if self.side(s) == side):
+                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
+                                       f"kralj ultimo but {_SIDE_WORD[side]} do not hold {k}",
+                                       seat, severity="warning"))  # fmt: skip
+            self.ann[bonus] = (seat, side)
+            self.ann_list.append((seat, bonus))
+            self._pr = None
+            return out
+        # kontra
+        target = a.target or "game"
+        bad = self._kontra_problem(seat, target, a.level)
+        if bad is not None:
+            return [bad]
+        if not self.lezim and self.contract != "klop":
+            out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} gave kontra on {target} "
+                               "before the declarer said 'ležim'", seat, target=target))  # fmt: skip
+            self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
+        elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
+            out.append(self._v("ann.order", "7.5", f"seat {seat} gave kontra on {target} out of "
+                               "turn", seat, severity="warning"))  # fmt: skip
+        lvl = self.kontra.get(target, 0) + 1
+        self.kontra[target] = lvl
+        self.kontra_list.append((seat, target, lvl))
+        return out
+
+    def _legal_announcements(self) -> list[Action]:
+        seat = self._ann_turn()
+        if seat is None:
+            return []
+        out: list[Action] = []
+        if self.stage in (0, 1) and self.rules.announcements and (self.stage == 0 or
+                                                                  seat != self.declarer):  # fmt: skip
+            for b in _ANN_BONUSES:
+                if self._ann_problem(seat, b) is None:
+                    out.append(Action("announce", seat, bonus=b))
+        if self.stage >= 1:
+            for tgt in ("game", *self.ann):
+                if self._kontra_problem(seat, tgt, None) is None:
+                    out.append(Action("kontra", seat, target=tgt,
+                                      level=self.kontra.get(tgt, 0) + 1))  # fmt: skip
+        out.append(Action("lezim", seat) if self.stage == 0 else Action("pass", seat))
+        return out
+
+    # ------------------------------------------------------------------ play
+
+    def _legal_for(self, seat: int) -> list[str]:
+        key = (self._version, seat)
+        if self._lc_key == key:
+            return self._lc
+        pr = self._pr or self._play_rules()
+        prot = self._protected
+        hand = self.hands[seat]
+        cards = [c for _, c in self.trick]
+        legal, why = pr.legal(hand, cards, prot)
+        self._lc_key = key
+        self._lc = legal
+        self._lc_why = why
+        return legal
+
+    def _after_end(self, a: Action) -> Violation:
+        self.after_end += 1
+        return self._v("play.after_end", "8.7", f"seat {a.seat} played {a.card} after the hand "
+                       "had ended; ignored", a.seat, a.card, severity="warning")  # fmt: skip
+
+    def _play(self, a: Action, in_dispatch: bool = False) -> list[Violation]:
+        seat = a.seat
+        card = a.card or ""
+        out: list[Violation] = []
+        if seat not in self.pos:
+            out.append(self._v("action.seat_not_active", "0.1",
+                               f"seat {seat} is not an active player of this hand", seat))  # fmt: skip
+            if not in_dispatch:
+                self._undo.append(("noop",))
+            return out
+        hand = self.hands[seat]
+        exp = self._play_turn()
+        if seat != exp:
+            out.append(self._v("play.out_of_turn", "8.1", f"seat {seat} played {card} but seat "
+                               f"{exp} was to play", seat, card, expected=exp))  # fmt: skip
+        in_hand = card in hand
+        renons = False
+        if not in_hand:
+            out.append(self._v("play.not_in_hand", "8.3", f"seat {seat} played {card}, which he "
+                               "does not hold", seat, card))  # fmt: skip
+        else:
+            legal = self._legal_for(seat)
+            if card not in legal:
+                out.append(self._illegal(seat, card, legal))
+                self.detected.append(("illegal_card", seat, "play.illegal_card"))
+                renons = True
+            hand.remove(card)
+        trick = self.trick
+        trick.append((seat, card))
+        done = False
+        if len(trick) >= self.n_active:
+            done = self._complete_trick()
+        if not in_dispatch:
+            self._undo.append(("play", seat, card, in_hand, renons, done))
+        return out
+
+    def _illegal(self, seat: int, card: str, legal: list[str]) -> Violation:
+        why = self._lc_why
+        trick = [c for _, c in self.trick]
+        legal_s = sort_cards(legal)
+        hand = self.hands[seat]
+        if "protected" in why and card in self._protected:
+            section, req = "8.4(c)", f"the announced {card} may not be played before it is forced"
+        elif "emperor" in why:
+            section, req = "8.4(a)", "škis and mond are in the trick: the pagat must be played"
+        elif "pagat restriction" in why and card == PAGAT:
+            section, req = "8.4(b)", "the pagat may be played only when it is the only legal card"
+        elif "overtake" in why:
+            section, req = "8.4(a)", "a card that wins the trick must be played"
+        elif why.startswith("follow"):
+            led = SUIT[trick[0]]
+            held = [c for c in sort_cards(hand) if SUIT[c] == led]
+            section = "8.3"
+            req = f"{SUIT_NAMES[led]} must be followed"
+            msg = (f"seat {seat} played {card} while holding {' '.join(held)}: {req}")
+            return self._v("play.illegal_card", section, msg, seat, card, legal=legal_s,
+                           required=why.split(",")[0])  # fmt: skip
+        elif why.startswith("trump"):
+            section, req = "8.3", "a player void in the led suit must play a tarok"
+        else:
+            section, req = "8.3", "not a legal card"
+        msg = f"seat {seat} played {card}; legal were {' '.join(legal_s)}: {req}"
+        return self._v("play.illegal_card", section, msg, seat, card, legal=legal_s,
+                       required=why)  # fmt: skip
+
+    def _complete_trick(self) -> bool:
+        trick = self.trick
+        cards = [c for _, c in trick]
+        pr = self._pr or self._play_rules()
+        try:
+            wi = winner_index(cards, pr.colour_valat)
+        except KeyError:  # unknown tokens: the first known card wins
+            wi = 0
+        winner = trick[wi][0]
+        gift = None
+        k = len(self.tricks)
+        if self.contract == "klop" and k < 6 and k < len(self.talon):
+            gift = self.talon[k]
+        self.tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift))
+        self.trick = []
+        c = self.contract
+        d = self.declarer
+        prev = self.phase
+        if len(self.tricks) >= self.tricks_total:
+            self.phase = "done"
+        elif c in ("berac", "odprti_berac") and winner == d:
+            self.phase = "done"
+            self.ended_early = True
+        elif (c in ("barvni_valat", "valat") or "barvni_valat" in self.ann) and winner != d:
+            self.phase = "done"
+            self.ended_early = True
+        return prev != self.phase
+
+    def _unplay(self, entry: Any) -> None:
+        if entry[0] == "noop":
+            return
+        _, seat, card, in_hand, renons, done = entry
+        if done or not self.trick:
+            rec = self.tricks.pop()
+            self.trick = list(rec.cards)
+            if done:
+                self.phase = "play"
+                self.ended_early = False
+        self.trick.pop()
+        if in_hand:
+            self.hands[seat].add(card)
+        if renons:
+            self.detected.pop()
+
+    def _claim(self, a: Action) -> list[Violation]:
+        if self.phase != "play":
+            return [self._v("claim.not_expected", "8.7", f"seat {a.seat} claimed the rest "
+                            f"during {self.phase}", a.seat)]  # fmt: skip
+        left = tuple(c for s in self.active for c in self.hands[s]) + tuple(
+            c for _, c in self.trick)  # fmt: skip
+        self.claim = (a.seat, len(self.tricks), left)
+        self.phase = "done"
+        return []
+
+    # ------------------------------------------------------------------ results
+
+    def hand_findings(self) -> list[Violation]:
+        """Hand-level findings (no action index): the deal check, plus at the end of the hand
+        ``play.missing_tricks`` and ``renons.unclaimed`` warnings (spec 10.7)."""
+        out = list(self.deal_violations)
+        if self.phase != "done":
+            out.append(self._v("play.missing_tricks", "8.7", f"the hand stops in phase "
+                               f"{self.phase} after {_plural(len(self.tricks), 'trick')}",
+                               severity="warning"))  # fmt: skip
+        claimed = {(i.kind, i.seat) for i in self.irregularities if i.type == "renons"}
+        for kind, seat, code in self.detected:
+            if (kind, seat) not in claimed:
+                out.append(self._v("renons.unclaimed", "10.7", f"seat {seat} committed a "
+                                   f"detectable renons ({code}) that nobody called; the hand is "
+                                   "scored as played", seat, severity="warning", kind=kind,
+                                   violation=code))  # fmt: skip
+        return out
+
+    def score(self) -> HandScore:
+        from tarock_logs.rules.slovenian.scoring import score_hand
+
+        return score_hand(self)
+
+    def view(self) -> dict[str, Any]:
+        """A JSON-able snapshot for the replay viewer (see ``rules.base.HandState.view``)."""
+        tricks = []
+        for t in self.tricks:
+            pile = [c for _, c in t.cards] + ([t.gift] if t.gift else [])
+            tricks.append({
+                "leader": t.leader, "cards": [[s, c] for s, c in t.cards], "winner": t.winner,
+                "winning_card": t.winning_card, "gift": t.gift,
+                "points": thirds(pile) if all(c in PACK_SET for c in pile) else None,
+                "points_unit": "thirds",
+            })  # fmt: skip
+        k = CONTRACTS[self.contract].talon if self.contract else 0
+        return {
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "hands": [sort_cards(h) for h in self.hands],
+            "trick": [[s, c] for s, c in self.trick],
+            "tricks": tricks,
+            "talon": list(self.talon),
+            "talon_group": self.talon_group,
+            "talon_taken": list(self.taken),
+            "talon_groups": [list(self.talon[i:i + k]) for i in range(0, 6, k)] if k else [],
+            "discards": list(self.discards),
+            "discards_shown": list(self.shown),
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "partner": self.partner,
+            "called_king": self.called_king,
+            "bids": [[s, b] for s, b in self.bids],
+            "announcements": [{"seat": s, "bonus": b, "side": self.ann.get(b, (s, "?"))[1]}
+                              for s, b in self.ann_list],  # fmt: skip
+            "kontras": [{"seat": s, "target": t, "level": lv} for s, t, lv in self.kontra_list],
+            "lezim": self.lezim,
+            "active": list(self.active),
+            "dealer": self.dealer,
+            "radelci_before": list(self.radelci_before),
+            "ended_early": self.ended_early,
+            "claim": ({"seat": self.claim[0], "after_tricks": self.claim[1]}
+                      if self.claim else None),  # fmt: skip
+        }
+
+
+__all__ = ["SlovenianHand", "Trick", "PHASES"]

@@ -1,0 +1,53 @@
+"""A Slovenian session (one table sitting): radelci and misdeal counts carried hand to hand.
+
+Radelci are all 0 at the start of a session (= a tournament round, spec 9.10 and A17) and are
+never subtracted at the end. :meth:`SlovenianSession.end_hand` takes them from the score's
+``carry_after``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset
+from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+
+
+class SlovenianSession:
+    """What carries from hand to hand: radelci per seat and misdeal counts per seat."""
+
+    def __init__(self, ruleset: Ruleset, table_size: int,
+                 radelci: Sequence[int] | None = None) -> None:  # fmt: skip
+        self.ruleset = ruleset
+        self.rules = Rules(ruleset)
+        self.table_size = table_size
+        self.radelci: list[int] = list(radelci) if radelci else [0] * table_size
+        self.misdeals: list[int] = [0] * table_size
+        self.hands_played = 0
+
+    def new_hand(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+    ) -> SlovenianHand:
+        """A new hand dealt by ``dealer`` (at a table of 5 the dealer sits out)."""
+        return SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
+                             radelci=self.radelci, irregularities=irregularities,
+                             misdeals_before=self.misdeals)  # fmt: skip
+
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
+        """Take the radelci (and misdeal counts) after the hand from ``score.carry_after``."""
+        rad = score.carry_after.get("radelci")
+        if rad is not None and len(rad) == self.table_size:
+            self.radelci = [max(0, int(x)) for x in rad]
+        mis = score.carry_after.get("misdeals")
+        if mis is not None and len(mis) == self.table_size:
+            self.misdeals = [int(x) for x in mis]
+        self.hands_played += 1
+
+    def carry(self) -> dict[str, Any]:
+        return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
