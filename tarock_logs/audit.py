@@ -68,7 +68,8 @@ class Discrepancy:
     """One difference between the recorded and the recomputed score.
 
     ``item`` is a score item name (``contract``, ``trula`` ...), or ``total`` (a seat's hand
-    total), ``radelci_after``, ``session_total``, ``session_total_sum`` (the recorded session
+    total), ``radelci_after``, ``radelci_before`` (the log's state before the hand against
+    the one the engine carried from the previous hands), ``session_total``, ``session_total_sum`` (the recorded session
     total against the sum of the recorded hands) or ``placement_points``. A value is None when
     that side has no such line.
     """
@@ -311,7 +312,16 @@ def audit_hand(
     discrepancies: list[Discrepancy] = []
     if recorded is None:
         unverified.append("no recorded result: the score could not be compared")
-    elif recomputed is not None:
+    if hand.radelci_before is not None and replay.carry_source == "engine":
+        exp = replay.carry_expected.get("radelci")
+        if exp is not None:
+            rb = list(hand.radelci_before)
+            for s in range(max(len(rb), len(exp))):
+                r = rb[s] if s < len(rb) else None
+                c = exp[s] if s < len(exp) else None
+                if r != c:
+                    discrepancies.append(Discrepancy("radelci_before", s, r, c))
+    if recorded is not None and recomputed is not None:
         d, notes = compare_scores(
             recorded,
             recomputed,
@@ -319,7 +329,7 @@ def audit_hand(
             partner=score.partner if score else None,
             known_items=_engine_item_names(engine),
         )
-        discrepancies = d
+        discrepancies.extend(d)
         unverified.extend(notes)
     return HandAudit(
         file=file,
@@ -410,7 +420,7 @@ def _tournament_penalties(session: m.Session) -> list[int]:
         for irr in hand.irregularities:
             if isinstance(irr, m.Penalty) and irr.unit == "tournament":
                 if irr.seat < len(pen):
-                    pen[irr.seat] += irr.points
+                    pen[irr.seat] -= abs(irr.points)  # a penalty always deducts
             elif isinstance(irr, m.ArbiterDecision):
                 for a in irr.adjustments:
                     if a.unit == "tournament" and a.seat < len(pen):

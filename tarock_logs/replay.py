@@ -21,6 +21,7 @@ one engine :class:`~tarock_logs.rules.base.SessionState`.
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,6 +144,9 @@ class HandReplay:
     recomputed score, None when the hand could not be scored (see ``unverified``). ``legal`` is
     True when no violation has severity ``error``. ``complete`` is False when the replay
     stopped before the last action (the engine refused to apply one) or the hand did not end.
+    ``carry_expected`` is the engine's carried state (radelci) coming into the hand,
+    ``carry_before`` the state the hand was played with: the log's ``radelci_before`` where
+    it was applied (``carry_source == "recorded"``), else the engine's.
     """
 
     game: str
@@ -158,7 +162,10 @@ class HandReplay:
     carry_after: dict[str, Any] = field(default_factory=dict)
     actions_applied: int = 0
     requested_ruleset: str | None = None
+    carry_expected: dict[str, Any] = field(default_factory=dict)
+    carry_source: str = "engine"
     _state: HandState | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def legal(self) -> bool:
@@ -243,14 +250,51 @@ def _carry(ss: SessionState) -> dict[str, Any]:
         return {}
 
 
+def recorded_carry(hand: m.Hand) -> dict[str, Any]:
+    """What the log records about the state carried into ``hand`` (Slovenian radelci)."""
+    return {"radelci": list(hand.radelci_before)} if hand.radelci_before is not None else {}
+
+
+def restore_carry(session_state: SessionState, carry: Mapping[str, Any]) -> bool:
+    """Set the carried state (e.g. ``{"radelci": [1, 0, 2, 0]}``) on an engine session.
+
+    Uses the session's optional ``restore(carry)`` method; without one, a carry key names the
+    session attribute holding that per-seat list (``SlovenianSession.radelci``). Returns
+    False when the engine offers neither (the recorded state is then not applied).
+    """
+    fn = getattr(session_state, "restore", None)
+    if callable(fn):
+        fn(dict(carry))
+        return True
+    done = False
+    for key, value in carry.items():
+        if isinstance(getattr(session_state, key, None), list):
+            setattr(session_state, key, list(value))
+            done = True
+    return done
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
     hand: m.Hand,
     *,
     with_views: bool,
+    trust_carry: bool = False,
 ) -> None:
-    """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset)."""
+    """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset).
+
+    The state the log records before the hand (``radelci_before``) is applied to the engine
+    unless ``trust_carry`` (the engine itself carried it from a scored previous hand; the
+    audit then compares the two).
+    """
+    out.carry_expected = _carry(session_state)
+    rec = recorded_carry(hand)
+    if rec and not trust_carry:
+        if restore_carry(session_state, rec):
+            out.carry_source = "recorded"
+        else:
+            out.unverified.append("the recorded state before the hand could not be applied")
     out.carry_before = _carry(session_state)
     try:
         state = session_state.new_hand(
@@ -392,7 +436,8 @@ def replay_session(
     out: list[HandReplay] = []
     for i, hand in enumerate(session.hands):
         r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
-        _replay_into(r, ss, hand, with_views=with_views)
+        trust = i > 0 and out[-1].score is not None
+        _replay_into(r, ss, hand, with_views=with_views, trust_carry=trust)
         out.append(r)
     return out
 
@@ -406,11 +451,28 @@ def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
     """
     if replay._state is None or step < 0 or step > replay.actions_applied:
         return []
-    state = copy.deepcopy(replay._state)
-    for _ in range(replay.actions_applied - step):
-        state.pop()
+    back = replay.actions_applied - step
     try:
-        return list(state.legal_actions())
-    except Exception:  # noqa: BLE001
-        return []
+        state = copy.deepcopy(replay._state)
+    except Exception:  # noqa: BLE001 - not copyable: step back and forth on the original
+        state = None
+    if state is not None:
+        try:
+            for _ in range(back):
+                state.pop()
+            return list(state.legal_actions())
+        except Exception:  # noqa: BLE001
+            return []
+    with replay._lock:
+        st = replay._state
+        undone: list[Action] = []
+        try:
+            for _ in range(back):
+                undone.append(st.pop())
+            return list(st.legal_actions())
+        except Exception:  # noqa: BLE001
+            return []
+        finally:
+            for a in reversed(undone):
+                st.push(a)
 
