@@ -144,3 +144,37 @@ def sidebar_common() -> None:
         help="Show stable pseudonyms instead of names (for screenshots and exports).",
         persist_state="session",
     )
+
+
+def url_selectbox(
+    label: str,
+    options: list[str],
+    *,
+    param: str,
+    key: str,
+    format_func: Callable[[str], str] = str,
+    default: str | None = None,
+    on_change: Callable[[], None] | None = None,
+    **kwargs: Any,
+) -> str | None:
+    """A selectbox whose value is the URL query parameter ``param`` (a deep link).
+
+    Streamlit's ``bind="query-params"`` matches the URL against the *displayed* labels, so a
+    selectbox showing readable labels for ids (hands) is synced by hand here: a URL value that
+    is one of ``options`` (validated, never used otherwise) selects it; the selection is
+    written back to the URL.
+    """
+    url_val = st.query_params.get(param)
+    seen_key = f"_url_seen_{key}"
+    if url_val is not None and url_val != st.session_state.get(seen_key) and url_val in options:
+        st.session_state[key] = url_val
+    elif st.session_state.get(key) not in options:
+        st.session_state[key] = default if default in options else None
+    value = st.selectbox(label, options, key=key, format_func=format_func, on_change=on_change, **kwargs)
+    if value is None:
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != value:
+        st.query_params[param] = value
+    st.session_state[seen_key] = value
+    return value

@@ -850,3 +850,29 @@ def drill_down(
         "hand_id", "session_id", "number", "date", "event", "player", "role", "contract",
         "side_won", "recorded", "recomputed",
     ).unique("hand_id" if player else ["hand_id", "player"], keep="first", maintain_order=True)  # fmt: skip
+
+
+def alternatives(view: HandView, step: int) -> list[Any]:
+    """The engine's legal actions in the position of ``step`` (after ``step`` actions).
+
+    Uses :func:`tarock_logs.replay.legal_alternatives`; if the engine's state cannot be copied,
+    replays the hand's first ``step`` actions afresh (the carry from earlier hands does not
+    change what is legal).
+    """
+    from tarock_logs import replay as rp
+
+    try:
+        return list(rp.legal_alternatives(view.replay, step))
+    except Exception:  # noqa: BLE001 - fall back to a fresh partial replay
+        pass
+    if view.session is None or view.hand is None or not 0 <= step <= len(view.actions):
+        return []
+    partial = view.hand.model_copy(update={"actions": list(view.hand.actions[:step])})
+    r = rp.replay_hand(view.session, partial, with_views=False)
+    state = r._state
+    if state is None or r.actions_applied != step:
+        return []
+    try:
+        return list(state.legal_actions())
+    except Exception:  # noqa: BLE001
+        return []

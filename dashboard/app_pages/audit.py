@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, hand_view, masked, require_db
+from dashboard.state import data, hand_view, masked, require_db, url_selectbox
 from tarock_logs import dashboard_data as dd
 
 require_db()
@@ -54,8 +54,8 @@ else:
 ids = found["hand_id"].to_list()
 labels = dict(zip(index["hand_id"].to_list(), index["label"].to_list(), strict=True))
 all_ids = index["hand_id"].to_list()
-hand_id = st.selectbox(
-    "Hand", all_ids, index=None, key="hand", bind="query-params",
+hand_id = url_selectbox(
+    "Hand", all_ids, param="hand", key="audit_hand",
     format_func=lambda h: labels.get(h, h) + ("" if h in ids else " (no finding / filtered out)"),
     placeholder="Select a hand to see its verdicts",
 )  # fmt: skip

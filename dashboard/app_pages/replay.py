@@ -12,9 +12,8 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, hand_view, masked, require_db
+from dashboard.state import data, hand_view, masked, require_db, url_selectbox
 from tarock_logs import dashboard_data as dd
-from tarock_logs.replay import legal_alternatives
 from tarock_logs.svg import cards_svg
 
 require_db()
@@ -41,7 +40,7 @@ def _set_step(n: int) -> None:
 
 def _goto_hand(hand_id: str | None) -> None:
     if hand_id:
-        st.session_state["hand"] = hand_id
+        st.session_state["replay_hand"] = hand_id
         st.session_state["step"] = 0
 
 
@@ -53,12 +52,13 @@ def _jump() -> None:
 
 
 st.title("Replay")
-hand_id = st.selectbox(
+hand_id = url_selectbox(
     "Hand",
     ids,
+    param="hand",
+    key="replay_hand",
+    default=ids[0],
     format_func=lambda h: flags.get(h, "") + labels.get(h, h),
-    key="hand",
-    bind="query-params",
     on_change=_reset_step,
     help="⛔ illegal action · ≠ score difference",
 )
@@ -103,10 +103,11 @@ c1, c2 = st.columns([3, 1])
 step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
 step = min(int(step), len(view.steps) - 1) if view.steps else 0
 seat_opts = ["all"] + [str(i) for i in range(n_seats)]
-seat_sel = c2.selectbox(
-    "View", seat_opts, key="seat", bind="query-params",
-    format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
-)  # fmt: skip
+with c2:
+    seat_sel = url_selectbox(
+        "View", seat_opts, param="seat", key="replay_seat", default="all",
+        format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
+    )  # fmt: skip
 only = None if seat_sel in (None, "all") else int(seat_sel)
 
 nav = st.columns([1, 1, 1, 1, 1, 1.4, 1, 1])
@@ -122,7 +123,7 @@ nav[2].button(
 nav[3].button("Last ⏭", on_click=_set_step, args=(last,), width="stretch")
 problem = view.first_problem_step()
 nav[4].button(
-    "First problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
+    "First problem", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
     width="stretch", help="the position right after the first illegal action",
 )  # fmt: skip
 marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
@@ -241,10 +242,10 @@ if rows:
 
 # ---------------------------------------------------------------- legal alternatives
 if cur.action is not None:
-    alts = legal_alternatives(view.replay, step - 1)
+    alts = dd.alternatives(view, step - 1)
     with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
         st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
-nxt = legal_alternatives(view.replay, step) if step < last else []
+nxt = dd.alternatives(view, step) if step < last else []
 if nxt:
     with st.expander(f"Legal next actions ({len(nxt)})"):
         st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))

@@ -1,0 +1,173 @@
+"""Every dashboard page run headless with Streamlit's AppTest against a real ingested database."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dash_helpers import APP, DashDB, hand_ids
+
+from tarock_logs.dashboard_data import pseudonym
+
+TIMEOUT = 60
+
+
+def _app(**query: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at
+
+
+def _open(page: str, **query: str) -> AppTest:
+    at = _app()
+    at.run()
+    at.switch_page(page)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.subheader]
+    parts += [t.value for t in at.title] + [s.value for s in at.success] + [i.value for i in at.info]
+    return "\n".join(str(p) for p in parts)
+
+
+def _disputed(db: DashDB) -> dict[str, object]:
+    facts = hand_ids(db.path)
+    return next(h for h in facts["hands"] if h["session"] == db.disputed_session)
+
+
+@pytest.mark.parametrize(
+    "page, title",
+    [
+        ("app_pages/overview.py", "tarock-logs"),
+        ("app_pages/audit.py", "Audit"),
+        ("app_pages/replay.py", "Replay"),
+        ("app_pages/players.py", "Players"),
+        ("app_pages/tournament.py", "Tournament"),
+    ],
+)
+def test_every_page_renders_without_exception(app_env: DashDB, page: str, title: str) -> None:
+    at = _open(page)
+    assert at.title and at.title[0].value == title
+
+
+def test_overview_counts_match_the_database(app_env: DashDB) -> None:
+    at = _app()
+    at.run()
+    assert not at.exception
+    facts = hand_ids(app_env.path)
+    metrics = {m.label: m.value for m in at.metric}
+    assert int(metrics["Hands"]) == len(facts["hands"])
+    assert int(metrics["Hands with score differences"]) == sum(1 for h in facts["hands"] if h["nd"])
+    assert int(metrics["Hands with illegal actions"]) == sum(1 for h in facts["hands"] if h["nv"])
+
+
+def test_without_a_database_the_app_says_how_to_make_one(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("TAROCK_DB", str(tmp_path / "missing.duckdb"))
+    at = _app()
+    at.run()
+    assert not at.exception
+    assert "tarock ingest" in at.error[0].value
+
+
+def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: DashDB) -> None:
+    hand = _disputed(app_env)
+    at = _open("app_pages/audit.py")
+    listed = at.dataframe[0].value
+    assert any(f"{app_env.disputed_session} · hand 1" == h for h in listed["hand"])
+    at = _open("app_pages/audit.py", hand=str(hand["hand_id"]))
+    assert at.selectbox(key="audit_hand").value == hand["hand_id"]
+    items = next(d.value for d in at.dataframe if "differs" in d.value.columns)
+    contract = items[items["item"] == "contract"].iloc[0]
+    assert (contract["recorded"], contract["recomputed"], bool(contract["differs"])) == (15, 10, True)
+    assert at.get("download_button"), "the dossier download is missing"
+
+
+def test_audit_filter_by_kind_keeps_only_that_kind(app_env: DashDB) -> None:
+    at = _open("app_pages/audit.py")
+    at.multiselect(key="f_kinds").set_value(["discrepancy"]).run()
+    assert not at.exception
+    shown = at.dataframe[0].value if at.dataframe else None
+    facts = hand_ids(app_env.path)
+    assert shown is not None and len(shown) == sum(1 for h in facts["hands"] if h["nd"])
+    assert (shown["score differences"] > 0).all()
+
+
+def test_replay_deep_link_opens_exactly_that_hand_step_and_seat(app_env: DashDB) -> None:
+    hand = _disputed(app_env)
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step="5", seat="1")
+    assert at.selectbox(key="replay_hand").value == hand["hand_id"]
+    assert at.slider(key="step").value == 5
+    assert at.selectbox(key="replay_seat").value == "1"
+    assert at.subheader[0].value.startswith(f"Step 5 of {hand['na']}")
+
+
+def test_replay_ignores_a_hand_id_that_is_not_in_the_database(app_env: DashDB) -> None:
+    at = _open("app_pages/replay.py", hand="../../etc/passwd", step="3")
+    first = hand_ids(app_env.path)
+    assert at.selectbox(key="replay_hand").value in {h["hand_id"] for h in first["hands"]}
+
+
+def test_replay_forward_and_back_move_one_action(app_env: DashDB) -> None:
+    hand = _disputed(app_env)
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step="3")
+    at.button(key="forward").click().run()
+    assert at.slider(key="step").value == 4
+    at.button(key="back").click().run()
+    at.button(key="back").click().run()
+    assert at.slider(key="step").value == 2
+    assert not at.exception
+
+
+def test_replay_highlights_the_offending_action_with_its_rule(app_env: DashDB) -> None:
+    if app_env.illegal_index is None:
+        pytest.skip("no Slovenian engine to plant an illegal card with")
+    hand = _disputed(app_env)
+    step = app_env.illegal_index + 1
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step), seat="all")
+    errors = [e.value for e in at.error]
+    assert any("Illegal action" in e and "si-tournament-2021 §" in e for e in errors), errors
+    # one step earlier the position is legal
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step - 1), seat="all")
+    assert not any("Illegal action" in e.value for e in at.error)
+
+
+def test_replay_first_problem_button_jumps_to_the_offending_step(app_env: DashDB) -> None:
+    if app_env.illegal_index is None:
+        pytest.skip("no Slovenian engine to plant an illegal card with")
+    hand = _disputed(app_env)
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]))
+    at.button(key="first_problem").click().run()
+    assert at.slider(key="step").value == app_env.illegal_index + 1
+
+
+def test_players_page_drills_down_to_hands_with_replay_links(app_env: DashDB) -> None:
+    at = _open("app_pages/players.py")
+    at.selectbox(key="dd_role").set_value("declarer").run()
+    assert not at.exception
+    hands = at.dataframe[-1].value
+    assert len(hands) > 0 and (hands["role"] == "declarer").all()
+    assert hands["replay"].str.startswith("/replay?hand=").all()
+
+
+def test_name_masking_hides_real_names_on_the_players_page(app_env: DashDB) -> None:
+    at = _open("app_pages/players.py")
+    names = set(at.dataframe[0].value["player"])
+    at.toggle(key="mask_names").set_value(True).run()
+    assert not at.exception
+    shown = set(at.dataframe[0].value["player"])
+    assert not names & shown
+    assert shown == {pseudonym(n) for n in names}  # stable: same name, same pseudonym
+
+
+def test_tournament_page_shows_recorded_beside_recomputed(app_env: DashDB) -> None:
+    at = _open("app_pages/tournament.py", tournament="dash-cup")
+    assert at.selectbox(key="tournament").value == "dash-cup"
+    tables = next(d.value for d in at.dataframe if "recomputed score" in d.value.columns)
+    assert {"recorded score", "recomputed score", "recorded points", "recomputed points"} <= set(tables.columns)
