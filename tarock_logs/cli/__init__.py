@@ -14,6 +14,7 @@ from tarock_logs.cli import simulate as _simulate  # noqa: F401,E402
 from tarock_logs.cli import bench as _bench  # noqa: F401,E402
 from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401,E402
 from tarock_logs.cli import ingest as _ingest  # noqa: F401,E402
+from tarock_logs.cli import dashboard as _dashboard  # noqa: F401,E402
 
 
 def main() -> None:
