@@ -86,7 +86,7 @@ def test_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, [*args, "-o", str(tmp_path / out)])
         assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    assert names == ["README.md", "disputes.json", "round-1.jsonl"]
+    assert names == ["README.md", "disputes.manifest", "round-1.jsonl"]
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     other = CliRunner().invoke(app, [*args[:2], "43", *args[3:], "-o", str(tmp_path / "c")])
@@ -141,7 +141,7 @@ def test_planted_disputes_are_each_found_by_the_audit(tmp_path: Path) -> None:
         TournamentSpec(seed=8, tables=(4, 4, 4, 4, 5), rounds=1, games_per_round=8, plant_disputes=5)
     )
     write_result(result, tmp_path)
-    manifest = orjson.loads((tmp_path / "disputes.json").read_bytes())
+    manifest = orjson.loads((tmp_path / "disputes.manifest").read_bytes())
     assert sorted(p["kind"] for p in manifest) == sorted(DISPUTE_KINDS)
     audits = {sa.session: sa for sa in (audit_session(s, file=f) for f, s in _sessions(tmp_path))}
     audit_tournaments(list(audits.values()))

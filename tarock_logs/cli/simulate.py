@@ -44,7 +44,7 @@ def simulate(
 ) -> None:
     """Simulate a tournament (rounds x tables, one session per table and round) through the
     rules engine with heuristic players, and write one .jsonl per round (one session per
-    line) to OUT, plus disputes.json when disputes were planted."""
+    line) to OUT, plus disputes.manifest when disputes were planted."""
     spec = TournamentSpec(
         seed=seed, game=game, tables=_parse_tables(tables), rounds=rounds,
         games_per_round=games_per_round, plant_disputes=plant_disputes, ruleset=ruleset,
