@@ -129,6 +129,18 @@ class ZRHand:
         return self._st.phase
 
     @property
+    def auction(self) -> Auction:
+        """The auction as it stands (contract, declarer, called card, levels, announcements).
+
+        Read it, do not change it: the hand copies it for every action it applies."""
+        return self._st.auction
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks so far."""
+        return list(self._st.tricks)
+
+    @property
     def actions(self) -> list[Action]:
         return [a for _, a in self._stack]
 
