@@ -239,7 +239,7 @@ def read_sessions(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> l
     return [r.session for r in read_paths(paths, exclude) if r.session is not None]
 
 
-def _file_error(file: str, code: str, message: str, line: int | None = None) -> SessionRecord:
+def _file_error(file: str, code: str, message: str, line: int | None = 1) -> SessionRecord:
     return SessionRecord(
         file=file, line=line, index=0, session=None,
         errors=[LogError(code, message, file=file, line=line)],
@@ -255,7 +255,18 @@ def _read_jsonl(stream: IO[bytes], file: str, max_session_bytes: int) -> Iterato
     pending: list[LogError] = []
     seen_content = False
     while True:
-        chunk = stream.readline(max_session_bytes + 1)
+        try:
+            chunk = stream.readline(max_session_bytes + 1)
+        except (EOFError, zlib.error) as exc:
+            cut = isinstance(exc, EOFError)
+            yield SessionRecord(
+                file, line_no + 1, index, None,
+                pending + [LogError("E-FILE-TRUNCATED",
+                                    "the gzip stream ends early: the file is cut off" if cut
+                                    else f"the gzip data is corrupt ({exc})",
+                                    file=file, line=line_no + 1)],
+            )  # fmt: skip
+            return
         if not chunk:
             break
         line_no += 1
@@ -296,9 +307,9 @@ def _read_jsonl(stream: IO[bytes], file: str, max_session_bytes: int) -> Iterato
         index += 1
     if not seen_content:
         yield SessionRecord(
-            file, 1 if line_no else None, 0, None,
+            file, 1, 0, None,
             pending + [LogError("E-FILE-EMPTY", "the file holds no log records",
-                                file=file, line=1 if line_no else None)],
+                                file=file, line=1)],
         )  # fmt: skip
 
 
