@@ -1,0 +1,231 @@
+"""The 10,000-game cross-check of the Slovenian engine (ruleset ``openspiel-2.0``) against
+OpenSpiel itself (``pyspiel``, open-spiel 2.0.2).
+
+Games are generated in-process with the seeded, contract-cycling policy of
+:mod:`tarock_logs.importers.openspiel_games` (6,000 at 4 players, 4,000 at 3), in chunks that
+pytest-xdist can spread over workers. Every game is replayed in lock-step: at every step the
+engine's seat to move and its set of legal actions (mapped to OpenSpiel action ids; the discard
+phase compared card by card) must equal pyspiel's ``current_player()`` and ``legal_actions()``,
+every action must be accepted without a violation, and the engine's score must equal
+``returns()``. Then the importer's output is checked end to end, and a planted illegal card
+must be flagged at exactly its action. See ``docs/openspiel-crosscheck.md``.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tarock_logs.importers.openspiel import (
+    CONTRACTS_BY_TABLE,
+    DecodedGame,
+    action_ids_of,
+    decode_game,
+)
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import Action
+
+pytestmark = [pytest.mark.oracle, pytest.mark.slow]
+pyspiel = pytest.importorskip("pyspiel")
+
+RULESET = "openspiel-2.0"
+CHUNK = 500
+#: (players, base seed, chunks): 12 × 500 games at 4 players, 8 × 500 at 3 players.
+PLAN = [(4, 40_000, 12), (3, 30_000, 8)]
+CHUNKS = [(n, base + i) for n, base, count in PLAN for i in range(count)]
+
+
+def _engine() -> Any:
+    engine = get_engine("slovenian")
+    if engine is None:
+        pytest.skip("the Slovenian engine is not available yet")
+    return engine
+
+
+def _new_hand(engine: Any, d: DecodedGame) -> Any:
+    session = engine.new_session(engine.ruleset(RULESET), d.num_players)
+    return session.new_hand(dealer=d.dealer, hands=d.hands, talon=d.talon)
+
+
+def _engine_steps(d: DecodedGame) -> list[Action]:
+    """One engine action per OpenSpiel action id (discards one card at a time)."""
+    steps: list[Action] = []
+    for act in d.actions:
+        if act["type"] == "discard":
+            for card in act["cards"]:
+                shown = (card,) if card.startswith("T") else ()
+                steps.append(Action("discard", act["seat"], cards=(card,), shown=shown))
+        else:
+            fields = {k: v for k, v in act.items() if k not in ("type", "seat")}
+            steps.append(Action(act["type"], act["seat"], **fields))
+    return steps
+
+
+def _ids(actions: list[Action], n: int) -> list[int]:
+    return sorted(i for a in actions for i in action_ids_of(a, num_players=n))
+
+
+def crosscheck_game(engine: Any, game: Any, serialized_seed: int, ids: list[int], n: int) -> dict[str, Any] | None:
+    """Replay one game in lock-step; None when engine and OpenSpiel agree, else a mismatch."""
+    d = decode_game(serialized_seed, n, ids)
+    hand = _new_hand(engine, d)
+    state = game.deserialize_state(str(serialized_seed))
+    steps = _engine_steps(d)
+    assert len(steps) == len(ids)
+
+    def mismatch(step: int, what: str, expected: Any, got: Any) -> dict[str, Any]:
+        return {"seed": serialized_seed, "players": n, "step": step, "what": what,
+                "expected": expected, "got": got, "actions": ids[: step + 1],
+                "phase": str(state.current_game_phase()), "contract": d.contract}  # fmt: skip
+
+    for step, (a, action) in enumerate(zip(ids, steps, strict=True)):
+        if hand.to_move() != state.current_player():
+            return mismatch(step, "to_move", state.current_player(), hand.to_move())
+        expected = sorted(state.legal_actions())
+        got = _ids(hand.legal_actions(), n)
+        if got != expected:
+            return mismatch(step, "legal_actions", expected, got)
+        violations = hand.push(action)
+        if violations:
+            return mismatch(step, "violations", [], [v.code for v in violations])
+        state.apply_action(a)
+    if not (hand.is_over() and state.is_terminal()):
+        return mismatch(len(ids), "is_over", state.is_terminal(), hand.is_over())
+    returns = [int(r) for r in state.returns()]
+    totals = list(hand.score().totals)
+    if totals != returns:
+        return mismatch(len(ids), "returns", returns, totals)
+    return None
+
+
+@pytest.mark.parametrize("players,seed", CHUNKS, ids=[f"{n}p-seed{s}" for n, s in CHUNKS])
+def test_engine_agrees_with_openspiel_step_by_step(players: int, seed: int) -> None:
+    from tarock_logs.importers.openspiel_games import generate_games
+
+    engine = _engine()
+    game = pyspiel.load_game("tarok", {"players": players})
+    contracts: collections.Counter[str] = collections.Counter()
+    mismatches = []
+    for g in generate_games(players, CHUNK, seed):
+        found = crosscheck_game(engine, game, g.seed, g.actions, players)
+        contracts[g.target] += 1
+        if found is not None:
+            mismatches.append(found)
+    assert set(contracts) == set(CONTRACTS_BY_TABLE[players])  # every contract reached
+    assert not mismatches, (
+        f"{len(mismatches)} of {CHUNK} games disagree; first: {json.dumps(mismatches[0])}"
+    )
+
+
+def test_the_plan_covers_10000_games_at_both_table_sizes() -> None:
+    per_table = collections.Counter({n: 0 for n, _, _ in PLAN})
+    for n, _ in CHUNKS:
+        per_table[n] += CHUNK
+    assert sum(per_table.values()) >= 10_000
+    assert per_table[3] > 0 and per_table[4] > 0
+
+
+# --------------------------------------------------------------------------- the importer
+
+
+def _model_to_action(a: Any) -> Action:
+    fields: dict[str, Any] = {}
+    for name in ("card", "contract", "group"):
+        if getattr(a, name, None) is not None:
+            fields[name] = getattr(a, name)
+    if a.type == "discard":
+        fields["cards"] = tuple(a.cards)
+        fields["shown"] = tuple(a.shown)
+    return Action(a.type, a.seat, **fields)
+
+
+def _replay_session(engine: Any, session: Any) -> tuple[Any, list[tuple[int, Any]]]:
+    (hand_model,) = session.hands
+    hand = engine.new_session(engine.ruleset(session.ruleset), len(session.players)).new_hand(
+        dealer=hand_model.dealer, hands=hand_model.deal.hands, talon=hand_model.deal.talon
+    )
+    found = []
+    for i, a in enumerate(hand_model.actions):
+        found += [(i, v) for v in hand.push(_model_to_action(a))]
+    return hand, found
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_imported_sessions_validate_and_rescore_to_the_recorded_returns(players: int) -> None:
+    from tarock_logs.cli.import_openspiel import import_lines
+    from tarock_logs.importers.openspiel_games import generate_games
+    from tarock_logs.models import SessionAdapter
+
+    engine = _engine()
+    lines = [json.dumps(g.record()) for g in generate_games(players, 240, 77 + players)]
+    imported = list(import_lines(lines, name=f"games{players}.jsonl"))
+    assert len(imported) == 240 and all(i.session is not None for i in imported)
+    for item in imported:
+        session = item.session
+        assert session is not None
+        # what the importer writes reads back as the same session
+        again = SessionAdapter.validate_json(session.model_dump_json(exclude_defaults=True))
+        assert again == session
+        hand, violations = _replay_session(engine, session)
+        assert violations == []
+        assert hand.is_over()
+        result = session.hands[0].result
+        assert result is not None and list(hand.score().totals) == result.scores
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_card_the_seat_holds_but_may_not_play_is_flagged_at_that_action(players: int) -> None:
+    """Replace one card play by a card the seat holds that OpenSpiel would refuse there: the
+    importer keeps it, and the engine flags exactly that action, naming the seat and card."""
+    from tarock_logs.cli.import_openspiel import import_lines
+    from tarock_logs.importers.openspiel_games import generate_games
+
+    engine = _engine()
+    game = pyspiel.load_game("tarok", {"players": players})
+    rng = random.Random(players)
+    planted = 0
+    for g in generate_games(players, 60, 500 + players):
+        state = game.deserialize_state(str(g.seed))
+        candidates = []
+        for idx, a in enumerate(g.actions):
+            if str(state.current_game_phase()).endswith("TRICKS_PLAYING"):
+                held = state.player_cards(state.current_player())
+                bad = sorted(set(held) - set(state.legal_actions()))
+                if bad:
+                    candidates.append((idx, state.current_player(), rng.choice(bad)))
+            state.apply_action(a)
+        if not candidates:
+            continue
+        idx, seat, card = rng.choice(candidates)
+        ids = [*g.actions[:idx], card]
+        serialized = "\n".join(map(str, [g.seed, *ids]))
+        (item,) = import_lines([json.dumps({"players": players, "serialized": serialized})], name="x")
+        assert item.session is not None, item.errors
+        hand_model = item.session.hands[0]
+        d = decode_game(g.seed, players, ids)
+        action_index = next(i for i, a_ids in enumerate(d.action_ids) if idx in a_ids)
+        bad_action = hand_model.actions[action_index]
+        assert (bad_action.type, bad_action.seat) == ("play", seat)
+        _, violations = _replay_session(engine, item.session)
+        assert violations, "the planted card was not flagged"
+        first_index, first = violations[0]
+        assert first_index == action_index
+        assert first.seat == seat and first.card == d.actions[action_index]["card"]
+        assert first.severity == "error" and first.rule.startswith(RULESET)
+        assert all(i == action_index for i, _ in violations)
+        planted += 1
+    assert planted >= 40
+
+
+def test_deal_ids_are_the_engine_deal() -> None:
+    """The engine accepts the imported deal as a clean 54-card deal (no hand-level finding)."""
+    engine = _engine()
+    for n in (3, 4):
+        d = decode_game(-12091157, n, [])
+        hand = _new_hand(engine, d)
+        findings = getattr(hand, "hand_findings", lambda: [])()
+        assert [f.code for f in findings if f.code.startswith("deal.")] == []
