@@ -1,5 +1,10 @@
 """Itemised scoring of one Slovenian hand (spec sections 9 and 10), and the OpenSpiel bridge.
 
+Scoring runs in two steps: :func:`hand_facts` reads what happened in a hand (the declarer side's
+card points in thirds, who achieved which bonus, who won every trick, mond events, klop piles)
+into a :class:`HandFacts`, and :func:`score_facts` turns facts into items under a ruleset. The
+worked examples of the spec give facts, so the second step is tested directly from them.
+
 Items are named as in docs/architecture.md "Score items": ``contract``, ``difference``,
 ``trula``, ``kralji``, ``pagat_ultimo``, ``kralj_ultimo``, ``valat``, ``barvni_valat``,
 ``radelc``, ``mondfang``, ``klop``, ``renons``, ``penalty``. An item with ``seat=None`` is
@@ -9,38 +14,71 @@ Vocabulary: the **difference** (*razlika*) is |rounded card points of the declar
 a **radelc** is a token every player earns after a game worth 70 or more, which doubles the
 holder's next result as declarer (and is erased when he wins); **mondfang** is the −20 for
 losing the mond (T21); **kontra** doubles one item; a **renons** is a rules violation whose
-settlement replaces the hand's score.
+settlement replaces the hand's score; **valat** is winning every trick.
 """
 
 from __future__ import annotations
 
+
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tarock_logs.rules.base import HandScore, ScoreItem
+from tarock_logs.rules.base import HandScore, Irregularity, ScoreItem
 from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PAGAT, TRULA, rounded, thirds
-from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS
+from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
 
 if TYPE_CHECKING:
     from tarock_logs.rules.slovenian.hand import SlovenianHand
 
 _BONUS_NAMES = {"trula": "trula", "kralji": "kralji (all four kings)",
                 "pagat_ultimo": "pagat ultimo", "kralj_ultimo": "kralj ultimo"}  # fmt: skip
+_FIXED = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
+
+
+@dataclass
+class HandFacts:
+    """What happened in a hand, as far as scoring needs it (seats are session seats)."""
+
+    contract: str
+    active: tuple[int, ...]
+    table_size: int
+    declarer: int | None = None
+    partner: int | None = None
+    radelci: tuple[int, ...] = ()  # before the hand, per seat
+    t_m: int = 0  # thirds of the declarer side's pile
+    t_o: int = 0
+    declarer_tricks: int = 0
+    tricks_total: int = 12
+    complete: bool = True  # played to the end (or claimed)
+    valat_side: str | None = None  # "M" / "O": the side that won every trick
+    outcomes: dict[str, str | None] = field(default_factory=dict)  # bonus → achieving side
+    failed_silent: dict[str, str] = field(default_factory=dict)  # ultimo → side that failed it
+    announced: dict[str, str] = field(default_factory=dict)  # bonus → announcing side
+    kontra: dict[str, int] = field(default_factory=dict)  # target → kontra level
+    kontra_givers: frozenset[int] = frozenset()
+    mond_events: tuple[tuple[int, str], ...] = ()  # (seat, reason) of each −20
+    klop_thirds: dict[int, int] = field(default_factory=dict)
+    klop_tricks: dict[int, int] = field(default_factory=dict)
+    irregularities: tuple[Irregularity, ...] = ()
+    misdeals_before: tuple[int, ...] = ()
+    card_points: dict[str, Any] = field(default_factory=dict)
+    unverified: list[str] = field(default_factory=list)
 
 
 class _Acc:
     """Collects items and adds them up per seat."""
 
-    def __init__(self, h: SlovenianHand) -> None:
-        self.h = h
+    def __init__(self, f: HandFacts) -> None:
+        self.f = f
         self.items: list[ScoreItem] = []
 
     def add(self, item: str, value: int, seat: int | None, reason: str) -> None:
         self.items.append(ScoreItem(item, int(value), seat, reason))
 
     def totals(self) -> tuple[int, ...]:
-        h = self.h
-        tot = [0] * h.table_size
-        side_m = [s for s in (h.declarer, h.partner) if s is not None]
+        f = self.f
+        tot = [0] * f.table_size
+        side_m = [s for s in (f.declarer, f.partner) if s is not None]
         for it in self.items:
             if it.seat is None:
                 for s in side_m:
@@ -48,6 +86,9 @@ class _Acc:
             else:
                 tot[it.seat] += it.value
         return tuple(tot)
+
+
+# ---------------------------------------------------------------------- facts of a hand
 
 
 def _won_piles(h: SlovenianHand) -> dict[int, list[str]]:
@@ -72,182 +113,239 @@ def _tricks_by(h: SlovenianHand) -> dict[int, int]:
     return n
 
 
-def _complete(h: SlovenianHand) -> bool:
-    return h.claim is not None or len(h.tricks) >= h.tricks_total
+def _side_of(pile_m: list[str], pile_o: list[str], cards: frozenset[str]) -> str | None:
+    if cards.issubset(pile_m):
+        return "M"
+    if cards.issubset(pile_o):
+        return "O"
+    return None
 
 
-def _radelc_factor(h: SlovenianHand, seat: int | None) -> int:
-    if seat is None or not h.rules.radelci:
-        return 1
-    return 2 if h.radelci_before[seat] >= 1 else 1
+def hand_facts(h: SlovenianHand) -> HandFacts:
+    """Read the scoring facts of a (finished) hand."""
+    c = h.contract or "klop"
+    complete = h.claim is not None or len(h.tricks) >= h.tricks_total
+    ntr = _tricks_by(h)
+    f = HandFacts(
+        contract=c, active=h.active, table_size=h.table_size, declarer=h.declarer,
+        partner=h.partner, radelci=h.radelci_before, tricks_total=h.tricks_total,
+        complete=complete, announced={b: side for b, (_, side) in h.ann.items()},
+        kontra=dict(h.kontra), kontra_givers=frozenset(s for s, _, _ in h.kontra_list),
+        irregularities=h.irregularities, misdeals_before=h.misdeals_before,
+    )  # fmt: skip
+    won = _won_piles(h)
+    if c == "klop":
+        f.klop_thirds = {s: thirds(won[s]) for s in h.active}
+        f.klop_tricks = ntr
+        f.card_points["thirds"] = [f.klop_thirds.get(s) for s in range(h.table_size)]
+        if not complete:
+            f.unverified.append(f"klop stops after {len(h.tricks)} of {h.tricks_total} tricks")
+        elif sum(f.klop_thirds.values()) != 210:
+            f.unverified.append("card conservation broken: klop piles hold "
+                                f"{sum(f.klop_thirds.values())} thirds, not 210")  # fmt: skip
+        return f
+    d = h.declarer
+    assert d is not None
+    row = CONTRACTS[c]
+    m_seats = {s for s in (d, h.partner) if s is not None}
+    f.declarer_tricks = ntr.get(d, 0)
+    m_tr = sum(ntr.get(s, 0) for s in m_seats)
+    o_tr = sum(v for s, v in ntr.items() if s not in m_seats)
+    if complete:
+        f.valat_side = "M" if o_tr == 0 else "O" if m_tr == 0 else None
+    elif not h.ended_early:
+        f.unverified.append(f"the hand stops after {len(h.tricks)} of {h.tricks_total} tricks: "
+                            "scored as far as played")  # fmt: skip
+    if c in _FIXED:
+        f.card_points["declarer_tricks"] = f.declarer_tricks
+        return f
+    # piles (spec 9.2, 6.3)
+    remainder = [x for x in h.talon if x not in h.taken] if row.talon else list(h.talon)
+    rem_to_m = bool(
+        row.talon and h.king_in_talon and h.called_king in h.taken and not h.self_call
+        and any(t.winning_card == h.called_king for t in h.tricks)
+    )  # fmt: skip
+    pile_m = [x for s in m_seats for x in won.get(s, [])] + list(h.discards)
+    pile_o = [x for s, p in won.items() if s not in m_seats for x in p]
+    (pile_m if rem_to_m else pile_o).extend(remainder)
+    f.t_m, f.t_o = thirds(pile_m), thirds(pile_o)
+    f.card_points.update({"declarer_side_thirds": f.t_m, "defenders_thirds": f.t_o,
+                          "declarer_side_cards": len(pile_m), "defenders_cards": len(pile_o),
+                          "remainder_to_declarer": rem_to_m})  # fmt: skip
+    if complete and (f.t_m + f.t_o != 210 or len(pile_m) + len(pile_o) != 54):
+        f.unverified.append(f"card conservation broken: piles hold {len(pile_m) + len(pile_o)} "
+                            f"cards worth {f.t_m + f.t_o} thirds (expected 54 and 210)")  # fmt: skip
+    # bonus outcomes (spec 7.1)
+    pm, po = pile_m, pile_o
+    if not h.rules.count_remainder:
+        pm = [x for x in pile_m if not (rem_to_m and x in remainder)]
+        po = [x for x in pile_o if not (not rem_to_m and x in remainder)]
+    f.outcomes["trula"] = _side_of(pm, po, TRULA)
+    f.outcomes["kralji"] = _side_of(pm, po, KINGS)
+    last = h.tricks[-1] if h.claim is None and len(h.tricks) >= h.tricks_total else None
+    f.outcomes["pagat_ultimo"] = None
+    if last is not None:
+        if last.winning_card == PAGAT:
+            f.outcomes["pagat_ultimo"] = h.side(last.winner)
+        else:
+            for seat, card in last.cards:
+                if card == PAGAT:
+                    f.failed_silent["pagat_ultimo"] = h.side(seat)
+    elif h.claim is not None and PAGAT in h.claim[2]:
+        f.unverified.append("pagat ultimo cannot be judged: the rest of the tricks was claimed")
+    k = h.called_king
+    if k is not None and row.king_call and h.n_active == 4:
+        f.outcomes["kralj_ultimo"] = None
+        if last is not None and any(card == k for _, card in last.cards):
+            if h.side(last.winner) == "M":
+                f.outcomes["kralj_ultimo"] = "M"
+            else:
+                f.failed_silent["kralj_ultimo"] = "M"
+        partial = any(i.type == "renons" and i.upheld and i.kind == "partial_king_ultimo"
+                      for i in h.irregularities)  # fmt: skip
+        if partial or (h.claim is not None and "kralj_ultimo" in h.ann and len(h.claim[2]) >= 2):
+            f.outcomes["kralj_ultimo"] = None  # partial renons: the king counts as caught
+    # mond events (spec 9.9)
+    ev: list[tuple[int, str]] = []
+    for i, t in enumerate(h.tricks):
+        for seat, card in t.cards:
+            if card == MOND and t.winning_card != MOND:
+                ev.append((seat, f"seat {seat}'s mond was captured by {t.winning_card} in "
+                           f"trick {i + 1}"))  # fmt: skip
+    if row.talon and MOND in h.talon and MOND not in h.taken and not rem_to_m:
+        ev.append((d, "the declarer left the mond in the talon"
+                   + (" (self-call: the remainder is never his)" if h.self_call else "")))  # fmt: skip
+    f.mond_events = tuple(ev)
+    return f
+
+
+# ---------------------------------------------------------------------- scoring from facts
 
 
 def score_hand(h: SlovenianHand) -> HandScore:
     """The itemised score of a finished (or stopped) hand under its ruleset."""
     if h.rules.openspiel_scoring:
         return _openspiel_score(h)
-    acc = _Acc(h)
-    unverified: list[str] = []
-    radelci = list(h.radelci_before)
-    card_points: dict[str, Any] = {}
+    if h.contract is None:
+        return HandScore(totals=(0,) * h.table_size, items=(),
+                         unverified=("the hand has no contract (the bidding did not finish)",),
+                         carry_after={"radelci": list(h.radelci_before)})  # fmt: skip
+    return score_facts(h.rules, hand_facts(h))
+
+
+def score_facts(rules: Rules, f: HandFacts) -> HandScore:
+    """Items, totals and radelci after the hand from its facts (spec 9.1 pipeline, section 10)."""
+    acc = _Acc(f)
+    radelci = list(f.radelci) if f.radelci else [0] * f.table_size
     won: bool | None = None
-    c = h.contract
-    renons = [i for i in h.irregularities if i.type == "renons" and i.upheld
+    renons = [i for i in f.irregularities if i.type == "renons" and i.upheld
               and i.kind != "partial_king_ultimo"]  # fmt: skip
-    if c is None:
-        unverified.append("the hand has no contract (the bidding did not finish)")
-    elif renons:
-        won = _renons(h, acc, renons, radelci)
-    elif c == "klop":
-        _klop(h, acc, radelci, card_points, unverified)
+    if renons:
+        _renons(rules, f, acc, renons, radelci)
+    elif f.contract == "klop":
+        _klop(rules, f, acc, radelci)
     else:
-        won = _declarer_game(h, acc, radelci, card_points, unverified)
-    misdeals = _penalties(h, acc)
-    if h.rules.radelci and c is not None:
-        _award_radelci(h, radelci, renons)
-    carry: dict[str, Any] = {"radelci": radelci}
+        won = _declarer_game(rules, f, acc, radelci)
+    misdeals = _penalties(f, acc)
+    if rules.radelci:
+        _award_radelci(rules, f, radelci, bool(renons))
+    carry: dict[str, Any] = {"radelci": radelci if rules.radelci else [0] * f.table_size}
     if misdeals is not None:
         carry["misdeals"] = misdeals
     return HandScore(
-        totals=acc.totals(),
-        items=tuple(acc.items),
-        contract=c,
-        declarer=h.declarer,
-        partner=h.partner,
-        won=won,
-        card_points=card_points,
-        unverified=tuple(unverified),
-        carry_after=carry,
-    )
+        totals=acc.totals(), items=tuple(acc.items), contract=f.contract, declarer=f.declarer,
+        partner=f.partner, won=won, card_points=dict(f.card_points),
+        unverified=tuple(f.unverified), carry_after=carry,
+    )  # fmt: skip
 
 
-# ---------------------------------------------------------------------- declarer games
+def _radelc_factor(rules: Rules, f: HandFacts, seat: int | None) -> int:
+    if seat is None or not rules.radelci or not f.radelci:
+        return 1
+    return 2 if f.radelci[seat] >= 1 else 1
 
 
-def _declarer_game(h: SlovenianHand, acc: _Acc, radelci: list[int],
-                   card_points: dict[str, Any], unverified: list[str]) -> bool | None:  # fmt: skip
-    r = h.rules
-    c = h.contract
-    assert c is not None and h.declarer is not None
-    d = h.declarer
+def _kt(k: int) -> str:
+    return f" (×{k} kontra)" if k > 1 else ""
+
+
+def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) -> bool:
+    c = f.contract
+    d = f.declarer
+    assert d is not None
     row = CONTRACTS[c]
-    kg = 2 ** h.kontra.get("game", 0)
-    ntricks = _tricks_by(h)
-    m_seats = {s for s in (d, h.partner) if s is not None}
-    m_tricks = sum(ntricks.get(s, 0) for s in m_seats)
-    o_tricks = sum(v for s, v in ntricks.items() if s not in m_seats)
-    complete = _complete(h)
-    if not complete and not h.ended_early:
-        unverified.append(f"the hand stops after {len(h.tricks)} of {h.tricks_total} tricks: "
-                          "scored as far as played")  # fmt: skip
-    F = _radelc_factor(h, d)
+    kg = 2 ** f.kontra.get("game", 0)
+    F = _radelc_factor(rules, f, d)
 
-    # fixed-value contracts (spec 9.7)
-    if c in ("berac", "odprti_berac", "barvni_valat", "valat"):
-        V = r.contract_value(c)
+    if c in _FIXED:  # spec 9.7
+        V = rules.contract_value(c)
         if c in ("berac", "odprti_berac"):
-            won = ntricks.get(d, 0) == 0
+            won = f.declarer_tricks == 0
             why = "took no trick" if won else "took a trick"
         else:
-            won = ntricks.get(d, 0) == h.tricks_total
+            won = f.declarer_tricks == f.tricks_total
             why = "took every trick" if won else "lost a trick"
         R = (V if won else -V) * kg
-        acc.add("contract", R, None, f"{row.name} {'won' if won else 'lost'}: the declarer {why}"
-                f"{' (×2 kontra)' if kg > 1 else ''}")  # fmt: skip
+        acc.add("contract", R, None,
+                f"{row.name} {'won' if won else 'lost'}: the declarer {why}{_kt(kg)}")
         _radelc_item(acc, R, F)
         if won and F == 2:
             radelci[d] -= 1
-        card_points["declarer_tricks"] = ntricks.get(d, 0)
         return won
 
-    # positive games with a difference: piles (spec 9.2)
-    won_piles = _won_piles(h)
-    remainder: list[str] = []
-    if row.talon:
-        remainder = [x for x in h.talon if x not in h.taken]
-    else:
-        remainder = list(h.talon)  # solo brez: the untouched talon belongs to O
-    rem_to_m = bool(
-        row.talon and h.king_in_talon and h.called_king in h.taken and not h.self_call
-        and any(t.winning_card == h.called_king for t in h.tricks)
-    )  # fmt: skip
-    pile_m = [x for s in m_seats for x in won_piles.get(s, [])] + list(h.discards)
-    pile_o = [x for s, p in won_piles.items() if s not in m_seats for x in p]
-    if rem_to_m:
-        pile_m += remainder
-    else:
-        pile_o += remainder
-    t_m = thirds(pile_m)
-    t_o = thirds(pile_o)
-    card_points.update({"declarer_side_thirds": t_m, "defenders_thirds": t_o,
-                        "declarer_side_cards": len(pile_m), "defenders_cards": len(pile_o),
-                        "remainder_to_declarer": rem_to_m})  # fmt: skip
-    if complete and (t_m + t_o != 210 or len(pile_m) + len(pile_o) != 54):
-        unverified.append(f"card conservation broken: piles hold {len(pile_m) + len(pile_o)} "
-                          f"cards worth {t_m + t_o} thirds (expected 54 and 210)")  # fmt: skip
-
-    # announced barvni valat (spec 9.6)
-    if "barvni_valat" in h.ann:
-        k = 2 ** max(h.kontra.get("barvni_valat", 0), h.kontra.get("game", 0))
-        won = ntricks.get(d, 0) == h.tricks_total
+    if "barvni_valat" in f.announced:  # spec 9.6
+        k = 2 ** max(f.kontra.get("barvni_valat", 0), f.kontra.get("game", 0))
+        won = f.declarer_tricks == f.tricks_total
         R = (125 if won else -125) * k
-        acc.add("barvni_valat", R, None, f"barvni valat announced and "
-                f"{'won' if won else 'lost'}{' (×2 kontra)' if k > 1 else ''}")  # fmt: skip
+        acc.add("barvni_valat", R, None,
+                f"barvni valat announced and {'won' if won else 'lost'}{_kt(k)}")
         _radelc_item(acc, R, F)
         if won and F == 2:
             radelci[d] -= 1
         return won
 
     # game and difference (spec 9.3, 9.4)
-    game_won = t_m >= r.win_threshold
+    t_m = f.t_m
+    game_won = t_m >= rules.win_threshold
     p_m = rounded(t_m)
     diff = abs(p_m - 35)
-    if r.diff_nearest_5:
+    if rules.diff_nearest_5:
         diff = 5 * ((diff + 2) // 5)
-    if c == "solo_brez" and not r.solo_brez_difference:
+    if c == "solo_brez" and not rules.solo_brez_difference:
         diff = 0
     s = 1 if game_won else -1
-    V = r.contract_value(c)
-    ktxt = " (×2 kontra)" if kg > 1 else ""
+    V = rules.contract_value(c)
     pts = f"{t_m // 3} points" + ("" if t_m % 3 == 0 else " and one card" if t_m % 3 == 1
                                   else " and two cards")  # fmt: skip
     game_items = [
-        ("contract", s * V * kg, f"{row.name} {'won' if game_won else 'lost'} with {pts} "
-         f"({t_m} thirds){ktxt}"),
-        ("difference", s * diff * kg, f"difference |{p_m} − 35| = {diff}{ktxt}"),
+        ("contract", s * V * kg,
+         f"{row.name} {'won' if game_won else 'lost'} with {pts} ({t_m} thirds){_kt(kg)}"),
+        ("difference", s * diff * kg, f"difference |{p_m} − 35| = {diff}{_kt(kg)}"),
     ]  # fmt: skip
-
-    # bonuses (spec 7.1, 9.5)
     bonus_items: list[tuple[str, int, str]] = []
-    if r.has_bonuses(c):
+    if rules.has_bonuses(c):
         for b in ("trula", "kralji", "pagat_ultimo", "kralj_ultimo"):
-            bi = _bonus(h, b, pile_m, pile_o, remainder, rem_to_m, unverified)
+            bi = _bonus(rules, f, b)
             if bi is not None:
                 bonus_items.append(bi)
 
-    # valat (spec 9.6)
-    o_valat = None
-    if complete:
-        if o_tricks == 0:
-            o_valat = "M"
-        elif m_tricks == 0:
-            o_valat = "O"
-    kv = 2 ** h.kontra.get("valat", 0)
+    o_valat = f.valat_side
+    kv = 2 ** f.kontra.get("valat", 0)
     final: list[tuple[str, int, str]]
-    if "valat" in h.ann:
-        kvt = " (×2 kontra)" if kv > 1 else ""
+    if "valat" in f.announced:
         if o_valat == "M":
-            final = [("valat", 500 * kv, f"valat announced and won{kvt}")]
+            final = [("valat", 500 * kv, f"valat announced and won{_kt(kv)}")]
         elif o_valat == "O":
-            final = [("valat", -250 * kg, f"the defenders won every trick{ktxt}"),
-                     ("valat", -500 * kv, f"valat announced and lost{kvt}")]  # fmt: skip
+            final = [("valat", -250 * kg, f"the defenders won every trick{_kt(kg)}"),
+                     ("valat", -500 * kv, f"valat announced and lost{_kt(kv)}")]  # fmt: skip
         else:
-            final = game_items + bonus_items + [("valat", -500 * kv,
-                                                 f"valat announced and lost{kvt}")]  # fmt: skip
+            final = game_items + bonus_items + [
+                ("valat", -500 * kv, f"valat announced and lost{_kt(kv)}")]  # fmt: skip
     elif o_valat == "M":
-        final = [("valat", 250 * kg, f"silent valat: the declarer's side won every trick{ktxt}")]
+        final = [("valat", 250 * kg,
+                  f"silent valat: the declarer's side won every trick{_kt(kg)}")]  # fmt: skip
     elif o_valat == "O":
-        final = [("valat", -250 * kg, f"silent valat of the defenders{ktxt}")]
+        final = [("valat", -250 * kg, f"silent valat of the defenders{_kt(kg)}")]
     else:
         final = game_items + bonus_items
     R = 0
@@ -258,10 +356,9 @@ def _declarer_game(h: SlovenianHand, acc: _Acc, radelci: list[int],
     won = (o_valat == "M") if o_valat else game_won
     if won and F == 2:
         radelci[d] -= 1
-
-    # mondfang (spec 9.9)
-    if o_valat is None or r.mondfang_when_valat:
-        _mondfang(h, acc, rem_to_m)
+    if o_valat is None or rules.mondfang_when_valat:  # spec 9.9
+        for seat, reason in f.mond_events:
+            acc.add("mondfang", -rules.mondfang_value, seat, reason)
     return won
 
 
@@ -270,109 +367,42 @@ def _radelc_item(acc: _Acc, R: int, F: int) -> None:
         acc.add("radelc", R, None, "the declarer holds a radelc: the result is doubled")
 
 
-def _outcome(pile_m: list[str], pile_o: list[str], cards: frozenset[str]) -> str | None:
-    if cards.issubset(pile_m):
-        return "M"
-    if cards.issubset(pile_o):
-        return "O"
-    return None
-
-
-def _bonus(h: SlovenianHand, b: str, pile_m: list[str], pile_o: list[str], remainder: list[str],
-           rem_to_m: bool, unverified: list[str]) -> tuple[str, int, str] | None:  # fmt: skip
-    r = h.rules
+def _bonus(rules: Rules, f: HandFacts, b: str) -> tuple[str, int, str] | None:
+    """One bonus line (spec 9.5), or None when it does not count."""
+    if b not in f.outcomes and b not in f.announced:
+        return None
     v = BONUS_VALUES[b]
-    failed_silent: str | None = None  # side that failed a silent ultimo (switch)
-    if b in ("trula", "kralji"):
-        pm, po = pile_m, pile_o
-        if not r.count_remainder:
-            pm = [x for x in pile_m if not (rem_to_m and x in remainder)]
-            po = [x for x in pile_o if not (not rem_to_m and x in remainder)]
-        o = _outcome(pm, po, TRULA if b == "trula" else frozenset(KINGS))
-    elif b == "pagat_ultimo":
-        o = None
-        if h.claim is not None:
-            if PAGAT in h.claim[2]:
-                unverified.append("pagat ultimo cannot be judged: the rest was claimed")
-        elif len(h.tricks) >= h.tricks_total:
-            last = h.tricks[-1]
-            if last.winning_card == PAGAT:
-                o = h.side(last.winner)
-            else:
-                for seat, card in last.cards:
-                    if card == PAGAT:
-                        failed_silent = h.side(seat)
-    else:  # kralj_ultimo
-        k = h.called_king
-        if k is None or not CONTRACTS[h.contract].king_call or h.n_active != 4:  # type: ignore[index]
-            return None
-        o = None
-        if h.claim is None and len(h.tricks) >= h.tricks_total:
-            last = h.tricks[-1]
-            if any(card == k for _, card in last.cards):
-                if h.side(last.winner) == "M":
-                    o = "M"
-                else:
-                    failed_silent = "M"
-        partial = any(i.type == "renons" and i.upheld and i.kind == "partial_king_ultimo"
-                      for i in h.irregularities)  # fmt: skip
-        if partial or (h.claim is not None and "kralj_ultimo" in h.ann):
-            o = None
+    o = f.outcomes.get(b)
     name = _BONUS_NAMES[b]
-    if b in h.ann:
-        side = h.ann[b][1]
-        kb = 2 ** h.kontra.get(b, 0)
-        kt = " (×2 kontra)" if kb > 1 else ""
+    if b in f.announced:
+        side = f.announced[b]
+        kb = 2 ** f.kontra.get(b, 0)
         who = "the declarer's side" if side == "M" else "the defenders"
         if side == "M":
             val = (2 * v if o == "M" else -2 * v) * kb
         else:
             val = (-2 * v if o == "O" else 2 * v) * kb
         ach = "achieved" if o == side else "not achieved"
-        return (b, val, f"{name} announced by {who}, {ach}{kt}")
+        return (b, val, f"{name} announced by {who}, {ach}{_kt(kb)}")
     if o == "M":
         return (b, v, f"silent {name} of the declarer's side")
     if o == "O":
         return (b, -v, f"silent {name} of the defenders")
-    if failed_silent and r.silent_ultimo_failure_counts:
-        val = -v if failed_silent == "M" else v
+    failed = f.failed_silent.get(b)
+    if failed and rules.silent_ultimo_failure_counts:
+        val = -v if failed == "M" else v
         return (b, val, f"silent {name} failed in the last trick")
     return None
 
 
-def _mondfang(h: SlovenianHand, acc: _Acc, rem_to_m: bool) -> None:
-    r = h.rules
-    mv = r.mondfang_value
-    for i, t in enumerate(h.tricks):
-        for seat, card in t.cards:
-            if card == MOND and t.winning_card != MOND:
-                acc.add("mondfang", -mv, seat, f"seat {seat}'s mond was captured by "
-                        f"{t.winning_card} in trick {i + 1}")  # fmt: skip
-    row = CONTRACTS[h.contract]  # type: ignore[index]
-    if row.talon and MOND in h.talon and MOND not in h.taken and not rem_to_m:
-        acc.add("mondfang", -mv, h.declarer, "the declarer left the mond in the talon"
-                + (" (self-call: the remainder is never his)" if h.self_call else ""))  # fmt: skip
-
-
-# ---------------------------------------------------------------------- klop
-
-
-def _klop(h: SlovenianHand, acc: _Acc, radelci: list[int], card_points: dict[str, Any],
-          unverified: list[str]) -> None:  # fmt: skip
-    r = h.rules
-    won = _won_piles(h)
-    ntr = _tricks_by(h)
-    th = {s: thirds(won[s]) for s in h.active}
-    card_points["thirds"] = [th.get(s) for s in range(h.table_size)]
-    if not _complete(h):
-        unverified.append(f"klop stops after {len(h.tricks)} of {h.tricks_total} tricks")
-    elif sum(th.values()) != 210:
-        unverified.append(f"card conservation broken: klop piles hold {sum(th.values())} thirds")
-    full = {s for s in h.active if th[s] >= r.win_threshold}
-    empty = {s for s in h.active if ntr.get(s, 0) == 0}
+def _klop(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) -> None:
+    """Klop (spec 9.8): everyone for himself; full (> 35) −70, empty (no trick) +70."""
+    th = f.klop_thirds
+    full = {s for s in f.active if th.get(s, 0) >= rules.win_threshold}
+    empty = {s for s in f.active if f.klop_tricks.get(s, 0) == 0}
     base: dict[int, int] = {}
     why: dict[int, str] = {}
-    for s in h.active:
+    for s in f.active:
         if full or empty:
             if s in full:
                 base[s], why[s] = -70, f"full: {th[s]} thirds, more than 35 points"
@@ -381,82 +411,75 @@ def _klop(h: SlovenianHand, acc: _Acc, radelci: list[int], card_points: dict[str
             else:
                 base[s], why[s] = 0, "another player is full or empty"
         else:
-            p = rounded(th[s])
-            if r.klop_nearest_5:
+            p = rounded(th.get(s, 0))
+            if rules.klop_nearest_5:
                 p = 5 * ((p + 2) // 5)
-            base[s], why[s] = -p, f"{p} card points ({th[s]} thirds)"
-    if h.kontra.get("game"):
-        pair = bool(full and empty) and not r.klop_kontra_full_and_empty_doubled
-        if not pair:
-            for s in h.active:
+            base[s], why[s] = -p, f"{p} card points ({th.get(s, 0)} thirds)"
+    if f.kontra.get("game"):
+        if not (full and empty) or rules.klop_kontra_full_and_empty_doubled:
+            for s in f.active:
                 base[s] *= 2
                 if base[s]:
                     why[s] += " (×2 kontra)"
-    for s in h.active:
-        F = _radelc_factor(h, s)
+    for s in f.active:
+        F = _radelc_factor(rules, f, s)
         acc.add("klop", base[s], s, why[s])
         if F == 2 and base[s]:
             acc.add("radelc", base[s], s, f"seat {s} holds a radelc: his klop result is doubled")
-        if base[s] > 0 and r.radelci and radelci[s] > 0:
+        if base[s] > 0 and rules.radelci and radelci[s] > 0:
             radelci[s] -= 1
 
 
-# ---------------------------------------------------------------------- renons (section 10)
-
-
-def _renons(h: SlovenianHand, acc: _Acc, renons: list[Any], radelci: list[int]) -> bool | None:
-    r = h.rules
-    c = h.contract
-    assert c is not None
+def _renons(rules: Rules, f: HandFacts, acc: _Acc, renons: list[Irregularity],
+            radelci: list[int]) -> None:  # fmt: skip
+    """Renons settlements (spec 10.4); they replace the hand's normal score."""
+    c = f.contract
     row = CONTRACTS[c]
-    kg = 2 ** h.kontra.get("game", 0)
-    vr = 125 if "barvni_valat" in h.ann else row.renons_value
-    d = h.declarer
+    kg = 2 ** f.kontra.get("game", 0)
+    vr = 125 if "barvni_valat" in f.announced else row.renons_value
+    d = f.declarer
     erased: set[int] = set()
     for ir in renons:
         x = ir.seat
         if x is None:
             continue
-        fx = _radelc_factor(h, x)
+        fx = _radelc_factor(rules, f, x)
         if ir.kind == "wrong_discard":
-            fd = _radelc_factor(h, d)
             who = d if d is not None else x
+            fd = _radelc_factor(rules, f, who)
             acc.add("renons", -70 * fd, who, "wrong discard: the declarer writes −70"
-                    + (" (radelc ×2)" if fd == 2 else "") + "; kontras are ignored")  # fmt: skip
+                    + (" ×2 radelc" if fd == 2 else "") + "; kontras are ignored")  # fmt: skip
             continue
         pen = vr * kg
-        parts = [f"{vr}" + (" ×2 kontra" if kg > 1 else "")]
-        if r.renons_with_bonuses:
-            for b, (_, _) in h.ann.items():
+        parts = [f"{vr}" + (f" ×{kg} kontra" if kg > 1 else "")]
+        if rules.renons_with_bonuses:
+            for b in f.announced:
                 if b == "barvni_valat":
                     continue
-                vb = 2 * BONUS_VALUES[b] * 2 ** h.kontra.get(b, 0)
+                vb = 2 * BONUS_VALUES[b] * 2 ** f.kontra.get(b, 0)
                 pen += vb
                 parts.append(f"{b} {vb}")
         acc.add("renons", -pen * fx, x, f"renons ({ir.kind}) by seat {x}: −({' + '.join(parts)})"
                 + (" ×2 radelc" if fx == 2 else ""))  # fmt: skip
-        gave_kontra = any(s == x for s, _, _ in h.kontra_list)
-        if gave_kontra and d is not None and c != "klop":
-            fd = _radelc_factor(h, d)
-            plus = r.contract_value(c) * kg * fd
+        if x in f.kontra_givers and d is not None and c != "klop":
+            fd = _radelc_factor(rules, f, d)
+            v = rules.contract_value(c)
+            plus = v * kg * fd
             acc.add("renons", plus, d, f"the kontra giver (seat {x}) committed the renons: the "
-                    f"declarer writes +{r.contract_value(c)}"
-                    + (" ×2 kontra" if kg > 1 else "") + (" ×2 radelc" if fd == 2 else ""))  # fmt: skip
-            if r.renons_partner_plus and h.partner is not None:
-                acc.add("renons", plus, h.partner, "the partner writes the declarer's plus")
-            if fd == 2 and r.radelci and d not in erased:
+                    f"declarer writes +{v}" + (f" ×{kg} kontra" if kg > 1 else "")
+                    + (" ×2 radelc" if fd == 2 else ""))  # fmt: skip
+            if rules.renons_partner_plus and f.partner is not None:
+                acc.add("renons", plus, f.partner, "the partner writes the declarer's plus")
+            if fd == 2 and rules.radelci and d not in erased:
                 radelci[d] -= 1
                 erased.add(d)
-    return None
 
 
-# ---------------------------------------------------------------------- penalties, radelci
-
-
-def _penalties(h: SlovenianHand, acc: _Acc) -> list[int] | None:
-    counts = list(h.misdeals_before)
+def _penalties(f: HandFacts, acc: _Acc) -> list[int] | None:
+    """Misdeal penalties (0, −20, −40, −80 … per offender, spec 3.6) and game-point penalties."""
+    counts = list(f.misdeals_before) if f.misdeals_before else [0] * f.table_size
     changed = False
-    for ir in h.irregularities:
+    for ir in f.irregularities:
         if ir.type == "misdeal" and ir.seat is not None:
             counts[ir.seat] += 1
             changed = True
@@ -474,21 +497,15 @@ def _penalties(h: SlovenianHand, acc: _Acc) -> list[int] | None:
     return counts if changed else None
 
 
-def _award_radelci(h: SlovenianHand, radelci: list[int], renons: list[Any]) -> None:
-    c = h.contract
-    assert c is not None
-    award = CONTRACTS[c].radelc or "barvni_valat" in h.ann
-    if not award and h.rules.radelci_from_silent_valat and c != "klop" and not renons:
-        ntr = _tricks_by(h)
-        m = {s for s in (h.declarer, h.partner) if s is not None}
-        if _complete(h) and (all(ntr.get(s, 0) == 0 for s in h.active if s not in m)
-                             or all(ntr.get(s, 0) == 0 for s in m) or "valat" in h.ann):  # fmt: skip
-            award = True
-    if award:
-        for s in range(h.table_size):
-            radelci[s] += 1
-    for s in range(h.table_size):
-        radelci[s] = max(0, radelci[s])
+def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool) -> None:
+    """Every seated player earns a radelc after a game worth 70 or more (spec 9.10 step 4)."""
+    c = f.contract
+    award = CONTRACTS[c].radelc or "barvni_valat" in f.announced
+    if (not award and rules.radelci_from_silent_valat and c != "klop" and not renons
+            and (f.valat_side is not None or "valat" in f.announced)):  # fmt: skip
+        award = True
+    for s in range(f.table_size):
+        radelci[s] = max(0, radelci[s] + (1 if award else 0))
 
 
 # ---------------------------------------------------------------------- openspiel
@@ -520,3 +537,7 @@ def _openspiel_score(h: SlovenianHand) -> HandScore:
     return HandScore(totals=tuple(int(x) for x in returns), items=items, contract=c,
                      declarer=h.declarer, partner=h.partner, won=won,
                      carry_after={"radelci": [0] * n})  # fmt: skip
+
+
+__all__ = ["HandFacts", "hand_facts", "score_facts", "score_hand"]
+
