@@ -47,6 +47,8 @@ import orjson
 from pydantic import ValidationError
 
 from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
+
+_PACK_SETS: Final = {g: frozenset(p) for g, p in PACKS.items()}
 from tarock_logs.errors import LogError, schema_code
 from tarock_logs.models import (
     ACTION_TYPES,
@@ -872,6 +874,7 @@ class _Validator:
     def normalise(
         self, h: dict[str, Any], game: str, base: str, number: int | None, errs: list[LogError]
     ) -> dict[str, Any]:
+        pack = _PACK_SETS[game]
         out = dict(h)
         deal = h.get("deal")
         if isinstance(deal, dict):
@@ -879,27 +882,44 @@ class _Validator:
             hands = deal.get("hands")
             if isinstance(hands, list):
                 d["hands"] = [
-                    self.cards(cs, game, f"{base}.deal.hands[{k}]", number, None, errs, True)
+                    sort_cards(cs, game)
+                    if type(cs) is list and all(type(c) is str and c in pack for c in cs)
+                    else self.cards(cs, game, f"{base}.deal.hands[{k}]", number, None, errs, True)
                     for k, cs in enumerate(hands)
                 ]
-            if "talon" in deal:
-                d["talon"] = self.cards(deal["talon"], game, f"{base}.deal.talon", number,
-                                        None, errs, False)  # fmt: skip
+            talon = deal.get("talon")
+            if talon is not None and not (
+                type(talon) is list and all(type(c) is str and c in pack for c in talon)
+            ):
+                d["talon"] = self.cards(talon, game, f"{base}.deal.talon", number, None, errs,
+                                        False)  # fmt: skip
             out["deal"] = d
         actions = h.get("actions")
         if isinstance(actions, list):
-            new_actions = []
+            new_actions = actions
             for j, a in enumerate(actions):
-                if isinstance(a, dict) and ("card" in a or "cards" in a or "shown" in a):
-                    a = dict(a)
-                    ap = f"{base}.actions[{j}]"
-                    if isinstance(a.get("card"), str):
-                        a["card"] = self.card(a["card"], game, ap + ".card", number, j, errs)
-                    for key in ("cards", "shown"):
-                        if key in a:
-                            a[key] = self.cards(a[key], game, f"{ap}.{key}", number, j, errs,
-                                                False)  # fmt: skip
-                new_actions.append(a)
+                if type(a) is not dict:
+                    continue
+                c = a.get("card")
+                cs = a.get("cards")
+                sh = a.get("shown")
+                if (
+                    (c is None or (type(c) is str and c in pack))
+                    and (cs is None or (type(cs) is list and all(type(x) is str and x in pack for x in cs)))  # noqa: E501
+                    and (sh is None or (type(sh) is list and all(type(x) is str and x in pack for x in sh)))  # noqa: E501
+                ):
+                    continue
+                if new_actions is actions:
+                    new_actions = list(actions)
+                a = dict(a)
+                ap = f"{base}.actions[{j}]"
+                if isinstance(c, str):
+                    a["card"] = self.card(c, game, ap + ".card", number, j, errs)
+                for key in ("cards", "shown"):
+                    if key in a:
+                        a[key] = self.cards(a[key], game, f"{ap}.{key}", number, j, errs,
+                                            False)  # fmt: skip
+                new_actions[j] = a
             out["actions"] = new_actions
         return out
 
@@ -953,9 +973,11 @@ class _Validator:
         seat_ok(hand.deal.cut_by, f"{base}.deal.cut_by", "the cutter")
         if dealer_ok:
             self.deal_checks(hand, game, n, base, errs)
-        sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else None
+        sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else -1
         for j, a in enumerate(hand.actions):
-            if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j) and a.seat == sits_out:
+            if a.seat < n and a.seat != sits_out:
+                continue
+            if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j):
                 self.err("E-SEAT-INACTIVE", f"seat {a.seat} deals and sits out at a table of "
                          f"five, but makes a {a.type!r} action", f"{base}.actions[{j}].seat",
                          hand=num, action=j, into=errs)  # fmt: skip
@@ -989,21 +1011,20 @@ class _Validator:
                      "(one list per seat, empty for a seat that sits out)",
                      f"{base}.deal.hands", hand=num, into=errs)  # fmt: skip
             return
-        where: dict[str, list[str]] = {}
-        for s, cs in enumerate(deal.hands):
-            for k, c in enumerate(cs):
-                where.setdefault(c, []).append(f"{base}.deal.hands[{s}][{k}]")
-        for k, c in enumerate(deal.talon):
-            where.setdefault(c, []).append(f"{base}.deal.talon[{k}]")
-        counts = Counter({c: len(p) for c, p in where.items()})
+        counts = Counter(deal.talon)
+        for cs in deal.hands:
+            counts.update(cs)
         dups = [c for c, cnt in counts.items() if cnt > 1]
         for c in dups:
-            self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {counts[c]} times", where[c][1],
+            where = [f"{base}.deal.hands[{s}][{k}]" for s, cs in enumerate(deal.hands)
+                     for k, x in enumerate(cs) if x == c]  # fmt: skip
+            where += [f"{base}.deal.talon[{k}]" for k, x in enumerate(deal.talon) if x == c]
+            self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {counts[c]} times", where[1],
                      hand=num, into=errs)  # fmt: skip
         if dups:  # a card dealt twice explains the missing card and the odd sizes: one defect
             return
         pack = PACKS[game]
-        missing = [c for c in pack if c not in where]
+        missing = [c for c in pack if c not in counts]
         if missing:
             dealt = sum(counts.values())
             self.err("E-DEAL-MISSING-CARD", f"the deal lacks {', '.join(missing)} ({len(pack)} "

@@ -1,0 +1,110 @@
+"""``tarock fmt``: rewrite logs in canonical form (see :mod:`tarock_logs.writer`).
+
+A file is rewritten only when every record in it was read without errors (a byte-order mark is
+the one error ``fmt`` repairs); otherwise its errors are printed on stderr and the file is left
+alone. ``--check`` rewrites nothing and exits 1 if some file is not canonical. ``-o OUT`` writes
+to OUT instead of in place: a file name when one file is given, otherwise a folder that mirrors
+the input folders.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tarock_logs.cli.common import ExitCode, app, err_console, fail
+from tarock_logs.reader import iter_log_files, log_kind, read_file
+from tarock_logs.writer import dumps_sessions
+
+_REPAIRABLE = frozenset({"E-JSON-BOM"})
+
+
+def canonical_text(path: Path) -> tuple[bytes | None, list[str]]:
+    """The canonical bytes of a log file, or None with the reasons it cannot be formatted."""
+    records = list(read_file(path))
+    problems = [
+        str(e) for r in records for e in r.all_errors()
+        if e.is_error and e.code not in _REPAIRABLE
+    ]  # fmt: skip
+    if problems:
+        return None, problems
+    sessions = [r.session for r in records if r.session is not None]
+    kind = log_kind(path) or "json"
+    raw = _read_bytes(path)
+    as_list = raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"["
+    text = dumps_sessions(sessions, kind=kind, as_list=as_list if kind == "json" else None)
+    data = text.encode()
+    if str(path).lower().endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    return data, []
+
+
+def _read_bytes(path: Path) -> bytes:
+    if str(path).lower().endswith(".gz"):
+        with gzip.open(path, "rb") as f:
+            return f.read()
+    return path.read_bytes()
+
+
+def _same(path: Path, data: bytes) -> bool:
+    if str(path).lower().endswith(".gz"):
+        return _read_bytes(path) == gzip.decompress(data)
+    return path.read_bytes() == data
+
+
+def _targets(paths: list[Path], exclude: list[str], out: Path | None) -> list[tuple[Path, Path]]:
+    pairs = []
+    single = len(paths) == 1 and paths[0].is_file()
+    for root in paths:
+        for f in iter_log_files([root], exclude):
+            if out is None:
+                dest = f
+            elif single and not out.is_dir():
+                dest = out
+            else:
+                rel = f.relative_to(root) if root.is_dir() else Path(f.name)
+                dest = out / rel
+            pairs.append((f, dest))
+    return pairs
+
+
+@app.command()
+def fmt(
+    paths: Annotated[list[Path], typer.Argument(help="log files or folders")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="write here, not in place")] = None,  # noqa: E501
+    check: Annotated[bool, typer.Option("--check", help="only report files not canonical")] = False,  # noqa: E501
+    exclude: Annotated[
+        list[str], typer.Option("--exclude", help="folder or file name to skip (repeatable)")
+    ] = [],  # noqa: B006
+) -> None:
+    """Rewrite logs in canonical form (card tokens, key order, indentation)."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+    findings = False
+    for src, dest in _targets(paths, exclude, out):
+        data, problems = canonical_text(src)
+        if data is None:
+            findings = True
+            err_console.print(f"tarock fmt: {src}: not formatted, it has errors:", markup=False)
+            for p in problems:
+                err_console.print("  " + p, markup=False, highlight=False)
+            continue
+        if check:
+            if not _same(src, data):
+                findings = True
+                typer.echo(f"would reformat {src}")
+            continue
+        if dest.exists() and _same(dest, data):
+            typer.echo(f"unchanged {dest}")
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(dest.name + f".tmp-{os.getpid()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, dest)
+        typer.echo(f"reformatted {dest}" if dest == src else f"wrote {dest}")
+    raise typer.Exit(int(ExitCode.FINDINGS if findings else ExitCode.OK))
