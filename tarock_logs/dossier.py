@@ -26,7 +26,7 @@ from tarock_logs import __version__
 from tarock_logs import models as m
 from tarock_logs.audit import HandAudit, audit_hand
 from tarock_logs.cards import CARDS, TAROK
-from tarock_logs.replay import HandReplay, replay_session
+from tarock_logs.replay import HandReplay, replay_in_session
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
 
@@ -122,7 +122,10 @@ tr.warn td { background: #fff8e1; }
 td.diff { background: #ffcdd2; font-weight: bold; }
 .ok { color: #1b5e20; }
 .badtxt { color: #b71c1c; font-weight: bold; }
-.cards { display: inline-flex; flex-wrap: wrap; gap: 2px; }
+.cards { display: inline-flex; flex-wrap: wrap; gap: 2px; align-items: center; }
+td.trick { white-space: nowrap; }
+td.trick .cards { flex-wrap: nowrap; margin-right: 3px; }
+.opts { font-size: 8.5pt; columns: 2; margin: 1mm 0; }
 svg.card { display: inline-block; }
 .meta td:first-child { width: 32%; font-weight: bold; }
 .verdict { font-size: 12pt; padding: 2mm; border: 2px solid #999; margin: 2mm 0; }
@@ -184,6 +187,24 @@ def _player(session: m.Session, seat: int | None) -> str:
         return f"seat {seat} (not at the table)"
     p = session.players[seat]
     return f"{p.name} ({p.id})" if p.name else p.id
+
+
+def _short(session: m.Session, seat: Any, roles: Mapping[int, str] | None = None) -> str:
+    """``P1 Ana``: the position in this hand and the player's name (or id)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(session.players):
+        return "—" if seat is None else str(seat)
+    p = session.players[seat]
+    label = p.name or p.id
+    pos = roles.get(seat) if roles else None
+    return f"{pos} {label}" if pos else label
+
+
+def _thirds(v: Any) -> str:
+    """Card points given in thirds of a point, as a mixed number (149 → 49⅔)."""
+    if not isinstance(v, int):
+        return _plain(v)
+    whole, rem = divmod(v, 3)
+    return f"{whole}{['', '⅓', '⅔'][rem]}" if whole or not rem else ["", "⅓", "⅔"][rem]
 
 
 def _role_names(session: m.Session, dealer: int) -> dict[int, str]:
@@ -333,9 +354,7 @@ def build_dossier(
             raise DossierError("the hand is not part of this session")
     h = session.hands[idx]
     eng = engine if engine is not None else get_engine(session.game)
-    partial = session.model_copy(update={"hands": session.hands[: idx + 1]})
-    replays = replay_session(partial, ruleset, engine=eng, with_views=True)
-    replay = replays[idx]
+    replay = replay_in_session(session, idx, ruleset, engine=eng)
     audit = audit_hand(session, h, replay, file=file, engine=eng, keep_replay=True)
     html = _render(session, h, replay, audit, generated_at or datetime.now(UTC))
     return Dossier(html, audit)
@@ -420,12 +439,16 @@ def _render(
             session.ruleset not in rs.aliases
         ):
             _row(tb, ["Ruleset of the log", f"{session.ruleset} (re-scored: what-if)"])
-        for k, v in sorted(rs.options.items()):
-            _row(tb, [f"option {k}", v])
     else:
         _row(tb, ["Ruleset of the log", f"{session.ruleset} (not resolved: no engine)"])
     for k, v in sorted(session.options.items()):
-        _row(tb, [f"session option {k}", v])
+        _row(tb, [f"session option {k}", _plain(v)])
+    if rs is not None and rs.options:
+        opts = _el(sec, "div", class_="opts")
+        for k, v in sorted(rs.options.items()):
+            line = _el(opts, "div")
+            _el(line, "b", k)
+            line[-1].tail = f" = {_plain(v)}"
 
     # ---- players
     sec = _el(body, "section")
@@ -480,8 +503,8 @@ def _render(
             verdict_txt, rule_txt = "legal", ""
         _row(
             tb,
-            [i, phases[i], a.seat, _player(session, a.seat), describe_action(a), verdict_txt,
-             rule_txt],
+            [i, phases[i], a.seat, _short(session, a.seat, roles), describe_action(a),
+             verdict_txt, rule_txt],
             cls=cls,
         )  # fmt: skip
     hand_level = [v for v in audit.violations if v.action_index is None]
@@ -497,19 +520,44 @@ def _render(
         sec = _el(body, "section")
         _el(sec, "h2", "Bidding, king call, talon and announcements")
         tb = _table(sec, ["", ""])
-        for key, label in (
-            ("bids", "Bids"), ("contract", "Contract"), ("announcements", "Announcements"),
-            ("kontras", "Kontras"),
-        ):  # fmt: skip
-            val = view.get(key)
-            if val not in (None, [], {}):
-                _row(tb, [label, _plain(val)])
+        bids = view.get("bids") or []
+        if bids:
+            _row(tb, ["Bids", ", ".join(
+                f"{_short(session, b[0], roles)}: {b[1]}" for b in bids
+                if isinstance(b, (list, tuple)) and len(b) == 2)])  # fmt: skip
+        if view.get("contract"):
+            who = _short(session, view.get("declarer"), roles)
+            _row(tb, ["Contract", f"{view['contract']} (declarer {who})"])
+        anns = view.get("announcements") or []
+        if anns:
+            _row(tb, ["Announcements", ", ".join(
+                f"{_short(session, a.get('seat'), roles)}: {a.get('bonus')}"
+                for a in anns if isinstance(a, Mapping))])  # fmt: skip
+        kons = view.get("kontras") or []
+        if kons:
+            names = {1: "kontra", 2: "re", 3: "sub", 4: "mord"}
+            _row(tb, ["Kontras", ", ".join(
+                f"{_short(session, k.get('seat'), roles)}: "
+                f"{names.get(k.get('level') or 1, 'kontra')} on {k.get('target')}"
+                for k in kons if isinstance(k, Mapping))])  # fmt: skip
         called = next((a.card for a in hand.actions if a.type == "call"), None)
         if called:
             _row(tb, ["King called", _cards(ET.Element("div"), [called])])
-        talon = view.get("talon")
-        if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
-            _row(tb, ["Talon (end of hand)", _cards(ET.Element("div"), talon)])
+        groups = view.get("talon_groups")
+        taken = view.get("talon_group")
+        if isinstance(groups, list) and groups:
+            cell = ET.Element("div")
+            for gi, g in enumerate(groups):
+                if not isinstance(g, list):
+                    continue
+                mark = " (taken)" if gi == taken else ""
+                _el(cell, "span", f"group {gi}{mark}:", class_="small")
+                _cards(cell, [c for c in g if isinstance(c, str)])
+            _row(tb, ["Talon groups", cell])
+        else:
+            talon = view.get("talon")
+            if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
+                _row(tb, ["Talon", _cards(ET.Element("div"), talon)])
         disc = view.get("discards")
         if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
             _row(tb, ["Discards", _cards(ET.Element("div"), disc)])
@@ -532,12 +580,15 @@ def _render(
             wrap = _el(cards_cell, "span", class_="cards")
             _el(wrap, "span", f"{roles.get(seat, seat)}", class_="small")
             card_svg(wrap, card, highlight=card in bad_cards)
-        _row(
+        pts = t.get("points")
+        pts_txt = _thirds(pts) if t.get("points_unit") == "thirds" else _plain(pts)
+        tr = _row(
             tb,
-            [k, _player(session, t.get("leader")), cards_cell, _player(session, t.get("winner")),
-             _plain(t.get("points"))],
+            [k, _short(session, t.get("leader"), roles), cards_cell,
+             _short(session, t.get("winner"), roles), pts_txt],
             num=(4,),
         )  # fmt: skip
+        list(tr)[2].set("class", "trick")
     cur = view.get("trick") if view else None
     if cur:
         _el(sec, "p", "Cards on the table when the log ends: " + _plain(cur))
@@ -545,7 +596,7 @@ def _render(
     # ---- irregularities and notes
     if hand.irregularities or hand.notes:
         sec = _el(body, "section")
-        _el(sec, "h2", "Irregularities recorded at the table")
+        _el(sec, "h2", "Irregularities and notes")
         for irr in hand.irregularities:
             _el(sec, "p", _describe_irregularity(session, irr))
         if hand.notes:
@@ -639,6 +690,8 @@ def _plain(v: Any) -> str:
         return _fmt_num(v) if isinstance(v, float) else str(v)
     if isinstance(v, Mapping):
         return ", ".join(f"{k}: {_plain(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)) and all(not isinstance(x, (list, tuple, Mapping)) for x in v):
+        return ", ".join(_plain(x) for x in v)
     if isinstance(v, (list, tuple)):
         return "; ".join(_plain(x) if not isinstance(x, (list, tuple)) else " ".join(
             _plain(y) for y in x) for x in v)  # fmt: skip

@@ -45,6 +45,7 @@ __all__ = [
     "Step",
     "legal_alternatives",
     "replay_hand",
+    "replay_in_session",
     "replay_session",
     "resolve_ruleset",
     "to_engine_action",
@@ -366,15 +367,18 @@ def replay_hand(
     session_state: SessionState | None = None,
     engine: GameEngine | None = None,
     with_views: bool = True,
+    trust_carry: bool | None = None,
 ) -> HandReplay:
     """Replay one hand of ``session`` (a :class:`~tarock_logs.models.Hand` or its 0-based index).
 
     ``ruleset`` re-scores under another ruleset (what-if; id or alias); by default the
     session's own ruleset with the session's options. ``session_state`` is the state carried
     in from the previous hands (radelci); without it the hand is replayed from a fresh session
-    state, so use :func:`replay_session` when the carry matters. ``engine`` overrides the
-    registry (tests, experiments). Never raises for a bad log: problems land in ``unverified``
-    and ``violations``.
+    state, so use :func:`replay_session` (or :func:`replay_in_session`) when the carry matters.
+    The log's ``radelci_before`` is applied to the engine unless ``trust_carry``; by default
+    the carry is trusted when a ``session_state`` is passed for a hand after the first.
+    ``engine`` overrides the registry (tests, experiments). Never raises for a bad log:
+    problems land in ``unverified`` and ``violations``.
     """
     if isinstance(hand, int):
         idx = hand
@@ -391,14 +395,32 @@ def replay_hand(
             requested_ruleset=ruleset or session.ruleset,
         )
     out = HandReplay(session.game, idx, hand.number, rs, unverified=list(notes))
+    trust = (idx > 0) if trust_carry is None else trust_carry
+    if trust_carry is None and session_state is None:
+        trust = False
     if session_state is None:
         try:
             session_state = eng.new_session(rs, len(session.players))
         except Exception as exc:  # noqa: BLE001
             out.unverified.append(f"the engine cannot set up this table: {exc}")
             return out
-    _replay_into(out, session_state, hand, with_views=with_views)
+    _replay_into(out, session_state, hand, with_views=with_views, trust_carry=trust)
     return out
+
+
+def replay_in_session(
+    session: m.Session,
+    index: int,
+    ruleset: str | None = None,
+    *,
+    engine: GameEngine | None = None,
+) -> HandReplay:
+    """Hand ``index`` (0-based) replayed with views after the session's earlier hands
+    (replayed without views), so that the carried state is what :func:`replay_session` gives."""
+    partial = session.model_copy(update={"hands": session.hands[: index + 1]})
+    eng = engine if engine is not None else get_engine(session.game)
+    replays = replay_session(partial, ruleset, engine=eng, with_views=False, views_for=index)
+    return replays[index]
 
 
 def replay_session(
@@ -407,11 +429,13 @@ def replay_session(
     *,
     engine: GameEngine | None = None,
     with_views: bool = False,
+    views_for: int | None = None,
 ) -> list[HandReplay]:
     """Replay every hand of ``session`` in order, carrying the session state (radelci).
 
     Returns one :class:`HandReplay` per hand, in the session's order. With no engine for the
     game (or an unknown ruleset) every hand comes back unverified with the reason.
+    ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only.
     """
     try:
         eng, rs, notes = _session_setup(session, ruleset, engine)
@@ -437,7 +461,8 @@ def replay_session(
     for i, hand in enumerate(session.hands):
         r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
         trust = i > 0 and out[-1].score is not None
-        _replay_into(r, ss, hand, with_views=with_views, trust_carry=trust)
+        views = with_views or views_for == i
+        _replay_into(r, ss, hand, with_views=views, trust_carry=trust)
         out.append(r)
     return out
 
