@@ -84,8 +84,15 @@ class Auction:
 
     def copy(self) -> Auction:
         new = Auction.__new__(Auction)
-        for name in Auction.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.rs, new.opts, new.dealer, new.p1, new.dealt = (
+            self.rs, self.opts, self.dealer, self.p1, self.dealt)  # fmt: skip
+        new.contract, new.holder, new.called, new.partner = (
+            self.contract, self.holder, self.called, self.partner)  # fmt: skip
+        new.open, new.quiet, new.game_level, new.turns_done = (
+            self.open, self.quiet, self.game_level, self.turns_done)  # fmt: skip
+        new.expected, new.cur_seat, new.cur_decls, new.cur_had_contract = (
+            self.expected, self.cur_seat, self.cur_decls, self.cur_had_contract)  # fmt: skip
+        new.empty_run, new.over, new.p1_opened = self.empty_run, self.over, self.p1_opened
         new.passed = set(self.passed)
         new.announced = {k: dict(v) for k, v in self.announced.items()}
         new.history = list(self.history)

@@ -66,7 +66,8 @@ class _State:
     def copy(self) -> _State:
         new = _State.__new__(_State)
         new.phase = self.phase
-        new.auction = self.auction.copy()
+        # the auction never changes once it is over: share it (copy on write)
+        new.auction = self.auction if self.auction.over else self.auction.copy()
         new.hands = [list(h) for h in self.hands]
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)
@@ -440,9 +441,7 @@ class ZRHand:
                         seat=musts[0],
                     ))  # fmt: skip
         if t in AUCTION_TYPES:
-            if st.phase != "auction":
-                st.auction.over = True
-            out += st.auction.apply(action)
+            out += st.auction.apply(action)  # after the auction: E_AUCTION_OVER, no change
             if st.phase == "auction" and st.auction.over:
                 st.phase = "play"
                 st.leader = st.auction.p1
