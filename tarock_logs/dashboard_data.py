@@ -645,7 +645,7 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
         scores = sa.recomputed_totals
         for seat, pid in enumerate(sa.players):
             rec_pp = sa.recorded_placement_points
-            rec_tot = sa.recorded_totals
+            rec_tot = sa.recorded_totals or sa.recorded_hand_sum
             tables.append(
                 {
                     "round": sa.round, "table": sa.table, "session": sa.session,

@@ -82,7 +82,7 @@ if view.violations:
         (st.error if v.get("severity") == "error" else st.warning)(text)
         if ai is not None:
             st.page_link(
-                "app_pages/replay.py", label=f"Replay at action {ai}", icon="▶️",
+                "app_pages/replay.py", label=f"Replay at action {ai}", icon=":material/play_circle:",
                 query_params={"hand": hand_id, "step": str(ai + 1), "seat": "all"},
             )  # fmt: skip
 else:
@@ -120,7 +120,7 @@ c1, c2 = st.columns(2)
 first = view.first_problem_step()
 c1.page_link(
     "app_pages/replay.py", label="Open in the replay viewer" + (" at the first problem" if first else ""),
-    icon="▶️", query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
+    icon=":material/play_circle:", query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )  # fmt: skip
 try:
     html = dd.dossier_html(view)
@@ -129,5 +129,5 @@ except Exception as exc:  # noqa: BLE001 - the page stays usable without the dos
 else:
     c2.download_button(
         "Download the dispute dossier (HTML)", html, file_name=f"dossier-{view.session_id}-{view.number}.html",
-        mime="text/html", icon="📄",
+        mime="text/html", icon=":material/download:",
     )  # fmt: skip

@@ -38,6 +38,8 @@ with st.sidebar:
 
 d_from = span[0] if isinstance(span, (tuple, list)) and len(span) > 0 else None
 d_to = span[1] if isinstance(span, (tuple, list)) and len(span) > 1 else None
+if (d_from, d_to) == (lo, hi):  # the full range: keep the hands without a date too
+    d_from = d_to = None
 df = dd.filter_player_hands(base, game=game, event=event, date_from=d_from, date_to=d_to, players=who)
 st.caption(f"{df['hand_id'].n_unique()} hands, {df['player'].n_unique()} players match the filters. "
            f"Rates are charted from {dd.MIN_SAMPLE} hands on.")  # fmt: skip
@@ -98,14 +100,15 @@ c_sel = d3.selectbox("Contract", sorted(x for x in df["contract"].unique().to_li
                      key="dd_contract", placeholder="any")  # fmt: skip
 hands = dd.drill_down(df, player=p_sel, role=r_sel, contract=c_sel)
 hands = _mask(hands, "player").with_columns(
-    pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay")
+    pl.col("date").cast(pl.String),
+    pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay"),
 )
 st.caption(f"{hands.height} rows")
 st.dataframe(
     hands.drop("hand_id"), hide_index=True, width="stretch",
-    column_config={"replay": st.column_config.LinkColumn("replay", display_text="open ▶")},
+    column_config={"replay": st.column_config.LinkColumn("replay", display_text="open")},
 )  # fmt: skip
 st.download_button(
     "Download these hands (CSV)", hands.write_csv(), file_name=f"hands-{dt.date.today()}.csv",
-    mime="text/csv", icon="⬇️",
+    mime="text/csv", icon=":material/download:",
 )  # fmt: skip

@@ -25,7 +25,7 @@ if index.is_empty():
 ids: list[str] = index["hand_id"].to_list()
 labels = dict(zip(ids, index["label"].to_list(), strict=True))
 flags = {
-    r["hand_id"]: ("⛔ " if r["illegal"] else "") + ("≠ " if r["discrepancy"] else "")
+    r["hand_id"]: ("[illegal] " if r["illegal"] else "") + ("[score≠] " if r["discrepancy"] else "")
     for r in index.select("hand_id", "illegal", "discrepancy").to_dicts()
 }
 
@@ -60,7 +60,7 @@ hand_id = url_selectbox(
     default=ids[0],
     format_func=lambda h: flags.get(h, "") + labels.get(h, h),
     on_change=_reset_step,
-    help="⛔ illegal action · ≠ score difference",
+    help="[illegal]: an illegal action · [score≠]: a score difference",
 )
 if not hand_id:
     st.info("Select a hand to replay.")
@@ -111,19 +111,19 @@ with c2:
 only = None if seat_sel in (None, "all") else int(seat_sel)
 
 nav = st.columns([1, 1, 1, 1, 1, 1.4, 1, 1])
-nav[0].button("⏮ First", on_click=_set_step, args=(0,), width="stretch")
+nav[0].button("First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch")
 nav[1].button(
-    "◀ Back", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
+    "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
     disabled=step <= 0, width="stretch",
 )  # fmt: skip
 nav[2].button(
-    "Forward ▶", key="forward", on_click=_set_step, args=(min(last, step + 1),),
+    "Next", icon=":material/chevron_right:", icon_position="right", key="forward", on_click=_set_step, args=(min(last, step + 1),),
     shortcut="Right", disabled=step >= last, width="stretch",
 )  # fmt: skip
-nav[3].button("Last ⏭", on_click=_set_step, args=(last,), width="stretch")
+nav[3].button("Last", icon=":material/last_page:", icon_position="right", on_click=_set_step, args=(last,), width="stretch")
 problem = view.first_problem_step()
 nav[4].button(
-    "First problem", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
+    "Problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
     width="stretch", help="the position right after the first illegal action",
 )  # fmt: skip
 marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
@@ -131,9 +131,9 @@ nav[5].selectbox(
     "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
     on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
 )  # fmt: skip
-nav[6].button("◀ Hand", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
+nav[6].button("Hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
               width="stretch", help="previous hand of this session")  # fmt: skip
-nav[7].button("Hand ▶", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
+nav[7].button("Hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
               width="stretch", help="next hand of this session")  # fmt: skip
 
 if not view.steps:
@@ -149,13 +149,13 @@ offending_cards: set[str] = set()
 for v in cur.violations:
     text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
     if v.severity == "error":
-        st.error(text, icon="⛔")
+        st.error(text, icon=":material/block:")
     else:
-        st.warning(text.replace("Illegal action", "Warning"), icon="⚠️")
+        st.warning(text.replace("Illegal action", "Warning"), icon=":material/warning:")
     if v.card:
         offending_cards.add(v.card)
 if cur.action is not None and not cur.violations:
-    st.success("Legal", icon="✅")
+    st.success("Legal", icon=":material/check_circle:")
 if "error" in state:
     st.warning(f"The engine could not show this position: {state['error']}")
 

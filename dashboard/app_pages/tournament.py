@@ -60,8 +60,10 @@ tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)
 if not tables.is_empty():
     tables = tables.with_columns(pl.col("player").map_elements(masked, return_dtype=pl.String))
     shown = tables.drop("player_id").to_pandas()
-    styled = shown.style.apply(_highlight(("recorded score", "recomputed score")), axis=1).apply(
-        _highlight(("recorded points", "recomputed points")), axis=1
+    styled = (
+        shown.style.apply(_highlight(("recorded score", "recomputed score")), axis=1)
+        .apply(_highlight(("recorded points", "recomputed points")), axis=1)
+        .format(precision=2, na_rep="—")
     )
     st.dataframe(styled, hide_index=True, width="stretch")
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dash_helpers import APP, DashDB, hand_ids
+from dash_helpers import APP, DashDB, hand_ids, ingest
 
 from tarock_logs.dashboard_data import pseudonym
 
@@ -171,3 +174,25 @@ def test_tournament_page_shows_recorded_beside_recomputed(app_env: DashDB) -> No
     assert at.selectbox(key="tournament").value == "dash-cup"
     tables = next(d.value for d in at.dataframe if "recomputed score" in d.value.columns)
     assert {"recorded score", "recomputed score", "recorded points", "recomputed points"} <= set(tables.columns)
+
+
+def test_an_ingest_publishing_a_new_file_is_picked_up_without_errors(
+    dash_db: DashDB, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "live.duckdb"
+    shutil.copyfile(dash_db.path, db)
+    monkeypatch.setenv("TAROCK_DB", str(db))
+    at = _app()
+    at.run()
+    before = int(next(m.value for m in at.metric if m.label == "Hands"))
+    sess = json.loads((dash_db.logs / "dash-disputed.json").read_text(encoding="utf-8"))
+    sess["id"] = "dash-live"
+    for i, p in enumerate(sess["players"]):
+        p["id"] = f"live-{i}"
+    extra = tmp_path / "more"
+    extra.mkdir()
+    (extra / "live.json").write_text(json.dumps(sess), encoding="utf-8")
+    ingest(extra, db)  # the store publishes with os.replace while the app holds a connection
+    at.run()
+    assert not at.exception
+    assert int(next(m.value for m in at.metric if m.label == "Hands")) == before + 1
