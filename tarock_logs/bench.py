@@ -102,8 +102,13 @@ def machine_info() -> dict[str, Any]:
         versions["open_spiel"] = version("open_spiel")
     except Exception:  # noqa: BLE001
         versions["open_spiel"] = None
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
     return {
         "nproc": os.cpu_count(),
+        "loadavg": load,  # 1/5/15-minute load: > nproc means other work shared the CPU
         "cpu": cpu or platform.processor(),
         "ram_gb": ram,
         "python": platform.python_version(),
@@ -216,6 +221,40 @@ def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
     return hands, actions, illegal
 
 
+def stage_engine(sessions: list[Session]) -> tuple[int, int]:
+    """(hands, actions) through the engine alone: actions converted beforehand, no replay
+    bookkeeping; push every action, score, carry to the next hand (what the replay layer
+    costs on top is the difference to :func:`stage_replay`)."""
+    from tarock_logs.replay import to_engine_action  # noqa: PLC0415
+    from tarock_logs.rules import get_engine  # noqa: PLC0415
+
+    prepared = []
+    for s in sessions:
+        eng = get_engine(s.game)
+        assert eng is not None
+        rs = eng.ruleset(s.ruleset, s.options or None)
+        hands = [(h.dealer, h.deal.hands, h.deal.talon, [to_engine_action(a) for a in h.actions])
+                 for h in s.hands]  # fmt: skip
+        prepared.append((eng, rs, len(s.players), hands))
+    t0 = time.perf_counter()
+    n_hands = n_actions = 0
+    for eng, rs, n, hands in prepared:
+        ss = eng.new_session(rs, n)
+        for dealer, dealt, talon, actions in hands:
+            state = ss.new_hand(dealer, dealt, talon)
+            for a in actions:
+                state.push(a)
+            score = state.score()
+            ss.end_hand(state, score)
+            n_hands += 1
+            n_actions += len(actions)
+    _ENGINE_SECONDS[0] = time.perf_counter() - t0
+    return n_hands, n_actions
+
+
+_ENGINE_SECONDS = [0.0]
+
+
 def stage_ingest(folder: Path, db: Path) -> int:
     from tarock_logs.store.ingest import ingest  # noqa: PLC0415
 
@@ -311,12 +350,15 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
         say("validate (reader)")
         try:
+            from tarock_logs import reader as _reader  # noqa: F401,PLC0415 - import not timed
             t, n = _timed(lambda: stage_validate(files), options.repeat)
             report["validate_hands_per_s"] = _rate(n, t)
         except ImportError as exc:
             details["validate_error"] = f"reader not available: {exc}"
 
         say("replay (engine)")
+        import tarock_logs.replay  # noqa: F401,PLC0415 - import not timed
+
         models = parse_sessions(files)
         t, (h, a, bad) = _timed(lambda: stage_replay(models), options.repeat)
         report["replay_hands_per_s"] = _rate(h, t)
@@ -325,8 +367,24 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         details["replay_hands_not_clean"] = bad
         del models
 
+        say("replay (engine alone)")
+        models = parse_sessions(files)
+        best = float("inf")
+        for _ in range(max(1, options.repeat)):
+            h, a = stage_engine(models)
+            best = min(best, _ENGINE_SECONDS[0])
+        details["engine_only_hands_per_s"] = _rate(h, best)
+        details["engine_only_actions_per_s"] = _rate(a, best)
+        del models
+
         say("ingest (DuckDB)")
         try:
+            # warm-up on a copy of one session: imports and first connection are not timed
+            warm = Path(tmp) / "warm"
+            warm.mkdir()
+            with open(path, "rb") as fh:
+                (warm / "w.jsonl").write_bytes(fh.readline())
+            stage_ingest(warm, Path(tmp) / "warm.duckdb")
             t, stored = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest.duckdb"))
             report["ingest_hands_per_s"] = _rate(n_hands, t)
             details["ingest_hands_stored"] = stored
