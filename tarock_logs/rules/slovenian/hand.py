@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Irregularity, Violation
@@ -350,7 +351,7 @@ class SlovenianHand:
         if t == "play" and self.phase == "play":
             out = self._play(action)
         else:
-            snap = self._snapshot()
+            snap = self._snapshot(t)
             out = self._dispatch(action)
             self._undo.append(("snap", snap))
         self.history.append(action)
@@ -363,32 +364,48 @@ class SlovenianHand:
         entry = self._undo.pop()
         action = self.history.pop()
         if entry[0] == "snap":
-            self.__dict__.update(entry[1])
+            self._restore(entry[1])
         else:
             self._unplay(entry)
         self._version += 1
         self._lc_key = (-1, -1)
         return action
 
-    _SNAP_SKIP: Final = frozenset({
-        "rules", "table_size", "dealer", "talon", "dealt", "radelci_before", "misdeals_before",
-        "irregularities", "active", "n_active", "pos", "p1", "tricks_total", "deal_violations",
-        "history", "_undo", "_version", "_lc_key", "_lc", "_lc_why", "_last_violations",
-    })  # fmt: skip
+    # The mutable state, by kind, for the snapshot undo of non-play actions: scalars are saved
+    # as values, append-only lists as (object, length) and truncated back, small mutable
+    # containers copied; the hands are copied only by actions that move cards.
+    _SCALARS: Final = (
+        "phase", "high", "holder", "others_bid", "turn", "awaiting_final", "contract",
+        "declarer", "called_king", "partner", "king_in_talon", "self_call", "talon_group",
+        "taken", "lezim", "stage", "_pr", "_protected", "ended_early", "claim", "after_end",
+        "ann", "kontra", "passed", "stage_done",
+    )  # fmt: skip
+    _APPENDED: Final = ("bids", "discards", "shown", "ann_list", "kontra_list", "trick", "tricks",
+                        "detected")  # fmt: skip
+    _get_scalars: Final = attrgetter(*_SCALARS)
+    _get_appended: Final = attrgetter(*_APPENDED)
+    _MOVES_CARDS: Final = frozenset({"talon", "discard", "play"})
 
-    def _snapshot(self) -> dict[str, Any]:
-        snap: dict[str, Any] = {}
-        skip = self._SNAP_SKIP
-        for k, v in self.__dict__.items():
-            if k in skip:
-                continue
-            if k == "hands":
-                snap[k] = [set(h) for h in v]
-            elif isinstance(v, (list, set, dict)):
-                snap[k] = v.copy()
-            else:
-                snap[k] = v
-        return snap
+    def _snapshot(self, kind: str) -> tuple[Any, ...]:
+        sc = self._get_scalars(self)
+        # ann, kontra, passed, stage_done are mutated in place: keep copies
+        sc = sc[:-4] + (self.ann.copy(), self.kontra.copy(), self.passed.copy(),
+                        self.stage_done.copy())  # fmt: skip
+        return (
+            sc,
+            tuple((x, len(x)) for x in self._get_appended(self)),
+            [set(h) for h in self.hands] if kind in self._MOVES_CARDS else None,
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        d = self.__dict__
+        for k, v in zip(self._SCALARS, snap[0]):
+            d[k] = v
+        for k, (obj, n) in zip(self._APPENDED, snap[1]):
+            del obj[n:]
+            d[k] = obj
+        if snap[2] is not None:  # actions that move no card leave the hands as they are
+            d["hands"] = snap[2]
 
     def _dispatch(self, a: Action) -> list[Violation]:
         t = a.type
@@ -1007,6 +1024,25 @@ class SlovenianHand:
         self._lc_why = why
         return legal
 
+    def _quick_legal(self, seat: int, hand: set[str], card: str) -> bool:
+        """True when ``card`` is certainly legal (positive contracts, no protected card); False
+        means "compute the full legal set" (spec 8.3 without building it)."""
+        pr = self._pr or self._play_rules()
+        if pr.negative or card in self._protected:
+            return False
+        trick = self.trick
+        if not trick:
+            return True
+        led = SUIT[trick[0][1]]
+        s = SUIT.get(card)
+        if s == led:
+            return True
+        for c in hand:
+            x = SUIT[c]
+            if x == led or (x == "T" and s != "T"):
+                return False
+        return True
+
     def _after_end(self, a: Action) -> Violation:
         self.after_end += 1
         return self._v("play.after_end", "8.7", f"seat {a.seat} played {a.card} after the hand "
@@ -1033,11 +1069,12 @@ class SlovenianHand:
             out.append(self._v("play.not_in_hand", "8.3", f"seat {seat} played {card}, which he "
                                "does not hold", seat, card))  # fmt: skip
         else:
-            legal = self._legal_for(seat)
-            if card not in legal:
-                out.append(self._illegal(seat, card, legal))
-                self.detected.append(("illegal_card", seat, "play.illegal_card"))
-                renons = True
+            if not self._quick_legal(seat, hand, card):
+                legal = self._legal_for(seat)
+                if card not in legal:
+                    out.append(self._illegal(seat, card, legal))
+                    self.detected.append(("illegal_card", seat, "play.illegal_card"))
+                    renons = True
             hand.remove(card)
         trick = self.trick
         trick.append((seat, card))
