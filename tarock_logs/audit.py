@@ -25,7 +25,7 @@ Comparison rules (documented here because referees rely on them):
   records them (item ``radelci_after``).
 
 ``hand_id`` is a content hash: the sha256 (hex) of the canonical JSON (keys sorted, no
-whitespace, UTF-8) of ``{"game", "ruleset", "players": [player ids in seat order], "hand":
+whitespace, UTF-8, as ``orjson.dumps(doc, option=OPT_SORT_KEYS)`` writes it) of ``{"game", "ruleset", "players": [player ids in seat order], "hand":
 <the hand's JSON without default-valued fields>}``, so the same hand gets the same id in
 whichever session or file it is found, and any change to its facts changes the id.
 """
@@ -33,11 +33,12 @@ whichever session or file it is found, and any change to its facts changes the i
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from tarock_logs import models as m
 from tarock_logs.replay import HandReplay, ReplayError, replay_session, resolve_ruleset
@@ -191,7 +192,7 @@ class HandAudit:
 
 
 def _canonical_json(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
 def hand_content_hash(session: m.Session, hand: m.Hand) -> str:

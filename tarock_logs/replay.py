@@ -64,6 +64,10 @@ def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(p.items()))
 
 
+_SIMPLE = frozenset({"play", "call", "pass", "lezim", "throw_in"})
+_SIMPLE_CACHE: dict[tuple[str, int, str | None], Action] = {}
+
+
 def to_engine_action(model_action: Any) -> Action:
     """One log action (a :mod:`tarock_logs.models` action) as an engine :class:`Action`.
 
@@ -72,10 +76,14 @@ def to_engine_action(model_action: Any) -> Action:
     """
     a = model_action
     t = a.type
+    if t in _SIMPLE:  # the bulk of a hand: cached, Actions are immutable
+        key = (t, a.seat, getattr(a, "card", None))
+        hit = _SIMPLE_CACHE.get(key)
+        if hit is None:
+            hit = _SIMPLE_CACHE[key] = Action(t, a.seat, card=key[2])
+        return hit
     if t == "bid":
         return Action(t, a.seat, contract=a.contract)
-    if t in ("play", "call"):
-        return Action(t, a.seat, card=a.card)
     if t == "talon":
         return Action(t, a.seat, group=a.group)
     if t == "discard":
@@ -90,8 +98,7 @@ def to_engine_action(model_action: Any) -> Action:
         return Action(t, a.seat, claim=a.claim, cards=tuple(a.cards))
     if t == "meld":
         return Action(t, a.seat, meld=a.meld, params=_params(a.params))
-    # pass, lezim, throw_in: nothing but type and seat
-    return Action(t, a.seat)
+    return Action(t, a.seat)  # an action type the log format may add later
 
 
 def to_engine_irregularity(irr: Any) -> Irregularity:
