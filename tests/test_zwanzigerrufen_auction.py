@@ -293,3 +293,38 @@ def test_legal_actions_of_forehand_at_the_start():
     assert Action("bid", 0, contract="solo") in legal
     assert Action("bid", 0, contract="farbensolo") in legal  # P1 has 5 suit cards
     assert all(a.type != "pass" for a in legal)  # she must declare
+
+
+# ----------------------------------------------------------------- auction_model = two_phase
+
+
+def test_two_phase_contract_auction_then_announcement_rotation():
+    hand = fd_hand("FD3", {"auction_model": "two_phase"})
+    found = push_all(hand, auction(
+        "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [SOLO]"
+    ))  # fmt: skip
+    assert codes(found) == []
+    assert hand.auction.stage == "announce" and hand.to_move() == seat("P1")
+    found = push_all(hand, auction("6 P1 [] · 7 P2 [KONTRA GAME] · 8 P3 [] · 9 P4 [] · 10 P1 [] · 11 P2 []"))
+    assert codes(found) == []
+    a = hand.auction
+    assert (a.contract, a.holder, a.game_level, a.over) == ("solo", seat("P1"), 1, True)
+
+
+def test_two_phase_skips_players_who_passed():
+    hand = fd_hand("FD1", {"auction_model": "two_phase"})
+    push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 []"))
+    assert hand.auction.stage == "announce"
+    found = push_all(hand, auction(
+        "5 P1 [] · 6 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 7 P3 [KONTRA ABSOLUT] · "
+        "8 P4 [ANN PAGAT DAGEGEN] · 9 P1 [KONTRA PAGAT] · 10 P2 [] · 11 P3 [] · 12 P4 [] · 13 P1 []"
+    ))  # fmt: skip
+    assert codes(found) == [] and hand.auction.over
+    assert levels(hand) == {"absolut": ("dagegen", 1), "pagat": ("dagegen", 1)}
+
+
+def test_two_phase_announcement_during_the_contract_auction():
+    hand = fd_hand("FD1", {"auction_model": "two_phase"})
+    found = push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [ANN ABSOLUT DAGEGEN]"))
+    assert error_codes(found) == ["E_AUCTION_PHASE"]
+    assert hand.auction.announced == {}

@@ -197,3 +197,36 @@ def test_view_keys_and_json_shape():
     assert view["talon"] == [] and view["discards"] == []
     assert len(view["tricks"]) == 10 and view["tricks"][9]["winner"] == seat("P4")
     json.dumps(view)
+
+
+def _fd1_with_revoke(options):
+    hand = fd_hand("FD1", options)
+    push_all(hand, auction(
+        "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [] · 4 P4 [] · "
+        "5 P1 [] · 6 P2 []"
+    ))  # fmt: skip
+    found = push_all(hand, plays("P1:HJ P2:HQ P3:T5"))  # P3 holds HK: a revoke
+    assert [v.code for f in found for v in f] == ["E_REVOKE"]
+    while not hand.is_over():
+        hand.push(hand.legal_actions()[0])
+    return hand
+
+
+def test_report_only_scores_the_deal_as_played():
+    hand = _fd1_with_revoke({})
+    score = hand.score()
+    assert {line.item for line in score.items} >= {"game", "absolut"}
+    assert sum(score.totals) == 0
+
+
+def test_penalize_gives_the_game_and_announced_bonuses_to_the_other_side():
+    """A36: the offender's side (P3 is forehand's partner) loses the game and every announced
+    bonus at its Kontra level; silent and card bonuses are not scored."""
+    score = _fd1_with_revoke({"infraction_policy": "penalize"}).score()
+    by_item = {}
+    for line in score.items:
+        if line.seat == seat("P2"):
+            by_item[line.item] = line.value
+    # the game stands at Kontra (×2); the Absolut has no Kontra of its own: base 2
+    assert by_item == {"game": 2, "absolut": 2}
+    assert score.totals == (-4, 4, -4, 4)

@@ -21,6 +21,7 @@ OPTION_VARIANTS = [
     {"card_bonus_claim": "automatic", "mondfang_payer": "capturing_side", "call_rule": "any_missing"},
     {"farbensolo_tarock_compulsion": "suit_first", "dagegen_kontra": "auto_all",
      "late_declarations": "responses_only", "throw_in": "strict"},
+    {"auction_model": "two_phase", "forehand_all_five": "any_solo"},
     {"one_announcement_per_bonus": False, "max_kontra_level": "unlimited", "throw_in": "off",
      "mondfang_in_farbensolo": "scored", "valat_overrides_bonuses": True},
 ]  # fmt: skip

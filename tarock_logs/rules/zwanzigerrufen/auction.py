@@ -49,7 +49,7 @@ class Auction:
         "rs", "opts", "dealer", "p1", "dealt", "contract", "holder", "called", "partner",
         "passed", "open", "quiet", "game_level", "announced", "history", "turns_done",
         "expected", "cur_seat", "cur_decls", "cur_had_contract", "cur_pending", "empty_run",
-        "over", "last_turn", "last_change", "p1_opened",
+        "over", "last_turn", "last_change", "p1_opened", "stage",
     )  # fmt: skip
 
     def __init__(self, ruleset: Ruleset, opts: dict[str, Any], dealer: int,
@@ -81,6 +81,8 @@ class Auction:
         self.last_turn: dict[int, int] = {}  # seat -> index of its last completed turn
         self.last_change: dict[str, int] = {}  # target -> turn it was announced/raised in
         self.p1_opened = False  # forehand's first turn has started
+        # "merged" (one rotation); two_phase: "contract" (ascending auction), then "announce"
+        self.stage = "contract" if opts["auction_model"] == "two_phase" else "merged"
 
     def copy(self) -> Auction:
         new = Auction.__new__(Auction)
@@ -93,6 +95,7 @@ class Auction:
         new.expected, new.cur_seat, new.cur_decls, new.cur_had_contract = (
             self.expected, self.cur_seat, self.cur_decls, self.cur_had_contract)  # fmt: skip
         new.empty_run, new.over, new.p1_opened = self.empty_run, self.over, self.p1_opened
+        new.stage = self.stage
         new.passed = set(self.passed)
         new.announced = {k: dict(v) for k, v in self.announced.items()}
         new.history = list(self.history)
@@ -208,6 +211,9 @@ class Auction:
                     "Kontra)",
                     seat=seat, bonus=bonus,
                 ))  # fmt: skip
+        if self.stage == "contract":
+            self._end_contract_turn(seat)
+            return
         if not self.cur_had_contract and self.open and self.contract is not None:
             if seat != self.holder:
                 self.passed.add(seat)
@@ -218,12 +224,42 @@ class Auction:
         self.last_turn[seat] = turn
         self.turns_done += 1
         self.expected = (seat + 1) % 4
+        self._reset_turn()
+        if self.empty_run >= 4:
+            self.over = True
+
+    def _reset_turn(self) -> None:
         self.cur_seat = None
         self.cur_decls = 0
         self.cur_had_contract = False
         self.cur_pending = []
-        if self.empty_run >= 4:
-            self.over = True
+
+    def _end_contract_turn(self, seat: int) -> None:
+        """``two_phase``: a turn of the ascending contract auction. A turn without a contract
+        declaration is a final pass; the auction moves to the next player who has neither
+        passed nor holds the contract, and ends when there is none or when Solo is declared.
+        Then the announcement rotation starts with forehand."""
+        if not self.cur_had_contract and self.contract is not None and seat != self.holder:
+            self.passed.add(seat)
+        self.turns_done += 1
+        self._reset_turn()
+        nxt = None
+        if self.contract != SOLO:
+            for k in range(1, 5):
+                cand = (seat + k) % 4
+                if cand not in self.passed and cand != self.holder:
+                    nxt = cand
+                    break
+        if nxt is not None and self.contract is not None:
+            self.expected = nxt
+            return
+        if self.contract is None and not self.passed >= {0, 1, 2, 3} - {self.p1}:
+            self.expected = (seat + 1) % 4  # nobody holds a contract yet (forehand failed)
+            return
+        self.stage = "announce"
+        self.open = False
+        self.expected = self.p1
+        self.empty_run = 0
 
     def apply(self, action: Action) -> list[Violation]:
         """Apply one auction action (declaration or ``pass``); lenient, returns findings."""
@@ -253,6 +289,15 @@ class Auction:
             return out
         first = self.cur_decls == 0
         opening = seat == self.p1 and not self.p1_opened and first and self.contract is None
+        if self.stage == "contract" and action.type in ("announce", "kontra"):
+            out.append(self._v(
+                "E_AUCTION_PHASE", "4.6",
+                f"{self.who(seat)} made an announcement or Kontra during the contract auction "
+                "(two_phase model: they come in the announcement rotation); it is ignored",
+                seat=seat,
+            ))  # fmt: skip
+            self.cur_decls += 1
+            return out
         if action.type == "call":
             self._call(action, opening, out)
         elif action.type == "bid":

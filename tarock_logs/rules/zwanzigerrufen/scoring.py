@@ -83,12 +83,10 @@ def settle(items: Sequence[SideItem]) -> tuple[list[ScoreItem], tuple[int, ...]]
         lose_each = it.value * max(nw // nl, 1) if nl <= nw else it.value
         if nw == 1 and nl == 1:
             win_each = lose_each = it.value
-        for s in sorted(it.winners):
-            lines.append(ScoreItem(it.item, win_each, s, it.reason))
-            totals[s] += win_each
-        for s in sorted(losers):
-            lines.append(ScoreItem(it.item, -lose_each, s, it.reason))
-            totals[s] -= lose_each
+        for s in sorted(it.winners | losers):
+            value = win_each if s in it.winners else -lose_each
+            lines.append(ScoreItem(it.item, value, s, it.reason))
+            totals[s] += value
     return lines, tuple(totals)
 
 
