@@ -22,11 +22,23 @@ def test_one_schedule_cycle_reaches_every_contract_of_the_table(players: int) ->
     from tarock_logs.importers.openspiel_games import generate_games
 
     cycle = len(CONTRACTS_BY_TABLE[players])
-    games = list(generate_games(players, 2 * cycle, 3))
+    games = list(generate_games(players, 2 * cycle, 3))  # fewer than 25: no uniform game
     contracts = [decode_serialized(g.serialized, players).contract for g in games]
     assert contracts == [g.target for g in games]
     assert set(contracts) == set(CONTRACTS_BY_TABLE[players])
     assert {g.style for g in games} == {"random", "greedy"}
+
+
+def test_every_25th_game_bids_uniformly_and_some_auctions_are_contested() -> None:
+    from tarock_logs.importers.openspiel_games import generate_games
+
+    games = list(generate_games(4, 100, 8))
+    assert [i for i, g in enumerate(games) if g.style == "uniform"] == [24, 49, 74, 99]
+    bids_before_final = [
+        sum(1 for a in decode_serialized(g.serialized, 4).actions if a["type"] == "bid")
+        for g in games
+    ]
+    assert max(bids_before_final) >= 3  # several bids in one auction
 
 
 def test_same_arguments_give_the_same_games() -> None:

@@ -4,15 +4,18 @@ Needs ``pyspiel`` (the ``oracle`` extra, open-spiel 2.0.2); importing this modul
 Uniform random bidding almost always ends in valat (the highest bid), so each game first picks
 a **target contract** from a schedule that cycles through every contract OpenSpiel offers at the
 table (12 with 4 players, 9 with 3) and a declarer seat for it; the other players pass, or now
-and then bid something below the target before passing (so raises, priority matches and the
-final declaration all occur), and the declarer bids the target. Everything else (king call,
-talon group, discards, cards) is chosen by a play style:
+and then bid something below the target before passing, and the declarer bids the target at
+once or (in 40% of the games) climbs one contract at a time, declaring the target at the end
+(so raises, priority matches and raised final declarations all occur). Every 25th game bids
+uniformly at random instead. Everything else (king call, talon group, discards, cards) is
+chosen by a play style:
 
 * ``random``: a uniformly random legal action;
 * ``greedy``: the declarer is the seat whose hand suits the target best (the highest sum of
   card ranks, the lowest for a beggar), and the declarer's side plays its highest-ranked legal
   card in positive contracts and its lowest in berač/odprti berač and klop (to reach won
-  valats, won beggars, empty klop piles); the other players stay random.
+  valats, won beggars, empty klop piles); the other players stay random;
+* ``uniform`` (every 25th game): uniformly random bids and actions.
 
 Each game is one line of the importer's input format::
 
@@ -39,6 +42,9 @@ from tarock_logs.importers.openspiel import (
 )
 
 STYLES = ("random", "greedy")
+#: Every UNIFORM_EVERY-th game bids uniformly at random (mostly ending in valat) and plays
+#: randomly: auctions no policy would produce.
+UNIFORM_EVERY = 25
 _NEGATIVE = frozenset({"klop", "berac", "odprti_berac"})
 
 
@@ -92,9 +98,16 @@ class _Policy:
         else:
             self.declarer = rng.randrange(n)
         self.side: set[int] = {self.declarer}
+        self.uniform_bidding = style == "uniform"
+        self.step_up = rng.random() < 0.4
 
-    def bid(self, player: int, legal: list[int]) -> int:
+    def bid(self, player: int, legal: list[int], others_passed: bool) -> int:
+        if self.uniform_bidding:
+            return self.rng.choice(legal)
         if player == self.declarer:
+            below = [b for b in legal if 3 <= b < self.target_bid]
+            if below and self.step_up and not others_passed:  # climb: contested auctions
+                return min(below)
             if self.target_bid in legal:
                 return self.target_bid
             return self.rng.choice(legal)
@@ -122,13 +135,16 @@ def play_game(game: Any, rng: random.Random, target: str, style: str) -> Generat
     hands = [list(state.player_cards(p)) for p in range(n)]
     policy = _Policy(rng, n, target, style, hands)
     actions: list[int] = []
+    bids = [-1] * n
     contract = ""
     while not state.is_terminal():
         legal = state.legal_actions()
         player = state.current_player()
         phase = state.current_game_phase()
         if phase == phase_t.BIDDING:
-            a = policy.bid(player, legal)
+            others_passed = all(bids[p] == PASS_BID for p in range(n) if p != player)
+            a = policy.bid(player, legal, others_passed)
+            bids[player] = a
         elif phase == phase_t.TRICKS_PLAYING:
             a = policy.card(player, legal, contract)
         else:
@@ -168,4 +184,6 @@ def generate_games(players: int, games: int, seed: int) -> Iterator[GeneratedGam
     for i in range(games):
         target = schedule[i % len(schedule)]
         style = STYLES[(i // len(schedule)) % len(STYLES)]
+        if i % UNIFORM_EVERY == UNIFORM_EVERY - 1:
+            style = "uniform"
         yield play_game(game, rng, target, style)
