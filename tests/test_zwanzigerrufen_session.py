@@ -127,3 +127,13 @@ def test_ruleset_lookup_aliases_and_options():
 def test_placement_points_rank_by_score_and_share_ties():
     assert ENGINE.placement_points(ZR_STD, [10, -20, 5, 5]) == [4.0, 1.0, 2.5, 2.5]
     assert ENGINE.placement_points(ZR_STD, [3, 1, 2, 0]) == [4.0, 2.0, 3.0, 1.0]
+
+
+def test_a_session_resumes_from_its_carry():
+    _, session = _play_session("multiply")
+    carry = session.carry()
+    assert carry["double_round_windows"] == [] and carry["next_dealer"] == D
+    mid = ENGINE.new_session(ZR_STD, 4, {"games": 3, "double_round_windows": [2, 4],
+                                         "totals": [4, -4, 4, -4], "next_dealer": C})  # fmt: skip
+    assert mid.multiplier() == 4 and mid.carry()["totals"] == [4, -4, 4, -4]
+    assert [v.code for v in mid.new_hand(A, _seats(A, {})).deal_violations] == ["E_DEALER_ORDER"]

@@ -39,6 +39,7 @@ BONUSES: Final = ("absolut", "pagat", "valat")
 NOT_ANNOUNCEABLE: Final = ("trull", "four_kings", "mondfang")
 SIDES: Final = ("dazu", "dagegen")
 KONTRA_NAMES: Final = {1: "Kontra", 2: "Retour", 3: "Supra", 4: "Resupra"}
+LABELS: Final = {"absolut": "Absolut", "pagat": "Pagat Ultimo", "valat": "Valat", "game": "game"}
 AUCTION_TYPES: Final = frozenset({"call", "bid", "announce", "kontra", "pass"})
 
 
@@ -206,9 +207,9 @@ class Auction:
                     "E_DAGEGEN_WITHOUT_KONTRA")  # fmt: skip
                 out.append(self._v(
                     code, "4.4",
-                    f"{self.who(seat)} announced {bonus} dagegen without a Kontra on the game "
-                    "in the same turn (a dagegen Pagat Ultimo requires the game to stand at "
-                    "Kontra)",
+                    f"{self.who(seat)} announced {LABELS.get(bonus, bonus)} dagegen, but the game "
+                    "did not stand at Kontra by the end of his turn: a dagegen announcement of "
+                    "it requires a Kontra on the game",
                     seat=seat, bonus=bonus,
                 ))  # fmt: skip
         if self.stage == "contract":
@@ -514,7 +515,7 @@ class Auction:
         elif side != own:
             out.append(self._v(
                 "E_WRONG_SIDE", "4.4",
-                f"{self.who(seat)} announced {bonus} {side} but plays for the "
+                f"{self.who(seat)} announced {LABELS[bonus]} {side} but plays for the "
                 f"{'declarer side' if own == 'dazu' else 'defenders'} ({own})",
                 seat=seat, bonus=bonus, side=side,
             ))  # fmt: skip
@@ -578,7 +579,7 @@ class Auction:
                                      "level": 1, "implied": True})  # fmt: skip
                 out.append(self._v(
                     "I_IMPLIED_KONTRA", "4.4",
-                    f"{self.who(seat)}'s {bonus} dagegen puts the game at Kontra (×2)",
+                    f"{self.who(seat)}'s {LABELS[bonus]} dagegen puts the game at Kontra (×2)",
                     seat=seat, bonus=bonus,
                 ))  # fmt: skip
             elif explicit:
@@ -625,11 +626,15 @@ class Auction:
         owner_side = seat in owner
         if (level % 2 == 1) == owner_side:
             name = KONTRA_NAMES.get(level, f"level {level}")
-            need = "the side opposing" if level % 2 == 1 else "the side owning"
+            label = "the game" if key is None else f"the {LABELS[target]} ({key[1]})"
+            owner_desc = ("the declarer side" if key is None
+                          else f"the side that announced the {LABELS[target]}")  # fmt: skip
+            if level % 2 == 1:
+                why = f"a {name} must come from the opponents of {owner_desc}, and he is on it"
+            else:
+                why = f"a {name} must come from {owner_desc}, and he is not on it"
             out.append(self._v(
-                "E_KONTRA_SIDE", "4.5",
-                f"{self.who(seat)} said {name} on {target}, but {name} must come from {need} "
-                f"the {target} ({'declarer side' if target == 'game' else key[1] if key else ''})",
+                "E_KONTRA_SIDE", "4.5", f"{self.who(seat)} said {name} on {label}: {why}",
                 seat=seat, target=target, level=level,
             ))  # fmt: skip
         if self._late(seat, target):

@@ -27,16 +27,22 @@ from tarock_logs.rules.zwanzigerrufen.options import (
 class ZRSession:
     """What carries from deal to deal in one Zwanzigerrufen session."""
 
-    def __init__(self, ruleset: Ruleset, table_size: int = 4) -> None:
+    def __init__(
+        self, ruleset: Ruleset, table_size: int = 4, initial: Mapping[str, Any] | None = None
+    ) -> None:
+        """``initial`` resumes a session in its middle (§3.5): the keys of :meth:`carry`
+        (``games``, ``double_round_windows``, ``totals``, ``next_dealer``), all optional."""
         if table_size != 4:
             raise ValueError(f"Zwanzigerrufen is played by four players, not {table_size}")
         self.ruleset = ruleset
         self.opts = normalize_options(ruleset.options)
         self.table_size = 4
-        self.games = 0  # scored deals so far
-        self.windows: list[int] = []  # remaining games of each open double-round window
-        self.totals = [0, 0, 0, 0]
-        self.next_dealer: int | None = None
+        init = dict(initial or {})
+        self.games = int(init.get("games", 0))  # scored deals so far
+        # remaining games of each open double-round window
+        self.windows: list[int] = [int(w) for w in init.get("double_round_windows", ())]
+        self.totals = [int(t) for t in init.get("totals", (0, 0, 0, 0))]
+        self.next_dealer: int | None = init.get("next_dealer")
         self.irregularities: tuple[Irregularity, ...] = ()
 
     def multiplier(self) -> int:
@@ -127,8 +133,11 @@ class ZwanzigerrufenEngine:
             rs = rs.with_options(options)
         return rs
 
-    def new_session(self, ruleset: Ruleset, table_size: int = 4) -> ZRSession:
-        return ZRSession(ruleset, table_size)
+    def new_session(
+        self, ruleset: Ruleset, table_size: int = 4, initial: Mapping[str, Any] | None = None
+    ) -> ZRSession:
+        """A fresh session, or one resumed from ``initial`` (a previous ``carry()``)."""
+        return ZRSession(ruleset, table_size, initial)
 
     def placement_points(
         self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
