@@ -70,8 +70,9 @@ class Discrepancy:
 
     ``item`` is a score item name (``contract``, ``trula`` ...), or ``total`` (a seat's hand
     total), ``radelci_after``, ``radelci_before`` (the log's state before the hand against
-    the one the engine carried from the previous hands), ``session_total``, ``session_total_sum`` (the recorded session
-    total against the sum of the recorded hands) or ``placement_points``. A value is None when
+    the one the engine carried from the previous hands), ``session_total``,
+    ``session_total_sum`` (the recorded session total against the total of the recorded
+    hands) or ``placement_points``. A value is None when
     that side has no such line.
     """
 
@@ -360,8 +361,11 @@ def audit_hand(
 class SessionAudit:
     """The audit of one session: its hands, totals and placement points.
 
-    ``recomputed_totals`` is the sum of the recomputed hand totals (the round score), None when
-    some hand could not be scored. ``tournament_penalties`` sums tournament-point penalties
+    ``recomputed_totals`` is the session total from the recomputed hand totals (the round
+    score: their sum, or the engine's ``session_totals``), None when some hand could not be
+    scored. ``recorded_hand_sum`` is the same arithmetic over the recorded hand scores (item
+    ``session_total_sum`` when the recorded session total disagrees with it); both need an
+    engine, because how a session total is made is a rule of the game. ``tournament_penalties`` sums tournament-point penalties
     and arbiter adjustments (unit ``tournament``) per seat: they enter the final ranking, not
     the round score.
     """
@@ -437,6 +441,17 @@ def _sum_columns(rows: Sequence[Sequence[int]], n: int) -> list[int]:
     return out
 
 
+def _session_totals(
+    eng: GameEngine | None, rs: Ruleset | None, rows: Sequence[Sequence[int]], n: int
+) -> list[int]:
+    """Session totals from per-hand totals: the engine's ``session_totals(ruleset, rows)``
+    when it has one (Royal Tarock divides the match sum by 8), else the plain sum."""
+    fn = getattr(eng, "session_totals", None) if eng is not None else None
+    if callable(fn) and rs is not None:
+        return [int(x) for x in fn(rs, [list(r) for r in rows])]
+    return _sum_columns(rows, n)
+
+
 def audit_session(
     session: m.Session,
     file: str | None = None,
@@ -488,15 +503,15 @@ def audit_session(
         sa.recorded_totals = list(rec.totals)
     if rec is not None and rec.placement_points is not None:
         sa.recorded_placement_points = [float(x) for x in rec.placement_points]
-    if session.hands and all(h.result is not None for h in session.hands):
-        sa.recorded_hand_sum = _sum_columns(
-            [h.result.scores for h in session.hands if h.result is not None], n
+    if eng is not None and session.hands and all(h.result is not None for h in session.hands):
+        sa.recorded_hand_sum = _session_totals(
+            eng, rs_obj, [h.result.scores for h in session.hands if h.result is not None], n
         )
-    if all(h.recomputed is not None for h in hands):
-        sa.recomputed_totals = _sum_columns(
-            [h.recomputed.totals for h in hands if h.recomputed is not None], n
+    if eng is not None and all(h.recomputed is not None for h in hands):
+        sa.recomputed_totals = _session_totals(
+            eng, rs_obj, [h.recomputed.totals for h in hands if h.recomputed is not None], n
         )
-    elif hands:
+    elif hands and eng is not None:
         missing = sum(1 for h in hands if h.recomputed is None)
         sa.unverified.append(
             f"session totals not recomputed: {missing} of {len(hands)} hands could not be scored"

@@ -274,3 +274,33 @@ def test_disputed_samples_are_flagged_at_the_planted_hand_and_action() -> None:
             assert {d.item for d in sa.discrepancies} == {"session_total"}
     clean = [a for a in audits if a.session not in {e["session"] for e in expected}]
     assert all(not a.has_findings for a in clean)
+
+
+def test_session_totals_are_a_rule_of_the_game() -> None:
+    """Royal Tarock's match result is floor(sum / 8) (royal-tarock.md §7.2): the audit uses
+    the engine's ``session_totals`` and, with no engine, does not guess a sum."""
+    royal = ROOT / "sample_logs" / "royal" / "worked-examples.json"
+    if royal.exists() and get_engine("royal") is None:
+        (rec,) = [r for r in read_paths([royal]) if r.session is not None]
+        sa = audit_session(rec.session)
+        assert sa.discrepancies == [] and sa.recomputed_totals is None
+        assert any("no rules engine for royal" in u for u in sa.unverified)
+
+    class MatchEngine(type(FAKE)):  # type: ignore[misc]
+        def session_totals(self, ruleset, rows):  # type: ignore[no-untyped-def]
+            return [sum(r[s] for r in rows) // 8 for s in range(len(rows[0]))]
+
+    doc = b1_doc()
+    doc["game"], doc["ruleset"] = "zwanzigerrufen", "fake"
+    h = doc["hands"][0]
+    h["actions"] = [{"type": "bid", "seat": 0, "contract": "x"}] + [
+        {"type": "play", "seat": s, "card": c} for s, c in enumerate(["H4", "H3", "H2", "H1"])
+    ]
+    h["deal"] = {"hands": [["H4"], ["H3"], ["H2"], ["H1"]], "talon": []}
+    h["radelci_before"] = None
+    h["result"] = {"scores": [10, 0, 0, 0], "items": []}
+    doc["hands"] = [{**h, "number": k} for k in range(1, 9)]
+    doc["recorded"] = {"totals": [10, 0, 0, 0]}  # the plain sum is 80: wrong for this game
+    sa = audit_session(session(doc), engine=MatchEngine())
+    assert sa.recomputed_totals == [10, 0, 0, 0] and sa.recorded_hand_sum == [10, 0, 0, 0]
+    assert sa.discrepancies == []
