@@ -1,125 +1,130 @@
-"""``sample_logs/tournament`` and ``sample_logs/disputed`` are exactly what ``tarock simulate``
-regenerates, the tournament audits clean, and every planted dispute is found."""
+"""The hand-written samples are internally consistent (independent of the rules engines)."""
 
 from __future__ import annotations
 
+import importlib.util
+from collections import Counter
 from pathlib import Path
 
-import orjson
 import pytest
-from typer.testing import CliRunner
 
-from tarock_logs.audit import SessionAudit, audit_session, audit_tournaments
-from tarock_logs.cli import app
-from tarock_logs.models import Session, SessionAdapter
-from tarock_logs.rules import get_engine
+from tarock_logs.models import SessionAdapter
+from tarock_logs.reader import read_file
+from tarock_logs.writer import dumps_sessions
 
-ROOT = Path(__file__).resolve().parents[1] / "sample_logs"
-
-#: The documented commands (sample_logs/tournament/README.md, sample_logs/disputed/README.md).
-COMMANDS = {
-    "tournament": ["--game", "slovenian", "--seed", "2026", "--tables", "4,4,5", "--rounds", "3",
-                   "--games-per-round", "16"],
-    "disputed": ["--game", "slovenian", "--seed", "2027", "--tables", "4,4,4,4,5", "--rounds",
-                 "1", "--games-per-round", "8", "--plant-disputes", "5"],
-}  # fmt: skip
-
-pytestmark = pytest.mark.skipif(
-    get_engine("slovenian") is None, reason="the Slovenian engine has not landed yet"
-)
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
 
 
-def _generated(folder: Path) -> list[str]:
-    names = [p.name for p in folder.iterdir() if p.suffix in (".jsonl", ".manifest")]
-    if (folder / "disputes.manifest").exists():
-        names.append("README.md")
-    return sorted(names)
+def _sessions(rel: str):
+    return [r.session for r in read_file(SAMPLES / rel)]
 
 
-def _sessions(folder: Path) -> list[tuple[str, Session]]:
-    return [
-        (f.name, SessionAdapter.validate_json(line))
-        for f in sorted(folder.glob("*.jsonl"))
-        for line in f.read_bytes().splitlines()
-    ]
+def _plays_by_seat(hand) -> dict[int, Counter]:
+    out: dict[int, Counter] = {}
+    for a in hand.actions:
+        if a.type == "play":
+            out.setdefault(a.seat, Counter())[a.card] += 1
+    return out
 
 
-def _audit(folder: Path) -> dict[str, SessionAudit]:
-    audits = [audit_session(s, file=name) for name, s in _sessions(folder)]
-    audit_tournaments(audits)
-    return {sa.session: sa for sa in audits}
+@pytest.mark.parametrize("rel", ["zwanzigerrufen/fd-examples.json", "royal/worked-examples.json"])
+def test_every_seat_plays_exactly_the_cards_it_was_dealt(rel):
+    for s in _sessions(rel):
+        for h in s.hands:
+            plays = _plays_by_seat(h)
+            for seat, dealt in enumerate(h.deal.hands):
+                assert plays[seat] == Counter(dealt), (s.id, h.number, seat)
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_sample_logs_are_byte_identical_to_a_regeneration(name: str, tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["simulate", *COMMANDS[name], "-o", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    committed = ROOT / name
-    assert _generated(committed) == _generated(tmp_path)
-    for f in _generated(tmp_path):
-        assert (committed / f).read_bytes() == (tmp_path / f).read_bytes(), f"{name}/{f} differs"
+def test_slovenian_declarer_plays_hand_plus_talon_group_minus_discards():
+    b1, b2 = (s.hands[0] for s in _sessions("slovenian/appendix-b.json"))
+    plays = _plays_by_seat(b1)
+    group = b1.deal.talon[3:6]  # group 1 of two groups of three
+    discard = next(a for a in b1.actions if a.type == "discard").cards
+    assert plays[0] == Counter(b1.deal.hands[0]) + Counter(group) - Counter(discard)
+    for seat in (1, 2, 3):
+        assert plays[seat] == Counter(b1.deal.hands[seat])
+    assert all(_plays_by_seat(b2)[s] == Counter(b2.deal.hands[s]) for s in range(4))
 
 
-def test_the_sample_tournament_has_13_players_3_rounds_and_tables_of_4_4_5() -> None:
-    sessions = _sessions(ROOT / "tournament")
-    assert len({p.id for _, s in sessions for p in s.players}) == 13
-    assert sorted({s.event.round for _, s in sessions}) == [1, 2, 3]
-    for rnd in (1, 2, 3):
-        at = sorted(len(s.players) for _, s in sessions if s.event.round == rnd)
-        assert at == [4, 4, 5]
-    for _, s in sessions:
-        assert len(s.hands) == (20 if len(s.players) == 5 else 16)
-        assert s.event.tournament and s.event.date and s.event.site and s.event.table
-        assert s.recorded.totals is not None and s.recorded.placement_points is not None
+def test_slovenian_itemised_results_add_up_to_each_seats_score():
+    b1, _ = (s.hands[0] for s in _sessions("slovenian/appendix-b.json"))
+    declarer_side = {0, 1}  # P1 declares tri and calls DK, held by P2
+    totals = [0, 0, 0, 0]
+    for it in b1.result.items:
+        for seat in declarer_side if it.seat is None else {it.seat}:
+            totals[seat] += it.value
+    assert totals == b1.result.scores == [135, 135, 0, -20]
 
 
-def test_every_sample_tournament_hand_replays_legal_and_scores_as_recorded() -> None:
-    audits = _audit(ROOT / "tournament")
-    hands = 0
-    for sa in audits.values():
-        assert not sa.discrepancies and not sa.unverified, (sa.session, sa.discrepancies)
-        for ha in sa.hands:
-            hands += 1
-            assert ha.legal and not ha.discrepancies and not ha.unverified, (ha.session, ha.hand)
-    assert hands == 3 * (16 + 16 + 20)
+def test_zwanzigerrufen_results_are_zero_sum_and_match_the_spec():
+    expected = {"zr-fd1": [-2, 2, -2, 2], "zr-fd2": [1, 1, -1, -1], "zr-fd3": [-4, -4, 12, -4],
+                "zr-fd4": [-6, 18, -6, -6]}  # fmt: skip
+    got = {s.id: s.hands[0].result.scores for s in _sessions("zwanzigerrufen/fd-examples.json")}
+    assert got == expected
+    assert all(sum(v) == 0 for v in got.values())
 
 
-def test_every_planted_dispute_is_reported_and_nothing_else() -> None:
-    folder = ROOT / "disputed"
-    manifest = orjson.loads((folder / "disputes.manifest").read_bytes())
-    audits = _audit(folder)
-    assert len(manifest) == len(audits) == 5
-    for p in manifest:
-        sa = audits[p["session"]]
-        e = p["expect"]
-        expected_hand_errors: set[tuple[int | None, str]] = set()
-        expected_hand_disc: set[tuple[str, int | None, int, int]] = set()
-        expected_session_disc: set[tuple[str, int | None]] = set()
-        if "violations" in e:
-            expected_hand_errors = {(p["action_index"], c) for c in e["violations"]}
-        if "item" in e:
-            for s in e["seats"]:
-                expected_hand_disc.add((e["item"], s, e["recorded"], e["recomputed"]))
-            for s, t in e["totals"].items():
-                expected_hand_disc.add(("total", int(s), t["recorded"], t["recomputed"]))
-            expected_session_disc |= {("session_total", int(s)) for s in e["session_total"]}
-        if "placement_points" in e:
-            expected_session_disc |= {("placement_points", s) for s in e["placement_points"]["seats"]}
-        for ha in sa.hands:
-            errors = {(v.action_index, v.code) for v in ha.violations if v.severity == "error"}
-            disc = {(d.item, d.seat, d.recorded, d.recomputed) for d in ha.discrepancies}
-            if ha.hand == p["hand"]:
-                assert errors == expected_hand_errors, (p["session"], ha.hand, errors)
-                assert disc == expected_hand_disc, (p["session"], ha.hand, disc)
+def _royal_script():
+    spec = importlib.util.spec_from_file_location("make_royal", ROOT / "scripts" / "make_royal_sample.py")  # noqa: E501
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_royal_sample_is_exactly_what_its_seeded_script_builds():
+    built = SessionAdapter.validate_python(_royal_script().build())
+    assert dumps_sessions([built], kind="json") == (SAMPLES / "royal" / "worked-examples.json").read_text()  # noqa: E501
+
+
+def test_royal_sample_follows_dealing_and_play_rules():
+    [s] = _sessions("royal/worked-examples.json")
+    roles = {(p.pair, p.role): i for i, p in enumerate(s.players)}
+    for h in s.hands:
+        defenders = "A" if h.dealer == roles[("A", "eintreiber")] else "B"
+        attackers = "B" if defenders == "A" else "A"
+        assert h.dealer == roles[(defenders, "eintreiber")]
+        assert "T19" in h.deal.hands[roles[(attackers, "abfaenger")]]
+        assert "T20" in h.deal.hands[roles[(attackers, "eintreiber")]]
+        assert all(sum(c[0] == "T" for c in cs) >= 3 for cs in h.deal.hands)
+        held = [list(cs) for cs in h.deal.hands]
+        plays = [a for a in h.actions if a.type == "play"]
+        leader = roles[(attackers, "eintreiber")]
+        for t in range(10):
+            trick = plays[4 * t : 4 * t + 4]
+            assert [a.seat for a in trick] == [(leader + k) % 4 for k in range(4)]
+            led = trick[0].card[0]
+            for a in trick:
+                hand = held[a.seat]
+                follow = [c for c in hand if c[0] == led]
+                trumps = [c for c in hand if c[0] == "T"]
+                allowed = follow or trumps or hand
+                assert a.card in allowed, (h.number, t + 1, a)
+                hand.remove(a.card)
+            taroks = [a for a in trick if a.card[0] == "T"]
+            if taroks:
+                leader = max(taroks, key=lambda a: int(a.card[1:])).seat
             else:
-                assert not errors and not disc, (p["session"], ha.hand, errors, disc)
-        assert {(d.item, d.seat) for d in sa.discrepancies} == expected_session_disc
+                rank = {"K": 5, "Q": 4, "N": 3, "J": 2, "10": 1}
+                leader = max((a for a in trick if a.card[0] == led),
+                             key=lambda a: rank[a.card[1:]]).seat  # fmt: skip
+        # both partners write their party's score, itemised per seat
+        sc = h.result.scores
+        assert sc[0] == sc[1] and sc[2] == sc[3]
+        for seat in range(4):
+            assert sum(it.value for it in h.result.items if it.seat == seat) == sc[seat]
 
 
-def test_the_disputed_readme_lists_every_planted_dispute() -> None:
-    folder = ROOT / "disputed"
-    readme = (folder / "README.md").read_text(encoding="utf-8")
-    for p in orjson.loads((folder / "disputes.manifest").read_bytes()):
-        assert p["session"] in readme
-        for code in p["expect"].get("violations", []):
-            assert f"`{code}`" in readme
+def test_malformed_samples_are_exactly_what_their_script_builds(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "make_malformed", ROOT / "scripts" / "make_malformed_samples.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.build(tmp_path)
+    committed = SAMPLES / "malformed"
+    names = sorted(p.name for p in committed.iterdir())
+    assert names == sorted(p.name for p in tmp_path.iterdir())
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
