@@ -304,3 +304,26 @@ def test_session_totals_are_a_rule_of_the_game() -> None:
     sa = audit_session(session(doc), engine=MatchEngine())
     assert sa.recomputed_totals == [10, 0, 0, 0] and sa.recorded_hand_sum == [10, 0, 0, 0]
     assert sa.discrepancies == []
+
+
+def test_standings_agree_with_the_slovenian_ranking_arithmetic() -> None:
+    """The sample tournament (3 rounds) ranked by audit_tournaments equals the engine
+    module's own final_ranking (spec 11.3) over the recomputed round scores."""
+    from tarock_logs.rules.slovenian.tournament import TableRound, final_ranking
+
+    folder = ROOT / "sample_logs" / "tournament"
+    audits = [audit_session(r.session) for r in read_paths([folder]) if r.session is not None]
+    (t,) = audit_tournaments(audits)
+    assert len(t.rounds) == 3 and t.unverified == []
+    five = {
+        rnd: all(len(a.players) == 5 for a in audits if a.round == rnd) for rnd in t.rounds
+    }
+    tables = [
+        TableRound(a.players, a.recomputed_totals, a.round or 1, five[a.round])
+        for a in audits
+        if a.recomputed_totals is not None
+    ]
+    want = [(r.player, r.rank, r.placement_points) for r in final_ranking(tables)]
+    assert [(s.player, s.rank, s.total) for s in t.standings] == want
+    for a in audits:  # the simulator recorded the placement points the engine computes
+        assert not [d for d in a.discrepancies if d.item == "placement_points"]

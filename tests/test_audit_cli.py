@@ -164,3 +164,15 @@ def test_disputed_samples_exit_1_and_clean_samples_exit_0() -> None:
     s = orjson.loads(res.stdout)["summary"]
     assert s["illegal_hands"] == 3 and s["hands_with_discrepancies"] == 1
     assert s["input_errors"] == 0
+
+
+def test_another_game_audits_through_the_same_code() -> None:
+    """Zwanzigerrufen's engine plugs into replay/audit unchanged (spec FD1–FD4 samples)."""
+    folder = ROOT / "sample_logs" / "zwanzigerrufen"
+    if get_engine("zwanzigerrufen") is None or not folder.exists():
+        pytest.skip("no Zwanzigerrufen engine or samples")
+    res = runner.invoke(app, ["audit", str(folder), "--format", "jsonl"])
+    recs = [orjson.loads(x) for x in res.stdout.splitlines()]
+    assert recs and {r["game"] for r in recs} == {"zwanzigerrufen"}
+    assert all(r["recomputed"] is not None and r["legal"] for r in recs)
+    assert res.exit_code == 0, [r["discrepancies"] for r in recs]

@@ -18,7 +18,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs.audit import HandAudit, SessionAudit, audit_session, audit_tournaments
+from tarock_logs.audit import (
+    HandAudit,
+    SessionAudit,
+    TournamentAudit,
+    audit_session,
+    audit_tournaments,
+)
 from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
 from tarock_logs.errors import LogError
@@ -107,6 +113,7 @@ def _print_table(
     out: Console,
     hands: list[HandAudit],
     sessions: list[SessionAudit],
+    tournaments: list[TournamentAudit],
     summary: dict[str, Any],
     only_summary: bool,
 ) -> None:
@@ -144,6 +151,19 @@ def _print_table(
             out.print(t)
         else:
             out.print("No findings.")
+    if not only_summary:
+        for ta in tournaments:
+            tt = Table(title=f"Tournament {ta.tournament}: standings")
+            for col in ("rank", "player", "placement points", "penalties", "total", "deviation"):
+                tt.add_column(col, justify="left" if col == "player" else "right")
+            for row in ta.standings:
+                tt.add_row(
+                    str(row.rank), row.player, _fmt(row.placement_points), _fmt(row.penalties),
+                    _fmt(row.total), f"{row.deviation:+.1f}",
+                )
+            out.print(tt)
+            for u in ta.unverified:
+                out.print(f"  note: {u}", markup=False, highlight=False)
     st = Table(title="Audit summary", show_header=False)
     st.add_column("what")
     st.add_column("count", justify="right")
@@ -238,6 +258,6 @@ def audit_command(
             }
         sys.stdout.write(_dumps(doc) + "\n")
     else:
-        _print_table(out, hands, sessions, summ, summary)
+        _print_table(out, hands, sessions, tournaments, summ, summary)
     sys.stdout.flush()
     raise typer.Exit(int(ExitCode.FINDINGS if summ["findings"] else ExitCode.OK))
