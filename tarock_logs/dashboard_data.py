@@ -419,23 +419,11 @@ def load_session(cur: duckdb.DuckDBPyConnection, session_id: str) -> tuple[Any, 
 
 
 def _replay_with_carry(session: Any, index: int) -> Any:
-    """Replay hand ``index`` with views, after replaying the earlier hands of the session
-    without views so that what carries from hand to hand (radelci) is right."""
-    from tarock_logs import replay as rp
-    from tarock_logs.rules import get_engine
+    """Replay hand ``index`` with views after the session's earlier hands (without views), so
+    that what carries from hand to hand (radelci) is right."""
+    from tarock_logs.replay import replay_in_session
 
-    engine = get_engine(session.game)
-    state = None
-    if engine is not None:
-        try:
-            rs = rp.resolve_ruleset(engine, session.ruleset, session.options)
-            state = engine.new_session(rs, len(session.players))
-        except Exception:  # noqa: BLE001 - replay_hand reports the reason itself
-            state = None
-    if state is not None:
-        for h in session.hands[:index]:
-            rp.replay_hand(session, h, session_state=state, with_views=False)
-    return rp.replay_hand(session, session.hands[index], session_state=state, with_views=True)
+    return replay_in_session(session, index)
 
 
 def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
@@ -679,177 +667,58 @@ def dossier_html(view: HandView) -> str:
 
 
 # --------------------------------------------------------------------------- players
+#
+# The statistics themselves are :mod:`tarock_logs.stats`; these wrappers take the filters as
+# plain (hashable) values so the dashboard can cache each result per database version.
 
 
-def player_hands(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """One row per (hand, seated player): the frame the Players page filters and aggregates.
+def stats_filters(
+    game: str | None = None, event: str | None = None, date_from: Any = None,
+    date_to: Any = None, player: str | None = None,
+) -> Any:
+    """:class:`tarock_logs.stats.Filters` from the Players page's filter values."""
+    from tarock_logs.stats import Filters
 
-    Columns: hand_id, session_id, number, game, event, date, player_id, player, role, contract,
-    side_won (the player's side won: declarer/partner when the declarer won, defenders when he
-    lost; null for klop and unknown), score (recomputed total, else recorded), recorded,
-    recomputed, partner_id (the other member of the declarer's side, for declarer and partner).
-    """
-    df = _df(
-        cur,
-        """
-        WITH hs AS (
-            SELECT hs.hand_id, CAST(hs.seat AS INTEGER) AS seat, hs.player_id,
-                   CAST(hs.role AS VARCHAR) AS role, hs.recorded_total, hs.recomputed_total
-            FROM hand_scores hs
-        )
-        SELECT hs.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
-               coalesce(s.event_name, s.tournament) AS event, s.date,
-               hs.player_id, coalesce(p.name, hs.player_id) AS player, hs.role, h.contract,
-               CASE WHEN h.won IS NULL OR hs.role IN ('klop', 'sitting_out', 'unknown') THEN NULL
-                    WHEN hs.role IN ('declarer', 'partner') THEN h.won
-                    ELSE NOT h.won END AS side_won,
-               coalesce(hs.recomputed_total, hs.recorded_total) AS score,
-               hs.recorded_total AS recorded, hs.recomputed_total AS recomputed,
-               (SELECT any_value(o.player_id) FROM hs o
-                 WHERE o.hand_id = hs.hand_id AND o.seat <> hs.seat
-                   AND hs.role IN ('declarer', 'partner') AND o.role IN ('declarer', 'partner')
-               ) AS partner_id
-        FROM hs
-        JOIN hands h ON h.hand_id = hs.hand_id
-        JOIN sessions s ON s.session_id = h.session_id
-        LEFT JOIN players p ON p.player_id = hs.player_id
-        ORDER BY s.date NULLS LAST, h.session_id, h.number, hs.seat
-        """,
-    )
-    return df.with_row_index("order")
+    return Filters(player=player or None, game=game or None, event=event or None,
+                   date_from=date_from, date_to=date_to)  # fmt: skip
 
 
-def filter_player_hands(
-    df: pl.DataFrame,
-    *,
-    game: str | None = None,
-    event: str | None = None,
-    date_from: Any = None,
-    date_to: Any = None,
-    players: list[str] | None = None,
+def stats_section(cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]) -> pl.DataFrame:
+    """One statistics table of :data:`tarock_logs.stats.SECTIONS` (``players``, ``roles``,
+    ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
+    ``(game, event, date_from, date_to, player)``."""
+    from tarock_logs.stats import SECTIONS
+
+    return SECTIONS[section](cur, stats_filters(*filters))
+
+
+def drill_hands(
+    cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], drill: tuple[tuple[str, Any], ...]
 ) -> pl.DataFrame:
-    """Filter :func:`player_hands`' frame (``players`` by name or id)."""
-    out = df
-    if game:
-        out = out.filter(pl.col("game") == game)
-    if event:
-        out = out.filter(pl.col("event") == event)
-    if date_from is not None:
-        out = out.filter(pl.col("date") >= date_from)
-    if date_to is not None:
-        out = out.filter(pl.col("date") <= date_to)
-    if players:
-        out = out.filter(pl.col("player").is_in(players) | pl.col("player_id").is_in(players))
-    return out
+    """The hands behind a figure (:func:`tarock_logs.stats.hands_for`) with the filters and
+    drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``), plus each hand's
+    replay link."""
+    from tarock_logs.stats import hands_for
 
-
-def _rate(n: str, k: str) -> pl.Expr:
-    return pl.when(pl.col(n) > 0).then(pl.col(k) / pl.col(n)).otherwise(None)
-
-
-def per_player_role(df: pl.DataFrame) -> pl.DataFrame:
-    """Per player and role: hands, wins, win rate, average and total score, and whether the
-    sample is large enough to chart (``n >= MIN_SAMPLE``)."""
-    return (
-        df.group_by("player", "role")
-        .agg(
-            pl.len().alias("hands"),
-            pl.col("side_won").sum().alias("won"),
-            pl.col("side_won").is_not_null().sum().alias("decided"),
-            pl.col("score").mean().round(1).alias("avg score"),
-            pl.col("score").sum().alias("total score"),
-        )
-        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
-                      (pl.col("hands") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
-        .sort("player", "role")
+    df = hands_for(cur, stats_filters(*filters), **dict(drill))
+    return df.with_columns(
+        pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay")
     )
 
 
-def contract_mix(df: pl.DataFrame) -> pl.DataFrame:
-    """How often each contract was played with the player as declarer."""
-    return (
-        df.filter(pl.col("role") == "declarer")
-        .group_by("player", "contract")
-        .agg(pl.len().alias("hands"))
-        .sort("player", "hands", descending=[False, True])
-    )
+def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """What the Players filters offer: games, events, the date range, players (id → name),
+    roles and contracts present in the store."""
+    games = [r[0] for r in _rows(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")]
+    events = [r[0] for r in _rows(
+        cur, "SELECT DISTINCT coalesce(event_name, tournament) FROM sessions "
+             "WHERE coalesce(event_name, tournament) IS NOT NULL ORDER BY 1")]  # fmt: skip
+    lo, hi = _rows(cur, "SELECT min(date), max(date) FROM sessions")[0]
+    players = dict(_rows(cur, "SELECT player_id, coalesce(name, player_id) FROM players ORDER BY 2"))
+    contracts = [r[0] for r in _rows(cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1")]
+    return {"games": games, "events": events, "date_min": lo, "date_max": hi,
+            "players": players, "contracts": contracts}  # fmt: skip
 
-
-def success_by_contract(df: pl.DataFrame) -> pl.DataFrame:
-    """Per contract (declarer's view): played, won, win rate, average declarer score."""
-    return (
-        df.filter(pl.col("role") == "declarer")
-        .group_by("contract")
-        .agg(
-            pl.len().alias("played"),
-            pl.col("side_won").sum().alias("won"),
-            pl.col("side_won").is_not_null().sum().alias("decided"),
-            pl.col("score").mean().round(1).alias("avg score"),
-        )
-        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
-                      (pl.col("played") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
-        .sort("played", descending=True)
-    )
-
-
-def score_over_time(df: pl.DataFrame) -> pl.DataFrame:
-    """Cumulative score per player in playing order (x = the player's n-th hand)."""
-    return (
-        df.sort("order")
-        .with_columns(
-            pl.col("score").fill_null(0).cum_sum().over("player").alias("cumulative"),
-            pl.int_range(1, pl.len() + 1).over("player").alias("hand no"),
-        )
-        .select("player", "hand no", "cumulative", "date", "hand_id")
-    )
-
-
-def partner_synergy(df: pl.DataFrame) -> pl.DataFrame:
-    """For each pair that played on the declarer's side together: hands, win rate and average
-    score together, against each player's own average score on the declarer's side."""
-    side = df.filter(pl.col("role").is_in(["declarer", "partner"]))
-    own = side.group_by("player_id").agg(pl.col("score").mean().alias("own avg"))
-    names = df.select("player_id", "player").unique("player_id")
-    pairs = (
-        side.filter(pl.col("partner_id").is_not_null() & (pl.col("player_id") < pl.col("partner_id")))
-        .group_by("player_id", "partner_id")
-        .agg(
-            pl.len().alias("hands together"),
-            pl.col("side_won").sum().alias("won"),
-            pl.col("side_won").is_not_null().sum().alias("decided"),
-            pl.col("score").mean().round(1).alias("avg score together"),
-        )
-    )
-    return (
-        pairs.join(names, on="player_id")
-        .join(names.rename({"player_id": "partner_id", "player": "partner"}), on="partner_id")
-        .join(own.rename({"own avg": "player own avg"}), on="player_id", how="left")
-        .join(own.rename({"player_id": "partner_id", "own avg": "partner own avg"}), on="partner_id", how="left")
-        .with_columns(_rate("decided", "won").round(3).alias("win rate"),
-                      pl.col("player own avg").round(1), pl.col("partner own avg").round(1),
-                      (pl.col("hands together") >= MIN_SAMPLE).alias("enough"))  # fmt: skip
-        .select("player", "partner", "hands together", "won", "win rate", "avg score together",
-                "player own avg", "partner own avg", "enough")  # fmt: skip
-        .sort("hands together", descending=True)
-    )
-
-
-def drill_down(
-    df: pl.DataFrame, *, player: str | None = None, role: str | None = None, contract: str | None = None
-) -> pl.DataFrame:
-    """The hands behind a figure: the rows of the (already filtered) frame for that player,
-    role and contract, one per hand."""
-    out = df
-    if player:
-        out = out.filter(pl.col("player") == player)
-    if role:
-        out = out.filter(pl.col("role") == role)
-    if contract:
-        out = out.filter(pl.col("contract") == contract)
-    return out.select(
-        "hand_id", "session_id", "number", "date", "event", "player", "role", "contract",
-        "side_won", "recorded", "recomputed",
-    ).unique("hand_id" if player else ["hand_id", "player"], keep="first", maintain_order=True)  # fmt: skip
 
 
 def alternatives(view: HandView, step: int) -> list[Any]:
