@@ -49,5 +49,12 @@ class SlovenianSession:
             self.misdeals = [int(x) for x in mis]
         self.hands_played += 1
 
+    def restore(self, carry: dict[str, Any]) -> None:
+        """Set the carried state, e.g. the radelci a log records before a hand."""
+        if "radelci" in carry:
+            self.radelci = [max(0, int(x)) for x in carry["radelci"]]
+        if "misdeals" in carry:
+            self.misdeals = [int(x) for x in carry["misdeals"]]
+
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
