@@ -128,3 +128,17 @@ def test_malformed_samples_are_exactly_what_their_script_builds(tmp_path):
     assert names == sorted(p.name for p in tmp_path.iterdir())
     for name in names:
         assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
+
+
+def test_spec_samples_are_exactly_the_transcription_of_the_specifications(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "transcribe", ROOT / "scripts" / "transcribe_spec_samples.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for sub in ("slovenian", "zwanzigerrufen"):
+        (tmp_path / sub).mkdir()
+    mod.slovenian(tmp_path)
+    mod.zwanzigerrufen(tmp_path)
+    for rel in ("slovenian/appendix-b.json", "zwanzigerrufen/fd-examples.json"):
+        assert (tmp_path / rel).read_text() == (SAMPLES / rel).read_text(), rel
