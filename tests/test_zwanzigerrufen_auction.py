@@ -51,7 +51,9 @@ def test_at3_call_must_be_the_highest_missing_tarock():
 
 
 def test_at4_farbensolo_needs_five_suit_cards():
-    found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [FARBENSOLO]"))
+    found = push_all(
+        fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [FARBENSOLO]")
+    )
     assert error_codes(found) == ["E_FARBENSOLO_INELIGIBLE"]
 
 
@@ -74,7 +76,8 @@ def test_at7_pagat_dagegen_needs_a_kontra_on_the_game():
 
 def test_at8_retour_belongs_to_the_declarer_side():
     found = push_all(
-        fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [RETOUR GAME]")
+        fd_hand("FD1"),
+        auction("1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [RETOUR GAME]"),
     )
     assert error_codes(found) == ["E_KONTRA_SIDE"]
 
@@ -175,9 +178,14 @@ def test_at18_forehand_with_xx_to_xvi_must_declare_solo():
     assert error_codes(push_all(new_hand(hands), auction("1 P1 [FARBENSOLO]"))) == [
         "E_SOLO_REQUIRED"
     ]
-    assert error_codes(
-        push_all(new_hand(hands, {"forehand_all_five": "any_solo"}), auction("1 P1 [FARBENSOLO]"))
-    ) == []
+    assert (
+        error_codes(
+            push_all(
+                new_hand(hands, {"forehand_all_five": "any_solo"}), auction("1 P1 [FARBENSOLO]")
+            )
+        )
+        == []
+    )
     for opts in ({}, {"forehand_all_five": "any_solo"}):
         hand = new_hand(hands, opts)
         found = push_all(hand, auction("1 P1 [SOLO] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []"))
@@ -204,7 +212,12 @@ def test_full_kontra_chain_stops_at_resupra():
 
 def test_max_kontra_level_option_limits_the_chain():
     hand = fd_hand("FD2", {"max_kontra_level": 3})
-    push_all(hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [RETOUR GAME] · 6 P2 [] · 7 P3 [SUPRA GAME]"))
+    push_all(
+        hand,
+        auction(
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [RETOUR GAME] · 6 P2 [] · 7 P3 [SUPRA GAME]"
+        ),
+    )
     assert hand.auction.game_level == 3
     found = push_all(hand, auction("8 P4 [] · 9 P1 [RESUPRA GAME]"))
     assert error_codes(found) == ["E_KONTRA_LEVEL"]
@@ -228,7 +241,9 @@ def test_farbensolo_does_not_overcall_solo():
 
 def test_overcall_must_be_the_first_declaration_of_a_turn():
     hand = fd_hand("FD3")
-    found = push_all(hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [ANN ABSOLUT DAGEGEN, FARBENSOLO]"))
+    found = push_all(
+        hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [ANN ABSOLUT DAGEGEN, FARBENSOLO]")
+    )
     assert "E_CONTRACT_DECL_POSITION" in error_codes(found)
 
 
@@ -305,7 +320,9 @@ def test_two_phase_contract_auction_then_announcement_rotation():
     ))  # fmt: skip
     assert codes(found) == []
     assert hand.auction.stage == "announce" and hand.to_move() == seat("P1")
-    found = push_all(hand, auction("6 P1 [] · 7 P2 [KONTRA GAME] · 8 P3 [] · 9 P4 [] · 10 P1 [] · 11 P2 []"))
+    found = push_all(
+        hand, auction("6 P1 [] · 7 P2 [KONTRA GAME] · 8 P3 [] · 9 P4 [] · 10 P1 [] · 11 P2 []")
+    )
     assert codes(found) == []
     a = hand.auction
     assert (a.contract, a.holder, a.game_level, a.over) == ("solo", seat("P1"), 1, True)

@@ -40,7 +40,9 @@ def test_w3_44_to_44_is_a_defenders_win():
     assert res.totals == (-1, -1, 1, 1)
 
 
-@pytest.mark.parametrize(("cp_d", "tricks_d", "totals"), [(56, 7, (2, -2, 2, -2)), (55, 7, (1, -1, 1, -1))])
+@pytest.mark.parametrize(
+    ("cp_d", "tricks_d", "totals"), [(56, 7, (2, -2, 2, -2)), (55, 7, (1, -1, 1, -1))]
+)
 def test_w4_silent_absolut_on_its_boundary(cp_d, tricks_d, totals):
     res = score_facts(deal_with({3: ["T20"]}), W2_AUCTION, cp_d=cp_d, tricks_d=tricks_d)
     assert res.totals == totals
@@ -87,7 +89,9 @@ def test_w6_kontra_on_game_and_on_bonus_are_separate(pagat, pagat_item, totals):
     assert res.totals == totals
 
 
-@pytest.mark.parametrize(("loss", "totals"), [("counted", (0, 0, 0, 0)), ("not_counted", (1, 1, -1, -1))])
+@pytest.mark.parametrize(
+    ("loss", "totals"), [("counted", (0, 0, 0, 0)), ("not_counted", (1, 1, -1, -1))]
+)
 def test_w7a_silent_pagat_lost_in_the_last_trick(loss, totals):
     hands = deal_with({2: ["T20", "T1"]})
     res = score_facts(hands, W2_AUCTION, cp_d=47, tricks_d=6, pagat=("P2", 10, "P3"),
@@ -102,7 +106,9 @@ def test_w7b_silent_pagat_won_by_a_defender():
     assert res.totals == (-2, -2, 2, 2)
 
 
-W8A_AUCTION = "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"
+W8A_AUCTION = (
+    "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"
+)
 
 
 def _w8a_hands():
@@ -116,7 +122,11 @@ def _w8a_hands():
         ((("P3", "four_kings"), ("P1", "trull")), {}, (-6, -6, 18, -6)),
         ((("P1", "trull"),), {}, (-4, -4, 12, -4)),
         ((("P1", "trull"),), {"card_bonus_claim": "automatic"}, (-6, -6, 18, -6)),
-        ((("P3", "four_kings"), ("P1", "trull")), {"card_bonus_claim": "automatic"}, (-6, -6, 18, -6)),
+        (
+            (("P3", "four_kings"), ("P1", "trull")),
+            {"card_bonus_claim": "automatic"},
+            (-6, -6, 18, -6),
+        ),
     ],
 )
 def test_w8a_farbensolo_won_with_four_kings_trull_does_not_count(claims, options, totals):
@@ -142,7 +152,9 @@ def test_w8b_farbensolo_lost_with_kontra_and_silent_absolut():
 W9_AUCTION = "1 P1 [SOLO] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"
 
 
-@pytest.mark.parametrize(("options", "totals"), [({}, (-30, 10, 10, 10)), ({"solo_value": 5}, (-36, 12, 12, 12))])
+@pytest.mark.parametrize(
+    ("options", "totals"), [({}, (-30, 10, 10, 10)), ({"solo_value": 5}, (-36, 12, 12, 12))]
+)
 def test_w9_solo_lost_silent_absolut_doubled(options, totals):
     res = score_facts(deal_with({}), W9_AUCTION, cp_d=30, tricks_d=3, options=options)
     assert side_items(res)["absolut"] == ((2, 3, 4), 2)
@@ -155,17 +167,24 @@ W10_AUCTION = (
 )
 
 
-@pytest.mark.parametrize(("claims", "totals"), [((("P2", "trull"),), (-22, 66, -22, -22)), ((), (-20, 60, -20, -20))])
+@pytest.mark.parametrize(
+    ("claims", "totals"), [((("P2", "trull"),), (-22, 66, -22, -22)), ((), (-20, 60, -20, -20))]
+)
 def test_w10_solo_won_announced_pagat_retour_and_trull(claims, totals):
     hands = deal_with({2: ["T1", "T21", "T22"]}, allow_bonus=True)
-    res = score_facts(hands, W10_AUCTION, cp_d=50, tricks_d=6, pagat=("P2", 10, "P2"), claims=claims)
+    res = score_facts(
+        hands, W10_AUCTION, cp_d=50, tricks_d=6, pagat=("P2", 10, "P2"), claims=claims
+    )
     items = side_items(res)
     assert items["game"] == ((2,), 4) and items["pagat"] == ((2,), 16)
     assert items.get("trull") == (((2,), 2) if claims else None)
     assert res.totals == totals
 
 
-@pytest.mark.parametrize(("options", "totals"), [({}, (8, -8, 8, -8)), ({"valat_overrides_bonuses": True}, (7, -7, 7, -7))])
+@pytest.mark.parametrize(
+    ("options", "totals"),
+    [({}, (8, -8, 8, -8)), ({"valat_overrides_bonuses": True}, (7, -7, 7, -7))],
+)
 def test_w11_silent_valat_in_a_normal_game(options, totals):
     res = score_facts(deal_with({3: ["T20"]}), W2_AUCTION, cp_d=88, tricks_d=10,
                       pagat=("P2", 4, "P1"), options=options)  # fmt: skip
@@ -186,7 +205,9 @@ def test_w12_announced_valat_lost_with_kontra(options, totals):
     assert res.totals == totals
 
 
-W13_AUCTION = "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [SOLO] · 5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+W13_AUCTION = (
+    "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [SOLO] · 5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+)
 
 
 @pytest.mark.parametrize(
@@ -195,7 +216,11 @@ W13_AUCTION = "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [SOLO] · 5 P1 [] �
         ({}, 48, (-54, -54, -54, 162)),
         ({"valat_overrides_bonuses": True}, 48, (-52, -52, -52, 156)),
         ({"valat_mode": "contract_multiple_undoubled"}, 24, (-30, -30, -30, 90)),
-        ({"valat_mode": "contract_multiple_undoubled", "valat_overrides_bonuses": True}, 24, (-28, -28, -28, 84)),
+        (
+            {"valat_mode": "contract_multiple_undoubled", "valat_overrides_bonuses": True},
+            24,
+            (-28, -28, -28, 84),
+        ),
         ({"valat_mode": "fixed"}, 12, (-18, -18, -18, 54)),
         ({"valat_mode": "fixed", "valat_overrides_bonuses": True}, 12, (-16, -16, -16, 48)),
     ],
@@ -221,7 +246,11 @@ def _w14_hands():
         ((("P4", "four_kings"),), {}, (-3, -3, 3, 3)),
         ((("P2", "trull"),), {}, (0, 0, 0, 0)),
         ((), {}, (-1, -1, 1, 1)),
-        ((("P2", "trull"), ("P4", "four_kings")), {"card_bonus_claim": "automatic"}, (-2, -2, 2, 2)),
+        (
+            (("P2", "trull"), ("P4", "four_kings")),
+            {"card_bonus_claim": "automatic"},
+            (-2, -2, 2, 2),
+        ),
         ((("P4", "four_kings"),), {"card_bonus_claim": "automatic"}, (-2, -2, 2, 2)),
         ((("P2", "trull"),), {"card_bonus_claim": "automatic"}, (-2, -2, 2, 2)),
         ((), {"card_bonus_claim": "automatic"}, (-2, -2, 2, 2)),
@@ -239,7 +268,9 @@ W15_AUCTION = (
 )
 
 
-@pytest.mark.parametrize(("cp_d", "totals"), [(51, (16, -16, 16, -16)), (41, (-16, 16, -16, 16))], ids=["W15a", "W15b"])
+@pytest.mark.parametrize(
+    ("cp_d", "totals"), [(51, (16, -16, 16, -16)), (41, (-16, 16, -16, 16))], ids=["W15a", "W15b"]
+)
 def test_w15_full_kontra_chain_on_the_game(cp_d, totals):
     res = score_facts(deal_with({3: ["T20"]}), W15_AUCTION, cp_d=cp_d, tricks_d=5)
     assert side_items(res) == {"game": (((1, 3) if cp_d >= 45 else (2, 4)), 16)}

@@ -44,7 +44,7 @@ def _rotated(text, dealer):
 
 def _play_session(stacking):
     session = ENGINE.new_session(ENGINE.ruleset("zr-std", {"double_round_stacking": stacking}), 4)
-    rs, base_totals = [], []
+    rs = []
     for game in W16:
         if game == "throw-in":
             hands = _seats(A, {C: "HK HQ HN HJ HG DK DQ DN SK SQ".split()})

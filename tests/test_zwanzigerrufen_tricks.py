@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from zwanzigerrufen_support import (
     auction,
-    by_p,
     deal_with,
-    error_codes,
     fd_hand,
     new_hand,
     plays,
@@ -17,7 +15,12 @@ from zwanzigerrufen_support import (
 )
 
 from tarock_logs.rules.base import Action
-from tarock_logs.rules.zwanzigerrufen.tricks import close_trick, legal_cards, pile_points, winner_index
+from tarock_logs.rules.zwanzigerrufen.tricks import (
+    close_trick,
+    legal_cards,
+    pile_points,
+    winner_index,
+)
 
 N, F, S = "normal", "farbensolo", "solo"
 
@@ -136,8 +139,10 @@ def test_throw_in_z1_to_z4(name, mode):
     assert hand.score().carry_after["thrown_in"] is True
 
 
-@pytest.mark.parametrize(("mode", "expected"), [("standard", ["E_THROWIN_MISSING"]),
-                                                ("strict", ["E_THROWIN_MISSING"]), ("off", [])])
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [("standard", ["E_THROWIN_MISSING"]), ("strict", ["E_THROWIN_MISSING"]), ("off", [])],
+)
 def test_z5_compulsory_throw_in_missing(mode, expected):
     hand = new_hand(_z_deal("Z1"), {"throw_in": mode})
     found = hand.push(Action("call", seat("P1"), card=hand.auction.required_call()))
@@ -196,21 +201,34 @@ def test_playing_out_of_turn():
 
 def test_farbensolo_lead_must_be_a_suit_card():
     hand = fd_hand("FD3")
-    push_all(hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"))
+    push_all(
+        hand,
+        auction(
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"
+        ),
+    )
     found = hand.push(Action("play", seat("P1"), card="T10"))
     assert [v.code for v in found] == ["E_FARBENSOLO_LEAD"]
     assert {a.card for a in (hand.pop() and hand.legal_actions())} == {
-        "HN", "HJ", "DK", "DJ", "SQ", "CK"
+        "HN",
+        "HJ",
+        "DK",
+        "DJ",
+        "SQ",
+        "CK",
     }
 
 
 def test_announced_pagat_released_early_is_reported_unless_forced():
     # FD1 hands: P4 holds the Pagat and announces it dagegen (with P2's Kontra on the game)
     hand = fd_hand("FD1")
-    push_all(hand, auction(
-        "1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [ANN PAGAT DAGEGEN] · "
-        "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
-    ))
+    push_all(
+        hand,
+        auction(
+            "1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [ANN PAGAT DAGEGEN] · "
+            "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+        ),
+    )
     push_all(hand, plays("P1:T15 P2:T21 P3:T13"))
     assert Action("play", seat("P4"), card="T1") not in hand.legal_actions()
     found = hand.push(Action("play", seat("P4"), card="T1"))

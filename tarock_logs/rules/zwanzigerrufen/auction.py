@@ -357,8 +357,10 @@ class Auction:
                 f"call a tarock she lacks ({required or 'none: she must play a solo'})",
                 seat=seat, card=card, required=required,
             ))  # fmt: skip
-        elif required is not None and card != required and (
-            self.opts["call_rule"] == "highest_missing"
+        elif (
+            required is not None
+            and card != required
+            and (self.opts["call_rule"] == "highest_missing")
         ):
             out.append(self._v(
                 "E_WRONG_CALL", "4.3",
@@ -397,8 +399,10 @@ class Auction:
         name = "Farbensolo" if contract == FARBENSOLO else "Solo"
         if opening:
             self.p1_opened = True
-            if self.required_call() is None and contract == FARBENSOLO and (
-                self.opts["forehand_all_five"] == "solo_only"
+            if (
+                self.required_call() is None
+                and contract == FARBENSOLO
+                and (self.opts["forehand_all_five"] == "solo_only")
             ):
                 out.append(self._v(
                     "E_SOLO_REQUIRED", "4.3",

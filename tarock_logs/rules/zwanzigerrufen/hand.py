@@ -127,7 +127,12 @@ class ZRHand:
 
     @property
     def phase(self) -> str:
+        """``auction``, ``play`` or ``done``."""
         return self._st.phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:  # the contract declares a plain attribute
+        self._st.phase = value
 
     @property
     def auction(self) -> Auction:
@@ -428,18 +433,21 @@ class ZRHand:
             return out
         if t == "throw_in":
             return out + self._throw_in(st, action)
-        if t in AUCTION_TYPES or t == "play":
-            if not st.auction_started and st.phase == "auction":
-                st.auction_started = True
-                musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
-                if musts:
-                    out.append(self._v(
-                        "E_THROWIN_MISSING", "3.4",
-                        f"seat(s) {', '.join(str(s) for s in musts)} had to throw the deal in "
-                        f"(no tarock{', or a single Trull card' if self.opts['throw_in'] == 'strict' else ''}) "
-                        "but the deal was played on",
-                        seat=musts[0],
-                    ))  # fmt: skip
+        if (
+            (t in AUCTION_TYPES or t == "play")
+            and not st.auction_started
+            and (st.phase == "auction")
+        ):
+            st.auction_started = True
+            musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
+            if musts:
+                out.append(self._v(
+                    "E_THROWIN_MISSING", "3.4",
+                    f"seat(s) {', '.join(str(s) for s in musts)} had to throw the deal in "
+                    f"(no tarock{', or a single Trull card' if self.opts['throw_in'] == 'strict' else ''}) "
+                    "but the deal was played on",
+                    seat=musts[0],
+                ))  # fmt: skip
         if t in AUCTION_TYPES:
             out += st.auction.apply(action)  # after the auction: E_AUCTION_OVER, no change
             if st.phase == "auction" and st.auction.over:
@@ -564,10 +572,13 @@ class ZRHand:
         who = self._who(seat)
         if not st.trick:
             return self._v(
-                "E_FARBENSOLO_LEAD", "6.2",
+                "E_FARBENSOLO_LEAD",
+                "6.2",
                 f"{who} led {card} in a Farbensolo while holding suit cards "
                 f"({' '.join(legal)}): a suit card must be led while one is held",
-                seat=seat, card=card, legal=legal,
+                seat=seat,
+                card=card,
+                legal=legal,
             )
         led = st.trick[0][1]
         hand = st.hands[seat]

@@ -125,7 +125,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
             ):
                 raise ValueError(f"option {name}: expected 3, 4 or 'unlimited', got {value!r}")
         elif name == "glatzen":
-            if not (isinstance(value, str) or isinstance(value, (list, tuple))):
+            if not isinstance(value, (str, list, tuple)):
                 raise ValueError(f"option {name}: expected a set name or a list, got {value!r}")
         elif name == "farbensolo_tarock_compulsion":
             if isinstance(value, str) and value.lower() in ("true", "false"):

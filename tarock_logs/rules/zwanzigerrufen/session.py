@@ -52,7 +52,7 @@ class ZRSession:
         if not open_windows:
             return 1
         if mode == "multiply":
-            return 2 ** len(open_windows)
+            return int(2 ** len(open_windows))
         return 2
 
     def new_hand(

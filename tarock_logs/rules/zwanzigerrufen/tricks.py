@@ -113,7 +113,9 @@ def is_maerchenstich(cards: Sequence[str], rule: str = "any_order") -> bool:
     return True
 
 
-def winner_index(cards: Sequence[str], contract: str | None, maerchenstich: str = "any_order") -> int:
+def winner_index(
+    cards: Sequence[str], contract: str | None, maerchenstich: str = "any_order"
+) -> int:
     """Index (0 = leader) of the card that wins the trick ``cards`` (§6.4)."""
     first = cards[0]
     if contract == FARBENSOLO and not first.startswith("T"):
