@@ -133,7 +133,8 @@ svg.card { display: inline-block; }
 .small { font-size: 8.5pt; color: #444; }
 .sign { margin-top: 10mm; display: flex; gap: 10mm; }
 .sign div { flex: 1; border-top: 1px solid #000; padding-top: 1mm; }
-section, table, tr { page-break-inside: avoid; break-inside: avoid; }
+tr, .verdict, .sign { page-break-inside: avoid; break-inside: avoid; }
+h2, h3 { page-break-after: avoid; break-after: avoid; }
 footer { margin-top: 6mm; border-top: 1px solid #999; padding-top: 2mm; }
 tbody.actions td { padding: 0.3mm 1.2mm; font-size: 9pt; }
 code { font-family: ui-monospace, monospace; font-size: 9pt; word-break: break-all; }
@@ -374,7 +375,6 @@ def _render(
     for v in audit.violations:
         if v.action_index is not None:
             by_action.setdefault(v.action_index, []).append(v)
-    bad_cards = {v.card for v in audit.violations if v.card and v.severity == "error"}
 
     html = ET.Element("html", {"lang": "en"})
     head = _el(html, "head")
@@ -482,29 +482,34 @@ def _render(
         _row(tb, [f"{s} {roles.get(s, '')}", _player(session, s), _cards(ET.Element("div"), cards)])
     _row(tb, ["talon", "in dealt order", _cards(ET.Element("div"), hand.deal.talon)])
 
-    # ---- actions with verdicts
+    # ---- actions with verdicts (card plays are judged in the trick table below)
+    def verdict(i: int) -> tuple[str, str, str]:
+        """(text, rule, row class) of action ``i``."""
+        vs = by_action.get(i, [])
+        cls = "bad" if any(v.severity == "error" for v in vs) else ("warn" if vs else "")
+        if replay.ruleset is None:
+            return "not checked", "", cls
+        if vs:
+            text = " ".join(f"{v.severity.upper()} {v.code}: {v.message}" for v in vs)
+            return text, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
+        if i >= replay.actions_applied:
+            return "not replayed", "", cls
+        return "legal", "", cls
+
     sec = _el(body, "section")
     _el(sec, "h2", "Every action and its verdict")
+    _el(sec, "p", "Card plays are listed with their verdicts under Tricks.", class_="small")
     tb = _table(sec, ["#", "Phase", "Seat", "Player", "Action", "Verdict", "Rule"])
     tb.set("class", "actions")
     phases = _phases(hand.actions)
     for i, a in enumerate(hand.actions):
-        vs = by_action.get(i, [])
-        errs = [v for v in vs if v.severity == "error"]
-        cls = "bad" if errs else ("warn" if vs else "")
-        if i >= replay.actions_applied and not vs and replay.ruleset is not None:
-            verdict_txt, rule_txt = "not replayed", ""
-        elif replay.ruleset is None:
-            verdict_txt, rule_txt = "not checked", ""
-        elif vs:
-            verdict_txt = " ".join(f"{v.severity.upper()} {v.code}: {v.message}" for v in vs)
-            rule_txt = "; ".join(dict.fromkeys(v.rule for v in vs if v.rule))
-        else:
-            verdict_txt, rule_txt = "legal", ""
+        if a.type == "play":
+            continue
+        text, rule, cls = verdict(i)
         _row(
             tb,
-            [i, phases[i], a.seat, _short(session, a.seat, roles), describe_action(a),
-             verdict_txt, rule_txt],
+            [i, phases[i], a.seat, _short(session, a.seat, roles), describe_action(a), text,
+             rule],
             cls=cls,
         )  # fmt: skip
     hand_level = [v for v in audit.violations if v.action_index is None]
@@ -562,7 +567,7 @@ def _render(
         if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
             _row(tb, ["Discards", _cards(ET.Element("div"), disc)])
 
-    # ---- tricks
+    # ---- tricks, each card play with its action index and verdict
     sec = _el(body, "section")
     _el(sec, "h2", "Tricks")
     tricks = view.get("tricks") if view else None
@@ -572,26 +577,58 @@ def _render(
         if tricks:
             _el(sec, "p", "Winners not derived (no engine replay): cards in playing order.",
                 class_="small")  # fmt: skip
-    tb = _table(sec, ["#", "Leader", "Cards in playing order", "Winner", "Card points"], num=(4,))
+    plays = [i for i, a in enumerate(hand.actions) if a.type == "play"]
+    tb = _table(
+        sec, ["#", "Leader", "Cards in playing order (action #)", "Winner", "Card points",
+              "Verdict"], num=(4,),
+    )  # fmt: skip
+    pos = 0
     for k, t in enumerate(tricks, start=1):
         cards_cell = ET.Element("div")
+        texts: list[str] = []
+        rules: list[str] = []
+        cls = ""
         for pair in t.get("cards", []):
             seat, card = pair[0], pair[1]
+            idx = plays[pos] if pos < len(plays) else None
+            pos += 1
             wrap = _el(cards_cell, "span", class_="cards")
-            _el(wrap, "span", f"{roles.get(seat, seat)}", class_="small")
-            card_svg(wrap, card, highlight=card in bad_cards)
+            label = f"{roles.get(seat, seat)}" + (f" #{idx}" if idx is not None else "")
+            _el(wrap, "span", label, class_="small")
+            text, rule, c = verdict(idx) if idx is not None else ("", "", "")
+            card_svg(wrap, card, highlight=c == "bad")
+            if c:
+                texts.append(f"#{idx} {text}")
+                rules.append(rule)
+                cls = "bad" if "bad" in (c, cls) else "warn"
         pts = t.get("points")
         pts_txt = _thirds(pts) if t.get("points_unit") == "thirds" else _plain(pts)
+        ok = "not checked" if replay.ruleset is None else "legal"
+        verdict_cell = ET.Element("div")
+        verdict_cell.text = " ".join(texts) if texts else ok
+        if rules:
+            _el(verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)),
+                class_="small")  # fmt: skip
         tr = _row(
             tb,
             [k, _short(session, t.get("leader"), roles), cards_cell,
-             _short(session, t.get("winner"), roles), pts_txt],
-            num=(4,),
+             _short(session, t.get("winner"), roles), pts_txt, verdict_cell],
+            num=(4,), cls=cls,
         )  # fmt: skip
         list(tr)[2].set("class", "trick")
     cur = view.get("trick") if view else None
     if cur:
         _el(sec, "p", "Cards on the table when the log ends: " + _plain(cur))
+        pos += len(cur)
+    rest = plays[pos:]
+    if rest:
+        _el(sec, "h3", "Card plays outside any trick")
+        tb = _table(sec, ["#", "Seat", "Player", "Action", "Verdict", "Rule"])
+        for i in rest:
+            a = hand.actions[i]
+            text, rule, cls = verdict(i)
+            _row(tb, [i, a.seat, _short(session, a.seat, roles), describe_action(a), text, rule],
+                 cls=cls)  # fmt: skip
 
     # ---- irregularities and notes
     if hand.irregularities or hand.notes:
@@ -640,6 +677,15 @@ def _render(
             tr = _row(tb, ["total", f"{s} {_player(session, s)}", _fmt_num(r), _fmt_num(c), ""],
                       num=(2, 3))  # fmt: skip
             if ("total", s) in diff_keys:
+                for td in list(tr)[2:4]:
+                    td.set("class", "num diff")
+        rb = list(hand.radelci_before) if hand.radelci_before is not None else None
+        cb = replay.carry_before.get("radelci") if replay.ruleset is not None else None
+        if rb is not None or cb is not None:
+            src = " (the log's, applied)" if replay.carry_source == "recorded" else ""
+            tr = _row(tb, ["radelci before the hand", "all", _plain(rb), _plain(cb),
+                           f"state the hand was scored with{src}"])  # fmt: skip
+            if any(d.item == "radelci_before" for d in audit.discrepancies):
                 for td in list(tr)[2:4]:
                     td.set("class", "num diff")
         ra = audit.recorded.radelci_after if audit.recorded else None
