@@ -93,6 +93,9 @@ if view.declarer is not None:
     roles.append(f"declarer **{players[view.declarer]}**")
 if view.partner is not None:
     roles.append(f"partner **{players[view.partner]}**")
+called = (view.steps[-1].view or {}).get("called_king") if view.steps else None
+if called:
+    roles.append(f"called king **{called}**")
 if view.won is not None:
     roles.append("won" if view.won else "lost")
 if roles:
@@ -195,11 +198,13 @@ with right:
                            captions=[players[s] for s, _ in trick], scale=0.9))  # fmt: skip
     else:
         st.caption("no trick in progress")
-    talon = state.get("talon")
-    if talon:
-        st.markdown("**Talon**")
-        flat = [c for g in talon for c in (g if isinstance(g, list) else [g])]
-        st.image(cards_svg(flat, scale=0.6))
+    groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
+    if groups:
+        taken = state.get("talon_taken") or []
+        st.markdown("**Talon**" + (" (the greyed group was taken)" if taken else ""))
+        flat = [c for g in groups for c in g]
+        caps = [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
+        st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6))
     discards = state.get("discards")
     if discards and (only is None or only == view.declarer):
         st.markdown("**Discards**")

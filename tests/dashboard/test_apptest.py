@@ -8,7 +8,7 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dash_helpers import APP, DashDB, hand_ids, ingest
+from dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 from tarock_logs.dashboard_data import pseudonym
 
@@ -198,3 +198,54 @@ def test_an_ingest_publishing_a_new_file_is_picked_up_without_errors(
     at.run()
     assert not at.exception
     assert int(next(m.value for m in at.metric if m.label == "Hands")) == before + 1
+
+
+# ---------------------------------------------------------------- the generated disputed samples
+
+MANIFEST = ROOT / "sample_logs" / "disputed" / "disputes.manifest"
+PLANTED = json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else []
+
+
+def _stored_hand(db: DashDB, session: str, number: int) -> str:
+    return next(
+        str(h["hand_id"]) for h in hand_ids(db.path)["hands"]
+        if h["session"] == session and h["number"] == number
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "planted", [p for p in PLANTED if p.get("action_index") is not None], ids=lambda p: p["kind"]
+)
+def test_replay_deep_link_shows_each_planted_illegal_action(app_env: DashDB, planted: dict) -> None:
+    hand = _stored_hand(app_env, planted["session"], planted["hand"])
+    step = planted["action_index"] + 1
+    at = _open("app_pages/replay.py", hand=hand, step=str(step), seat=str(planted["seat"]))
+    assert at.slider(key="step").value == step
+    errors = "\n".join(e.value for e in at.error)
+    for code in planted["expect"]["violations"]:
+        assert f"`{code}`" in errors
+    assert "Illegal action" in errors and "si-tournament-2021 §" in errors
+
+
+@pytest.mark.parametrize("planted", [p for p in PLANTED if p["kind"] == "wrong_score_item"], ids=lambda p: p["kind"])
+def test_audit_shows_the_planted_wrong_score_item(app_env: DashDB, planted: dict) -> None:
+    hand = _stored_hand(app_env, planted["session"], planted["hand"])
+    at = _open("app_pages/audit.py", hand=hand)
+    items = next(d.value for d in at.dataframe if "differs" in d.value.columns)
+    exp = planted["expect"]
+    row = items[(items["item"] == exp["item"]) & items["differs"]].iloc[0]
+    assert (row["recorded"], row["recomputed"]) == (exp["recorded"], exp["recomputed"])
+
+
+@pytest.mark.parametrize(
+    "planted", [p for p in PLANTED if p["kind"] == "wrong_placement_points"], ids=lambda p: p["kind"]
+)
+def test_tournament_page_lists_the_planted_placement_point_difference(app_env: DashDB, planted: dict) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(app_env.path), read_only=True)
+    tid = con.execute("SELECT tournament FROM sessions WHERE session_id = ?", [planted["session"]]).fetchall()[0][0]
+    con.close()
+    at = _open("app_pages/tournament.py", tournament=tid)
+    diffs = next(d.value for d in at.dataframe if "session" in d.value.columns and "item" in d.value.columns)
+    assert set(diffs.loc[diffs["session"] == planted["session"], "item"]) == {"placement_points"}
