@@ -70,11 +70,11 @@ DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
 DEFAULT_MAX_SESSION_BYTES: Final = 32 * 1024 * 1024
 
 _BOM: Final = b"\xef\xbb\xbf"
-_STRING_RE: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_NON_BRACKET_RE: Final = re.compile(r"[^\[\]{}]+")
-_TOKEN_RE: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+_STRING_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_TOKEN_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+_NON_BRACKET_BYTES: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP_B: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _WS_RE: Final = re.compile(r"[ \t\n\r]*")
-_DEPTH_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 _UNION_TAGS: Final = frozenset(ACTION_TYPES) | {"renons", "misdeal", "arbiter", "penalty"}
 _TAGGED_LISTS: Final = frozenset({"actions", "irregularities"})
 _SCALAR_UNION_TAGS: Final = frozenset({"str", "int", "bool", "float"})
@@ -359,7 +359,7 @@ def _read_json_text(data: bytes, file: str) -> Iterator[SessionRecord]:
             raw=data,
         )  # fmt: skip
         return
-    derr = _depth_error(text, file, 1)
+    derr = _depth_error(data, file, 1)
     if derr is not None:
         yield SessionRecord(file, derr.line, 0, None, pending + [derr], raw=data)
         return
@@ -534,27 +534,32 @@ def _decode_utf8(data: bytes, file: str, base_line: int) -> tuple[str, LogError 
         )  # fmt: skip
 
 
-def _depth_error(text: str, file: str, base_line: int) -> LogError | None:
-    """Measure nesting without recursion; an error when it exceeds :data:`MAX_DEPTH`."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+def _depth_error(data: bytes, file: str, base_line: int) -> LogError | None:
+    """Measure nesting without recursion; an error when it exceeds :data:`MAX_DEPTH`.
+
+    Strings are cut out first (a bracket inside a string is not nesting), then the running
+    depth of the remaining brackets is computed; all of it in C except one pass over the
+    brackets.
+    """
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         return None
-    brackets = _NON_BRACKET_RE.sub("", _STRING_RE.sub("", text))
+    brackets = _STRING_RE_B.sub(b"", data).translate(None, _NON_BRACKET_BYTES)
     if len(brackets) <= 2 * MAX_DEPTH:
         return None
-    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) <= MAX_DEPTH:
+    if max(accumulate(map(_DEPTH_STEP_B.__getitem__, brackets))) <= MAX_DEPTH:
         return None
     depth = 0
     pos = 0
-    for m in _TOKEN_RE.finditer(text):
+    for m in _TOKEN_RE_B.finditer(data):
         ch = m.group()
-        if ch in "[{":
+        if ch in (b"[", b"{"):
             depth += 1
             if depth > MAX_DEPTH:
                 pos = m.start()
                 break
-        elif ch in "]}":
+        elif ch in (b"]", b"}"):
             depth -= 1
-    line = base_line + text.count("\n", 0, pos)
+    line = base_line + data.count(b"\n", 0, pos)
     return LogError(
         "E-JSON-DEPTH",
         f"arrays/objects are nested more than {MAX_DEPTH} levels deep; a log never needs that",
@@ -568,7 +573,7 @@ def _record_from_bytes(
     text, err = _decode_utf8(chunk, file, line)
     if err is not None:
         return SessionRecord(file, line, index, None, pending + [err], raw=chunk)
-    derr = _depth_error(text, file, line)
+    derr = _depth_error(chunk, file, line)
     if derr is not None:
         return SessionRecord(file, line, index, None, pending + [derr], raw=chunk)
     return _record_from_text(text, chunk, file, line, index, pending, at_eof=at_eof)
