@@ -50,7 +50,7 @@ class _State:
     __slots__ = ("phase", "auction", "hands", "trick", "tricks", "leader", "claims",
                  "thrown_in", "started", "auction_started", "offender")  # fmt: skip
 
-    def __init__(self, auction: Auction, hands: list[list[str]]) -> None:
+    def __init__(self, auction: Auction, hands: list[tuple[str, ...]]) -> None:
         self.phase = "auction"
         self.auction = auction
         self.hands = hands
@@ -68,7 +68,7 @@ class _State:
         new.phase = self.phase
         # the auction never changes once it is over: share it (copy on write)
         new.auction = self.auction if self.auction.over else self.auction.copy()
-        new.hands = [list(h) for h in self.hands]
+        new.hands = list(self.hands)  # the hands are tuples: replaced, never changed
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)
         new.leader = self.leader
@@ -120,7 +120,7 @@ class ZRHand:
             s: st for s in range(4)
             if (st := throw_in_status(padded[s], str(opts["throw_in"]))) is not None
         }  # fmt: skip
-        self._st = _State(Auction(ruleset, opts, dealer, self.dealt), padded)
+        self._st = _State(Auction(ruleset, opts, dealer, self.dealt), [tuple(h) for h in padded])
         self._stack: list[tuple[_State, Action]] = []
 
     # ------------------------------------------------------------------ contract API
@@ -556,7 +556,8 @@ class ZRHand:
             ))  # fmt: skip
             if st.offender is None:
                 st.offender = seat
-        hand.remove(card)
+        i = hand.index(card)
+        st.hands[seat] = hand[:i] + hand[i + 1 :]
         st.trick.append((seat, card))
         if len(st.trick) == 4:
             trick = close_trick(len(st.tricks) + 1, st.trick, self._contract(st),
