@@ -37,13 +37,25 @@ class ZRSession:
         self.ruleset = ruleset
         self.opts = normalize_options(ruleset.options)
         self.table_size = 4
-        init = dict(initial or {})
-        self.games = int(init.get("games", 0))  # scored deals so far
-        # remaining games of each open double-round window
-        self.windows: list[int] = [int(w) for w in init.get("double_round_windows", ())]
-        self.totals = [int(t) for t in init.get("totals", (0, 0, 0, 0))]
-        self.next_dealer: int | None = init.get("next_dealer")
+        self.games = 0  # scored deals so far
+        self.windows: list[int] = []  # remaining games of each open double-round window
+        self.totals = [0, 0, 0, 0]
+        self.next_dealer: int | None = None
         self.irregularities: tuple[Irregularity, ...] = ()
+        if initial:
+            self.restore(initial)
+
+    def restore(self, carry: Mapping[str, Any]) -> None:
+        """Set the carried state from a :meth:`carry` mapping (keys optional)."""
+        if "games" in carry:
+            self.games = int(carry["games"])
+        if "double_round_windows" in carry:
+            self.windows = [int(w) for w in carry["double_round_windows"] if int(w) > 0]
+        if "totals" in carry:
+            self.totals = [int(t) for t in carry["totals"]]
+        if "next_dealer" in carry:
+            nd = carry["next_dealer"]
+            self.next_dealer = None if nd is None else int(nd)
 
     def multiplier(self) -> int:
         """r of §7.5 for the next game."""
