@@ -34,6 +34,7 @@ from typing import Any
 import duckdb
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import process, sources
@@ -122,20 +123,27 @@ class _Writer:
     def _q(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         return self.con.execute(sql, params).fetchall()
 
+    def begin_run(self) -> None:
+        """``_old_ids``: the hands of changed files, removed during this run (to tell a hand
+        that comes back unchanged from a new one)."""
+        self._q("CREATE OR REPLACE TEMP TABLE _old_ids (hand_id VARCHAR)")
+
     def start_file(self, file: str) -> None:
         """Forget a changed file's previous rows (the caller holds the transaction)."""
-        self._q("CREATE OR REPLACE TEMP TABLE _old_ids AS SELECT hand_id FROM hands WHERE file = ?",
-                [file])
-        self.s.hands_removed += self._q("SELECT count(*) FROM _old_ids")[0][0]
+        n = self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
+        if n:
+            self._q("INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file = ?", [file])
+            self.s.hands_removed += n
         for sql in _CHILD_DELETE:
             self._q(sql, {"file": file})
 
-    def load(self, file: str, tables: dict[str, pa.Table], *, first: bool) -> None:
-        """Load one batch of one file in one transaction."""
+    def load(self, starts: list[str], tables: dict[str, pa.Table]) -> None:
+        """Load one batch in one transaction; ``starts`` are the files whose first rows are in
+        it (their previous rows are deleted first)."""
         con = self.con
         self._q("BEGIN TRANSACTION")
         try:
-            if first:
+            for file in starts:
                 self.start_file(file)
             for name, t in tables.items():
                 con.register(f"_b_{name}", t)
@@ -161,7 +169,7 @@ class _Writer:
                     "FROM _b_sessions ANTI JOIN sessions USING (session_id)")
             self._q("INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
                     "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
-                    "QUALIFY row_number() OVER (PARTITION BY session_id) = 1")
+                    "QUALIFY row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1")
             for child in ("session_players", "session_scores"):
                 self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
                         "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
@@ -212,6 +220,49 @@ class _Writer:
             "FROM rejects WHERE file = ? ORDER BY line, hand_index", [file])
         cols = [d[0] for d in cur.description]
         self._collect_rejects([dict(zip(cols, row)) for row in cur.fetchall()])
+
+
+class _Buffer:
+    """Gathers the batches of small files into one load of about ``batch_hands`` hands.
+
+    A hand already in the buffer (same content hash, from another file) is dropped from the
+    later file's tables with all its children, so one load never holds a hand twice.
+    """
+
+    def __init__(self, writer: _Writer, batch_hands: int) -> None:
+        self.w = writer
+        self.limit = batch_hands
+        self.parts: list[dict[str, pa.Table]] = []
+        self.starts: list[str] = []
+        self.ids: set[str] = set()
+        self.hands = 0
+
+    def add(self, file: str, tables: dict[str, pa.Table], *, first: bool) -> None:
+        ids = tables["hands"].column("hand_id").to_pylist()
+        dup = self.ids.intersection(ids)
+        if dup:
+            mask = pc.invert(pc.is_in(tables["hands"]["hand_id"], pa.array(sorted(dup))))
+            tables = dict(tables)
+            for name in ("hands", *process.HAND_CHILDREN):
+                t = tables[name]
+                keep = pc.invert(pc.is_in(t["hand_id"], pa.array(sorted(dup))))
+                tables[name] = t.filter(keep if name != "hands" else mask)
+            self.w.s.hands_duplicate += len(dup)
+        self.ids.update(ids)
+        self.parts.append(tables)
+        if first:
+            self.starts.append(file)
+        self.hands += tables["hands"].num_rows
+        if self.hands >= self.limit:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        merged = {name: pa.concat_tables([p[name] for p in self.parts])
+                  for name in process.SCHEMAS}
+        self.w.load(self.starts, merged)
+        self.parts, self.starts, self.ids, self.hands = [], [], set(), 0
 
 
 # --------------------------------------------------------------------------- the driver
@@ -278,6 +329,8 @@ def ingest(
             try:
                 migrate(con)
                 w = _Writer(con, summary)
+                w.begin_run()
+                buf = _Buffer(w, batch_hands)
                 known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
                 todo: list[Path] = []
                 for f in files:
@@ -294,16 +347,17 @@ def ingest(
                     for f, batches in _iter_parallel(todo, jobs):
                         key = sources.file_key(f)
                         for i, b in enumerate(batches):
-                            w.load(key, b, first=i == 0)
+                            buf.add(key, b, first=i == 0)
                             if progress:
                                 progress(key, b["hands"].num_rows)
                 else:
                     for f in todo:
                         key = sources.file_key(f)
                         for i, b in enumerate(process.iter_batches(f, batch_hands=batch_hands)):
-                            w.load(key, b, first=i == 0)
+                            buf.add(key, b, first=i == 0)
                             if progress:
                                 progress(key, b["hands"].num_rows)
+                buf.flush()
                 con.execute("CHECKPOINT").fetchall()
             finally:
                 con.close()

@@ -185,6 +185,40 @@ def _role(seat: int, hand: m.Hand, table_size: int, contract: str | None,
     return "defender"
 
 
+#: actions columns read straight from the model's attribute of the same name
+_ACTION_ATTRS = (("card", "card"), ("cards", "cards"), ("shown", "shown"),
+                 ("contract", "contract"), ("talon_group", "group"), ("bonus", "bonus"),
+                 ("side", "side"), ("target", "target"), ("level", "level"), ("claim", "claim"),
+                 ("meld", "meld"), ("raises", "raises"), ("note", "note"))
+
+
+def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[int],
+                 first_code: dict[int, str], *, verified: bool) -> None:
+    """All actions of one hand, column by column (the hot path of a big ingest).
+
+    ``legal`` is the engine's verdict on the action: False when it raised an error-severity
+    violation, True when the hand was verified and it raised none, None when unchecked.
+    """
+    k = len(actions)
+    if not k:
+        return
+    c = cols.cols
+    ds = [a.__dict__ for a in actions]  # a missing attribute on a model is slow to ask for
+    c["hand_id"].extend([hand_id] * k)
+    c["idx"].extend(range(k))
+    c["seat"].extend([a.seat for a in actions])
+    c["type"].extend([a.type for a in actions])
+    for col, attr in _ACTION_ATTRS:
+        c[col].extend([d.get(attr) for d in ds])
+    c["params"].extend([_dumps(p) if (p := d.get("params")) else None for d in ds])
+    if verified:
+        c["legal"].extend([i not in illegal for i in range(k)])
+    else:
+        c["legal"].extend([False if i in illegal else None for i in range(k)])
+    c["violation_code"].extend([first_code.get(i) for i in range(k)])
+    cols.n += k
+
+
 class _Batch:
     """The tables under construction for one batch of hands."""
 
@@ -273,21 +307,8 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
             ai = v.get("action_index")
             if ai is not None:
                 first_code.setdefault(ai, str(v["code"]))
-        acts = b.t["actions"]
-        verified_hand = not unverified
-        for i, a in enumerate(hand.actions):
-            d = a.__dict__
-            params = d.get("params")
-            acts.add(
-                hand_id=hand_id, idx=i, seat=a.seat, type=a.type, card=d.get("card"),
-                cards=d.get("cards"), shown=d.get("shown"), contract=d.get("contract"),
-                talon_group=d.get("group"), bonus=d.get("bonus"), side=d.get("side"),
-                target=d.get("target"), level=d.get("level"), claim=d.get("claim"),
-                meld=d.get("meld"), raises=d.get("raises"),
-                params=_dumps(params) if params else None, note=a.note,
-                legal=(i not in illegal) if (verified_hand or i in illegal) else None,
-                violation_code=first_code.get(i),
-            )
+        _add_actions(b.t["actions"], hand_id, hand.actions, illegal, first_code,
+                     verified=not unverified)
         for j, irr in enumerate(hand.irregularities):
             d = irr.__dict__
             seat = d.get("offender", d.get("seat"))
