@@ -392,7 +392,9 @@ def _split_array(text: str, file: str, pending: list[LogError]) -> Iterator[Sess
         try:
             obj, end = parser.decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            yield _json_error_record(exc, text, file, lines, pending)
+            rec = _json_error_record(exc, text, file, lines, pending)
+            rec.index = index
+            yield rec
             return
         except (ValueError, RecursionError) as exc:
             rec_line = lines.line(start)
@@ -406,7 +408,9 @@ def _split_array(text: str, file: str, pending: list[LogError]) -> Iterator[Sess
         index += 1
         pos = _WS_RE.match(text, end).end()  # type: ignore[union-attr]
         if pos >= n:
-            yield _truncated(file, lines.line(n), [], "the array of sessions is not closed")
+            rec = _truncated(file, lines.line(n), [], "the array of sessions is not closed")
+            rec.index = index
+            yield rec
             return
         if text[pos] == ",":
             pos += 1
