@@ -7,6 +7,7 @@ import pytest
 from zwanzigerrufen_support import (
     auction,
     deal_with,
+    error_codes,
     fd_hand,
     new_hand,
     plays,
@@ -237,3 +238,26 @@ def test_announced_pagat_released_early_is_reported_unless_forced():
     ignore = fd_hand("FD1", {"pagat_hold_obligation": "ignore"})
     push_all(ignore, hand.actions)
     assert ignore.push(Action("play", seat("P4"), card="T1")) == []
+
+
+def test_l4_forced_pagat_is_no_infraction_but_the_announced_bonus_is_lost():
+    """W6c / L4: the announced Pagat's holder must play it to a tarock lead when it is his
+    only tarock: no E_PAGAT_RELEASED, but the Pagat Ultimo goes to the other side."""
+    hands = deal_with({2: ["T20"], 4: "T1 HK HQ HN HJ HG DK DQ DN DJ".split()},
+                      avoid={1: ["T1"]})  # fmt: skip
+    hand = new_hand(hands)
+    found = push_all(hand, auction(
+        "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [ANN PAGAT DAGEGEN] · "
+        "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+    ))  # fmt: skip
+    assert error_codes(found) == []
+    lead = next(c for c in hand.view()["hands"][seat("P1")] if c.startswith("T"))
+    hand.push(Action("play", seat("P1"), card=lead))
+    hand.push(hand.legal_actions()[0])
+    hand.push(hand.legal_actions()[0])
+    assert hand.legal_actions() == [Action("play", seat("P4"), card="T1")]
+    assert hand.push(Action("play", seat("P4"), card="T1")) == []
+    while not hand.is_over():
+        assert not error_codes([hand.push(hand.legal_actions()[0])])
+    pagat = {line.seat: line.value for line in hand.score().items if line.item == "pagat"}
+    assert pagat == {0: 2, 1: 2, 2: -2, 3: -2}  # lost: to the declarer side, base 2
