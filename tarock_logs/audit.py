@@ -25,8 +25,9 @@ Comparison rules (documented here because referees rely on them):
   records them (item ``radelci_after``).
 
 ``hand_id`` is a content hash: the sha256 (hex) of the canonical JSON (keys sorted, no
-whitespace, UTF-8, as ``orjson.dumps(doc, option=OPT_SORT_KEYS)`` writes it) of ``{"game", "ruleset", "players": [player ids in seat order], "hand":
-<the hand's JSON without default-valued fields>}``, so the same hand gets the same id in
+whitespace, UTF-8, as ``orjson.dumps(doc, option=OPT_SORT_KEYS)`` writes it) of
+``{"game", "ruleset", "players": [player ids in seat order], "hand": <the hand's JSON
+without default-valued fields>}``, so the same hand gets the same id in
 whichever session or file it is found, and any change to its facts changes the id.
 """
 
@@ -365,9 +366,9 @@ class SessionAudit:
     score: their sum, or the engine's ``session_totals``), None when some hand could not be
     scored. ``recorded_hand_sum`` is the same arithmetic over the recorded hand scores (item
     ``session_total_sum`` when the recorded session total disagrees with it); both need an
-    engine, because how a session total is made is a rule of the game. ``tournament_penalties`` sums tournament-point penalties
-    and arbiter adjustments (unit ``tournament``) per seat: they enter the final ranking, not
-    the round score.
+    engine, because how a session total is made is a rule of the game.
+    ``tournament_penalties`` sums tournament-point penalties and arbiter adjustments (unit
+    ``tournament``) per seat: they enter the final ranking, not the round score.
     """
 
     file: str | None

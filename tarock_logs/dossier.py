@@ -157,7 +157,9 @@ def _table(parent: ET.Element, headers: Sequence[str], num: Sequence[int] = ()) 
     return _el(t, "tbody")
 
 
-def _row(tbody: ET.Element, cells: Sequence[Any], *, cls: str = "", num: Sequence[int] = ()) -> ET.Element:
+def _row(
+    tbody: ET.Element, cells: Sequence[Any], *, cls: str = "", num: Sequence[int] = ()
+) -> ET.Element:
     tr = _el(tbody, "tr", class_=cls) if cls else _el(tbody, "tr")
     for i, c in enumerate(cells):
         if isinstance(c, ET.Element):
@@ -251,7 +253,7 @@ def describe_action(a: Any) -> str:
         return f"declares {a.meld}"
     if t == "throw_in":
         return "throws the deal in"
-    return t
+    return str(t)
 
 
 _PHASE = {
@@ -389,7 +391,7 @@ def _render(
     _el(body, "h1", title)
     n_err = sum(1 for v in audit.violations if v.severity == "error")
     n_warn = len(audit.violations) - n_err
-    verdict = _el(body, "div", class_="verdict" + ("" if audit.legal else " illegal"))
+    verdict_div = _el(body, "div", class_="verdict" + ("" if audit.legal else " illegal"))
     parts = []
     if audit.recomputed is None:
         parts.append("NOT VERIFIED: " + "; ".join(audit.unverified))
@@ -405,7 +407,7 @@ def _render(
             if not audit.discrepancies
             else f"{len(audit.discrepancies)} score difference(s)."
         )
-    verdict.text = " ".join(parts)
+    verdict_div.text = " ".join(parts)
 
     # ---- event and ruleset
     sec = _el(body, "section")
@@ -435,25 +437,29 @@ def _render(
     if rs is not None:
         _row(tb, ["Ruleset used", audit.ruleset])
         _row(tb, ["Title", rs.title])
-        if rs.id != session.ruleset and rs.id not in (session.ruleset,) and (
-            session.ruleset not in rs.aliases
+        if (
+            rs.id != session.ruleset
+            and rs.id not in (session.ruleset,)
+            and (session.ruleset not in rs.aliases)
         ):
             _row(tb, ["Ruleset of the log", f"{session.ruleset} (re-scored: what-if)"])
     else:
         _row(tb, ["Ruleset of the log", f"{session.ruleset} (not resolved: no engine)"])
-    for k, v in sorted(session.options.items()):
-        _row(tb, [f"session option {k}", _plain(v)])
+    for k, opt in sorted(session.options.items()):
+        _row(tb, [f"session option {k}", _plain(opt)])
     if rs is not None and rs.options:
         opts = _el(sec, "div", class_="opts")
-        for k, v in sorted(rs.options.items()):
+        for k, opt in sorted(rs.options.items()):
             line = _el(opts, "div")
             _el(line, "b", k)
-            line[-1].tail = f" = {_plain(v)}"
+            line[-1].tail = f" = {_plain(opt)}"
 
     # ---- players
     sec = _el(body, "section")
     _el(sec, "h2", "Players and seats")
-    tb = _table(sec, ["Seat", "Position", "Player", "Role in this hand", "Recorded score"], num=(4,))
+    tb = _table(
+        sec, ["Seat", "Position", "Player", "Role in this hand", "Recorded score"], num=(4,)
+    )
     for s in range(n):
         role = []
         if s == hand.dealer:
@@ -462,7 +468,9 @@ def _render(
             role.append("declarer")
         if audit.partner == s and audit.partner != audit.declarer:
             role.append("partner")
-        rec = audit.recorded.totals[s] if audit.recorded and s < len(audit.recorded.totals) else None
+        rec = (
+            audit.recorded.totals[s] if audit.recorded and s < len(audit.recorded.totals) else None
+        )
         _row(
             tb,
             [s, roles.get(s, "—"), _player(session, s), ", ".join(role) or "—",
@@ -583,7 +591,7 @@ def _render(
               "Verdict"], num=(4,),
     )  # fmt: skip
     pos = 0
-    for k, t in enumerate(tricks, start=1):
+    for tno, t in enumerate(tricks, start=1):
         cards_cell = ET.Element("div")
         texts: list[str] = []
         rules: list[str] = []
@@ -611,7 +619,7 @@ def _render(
                 class_="small")  # fmt: skip
         tr = _row(
             tb,
-            [k, _short(session, t.get("leader"), roles), cards_cell,
+            [tno, _short(session, t.get("leader"), roles), cards_cell,
              _short(session, t.get("winner"), roles), pts_txt, verdict_cell],
             num=(4,), cls=cls,
         )  # fmt: skip
@@ -648,19 +656,17 @@ def _render(
     if audit.recorded is not None or audit.recomputed is not None:
         tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed", "Reason"], num=(2, 3))
         rec_lines = list(audit.recorded.items) if audit.recorded else []
-        reasons = {}
+        reasons: dict[tuple[str, int | None], str] = {}
         if replay.score is not None:
             for it in replay.score.items:
                 reasons.setdefault((it.item, it.seat), it.reason)
         cmp_lines = list(audit.recomputed.items) if audit.recomputed else []
-        keys = list(dict.fromkeys([(i, s) for i, s, _ in rec_lines] + [(i, s) for i, s, _ in cmp_lines]))
+        keys = list(dict.fromkeys([ln[:2] for ln in rec_lines] + [ln[:2] for ln in cmp_lines]))
         for item, seat in keys:
-            r = sum(v for i, s, v in rec_lines if (i, s) == (item, seat)) if any(
-                (i, s) == (item, seat) for i, s, _ in rec_lines) else None
-            c = sum(v for i, s, v in cmp_lines if (i, s) == (item, seat)) if any(
-                (i, s) == (item, seat) for i, s, _ in cmp_lines) else None
+            rv = _line_sum(rec_lines, item, seat)
+            cv = _line_sum(cmp_lines, item, seat)
             who = "declarer's side" if seat is None else f"{seat} {_player(session, seat)}"
-            tr = _row(tb, [item, who, _fmt_num(r), _fmt_num(c), reasons.get((item, seat), "")],
+            tr = _row(tb, [item, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")],
                       num=(2, 3))  # fmt: skip
             if any(
                 d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies
@@ -668,13 +674,17 @@ def _render(
                 for td in list(tr)[2:4]:
                     td.set("class", "num diff")
         for s in range(n):
-            r = audit.recorded.totals[s] if audit.recorded and s < len(audit.recorded.totals) else None
-            c = (
+            rv = (
+                audit.recorded.totals[s]
+                if audit.recorded and s < len(audit.recorded.totals)
+                else None
+            )
+            cv = (
                 audit.recomputed.totals[s]
                 if audit.recomputed and s < len(audit.recomputed.totals)
                 else None
             )
-            tr = _row(tb, ["total", f"{s} {_player(session, s)}", _fmt_num(r), _fmt_num(c), ""],
+            tr = _row(tb, ["total", f"{s} {_player(session, s)}", _fmt_num(rv), _fmt_num(cv), ""],
                       num=(2, 3))  # fmt: skip
             if ("total", s) in diff_keys:
                 for td in list(tr)[2:4]:
@@ -699,8 +709,9 @@ def _render(
         _el(sec, "h3", "Differences")
         tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed"], num=(2, 3))
         for d in audit.discrepancies:
-            _row(tb, [d.item, "—" if d.seat is None else f"{d.seat} {_player(session, d.seat)}",
-                      _fmt_num(d.recorded), _fmt_num(d.recomputed)], cls="bad", num=(2, 3))  # fmt: skip
+            who = "—" if d.seat is None else f"{d.seat} {_player(session, d.seat)}"
+            cells = [d.item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
+            _row(tb, cells, cls="bad", num=(2, 3))
     if audit.unverified and audit.recomputed is not None:
         _el(sec, "h3", "Not verified")
         ul = _el(sec, "ul")
@@ -722,6 +733,14 @@ def _render(
     )
     _el(p, "code", audit.hand_id)
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
+
+
+def _line_sum(
+    lines: Sequence[tuple[str, int | None, int]], item: str, seat: int | None
+) -> int | None:
+    """The sum of the score lines ``(item, seat)``, None when there is none."""
+    vals = [v for it, st, v in lines if it == item and st == seat]
+    return sum(vals) if vals else None
 
 
 def _plain(v: Any) -> str:

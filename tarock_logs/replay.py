@@ -398,7 +398,11 @@ def replay_hand(
         eng, rs, notes = _session_setup(session, ruleset, engine)
     except ReplayError as exc:
         return HandReplay(
-            session.game, idx, hand.number, None, unverified=[str(exc)],
+            session.game,
+            idx,
+            hand.number,
+            None,
+            unverified=[str(exc)],
             requested_ruleset=ruleset or session.ruleset,
         )
     out = HandReplay(session.game, idx, hand.number, rs, unverified=list(notes))
@@ -450,7 +454,11 @@ def replay_session(
     except ReplayError as exc:
         return [
             HandReplay(
-                session.game, i, h.number, None, unverified=[str(exc)],
+                session.game,
+                i,
+                h.number,
+                None,
+                unverified=[str(exc)],
                 requested_ruleset=ruleset or session.ruleset,
             )
             for i, h in enumerate(session.hands)
@@ -459,7 +467,11 @@ def replay_session(
         msg = f"the engine cannot set up this table: {exc}"
         return [
             HandReplay(
-                session.game, i, h.number, None, unverified=[msg],
+                session.game,
+                i,
+                h.number,
+                None,
+                unverified=[msg],
                 requested_ruleset=ruleset or session.ruleset,
             )
             for i, h in enumerate(session.hands)
@@ -507,4 +519,3 @@ def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
         finally:
             for a in reversed(undone):
                 st.push(a)
-

@@ -78,12 +78,14 @@ class FakeHand:
         self.trick.append((action.seat, action.card))
         if len(self.trick) == self.table_size:
             led = _suit(self.trick[0][1])
-            winner = max(
-                (p for p in self.trick if _suit(p[1]) == led), key=lambda p: p[1]
-            )[0]
+            winner = max((p for p in self.trick if _suit(p[1]) == led), key=lambda p: p[1])[0]
             self.tricks.append(
-                {"leader": self.trick[0][0], "cards": [list(p) for p in self.trick],
-                 "winner": winner, "points": 0}
+                {
+                    "leader": self.trick[0][0],
+                    "cards": [list(p) for p in self.trick],
+                    "winner": winner,
+                    "points": 0,
+                }
             )
             self.trick = []
         self.history.append(action)
@@ -104,16 +106,30 @@ class FakeHand:
         totals = [0] * self.table_size
         totals[d] = value
         return HandScore(
-            tuple(totals), (ScoreItem("contract", value, None),), "fake", d, None, won,
+            tuple(totals),
+            (ScoreItem("contract", value, None),),
+            "fake",
+            d,
+            None,
+            won,
             carry_after={"radelci": [0] * self.table_size},
         )
 
     def view(self) -> dict[str, Any]:
         return {
-            "phase": self.phase, "to_move": self.to_move(), "hands": [list(h) for h in self.hands],
-            "trick": [list(p) for p in self.trick], "tricks": list(self.tricks), "talon": [],
-            "discards": [], "contract": "fake", "declarer": self.declarer, "partner": None,
-            "bids": [], "announcements": [], "kontras": [],
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "hands": [list(h) for h in self.hands],
+            "trick": [list(p) for p in self.trick],
+            "tricks": list(self.tricks),
+            "talon": [],
+            "discards": [],
+            "contract": "fake",
+            "declarer": self.declarer,
+            "partner": None,
+            "bids": [],
+            "announcements": [],
+            "kontras": [],
         }
 
 
@@ -122,8 +138,13 @@ class FakeSession:
         self.rs = rs
         self.n = n
 
-    def new_hand(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str] = (),
-                 irregularities: Sequence[Irregularity] = ()) -> FakeHand:
+    def new_hand(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+    ) -> FakeHand:
         return FakeHand(self.rs, hands)
 
     def end_hand(self, hand: FakeHand, score: HandScore) -> None:
@@ -146,8 +167,9 @@ class FakeEngine:
     def new_session(self, ruleset: Ruleset, table_size: int) -> FakeSession:
         return FakeSession(ruleset, table_size)
 
-    def placement_points(self, ruleset: Ruleset, round_scores: Sequence[int],
-                         all_tables_of_five: bool = False) -> list[float]:
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
         order = sorted(range(len(round_scores)), key=lambda s: -round_scores[s])
         pts = [0.0] * len(round_scores)
         for place, s in enumerate(order):

@@ -121,8 +121,7 @@ def test_recorded_item_unknown_to_the_engine_is_unverified_not_a_discrepancy() -
     disc, notes = compare_scores(rec, cmp, declarer=0, known_items=frozenset({"contract"}))
     assert disc == []
     assert notes == [
-        "recorded item 'house_bonus' (seat 1, +5) is not an item the engine produces: "
-        "not checked"
+        "recorded item 'house_bonus' (seat 1, +5) is not an item the engine produces: not checked"
     ]
     # without the engine's vocabulary the same line is a one-sided discrepancy
     disc, _ = compare_scores(rec, cmp, declarer=0)
@@ -315,9 +314,7 @@ def test_standings_agree_with_the_slovenian_ranking_arithmetic() -> None:
     audits = [audit_session(r.session) for r in read_paths([folder]) if r.session is not None]
     (t,) = audit_tournaments(audits)
     assert len(t.rounds) == 3 and t.unverified == []
-    five = {
-        rnd: all(len(a.players) == 5 for a in audits if a.round == rnd) for rnd in t.rounds
-    }
+    five = {rnd: all(len(a.players) == 5 for a in audits if a.round == rnd) for rnd in t.rounds}
     tables = [
         TableRound(a.players, a.recomputed_totals, a.round or 1, five[a.round])
         for a in audits

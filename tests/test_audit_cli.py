@@ -65,9 +65,7 @@ def test_wrong_score_exits_1_with_the_discrepancy(tmp_path: Path) -> None:
     res = runner.invoke(app, ["audit", str(f), "--format", "jsonl"])
     assert res.exit_code == 1
     rec = orjson.loads(res.stdout)
-    assert rec["discrepancies"] == [
-        {"item": "total", "seat": 3, "recorded": 0, "recomputed": -20}
-    ]
+    assert rec["discrepancies"] == [{"item": "total", "seat": 3, "recorded": 0, "recomputed": -20}]
 
 
 def test_json_document_and_input_errors_do_not_stop_good_hands(tmp_path: Path) -> None:

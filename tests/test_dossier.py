@@ -147,8 +147,8 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
 
 def test_cli_what_if_ruleset_is_shown(tmp_path: Path) -> None:
     out = tmp_path / "w.html"
-    res = runner.invoke(app, ["dossier", str(APPENDIX_B), "--hand", "1", "--session",
-                              "si-appendix-b1", "--ruleset", "openspiel", "-o", str(out)])  # fmt: skip
+    args = ["--session", "si-appendix-b1", "--ruleset", "openspiel", "-o", str(out)]
+    res = runner.invoke(app, ["dossier", str(APPENDIX_B), "--hand", "1", *args])
     assert res.exit_code == 1  # recorded tournament scores differ from openspiel's
     text = out.read_text(encoding="utf-8")
     assert "openspiel-2.0" in text and "what-if" in text

@@ -65,7 +65,10 @@ def test_appendix_b1_replays_legal_with_the_spec_result() -> None:
     assert r.score is not None
     assert list(r.score.totals) == [135, 135, 0, -20]  # W1
     assert (r.score.contract, r.score.declarer, r.score.partner, r.score.won) == (
-        "three", 0, 1, True,
+        "three",
+        0,
+        1,
+        True,
     )
 
 

@@ -125,15 +125,26 @@ def _print_table(
         for h in hands:
             for v in h.violations:
                 t.add_row(
-                    h.file or "", h.session, str(h.hand), _fmt(v.action_index), _fmt(v.seat),
-                    f"{v.severity}: {v.code}", v.message, v.rule,
+                    h.file or "",
+                    h.session,
+                    str(h.hand),
+                    _fmt(v.action_index),
+                    _fmt(v.seat),
+                    f"{v.severity}: {v.code}",
+                    v.message,
+                    v.rule,
                 )
                 rows += 1
             for d in h.discrepancies:
                 t.add_row(
-                    h.file or "", h.session, str(h.hand), "", _fmt(d.seat),
+                    h.file or "",
+                    h.session,
+                    str(h.hand),
+                    "",
+                    _fmt(d.seat),
                     f"score: {d.item}",
-                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}", h.ruleset or "",
+                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}",
+                    h.ruleset or "",
                 )
                 rows += 1
             if h.recomputed is None:
@@ -143,8 +154,14 @@ def _print_table(
         for s in sessions:
             for d in s.discrepancies:
                 t.add_row(
-                    s.file or "", s.session, "", "", _fmt(d.seat), f"session: {d.item}",
-                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}", s.ruleset or "",
+                    s.file or "",
+                    s.session,
+                    "",
+                    "",
+                    _fmt(d.seat),
+                    f"session: {d.item}",
+                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}",
+                    s.ruleset or "",
                 )
                 rows += 1
         if rows:
@@ -158,8 +175,12 @@ def _print_table(
                 tt.add_column(col, justify="left" if col == "player" else "right")
             for row in ta.standings:
                 tt.add_row(
-                    str(row.rank), row.player, _fmt(row.placement_points), _fmt(row.penalties),
-                    _fmt(row.total), f"{row.deviation:+.1f}",
+                    str(row.rank),
+                    row.player,
+                    _fmt(row.placement_points),
+                    _fmt(row.penalties),
+                    _fmt(row.total),
+                    f"{row.deviation:+.1f}",
                 )
             out.print(tt)
             for u in ta.unverified:

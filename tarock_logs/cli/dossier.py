@@ -65,4 +65,3 @@ def dossier_command(
         output.write_text(html, encoding="utf-8")
         err_console.print(f"tarock: dossier written to {output}", markup=False, highlight=False)
     raise typer.Exit(int(ExitCode.FINDINGS if has_findings else ExitCode.OK))
-
