@@ -38,8 +38,10 @@ def thirds(pile: object) -> int:
     n = 0
     s = 0
     for c in pile:  # type: ignore[attr-defined]
-        s += POINTS[c]
-        n += 1
+        v = POINTS.get(c)
+        if v is not None:  # tokens outside the pack (a broken log) count nothing
+            s += v
+            n += 1
     return 3 * s - 2 * n
 
 

@@ -30,8 +30,9 @@ of actions"):
 
 Leniency (the audit must reach the end of the hand): an illegal but physically possible action
 is applied and reported. A card the seat does not hold is reported as ``play.not_in_hand`` and
-**applied** (put on the trick), so the trick structure follows the log. Actions that cannot mean
-anything (an unknown contract, a group index out of range, an announcement the side may not make,
+**applied** (put on the trick), so the trick structure follows the log; a token that is no card
+of the pack (``play.unknown_card``) is skipped. Actions that cannot mean anything (an unknown
+contract, a group index out of range, an announcement the side may not make,
 a kontra on nothing, anything after the end) are reported and **skipped**; :meth:`pop` still
 undoes them (each push is one undo entry). A missing step (no final declaration, no king call,
 no talon pick, too few discards) is reported when the next phase's action arrives.
@@ -141,7 +142,8 @@ class SlovenianHand:
 
         # ---- mutable state (everything below is restored by pop) ----
         self.phase = "bidding"
-        self.hands: list[set[str]] = [set(h) for h in self.dealt]
+        # tokens outside the pack are reported by the deal check and left out of the hands
+        self.hands: list[set[str]] = [{c for c in h if c in PACK_SET} for h in self.dealt]
         self.history: list[Action] = []
         self._undo: list[Any] = []
         self._version = 0
@@ -691,7 +693,7 @@ class SlovenianHand:
             return out
         self.talon_group = g
         self.taken = self.talon[g * k:(g + 1) * k]
-        self.hands[self.declarer].update(self.taken)  # type: ignore[index]
+        self.hands[self.declarer].update(c for c in self.taken if c in PACK_SET)  # type: ignore[index]
         self.phase = "discard"
         return out
 
@@ -1063,6 +1065,12 @@ class SlovenianHand:
         if seat != exp:
             out.append(self._v("play.out_of_turn", "8.1", f"seat {seat} played {card} but seat "
                                f"{exp} was to play", seat, card, expected=exp))  # fmt: skip
+        if card not in PACK_SET:
+            out.append(self._v("play.unknown_card", "2.1", f"seat {seat} played {card!r}, which "
+                               "is not a card of the Slovenian pack; ignored", seat, card))  # fmt: skip
+            if not in_dispatch:
+                self._undo.append(("noop",))
+            return out
         in_hand = card in hand
         renons = False
         if not in_hand:

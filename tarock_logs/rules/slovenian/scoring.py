@@ -524,11 +524,16 @@ def _openspiel_score(h: SlovenianHand) -> HandScore:
                          unverified=("OpenSpiel scoring (openspiel_scoring.py) is not "
                                      "available",))  # fmt: skip
     tricks = [(t.leader, [x for _, x in t.cards], t.winner) for t in h.tricks]
-    returns = openspiel_returns(
-        num_players=n, forehand=h.p1, contract=c, declarer=h.declarer, partner=h.partner,
-        called_king=h.called_king, talon=h.talon, talon_group=h.talon_group,
-        discards=list(h.discards), tricks=tricks,
-    )  # fmt: skip
+    try:
+        returns = openspiel_returns(
+            num_players=n, forehand=h.p1, contract=c, declarer=h.declarer, partner=h.partner,
+            called_king=h.called_king, talon=h.talon, talon_group=h.talon_group,
+            discards=list(h.discards), tricks=tricks,
+        )  # fmt: skip
+    except (ValueError, KeyError, IndexError) as exc:
+        return HandScore(totals=(0,) * n, items=(), contract=c, declarer=h.declarer,
+                         partner=h.partner, carry_after={"radelci": [0] * n},
+                         unverified=(f"OpenSpiel cannot score this hand: {exc}",))  # fmt: skip
     item = "klop" if c == "klop" else "contract"
     items = tuple(ScoreItem(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active)
     won = None

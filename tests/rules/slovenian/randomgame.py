@@ -38,6 +38,9 @@ def choose(rng: random.Random, h: SlovenianHand, actions: list):
         passes = [a for a in actions if a.type == "pass"]
         if passes and rng.random() < 0.6:
             return passes[0]
+        bids = [a for a in actions if a.type == "bid"]
+        if bids and rng.random() < 0.8:
+            return rng.choice(bids[:3])
     if h.phase == "announcements":
         quiet = [a for a in actions if a.type in ("pass", "lezim")]
         if quiet and rng.random() < 0.6:
