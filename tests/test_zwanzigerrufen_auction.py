@@ -345,3 +345,18 @@ def test_two_phase_announcement_during_the_contract_auction():
     found = push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [ANN ABSOLUT DAGEGEN]"))
     assert error_codes(found) == ["E_AUCTION_PHASE"]
     assert hand.auction.announced == {}
+
+
+def test_legal_actions_offer_pagat_dagegen_then_require_the_kontra():
+    """N5: a Pagat dagegen may be announced while the game stands at 0 if the same turn adds
+    the Kontra; until it does, weiter is not offered."""
+    hand = fd_hand("FD1")
+    push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 []"))
+    pagat = Action("announce", seat("P4"), bonus="pagat", side="dagegen")
+    assert pagat in hand.legal_actions()
+    hand.push(pagat)
+    legal = hand.legal_actions()
+    assert Action("pass", seat("P4")) not in legal
+    assert Action("kontra", seat("P4"), target="game", level=1) in legal
+    hand.push(Action("kontra", seat("P4"), target="game", level=1))
+    assert Action("pass", seat("P4")) in hand.legal_actions()
