@@ -669,6 +669,10 @@ def _dump_raw(obj: Any) -> bytes:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
     r = repr(value)
     return r if len(r) <= 40 else r[:37] + "..."
 
