@@ -178,3 +178,39 @@ def url_selectbox(
         st.query_params[param] = value
     st.session_state[seen_key] = value
     return value
+
+
+def score_table(view: dd.HandView, players: list[str]) -> None:
+    """Recorded vs recomputed, item by item: the differing items are listed in red above the
+    table (and flagged in its ``differs`` column); then the totals per player."""
+    if view.score_rows:
+        rows = []
+        for r in view.score_rows:
+            seat = r["seat"]
+            who = players[seat] if seat is not None and seat < len(players) else "declarer side"
+            differs = r["delta"] is not None and r["delta"] != 0 or (r["recorded"] is None) != (r["recomputed"] is None)
+            rows.append({"item": r["item"], "who": who, "recorded": r["recorded"],
+                         "recomputed": r["recomputed"], "delta": r["delta"], "differs": differs})  # fmt: skip
+        bad = [r for r in rows if r["differs"]]
+        if bad:
+            st.error(
+                "**Score differences** — "
+                + "; ".join(f"{r['item']} ({r['who']}): recorded {r['recorded']}, recomputed {r['recomputed']}" for r in bad),
+                icon=":material/error:",
+            )
+        rows.sort(key=lambda r: not r["differs"])
+        st.dataframe(
+            rows, hide_index=True, width="stretch",
+            column_config={"differs": st.column_config.CheckboxColumn("differs")},
+        )  # fmt: skip
+    else:
+        st.caption("No itemised score stored for this hand.")
+    tot = view.totals
+    if tot.get("recorded") or tot.get("recomputed"):
+        rec = tot.get("recorded") or [None] * len(players)
+        reco = tot.get("recomputed") or [None] * len(players)
+        st.dataframe(
+            [{"player": p, "recorded": a, "recomputed": b, "differs": a != b} for p, a, b in zip(players, rec, reco, strict=False)],
+            hide_index=True,
+            column_config={"differs": st.column_config.CheckboxColumn("differs")},
+        )  # fmt: skip

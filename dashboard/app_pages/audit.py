@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, hand_view, masked, require_db, url_selectbox
+from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
 from tarock_logs import dashboard_data as dd
 
 require_db()
@@ -92,28 +92,7 @@ for u in view.unverified:
 
 # ------------------------------------------------------------------ score
 st.markdown("#### Score: recorded vs recomputed")
-if view.score_rows:
-    sdf = pl.DataFrame(view.score_rows).with_columns(
-        pl.col("seat").map_elements(lambda s: players[s] if s is not None and s < len(players) else "declarer side",
-                                    return_dtype=pl.String).alias("who"),
-        (pl.col("delta").fill_null(0) != 0).alias("differs"),
-    ).select("item", "who", "recorded", "recomputed", "delta", "differs")  # fmt: skip
-    st.dataframe(
-        sdf.to_pandas().style.apply(
-            lambda r: ["background-color: #ffcdd2" if r["differs"] else ""] * len(r), axis=1
-        ),
-        hide_index=True, width="stretch",
-    )  # fmt: skip
-else:
-    st.caption("No itemised score stored for this hand.")
-tot = view.totals
-if tot.get("recorded") or tot.get("recomputed"):
-    rec = tot.get("recorded") or [None] * len(players)
-    reco = tot.get("recomputed") or [None] * len(players)
-    st.dataframe(
-        pl.DataFrame({"player": players, "recorded": rec, "recomputed": reco}),
-        hide_index=True,
-    )
+score_table(view, players)
 
 # ------------------------------------------------------------------ links and dossier
 c1, c2 = st.columns(2)

@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, hand_view, masked, require_db, url_selectbox
+from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
 from tarock_logs import dashboard_data as dd
 from tarock_logs.svg import cards_svg
 
@@ -257,24 +257,6 @@ if nxt:
 
 # ---------------------------------------------------------------- score
 with st.expander("Score: recorded vs recomputed", expanded=step == last):
-    if view.score_rows:
-        sdf = pl.DataFrame(view.score_rows).with_columns(
-            pl.col("seat").map_elements(lambda s: players[s] if s is not None else "declarer side",
-                                        return_dtype=pl.String).alias("who")
-        ).select("item", "who", "recorded", "recomputed", "delta")  # fmt: skip
-        st.dataframe(
-            sdf.to_pandas().style.apply(
-                lambda r: ["background-color: #ffcdd2" if r["delta"] not in (0, None) and r["delta"] == r["delta"] else ""] * len(r),
-                axis=1,
-            ),
-            hide_index=True, width="stretch",
-        )  # fmt: skip
-    tot = view.totals
-    if tot.get("recorded") or tot.get("recomputed"):
-        st.dataframe(
-            pl.DataFrame({"player": players, "recorded": tot.get("recorded") or [None] * n_seats,
-                          "recomputed": tot.get("recomputed") or [None] * n_seats}),
-            hide_index=True,
-        )  # fmt: skip
+    score_table(view, players)
     for u in view.unverified:
         st.warning(f"Unverified: {u}")
