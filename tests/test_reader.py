@@ -312,3 +312,48 @@ def test_unknown_suffix_and_missing_file_are_located_errors(tmp_path):
     assert [e.code for e in rec.errors] == ["E-FILE-TYPE"]
     [rec] = list(read_file(tmp_path / "missing.json"))
     assert [e.code for e in rec.errors] == ["E-FILE-READ"]
+
+
+# --------------------------------------------------------------------------- never raises
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_B1_TEXT = json.dumps(_b1()).encode()
+_JSON_TOKENS = [b"[", b"]", b"{", b"}", b",", b":", b'"', b"null", b"1e999", b"-1", b"\xff",
+                b'"T2"', b'"seat"', b"99999999999999999999", b"\n", b"true"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, len(_B1_TEXT)), st.integers(0, 40), st.sampled_from(_JSON_TOKENS)),
+        min_size=1, max_size=4,
+    ),  # fmt: skip
+    kind=st.sampled_from(["json", "jsonl"]),
+)
+def test_mutated_logs_never_raise_and_every_error_is_located(edits, kind):
+    data = _B1_TEXT
+    for pos, cut, tok in edits:
+        data = data[:pos] + tok + data[pos + cut :]
+    records = read_bytes(data, kind=kind)
+    for r in records:
+        for e in r.all_errors():
+            assert e.code and e.message and e.file == "<input>"
+            assert e.line is not None
+        if r.session is not None:
+            assert all(h.number for h in r.session.hands)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+    max_leaves=10,
+))  # fmt: skip
+def test_any_json_value_in_place_of_a_hand_or_an_action_never_raises(value):
+    s = _b1()
+    s["hands"][0]["actions"][5] = value
+    s["hands"].append(value)
+    [rec] = read_bytes(json.dumps(s).encode(), kind="jsonl")
+    assert rec.session is not None and rec.rejected_hands
