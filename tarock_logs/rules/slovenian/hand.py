@@ -1174,7 +1174,14 @@ class SlovenianHand:
             c for _, c in self.trick)  # fmt: skip
         self.claim = (a.seat, len(self.tricks), left)
         self.phase = "done"
-        return []
+        out: list[Violation] = []
+        k = self.called_king
+        if "kralj_ultimo" in self.ann and k in left and len(self.hands[a.seat]) >= 2:
+            out.append(self._v("renons.partial_king_ultimo", "10.4", f"seat {a.seat} laid down "
+                               f"his cards with kralj ultimo announced: {k} counts as caught "
+                               "(partial renons)", a.seat, severity="warning"))  # fmt: skip
+            self.detected.append(("partial_king_ultimo", a.seat, "renons.partial_king_ultimo"))
+        return out
 
     # ------------------------------------------------------------------ results
 
@@ -1184,16 +1191,30 @@ class SlovenianHand:
         out = list(self.deal_violations)
         if self.phase != "done":
             out.append(self._v("play.missing_tricks", "8.7", f"the hand stops in phase "
-                               f"{self.phase} after {_plural(len(self.tricks), 'trick')}",
-                               severity="warning"))  # fmt: skip
+                               f"{self.phase} after {_plural(len(self.tricks), 'trick')}"))  # fmt: skip
         claimed = {(i.kind, i.seat) for i in self.irregularities if i.type == "renons"}
+        seen: set[tuple[str, int | None]] = set()
         for kind, seat, code in self.detected:
-            if (kind, seat) not in claimed:
-                out.append(self._v("renons.unclaimed", "10.7", f"seat {seat} committed a "
-                                   f"detectable renons ({code}) that nobody called; the hand is "
-                                   "scored as played", seat, severity="warning", kind=kind,
-                                   violation=code))  # fmt: skip
+            if (kind, seat) in claimed or (kind, seat) in seen:
+                continue
+            seen.add((kind, seat))
+            alt = self._settlement_if_called(kind, seat)
+            more = f" (called, it would settle as {alt})" if alt is not None else ""
+            out.append(self._v("renons.unclaimed", "10.7", f"seat {seat} committed a detectable "
+                               f"renons ({code}) that nobody called; the hand is scored as "
+                               f"played{more}", seat, severity="warning", kind=kind,
+                               violation=code, settlement_if_called=alt))  # fmt: skip
         return out
+
+    def _settlement_if_called(self, kind: str, seat: int | None) -> list[int] | None:
+        """The totals of the renons settlement had the renons been called (spec 10.7)."""
+        if self.contract is None or self.rules.openspiel_scoring or seat is None:
+            return None
+        from tarock_logs.rules.slovenian.scoring import hand_facts, score_facts
+
+        f = hand_facts(self)
+        f.irregularities = (*f.irregularities, Irregularity("renons", seat=seat, kind=kind))
+        return list(score_facts(self.rules, f).totals)
 
     def score(self) -> HandScore:
         from tarock_logs.rules.slovenian.scoring import score_hand

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset
+from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
@@ -26,6 +26,7 @@ class SlovenianSession:
         self.radelci: list[int] = list(radelci) if radelci else [0] * table_size
         self.misdeals: list[int] = [0] * table_size
         self.hands_played = 0
+        self.last_dealer: int | None = None
 
     def new_hand(
         self,
@@ -34,10 +35,22 @@ class SlovenianSession:
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
     ) -> SlovenianHand:
-        """A new hand dealt by ``dealer`` (at a table of 5 the dealer sits out)."""
-        return SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
+        """A new hand dealt by ``dealer`` (at a table of 5 the dealer sits out).
+
+        The deal passes clockwise every hand (spec 3.2): a dealer other than the seat after the
+        previous hand's dealer is reported as the warning ``deal.dealer_order``.
+        """
+        hand = SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
                              radelci=self.radelci, irregularities=irregularities,
                              misdeals_before=self.misdeals)  # fmt: skip
+        last = self.last_dealer
+        if last is not None and dealer != (last + 1) % self.table_size:
+            hand.deal_violations.append(Violation(
+                "deal.dealer_order", f"seat {dealer} deals, but the deal passes from seat {last} "
+                f"to seat {(last + 1) % self.table_size}", self.ruleset.cite("3.2"),
+                seat=dealer, severity="warning"))  # fmt: skip
+        self.last_dealer = dealer
+        return hand
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         """Take the radelci (and misdeal counts) after the hand from ``score.carry_after``."""
