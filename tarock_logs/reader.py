@@ -214,7 +214,7 @@ def read_file(
                         f"the .json file is over {max_bytes} bytes; split it or use JSONL",
                     )
                     return
-                yield from _read_json_text(data, name)
+                yield from _read_json_text(data, name, max_session_bytes)
         except gzip.BadGzipFile:
             yield _file_error(name, "E-FILE-TYPE", "the file ends in .gz but is not gzip data")
         except EOFError:
@@ -230,7 +230,7 @@ def read_file(
 def read_bytes(data: bytes, *, file: str = "<input>", kind: Kind = "json") -> list[SessionRecord]:
     """Read log text held in memory (``kind`` says whether it is JSON or JSONL)."""
     if kind == "json":
-        return list(_read_json_text(data, file))
+        return list(_read_json_text(data, file, DEFAULT_MAX_SESSION_BYTES))
     import io
 
     return list(_read_jsonl(io.BytesIO(data), file, DEFAULT_MAX_SESSION_BYTES))
@@ -332,7 +332,9 @@ def _bom_warning(file: str) -> LogError:
 # --------------------------------------------------------------------------- .json
 
 
-def _read_json_text(data: bytes, file: str) -> Iterator[SessionRecord]:
+def _read_json_text(
+    data: bytes, file: str, max_session_bytes: int = DEFAULT_MAX_SESSION_BYTES
+) -> Iterator[SessionRecord]:
     pending: list[LogError] = []
     if data.startswith(_BOM):
         data = data[len(_BOM):]
@@ -366,10 +368,12 @@ def _read_json_text(data: bytes, file: str) -> Iterator[SessionRecord]:
     if stripped[0] == "{":
         yield _record_from_text(text, data, file, 1, 0, pending, at_eof=True)
         return
-    yield from _split_array(text, file, pending)
+    yield from _split_array(text, file, pending, max_session_bytes)
 
 
-def _split_array(text: str, file: str, pending: list[LogError]) -> Iterator[SessionRecord]:
+def _split_array(
+    text: str, file: str, pending: list[LogError], max_session_bytes: int
+) -> Iterator[SessionRecord]:
     """Yield one record per element of a top-level array, each with its own line number."""
     lines = _LineCounter(text)
     pos = _WS_RE.match(text, 0).end() + 1  # type: ignore[union-attr]
@@ -403,7 +407,14 @@ def _split_array(text: str, file: str, pending: list[LogError]) -> Iterator[Sess
             return
         rec_line = lines.line(start)
         raw = text[start:end].encode()
-        yield _record_from_obj(obj, raw, file, rec_line, index, pending, parser.dups)
+        if len(raw) > max_session_bytes:
+            yield SessionRecord(
+                file, rec_line, index, None,
+                pending + [LogError("E-FILE-TOO-LARGE", f"the session is over {max_session_bytes}"
+                                    " bytes", file=file, line=rec_line)],
+            )  # fmt: skip
+        else:
+            yield _record_from_obj(obj, raw, file, rec_line, index, pending, parser.dups)
         pending = []
         index += 1
         pos = _WS_RE.match(text, end).end()  # type: ignore[union-attr]

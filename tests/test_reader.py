@@ -357,3 +357,16 @@ def test_any_json_value_in_place_of_a_hand_or_an_action_never_raises(value):
     s["hands"].append(value)
     [rec] = read_bytes(json.dumps(s).encode(), kind="jsonl")
     assert rec.session is not None and rec.rejected_hands
+
+
+def test_size_limits_apply_to_json_files_and_to_each_session(tmp_path):
+    f = tmp_path / "two.json"
+    a, b = _b1(), _b1()
+    b["id"] = "big"
+    b["notes"] = "x" * 5000
+    f.write_text(json.dumps([a, b]))
+    recs = list(read_file(f, max_session_bytes=8000))
+    assert recs[0].ok
+    assert [(e.code, e.line) for e in recs[1].errors] == [("E-FILE-TOO-LARGE", 1)]
+    [rec] = list(read_file(f, max_bytes=100))
+    assert [e.code for e in rec.errors] == ["E-FILE-TOO-LARGE"]
