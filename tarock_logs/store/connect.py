@@ -25,7 +25,7 @@ from pathlib import Path
 import duckdb
 
 #: Writer settings for big loads (engineering guide §2): bounded memory with spill to disk.
-WRITER_MEMORY_LIMIT = "512MB"
+WRITER_MEMORY_LIMIT = "384MB"
 
 
 def staging_path(target: str | os.PathLike[str]) -> Path:

@@ -119,6 +119,7 @@ class _Writer:
     def __init__(self, con: duckdb.DuckDBPyConnection, summary: IngestSummary) -> None:
         self.con = con
         self.s = summary
+        self.known: set[str] = set()
 
     def _q(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         return self.con.execute(sql, params).fetchall()
@@ -129,7 +130,13 @@ class _Writer:
         self._q("CREATE OR REPLACE TEMP TABLE _old_ids (hand_id VARCHAR)")
 
     def start_file(self, file: str) -> None:
-        """Forget a changed file's previous rows (the caller holds the transaction)."""
+        """Forget a changed file's previous rows (the caller holds the transaction).
+
+        Only files already in ``raw_logs`` have rows (a file's ``raw_logs`` row is written in
+        the same run as its other rows), so new files skip the deletes and their scans.
+        """
+        if file not in self.known:
+            return
         n = self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
         if n:
             self._q("INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file = ?", [file])
@@ -332,6 +339,7 @@ def ingest(
                 w.begin_run()
                 buf = _Buffer(w, batch_hands)
                 known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
+                w.known = set(known)
                 todo: list[Path] = []
                 for f in files:
                     key = sources.file_key(f)
