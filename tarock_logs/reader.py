@@ -70,6 +70,7 @@ DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
 DEFAULT_MAX_SESSION_BYTES: Final = 32 * 1024 * 1024
 
 _BOM: Final = b"\xef\xbb\xbf"
+_UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
 _STRING_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _TOKEN_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 _NON_BRACKET_BYTES: Final = bytes(b for b in range(256) if b not in b"[]{}")
@@ -275,6 +276,9 @@ def _read_jsonl(stream: IO[bytes], file: str, max_session_bytes: int) -> Iterato
         if line_no == 1 and chunk.startswith(_BOM):
             chunk = chunk[len(_BOM):]
             pending.append(_bom_warning(file))
+        if line_no == 1 and chunk.startswith(_UTF16_BOMS):
+            yield SessionRecord(file, 1, 0, None, [_utf16_error(file)], raw=chunk)
+            return
         if len(chunk) > max_session_bytes and not chunk.endswith(b"\n"):
             while True:  # drain the rest of the over-long line
                 more = stream.readline(1 << 20)
@@ -320,6 +324,11 @@ def _preview(b: bytes) -> str:
     return repr(s + ("…" if len(b) > 12 else ""))
 
 
+def _utf16_error(file: str) -> LogError:
+    return LogError("E-JSON-UTF8", "the file is UTF-16 encoded; logs must be UTF-8 (save it "
+                    "again as UTF-8)", file=file, line=1)  # fmt: skip
+
+
 def _bom_warning(file: str) -> LogError:
     return LogError(
         "E-JSON-BOM",
@@ -339,6 +348,9 @@ def _read_json_text(
     if data.startswith(_BOM):
         data = data[len(_BOM):]
         pending.append(_bom_warning(file))
+    if data.startswith(_UTF16_BOMS):
+        yield SessionRecord(file, 1, 0, None, [_utf16_error(file)], raw=data)
+        return
     if not data.strip():
         yield SessionRecord(
             file, 1, 0, None,
@@ -738,9 +750,11 @@ class _Validator:
             elif t == "extra_forbidden":
                 msg = f"{field_name!r} is not a field of log format v1 here"
             elif t == "union_tag_invalid":
-                tag = e.get("ctx", {}).get("tag")
-                msg = f"{tag!r} is not a known type here; {e['msg'].split('expected tags: ')[-1]}"
-                msg = f"unknown type {tag!r}" if "expected tags" not in e["msg"] else msg
+                ctx = e.get("ctx", {})
+                msg = (f"unknown type {ctx.get('tag')!r}; expected one of "
+                       f"{ctx.get('expected_tags', '?')}")  # fmt: skip
+            elif t == "union_tag_not_found":
+                msg = "the entry has no 'type' field"
             else:
                 msg = f"{field_name}: {e['msg']} (found {_short(e.get('input'))})"
             self.err(schema_code(t), msg, path, hand=hand, action=action, into=into)

@@ -370,3 +370,10 @@ def test_size_limits_apply_to_json_files_and_to_each_session(tmp_path):
     assert [(e.code, e.line) for e in recs[1].errors] == [("E-FILE-TOO-LARGE", 1)]
     [rec] = list(read_file(f, max_bytes=100))
     assert [e.code for e in rec.errors] == ["E-FILE-TOO-LARGE"]
+
+
+def test_utf16_file_is_one_utf8_error():
+    data = json.dumps(_b1()).encode("utf-16")
+    for kind in ("json", "jsonl"):
+        [rec] = read_bytes(data, kind=kind)
+        assert [(e.code, e.line) for e in rec.errors] == [("E-JSON-UTF8", 1)]
