@@ -21,6 +21,7 @@ from tarock_logs.cards import CARDS, TAROK
 CARD_W = 44
 CARD_H = 64
 GAP = 4
+CAPTION_CHARS = 8  # what fits under one card at 10 px
 
 _SUIT_SYMBOL = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
 _SUIT_COLOUR = {"H": "#c62828", "D": "#c62828", "S": "#212121", "C": "#212121", TAROK: "#1a237e"}
@@ -125,8 +126,8 @@ def cards_svg(
     """A row of cards as one SVG document.
 
     ``greyed`` cards are drawn faded (already played), ``highlight`` cards with a red border
-    (an offending card). ``captions`` (same length as ``tokens``) are written under each card,
-    e.g. the seat that played it in a trick. An empty row draws a dashed placeholder.
+    (an offending card). ``captions`` (same length as ``tokens``) are written under each card
+    (cut to :data:`CAPTION_CHARS`), e.g. who played it in a trick. An empty row draws a dashed placeholder.
     """
     n = len(tokens)
     cap_h = 16 if captions else 0
@@ -152,5 +153,5 @@ def cards_svg(
                  "style": "font-family:DejaVu Sans,Arial,sans-serif;font-size:10px",
                  "fill": "#424242"},
             )  # fmt: skip
-            cap.text = captions[i][:12]
+            cap.text = captions[i][:CAPTION_CHARS]
     return ET.tostring(root, encoding="unicode")

@@ -41,6 +41,15 @@ found = dd.filter_hands(
 )  # fmt: skip
 st.caption(f"{len(found)} of {len(index)} hands have findings matching the filters.")
 
+
+
+def _open_selected() -> None:
+    """A row picked in the findings table opens that hand below."""
+    sel = st.session_state.get("findings_table")
+    if sel and sel.selection.rows:
+        st.session_state["audit_hand"] = found["hand_id"][sel.selection.rows[0]]
+
+
 if found.is_empty():
     st.success("No hand with findings matches the filters.")
 else:
@@ -49,7 +58,9 @@ else:
         "n_discrepancies", "unverified",
     ).rename({"label": "hand", "n_violations": "illegal actions",
               "n_discrepancies": "score differences"})  # fmt: skip
-    st.dataframe(show, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(show)))
+    st.dataframe(show, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(show)),
+                 key="findings_table", on_select=_open_selected, selection_mode="single-row")  # fmt: skip
+    st.caption("Select a row to see the hand's verdicts.")
 
 ids = found["hand_id"].to_list()
 labels = dict(zip(index["hand_id"].to_list(), index["label"].to_list(), strict=True))

@@ -113,7 +113,8 @@ with c2:
     )  # fmt: skip
 only = None if seat_sel in (None, "all") else int(seat_sel)
 
-nav = st.columns([1, 1, 1, 1, 1, 1.4, 1, 1])
+nav = st.columns(5)
+nav2 = st.columns([2, 1, 1])
 nav[0].button("First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch")
 nav[1].button(
     "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
@@ -126,17 +127,17 @@ nav[2].button(
 nav[3].button("Last", icon=":material/last_page:", icon_position="right", on_click=_set_step, args=(last,), width="stretch")
 problem = view.first_problem_step()
 nav[4].button(
-    "Problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
+    "First problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
     width="stretch", help="the position right after the first illegal action",
 )  # fmt: skip
 marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
-nav[5].selectbox(
+nav2[0].selectbox(
     "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
     on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
 )  # fmt: skip
-nav[6].button("Hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
+nav2[1].button("Previous hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
               width="stretch", help="previous hand of this session")  # fmt: skip
-nav[7].button("Hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
+nav2[2].button("Next hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
               width="stretch", help="next hand of this session")  # fmt: skip
 
 if not view.steps:
@@ -195,7 +196,7 @@ with right:
     st.markdown("**On the table**")
     if trick:
         st.image(cards_svg([c for _, c in trick], highlight=offending_cards,
-                           captions=[players[s] for s, _ in trick], scale=0.9))  # fmt: skip
+                           captions=[players[s].split()[0] for s, _ in trick], scale=0.9))  # fmt: skip
     else:
         st.caption("no trick in progress")
     groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])

@@ -25,6 +25,7 @@ def streamlit_argv(db: Path, port: int, host: str) -> list[str]:
         "--server.fileWatcherType=none",
         "--server.maxUploadSize=16",
         "--browser.gatherUsageStats=false",
+        "--client.toolbarMode=viewer",
         "--", "--db", str(db),
     ]  # fmt: skip
 

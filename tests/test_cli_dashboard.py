@@ -1,0 +1,33 @@
+"""``tarock dashboard``: the serve flags, the database hand-off and the usage errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tarock_logs.cli import app
+from tarock_logs.cli.dashboard import APP_SCRIPT, streamlit_argv
+
+
+def test_the_server_runs_headless_without_file_watcher_or_telemetry_on_the_given_address() -> None:
+    argv = streamlit_argv(Path("/data/t.duckdb"), 8600, "127.0.0.1")
+    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4] == str(APP_SCRIPT)
+    for flag in ("--server.headless=true", "--server.fileWatcherType=none",
+                 "--browser.gatherUsageStats=false", "--server.port=8600",
+                 "--server.address=127.0.0.1"):  # fmt: skip
+        assert flag in argv
+    assert argv[-3:] == ["--", "--db", "/data/t.duckdb"]
+    assert APP_SCRIPT.is_file()
+
+
+def test_a_missing_database_is_a_usage_error_with_a_hint(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["dashboard", "--db", str(tmp_path / "none.duckdb")])
+    assert res.exit_code == 2
+    assert "tarock ingest" in res.output
+
+
+def test_the_database_defaults_to_the_tarock_db_environment_variable(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["dashboard"], env={"TAROCK_DB": str(tmp_path / "env.duckdb")})
+    assert res.exit_code == 2
+    assert "env.duckdb" in res.output
