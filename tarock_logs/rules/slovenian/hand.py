@@ -817,8 +817,13 @@ class SlovenianHand:
 
     def _advance_stage(self) -> None:
         if self.stage == 1 and all(s in self.stage_done for s in self._stage_order()):
-            o_ann = any(side == "O" for _, side in self.ann.values())
-            self.stage = 2 if (o_ann and self.rules.kontra_levels > 0) else 3
+            # the declarer's reply: kontra on the defenders' announcements (or, with more
+            # kontra levels, re-kontra); skipped when he has nothing he could double
+            d = self.declarer
+            reply = d is not None and any(
+                self._kontra_problem(d, t, None) is None for t in ("game", *self.ann)
+            )  # fmt: skip
+            self.stage = 2 if reply else 3
         if self.stage >= 3 and self.phase == "announcements":
             self._start_play()
 
