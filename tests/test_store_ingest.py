@@ -341,3 +341,18 @@ def test_ingest_of_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
                                    str(tmp_path / "t.duckdb")])
     assert res.exit_code == 2
     assert not (tmp_path / "t.duckdb").exists()
+
+
+def test_the_same_file_by_another_path_is_the_same_file(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    s1, _ = stats_dataset()
+    logs = tmp_path / "logs"
+    write_jsonl(logs / "a.jsonl", [s1], extra_lines=["{oops"])
+    db = tmp_path / "t.duckdb"
+    monkeypatch.chdir(tmp_path)
+    first = ingest(["logs"], db="t.duckdb")
+    assert first.hands_stored == 4 and first.hands_rejected == 1
+    second = ingest([str(logs / "a.jsonl")], db=db)
+    assert second.files_unchanged == 1 and second.hands_stored == 0
+    c = counts(db)
+    assert (c["raw_logs"], c["rejects"], c["hands"]) == (1, 1, 4)

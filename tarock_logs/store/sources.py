@@ -67,8 +67,9 @@ def list_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] =
 
 
 def file_key(path: Path) -> str:
-    """How a file is named in the store: its path as given, normalised (``a/./b`` → ``a/b``)."""
-    return os.path.normpath(str(path))
+    """How a file is named in the store: its absolute path (symlinks resolved), so the same
+    file reached by another relative path or from another folder is still the same file."""
+    return str(Path(path).resolve())
 
 
 def sha256_file(path: Path) -> tuple[str, int]:
