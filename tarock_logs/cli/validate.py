@@ -96,6 +96,8 @@ def validate(
     if missing:
         raise fail(f"no such file or folder: {', '.join(missing)}")
     out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False)
+    if not out.is_terminal:
+        out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False, width=120)
 
     def print_error(e: LogError) -> None:
         if not quiet:
@@ -140,4 +142,10 @@ def validate(
             for code, count in summary.errors_by_code.items():
                 codes.add_row(code, str(count))
             out.print(codes)
+        out.print(
+            f"{summary.files} files, {summary.sessions} sessions read "
+            f"({summary.sessions_invalid} unreadable), {summary.hands_valid} hands valid, "
+            f"{summary.hands_invalid} invalid; {n_err} errors, {len(summary.errors) - n_err} "
+            "warnings"
+        )
     raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))
