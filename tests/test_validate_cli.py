@@ -143,3 +143,16 @@ def test_schema_command_writes_the_committed_files(tmp_path):
     for name in ("session", "hand", "action"):
         committed = (ROOT / "schemas" / f"{name}.schema.json").read_text()
         assert (tmp_path / f"{name}.schema.json").read_text() == committed
+
+
+def test_a_mixed_folder_reports_every_good_hand_valid(tmp_path):
+    shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / "good.json")
+    shutil.copy(MALFORMED / "mixed.jsonl", tmp_path / "mixed.jsonl")
+    shutil.copy(MALFORMED / "E-JSON-DEPTH.json", tmp_path / "deep.json")
+    r = _run("validate", str(tmp_path), "--format", "json")
+    assert r.exit_code == 1
+    d = json.loads(r.stdout)
+    assert d["files"] == 3
+    assert d["hands_valid"] == 2 + 4  # appendix B.1/B.2; mixed: 1 + 2 + 1
+    assert d["hands_invalid"] == 1
+    assert d["errors_by_code"] == {"E-CARD-UNKNOWN": 1, "E-JSON-DEPTH": 1, "E-JSON-SYNTAX": 1}
