@@ -356,3 +356,44 @@ def test_the_same_file_by_another_path_is_the_same_file(tmp_path: Path,
     assert second.files_unchanged == 1 and second.hands_stored == 0
     c = counts(db)
     assert (c["raw_logs"], c["rejects"], c["hands"]) == (1, 1, 4)
+
+
+MALFORMED = SAMPLE_LOGS / "malformed"
+
+
+def _readme_codes() -> dict[str, list[str]]:
+    rows = {}
+    for line in (MALFORMED / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`") and cells[1] != "codes":
+            rows[cells[0].strip("`")] = cells[1].split()
+    return rows
+
+
+@pytest.mark.skipif(not (MALFORMED / "README.md").exists(), reason="no malformed samples")
+def test_malformed_samples_every_good_hand_stored_every_defect_rejected(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tarock_logs.rules as rules
+    from tarock_logs.audit import hand_content_hash
+    from tarock_logs.reader import read_paths
+
+    monkeypatch.setitem(rules._ENGINES, "slovenian", "tarock_logs.rules.slovenian")
+    db = tmp_path / "m.duckdb"
+    summary = ingest([MALFORMED], db=db)
+    good = {hand_content_hash(r.session, h) for r in read_paths([MALFORMED])
+            if r.session is not None for h in r.session.hands}
+    con = connect_readonly(db)
+    stored = {r[0] for r in con.execute("SELECT hand_id FROM hands").fetchall()}
+    assert stored == good and len(good) > 0
+    by_file: dict[str, set[str]] = {}
+    for file, errors in con.execute("SELECT file, errors FROM rejects").fetchall():
+        by_file.setdefault(Path(file).name, set()).update(e["code"] for e in json.loads(errors))
+    con.close()
+    expected = _readme_codes()
+    assert len(expected) >= 30
+    for name, codes in expected.items():
+        hard = {c for c in codes if c != "E-DEALER-ROTATION"}  # a warning: nothing rejected
+        assert hard <= by_file.get(name, set()), name
+    assert "E-DEALER-ROTATION.jsonl" not in by_file
+    assert summary.hands_rejected == sum(1 for r in summary.rejects)
+    assert all(r["first_code"] and r["reason"] for r in summary.rejects)
