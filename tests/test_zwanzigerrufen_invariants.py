@@ -140,3 +140,62 @@ def test_engine_imports_only_the_standard_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+_TYPES = ["bid", "pass", "call", "talon", "discard", "announce", "kontra", "lezim", "play",
+          "throw_in", "claim", "meld", "nonsense"]  # fmt: skip
+_TOKENS = list(PACK) + ["T2", "T3", "H1", "XX", "", "sk"]
+garbage_actions = st.builds(
+    Action,
+    type=st.sampled_from(_TYPES),
+    seat=st.integers(-2, 6),
+    card=st.none() | st.sampled_from(_TOKENS),
+    contract=st.none() | st.sampled_from(["solo", "farbensolo", "normal", "trischaken", ""]),
+    bonus=st.none() | st.sampled_from(["absolut", "pagat", "valat", "trull", "x"]),
+    side=st.none() | st.sampled_from(["dazu", "dagegen", "sideways"]),
+    target=st.none() | st.sampled_from(["game", "absolut", "pagat", "valat", "trull"]),
+    level=st.none() | st.integers(-1, 6),
+    claim=st.none() | st.sampled_from(["trull", "four_kings", "rest"]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 60),
+    st.lists(garbage_actions, max_size=12),
+    st.sampled_from(range(len(OPTION_VARIANTS))),
+)
+def test_garbage_actions_never_raise_and_pop_restores(seed, cut, garbage, variant):
+    """Whatever a log contains, push reports and never raises; pop undoes it exactly."""
+    hand = random_game(seed, OPTION_VARIANTS[variant])
+    while len(hand.actions) > cut:
+        hand.pop()
+    before = hand.view()
+    for action in garbage:
+        found = hand.push(action)
+        assert all(v.rule.startswith("zr-std §") for v in found)
+        hand.view()
+        hand.legal_actions()
+        hand.hand_findings()
+        if hand.is_over():
+            assert sum(hand.score().totals) == 0
+    for _ in garbage:
+        hand.pop()
+    assert hand.view() == before
+
+
+def test_a_seat_outside_the_table_is_reported_and_ignored():
+    hand = random_game(1, {})
+    while hand.actions:
+        hand.pop()
+    assert [v.code for v in hand.push(Action("bid", 4, contract="solo"))] == ["E_BAD_SEAT"]
+    assert hand.auction.contract is None and hand.to_move() == hand.auction.p1
+
+
+def test_a_bad_deal_is_reported_not_refused():
+    session = ENGINE.new_session(ENGINE.ruleset("ZR-STD"), 4)
+    hand = session.new_hand(3, [list(PACK[:10]), list(PACK[10:20]), list(PACK[20:29]) + ["T2"], []])
+    codes = sorted({v.code for v in hand.hand_findings()})
+    assert codes == ["E_AUCTION_INCOMPLETE", "E_BAD_CARD", "E_DECK", "E_HAND_SIZE"]
+    hand.push(Action("call", 0, card="T20"))

@@ -424,6 +424,13 @@ class ZRHand:
         out: list[Violation] = []
         st.started = True
         t = action.type
+        if not 0 <= action.seat < 4:
+            out.append(self._v(
+                "E_BAD_SEAT", "3.1",
+                f"seat {action.seat} is not at the table (seats 0-3); the {t} is ignored",
+                seat=action.seat,
+            ))  # fmt: skip
+            return out
         if st.thrown_in is not None:
             out.append(self._v(
                 "E_AFTER_THROW_IN", "3.4",
