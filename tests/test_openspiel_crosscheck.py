@@ -307,3 +307,46 @@ def test_a_pass_openspiel_refuses_is_an_error(bids: list[int], passer: int) -> N
         assert hand.push(action) == []
     violations = hand.check(Action("pass", passer))
     assert violations and all(v.severity == "error" for v in violations)
+
+
+# --------------------------------------------------------------------------- targeted quirks
+
+
+def test_emperor_forces_the_pagat_even_when_the_colour_could_be_followed() -> None:
+    """OpenSpiel's klop quirk (openspiel-tarok.md §8, slovenian-tarok.md D17): with mond and
+    škis in the trick, a player holding the pagat must play it although he could follow the
+    led colour. Too rare for the random games, so deals are searched for it: player 0 leads a
+    colour, players 1 and 2 are void in it and hold mond and škis, player 3 holds the pagat and
+    the colour; the rest of the game is random."""
+    from tarock_logs.importers.openspiel import deal_ids_from_seed, everyone_has_tarok, suit_of_id
+
+    engine = _engine()
+    game = pyspiel.load_game("tarok", {"players": 4})
+    found = 0
+    for seed in range(20_000):
+        hands, _ = deal_ids_from_seed(seed, 4)
+        if 0 not in hands[3] or not everyone_has_tarok(hands):
+            continue
+        h1, h2 = hands[1], hands[2]
+        if not ((20 in h1 and 21 in h2) or (21 in h1 and 20 in h2)):
+            continue
+        for colour in range(4):
+            if any(suit_of_id(c) == colour for c in hands[1] + hands[2]):
+                continue
+            leads = [c for c in hands[0] if suit_of_id(c) == colour]
+            if not leads or not any(suit_of_id(c) == colour for c in hands[3]):
+                continue
+            first = 20 if 20 in hands[1] else 21
+            ids = [0, 0, 0, 1, leads[0], first, 41 - first]
+            state = game.deserialize_state("\n".join(map(str, [seed, *ids])))
+            assert state.legal_actions() == [0]  # the pagat, although the colour is held
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                ids.append(rng.choice(state.legal_actions()))
+                state.apply_action(ids[-1])
+            assert crosscheck_game(engine, game, seed, ids, 4) is None, seed
+            found += 1
+            break
+        if found == 3:
+            break
+    assert found == 3
