@@ -199,3 +199,11 @@ def test_a_bad_deal_is_reported_not_refused():
     codes = sorted({v.code for v in hand.hand_findings()})
     assert codes == ["E_AUCTION_INCOMPLETE", "E_BAD_CARD", "E_DECK", "E_HAND_SIZE"]
     hand.push(Action("call", 0, card="T20"))
+
+
+def test_a_dealer_outside_the_table_is_reported():
+    session = ENGINE.new_session(ENGINE.ruleset("ZR-STD"), 4)
+    hands = [list(PACK[i * 10 : i * 10 + 10]) for i in range(4)]
+    hand = session.new_hand(9, hands)
+    assert [v.code for v in hand.deal_violations] == ["E_BAD_SEAT"]
+    assert hand.dealer == 1 and hand.to_move() == 2

@@ -116,6 +116,20 @@ class ZRHand:
         padded = [list(hands[s]) if s < len(hands) else [] for s in range(4)]
         self.dealt: tuple[frozenset[str], ...] = tuple(frozenset(h) for h in padded)
         self.deal_violations: list[Violation] = list(deal_violations) + self._check_deal(padded)
+        if not 0 <= dealer < 4:
+            self.deal_violations.append(self._v(
+                "E_BAD_SEAT", "3.1",
+                f"the dealer seat {dealer} is not at the table (seats 0-3); taken as seat "
+                f"{dealer % 4}",
+                seat=dealer,
+            ))  # fmt: skip
+            self.dealer = dealer = dealer % 4
+        extra = [c for h in hands[4:] for c in h]
+        if extra:
+            self.deal_violations.append(self._v(
+                "E_HAND_SIZE", "3.7",
+                f"cards were dealt to more than four seats ({' '.join(extra)}); they are ignored",
+            ))  # fmt: skip
         self.throw_in_seats = {
             s: st for s in range(4)
             if (st := throw_in_status(padded[s], str(opts["throw_in"]))) is not None
