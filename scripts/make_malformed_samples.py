@@ -97,6 +97,10 @@ def build(out: Path) -> None:
     put('E-RESULT-SIZE.jsonl', jsonl(s), ['E-RESULT-SIZE'], 'hand 1 records 3 scores at a table of 4')
     s = sess('s-handno', first_dealer=None); h2 = copy.deepcopy(s['hands'][0]); s['hands'].append(h2)
     put('E-HAND-NUMBER-DUPLICATE.jsonl', jsonl(s), ['E-HAND-NUMBER-DUPLICATE'], 'two hands numbered 1 (the second is rejected)')
+    royal = json.loads((SAMPLES / 'royal' / 'worked-examples.json').read_text())
+    r = sess('royal-pairs', base=royal); r['hands'] = r['hands'][:1]; r.pop('recorded', None)
+    r['players'][1]['role'] = 'abfaenger'
+    put('E-ROYAL-PAIRS.jsonl', jsonl(r), ['E-ROYAL-PAIRS'], 'a Royal Tarock session whose pair A has two Abfänger and no Eintreiber')
     z = sess('zr-three', base=zr[0]); z['players'] = z['players'][:3]; z['hands'] = []; z['first_dealer'] = 0
     put('E-TABLE-SIZE.jsonl', jsonl(z), ['E-TABLE-SIZE'], 'a Zwanzigerrufen session seating 3 players')
     # ---- mixed
@@ -116,8 +120,8 @@ def build(out: Path) -> None:
      "| file | codes | defect |", "|---|---|---|"]
     for name, codes, desc in rows:
         readme.append(f"| `{name}` | {' '.join(codes)} | {desc} |")
-    readme += ["", "Not planted here: `E-FILE-READ` (an unreadable file: permissions cannot be committed) and",
-     "`E-ROYAL-PAIRS` (see `tests/test_reader.py`, which builds it in a temporary folder).", ""]
+    readme += ["", "Not planted here: `E-FILE-READ` (an unreadable or vanished file cannot be committed;",
+     "`tests/test_reader.py` reads a missing file instead).", ""]
     (out / 'README.md').write_text('\n'.join(readme))
 
 
