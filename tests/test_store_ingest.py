@@ -246,7 +246,7 @@ def test_parallel_ingest_stores_the_same_rows_as_serial(tmp_path: Path) -> None:
     write_json(logs / "one.json", s1)
     write_json(logs / "two.json", s2)
     ingest([logs], db=tmp_path / "serial.duckdb")
-    summary = ingest([logs], db=tmp_path / "par.duckdb", jobs=2)
+    summary = ingest([logs], db=tmp_path / "par.duckdb", jobs=2, batch_hands=1)
     assert summary.hands_stored == 6
     a, b = counts(tmp_path / "serial.duckdb"), counts(tmp_path / "par.duckdb")
     a.pop("meta"), b.pop("meta")

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
@@ -275,26 +276,62 @@ class _Buffer:
 # --------------------------------------------------------------------------- the driver
 
 
-def _shard_batches(path: str) -> list[dict[str, pa.Table]]:
-    """Worker entry point: one whole file as a single batch (picklable, top level)."""
-    return [process.process_shard(path)]
+def _shard_to_ipc(path: str, out_dir: str, batch_hands: int) -> list[str]:
+    """Worker entry point: process one file in batches, each batch written as Arrow IPC files
+    (one per table) in its own folder under ``out_dir``; returns the folders in order.
+
+    Workers never touch DuckDB and never hold more than one batch in memory.
+    """
+    folders: list[str] = []
+    stem = hashlib.sha256(path.encode()).hexdigest()[:16]
+    for i, tables in enumerate(process.iter_batches(path, batch_hands=batch_hands)):
+        folder = Path(out_dir) / f"{stem}-{i:05d}"
+        folder.mkdir(parents=True)
+        for name, t in tables.items():
+            with pa.OSFile(str(folder / f"{name}.arrow"), "wb") as sink:
+                with pa.ipc.new_file(sink, t.schema) as writer:
+                    writer.write_table(t)
+        folders.append(str(folder))
+    return folders
 
 
-def _iter_parallel(files: list[Path], jobs: int) -> Iterator[tuple[Path, list[dict[str, pa.Table]]]]:
-    """Results of ``process_shard`` over ``files`` in order, at most ``2*jobs`` in flight."""
+def _read_ipc(folder: str) -> dict[str, pa.Table]:
+    out = {}
+    for name in process.SCHEMAS:
+        with pa.OSFile(str(Path(folder) / f"{name}.arrow"), "rb") as src:
+            out[name] = pa.ipc.open_file(src).read_all()
+    return out
+
+
+def _iter_parallel(
+    files: list[Path], jobs: int, out_dir: Path, batch_hands: int
+) -> Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]]:
+    """Per file, in order: its batches as processed by a pool of ``jobs`` workers, at most
+    ``2*jobs`` files in flight. Each batch's IPC folder is deleted once it has been read."""
+
+    def batches(folders: list[str]) -> Iterator[dict[str, pa.Table]]:
+        for folder in folders:
+            tables = _read_ipc(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+            yield tables
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: list[tuple[Path, Future[list[dict[str, pa.Table]]]]] = []
+        pending: list[tuple[Path, Future[list[str]]]] = []
         it = iter(files)
-        for f in it:
-            pending.append((f, pool.submit(_shard_batches, str(f))))
-            if len(pending) >= 2 * jobs:
-                break
-        while pending:
-            f, fut = pending.pop(0)
-            yield f, fut.result()
+
+        def submit() -> None:
             nxt = next(it, None)
             if nxt is not None:
-                pending.append((nxt, pool.submit(_shard_batches, str(nxt))))
+                pending.append((nxt, pool.submit(_shard_to_ipc, str(nxt), str(out_dir),
+                                                 batch_hands)))
+
+        for _ in range(2 * jobs):
+            submit()
+        while pending:
+            f, fut = pending.pop(0)
+            folders = fut.result()
+            submit()
+            yield f, batches(folders)
 
 
 class IngestLocked(RuntimeError):
@@ -352,7 +389,7 @@ def ingest(
                         todo.append(f)
                 summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
                 if jobs > 1 and len(todo) > 1:
-                    for f, batches in _iter_parallel(todo, jobs):
+                    for f, batches in _iter_parallel(todo, jobs, spill / "parts", batch_hands):
                         key = sources.file_key(f)
                         for i, b in enumerate(batches):
                             buf.add(key, b, first=i == 0)
