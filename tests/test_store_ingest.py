@@ -397,3 +397,27 @@ def test_malformed_samples_every_good_hand_stored_every_defect_rejected(
     assert "E-DEALER-ROTATION.jsonl" not in by_file
     assert summary.hands_rejected == sum(1 for r in summary.rejects)
     assert all(r["first_code"] and r["reason"] for r in summary.rejects)
+
+
+def test_a_second_concurrent_ingest_is_refused_with_exit_code_4(tmp_path: Path) -> None:
+    import fcntl
+
+    logs = tmp_path / "logs"
+    write_json(logs / "s.json", stats_dataset())
+    db = tmp_path / "t.duckdb"
+    with open(tmp_path / "t.duckdb.ingest-lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db)])
+    assert res.exit_code == 4
+    assert not db.exists()
+
+
+def test_strict_exits_1_when_something_was_rejected(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    write_jsonl(logs / "s.jsonl", stats_dataset(), extra_lines=["{oops"])
+    db = tmp_path / "t.duckdb"
+    res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "--strict"])
+    assert res.exit_code == 1
+    last = res.stdout.strip().splitlines()[-1]
+    assert "6 hands stored" in last and "1 rejected" in last and "E-JSON-SYNTAX" in last
+    assert counts(db)["hands"] == 6  # stored all the same
