@@ -74,3 +74,35 @@ def test_pretty_json_keeps_short_arrays_on_one_line():
     text = dumps_session(s, pretty=True)
     assert '"talon": ["T3", "S7", "T12", "H1", "T20", "T10"]' in text
     assert max(len(ln) for ln in text.splitlines() if "\"notes\"" not in ln) <= 110
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_text = st.text(max_size=40)
+_option = st.one_of(st.booleans(), st.integers(-10**6, 10**6), _text,
+                    st.floats(allow_nan=False, allow_infinity=False))  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    notes=st.none() | st.text(max_size=200),
+    options=st.dictionaries(st.text(min_size=1, max_size=12), _option, max_size=4),
+    names=st.lists(st.none() | st.text(max_size=30), min_size=4, max_size=4),
+    action_note=st.none() | _text,
+    kind=st.sampled_from(["json", "jsonl"]),
+)
+def test_round_trip_holds_for_any_optional_text_and_options(notes, options, names, action_note, kind):  # noqa: E501
+    base = _appendix_b1()
+    players = [p.model_copy(update={"name": n}) for p, n in zip(base.players, names, strict=True)]
+    hand = base.hands[0]
+    actions = list(hand.actions)
+    actions[0] = actions[0].model_copy(update={"note": action_note})
+    s = base.model_copy(update={
+        "notes": notes, "options": options, "players": players,
+        "hands": [hand.model_copy(update={"actions": actions})],
+    })  # fmt: skip
+    text = dumps_sessions([s], kind=kind)
+    [rec] = read_bytes(text.encode(), kind=kind)
+    assert rec.ok, [str(e) for e in rec.all_errors()]
+    assert rec.session == s
