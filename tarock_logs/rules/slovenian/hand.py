@@ -84,6 +84,7 @@ class Trick:
     winner: int
     winning_card: str
     gift: str | None = None  # klop: the talon card added to this trick
+    pile: tuple[str, ...] = ()  # the cards the winner collects (gift included)
 
 
 def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> PlayRules:
@@ -206,6 +207,8 @@ class SlovenianHand:
         allcards = list(self.talon)
         for s in range(n):
             allcards += self.dealt[s]
+        if len(allcards) == 54 and PACK_SET.issuperset(allcards) and len(set(allcards)) == 54:
+            allcards = []  # the usual case: 54 distinct cards of the pack
         for c in allcards:
             if c not in PACK_SET:
                 v("deal.unknown_card", f"{c} is not a card of the Slovenian pack", card=c)
@@ -213,7 +216,7 @@ class SlovenianHand:
         dups = sorted(c for c, k in seen.items() if k > 1)
         if dups:
             v("deal.duplicate_card", f"dealt more than once: {' '.join(dups)}", cards=dups)
-        missing = sort_cards(PACK_SET - set(seen))
+        missing = sort_cards(PACK_SET - set(seen)) if seen else []
         if missing:
             v("deal.missing_card", f"not dealt: {' '.join(missing)}", cards=missing)
         if len(self.talon) != 6:
@@ -351,6 +354,29 @@ class SlovenianHand:
         """Apply ``action`` (leniently, see the module docstring); returns its violations."""
         t = action.type
         if t == "play" and self.phase == "play":
+            # the hot path: a legal card by the seat to move, no Violation built
+            seat = action.seat
+            card = action.card
+            trick = self.trick
+            if trick:
+                exp = self.active[(self.pos.get(trick[-1][0], 0) + 1) % self.n_active]
+            elif self.tricks:
+                exp = self.tricks[-1].winner
+            else:
+                exp = self._first_leader()
+            if seat == exp:
+                hand = self.hands[seat]
+                if card in hand and (self._quick_legal(seat, hand, card)
+                                     or card in self._legal_for(seat)):  # fmt: skip
+                    hand.remove(card)
+                    trick.append((seat, card))
+                    done = len(trick) >= self.n_active and self._complete_trick()
+                    self._undo.append(("play", seat, card, True, False, done))
+                    self.history.append(action)
+                    self._version += 1
+                    out: list[Violation] = []
+                    self._last_violations = out
+                    return out
             out = self._play(action)
         else:
             snap = self._snapshot(t)
@@ -1140,7 +1166,10 @@ class SlovenianHand:
         k = len(self.tricks)
         if self.contract == "klop" and k < 6 and k < len(self.talon):
             gift = self.talon[k]
-        self.tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift))
+        if gift is not None:
+            cards.append(gift)
+        self.tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift,
+                                 tuple(cards)))  # fmt: skip
         self.trick = []
         c = self.contract
         d = self.declarer

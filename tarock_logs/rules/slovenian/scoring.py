@@ -95,10 +95,7 @@ def _won_piles(h: SlovenianHand) -> dict[int, list[str]]:
     """Cards each active seat won in tricks (klop gifts included; a claim's rest to the claimer)."""
     won: dict[int, list[str]] = {s: [] for s in h.active}
     for t in h.tricks:
-        pile = won.setdefault(t.winner, [])
-        pile.extend(c for _, c in t.cards)
-        if t.gift:
-            pile.append(t.gift)
+        won.setdefault(t.winner, []).extend(t.pile)
     if h.claim is not None:
         won.setdefault(h.claim[0], []).extend(h.claim[2])
     return won
