@@ -262,6 +262,9 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
         rec = audit.get("recorded")
         rcp = audit.get("recomputed")
         after = (rcp or {}).get("radelci_after") or (rec or {}).get("radelci_after")
+        if hand.radelci_before is not None:  # as on the score sheet (e.g. a mid-round start)
+            radelci = [int(x) for x in hand.radelci_before][:n] + [0] * max(
+                0, n - len(hand.radelci_before))
         before = list(radelci)
         if after:
             radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
