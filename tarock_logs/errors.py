@@ -45,6 +45,8 @@ CODES: Final[dict[str, str]] = {
     "E-DEALER-ROTATION": "warning: the dealer is not the one the rotation gives",
     "E-RESULT-SIZE": "a per-seat list (scores, radelci, totals) has the wrong length",
     "E-HAND-NUMBER-DUPLICATE": "two hands of a session carry the same number",
+    "E-SESSION-DUPLICATE": "warning: a session id read twice in one validation run",
+    "E-HAND-DUPLICATE": "warning: the same hand (deal, actions, result) recorded twice",
 }
 
 

@@ -156,3 +156,15 @@ def test_a_mixed_folder_reports_every_good_hand_valid(tmp_path):
     assert d["hands_valid"] == 2 + 4  # appendix B.1/B.2; mixed: 1 + 2 + 1
     assert d["hands_invalid"] == 1
     assert d["errors_by_code"] == {"E-CARD-UNKNOWN": 1, "E-JSON-DEPTH": 1, "E-JSON-SYNTAX": 1}
+
+
+def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
+    for name in ("a.json", "b.json"):
+        shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / name)
+    r = _run("validate", str(tmp_path), "--format", "json")
+    assert r.exit_code == 0
+    d = json.loads(r.stdout)
+    assert d["errors_by_code"] == {"E-HAND-DUPLICATE": 2, "E-SESSION-DUPLICATE": 2}
+    dup = next(e for e in d["errors"] if e["code"] == "E-HAND-DUPLICATE")
+    assert dup["file"].endswith("b.json") and dup["severity"] == "warning"
+    assert "a.json" in dup["message"]

@@ -10,6 +10,7 @@ with ``"severity": "warning"``). Exit status: 0 clean (warnings allowed), 1 find
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from rich.table import Table
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
 from tarock_logs.errors import LogError
-from tarock_logs.reader import iter_log_files, read_file
+from tarock_logs.reader import SessionRecord, iter_log_files, read_file
 
 
 @dataclass
@@ -60,8 +61,14 @@ class ValidationSummary:
 def validate_paths(
     paths: list[Path], exclude: list[str], on_error: Any = None, on_file: Any = None
 ) -> ValidationSummary:
-    """Read every log under ``paths`` and count sessions, hands and errors."""
+    """Read every log under ``paths`` and count sessions, hands and errors.
+
+    Across the whole run it also warns about a session id read twice (``E-SESSION-DUPLICATE``)
+    and a hand recorded twice with the same deal, actions and result (``E-HAND-DUPLICATE``;
+    the same *deal* alone is normal in pre-dealt tournaments).
+    """
     summary = ValidationSummary()
+    seen = DuplicateTracker()
     for f in iter_log_files(paths, exclude):
         summary.files += 1
         for rec in read_file(f):
@@ -71,13 +78,46 @@ def validate_paths(
             elif any(e.is_error for e in rec.errors) and rec.raw.strip():
                 summary.sessions_invalid += 1
             summary.hands_invalid += len(rec.rejected_hands)
-            for e in rec.all_errors():
+            for e in rec.all_errors() + seen.check(rec):
                 summary.errors.append(e)
                 if on_error is not None:
                     on_error(e)
         if on_file is not None:
             on_file(f)
     return summary
+
+
+class DuplicateTracker:
+    """Remembers session ids and hand digests seen so far in one run."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, str] = {}
+        self.hands: dict[bytes, str] = {}
+
+    def check(self, rec: SessionRecord) -> list[LogError]:
+        s = rec.session
+        if s is None:
+            return []
+        out = []
+        here = f"{rec.file}:{rec.line}"
+        first = self.sessions.setdefault(s.id, here)
+        if first != here:
+            out.append(LogError("E-SESSION-DUPLICATE", f"session id {s.id!r} was already read at "
+                                f"{first}", rec.file, rec.line, s.id, path="$.id",
+                                severity="warning"))  # fmt: skip
+        for i, h in enumerate(s.hands):
+            digest = hashlib.blake2b(
+                orjson.dumps(h.model_dump(mode="json", exclude={"number", "id", "notes"})),
+                digest_size=16,
+            ).digest()
+            where = f"{here} session {s.id} hand {h.number}"
+            first_hand = self.hands.setdefault(digest, where)
+            if first_hand != where:
+                out.append(LogError("E-HAND-DUPLICATE", "the same hand (deal, actions and "
+                                    f"result) was already read at {first_hand}", rec.file,
+                                    rec.line, s.id, h.number, path=f"$.hands[{i}]",
+                                    severity="warning"))  # fmt: skip
+        return out
 
 
 @app.command()
