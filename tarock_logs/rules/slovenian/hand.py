@@ -447,9 +447,13 @@ class SlovenianHand:
             return self._ann_pass(a)
         target = _TARGET_PHASE.get(t)
         if target is None:
-            if t in ("bid", "pass"):
+            if t == "bid":
                 return [self._v("bid.after_bidding", "4.3",
-                                f"seat {a.seat} bid after the bidding was over", a.seat)]  # fmt: skip
+                                f"seat {a.seat} bid {a.contract} after the bidding was over",
+                                a.seat)]  # fmt: skip
+            if t == "pass":
+                return [self._v("action.out_of_phase", "7.5", f"seat {a.seat} passed during "
+                                f"{self.phase}; ignored", a.seat, severity="warning")]  # fmt: skip
             return [self._v("action.unknown", "0.1", f"{a} is not an action of Slovenian tarok",
                             a.seat)]  # fmt: skip
         if _PHASE_INDEX[self.phase] < target:
