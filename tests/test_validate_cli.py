@@ -162,6 +162,8 @@ def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
     for name in ("a.json", "b.json"):
         shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / name)
     r = _run("validate", str(tmp_path), "--format", "json")
+    assert json.loads(r.stdout)["errors"] == []  # off by default
+    r = _run("validate", str(tmp_path), "--format", "json", "--duplicates")
     assert r.exit_code == 0
     d = json.loads(r.stdout)
     assert d["errors_by_code"] == {"E-HAND-DUPLICATE": 2, "E-SESSION-DUPLICATE": 2}

@@ -59,16 +59,17 @@ class ValidationSummary:
 
 
 def validate_paths(
-    paths: list[Path], exclude: list[str], on_error: Any = None, on_file: Any = None
-) -> ValidationSummary:
+    paths: list[Path], exclude: list[str], on_error: Any = None, on_file: Any = None,
+    duplicates: bool = False,
+) -> ValidationSummary:  # fmt: skip
     """Read every log under ``paths`` and count sessions, hands and errors.
 
-    Across the whole run it also warns about a session id read twice (``E-SESSION-DUPLICATE``)
-    and a hand recorded twice with the same deal, actions and result (``E-HAND-DUPLICATE``;
-    the same *deal* alone is normal in pre-dealt tournaments).
+    With ``duplicates`` it also warns, across the whole run, about a session id read twice
+    (``E-SESSION-DUPLICATE``) and a hand recorded twice with the same deal, actions and result
+    (``E-HAND-DUPLICATE``; the same *deal* alone is normal in pre-dealt tournaments).
     """
     summary = ValidationSummary()
-    seen = DuplicateTracker()
+    seen = DuplicateTracker() if duplicates else None
     for f in iter_log_files(paths, exclude):
         summary.files += 1
         for rec in read_file(f):
@@ -78,7 +79,7 @@ def validate_paths(
             elif any(e.is_error for e in rec.errors) and rec.raw.strip():
                 summary.sessions_invalid += 1
             summary.hands_invalid += len(rec.rejected_hands)
-            for e in rec.all_errors() + seen.check(rec):
+            for e in rec.all_errors() + (seen.check(rec) if seen is not None else []):
                 summary.errors.append(e)
                 if on_error is not None:
                     on_error(e)
@@ -128,6 +129,9 @@ def validate(
     ] = [],  # noqa: B006
     fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="summary only, no progress")] = False,
+    duplicates: Annotated[
+        bool, typer.Option("--duplicates", help="also warn about sessions and hands read twice")
+    ] = False,
 ) -> None:
     """Check log files against log format v1 and report every located error."""
     if fmt not in ("table", "json"):
@@ -151,10 +155,11 @@ def validate(
         with Progress(console=err_console, transient=True) as progress:
             task = progress.add_task("validating", total=len(files))
             summary = validate_paths(
-                files, [], on_error, on_file=lambda _f: progress.advance(task)
+                files, [], on_error, on_file=lambda _f: progress.advance(task),
+                duplicates=duplicates,
             )
     else:
-        summary = validate_paths(paths, exclude, on_error)
+        summary = validate_paths(paths, exclude, on_error, duplicates=duplicates)
 
     if fmt == "json":
         sys.stdout.write(orjson.dumps(summary.to_dict(), option=orjson.OPT_INDENT_2).decode())
