@@ -101,163 +101,173 @@ if view.won is not None:
 if roles:
     st.markdown(" · ".join(roles))
 
-# ---------------------------------------------------------------- position and controls
-c1, c2 = st.columns([3, 1])
-step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
-step = min(int(step), len(view.steps) - 1) if view.steps else 0
-seat_opts = ["all"] + [str(i) for i in range(n_seats)]
-with c2:
-    seat_sel = url_selectbox(
-        "View", seat_opts, param="seat", key="replay_seat", default="all",
-        format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
-    )  # fmt: skip
-only = None if seat_sel in (None, "all") else int(seat_sel)
-
-nav = st.columns(5)
-nav2 = st.columns([2, 1, 1])
-nav[0].button("First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch")
-nav[1].button(
-    "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
-    disabled=step <= 0, width="stretch",
-)  # fmt: skip
-nav[2].button(
-    "Next", icon=":material/chevron_right:", icon_position="right", key="forward", on_click=_set_step, args=(min(last, step + 1),),
-    shortcut="Right", disabled=step >= last, width="stretch",
-)  # fmt: skip
-nav[3].button("Last", icon=":material/last_page:", icon_position="right", on_click=_set_step, args=(last,), width="stretch")
-problem = view.first_problem_step()
-nav[4].button(
-    "First problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
-    width="stretch", help="the position right after the first illegal action",
-)  # fmt: skip
-marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
-nav2[0].selectbox(
-    "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
-    on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
-)  # fmt: skip
-nav2[1].button("Previous hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
+h1, h2, _ = st.columns([1, 1, 3])
+h1.button("Previous hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
               width="stretch", help="previous hand of this session")  # fmt: skip
-nav2[2].button("Next hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
+h2.button("Next hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
               width="stretch", help="next hand of this session")  # fmt: skip
+
 
 if not view.steps:
     st.warning("This hand could not be replayed: " + "; ".join(view.unverified))
     st.stop()
 
-cur = view.steps[step]
-state: dict[str, Any] = cur.view or {}
-
-# ---------------------------------------------------------------- the action and its verdict
-st.subheader(f"Step {step} of {last}: {dd.action_text(cur.action, players)}")
-offending_cards: set[str] = set()
-for v in cur.violations:
-    text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
-    if v.severity == "error":
-        st.error(text, icon=":material/block:")
-    else:
-        st.warning(text.replace("Illegal action", "Warning"), icon=":material/warning:")
-    if v.card:
-        offending_cards.add(v.card)
-if cur.action is not None and not cur.violations:
-    st.success("Legal", icon=":material/check_circle:")
-if "error" in state:
-    st.warning(f"The engine could not show this position: {state['error']}")
-
-# ---------------------------------------------------------------- the table
-left, right = st.columns([3, 2])
-with left:
-    played = dd.played_by_seat(state, n_seats)
-    hands = state.get("hands") or view.deal
-    to_move = state.get("to_move")
-    for seat in range(n_seats):
-        tags = []
-        if seat == view.dealer:
-            tags.append("dealer")
-        if seat == state.get("declarer", view.declarer):
-            tags.append("declarer")
-        if state.get("partner") is not None and seat == state.get("partner"):
-            tags.append("partner")
-        if seat == to_move:
-            tags.append("**to move**")
-        held = list(hands[seat]) if seat < len(hands) else []
-        st.markdown(f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else ""))
-        if only is not None and seat != only:
-            st.caption(f"{len(held)} cards, hidden")
-            continue
-        if not held and not played[seat]:
-            st.caption("no cards" if view.deal[seat] else "sits out")
-            continue
-        st.image(cards_svg(held + played[seat], greyed=played[seat], highlight=offending_cards & set(played[seat]),
-                           scale=0.8, title=f"{players[seat]}: {' '.join(held)}"))  # fmt: skip
-with right:
-    trick = state.get("trick") or []
-    if not trick and state.get("tricks") and cur.action is not None and cur.action.type == "play":
-        trick = state["tricks"][-1].get("cards") or []  # the trick just completed
-    st.markdown("**On the table**")
-    if trick:
-        st.image(cards_svg([c for _, c in trick], highlight=offending_cards,
-                           captions=[players[s].split()[0] for s, _ in trick], scale=0.9))  # fmt: skip
-    else:
-        st.caption("no trick in progress")
-    groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
-    if groups:
-        taken = state.get("talon_taken") or []
-        st.markdown("**Talon**" + (" (the greyed group was taken)" if taken else ""))
-        flat = [c for g in groups for c in g]
-        caps = [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
-        st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6))
-    discards = state.get("discards")
-    if discards and (only is None or only == view.declarer):
-        st.markdown("**Discards**")
-        st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
 
 
-def _history(rows: Any) -> list[str]:
-    out = []
-    for r in rows or []:
-        if isinstance(r, dict):
-            seat = r.get("seat")
-            who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
-            rest = ", ".join(f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, ""))
-            out.append(f"{who}: {rest}" if who else rest)
-        elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
-            out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
+@st.fragment
+def viewer() -> None:
+    """The position at one step: reruns alone when the step or the view changes."""
+    # ---------------------------------------------------------------- position and controls
+    c1, c2 = st.columns([3, 1])
+    step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
+    step = min(int(step), len(view.steps) - 1) if view.steps else 0
+    seat_opts = ["all"] + [str(i) for i in range(n_seats)]
+    with c2:
+        seat_sel = url_selectbox(
+            "View", seat_opts, param="seat", key="replay_seat", default="all",
+            format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
+        )  # fmt: skip
+    only = None if seat_sel in (None, "all") else int(seat_sel)
+
+    nav = st.columns(5)
+    nav2 = st.columns([2, 2])
+    nav[0].button("First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch")
+    nav[1].button(
+        "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
+        disabled=step <= 0, width="stretch",
+    )  # fmt: skip
+    nav[2].button(
+        "Next", icon=":material/chevron_right:", icon_position="right", key="forward", on_click=_set_step, args=(min(last, step + 1),),
+        shortcut="Right", disabled=step >= last, width="stretch",
+    )  # fmt: skip
+    nav[3].button("Last", icon=":material/last_page:", icon_position="right", on_click=_set_step, args=(last,), width="stretch")
+    problem = view.first_problem_step()
+    nav[4].button(
+        "First problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
+        width="stretch", help="the position right after the first illegal action",
+    )  # fmt: skip
+    marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
+    nav2[0].selectbox(
+        "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
+        on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
+    )  # fmt: skip
+    cur = view.steps[step]
+    state: dict[str, Any] = cur.view or {}
+
+    # ---------------------------------------------------------------- the action and its verdict
+    st.subheader(f"Step {step} of {last}: {dd.action_text(cur.action, players)}")
+    offending_cards: set[str] = set()
+    for v in cur.violations:
+        text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
+        if v.severity == "error":
+            st.error(text, icon=":material/block:")
         else:
-            out.append(str(r))
-    return out
+            st.warning(text.replace("Illegal action", "Warning"), icon=":material/warning:")
+        if v.card:
+            offending_cards.add(v.card)
+    if cur.action is not None and not cur.violations:
+        st.success("Legal", icon=":material/check_circle:")
+    if "error" in state:
+        st.warning(f"The engine could not show this position: {state['error']}")
+
+    # ---------------------------------------------------------------- the table
+    left, right = st.columns([3, 2])
+    with left:
+        played = dd.played_by_seat(state, n_seats)
+        hands = state.get("hands") or view.deal
+        to_move = state.get("to_move")
+        for seat in range(n_seats):
+            tags = []
+            if seat == view.dealer:
+                tags.append("dealer")
+            if seat == state.get("declarer", view.declarer):
+                tags.append("declarer")
+            if state.get("partner") is not None and seat == state.get("partner"):
+                tags.append("partner")
+            if seat == to_move:
+                tags.append("**to move**")
+            held = list(hands[seat]) if seat < len(hands) else []
+            st.markdown(f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else ""))
+            if only is not None and seat != only:
+                st.caption(f"{len(held)} cards, hidden")
+                continue
+            if not held and not played[seat]:
+                st.caption("no cards" if view.deal[seat] else "sits out")
+                continue
+            st.image(cards_svg(held + played[seat], greyed=played[seat], highlight=offending_cards & set(played[seat]),
+                               scale=0.8, title=f"{players[seat]}: {' '.join(held)}"))  # fmt: skip
+    with right:
+        trick = state.get("trick") or []
+        if not trick and state.get("tricks") and cur.action is not None and cur.action.type == "play":
+            trick = state["tricks"][-1].get("cards") or []  # the trick just completed
+        st.markdown("**On the table**")
+        if trick:
+            st.image(cards_svg([c for _, c in trick], highlight=offending_cards,
+                               captions=[players[s].split()[0] for s, _ in trick], scale=0.9))  # fmt: skip
+        else:
+            st.caption("no trick in progress")
+        groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
+        if groups:
+            taken = state.get("talon_taken") or []
+            st.markdown("**Talon**" + (" (the greyed group was taken)" if taken else ""))
+            flat = [c for g in groups for c in g]
+            caps = [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
+            st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6))
+        discards = state.get("discards")
+        if discards and (only is None or only == view.declarer):
+            st.markdown("**Discards**")
+            st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
 
 
-h1, h2, h3 = st.columns(3)
-with h1:
-    st.markdown("**Bidding**")
-    st.text("\n".join(_history(state.get("bids"))) or "—")
-with h2:
-    st.markdown("**Announcements**")
-    st.text("\n".join(_history(state.get("announcements"))) or "—")
-with h3:
-    st.markdown("**Kontras**")
-    st.text("\n".join(_history(state.get("kontras"))) or "—")
+    def _history(rows: Any) -> list[str]:
+        out = []
+        for r in rows or []:
+            if isinstance(r, dict):
+                seat = r.get("seat")
+                who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
+                rest = ", ".join(f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, ""))
+                out.append(f"{who}: {rest}" if who else rest)
+            elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
+                out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
+            else:
+                out.append(str(r))
+        return out
 
-side = set()
-if view.declarer is not None:
-    side = {view.declarer} | ({view.partner} if view.partner is not None else set())
-rows = dd.trick_rows(state, players, side)
-if rows:
-    st.markdown("**Tricks**")
-    st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
 
-# ---------------------------------------------------------------- legal alternatives
-if cur.action is not None:
-    alts = dd.alternatives(view, step - 1)
-    with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
-        st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
-nxt = dd.alternatives(view, step) if step < last else []
-if nxt:
-    with st.expander(f"Legal next actions ({len(nxt)})"):
-        st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))
+    h1, h2, h3 = st.columns(3)
+    with h1:
+        st.markdown("**Bidding**")
+        st.text("\n".join(_history(state.get("bids"))) or "—")
+    with h2:
+        st.markdown("**Announcements**")
+        st.text("\n".join(_history(state.get("announcements"))) or "—")
+    with h3:
+        st.markdown("**Kontras**")
+        st.text("\n".join(_history(state.get("kontras"))) or "—")
 
-# ---------------------------------------------------------------- score
-with st.expander("Score: recorded vs recomputed", expanded=step == last):
-    score_table(view, players)
-    for u in view.unverified:
-        st.warning(f"Unverified: {u}")
+    side = set()
+    if view.declarer is not None:
+        side = {view.declarer} | ({view.partner} if view.partner is not None else set())
+    rows = dd.trick_rows(state, players, side)
+    if rows:
+        st.markdown("**Tricks**")
+        st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
+
+    # ---------------------------------------------------------------- legal alternatives
+    if cur.action is not None:
+        alts = dd.alternatives(view, step - 1)
+        with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
+            st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
+    nxt = dd.alternatives(view, step) if step < last else []
+    if nxt:
+        with st.expander(f"Legal next actions ({len(nxt)})"):
+            st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))
+
+    # ---------------------------------------------------------------- score
+    with st.expander("Score: recorded vs recomputed", expanded=step == last):
+        score_table(view, players)
+        for u in view.unverified:
+            st.warning(f"Unverified: {u}")
+
+
+viewer()

@@ -138,14 +138,18 @@ def test_deep_link_to_the_offending_step_highlights_it_and_steps_back_and_forth(
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
 
-    page.get_by_role("button", name="Next", exact=True).click()
+    page.locator(".st-key-forward button").click()
     _settle(page)
     page.get_by_text(f"Step {step + 1} of").wait_for(timeout=10_000)
     assert f"step={step + 1}" in page.url
-    page.get_by_role("button", name="Back", exact=True).click()
+    page.locator(".st-key-back button").click()
     _settle(page)
     page.get_by_text(f"Step {step} of").wait_for(timeout=10_000)
     assert f"step={step}" in page.url
+    page.locator("h1").first.click()  # focus outside any widget, then the shortcut
+    page.keyboard.press("ArrowRight")
+    _settle(page)
+    page.get_by_text(f"Step {step + 1} of").wait_for(timeout=10_000)
     page.close()
 
 
