@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)
     parser.add_argument("--games", type=int, required=True, help="number of games")
-    parser.add_argument("--seed", type=int, default=0, help="rng_seed of the pyspiel game and of the policy (0..2^31-1)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="rng_seed of the pyspiel game and the policy (0..2^31-1)"
+    )
     parser.add_argument("-o", "--output", required=True, help="output .jsonl, or - for stdout")
     args = parser.parse_args(argv)
     if args.games < 0 or not 0 <= args.seed < 2**31:
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        print("openspiel_games: pyspiel is not installed (pip install -e '.[oracle]')", file=sys.stderr)
+        print("openspiel_games: pyspiel is missing (pip install -e '.[oracle]')", file=sys.stderr)
         return 2
     out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
     counts: collections.Counter[str] = collections.Counter()
@@ -44,11 +46,15 @@ def main(argv: list[str] | None = None) -> int:
         for g in generate_games(args.players, args.games, args.seed):
             out.write(orjson.dumps(g.record()) + b"\n")
             counts[decode_game(g.seed, g.players, g.actions).contract or "?"] += 1
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        sys.stderr.close()
+        return 0
     finally:
         if out is not sys.stdout.buffer:
             out.close()
     summary = ", ".join(f"{c} {k}" for c, k in sorted(counts.items()))
-    print(f"openspiel_games: {args.games} games, {args.players} players: {summary}", file=sys.stderr)
+    print(f"openspiel_games: {args.games} games, {args.players} players: {summary}",
+          file=sys.stderr)
     return 0
 
 

@@ -73,7 +73,9 @@ def _ids(actions: list[Action], n: int) -> list[int]:
     return sorted(i for a in actions for i in action_ids_of(a, num_players=n))
 
 
-def crosscheck_game(engine: Any, game: Any, serialized_seed: int, ids: list[int], n: int) -> dict[str, Any] | None:
+def crosscheck_game(
+    engine: Any, game: Any, serialized_seed: int, ids: list[int], n: int
+) -> dict[str, Any] | None:
     """Replay one game in lock-step; None when engine and OpenSpiel agree, else a mismatch."""
     d = decode_game(serialized_seed, n, ids)
     hand = _new_hand(engine, d)
@@ -207,7 +209,8 @@ def test_a_card_the_seat_holds_but_may_not_play_is_flagged_at_that_action(player
         idx, seat, card = rng.choice(candidates)
         ids = [*g.actions[:idx], card]
         serialized = "\n".join(map(str, [g.seed, *ids]))
-        (item,) = import_lines([json.dumps({"players": players, "serialized": serialized})], name="x")
+        record = json.dumps({"players": players, "serialized": serialized})
+        (item,) = import_lines([record], name="x")
         assert item.session is not None, item.errors
         hand_model = item.session.hands[0]
         d = decode_game(g.seed, players, ids)

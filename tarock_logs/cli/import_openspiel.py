@@ -64,7 +64,8 @@ def import_lines(lines: Iterable[bytes | str], *, name: str) -> Iterator[Importe
         try:
             record = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            yield ImportedLine(lineno, None, [_err("E-OPENSPIEL-JSON", f"not JSON: {exc}", name, lineno)])
+            err = _err("E-OPENSPIEL-JSON", f"not JSON: {exc}", name, lineno)
+            yield ImportedLine(lineno, None, [err])
             continue
         session_id = f"{stem}-{lineno}"
         try:
@@ -75,7 +76,8 @@ def import_lines(lines: Iterable[bytes | str], *, name: str) -> Iterator[Importe
             msg = exc.message
             path = None
             if exc.action_index is not None:
-                msg = f"action {exc.action_index} (line {exc.serialized_line} of `serialized`): {msg}"
+                where = f"line {exc.serialized_line} of `serialized`"
+                msg = f"action {exc.action_index} ({where}): {msg}"
                 path = "$.serialized"
             yield ImportedLine(
                 lineno, None, [_err("E-OPENSPIEL-RECORD", msg, name, lineno, path, session_id)]
@@ -134,9 +136,14 @@ def _open_input(path: Path) -> IO[bytes]:
 
 @import_app.command("openspiel")
 def import_openspiel(
-    file: Path = typer.Argument(..., help="JSONL: one OpenSpiel game per line ({players, serialized, returns})."),
+    file: Path = typer.Argument(
+        ..., help="JSONL: one OpenSpiel game per line ({players, serialized, returns})."
+    ),
     output: Path = typer.Option(
-        ..., "-o", "--output", help="Output log: .jsonl (one session a line), .json (a list), or - for stdout (JSONL)."
+        ...,
+        "-o",
+        "--output",
+        help="Output log: .jsonl (one session a line), .json (a list), or - (JSONL on stdout).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on stderr."),
 ) -> None:
@@ -160,7 +167,9 @@ def import_openspiel(
             if item.session is None:
                 rejected += 1
                 for e in item.errors:
-                    err_console.print(format_error(e), markup=False, highlight=False, soft_wrap=True)
+                    err_console.print(
+                        format_error(e), markup=False, highlight=False, soft_wrap=True
+                    )
                 continue
             converted += 1
             sessions.append(dumps_session(item.session))

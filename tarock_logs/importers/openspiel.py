@@ -230,7 +230,8 @@ def parse_serialized(text: str) -> tuple[int, list[int]]:
     try:
         seed = int(lines[0].strip())
     except ValueError:
-        raise OpenSpielFormatError(f"the deal seed {lines[0].strip()!r} is not an integer") from None
+        first = lines[0].strip()
+        raise OpenSpielFormatError(f"the deal seed {first!r} is not an integer") from None
     if seed == -1:
         raise OpenSpielFormatError(
             "the deal seed is -1: this is the serialization of a deserialized state, which "
@@ -518,7 +519,8 @@ def _returns(values: Any, n: int) -> list[int]:
         raise OpenSpielFormatError(f"`returns` must be a list of {n} numbers, got {values!r}")
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= 10_000_000 or int(v) != v:
+        number = isinstance(v, (int, float)) and not isinstance(v, bool)
+        if not number or not abs(v) <= 10_000_000 or int(v) != v:
             raise OpenSpielFormatError(f"`returns` holds {v!r}, not a whole number of points")
         out.append(int(v))
     return out

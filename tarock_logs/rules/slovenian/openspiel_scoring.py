@@ -12,10 +12,10 @@ defects, are ``../shared/rules/openspiel-tarok.md`` §7–§10 and Appendix A.7 
   player loses his points;
 * **three … solo one** (the declarer takes 3/2/1 talon cards, discards as many into his own
   pile, and plays with the partner holding the called king, if any): a pile of exactly 48
-  cards is a "valat" (+250 / −250); otherwise ``(P − 35) ± V`` (won iff ``P > 35``), ±10 if the
-  called king is among the last ``n`` cards of the last trick winner's pile, else ±25 if the
-  pagat (tarok I) is, and the "kings" defect: +10 if the declarer side's pile has exactly 4
-  cards, else −10 if the opponents' has; the declarer and the partner receive the score;
+  cards is a "valat" (+250 / −250); otherwise ``(P − 35) ± V`` (won iff ``P > 35``), ±10
+  if the called king is among the last ``n`` cards of the last trick winner's pile, else ±25
+  if the pagat (tarok I) is, and the "kings" defect: +10 if the declarer side's pile has
+  exactly 4 cards, else −10 if the opponents' has; the declarer and the partner receive it;
 * **berač / odprti berač** (beggar: take no trick) ±70 / ±90, **solo brez** (without the
   talon) ±80 by ``P > 35``, **barvni valat / valat** ±125 / ±500 by a 48-card pile, to the
   declarer alone;
@@ -224,7 +224,9 @@ def _scores(
     elif contract == "solo_brez":
         won = pile_points(piles[declarer]) > 35
     else:
-        return _talon_contract_scores(n, value, declarer, partner, called_king, piles, tricks, flags)
+        return _talon_contract_scores(
+            n, value, declarer, partner, called_king, piles, tricks, flags
+        )
     flags.add("won" if won else "lost")
     scores[declarer] = value if won else -value
     return scores
