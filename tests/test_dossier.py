@@ -15,6 +15,7 @@ from d1_helpers import APPENDIX_B, b1_doc, b2_doc, plant_b1_illegal_card, sessio
 from tarock_logs.audit import hand_content_hash
 from tarock_logs.cli.common import app
 from tarock_logs.dossier import DossierError, build_dossier, render_dossier
+from tarock_logs import rules as rules_registry
 from tarock_logs.rules import get_engine
 
 pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
@@ -109,7 +110,8 @@ def test_unknown_hand_is_an_error() -> None:
         render_dossier(session(b1_doc()), 7)
 
 
-def test_game_without_engine_still_renders_as_not_verified() -> None:
+def test_game_without_engine_still_renders_as_not_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(rules_registry._ENGINES, "royal")  # every game has an engine now
     doc = b1_doc()
     doc["game"] = "royal"
     html = render_dossier(session(doc), 1, generated_at=WHEN)

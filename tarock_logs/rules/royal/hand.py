@@ -1,0 +1,547 @@
+"""One game of Royal Tarock as a state machine (royal-tarock.md §3–§7).
+
+Seats are in counter-clockwise playing order. The dealer is always the Eintreiber of the
+defending pair, and in playing order each pair's Abfänger (the partner on the left) comes just
+before its Eintreiber, so the dealer ``d`` fixes everything: the defenders are seats ``d-1``
+(Abfänger) and ``d`` (Eintreiber), the attackers ``d+1`` (Abfänger, dealt XIX) and ``d+2``
+(Eintreiber, dealt XX, leads the first trick).
+
+Phases: ``bidding`` (turns of Meldungen, announcements and contras, each closed by a ``pass``
+"Weiter!"; over after three empty turns in a row following the last non-empty one, or four
+empty turns if nobody said anything), ``play`` (ten tricks) and ``done``. A ``throw_in`` before
+the bidding annuls the deal (a player with fewer than three tarocks, or a misdeal).
+
+Push is lenient: an illegal but possible action is applied and reported. Physically impossible
+actions (a card the player does not hold, a second card to one trick) raise ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from tarock_logs.cards import PACKS, sort_cards
+from tarock_logs.rules.base import Action, HandScore, Irregularity, Ruleset, Violation
+from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
+from tarock_logs.rules.royal.findings import make
+from tarock_logs.rules.royal.options import options_of
+from tarock_logs.rules.royal.scoring import score_game
+from tarock_logs.rules.royal.tricks import Bound, judge, trick_winner
+
+_PACK = PACKS["royal"]
+_PACK_SET = frozenset(_PACK)
+_BIDDING_TYPES = frozenset({"meld", "announce", "kontra", "pass"})
+_SUIT_NAMES = {"T": "tarock", "H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
+
+
+def bidding_over(nonempty: Sequence[bool]) -> bool:
+    """§4.2's end condition over the turns so far (True = something was said)."""
+    if not any(nonempty):
+        return len(nonempty) >= 4
+    k = 0
+    for t in reversed(nonempty):
+        if t:
+            break
+        k += 1
+    return k >= 3
+
+
+class RoyalHand:
+    """One Royal Tarock game (see the module docstring)."""
+
+    table_size = 4
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+        *,
+        session_findings: Sequence[Violation] = (),
+    ) -> None:
+        if len(hands) != 4:
+            raise ValueError(f"Royal Tarock is played by four players, not {len(hands)}")
+        if not 0 <= dealer < 4:
+            raise ValueError(f"dealer seat {dealer} is not at the table")
+        for s, h in enumerate(hands):
+            bad = [c for c in h if c not in _PACK_SET]
+            if bad:
+                raise ValueError(f"seat {s} holds {', '.join(bad)}: not in the Royal Tarock pack")
+        self._init = (ruleset, dealer, tuple(tuple(h) for h in hands), tuple(talon),
+                      tuple(irregularities), tuple(session_findings))  # fmt: skip
+        self.ruleset = ruleset
+        opts = options_of(ruleset)
+        self.opts = opts.values
+        self.catalogue = opts.catalogue
+        self.dealer = dealer
+        self.dealt: tuple[tuple[str, ...], ...] = self._init[2]
+        self.talon = tuple(talon)
+        self.irregularities = tuple(irregularities)
+        self.session_findings = list(session_findings)
+        d = dealer
+        #: (Abfänger, Eintreiber) of the attackers and of the defenders
+        self.parties: tuple[tuple[int, int], tuple[int, int]] = (
+            ((d + 1) % 4, (d + 2) % 4),
+            ((d - 1) % 4, d),
+        )
+        self._party = {s: p for p, seats in enumerate(self.parties) for s in seats}
+        self.phase = "bidding"
+        self.actions: list[Action] = []
+        self.thrown_in = False
+        self.throwin_seat: int | None = None
+        self._started = False  # a non-throw-in action has been pushed
+        self.bidding = Bidding(
+            ruleset, self.catalogue, self.opts, self.party_of, self.who, self.dealt
+        )
+        self.turns: list[tuple[int, bool]] = []
+        self.cur_seat: int | None = None
+        self.cur_items: list[str] = []
+        self.opener_convention: str | None = None
+        self.held: list[list[str]] = [list(h) for h in self.dealt]
+        self.trick: list[tuple[int, str]] = []
+        self.tricks: list[tuple[tuple[tuple[int, str], ...], int]] = []
+        self.leader = self.ein_att
+
+    # ------------------------------------------------------------------ who is who
+
+    @property
+    def ein_att(self) -> int:
+        """The attackers' Eintreiber: receives XX, cuts, leads trick 1."""
+        return self.parties[ATT][1]
+
+    def party_of(self, seat: int) -> int:
+        return self._party[seat]
+
+    def who(self, seat: int) -> str:
+        p = self._party.get(seat)
+        if p is None:
+            return f"seat {seat}"
+        role = "Abfänger" if self.parties[p][0] == seat else "Eintreiber"
+        return f"seat {seat} ({role}, {PARTY_NAMES[p]})"
+
+    # ------------------------------------------------------------------ deal facts
+
+    def short_hands(self) -> list[int]:
+        """Seats whose dealt hand forces a throw-in: not 10 cards or fewer than 3 tarocks."""
+        return [s for s, h in enumerate(self.dealt)
+                if len(h) != 10 or sum(1 for c in h if c[0] == "T") < 3]  # fmt: skip
+
+    def deal_is_a_pack(self) -> bool:
+        return Counter(c for h in self.dealt for c in h) == Counter(_PACK) and not self.talon
+
+    def throwin_required(self) -> bool:
+        return bool(self.short_hands()) or not self.deal_is_a_pack()
+
+    # ------------------------------------------------------------------ protocol
+
+    def to_move(self) -> int | None:
+        if self.phase == "done":
+            return None
+        if self.phase == "bidding":
+            return self.cur_seat if self.cur_seat is not None else self.expected_opener()
+        return self._next_player()
+
+    def expected_opener(self) -> int:
+        return self.dealer if self.opts["bidding_opener"] == "dealer" else self.ein_att
+
+    def _next_player(self) -> int:
+        if not self.trick:
+            return self.leader
+        played = {s for s, _ in self.trick}
+        s = self.trick[-1][0]
+        for k in range(1, 5):
+            n = (s + k) % 4
+            if n not in played:
+                return n
+        return self.leader
+
+    def check(self, action: Action) -> list[Violation]:
+        return self._process(action, apply=False)
+
+    def push(self, action: Action) -> list[Violation]:
+        found = self._process(action, apply=True)
+        self.actions.append(action)
+        return found
+
+    def pop(self) -> Action:
+        if not self.actions:
+            raise IndexError("pop from a hand with no actions")
+        last = self.actions[-1]
+        fresh = RoyalHand(*self._init[:5], session_findings=self._init[5])
+        for a in self.actions[:-1]:
+            fresh.push(a)
+        self.__dict__.update(fresh.__dict__)
+        self.bidding.party_of, self.bidding.who = self.party_of, self.who
+        return last
+
+    def is_over(self) -> bool:
+        return self.phase == "done"
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _v(self, code: str, section: str, msg: str, seat: int | None = None, **kw: Any
+           ) -> Violation:  # fmt: skip
+        return make(self.ruleset, code, section, msg, seat=seat, **kw)
+
+    def _process(self, a: Action, apply: bool) -> list[Violation]:
+        if not 0 <= a.seat < 4:
+            raise ValueError(f"seat {a.seat} is not at the table")
+        t = a.type
+        if t == "throw_in":
+            return self._throw_in(a, apply)
+        if self.phase == "done":
+            if t == "play" and apply:
+                raise ValueError(f"{a}: the game is over, no card can be played")
+            why = "the deal was thrown in" if self.thrown_in else "all ten tricks are played"
+            return [self._v("ACTION_AFTER_END", "6.4",
+                            f"{self.who(a.seat)}: {t} after the end of the game ({why}): ignored",
+                            a.seat, card=a.card)]  # fmt: skip
+        out: list[Violation] = []
+        if not self._started:
+            short = self.short_hands()
+            if short or not self.deal_is_a_pack():
+                why = ", ".join(
+                    f"{self.who(s)} holds {len(self.dealt[s])} cards with "
+                    f"{sum(1 for c in self.dealt[s] if c[0] == 'T')} tarocks" for s in short
+                ) or "the deal is not the 40-card pack in four hands of ten"
+                out.append(self._v(
+                    "THROWIN_REQUIRED", "3.4",
+                    f"the game was played although it had to be thrown in: {why}", a.seat,
+                    short_seats=short))  # fmt: skip
+            if apply:
+                self._started = True
+        if t in _BIDDING_TYPES:
+            if self.phase != "bidding":
+                out.append(self._v(
+                    "BIDDING_AFTER_CLOSE", "4.2",
+                    f"{self.who(a.seat)}: {t} after the bidding had closed (three passes in a "
+                    "row): ignored", a.seat))  # fmt: skip
+                return out
+            out += self._turn(a, apply)
+            if t == "pass":
+                if apply:
+                    self._close_turn(a.seat)
+            else:
+                seq = len(self.actions)
+                handler = {"meld": self.bidding.meld, "announce": self.bidding.announce,
+                           "kontra": self.bidding.kontra}[t]  # fmt: skip
+                out += handler(a, seq, apply)
+                if apply:
+                    self.cur_items.append(t)
+            return out
+        if t == "play":
+            return out + self._play(a, apply)
+        out.append(self._v("ACTION_UNKNOWN", "4.1",
+                           f"{self.who(a.seat)}: {t!r} is not an action of Royal Tarock (no "
+                           "auction, talon or king call): ignored", a.seat))  # fmt: skip
+        return out
+
+    # ------------------------------------------------------------------ throw-in
+
+    def _throw_in(self, a: Action, apply: bool) -> list[Violation]:
+        out: list[Violation] = []
+        if self.phase == "done":
+            return [self._v("ACTION_AFTER_END", "3.4",
+                            f"{self.who(a.seat)}: throw-in after the end of the game: ignored",
+                            a.seat)]  # fmt: skip
+        h = self.dealt[a.seat]
+        taroks = sum(1 for c in h if c[0] == "T")
+        own = len(h) != 10 or taroks < 3
+        if self._started or self.actions:
+            out.append(self._v(
+                "INVALID_THROWIN", "3.4",
+                f"{self.who(a.seat)} threw in after the bidding had begun; a deal is checked "
+                "and annulled right after it is picked up", a.seat))  # fmt: skip
+        elif not own and self.deal_is_a_pack():
+            out.append(self._v(
+                "INVALID_THROWIN", "3.4",
+                f"{self.who(a.seat)} threw in holding 10 cards with {taroks} tarocks: only a "
+                "player with fewer than 3 tarocks or a faulty deal annuls the game",
+                a.seat, tarocks=taroks))  # fmt: skip
+        if apply:
+            self.thrown_in = True
+            self.throwin_seat = a.seat
+            self.phase = "done"
+        return out
+
+    # ------------------------------------------------------------------ bidding turns
+
+    def _turn(self, a: Action, apply: bool) -> list[Violation]:
+        seat = a.seat
+        if self.cur_seat is None:
+            conv = {self.dealer: "dealer", self.ein_att: "attacking_eintreiber"}.get(seat)
+            if apply:
+                self.cur_seat = seat
+                self.opener_convention = conv or "neither"
+            if conv is None:
+                return [self._v(
+                    "BIDDING_WRONG_OPENER", "4.2",
+                    f"{self.who(seat)} opened the bidding; it is opened by the dealer (seat "
+                    f"{self.dealer}) or, by the other reading of the seed, by the attackers' "
+                    f"Eintreiber (seat {self.ein_att})", seat)]  # fmt: skip
+            return []
+        if seat == self.cur_seat:
+            return []
+        v = self._v(
+            "BIDDING_OUT_OF_TURN", "4.2",
+            f"{self.who(seat)} spoke when it was the turn of {self.who(self.cur_seat)}", seat)
+        if apply:
+            if self.cur_items:
+                self._record_turn(self.cur_seat)
+            self.cur_seat = seat
+        return [v]
+
+    def _record_turn(self, seat: int) -> None:
+        said = bool(self.cur_items) and (
+            self.opts["meld_only_turn_resets"] or any(t != "meld" for t in self.cur_items)
+        )
+        self.turns.append((seat, said))
+        self.cur_items = []
+
+    def _close_turn(self, seat: int) -> None:
+        self._record_turn(seat)
+        self.cur_seat = (seat + 1) % 4
+        if bidding_over([s for _, s in self.turns]):
+            self.phase = "play"
+            self.leader = self.ein_att
+
+    # ------------------------------------------------------------------ play
+
+    def bindings(self, seat: int) -> dict[str, list[Bound]]:
+        """Bound cards of ``seat``: from every Schlemm his pair announced (raised-from ones
+        included: their duties stay in force, §6.2), for the cards he was dealt."""
+        out: dict[str, list[Bound]] = {}
+        p = self.party_of(seat)
+        for inst in self.bidding.instances:
+            if inst.party != p:
+                continue
+            item = self.catalogue.get(inst.item_id)
+            for b in item.bindings if item is not None else ():
+                if b.card in self.dealt[seat]:
+                    out.setdefault(b.card, []).append(Bound(b.trick, inst.seq))
+        return out
+
+    def _play(self, a: Action, apply: bool) -> list[Violation]:
+        out: list[Violation] = []
+        seat, card = a.seat, a.card or ""
+        closing = self.phase == "bidding"
+        if closing:
+            out.append(self._v(
+                "BIDDING_NOT_CLOSED", "4.2",
+                f"{self.who(seat)} played {card} before the bidding had closed (it needs "
+                "three passes in a row, four if nobody spoke)", seat, card=card))  # fmt: skip
+            trick: list[tuple[int, str]] = []
+            expected = self.ein_att
+        else:
+            trick = self.trick
+            expected = self._next_player()
+        if card not in self.held[seat]:
+            v = self._v("CARD_NOT_HELD", "6.4",
+                        f"{self.who(seat)} played {card}, which he does not hold", seat, card=card)
+            if apply:
+                raise ValueError(v.message)
+            return out + [v]
+        if any(s == seat for s, _ in trick):
+            v = self._v("PLAY_OUT_OF_TURN", "6.4",
+                        f"{self.who(seat)} played a second card ({card}) to trick "
+                        f"{len(self.tricks) + 1}", seat, card=card)  # fmt: skip
+            if apply:
+                raise ValueError(v.message)
+            return out + [v]
+        if seat != expected:
+            why = "leads trick 1" if not self.tricks and not trick else (
+                "leads (won the last trick)" if not trick else "is next")
+            out.append(self._v(
+                "PLAY_OUT_OF_TURN", "6.1",
+                f"{self.who(seat)} played {card}, but {self.who(expected)} {why}",
+                seat, card=card))  # fmt: skip
+        trick_no = len(self.tricks) + 1
+        j = judge(self.held[seat], trick, trick_no, self.bindings(seat))
+        if card not in j.legal:
+            out.append(self._card_violation(seat, card, trick, trick_no, j))
+        if apply:
+            if closing:
+                self.phase = "play"
+                self.leader = self.ein_att
+            self.held[seat].remove(card)
+            self.trick.append((seat, card))
+            if len(self.trick) == 4:
+                w = trick_winner(self.trick)
+                self.tricks.append((tuple(self.trick), w))
+                self.trick = []
+                self.leader = w
+                if not any(self.held):
+                    self.phase = "done"
+        return out
+
+    def _card_violation(self, seat: int, card: str, trick: Sequence[tuple[int, str]],
+                        trick_no: int, j: Any) -> Violation:  # fmt: skip
+        legal = ", ".join(sort_cards(list(j.legal), "royal"))
+        if card not in j.suit_legal:
+            led = trick[0][1][0]
+            if any(c[0] == led for c in self.held[seat]):
+                need = f"{_SUIT_NAMES[led]} must be followed"
+            else:
+                need = f"void in {_SUIT_NAMES[led]}, he must play a tarock"
+            return self._v("REVOKE", "6.1",
+                           f"{self.who(seat)} played {card} in trick {trick_no}: {need} "
+                           f"(legal: {legal})", seat, card=card)  # fmt: skip
+        if j.due_now:
+            return self._v(
+                "BOUND_CARD_NOT_IN_TRICK", "6.2",
+                f"{self.who(seat)} played {card} in trick {trick_no}, the trick his bound "
+                f"card {legal} is bound to: it must be played there (legal: {legal})",
+                seat, card=card)  # fmt: skip
+        if j.free:
+            return self._v(
+                "BOUND_CARD_EARLY", "6.2",
+                f"{self.who(seat)} played the bound card {card} early in trick {trick_no} "
+                f"although he had another choice (legal: {legal})", seat, card=card)
+        return self._v(
+            "BOUND_ORDER", "6.2",
+            f"{self.who(seat)} could play only bound cards in trick {trick_no} and played "
+            f"{card}; he must play the one bound most recently (legal: {legal})",
+            seat, card=card)  # fmt: skip
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == "done":
+            return []
+        if not self.actions and self.throwin_required():
+            seats = self.short_hands() if self.deal_is_a_pack() else list(range(4))
+            return [Action("throw_in", s) for s in seats]
+        seat = self.to_move()
+        assert seat is not None
+        if self.phase == "play":
+            j = judge(self.held[seat], self.trick, len(self.tricks) + 1, self.bindings(seat))
+            return [Action("play", seat, card=c) for c in sort_cards(list(j.legal), "royal")]
+        out = [Action("pass", seat)]
+        out += self.bidding.meld_candidates(seat)
+        seq = len(self.actions)
+        for item in self.catalogue.items.values():
+            if item.is_meldung or item.silent or not item.announceable:
+                continue
+            act = self.bidding.active(self.party_of(seat))
+            related = [i for i in act if self.catalogue.raises(item.id, i.item_id)]
+            raises = max(related, key=lambda i: i.seq).item_id if related else None
+            a = Action("announce", seat, bonus=item.id, raises=raises)
+            if not self.bidding.announce(a, seq, apply=False):
+                out.append(a)
+        for inst in self.bidding.active(1 - self.party_of(seat)):
+            a = Action("kontra", seat, target=inst.item_id, level=1)
+            if not self.bidding.kontra(a, seq, apply=False):
+                out.append(a)
+        return out
+
+    # ------------------------------------------------------------------ results
+
+    def tricks_won(self) -> tuple[int, int]:
+        att = sum(1 for _, w in self.tricks if self.party_of(w) == ATT)
+        return att, len(self.tricks) - att
+
+    def score(self) -> HandScore:
+        if self.phase != "done":
+            raise ValueError(f"the game is not over (phase {self.phase})")
+        if self.thrown_in:
+            return HandScore(totals=(0, 0, 0, 0), items=(), card_points={"thrown_in": True})
+        att, dfn = self.tricks_won()
+        info = {"tricks_attackers": att, "tricks_defenders": dfn,
+                "bidding_opener": self.opener_convention}  # fmt: skip
+        return score_game(
+            catalogue=self.catalogue,
+            options=self.opts,
+            parties=self.parties,
+            dealt=self.dealt,
+            tricks=self.tricks,
+            bidding=self.bidding,
+            card_info=info,
+        )
+
+    def hand_findings(self) -> list[Violation]:
+        """Hand-level findings: the deal (§3.3) and the dealer (§3.2, from the session)."""
+        out = list(self.session_findings)
+        if self.thrown_in:
+            return out
+        if self.talon:
+            out.append(self._v("DEAL_INVALID", "3.3",
+                               f"a talon of {len(self.talon)} cards was dealt: Royal Tarock has "
+                               "none"))  # fmt: skip
+        counts = Counter(c for h in self.dealt for c in h)
+        dup = sorted(c for c, n in counts.items() if n > 1)
+        missing = [c for c in _PACK if c not in counts]
+        if dup or missing:
+            out.append(self._v(
+                "DEAL_INVALID", "3.3",
+                "the deal is not the 40-card pack: "
+                + "; ".join(x for x in (
+                    f"dealt twice: {', '.join(dup)}" if dup else "",
+                    f"missing: {', '.join(missing)}" if missing else "") if x)))  # fmt: skip
+        abf_att, ein_att = self.parties[ATT]
+        xix_to = abf_att if self.opts["xix_recipient"] == "attacking_abfaenger" else (
+            self.parties[DEF][0])  # fmt: skip
+        for card, to in (("T19", xix_to), ("T20", ein_att)):
+            if card not in self.dealt[to]:
+                holder = next((s for s, h in enumerate(self.dealt) if card in h), None)
+                out.append(self._v(
+                    "DEAL_HONOURS", "3.3",
+                    f"{card} belongs to {self.who(to)} before the deal, but "
+                    + (f"{self.who(holder)} holds it" if holder is not None else "nobody holds it"),
+                    to, card=card))  # fmt: skip
+        return out
+
+    # ------------------------------------------------------------------ view
+
+    def view(self) -> dict[str, Any]:
+        b = self.bidding
+        bids: list[list[Any]] = []
+        turn: list[str] = []
+        for a in self.actions:
+            if a.type in ("meld", "announce", "kontra"):
+                label = a.meld or a.bonus or f"kontra {a.target}"
+                if a.type == "announce" and a.raises:
+                    label += f" (raises {a.raises})"
+                turn.append(label)
+            elif a.type == "pass":
+                bids.append([a.seat, ", ".join(turn + ["weiter"]) if turn else "pass"])
+                turn = []
+        return {
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "hands": [sort_cards(h, "royal") for h in self.held],
+            "trick": [[s, c] for s, c in self.trick],
+            "tricks": [
+                {"leader": cards[0][0], "cards": [[s, c] for s, c in cards], "winner": w,
+                 "points": 0}
+                for cards, w in self.tricks
+            ],  # fmt: skip
+            "talon": [],
+            "discards": [],
+            "contract": None,
+            "declarer": None,
+            "partner": None,
+            "bids": bids,
+            "announcements": [
+                {"seat": m.seat, "bonus": m.item_id, "kind": "meld", "params": dict(m.params),
+                 "valid": m.valid}
+                for m in b.melds
+            ] + [
+                {"seat": i.announcer, "bonus": i.item_id, "kind": "schlemm",
+                 "party": PARTY_NAMES[i.party], "active": i.active,
+                 "raises": [b.instances[j].item_id for j in i.raised_from]}
+                for i in b.instances
+            ],  # fmt: skip
+            "kontras": [
+                {"seat": c.seat, "target": b.instances[c.target].item_id, "level": 1,
+                 "void": c.void}
+                for c in b.contras
+            ],  # fmt: skip
+            "dealer": self.dealer,
+            "pairs": {PARTY_NAMES[p]: list(seats) for p, seats in enumerate(self.parties)},
+            "tricks_won": dict(zip(PARTY_NAMES, self.tricks_won(), strict=True)),
+            "thrown_in": self.thrown_in,
+            "bidding_opener": self.opener_convention,
+        }

@@ -1,0 +1,302 @@
+"""Scoring of one Royal Tarock game (royal-tarock.md §7.1).
+
+Each party P (a fixed pair) scores only its own things, independently of the other party:
+
+* ``C`` the consolation (starting score; its formula is unknown, so it is the ruleset option
+  ``consolation``, and without it the score is reported unverified);
+* ``M`` its valid Meldungen (Flush 10, Wonok 20, the others 0);
+* ``S`` its final (not raised-from) non-trophy Schlemme, ± value, single even when contra'd;
+* ``Z`` the silent premiums it won (Obscur only while in force, 4 Könige unless suppressed);
+* ``K`` its contras: + value of each opposing Schlemm it contra'd that failed, − value of each
+  that was made, the sum limited to ±20;
+* ``T`` its trophies, ± value.
+
+``score = max(0, min(100, C + M + S + Z + K) + T)``: never below 0, above 100 only through
+trophies. Items are named by catalogue id, plus ``consolation``, ``kontra`` and ``cap`` (what
+the floor and the 100 limit add or take away). Both partners write the party's score, so every
+line is given once for each of the two seats. An item whose value or condition the catalogue
+does not know is not guessed: it is left out and named in ``HandScore.unverified``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs.rules.base import HandScore, ScoreItem
+from tarock_logs.rules.royal import predicates
+from tarock_logs.rules.royal.bidding import PARTY_NAMES, Bidding, Instance
+from tarock_logs.rules.royal.catalogue import Catalogue, Item
+
+Trick = tuple[Sequence[tuple[int, str]], int]
+
+
+@dataclass(slots=True)
+class PartyScore:
+    """The itemised score of one party before it is written per seat."""
+
+    seats: tuple[int, int]
+    lines: list[tuple[str, int, str]] = field(default_factory=list)  # item, value, reason
+    unknown: list[str] = field(default_factory=list)
+    score: int = 0
+
+    def add(self, item: str, value: int, reason: str) -> None:
+        self.lines.append((item, value, reason))
+
+
+def _ctx(party: tuple[int, int], dealt: Sequence[Sequence[str]], tricks: Sequence[Trick]
+         ) -> predicates.Context:  # fmt: skip
+    return predicates.Context(party=frozenset(party), dealt=dealt, tricks=tricks)
+
+
+def instance_outcome(
+    inst: Instance,
+    bidding: Bidding,
+    parties: Sequence[tuple[int, int]],
+    dealt: Sequence[Sequence[str]],
+    tricks: Sequence[Trick],
+) -> bool | None:
+    """Was the Schlemm made? None when the catalogue does not know its condition.
+
+    A raised Schlemm is lost unless it is made with the cards bound by the Schlemme it was
+    raised from (§6.2), so every binding along the chain must be met too.
+    """
+    cat = bidding.catalogue
+    item = cat.get(inst.item_id)
+    if item is None or item.condition is None:
+        return None
+    ctx = _ctx(parties[inst.party], dealt, tricks)
+    if not predicates.evaluate(item.condition, ctx):
+        return False
+    chain = [inst]
+    while chain:
+        i = chain.pop()
+        it = cat.get(i.item_id)
+        for b in it.bindings if it is not None else ():
+            if not predicates.evaluate({"trick_won_with": {"trick": b.trick, "card": b.card}}, ctx):
+                return False
+        chain.extend(bidding.instances[j] for j in i.raised_from)
+    return True
+
+
+def _fmt_party(p: int, parties: Sequence[tuple[int, int]]) -> str:
+    a, e = parties[p]
+    return f"{PARTY_NAMES[p]} (seats {a} and {e})"
+
+
+def score_game(
+    *,
+    catalogue: Catalogue,
+    options: Mapping[str, Any],
+    parties: Sequence[tuple[int, int]],
+    dealt: Sequence[Sequence[str]],
+    tricks: Sequence[Trick],
+    bidding: Bidding,
+    card_info: Mapping[str, Any] | None = None,
+) -> HandScore:
+    """The :class:`HandScore` of a finished game (§7.1); see the module docstring."""
+    cat = catalogue
+    announced = bidding.instances
+    suppressed: set[str] = set()
+    obscur_off = False
+    for inst in announced:
+        it = cat.get(inst.item_id)
+        if it is not None:
+            suppressed |= set(it.suppresses)
+            obscur_off = obscur_off or it.disables_obscur
+    if obscur_off and cat.obscur_item:
+        suppressed.add(cat.obscur_item)
+    outcome = {i.idx: instance_outcome(i, bidding, parties, dealt, tricks) for i in announced}
+
+    results: list[PartyScore] = []
+    for p, seats in enumerate(parties):
+        ps = PartyScore(seats)
+        _consolation(ps, options)
+        _meldungen(ps, p, bidding, cat)
+        trophies = _schlemme(ps, p, bidding, cat, outcome)
+        _silent(ps, p, bidding, cat, options, suppressed, parties, dealt, tricks)
+        _contras(ps, p, bidding, cat, outcome, options)
+        n = sum(v for _, v, _ in ps.lines)
+        t = sum(v for _, v, _ in trophies)
+        ps.lines.extend(trophies)
+        cap = options["cap"]
+        if options["trophy_cap_order"] == "lost_trophies_inside_cap" and t < 0:
+            ps.score = max(0, min(cap, n + t))
+        else:
+            ps.score = max(0, min(cap, n) + t)
+        adj = ps.score - (n + t)
+        if adj:
+            why = "floor: a party never writes less than 0" if ps.score == 0 and n + t < 0 else (
+                f"cap: at most {cap} before trophies")  # fmt: skip
+            ps.add("cap", adj, why)
+        results.append(ps)
+
+    items: list[ScoreItem] = []
+    totals = [0, 0, 0, 0]
+    unverified: list[str] = []
+    for p, ps in enumerate(results):
+        for s in ps.seats:
+            totals[s] = ps.score
+        for item, value, reason in ps.lines:
+            for s in ps.seats:
+                items.append(ScoreItem(item, value, s, reason))
+        if ps.unknown:
+            unverified.append(
+                f"{_fmt_party(p, parties)}: score not fully verifiable, the total counts the "
+                "known items only: " + "; ".join(ps.unknown)
+            )
+    return HandScore(
+        totals=tuple(totals),
+        items=tuple(items),
+        card_points=dict(card_info or {}),
+        unverified=tuple(unverified),
+    )
+
+
+def _consolation(ps: PartyScore, options: Mapping[str, Any]) -> None:
+    c = options["consolation"]
+    if c is None:
+        ps.unknown.append(
+            "consolation: its formula is unknown (§1.4); set the ruleset option 'consolation'"
+        )
+    else:
+        ps.add("consolation", int(c), "consolation (starting score), from the ruleset options")
+
+
+def _meldungen(ps: PartyScore, p: int, bidding: Bidding, cat: Catalogue) -> None:
+    sums: dict[str, int] = {}
+    for m in bidding.melds:
+        if bidding.party_of(m.seat) != p or not m.counted or m.valid is False:
+            continue
+        item = cat.get(m.item_id)
+        if item is None or m.valid is None:
+            ps.unknown.append(f"Meldung {m.item_id} of seat {m.seat}: not in the catalogue or "
+                              "its condition is unknown")  # fmt: skip
+            continue
+        if item.value is None:
+            ps.unknown.append(f"Meldung {m.item_id} of seat {m.seat}: value unknown")
+            continue
+        sums[m.item_id] = sums.get(m.item_id, 0) + item.value
+    for mid, v in sums.items():
+        if v:
+            ps.add(mid, v, f"Meldung {cat.items[mid].name}")
+
+
+def _schlemme(
+    ps: PartyScore, p: int, bidding: Bidding, cat: Catalogue, outcome: Mapping[int, bool | None]
+) -> list[tuple[str, int, str]]:
+    trophies: list[tuple[str, int, str]] = []
+    for inst in bidding.instances:
+        if inst.party != p or not inst.active:
+            continue
+        item = cat.get(inst.item_id)
+        won = outcome[inst.idx]
+        label = item.name if item is not None else inst.item_id
+        if item is None:
+            ps.unknown.append(f"{inst.item_id}: not in the catalogue")
+            continue
+        if won is None:
+            ps.unknown.append(f"{inst.item_id} ({label}): its condition is unknown")
+            continue
+        if item.value is None:
+            ps.unknown.append(f"{inst.item_id} ({label}) {'made' if won else 'lost'}: value "
+                              "unknown")  # fmt: skip
+            continue
+        value = item.value if won else -item.value
+        line = (inst.item_id, value, f"{label} announced by seat {inst.announcer}, "
+                f"{'made' if won else 'lost'}")  # fmt: skip
+        if item.is_trophy:
+            trophies.append(line)
+        elif value:
+            ps.add(*line)
+    return trophies
+
+
+def _silent(
+    ps: PartyScore,
+    p: int,
+    bidding: Bidding,
+    cat: Catalogue,
+    options: Mapping[str, Any],
+    suppressed: set[str],
+    parties: Sequence[tuple[int, int]],
+    dealt: Sequence[Sequence[str]],
+    tricks: Sequence[Trick],
+) -> None:
+    own = {i.item_id for i in bidding.instances if i.party == p}
+    theirs = [i for i in bidding.instances if i.party != p]
+    ctx = _ctx(parties[p], dealt, tricks)
+    for item in cat.items.values():
+        if not item.silent or item.id in suppressed:
+            continue
+        if own & set(item.replaced_by):
+            continue
+        if item.id == cat.lauer_item and options["lauer_rule"] == "victims":
+            if _victims_announced(item, theirs, cat):
+                continue
+        if item.condition is None:
+            ps.unknown.append(f"silent {item.id} ({item.name}): condition unknown")
+            continue
+        if not predicates.evaluate(item.condition, ctx):
+            continue  # a failed silent premium scores nothing (§8.1 item 12)
+        if item.value is None:
+            ps.unknown.append(f"silent {item.id} ({item.name}) won: value unknown")
+            continue
+        if item.value:
+            ps.add(item.id, item.value, f"silent premium {item.name}")
+
+
+def _victims_announced(item: Item, theirs: Sequence[Instance], cat: Catalogue) -> bool:
+    """§8.1 item 13, reading "victims": the other pair announced a Schlemm naming the card
+    this silent premium captures from them."""
+    captured = predicates.cards_mentioned(item.condition)
+    for inst in theirs:
+        it = cat.get(inst.item_id)
+        if it is None:
+            continue
+        named = predicates.cards_mentioned(it.condition) | {b.card for b in it.bindings}
+        if named & captured:
+            return True
+    return False
+
+
+def _contras(
+    ps: PartyScore,
+    p: int,
+    bidding: Bidding,
+    cat: Catalogue,
+    outcome: Mapping[int, bool | None],
+    options: Mapping[str, Any],
+) -> None:
+    limit = options["contra_limit"]
+    results: list[int] = []
+    any_contra = False
+    for c in bidding.contras:
+        if c.party != p or c.void:
+            continue
+        inst = bidding.instances[c.target]
+        if not inst.active and options["raise_voids_contra"] != "keep":
+            continue
+        any_contra = True
+        item = cat.get(inst.item_id)
+        won = outcome[inst.idx]
+        cv = item.effective_contra_value if item is not None else None
+        if won is None or cv is None:
+            ps.unknown.append(f"contra of seat {c.seat} on {inst.item_id}: "
+                              + ("outcome unknown" if won is None else "value unknown"))
+            continue
+        results.append(-cv if won else cv)
+    if not any_contra:
+        return
+    raw = sum(results)
+    if options["contra_limit_mode"] == "separate":
+        gains = sum(x for x in results if x > 0)
+        losses = sum(x for x in results if x < 0)
+        k = min(limit, gains) + max(-limit, losses)
+    else:
+        k = max(-limit, min(limit, raw))
+    if k or results:
+        reason = f"contras: {raw:+d}" + (f", limited to {k:+d}" if k != raw else "")
+        if k:
+            ps.add("kontra", k, reason)

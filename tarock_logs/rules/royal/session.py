@@ -1,0 +1,150 @@
+"""A Royal Tarock match and the engine object (royal-tarock.md §3.2, §7.2).
+
+A match is (usually) eight games between two fixed pairs. The dealer is always the defending
+pair's Eintreiber and attack and defence alternate, so the two Eintreibers deal in turn; a
+thrown-in deal is dealt again by the same dealer and is not a game. Both parties' game scores
+are added up, and the match result is each total divided by the number of games and rounded
+down (760 : 759 → 95 : 94).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
+from tarock_logs.rules.royal.catalogue import Catalogue
+from tarock_logs.rules.royal.findings import make
+from tarock_logs.rules.royal.hand import RoyalHand
+from tarock_logs.rules.royal.options import (
+    GAME,
+    RULESETS,
+    build_ruleset,
+    normalize_options,
+    options_of,
+)
+
+STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
+
+
+def match_result(totals: Sequence[int], match_length: int = 8) -> list[int]:
+    """§7.2: each total divided by the match length, rounded down (scores are ≥ 0)."""
+    return [t // match_length for t in totals]
+
+
+class RoyalSession:
+    """What carries from game to game in one Royal Tarock match."""
+
+    def __init__(self, ruleset: Ruleset, table_size: int = 4) -> None:
+        if table_size != 4:
+            raise ValueError(f"Royal Tarock is played by two pairs (4 seats), not {table_size}")
+        self.ruleset = ruleset
+        self.opts = normalize_options(ruleset.options)
+        options_of(ruleset)  # a bad catalogue fails here, not in the middle of a match
+        self.games = 0  # games scored (thrown-in deals are not games)
+        self.sums = [0, 0, 0, 0]
+        self.next_dealer: int | None = None
+        self.eintreiber_parity: int | None = None  # the seats of the two Eintreibers, mod 2
+
+    def restore(self, carry: Mapping[str, Any]) -> None:
+        """Resume a match in its middle from a :meth:`carry` mapping (keys optional)."""
+        if "games" in carry:
+            self.games = int(carry["games"])
+        if "match_sum" in carry:
+            self.sums = [int(x) for x in carry["match_sum"]]
+        if "next_dealer" in carry:
+            nd = carry["next_dealer"]
+            self.next_dealer = None if nd is None else int(nd)
+            if self.next_dealer is not None:
+                self.eintreiber_parity = self.next_dealer % 2
+
+    def carry(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "match_sum": list(self.sums),
+            "next_dealer": self.next_dealer,
+            "match_result": match_result(self.sums, self.opts["match_length"]),
+        }
+
+    def new_hand(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandState:
+        found: list[Violation] = []
+        if self.eintreiber_parity is not None and dealer % 2 != self.eintreiber_parity:
+            found.append(make(
+                self.ruleset, "DEALER_NOT_EINTREIBER", "3.2",
+                f"seat {dealer} dealt game {self.games + 1}, but the Eintreibers of this "
+                f"match sit at seats {self.eintreiber_parity} and {self.eintreiber_parity + 2}"
+                ": the dealer is always the defending pair's Eintreiber", seat=dealer))
+        elif self.next_dealer is not None and dealer != self.next_dealer:
+            found.append(make(
+                self.ruleset, "DEALER_ROTATION", "3.2",
+                f"seat {dealer} dealt game {self.games + 1}; attack and defence alternate, so "
+                f"seat {self.next_dealer} should have dealt", seat=dealer,
+                severity="warning"))  # fmt: skip
+        if self.eintreiber_parity is None:
+            self.eintreiber_parity = dealer % 2
+        return RoyalHand(self.ruleset, dealer, hands, talon, irregularities,
+                         session_findings=found)  # fmt: skip
+
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
+        if not isinstance(hand, RoyalHand):
+            raise TypeError("not a Royal Tarock hand")
+        if hand.thrown_in:
+            self.next_dealer = hand.dealer
+            return
+        self.games += 1
+        self.sums = [a + b for a, b in zip(self.sums, score.totals, strict=True)]
+        self.next_dealer = (hand.dealer + 2) % 4
+
+    def match_result(self) -> list[int]:
+        return match_result(self.sums, self.opts["match_length"])
+
+
+class RoyalEngine:
+    """The Royal Tarock engine: rulesets, matches, the match arithmetic."""
+
+    game = GAME
+    rulesets: Mapping[str, Ruleset] = RULESETS
+
+    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed
+        catalogue document, ``catalogue_path`` the path of a JSON file (read here)."""
+        return build_ruleset(ruleset_id, options)
+
+    def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
+        return RoyalSession(ruleset, table_size)
+
+    def new_hand(
+        self, ruleset: Ruleset, dealer: int, hands: Sequence[Sequence[str]]
+    ) -> RoyalHand:
+        """A single game outside a match (tests, what-if)."""
+        return RoyalHand(ruleset, dealer, hands)
+
+    def session_totals(self, ruleset: Ruleset, rows: Sequence[Sequence[int]]) -> list[int]:
+        """The match result from the per-game totals (§7.2)."""
+        n = max((len(r) for r in rows), default=4)
+        sums = [sum(r[s] for r in rows if s < len(r)) for s in range(n)]
+        return match_result(sums, normalize_options(ruleset.options)["match_length"])
+
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
+        """The match result itself: tournament aggregation beyond one match is unknown
+        (royal-tarock.md §8.1 item 18), so no further placement table is applied."""
+        return [float(x) for x in round_scores]
+
+    @property
+    def score_items(self) -> frozenset[str]:
+        """Item names the engine checks with the built-in catalogue: those of items whose
+        value is known (a recorded line for an item of unknown value is 'not checked')."""
+        return self.score_items_for(RULESETS["royal-gerots-2023"])
+
+    def score_items_for(self, ruleset: Ruleset) -> frozenset[str]:
+        cat: Catalogue = options_of(ruleset).catalogue
+        known = {i.id for i in cat.items.values() if i.value is not None}
+        return frozenset(known | set(STRUCTURAL_ITEMS))
