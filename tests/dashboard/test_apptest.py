@@ -117,6 +117,14 @@ def test_replay_ignores_a_hand_id_that_is_not_in_the_database(app_env: DashDB) -
     assert at.selectbox(key="replay_hand").value in {h["hand_id"] for h in first["hands"]}
 
 
+@pytest.mark.parametrize("step, seat", [("999", "9"), ("-3", "all"), ("abc", "x")])
+def test_replay_ignores_steps_and_seats_outside_the_hand(app_env: DashDB, step: str, seat: str) -> None:
+    hand = _disputed(app_env)
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=step, seat=seat)
+    assert at.slider(key="step").value == 0
+    assert at.selectbox(key="replay_seat").value == "all"
+
+
 def test_replay_forward_and_back_move_one_action(app_env: DashDB) -> None:
     hand = _disputed(app_env)
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step="3")
