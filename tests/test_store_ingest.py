@@ -421,3 +421,32 @@ def test_strict_exits_1_when_something_was_rejected(tmp_path: Path) -> None:
     last = res.stdout.strip().splitlines()[-1]
     assert "6 hands stored" in last and "1 rejected" in last and "E-JSON-SYNTAX" in last
     assert counts(db)["hands"] == 6  # stored all the same
+
+
+def test_a_game_without_an_engine_stores_raw_facts_and_unverified_verdicts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tarock_logs.rules as rules
+
+    monkeypatch.setitem(rules._ENGINES, "slovenian", "tarock_logs.rules.no_such_engine")
+    logs = tmp_path / "logs"
+    write_json(logs / "s.json", stats_dataset())
+    db = tmp_path / "t.duckdb"
+    assert ingest([logs], db=db).hands_stored == 6
+    con = connect_readonly(db)
+    hands = con.execute("SELECT verified, legal, contract, declarer, won, len(unverified) > 0 "
+                        "FROM hands").fetchall()
+    assert set(hands) == {(False, True, None, None, None, True)}
+    assert con.execute("SELECT DISTINCT CAST(role AS VARCHAR) FROM hand_scores").fetchall() == [
+        ("unknown",)]
+    assert con.execute("SELECT count(*), count(legal) FROM actions").fetchall() == [(35, 0)]
+    assert con.execute("SELECT sum(recorded_total), count(recomputed_total) FROM hand_scores"
+                       ).fetchall() == [(25, 0)]
+    assert con.execute("SELECT count(*) FROM tricks").fetchall() == [(0,)]
+    con.close()
+
+
+def test_store_modules_do_not_import_streamlit() -> None:
+    code = ("import sys, tarock_logs.store.ingest, tarock_logs.store.export, tarock_logs.stats, "
+            "tarock_logs.cli.ingest, tarock_logs.cli.stats, tarock_logs.cli.export; "
+            "assert 'streamlit' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
