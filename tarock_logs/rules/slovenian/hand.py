@@ -152,8 +152,9 @@ class SlovenianHand:
         self._lc: list[str] = []
         self._lc_why = ""
         # bidding
-        self.bids: list[tuple[int, str]] = []
-        self.passed: set[int] = set()
+        # containers that change outside the card path are immutable values, replaced on change
+        self.bids: tuple[tuple[int, str], ...] = ()
+        self.passed: frozenset[int] = frozenset()
         self.high = "three"
         self.holder = self.p1
         self.others_bid = False
@@ -168,16 +169,16 @@ class SlovenianHand:
         self.self_call = False
         self.talon_group: int | None = None
         self.taken: tuple[str, ...] = ()
-        self.discards: list[str] = []
-        self.shown: list[str] = []
+        self.discards: tuple[str, ...] = ()
+        self.shown: tuple[str, ...] = ()
         # announcements
         self.ann: dict[str, tuple[int, str]] = {}
-        self.ann_list: list[tuple[int, str]] = []
+        self.ann_list: tuple[tuple[int, str], ...] = ()
         self.kontra: dict[str, int] = {}
-        self.kontra_list: list[tuple[int, str, int]] = []
+        self.kontra_list: tuple[tuple[int, str, int], ...] = ()
         self.lezim = False
         self.stage = 0
-        self.stage_done: set[int] = set()
+        self.stage_done: frozenset[int] = frozenset()
         self._pr: PlayRules | None = None
         self._protected: tuple[str, ...] = ()
         # play
@@ -399,29 +400,27 @@ class SlovenianHand:
         self._lc_key = (-1, -1)
         return action
 
-    # The mutable state, by kind, for the snapshot undo of non-play actions: scalars are saved
-    # as values, append-only lists as (object, length) and truncated back, small mutable
-    # containers copied; the hands are copied only by actions that move cards.
+    # The state for the snapshot undo of non-play actions: everything but the card path's
+    # lists is a scalar or an immutable value (replaced on change), saved by reference; the
+    # card path's lists are saved by length (``trick`` also by object, as completing a trick
+    # replaces it); the hands are copied only by actions that move cards.
     _SCALARS: Final = (
         "phase", "high", "holder", "others_bid", "turn", "awaiting_final", "contract",
         "declarer", "called_king", "partner", "king_in_talon", "self_call", "talon_group",
         "taken", "lezim", "stage", "_pr", "_protected", "ended_early", "claim", "after_end",
-        "ann", "kontra", "passed", "stage_done",
+        "ann", "kontra", "passed", "stage_done", "bids", "discards", "shown", "ann_list",
+        "kontra_list",
     )  # fmt: skip
-    _APPENDED: Final = ("bids", "discards", "shown", "ann_list", "kontra_list", "trick", "tricks",
-                        "detected")  # fmt: skip
     _get_scalars: Final = attrgetter(*_SCALARS)
-    _get_appended: Final = attrgetter(*_APPENDED)
     _MOVES_CARDS: Final = frozenset({"talon", "discard", "play"})
 
     def _snapshot(self, kind: str) -> tuple[Any, ...]:
-        sc = self._get_scalars(self)
-        # ann, kontra, passed, stage_done are mutated in place: keep copies
-        sc = sc[:-4] + (self.ann.copy(), self.kontra.copy(), self.passed.copy(),
-                        self.stage_done.copy())  # fmt: skip
         return (
-            sc,
-            tuple((x, len(x)) for x in self._get_appended(self)),
+            self._get_scalars(self),
+            self.trick,
+            len(self.trick),
+            len(self.tricks),
+            len(self.detected),
             [set(h) for h in self.hands] if kind in self._MOVES_CARDS else None,
         )
 
@@ -429,11 +428,13 @@ class SlovenianHand:
         d = self.__dict__
         for k, v in zip(self._SCALARS, snap[0]):
             d[k] = v
-        for k, (obj, n) in zip(self._APPENDED, snap[1]):
-            del obj[n:]
-            d[k] = obj
-        if snap[2] is not None:  # actions that move no card leave the hands as they are
-            d["hands"] = snap[2]
+        trick = snap[1]
+        del trick[snap[2]:]
+        d["trick"] = trick
+        del self.tricks[snap[3]:]
+        del self.detected[snap[4]:]
+        if snap[5] is not None:  # actions that move no card leave the hands as they are
+            d["hands"] = snap[5]
 
     def _dispatch(self, a: Action) -> list[Violation]:
         t = a.type
@@ -557,7 +558,7 @@ class SlovenianHand:
         if self.awaiting_final:
             return self._final(a, seat, code, who)
         if not self.bids and seat == self.p1 and code == "three":
-            self.bids.append((seat, "three"))  # the explicit mandatory three
+            self.bids += ((seat, "three"),)  # the explicit mandatory three
             return []
         out: list[Violation] = []
         if seat in self.passed:
@@ -568,9 +569,9 @@ class SlovenianHand:
             out.append(self._v("bid.out_of_turn", "4.3",
                                f"{who} called {code} but it was seat {self.turn}'s turn "
                                f"({self.p(self.turn)})", seat, expected=self.turn))  # fmt: skip
-        self.bids.append((seat, code))
+        self.bids += ((seat, code),)
         if code == "pass":
-            self.passed.add(seat)
+            self.passed = self.passed | {seat}
         else:
             bad = self._bid_problem(seat, code, who)
             if bad is not None:
@@ -655,7 +656,7 @@ class SlovenianHand:
             out.append(self._v("bid.final_below_high", "4.3",
                                f"{who} declared {code}, lower than the {self.high} he won the "
                                "auction with", seat, contract=code, high=self.high))  # fmt: skip
-        self.bids.append((seat, code))
+        self.bids += ((seat, code),)
         self._finish_bidding(seat, code)
         return out
 
@@ -796,9 +797,9 @@ class SlovenianHand:
                                    f"seat {d} discarded the tarok {c} without showing it", d, c))
                 wrong = True
             hand.discard(c)
-            self.discards.append(c)
+            self.discards += (c,)
             if SUIT[c] == "T":
-                self.shown.append(c)
+                self.shown += (c,)
         if wrong:
             self.detected.append(("wrong_discard", d, out[-1].code))
         if len(self.discards) >= k:
@@ -811,7 +812,7 @@ class SlovenianHand:
         r = self.rules
         c = self.contract
         self.lezim = False
-        self.stage_done = set()
+        self.stage_done = frozenset()
         if c == "klop":
             if not r.klop_kontra:
                 self._start_play()
@@ -872,14 +873,14 @@ class SlovenianHand:
                 return out
             out.append(self._v("ann.order", "7.5", f"seat {seat} passed before the declarer "
                                "said 'ležim'", seat, severity="warning"))  # fmt: skip
-            self.stage_done.add(seat)
+            self.stage_done = self.stage_done | {seat}
             return out
         if self.stage == 1:
             if seat != exp:
                 out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
                                    f"(seat {exp} was to speak)", seat, severity="warning"))  # fmt: skip
             if seat != self.declarer:
-                self.stage_done.add(seat)
+                self.stage_done = self.stage_done | {seat}
         elif self.stage == 2:
             if seat == self.declarer:
                 self.stage = 3
@@ -1006,8 +1007,8 @@ class SlovenianHand:
                     out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
                                        f"kralj ultimo but {_SIDE_WORD[side]} do not hold {k}",
                                        seat, severity="warning"))  # fmt: skip
-            self.ann[bonus] = (seat, side)
-            self.ann_list.append((seat, bonus))
+            self.ann = {**self.ann, bonus: (seat, side)}
+            self.ann_list += ((seat, bonus),)
             self._pr = None
             return out
         # kontra
@@ -1023,8 +1024,8 @@ class SlovenianHand:
             out.append(self._v("ann.order", "7.5", f"seat {seat} gave kontra on {target} out of "
                                "turn", seat, severity="warning"))  # fmt: skip
         lvl = self.kontra.get(target, 0) + 1
-        self.kontra[target] = lvl
-        self.kontra_list.append((seat, target, lvl))
+        self.kontra = {**self.kontra, target: lvl}
+        self.kontra_list += ((seat, target, lvl),)
         return out
 
     def _legal_announcements(self) -> list[Action]:
