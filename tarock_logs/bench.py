@@ -405,17 +405,21 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             games = [g for s in os_sessions for g in openspiel_action_ids(s)]
             details["openspiel_full_length_hands"] = len(games)
             # interleaved, best of each: both sides see the same background load
-            t_os = t_our = float("inf")
+            t_os = t_our = t_eng = float("inf")
             n_os = h = bad = 0
             for _ in range(max(1, options.repeat)):
                 t, n_os = _timed(lambda: stage_openspiel(games))
                 t_os = min(t_os, t)
                 t, (h, _a, bad) = _timed(lambda: stage_replay(os_models))
                 t_our = min(t_our, t)
+                stage_engine(os_models)
+                t_eng = min(t_eng, _ENGINE_SECONDS[0])
             report["openspiel_hands_per_s"] = _rate(n_os, t_os)
             details["our_replay_on_openspiel_set_hands_per_s"] = _rate(h, t_our)
             details["openspiel_set_hands_not_clean"] = bad
             report["replay_vs_openspiel"] = _ratio(_rate(h, t_our), report["openspiel_hands_per_s"])
+            details["engine_only_on_openspiel_set_hands_per_s"] = _rate(h, t_eng)
+            details["engine_only_vs_openspiel"] = _ratio(_rate(h, t_eng), report["openspiel_hands_per_s"])
         else:
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
     report["peak_rss_mb"] = peak_rss_mb()
