@@ -73,6 +73,13 @@ _TARGET_PHASE: Final = {"call": 1, "talon": 2, "discard": 3, "announce": 4, "kon
                         "lezim": 4, "play": 5, "claim": 5}  # fmt: skip
 _ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
 _SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
+#: undo entries of a legal card by the seat to move (the card is in the history)
+_LEGAL_PLAY: Final = ("legal_play",)
+_LEGAL_PLAY_DONE: Final = ("legal_play", "done")
+#: shared (seat, card) pairs, so that tricks hold no per-hand tuples
+_PAIRS: Final[dict[tuple[int, str], tuple[int, str]]] = {
+    (s, c): (s, c) for s in range(5) for c in sorted(PACK_SET)
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,9 +377,9 @@ class SlovenianHand:
                 if card in hand and (self._quick_legal(seat, hand, card)
                                      or card in self._legal_for(seat)):  # fmt: skip
                     hand.remove(card)
-                    trick.append((seat, card))
+                    trick.append(_PAIRS.get((seat, card)) or (seat, card))
                     done = len(trick) >= self.n_active and self._complete_trick()
-                    self._undo.append(("play", seat, card, True, False, done))
+                    self._undo.append(_LEGAL_PLAY_DONE if done else _LEGAL_PLAY)
                     self.history.append(action)
                     self._version += 1
                     out: list[Violation] = []
@@ -392,7 +399,10 @@ class SlovenianHand:
         """Undo the last pushed action exactly; returns it."""
         entry = self._undo.pop()
         action = self.history.pop()
-        if entry[0] == "snap":
+        if entry is _LEGAL_PLAY or entry is _LEGAL_PLAY_DONE:
+            self._unplay(("play", action.seat, action.card, True, False,
+                          entry is _LEGAL_PLAY_DONE))  # fmt: skip
+        elif entry[0] == "snap":
             self._restore(entry[1])
         else:
             self._unplay(entry)
