@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
 from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestLocked, ingest as run_ingest
 from tarock_logs.store.schema import SchemaError
+from tarock_logs.store.sources import list_files
 
 
 class IngestFormat(str, Enum):
@@ -51,7 +52,11 @@ def ingest(
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TextColumn("{task.fields[hands]} hands"), TimeElapsedColumn(),
                        console=err_console, transient=True)
-        task = bar.add_task("ingest", total=None, hands=0)
+        try:
+            total: int | None = len(list_files(paths, exclude))
+        except OSError:
+            total = None
+        task = bar.add_task("ingest", total=total, hands=0)
         seen: set[str] = set()
         hands = 0
 
