@@ -105,6 +105,16 @@ def crosscheck_game(
     totals = list(hand.score().totals)
     if totals != returns:
         return mismatch(len(ids), "returns", returns, totals)
+    view = hand.view()
+    winners = [t["winner"] for t in view["tricks"]]
+    if winners != [w for _, _, w in d.tricks]:  # the decoder's winners follow pyspiel's turns
+        return mismatch(len(ids), "trick winners", [w for _, _, w in d.tricks], winners)
+    if view["partner"] != d.partner:
+        return mismatch(len(ids), "partner", d.partner, view["partner"])
+    left = [sorted(CARD_IDS[c] for c in cards) for cards in view["hands"]]
+    expected_left = [list(state.player_cards(p)) for p in range(n)]
+    if left != expected_left:  # a hand that ended early keeps its unplayed cards
+        return mismatch(len(ids), "cards left", expected_left, left)
     return None
 
 
