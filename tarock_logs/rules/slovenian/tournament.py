@@ -57,6 +57,24 @@ def placement_points(
     return out
 
 
+#: the rulebook's table compositions when the number of players is not a multiple of 4 (3.1)
+COMPOSITIONS: dict[int, tuple[int, ...]] = {9: (4, 5), 10: (5, 5), 11: (3, 4, 4)}
+
+
+def composition_warnings(table_sizes: Sequence[int]) -> list[str]:
+    """Warnings about a round's tables (spec 3.1, A35): sizes other than 3, 4, 5, and for 9,
+    10 or 11 players a composition other than the rulebook's. Any recorded composition is
+    accepted; these are only warnings."""
+    out = [f"a table of {n} is not a Slovenian tournament table" for n in table_sizes
+           if n not in (3, 4, 5)]  # fmt: skip
+    players = sum(table_sizes)
+    want = COMPOSITIONS.get(players)
+    if want is not None and tuple(sorted(table_sizes)) != want:
+        out.append(f"{players} players should sit at tables of {' + '.join(map(str, want))}, "
+                   f"not {' + '.join(map(str, sorted(table_sizes)))}")  # fmt: skip
+    return out
+
+
 def table_deviations(scores: Sequence[float]) -> list[float]:
     """Each player's round score minus the average of his table (spec 11.3, secondary key)."""
     avg = sum(scores) / len(scores)

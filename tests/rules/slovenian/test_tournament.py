@@ -76,3 +76,13 @@ def test_engine_placement_points_follow_the_ruleset_tie_option():
 def test_placement_points_reject_bad_input():
     with pytest.raises(ValueError):
         placement_points([1, 2], 3)
+
+
+def test_table_composition_warnings_follow_the_rulebook():
+    from tarock_logs.rules.slovenian.tournament import composition_warnings
+
+    assert composition_warnings([4, 5]) == []
+    assert composition_warnings([4, 4, 3]) == []
+    assert composition_warnings([3, 3, 4]) == [
+        "10 players should sit at tables of 5 + 5, not 3 + 3 + 4"]
+    assert composition_warnings([6]) == ["a table of 6 is not a Slovenian tournament table"]
