@@ -165,3 +165,21 @@ def test_returns_equal_pyspiel_with_every_scoring_branch(players: int, games: in
         expected = common | {"kings_for"}
     missing = expected - set(flags)
     assert not missing, f"branches not reached: {sorted(missing)}; reached: {dict(flags)}"
+
+
+@pytest.mark.parametrize("shift", [1, 2, 3])
+def test_scores_follow_the_seats_not_openspiel_numbering(shift: int) -> None:
+    """Session seats need not be OpenSpiel's: rotating every seat (forehand included) rotates
+    the returns."""
+
+    def rot(seat: int) -> int:
+        return (seat + shift) % 4
+
+    tricks = [(rot(leader), cards, rot(winner)) for leader, cards, winner in B1_TRICKS]
+    returns = openspiel_returns(
+        num_players=4, forehand=rot(0), contract="three", declarer=rot(0), partner=rot(1),
+        called_king="DK", talon=B1_TALON, talon_group=1, discards=["DJ", "S9", "H4"],
+        tricks=tricks,
+    )  # fmt: skip
+    expected = [50, 50, 0, -20]
+    assert returns == [expected[(s - shift) % 4] for s in range(4)]
