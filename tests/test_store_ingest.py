@@ -450,3 +450,18 @@ def test_store_modules_do_not_import_streamlit() -> None:
             "tarock_logs.cli.ingest, tarock_logs.cli.stats, tarock_logs.cli.export; "
             "assert 'streamlit' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_leftovers_of_a_killed_ingest_are_cleaned_and_a_bad_db_is_exit_4(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    write_json(logs / "s.json", stats_dataset())
+    db = tmp_path / "t.duckdb"
+    (tmp_path / "t.duckdb.tmp-999999").write_bytes(b"half a database")
+    (tmp_path / "t.duckdb.tmp-999999.spill").mkdir()
+    assert ingest([logs], db=db).hands_stored == 6
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "t.duckdb"]
+    not_db = tmp_path / "notes.duckdb"
+    not_db.write_text("this is not a database\n" * 1000)
+    res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(not_db)])
+    assert res.exit_code == 4
+    assert not_db.read_text().startswith("this is not")

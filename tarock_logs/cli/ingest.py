@@ -7,6 +7,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import orjson
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -83,6 +84,8 @@ def ingest(
         raise fail(str(exc), ExitCode.DB) from exc
     except SchemaError as exc:
         raise fail(f"{db}: {exc}", ExitCode.DB) from exc
+    except duckdb.Error as exc:
+        raise fail(f"{db}: not a usable DuckDB database ({exc})", ExitCode.DB) from exc
     if fmt is IngestFormat.json:
         sys.stdout.write(orjson.dumps(summary.to_dict()).decode() + "\n")
     else:

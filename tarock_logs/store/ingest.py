@@ -366,6 +366,11 @@ def ingest(
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
             raise IngestLocked(f"another ingest is writing {target}") from exc
+        for stale in target.parent.glob(target.name + ".tmp-*"):  # left by a killed ingest
+            if stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                stale.unlink(missing_ok=True)
         stage = dbc.begin_staging(target)
         spill = stage.with_name(stage.name + ".spill")
         try:
