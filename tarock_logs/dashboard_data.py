@@ -217,6 +217,41 @@ def filter_hands(
     return out
 
 
+def sessions_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every session in playing order with a readable label and its number of stored hands."""
+    return _df(
+        cur,
+        """
+        SELECT s.session_id,
+               concat_ws(' · ', coalesce(s.event_name, s.tournament),
+                         CASE WHEN s.round IS NOT NULL THEN 'round ' || s.round END,
+                         CASE WHEN s.table_name IS NOT NULL THEN 'table ' || s.table_name END,
+                         s.session_id) AS label,
+               (SELECT count(*) FROM hands h WHERE h.session_id = s.session_id) AS n_hands
+        FROM sessions s
+        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                 s.table_name NULLS LAST, s.session_id
+        """,
+    )
+
+
+def session_hands(cur: duckdb.DuckDBPyConnection, session_id: str) -> pl.DataFrame:
+    """The stored hands of one session in order: hand_id, number, contract, illegal, discrepancy."""
+    return _df(
+        cur,
+        """SELECT hand_id, number, contract, n_violations > 0 AS illegal,
+                  n_discrepancies > 0 AS discrepancy, NOT verified AS unverified
+           FROM hands WHERE session_id = ? ORDER BY number""",
+        [session_id],
+    )
+
+
+def hand_session(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
+    """The session of a stored hand, or None (deep-link parameters are checked with this)."""
+    rows = _rows(cur, "SELECT session_id FROM hands WHERE hand_id = ? LIMIT 1", [hand_id])
+    return str(rows[0][0]) if rows else None
+
+
 def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
     """The stored verdicts of one hand: violations, score items, totals, unverified."""
     viol = _df(

@@ -63,11 +63,15 @@ else:
     st.caption("Select a row to see the hand's verdicts.")
 
 ids = found["hand_id"].to_list()
-labels = dict(zip(index["hand_id"].to_list(), index["label"].to_list(), strict=True))
-all_ids = index["hand_id"].to_list()
+labels = dict(zip(found["hand_id"].to_list(), found["label"].to_list(), strict=True))
+options = list(ids)
+url_hand = st.query_params.get("hand")
+if url_hand and url_hand not in labels and data("hand_exists", url_hand):
+    options.insert(0, url_hand)  # a deep link to a hand without findings, or filtered out
+    row = index.filter(pl.col("hand_id") == url_hand)
+    labels[url_hand] = (row["label"][0] if row.height else url_hand) + " (no finding / filtered out)"
 hand_id = url_selectbox(
-    "Hand", all_ids, param="hand", key="audit_hand",
-    format_func=lambda h: labels.get(h, h) + ("" if h in ids else " (no finding / filtered out)"),
+    "Hand", options, param="hand", key="audit_hand", format_func=lambda h: labels.get(h, h),
     placeholder="Select a hand to see its verdicts",
 )  # fmt: skip
 if not hand_id:
@@ -78,7 +82,7 @@ if view is None:
     st.error("Unknown hand.")
     st.stop()
 players = [masked(p) for p in view.players]
-st.subheader(f"{labels.get(hand_id, hand_id)}")
+st.subheader(f"{view.session_id} · hand {view.number}")
 st.caption(f"hand id `{hand_id}` · {view.game} · ruleset `{view.ruleset}`")
 
 # ------------------------------------------------------------------ verdicts

@@ -17,17 +17,13 @@ from tarock_logs import dashboard_data as dd
 from tarock_logs.svg import cards_svg
 
 require_db()
-index: pl.DataFrame = data("hands_index")
-if index.is_empty():
+sessions: pl.DataFrame = data("sessions_index")
+sessions = sessions.filter(pl.col("n_hands") > 0)
+if sessions.is_empty():
     st.info("The database holds no hands yet.")
     st.stop()
-
-ids: list[str] = index["hand_id"].to_list()
-labels = dict(zip(ids, index["label"].to_list(), strict=True))
-flags = {
-    r["hand_id"]: ("[illegal] " if r["illegal"] else "") + ("[score≠] " if r["discrepancy"] else "")
-    for r in index.select("hand_id", "illegal", "discrepancy").to_dicts()
-}
+sids: list[str] = sessions["session_id"].to_list()
+slabels = dict(zip(sids, sessions["label"].to_list(), strict=True))
 
 
 def _reset_step() -> None:
@@ -51,17 +47,38 @@ def _jump() -> None:
     st.session_state["jump"] = None
 
 
+def _new_session() -> None:
+    st.session_state["replay_hand"] = None
+    st.session_state["step"] = 0
+
+
 st.title("Replay")
-hand_id = url_selectbox(
-    "Hand",
-    ids,
-    param="hand",
-    key="replay_hand",
-    default=ids[0],
-    format_func=lambda h: flags.get(h, "") + labels.get(h, h),
-    on_change=_reset_step,
-    help="[illegal]: an illegal action · [score≠]: a score difference",
-)
+# A deep link names the hand; its session is looked up (and so validated) in the database.
+url_hand = st.query_params.get("hand")
+if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
+    url_session = data("hand_session", url_hand)
+    if url_session in slabels:
+        st.session_state["replay_session"] = url_session
+if st.session_state.get("replay_session") not in slabels:
+    st.session_state["replay_session"] = sids[0]
+c_session, c_hand = st.columns([3, 2])
+session_id = c_session.selectbox(
+    "Session", sids, key="replay_session", format_func=lambda s: slabels.get(s, s),
+    on_change=_new_session,
+)  # fmt: skip
+hands: pl.DataFrame = data("session_hands", session_id)
+ids: list[str] = hands["hand_id"].to_list()
+labels = {
+    r["hand_id"]: f"hand {r['number']}" + (f" · {r['contract']}" if r["contract"] else "")
+    + (" [illegal]" if r["illegal"] else "") + (" [score≠]" if r["discrepancy"] else "")
+    for r in hands.to_dicts()
+}  # fmt: skip
+with c_hand:
+    hand_id = url_selectbox(
+        "Hand", ids, param="hand", key="replay_hand", default=ids[0] if ids else None,
+        format_func=lambda h: labels.get(h, h), on_change=_reset_step,
+        help="[illegal]: an illegal action · [score≠]: a score difference",
+    )  # fmt: skip
 if not hand_id:
     st.info("Select a hand to replay.")
     st.stop()
@@ -102,9 +119,9 @@ if roles:
     st.markdown(" · ".join(roles))
 
 h1, h2, _ = st.columns([1, 1, 3])
-h1.button("Previous hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
+h1.button("Previous hand", key="prev_hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
               width="stretch", help="previous hand of this session")  # fmt: skip
-h2.button("Next hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
+h2.button("Next hand", key="next_hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
               width="stretch", help="next hand of this session")  # fmt: skip
 
 

@@ -257,3 +257,21 @@ def test_tournament_page_lists_the_planted_placement_point_difference(app_env: D
     at = _open("app_pages/tournament.py", tournament=tid)
     diffs = next(d.value for d in at.dataframe if "session" in d.value.columns and "item" in d.value.columns)
     assert set(diffs.loc[diffs["session"] == planted["session"], "item"]) == {"placement_points"}
+
+
+def test_replay_next_hand_and_session_choice_stay_consistent(app_env: DashDB) -> None:
+    if not PLANTED:
+        pytest.skip("no generated disputed samples")
+    session = PLANTED[0]["session"]
+    first, second = _stored_hand(app_env, session, 1), _stored_hand(app_env, session, 2)
+    at = _open("app_pages/replay.py", hand=first, step="7")
+    assert at.selectbox(key="replay_session").value == session
+    at.button(key="next_hand").click().run()
+    assert at.selectbox(key="replay_hand").value == second
+    assert at.slider(key="step").value == 0
+    assert at.query_params["hand"] == second
+    sid = next(h["session"] for h in hand_ids(app_env.path)["hands"] if h["session"] != session)
+    at.selectbox(key="replay_session").set_value(sid).run()
+    assert not at.exception
+    first_of_other = _stored_hand(app_env, sid, 1)
+    assert at.selectbox(key="replay_hand").value == first_of_other
