@@ -44,6 +44,8 @@ from tarock_logs.simulate import dumps_session, simulate_hands
 #: Contracts whose hands can end before the last trick (not "full length").
 EARLY_END = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
 
+SESSIONS_PER_FILE = 32
+
 JSON_KEYS = (
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
@@ -255,10 +257,10 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
 _ENGINE_SECONDS = [0.0]
 
 
-def stage_ingest(folder: Path, db: Path) -> int:
+def stage_ingest(folder: Path, db: Path, jobs: int = 1) -> int:
     from tarock_logs.store.ingest import ingest  # noqa: PLC0415
 
-    summary = ingest([str(folder)], db=str(db))
+    summary = ingest([str(folder)], db=str(db), jobs=jobs)
     d = summary.to_dict()
     return int(d.get("hands_stored") or d.get("hands") or 0)
 
@@ -340,12 +342,15 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         say(f"simulating {options.hands} hands")
         t_sim, sessions = _timed(lambda: simulate_hands(options.hands, options.seed))
         details["simulate_hands_per_s"] = _rate(options.hands, t_sim)
-        path = folder / "bench.jsonl"
-        write_sessions(sessions, path)
-        files = [path]
+        files = []
+        for k in range(0, len(sessions), SESSIONS_PER_FILE):  # ~500 hands a file
+            files.append(folder / f"bench-{k // SESSIONS_PER_FILE:04d}.jsonl")
+            write_sessions(sessions[k:k + SESSIONS_PER_FILE], files[-1])
+        path = files[0]
         n_hands = sum(len(s["hands"]) for s in sessions)
         report["hands"] = n_hands
-        details["file_mb"] = round(path.stat().st_size / 1e6, 2)
+        details["files"] = len(files)
+        details["data_mb"] = round(sum(f.stat().st_size for f in files) / 1e6, 2)
         del sessions
 
         say("validate (reader)")
@@ -388,6 +393,11 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             t, stored = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest.duckdb"))
             report["ingest_hands_per_s"] = _rate(n_hands, t)
             details["ingest_hands_stored"] = stored
+            jobs = os.cpu_count() or 1
+            if jobs > 1 and len(files) > 1:
+                say(f"ingest with {jobs} worker processes")
+                t, _ = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest-jobs.duckdb", jobs))
+                details[f"ingest_jobs{jobs}_hands_per_s"] = _rate(n_hands, t)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
 
