@@ -48,10 +48,8 @@ from typing import Any, Final
 from tarock_logs.rules.base import Action, HandScore, Irregularity, Violation
 from tarock_logs.rules.slovenian.cardplay import (
     KINGS,
-    MOND,
     PACK_SET,
     PAGAT,
-    SKIS,
     SUIT,
     SUIT_NAMES,
     TRULA,

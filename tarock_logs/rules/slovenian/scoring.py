@@ -19,7 +19,6 @@ settlement replaces the hand's score; **valat** is winning every trick.
 
 from __future__ import annotations
 
-
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
