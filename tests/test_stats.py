@@ -198,3 +198,37 @@ def test_stats_cli_json_csv_and_hands(db: Path) -> None:
     assert res.exit_code == 2
     res = runner.invoke(app, ["stats", "--db", str(db.with_name("none.duckdb"))])
     assert res.exit_code == 2
+
+
+def test_royal_fixed_pairs_count_as_partners_without_an_engine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tarock_logs.rules as rules
+    from store_fixtures import PLAYERS
+    from tarock_logs.cards import PACKS
+
+    monkeypatch.setitem(rules._ENGINES, "royal", "tarock_logs.rules.no_such_engine")
+    pack = list(PACKS["royal"])
+    deal = {"hands": [pack[i * 10:(i + 1) * 10] for i in range(4)], "talon": []}
+    seats = [("a", "A", "abfaenger"), ("b", "A", "eintreiber"), ("c", "B", "abfaenger"),
+             ("d", "B", "eintreiber")]
+    session = {
+        "format": "tarock-log", "format_version": 1, "id": "royal-1", "game": "royal",
+        "ruleset": "royal-std",
+        "players": [{"id": p, "name": PLAYERS[p], "pair": pr, "role": rl} for p, pr, rl in seats],
+        "hands": [
+            {"number": 1, "dealer": 3, "deal": deal, "result": {"scores": [10, 10, -10, -10]}},
+            {"number": 2, "dealer": 0, "deal": deal, "result": {"scores": [-20, -20, 20, 20]}},
+        ],
+    }
+    write_json(tmp_path / "logs" / "royal.json", session)
+    db = tmp_path / "r.duckdb"
+    assert ingest([tmp_path / "logs"], db=db).hands_stored == 2
+    con = connect_readonly(db)
+    df = st.synergy(con)
+    assert rows(df, "player_a", "player_b", "hands", "decided", "avg_score_a", "avg_score_b",
+                "own_avg_score_a") == [("a", "b", 2, 0, -5.0, -5.0, -5.0),
+                                       ("c", "d", 2, 0, 5.0, 5.0, 5.0)]
+    assert df["win_rate"].to_list() == [None, None]  # no engine: nobody decided who won
+    assert st.hands_for(con, player="c", partner="d")["hand_id"].n_unique() == 2
+    assert st.hands_for(con, player="a", partner="c").height == 0
+    con.close()
