@@ -51,3 +51,18 @@ def test_garbage_is_reported_not_raised_and_pop_undoes(seed, n, ruleset, acts):
         views.pop()
         h.pop()
         assert h.view() == views[-1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**16), n=st.sampled_from([3, 4, 5]),
+       ruleset=st.sampled_from(["tournament", "openspiel"]),
+       acts=st.lists(actions, max_size=60))  # fmt: skip
+def test_every_code_is_registered_with_its_section(seed, n, ruleset, acts):
+    from tarock_logs.rules.slovenian.codes import CODES
+
+    h = random_hand(seed, n, ruleset)
+    found = [v for a in acts for v in h.push(a)] + h.hand_findings()
+    rid = h.rules.ruleset.id
+    for v in found:
+        assert v.code in CODES, v.code
+        assert v.rule.startswith(rid + " §"), v.rule
