@@ -13,7 +13,8 @@
 
 Modules: ``rulesets`` (options as data), ``contracts`` (the contract table), ``cardplay``
 (trick winner and legal cards), ``hand`` (the state machine), ``scoring`` (sections 9–10),
-``session`` (radelci), ``tournament`` (placement points and final ranking).
+``session`` (radelci), ``tournament`` (placement points and final ranking), ``codes`` (every
+finding code with its section).
 ``SlovenianHand.hand_findings()`` lists hand-level findings (deal check, ``renons.unclaimed``).
 """
 
