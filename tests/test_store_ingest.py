@@ -465,3 +465,25 @@ def test_leftovers_of_a_killed_ingest_are_cleaned_and_a_bad_db_is_exit_4(tmp_pat
     res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(not_db)])
     assert res.exit_code == 4
     assert not_db.read_text().startswith("this is not")
+
+
+def test_a_hand_dropped_from_a_changed_file_survives_in_its_duplicate(tmp_path: Path) -> None:
+    s1, _ = stats_dataset()
+    logs = tmp_path / "logs"
+    write_json(logs / "a.json", s1)
+    write_json(logs / "b-copy.json", s1)  # the same hands: stored once, under a.json
+    db = tmp_path / "t.duckdb"
+    first = ingest([logs], db=db)
+    assert (first.hands_stored, first.hands_duplicate) == (4, 4)
+    del s1["hands"][2]
+    write_json(logs / "a.json", s1)  # a.json drops hand 3; b-copy.json still has it
+    second = ingest([logs], db=db)
+    assert second.hands_stored == 0 and second.hands_removed == 0
+    con = connect_readonly(db)
+    rows = con.execute("SELECT number, file LIKE '%b-copy.json' FROM hands ORDER BY number"
+                       ).fetchall()
+    con.close()
+    assert rows == [(1, False), (2, False), (3, True), (4, False)]
+    third = ingest([logs], db=db)
+    assert third.hands_stored == 0 and third.files_unchanged == 2
+    assert counts(db)["hands"] == 4

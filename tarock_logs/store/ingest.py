@@ -334,6 +334,22 @@ def _iter_parallel(
             yield f, batches(folders)
 
 
+def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
+             progress: Progress | None) -> None:
+    """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order."""
+    if jobs > 1 and len(files) > 1:
+        stream: Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]] = _iter_parallel(
+            files, jobs, parts, batch_hands)
+    else:
+        stream = ((f, process.iter_batches(f, batch_hands=batch_hands)) for f in files)
+    for f, batches in stream:
+        key = sources.file_key(f)
+        for i, b in enumerate(batches):
+            buf.add(key, b, first=i == 0)
+            if progress:
+                progress(key, b["hands"].num_rows)
+
+
 class IngestLocked(RuntimeError):
     """Another ingest is writing the same database."""
 
@@ -383,30 +399,31 @@ def ingest(
                 known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
                 w.known = set(known)
                 todo: list[Path] = []
+                same: list[Path] = []
                 for f in files:
-                    key = sources.file_key(f)
                     digest, _ = sources.sha256_file(f)
-                    if known.get(key) == digest:
-                        w.unchanged_file(key)
-                        if progress:
-                            progress(key, 0)
-                    else:
-                        todo.append(f)
+                    (same if known.get(sources.file_key(f)) == digest else todo).append(f)
                 summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
-                if jobs > 1 and len(todo) > 1:
-                    for f, batches in _iter_parallel(todo, jobs, spill / "parts", batch_hands):
-                        key = sources.file_key(f)
-                        for i, b in enumerate(batches):
-                            buf.add(key, b, first=i == 0)
-                            if progress:
-                                progress(key, b["hands"].num_rows)
-                else:
-                    for f in todo:
-                        key = sources.file_key(f)
-                        for i, b in enumerate(process.iter_batches(f, batch_hands=batch_hands)):
-                            buf.add(key, b, first=i == 0)
-                            if progress:
-                                progress(key, b["hands"].num_rows)
+                _process(todo, buf, jobs, spill / "parts", batch_hands, progress)
+                buf.flush()
+                # A hand that a changed file dropped may still be in an unchanged file that
+                # held a duplicate of it (stored once, under the changed file): read those
+                # files again so nothing is lost.
+                lost = con.execute("SELECT count(*) FROM _old_ids WHERE hand_id NOT IN "
+                                   "(SELECT hand_id FROM hands)").fetchall()[0][0]
+                again: set[str] = set()
+                if lost:
+                    again = {r[0] for r in con.execute(
+                        "SELECT r.file FROM raw_logs r WHERE r.n_hands > "
+                        "(SELECT count(*) FROM hands h WHERE h.file = r.file)").fetchall()}
+                reread = [f for f in same if sources.file_key(f) in again]
+                for f in same:
+                    if sources.file_key(f) not in again:
+                        w.unchanged_file(sources.file_key(f))
+                        if progress:
+                            progress(sources.file_key(f), 0)
+                summary.files_unchanged += len(reread)
+                _process(reread, buf, 1, spill / "parts", batch_hands, progress)
                 buf.flush()
                 con.execute("CHECKPOINT").fetchall()
             finally:
