@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -353,11 +354,42 @@ def _irregularity_dict(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def load_session(cur: duckdb.DuckDBPyConnection, session_id: str) -> tuple[Any, list[str]] | None:
-    """Rebuild a session (the log's raw facts) from the store, with its stored hands' ids.
+def _session_from_source(cur: duckdb.DuckDBPyConnection, s: dict[str, Any]) -> Any:
+    """The session exactly as logged, read again from its file, if that file is still where
+    the ingest found it and unchanged (same sha256); else None."""
+    from tarock_logs.reader import read_file
+    from tarock_logs.store.sources import sha256_file
 
-    Returns ``(Session, hand_ids in hand order)`` or None for an unknown session. Only the
-    hands that were stored (not rejected) are included, in their playing order.
+    file = s.get("file")
+    if not file:
+        return None
+    known = _rows(cur, "SELECT sha256 FROM raw_logs WHERE file = ?", [file])
+    path = Path(file)
+    if not known or not path.is_file():
+        return None
+    try:
+        if sha256_file(path)[0] != known[0][0]:
+            return None
+        for rec in read_file(path):
+            if rec.session is not None and rec.session.id == s["session_id"]:
+                if s.get("line") is None or rec.line is None or rec.line == s["line"]:
+                    return rec.session
+    except OSError:
+        return None
+    return None
+
+
+def load_session(
+    cur: duckdb.DuckDBPyConnection, session_id: str, *, prefer_source: bool = True
+) -> tuple[Any, list[str]] | None:
+    """The session of the log with its stored hands' ids (``hand_id`` = the audit's content
+    hash), or None for an unknown session.
+
+    With ``prefer_source`` the session is read again from its log file when that file is
+    unchanged since the ingest (exact: it keeps what the store does not, such as the source's
+    hand ids); otherwise it is rebuilt from the store's raw facts (sessions, players, deals,
+    actions, irregularities, recorded results). Either way only the stored hands are included,
+    in playing order, and ``ids[i]`` is the id of ``session.hands[i]``.
     """
     from tarock_logs.models import SessionAdapter
 
@@ -365,6 +397,17 @@ def load_session(cur: duckdb.DuckDBPyConnection, session_id: str) -> tuple[Any, 
     if not srows:
         return None
     s = srows[0]
+    if prefer_source:
+        from tarock_logs.audit import hand_content_hash
+
+        exact = _session_from_source(cur, s)
+        if exact is not None:
+            stored = {r[0] for r in _rows(cur, "SELECT hand_id FROM hands WHERE session_id = ?", [session_id])}
+            pairs = [(h, hand_content_hash(exact, h)) for h in exact.hands]
+            kept = [(h, hid) for h, hid in pairs if hid in stored]
+            if {hid for _, hid in kept} == stored:
+                session = exact.model_copy(update={"hands": [h for h, _ in kept]})
+                return session, [hid for _, hid in kept]
     players = _df(
         cur,
         """SELECT sp.seat, sp.player_id, pl.name, sp.pair, sp.role
@@ -694,11 +737,19 @@ def _player_names(cur: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, s
     return {a: b for a, b in rows}
 
 
-def dossier_html(view: HandView) -> str:
-    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.dossier`)."""
+def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> str:
+    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.dossier`).
+
+    ``rename`` maps each player's name (e.g. to its pseudonym) before rendering; player ids
+    (and so the hand's content hash) are kept.
+    """
     from tarock_logs.dossier import render_dossier
 
-    return render_dossier(view.session, view.hand)
+    session = view.session
+    if rename is not None:
+        players = [p.model_copy(update={"name": rename(p.name or p.id)}) for p in session.players]
+        session = session.model_copy(update={"players": players})
+    return render_dossier(session, view.hand)
 
 
 # --------------------------------------------------------------------------- players

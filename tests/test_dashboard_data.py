@@ -49,9 +49,16 @@ def _hand_id(cur: duckdb.DuckDBPyConnection, session: str, number: int) -> str:
     )
 
 
-def test_a_session_rebuilt_from_the_store_has_the_logged_deals_actions_and_results(cur) -> None:
+def test_a_session_read_again_from_its_unchanged_file_is_the_logged_one(cur) -> None:
     for logged in _logged_sessions():
         loaded = dd.load_session(cur, logged.id)
+        assert loaded is not None
+        assert loaded[0] == logged
+
+
+def test_a_session_rebuilt_from_the_store_has_the_logged_deals_actions_and_results(cur) -> None:
+    for logged in _logged_sessions():
+        loaded = dd.load_session(cur, logged.id, prefer_source=False)
         assert loaded is not None
         rebuilt, ids = loaded
         assert len(ids) == len(logged.hands)
@@ -187,3 +194,15 @@ def test_tournament_report_flags_the_swapped_placement_points(cur) -> None:
     tables = pl.DataFrame(report["tables"], strict=False)
     e = tables.filter(pl.col("session") == "sim-slovenian-2027-r1-E").sort("player_id")
     assert (e["recorded points"] != e["recomputed points"]).sum() == 2
+
+
+def test_the_dossier_can_be_rendered_with_pseudonyms_and_keeps_the_hand_hash(cur) -> None:
+    view = dd.hand_view(cur, _hand_id(cur, "sim-slovenian-2027-r1-A", 2))
+    assert view is not None
+    plain = dd.dossier_html(view)
+    masked = dd.dossier_html(view, dd.pseudonym)
+    for p in view.session.players:
+        assert p.name in plain and p.name not in masked
+        assert dd.pseudonym(p.name) in masked
+    assert "play.illegal_card" in masked
+    assert view.hand_id in plain and view.hand_id in masked  # the content hash in the footer

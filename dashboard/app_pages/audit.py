@@ -117,7 +117,7 @@ c1.page_link(
     icon=":material/play_circle:", query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )  # fmt: skip
 try:
-    html = dd.dossier_html(view)
+    html = dd.dossier_html(view, masked if st.session_state.get("mask_names") else None)
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(f"Dossier not available: {exc}")
 else:

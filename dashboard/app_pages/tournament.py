@@ -69,6 +69,12 @@ if not tables.is_empty():
 
 if t["discrepancies"]:
     st.subheader("Placement-point differences")
-    st.dataframe(pl.DataFrame(t["discrepancies"], strict=False), hide_index=True, width="stretch")
+    diffs = pl.DataFrame(t["discrepancies"], strict=False)
+    if "player" in diffs.columns:
+        ids_to_names = {r["player_id"]: r["player"] for r in report["tables"]}
+        diffs = diffs.with_columns(
+            pl.col("player").map_elements(lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String)
+        )
+    st.dataframe(diffs, hide_index=True, width="stretch")
 else:
     st.success("Recorded placement points agree with the recomputed ones.")
