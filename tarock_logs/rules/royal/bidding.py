@@ -249,14 +249,15 @@ class Bidding:
                            "change of partner)", seat, item=item.id)  # fmt: skip
         if self.options["raise_rule"] == "B":
             return self._v(
-                "RAISE_NEEDS_PARTNER", "4.5",
-                msg + "; legal under reading B of §8.1 item 6 (the ruleset's reading)",
+                "RAISE_NEEDS_PARTNER", "8.1",
+                msg + " under reading A of §8.1 item 6; legal under reading B (either member "
+                "of the pair may raise an ordinary Schlemm), the ruleset's reading",
                 seat, severity="warning", item=item.id, legal_under="B")  # fmt: skip
         return self._v(
-            "RAISE_READING_B_ONLY", "8.1",
-            msg + " under reading A of §8.1 item 6; reading B (either member of the pair "
-            "may raise an ordinary Schlemm) allows it", seat, severity="warning",
-            item=item.id, legal_under="B")  # fmt: skip
+            "RAISE_NEEDS_PARTNER", "4.5",
+            msg + " (reading A of §8.1 item 6; reading B, under which either member of the "
+            "pair may raise an ordinary Schlemm, would allow it)", seat, item=item.id,
+            legal_under="B")  # fmt: skip
 
     def _dup(self, seat: int, sid: str) -> Violation:
         return self._v(

@@ -45,6 +45,9 @@ DEFAULT_OPTIONS: Final[dict[str, Any]] = {
     # §7.1: the consolation (starting score) of each party; its formula is unknown, so it is
     # an input: an integer applied to both parties, or None (unknown: reported unverified)
     "consolation": None,
+    # per-party consolation, overriding ``consolation`` for that party when set
+    "consolation_attackers": None,
+    "consolation_defenders": None,
     # §7.2: the number of games of a match (the match result is floor(sum / match_length))
     "match_length": 8,
     # §8.1 item 13: Lauer "without announcement" means the capturing party announced no item
@@ -117,9 +120,10 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         v = out[k]
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"option {k}: expects a positive integer, got {v!r}")
-    c = out["consolation"]
-    if c is not None and (isinstance(c, bool) or not isinstance(c, int)):
-        raise ValueError(f"option consolation: expects an integer or None, got {c!r}")
+    for k in ("consolation", "consolation_attackers", "consolation_defenders"):
+        c = out[k]
+        if c is not None and (isinstance(c, bool) or not isinstance(c, int)):
+            raise ValueError(f"option {k}: expects an integer or None, got {c!r}")
     if not isinstance(out["meld_only_turn_resets"], bool):
         raise ValueError("option meld_only_turn_resets: expects true or false")
     if out["catalogue"] is not None and not isinstance(out["catalogue"], Mapping):

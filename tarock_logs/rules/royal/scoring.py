@@ -112,7 +112,7 @@ def score_game(
     results: list[PartyScore] = []
     for p, seats in enumerate(parties):
         ps = PartyScore(seats)
-        _consolation(ps, options)
+        _consolation(ps, p, options)
         _meldungen(ps, p, bidding, cat)
         trophies = _schlemme(ps, p, bidding, cat, outcome)
         _silent(ps, p, bidding, cat, options, suppressed, parties, dealt, tricks)
@@ -154,8 +154,10 @@ def score_game(
     )
 
 
-def _consolation(ps: PartyScore, options: Mapping[str, Any]) -> None:
-    c = options["consolation"]
+def _consolation(ps: PartyScore, p: int, options: Mapping[str, Any]) -> None:
+    c = options[f"consolation_{PARTY_NAMES[p]}"]
+    if c is None:
+        c = options["consolation"]
     if c is None:
         ps.unknown.append(
             "consolation: its formula is unknown (§1.4); set the ruleset option 'consolation'"
