@@ -194,24 +194,27 @@ def player_roles(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.D
 
 def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per player: hands, score, contracts bid/played/won, bonuses, kontras, monds, radelci,
-    renons (see the module docstring for each definition)."""
+    renons and tricks won (see the module docstring for each definition)."""
     w, vals = _with(f)
     df = _pl(con, w + f"""
         , bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}),
           mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS}),
           ev AS (
             SELECT hand_id, seat, sum(bid) AS bid, sum(ann) AS ann, sum(made) AS made,
-                   sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn
+                   sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn,
+                   sum(tw) AS tw
             FROM (
                 SELECT hand_id, seat, 1 AS bid, 0 AS ann, 0 AS made, 0 AS kg, 0 AS ks,
-                       0 AS ml, 0 AS mc, 0 AS rn FROM bids
+                       0 AS ml, 0 AS mc, 0 AS rn, 0 AS tw FROM bids
                 UNION ALL SELECT hand_id, seat, 0, 1, CAST(coalesce(made, FALSE) AS INT),
-                       0, 0, 0, 0, 0 FROM bon
+                       0, 0, 0, 0, 0, 0 FROM bon
                 UNION ALL SELECT hand_id, seat, 0, 0, 0, 1,
-                       CAST(coalesce(success, FALSE) AS INT), 0, 0, 0 FROM kon
-                UNION ALL SELECT hand_id, loser_seat, 0, 0, 0, 0, 0, 1, 0, 0 FROM mond
-                UNION ALL SELECT hand_id, winner_seat, 0, 0, 0, 0, 0, 0, 1, 0 FROM mond
-                UNION ALL SELECT hand_id, seat, 0, 0, 0, 0, 0, 0, 0, 1 FROM ren
+                       CAST(coalesce(success, FALSE) AS INT), 0, 0, 0, 0 FROM kon
+                UNION ALL SELECT hand_id, loser_seat, 0, 0, 0, 0, 0, 1, 0, 0, 0 FROM mond
+                UNION ALL SELECT hand_id, winner_seat, 0, 0, 0, 0, 0, 0, 1, 0, 0 FROM mond
+                UNION ALL SELECT hand_id, seat, 0, 0, 0, 0, 0, 0, 0, 1, 0 FROM ren
+                UNION ALL SELECT hand_id, winner, 0, 0, 0, 0, 0, 0, 0, 0, 1 FROM tricks
+                    WHERE winner IS NOT NULL
             ) GROUP BY hand_id, seat)
         SELECT ph.player_id, any_value(ph.name) AS name, count(*) AS hands,
                count(ph.won) AS decided, count(*) FILTER (WHERE ph.won) AS won,
@@ -226,13 +229,13 @@ def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
                    AS radelci_earned,
                sum(greatest(coalesce(ph.radelci_before, 0) - coalesce(ph.radelci_after, 0), 0))
                    AS radelci_cleared,
-               sum(ev.rn) AS renons
+               sum(ev.rn) AS renons, sum(ev.tw) AS tricks_won
         FROM ph LEFT JOIN ev ON ev.hand_id = ph.hand_id AND ev.seat = ph.seat
         GROUP BY ph.player_id ORDER BY ph.player_id""", vals)
     df = _rate(df, "won", "decided", "win_rate")
     df = _rate(df, "contracts_won", "contracts_played", "contract_win_rate")
     int_cols = [c for c in df.columns if c.startswith(("bonuses", "kontras", "monds", "radelci"))
-                or c == "renons"]
+                or c in ("renons", "tricks_won")]
     df = df.with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in int_cols])
     return _enough(df, "hands")
 

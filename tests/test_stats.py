@@ -64,6 +64,8 @@ def test_per_player_figures(con) -> None:  # type: ignore[no-untyped-def]
     assert rows(df, "player_id", "monds_lost", "monds_captured", "radelci_earned",
                 "radelci_cleared", "renons") == [
         ("a", 0, 1, 1, 0, 0), ("b", 1, 0, 1, 0, 0), ("c", 0, 0, 1, 0, 0), ("d", 0, 0, 1, 0, 1)]
+    # tricks: cup-r1 hands 1-3 and league-1 hand 1 each have one, taken by a's T22 / T1 / T22 / T22
+    assert rows(df, "player_id", "tricks_won") == [("a", 4), ("b", 0), ("c", 0), ("d", 0)]
     a = df.row(0, named=True)
     assert a["avg_score"] == pytest.approx(5 / 6)
     assert a["win_rate"] == pytest.approx(2 / 5)
