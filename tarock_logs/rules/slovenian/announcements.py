@@ -1,0 +1,269 @@
+"""Announcements and kontra (spec section 7).
+
+After the discard the declarer **announces** bonuses for his side (trula, kralji, pagat
+ultimo, kralj ultimo, valat, or alone barvni valat) and says **"ležim"**; then each other
+player in priority order may announce (the partner for the declarer's side, the defenders for
+theirs: trula, kralji, pagat ultimo), give **kontra** (doubling the game or an announcement of
+the other side) and says "v redu" (``pass``); finally the declarer may double the defenders'
+announcements. In klop anyone may give the one kontra on the klop. The first card ends it all.
+
+A mixin of :class:`~tarock_logs.rules.slovenian.hand.SlovenianHand` (its state lives there).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tarock_logs.rules.base import Action, Violation
+from tarock_logs.rules.slovenian.cardplay import PAGAT
+from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS
+
+ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
+_SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class AnnouncementsMixin:
+    """The announcement round of a hand."""
+
+
+    def _enter_announcements(self) -> None:
+        r = self.rules
+        c = self.contract
+        self.lezim = False
+        self.stage_done = frozenset()
+        if c == "klop":
+            if not r.klop_kontra:
+                self._start_play()
+                return
+            self.stage = 1
+        else:
+            if not (r.announcements or r.kontra_levels > 0):
+                self._start_play()
+                return
+            self.stage = 0 if (r.announcements and r.has_bonuses(c)) else 1  # type: ignore[arg-type]
+            if self.stage == 1:
+                self.lezim = True
+        self.phase = "announcements"
+
+    def _start_play(self) -> None:
+        self.phase = "play"
+        self._pr = None
+
+    def _stage_order(self) -> list[int]:
+        return [s for s in self.active if s != self.declarer]
+
+    def _ann_turn(self) -> int | None:
+        if self.stage == 0:
+            return self.declarer
+        if self.stage == 1:
+            for s in self._stage_order():
+                if s not in self.stage_done:
+                    return s
+            return None
+        if self.stage == 2:
+            return self.declarer
+        return None
+
+    def _advance_stage(self) -> None:
+        if self.stage == 1 and all(s in self.stage_done for s in self._stage_order()):
+            # the declarer's reply: kontra on the defenders' announcements (or, with more
+            # kontra levels, re-kontra); skipped when he has nothing he could double
+            d = self.declarer
+            reply = d is not None and any(
+                self._kontra_problem(d, t, None) is None for t in ("game", *self.ann)
+            )  # fmt: skip
+            self.stage = 2 if reply else 3
+        if self.stage >= 3 and self.phase == "announcements":
+            self._start_play()
+
+    def _ann_pass(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        out: list[Violation] = []
+        if self.phase == "play" or self.stage >= 3:
+            return [self._v("ann.order", "7.5", f"seat {seat} said 'v redu' after the "
+                            "announcement round was over", seat, severity="warning")]  # fmt: skip
+        exp = self._ann_turn()
+        if self.stage == 0:
+            if seat == self.declarer:
+                self.lezim = True
+                self.stage = 1
+                self._advance_stage()
+                return out
+            out.append(self._v("ann.order", "7.5", f"seat {seat} passed before the declarer "
+                               "said 'ležim'", seat, severity="warning"))  # fmt: skip
+            self.stage_done = self.stage_done | {seat}
+            return out
+        if self.stage == 1:
+            if seat != exp:
+                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
+                                   f"(seat {exp} was to speak)", seat, severity="warning"))  # fmt: skip
+            if seat != self.declarer:
+                self.stage_done = self.stage_done | {seat}
+        elif self.stage == 2:
+            if seat == self.declarer:
+                self.stage = 3
+            else:
+                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
+                                   f"(the declarer, seat {self.declarer}, was to reply)", seat,
+                                   severity="warning"))  # fmt: skip
+        self._advance_stage()
+        return out
+
+    def _ann_problem(self, seat: int, bonus: str) -> Violation | None:
+        """The hard error that voids an announcement (None = it may be made)."""
+        r = self.rules
+        c = self.contract
+        side = self.side(seat)
+        who = f"seat {seat}"
+        if not r.announcements:
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; "
+                           f"{r.ruleset.id} has no announcements", seat, bonus=bonus)  # fmt: skip
+        if bonus not in ANN_BONUSES:
+            return self._v("ann.unknown_bonus", "7.1", f"{who} announced {bonus!r}, which is "
+                           "not a bonus of Slovenian tarok", seat, bonus=bonus)  # fmt: skip
+        if c is None or not r.has_bonuses(c):
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; no "
+                           f"bonuses exist in {c}", seat, bonus=bonus)  # fmt: skip
+        if bonus == "kralj_ultimo" and (not CONTRACTS[c].king_call or self.n_active != 4):
+            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced kralj ultimo "
+                           f"in {c}, where no king is called", seat, bonus=bonus)  # fmt: skip
+        if bonus == "barvni_valat" and not (CONTRACTS[c].solo or self.n_active == 3):
+            return self._v("ann.barvni_valat_not_solo", "7.3", f"{who} announced barvni valat "
+                           f"in {c}; only a solo declarer may", seat, bonus=bonus)  # fmt: skip
+        if bonus in ("valat", "barvni_valat") and seat != self.declarer:
+            return self._v("ann.valat_not_declarer", "7.3", f"{who} announced {bonus}; only the "
+                           "declarer may", seat, bonus=bonus)  # fmt: skip
+        if side == "O" and bonus not in BOTH_SIDES_BONUSES:
+            return self._v("ann.not_allowed_for_side", "7.3", f"{who} (a defender) announced "
+                           f"{bonus}; only the declarer's side may", seat, bonus=bonus)  # fmt: skip
+        if "barvni_valat" in self.ann or (bonus == "barvni_valat" and self.ann):
+            return self._v("ann.with_barvni_valat", "7.3", f"{who} announced {bonus}; barvni "
+                           "valat must be the only announcement", seat, bonus=bonus)  # fmt: skip
+        if bonus in self.ann:
+            prev_seat, prev_side = self.ann[bonus]
+            if prev_side == side:
+                return self._v("ann.duplicate", "7.3", f"{who} announced {bonus}, already "
+                               f"announced by seat {prev_seat}", seat, bonus=bonus)  # fmt: skip
+            return self._v("ann.both_sides", "7.3", f"{who} announced {bonus}, already announced "
+                           f"by the other side (seat {prev_seat})", seat, bonus=bonus)  # fmt: skip
+        return None
+
+    def _kontra_problem(self, seat: int, target: str, level: int | None) -> Violation | None:
+        r = self.rules
+        c = self.contract
+        who = f"seat {seat}"
+        if r.kontra_levels == 0 or (c == "klop" and not r.klop_kontra):
+            return self._v("kontra.not_allowed", "7.6", f"{who} gave kontra; {r.ruleset.id} has "
+                           f"no kontra{' in klop' if c == 'klop' else ''}", seat, target=target)  # fmt: skip
+        if target != "game" and target not in self.ann:
+            return self._v("kontra.item_not_announced", "7.6", f"{who} gave kontra on {target}, "
+                           "which nobody announced", seat, target=target)  # fmt: skip
+        cur = self.kontra.get(target, 0)
+        maxl = 1 if c == "klop" else r.kontra_levels
+        if level is not None and level <= cur:
+            return self._v("kontra.duplicate", "7.6", f"{who} gave kontra on {target}, already "
+                           "doubled", seat, target=target)  # fmt: skip
+        if cur + 1 > maxl:
+            return self._v("kontra.second_level", "7.6", f"{who} doubled {target} again; only "
+                           f"{_plural(maxl, 'kontra level')} allowed", seat, target=target)  # fmt: skip
+        if c == "klop":
+            return None
+        owner = "M" if target == "game" else self.ann[target][1]
+        giver_side = owner if (cur + 1) % 2 == 0 else ("O" if owner == "M" else "M")
+        ok = self.side(seat) == giver_side and (giver_side == "O" or seat == self.declarer)
+        if not ok:
+            need = ("the declarer" if giver_side == "M" else "a defender")
+            return self._v("kontra.not_eligible", "7.6", f"{who} gave kontra on {target}; only "
+                           f"{need} may", seat, target=target)  # fmt: skip
+        return None
+
+    def _announce(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        t = a.type
+        out: list[Violation] = []
+        if self._card_played() or self.phase == "done":
+            code = "kontra.too_late" if t == "kontra" else "ann.after_first_card"
+            return [self._v(code, "7.5", f"seat {seat}: {t} {a.bonus or a.target or ''} after "
+                            "the first card was played".replace("  ", " "), seat)]  # fmt: skip
+        if t == "lezim":
+            if seat != self.declarer:
+                return [self._v("ann.order", "7.5", f"seat {seat} said 'ležim'; only the "
+                                "declarer does", seat, severity="warning")]  # fmt: skip
+            if self.lezim:
+                return []
+            self.lezim = True
+            if self.stage == 0:
+                self.stage = 1
+            self._advance_stage()
+            return out
+        if t == "announce":
+            bonus = a.bonus or ""
+            bad = self._ann_problem(seat, bonus)
+            if bad is not None:
+                return [bad]
+            if not self.lezim and seat != self.declarer:
+                out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} announced {bonus} "
+                                   "before the declarer said 'ležim' (renons: announcing out "
+                                   "of turn)", seat, bonus=bonus))  # fmt: skip
+                self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
+            elif self.lezim and seat == self.declarer and self.stage != 0:
+                out.append(self._v("ann.order", "7.5", f"the declarer (seat {seat}) announced "
+                                   f"{bonus} after 'ležim'", seat, severity="warning"))  # fmt: skip
+            elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
+                out.append(self._v("ann.order", "7.5", f"seat {seat} announced {bonus} out of "
+                                   "turn", seat, severity="warning"))  # fmt: skip
+            side = self.side(seat)
+            if bonus == "pagat_ultimo":
+                if not any(PAGAT in self.hands[s] for s in self.active
+                           if self.side(s) == side):  # fmt: skip
+                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
+                                       f"pagat ultimo but {_SIDE_WORD[side]} do not hold the "
+                                       "pagat", seat, severity="warning"))  # fmt: skip
+            elif bonus == "kralj_ultimo":
+                k = self.called_king
+                if not any(k in self.hands[s] for s in self.active if self.side(s) == side):
+                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
+                                       f"kralj ultimo but {_SIDE_WORD[side]} do not hold {k}",
+                                       seat, severity="warning"))  # fmt: skip
+            self.ann = {**self.ann, bonus: (seat, side)}
+            self.ann_list += ((seat, bonus),)
+            self._pr = None
+            return out
+        # kontra
+        target = a.target or "game"
+        bad = self._kontra_problem(seat, target, a.level)
+        if bad is not None:
+            return [bad]
+        if not self.lezim and self.contract != "klop":
+            out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} gave kontra on {target} "
+                               "before the declarer said 'ležim'", seat, target=target))  # fmt: skip
+            self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
+        elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
+            out.append(self._v("ann.order", "7.5", f"seat {seat} gave kontra on {target} out of "
+                               "turn", seat, severity="warning"))  # fmt: skip
+        lvl = self.kontra.get(target, 0) + 1
+        self.kontra = {**self.kontra, target: lvl}
+        self.kontra_list += ((seat, target, lvl),)
+        return out
+
+    def _legal_announcements(self) -> list[Action]:
+        seat = self._ann_turn()
+        if seat is None:
+            return []
+        out: list[Action] = []
+        if self.stage in (0, 1) and self.rules.announcements and (self.stage == 0 or
+                                                                  seat != self.declarer):  # fmt: skip
+            for b in ANN_BONUSES:
+                if self._ann_problem(seat, b) is None:
+                    out.append(Action("announce", seat, bonus=b))
+        if self.stage >= 1:
+            for tgt in ("game", *self.ann):
+                if self._kontra_problem(seat, tgt, None) is None:
+                    out.append(Action("kontra", seat, target=tgt,
+                                      level=self.kontra.get(tgt, 0) + 1))  # fmt: skip
+        out.append(Action("lezim", seat) if self.stage == 0 else Action("pass", seat))
+        return out

@@ -1,0 +1,168 @@
+"""Bidding (spec section 4): the contract ladder with seat priority, the mandatory three, the
+final declaration and klop.
+
+P1 (forehand) holds the **mandatory three** (*obvezna trojka*) implicitly; P2 speaks first. A
+player may equal the highest bid only with higher priority (P1 > P2 > P3 > P4); a pass is final.
+The last remaining player makes a **final declaration**: the held contract or higher, or, when
+everybody passed, **klop** (everyone for himself), three or higher.
+
+A mixin of :class:`~tarock_logs.rules.slovenian.hand.SlovenianHand` (its state lives there).
+"""
+
+from __future__ import annotations
+
+from tarock_logs.rules.base import Action, Violation
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, LADDER
+
+
+class BiddingMixin:
+    """The bidding phase of a hand."""
+
+
+    def _available(self, code: str) -> bool:
+        row = CONTRACTS.get(code)
+        return row is not None and (self.n_active == 4 or row.at_three)
+
+    def _legal_bids(self) -> list[str]:
+        if self.awaiting_final:
+            if self.turn == self.p1 and self.high == "three" and not self.others_bid:
+                return ["klop"] + [c for c in LADDER if self._available(c)]
+            hr = CONTRACTS[self.high].rank
+            return [c for c in LADDER if self._available(c) and CONTRACTS[c].rank >= hr]
+        out = ["pass"]
+        seat = self.turn
+        hr = CONTRACTS[self.high].rank
+        mine = self.pos[seat] < self.pos[self.holder]
+        for c in LADDER:
+            if c == "three" or not self._available(c):
+                continue
+            r = CONTRACTS[c].rank
+            if r > hr or (r == hr and mine):
+                out.append(c)
+        return out
+
+    def _bid(self, a: Action) -> list[Violation]:
+        seat = a.seat
+        code = "pass" if a.type == "pass" else (a.contract or "")
+        who = f"{self.p(seat)} (seat {seat})"
+        if self.awaiting_final:
+            return self._final(a, seat, code, who)
+        if not self.bids and seat == self.p1 and code == "three":
+            self.bids += ((seat, "three"),)  # the explicit mandatory three
+            return []
+        out: list[Violation] = []
+        if seat in self.passed:
+            return [self._v("bid.after_pass", "4.2",
+                            f"{who} called {code} after passing; a player who passes is out of "
+                            "the auction", seat, contract=code)]  # fmt: skip
+        if seat != self.turn:
+            out.append(self._v("bid.out_of_turn", "4.3",
+                               f"{who} called {code} but it was seat {self.turn}'s turn "
+                               f"({self.p(self.turn)})", seat, expected=self.turn))  # fmt: skip
+        self.bids += ((seat, code),)
+        if code == "pass":
+            self.passed = self.passed | {seat}
+        else:
+            bad = self._bid_problem(seat, code, who)
+            if bad is not None:
+                out.append(bad)
+            else:
+                self.high = code
+                self.holder = seat
+                if seat != self.p1:
+                    self.others_bid = True
+        remaining = [s for s in self.active if s not in self.passed]
+        if len(remaining) <= 1:
+            self.awaiting_final = True
+            self.turn = remaining[0] if remaining else self.holder
+        else:
+            nxt = self._next_active(seat)
+            while nxt in self.passed:
+                nxt = self._next_active(nxt)
+            self.turn = nxt
+        return out
+
+    def _bid_problem(self, seat: int, code: str, who: str) -> Violation | None:
+        if code not in CONTRACTS:
+            return self._v("bid.unknown_contract", "4.1", f"{who} called {code!r}, which is not "
+                           "a contract code", seat, contract=code)  # fmt: skip
+        if code == "klop":
+            return self._v("bid.klop_not_allowed", "4.4", f"{who} bid klop; klop is never bid, "
+                           "only declared by P1 when everybody passed", seat)  # fmt: skip
+        if code == "three":
+            return self._v("bid.three_not_forehand", "4.2",
+                           f"{who} bid three; only P1 (forehand) holds the mandatory three",
+                           seat)  # fmt: skip
+        if not self._available(code):
+            return self._v("bid.not_available_for_table", "4.1",
+                           f"{who} bid {code}, which does not exist with "
+                           f"{self.n_active} active players", seat, contract=code)  # fmt: skip
+        r, hr = CONTRACTS[code].rank, CONTRACTS[self.high].rank
+        if r < hr or (r == hr and self.pos[seat] > self.pos[self.holder]):
+            why = ("lower than" if r < hr else
+                   f"equal to {self.p(self.holder)}'s bid of higher priority than")  # fmt: skip
+            return self._v("bid.too_low", "4.2",
+                           f"{who} bid {code}, {why} the current {self.high}", seat,
+                           contract=code, high=self.high, holder=self.holder)  # fmt: skip
+        return None
+
+    def _final(self, a: Action, seat: int, code: str, who: str) -> list[Violation]:
+        out: list[Violation] = []
+        if seat in self.passed and seat != self.turn:
+            return [self._v("bid.after_pass", "4.2",
+                            f"{who} called {code} after passing; a player who passes is out of "
+                            "the auction", seat, contract=code)]  # fmt: skip
+        if seat != self.turn:
+            return [self._v("bid.out_of_turn", "4.3",
+                            f"{who} called {code}, but seat {self.turn} ({self.p(self.turn)}) "
+                            "won the auction and must make the final declaration", seat,
+                            expected=self.turn)]  # fmt: skip
+        special = seat == self.p1 and self.high == "three" and not self.others_bid
+        if code == "pass":
+            if special:
+                out.append(self._v("bid.pass_as_klop", "4.4", f"{who} passed after everybody "
+                                   "passed; read as the final declaration klop", seat,
+                                   severity="warning"))  # fmt: skip
+                code = "klop"
+            else:
+                out.append(self._v("bid.pass_as_final", "4.4", f"{who} passed as the final "
+                                   f"declaration; read as keeping {self.high}", seat,
+                                   severity="warning"))  # fmt: skip
+                code = self.high
+        elif code not in CONTRACTS:
+            out.append(self._v("bid.unknown_contract", "4.1", f"{who} declared {code!r}, which "
+                               f"is not a contract code; assumed {self.high}", seat))  # fmt: skip
+            code = self.high
+        elif code == "klop" and not special:
+            out.append(self._v("bid.final_below_high", "4.4", f"{who} declared klop, but klop is "
+                               f"only possible when everybody passed; assumed {self.high}",
+                               seat, contract=code, high=self.high))  # fmt: skip
+            code = self.high
+        elif not self._available(code):
+            out.append(self._v("bid.not_available_for_table", "4.1",
+                               f"{who} declared {code}, which does not exist with "
+                               f"{self.n_active} active players", seat, contract=code))  # fmt: skip
+        elif code != "klop" and CONTRACTS[code].rank < CONTRACTS[self.high].rank:
+            out.append(self._v("bid.final_below_high", "4.3",
+                               f"{who} declared {code}, lower than the {self.high} he won the "
+                               "auction with", seat, contract=code, high=self.high))  # fmt: skip
+        self.bids += ((seat, code),)
+        self._finish_bidding(seat, code)
+        return out
+
+    def _finish_bidding(self, seat: int, code: str) -> None:
+        self.awaiting_final = False
+        self.contract = code
+        self._pr = None
+        if code == "klop":
+            self.declarer = None
+            self._enter_announcements()
+            return
+        self.declarer = seat
+        row = CONTRACTS[code]
+        if row.king_call and self.n_active == 4:
+            self.phase = "king_call"
+        elif row.talon:
+            self.phase = "talon"
+        else:
+            self._enter_announcements()
