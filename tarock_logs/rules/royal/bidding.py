@@ -154,13 +154,14 @@ class Bidding:
                 f"{self.who(a.seat)} declared {_meld_text(item, params)}, which his dealt hand "
                 "does not bear out (only the real number may be declared): not scored",
                 a.seat, item=mid))  # fmt: skip
-        if dup:
+        if dup and valid is not False:
             out.append(self._v(
                 "DUPLICATE_MELDUNG", "4.3",
                 f"{self.who(a.seat)} declared {_meld_text(item, params)} a second time: "
                 "counted once", a.seat, severity="warning", item=mid))  # fmt: skip
         if apply:
-            self.melds.append(MeldRecord(a.seat, mid, params, seq, valid, counted=not dup))
+            self.melds.append(MeldRecord(a.seat, mid, params, seq, valid,
+                                         counted=not (dup and valid is not False)))
         return out
 
     # ------------------------------------------------------------------ Schlemme
