@@ -40,6 +40,13 @@ DISPUTE_KINDS = (
     "illegal_card", "wrong_score_item", "bad_discard", "bad_kontra", "wrong_placement_points",
 )  # fmt: skip
 
+#: The kinds each game's simulation can plant (discards and the partner's kontra are
+#: Slovenian situations).
+PLANTABLE = {
+    "slovenian": DISPUTE_KINDS,
+    "zwanzigerrufen": ("illegal_card", "wrong_score_item", "wrong_placement_points"),
+}
+
 DEFAULT_RULESETS = {"slovenian": "si-tournament-2021"}
 
 #: Realistic player names (Slovenian club players), drawn without replacement.
@@ -156,16 +163,23 @@ def _num(x: float) -> int | float:
 # --------------------------------------------------------------------------- dealing
 
 
+#: Cards dealt to the talon (the face-down cards apart from the hands) per game.
+TALON_SIZE = {"slovenian": 6, "zwanzigerrufen": 0, "royal": 0}
+
+
 def deal_pack(game: str, rng: Random, dealer: int, table_size: int) -> tuple[list[list[str]], list[str]]:
-    """Shuffle the game's pack and deal it: talon first, then two rounds of packets in playing
-    order from P1 (packets of 6 with 4 active players, 8 with 3); a sitting-out dealer (table of
-    5) gets nothing. Hands are returned in canonical card order, the talon in dealt order."""
+    """Shuffle the game's pack and deal it: talon first (Slovenian: 6 cards; Zwanzigerrufen
+    and Royal Tarock have none), then two rounds of packets in playing order from P1 (Slovenian
+    packets of 6 with 4 active players, 8 with 3; Zwanzigerrufen 2 × 5); a sitting-out dealer
+    (table of 5) gets nothing. Hands are returned in canonical card order, the talon in dealt
+    order."""
     deck = list(PACKS[game])
     rng.shuffle(deck)
     active = [(dealer + i) % table_size for i in range(1, table_size + 1)]
     if table_size == 5:
         active.remove(dealer)
-    talon, rest = deck[:6], deck[6:]
+    k = TALON_SIZE.get(game, 0)
+    talon, rest = deck[:k], deck[k:]
     packet = len(rest) // (2 * len(active))
     hands: list[list[str]] = [[] for _ in range(table_size)]
     pos = 0
@@ -307,7 +321,10 @@ def simulate_session(
     """Simulate one session; returns the log-format session dict and the planted dispute."""
     game = engine.game
     n = len(plan.players)
-    session_state = engine.new_session(ruleset, n)
+    try:
+        session_state = engine.new_session(ruleset, n)
+    except Exception as exc:  # noqa: BLE001 - the engine refuses this table size
+        raise SimulationError(f"{game}: the engine cannot seat a table of {n}: {exc}") from exc
     plant: _Plant | None = None
     if plant_kind and plant_kind != "wrong_placement_points":
         plant = _Plant(plant_kind, from_hand=rng.randint(2, max(2, plan.n_hands // 2)))
@@ -529,7 +546,8 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
     tournament_id = f"sim-{spec.game}-{spec.seed}"
     all_five = all(t == 5 for t in spec.tables)
     result = SimulationResult(command=spec.command())
-    kinds = [DISPUTE_KINDS[i % len(DISPUTE_KINDS)] for i in range(spec.plant_disputes)]
+    plantable = PLANTABLE.get(spec.game, ("wrong_score_item", "wrong_placement_points"))
+    kinds = [plantable[i % len(plantable)] for i in range(spec.plant_disputes)]
     planted_sessions = sorted(master.sample(range(n_sessions), spec.plant_disputes))
     plant_of = dict(zip(planted_sessions, kinds, strict=True))
     session_no = 0

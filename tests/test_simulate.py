@@ -166,3 +166,30 @@ def test_planted_disputes_are_each_found_by_the_audit(tmp_path: Path) -> None:
         for ha in sa.hands:
             if ha.hand != p["hand"]:
                 assert ha.legal and not ha.discrepancies, (ha.session, ha.hand)
+
+
+@pytest.mark.skipif(get_engine("zwanzigerrufen") is None, reason="no Zwanzigerrufen engine yet")
+def test_zwanzigerrufen_sessions_replay_clean_with_the_generic_players(tmp_path: Path) -> None:
+    result = simulate_tournament(
+        TournamentSpec(seed=4, game="zwanzigerrufen", tables=(4, 4), rounds=1, games_per_round=6,
+                       plant_disputes=2)
+    )  # fmt: skip
+    write_result(result, tmp_path)
+    planted = {p.session: p for p in result.planted}
+    assert sorted(p.kind for p in planted.values()) == ["illegal_card", "wrong_score_item"]
+    audits = [audit_session(s, file=f) for f, s in _sessions(tmp_path)]
+    for sa in audits:
+        assert sa.game == "zwanzigerrufen"
+        p = planted[sa.session]
+        for ha in sa.hands:
+            if ha.hand == p.hand:
+                assert (not ha.legal) or ha.discrepancies
+            else:
+                assert ha.legal and not ha.discrepancies and not ha.unverified, ha.hand
+
+
+def test_a_table_the_engine_cannot_seat_is_a_clear_error() -> None:
+    if get_engine("zwanzigerrufen") is None:
+        pytest.skip("no Zwanzigerrufen engine yet")
+    with pytest.raises(SimulationError, match="table of 5"):
+        simulate_tournament(TournamentSpec(seed=1, game="zwanzigerrufen", tables=(5,), rounds=1))

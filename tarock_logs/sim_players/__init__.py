@@ -31,4 +31,8 @@ def get_policy(game: str) -> Policy | None:
         from tarock_logs.sim_players.slovenian import SlovenianPolicy
 
         return SlovenianPolicy()
+    if game == "zwanzigerrufen":
+        from tarock_logs.sim_players.generic import GenericPolicy
+
+        return GenericPolicy()
     return None
