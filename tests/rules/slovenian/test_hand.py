@@ -348,3 +348,18 @@ def test_unclaimed_renons_is_flagged_claimed_one_is_not():
                   play(0, "SK"), play(1, "T2")]:  # fmt: skip
             h.push(a)
         assert ("renons.unclaimed" in codes(h.hand_findings())) is expected
+
+
+def test_R4_claim_with_kralj_ultimo_announced_is_a_partial_renons():
+    h = b1_to_announcements()
+    for a in [Action("lezim", 0), Action("announce", 1, bonus="kralj_ultimo"), Action("pass", 1),
+              Action("kontra", 2, target="kralj_ultimo"), Action("pass", 2),
+              Action("pass", 3)]:  # fmt: skip
+        assert h.push(a) == [], a
+    assert play_tricks(h, B1_TRICKS[:10]) == []
+    found = h.push(Action("claim", 0, claim="rest"))
+    assert [(v.code, v.severity) for v in found] == [("renons.partial_king_ultimo", "warning")]
+    s = h.score()
+    ku = [i for i in s.items if i.item == "kralj_ultimo"]
+    assert [(i.value, i.seat) for i in ku] == [(-40, None)]  # failed and doubled
+    assert "renons.unclaimed" in codes(h.hand_findings())
