@@ -80,6 +80,8 @@ def ingest(
                 bar.stop()
     except FileNotFoundError as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
+    except OSError as exc:  # an unreadable input, an unwritable database folder
+        raise fail(f"{exc.filename or db}: {exc.strerror or exc}", ExitCode.USAGE) from exc
     except IngestLocked as exc:
         raise fail(str(exc), ExitCode.DB) from exc
     except SchemaError as exc:
