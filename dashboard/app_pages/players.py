@@ -50,7 +50,7 @@ def _named(frame: pl.DataFrame, *cols: str) -> pl.DataFrame:
 
 def _section(name: str) -> pl.DataFrame:
     out: pl.DataFrame = data("stats_section", name, filters)
-    return out
+    return out.with_columns(pl.col(pl.Float64).round(2))
 
 
 # ------------------------------------------------------------------ per player

@@ -43,7 +43,7 @@ def _highlight(cols: tuple[str, str]):  # type: ignore[no-untyped-def]
 st.subheader("Final ranking (recomputed)")
 rows = []
 for s in t["standings"]:
-    row = {"rank": s["rank"], "player": masked(s["name"]), "total": s["total"],
+    row = {"rank": s["rank"], "player": masked(s["name"]), "id": s["player"], "total": s["total"],
            "placement points": s["placement_points"], "penalties": s["penalties"],
            "deviation": s["deviation"]}  # fmt: skip
     for rnd, r in s["rounds"].items():
@@ -51,7 +51,13 @@ for s in t["standings"]:
         row[f"R{rnd} points"] = r.get("placement_points")
         row[f"R{rnd} recorded points"] = r.get("recorded_placement_points")
     rows.append(row)
-st.dataframe(pl.DataFrame(rows, strict=False), hide_index=True, width="stretch")
+ranking = pl.DataFrame(rows, strict=False).to_pandas()
+styled = ranking.style.format(precision=2, na_rep="—")
+for rnd in t["rounds"]:
+    if f"R{rnd} recorded points" in ranking.columns:
+        styled = styled.apply(_highlight((f"R{rnd} points", f"R{rnd} recorded points")), axis=1)
+st.dataframe(styled, hide_index=True, width="stretch")
+st.caption("Highlighted: the recorded figure differs from the one recomputed from the logs.")
 for u in t["unverified"]:
     st.warning(u)
 
