@@ -291,7 +291,7 @@ def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
     """For each pair of players who played on the same side (called-king partners; Royal
     Tarock's fixed pairs): hands together, won, win rate, each one's average score together,
     and each one's own win rate and average over all their hands (same filters)."""
-    w, vals = _with(f, with_player=False)
+    w, vals = _with(replace(f, role=None), with_player=False)  # a pair spans two roles
     pvals: list[Any] = []
     pcond = "TRUE"
     if f.player is not None:
