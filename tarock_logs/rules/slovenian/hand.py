@@ -131,8 +131,10 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self.dealt: tuple[tuple[str, ...], ...] = tuple(
             tuple(hands[s]) if s < len(hands) else () for s in range(n)
         )
-        self.radelci_before: tuple[int, ...] = tuple(radelci) if radelci else (0,) * n
-        self.misdeals_before: tuple[int, ...] = tuple(misdeals_before) if misdeals_before else (0,) * n
+        # per seat, padded or cut to the table size (a log may record a list of another length)
+        self.radelci_before: tuple[int, ...] = (tuple(max(0, int(x)) for x in radelci or ())
+                                                + (0,) * n)[:n]  # fmt: skip
+        self.misdeals_before: tuple[int, ...] = (tuple(misdeals_before or ()) + (0,) * n)[:n]
         self.irregularities: tuple[Irregularity, ...] = tuple(irregularities)
         if n == 5:
             self.active: tuple[int, ...] = tuple((dealer + i) % n for i in range(1, 5))
