@@ -487,3 +487,15 @@ def test_a_hand_dropped_from_a_changed_file_survives_in_its_duplicate(tmp_path: 
     third = ingest([logs], db=db)
     assert third.hands_stored == 0 and third.files_unchanged == 2
     assert counts(db)["hands"] == 4
+
+
+def test_dry_run_reports_but_publishes_nothing(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    write_json(logs / "s.json", stats_dataset())
+    db = tmp_path / "t.duckdb"
+    res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "--dry-run",
+                                   "--format", "json"])
+    assert res.exit_code == 0, res.output
+    s = orjson.loads(res.stdout)
+    assert s["hands_stored"] == 6 and s["dry_run"] is True
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs"]
