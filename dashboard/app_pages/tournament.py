@@ -51,7 +51,10 @@ for s in t["standings"]:
         row[f"R{rnd} points"] = r.get("placement_points")
         row[f"R{rnd} recorded points"] = r.get("recorded_placement_points")
     rows.append(row)
-ranking = pl.DataFrame(rows, strict=False).to_pandas()
+ranking = pl.DataFrame(rows, strict=False)
+if st.session_state.get("mask_names"):
+    ranking = ranking.drop("id")  # ids may be names too
+ranking = ranking.to_pandas()
 styled = ranking.style.format(precision=2, na_rep="—")
 for rnd in t["rounds"]:
     if f"R{rnd} recorded points" in ranking.columns:
