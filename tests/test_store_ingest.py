@@ -93,6 +93,16 @@ def test_an_edited_applied_migration_is_refused(tmp_path: Path) -> None:
         migrate(con)
 
 
+def test_a_database_from_a_newer_program_is_refused(tmp_path: Path) -> None:
+    con = duckdb.connect(str(tmp_path / "db.duckdb"))
+    migrate(con)
+    con.execute("INSERT INTO schema_migrations VALUES (99, '0099_future.sql', now(), 'x')")
+    with pytest.raises(SchemaError, match="newer than this program"):
+        migrate(con)
+    assert con.execute("SELECT count(*) FROM schema_migrations").fetchall() == [
+        (latest_version() + 1,)]
+
+
 def test_every_arrow_table_of_a_shard_matches_its_store_table(tmp_path: Path) -> None:
     con = duckdb.connect(str(tmp_path / "db.duckdb"))
     migrate(con)
