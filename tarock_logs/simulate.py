@@ -45,6 +45,7 @@ DISPUTE_KINDS = (
 PLANTABLE = {
     "slovenian": DISPUTE_KINDS,
     "zwanzigerrufen": ("illegal_card", "wrong_score_item", "wrong_placement_points"),
+    "royal": ("illegal_card", "wrong_score_item"),
 }
 
 DEFAULT_RULESETS = {"slovenian": "si-tournament-2021"}
@@ -190,6 +191,48 @@ def deal_pack(game: str, rng: Random, dealer: int, table_size: int) -> tuple[lis
     return [sort_cards(h, game) for h in hands], talon
 
 
+def deal_royal(rng: Random, dealer: int, table_size: int = 4) -> tuple[list[list[str]], list[str]]:
+    """Royal Tarock's deal (royal-tarock.md §3.3): XIX to the attacking Abfänger (the seat
+    after the dealer), XX to the attacking Eintreiber (the next), the other 38 cards shuffled
+    and dealt so that everyone holds 10. A deal leaving anyone with fewer than 3 tarocks would
+    be thrown in (§3.4); the simulator deals again instead of recording the annulled deal."""
+    while True:
+        deck = [c for c in PACKS["royal"] if c not in ("T19", "T20")]
+        rng.shuffle(deck)
+        abf_att, ein_att = (dealer + 1) % 4, (dealer + 2) % 4
+        hands: list[list[str]] = [[] for _ in range(4)]
+        hands[abf_att].append("T19")
+        hands[ein_att].append("T20")
+        pos = 0
+        for seat in range(4):
+            need = 10 - len(hands[seat])
+            hands[seat] += deck[pos:pos + need]
+            pos += need
+        if all(sum(1 for c in h if c[0] == "T") >= 3 for h in hands):
+            return [sort_cards(h, "royal") for h in hands], []
+
+
+#: Royal Tarock seats in playing order: pair A's Abfänger and Eintreiber, then pair B's.
+ROYAL_ROLES = (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
+
+
+def _seat_players(game: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if game != "royal":
+        return players
+    if len(players) != 4:
+        raise SimulationError(f"royal: the engine cannot seat a table of {len(players)}: "
+                              "Royal Tarock is played by two pairs")
+    return [{**p, "pair": pair, "role": role} for p, (pair, role) in zip(players, ROYAL_ROLES)]
+
+
+def _dealer_of(game: str, plan: SessionPlan, number: int, n: int) -> int:
+    """Slovenian/Zwanzigerrufen: the deal passes to the next seat every game. Royal Tarock:
+    the defending pair's Eintreiber deals, and attack and defence alternate (seats 1, 3, 1…)."""
+    if game == "royal":
+        return 1 if number % 2 == 1 else 3
+    return (plan.first_dealer + (number - 1 if plan.rotate_dealer else 0)) % n
+
+
 # --------------------------------------------------------------------------- one hand
 
 
@@ -331,9 +374,12 @@ def simulate_session(
     hands_out: list[dict[str, Any]] = []
     totals = [0] * n
     for number in range(1, plan.n_hands + 1):
-        dealer = (plan.first_dealer + (number - 1 if plan.rotate_dealer else 0)) % n
+        dealer = _dealer_of(game, plan, number, n)
         if dealer_fn is not None:
             dealt, talon, deal_seed = dealer_fn(rng, dealer, n)
+        elif game == "royal":
+            dealt, talon = deal_royal(rng, dealer, n)
+            deal_seed = None
         else:
             dealt, talon = deal_pack(game, rng, dealer, n)
             deal_seed = None
@@ -363,6 +409,10 @@ def simulate_session(
             f"could not plant a {plant.kind} dispute in session {plan.session_id}; "
             "use more games per round"
         )
+    session_totals = getattr(engine, "session_totals", None)
+    if callable(session_totals):  # Royal Tarock: the match result, not the plain sum
+        rows = [h["result"]["scores"] for h in hands_out]
+        totals = [int(x) for x in session_totals(ruleset, rows)]
     placement = [_num(p) for p in engine.placement_points(ruleset, totals, all_tables_of_five)]
     done = plant.done if plant is not None else None
     if done is not None and done.kind == "wrong_score_item":
@@ -387,8 +437,8 @@ def simulate_session(
         "id": plan.session_id,
         "game": game,
         "ruleset": ruleset.id,
-        "players": plan.players,
-        "first_dealer": plan.first_dealer,
+        "players": _seat_players(game, plan.players),
+        "first_dealer": _dealer_of(game, plan, 1, n),
         "hands": hands_out,
         "recorded": {"totals": totals, "placement_points": placement},
         "source": {"software": "tarock-logs simulate", "seed": plan.source_seed},

@@ -63,11 +63,19 @@ def test_deal_follows_section_3_4_packet_order() -> None:
     assert set(hands[3]) == set(deck[24:30] + deck[48:54])
 
 
-def test_a_game_without_engine_or_players_is_a_clear_error() -> None:
-    with pytest.raises(SimulationError, match="royal"):
+def test_a_game_without_engine_or_players_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = CliRunner().invoke(app, ["simulate", "--game", "chess", "-o", "unused"])
+    assert result.exit_code == 2 and "no rules engine for 'chess'" in result.output
+    import tarock_logs.simulate as sim
+
+    monkeypatch.setattr(sim, "get_engine", lambda game: None)
+    with pytest.raises(SimulationError, match="no rules engine for 'royal' yet"):
         simulate_tournament(TournamentSpec(seed=1, game="royal", tables=(4,), rounds=1))
-    result = CliRunner().invoke(app, ["simulate", "--game", "royal", "-o", "unused"])
-    assert result.exit_code == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(sim, "get_policy", lambda game: None)
+    if get_engine("royal") is not None:
+        with pytest.raises(SimulationError, match="no simulated players for 'royal' yet"):
+            simulate_tournament(TournamentSpec(seed=1, game="royal", tables=(4,), rounds=1))
 
 
 def test_more_disputes_than_sessions_is_a_usage_error(tmp_path: Path) -> None:
@@ -193,3 +201,24 @@ def test_a_table_the_engine_cannot_seat_is_a_clear_error() -> None:
         pytest.skip("no Zwanzigerrufen engine yet")
     with pytest.raises(SimulationError, match="table of 5"):
         simulate_tournament(TournamentSpec(seed=1, game="zwanzigerrufen", tables=(5,), rounds=1))
+
+
+@pytest.mark.skipif(get_engine("royal") is None, reason="no Royal Tarock engine yet")
+def test_royal_matches_seat_two_pairs_alternate_dealers_and_replay_clean(tmp_path: Path) -> None:
+    """Royal Tarock: seats are Abfänger/Eintreiber of pair A then pair B, the defending
+    Eintreiber deals (seats 1 and 3 alternate), XIX and XX go to the attackers."""
+    result = simulate_tournament(
+        TournamentSpec(seed=6, game="royal", tables=(4,), rounds=1, games_per_round=8)
+    )
+    write_result(result, tmp_path)
+    ((_, session),) = _sessions(tmp_path)
+    assert [(p.pair, p.role) for p in session.players] == [
+        ("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber")]
+    assert [h.dealer for h in session.hands] == [1, 3] * 4
+    for h in session.hands:
+        assert "T19" in h.deal.hands[(h.dealer + 1) % 4]
+        assert "T20" in h.deal.hands[(h.dealer + 2) % 4]
+    sa = audit_session(session)
+    assert not sa.discrepancies
+    for ha in sa.hands:
+        assert ha.legal and not ha.discrepancies, (ha.hand, ha.violations, ha.discrepancies)

@@ -31,7 +31,7 @@ def get_policy(game: str) -> Policy | None:
         from tarock_logs.sim_players.slovenian import SlovenianPolicy
 
         return SlovenianPolicy()
-    if game == "zwanzigerrufen":
+    if game in ("zwanzigerrufen", "royal"):
         from tarock_logs.sim_players.generic import GenericPolicy
 
         return GenericPolicy()

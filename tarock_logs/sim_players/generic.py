@@ -1,10 +1,11 @@
 """A plain heuristic player for any game whose engine lists its legal actions (used for
-Zwanzigerrufen, which has no specialised players yet).
+Zwanzigerrufen and Royal Tarock, which have no specialised players yet).
 
 It knows no bidding theory: in the auction it takes the forehand's normal *call* (in
 Zwanzigerrufen: calling tarock XX, or the highest tarock she lacks, to find her secret
 partner), passes almost always, and only rarely bids a solo, announces a bonus or gives a
-kontra (a doubling). It claims every card bonus the engine offers after the play. In play it
+kontra (a doubling); Royal Tarock's hand declarations (*Meldungen*) it makes half the time
+they are offered. It claims every card bonus the engine offers after the play. In play it
 uses the same trick sense as the Slovenian players: win a trick that carries points with the
 cheapest winning card, otherwise throw the least valuable card.
 """
@@ -19,7 +20,8 @@ from tarock_logs.cards import CARDS
 from tarock_logs.rules.base import Action, HandState
 from tarock_logs.sim_players.slovenian import power, trick_winner_index
 
-#: Probability of choosing a non-pass option (bid, announce, kontra) when pass is allowed.
+#: Probability, per decision, of taking one option of a kind (bid, announce, kontra, meld)
+#: instead of passing.
 ADVENTURE = {"bid": 0.03, "announce": 0.03, "kontra": 0.03, "meld": 0.5}
 
 
@@ -42,9 +44,10 @@ class GenericPolicy:
             return calls[0]
         passes = [a for a in legal if a.type in ("pass", "lezim")]
         others = [a for a in legal if a.type not in ("pass", "lezim", "call", "throw_in")]
-        for a in others:
-            if rng.random() < ADVENTURE.get(a.type, 0.0):
-                return a
+        for kind in sorted({a.type for a in others}):  # at most one adventure per decision
+            if rng.random() < ADVENTURE.get(kind, 0.0):
+                options = [a for a in others if a.type == kind]
+                return options[rng.randrange(len(options))]
         if passes:
             return passes[0]
         non_throw = [a for a in legal if a.type != "throw_in"] or list(legal)
