@@ -162,6 +162,10 @@ def test_bidding_a_player_passes_when_the_bids_are_above_his_hand() -> None:
     assert SlovenianPolicy().choose(state, legal, Random(3), {}).type == "pass"
 
 
-def test_only_slovenian_has_simulated_players_so_far() -> None:
-    assert get_policy("slovenian") is not None
-    assert get_policy("royal") is None
+def test_slovenian_has_its_own_players_the_other_games_the_generic_ones() -> None:
+    from tarock_logs.sim_players.generic import GenericPolicy
+
+    assert isinstance(get_policy("slovenian"), SlovenianPolicy)
+    assert isinstance(get_policy("zwanzigerrufen"), GenericPolicy)
+    assert isinstance(get_policy("royal"), GenericPolicy)
+    assert get_policy("chess") is None
