@@ -1,0 +1,110 @@
+"""Invariants of the Royal Tarock engine over random legal games (hypothesis).
+
+Random deals follow §3.3 (XIX and XX to the attackers, the rest shuffled); the bidding and the
+play pick random actions among ``legal_actions()``. Checked: legal actions raise no violation
+and are exactly the cards ``check`` accepts, the 40 cards are conserved in 10 tricks of four
+seats, both partners write the same lines and the same score, a score lies between 0 and the
+cap (no trophy of known value can be announced with the built-in catalogue), and ``pop``
+undoes ``push``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from royal_support import fixture_catalogue
+from tarock_logs.cards import PACKS
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.royal import ENGINE, RoyalHand
+
+BOUND = fixture_catalogue(
+    {"id": "B_PAGAT", "group": "bound", "value": 10, "bindings": [{"card": "T1", "trick": 10}],
+     "condition": {"trick_won_with": {"trick": 10, "card": "T1"}}},
+    {"id": "B_UHU", "group": "bound", "value": 8, "bindings": [{"card": "T2", "trick": 9}],
+     "condition": {"trick_won_with": {"trick": 9, "card": "T2"}}},
+    {"id": "B_BOTH", "group": "bound", "value": 20, "raises": ["B_PAGAT", "B_UHU"],
+     "bindings": [], "condition": {"tricks_at_least": 1}},
+)  # fmt: skip
+
+
+def random_deal(rng: random.Random, dealer: int) -> list[list[str]]:
+    abf_att, ein_att = (dealer + 1) % 4, (dealer + 2) % 4
+    rest = [c for c in PACKS["royal"] if c not in ("T19", "T20")]
+    rng.shuffle(rest)
+    hands: list[list[str]] = [[], [], [], []]
+    hands[abf_att].append("T19")
+    hands[ein_att].append("T20")
+    for s in range(4):
+        need = 10 - len(hands[s])
+        hands[s] += rest[:need]
+        rest = rest[need:]
+    return hands
+
+
+def play_random_game(seed: int, bound: bool) -> RoyalHand:
+    rng = random.Random(seed)
+    dealer = rng.choice([1, 3])
+    opts = {"consolation": 0, **({"catalogue": BOUND} if bound else {})}
+    hand = ENGINE.new_hand(ENGINE.ruleset("royal", opts), dealer, random_deal(rng, dealer))
+    while not hand.is_over():
+        acts = hand.legal_actions()
+        assert acts, hand.view()
+        if acts[0].type == "throw_in":  # a short hand: the deal must be thrown in
+            a = rng.choice(acts)
+        elif hand.phase == "bidding":
+            passes = [a for a in acts if a.type == "pass"]
+            a = passes[0] if rng.random() < 0.6 or len(acts) == 1 else rng.choice(acts[1:])
+        else:
+            seat = hand.to_move()
+            assert seat is not None
+            legal = {x.card for x in acts}
+            for c in hand.held[seat]:  # check() accepts exactly the legal cards
+                assert (hand.check(Action("play", seat, card=c)) == []) == (c in legal)
+            a = rng.choice(acts)
+        assert hand.push(a) == [], a
+    return hand
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), bound=st.booleans())
+def test_random_legal_games_keep_the_invariants(seed: int, bound: bool) -> None:
+    hand = play_random_game(seed, bound)
+    if hand.thrown_in:
+        assert hand.score().totals == (0, 0, 0, 0)
+        assert hand.throwin_seat in hand.short_hands()
+        return
+    assert len(hand.tricks) == 10
+    assert all(sorted(s for s, _ in cards) == [0, 1, 2, 3] for cards, _ in hand.tricks)
+    played = sorted(c for cards, _ in hand.tricks for _, c in cards)
+    assert played == sorted(PACKS["royal"]) == sorted(c for h in hand.dealt for c in h)
+    assert all(h == [] for h in hand.held) and hand.trick == []
+    assert hand.hand_findings() == []
+    score = hand.score()
+    for abf, ein in hand.parties:
+        assert score.totals[abf] == score.totals[ein]
+        lines = [[(i.item, i.value) for i in score.items if i.seat == s] for s in (abf, ein)]
+        assert lines[0] == lines[1]
+        assert sum(v for _, v in lines[0]) == score.totals[abf]
+        assert 0 <= score.totals[abf] <= 100
+    assert all(i.seat is not None for i in score.items)
+    before = score
+    last = hand.pop()
+    assert not hand.is_over()
+    hand.push(last)
+    assert hand.score() == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_short_deals_offer_only_the_throw_in(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = ENGINE.new_hand(ENGINE.ruleset("royal"), 3, random_deal(rng, 3))
+    short = hand.short_hands()
+    acts = hand.legal_actions()
+    if short:
+        assert acts == [Action("throw_in", s) for s in short]
+    else:
+        assert all(a.type != "throw_in" for a in acts) and acts[0] == Action("pass", 3)
