@@ -26,13 +26,16 @@ def _table(report: dict[str, Any]) -> Table:
     for key, value in (report.get("details") or {}).items():
         t.add_row(f"  {key}", "—" if value is None else str(value))
     m = report.get("machine") or {}
-    t.caption = f"{m.get('cpu')}, {m.get('nproc')} cores, Python {m.get('python')}"
+    t.caption = (f"{m.get('cpu')}, {m.get('nproc')} cores, Python {m.get('python')}, "
+                 f"load {m.get('loadavg')}")
     return t
 
 
 @app.command()
 def bench(
-    quick: Annotated[bool, typer.Option("--quick", help=f"{QUICK_HANDS} hands: under a minute")] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help=f"{QUICK_HANDS} hands, under a minute (a smoke test: fixed costs dominate the ratios)")
+    ] = False,
     hands: Annotated[int | None, typer.Option("--hands", min=1, help="hands to simulate and time")] = None,
     openspiel_hands: Annotated[
         int | None, typer.Option("--openspiel-hands", min=0, help="hands for the OpenSpiel comparison (default: half)")
