@@ -303,9 +303,6 @@ def test_check_flags_exactly_the_actions_openspiel_refuses(players: int) -> None
     assert not disagreements, f"{len(disagreements)} disagreements; first: {disagreements[0]}"
 
 
-@pytest.mark.xfail(strict=True, reason="M1 in docs/openspiel-crosscheck.md: the engine reads a "
-                   "final pass as a warning (bid.pass_as_klop / bid.pass_as_final); OpenSpiel "
-                   "refuses it")  # fmt: skip
 @pytest.mark.parametrize("bids,passer", [([0, 0, 0], 0), ([3, 0, 0, 0], 1)])
 def test_a_pass_openspiel_refuses_is_an_error(bids: list[int], passer: int) -> None:
     engine = _engine()

@@ -119,15 +119,18 @@ class BiddingMixin:
                             expected=self.turn)]  # fmt: skip
         special = seat == self.p1 and self.high == "three" and not self.others_bid
         if code == "pass":
+            # scorers write "naprej" for klop: a warning where the ruleset reads it leniently
+            # (tournament), an error where a final pass does not exist (openspiel)
+            sev = "warning" if self.rules.final_pass_lenient else "error"
             if special:
                 out.append(self._v("bid.pass_as_klop", "4.4", f"{who} passed after everybody "
                                    "passed; read as the final declaration klop", seat,
-                                   severity="warning"))  # fmt: skip
+                                   severity=sev))  # fmt: skip
                 code = "klop"
             else:
                 out.append(self._v("bid.pass_as_final", "4.4", f"{who} passed as the final "
                                    f"declaration; read as keeping {self.high}", seat,
-                                   severity="warning"))  # fmt: skip
+                                   severity=sev))  # fmt: skip
                 code = self.high
         elif code not in CONTRACTS:
             out.append(self._v("bid.unknown_contract", "4.1", f"{who} declared {code!r}, which "

@@ -83,7 +83,7 @@ class Rules:
         "count_remainder", "overtake_by_rank", "pagat_last_tarok", "pagat_in_berac",
         "emperor_always", "mondfang_when_valat", "mondfang_value", "announced_valat_leads",
         "protection", "renons_with_bonuses", "renons_partner_plus", "radelci_from_silent_valat",
-        "tie_best_shared", "redeal_without_taroks",
+        "tie_best_shared", "redeal_without_taroks", "final_pass_lenient",
     )  # fmt: skip
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -119,6 +119,7 @@ class Rules:
         self.radelci_from_silent_valat = bool(o["radelci_from_silent_valat"])
         self.tie_best_shared = o["table_tie_points"] == "best_shared"
         self.redeal_without_taroks = bool(o["redeal_without_taroks"])
+        self.final_pass_lenient = bool(o["final_pass_lenient"])
 
     def contract_value(self, code: str) -> int:
         """The value V of a contract under this ruleset (valat is an option)."""

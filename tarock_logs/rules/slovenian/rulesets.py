@@ -52,6 +52,8 @@ OPTIONS: Final[dict[str, tuple[Any, Any, str]]] = {
     "radelci_from_silent_valat": (False, False, "an achieved valat in tri…solo ena awards radelci"),
     "table_tie_points": ("average", "average", "average | best_shared"),
     "redeal_without_taroks": (False, True, "a deal where an active player has no tarok is void"),
+    "final_pass_lenient": (True, False, "a pass as final declaration is read (warning), not an "
+                           "error"),
 }
 
 TOURNAMENT_ID: Final = "si-tournament-2021"

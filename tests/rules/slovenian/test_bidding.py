@@ -148,3 +148,15 @@ def test_table_of_five_dealer_sits_out_and_p1_follows_dealer():
     assert h.active == (1, 2, 3, 4) and h.to_move() == 2 and h.deal_violations == []
     codes = [v.code for v in h.push(bid(0, "two"))]
     assert codes == ["action.seat_not_active"]
+
+
+@pytest.mark.parametrize("ruleset,severity", [("tournament", "warning"), ("openspiel", "error")])
+def test_final_pass_is_read_as_klop_leniently_only_in_tournament(ruleset, severity):
+    h, _ = run("P2:pass P3:pass P4:pass", ruleset=ruleset)
+    found = h.push(bid(0, "pass"))
+    assert [(v.code, v.severity) for v in found] == [("bid.pass_as_klop", severity)]
+    assert h.contract == "klop"
+    h, _ = run("P2:two P3:pass P4:pass P1:pass", ruleset=ruleset)
+    found = h.push(bid(1, "pass"))
+    assert [(v.code, v.severity) for v in found] == [("bid.pass_as_final", severity)]
+    assert (h.contract, h.declarer) == ("two", 1)
