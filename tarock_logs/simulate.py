@@ -499,7 +499,7 @@ def _planted_record(
     errors = [v for v in violations if v.severity == "error"]
     codes = sorted({v.code for v in errors})
     what = {
-        "illegal_card": f"seat {action.seat} played {action.card} ({errors[0].message})",
+        "illegal_card": f"{errors[0].message} (the engine's words)",
         "bad_discard": f"the declarer (seat {action.seat}) discarded {' '.join(action.cards)}, "
         "including a king",
         "bad_kontra": f"the declarer's partner (seat {action.seat}) gave kontra on the game",
