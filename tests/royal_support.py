@@ -113,68 +113,134 @@ def party_items(score: HandScore, seat: int) -> dict[str, int]:
 
 def fixture_catalogue(*items: Mapping[str, Any]) -> dict[str, Any]:
     """A user catalogue extending the built-in one with fixture items (test data only)."""
-    return {"extends": "royal-gerots-2023", "catalogue": "test-fixtures",
-            "items": [{"status": "fixture", "source": "test", **it} for it in items]}
+    return {
+        "extends": "royal-gerots-2023",
+        "catalogue": "test-fixtures",
+        "items": [{"status": "fixture", "source": "test", **it} for it in items],
+    }
 
 
 # --------------------------------------------------------------------------- layouts
 
 #: E1: A brings home XX, Sküs, XXI and XVIII and is first to five tricks; B brings home all
 #: four kings (and its own Pagat); seat 0 holds all hearts, seat 1 exactly 8 tarocks.
-E1_TRICKS = [T(x) for x in (
-    "0:T22 1:T21 2:T18 3:SN", "0:T19 1:T20 2:S10 3:C10", "0:T5 1:T17 2:SQ 3:CN",
-    "0:T4 1:T16 2:CJ 3:CQ", "0:T3 1:T15 2:DQ 3:DN", "2:T11 3:T6 0:HK 1:T9",
-    "2:T10 3:CK 0:HQ 1:T8", "2:DK 3:T12 0:HN 1:T7", "3:T13 0:HJ 1:DJ 2:SK",
-    "3:T14 0:T2 1:SJ 2:T1",
-)]  # fmt: skip
+E1_TRICKS = [
+    T(x)
+    for x in (
+        "0:T22 1:T21 2:T18 3:SN",
+        "0:T19 1:T20 2:S10 3:C10",
+        "0:T5 1:T17 2:SQ 3:CN",
+        "0:T4 1:T16 2:CJ 3:CQ",
+        "0:T3 1:T15 2:DQ 3:DN",
+        "2:T11 3:T6 0:HK 1:T9",
+        "2:T10 3:CK 0:HQ 1:T8",
+        "2:DK 3:T12 0:HN 1:T7",
+        "3:T13 0:HJ 1:DJ 2:SK",
+        "3:T14 0:T2 1:SJ 2:T1",
+    )
+]
 
 #: E2: B (seats 2, 3) takes 3 tricks and not the Pagat; A brings home every king.
-E2_TRICKS = [T(x) for x in (
-    "1:T21 2:T1 3:T6 0:T2", "1:T20 2:T10 3:C10 0:T19", "1:T17 2:T11 3:CN 0:T22",
-    "0:HK 1:T16 2:DK 3:CK", "0:HQ 1:T15 2:SK 3:CQ", "0:HN 1:T9 2:T18 3:T12",
-    "2:DQ 3:T13 0:T5 1:DJ", "3:T14 0:T4 1:T8 2:SQ", "3:DN 0:T3 1:T7 2:S10",
-    "0:HJ 1:SJ 2:CJ 3:SN",
-)]  # fmt: skip
+E2_TRICKS = [
+    T(x)
+    for x in (
+        "1:T21 2:T1 3:T6 0:T2",
+        "1:T20 2:T10 3:C10 0:T19",
+        "1:T17 2:T11 3:CN 0:T22",
+        "0:HK 1:T16 2:DK 3:CK",
+        "0:HQ 1:T15 2:SK 3:CQ",
+        "0:HN 1:T9 2:T18 3:T12",
+        "2:DQ 3:T13 0:T5 1:DJ",
+        "3:T14 0:T4 1:T8 2:SQ",
+        "3:DN 0:T3 1:T7 2:S10",
+        "0:HJ 1:SJ 2:CJ 3:SN",
+    )
+]
 
 #: E3 (and E4's mirror), dealt as E5 (B holds XXI): A takes 7 tricks, XIX ends in B's tricks
 #: (under B's XXI), DK in A's; no silent premium for anybody.
-E3_TRICKS = [T(x) for x in (
-    "2:T21 3:T6 0:T19 1:T7", "1:T20 2:T10 3:C10 0:T2", "0:T22 1:T8 2:T11 3:CN",
-    "2:T1 3:T12 0:HK 1:DJ", "3:T13 0:T4 1:T9 2:DQ", "3:DN 0:T3 1:T18 2:DK",
-    "1:T17 2:SQ 3:T14 0:T5", "1:T16 2:SK 3:CK 0:HQ", "1:T15 2:S10 3:CQ 0:HN",
-    "0:HJ 1:SJ 2:CJ 3:SN",
-)]  # fmt: skip
+E3_TRICKS = [
+    T(x)
+    for x in (
+        "2:T21 3:T6 0:T19 1:T7",
+        "1:T20 2:T10 3:C10 0:T2",
+        "0:T22 1:T8 2:T11 3:CN",
+        "2:T1 3:T12 0:HK 1:DJ",
+        "3:T13 0:T4 1:T9 2:DQ",
+        "3:DN 0:T3 1:T18 2:DK",
+        "1:T17 2:SQ 3:T14 0:T5",
+        "1:T16 2:SK 3:CK 0:HQ",
+        "1:T15 2:S10 3:CQ 0:HN",
+        "0:HJ 1:SJ 2:CJ 3:SN",
+    )
+]
 
 #: E4: A takes only 4 tricks and DK ends in B's tricks; no silent premium for anybody.
-E4_LOST_TRICKS = [T(x) for x in (
-    "1:T21 2:T10 3:C10 0:T22", "1:T20 2:T11 3:CN 0:T19", "1:T17 2:SQ 3:SN 0:T5",
-    "1:T16 2:SK 3:CK 0:T4", "2:T18 3:T6 0:T3 1:T15", "2:T1 3:T12 0:HK 1:T7",
-    "3:T13 0:T2 1:T8 2:DQ", "2:DK 3:T14 0:HQ 1:T9", "3:DN 0:HN 1:DJ 2:S10",
-    "3:CQ 0:HJ 1:SJ 2:CJ",
-)]  # fmt: skip
+E4_LOST_TRICKS = [
+    T(x)
+    for x in (
+        "1:T21 2:T10 3:C10 0:T22",
+        "1:T20 2:T11 3:CN 0:T19",
+        "1:T17 2:SQ 3:SN 0:T5",
+        "1:T16 2:SK 3:CK 0:T4",
+        "2:T18 3:T6 0:T3 1:T15",
+        "2:T1 3:T12 0:HK 1:T7",
+        "3:T13 0:T2 1:T8 2:DQ",
+        "2:DK 3:T14 0:HQ 1:T9",
+        "3:DN 0:HN 1:DJ 2:S10",
+        "3:CQ 0:HJ 1:SJ 2:CJ",
+    )
+]
 
 #: E5: B holds XXI and wins a trick with it, B is first to five tricks, A brings home the
 #: Sküs; no 4 Könige, Lauer or Mondfang.
-E5_TRICKS = [T(x) for x in (
-    "2:T21 3:T6 0:T2 1:T7", "2:T11 3:T12 0:T3 1:T8", "3:T13 0:T4 1:T9 2:T10",
-    "3:T14 0:T5 1:DJ 2:T1", "3:DN 0:HK 1:SJ 2:DK", "0:T22 1:T20 2:DQ 3:CK",
-    "0:T19 1:T18 2:SQ 3:CQ", "1:T17 2:SK 3:CN 0:HQ", "1:T16 2:S10 3:C10 0:HN",
-    "1:T15 2:CJ 3:SN 0:HJ",
-)]  # fmt: skip
+E5_TRICKS = [
+    T(x)
+    for x in (
+        "2:T21 3:T6 0:T2 1:T7",
+        "2:T11 3:T12 0:T3 1:T8",
+        "3:T13 0:T4 1:T9 2:T10",
+        "3:T14 0:T5 1:DJ 2:T1",
+        "3:DN 0:HK 1:SJ 2:DK",
+        "0:T22 1:T20 2:DQ 3:CK",
+        "0:T19 1:T18 2:SQ 3:CQ",
+        "1:T17 2:SK 3:CN 0:HQ",
+        "1:T16 2:S10 3:C10 0:HN",
+        "1:T15 2:CJ 3:SN 0:HJ",
+    )
+]
 
 #: E6: seat 0 holds all hearts and the four kings (Flush and Wonok); A takes every trick,
 #: brings home XX, Sküs, its own XXI-capturing Sküs takes B's XXI, and all four kings.
-E6_TRICKS = [T(x) for x in (
-    "2:T21 3:T2 0:T22 1:T12", "1:T20 2:T9 3:T3 0:T19", "1:T18 2:T10 3:T4 0:T1",
-    "0:HK 1:T17 2:DQ 3:T5", "0:DK 1:T16 2:DN 3:T6", "0:SK 1:T15 2:SQ 3:T7",
-    "0:CK 1:T14 2:CJ 3:T8", "0:HQ 1:T13 2:T11 3:CQ", "0:HN 1:DJ 2:SN 3:CN",
-    "0:HJ 1:SJ 2:S10 3:C10",
-)]  # fmt: skip
+E6_TRICKS = [
+    T(x)
+    for x in (
+        "2:T21 3:T2 0:T22 1:T12",
+        "1:T20 2:T9 3:T3 0:T19",
+        "1:T18 2:T10 3:T4 0:T1",
+        "0:HK 1:T17 2:DQ 3:T5",
+        "0:DK 1:T16 2:DN 3:T6",
+        "0:SK 1:T15 2:SQ 3:T7",
+        "0:CK 1:T14 2:CJ 3:T8",
+        "0:HQ 1:T13 2:T11 3:CQ",
+        "0:HN 1:DJ 2:SN 3:CN",
+        "0:HJ 1:SJ 2:S10 3:C10",
+    )
+]
 
 #: E8: B1 plays its Pagat into A's trick, B2 its XXI under A1's Sküs; B first to five.
-E8_TRICKS = [T(x) for x in (
-    "1:T20 2:T1 3:T6 0:T2", "0:T22 1:T15 2:SQ 3:T21", "2:T14 3:SN 0:T3 1:T7",
-    "3:T13 2:S10 0:T4 1:T8", "3:T12 2:CJ 0:T5 1:T9", "2:T11 3:C10 0:HK 1:DJ",
-    "2:T10 3:CN 0:HQ 1:SJ", "2:DK 3:DN 0:HN 1:T18", "2:DQ 3:CK 0:HJ 1:T17",
-    "2:SK 3:CQ 0:T19 1:T16",
-)]  # fmt: skip
+E8_TRICKS = [
+    T(x)
+    for x in (
+        "1:T20 2:T1 3:T6 0:T2",
+        "0:T22 1:T15 2:SQ 3:T21",
+        "2:T14 3:SN 0:T3 1:T7",
+        "3:T13 2:S10 0:T4 1:T8",
+        "3:T12 2:CJ 0:T5 1:T9",
+        "2:T11 3:C10 0:HK 1:DJ",
+        "2:T10 3:CN 0:HQ 1:SJ",
+        "2:DK 3:DN 0:HN 1:T18",
+        "2:DQ 3:CK 0:HJ 1:T17",
+        "2:SK 3:CQ 0:T19 1:T16",
+    )
+]

@@ -4,10 +4,20 @@ raising (§4.5's examples), contras (§4.4) and the opener conventions (§8.1 it
 from __future__ import annotations
 
 import pytest
-
 from royal_support import (
-    A1, A2, B1, B2, ann, fixture_catalogue, kontra, meld, new_hand, push_all, turns,
-)  # fmt: skip
+    A1,
+    A2,
+    B1,
+    B2,
+    ann,
+    fixture_catalogue,
+    kontra,
+    meld,
+    new_hand,
+    push_all,
+    turns,
+)
+
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import bidding_over
 
@@ -166,11 +176,21 @@ def test_legal_actions_offer_only_true_meldungen() -> None:
 def test_raising_chain_alternates_partners_and_voids_contras() -> None:
     """§4.5's legal example: A1 Honneur; B1 contra; A2 Köpfe; B2 contra; A1 Trull."""
     hand = new_hand(DEAL)
-    found = push_all(hand, turns(
-        B2, [ann(A1, "S_HONNEUR")], A2, [kontra(B1, "S_HONNEUR")], B2, A1,
-        [ann(A2, "S_KOEPFE", raises="S_HONNEUR")], B1, [kontra(B2, "S_KOEPFE")],
-        [ann(A1, "S_TRULL", raises="S_KOEPFE")],
-    ))  # fmt: skip
+    found = push_all(
+        hand,
+        turns(
+            B2,
+            [ann(A1, "S_HONNEUR")],
+            A2,
+            [kontra(B1, "S_HONNEUR")],
+            B2,
+            A1,
+            [ann(A2, "S_KOEPFE", raises="S_HONNEUR")],
+            B1,
+            [kontra(B2, "S_KOEPFE")],
+            [ann(A1, "S_TRULL", raises="S_KOEPFE")],
+        ),
+    )
     assert found == []
     b = hand.bidding
     assert [i.item_id for i in b.active(0)] == ["S_TRULL"]
@@ -196,9 +216,15 @@ def test_raise_rule_b_lets_either_member_raise_an_ordinary_schlemm() -> None:
 
 TROPHIES = fixture_catalogue(
     {"id": "TR_LOW", "group": "trophy", "value": 30, "condition": {"tricks_at_least": 8}},
-    {"id": "TR_HIGH", "group": "trophy", "value": 60, "condition": {"tricks_at_least": 9},
-     "raises": ["TR_LOW"], "direct_announcement_allowed": False},
-)  # fmt: skip
+    {
+        "id": "TR_HIGH",
+        "group": "trophy",
+        "value": 60,
+        "condition": {"tricks_at_least": 9},
+        "raises": ["TR_LOW"],
+        "direct_announcement_allowed": False,
+    },
+)
 
 
 @pytest.mark.parametrize("reading", ["A", "B"])
@@ -234,8 +260,15 @@ def test_duplicate_schlemm_is_ignored_but_both_parties_may_announce_it() -> None
 def test_several_related_schlemme_are_raised_by_the_partner_of_the_last_announcer() -> None:
     """§4.5's fixture X_SE contains Spiel and Engel: after A2 Spiel, A1 Engel only A2 may
     announce it, and it supersedes both."""
-    cat = fixture_catalogue({"id": "X_SE", "group": "schlemm", "value": 12,
-                             "raises": ["F_SPIEL", "S_ENGEL"], "condition": None})  # fmt: skip
+    cat = fixture_catalogue(
+        {
+            "id": "X_SE",
+            "group": "schlemm",
+            "value": 12,
+            "raises": ["F_SPIEL", "S_ENGEL"],
+            "condition": None,
+        }
+    )
     bid = turns(B2, A1, [ann(A2, "F_SPIEL")], B1, B2, [ann(A1, "S_ENGEL")])
     hand = new_hand(DEAL, catalogue=cat)
     push_all(hand, bid)

@@ -21,12 +21,18 @@ from tarock_logs.rules.royal.predicates import Context, evaluate, validate
 def test_builtin_catalogue_holds_what_the_seed_knows() -> None:
     cat = builtin_catalogue()
     assert cat.id == "royal-gerots-2023" and len(cat.items) == 29
-    full = [i.id for i in cat.items.values() if i.value is not None and i.condition is not None
-            and i.status == "confirmed"]  # fmt: skip
+    full = [
+        i.id
+        for i in cat.items.values()
+        if i.value is not None and i.condition is not None and i.status == "confirmed"
+    ]
     assert len(full) == 16  # §5.6: 5 Meldungen, 6 material premiums, 4 silent, Spiel
     assert {i.id for i in cat.items.values() if i.group == "trophy"} >= {
-        "TR_VALAT", "TR_LEGION", "TR_GOLGOTA", "TR_SPADILLE",
-    }  # fmt: skip
+        "TR_VALAT",
+        "TR_LEGION",
+        "TR_GOLGOTA",
+        "TR_SPADILLE",
+    }
     assert all(cat.items[t].value is None for t in ("TR_VALAT", "TR_LEGION", "S_MONDFANG"))
     assert cat.raises("S_TRULL", "S_HONNEUR") and cat.raises("S_KOEPFE", "S_HONNEUR")
     assert not cat.raises("S_HONNEUR", "S_KOEPFE")
@@ -41,15 +47,24 @@ def test_every_item_has_a_status_and_a_source() -> None:
 
 
 def test_extending_updates_adds_and_removes_items() -> None:
-    cat = parse_catalogue({
-        "extends": "royal-gerots-2023", "catalogue": "club",
-        "items": [
-            {"id": "TR_VALAT", "value": 40, "status": "confirmed", "source": "club rulebook"},
-            {"id": "F_6", "group": "free_tricks", "value": 15, "raises": ["F_SPIEL"],
-             "disables_obscur": True, "condition": {"tricks_at_least": 6}},
-            {"id": "TR_SZFINX", "remove": True},
-        ],
-    })  # fmt: skip
+    cat = parse_catalogue(
+        {
+            "extends": "royal-gerots-2023",
+            "catalogue": "club",
+            "items": [
+                {"id": "TR_VALAT", "value": 40, "status": "confirmed", "source": "club rulebook"},
+                {
+                    "id": "F_6",
+                    "group": "free_tricks",
+                    "value": 15,
+                    "raises": ["F_SPIEL"],
+                    "disables_obscur": True,
+                    "condition": {"tricks_at_least": 6},
+                },
+                {"id": "TR_SZFINX", "remove": True},
+            ],
+        }
+    )
     assert cat.id == "club"
     assert cat.items["TR_VALAT"].value == 40
     assert cat.items["TR_VALAT"].condition == {"tricks_at_least": 10}  # kept from the base
@@ -78,10 +93,14 @@ def test_catalogue_faults_are_named(item: dict, message: str) -> None:  # type: 
 
 def test_a_raising_cycle_is_refused() -> None:
     with pytest.raises(ValueError, match="cycle"):
-        parse_catalogue({"items": [
-            {"id": "X", "group": "schlemm", "raises": ["Y"]},
-            {"id": "Y", "group": "schlemm", "raises": ["X"]},
-        ]})  # fmt: skip
+        parse_catalogue(
+            {
+                "items": [
+                    {"id": "X", "group": "schlemm", "raises": ["Y"]},
+                    {"id": "Y", "group": "schlemm", "raises": ["X"]},
+                ]
+            }
+        )
 
 
 def test_only_the_builtin_catalogue_can_be_extended() -> None:
@@ -113,8 +132,10 @@ def test_score_items_name_the_items_of_known_value() -> None:
     names = ENGINE.score_items
     assert {"consolation", "kontra", "cap", "F_SPIEL", "Q_OBSCUR", "M_FLUSH"} <= names
     assert "TR_VALAT" not in names  # value unknown: a recorded line is "not checked"
-    rs = ENGINE.ruleset("royal", {"catalogue": {"extends": "royal-gerots-2023",
-                                                "items": [{"id": "TR_VALAT", "value": 40}]}})
+    rs = ENGINE.ruleset(
+        "royal",
+        {"catalogue": {"extends": "royal-gerots-2023", "items": [{"id": "TR_VALAT", "value": 40}]}},
+    )
     assert "TR_VALAT" in ENGINE.score_items_for(rs)
 
 
@@ -122,10 +143,14 @@ def test_score_items_name_the_items_of_known_value() -> None:
 
 DEALT = [
     ["HK", "HQ", "HN", "HJ", "DK", "SK", "CK", "T1", "T2", "T3"],
-    ["T21", "T20"], ["T22"], ["T18"],
-]  # fmt: skip
-TRICKS = [([(0, "T1"), (1, "T20"), (2, "T22"), (3, "T18")], 2),
-          ([(0, "T2"), (1, "T21"), (2, "HK"), (3, "DK")], 1)]  # fmt: skip
+    ["T21", "T20"],
+    ["T22"],
+    ["T18"],
+]
+TRICKS = [
+    ([(0, "T1"), (1, "T20"), (2, "T22"), (3, "T18")], 2),
+    ([(0, "T2"), (1, "T21"), (2, "HK"), (3, "DK")], 1),
+]
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from royal_support import A1, A2, B1, B2, E8_TRICKS, deal_of, new_hand, push_all, turns
+
 from tarock_logs.audit import audit_session
 from tarock_logs.models import SessionAdapter
 from tarock_logs.reader import read_paths
@@ -84,16 +84,18 @@ def test_deal_findings_honours_and_pack() -> None:
     hands[1] = ["T19" if c == "T20" else c for c in hands[1]]
     hand = new_hand(hands)
     assert [(v.code, v.card) for v in hand.hand_findings()] == [
-        ("DEAL_HONOURS", "T19"), ("DEAL_HONOURS", "T20"),
-    ]  # fmt: skip
+        ("DEAL_HONOURS", "T19"),
+        ("DEAL_HONOURS", "T20"),
+    ]
     hands[3] = hands[3][:-1] + [hands[2][0]]
     assert "DEAL_INVALID" in [v.code for v in new_hand(hands).hand_findings()]
 
 
 def test_xix_to_the_defending_abfaenger_is_an_option() -> None:
     hands = deal_of(E8_TRICKS)  # XIX with seat 0, the attacking Abfänger
-    assert [v.code for v in new_hand(hands, xix_recipient="defending_abfaenger").hand_findings()
-            ] == ["DEAL_HONOURS"]  # fmt: skip
+    assert [
+        v.code for v in new_hand(hands, xix_recipient="defending_abfaenger").hand_findings()
+    ] == ["DEAL_HONOURS"]
 
 
 def test_cards_outside_the_pack_are_refused() -> None:
@@ -109,8 +111,9 @@ def test_match_dealer_rotation_and_throw_ins() -> None:
     normal = deal_of(E8_TRICKS)
     h1 = ss.new_hand(3, normal)
     assert isinstance(h1, RoyalHand) and h1.hand_findings() == []
-    push_all(h1, turns(B2, A1, A2, B1) + [Action("play", s, card=c) for t in E8_TRICKS
-                                          for s, c in t])  # fmt: skip
+    push_all(
+        h1, turns(B2, A1, A2, B1) + [Action("play", s, card=c) for t in E8_TRICKS for s, c in t]
+    )
     ss.end_hand(h1, h1.score())
     assert ss.carry()["next_dealer"] == 1 and ss.carry()["games"] == 1
     # the same dealer again: attack and defence did not alternate
@@ -118,7 +121,7 @@ def test_match_dealer_rotation_and_throw_ins() -> None:
     assert [v.code for v in h2.hand_findings()] == ["DEALER_ROTATION"]
     # an Abfänger dealing
     h3 = ss.new_hand(0, normal)
-    assert [v.code for v in h3.hand_findings()][0] == "DEALER_NOT_EINTREIBER"
+    assert next(v.code for v in h3.hand_findings()) == "DEALER_NOT_EINTREIBER"
     # a thrown-in deal is dealt again by the same dealer and is not a game
     h4 = ss.new_hand(1, normal)
     h4.push(Action("throw_in", 0))
@@ -144,12 +147,31 @@ def test_view_has_the_contract_keys() -> None:
     hand = new_hand(deal_of(E8_TRICKS))
     push_all(hand, turns(B2, A1, A2, B1) + [Action("play", s, card=c) for s, c in E8_TRICKS[0]])
     v = hand.view()
-    for key in ("phase", "to_move", "hands", "trick", "tricks", "talon", "discards", "contract",
-                "declarer", "partner", "bids", "announcements", "kontras"):  # fmt: skip
+    for key in (
+        "phase",
+        "to_move",
+        "hands",
+        "trick",
+        "tricks",
+        "talon",
+        "discards",
+        "contract",
+        "declarer",
+        "partner",
+        "bids",
+        "announcements",
+        "kontras",
+    ):
         assert key in v
     assert v["talon"] == [] and v["discards"] == [] and v["contract"] is None
-    assert v["tricks"] == [{"leader": 1, "cards": [[1, "T20"], [2, "T1"], [3, "T6"], [0, "T2"]],
-                            "winner": 1, "points": 0}]  # fmt: skip
+    assert v["tricks"] == [
+        {
+            "leader": 1,
+            "cards": [[1, "T20"], [2, "T1"], [3, "T6"], [0, "T2"]],
+            "winner": 1,
+            "points": 0,
+        }
+    ]
     assert v["bids"] == [[3, "pass"], [0, "pass"], [1, "pass"], [2, "pass"]]
     assert v["pairs"] == {"attackers": [0, 1], "defenders": [2, 3]}
     json.dumps(v)
@@ -176,16 +198,24 @@ def test_sample_match_replays_legal_with_its_recorded_scores() -> None:
 def test_sample_under_a_user_catalogue_file_shows_the_changed_value(tmp_path: Path) -> None:
     """A session option ``catalogue_path`` points the engine at a user's catalogue file."""
     path = tmp_path / "club.json"
-    path.write_text(json.dumps({"extends": "royal-gerots-2023", "catalogue": "club-2024",
-                                "items": [{"id": "F_SPIEL", "value": 11}]}))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "extends": "royal-gerots-2023",
+                "catalogue": "club-2024",
+                "items": [{"id": "F_SPIEL", "value": 11}],
+            }
+        )
+    )
     doc = json.loads(SAMPLE.read_text())
     doc["options"]["catalogue_path"] = str(path)
     session = SessionAdapter.validate_python(doc)
     sa = audit_session(session)
     first = sa.hands[0]  # A's Spiel lost: -10 recorded, -11 under the club catalogue
     assert {(d.item, d.seat, d.recorded, d.recomputed) for d in first.discrepancies} >= {
-        ("F_SPIEL", 0, -10, -11), ("F_SPIEL", 1, -10, -11),
-    }  # fmt: skip
+        ("F_SPIEL", 0, -10, -11),
+        ("F_SPIEL", 1, -10, -11),
+    }
 
 
 def test_a_bad_catalogue_file_is_a_clear_setup_error(tmp_path: Path) -> None:

@@ -14,20 +14,36 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from royal_support import fixture_catalogue
+
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import ENGINE, RoyalHand
 
 BOUND = fixture_catalogue(
-    {"id": "B_PAGAT", "group": "bound", "value": 10, "bindings": [{"card": "T1", "trick": 10}],
-     "condition": {"trick_won_with": {"trick": 10, "card": "T1"}}},
-    {"id": "B_UHU", "group": "bound", "value": 8, "bindings": [{"card": "T2", "trick": 9}],
-     "condition": {"trick_won_with": {"trick": 9, "card": "T2"}}},
-    {"id": "B_BOTH", "group": "bound", "value": 20, "raises": ["B_PAGAT", "B_UHU"],
-     "bindings": [], "condition": {"tricks_at_least": 1}},
-)  # fmt: skip
+    {
+        "id": "B_PAGAT",
+        "group": "bound",
+        "value": 10,
+        "bindings": [{"card": "T1", "trick": 10}],
+        "condition": {"trick_won_with": {"trick": 10, "card": "T1"}},
+    },
+    {
+        "id": "B_UHU",
+        "group": "bound",
+        "value": 8,
+        "bindings": [{"card": "T2", "trick": 9}],
+        "condition": {"trick_won_with": {"trick": 9, "card": "T2"}},
+    },
+    {
+        "id": "B_BOTH",
+        "group": "bound",
+        "value": 20,
+        "raises": ["B_PAGAT", "B_UHU"],
+        "bindings": [],
+        "condition": {"tricks_at_least": 1},
+    },
+)
 
 
 def random_deal(rng: random.Random, dealer: int) -> list[list[str]]:

@@ -8,11 +8,29 @@ are test data supplied as a user catalogue, not catalogue facts.
 from __future__ import annotations
 
 import pytest
-
 from royal_support import (
-    A1, Action, A2, B1, B2, E1_TRICKS, E2_TRICKS, E3_TRICKS, E4_LOST_TRICKS, E5_TRICKS, E6_TRICKS,
-    E8_TRICKS, T, ann, fixture_catalogue, game, kontra, meld, party_items, turns,
-)  # fmt: skip
+    A1,
+    A2,
+    B1,
+    B2,
+    E1_TRICKS,
+    E2_TRICKS,
+    E3_TRICKS,
+    E4_LOST_TRICKS,
+    E5_TRICKS,
+    E6_TRICKS,
+    E8_TRICKS,
+    Action,
+    T,
+    ann,
+    fixture_catalogue,
+    game,
+    kontra,
+    meld,
+    party_items,
+    turns,
+)
+
 from tarock_logs.rules.royal import ENGINE, match_result
 from tarock_logs.rules.royal.predicates import Context, evaluate
 
@@ -26,13 +44,19 @@ def test_e1_basic_game_raise_obscur_and_four_kings() -> None:
         B2,
         [ann(A1, "S_HONNEUR")],
         [ann(A2, "S_KOEPFE", raises="S_HONNEUR")],
-        B1, B2, A1,
-    )  # fmt: skip
+        B1,
+        B2,
+        A1,
+    )
     _, score = game(E1_TRICKS, bidding, consolation=0)
     assert score.totals == (18, 18, 19, 19)
     assert party_items(score, A1) == {
-        "consolation": 0, "M_FLUSH": 10, "S_ENGEL": 1, "S_KOEPFE": 2, "Q_OBSCUR": 5,
-    }  # fmt: skip
+        "consolation": 0,
+        "M_FLUSH": 10,
+        "S_ENGEL": 1,
+        "S_KOEPFE": 2,
+        "Q_OBSCUR": 5,
+    }
     assert party_items(score, B2) == {"consolation": 0, "S_VISI": -1, "Q_4KOENIGE": 20}
     assert score.unverified == ()
 
@@ -46,9 +70,14 @@ def test_e2_a_party_never_writes_less_than_zero() -> None:
 
 def test_e3_contras_score_only_for_the_contra_ing_party() -> None:
     bidding = turns(
-        B2, [ann(A1, "S_LAMOUR")], [ann(A2, "F_SPIEL")],
-        [kontra(B1, "S_LAMOUR"), kontra(B1, "F_SPIEL")], B2, A1, A2,
-    )  # fmt: skip
+        B2,
+        [ann(A1, "S_LAMOUR")],
+        [ann(A2, "F_SPIEL")],
+        [kontra(B1, "S_LAMOUR"), kontra(B1, "F_SPIEL")],
+        B2,
+        A1,
+        A2,
+    )
     _, score = game(E3_TRICKS, bidding, consolation_attackers=0, consolation_defenders=12)
     assert score.totals == (9, 9, 3, 3)
     assert party_items(score, A2) == {"consolation": 0, "F_SPIEL": 10, "S_LAMOUR": -1}
@@ -65,11 +94,21 @@ X15 = {"id": "X15", "group": "schlemm", "value": 15, "condition": {"home": "DK"}
 )
 def test_e4_contra_results_are_limited_to_20_per_party(tricks, totals, kontra_b) -> None:  # type: ignore[no-untyped-def]
     bidding = turns(
-        B2, [ann(A1, "F_SPIEL"), ann(A1, "X15")], A2, [kontra(B1, "F_SPIEL"), kontra(B1, "X15")],
-        B2, A1, A2,
-    )  # fmt: skip
-    _, score = game(tricks, bidding, catalogue=fixture_catalogue(X15),
-                    consolation_attackers=30, consolation_defenders=0)  # fmt: skip
+        B2,
+        [ann(A1, "F_SPIEL"), ann(A1, "X15")],
+        A2,
+        [kontra(B1, "F_SPIEL"), kontra(B1, "X15")],
+        B2,
+        A1,
+        A2,
+    )
+    _, score = game(
+        tricks,
+        bidding,
+        catalogue=fixture_catalogue(X15),
+        consolation_attackers=30,
+        consolation_defenders=0,
+    )
     assert score.totals == totals
     assert party_items(score, B1)["kontra"] == kontra_b
 
@@ -78,11 +117,16 @@ def test_e4_separate_limits_add_gains_and_losses_after_limiting_each() -> None:
     """§8.1 item 22's alternative: gains and losses limited separately. With +25 and -10
     (Spiel lost, X15 lost, a contra'd Engel made) the net mode gives +15, this one +10."""
     bidding = turns(
-        B2, [ann(A1, "F_SPIEL"), ann(A1, "X15"), ann(A1, "S_HONNEUR")], A2,
-        [kontra(B1, "F_SPIEL"), kontra(B1, "X15"), kontra(B1, "S_HONNEUR")], B2, A1, A2,
-    )  # fmt: skip
+        B2,
+        [ann(A1, "F_SPIEL"), ann(A1, "X15"), ann(A1, "S_HONNEUR")],
+        A2,
+        [kontra(B1, "F_SPIEL"), kontra(B1, "X15"), kontra(B1, "S_HONNEUR")],
+        B2,
+        A1,
+        A2,
+    )
     cat = fixture_catalogue(X15, {"id": "S_HONNEUR", "value": 10})
-    common = dict(catalogue=cat, consolation=0)
+    common = {"catalogue": cat, "consolation": 0}
     _, net = game(E4_LOST_TRICKS, bidding, **common)
     _, sep = game(E4_LOST_TRICKS, bidding, contra_limit_mode="separate", **common)
     assert party_items(net, B1)["kontra"] == 15  # +10 +15 -10 = +15
@@ -90,9 +134,19 @@ def test_e4_separate_limits_add_gains_and_losses_after_limiting_each() -> None:
 
 
 E5_BIDDING = turns(
-    B2, [ann(A1, "S_HONNEUR")], A2, [kontra(B1, "S_HONNEUR")], B2, A1,
-    [ann(A2, "S_KOEPFE", raises="S_HONNEUR")], B1, [kontra(B2, "S_KOEPFE")], A1, A2, B1,
-)  # fmt: skip
+    B2,
+    [ann(A1, "S_HONNEUR")],
+    A2,
+    [kontra(B1, "S_HONNEUR")],
+    B2,
+    A1,
+    [ann(A2, "S_KOEPFE", raises="S_HONNEUR")],
+    B1,
+    [kontra(B2, "S_KOEPFE")],
+    A1,
+    A2,
+    B1,
+)
 
 
 def test_e5_a_raise_voids_the_contra_and_the_raised_schlemm_is_lost() -> None:
@@ -105,8 +159,13 @@ def test_e5_a_raise_voids_the_contra_and_the_raised_schlemm_is_lost() -> None:
 
 def test_e5_reading_keep_scores_the_contra_on_the_raised_from_honneur() -> None:
     """§8.1 item 21 (c): B1's contra stays on Honneur, which A made: it costs B 1 point."""
-    _, score = game(E5_TRICKS, E5_BIDDING, consolation_attackers=10, consolation_defenders=0,
-                    raise_voids_contra="keep")  # fmt: skip
+    _, score = game(
+        E5_TRICKS,
+        E5_BIDDING,
+        consolation_attackers=10,
+        consolation_defenders=0,
+        raise_voids_contra="keep",
+    )
     assert score.totals == (8, 8, 6, 6)
 
 
@@ -120,7 +179,8 @@ def test_e5_reading_carry_over_makes_the_second_contra_a_contra_twice() -> None:
 
 E6_BIDDING = [
     *turns(B2, [meld(A1, "M_WONOK"), meld(A1, "M_FLUSH"), ann(A1, "S_TRULL")]),
-    ann(A2, "S_ENGEL"), ann(A2, "F_SPIEL"),
+    ann(A2, "S_ENGEL"),
+    ann(A2, "F_SPIEL"),
 ]
 
 
@@ -129,11 +189,16 @@ def _e6(trophy_condition: object | None, **options: object):  # type: ignore[no-
     extra = []
     if trophy_condition is not None:
         bidding.append(ann(A2, "TR60"))
-        extra.append({"id": "TR60", "group": "trophy", "value": 60,
-                      "condition": trophy_condition})  # fmt: skip
+        extra.append({"id": "TR60", "group": "trophy", "value": 60, "condition": trophy_condition})
     bidding += [Action("pass", A2), Action("pass", B1), Action("pass", B2), Action("pass", A1)]
-    return game(E6_TRICKS, bidding, catalogue=fixture_catalogue(*extra),
-                consolation_attackers=10, consolation_defenders=0, **options)  # fmt: skip
+    return game(
+        E6_TRICKS,
+        bidding,
+        catalogue=fixture_catalogue(*extra),
+        consolation_attackers=10,
+        consolation_defenders=0,
+        **options,
+    )
 
 
 def test_e6a_the_score_is_capped_at_100() -> None:
@@ -218,8 +283,13 @@ def test_an_item_of_unknown_value_is_listed_unverified_and_left_out() -> None:
 
 def test_a_user_catalogue_value_changes_the_score() -> None:
     bidding = turns(
-        B2, [ann(A1, "S_LAMOUR")], [ann(A2, "F_SPIEL")], B1, B2, A1,
-    )  # fmt: skip
+        B2,
+        [ann(A1, "S_LAMOUR")],
+        [ann(A2, "F_SPIEL")],
+        B1,
+        B2,
+        A1,
+    )
     _, builtin = game(E3_TRICKS, bidding, consolation=0)
     user = {"extends": "royal-gerots-2023", "items": [{"id": "F_SPIEL", "value": 12}]}
     _, custom = game(E3_TRICKS, bidding, consolation=0, catalogue=user)

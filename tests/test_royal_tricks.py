@@ -8,8 +8,8 @@ to trick 9, sequence 7) are test fixtures, not catalogue facts.
 from __future__ import annotations
 
 import pytest
-
 from royal_support import fixture_catalogue, new_hand
+
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal.tricks import Bound, legal_cards, trick_winner
 
@@ -66,11 +66,21 @@ DEAL = [
     ["T14", "T13", "T12", "T6", "T7", "DN", "SN", "CQ", "CN", "C10"],
 ]
 BOUND = fixture_catalogue(
-    {"id": "B_PAGAT", "group": "bound", "value": 10, "bindings": [{"card": "T1", "trick": 10}],
-     "condition": {"trick_won_with": {"trick": 10, "card": "T1"}}},
-    {"id": "B_UHU", "group": "bound", "value": 10, "bindings": [{"card": "T2", "trick": 9}],
-     "condition": {"trick_won_with": {"trick": 9, "card": "T2"}}},
-)  # fmt: skip
+    {
+        "id": "B_PAGAT",
+        "group": "bound",
+        "value": 10,
+        "bindings": [{"card": "T1", "trick": 10}],
+        "condition": {"trick_won_with": {"trick": 10, "card": "T1"}},
+    },
+    {
+        "id": "B_UHU",
+        "group": "bound",
+        "value": 10,
+        "bindings": [{"card": "T2", "trick": 9}],
+        "condition": {"trick_won_with": {"trick": 9, "card": "T2"}},
+    },
+)
 
 
 def _bound_hand(*announce: str):  # type: ignore[no-untyped-def]

@@ -108,27 +108,44 @@ class Bidding:
         item = self.catalogue.get(mid)
         out: list[Violation] = []
         if item is None:
-            out.append(self._v(
-                "UNKNOWN_ITEM", "5.6",
-                f"{self.who(a.seat)} declared {mid!r}, which the catalogue "
-                f"{self.catalogue.id} does not know: not checked, scored as unverified",
-                a.seat, severity="warning", item=mid))  # fmt: skip
+            out.append(
+                self._v(
+                    "UNKNOWN_ITEM",
+                    "5.6",
+                    f"{self.who(a.seat)} declared {mid!r}, which the catalogue "
+                    f"{self.catalogue.id} does not know: not checked, scored as unverified",
+                    a.seat,
+                    severity="warning",
+                    item=mid,
+                )
+            )
             if apply:
                 self.melds.append(MeldRecord(a.seat, mid, params, seq, None))
             return out
         if not item.is_meldung:
-            out.append(self._v(
-                "NOT_A_MELDUNG", "4.3",
-                f"{self.who(a.seat)} declared {mid} ({item.name}) as a Meldung, but it is a "
-                f"{item.group} item: it is announced, not declared; ignored",
-                a.seat, item=mid))  # fmt: skip
+            out.append(
+                self._v(
+                    "NOT_A_MELDUNG",
+                    "4.3",
+                    f"{self.who(a.seat)} declared {mid} ({item.name}) as a Meldung, but it is a "
+                    f"{item.group} item: it is announced, not declared; ignored",
+                    a.seat,
+                    item=mid,
+                )
+            )
             return out
         bad = _param_fault(item, params)
         if bad:
-            out.append(self._v(
-                "FALSE_MELDUNG", "4.3",
-                f"{self.who(a.seat)} declared {mid} ({item.name}) with {bad}: not a valid "
-                "declaration, not scored", a.seat, item=mid))  # fmt: skip
+            out.append(
+                self._v(
+                    "FALSE_MELDUNG",
+                    "4.3",
+                    f"{self.who(a.seat)} declared {mid} ({item.name}) with {bad}: not a valid "
+                    "declaration, not scored",
+                    a.seat,
+                    item=mid,
+                )
+            )
             if apply:
                 self.melds.append(MeldRecord(a.seat, mid, params, seq, False))
             return out
@@ -149,19 +166,34 @@ class Bidding:
             )
             valid = predicates.evaluate(item.condition, ctx)
         if valid is False:
-            out.append(self._v(
-                "FALSE_MELDUNG", "4.3",
-                f"{self.who(a.seat)} declared {_meld_text(item, params)}, which his dealt hand "
-                "does not bear out (only the real number may be declared): not scored",
-                a.seat, item=mid))  # fmt: skip
+            out.append(
+                self._v(
+                    "FALSE_MELDUNG",
+                    "4.3",
+                    f"{self.who(a.seat)} declared {_meld_text(item, params)}, which his dealt hand "
+                    "does not bear out (only the real number may be declared): not scored",
+                    a.seat,
+                    item=mid,
+                )
+            )
         if dup and valid is not False:
-            out.append(self._v(
-                "DUPLICATE_MELDUNG", "4.3",
-                f"{self.who(a.seat)} declared {_meld_text(item, params)} a second time: "
-                "counted once", a.seat, severity="warning", item=mid))  # fmt: skip
+            out.append(
+                self._v(
+                    "DUPLICATE_MELDUNG",
+                    "4.3",
+                    f"{self.who(a.seat)} declared {_meld_text(item, params)} a second time: "
+                    "counted once",
+                    a.seat,
+                    severity="warning",
+                    item=mid,
+                )
+            )
         if apply:
-            self.melds.append(MeldRecord(a.seat, mid, params, seq, valid,
-                                         counted=not (dup and valid is not False)))
+            self.melds.append(
+                MeldRecord(
+                    a.seat, mid, params, seq, valid, counted=not (dup and valid is not False)
+                )
+            )
         return out
 
     # ------------------------------------------------------------------ Schlemme
@@ -177,49 +209,84 @@ class Bidding:
         if item is None:
             if any(i.item_id == sid for i in act):
                 return [self._dup(seat, sid)]
-            out.append(self._v(
-                "UNKNOWN_ITEM", "5.6",
-                f"{self.who(seat)} announced {sid!r}, which the catalogue {self.catalogue.id} "
-                "does not know: its legality and score are not checked (unverified)",
-                seat, severity="warning", item=sid))  # fmt: skip
+            out.append(
+                self._v(
+                    "UNKNOWN_ITEM",
+                    "5.6",
+                    f"{self.who(seat)} announced {sid!r}, which the catalogue {self.catalogue.id} "
+                    "does not know: its legality and score are not checked (unverified)",
+                    seat,
+                    severity="warning",
+                    item=sid,
+                )
+            )
             if apply:
                 self._new(sid, party, seat, seq, ())
             return out
         if item.is_meldung or item.silent or not item.announceable:
             kind = "a Meldung (declared with meld)" if item.is_meldung else "not announceable"
-            return [self._v(
-                "NOT_ANNOUNCEABLE", "5",
-                f"{self.who(seat)} announced {sid} ({item.name}), which is {kind}: ignored",
-                seat, item=sid)]  # fmt: skip
+            return [
+                self._v(
+                    "NOT_ANNOUNCEABLE",
+                    "5",
+                    f"{self.who(seat)} announced {sid} ({item.name}), which is {kind}: ignored",
+                    seat,
+                    item=sid,
+                )
+            ]
         if any(i.item_id == sid for i in act):
             return [self._dup(seat, sid)]
         other = self.find_active(1 - party, sid)
         if item.exclusive and other is not None:
-            return [self._v(
-                "EXCLUSIVE_SCHLEMM", "8.1",
-                f"{self.who(seat)} announced {sid} ({item.name}), already announced by the "
-                "other pair; the catalogue marks it exclusive: ignored", seat, item=sid)]
+            return [
+                self._v(
+                    "EXCLUSIVE_SCHLEMM",
+                    "8.1",
+                    f"{self.who(seat)} announced {sid} ({item.name}), already announced by the "
+                    "other pair; the catalogue marks it exclusive: ignored",
+                    seat,
+                    item=sid,
+                )
+            ]
         higher = [i for i in act if self.catalogue.raises(i.item_id, sid)]
         if higher:
-            return [self._v(
-                "CHEAPER_AFTER_RAISED", "4.5",
-                f"{self.who(seat)} announced {sid} ({item.name}) after his pair's "
-                f"{higher[0].item_id}, which already contains it: no effect",
-                seat, severity="warning", item=sid)]  # fmt: skip
+            return [
+                self._v(
+                    "CHEAPER_AFTER_RAISED",
+                    "4.5",
+                    f"{self.who(seat)} announced {sid} ({item.name}) after his pair's "
+                    f"{higher[0].item_id}, which already contains it: no effect",
+                    seat,
+                    severity="warning",
+                    item=sid,
+                )
+            ]
         related = [i for i in act if self.catalogue.raises(sid, i.item_id)]
         if a.raises and a.raises not in {i.item_id for i in related}:
-            out.append(self._v(
-                "RAISE_TARGET_MISMATCH", "4.5",
-                f"{self.who(seat)} announced {sid} as a raise of {a.raises}, but {a.raises} is "
-                f"not an active Schlemm of his pair that {sid} raises"
-                + (f" (it raises {', '.join(i.item_id for i in related)})" if related else ""),
-                seat, severity="warning", item=sid))  # fmt: skip
+            out.append(
+                self._v(
+                    "RAISE_TARGET_MISMATCH",
+                    "4.5",
+                    f"{self.who(seat)} announced {sid} as a raise of {a.raises}, but {a.raises} is "
+                    f"not an active Schlemm of his pair that {sid} raises"
+                    + (f" (it raises {', '.join(i.item_id for i in related)})" if related else ""),
+                    seat,
+                    severity="warning",
+                    item=sid,
+                )
+            )
         if not related:
             if not item.direct_announcement_allowed:
-                out.append(self._v(
-                    "MUST_BE_REACHED_BY_RAISE", "4.5",
-                    f"{self.who(seat)} announced {sid} ({item.name}) directly; the catalogue "
-                    "allows it only as a raise", seat, item=sid))  # fmt: skip
+                out.append(
+                    self._v(
+                        "MUST_BE_REACHED_BY_RAISE",
+                        "4.5",
+                        f"{self.who(seat)} announced {sid} ({item.name}) directly; the catalogue "
+                        "allows it only as a raise",
+                        seat,
+                        item=sid,
+                    )
+                )
         else:
             last = max(related, key=lambda i: i.seq)
             if last.announcer == seat:
@@ -246,25 +313,42 @@ class Bidding:
             "only his partner may raise it"
         )
         if item.is_trophy:
-            return self._v("RAISE_NEEDS_PARTNER", "4.5", msg + " (trophies: only with a "
-                           "change of partner)", seat, item=item.id)  # fmt: skip
+            return self._v(
+                "RAISE_NEEDS_PARTNER",
+                "4.5",
+                msg + " (trophies: only with a change of partner)",
+                seat,
+                item=item.id,
+            )
         if self.options["raise_rule"] == "B":
             return self._v(
-                "RAISE_NEEDS_PARTNER", "8.1",
+                "RAISE_NEEDS_PARTNER",
+                "8.1",
                 msg + " under reading A of §8.1 item 6; legal under reading B (either member "
                 "of the pair may raise an ordinary Schlemm), the ruleset's reading",
-                seat, severity="warning", item=item.id, legal_under="B")  # fmt: skip
+                seat,
+                severity="warning",
+                item=item.id,
+                legal_under="B",
+            )
         return self._v(
-            "RAISE_NEEDS_PARTNER", "4.5",
+            "RAISE_NEEDS_PARTNER",
+            "4.5",
             msg + " (reading A of §8.1 item 6; reading B, under which either member of the "
-            "pair may raise an ordinary Schlemm, would allow it)", seat, item=item.id,
-            legal_under="B")  # fmt: skip
+            "pair may raise an ordinary Schlemm, would allow it)",
+            seat,
+            item=item.id,
+            legal_under="B",
+        )
 
     def _dup(self, seat: int, sid: str) -> Violation:
         return self._v(
-            "DUPLICATE_SCHLEMM", "4.5",
+            "DUPLICATE_SCHLEMM",
+            "4.5",
             f"{self.who(seat)} announced {sid}, which his pair has already announced: ignored",
-            seat, item=sid)  # fmt: skip
+            seat,
+            item=sid,
+        )
 
     def _new(
         self, sid: str, party: int, seat: int, seq: int, raised_from: tuple[int, ...]
@@ -281,16 +365,28 @@ class Bidding:
         party = self.party_of(seat)
         target = a.target or "game"
         if (a.level or 1) != 1:
-            return [self._v(
-                "KONTRA_LEVEL", "4.4",
-                f"{self.who(seat)} gave a level-{a.level} contra on {target}: Royal Tarock "
-                "knows one level only (no re-contra): ignored", seat, target=target)]
+            return [
+                self._v(
+                    "KONTRA_LEVEL",
+                    "4.4",
+                    f"{self.who(seat)} gave a level-{a.level} contra on {target}: Royal Tarock "
+                    "knows one level only (no re-contra): ignored",
+                    seat,
+                    target=target,
+                )
+            ]
         item = self.catalogue.get(target)
         if item is not None and (item.is_meldung or item.silent):
-            return [self._v(
-                "KONTRA_NOT_ALLOWED", "4.4",
-                f"{self.who(seat)} contra'd {target} ({item.name}): Meldungen and silent "
-                "premiums cannot be contra'd: ignored", seat, target=target)]
+            return [
+                self._v(
+                    "KONTRA_NOT_ALLOWED",
+                    "4.4",
+                    f"{self.who(seat)} contra'd {target} ({item.name}): Meldungen and silent "
+                    "premiums cannot be contra'd: ignored",
+                    seat,
+                    target=target,
+                )
+            ]
         inst = self.find_active(1 - party, target)
         if inst is None:
             if self.find_active(party, target) is not None:
@@ -299,18 +395,37 @@ class Bidding:
                 code, why = "KONTRA_INACTIVE", "a Schlemm the opponents have raised"
             else:
                 code, why = "KONTRA_INACTIVE", "nothing the opponents have announced"
-            return [self._v(code, "4.4", f"{self.who(seat)} contra'd {target}: {why}: ignored",
-                            seat, target=target)]  # fmt: skip
+            return [
+                self._v(
+                    code,
+                    "4.4",
+                    f"{self.who(seat)} contra'd {target}: {why}: ignored",
+                    seat,
+                    target=target,
+                )
+            ]
         if item is not None and not item.contra_allowed:
-            return [self._v(
-                "KONTRA_NOT_ALLOWED", "4.4",
-                f"{self.who(seat)} contra'd {target} ({item.name}), which the catalogue marks "
-                "as not contra-able: ignored", seat, target=target)]  # fmt: skip
+            return [
+                self._v(
+                    "KONTRA_NOT_ALLOWED",
+                    "4.4",
+                    f"{self.who(seat)} contra'd {target} ({item.name}), which the catalogue marks "
+                    "as not contra-able: ignored",
+                    seat,
+                    target=target,
+                )
+            ]
         if self.contra_on(inst.idx) is not None:
-            return [self._v(
-                "KONTRA_TWICE", "4.4",
-                f"{self.who(seat)} contra'd {target} a second time: one contra per Schlemm: "
-                "ignored", seat, target=target)]  # fmt: skip
+            return [
+                self._v(
+                    "KONTRA_TWICE",
+                    "4.4",
+                    f"{self.who(seat)} contra'd {target} a second time: one contra per Schlemm: "
+                    "ignored",
+                    seat,
+                    target=target,
+                )
+            ]
         if apply:
             self.contras.append(Contra(seat, party, inst.idx, seq))
         return []
@@ -367,6 +482,9 @@ def _param_choices(item: Item) -> list[dict[str, Any]]:
 
 def _meld_text(item: Item, params: Mapping[str, Any]) -> str:
     if params:
-        return f"{item.id} ({item.name}, " + ", ".join(
-            f"{k} {v}" for k, v in sorted(params.items())) + ")"  # fmt: skip
+        return (
+            f"{item.id} ({item.name}, "
+            + ", ".join(f"{k} {v}" for k, v in sorted(params.items()))
+            + ")"
+        )
     return f"{item.id} ({item.name})"

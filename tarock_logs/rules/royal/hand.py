@@ -70,8 +70,14 @@ class RoyalHand:
             bad = [c for c in h if c not in _PACK_SET]
             if bad:
                 raise ValueError(f"seat {s} holds {', '.join(bad)}: not in the Royal Tarock pack")
-        self._init = (ruleset, dealer, tuple(tuple(h) for h in hands), tuple(talon),
-                      tuple(irregularities), tuple(session_findings))  # fmt: skip
+        self._init = (
+            ruleset,
+            dealer,
+            tuple(tuple(h) for h in hands),
+            tuple(talon),
+            tuple(irregularities),
+            tuple(session_findings),
+        )
         self.ruleset = ruleset
         opts = options_of(ruleset)
         self.opts = opts.values
@@ -126,8 +132,11 @@ class RoyalHand:
 
     def short_hands(self) -> list[int]:
         """Seats whose dealt hand forces a throw-in: not 10 cards or fewer than 3 tarocks."""
-        return [s for s, h in enumerate(self.dealt)
-                if len(h) != 10 or sum(1 for c in h if c[0] == "T") < 3]  # fmt: skip
+        return [
+            s
+            for s, h in enumerate(self.dealt)
+            if len(h) != 10 or sum(1 for c in h if c[0] == "T") < 3
+        ]
 
     def deal_is_a_pack(self) -> bool:
         return Counter(c for h in self.dealt for c in h) == Counter(_PACK) and not self.talon
@@ -182,8 +191,9 @@ class RoyalHand:
 
     # ------------------------------------------------------------------ dispatch
 
-    def _v(self, code: str, section: str, msg: str, seat: int | None = None, **kw: Any
-           ) -> Violation:  # fmt: skip
+    def _v(
+        self, code: str, section: str, msg: str, seat: int | None = None, **kw: Any
+    ) -> Violation:
         return make(self.ruleset, code, section, msg, seat=seat, **kw)
 
     def _process(self, a: Action, apply: bool) -> list[Violation]:
@@ -196,29 +206,49 @@ class RoyalHand:
             if t == "play" and apply:
                 raise ValueError(f"{a}: the game is over, no card can be played")
             why = "the deal was thrown in" if self.thrown_in else "all ten tricks are played"
-            return [self._v("ACTION_AFTER_END", "6.4",
-                            f"{self.who(a.seat)}: {t} after the end of the game ({why}): ignored",
-                            a.seat, card=a.card)]  # fmt: skip
+            return [
+                self._v(
+                    "ACTION_AFTER_END",
+                    "6.4",
+                    f"{self.who(a.seat)}: {t} after the end of the game ({why}): ignored",
+                    a.seat,
+                    card=a.card,
+                )
+            ]
         out: list[Violation] = []
         if not self._started:
             short = self.short_hands()
             if short or not self.deal_is_a_pack():
-                why = ", ".join(
-                    f"{self.who(s)} holds {len(self.dealt[s])} cards with "
-                    f"{sum(1 for c in self.dealt[s] if c[0] == 'T')} tarocks" for s in short
-                ) or "the deal is not the 40-card pack in four hands of ten"
-                out.append(self._v(
-                    "THROWIN_REQUIRED", "3.4",
-                    f"the game was played although it had to be thrown in: {why}", a.seat,
-                    short_seats=short))  # fmt: skip
+                why = (
+                    ", ".join(
+                        f"{self.who(s)} holds {len(self.dealt[s])} cards with "
+                        f"{sum(1 for c in self.dealt[s] if c[0] == 'T')} tarocks"
+                        for s in short
+                    )
+                    or "the deal is not the 40-card pack in four hands of ten"
+                )
+                out.append(
+                    self._v(
+                        "THROWIN_REQUIRED",
+                        "3.4",
+                        f"the game was played although it had to be thrown in: {why}",
+                        a.seat,
+                        short_seats=short,
+                    )
+                )
             if apply:
                 self._started = True
         if t in _BIDDING_TYPES:
             if self.phase != "bidding":
-                out.append(self._v(
-                    "BIDDING_AFTER_CLOSE", "4.2",
-                    f"{self.who(a.seat)}: {t} after the bidding had closed (three passes in a "
-                    "row): ignored", a.seat))  # fmt: skip
+                out.append(
+                    self._v(
+                        "BIDDING_AFTER_CLOSE",
+                        "4.2",
+                        f"{self.who(a.seat)}: {t} after the bidding had closed (three passes in a "
+                        "row): ignored",
+                        a.seat,
+                    )
+                )
                 return out
             out += self._turn(a, apply)
             if t == "pass":
@@ -226,17 +256,26 @@ class RoyalHand:
                     self._close_turn(a.seat)
             else:
                 seq = len(self.actions)
-                handler = {"meld": self.bidding.meld, "announce": self.bidding.announce,
-                           "kontra": self.bidding.kontra}[t]  # fmt: skip
+                handler = {
+                    "meld": self.bidding.meld,
+                    "announce": self.bidding.announce,
+                    "kontra": self.bidding.kontra,
+                }[t]
                 out += handler(a, seq, apply)
                 if apply:
                     self.cur_items.append(t)
             return out
         if t == "play":
             return out + self._play(a, apply)
-        out.append(self._v("ACTION_UNKNOWN", "4.1",
-                           f"{self.who(a.seat)}: {t!r} is not an action of Royal Tarock (no "
-                           "auction, talon or king call): ignored", a.seat))  # fmt: skip
+        out.append(
+            self._v(
+                "ACTION_UNKNOWN",
+                "4.1",
+                f"{self.who(a.seat)}: {t!r} is not an action of Royal Tarock (no "
+                "auction, talon or king call): ignored",
+                a.seat,
+            )
+        )
         return out
 
     # ------------------------------------------------------------------ throw-in
@@ -244,23 +283,38 @@ class RoyalHand:
     def _throw_in(self, a: Action, apply: bool) -> list[Violation]:
         out: list[Violation] = []
         if self.phase == "done":
-            return [self._v("ACTION_AFTER_END", "3.4",
-                            f"{self.who(a.seat)}: throw-in after the end of the game: ignored",
-                            a.seat)]  # fmt: skip
+            return [
+                self._v(
+                    "ACTION_AFTER_END",
+                    "3.4",
+                    f"{self.who(a.seat)}: throw-in after the end of the game: ignored",
+                    a.seat,
+                )
+            ]
         h = self.dealt[a.seat]
         taroks = sum(1 for c in h if c[0] == "T")
         own = len(h) != 10 or taroks < 3
         if self._started or self.actions:
-            out.append(self._v(
-                "INVALID_THROWIN", "3.4",
-                f"{self.who(a.seat)} threw in after the bidding had begun; a deal is checked "
-                "and annulled right after it is picked up", a.seat))  # fmt: skip
+            out.append(
+                self._v(
+                    "INVALID_THROWIN",
+                    "3.4",
+                    f"{self.who(a.seat)} threw in after the bidding had begun; a deal is checked "
+                    "and annulled right after it is picked up",
+                    a.seat,
+                )
+            )
         elif not own and self.deal_is_a_pack():
-            out.append(self._v(
-                "INVALID_THROWIN", "3.4",
-                f"{self.who(a.seat)} threw in holding 10 cards with {taroks} tarocks: only a "
-                "player with fewer than 3 tarocks or a faulty deal annuls the game",
-                a.seat, tarocks=taroks))  # fmt: skip
+            out.append(
+                self._v(
+                    "INVALID_THROWIN",
+                    "3.4",
+                    f"{self.who(a.seat)} threw in holding 10 cards with {taroks} tarocks: only a "
+                    "player with fewer than 3 tarocks or a faulty deal annuls the game",
+                    a.seat,
+                    tarocks=taroks,
+                )
+            )
         if apply:
             self.thrown_in = True
             self.throwin_seat = a.seat
@@ -277,17 +331,25 @@ class RoyalHand:
                 self.cur_seat = seat
                 self.opener_convention = conv or "neither"
             if conv is None:
-                return [self._v(
-                    "BIDDING_WRONG_OPENER", "4.2",
-                    f"{self.who(seat)} opened the bidding; it is opened by the dealer (seat "
-                    f"{self.dealer}) or, by the other reading of the seed, by the attackers' "
-                    f"Eintreiber (seat {self.ein_att})", seat)]  # fmt: skip
+                return [
+                    self._v(
+                        "BIDDING_WRONG_OPENER",
+                        "4.2",
+                        f"{self.who(seat)} opened the bidding; it is opened by the dealer (seat "
+                        f"{self.dealer}) or, by the other reading of the seed, by the attackers' "
+                        f"Eintreiber (seat {self.ein_att})",
+                        seat,
+                    )
+                ]
             return []
         if seat == self.cur_seat:
             return []
         v = self._v(
-            "BIDDING_OUT_OF_TURN", "4.2",
-            f"{self.who(seat)} spoke when it was the turn of {self.who(self.cur_seat)}", seat)
+            "BIDDING_OUT_OF_TURN",
+            "4.2",
+            f"{self.who(seat)} spoke when it was the turn of {self.who(self.cur_seat)}",
+            seat,
+        )
         if apply:
             if self.cur_items:
                 self._record_turn(self.cur_seat)
@@ -329,35 +391,58 @@ class RoyalHand:
         seat, card = a.seat, a.card or ""
         closing = self.phase == "bidding"
         if closing:
-            out.append(self._v(
-                "BIDDING_NOT_CLOSED", "4.2",
-                f"{self.who(seat)} played {card} before the bidding had closed (it needs "
-                "three passes in a row, four if nobody spoke)", seat, card=card))  # fmt: skip
+            out.append(
+                self._v(
+                    "BIDDING_NOT_CLOSED",
+                    "4.2",
+                    f"{self.who(seat)} played {card} before the bidding had closed (it needs "
+                    "three passes in a row, four if nobody spoke)",
+                    seat,
+                    card=card,
+                )
+            )
             trick: list[tuple[int, str]] = []
             expected = self.ein_att
         else:
             trick = self.trick
             expected = self._next_player()
         if card not in self.held[seat]:
-            v = self._v("CARD_NOT_HELD", "6.4",
-                        f"{self.who(seat)} played {card}, which he does not hold", seat, card=card)
+            v = self._v(
+                "CARD_NOT_HELD",
+                "6.4",
+                f"{self.who(seat)} played {card}, which he does not hold",
+                seat,
+                card=card,
+            )
             if apply:
                 raise ValueError(v.message)
             return out + [v]
         if any(s == seat for s, _ in trick):
-            v = self._v("PLAY_OUT_OF_TURN", "6.4",
-                        f"{self.who(seat)} played a second card ({card}) to trick "
-                        f"{len(self.tricks) + 1}", seat, card=card)  # fmt: skip
+            v = self._v(
+                "PLAY_OUT_OF_TURN",
+                "6.4",
+                f"{self.who(seat)} played a second card ({card}) to trick {len(self.tricks) + 1}",
+                seat,
+                card=card,
+            )
             if apply:
                 raise ValueError(v.message)
             return out + [v]
         if seat != expected:
-            why = "leads trick 1" if not self.tricks and not trick else (
-                "leads (won the last trick)" if not trick else "is next")
-            out.append(self._v(
-                "PLAY_OUT_OF_TURN", "6.1",
-                f"{self.who(seat)} played {card}, but {self.who(expected)} {why}",
-                seat, card=card))  # fmt: skip
+            why = (
+                "leads trick 1"
+                if not self.tricks and not trick
+                else ("leads (won the last trick)" if not trick else "is next")
+            )
+            out.append(
+                self._v(
+                    "PLAY_OUT_OF_TURN",
+                    "6.1",
+                    f"{self.who(seat)} played {card}, but {self.who(expected)} {why}",
+                    seat,
+                    card=card,
+                )
+            )
         trick_no = len(self.tricks) + 1
         j = judge(self.held[seat], trick, trick_no, self.bindings(seat))
         if card not in j.legal:
@@ -377,8 +462,9 @@ class RoyalHand:
                     self.phase = "done"
         return out
 
-    def _card_violation(self, seat: int, card: str, trick: Sequence[tuple[int, str]],
-                        trick_no: int, j: Any) -> Violation:  # fmt: skip
+    def _card_violation(
+        self, seat: int, card: str, trick: Sequence[tuple[int, str]], trick_no: int, j: Any
+    ) -> Violation:
         legal = ", ".join(sort_cards(list(j.legal), "royal"))
         if card not in j.suit_legal:
             led = trick[0][1][0]
@@ -386,25 +472,39 @@ class RoyalHand:
                 need = f"{_SUIT_NAMES[led]} must be followed"
             else:
                 need = f"void in {_SUIT_NAMES[led]}, he must play a tarock"
-            return self._v("REVOKE", "6.1",
-                           f"{self.who(seat)} played {card} in trick {trick_no}: {need} "
-                           f"(legal: {legal})", seat, card=card)  # fmt: skip
+            return self._v(
+                "REVOKE",
+                "6.1",
+                f"{self.who(seat)} played {card} in trick {trick_no}: {need} (legal: {legal})",
+                seat,
+                card=card,
+            )
         if j.due_now:
             return self._v(
-                "BOUND_CARD_NOT_IN_TRICK", "6.2",
+                "BOUND_CARD_NOT_IN_TRICK",
+                "6.2",
                 f"{self.who(seat)} played {card} in trick {trick_no}, the trick his bound "
                 f"card {legal} is bound to: it must be played there (legal: {legal})",
-                seat, card=card)  # fmt: skip
+                seat,
+                card=card,
+            )
         if j.free:
             return self._v(
-                "BOUND_CARD_EARLY", "6.2",
+                "BOUND_CARD_EARLY",
+                "6.2",
                 f"{self.who(seat)} played the bound card {card} early in trick {trick_no} "
-                f"although he had another choice (legal: {legal})", seat, card=card)
+                f"although he had another choice (legal: {legal})",
+                seat,
+                card=card,
+            )
         return self._v(
-            "BOUND_ORDER", "6.2",
+            "BOUND_ORDER",
+            "6.2",
             f"{self.who(seat)} could play only bound cards in trick {trick_no} and played "
             f"{card}; he must play the one bound most recently (legal: {legal})",
-            seat, card=card)  # fmt: skip
+            seat,
+            card=card,
+        )
 
     # ------------------------------------------------------------------ legal actions
 
@@ -449,8 +549,11 @@ class RoyalHand:
         if self.thrown_in:
             return HandScore(totals=(0, 0, 0, 0), items=(), card_points={"thrown_in": True})
         att, dfn = self.tricks_won()
-        info = {"tricks_attackers": att, "tricks_defenders": dfn,
-                "bidding_opener": self.opener_convention}  # fmt: skip
+        info = {
+            "tricks_attackers": att,
+            "tricks_defenders": dfn,
+            "bidding_opener": self.opener_convention,
+        }
         return score_game(
             catalogue=self.catalogue,
             options=self.opts,
@@ -467,30 +570,55 @@ class RoyalHand:
         if self.thrown_in:
             return out
         if self.talon:
-            out.append(self._v("DEAL_INVALID", "3.3",
-                               f"a talon of {len(self.talon)} cards was dealt: Royal Tarock has "
-                               "none"))  # fmt: skip
+            out.append(
+                self._v(
+                    "DEAL_INVALID",
+                    "3.3",
+                    f"a talon of {len(self.talon)} cards was dealt: Royal Tarock has none",
+                )
+            )
         counts = Counter(c for h in self.dealt for c in h)
         dup = sorted(c for c, n in counts.items() if n > 1)
         missing = [c for c in _PACK if c not in counts]
         if dup or missing:
-            out.append(self._v(
-                "DEAL_INVALID", "3.3",
-                "the deal is not the 40-card pack: "
-                + "; ".join(x for x in (
-                    f"dealt twice: {', '.join(dup)}" if dup else "",
-                    f"missing: {', '.join(missing)}" if missing else "") if x)))  # fmt: skip
+            out.append(
+                self._v(
+                    "DEAL_INVALID",
+                    "3.3",
+                    "the deal is not the 40-card pack: "
+                    + "; ".join(
+                        x
+                        for x in (
+                            f"dealt twice: {', '.join(dup)}" if dup else "",
+                            f"missing: {', '.join(missing)}" if missing else "",
+                        )
+                        if x
+                    ),
+                )
+            )
         abf_att, ein_att = self.parties[ATT]
-        xix_to = abf_att if self.opts["xix_recipient"] == "attacking_abfaenger" else (
-            self.parties[DEF][0])  # fmt: skip
+        xix_to = (
+            abf_att
+            if self.opts["xix_recipient"] == "attacking_abfaenger"
+            else (self.parties[DEF][0])
+        )
         for card, to in (("T19", xix_to), ("T20", ein_att)):
             if card not in self.dealt[to]:
                 holder = next((s for s, h in enumerate(self.dealt) if card in h), None)
-                out.append(self._v(
-                    "DEAL_HONOURS", "3.3",
-                    f"{card} belongs to {self.who(to)} before the deal, but "
-                    + (f"{self.who(holder)} holds it" if holder is not None else "nobody holds it"),
-                    to, card=card))  # fmt: skip
+                out.append(
+                    self._v(
+                        "DEAL_HONOURS",
+                        "3.3",
+                        f"{card} belongs to {self.who(to)} before the deal, but "
+                        + (
+                            f"{self.who(holder)} holds it"
+                            if holder is not None
+                            else "nobody holds it"
+                        ),
+                        to,
+                        card=card,
+                    )
+                )
         return out
 
     # ------------------------------------------------------------------ view
@@ -514,10 +642,14 @@ class RoyalHand:
             "hands": [sort_cards(h, "royal") for h in self.held],
             "trick": [[s, c] for s, c in self.trick],
             "tricks": [
-                {"leader": cards[0][0], "cards": [[s, c] for s, c in cards], "winner": w,
-                 "points": 0}
+                {
+                    "leader": cards[0][0],
+                    "cards": [[s, c] for s, c in cards],
+                    "winner": w,
+                    "points": 0,
+                }
                 for cards, w in self.tricks
-            ],  # fmt: skip
+            ],
             "talon": [],
             "discards": [],
             "contract": None,
@@ -525,20 +657,35 @@ class RoyalHand:
             "partner": None,
             "bids": bids,
             "announcements": [
-                {"seat": m.seat, "bonus": m.item_id, "kind": "meld", "params": dict(m.params),
-                 "valid": m.valid}
+                {
+                    "seat": m.seat,
+                    "bonus": m.item_id,
+                    "kind": "meld",
+                    "params": dict(m.params),
+                    "valid": m.valid,
+                }
                 for m in b.melds
-            ] + [
-                {"seat": i.announcer, "bonus": i.item_id, "kind": "schlemm",
-                 "party": PARTY_NAMES[i.party], "active": i.active,
-                 "raises": [b.instances[j].item_id for j in i.raised_from]}
+            ]
+            + [
+                {
+                    "seat": i.announcer,
+                    "bonus": i.item_id,
+                    "kind": "schlemm",
+                    "party": PARTY_NAMES[i.party],
+                    "active": i.active,
+                    "raises": [b.instances[j].item_id for j in i.raised_from],
+                }
                 for i in b.instances
-            ],  # fmt: skip
+            ],
             "kontras": [
-                {"seat": c.seat, "target": b.instances[c.target].item_id, "level": 1,
-                 "void": c.void}
+                {
+                    "seat": c.seat,
+                    "target": b.instances[c.target].item_id,
+                    "level": 1,
+                    "void": c.void,
+                }
                 for c in b.contras
-            ],  # fmt: skip
+            ],
             "dealer": self.dealer,
             "pairs": {PARTY_NAMES[p]: list(seats) for p, seats in enumerate(self.parties)},
             "tricks_won": dict(zip(PARTY_NAMES, self.tricks_won(), strict=True)),

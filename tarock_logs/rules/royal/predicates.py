@@ -29,7 +29,8 @@ fault); :func:`evaluate` computes it in a :class:`Context`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +58,15 @@ _HAND_OPS = {
     "hand_has_any": "cards",
 }
 _VALUE_OPS = {"hand_count": "suit_or_param", "param": "name", "suit_size": "suit_or_param"}
-_CMP = {"eq", "ne", "lt", "le", "gt", "ge"}
+_CMP_FN: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
+_CMP = set(_CMP_FN)
 _LOGIC = {"and", "or", "not"}
 OPERATORS = frozenset(_TRICK_OPS) | frozenset(_HAND_OPS) | frozenset(_VALUE_OPS) | _CMP | _LOGIC
 
@@ -120,7 +129,7 @@ def validate(expr: Any, path: str = "condition") -> None:
             raise ValueError(f"{where}: expects a number of tricks 1..10")
     elif kind == "trick_card":
         if not isinstance(arg, Mapping) or set(arg) != {"trick", "card"}:
-            raise ValueError(f"{where}: expects {{\"trick\": k, \"card\": c}}")
+            raise ValueError(f'{where}: expects {{"trick": k, "card": c}}')
         if not isinstance(arg["trick"], int) or not 1 <= arg["trick"] <= 10:
             raise ValueError(f"{where}.trick: expects 1..10")
         _card(arg["card"], f"{where}.card")
@@ -131,10 +140,11 @@ def validate(expr: Any, path: str = "condition") -> None:
         if arg is not None and arg not in RANKS:
             raise ValueError(f"{where}: expects null or a rank letter K Q N J")
     elif kind == "suit_or_param":
-        if not ((isinstance(arg, str) and arg in SUIT_SIZE) or (
-            isinstance(arg, Mapping) and set(arg) == {"param"}
-        )):
-            raise ValueError(f"{where}: expects a suit letter, T, or {{\"param\": name}}")
+        if not (
+            (isinstance(arg, str) and arg in SUIT_SIZE)
+            or (isinstance(arg, Mapping) and set(arg) == {"param"})
+        ):
+            raise ValueError(f'{where}: expects a suit letter, T, or {{"param": name}}')
     elif kind == "name":
         if not isinstance(arg, str) or not arg:
             raise ValueError(f"{where}: expects a parameter name")
@@ -199,9 +209,7 @@ def evaluate(expr: Any, ctx: Context) -> bool:
         if a is None or b is None:
             return False
         try:
-            return {
-                "eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b,
-            }[op]  # fmt: skip
+            return bool(_CMP_FN[op](a, b))
         except TypeError:
             return False
     if op in _TRICK_OPS:
@@ -234,7 +242,7 @@ def _trick_op(op: str, arg: Any, ctx: Context) -> bool:
         return owner is not None and owner not in ctx.party and arg in ctx.home_cards()
     winners = [w for _, w in ctx.tricks]
     if op == "tricks_at_least":
-        return sum(1 for w in winners if w in ctx.party) >= arg
+        return sum(1 for w in winners if w in ctx.party) >= int(arg)
     if op == "first_to_tricks":
         mine = theirs = 0
         for w in winners:

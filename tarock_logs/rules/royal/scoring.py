@@ -45,8 +45,9 @@ class PartyScore:
         self.lines.append((item, value, reason))
 
 
-def _ctx(party: tuple[int, int], dealt: Sequence[Sequence[str]], tricks: Sequence[Trick]
-         ) -> predicates.Context:  # fmt: skip
+def _ctx(
+    party: tuple[int, int], dealt: Sequence[Sequence[str]], tricks: Sequence[Trick]
+) -> predicates.Context:
     return predicates.Context(party=frozenset(party), dealt=dealt, tricks=tricks)
 
 
@@ -127,8 +128,11 @@ def score_game(
             ps.score = max(0, min(cap, n) + t)
         adj = ps.score - (n + t)
         if adj:
-            why = "floor: a party never writes less than 0" if ps.score == 0 and n + t < 0 else (
-                f"cap: at most {cap} before trophies")  # fmt: skip
+            why = (
+                "floor: a party never writes less than 0"
+                if ps.score == 0 and n + t < 0
+                else (f"cap: at most {cap} before trophies")
+            )
             ps.add("cap", adj, why)
         results.append(ps)
 
@@ -173,8 +177,10 @@ def _meldungen(ps: PartyScore, p: int, bidding: Bidding, cat: Catalogue) -> None
             continue
         item = cat.get(m.item_id)
         if item is None or m.valid is None:
-            ps.unknown.append(f"Meldung {m.item_id} of seat {m.seat}: not in the catalogue or "
-                              "its condition is unknown")  # fmt: skip
+            ps.unknown.append(
+                f"Meldung {m.item_id} of seat {m.seat}: not in the catalogue or "
+                "its condition is unknown"
+            )
             continue
         if item.value is None:
             ps.unknown.append(f"Meldung {m.item_id} of seat {m.seat}: value unknown")
@@ -202,12 +208,16 @@ def _schlemme(
             ps.unknown.append(f"{inst.item_id} ({label}): its condition is unknown")
             continue
         if item.value is None:
-            ps.unknown.append(f"{inst.item_id} ({label}) {'made' if won else 'lost'}: value "
-                              "unknown")  # fmt: skip
+            ps.unknown.append(
+                f"{inst.item_id} ({label}) {'made' if won else 'lost'}: value unknown"
+            )
             continue
         value = item.value if won else -item.value
-        line = (inst.item_id, value, f"{label} announced by seat {inst.announcer}, "
-                f"{'made' if won else 'lost'}")  # fmt: skip
+        line = (
+            inst.item_id,
+            value,
+            f"{label} announced by seat {inst.announcer}, {'made' if won else 'lost'}",
+        )
         if item.is_trophy:
             trophies.append(line)
         elif value:
@@ -234,9 +244,9 @@ def _silent(
             continue
         if own & set(item.replaced_by):
             continue
-        if item.id == cat.lauer_item and options["lauer_rule"] == "victims":
-            if _victims_announced(item, theirs, cat):
-                continue
+        lauer_victims = item.id == cat.lauer_item and options["lauer_rule"] == "victims"
+        if lauer_victims and _victims_announced(item, theirs, cat):
+            continue
         if item.condition is None:
             ps.unknown.append(f"silent {item.id} ({item.name}): condition unknown")
             continue
@@ -285,8 +295,10 @@ def _contras(
         won = outcome[inst.idx]
         cv = item.effective_contra_value if item is not None else None
         if won is None or cv is None:
-            ps.unknown.append(f"contra of seat {c.seat} on {inst.item_id}: "
-                              + ("outcome unknown" if won is None else "value unknown"))
+            ps.unknown.append(
+                f"contra of seat {c.seat} on {inst.item_id}: "
+                + ("outcome unknown" if won is None else "value unknown")
+            )
             continue
         results.append(-cv if won else cv)
     if not any_contra:

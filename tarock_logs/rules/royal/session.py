@@ -75,21 +75,32 @@ class RoyalSession:
     ) -> HandState:
         found: list[Violation] = []
         if self.eintreiber_parity is not None and dealer % 2 != self.eintreiber_parity:
-            found.append(make(
-                self.ruleset, "DEALER_NOT_EINTREIBER", "3.2",
-                f"seat {dealer} dealt game {self.games + 1}, but the Eintreibers of this "
-                f"match sit at seats {self.eintreiber_parity} and {self.eintreiber_parity + 2}"
-                ": the dealer is always the defending pair's Eintreiber", seat=dealer))
+            found.append(
+                make(
+                    self.ruleset,
+                    "DEALER_NOT_EINTREIBER",
+                    "3.2",
+                    f"seat {dealer} dealt game {self.games + 1}, but the Eintreibers of this "
+                    f"match sit at seats {self.eintreiber_parity} and {self.eintreiber_parity + 2}"
+                    ": the dealer is always the defending pair's Eintreiber",
+                    seat=dealer,
+                )
+            )
         elif self.next_dealer is not None and dealer != self.next_dealer:
-            found.append(make(
-                self.ruleset, "DEALER_ROTATION", "3.2",
-                f"seat {dealer} dealt game {self.games + 1}; attack and defence alternate, so "
-                f"seat {self.next_dealer} should have dealt", seat=dealer,
-                severity="warning"))  # fmt: skip
+            found.append(
+                make(
+                    self.ruleset,
+                    "DEALER_ROTATION",
+                    "3.2",
+                    f"seat {dealer} dealt game {self.games + 1}; attack and defence alternate, so "
+                    f"seat {self.next_dealer} should have dealt",
+                    seat=dealer,
+                    severity="warning",
+                )
+            )
         if self.eintreiber_parity is None:
             self.eintreiber_parity = dealer % 2
-        return RoyalHand(self.ruleset, dealer, hands, talon, irregularities,
-                         session_findings=found)  # fmt: skip
+        return RoyalHand(self.ruleset, dealer, hands, talon, irregularities, session_findings=found)
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         if not isinstance(hand, RoyalHand):
@@ -119,9 +130,7 @@ class RoyalEngine:
     def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
         return RoyalSession(ruleset, table_size)
 
-    def new_hand(
-        self, ruleset: Ruleset, dealer: int, hands: Sequence[Sequence[str]]
-    ) -> RoyalHand:
+    def new_hand(self, ruleset: Ruleset, dealer: int, hands: Sequence[Sequence[str]]) -> RoyalHand:
         """A single game outside a match (tests, what-if)."""
         return RoyalHand(ruleset, dealer, hands)
 

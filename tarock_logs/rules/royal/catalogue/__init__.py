@@ -16,6 +16,8 @@ given, "bound" card: *behaltpflichtig*), ``trophy`` (the expensive premiums that
 the 100-point cap) and ``schlemm`` (any other announced premium).
 """
 
+# ruff: noqa: TRY004 - a catalogue or option of the wrong type is a bad value (ValueError)
+
 from __future__ import annotations
 
 import json
@@ -182,7 +184,7 @@ def _item(raw: Mapping[str, Any], idx: int) -> Item:
         raise ValueError(f"{p}.bindings: expects a list of {{card, trick}}")
     for j, b in enumerate(d["bindings"]):
         if not isinstance(b, Mapping) or set(b) != {"card", "trick"}:
-            raise ValueError(f"{p}.bindings[{j}]: expects {{\"card\": c, \"trick\": k}}")
+            raise ValueError(f'{p}.bindings[{j}]: expects {{"card": c, "trick": k}}')
         if b["card"] not in _PACK:
             raise ValueError(f"{p}.bindings[{j}].card: {b['card']!r} is not a Royal card")
         t = b["trick"]
@@ -317,7 +319,8 @@ def builtin_catalogue_dict() -> dict[str, Any]:
     if "doc" not in _BUILTIN_CACHE:
         text = resources.files(__name__).joinpath(f"{BUILTIN_ID}.json").read_text("utf-8")
         _BUILTIN_CACHE["doc"] = json.loads(text)
-    return json.loads(json.dumps(_BUILTIN_CACHE["doc"]))
+    doc: dict[str, Any] = json.loads(json.dumps(_BUILTIN_CACHE["doc"]))
+    return doc
 
 
 def builtin_catalogue() -> Catalogue:
