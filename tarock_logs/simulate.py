@@ -245,17 +245,13 @@ class _Plant:
     done: PlantedDispute | None = None
 
 
-def _hand_view(state: HandState) -> dict[str, Any]:
-    return state.view()
-
-
 def _try_plant_action(
     plant: _Plant, state: HandState, legal: Sequence[Action], rng: Random
 ) -> Action | None:
     """The deliberately irregular action to push now, if this is a place to plant it."""
     phase = state.phase
     if plant.kind == "illegal_card" and legal and legal[0].type == "play":
-        view = _hand_view(state)
+        view = state.view()
         seat = legal[0].seat
         if not view.get("trick"):
             return None
@@ -265,7 +261,7 @@ def _try_plant_action(
             return None
         return Action("play", seat, card=illegal[rng.randrange(len(illegal))])
     if plant.kind == "bad_discard" and legal and legal[0].type == "discard":
-        view = _hand_view(state)
+        view = state.view()
         seat = legal[0].seat
         base = legal[0].cards
         kings = [c for c in view["hands"][seat] if c[1:] == "K" and c[0] != "T" and c not in base]
@@ -276,7 +272,7 @@ def _try_plant_action(
         shown = tuple(c for c in cards if c[0] == "T")
         return Action("discard", seat, cards=cards, shown=shown)
     if plant.kind == "bad_kontra" and phase in ("announcements", "announce", "kontra"):
-        view = _hand_view(state)
+        view = state.view()
         declarer, partner = view.get("declarer"), view.get("partner")
         if partner is None or declarer is None or partner == declarer:
             return None
