@@ -243,14 +243,17 @@ def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
 def contracts(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per contract: hands played, won, win rate and the declarer's average score (with a
     player filter: the contracts that player declared). Klop has no declarer: its row counts
-    the hands (``played``) with no win rate."""
+    the hands (``played``) with no win rate. ``drill_role`` is the role to pass to
+    :func:`hands_for` with the contract to list the hands behind the row."""
     base = replace(f, role=None)
     w, vals = _with(base)
     df = _pl(con, w + """
         SELECT contract, count(DISTINCT hand_id) AS played,
                count(DISTINCT hand_id) FILTER (WHERE declarer_won) AS won,
                count(DISTINCT hand_id) FILTER (WHERE declarer_won IS NOT NULL) AS decided,
-               avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score
+               avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score,
+               CASE WHEN bool_or(role = 'declarer') THEN 'declarer' ELSE 'klop' END
+                   AS drill_role
         FROM ph
         WHERE contract IS NOT NULL AND (role = 'declarer' OR role = 'klop')
         GROUP BY contract ORDER BY played DESC, contract""", vals)

@@ -155,8 +155,8 @@ def test_drill_down_returns_exactly_the_hands_behind_each_figure(con) -> None:  
         assert n(player=p, kontra=True) == r["kontras_given"]
         assert n(player=p, kontra=True, success=True) == r["kontras_successful"]
     for r in st.contracts(con).iter_rows(named=True):
-        role = "klop" if r["contract"] == "klop" else "declarer"
-        assert n(contract=r["contract"], role=role) == r["played"]
+        assert r["drill_role"] == ("klop" if r["contract"] == "klop" else "declarer")
+        assert n(contract=r["contract"], role=r["drill_role"]) == r["played"]
     for r in st.bonuses(con).iter_rows(named=True):
         assert n(player=r["player_id"], bonus=r["bonus"]) == r["announced"]
         assert n(player=r["player_id"], bonus=r["bonus"], made=True) == r["made"]
