@@ -27,7 +27,7 @@ from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
 from tarock_logs.rules.royal.findings import make
 from tarock_logs.rules.royal.options import options_of
 from tarock_logs.rules.royal.scoring import score_game
-from tarock_logs.rules.royal.tricks import Bound, judge, trick_winner
+from tarock_logs.rules.royal.tricks import Bound, follows_suit_rules, judge, trick_winner
 
 _PACK = PACKS["royal"]
 _PACK_SET = frozenset(_PACK)
@@ -110,6 +110,7 @@ class RoyalHand:
         self.trick: list[tuple[int, str]] = []
         self.tricks: list[tuple[tuple[tuple[int, str], ...], int]] = []
         self.leader = self.ein_att
+        self._bind_cache: dict[tuple[int, int], dict[str, list[Bound]]] = {}
 
     # ------------------------------------------------------------------ who is who
 
@@ -375,6 +376,10 @@ class RoyalHand:
     def bindings(self, seat: int) -> dict[str, list[Bound]]:
         """Bound cards of ``seat``: from every Schlemm his pair announced (raised-from ones
         included: their duties stay in force, §6.2), for the cards he was dealt."""
+        key = (seat, len(self.bidding.instances))
+        hit = self._bind_cache.get(key)
+        if hit is not None:
+            return hit
         out: dict[str, list[Bound]] = {}
         p = self.party_of(seat)
         for inst in self.bidding.instances:
@@ -384,6 +389,7 @@ class RoyalHand:
             for b in item.bindings if item is not None else ():
                 if b.card in self.dealt[seat]:
                     out.setdefault(b.card, []).append(Bound(b.trick, inst.seq))
+        self._bind_cache[key] = out
         return out
 
     def _play(self, a: Action, apply: bool) -> list[Violation]:
@@ -444,9 +450,11 @@ class RoyalHand:
                 )
             )
         trick_no = len(self.tricks) + 1
-        j = judge(self.held[seat], trick, trick_no, self.bindings(seat))
-        if card not in j.legal:
-            out.append(self._card_violation(seat, card, trick, trick_no, j))
+        bound = self.bindings(seat)
+        if bound or not follows_suit_rules(self.held[seat], trick, card):
+            j = judge(self.held[seat], trick, trick_no, bound)
+            if card not in j.legal:
+                out.append(self._card_violation(seat, card, trick, trick_no, j))
         if apply:
             if closing:
                 self.phase = "play"

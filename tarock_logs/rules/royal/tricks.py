@@ -53,6 +53,18 @@ def suit_legal(hand: Iterable[str], trick: Sequence[tuple[int, str]]) -> set[str
     return tar if tar else held
 
 
+def follows_suit_rules(hand: Sequence[str], trick: Sequence[tuple[int, str]], card: str) -> bool:
+    """``card in suit_legal(hand, trick)`` without building sets (the replay's hot path)."""
+    if not trick:
+        return True
+    led = trick[0][1][0]
+    if card[0] == led:
+        return True
+    if any(c[0] == led for c in hand):
+        return False
+    return card[0] == "T" or not any(c[0] == "T" for c in hand)
+
+
 @dataclass(frozen=True, slots=True)
 class Bound:
     """One binding on a card: due in trick ``trick``, bound at bidding sequence ``seq``."""
