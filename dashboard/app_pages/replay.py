@@ -271,11 +271,14 @@ def viewer() -> None:
         st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
 
     # ---------------------------------------------------------------- legal alternatives
-    if cur.action is not None:
+    # In one seat's view, other seats' alternatives would reveal their cards: not shown.
+    if cur.action is not None and (only is None or cur.action.seat == only):
         alts = dd.alternatives(view, step - 1)
         with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
             st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
     nxt = dd.alternatives(view, step) if step < last else []
+    if only is not None:
+        nxt = [a for a in nxt if a.seat == only]
     if nxt:
         with st.expander(f"Legal next actions ({len(nxt)})"):
             st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))

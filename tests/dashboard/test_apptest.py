@@ -275,3 +275,20 @@ def test_replay_next_hand_and_session_choice_stay_consistent(app_env: DashDB) ->
     assert not at.exception
     first_of_other = _stored_hand(app_env, sid, 1)
     assert at.selectbox(key="replay_hand").value == first_of_other
+
+
+def test_one_seat_view_hides_the_other_hands_and_their_alternatives(app_env: DashDB) -> None:
+    if app_env.illegal_index is None:
+        pytest.skip("no Slovenian engine to plant an illegal card with")
+    hand = _disputed(app_env)
+    step = app_env.illegal_index + 1
+    sess = json.loads((app_env.logs / "dash-disputed.json").read_text(encoding="utf-8"))
+    actor = sess["hands"][0]["actions"][app_env.illegal_index]["seat"]
+    other = (actor + 2) % 4  # another seat's view of the illegal card
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step), seat=str(other))
+    hidden = [c.value for c in at.caption if c.value.endswith("cards, hidden")]
+    assert len(hidden) == 3  # the three other seats
+    assert not any("Legal alternatives" in e.label for e in at.expander)
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step), seat="all")
+    assert not any(c.value.endswith("cards, hidden") for c in at.caption)
+    assert any("Legal alternatives" in e.label for e in at.expander)
