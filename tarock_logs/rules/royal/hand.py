@@ -174,6 +174,8 @@ class RoyalHand:
     def push(self, action: Action) -> list[Violation]:
         found = self._process(action, apply=True)
         self.actions.append(action)
+        if action.type != "throw_in":
+            self._started = True
         return found
 
     def pop(self) -> Action:
@@ -237,8 +239,6 @@ class RoyalHand:
                         short_seats=short,
                     )
                 )
-            if apply:
-                self._started = True
         if t in _BIDDING_TYPES:
             if self.phase != "bidding":
                 out.append(
