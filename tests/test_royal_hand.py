@@ -227,3 +227,16 @@ def test_a_bad_catalogue_file_is_a_clear_setup_error(tmp_path: Path) -> None:
     doc["options"]["catalogue_path"] = str(path)
     replays = replay_session(SessionAdapter.validate_python(doc))
     assert all(r.score is None and any("group" in u for u in r.unverified) for r in replays)
+
+
+def test_recorded_irregularities_are_not_applied_but_reported_unverified() -> None:
+    from tarock_logs.rules.base import Irregularity
+
+    rs = ENGINE.ruleset("royal", {"consolation": 0})
+    hand = RoyalHand(rs, 3, deal_of(E8_TRICKS), (), [Irregularity("penalty", seat=0, points=5)])
+    push_all(
+        hand, turns(B2, A1, A2, B1) + [Action("play", s, card=c) for t in E8_TRICKS for s, c in t]
+    )
+    score = hand.score()
+    assert score.totals == (65, 65, 5, 5)
+    assert any("irregularities (penalty) are not applied" in u for u in score.unverified)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from tarock_logs.cards import PACKS, sort_cards
@@ -562,7 +563,7 @@ class RoyalHand:
             "tricks_defenders": dfn,
             "bidding_opener": self.opener_convention,
         }
-        return score_game(
+        score = score_game(
             catalogue=self.catalogue,
             options=self.opts,
             parties=self.parties,
@@ -571,6 +572,14 @@ class RoyalHand:
             bidding=self.bidding,
             card_info=info,
         )
+        if self.irregularities:
+            kinds = ", ".join(sorted({i.type for i in self.irregularities}))
+            note = (
+                f"recorded irregularities ({kinds}) are not applied: Royal Tarock's penalties "
+                "are unknown (royal-tarock.md §8.1 item 16)"
+            )
+            score = replace(score, unverified=(*score.unverified, note))
+        return score
 
     def hand_findings(self) -> list[Violation]:
         """Hand-level findings: the deal (§3.3) and the dealer (§3.2, from the session)."""
