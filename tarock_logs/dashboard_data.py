@@ -1,9 +1,10 @@
 """Queries and view models behind the dashboard (no Streamlit here: the dashboard only presents).
 
 Every query takes a DuckDB cursor of a **read-only** connection as its first argument, binds
-values with ``?`` and drains its result. The replay of one hand is rebuilt from the session as
-stored (the raw log facts) with :mod:`tarock_logs.replay` and :mod:`tarock_logs.audit`, so the
-viewer shows exactly what the audit says.
+values with ``?`` and drains its result. The replay of one hand starts from the session as
+logged (read again from its unchanged log file, else rebuilt from the raw facts the store
+keeps, see :func:`load_session`) and runs through :mod:`tarock_logs.replay`; the verdicts and
+score items shown beside it are the ones the ingest's audit stored.
 
 Glossary used below: a *step* is the state after one action (step 0 is the deal, before any
 action; step ``k`` is after the action with 0-based index ``k - 1``); a *finding* is an
@@ -26,8 +27,6 @@ import polars as pl
 
 #: Kinds of finding the audit page filters on.
 FINDING_KINDS = ("illegal", "discrepancy", "unverified")
-#: Minimum number of hands before a rate is charted (smaller samples are listed, not charted).
-MIN_SAMPLE = 10
 
 _PSEUDO_ADJ = (
     "Amber", "Brisk", "Cobalt", "Dusky", "Elder", "Fleet", "Gilded", "Hazel", "Ivory", "Jade",
@@ -70,15 +69,6 @@ def _df(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = Non
 
 def _rows(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
     return cur.execute(sql, params or []).fetchall()
-
-
-def _columns(cur: duckdb.DuckDBPyConnection, table: str) -> set[str]:
-    rows = _rows(
-        cur,
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main'",
-        [table],
-    )
-    return {r[0] for r in rows}
 
 
 # --------------------------------------------------------------------------- the view model
