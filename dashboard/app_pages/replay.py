@@ -118,7 +118,10 @@ if view.won is not None:
 if roles:
     st.markdown(" · ".join(roles))
 
-h1, h2, _ = st.columns([1, 1, 3])
+h1, h2, h3, h4 = st.columns([1, 1, 1, 1])
+autoplay = h3.toggle("Autoplay", key="autoplay", help="step forward by itself")
+speed = h4.select_slider("Seconds per step", [0.5, 1.0, 2.0, 4.0], value=1.0, key="autoplay_speed",
+                         label_visibility="collapsed", disabled=not autoplay)  # fmt: skip
 h1.button("Previous hand", key="prev_hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
               width="stretch", help="previous hand of this session")  # fmt: skip
 h2.button("Next hand", key="next_hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
@@ -131,9 +134,13 @@ if not view.steps:
 
 
 
-@st.fragment
 def viewer() -> None:
-    """The position at one step: reruns alone when the step or the view changes."""
+    """The position at one step: reruns alone when the step or the view changes (and every
+    ``speed`` seconds while autoplay is on, one step further each time)."""
+    if autoplay:
+        now = int(st.session_state.get("step", 0) or 0)
+        if now < last:
+            st.session_state["step"] = now + 1
     # ---------------------------------------------------------------- position and controls
     c1, c2 = st.columns([3, 1])
     step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
@@ -290,4 +297,4 @@ def viewer() -> None:
             st.warning(f"Unverified: {u}")
 
 
-viewer()
+st.fragment(viewer, run_every=speed if autoplay else None)()

@@ -292,3 +292,16 @@ def test_one_seat_view_hides_the_other_hands_and_their_alternatives(app_env: Das
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step), seat="all")
     assert not any(c.value.endswith("cards, hidden") for c in at.caption)
     assert any("Legal alternatives" in e.label for e in at.expander)
+
+
+def test_autoplay_moves_one_step_per_run_and_stops_at_the_end(app_env: DashDB) -> None:
+    hand = _disputed(app_env)
+    last = int(hand["na"])
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(last - 2))
+    at.toggle(key="autoplay").set_value(True).run()
+    assert at.slider(key="step").value == last - 1
+    at.run()
+    assert at.slider(key="step").value == last
+    at.run()
+    assert at.slider(key="step").value == last
+    assert not at.exception
