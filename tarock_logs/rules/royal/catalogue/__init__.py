@@ -172,6 +172,14 @@ def _item(raw: Mapping[str, Any], idx: int) -> Item:
     if unknown:
         raise ValueError(f"{p}: unknown field(s) {', '.join(sorted(unknown))}")
     d = {**_FIELDS, **raw}
+    if "disables_obscur" not in raw and d["group"] == "free_tricks":
+        d["disables_obscur"] = True  # §5.3: any free-tricks announcement switches Obscur off
+    if d["group"] in ("meldung", "silent"):  # neither is announced nor contra'd (§4.3, §4.4)
+        for key in ("announceable", "contra_allowed"):
+            if key not in raw:
+                d[key] = False
+        if d["group"] == "silent" and "silent" not in raw:
+            d["silent"] = True
     if d["group"] not in GROUPS:
         raise ValueError(f"{p}.group: {d['group']!r} is not one of {', '.join(GROUPS)}")
     if d["status"] not in STATUSES:
