@@ -243,6 +243,35 @@ def hand_session(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
+_HAND_ORDER = """
+    SELECT h.hand_id, h.session_id,
+           row_number() OVER (ORDER BY s.date NULLS LAST, s.tournament NULLS LAST,
+                              s.round NULLS LAST, s.table_name NULLS LAST, h.session_id,
+                              h.number) AS k
+    FROM hands h JOIN sessions s ON s.session_id = h.session_id
+"""
+
+
+def player_neighbour_hand(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, player_id: str, forward: bool = True
+) -> tuple[str, str] | None:
+    """The next (or previous) hand in playing order at which ``player_id`` sat, as
+    ``(hand_id, session_id)``, or None."""
+    cmp, order = (">", "ASC") if forward else ("<", "DESC")
+    rows = _rows(
+        cur,
+        f"""
+        WITH o AS ({_HAND_ORDER})
+        SELECT o.hand_id, o.session_id FROM o
+        JOIN session_players sp ON sp.session_id = o.session_id AND sp.player_id = ?
+        WHERE o.k {cmp} (SELECT k FROM o WHERE hand_id = ?)
+        ORDER BY o.k {order} LIMIT 1
+        """,
+        [player_id, hand_id],
+    )
+    return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+
 def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
     """The stored verdicts of one hand: violations, score items, totals, unverified."""
     viol = _df(

@@ -34,8 +34,10 @@ def _set_step(n: int) -> None:
     st.session_state["step"] = max(0, n)
 
 
-def _goto_hand(hand_id: str | None) -> None:
+def _goto_hand(hand_id: str | None, session_id: str | None = None) -> None:
     if hand_id:
+        if session_id:
+            st.session_state["replay_session"] = session_id
         st.session_state["replay_hand"] = hand_id
         st.session_state["step"] = 0
 
@@ -127,6 +129,21 @@ h1.button("Previous hand", key="prev_hand", icon=":material/skip_previous:", on_
 h2.button("Next hand", key="next_hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
               width="stretch", help="next hand of this session")  # fmt: skip
 
+p1, p2, p3 = st.columns([2, 1, 1])
+ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
+seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
+if st.session_state.get("follow") not in seat_of:
+    st.session_state["follow"] = None
+follow = p1.selectbox(
+    "Follow a player", ids_at_table, format_func=lambda pid: players[seat_of[pid]],
+    key="follow", placeholder="Follow a player across hands…", label_visibility="collapsed",
+)  # fmt: skip
+back_of = data("player_neighbour_hand", hand_id, follow, False) if follow else None
+next_of = data("player_neighbour_hand", hand_id, follow, True) if follow else None
+p2.button("Their previous hand", key="player_prev", icon=":material/person:", width="stretch",
+          on_click=_goto_hand, args=back_of or (None,), disabled=back_of is None)  # fmt: skip
+p3.button("Their next hand", key="player_next", icon=":material/person:", width="stretch",
+          on_click=_goto_hand, args=next_of or (None,), disabled=next_of is None)  # fmt: skip
 
 if not view.steps:
     st.warning("This hand could not be replayed: " + "; ".join(view.unverified))

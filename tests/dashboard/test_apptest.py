@@ -305,3 +305,31 @@ def test_autoplay_moves_one_step_per_run_and_stops_at_the_end(app_env: DashDB) -
     at.run()
     assert at.slider(key="step").value == last
     assert not at.exception
+
+
+def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: DashDB) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(app_env.path), read_only=True)
+    try:  # a player who sat in at least two sessions, and the first two of their hands
+        pid, = con.execute(
+            "SELECT player_id FROM session_players GROUP BY player_id "
+            "HAVING count(DISTINCT session_id) > 1 ORDER BY player_id LIMIT 1"
+        ).fetchall()[0]
+        rows = con.execute(
+            "SELECT h.hand_id, h.session_id FROM hands h JOIN sessions s USING (session_id) "
+            "JOIN session_players sp ON sp.session_id = h.session_id AND sp.player_id = ? "
+            "ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST, "
+            "s.table_name NULLS LAST, h.session_id, h.number", [pid]
+        ).fetchall()
+        last_of_first = max(i for i, r in enumerate(rows) if r[1] == rows[0][1])
+    finally:
+        con.close()
+    here, there = rows[last_of_first], rows[last_of_first + 1]
+    at = _open("app_pages/replay.py", hand=here[0])
+    at.selectbox(key="follow").set_value(pid).run()
+    at.button(key="player_next").click().run()
+    assert not at.exception
+    assert at.selectbox(key="replay_session").value == there[1] != here[1]
+    assert at.selectbox(key="replay_hand").value == there[0]
+    assert at.selectbox(key="follow").value == pid
