@@ -240,3 +240,12 @@ def test_recorded_irregularities_are_not_applied_but_reported_unverified() -> No
     score = hand.score()
     assert score.totals == (65, 65, 5, 5)
     assert any("irregularities (penalty) are not applied" in u for u in score.unverified)
+
+
+def test_a_recorded_line_for_an_item_of_unknown_value_is_not_checked_rather_than_wrong() -> None:
+    doc = json.loads(SAMPLE.read_text())
+    doc["hands"][0]["result"]["items"].append({"item": "TR_VALAT", "value": 0, "seat": 0})
+    sa = audit_session(SessionAdapter.validate_python(doc))
+    first = sa.hands[0]
+    assert first.discrepancies == []
+    assert any("TR_VALAT" in u and "not checked" in u for u in first.unverified)
