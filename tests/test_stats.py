@@ -194,6 +194,13 @@ def test_stats_cli_json_csv_and_hands(db: Path) -> None:
     res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--player", "a", "--role",
                               "declarer", "--format", "csv"])
     assert len(res.stdout.splitlines()) == 1 + 2
+    res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--player", "a", "--drill",
+                              "partner=b", "--drill", "won=true", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert [(h["session_id"], h["number"]) for h in orjson.loads(res.stdout)["hands"]] == [
+        ("cup-r1", 1)]
+    res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--drill", "colour=red"])
+    assert res.exit_code == 2
     res = runner.invoke(app, ["stats", "--db", str(db), "--from", "yesterday"])
     assert res.exit_code == 2
     res = runner.invoke(app, ["stats", "--db", str(db), "--format", "csv"])

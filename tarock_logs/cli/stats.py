@@ -63,6 +63,26 @@ def _print_table(name: str, df: pl.DataFrame, console: Console) -> None:
     console.print(t)
 
 
+def _drill_args(items: list[str]) -> dict[str, Any]:
+    """``["won=true", "partner=ana"]`` → ``{"won": True, "partner": "ana"}`` (Drill fields)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or key not in st.Drill.__dataclass_fields__ or key == "extra":
+            names = ", ".join(k for k in st.Drill.__dataclass_fields__ if k != "extra")
+            raise fail(f"--drill expects KEY=VALUE with KEY one of {names}", ExitCode.USAGE)
+        low = raw.lower()
+        value: Any = raw
+        if low in ("true", "yes", "1") and key not in ("kontra_level",):
+            value = True
+        elif low in ("false", "no", "0") and key not in ("kontra_level",):
+            value = False
+        elif raw.isdigit():
+            value = int(raw)
+        out[key] = value
+    return out
+
+
 @app.command()
 def stats(
     db: Annotated[Path, typer.Option("--db", envvar=DB_ENV, help="DuckDB file to read.")] = Path(
@@ -79,6 +99,12 @@ def stats(
     hands: Annotated[
         bool, typer.Option("--hands", help="Drill down: list the hands behind the filters.")
     ] = False,
+    drill: Annotated[
+        list[str],
+        typer.Option("--drill", help="With --hands: KEY=VALUE of a figure, e.g. won=true, "
+                     "partner=ana, bonus=trula, made=true, kontra=true, mond=lost, renons=true, "
+                     "bid=true, radelc=earned."),
+    ] = [],  # noqa: B006 - typer needs a literal default
     fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
 ) -> None:
     """Statistics of the stored hands; every filter also applies to `--hands` (drill-down).
@@ -96,7 +122,7 @@ def stats(
         raise fail(f"cannot open {db}: {exc}", ExitCode.DB) from exc
     try:
         if hands:
-            frames = {"hands": st.hands_for(con, f)}
+            frames = {"hands": st.hands_for(con, f, **_drill_args(drill))}
         elif section is Section.all:
             frames = {name: fn(con, f) for name, fn in st.SECTIONS.items()}
         else:
