@@ -135,7 +135,8 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_PARSED: dict[int, tuple[Mapping[str, Any], Catalogue]] = {}
+_PARSED: dict[int, tuple[Mapping[str, Any], Catalogue]] = {}  # id(doc) -> (doc, parsed)
+_PARSED_MAX: Final = 64
 
 
 def catalogue_of(values: Mapping[str, Any]) -> Catalogue:
@@ -146,6 +147,8 @@ def catalogue_of(values: Mapping[str, Any]) -> Catalogue:
         if hit is not None and hit[0] is doc:
             return hit[1]
         cat = parse_catalogue(doc)
+        if len(_PARSED) >= _PARSED_MAX:  # bounded: many sessions may each bring a document
+            _PARSED.pop(next(iter(_PARSED)))
         _PARSED[id(doc)] = (doc, cat)
         return cat
     if values.get("catalogue_path"):
