@@ -157,6 +157,9 @@ def test_reingesting_sample_logs_is_idempotent(tmp_path: Path) -> None:
     assert s2["hands_stored"] == 0
     assert s2["hands_unchanged"] == s1["hands_stored"] + s1["hands_unchanged"]
     assert s2["hands_rejected"] == s1["hands_rejected"]
+    assert s2["hands_duplicate"] == s1["hands_duplicate"]
+    assert s2["files_rejected"] == s1["files_rejected"]
+    assert s2["files_unchanged"] == s1["files"]
     c2 = counts(db)
     c1.pop("meta"), c2.pop("meta")
     assert c1 == c2

@@ -427,7 +427,7 @@ def iter_batches(
                 continue
             n_sessions += 1
             added = _add_session(b, rec.session, name, rec.line, audited, seen)
-            n_hands += len(rec.session.hands)
+            n_hands += added  # distinct hands of the file (a repeat within it counts once)
             b.hands += added
         if b.hands >= batch_hands:
             yield b.tables()
