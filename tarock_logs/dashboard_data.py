@@ -715,18 +715,19 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
         [tournament],
     )]  # fmt: skip
     audits = []
+    names: dict[str, str] = {}  # as the sessions themselves name their players
     for sid in sids:
         loaded = load_session(cur, sid)
         if loaded is None:
             continue
         session, _ = loaded
+        names.update({p.id: p.name or p.id for p in session.players})
         audits.append(audit_session(session))
     found = [t for t in audit_tournaments(audits) if t.tournament == tournament]
     if not found:
         return None
     tables = []
     for sa in audits:
-        names = _player_names(cur, sa.players)
         scores = sa.recomputed_totals
         for seat, pid in enumerate(sa.players):
             rec_pp = sa.recorded_placement_points
@@ -743,17 +744,9 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
                 }
             )  # fmt: skip
     report = found[0].to_dict()
-    names = _player_names(cur, [s["player"] for s in report["standings"]])
     for s in report["standings"]:
         s["name"] = names.get(s["player"], s["player"])
     return {"tournament": report, "tables": tables}
-
-
-def _player_names(cur: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, str]:
-    if not ids:
-        return {}
-    rows = _rows(cur, "SELECT player_id, coalesce(name, player_id) FROM players WHERE list_contains(?, player_id)", [list(ids)])
-    return {a: b for a, b in rows}
 
 
 def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> str:
