@@ -124,12 +124,15 @@ class MT19937:
     __slots__ = ("_rng",)
 
     def __init__(self, seed: int) -> None:
-        mt = [seed & 0xFFFFFFFF]
+        x = seed & 0xFFFFFFFF
+        mt = [x]
+        append = mt.append
         for i in range(1, 624):
-            prev = mt[-1]
-            mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+            x = (1812433253 * (x ^ (x >> 30)) + i) & 0xFFFFFFFF
+            append(x)
+        append(624)  # the index: the next call twists the whole state first
         self._rng = random.Random()
-        self._rng.setstate((3, (*mt, 624), None))
+        self._rng.setstate((3, tuple(mt), None))
 
     def __call__(self) -> int:
         """The next 32-bit word (``operator()`` of ``std::mt19937``)."""
@@ -167,7 +170,10 @@ def deal_ids_from_seed(seed: int, num_players: int) -> tuple[list[list[int]], li
 
 def deal_from_seed(seed: int, num_players: int) -> tuple[list[list[str]], list[str]]:
     """:func:`deal_ids_from_seed` as card tokens (hands in canonical order, talon as dealt)."""
-    hands, talon = deal_ids_from_seed(seed, num_players)
+    return _tokens(*deal_ids_from_seed(seed, num_players))
+
+
+def _tokens(hands: list[list[int]], talon: list[int]) -> tuple[list[list[str]], list[str]]:
     return (
         [sort_cards([CARD_TOKENS[c] for c in h], "slovenian") for h in hands],
         [CARD_TOKENS[c] for c in talon],
@@ -311,7 +317,7 @@ def decode_game(seed: int, num_players: int, action_ids: Sequence[int]) -> Decod
     in its phase.
     """
     hand_ids, talon_ids = deal_ids_from_seed(seed, num_players)
-    hands_tok, talon_tok = deal_from_seed(seed, num_players)
+    hands_tok, talon_tok = _tokens(hand_ids, talon_ids)
     g = DecodedGame(seed, num_players, hands_tok, talon_tok)
     held = [set(h) for h in hand_ids]
     n = num_players
