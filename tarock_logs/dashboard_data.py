@@ -137,6 +137,16 @@ def overview(cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return dict(zip(keys, (int(x) for x in row), strict=True))
 
 
+def rejects(cur: duckdb.DuckDBPyConnection, limit: int = 500) -> pl.DataFrame:
+    """Records the ingest refused (first error code and count), by file and line."""
+    return _df(
+        cur,
+        """SELECT file, line, session, hand, first_code, n_errors FROM rejects
+           ORDER BY file, line NULLS LAST, hand NULLS LAST LIMIT ?""",
+        [limit],
+    )
+
+
 def hands_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every stored hand with its session facts and kinds of finding, in playing order.
 

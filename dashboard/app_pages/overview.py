@@ -24,3 +24,8 @@ st.page_link("app_pages/audit.py", label="Audit: every hand with findings", icon
 st.page_link("app_pages/replay.py", label="Replay a hand action by action", icon=":material/play_circle:")
 st.page_link("app_pages/players.py", label="Player statistics", icon=":material/bar_chart:")
 st.page_link("app_pages/tournament.py", label="Tournament standings", icon=":material/emoji_events:")
+
+if counts["rejects"]:
+    with st.expander(f"Rejected records ({counts['rejects']}): not stored, with the first error"):
+        st.dataframe(data("rejects"), hide_index=True, width="stretch")
+        st.caption("`tarock validate FILE` lists every error of a file with its location.")

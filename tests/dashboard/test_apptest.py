@@ -333,3 +333,18 @@ def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: 
     assert at.selectbox(key="replay_session").value == there[1] != here[1]
     assert at.selectbox(key="replay_hand").value == there[0]
     assert at.selectbox(key="follow").value == pid
+
+
+def test_overview_lists_rejected_records_when_there_are_some(dash_db: DashDB, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(ROOT / "sample_logs" / "malformed", logs)
+    db = tmp_path / "rejects.duckdb"
+    ingest(logs, db)
+    monkeypatch.setenv("TAROCK_DB", str(db))
+    at = _app()
+    at.run()
+    assert not at.exception
+    n = int(next(m.value for m in at.metric if m.label == "Rejected records"))
+    assert n > 0
+    table = at.dataframe[0].value
+    assert len(table) == n and table["first_code"].str.startswith("E-").all()
