@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +161,6 @@ class HandReplay:
     hand_index: int
     hand_number: int
     ruleset: Ruleset | None
-    steps: list[Step] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     score: HandScore | None = None
     unverified: list[str] = field(default_factory=list)
@@ -173,7 +172,27 @@ class HandReplay:
     carry_expected: dict[str, Any] = field(default_factory=dict)
     carry_source: str = "engine"
     _state: HandState | None = field(default=None, repr=False)
+    _steps: list[Step] | None = field(default=None, repr=False)
+    #: without views: the applied actions and their violations by action index, from which
+    #: :attr:`steps` is built on first use (bulk audits never look at steps)
+    _actions: list[Action] | None = field(default=None, repr=False)
+    _found: dict[int, list[Violation]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def steps(self) -> list[Step]:
+        """Step 0 (the deal) and one :class:`Step` per applied action (see :class:`Step`)."""
+        steps = self._steps
+        if steps is None:
+            steps = []
+            acts = self._actions
+            if acts is not None:
+                found = self._found or {}
+                steps.append(Step(0, None, None, [], None))
+                steps += [Step(i + 1, i, a, found.get(i, []), None) for i, a in enumerate(acts)]
+            self._steps = steps
+            self._actions = self._found = None
+        return steps
 
     @property
     def legal(self) -> bool:
@@ -282,6 +301,66 @@ def restore_carry(session_state: SessionState, carry: Mapping[str, Any]) -> bool
     return done
 
 
+def _not_applicable(out: HandReplay, i: int, action: Action, exc: Exception) -> Violation:
+    v = Violation(
+        code="replay.not_applicable",
+        message=f"{action} could not be applied: {exc}; the replay stops here",
+        rule="",
+        seat=action.seat,
+        card=action.card,
+        action_index=i,
+    )
+    out.violations.append(v)
+    out.unverified.append(
+        f"replay stopped at action {i} ({action}): the engine could not apply it"
+    )
+    return v
+
+
+def _push_with_views(out: HandReplay, state: HandState, actions: Sequence[Any]) -> None:
+    """Push every action, keeping a :class:`Step` with the engine's view after each."""
+    steps = out._steps = [Step(0, None, None, [], _safe_view(state))]
+    for i, model_action in enumerate(actions):
+        action = to_engine_action(model_action)
+        try:
+            found = state.push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            steps.append(Step(i + 1, i, action, [_not_applicable(out, i, action, exc)], None))
+            return
+        found = [v.at(i) for v in found]
+        out.violations.extend(found)
+        out.actions_applied = i + 1
+        steps.append(Step(i + 1, i, action, found, _safe_view(state)))
+
+
+def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> None:
+    """Push every action without views: the hot path of audits, the store and the bench.
+
+    Records the engine actions and the (re-indexed) violations by action index only; the
+    :attr:`HandReplay.steps` are built from them if someone asks.
+    """
+    push = state.push
+    conv = to_engine_action
+    acts: list[Action] = []
+    add = acts.append
+    found_at: dict[int, list[Violation]] = {}
+    out._actions = acts
+    out._found = found_at
+    for i, model_action in enumerate(actions):
+        action = conv(model_action)
+        add(action)
+        try:
+            found = push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            found_at[i] = [_not_applicable(out, i, action, exc)]
+            out.actions_applied = i
+            return
+        if found:
+            found = found_at[i] = [v.at(i) for v in found]
+            out.violations.extend(found)
+    out.actions_applied = len(acts)
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
@@ -315,30 +394,12 @@ def _replay_into(
         out.unverified.append(f"the engine refused the deal: {exc}")
         return
     out._state = state
-    out.steps.append(Step(0, None, None, [], _safe_view(state) if with_views else None))
-    for i, model_action in enumerate(hand.actions):
-        action = to_engine_action(model_action)
-        try:
-            found = state.push(action)
-        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
-            v = Violation(
-                code="replay.not_applicable",
-                message=f"{action} could not be applied: {exc}; the replay stops here",
-                rule="",
-                seat=action.seat,
-                card=action.card,
-                action_index=i,
-            )
-            out.violations.append(v)
-            out.steps.append(Step(i + 1, i, action, [v], None))
-            out.unverified.append(
-                f"replay stopped at action {i} ({action}): the engine could not apply it"
-            )
-            return
-        found = [v.at(i) for v in found]
-        out.violations.extend(found)
-        out.actions_applied = i + 1
-        out.steps.append(Step(i + 1, i, action, found, _safe_view(state) if with_views else None))
+    if with_views:
+        _push_with_views(out, state, hand.actions)
+    else:
+        _push_fast(out, state, hand.actions)
+    if out.actions_applied < len(hand.actions):
+        return  # the engine could not apply an action: the replay stopped there
     # Hand-level findings (deal checks, unclaimed renons): an optional engine method.
     findings = getattr(state, "hand_findings", None)
     if callable(findings):
