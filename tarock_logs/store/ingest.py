@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import hashlib
 import os
 import shutil
@@ -37,6 +38,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tarock_logs.gcpause import gc_paused
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import process, sources
 from tarock_logs.store.schema import migrate
@@ -284,14 +286,17 @@ def _shard_to_ipc(path: str, out_dir: str, batch_hands: int) -> list[str]:
     """
     folders: list[str] = []
     stem = hashlib.sha256(path.encode()).hexdigest()[:16]
-    for i, tables in enumerate(process.iter_batches(path, batch_hands=batch_hands)):
-        folder = Path(out_dir) / f"{stem}-{i:05d}"
-        folder.mkdir(parents=True)
-        for name, t in tables.items():
-            with pa.OSFile(str(folder / f"{name}.arrow"), "wb") as sink:
-                with pa.ipc.new_file(sink, t.schema) as writer:
-                    writer.write_table(t)
-        folders.append(str(folder))
+    with gc_paused():  # as in _process: one full collection per batch instead
+        for i, tables in enumerate(process.iter_batches(path, batch_hands=batch_hands)):
+            folder = Path(out_dir) / f"{stem}-{i:05d}"
+            folder.mkdir(parents=True)
+            for name, t in tables.items():
+                with pa.OSFile(str(folder / f"{name}.arrow"), "wb") as sink:
+                    with pa.ipc.new_file(sink, t.schema) as writer:
+                        writer.write_table(t)
+            folders.append(str(folder))
+            del tables
+            gc.collect()
     return folders
 
 
@@ -336,18 +341,26 @@ def _iter_parallel(
 
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None) -> None:
-    """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order."""
+    """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
+
+    The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
+    replays and column lists of a batch are many live objects that the collector would
+    otherwise scan again and again although they hold almost no cycles (measured: a quarter
+    of the processing time). One full collection per batch keeps memory bounded.
+    """
     if jobs > 1 and len(files) > 1:
         stream: Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]] = _iter_parallel(
             files, jobs, parts, batch_hands)
     else:
         stream = ((f, process.iter_batches(f, batch_hands=batch_hands)) for f in files)
-    for f, batches in stream:
-        key = sources.file_key(f)
-        for i, b in enumerate(batches):
-            buf.add(key, b, first=i == 0)
-            if progress:
-                progress(key, b["hands"].num_rows)
+    with gc_paused():  # and one full collection per batch (see the docstring)
+        for f, batches in stream:
+            key = sources.file_key(f)
+            for i, b in enumerate(batches):
+                buf.add(key, b, first=i == 0)
+                if progress:
+                    progress(key, b["hands"].num_rows)
+                gc.collect()
 
 
 class IngestLocked(RuntimeError):
