@@ -66,6 +66,7 @@ def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 _SIMPLE = frozenset({"play", "call", "pass", "lezim", "throw_in"})
 _SIMPLE_CACHE: dict[tuple[str, int, str | None], Action] = {}
+_PLAY_CACHE: dict[tuple[int, str], Action] = {}
 
 
 def to_engine_action(model_action: Any) -> Action:
@@ -76,6 +77,12 @@ def to_engine_action(model_action: Any) -> Action:
     """
     a = model_action
     t = a.type
+    if t == "play":  # most actions of a hand
+        pkey = (a.seat, a.card)
+        hit = _PLAY_CACHE.get(pkey)
+        if hit is None:
+            hit = _PLAY_CACHE[pkey] = Action(t, a.seat, card=a.card)
+        return hit
     if t in _SIMPLE:  # the bulk of a hand: cached, Actions are immutable
         key = (t, a.seat, getattr(a, "card", None))
         hit = _SIMPLE_CACHE.get(key)

@@ -69,6 +69,9 @@ PHASES: Final = ("bidding", "king_call", "talon", "discard", "announcements", "p
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
 _TARGET_PHASE: Final = {"call": 1, "talon": 2, "discard": 3, "announce": 4, "kontra": 4,
                         "lezim": 4, "play": 5, "claim": 5}  # fmt: skip
+#: contracts whose play ends at the declarer's first trick (berač) or first lost trick (valat)
+_ENDS_WHEN_DECLARER_WINS: Final = frozenset({"berac", "odprti_berac"})
+_ENDS_WHEN_DECLARER_LOSES: Final = frozenset({"barvni_valat", "valat"})
 #: undo entries of a legal card by the seat to move (the card is in the history)
 _LEGAL_PLAY: Final = ("legal_play",)
 _LEGAL_PLAY_DONE: Final = ("legal_play", "done")
@@ -76,6 +79,10 @@ _LEGAL_PLAY_DONE: Final = ("legal_play", "done")
 _PAIRS: Final[dict[tuple[int, str], tuple[int, str]]] = {
     (s, c): (s, c) for s in range(5) for c in sorted(PACK_SET)
 }
+#: the same pairs by seat, then card (no key tuple built on the hot path)
+_PAIRS_BY_SEAT: Final[tuple[dict[str, tuple[int, str]], ...]] = tuple(
+    {c: _PAIRS[(s, c)] for c in sorted(PACK_SET)} for s in range(5)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +149,9 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             self.active = tuple((dealer + i) % n for i in range(1, n + 1))
         self.n_active = len(self.active)
         self.pos: dict[int, int] = {s: i for i, s in enumerate(self.active)}
+        #: the active seat after each active seat in playing order
+        self._next_seat: dict[int, int] = {
+            s: self.active[(i + 1) % self.n_active] for i, s in enumerate(self.active)}
         self.p1 = self.active[0]
         self.tricks_total = 48 // self.n_active if self.n_active in (3, 4) else 12
         self.deal_violations: list[Violation] = self._check_deal()
@@ -365,24 +375,42 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             card = action.card
             trick = self.trick
             if trick:
-                exp = self.active[(self.pos.get(trick[-1][0], 0) + 1) % self.n_active]
+                exp = self._next_seat.get(trick[-1][0])
             elif self.tricks:
                 exp = self.tricks[-1].winner
             else:
                 exp = self._first_leader()
             if seat == exp:
                 hand = self.hands[seat]
-                if card in hand and (self._quick_legal(seat, hand, card)
-                                     or card in self._legal_for(seat)):  # fmt: skip
-                    hand.remove(card)
-                    trick.append(_PAIRS.get((seat, card)) or (seat, card))
-                    done = len(trick) >= self.n_active and self._complete_trick()
-                    self._undo.append(_LEGAL_PLAY_DONE if done else _LEGAL_PLAY)
-                    self.history.append(action)
-                    self._version += 1
-                    out: list[Violation] = []
-                    self._last_violations = out
-                    return out
+                if card in hand:
+                    # certainly legal (spec 8.3): a positive contract, no protected card, and
+                    # the card leads, follows the led suit, or the seat holds neither the led
+                    # suit nor (for a suit card) a tarok; anything else asks the full rules
+                    pr = self._pr or self._play_rules()
+                    ok = False
+                    if not pr.negative and card not in self._protected:
+                        if not trick:
+                            ok = True
+                        else:
+                            led = SUIT[trick[0][1]]
+                            s = SUIT[card]
+                            if s == led:
+                                ok = True
+                            elif s == "T":
+                                ok = led not in map(SUIT.__getitem__, hand)
+                            else:
+                                suits = set(map(SUIT.__getitem__, hand))
+                                ok = led not in suits and "T" not in suits
+                    if ok or card in self._legal_for(seat):
+                        hand.remove(card)
+                        trick.append(_PAIRS_BY_SEAT[seat][card])
+                        done = len(trick) >= self.n_active and self._complete_trick()
+                        self._undo.append(_LEGAL_PLAY_DONE if done else _LEGAL_PLAY)
+                        self.history.append(action)
+                        self._version += 1
+                        out: list[Violation] = []
+                        self._last_violations = out
+                        return out
             out = self._play(action)
         else:
             snap = self._snapshot(t)
@@ -650,33 +678,35 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
     def _complete_trick(self) -> bool:
         trick = self.trick
         cards = [c for _, c in trick]
-        pr = self._pr or self._play_rules()
         try:
-            wi = winner_index(cards, pr.colour_valat)
+            wi = winner_index(cards, (self._pr or self._play_rules()).colour_valat)
         except KeyError:  # unknown tokens: the first known card wins
             wi = 0
         winner = trick[wi][0]
-        gift = None
-        k = len(self.tricks)
-        if self.contract == "klop" and k < 6 and k < len(self.talon):
-            gift = self.talon[k]
-        if gift is not None:
-            cards.append(gift)
-        self.tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift,
-                                 tuple(cards)))  # fmt: skip
-        self.trick = []
+        tricks = self.tricks
+        k = len(tricks)
         c = self.contract
+        if c == "klop" and k < 6 and k < len(self.talon):
+            gift: str | None = self.talon[k]
+            pile = (*cards, gift)
+        else:
+            gift = None
+            pile = tuple(cards)
+        tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift, pile))
+        self.trick = []
+        if k + 1 >= self.tricks_total:
+            self.phase = "done"
+            return True
         d = self.declarer
-        prev = self.phase
-        if len(self.tricks) >= self.tricks_total:
-            self.phase = "done"
-        elif c in ("berac", "odprti_berac") and winner == d:
+        if c in _ENDS_WHEN_DECLARER_WINS and winner == d:
             self.phase = "done"
             self.ended_early = True
-        elif (c in ("barvni_valat", "valat") or "barvni_valat" in self.ann) and winner != d:
+            return True
+        if (c in _ENDS_WHEN_DECLARER_LOSES or "barvni_valat" in self.ann) and winner != d:
             self.phase = "done"
             self.ended_early = True
-        return prev != self.phase
+            return True
+        return False
 
     def _unplay(self, entry: Any) -> None:
         if entry[0] == "noop":
