@@ -595,7 +595,7 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
     plantable = PLANTABLE.get(spec.game, ("wrong_score_item", "wrong_placement_points"))
     kinds = [plantable[i % len(plantable)] for i in range(spec.plant_disputes)]
     planted_sessions = sorted(master.sample(range(n_sessions), spec.plant_disputes))
-    plant_of = dict(zip(planted_sessions, kinds, strict=True))
+    plant_of = _assign_plants(planted_sessions, kinds, spec.tables)
     session_no = 0
     for rnd in range(1, spec.rounds + 1):
         file = f"round-{rnd}.jsonl"
@@ -632,6 +632,25 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
                 result.planted.append(planted)
         result.files[file] = sessions
     return result
+
+
+def _assign_plants(
+    sessions: list[int], kinds: list[str], tables: tuple[int, ...]
+) -> dict[int, str]:
+    """Session index → dispute kind. A kontra by the declarer's partner needs a partner, so
+    never a table of 3 (3 active players: no king call): swap it onto a bigger table, or
+    plant an illegal card instead when every table has 3 seats."""
+    size = {i: tables[i % len(tables)] for i in sessions}
+    out = dict(zip(sessions, kinds, strict=True))
+    for i in sessions:
+        if out[i] != "bad_kontra" or size[i] > 3:
+            continue
+        swap = next((j for j in sessions if size[j] > 3 and out[j] != "bad_kontra"), None)
+        if swap is None:
+            out[i] = "illegal_card"
+        else:
+            out[i], out[swap] = out[swap], out[i]
+    return out
 
 
 def simulate_hands(

@@ -222,3 +222,21 @@ def test_royal_matches_seat_two_pairs_alternate_dealers_and_replay_clean(tmp_pat
     assert not sa.discrepancies
     for ha in sa.hands:
         assert ha.legal and not ha.discrepancies, (ha.hand, ha.violations, ha.discrepancies)
+
+
+def test_a_partner_kontra_is_never_planted_at_a_table_of_three() -> None:
+    from tarock_logs.simulate import _assign_plants
+
+    kinds = ["illegal_card", "bad_kontra", "wrong_score_item"]
+    out = _assign_plants([0, 1, 2], kinds, (4, 3, 4))
+    assert out[1] != "bad_kontra" and sorted(out.values()) == sorted(kinds)
+    assert "bad_kontra" not in _assign_plants([0, 1], ["bad_kontra", "bad_kontra"], (3,)).values()
+
+
+@needs_engine
+def test_disputes_plant_at_tables_of_three(tmp_path: Path) -> None:
+    result = simulate_tournament(
+        TournamentSpec(seed=12, tables=(3,), rounds=4, games_per_round=16, plant_disputes=4)
+    )
+    assert sorted(p.kind for p in result.planted) == [
+        "bad_discard", "illegal_card", "illegal_card", "wrong_score_item"]
