@@ -84,7 +84,10 @@ def to_engine_action(model_action: Any) -> Action:
             hit = _PLAY_CACHE[pkey] = Action(t, a.seat, card=a.card)
         return hit
     if t in _SIMPLE:  # the bulk of a hand: cached, Actions are immutable
-        key = (t, a.seat, getattr(a, "card", None))
+        # a model's fields are in its __dict__; asking a pydantic model for a field it lacks
+        # goes through a slow __getattr__ that raises
+        d = getattr(a, "__dict__", None)
+        key = (t, a.seat, d.get("card") if d is not None else getattr(a, "card", None))
         hit = _SIMPLE_CACHE.get(key)
         if hit is None:
             hit = _SIMPLE_CACHE[key] = Action(t, a.seat, card=key[2])
