@@ -324,13 +324,19 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
                 upheld=d.get("upheld"), points=points, unit=d.get("unit"),
                 detail=_dumps(detail) if detail else None,
             )
-        for k, tr in enumerate(tricks):
-            played = tr.get("cards") or []
-            b.t["tricks"].add(
-                hand_id=hand_id, trick_no=k + 1, leader=tr.get("leader"), winner=tr.get("winner"),
-                seats=[int(s) for s, _ in played], cards=[str(c) for _, c in played],
-                points=tr.get("points"),
-            )
+        if tricks:  # column by column: a dozen rows per hand
+            tc = b.t["tricks"]
+            tcol = tc.cols
+            k = len(tricks)
+            tcol["hand_id"].extend([hand_id] * k)
+            tcol["trick_no"].extend(range(1, k + 1))
+            tcol["leader"].extend([tr.get("leader") for tr in tricks])
+            tcol["winner"].extend([tr.get("winner") for tr in tricks])
+            played = [tr.get("cards") or [] for tr in tricks]
+            tcol["seats"].extend([[int(s) for s, _ in p] for p in played])
+            tcol["cards"].extend([[str(x) for _, x in p] for p in played])
+            tcol["points"].extend([tr.get("points") for tr in tricks])
+            tc.n += k
         for v in violations:
             b.t["violations"].add(
                 hand_id=hand_id, action_index=v.get("action_index"), seat=v.get("seat"),
