@@ -29,6 +29,11 @@ def random_hand(seed: int, n: int, ruleset: str = "tournament", radelci=None) ->
         session.radelci = list(radelci)
     dealer = rng.randrange(n)
     hands, talon = random_deal(rng, n, dealer)
+    # OpenSpiel never deals a hand without a tarok (it redraws; option redeal_without_taroks)
+    while ruleset == "openspiel" and any(
+        h and not any(c.startswith("T") for c in h) for h in hands
+    ):
+        hands, talon = random_deal(rng, n, dealer)
     return session.new_hand(dealer, hands, talon)
 
 
