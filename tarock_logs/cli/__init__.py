@@ -19,6 +19,7 @@ from tarock_logs.cli import ingest as _ingest  # noqa: F401,E402
 from tarock_logs.cli import export as _export  # noqa: F401,E402
 from tarock_logs.cli import stats as _stats  # noqa: F401,E402
 from tarock_logs.cli import dashboard as _dashboard  # noqa: F401,E402
+from tarock_logs.cli import rulesets as _rulesets  # noqa: F401,E402
 
 
 def main() -> None:
