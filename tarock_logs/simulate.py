@@ -586,7 +586,8 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
     if n_players > len(PLAYER_NAMES):
         raise SimulationError(f"at most {len(PLAYER_NAMES)} players")
     names = master.sample(PLAYER_NAMES, n_players)
-    players = [{"id": f"p{i + 1:02d}", "name": name} for i, name in enumerate(names)]
+    # a player id belongs to the person (the name), so ids join across simulated events
+    players = [{"id": f"p{PLAYER_NAMES.index(name) + 1:02d}", "name": name} for name in names]
     date0 = _dt.date(2025, 1, 4) + _dt.timedelta(days=7 * master.randrange(52))
     site = master.choice(SITES)
     tournament_id = f"sim-{spec.game}-{spec.seed}"
