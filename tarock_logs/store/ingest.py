@@ -363,6 +363,19 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
                 gc.collect()
 
 
+def _default_jobs(n_files: int) -> int:
+    """One worker per usable core, at most one per file; 1 (serial) for a single file.
+
+    Measured with ``tarock bench`` (2,000 hands in 4 files, 2 cores): 787 hands/s serial,
+    1,212 with 2 workers on a quiet machine; about equal when other work loads the cores.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, n_files))
+
+
 class IngestLocked(RuntimeError):
     """Another ingest is writing the same database."""
 
@@ -372,12 +385,16 @@ def ingest(
     *,
     db: str | os.PathLike[str] | None = None,
     exclude: Sequence[str] = (),
-    jobs: int = 1,
+    jobs: int | None = None,
     batch_hands: int = process.DEFAULT_BATCH_HANDS,
     dry_run: bool = False,
     progress: Progress | None = None,
 ) -> IngestSummary:
     """Ingest the log files under ``paths`` into ``db`` and publish it atomically.
+
+    ``jobs`` worker processes read, validate and audit the files (they never touch DuckDB;
+    the rows are the same as a serial ingest's). By default (None) one per core the process
+    may use, when there are several files to process; else the ingest is serial.
 
     Raises ``FileNotFoundError`` for a path that does not exist and :class:`IngestLocked`
     when another ingest holds the database.
@@ -417,7 +434,8 @@ def ingest(
                     digest, _ = sources.sha256_file(f)
                     (same if known.get(sources.file_key(f)) == digest else todo).append(f)
                 summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
-                _process(todo, buf, jobs, spill / "parts", batch_hands, progress)
+                n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
+                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress)
                 buf.flush()
                 # A hand that a changed file dropped may still be in an unchanged file that
                 # held a duplicate of it (stored once, under the changed file): read those
