@@ -162,6 +162,8 @@ class HandAudit:
     declarer: int | None = None
     partner: int | None = None
     won: bool | None = None
+    #: seats whose recomputed total counts only the items the engine could value
+    incomplete_seats: list[int] = field(default_factory=list)
     replay: HandReplay | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -248,6 +250,7 @@ def compare_scores(
     declarer: int | None = None,
     partner: int | None = None,
     known_items: frozenset[str] | None = None,
+    incomplete_seats: tuple[int, ...] = (),
 ) -> tuple[list[Discrepancy], list[str]]:
     """Compare two score sheets: (discrepancies, unverified notes). Rules: module docstring."""
     out: list[Discrepancy] = []
@@ -278,6 +281,13 @@ def compare_scores(
     for s in range(n):
         r = recorded.totals[s] if s < len(recorded.totals) else None
         c = recomputed.totals[s] if s < len(recomputed.totals) else None
+        if s in incomplete_seats:
+            if r is not None:
+                notes.append(
+                    f"total of seat {s} (recorded {r:+d}) not checked: the engine could value "
+                    f"only part of its items (recomputed from the known items: {c:+d})"
+                )
+            continue
         if r != c:
             out.append(Discrepancy("total", s, r, c))
     if recorded.radelci_after is not None:
@@ -331,6 +341,7 @@ def audit_hand(
             declarer=score.declarer if score else None,
             partner=score.partner if score else None,
             known_items=_engine_item_names(engine),
+            incomplete_seats=tuple(getattr(score, "incomplete_seats", ()) or ()),
         )
         discrepancies.extend(d)
         unverified.extend(notes)
@@ -347,6 +358,7 @@ def audit_hand(
         recomputed=recomputed,
         discrepancies=discrepancies,
         unverified=list(dict.fromkeys(unverified)),
+        incomplete_seats=list(getattr(score, "incomplete_seats", ()) or ()) if score else [],
         contract=score.contract if score else None,
         declarer=score.declarer if score else None,
         partner=score.partner if score else None,
@@ -517,10 +529,18 @@ def audit_session(
         sa.unverified.append(
             f"session totals not recomputed: {missing} of {len(hands)} hands could not be scored"
         )
+    partial = sorted({s for h in hands for s in h.incomplete_seats})
     if sa.recorded_totals is not None:
         if sa.recomputed_totals is not None:
+            for s in partial:
+                sa.unverified.append(
+                    f"session total of seat {s} not checked: some of its hands contain items "
+                    "of unknown value"
+                )
             for s in range(n):
                 r = sa.recorded_totals[s] if s < len(sa.recorded_totals) else None
+                if s in partial:
+                    continue
                 if r != sa.recomputed_totals[s]:
                     sa.discrepancies.append(
                         Discrepancy("session_total", s, r, sa.recomputed_totals[s])
@@ -545,7 +565,7 @@ def _placement(sa: SessionAudit, all_tables_of_five: bool) -> None:
         if sa.recorded_placement_points is not None:
             sa.unverified.append("placement points not checked: no engine for this game")
         return
-    if sa.recomputed_totals is None:
+    if sa.recomputed_totals is None or any(h.incomplete_seats for h in sa.hands):
         if sa.recorded_placement_points is not None:
             sa.unverified.append("placement points not checked: the round score is incomplete")
         return

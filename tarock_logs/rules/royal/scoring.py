@@ -139,6 +139,7 @@ def score_game(
     items: list[ScoreItem] = []
     totals = [0, 0, 0, 0]
     unverified: list[str] = []
+    incomplete: list[int] = []
     for p, ps in enumerate(results):
         for s in ps.seats:
             totals[s] = ps.score
@@ -146,6 +147,7 @@ def score_game(
             for s in ps.seats:
                 items.append(ScoreItem(item, value, s, reason))
         if ps.unknown:
+            incomplete.extend(ps.seats)
             unverified.append(
                 f"{_fmt_party(p, parties)}: score not fully verifiable, the total counts the "
                 "known items only: " + "; ".join(ps.unknown)
@@ -155,6 +157,7 @@ def score_game(
         items=tuple(items),
         card_points=dict(card_info or {}),
         unverified=tuple(unverified),
+        incomplete_seats=tuple(sorted(incomplete)),
     )
 
 
