@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,13 +181,37 @@ class HandReplay:
     requested_ruleset: str | None = None
     carry_expected: dict[str, Any] = field(default_factory=dict)
     carry_source: str = "engine"
-    _state: HandState | None = field(default=None, repr=False)
+    _st: HandState | None = field(default=None, repr=False)
     _steps: list[Step] | None = field(default=None, repr=False)
+    #: a fast replay (the engine's optional ``fast_replay``): the completed tricks, the log's
+    #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
+    #: reference hand state on first use of :attr:`_state`
+    tricks: Sequence[Any] | None = field(default=None, repr=False)
+    _model_actions: Sequence[Any] | None = field(default=None, repr=False)
+    _rebuild: Callable[[], HandState] | None = field(default=None, repr=False)
     #: without views: the applied actions and their violations by action index, from which
     #: :attr:`steps` is built on first use (bulk audits never look at steps)
     _actions: list[Action] | None = field(default=None, repr=False)
     _found: dict[int, list[Violation]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def _state(self) -> HandState | None:
+        """The engine's hand state after the replay (rebuilt by the reference engine on first
+        use after a fast replay)."""
+        st = self._st
+        if st is None and self._rebuild is not None:
+            rebuild, self._rebuild = self._rebuild, None
+            try:
+                st = self._st = rebuild()
+            except Exception:  # noqa: BLE001 - only the viewer's alternatives need it
+                st = None
+        return st
+
+    @_state.setter
+    def _state(self, value: HandState | None) -> None:
+        self._st = value
+        self._rebuild = None
 
     @property
     def steps(self) -> list[Step]:
@@ -196,6 +220,9 @@ class HandReplay:
         if steps is None:
             steps = []
             acts = self._actions
+            if acts is None and self._model_actions is not None:
+                acts = [to_engine_action(a) for a in self._model_actions]
+                self._model_actions = None
             if acts is not None:
                 found = self._found or {}
                 steps.append(Step(0, None, None, [], None))
@@ -371,6 +398,38 @@ def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> Non
     out.actions_applied = len(acts)
 
 
+def _replay_fast(
+    out: HandReplay, session_state: SessionState, hand: m.Hand, fast: Callable[..., Any]
+) -> bool:
+    """The engine's optional bulk path (a method of the session's class):
+    ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns ``(score, tricks, state, rebuild)`` for a hand it proved
+    legal (no violation, no warning, no irregularity) and finished, or None to decline; the
+    replay is then done by :func:`_replay_into`'s reference path. The result is the one the
+    reference path gives for such a hand (differential tests in
+    tests/rules/slovenian/test_fastpath.py)."""
+    try:
+        res = fast(session_state, hand.dealer, hand.deal.hands, hand.deal.talon, hand.actions,
+                   to_engine_action)
+    except Exception:  # noqa: BLE001 - the reference path will say what is wrong
+        return False
+    if res is None:
+        return False
+    score, tricks, state, rebuild = res
+    out.actions_applied = len(hand.actions)
+    out.tricks = tricks
+    out._model_actions = hand.actions
+    out._rebuild = rebuild
+    out.complete = True
+    out.score = score
+    out.unverified.extend(score.unverified)
+    try:
+        session_state.end_hand(state, score)
+    except Exception as exc:  # noqa: BLE001
+        out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+    return True
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
@@ -393,6 +452,12 @@ def _replay_into(
         else:
             out.unverified.append("the recorded state before the hand could not be applied")
     out.carry_before = _carry(session_state)
+    # the optional bulk path must be the session class's own method: a wrapper that only
+    # delegates attributes (and may change new_hand or push) keeps the reference path
+    fast = None if with_views or hand.irregularities else getattr(type(session_state),
+                                                                   "fast_replay", None)
+    if fast is not None and _replay_fast(out, session_state, hand, fast):
+        return
     try:
         state = session_state.new_hand(
             hand.dealer,

@@ -69,5 +69,26 @@ class SlovenianSession:
         if "misdeals" in carry:
             self.misdeals = [int(x) for x in carry["misdeals"]]
 
+    def fast_replay(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str],
+                    actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
+        """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
+        state, rebuild)`` when every action is proved legal, else None (session untouched).
+        ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
+        from tarock_logs.rules.slovenian.fastpath import fast_replay
+
+        radelci, misdeals = list(self.radelci), list(self.misdeals)
+        res = fast_replay(self, dealer, hands, talon, actions, to_action)
+        if res is None:
+            return None
+
+        def rebuild() -> SlovenianHand:
+            h = SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
+                              radelci=radelci, misdeals_before=misdeals)  # fmt: skip
+            for a in actions:
+                h.push(to_action(a))
+            return h
+
+        return (*res, rebuild)
+
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}

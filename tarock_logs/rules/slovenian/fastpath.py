@@ -1,0 +1,257 @@
+"""A fast bulk-audit path for ordinary Slovenian hands (pure standard library).
+
+The reference engine (:class:`~tarock_logs.rules.slovenian.hand.SlovenianHand`) stays the
+readable statement of the rules: every action becomes an :class:`~tarock_logs.rules.base.Action`,
+goes through ``push`` with its undo entry, history and (for an illegal action) a
+:class:`~tarock_logs.rules.base.Violation` citing the ruleset section. A bulk audit of
+thousands of clean hands needs much less: "is every action legal, and what is the score?".
+
+:func:`fast_replay` answers exactly that, or declines (returns ``None``) so that the caller
+replays the hand through the reference engine. Correctness never depends on this module
+covering a case.
+
+* The **phases before play** (bidding, king call, talon, discards, announcements and kontras,
+  about a sixth of a hand's actions) go through the reference state machine itself: any
+  violation or warning there, however small, makes the fast path decline.
+* **Card play** (about five sixths of the actions) runs in a tight loop over
+  ``(seat, card)`` read straight from the log's actions (no ``Action`` objects): cards are
+  small ints, each seat's hand a bitmask, and the suits bitmasks too. A card is accepted at
+  once when the seat to move holds it and it leads, follows the led suit, or the seat holds
+  neither the led suit nor (for a suit card) a tarok, in a positive contract with no
+  protected card (spec 8.3). Anything else (klop, berač: must overtake and the pagat
+  restriction; an announced pagat/king ultimo: protection; the emperor's trick) asks the
+  reference rules (:meth:`~tarock_logs.rules.slovenian.cardplay.PlayRules.legal`) for the
+  legal set; a card outside it makes the fast path decline.
+* Tricks are completed by the reference code (``SlovenianHand._complete_trick``: winner, klop
+  gifts, the early end of berač and valat games), and the score comes from the reference
+  ``score_hand`` → ``score_facts(hand_facts(...))``: scoring stays single-sourced.
+
+It declines on: recorded irregularities (renons, misdeals, rulings), any finding of the deal
+check, a dealer out of turn, any violation or warning before play, a card not held, out of
+turn, illegal or unknown, a claim, any action after the first card that is not a card, cards
+after the hand's end, and a hand that does not end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from tarock_logs.rules.base import Action, HandScore
+from tarock_logs.rules.slovenian.cardplay import MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT, PlayRules
+from tarock_logs.rules.slovenian.hand import SlovenianHand, Trick
+from tarock_logs.rules.slovenian.session import SlovenianSession
+
+__all__ = ["fast_replay"]
+
+#: card → small int, and back
+_CID: Final[dict[str, int]] = {c: i for i, c in enumerate(PACK)}
+_CARD: Final[tuple[str, ...]] = tuple(PACK)
+_SUIT_INDEX: Final = {"T": 0, "H": 1, "D": 2, "S": 3, "C": 4}
+#: per card id: its suit index (0 = taroks)
+_SUIT_OF: Final[tuple[int, ...]] = tuple(_SUIT_INDEX[SUIT[c]] for c in PACK)
+#: per suit index: the bitmask of its cards
+_SUIT_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << i for i, c in enumerate(PACK) if _SUIT_INDEX[SUIT[c]] == s) for s in range(5)
+)
+_TAROKS: Final = _SUIT_MASK[0]
+
+
+_STR: Final[tuple[int, ...]] = tuple(STRENGTH[c] for c in PACK)
+#: per card id: the cards of its suit that are stronger
+_ABOVE: Final[tuple[int, ...]] = tuple(
+    sum(1 << j for j in range(54) if _SUIT_OF[j] == _SUIT_OF[i] and _STR[j] > _STR[i])
+    for i in range(54)
+)
+_P: Final = 1 << PACK.index(PAGAT)
+_M: Final = 1 << PACK.index(MOND)
+_S: Final = 1 << PACK.index(SKIS)
+_TRULA: Final = _P | _M | _S
+
+
+def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) -> int:
+    """The legal cards of the hand ``hm`` on the trick ``tids`` (card ids) as a bitmask: the
+    rules of :meth:`PlayRules.legal` (spec 8.3–8.4) over bitmasks."""
+    if not tids:
+        cands = hm
+    else:
+        led = _SUIT_OF[tids[0]]
+        suit = -1
+        cands = hm & _SUIT_MASK[led]
+        if cands:
+            suit = led
+        else:
+            cands = hm & _TAROKS
+            if cands:
+                suit = 0
+            else:
+                cands = hm
+        if pr.negative and suit >= 0:
+            tm = 0
+            for t in tids:
+                tm |= 1 << t
+            if pr.by_rank:  # OpenSpiel (Appendix A.6): by rank within the suit played
+                if hm & _P and tm & _M and tm & _S:
+                    cands = _P
+                else:
+                    has_tarok = bool(tm & _TAROKS)
+                    if (suit != 0 and not has_tarok) or (suit == 0 and has_tarok):
+                        beat = max(_STR[t] for t in tids if _SUIT_OF[t] == suit)
+                        higher = 0
+                        rest = cands
+                        while rest:
+                            b = rest & -rest
+                            rest ^= b
+                            if _STR[b.bit_length() - 1] > beat:
+                                higher |= b
+                        if higher:
+                            cands = higher
+            elif pr.emperor_always and hm & _P and tm & _M and tm & _S:
+                cands = _P
+            else:
+                cv = pr.colour_valat
+                # the card now winning the trick, the emperor's trick aside (spec 8.2)
+                best = tids[0]
+                bsuit = led
+                for t in tids[1:]:
+                    st = _SUIT_OF[t]
+                    if st == bsuit:
+                        if _STR[t] > _STR[best]:
+                            best = t
+                    elif st == 0 and not cv:
+                        best, bsuit = t, 0
+                beats = _ABOVE[best]
+                if bsuit != 0 and not cv:
+                    beats |= _TAROKS
+                over = cands & beats
+                if not cv or led == 0:
+                    # a trula card completing the emperor's trick: the pagat wins, mond and
+                    # škis do not
+                    two = tm & _TRULA
+                    if two and (two & (two - 1)):  # two of the three already in the trick
+                        third = _TRULA & ~two
+                        if cands & third:
+                            over = (over | third) if third == _P else (over & ~third)
+                if over:
+                    cands = over
+    if pr.pagat_restricted and cands & _P and cands & (cands - 1):
+        if not pr.pagat_last_tarok or hm & _TAROKS & ~_P:
+            cands &= ~_P
+    for x in prot:  # announced ultimo cards, in the reference's order
+        if cands & x and cands & (cands - 1):
+            cands &= ~x
+    return cands
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << _CID[c]
+    return m
+
+
+def _cards(mask: int) -> set[str]:
+    return {_CARD[i] for i in range(54) if mask >> i & 1}
+
+
+def fast_replay(
+    session: SlovenianSession,
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    talon: Sequence[str],
+    actions: Sequence[Any],
+    to_action: Callable[[Any], Action],
+) -> tuple[HandScore, list[Trick], SlovenianHand] | None:
+    """Replay one ordinary hand on ``session`` fast, or ``None`` (use the reference engine).
+
+    ``actions`` are the log's actions (any objects with ``type``, ``seat`` and, for a card,
+    ``card``); ``to_action`` converts a non-card action into an engine
+    :class:`~tarock_logs.rules.base.Action` for the reference phases. On success returns the
+    reference score, the completed tricks and the finished hand state, and records the dealer
+    on ``session`` as :meth:`SlovenianSession.new_hand` does (the caller ends the hand with
+    ``session.end_hand``). On ``None`` the session is untouched.
+    """
+    n = session.table_size
+    last = session.last_dealer
+    if last is not None and dealer != (last + 1) % n:
+        return None  # the reference reports deal.dealer_order (a warning)
+    h = SlovenianHand(session.rules, n, dealer, hands, talon, radelci=session.radelci,
+                      misdeals_before=session.misdeals)  # fmt: skip
+    if h.deal_violations:
+        return None
+    # ---- the phases before play: the reference state machine, nothing may be reported
+    push = h.push
+    k = 0
+    total = len(actions)
+    while k < total:
+        a = actions[k]
+        k += 1
+        if push(to_action(a)):
+            return None
+        if a.type == "play":
+            break
+    else:
+        return None  # no card was played
+    if h.phase != "play" or len(h.trick) != 1:
+        return None
+    # ---- card play
+    pr = h._pr or h._play_rules()
+    prot = tuple(1 << _CID[x] for x in h._protected)
+    quick = not pr.negative and not prot
+    masks = [_mask(s) for s in h.hands]
+    nxt = h._next_seat
+    n_active = h.n_active
+    cid = _CID
+    suit_of = _SUIT_OF
+    suit_mask = _SUIT_MASK
+    legal_mask = _legal_mask
+    complete = h._complete_trick
+    trick = h.trick  # [(seat, card)]: the first card is on it
+    seat0, card0 = trick[0]
+    tids = [cid[card0]]
+    led = suit_of[tids[0]]
+    to_move = nxt[seat0]
+    while k < total:
+        a = actions[k]
+        k += 1
+        if a.type != "play" or a.seat != to_move:
+            return None
+        seat = to_move
+        card = a.card
+        c = cid.get(card)
+        if c is None:
+            return None
+        bit = 1 << c
+        hm = masks[seat]
+        if not hm & bit:
+            return None
+        if tids:
+            if not (quick and (suit_of[c] == led or not hm & suit_mask[led]
+                               and (suit_of[c] == 0 or not hm & _TAROKS))):  # fmt: skip
+                if not legal_mask(pr, hm, tids, prot) & bit:
+                    return None
+        else:
+            if not quick and not legal_mask(pr, hm, tids, prot) & bit:
+                return None
+            led = suit_of[c]
+        masks[seat] = hm ^ bit
+        trick.append((seat, card))
+        tids.append(c)
+        if len(tids) >= n_active:
+            if complete():
+                break
+            trick = h.trick  # completing a trick starts a new list
+            tids = []
+            to_move = h.tricks[-1].winner
+        else:
+            to_move = nxt[seat]
+    if k < total or h.phase != "done":
+        return None  # cards after the end (warnings) or a hand that did not end
+    h.hands = [_cards(m) if m else set() for m in masks]
+    if h.hand_findings():
+        return None
+    score = h.score()
+    if score.unverified:
+        return None
+    session.last_dealer = dealer
+    return score, h.tricks, h

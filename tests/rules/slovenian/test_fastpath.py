@@ -1,0 +1,236 @@
+"""Differential tests of the bulk-audit fast path (:mod:`tarock_logs.rules.slovenian.fastpath`)
+against the reference engine (:class:`SlovenianHand` pushed action by action).
+
+The property, over thousands of hands (random legal games under both rulesets at tables of 3,
+4 and 5, the simulated sample logs, OpenSpiel-generated games, and hands with one planted
+mutation): the fast path either declines (``None``) or gives exactly the reference result:
+no violation or warning at all, the same score (items, totals, radelci after), the same tricks.
+A hand the reference flags in any way is never taken.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarock_logs import replay as rp
+from tarock_logs.models import SessionAdapter
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.slovenian import ENGINE
+from tarock_logs.rules.slovenian.cardplay import PACK_SET as CARDS
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
+from tarock_logs.rules.slovenian.fastpath import fast_replay
+from tarock_logs.rules.slovenian.session import SlovenianSession
+from tests.rules.slovenian.randomgame import choose, random_hand
+
+ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
+RULESETS = ("tournament", "openspiel")
+
+
+def _same(a: Action) -> Action:
+    return a
+
+
+def _session(ruleset: str, n: int, radelci: list[int]) -> SlovenianSession:
+    s = ENGINE.new_session(ENGINE.ruleset(ruleset), n)
+    s.radelci = list(radelci)
+    return s
+
+
+def _reference(ruleset: str, n: int, dealer: int, hands: Any, talon: Any, actions: list[Action],
+               radelci: list[int]) -> tuple[bool, Any, Any]:  # fmt: skip
+    """(clean, score, tricks) of the reference engine: clean = no violation or warning at all,
+    the hand over and its score without unverified items."""
+    h = _session(ruleset, n, radelci).new_hand(dealer, hands, talon)
+    found = []
+    for a in actions:
+        found += h.push(a)
+    found += h.hand_findings()
+    if not h.is_over():
+        return False, None, None
+    score = h.score()
+    return not found and not score.unverified, score, list(h.tricks)
+
+
+def _differential(ruleset: str, n: int, dealer: int, hands: Any, talon: Any,
+                  actions: list[Action], radelci: list[int]) -> tuple[bool, bool]:  # fmt: skip
+    """Assert the fast path's answer is None or the reference's; returns (taken, ref clean)."""
+    s = _session(ruleset, n, radelci)
+    got = fast_replay(s, dealer, hands, talon, actions, _same)
+    clean, score, tricks = _reference(ruleset, n, dealer, hands, talon, actions, radelci)
+    if got is None:
+        assert s.last_dealer is None  # declining leaves the session untouched
+        return False, clean
+    assert clean, "the fast path took a hand the reference flags"
+    f_score, f_tricks, _state = got
+    assert f_score == score
+    assert f_score.items == score.items and f_score.totals == score.totals
+    assert f_score.carry_after == score.carry_after
+    assert f_tricks == tricks
+    assert s.last_dealer == dealer
+    return True, clean
+
+
+def _random_game(seed: int, n: int, ruleset: str, radelci: list[int]) -> tuple[Any, list[Action]]:
+    rng = random.Random(seed * 7 + 1)
+    h = random_hand(seed, n, ruleset, radelci=radelci)
+    actions: list[Action] = []
+    while not h.is_over():
+        a = choose(rng, h, h.legal_actions())
+        h.push(a)
+        actions.append(a)
+    return h, actions
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_random_legal_games_fast_path_equals_reference(ruleset: str, n: int) -> None:
+    if ruleset == "openspiel" and n == 5:
+        pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
+    taken = clean = 0
+    total = 300
+    for seed in range(total):
+        rng = random.Random(seed)
+        radelci = [rng.choice((0, 0, 1, 2)) for _ in range(n)]
+        h, actions = _random_game(seed, n, ruleset, radelci)
+        t, c = _differential(ruleset, n, h.dealer, h.dealt, h.talon, actions, radelci)
+        taken += t
+        clean += c
+    # random legal games are mostly clean (some carry warnings or unverified score items, which
+    # the fast path leaves to the reference), and the fast path takes (nearly) all clean ones
+    print(f"{ruleset} n={n}: {clean} clean, {taken} taken of {total}")
+    assert clean >= 0.8 * total
+    assert taken >= 0.95 * clean
+
+
+def _mutate(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
+    """One action of a legal hand replaced: another card (held or not), a bad bid, a king
+    discarded, a tarok called, an announcement, or an action dropped."""
+    i = rng.randrange(len(actions))
+    a = actions[i]
+    out = list(actions)
+    # the seat's hand at that point (reference, legal prefix)
+    st = _session(h0.rules.ruleset.id, h0.table_size, list(h0.radelci_before)).new_hand(
+        h0.dealer, h0.dealt, h0.talon)  # fmt: skip
+    for b in actions[:i]:
+        st.push(b)
+    held = sorted(st.hands[a.seat] - {a.card}) if a.seat in st.pos else []
+    if a.type == "play":
+        if held and rng.random() < 0.8:
+            out[i] = Action("play", a.seat, card=rng.choice(held))
+        else:
+            out[i] = Action("play", rng.choice(st.active), card=rng.choice(sorted(CARDS)))
+    elif a.type in ("bid", "pass"):
+        out[i] = Action("bid", a.seat, contract=rng.choice([*CONTRACTS, "pass", "bogus"]))
+    elif a.type == "discard":
+        kings = [c for c in st.hands[a.seat] if c.endswith("K")] or ["HK"]
+        out[i] = Action("discard", a.seat, cards=(rng.choice(kings), *a.cards[1:]),
+                        shown=a.shown)  # fmt: skip
+    elif a.type == "call":
+        out[i] = Action("call", a.seat, card=rng.choice(["T5", "H1", "HK", "SK"]))
+    elif a.type == "talon":
+        out[i] = Action("talon", a.seat, group=rng.choice([0, 1, 5, 9]))
+    else:
+        out[i] = Action("announce", a.seat, bonus=rng.choice(["trula", "kralji", "valat",
+                                                               "pagat_ultimo"]))  # fmt: skip
+    if rng.random() < 0.1:
+        del out[i]
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_planted_illegal_actions_are_never_taken(ruleset: str, n: int) -> None:
+    if ruleset == "openspiel" and n == 5:
+        pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
+    flagged = 0
+    for seed in range(250):
+        rng = random.Random(1000 + seed)
+        radelci = [rng.choice((0, 1)) for _ in range(n)]
+        h, actions = _random_game(seed + 5000, n, ruleset, radelci)
+        bad = _mutate(rng, h, actions)
+        _taken, clean = _differential(ruleset, n, h.dealer, h.dealt, h.talon, bad, radelci)
+        flagged += not clean
+    assert flagged >= 100  # most mutations are illegal; none of those was taken
+
+
+def _replay_both(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    fast = [rp.replay_session(s) for s in sessions]
+    with monkeypatch.context() as mp:
+        mp.delattr(SlovenianSession, "fast_replay")
+        ref = [rp.replay_session(s) for s in sessions]
+    taken = total = 0
+    for fs, rs in zip(fast, ref):
+        for x, y in zip(fs, rs, strict=True):
+            total += 1
+            taken += x.tricks is not None
+            assert x.score == y.score
+            assert x.violations == y.violations and x.legal == y.legal
+            assert x.unverified == y.unverified and x.complete == y.complete
+            assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
+            assert x.actions_applied == y.actions_applied
+            if x.tricks is not None:
+                assert list(x.tricks) == list(y._state.tricks)
+                assert [(s.action, s.violations) for s in x.steps] == [
+                    (s.action, s.violations) for s in y.steps]  # fmt: skip
+                # the reference state is rebuilt on demand (the viewer's alternatives)
+                assert x._state is not None and x._state.view() == y._state.view()
+    return taken, total
+
+
+def _sample_sessions(folder: str) -> list[Any]:
+    out = []
+    for f in sorted((ROOT / folder).rglob("*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                try:
+                    s = SessionAdapter.validate_json(line)
+                except ValueError:
+                    continue
+                if s.game == "slovenian":
+                    out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("folder", ["tournament", "disputed"])
+def test_simulated_samples_replay_identically(folder: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    sessions = _sample_sessions(folder)
+    if not sessions:
+        pytest.skip(f"no Slovenian sessions in sample_logs/{folder}")
+    taken, total = _replay_both(sessions, monkeypatch)
+    assert total > 0
+    if folder != "disputed":  # the legal samples: the fast path must carry the common case
+        assert taken >= 0.95 * total, f"fast path took only {taken} of {total} hands"
+
+
+@pytest.mark.parametrize("table_size", [3, 4, 5])
+def test_simulated_sessions_with_radelci_replay_identically(
+    table_size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarock_logs.simulate import simulate_hands
+
+    sessions = [SessionAdapter.validate_python(s)
+                for s in simulate_hands(400, 11 + table_size, table_size=table_size)]  # fmt: skip
+    taken, total = _replay_both(sessions, monkeypatch)
+    assert total == 400 and taken >= 0.95 * total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+def test_openspiel_generated_games_replay_identically(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("pyspiel")
+    from tarock_logs.cli.import_openspiel import import_lines
+    from tarock_logs.importers.openspiel_games import generate_games
+
+    lines = [json.dumps(g.record()) for g in generate_games(players, 600, 4242 + players)]
+    sessions = [i.session for i in import_lines(lines, name="g.jsonl") if i.session is not None]
+    assert len(sessions) == 600
+    taken, total = _replay_both(sessions, monkeypatch)
+    assert taken >= 0.95 * total
