@@ -6,9 +6,13 @@ then each stage is timed on those same files:
 
 * ``validate``: the streaming reader (JSON parse + pydantic models), hands/s;
 * ``replay``: replay + legality + itemised scoring through our engine
-  (:func:`tarock_logs.replay.replay_session` on already parsed sessions), hands/s and actions/s;
+  (:func:`tarock_logs.replay.replay_session` on already parsed sessions, with the engines'
+  bulk fast path as audits use it), hands/s and actions/s; ``details`` also gives the
+  reference engine alone (``replay_reference_only_hands_per_s``, fast path switched off);
 * ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
-  (read, validate, replay, audit, Arrow batches, insert), hands/s;
+  (read, validate, replay, audit, Arrow batches, insert), hands/s, with the CLI's default
+  worker count (one per usable core when there are several files); the single-process figure
+  is ``details["ingest_single_process_hands_per_s"]``;
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
 * ``openspiel`` (when ``pyspiel`` is installed): a second set of 4-player hands is simulated
@@ -257,7 +261,7 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
 _ENGINE_SECONDS = [0.0]
 
 
-def stage_ingest(folder: Path, db: Path, jobs: int = 1) -> int:
+def stage_ingest(folder: Path, db: Path, jobs: int | None = 1) -> int:
     from tarock_logs.store.ingest import ingest  # noqa: PLC0415
 
     summary = ingest([str(folder)], db=str(db), jobs=jobs)
@@ -370,6 +374,15 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         report["replay_actions_per_s"] = _rate(a, t)
         details["replay_actions_per_hand"] = round(a / h, 1) if h else None
         details["replay_hands_not_clean"] = bad
+        # the same replay with the engines' bulk fast path switched off (reference engine only)
+        import tarock_logs.replay as _rp  # noqa: PLC0415
+
+        _rp.FAST_PATH = False
+        try:
+            t, (h, a, _bad) = _timed(lambda: stage_replay(models), options.repeat)
+        finally:
+            _rp.FAST_PATH = True
+        details["replay_reference_only_hands_per_s"] = _rate(h, t)
         del models
 
         say("replay (engine alone)")
@@ -390,14 +403,18 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             with open(path, "rb") as fh:
                 (warm / "w.jsonl").write_bytes(fh.readline())
             stage_ingest(warm, Path(tmp) / "warm.duckdb")
-            t, stored = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest.duckdb"))
+            # the headline uses the CLI's default (jobs=None: one worker per usable core when
+            # there are several files); the single-process figure stays in details
+            from tarock_logs.store.ingest import _default_jobs  # noqa: PLC0415
+
+            say(f"ingest with the default jobs ({_default_jobs(len(files))})")
+            t, stored = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest.duckdb", None))
             report["ingest_hands_per_s"] = _rate(n_hands, t)
             details["ingest_hands_stored"] = stored
-            jobs = os.cpu_count() or 1
-            if jobs > 1 and len(files) > 1:
-                say(f"ingest with {jobs} worker processes")
-                t, _ = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest-jobs.duckdb", jobs))
-                details[f"ingest_jobs{jobs}_hands_per_s"] = _rate(n_hands, t)
+            details["ingest_default_jobs"] = _default_jobs(len(files))
+            say("ingest in one process")
+            t, _ = _timed(lambda: stage_ingest(folder, Path(tmp) / "ingest-1.duckdb", 1))
+            details["ingest_single_process_hands_per_s"] = _rate(n_hands, t)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
 
@@ -407,6 +424,8 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
                       options.repeat)
         report["baseline_hands_per_s"] = _rate(n, t)
         report["ingest_vs_baseline"] = _ratio(report["ingest_hands_per_s"], report["baseline_hands_per_s"])
+        details["ingest_single_process_vs_baseline"] = _ratio(
+            details.get("ingest_single_process_hands_per_s"), report["baseline_hands_per_s"])
 
         if have_openspiel() and options.openspiel_hands > 0:
             say(f"OpenSpiel comparison ({options.openspiel_hands} hands simulated)")

@@ -53,6 +53,12 @@ __all__ = [
 ]
 
 
+#: Whether replays without views may use an engine's optional bulk path (``fast_replay`` on the
+#: session class, e.g. :mod:`tarock_logs.rules.slovenian.fastpath`). Switch off to measure or
+#: debug the reference path alone (``tarock bench`` reports both).
+FAST_PATH = True
+
+
 class ReplayError(Exception):
     """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
 
@@ -183,7 +189,8 @@ class HandReplay:
     carry_source: str = "engine"
     _st: HandState | None = field(default=None, repr=False)
     _steps: list[Step] | None = field(default=None, repr=False)
-    #: a fast replay (the engine's optional ``fast_replay``): the completed tricks, the log's
+    #: a fast replay (the engine's optional ``fast_replay``): the completed tricks in the
+    #: format of ``view()["tricks"]`` (``{"leader", "cards", "winner", "points", ...}``), the log's
     #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
     #: reference hand state on first use of :attr:`_state`
     tricks: Sequence[Any] | None = field(default=None, repr=False)
@@ -454,8 +461,8 @@ def _replay_into(
     out.carry_before = _carry(session_state)
     # the optional bulk path must be the session class's own method: a wrapper that only
     # delegates attributes (and may change new_hand or push) keeps the reference path
-    fast = None if with_views or hand.irregularities else getattr(type(session_state),
-                                                                   "fast_replay", None)
+    fast = None if with_views or hand.irregularities or not FAST_PATH else getattr(
+        type(session_state), "fast_replay", None)
     if fast is not None and _replay_fast(out, session_state, hand, fast):
         return
     try:

@@ -32,7 +32,11 @@ def ingest(
     exclude: Annotated[
         list[str], typer.Option("--exclude", help="Skip files or folders with this name.")
     ] = [],  # noqa: B006 - typer needs a literal default
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per usable "
+                     "core when there are several files, at most one per file; 1 = serial)."),
+    ] = None,
     fmt: Annotated[IngestFormat, typer.Option("--format", help="Summary format.")] = IngestFormat.table,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Do everything but publish the database.")

@@ -6,7 +6,8 @@ The store depends on three neighbours through small documented interfaces:
   (``file, line, index, session, errors, raw, rejected_hands``);
 * the audit, ``tarock_logs.audit.audit_session(session, file=...)`` whose ``HandAudit``\\ s
   serialise to the JSON keys of docs/architecture.md "The audit record";
-* the replay, for the completed tricks of each hand (the engine's ``view()["tricks"]``).
+* the replay, for the completed tricks of each hand (``HandReplay.tricks`` after a fast
+  replay, else the engine's ``view()["tricks"]``).
 
 This module adapts them to plain data (:class:`FileRecord`, dicts), so the rest of the store
 does not care how they are spelled. It never raises for bad input: problems become errors.
@@ -183,7 +184,12 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
 
 
 def _tricks_of(replay: Any) -> list[dict[str, Any]]:
-    state = getattr(replay, "_state", None) if replay is not None else None
+    if replay is None:
+        return []
+    fast = getattr(replay, "tricks", None)  # a fast replay gives them (view format) directly
+    if fast is not None:
+        return [dict(t) for t in fast if isinstance(t, Mapping)]
+    state = getattr(replay, "_state", None)
     if state is None:
         return []
     try:

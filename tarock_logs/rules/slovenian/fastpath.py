@@ -38,11 +38,21 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore
-from tarock_logs.rules.slovenian.cardplay import MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT, PlayRules
+from tarock_logs.rules.slovenian.cardplay import (
+    MOND,
+    PACK,
+    PACK_SET,
+    PAGAT,
+    SKIS,
+    STRENGTH,
+    SUIT,
+    PlayRules,
+    thirds,
+)
 from tarock_logs.rules.slovenian.hand import SlovenianHand, Trick
 from tarock_logs.rules.slovenian.session import SlovenianSession
 
-__all__ = ["fast_replay"]
+__all__ = ["fast_replay", "trick_views"]
 
 #: card → small int, and back
 _CID: Final[dict[str, int]] = {c: i for i, c in enumerate(PACK)}
@@ -141,6 +151,20 @@ def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) 
         if cands & x and cands & (cands - 1):
             cands &= ~x
     return cands
+
+
+def trick_views(tricks: Sequence[Trick]) -> list[dict[str, Any]]:
+    """The completed tricks as :meth:`SlovenianHand.view` gives them (``view()["tricks"]``)."""
+    out = []
+    for t in tricks:
+        pile = [c for _, c in t.cards] + ([t.gift] if t.gift else [])
+        out.append({
+            "leader": t.leader, "cards": [[s, c] for s, c in t.cards], "winner": t.winner,
+            "winning_card": t.winning_card, "gift": t.gift,
+            "points": thirds(pile) if PACK_SET.issuperset(pile) else None,
+            "points_unit": "thirds",
+        })  # fmt: skip
+    return out
 
 
 def _mask(cards: Any) -> int:

@@ -72,9 +72,10 @@ class SlovenianSession:
     def fast_replay(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str],
                     actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
         """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
-        state, rebuild)`` when every action is proved legal, else None (session untouched).
+        state, rebuild)`` when every action is proved legal, else None (session untouched);
+        ``tricks`` as ``view()["tricks"]`` gives them.
         ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
-        from tarock_logs.rules.slovenian.fastpath import fast_replay
+        from tarock_logs.rules.slovenian.fastpath import fast_replay, trick_views
 
         radelci, misdeals = list(self.radelci), list(self.misdeals)
         res = fast_replay(self, dealer, hands, talon, actions, to_action)
@@ -88,7 +89,8 @@ class SlovenianSession:
                 h.push(to_action(a))
             return h
 
-        return (*res, rebuild)
+        score, tricks, state = res
+        return score, trick_views(tricks), state, rebuild
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
