@@ -190,10 +190,10 @@ class HandReplay:
     _st: HandState | None = field(default=None, repr=False)
     _steps: list[Step] | None = field(default=None, repr=False)
     #: a fast replay (the engine's optional ``fast_replay``): the completed tricks in the
-    #: format of ``view()["tricks"]`` (``{"leader", "cards", "winner", "points", ...}``), the log's
+    #: format of ``view()["tricks"]`` (built on first use of :attr:`tricks`), the log's
     #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
     #: reference hand state on first use of :attr:`_state`
-    tricks: Sequence[Any] | None = field(default=None, repr=False)
+    _tricks: Sequence[Any] | Callable[[], Sequence[Any]] | None = field(default=None, repr=False)
     _model_actions: Sequence[Any] | None = field(default=None, repr=False)
     _rebuild: Callable[[], HandState] | None = field(default=None, repr=False)
     #: without views: the applied actions and their violations by action index, from which
@@ -201,6 +201,15 @@ class HandReplay:
     _actions: list[Action] | None = field(default=None, repr=False)
     _found: dict[int, list[Violation]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def tricks(self) -> Sequence[Any] | None:
+        """After a fast replay, the completed tricks as the engine's ``view()["tricks"]`` gives
+        them (built on first use); None after a reference replay (ask ``_state.view()``)."""
+        t = self._tricks
+        if callable(t):
+            t = self._tricks = t()
+        return t
 
     @property
     def _state(self) -> HandState | None:
@@ -409,7 +418,9 @@ def _replay_fast(
     out: HandReplay, session_state: SessionState, hand: m.Hand, fast: Callable[..., Any]
 ) -> bool:
     """The engine's optional bulk path (a method of the session's class):
-    ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns ``(score, tricks, state, rebuild)`` for a hand it proved
+    ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns
+    ``(score, tricks, state, rebuild)`` (``tricks``: a list in the format of
+    ``view()["tricks"]``, or a callable giving it) for a hand it proved
     legal (no violation, no warning, no irregularity) and finished, or None to decline; the
     replay is then done by :func:`_replay_into`'s reference path. The result is the one the
     reference path gives for such a hand (differential tests in
@@ -423,7 +434,7 @@ def _replay_fast(
         return False
     score, tricks, state, rebuild = res
     out.actions_applied = len(hand.actions)
-    out.tricks = tricks
+    out._tricks = tricks
     out._model_actions = hand.actions
     out._rebuild = rebuild
     out.complete = True

@@ -73,7 +73,7 @@ class SlovenianSession:
                     actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
         """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
         state, rebuild)`` when every action is proved legal, else None (session untouched);
-        ``tricks`` as ``view()["tricks"]`` gives them.
+        ``tricks()`` gives the completed tricks as ``view()["tricks"]`` does.
         ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
         from tarock_logs.rules.slovenian.fastpath import fast_replay, trick_views
 
@@ -90,7 +90,7 @@ class SlovenianSession:
             return h
 
         score, tricks, state = res
-        return score, trick_views(tricks), state, rebuild
+        return score, lambda: trick_views(tricks), state, rebuild
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}

@@ -167,7 +167,7 @@ def _replay_both(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[
     for fs, rs in zip(fast, ref):
         for x, y in zip(fs, rs, strict=True):
             total += 1
-            taken += x.tricks is not None
+            taken += x._tricks is not None
             assert x.score == y.score
             assert x.violations == y.violations and x.legal == y.legal
             assert x.unverified == y.unverified and x.complete == y.complete
