@@ -22,9 +22,12 @@ covering a case.
   restriction; an announced pagat/king ultimo: protection; the emperor's trick) asks the
   reference rules (:meth:`~tarock_logs.rules.slovenian.cardplay.PlayRules.legal`) for the
   legal set; a card outside it makes the fast path decline.
-* Tricks are completed by the reference code (``SlovenianHand._complete_trick``: winner, klop
-  gifts, the early end of berač and valat games), and the score comes from the reference
-  ``score_hand`` → ``score_facts(hand_facts(...))``: scoring stays single-sourced.
+* Tricks are completed in the same loop (winner over card ids, spec 8.2 with the emperor's
+  trick and the colour-valat rule; klop gifts from the talon; the early end of berač at the
+  declarer's first trick and of (colour) valat at his first lost one, spec 8.7) into the
+  reference's :class:`~tarock_logs.rules.slovenian.hand.Trick` records on the reference hand
+  state, and the score comes from the reference ``score_hand`` →
+  ``score_facts(hand_facts(...))``: scoring stays single-sourced.
 
 It declines on: recorded irregularities (renons, misdeals, rulings), any finding of the deal
 check, a dealer out of turn, any violation or warning before play, a card not held, out of
@@ -77,6 +80,7 @@ _P: Final = 1 << PACK.index(PAGAT)
 _M: Final = 1 << PACK.index(MOND)
 _S: Final = 1 << PACK.index(SKIS)
 _TRULA: Final = _P | _M | _S
+_PAGAT_ID: Final = PACK.index(PAGAT)
 
 
 def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) -> int:
@@ -229,7 +233,17 @@ def fast_replay(
     suit_of = _SUIT_OF
     suit_mask = _SUIT_MASK
     legal_mask = _legal_mask
-    complete = h._complete_trick
+    strength = _STR
+    cv = pr.colour_valat
+    tricks = h.tricks
+    tricks_total = h.tricks_total
+    talon = h.talon
+    contract = h.contract
+    klop = contract == "klop"
+    declarer = h.declarer
+    # berač ends at the declarer's first trick, (colour) valat at his first lost one (spec 8.7)
+    ends_on_win = contract in ("berac", "odprti_berac")
+    ends_on_loss = contract in ("barvni_valat", "valat") or "barvni_valat" in h.ann
     trick = h.trick  # [(seat, card)]: the first card is on it
     seat0, card0 = trick[0]
     tids = [cid[card0]]
@@ -262,13 +276,46 @@ def fast_replay(
         trick.append((seat, card))
         tids.append(c)
         if len(tids) >= n_active:
-            if complete():
+            # the trick's winner (spec 8.2), as cardplay.winner_index
+            tm = 0
+            for t in tids:
+                tm |= 1 << t
+            if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
+                wi = tids.index(_PAGAT_ID)
+            else:
+                wi = 0
+                best = tids[0]
+                bsuit = led
+                for i in range(1, len(tids)):
+                    t = tids[i]
+                    st = suit_of[t]
+                    if st == bsuit:
+                        if strength[t] > strength[best]:
+                            wi, best = i, t
+                    elif st == 0 and not cv:
+                        wi, best, bsuit = i, t, 0
+            winner = trick[wi][0]
+            nt = len(tricks)
+            if klop and nt < 6 and nt < len(talon):
+                gift: str | None = talon[nt]
+                pile = (*[c for _, c in trick], gift)
+            else:
+                gift = None
+                pile = tuple([c for _, c in trick])
+            tricks.append(Trick(trick[0][0], tuple(trick), winner, trick[wi][1], gift, pile))
+            if nt + 1 >= tricks_total:
+                h.phase = "done"
                 break
-            trick = h.trick  # completing a trick starts a new list
+            if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
+                h.phase = "done"
+                h.ended_early = True
+                break
+            trick = []
             tids = []
-            to_move = h.tricks[-1].winner
+            to_move = winner
         else:
             to_move = nxt[seat]
+    h.trick = trick if h.phase != "done" else []
     if k < total or h.phase != "done":
         return None  # cards after the end (warnings) or a hand that did not end
     h.hands = [_cards(m) if m else set() for m in masks]
