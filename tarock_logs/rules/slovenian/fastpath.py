@@ -208,7 +208,9 @@ def fast_replay(
     if h.deal_violations:
         return None
     # ---- the phases before play: the reference state machine, nothing may be reported
-    push = h.push
+    # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
+    # history (this state is never popped: the replay rebuilds a reference state on demand)
+    push = h._dispatch
     k = 0
     total = len(actions)
     while k < total:
