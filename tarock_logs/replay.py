@@ -419,9 +419,10 @@ def _replay_fast(
 ) -> bool:
     """The engine's optional bulk path (a method of the session's class):
     ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns
-    ``(score, tricks, state, rebuild)`` (``tricks``: a list in the format of
-    ``view()["tricks"]``, or a callable giving it) for a hand it proved
-    legal (no violation, no warning, no irregularity) and finished, or None to decline; the
+    ``(score, tricks, state, rebuild[, findings])`` (``tricks``: a list in the format of
+    ``view()["tricks"]``, or a callable giving it; ``findings``: hand-level warnings the
+    reference would report too) for a hand it proved legal (no violation, no irregularity)
+    and finished, or None to decline; the
     replay is then done by :func:`_replay_into`'s reference path. The result is the one the
     reference path gives for such a hand (differential tests in
     tests/rules/slovenian/test_fastpath.py)."""
@@ -432,7 +433,9 @@ def _replay_fast(
         return False
     if res is None:
         return False
-    score, tricks, state, rebuild = res
+    score, tricks, state, rebuild = res[:4]
+    # hand-level findings the fast path passes on (warnings only, e.g. a dealer out of turn)
+    out.violations.extend(res[4] if len(res) > 4 else ())
     out.actions_applied = len(hand.actions)
     out._tricks = tricks
     out._model_actions = hand.actions

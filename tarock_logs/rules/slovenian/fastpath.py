@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from tarock_logs.rules.base import Action, HandScore
+from tarock_logs.rules.base import Action, HandScore, Violation
 from tarock_logs.rules.slovenian.cardplay import (
     MOND,
     PACK,
@@ -189,23 +189,23 @@ def fast_replay(
     talon: Sequence[str],
     actions: Sequence[Any],
     to_action: Callable[[Any], Action],
-) -> tuple[HandScore, list[Trick], SlovenianHand] | None:
+) -> tuple[HandScore, list[Trick], SlovenianHand, list[Violation]] | None:
     """Replay one ordinary hand on ``session`` fast, or ``None`` (use the reference engine).
 
     ``actions`` are the log's actions (any objects with ``type``, ``seat`` and, for a card,
     ``card``); ``to_action`` converts a non-card action into an engine
     :class:`~tarock_logs.rules.base.Action` for the reference phases. On success returns the
-    reference score, the completed tricks and the finished hand state, and records the dealer
+    reference score, the completed tricks, the finished hand state and the hand-level findings
+    (empty, or the ``deal.dealer_order`` warning the reference gives too), and records the dealer
     on ``session`` as :meth:`SlovenianSession.new_hand` does (the caller ends the hand with
     ``session.end_hand``). On ``None`` the session is untouched.
     """
-    n = session.table_size
     last = session.last_dealer
-    if last is not None and dealer != (last + 1) % n:
-        return None  # the reference reports deal.dealer_order (a warning)
-    h = SlovenianHand(session.rules, n, dealer, hands, talon, radelci=session.radelci,
-                      misdeals_before=session.misdeals)  # fmt: skip
-    if h.deal_violations:
+    h = session.new_hand(dealer, hands, talon)  # the reference deal check
+    session.last_dealer = last  # restored until the hand is taken
+    # the one deal finding the fast path passes on: the dealer out of rotation (a warning
+    # about who shuffled, spec 3.2, which changes nothing in the hand)
+    if any(v.code != "deal.dealer_order" for v in h.deal_violations):
         return None
     # ---- the phases before play: the reference state machine, nothing may be reported
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
@@ -321,10 +321,11 @@ def fast_replay(
     if k < total or h.phase != "done":
         return None  # cards after the end (warnings) or a hand that did not end
     h.hands = [_cards(m) if m else set() for m in masks]
-    if h.hand_findings():
+    findings = h.hand_findings()
+    if findings != h.deal_violations:
         return None
     score = h.score()
     if score.unverified:
         return None
     session.last_dealer = dealer
-    return score, h.tricks, h
+    return score, h.tricks, h, findings

@@ -72,8 +72,8 @@ class SlovenianSession:
     def fast_replay(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str],
                     actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
         """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
-        state, rebuild)`` when every action is proved legal, else None (session untouched);
-        ``tricks()`` gives the completed tricks as ``view()["tricks"]`` does.
+        state, rebuild, findings)`` when every action is proved legal, else None (session
+        untouched); ``findings`` are the hand-level warnings; ``tricks()`` gives the completed tricks as ``view()["tricks"]`` does.
         ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
         from tarock_logs.rules.slovenian.fastpath import fast_replay, trick_views
 
@@ -85,12 +85,13 @@ class SlovenianSession:
         def rebuild() -> SlovenianHand:
             h = SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
                               radelci=radelci, misdeals_before=misdeals)  # fmt: skip
+            h.deal_violations = list(findings)
             for a in actions:
                 h.push(to_action(a))
             return h
 
-        score, tricks, state = res
-        return score, lambda: trick_views(tricks), state, rebuild
+        score, tricks, state, findings = res
+        return score, lambda: trick_views(tricks), state, rebuild, findings
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
