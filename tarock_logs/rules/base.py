@@ -140,6 +140,28 @@ class Ruleset:
         """``"si-tournament-2021 §8.3"``: how a violation names the rule it enforces."""
         return f"{self.id} §{section}"
 
+    def violation(
+        self,
+        code: str,
+        section: str,
+        message: str,
+        *,
+        seat: int | None = None,
+        card: str | None = None,
+        severity: Severity = "error",
+        **params: Any,
+    ) -> Violation:
+        """A :class:`Violation` citing ``"<ruleset id> §<section>"`` (the one way engines cite)."""
+        return Violation(
+            code=code,
+            message=message,
+            rule=self.cite(section),
+            seat=seat,
+            card=card,
+            severity=severity,
+            params=params,
+        )
+
     def with_options(self, overrides: Mapping[str, Any]) -> Ruleset:
         """A copy with some options changed (unknown option names raise ``KeyError``)."""
         unknown = set(overrides) - set(self.options)

@@ -27,12 +27,4 @@ def make(
     **params: Any,
 ) -> Violation:
     """A violation citing ``"<ruleset id> §<section>"`` of royal-tarock.md."""
-    return Violation(
-        code=code,
-        message=message,
-        rule=ruleset.cite(section),
-        seat=seat,
-        card=card,
-        severity=severity,
-        params=params,
-    )
+    return ruleset.violation(code, section, message, seat=seat, card=card, severity=severity, **params)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarock_logs.rules.base import Ruleset, Violation
+from tarock_logs.rules.base import Ruleset, Severity, Violation
 
 ROLE_NAMES = ("P1", "P2", "P3", "P4")
 
@@ -30,12 +30,5 @@ def make(
     if code.startswith("I_"):
         severity = "warning"
         params.setdefault("info", True)
-    return Violation(
-        code=code,
-        message=message,
-        rule=ruleset.cite(section),
-        seat=seat,
-        card=card,
-        severity="warning" if severity == "warning" else "error",
-        params=params,
-    )
+    sev: Severity = "warning" if severity == "warning" else "error"
+    return ruleset.violation(code, section, message, seat=seat, card=card, severity=sev, **params)
