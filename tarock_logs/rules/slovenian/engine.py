@@ -17,6 +17,12 @@ class SlovenianEngine:
     game = "slovenian"
     rulesets: Mapping[str, Ruleset] = RULESETS
     default_ruleset = "si-tournament-2021"
+    #: every score item this engine writes (docs/architecture.md, "Score items"); a recorded
+    #: item outside this set is reported by the audit as not checked rather than as wrong
+    score_items: frozenset[str] = frozenset({
+        "contract", "difference", "trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat",
+        "barvni_valat", "radelc", "mondfang", "klop", "renons", "penalty",
+    })  # fmt: skip
 
     def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
         """A ruleset by id or alias with option overrides (unknown names raise ``KeyError``)."""
