@@ -11,7 +11,10 @@ replays the hand through the reference engine. Correctness never depends on this
 covering a case.
 
 * The **phases before play** (bidding, king call, talon, discards, announcements and kontras,
-  about a sixth of a hand's actions) go through the reference state machine itself: any
+  about a sixth of a hand's actions): the bidding (:func:`_fast_bidding`) and the king call,
+  talon group and discards (:func:`_fast_exchange`) run here over the log's actions for the
+  clean case and leave the reference's state on the hand; the first action they are not sure
+  of, and the announcement round, go through the reference state machine itself: any
   violation or warning there, however small, makes the fast path decline.
 * **Card play** (about five sixths of the actions) runs in a tight loop over
   ``(seat, card)`` read straight from the log's actions (no ``Action`` objects): cards are
@@ -42,6 +45,7 @@ from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Violation
 from tarock_logs.rules.slovenian.cardplay import (
+    KINGS,
     MOND,
     PACK,
     PACK_SET,
@@ -52,6 +56,7 @@ from tarock_logs.rules.slovenian.cardplay import (
     PlayRules,
     thirds,
 )
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, Trick
 from tarock_logs.rules.slovenian.session import SlovenianSession
 
@@ -182,6 +187,156 @@ def _cards(mask: int) -> set[str]:
     return {_CARD[i] for i in range(54) if mask >> i & 1}
 
 
+def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
+    """Run the bidding (spec 4.2–4.4) of a fresh hand ``h`` over the log's ``actions`` for the
+    clean case, writing the reference's bidding state onto ``h``; returns how many actions it
+    consumed. The first action it is not sure of (anything the reference would report, or an
+    action that is not a bid or a pass) is left to the reference dispatch, from the state the
+    reference would have reached by then: the mirror of ``BiddingMixin._bid``/``_final``."""
+    pos = h.pos
+    active = h.active
+    nxt = h._next_seat
+    p1 = h.p1
+    avail = h._available
+    bids: list[tuple[int, str]] = []
+    passed: set[int] = set()
+    high = "three"
+    hrank = CONTRACTS[high].rank
+    holder = p1
+    others_bid = False
+    turn = h.turn
+    final = False
+    k = 0
+    total = len(actions)
+    while k < total:
+        a = actions[k]
+        t = a.type
+        if t == "pass":
+            code = "pass"
+        elif t == "bid":
+            code = a.contract or ""
+        else:
+            break
+        seat = a.seat
+        if seat not in pos or seat != turn and not (not bids and seat == p1 and code == "three"):
+            break
+        if final:
+            # the final declaration by the auction's winner (``_final``), clean cases only
+            special = seat == p1 and high == "three" and not others_bid
+            row = CONTRACTS.get(code)
+            if row is None or not avail(code):
+                break
+            if code == "klop":
+                if not special:
+                    break
+            elif row.rank < hrank:
+                break
+            bids.append((seat, code))
+            k += 1
+            _set_bidding(h, bids, passed, high, holder, others_bid, turn, True)
+            h._finish_bidding(seat, code)
+            return k
+        if not bids and seat == p1 and code == "three":
+            bids.append((seat, "three"))  # the explicit mandatory three
+            k += 1
+            continue
+        if seat in passed:
+            break
+        if code == "pass":
+            passed.add(seat)
+        else:
+            row = CONTRACTS.get(code)
+            if row is None or code in ("klop", "three") or not avail(code):
+                break
+            r = row.rank
+            if r < hrank or (r == hrank and pos[seat] > pos[holder]):
+                break
+            high, hrank, holder = code, r, seat
+            if seat != p1:
+                others_bid = True
+        bids.append((seat, code))
+        k += 1
+        remaining = [s for s in active if s not in passed]
+        if len(remaining) <= 1:
+            final = True
+            turn = remaining[0] if remaining else holder
+        else:
+            n = nxt[seat]
+            while n in passed:
+                n = nxt[n]
+            turn = n
+    _set_bidding(h, bids, passed, high, holder, others_bid, turn, final)
+    return k
+
+
+def _set_bidding(h: SlovenianHand, bids: list[tuple[int, str]], passed: set[int], high: str,
+                 holder: int, others_bid: bool, turn: int, final: bool) -> None:  # fmt: skip
+    h.bids = tuple(bids)
+    h.passed = frozenset(passed)
+    h.high = high
+    h.holder = holder
+    h.others_bid = others_bid
+    h.turn = turn
+    h.awaiting_final = final
+
+
+def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
+    """The king call, talon group and discards (spec 6.1–6.2) from ``actions[k]`` on, for the
+    clean case, as ``ExchangeMixin._call``/``_talon``/``_discard`` do them; returns the index of
+    the first action left to the reference dispatch (anything else, or anything doubtful)."""
+    total = len(actions)
+    d = h.declarer
+    while k < total and d is not None:
+        a = actions[k]
+        t = a.type
+        ph = h.phase
+        if a.seat != d:
+            break
+        if t == "call" and ph == "king_call":
+            king = a.card
+            if king not in KINGS:
+                break
+            h.called_king = king
+            h.partner = None
+            h.king_in_talon = king in h.talon
+            h.self_call = king in h.dealt[d]
+            for s in h.active:
+                if s != d and king in h.hands[s]:
+                    h.partner = s
+            h.phase = "talon"
+        elif t == "talon" and ph == "talon":
+            n = CONTRACTS[h.contract].talon  # type: ignore[index]
+            g = a.group
+            if type(g) is not int or not 0 <= g < 6 // n:
+                break
+            h.talon_group = g
+            h.taken = h.talon[g * n:(g + 1) * n]
+            h.hands[d].update(c for c in h.taken if c in PACK_SET)
+            h.phase = "discard"
+        elif t == "discard" and ph == "discard":
+            n = CONTRACTS[h.contract].talon  # type: ignore[index]
+            cards = list(a.cards)
+            hand = h.hands[d]
+            if not cards or len(h.discards) + len(cards) > n or len(set(cards)) != len(cards):
+                break
+            forced = h.rules.discard_only_if_forced
+            shown = a.shown
+            if any(c not in hand or h._discard_ok(hand, c, cards) is not None
+                   or (SUIT[c] == "T" and not forced and c not in shown) for c in cards):  # fmt: skip
+                break
+            for c in cards:
+                hand.discard(c)
+                h.discards += (c,)
+                if SUIT[c] == "T":
+                    h.shown += (c,)
+            if len(h.discards) >= n:
+                h._enter_announcements()
+        else:
+            break
+        k += 1
+    return k
+
+
 def fast_replay(
     session: SlovenianSession,
     dealer: int,
@@ -211,8 +366,9 @@ def fast_replay(
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
     # history (this state is never popped: the replay rebuilds a reference state on demand)
     push = h._dispatch
-    k = 0
     total = len(actions)
+    k = _fast_bidding(h, actions)
+    k = _fast_exchange(h, actions, k)
     while k < total:
         a = actions[k]
         k += 1

@@ -10,6 +10,7 @@ A hand the reference flags in any way is never taken.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -250,3 +251,128 @@ def test_openspiel_generated_games_replay_identically(
     assert len(sessions) == 600
     taken, total = _replay_both(sessions, monkeypatch)
     assert taken >= 0.95 * total
+
+
+_BIDDING_FIELDS = ("bids", "passed", "high", "holder", "others_bid", "turn", "awaiting_final",
+                   "phase", "contract", "declarer")  # fmt: skip
+
+
+def _mutate_bidding(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
+    """One change in the bidding: a bid or pass by another seat (out of turn, after a pass), a
+    bid replaced (too low, klop, three, unknown, not at this table, a pass as the final
+    declaration), a bid inserted twice, or one dropped."""
+    nb = next((i for i, a in enumerate(actions) if a.type not in ("bid", "pass")), len(actions))
+    i = rng.randrange(max(1, nb))
+    a = actions[i]
+    out = list(actions)
+    r = rng.random()
+    if r < 0.25:
+        out[i] = Action(a.type, rng.choice([s for s in range(h0.table_size)]),
+                        contract=a.contract)  # fmt: skip
+    elif r < 0.65:
+        code = rng.choice([*CONTRACTS, "pass", "bogus", "three", "klop"])
+        out[i] = Action("pass", a.seat) if code == "pass" else Action("bid", a.seat, contract=code)
+    elif r < 0.85:
+        out.insert(i, a)
+    else:
+        del out[i]
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_fast_bidding_reaches_the_reference_state_and_stops_at_the_first_doubt(
+    ruleset: str, n: int
+) -> None:
+    """The fast bidding consumes only actions the reference takes without any finding, and
+    leaves exactly the reference's bidding state; planted illegal bids are left to it."""
+    from tarock_logs.rules.slovenian.fastpath import _fast_bidding
+
+    if ruleset == "openspiel" and n == 5:
+        pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
+    stopped_early = 0
+    for seed in range(300):
+        rng = random.Random(7000 + seed)
+        h0, actions = _random_game(seed + 9000, n, ruleset, [0] * n)
+        if seed % 3:
+            actions = _mutate_bidding(rng, h0, actions)
+        fast = _session(ruleset, n, [0] * n).new_hand(h0.dealer, h0.dealt, h0.talon)
+        ref = _session(ruleset, n, [0] * n).new_hand(h0.dealer, h0.dealt, h0.talon)
+        k = _fast_bidding(fast, actions)
+        for a in actions[:k]:
+            assert ref.push(a) == [], f"fast bidding took {a}, which the reference flags"
+        for f in _BIDDING_FIELDS:
+            assert getattr(fast, f) == getattr(ref, f), f
+        if k < len(actions) and ref.phase == "bidding" and actions[k].type in ("bid", "pass"):
+            stopped_early += 1
+            assert ref.push(actions[k]) != []  # it stopped at a bid the reference flags
+    assert stopped_early >= 40
+
+
+_EXCHANGE_FIELDS = (*_BIDDING_FIELDS, "called_king", "partner", "king_in_talon", "self_call",
+                    "talon_group", "taken", "discards", "shown", "hands", "stage", "lezim",
+                    "stage_done", "detected")  # fmt: skip
+
+
+def _mutate_exchange(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action] | None:
+    """One change in the king call, talon or discards: a wrong or non-king call, a talon group
+    out of range or taken by another seat, a king / trula card / unshown tarok / card not held /
+    duplicate laid away, too many cards, or the action doubled or dropped."""
+    idx = [i for i, a in enumerate(actions) if a.type in ("call", "talon", "discard")]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    a = actions[i]
+    out = list(actions)
+    r = rng.random()
+    other = rng.choice([s for s in range(h0.table_size) if s != a.seat])
+    if r < 0.15:
+        out[i] = dataclasses.replace(a, seat=other)
+    elif r < 0.25:
+        out.insert(i, a)
+    elif r < 0.3:
+        del out[i]
+    elif a.type == "call":
+        out[i] = Action("call", a.seat, card=rng.choice(["T5", "H1", "HK", "SK", "DK", "CK"]))
+    elif a.type == "talon":
+        out[i] = Action("talon", a.seat, group=rng.choice([-1, 0, 1, 2, 3, 5, 9, None]))
+    else:
+        bad = rng.choice(["HK", "T1", "T21", "SKIS", "T15", "C7", *a.cards, *sorted(CARDS)])
+        cards = rng.choice([(bad, *a.cards[1:]), (*a.cards, bad), (a.cards[0], a.cards[0])])
+        shown = a.shown if rng.random() < 0.7 else ()
+        out[i] = Action("discard", a.seat, cards=cards, shown=shown)
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_fast_exchange_reaches_the_reference_state_and_stops_at_the_first_doubt(
+    ruleset: str, n: int
+) -> None:
+    """Bidding, king call, talon and discards on the fast path consume only actions the
+    reference takes without any finding, and leave exactly the reference's state; planted bad
+    kings, talon groups and discards are left to the reference."""
+    from tarock_logs.rules.slovenian.fastpath import _fast_bidding, _fast_exchange
+
+    if ruleset == "openspiel" and n == 5:
+        pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
+    stopped = exchanged = 0
+    for seed in range(400):
+        rng = random.Random(11000 + seed)
+        h0, actions = _random_game(seed + 13000, n, ruleset, [0] * n)
+        if seed % 3:
+            actions = _mutate_exchange(rng, h0, actions) or actions
+        fast = _session(ruleset, n, [0] * n).new_hand(h0.dealer, h0.dealt, h0.talon)
+        ref = _session(ruleset, n, [0] * n).new_hand(h0.dealer, h0.dealt, h0.talon)
+        k0 = _fast_bidding(fast, actions)
+        k = _fast_exchange(fast, actions, k0)
+        exchanged += k > k0
+        for a in actions[:k]:
+            assert ref.push(a) == [], f"fast path took {a}, which the reference flags"
+        for f in _EXCHANGE_FIELDS:
+            assert getattr(fast, f) == getattr(ref, f), f
+        if (k < len(actions) and actions[k].type in ("call", "talon", "discard")
+                and fast.phase in ("king_call", "talon", "discard")):  # fmt: skip
+            stopped += 1
+            assert ref.push(actions[k]) != []  # it stopped at an action the reference flags
+    assert exchanged >= 100 and stopped >= 40
