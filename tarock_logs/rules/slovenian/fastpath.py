@@ -14,7 +14,8 @@ covering a case.
   about a sixth of a hand's actions): the bidding (:func:`_fast_bidding`) and the king call,
   talon group and discards (:func:`_fast_exchange`) run here over the log's actions for the
   clean case and leave the reference's state on the hand; the first action they are not sure
-  of, and the announcement round, go through the reference state machine itself: any
+  of, and the announcement round's announcements and kontras (its clean passes run here,
+  :func:`_fast_ann_pass`), go through the reference state machine itself: any
   violation or warning there, however small, makes the fast path decline.
 * **Card play** (about five sixths of the actions) runs in a tight loop over
   ``(seat, card)`` read straight from the log's actions (no ``Action`` objects): cards are
@@ -337,6 +338,63 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
     return k
 
 
+def _fast_ann_pass(h: SlovenianHand, seat: int) -> bool:
+    """A pass ("v redu") in the announcement round (spec 7.5) in its clean case, as
+    ``AnnouncementsMixin._ann_pass`` does it: the declarer's "ležim" (stage 0), the next
+    defender in order (stage 1), the declarer's reply (stage 2). False (nothing changed) for
+    anything else, which the reference dispatch then takes and reports."""
+    st = h.stage
+    d = h.declarer
+    if st == 0 or st == 2:
+        if seat != d:
+            return False
+        if st == 0:
+            h.lezim = True
+            h.stage = 1
+        else:
+            h.stage = 3
+        h._advance_stage()
+        return True
+    if st != 1:
+        return False
+    done = h.stage_done
+    order = [s for s in h.active if s != d and s not in done]
+    if not order or seat != order[0]:
+        return False
+    h.stage_done = done | {seat}
+    if len(order) == 1:  # the defenders have all spoken: the reference moves the stage on
+        h._advance_stage()
+    return True
+
+
+def _before_play(h: SlovenianHand, actions: Sequence[Any],
+                 to_action: Callable[[Any], Action]) -> int | None:  # fmt: skip
+    """The phases before play on the fresh hand ``h``, up to and including the first card:
+    the index of the action after that card, or None when anything is reported (a violation
+    or warning of the reference, or no card played). Bidding, king call, talon, discards and
+    the announcement round's passes run here in their clean case; anything else goes through
+    the reference dispatch (``push`` minus the undo snapshot and the history: this state is
+    never popped)."""
+    push = h._dispatch
+    total = len(actions)
+    k = _fast_bidding(h, actions)
+    k = _fast_exchange(h, actions, k)
+    while k < total:
+        a = actions[k]
+        k += 1
+        if a.type == "pass" and h.phase == "announcements" and _fast_ann_pass(h, a.seat):
+            continue
+        if push(to_action(a)):
+            return None
+        if a.type == "play":
+            break
+    else:
+        return None  # no card was played
+    if h.phase != "play" or len(h.trick) != 1:
+        return None
+    return k
+
+
 def fast_replay(
     session: SlovenianSession,
     dealer: int,
@@ -365,20 +423,9 @@ def fast_replay(
     # ---- the phases before play: the reference state machine, nothing may be reported
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
     # history (this state is never popped: the replay rebuilds a reference state on demand)
-    push = h._dispatch
     total = len(actions)
-    k = _fast_bidding(h, actions)
-    k = _fast_exchange(h, actions, k)
-    while k < total:
-        a = actions[k]
-        k += 1
-        if push(to_action(a)):
-            return None
-        if a.type == "play":
-            break
-    else:
-        return None  # no card was played
-    if h.phase != "play" or len(h.trick) != 1:
+    k = _before_play(h, actions, to_action)
+    if k is None:
         return None
     # ---- card play
     pr = h._pr or h._play_rules()
