@@ -120,6 +120,17 @@ def fixture_catalogue(*items: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def bound_item(item_id: str, card: str, trick: int, value: int) -> dict[str, Any]:
+    """A fixture bound-card Schlemm: ``card`` must win trick ``trick`` (and is bound to it)."""
+    return {
+        "id": item_id,
+        "group": "bound",
+        "value": value,
+        "bindings": [{"card": card, "trick": trick}],
+        "condition": {"trick_won_with": {"trick": trick, "card": card}},
+    }
+
+
 # --------------------------------------------------------------------------- layouts
 
 #: E1: A brings home XX, Sküs, XXI and XVIII and is first to five tricks; B brings home all

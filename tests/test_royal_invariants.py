@@ -17,27 +17,15 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from royal_support import fixture_catalogue
+from royal_support import bound_item, fixture_catalogue
 
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import ENGINE, RoyalHand
 
 BOUND = fixture_catalogue(
-    {
-        "id": "B_PAGAT",
-        "group": "bound",
-        "value": 10,
-        "bindings": [{"card": "T1", "trick": 10}],
-        "condition": {"trick_won_with": {"trick": 10, "card": "T1"}},
-    },
-    {
-        "id": "B_UHU",
-        "group": "bound",
-        "value": 8,
-        "bindings": [{"card": "T2", "trick": 9}],
-        "condition": {"trick_won_with": {"trick": 9, "card": "T2"}},
-    },
+    bound_item("B_PAGAT", "T1", 10, 10),
+    bound_item("B_UHU", "T2", 9, 8),
     {
         "id": "B_BOTH",
         "group": "bound",

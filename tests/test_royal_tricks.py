@@ -8,7 +8,7 @@ to trick 9, sequence 7) are test fixtures, not catalogue facts.
 from __future__ import annotations
 
 import pytest
-from royal_support import fixture_catalogue, new_hand
+from royal_support import bound_item, fixture_catalogue, new_hand
 
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal.tricks import Bound, legal_cards, trick_winner
@@ -66,20 +66,8 @@ DEAL = [
     ["T14", "T13", "T12", "T6", "T7", "DN", "SN", "CQ", "CN", "C10"],
 ]
 BOUND = fixture_catalogue(
-    {
-        "id": "B_PAGAT",
-        "group": "bound",
-        "value": 10,
-        "bindings": [{"card": "T1", "trick": 10}],
-        "condition": {"trick_won_with": {"trick": 10, "card": "T1"}},
-    },
-    {
-        "id": "B_UHU",
-        "group": "bound",
-        "value": 10,
-        "bindings": [{"card": "T2", "trick": 9}],
-        "condition": {"trick_won_with": {"trick": 9, "card": "T2"}},
-    },
+    bound_item("B_PAGAT", "T1", 10, 10),
+    bound_item("B_UHU", "T2", 9, 10),
 )
 
 
