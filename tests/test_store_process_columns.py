@@ -33,3 +33,42 @@ def test_trick_rows_are_the_replayed_tricks_row_by_row() -> None:
                 })  # fmt: skip
     assert len(got) > 100
     assert got == want
+
+
+SAMPLES = sorted(
+    p for p in (ROOT / "sample_logs").rglob("*.json*") if "malformed" not in p.parts
+)
+_ATTR_OF = {"talon_group": "group"}
+
+
+def test_action_rows_are_the_logged_actions_attribute_by_attribute() -> None:
+    """Every action row of every sample game (plays, bids, calls, talon, discards with shown
+    cards, announcements with params, kontras, melds, claims) holds exactly the action's own
+    attributes, null where its class has none."""
+    import orjson
+
+    cols = [c for c in process.SCHEMAS["actions"].names
+            if c not in ("hand_id", "idx", "legal", "violation_code")]
+    checked = 0
+    types: set[str] = set()
+    for path in SAMPLES:
+        got = process.process_shard(path)["actions"].to_pylist()
+        by_key = {(r["hand_id"], r["idx"]): r for r in got}
+        for rec in read_file(path):
+            if rec.session is None:
+                continue
+            audited = sources.audit_session(rec.session, "f")
+            for hand, (audit, _) in zip(rec.session.hands, audited.hands, strict=True):
+                for i, a in enumerate(hand.actions):
+                    row = by_key[(audit["hand_id"], i)]
+                    want = {}
+                    for col in cols:
+                        v = getattr(a, _ATTR_OF.get(col, col), None)
+                        if col == "params":
+                            v = orjson.dumps(v, option=orjson.OPT_SORT_KEYS).decode() if v else None
+                        want[col] = v
+                    assert {c: row[c] for c in cols} == want, (path.name, audit["hand_id"], i)
+                    checked += 1
+                    types.add(a.type)
+    assert checked > 10_000
+    assert {"play", "bid", "call", "talon", "discard", "announce", "kontra"} <= types

@@ -192,10 +192,25 @@ _ACTION_ATTRS = (("card", "card"), ("cards", "cards"), ("shown", "shown"),
                  ("meld", "meld"), ("raises", "raises"), ("note", "note"))
 
 
+def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
+    """The ``(column, attribute)`` pairs of :data:`_ACTION_ATTRS` that action class ``cls``
+    has (the others are null for it)."""
+    fields = getattr(cls, "model_fields", None)
+    if fields is None:
+        return _ACTION_ATTRS
+    return tuple((col, attr) for col, attr in _ACTION_ATTRS if attr in fields)
+
+
+_ATTRS_BY_CLASS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
 def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[int],
                  first_code: dict[int, str], *, verified: bool) -> None:
     """All actions of one hand, column by column (the hot path of a big ingest).
 
+    Most actions are card plays with one column of their own (``card``): every optional
+    column is filled with nulls first, then each action sets only the attributes its class
+    has (``_ATTRS_BY_CLASS``), so the cost is per value present, not per cell.
     ``legal`` is the engine's verdict on the action: False when it raised an error-severity
     violation, True when the hand was verified and it raised none, None when unchecked.
     """
@@ -203,19 +218,44 @@ def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[
     if not k:
         return
     c = cols.cols
-    ds = [a.__dict__ for a in actions]  # a missing attribute on a model is slow to ask for
+    base = cols.n
     c["hand_id"].extend([hand_id] * k)
     c["idx"].extend(range(k))
     c["seat"].extend([a.seat for a in actions])
     c["type"].extend([a.type for a in actions])
-    for col, attr in _ACTION_ATTRS:
-        c[col].extend([d.get(attr) for d in ds])
-    c["params"].extend([_dumps(p) if (p := d.get("params")) else None for d in ds])
+    nulls = [None] * k
+    for col, _ in _ACTION_ATTRS:
+        c[col].extend(nulls)
+    params = c["params"]
+    params.extend(nulls)
+    by_class = _ATTRS_BY_CLASS
+    card_col = c["card"]
+    note_col = c["note"]
+    play = m.Play
+    for i, a in enumerate(actions):
+        cls = type(a)
+        if cls is play:  # four in five actions: a card and, rarely, a note
+            d = a.__dict__
+            card_col[base + i] = d["card"]
+            if d["note"] is not None:
+                note_col[base + i] = d["note"]
+            continue
+        attrs = by_class.get(cls)
+        if attrs is None:
+            attrs = by_class[cls] = _attrs_of(cls)
+        d = a.__dict__  # a missing attribute on a model is slow to ask for
+        for col, attr in attrs:
+            v = d.get(attr)
+            if v is not None:
+                c[col][base + i] = v
+        p = d.get("params")
+        if p:
+            params[base + i] = _dumps(p)
     if verified:
-        c["legal"].extend([i not in illegal for i in range(k)])
+        c["legal"].extend([i not in illegal for i in range(k)] if illegal else [True] * k)
     else:
         c["legal"].extend([False if i in illegal else None for i in range(k)])
-    c["violation_code"].extend([first_code.get(i) for i in range(k)])
+    c["violation_code"].extend([first_code.get(i) for i in range(k)] if first_code else nulls)
     cols.n += k
 
 
