@@ -69,3 +69,20 @@ def test_cycles_made_while_paused_are_collected_afterwards() -> None:
         assert ref() is not None  # the cycle survives: nothing collects it now
     gc.collect()
     assert ref() is None
+
+
+def test_gc_frozen_hides_old_objects_from_the_collector_and_gives_them_back() -> None:
+    import gc
+
+    from tarock_logs.gcpause import gc_frozen
+
+    before = gc.get_freeze_count()
+    old = [[i] for i in range(1000)]
+    with gc_frozen():
+        assert gc.get_freeze_count() >= before + len(old)
+        cycle: list[object] = []
+        cycle.append(cycle)  # made inside the block: still collected
+        del cycle
+        assert gc.collect() >= 1
+    assert gc.get_freeze_count() == 0
+    del old

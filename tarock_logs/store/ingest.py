@@ -38,7 +38,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from tarock_logs.gcpause import gc_paused
+from tarock_logs.gcpause import gc_frozen, gc_paused
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import process, sources
 from tarock_logs.store.schema import migrate
@@ -286,7 +286,7 @@ def _shard_to_ipc(path: str, out_dir: str, batch_hands: int) -> list[str]:
     """
     folders: list[str] = []
     stem = hashlib.sha256(path.encode()).hexdigest()[:16]
-    with gc_paused():  # as in _process: one full collection per batch instead
+    with gc_paused(), gc_frozen():  # as in _process: one full collection per batch instead
         for i, tables in enumerate(process.iter_batches(path, batch_hands=batch_hands)):
             folder = Path(out_dir) / f"{stem}-{i:05d}"
             folder.mkdir(parents=True)
@@ -353,7 +353,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
             files, jobs, parts, batch_hands)
     else:
         stream = ((f, process.iter_batches(f, batch_hands=batch_hands)) for f in files)
-    with gc_paused():  # and one full collection per batch (see the docstring)
+    with gc_paused(), gc_frozen():  # one collection per batch, of the batch's objects only
         for f, batches in stream:
             key = sources.file_key(f)
             for i, b in enumerate(batches):
