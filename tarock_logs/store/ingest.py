@@ -348,11 +348,16 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     otherwise scan again and again although they hold almost no cycles (measured: a quarter
     of the processing time). One full collection per batch keeps memory bounded.
     """
-    if jobs > 1 and len(files) > 1:
+    parallel = jobs > 1 and len(files) > 1
+    if parallel:
         stream: Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]] = _iter_parallel(
             files, jobs, parts, batch_hands)
     else:
         stream = ((f, process.iter_batches(f, batch_hands=batch_hands)) for f in files)
+    # With workers, load what has arrived once a file is complete and the buffer holds a
+    # share of a batch: the load then runs while the workers process the next files,
+    # instead of after all of them (loads stay big enough that their fixed cost is small).
+    early = max(1, batch_hands // (2 * jobs)) if parallel else None
     with gc_paused(), gc_frozen():  # one collection per batch, of the batch's objects only
         for f, batches in stream:
             key = sources.file_key(f)
@@ -361,6 +366,8 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
                 if progress:
                     progress(key, b["hands"].num_rows)
                 gc.collect()
+            if early is not None and buf.hands >= early:
+                buf.flush()
 
 
 def _default_jobs(n_files: int) -> int:
