@@ -124,6 +124,12 @@ class _Columns:
             col.append(row.get(name))
         self.n += 1
 
+    def row(self, *values: Any) -> None:
+        """One row given positionally, in the schema's column order (the hot tables)."""
+        for col, v in zip(self.cols.values(), values, strict=True):
+            col.append(v)
+        self.n += 1
+
     def table(self) -> pa.Table:
         arrays = [pa.array(self.cols[f.name], type=f.type) for f in self.schema]
         return pa.Table.from_arrays(arrays, schema=self.schema)
@@ -388,13 +394,13 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
         ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
         keys = sorted(set(ri or ()) | set(ci or ()),
                       key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+        si = b.t["score_items"]
         for key in keys:
             r = None if ri is None else ri.get(key, 0)
             c = None if ci is None else ci.get(key, 0)
-            b.t["score_items"].add(
-                hand_id=hand_id, item=key[0], seat=key[1], recorded=r, recomputed=c,
-                delta=None if r is None or c is None else r - c,
-            )
+            # hand_id, seat, item, recorded, recomputed, delta
+            si.row(hand_id, key[1], key[0], r, c, None if r is None or c is None else r - c)
+        hs = b.t["hand_scores"]
         rec_tot = (rec or {}).get("totals")
         rcp_tot = (rcp or {}).get("totals")
         for seat in range(n):
@@ -406,14 +412,11 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
             if c is not None:
                 sums_rcp[seat] += c
                 has_rcp[seat] = True
-            b.t["hand_scores"].add(
-                hand_id=hand_id, seat=seat, player_id=ids[seat],
-                role=_role(seat, hand, n, contract, declarer, partner_eff),
-                recorded_total=r, recomputed_total=c,
-                delta=None if r is None or c is None else r - c,
-                radelci_before=before[seat] if after else None,
-                radelci_after=radelci[seat] if after else None,
-            )
+            # hand_id, seat, player_id, role, recorded_total, recomputed_total, delta,
+            # radelci_before, radelci_after
+            hs.row(hand_id, seat, ids[seat], _role(seat, hand, n, contract, declarer, partner_eff),
+                   r, c, None if r is None or c is None else r - c,
+                   before[seat] if after else None, radelci[seat] if after else None)
     recorded = session.recorded
     pp_rcp = audited.session.get("placement_points")
     for seat in range(n):

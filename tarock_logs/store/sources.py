@@ -188,7 +188,9 @@ def _tricks_of(replay: Any) -> list[dict[str, Any]]:
         return []
     fast = getattr(replay, "tricks", None)  # a fast replay gives them (view format) directly
     if fast is not None:
-        return [dict(t) for t in fast if isinstance(t, Mapping)]
+        # read-only from here on: the dicts are the replay's own (dropped with it)
+        return [t if type(t) is dict else dict(t) for t in fast
+                if type(t) is dict or isinstance(t, Mapping)]
     state = getattr(replay, "_state", None)
     if state is None:
         return []
