@@ -168,12 +168,20 @@ class _Writer:
             self.s.hands_unchanged += n_known
             self.s.hands_removed -= n_known
             self.s.hands_duplicate += n_batch - n_new
-            self._q("INSERT INTO hands BY NAME SELECT * FROM _b_hands "
-                    "WHERE hand_id IN (SELECT hand_id FROM _new) "
-                    "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1")
-            for child in process.HAND_CHILDREN:
-                self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
-                        "WHERE hand_id IN (SELECT hand_id FROM _new)")
+            if n_new == n_batch == tables["hands"].num_rows:
+                # the usual case: every hand of the batch is new and there once, so every
+                # row goes in as it is (no filter to evaluate on the big child tables)
+                for name in ("hands", *process.HAND_CHILDREN):
+                    if tables[name].num_rows:
+                        self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
+            else:
+                self._q("INSERT INTO hands BY NAME SELECT * FROM _b_hands "
+                        "WHERE hand_id IN (SELECT hand_id FROM _new) "
+                        "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1")
+                for child in process.HAND_CHILDREN:
+                    if tables[child].num_rows:
+                        self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                                "WHERE hand_id IN (SELECT hand_id FROM _new)")
             # sessions: the first file that brings a session id keeps it
             self._q("CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT session_id "
                     "FROM _b_sessions ANTI JOIN sessions USING (session_id)")
@@ -187,8 +195,9 @@ class _Writer:
             self._q("INSERT INTO players BY NAME "
                     "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
                     "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)")
-            self._q("INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
-                    "FROM _b_rejects")
+            if tables["rejects"].num_rows:
+                self._q("INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
+                        "FROM _b_rejects")
             self._q("INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
                     "FROM _b_raw_logs")
             self._q("COMMIT")
