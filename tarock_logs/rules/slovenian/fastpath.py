@@ -45,48 +45,57 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Violation
-from tarock_logs.rules.slovenian.cardplay import (
-    KINGS,
-    MOND,
-    PACK,
-    PACK_SET,
-    PAGAT,
-    SKIS,
-    STRENGTH,
-    SUIT,
-    PlayRules,
-    thirds,
+from tarock_logs.rules.slovenian.cardbits import (
+    CARD,
+    CID,
+    PAGAT_BIT,
+    PAGAT_ID,
+    MOND_BIT,
+    SKIS_BIT,
+    STR,
+    SUIT_MASK,
+    SUIT_OF,
+    TAROKS,
+    TRULA_MASK,
+    cards_of,
+    mask_of,
 )
+from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, PlayRules, thirds
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.hand import SlovenianHand, Trick
-from tarock_logs.rules.slovenian.session import SlovenianSession
+from tarock_logs.rules.slovenian.fastfacts import TrickRecord, fast_hand_facts
+from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand, Trick
+from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_facts
 
 __all__ = ["fast_replay", "trick_views"]
 
-#: card → small int, and back
-_CID: Final[dict[str, int]] = {c: i for i, c in enumerate(PACK)}
-_CARD: Final[tuple[str, ...]] = tuple(PACK)
-_SUIT_INDEX: Final = {"T": 0, "H": 1, "D": 2, "S": 3, "C": 4}
-#: per card id: its suit index (0 = taroks)
-_SUIT_OF: Final[tuple[int, ...]] = tuple(_SUIT_INDEX[SUIT[c]] for c in PACK)
-#: per suit index: the bitmask of its cards
-_SUIT_MASK: Final[tuple[int, ...]] = tuple(
-    sum(1 << i for i, c in enumerate(PACK) if _SUIT_INDEX[SUIT[c]] == s) for s in range(5)
-)
-_TAROKS: Final = _SUIT_MASK[0]
-
-
-_STR: Final[tuple[int, ...]] = tuple(STRENGTH[c] for c in PACK)
+_CID: Final = CID
+_CARD: Final = CARD
+_SUIT_OF: Final = SUIT_OF
+_SUIT_MASK: Final = SUIT_MASK
+_TAROKS: Final = TAROKS
+_STR: Final = STR
 #: per card id: the cards of its suit that are stronger
 _ABOVE: Final[tuple[int, ...]] = tuple(
     sum(1 << j for j in range(54) if _SUIT_OF[j] == _SUIT_OF[i] and _STR[j] > _STR[i])
     for i in range(54)
 )
-_P: Final = 1 << PACK.index(PAGAT)
-_M: Final = 1 << PACK.index(MOND)
-_S: Final = 1 << PACK.index(SKIS)
-_TRULA: Final = _P | _M | _S
-_PAGAT_ID: Final = PACK.index(PAGAT)
+_P: Final = PAGAT_BIT
+_M: Final = MOND_BIT
+_S: Final = SKIS_BIT
+_TRULA: Final = TRULA_MASK
+_PAGAT_ID: Final = PAGAT_ID
+#: per led suit index: each card id's key in the race for the trick (spec 8.2): taroks beat
+#: every suit card, cards of the led suit beat the other suits, which never win (−1); the
+#: strongest key wins (keys are distinct among the cards that can win)
+_WKEY: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(100 + _STR[c] if _SUIT_OF[c] == 0 else _STR[c] if _SUIT_OF[c] == led else -1
+          for c in range(54))
+    for led in range(5)
+)  # fmt: skip
+#: the same under the colour-valat rule: taroks are an ordinary suit (they win only when led)
+_WKEY_CV: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(_STR[c] if _SUIT_OF[c] == led else -1 for c in range(54)) for led in range(5)
+)
 
 
 def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) -> int:
@@ -175,17 +184,6 @@ def trick_views(tricks: Sequence[Trick]) -> list[dict[str, Any]]:
             "points_unit": "thirds",
         })  # fmt: skip
     return out
-
-
-def _mask(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << _CID[c]
-    return m
-
-
-def _cards(mask: int) -> set[str]:
-    return {_CARD[i] for i in range(54) if mask >> i & 1}
 
 
 def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
@@ -402,13 +400,15 @@ def fast_replay(
     talon: Sequence[str],
     actions: Sequence[Any],
     to_action: Callable[[Any], Action],
-) -> tuple[HandScore, list[Trick], SlovenianHand, list[Violation]] | None:
+) -> tuple[HandScore, Callable[[], list[Trick]], SlovenianHand, list[Violation]] | None:
     """Replay one ordinary hand on ``session`` fast, or ``None`` (use the reference engine).
 
     ``actions`` are the log's actions (any objects with ``type``, ``seat`` and, for a card,
     ``card``); ``to_action`` converts a non-card action into an engine
     :class:`~tarock_logs.rules.base.Action` for the reference phases. On success returns the
-    reference score, the completed tricks, the finished hand state and the hand-level findings
+    reference score, a callable giving the completed tricks (the reference's
+    :class:`~tarock_logs.rules.slovenian.hand.Trick` records, built on first call and then
+    also on the state's ``tricks``), the finished hand state and the hand-level findings
     (empty, or the ``deal.dealer_order`` warning the reference gives too), and records the dealer
     on ``session`` as :meth:`SlovenianSession.new_hand` does (the caller ends the hand with
     ``session.end_hand``). On ``None`` the session is untouched.
@@ -431,29 +431,37 @@ def fast_replay(
     pr = h._pr or h._play_rules()
     prot = tuple(1 << _CID[x] for x in h._protected)
     quick = not pr.negative and not prot
-    masks = [_mask(s) for s in h.hands]
+    masks = [mask_of(s) for s in h.hands]
     nxt = h._next_seat
     n_active = h.n_active
+    active = h.active
+    # the seats of a trick in playing order, from its leader
+    order = {s: active[i:] + active[:i] for i, s in enumerate(active)}
     cid = _CID
     suit_of = _SUIT_OF
     suit_mask = _SUIT_MASK
     legal_mask = _legal_mask
-    strength = _STR
     cv = pr.colour_valat
-    tricks = h.tricks
+    wkeys = _WKEY_CV if cv else _WKEY
     tricks_total = h.tricks_total
-    talon = h.talon
     contract = h.contract
-    klop = contract == "klop"
     declarer = h.declarer
     # berač ends at the declarer's first trick, (colour) valat at his first lost one (spec 8.7)
     ends_on_win = contract in ("berac", "odprti_berac")
     ends_on_loss = contract in ("barvni_valat", "valat") or "barvni_valat" in h.ann
-    trick = h.trick  # [(seat, card)]: the first card is on it
-    seat0, card0 = trick[0]
-    tids = [cid[card0]]
-    led = suit_of[tids[0]]
-    to_move = nxt[seat0]
+    # the completed tricks: (leader, cards, winner), the winning card's index, the card mask
+    recs: list[TrickRecord] = []
+    wins: list[int] = []
+    tmasks: list[int] = []
+    leader, card0 = h.trick[0]  # the first card, played by the reference dispatch
+    tcards = [card0]
+    c0 = cid[card0]
+    tids = [c0]
+    tm = 1 << c0
+    led = suit_of[c0]
+    to_move = nxt[leader]
+    phase = "play"
+    ended_early = False
     while k < total:
         a = actions[k]
         k += 1
@@ -477,58 +485,82 @@ def fast_replay(
             if not quick and not legal_mask(pr, hm, tids, prot) & bit:
                 return None
             led = suit_of[c]
+            leader = seat
         masks[seat] = hm ^ bit
-        trick.append((seat, card))
+        tcards.append(card)
         tids.append(c)
-        if len(tids) >= n_active:
-            # the trick's winner (spec 8.2), as cardplay.winner_index
-            tm = 0
-            for t in tids:
-                tm |= 1 << t
-            if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
-                wi = tids.index(_PAGAT_ID)
-            else:
-                wi = 0
-                best = tids[0]
-                bsuit = led
-                for i in range(1, len(tids)):
-                    t = tids[i]
-                    st = suit_of[t]
-                    if st == bsuit:
-                        if strength[t] > strength[best]:
-                            wi, best = i, t
-                    elif st == 0 and not cv:
-                        wi, best, bsuit = i, t, 0
-            winner = trick[wi][0]
-            nt = len(tricks)
-            if klop and nt < 6 and nt < len(talon):
-                gift: str | None = talon[nt]
-                pile = (*[c for _, c in trick], gift)
-            else:
-                gift = None
-                pile = tuple([c for _, c in trick])
-            tricks.append(Trick(trick[0][0], tuple(trick), winner, trick[wi][1], gift, pile))
-            if nt + 1 >= tricks_total:
-                h.phase = "done"
-                break
-            if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
-                h.phase = "done"
-                h.ended_early = True
-                break
-            trick = []
-            tids = []
-            to_move = winner
-        else:
+        tm |= bit
+        if len(tids) < n_active:
             to_move = nxt[seat]
-    h.trick = trick if h.phase != "done" else []
-    if k < total or h.phase != "done":
+            continue
+        # the trick's winner (spec 8.2), as cardplay.winner_index
+        if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
+            wi = tids.index(_PAGAT_ID)
+        else:
+            wk = wkeys[led]
+            keys = [wk[t] for t in tids]
+            wi = keys.index(max(keys))
+        winner = order[leader][wi]
+        recs.append((leader, tcards, winner))
+        wins.append(wi)
+        tmasks.append(tm)
+        if len(recs) >= tricks_total:
+            phase = "done"
+            break
+        if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
+            phase = "done"
+            ended_early = True
+            break
+        tcards = []
+        tids = []
+        tm = 0
+        to_move = winner
+    if k < total or phase != "done":
         return None  # cards after the end (warnings) or a hand that did not end
-    h.hands = [_cards(m) if m else set() for m in masks]
+    h.phase = phase
+    h.ended_early = ended_early
+    h.trick = []
+    h.hands = [cards_of(m) if m else set() for m in masks]
     findings = h.hand_findings()
     if findings != h.deal_violations:
         return None
-    score = h.score()
+
+    def tricks() -> list[Trick]:
+        """The reference's Trick records of the hand (built once, kept on ``h.tricks``)."""
+        if not h.tricks:
+            h.tricks.extend(_tricks(h, recs, wins, order))
+        return h.tricks
+
+    rules = h.rules
+    if rules.openspiel_scoring:
+        score = openspiel_hand_score(h, recs)
+    else:
+        facts = fast_hand_facts(h, recs, wins, tmasks)
+        if facts is None:
+            tricks()
+            score = h.score()
+        else:
+            score = score_facts(rules, facts)
     if score.unverified:
         return None
     session.last_dealer = dealer
-    return score, h.tricks, h, findings
+    return score, tricks, h, findings
+
+
+def _tricks(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],
+            order: dict[int, tuple[int, ...]]) -> list[Trick]:  # fmt: skip
+    """The Trick records ``SlovenianHand._complete_trick`` makes, from the fast path's."""
+    out = []
+    klop = h.contract == "klop"
+    talon = h.talon
+    for i, (leader, cards, winner) in enumerate(recs):
+        seats = order[leader]
+        pairs = tuple(_PAIRS_BY_SEAT[seats[j]][c] for j, c in enumerate(cards))
+        if klop and i < 6 and i < len(talon):
+            gift: str | None = talon[i]
+            pile = (*cards, gift)
+        else:
+            gift = None
+            pile = tuple(cards)
+        out.append(Trick(leader, pairs, winner, cards[wins[i]], gift, pile))
+    return out

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from tarock_logs.cards import PACKS
+
 #: OpenSpiel's contract values V.
 CONTRACT_VALUES: Final[dict[str, int]] = {
     "klop": 70, "three": 10, "two": 20, "one": 30, "solo_three": 40, "solo_two": 50,
@@ -59,9 +61,25 @@ def card_value(token: str) -> int:
     return _FACE.get(token[1:], 1)
 
 
+#: :func:`card_value` of every card of the Slovenian pack
+_VALUES: Final[dict[str, int]] = {c: card_value(c) for c in PACKS["slovenian"]}
+
+
+def _value_sum(cards: Sequence[str]) -> int:
+    """Σ :func:`card_value` over ``cards`` (a table look-up per card of the pack)."""
+    try:
+        return sum(map(_VALUES.__getitem__, cards))
+    except KeyError:
+        return sum(card_value(c) for c in cards)
+
+
+def _points(value_sum: int, n_cards: int) -> int:
+    return round(value_sum - 0.666 * n_cards)
+
+
 def pile_points(cards: Sequence[str]) -> int:
     """``round(Σ values − 0.666 × len)`` as OpenSpiel computes it (no pile size gives a tie)."""
-    return round(sum(card_value(c) for c in cards) - 0.666 * len(cards))
+    return round(_value_sum(cards) - 0.666 * len(cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,25 +181,28 @@ def openspiel_score(
         king_from_talon = called_king is not None and called_king in group
         piles[declarer].extend(discards)
 
+    klop = contract == "klop"
+    mond_rule = contract in TALON_CONTRACTS or contract == "solo_brez"
     for leader, cards, winner in tricks:
-        cards = list(cards)
-        piles[winner].extend(cards)
-        seats = [(leader + i) % n for i in range(len(cards))]
-        winning_card = cards[seats.index(winner)] if winner in seats else None
-        if contract == "klop":
+        pile = piles[winner]
+        pile.extend(cards)
+        # the card of the winner's seat (seats follow the leader in order: leader + i mod n)
+        i = (winner - leader) % n
+        winning_card = cards[i] if 0 <= winner < n and i < len(cards) else None
+        if klop:
             if remaining_talon:  # klop: each of the first six tricks takes a talon card
-                piles[winner].append(remaining_talon.pop(0))
+                pile.append(remaining_talon.pop(0))
         elif king_from_talon and winning_card == called_king:
             # the called king came from the talon: its trick takes the talon remainder
             flags.add("king_takes_talon")
             if "T21" in remaining_talon:
                 mond_loser = None
                 flags.add("mond_cancelled")
-            piles[winner].extend(remaining_talon)
+            pile.extend(remaining_talon)
             remaining_talon = []
-        elif (contract in TALON_CONTRACTS or contract == "solo_brez") and "T21" in cards:
+        elif mond_rule and "T21" in cards:
             if winning_card in ("T22", "T1"):
-                mond_loser = seats[cards.index("T21")]
+                mond_loser = (leader + list(cards).index("T21")) % n
                 flags.add("mond_captured")
 
     base = _scores(n, contract, declarer, partner, called_king, piles, tricks, flags)
@@ -210,7 +231,7 @@ def _scores(
     scores = [0] * n
     value = CONTRACT_VALUES[contract]
     if contract == "klop":
-        pts = [pile_points(p) for p in piles]
+        pts = [_points(_value_sum(p), len(p)) for p in piles]
         if any(p > 35 or p == 0 for p in pts):
             flags.update(["klop_full"] if any(p > 35 for p in pts) else [])
             flags.update(["klop_empty"] if any(p == 0 for p in pts) else [])
@@ -243,16 +264,17 @@ def _talon_contract_scores(
     flags: set[str],
 ) -> list[int]:
     side = {declarer} if partner is None or partner == declarer else {declarer, partner}
-    cards_t = [c for s in sorted(side) for c in piles[s]]
-    cards_o = [c for s in range(n) if s not in side for c in piles[s]]
-    if len(cards_t) == 48:  # OpenSpiel's valat test counts cards (see the module docstring)
+    # the side's and the opponents' piles, counted without joining them
+    n_t = sum(len(piles[s]) for s in side)
+    n_o = sum(len(piles[s]) for s in range(n) if s not in side)
+    if n_t == 48:  # OpenSpiel's valat test counts cards (see the module docstring)
         score = VALAT_SCORE
         flags.add("valat_for")
-    elif len(cards_o) == 48:
+    elif n_o == 48:
         score = -VALAT_SCORE
         flags.add("valat_against")
     else:
-        pts = pile_points(cards_t)
+        pts = _points(sum(_value_sum(piles[s]) for s in side), n_t)
         score = (pts - 35) + (value if pts > 35 else -value)
         flags.add("won" if pts > 35 else "lost")
         if tricks:
@@ -265,10 +287,10 @@ def _talon_contract_scores(
             elif "T1" in last_cards:
                 score += 25 * sign
                 flags.add("pagat_ultimo")
-        if len(cards_t) == 4:  # OpenSpiel's "kings" bonus: a defect counts cards, not kings
+        if n_t == 4:  # OpenSpiel's "kings" bonus: a defect counts cards, not kings
             score += 10
             flags.add("kings_for")
-        elif len(cards_o) == 4:
+        elif n_o == 4:
             score -= 10
             flags.add("kings_against")
     return [score if s in side else 0 for s in range(n)]

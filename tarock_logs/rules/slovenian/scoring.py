@@ -19,6 +19,7 @@ settlement replaces the hand's score; **valat** is winning every trick.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -508,6 +509,19 @@ def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool)
 
 
 def _openspiel_score(h: SlovenianHand) -> HandScore:
+    if h.contract is None:
+        return HandScore(totals=(0,) * h.table_size, items=(),
+                         unverified=("the hand has no contract",))  # fmt: skip
+    return openspiel_hand_score(h, [(t.leader, [x for _, x in t.cards], t.winner)
+                                    for t in h.tricks])  # fmt: skip
+
+
+def openspiel_hand_score(h: SlovenianHand,
+                         tricks: Sequence[tuple[int, Sequence[str], int]]) -> HandScore:  # fmt: skip
+    """The ``openspiel-2.0`` score of the hand ``h`` whose tricks are ``tricks`` (leader, card
+    tokens in playing order, winner): OpenSpiel's returns, one ``contract`` (or ``klop``) item
+    per active seat. The fast path passes its own trick records; :func:`score_hand` those of
+    ``h.tricks``."""
     n = h.table_size
     c = h.contract
     if c is None:
@@ -519,7 +533,6 @@ def _openspiel_score(h: SlovenianHand) -> HandScore:
                          partner=h.partner,
                          unverified=("OpenSpiel scoring (openspiel_scoring.py) is not "
                                      "available",))  # fmt: skip
-    tricks = [(t.leader, [x for _, x in t.cards], t.winner) for t in h.tricks]
     try:
         returns = openspiel_returns(
             num_players=n, forehand=h.p1, contract=c, declarer=h.declarer, partner=h.partner,
@@ -540,5 +553,5 @@ def _openspiel_score(h: SlovenianHand) -> HandScore:
                      carry_after={"radelci": [0] * n})  # fmt: skip
 
 
-__all__ = ["HandFacts", "hand_facts", "score_facts", "score_hand"]
+__all__ = ["HandFacts", "hand_facts", "openspiel_hand_score", "score_facts", "score_hand"]
 

@@ -91,7 +91,7 @@ class SlovenianSession:
             return h
 
         score, tricks, state, findings = res
-        return score, lambda: trick_views(tricks), state, rebuild, findings
+        return score, lambda: trick_views(tricks()), state, rebuild, findings
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}

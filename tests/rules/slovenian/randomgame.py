@@ -51,3 +51,41 @@ def choose(rng: random.Random, h: SlovenianHand, actions: list):
         if quiet and rng.random() < 0.6:
             return quiet[0]
     return rng.choice(actions)
+
+
+def contract_game(seed: int, n: int, ruleset: str, contract: str, radelci=None,
+                  options=None):  # fmt: skip
+    """A random legal hand played in ``contract``: everybody passes (or someone bids it) and the
+    auction's winner declares it; then random legal actions to the end. ``(hand, actions)``, or
+    None when the contract cannot be declared at this table under this ruleset.
+    ``options`` override ruleset options by name."""
+    rng = random.Random(f"contract-game:{seed}:{n}:{ruleset}:{contract}")
+    session = ENGINE.new_session(ENGINE.ruleset(ruleset, options), n)
+    if radelci is not None:
+        session.radelci = list(radelci)
+    dealer = rng.randrange(n)
+    hands, talon = random_deal(rng, n, dealer)
+    while ruleset == "openspiel" and any(
+        h and not any(c.startswith("T") for c in h) for h in hands
+    ):
+        hands, talon = random_deal(rng, n, dealer)
+    h = session.new_hand(dealer, hands, talon)
+    actions = []
+    while not h.is_over():
+        legal = h.legal_actions()
+        if h.phase == "bidding":
+            target = [a for a in legal if a.type == "bid" and a.contract == contract]
+            passes = [a for a in legal if a.type == "pass"]
+            if target and (h.awaiting_final or not passes or rng.random() < 0.2):
+                a = target[0]
+            elif passes:
+                a = passes[0]
+            else:
+                return None
+        else:
+            a = choose(rng, h, legal)
+        h.push(a)
+        actions.append(a)
+    if h.contract != contract:
+        return None
+    return h, actions

@@ -72,7 +72,7 @@ def _differential(ruleset: str, n: int, dealer: int, hands: Any, talon: Any,
     assert f_score == score
     assert f_score.items == score.items and f_score.totals == score.totals
     assert f_score.carry_after == score.carry_after
-    assert f_tricks == tricks
+    assert f_tricks() == tricks and f_tricks() is f_tricks()  # built once, on first call
     assert s.last_dealer == dealer
     return True, clean
 
