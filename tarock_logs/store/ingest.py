@@ -461,7 +461,9 @@ def ingest(
             con = dbc.connect_writer(stage)
             try:
                 migrate(con)
-                w = _Writer(con, summary, commit_every=batch_hands)
+                # commit every half batch: with workers, the first commit then runs while
+                # they process the last files (measured: 1,307 vs 1,141 hands/s on 2 cores)
+                w = _Writer(con, summary, commit_every=max(1, batch_hands // 2))
                 w.begin_run()
                 buf = _Buffer(w, batch_hands)
                 known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
