@@ -16,7 +16,7 @@ from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PACK, PAGAT, SKIS,
 from tarock_logs.rules.slovenian.cardplay import _THIRDS as _THIRDS_BY_TOKEN
 
 __all__ = [
-    "CARD", "CID", "BIT", "SUIT_OF", "SUIT_MASK", "TAROKS", "STR", "THIRDS", "PAGAT_BIT",
+    "CARD", "CID", "BIT", "INFO", "SUIT_OF", "SUIT_MASK", "TAROKS", "STR", "THIRDS", "PAGAT_BIT",
     "MOND_BIT", "SKIS_BIT", "TRULA_MASK", "KINGS_MASK", "PAGAT_ID", "MOND_ID", "mask_of",
     "cards_of", "mask_thirds",
 ]  # fmt: skip
@@ -37,6 +37,8 @@ TAROKS: Final = SUIT_MASK[0]
 STR: Final[tuple[int, ...]] = tuple(STRENGTH[c] for c in PACK)
 #: per card id: its share of a pile's card points in thirds (3·value − 2, spec 2.4)
 THIRDS: Final[tuple[int, ...]] = tuple(_THIRDS_BY_TOKEN[c] for c in PACK)
+#: token → (card id, bitmask, suit index): what the card loop asks of each card, in one look-up
+INFO: Final[dict[str, tuple[int, int, int]]] = {c: (i, 1 << i, SUIT_OF[i]) for i, c in enumerate(PACK)}
 PAGAT_ID: Final = CID[PAGAT]
 MOND_ID: Final = CID[MOND]
 PAGAT_BIT: Final = 1 << PAGAT_ID

@@ -48,6 +48,7 @@ from tarock_logs.rules.base import Action, HandScore, Violation
 from tarock_logs.rules.slovenian.cardbits import (
     CARD,
     CID,
+    INFO,
     PAGAT_BIT,
     PAGAT_ID,
     MOND_BIT,
@@ -367,28 +368,41 @@ def _fast_ann_pass(h: SlovenianHand, seat: int) -> bool:
 
 def _before_play(h: SlovenianHand, actions: Sequence[Any],
                  to_action: Callable[[Any], Action]) -> int | None:  # fmt: skip
-    """The phases before play on the fresh hand ``h``, up to and including the first card:
-    the index of the action after that card, or None when anything is reported (a violation
-    or warning of the reference, or no card played). Bidding, king call, talon, discards and
-    the announcement round's passes run here in their clean case; anything else goes through
-    the reference dispatch (``push`` minus the undo snapshot and the history: this state is
-    never popped)."""
+    """The phases before play on the fresh hand ``h``: the index of the first card, with the
+    hand in the play phase, or None when anything is reported (a violation or warning of the
+    reference, or no card played). Bidding, king call, talon, discards and the announcement
+    round's passes and "ležim" run here in their clean case; anything else goes through the
+    reference dispatch (``push`` minus the undo snapshot and the history: this state is never
+    popped). The first card ends the announcement round without a word (spec 7.5), as the
+    reference's ``_advance`` does; from any earlier phase the reference would report the
+    missing step, so the fast path declines."""
     push = h._dispatch
     total = len(actions)
     k = _fast_bidding(h, actions)
     k = _fast_exchange(h, actions, k)
     while k < total:
         a = actions[k]
+        t = a.type
+        if t == "play":
+            break
         k += 1
-        if a.type == "pass" and h.phase == "announcements" and _fast_ann_pass(h, a.seat):
-            continue
+        if h.phase == "announcements":
+            if t == "pass" and _fast_ann_pass(h, a.seat):
+                continue
+            if t == "lezim" and a.seat == h.declarer:  # ``_announce``'s clean "ležim"
+                if not h.lezim:
+                    h.lezim = True
+                    if h.stage == 0:
+                        h.stage = 1
+                    h._advance_stage()
+                continue
         if push(to_action(a)):
             return None
-        if a.type == "play":
-            break
     else:
         return None  # no card was played
-    if h.phase != "play" or len(h.trick) != 1:
+    if h.phase == "announcements":
+        h._start_play()
+    if h.phase != "play" or h.trick or h.tricks:
         return None
     return k
 
@@ -423,7 +437,6 @@ def fast_replay(
     # ---- the phases before play: the reference state machine, nothing may be reported
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
     # history (this state is never popped: the replay rebuilds a reference state on demand)
-    total = len(actions)
     k = _before_play(h, actions, to_action)
     if k is None:
         return None
@@ -432,13 +445,10 @@ def fast_replay(
     prot = tuple(1 << _CID[x] for x in h._protected)
     quick = not pr.negative and not prot
     masks = [mask_of(s) for s in h.hands]
-    nxt = h._next_seat
-    n_active = h.n_active
     active = h.active
     # the seats of a trick in playing order, from its leader
     order = {s: active[i:] + active[:i] for i, s in enumerate(active)}
-    cid = _CID
-    suit_of = _SUIT_OF
+    info_of = INFO.get
     suit_mask = _SUIT_MASK
     legal_mask = _legal_mask
     cv = pr.colour_valat
@@ -453,70 +463,78 @@ def fast_replay(
     recs: list[TrickRecord] = []
     wins: list[int] = []
     tmasks: list[int] = []
-    leader, card0 = h.trick[0]  # the first card, played by the reference dispatch
-    tcards = [card0]
-    c0 = cid[card0]
-    tids = [c0]
-    tm = 1 << c0
-    led = suit_of[c0]
-    to_move = nxt[leader]
+    leader = h._first_leader()
     phase = "play"
     ended_early = False
-    while k < total:
-        a = actions[k]
-        k += 1
-        if a.type != "play" or a.seat != to_move:
-            return None
-        seat = to_move
-        card = a.card
-        c = cid.get(card)
-        if c is None:
-            return None
-        bit = 1 << c
-        hm = masks[seat]
-        if not hm & bit:
-            return None
-        if tids:
-            if not (quick and (suit_of[c] == led or not hm & suit_mask[led]
-                               and (suit_of[c] == 0 or not hm & _TAROKS))):  # fmt: skip
-                if not legal_mask(pr, hm, tids, prot) & bit:
-                    return None
-        else:
-            if not quick and not legal_mask(pr, hm, tids, prot) & bit:
+    rest = iter(actions[k:])
+    nexta = rest.__next__
+    try:
+        while True:
+            # the lead (spec 8.3: any card, but for the rules of negative contracts and
+            # protected cards, which ask the full rules)
+            a = nexta()
+            if a.type != "play" or a.seat != leader:
                 return None
-            led = suit_of[c]
-            leader = seat
-        masks[seat] = hm ^ bit
-        tcards.append(card)
-        tids.append(c)
-        tm |= bit
-        if len(tids) < n_active:
-            to_move = nxt[seat]
-            continue
-        # the trick's winner (spec 8.2), as cardplay.winner_index
-        if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
-            wi = tids.index(_PAGAT_ID)
-        else:
-            wk = wkeys[led]
-            keys = [wk[t] for t in tids]
-            wi = keys.index(max(keys))
-        winner = order[leader][wi]
-        recs.append((leader, tcards, winner))
-        wins.append(wi)
-        tmasks.append(tm)
-        if len(recs) >= tricks_total:
-            phase = "done"
-            break
-        if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
-            phase = "done"
-            ended_early = True
-            break
-        tcards = []
-        tids = []
-        tm = 0
-        to_move = winner
-    if k < total or phase != "done":
-        return None  # cards after the end (warnings) or a hand that did not end
+            card = a.card
+            info = info_of(card)
+            if info is None:
+                return None
+            c, bit, led = info
+            hm = masks[leader]
+            if not hm & bit or not quick and not legal_mask(pr, hm, [], prot) & bit:
+                return None
+            masks[leader] = hm ^ bit
+            tcards = [card]
+            tids = [c]
+            tm = bit
+            ledmask = suit_mask[led]
+            seats = order[leader]
+            # the others in turn: a card of the led suit, or (void) a tarok, or (void of
+            # both) anything, checked at once in a positive contract without protected
+            # cards; everything else asks the full rules
+            for seat in seats[1:]:
+                a = nexta()
+                if a.type != "play" or a.seat != seat:
+                    return None
+                card = a.card
+                info = info_of(card)
+                if info is None:
+                    return None
+                c, bit, s = info
+                hm = masks[seat]
+                if not hm & bit:
+                    return None
+                if not (quick and (s == led or not hm & ledmask
+                                   and (s == 0 or not hm & _TAROKS))):  # fmt: skip
+                    if not legal_mask(pr, hm, tids, prot) & bit:
+                        return None
+                masks[seat] = hm ^ bit
+                tcards.append(card)
+                tids.append(c)
+                tm |= bit
+            # the trick's winner (spec 8.2), as cardplay.winner_index
+            if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
+                wi = tids.index(_PAGAT_ID)
+            else:
+                wk = wkeys[led]
+                keys = [wk[t] for t in tids]
+                wi = keys.index(max(keys))
+            winner = seats[wi]
+            recs.append((leader, tcards, winner))
+            wins.append(wi)
+            tmasks.append(tm)
+            if len(recs) >= tricks_total:
+                phase = "done"
+                break
+            if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
+                phase = "done"
+                ended_early = True
+                break
+            leader = winner
+    except StopIteration:
+        return None  # the hand did not end
+    for _ in rest:
+        return None  # actions after the end (the reference warns: play.after_end)
     h.phase = phase
     h.ended_early = ended_early
     h.trick = []

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import Any, Final
 
@@ -97,6 +98,30 @@ class Trick:
     pile: tuple[str, ...] = ()  # the cards the winner collects (gift included)
 
 
+#: the taroks of the pack
+_TAROK_SET: Final = frozenset(c for c in PACK_SET if SUIT[c] == "T")
+
+
+def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], int, dict[int, int], dict[int, int],
+                                            int, int]:  # fmt: skip
+    """The seats of a hand dealt by ``dealer`` at a table of ``n``: (active seats in playing
+    order from P1, their number, seat → position, seat → next active seat, P1, tricks in the
+    hand). At a table of 5 the dealer sits out."""
+    if n == 5:
+        active = tuple((dealer + i) % n for i in range(1, 5))
+    else:
+        active = tuple((dealer + i) % n for i in range(1, n + 1))
+    k = len(active)
+    pos = {s: i for i, s in enumerate(active)}
+    nxt = {s: active[(i + 1) % k] for i, s in enumerate(active)}
+    return active, k, pos, nxt, active[0], 48 // k if k in (3, 4) else 12
+
+
+#: :func:`_seating` of every dealer at the tables of 3, 4 and 5 (a fixed table, computed at
+#: import; its dicts are shared by the hands and never changed)
+_SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4, 5) for d in range(n)}
+
+
 def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> PlayRules:
     """The legal-card rules of ``contract`` under ``rules`` (spec 8.3–8.4)."""
     neg = CONTRACTS[contract].negative
@@ -135,31 +160,29 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self.table_size = n
         self.dealer = dealer
         self.talon: tuple[str, ...] = tuple(talon)
-        self.dealt: tuple[tuple[str, ...], ...] = tuple(
-            tuple(hands[s]) if s < len(hands) else () for s in range(n)
-        )
         # per seat, padded or cut to the table size (a log may record a list of another length)
-        self.radelci_before: tuple[int, ...] = (tuple(max(0, int(x)) for x in radelci or ())
+        dealt = tuple(map(tuple, hands[:n]))
+        self.dealt: tuple[tuple[str, ...], ...] = dealt + ((),) * (n - len(dealt))
+        self.radelci_before: tuple[int, ...] = (tuple([max(0, int(x)) for x in radelci or ()])
                                                 + (0,) * n)[:n]  # fmt: skip
         self.misdeals_before: tuple[int, ...] = (tuple(misdeals_before or ()) + (0,) * n)[:n]
         self.irregularities: tuple[Irregularity, ...] = tuple(irregularities)
-        if n == 5:
-            self.active: tuple[int, ...] = tuple((dealer + i) % n for i in range(1, 5))
-        else:
-            self.active = tuple((dealer + i) % n for i in range(1, n + 1))
-        self.n_active = len(self.active)
-        self.pos: dict[int, int] = {s: i for i, s in enumerate(self.active)}
+        seating = _SEATING.get((n, dealer)) or _seating(n, dealer)
+        self.active: tuple[int, ...]
+        self.pos: dict[int, int]
         #: the active seat after each active seat in playing order
-        self._next_seat: dict[int, int] = {
-            s: self.active[(i + 1) % self.n_active] for i, s in enumerate(self.active)}
-        self.p1 = self.active[0]
-        self.tricks_total = 48 // self.n_active if self.n_active in (3, 4) else 12
+        self._next_seat: dict[int, int]
+        (self.active, self.n_active, self.pos, self._next_seat, self.p1,
+         self.tricks_total) = seating  # fmt: skip
         self.deal_violations: list[Violation] = self._check_deal()
 
         # ---- mutable state (everything below is restored by pop) ----
         self.phase = "bidding"
         # tokens outside the pack are reported by the deal check and left out of the hands
-        self.hands: list[set[str]] = [{c for c in h if c in PACK_SET} for h in self.dealt]
+        self.hands: list[set[str]] = [
+            set(h) if PACK_SET.issuperset(h) else {c for c in h if c in PACK_SET}
+            for h in self.dealt
+        ]
         self.history: list[Action] = []
         self._undo: list[Any] = []
         self._version = 0
@@ -220,9 +243,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                                  f"a table of {n} is not allowed by {r.ruleset.id}",
                                  r.cite("1.5"), params={"allowed": list(r.table_sizes)}))  # fmt: skip
         seen: dict[str, int] = {}
-        allcards = list(self.talon)
-        for s in range(n):
-            allcards += self.dealt[s]
+        allcards = list(chain(self.talon, *self.dealt))
         if len(allcards) == 54 and PACK_SET.issuperset(allcards) and len(set(allcards)) == 54:
             allcards = []  # the usual case: 54 distinct cards of the pack
         for c in allcards:
@@ -250,7 +271,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                   size=size, expected=want)  # fmt: skip
         if r.redeal_without_taroks:
             for s in self.active:
-                if not any(SUIT.get(c) == "T" for c in self.dealt[s]):
+                if _TAROK_SET.isdisjoint(self.dealt[s]):
                     v("deal.no_tarok", f"seat {s} has no tarok: the deal is void under "
                       f"{r.ruleset.id}", s)  # fmt: skip
         return out

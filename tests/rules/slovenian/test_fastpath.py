@@ -380,8 +380,8 @@ def test_fast_exchange_reaches_the_reference_state_and_stops_at_the_first_doubt(
 
 def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
     """One change in the announcement round or just before it: a pass by another seat (out of
-    order, before the declarer's ležim), a pass doubled or dropped, a stray announcement or
-    kontra, or a pass inserted before the king call / talon / discards."""
+    order, before the declarer's ležim), a pass doubled or dropped, a stray ležim, announcement
+    or kontra, or a pass inserted before the king call / talon / discards."""
     first = next(i for i, a in enumerate(actions) if a.type == "play")
     idx = [i for i, a in enumerate(actions[:first])
            if a.type in ("pass", "announce", "kontra", "lezim", "discard", "talon", "call")]  # fmt: skip
@@ -398,7 +398,9 @@ def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) ->
         out.insert(i, a)
     elif r < 0.55:
         del out[i]
-    elif r < 0.75:
+    elif r < 0.63:
+        out.insert(i, Action("lezim", seat))  # by anyone, maybe twice, maybe too early
+    elif r < 0.8:
         out.insert(i, Action("announce", seat, bonus=rng.choice(["trula", "kralji", "valat",
                                                                  "pagat_ultimo", "bogus"])))  # fmt: skip
     else:
@@ -411,8 +413,8 @@ def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) ->
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_phases_before_play_on_the_fast_path_equal_the_reference(ruleset: str, n: int) -> None:
     """All the phases before play as the fast path runs them (bidding, exchange and the
-    announcement round's passes in their clean case, the rest through the reference dispatch):
-    it reaches the first card only through actions the reference takes without any finding,
+    announcement round's passes and ležim in their clean case, the rest through the reference
+    dispatch): it reaches the first card only through actions the reference takes without any finding,
     in exactly the reference's state, and declines otherwise; planted out-of-order passes,
     stray announcements and kontras are never taken."""
     from tarock_logs.rules.slovenian.fastpath import _before_play
@@ -440,9 +442,12 @@ def test_phases_before_play_on_the_fast_path_equal_the_reference(ruleset: str, n
             assert found or not (ref.trick or ref.tricks)  # it declined on a reported prefix
             continue
         taken += 1
-        assert actions[k - 1].type == "play"
+        # it stops at the first card, in the play phase (the card ends the announcement round)
+        assert actions[k].type == "play" and fast.phase == "play" and not fast.trick
         for a in actions[:k]:
             assert ref.push(a) == [], f"fast path took {a}, which the reference flags"
+        # the first card finds both states alike
+        assert fast.push(actions[k]) == ref.push(actions[k])
         for f in (*_EXCHANGE_FIELDS, "ann", "ann_list", "kontra", "kontra_list", "trick",
                   "_protected"):  # fmt: skip
             assert getattr(fast, f) == getattr(ref, f), f
