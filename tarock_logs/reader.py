@@ -179,15 +179,35 @@ def read_paths(
         yield from read_file(f, max_bytes=max_bytes, max_session_bytes=max_session_bytes)
 
 
+@dataclass(frozen=True, slots=True)
+class ByteSpan:
+    """A run of whole lines of an uncompressed JSONL file: bytes ``start`` (a line start) up
+    to ``stop`` (a line start or the end of the file), the first of them being line
+    ``first_line`` (1-based). Workers read the parts of one big file side by side; reading
+    every span of a file in order gives the records of reading the file whole."""
+
+    start: int
+    stop: int
+    first_line: int
+
+
 def read_file(
     path: str | Path,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_session_bytes: int = DEFAULT_MAX_SESSION_BYTES,
+    span: ByteSpan | None = None,
 ) -> Iterator[SessionRecord]:
-    """Stream the session records of one file. Never raises on bad input."""
+    """Stream the session records of one file. Never raises on bad input.
+
+    ``span`` reads only those lines of a plain ``.jsonl`` file (see :class:`ByteSpan`); the
+    checks that belong to the file's start (byte-order mark, first record, empty file) run
+    only in the span that starts at byte 0.
+    """
     name = str(path)
     kind = log_kind(name)
+    if span is not None and (kind != "jsonl" or name.lower().endswith(".gz")):
+        raise ValueError("a byte span can only be read from an uncompressed JSONL file")
     if kind is None:
         yield _file_error(
             name,
@@ -204,7 +224,10 @@ def read_file(
         return
     with stream:
         try:
-            if kind == "jsonl":
+            if kind == "jsonl" and span is not None:
+                stream.seek(span.start)
+                yield from _read_jsonl(stream, name, max_session_bytes, span=span)
+            elif kind == "jsonl":
                 yield from _read_jsonl(stream, name, max_session_bytes)
             else:
                 data = stream.read(max_bytes + 1)
@@ -252,12 +275,21 @@ def _file_error(file: str, code: str, message: str, line: int | None = 1) -> Ses
 # --------------------------------------------------------------------------- JSONL
 
 
-def _read_jsonl(stream: IO[bytes], file: str, max_session_bytes: int) -> Iterator[SessionRecord]:
+def _read_jsonl(
+    stream: IO[bytes], file: str, max_session_bytes: int, span: ByteSpan | None = None
+) -> Iterator[SessionRecord]:
     line_no = 0
     index = 0
     pending: list[LogError] = []
     seen_content = False
+    stop = None
+    if span is not None:
+        line_no = span.first_line - 1
+        stop = span.stop
+        seen_content = span.start > 0  # the file's first record is another span's
     while True:
+        if stop is not None and stream.tell() >= stop:
+            break
         try:
             chunk = stream.readline(max_session_bytes + 1)
         except (EOFError, zlib.error) as exc:
@@ -311,7 +343,7 @@ def _read_jsonl(stream: IO[bytes], file: str, max_session_bytes: int) -> Iterato
         yield _record_from_bytes(chunk, file, line_no, index, pending, at_eof=at_eof)
         pending = []
         index += 1
-    if not seen_content:
+    if not seen_content and (span is None or not stream.read(1)):  # (a later span's content)
         yield SessionRecord(
             file, 1, 0, None,
             pending + [LogError("E-FILE-EMPTY", "the file holds no log records",

@@ -35,7 +35,8 @@ def ingest(
     jobs: Annotated[
         int | None,
         typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per usable "
-                     "core when there are several files, at most one per file; 1 = serial)."),
+                     "core when there are several files, at most one per file; 1 = serial). "
+                     "With N > 1 a big .jsonl file is read in parts by several workers."),
     ] = None,
     fmt: Annotated[IngestFormat, typer.Option("--format", help="Summary format.")] = IngestFormat.table,
     dry_run: Annotated[

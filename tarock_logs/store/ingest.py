@@ -309,16 +309,53 @@ class _Buffer:
 # --------------------------------------------------------------------------- the driver
 
 
-def _shard_to_ipc(path: str, out_dir: str, batch_hands: int) -> list[str]:
-    """Worker entry point: process one file in batches, each batch written as Arrow IPC files
-    (one per table) in its own folder under ``out_dir``; returns the folders in order.
+#: A file is read in parts by several workers only when each part gets at least this much.
+UNIT_MIN_BYTES = 256 * 1024
+#: At most this many parts per file.
+UNIT_MAX_PARTS = 64
+
+
+@dataclass(slots=True)
+class _Unit:
+    """One piece of work for a worker: a file, or one of ``n`` parts of it (``span``)."""
+
+    path: Path
+    index: int = 0
+    n: int = 1
+    span: Any = None
+
+
+def _plan_units(files: list[Path], jobs: int) -> list[_Unit]:
+    """Cut big plain JSONL files into parts, so that ``jobs`` workers can share them: a part
+    is about ``1/(2*jobs)`` of the data (at least :data:`UNIT_MIN_BYTES`), and a file smaller
+    than two parts stays whole. So one big file (``tarock ingest archive.jsonl --jobs 2``)
+    is read by every worker, while files already about one part each are not cut at all
+    (cutting them finer was measured no faster on 2 cores: each part costs a worker task,
+    its IPC files and a load)."""
+    sizes = [f.stat().st_size for f in files]
+    target = max(UNIT_MIN_BYTES, sum(sizes) // (2 * jobs))
+    units: list[_Unit] = []
+    for f, size in zip(files, sizes, strict=True):
+        parts = min(UNIT_MAX_PARTS, size // target)
+        spans = sources.split_jsonl(f, parts) if parts > 1 else [None]
+        units.extend(_Unit(f, i, len(spans), sp) for i, sp in enumerate(spans))
+    return units
+
+
+def _shard_to_ipc(path: str, out_dir: str, batch_hands: int,
+                  span: Any = None) -> tuple[list[str], dict[str, int]]:  # fmt: skip
+    """Worker entry point: process one file (or its ``span``) in batches, each batch written
+    as Arrow IPC files (one per table) in its own folder under ``out_dir``; returns the
+    folders in order and, for a span, its counts (:func:`process.iter_batches`).
 
     Workers never touch DuckDB and never hold more than one batch in memory.
     """
     folders: list[str] = []
-    stem = hashlib.sha256(path.encode()).hexdigest()[:16]
+    counts: dict[str, int] = {}
+    stem = hashlib.sha256(f"{path}:{span.start if span else ''}".encode()).hexdigest()[:16]
     with gc_paused(), gc_frozen():  # as in _process: one full collection per batch instead
-        for i, tables in enumerate(process.iter_batches(path, batch_hands=batch_hands)):
+        for i, tables in enumerate(process.iter_batches(
+                path, batch_hands=batch_hands, span=span, counts=counts)):  # fmt: skip
             folder = Path(out_dir) / f"{stem}-{i:05d}"
             folder.mkdir(parents=True)
             for name, t in tables.items():
@@ -328,7 +365,7 @@ def _shard_to_ipc(path: str, out_dir: str, batch_hands: int) -> list[str]:
             folders.append(str(folder))
             del tables
             gc.collect()
-    return folders
+    return folders, counts
 
 
 def _read_ipc(folder: str) -> dict[str, pa.Table]:
@@ -339,11 +376,13 @@ def _read_ipc(folder: str) -> dict[str, pa.Table]:
     return out
 
 
-def _iter_parallel(
-    files: list[Path], jobs: int, out_dir: Path, batch_hands: int
-) -> Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]]:
-    """Per file, in order: its batches as processed by a pool of ``jobs`` workers, at most
-    ``2*jobs`` files in flight. Each batch's IPC folder is deleted once it has been read."""
+_Stream = Iterator[tuple[_Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]
+
+
+def _iter_parallel(files: list[Path], jobs: int, out_dir: Path, batch_hands: int) -> _Stream:
+    """Per unit of work (:func:`_plan_units`), in file order: its batches as processed by a
+    pool of ``jobs`` workers, at most ``2*jobs`` units in flight, and its counts. Each batch's
+    IPC folder is deleted once it has been read."""
 
     def batches(folders: list[str]) -> Iterator[dict[str, pa.Table]]:
         for folder in folders:
@@ -352,51 +391,65 @@ def _iter_parallel(
             yield tables
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: list[tuple[Path, Future[list[str]]]] = []
-        it = iter(files)
+        pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
+        it = iter(_plan_units(files, jobs))
 
         def submit() -> None:
             nxt = next(it, None)
             if nxt is not None:
-                pending.append((nxt, pool.submit(_shard_to_ipc, str(nxt), str(out_dir),
-                                                 batch_hands)))
+                pending.append((nxt, pool.submit(_shard_to_ipc, str(nxt.path), str(out_dir),
+                                                 batch_hands, nxt.span)))
 
         for _ in range(2 * jobs):
             submit()
         while pending:
-            f, fut = pending.pop(0)
-            folders = fut.result()
+            unit, fut = pending.pop(0)
+            folders, counts = fut.result()
             submit()
-            yield f, batches(folders)
+            yield unit, batches(folders), counts
 
 
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
-             progress: Progress | None) -> None:
+             progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
+             ) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
     replays and column lists of a batch are many live objects that the collector would
     otherwise scan again and again although they hold almost no cycles (measured: a quarter
     of the processing time). One full collection per batch keeps memory bounded.
+    A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
+    files' ``(sha256, size)`` when the caller has them).
     """
-    parallel = jobs > 1 and len(files) > 1
+    parallel = jobs > 1 and bool(files)  # one big file is read in parts (_plan_units)
     if parallel:
-        stream: Iterator[tuple[Path, Iterator[dict[str, pa.Table]]]] = _iter_parallel(
-            files, jobs, parts, batch_hands)
+        stream: _Stream = _iter_parallel(files, jobs, parts, batch_hands)
     else:
-        stream = ((f, process.iter_batches(f, batch_hands=batch_hands)) for f in files)
-    # With workers, load what has arrived once a file is complete and the buffer holds a
-    # share of a batch: the load then runs while the workers process the next files,
+        stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {})
+                  for f in files)
+    # With workers, load what has arrived once a unit is complete and the buffer holds a
+    # share of a batch: the load then runs while the workers process the next units,
     # instead of after all of them (loads stay big enough that their fixed cost is small).
     early = max(1, batch_hands // (2 * jobs)) if parallel else None
+    totals: dict[str, int] = {}
     with gc_paused(), gc_frozen():  # one collection per batch, of the batch's objects only
-        for f, batches in stream:
-            key = sources.file_key(f)
+        for unit, batches, counts in stream:
+            key = sources.file_key(unit.path)
             for i, b in enumerate(batches):
-                buf.add(key, b, first=i == 0)
+                buf.add(key, b, first=unit.index == 0 and i == 0)
                 if progress:
                     progress(key, b["hands"].num_rows)
                 gc.collect()
+            if unit.n > 1:  # a part: add up its counts; the file's row after the last part
+                for k, v in counts.items():
+                    totals[k] = totals.get(k, 0) + v
+                if unit.index == unit.n - 1:
+                    digest, size = (digests or {}).get(unit.path) or sources.sha256_file(
+                        unit.path)
+                    tables = process.empty_tables()
+                    tables["raw_logs"] = process.raw_logs_row(key, digest, size, totals)
+                    buf.add(key, tables, first=False)
+                    totals = {}
             if early is not None and buf.hands >= early:
                 buf.flush()
 
@@ -470,12 +523,13 @@ def ingest(
                 w.known = set(known)
                 todo: list[Path] = []
                 same: list[Path] = []
+                digests: dict[Path, tuple[str, int]] = {}
                 for f in files:
-                    digest, _ = sources.sha256_file(f)
-                    (same if known.get(sources.file_key(f)) == digest else todo).append(f)
+                    digests[f] = sources.sha256_file(f)
+                    (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
                 summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
                 n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
-                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress)
+                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests)
                 buf.flush()
                 # A hand that a changed file dropped may still be in an unchanged file that
                 # held a duplicate of it (stored once, under the changed file): read those

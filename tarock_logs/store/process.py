@@ -446,20 +446,25 @@ def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:
 
 
 def iter_batches(
-    path: str | Path, *, batch_hands: int = DEFAULT_BATCH_HANDS, file: str | None = None
+    path: str | Path, *, batch_hands: int = DEFAULT_BATCH_HANDS, file: str | None = None,
+    span: Any = None, counts: dict[str, int] | None = None,
 ) -> Iterator[dict[str, pa.Table]]:
     """The store tables of one file, in batches of about ``batch_hands`` hands.
 
     The last batch carries the file's ``raw_logs`` row (sha256, size and counts). ``file`` is
     the name stored (default: :func:`sources.file_key` of ``path``).
+
+    With ``span`` (:func:`sources.split_jsonl`) only those lines are read and no ``raw_logs``
+    row is made: the part's ``n_sessions``, ``n_hands`` and ``n_rejected`` go into
+    ``counts`` instead, for the caller to add up over the file's parts.
     """
     p = Path(path)
     name = file if file is not None else sources.file_key(p)
-    digest, size = sources.sha256_file(p)
+    digest, size = sources.sha256_file(p) if span is None else ("", 0)
     b = _Batch()
     seen: set[str] = set()
     n_sessions = n_hands = n_rejected = 0
-    for rec in sources.read_file(p):
+    for rec in sources.read_file(p, span):
         for rj in rec.rejected:
             _add_reject(b, name, rj)
             n_rejected += 1
@@ -481,9 +486,20 @@ def iter_batches(
         if b.hands >= batch_hands:
             yield b.tables()
             b = _Batch()
-    b.t["raw_logs"].add(file=name, sha256=digest, size=size, n_sessions=n_sessions,
-                        n_hands=n_hands, n_rejected=n_rejected)
+    if span is None:
+        b.t["raw_logs"].add(file=name, sha256=digest, size=size, n_sessions=n_sessions,
+                            n_hands=n_hands, n_rejected=n_rejected)
+    elif counts is not None:
+        counts.update(n_sessions=n_sessions, n_hands=n_hands, n_rejected=n_rejected)
     yield b.tables()
+
+
+def raw_logs_row(file: str, digest: str, size: int, counts: dict[str, int]) -> pa.Table:
+    """The ``raw_logs`` table of one file read in parts (the parts' ``counts`` added up)."""
+    c = _Columns(SCHEMAS["raw_logs"])
+    c.add(file=file, sha256=digest, size=size, n_sessions=counts.get("n_sessions", 0),
+          n_hands=counts.get("n_hands", 0), n_rejected=counts.get("n_rejected", 0))
+    return c.table()
 
 
 def process_shard(path: str | Path) -> dict[str, pa.Table]:

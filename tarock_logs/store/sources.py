@@ -106,8 +106,56 @@ def _text(raw: Any, limit: int = 1_000_000) -> str:
     return str(raw)[:limit]
 
 
-def read_file(path: Path) -> Iterator[FileRecord]:
-    """The session records of one file, through the project's reader.
+def split_jsonl(path: Path, parts: int) -> list[Any]:
+    """Cut a plain ``.jsonl`` file into at most ``parts`` runs of whole lines of about equal
+    size (:class:`tarock_logs.reader.ByteSpan`), for workers to read side by side.
+
+    The first run always holds the file's first record (the reader checks the file's start
+    there). A file that cannot be cut (gzip, ``.json``, one line) gives one span, the whole.
+    """
+    from tarock_logs.reader import ByteSpan
+
+    p = Path(path)
+    size = p.stat().st_size
+    name = p.name.lower()
+    if parts <= 1 or not (name.endswith(".jsonl") or name.endswith(".ndjson")):
+        return [ByteSpan(0, size, 1)]
+    cuts = [0]
+    with open(p, "rb") as fh:
+        first_end = 0
+        while line := fh.readline():  # past the first record (blank lines before it too)
+            first_end = fh.tell()
+            if line.strip():
+                break
+        for k in range(1, parts):
+            target = max(size * k // parts, first_end, cuts[-1] + 1)
+            if target >= size:
+                break
+            fh.seek(target - 1)
+            fh.readline()  # to the start of the next line (target itself if one starts there)
+            pos = fh.tell()
+            if pos >= size:
+                break
+            if pos > cuts[-1]:
+                cuts.append(pos)
+        cuts.append(size)
+        # the line number of each cut: newlines before it
+        firsts = [1]
+        fh.seek(0)
+        done = 0
+        lines = 0
+        for cut in cuts[1:-1]:
+            while done < cut:
+                block = fh.read(min(1 << 20, cut - done))
+                lines += block.count(b"\n")
+                done += len(block)
+            firsts.append(lines + 1)
+    return [ByteSpan(a, b, f) for a, b, f in zip(cuts[:-1], cuts[1:], firsts, strict=True)]
+
+
+def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
+    """The session records of one file (or of its ``span`` of lines, see
+    :func:`split_jsonl`), through the project's reader.
 
     A record the reader could not read as a session becomes one rejected entry (hand None);
     a session with error-severity session-level errors keeps its good hands and also gets a
@@ -115,7 +163,7 @@ def read_file(path: Path) -> Iterator[FileRecord]:
     """
     from tarock_logs.reader import read_file as _read
 
-    for rec in _read(path):
+    for rec in _read(path, span=span):
         session = rec.session
         sid = session.id if session is not None else None
         rejected: list[Rejected] = []
