@@ -46,6 +46,7 @@ from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Violation
 from tarock_logs.rules.slovenian.cardbits import (
+    BIT,
     CARD,
     CID,
     INFO,
@@ -444,10 +445,9 @@ def fast_replay(
     pr = h._pr or h._play_rules()
     prot = tuple(1 << _CID[x] for x in h._protected)
     quick = not pr.negative and not prot
-    masks = [mask_of(s) for s in h.hands]
-    active = h.active
-    # the seats of a trick in playing order, from its leader
-    order = {s: active[i:] + active[:i] for i, s in enumerate(active)}
+    bit_of = BIT.__getitem__
+    masks = [sum(map(bit_of, s)) for s in h.hands]  # one bit per card: the sum is the union
+    order = h._order  # the seats of a trick in playing order, from its leader
     info_of = INFO.get
     suit_mask = _SUIT_MASK
     legal_mask = _legal_mask
@@ -489,6 +489,10 @@ def fast_replay(
             tm = bit
             ledmask = suit_mask[led]
             seats = order[leader]
+            # the trick's winner so far (spec 8.2): the card with the strongest key
+            wk = wkeys[led]
+            best = wk[c]
+            wi = 0
             # the others in turn: a card of the led suit, or (void) a tarok, or (void of
             # both) anything, checked at once in a positive contract without protected
             # cards; everything else asks the full rules
@@ -509,16 +513,15 @@ def fast_replay(
                     if not legal_mask(pr, hm, tids, prot) & bit:
                         return None
                 masks[seat] = hm ^ bit
+                if wk[c] > best:
+                    best = wk[c]
+                    wi = len(tcards)
                 tcards.append(card)
                 tids.append(c)
                 tm |= bit
             # the trick's winner (spec 8.2), as cardplay.winner_index
             if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
                 wi = tids.index(_PAGAT_ID)
-            else:
-                wk = wkeys[led]
-                keys = [wk[t] for t in tids]
-                wi = keys.index(max(keys))
             winner = seats[wi]
             recs.append((leader, tcards, winner))
             wins.append(wi)

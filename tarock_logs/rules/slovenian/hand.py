@@ -103,10 +103,11 @@ _TAROK_SET: Final = frozenset(c for c in PACK_SET if SUIT[c] == "T")
 
 
 def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], int, dict[int, int], dict[int, int],
-                                            int, int]:  # fmt: skip
+                                            int, int, dict[int, tuple[int, ...]]]:  # fmt: skip
     """The seats of a hand dealt by ``dealer`` at a table of ``n``: (active seats in playing
     order from P1, their number, seat → position, seat → next active seat, P1, tricks in the
-    hand). At a table of 5 the dealer sits out."""
+    hand, seat → the active seats in playing order from that seat). At a table of 5 the dealer
+    sits out."""
     if n == 5:
         active = tuple((dealer + i) % n for i in range(1, 5))
     else:
@@ -114,7 +115,8 @@ def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], int, dict[int, int],
     k = len(active)
     pos = {s: i for i, s in enumerate(active)}
     nxt = {s: active[(i + 1) % k] for i, s in enumerate(active)}
-    return active, k, pos, nxt, active[0], 48 // k if k in (3, 4) else 12
+    order = {s: active[i:] + active[:i] for i, s in enumerate(active)}
+    return active, k, pos, nxt, active[0], 48 // k if k in (3, 4) else 12, order
 
 
 #: :func:`_seating` of every dealer at the tables of 3, 4 and 5 (a fixed table, computed at
@@ -172,8 +174,10 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self.pos: dict[int, int]
         #: the active seat after each active seat in playing order
         self._next_seat: dict[int, int]
+        #: the active seats in playing order from each active seat (a trick's seats)
+        self._order: dict[int, tuple[int, ...]]
         (self.active, self.n_active, self.pos, self._next_seat, self.p1,
-         self.tricks_total) = seating  # fmt: skip
+         self.tricks_total, self._order) = seating  # fmt: skip
         self.deal_violations: list[Violation] = self._check_deal()
 
         # ---- mutable state (everything below is restored by pop) ----

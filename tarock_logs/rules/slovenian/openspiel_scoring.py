@@ -124,18 +124,8 @@ def openspiel_returns(
     score depends on the tricks, not on who led). The piles, the talon gifts of klop and the
     called-king talon remainder are rebuilt from these facts.
     """
-    return openspiel_score(
-        num_players=num_players,
-        forehand=forehand,
-        contract=contract,
-        declarer=declarer,
-        partner=partner,
-        called_king=called_king,
-        talon=talon,
-        talon_group=talon_group,
-        discards=discards,
-        tricks=tricks,
-    ).returns
+    return _play_out(num_players, forehand, contract, declarer, partner, called_king, talon,
+                     talon_group, discards, tricks)[0]  # fmt: skip
 
 
 def openspiel_score(
@@ -152,7 +142,32 @@ def openspiel_score(
     tricks: Sequence[tuple[int, Sequence[str], int]],
 ) -> OpenSpielScore:
     """:func:`openspiel_returns` with the mondfang, the piles and the branches taken."""
-    n = num_players
+    returns, base, mond_loser, piles, flags = _play_out(
+        num_players, forehand, contract, declarer, partner, called_king, talon, talon_group,
+        discards, tricks)  # fmt: skip
+    return OpenSpielScore(
+        returns=returns,
+        base=base,
+        mond_loser=mond_loser,
+        piles=tuple(tuple(p) for p in piles),
+        flags=frozenset(flags),
+    )
+
+
+def _play_out(
+    n: int,
+    forehand: int,
+    contract: str,
+    declarer: int | None,
+    partner: int | None,
+    called_king: str | None,
+    talon: Sequence[str],
+    talon_group: int | None,
+    discards: Sequence[str],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+) -> tuple[list[int], list[int], int | None, list[list[str]], set[str]]:
+    """The piles rebuilt from the hand's facts and scored: (returns, base, mond loser, piles,
+    flags), see :class:`OpenSpielScore`."""
     if n not in (3, 4):
         raise ValueError(f"OpenSpiel tarok has 3 or 4 players, not {n}")
     if not 0 <= forehand < n:
@@ -209,13 +224,7 @@ def openspiel_score(
     returns = list(base)
     if mond_loser is not None:
         returns[mond_loser] += MOND_PENALTY
-    return OpenSpielScore(
-        returns=returns,
-        base=base,
-        mond_loser=mond_loser,
-        piles=tuple(tuple(p) for p in piles),
-        flags=frozenset(flags),
-    )
+    return returns, base, mond_loser, piles, flags
 
 
 def _scores(

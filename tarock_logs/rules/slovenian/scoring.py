@@ -27,6 +27,11 @@ from tarock_logs.rules.base import HandScore, Irregularity, ScoreItem
 from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PAGAT, TRULA, rounded, thirds
 from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
 
+try:  # OpenSpiel's scoring rules (pure stdlib, in this package)
+    from tarock_logs.rules.slovenian.openspiel_scoring import openspiel_returns
+except ImportError:  # pragma: no cover - the module ships with the engine
+    openspiel_returns = None  # type: ignore[assignment]
+
 if TYPE_CHECKING:
     from tarock_logs.rules.slovenian.hand import SlovenianHand
 
@@ -526,9 +531,7 @@ def openspiel_hand_score(h: SlovenianHand,
     c = h.contract
     if c is None:
         return HandScore(totals=(0,) * n, items=(), unverified=("the hand has no contract",))
-    try:
-        from tarock_logs.rules.slovenian.openspiel_scoring import openspiel_returns
-    except ImportError:
+    if openspiel_returns is None:
         return HandScore(totals=(0,) * n, items=(), contract=c, declarer=h.declarer,
                          partner=h.partner,
                          unverified=("OpenSpiel scoring (openspiel_scoring.py) is not "
@@ -544,11 +547,11 @@ def openspiel_hand_score(h: SlovenianHand,
                          partner=h.partner, carry_after={"radelci": [0] * n},
                          unverified=(f"OpenSpiel cannot score this hand: {exc}",))  # fmt: skip
     item = "klop" if c == "klop" else "contract"
-    items = tuple(ScoreItem(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active)
+    items = tuple([ScoreItem(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active])
     won = None
     if c != "klop" and h.declarer is not None:
         won = returns[h.declarer] > 0
-    return HandScore(totals=tuple(int(x) for x in returns), items=items, contract=c,
+    return HandScore(totals=tuple(map(int, returns)), items=items, contract=c,
                      declarer=h.declarer, partner=h.partner, won=won,
                      carry_after={"radelci": [0] * n})  # fmt: skip
 
