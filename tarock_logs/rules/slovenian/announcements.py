@@ -20,6 +20,8 @@ from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS
 
 ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
 _SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
+#: what ``_kontra_problem(..., explain=False)`` returns for a kontra that may not be given
+_DENIED: Final = Violation("kontra.denied", "a kontra that may not be given", "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -74,7 +76,8 @@ class AnnouncementsMixin:
             # kontra levels, re-kontra); skipped when he has nothing he could double
             d = self.declarer
             reply = d is not None and any(
-                self._kontra_problem(d, t, None) is None for t in ("game", *self.ann)
+                self._kontra_problem(d, t, None, explain=False) is None
+                for t in ("game", *self.ann)
             )  # fmt: skip
             self.stage = 2 if reply else 3
         if self.stage >= 3 and self.phase == "announcements":
@@ -152,22 +155,34 @@ class AnnouncementsMixin:
                            f"by the other side (seat {prev_seat})", seat, bonus=bonus)  # fmt: skip
         return None
 
-    def _kontra_problem(self, seat: int, target: str, level: int | None) -> Violation | None:
+    def _kontra_problem(self, seat: int, target: str, level: int | None,
+                        explain: bool = True) -> Violation | None:  # fmt: skip
+        """The hard error that voids this kontra (None = it may be given). With
+        ``explain=False`` only the verdict matters (the turn logic): a shared placeholder
+        stands for the violation, which is not built."""
         r = self.rules
         c = self.contract
         who = f"seat {seat}"
         if r.kontra_levels == 0 or (c == "klop" and not r.klop_kontra):
+            if not explain:
+                return _DENIED
             return self._v("kontra.not_allowed", "7.6", f"{who} gave kontra; {r.ruleset.id} has "
                            f"no kontra{' in klop' if c == 'klop' else ''}", seat, target=target)  # fmt: skip
         if target != "game" and target not in self.ann:
+            if not explain:
+                return _DENIED
             return self._v("kontra.item_not_announced", "7.6", f"{who} gave kontra on {target}, "
                            "which nobody announced", seat, target=target)  # fmt: skip
         cur = self.kontra.get(target, 0)
         maxl = 1 if c == "klop" else r.kontra_levels
         if level is not None and level <= cur:
+            if not explain:
+                return _DENIED
             return self._v("kontra.duplicate", "7.6", f"{who} gave kontra on {target}, already "
                            "doubled", seat, target=target)  # fmt: skip
         if cur + 1 > maxl:
+            if not explain:
+                return _DENIED
             return self._v("kontra.second_level", "7.6", f"{who} doubled {target} again; only "
                            f"{_plural(maxl, 'kontra level')} allowed", seat, target=target)  # fmt: skip
         if c == "klop":
@@ -176,6 +191,8 @@ class AnnouncementsMixin:
         giver_side = owner if (cur + 1) % 2 == 0 else ("O" if owner == "M" else "M")
         ok = self.side(seat) == giver_side and (giver_side == "O" or seat == self.declarer)
         if not ok:
+            if not explain:
+                return _DENIED
             need = ("the declarer" if giver_side == "M" else "a defender")
             return self._v("kontra.not_eligible", "7.6", f"{who} gave kontra on {target}; only "
                            f"{need} may", seat, target=target)  # fmt: skip
@@ -262,7 +279,7 @@ class AnnouncementsMixin:
                     out.append(Action("announce", seat, bonus=b))
         if self.stage >= 1:
             for tgt in ("game", *self.ann):
-                if self._kontra_problem(seat, tgt, None) is None:
+                if self._kontra_problem(seat, tgt, None, explain=False) is None:
                     out.append(Action("kontra", seat, target=tgt,
                                       level=self.kontra.get(tgt, 0) + 1))  # fmt: skip
         out.append(Action("lezim", seat) if self.stage == 0 else Action("pass", seat))

@@ -38,6 +38,8 @@ from tarock_logs.rules.slovenian.scoring import _FIXED, HandFacts
 
 __all__ = ["fast_hand_facts"]
 
+_NONE: frozenset[int] = frozenset()
+
 #: a completed trick of the fast path: (leader seat, card tokens in playing order, winner seat)
 TrickRecord = tuple[int, list[str], int]
 
@@ -53,16 +55,19 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     ntricks = len(recs)
     complete = ntricks >= h.tricks_total
     active = h.active
-    ntr = {s: 0 for s in active}
-    pmask = dict.fromkeys(active, 0)  # each seat's won cards (tricks; klop gifts below)
+    n = h.table_size
+    ntr = [0] * n  # tricks won per seat
+    pmask = [0] * n  # cards won per seat (tricks; klop gifts below)
     for (_, _, winner), tm in zip(recs, tmasks):
         ntr[winner] += 1
         pmask[winner] |= tm
+    ann = h.ann
     f = HandFacts(
-        contract=c, active=active, table_size=h.table_size, declarer=h.declarer,
+        contract=c, active=active, table_size=n, declarer=h.declarer,
         partner=h.partner, radelci=h.radelci_before, tricks_total=h.tricks_total,
-        complete=complete, announced={b: side for b, (_, side) in h.ann.items()},
-        kontra=dict(h.kontra), kontra_givers=frozenset(s for s, _, _ in h.kontra_list),
+        complete=complete, announced={b: side for b, (_, side) in ann.items()} if ann else {},
+        kontra=dict(h.kontra),
+        kontra_givers=frozenset([s for s, _, _ in h.kontra_list]) if h.kontra_list else _NONE,
         irregularities=h.irregularities, misdeals_before=h.misdeals_before,
     )  # fmt: skip
     talon = h.talon
@@ -70,7 +75,7 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
         for i in range(min(6, len(talon), ntricks)):  # the talon gifts of the first six tricks
             pmask[recs[i][2]] |= BIT[talon[i]]
         th = f.klop_thirds = {s: mask_thirds(pmask[s]) for s in active}
-        f.klop_tricks = ntr
+        f.klop_tricks = {s: ntr[s] for s in active}
         f.card_points["thirds"] = [th.get(s) for s in range(h.table_size)]
         if not complete:
             f.unverified.append(f"klop stops after {ntricks} of {h.tricks_total} tricks")
@@ -82,10 +87,10 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     if d is None:
         return None
     partner = h.partner
-    m_seats = {s for s in (d, partner) if s is not None}
-    f.declarer_tricks = ntr.get(d, 0)
-    m_tr = sum(ntr.get(s, 0) for s in m_seats)
-    o_tr = sum(v for s, v in ntr.items() if s not in m_seats)
+    m_seats = (d,) if partner is None or partner == d else (d, partner)
+    f.declarer_tricks = ntr[d]
+    m_tr = ntr[d] + (ntr[partner] if len(m_seats) == 2 else 0)  # type: ignore[index]
+    o_tr = ntricks - m_tr
     if complete:
         f.valat_side = "M" if o_tr == 0 else "O" if m_tr == 0 else None
     elif not h.ended_early:
@@ -105,11 +110,11 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     )  # fmt: skip
     mm = mask_of(h.discards)
     mo = 0
-    for s, pm in pmask.items():
+    for s in active:
         if s in m_seats:
-            mm |= pm
+            mm |= pmask[s]
         else:
-            mo |= pm
+            mo |= pmask[s]
     if rem_to_m:
         mm |= rem
     else:
@@ -130,7 +135,7 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
                          else "O" if po_b & TRULA_MASK == TRULA_MASK else None)  # fmt: skip
     outcomes["kralji"] = ("M" if pm_b & KINGS_MASK == KINGS_MASK
                           else "O" if po_b & KINGS_MASK == KINGS_MASK else None)  # fmt: skip
-    order = {s: active[i:] + active[:i] for i, s in enumerate(active)}  # seats from a leader
+    order = h._order  # the seats of a trick, from its leader
     last = recs[-1] if ntricks >= h.tricks_total else None
     outcomes["pagat_ultimo"] = None
     if last is not None:

@@ -196,6 +196,7 @@ def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
     reference would have reached by then: the mirror of ``BiddingMixin._bid``/``_final``."""
     pos = h.pos
     active = h.active
+    n_active = len(active)
     nxt = h._next_seat
     p1 = h.p1
     avail = h._available
@@ -257,8 +258,8 @@ def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
                 others_bid = True
         bids.append((seat, code))
         k += 1
-        remaining = [s for s in active if s not in passed]
-        if len(remaining) <= 1:
+        if len(passed) >= n_active - 1:  # at most one seat left (passed ⊆ active)
+            remaining = [s for s in active if s not in passed]
             final = True
             turn = remaining[0] if remaining else holder
         else:
@@ -320,10 +321,7 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
             hand = h.hands[d]
             if not cards or len(h.discards) + len(cards) > n or len(set(cards)) != len(cards):
                 break
-            forced = h.rules.discard_only_if_forced
-            shown = a.shown
-            if any(c not in hand or h._discard_ok(hand, c, cards) is not None
-                   or (SUIT[c] == "T" and not forced and c not in shown) for c in cards):  # fmt: skip
+            if not _discards_clean(h, hand, cards, a.shown):
                 break
             for c in cards:
                 hand.discard(c)
@@ -336,6 +334,18 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
             break
         k += 1
     return k
+
+
+def _discards_clean(h: SlovenianHand, hand: set[str], cards: list[str],
+                    shown: Sequence[str]) -> bool:  # fmt: skip
+    """Whether the declarer may lay away ``cards`` without any finding (spec 6.2): each held,
+    never a king or a trula card, a tarok only when forced (openspiel) or shown."""
+    forced = h.rules.discard_only_if_forced
+    for c in cards:
+        if (c not in hand or h._discard_ok(hand, c, cards) is not None
+                or (SUIT[c] == "T" and not forced and c not in shown)):  # fmt: skip
+            return False
+    return True
 
 
 def _fast_ann_pass(h: SlovenianHand, seat: int) -> bool:
