@@ -42,7 +42,7 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Violation
 from tarock_logs.rules.slovenian.cardbits import (
@@ -67,6 +67,9 @@ from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.fastfacts import TrickRecord, fast_hand_facts
 from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand, Trick
 from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_facts
+
+if TYPE_CHECKING:
+    from tarock_logs.rules.slovenian.session import SlovenianSession
 
 __all__ = ["fast_replay", "trick_views"]
 
@@ -127,14 +130,13 @@ def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) 
                 else:
                     has_tarok = bool(tm & _TAROKS)
                     if (suit != 0 and not has_tarok) or (suit == 0 and has_tarok):
-                        beat = max(_STR[t] for t in tids if _SUIT_OF[t] == suit)
-                        higher = 0
-                        rest = cands
-                        while rest:
-                            b = rest & -rest
-                            rest ^= b
-                            if _STR[b.bit_length() - 1] > beat:
-                                higher |= b
+                        # the strongest card of that suit in the trick; the candidates (all
+                        # of that suit) above it
+                        beat = -1
+                        for t in tids:
+                            if _SUIT_OF[t] == suit and (beat < 0 or _STR[t] > _STR[beat]):
+                                beat = t
+                        higher = cands & _ABOVE[beat]
                         if higher:
                             cands = higher
             elif pr.emperor_always and hm & _P and tm & _M and tm & _S:
@@ -453,7 +455,7 @@ def fast_replay(
         return None
     # ---- card play
     pr = h._pr or h._play_rules()
-    prot = tuple(1 << _CID[x] for x in h._protected)
+    prot = tuple([BIT[x] for x in h._protected]) if h._protected else ()
     quick = not pr.negative and not prot
     bit_of = BIT.__getitem__
     masks = [sum(map(bit_of, s)) for s in h.hands]  # one bit per card: the sum is the union

@@ -12,6 +12,7 @@ from typing import Any
 
 from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
 from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.fastpath import fast_replay, trick_views
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
 
@@ -75,8 +76,6 @@ class SlovenianSession:
         state, rebuild, findings)`` when every action is proved legal, else None (session
         untouched); ``findings`` are the hand-level warnings; ``tricks()`` gives the completed tricks as ``view()["tricks"]`` does.
         ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
-        from tarock_logs.rules.slovenian.fastpath import fast_replay, trick_views
-
         radelci, misdeals = list(self.radelci), list(self.misdeals)
         res = fast_replay(self, dealer, hands, talon, actions, to_action)
         if res is None:
