@@ -38,7 +38,9 @@ STR: Final[tuple[int, ...]] = tuple(STRENGTH[c] for c in PACK)
 #: per card id: its share of a pile's card points in thirds (3·value − 2, spec 2.4)
 THIRDS: Final[tuple[int, ...]] = tuple(_THIRDS_BY_TOKEN[c] for c in PACK)
 #: token → (card id, bitmask, suit index): what the card loop asks of each card, in one look-up
-INFO: Final[dict[str, tuple[int, int, int]]] = {c: (i, 1 << i, SUIT_OF[i]) for i, c in enumerate(PACK)}
+INFO: Final[dict[str, tuple[int, int, int]]] = {
+    c: (i, 1 << i, SUIT_OF[i]) for i, c in enumerate(PACK)
+}
 PAGAT_ID: Final = CID[PAGAT]
 MOND_ID: Final = CID[MOND]
 PAGAT_BIT: Final = 1 << PAGAT_ID

@@ -163,7 +163,7 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
                 seat = order[leader][cards.index(MOND)]
                 ev.append((seat, f"seat {seat}'s mond was captured by {wc} in trick {i + 1}"))
     if row.talon and MOND in talon and MOND not in taken and not rem_to_m:
-        ev.append((d, "the declarer left the mond in the talon"
-                   + (" (self-call: the remainder is never his)" if h.self_call else "")))  # fmt: skip
+        why = " (self-call: the remainder is never his)" if h.self_call else ""
+        ev.append((d, "the declarer left the mond in the talon" + why))
     f.mond_events = tuple(ev)
     return f

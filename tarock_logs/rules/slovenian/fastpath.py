@@ -103,9 +103,10 @@ _WKEY_CV: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) -> int:
-    """The legal cards of the hand ``hm`` on the trick ``tids`` (card ids) as a bitmask: the
-    rules of :meth:`PlayRules.legal` (spec 8.3–8.4) over bitmasks."""
+def _legal_mask(pr: PlayRules, hm: int, tids: list[int], tm: int,
+                prot: tuple[int, ...]) -> int:  # fmt: skip
+    """The legal cards of the hand ``hm`` on the trick ``tids`` (card ids; ``tm`` their mask)
+    as a bitmask: the rules of :meth:`PlayRules.legal` (spec 8.3–8.4) over bitmasks."""
     if not tids:
         cands = hm
     else:
@@ -121,9 +122,6 @@ def _legal_mask(pr: PlayRules, hm: int, tids: list[int], prot: tuple[int, ...]) 
             else:
                 cands = hm
         if pr.negative and suit >= 0:
-            tm = 0
-            for t in tids:
-                tm |= 1 << t
             if pr.by_rank:  # OpenSpiel (Appendix A.6): by rank within the suit played
                 if hm & _P and tm & _M and tm & _S:
                     cands = _P
@@ -493,7 +491,7 @@ def fast_replay(
                 return None
             c, bit, led = info
             hm = masks[leader]
-            if not hm & bit or not quick and not legal_mask(pr, hm, [], prot) & bit:
+            if not hm & bit or not quick and not legal_mask(pr, hm, [], 0, prot) & bit:
                 return None
             masks[leader] = hm ^ bit
             tcards = [card]
@@ -522,7 +520,7 @@ def fast_replay(
                     return None
                 if not (quick and (s == led or not hm & ledmask
                                    and (s == 0 or not hm & _TAROKS))):  # fmt: skip
-                    if not legal_mask(pr, hm, tids, prot) & bit:
+                    if not legal_mask(pr, hm, tids, tm, prot) & bit:
                         return None
                 masks[seat] = hm ^ bit
                 if wk[c] > best:

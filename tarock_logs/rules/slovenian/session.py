@@ -74,8 +74,9 @@ class SlovenianSession:
                     actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
         """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
         state, rebuild, findings)`` when every action is proved legal, else None (session
-        untouched); ``findings`` are the hand-level warnings; ``tricks()`` gives the completed tricks as ``view()["tricks"]`` does.
-        ``rebuild()`` replays the hand through the reference engine (for the viewer)."""
+        untouched); ``findings`` are the hand-level warnings; ``tricks()`` gives the completed
+        tricks as ``view()["tricks"]`` does (built on the first call). ``rebuild()`` replays
+        the hand through the reference engine (for the viewer)."""
         radelci, misdeals = list(self.radelci), list(self.misdeals)
         res = fast_replay(self, dealer, hands, talon, actions, to_action)
         if res is None:

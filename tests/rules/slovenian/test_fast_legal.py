@@ -55,7 +55,7 @@ def test_legal_mask_is_the_reference_legal_set(ruleset: str, contract: str) -> N
             want, why = pr.legal(set(hand), list(trick), prot)
             rules_hit.update(w for w in ("overtake", "emperor", "pagat restriction",
                                          "protected") if w in why)  # fmt: skip
-            got = _legal_mask(pr, mask_of(hand), [CID[c] for c in trick],
+            got = _legal_mask(pr, mask_of(hand), [CID[c] for c in trick], mask_of(trick),
                               tuple(BIT[x] for x in prot))  # fmt: skip
             assert got == mask_of(want), (contract, cv, hand, trick, prot, sorted(want))
             checked += 1

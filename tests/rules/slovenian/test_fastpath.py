@@ -414,9 +414,9 @@ def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) ->
 def test_phases_before_play_on_the_fast_path_equal_the_reference(ruleset: str, n: int) -> None:
     """All the phases before play as the fast path runs them (bidding, exchange and the
     announcement round's passes and ležim in their clean case, the rest through the reference
-    dispatch): it reaches the first card only through actions the reference takes without any finding,
-    in exactly the reference's state, and declines otherwise; planted out-of-order passes,
-    stray announcements and kontras are never taken."""
+    dispatch): it reaches the first card only through actions the reference takes without any
+    finding, in exactly the reference's state, and declines otherwise; planted out-of-order
+    passes, stray ležim, announcements and kontras are never taken."""
     from tarock_logs.rules.slovenian.fastpath import _before_play
 
     if ruleset == "openspiel" and n == 5:
