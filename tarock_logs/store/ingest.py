@@ -379,39 +379,52 @@ def _read_ipc(folder: str) -> dict[str, pa.Table]:
 _Stream = Iterator[tuple[_Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]
 
 
-def _iter_parallel(files: list[Path], jobs: int, out_dir: Path, batch_hands: int) -> _Stream:
-    """Per unit of work (:func:`_plan_units`), in file order: its batches as processed by a
-    pool of ``jobs`` workers, at most ``2*jobs`` units in flight, and its counts. Each batch's
-    IPC folder is deleted once it has been read."""
+class _ParallelStream:
+    """Units of work (:func:`_plan_units`) processed by a pool of ``jobs`` workers, at most
+    ``2*jobs`` in flight; iterating gives, in file order, each unit with its batches and
+    counts. The workers start on construction (so an ingest into a new database can set the
+    database up meanwhile); :meth:`close` stops the pool. Each batch's IPC folder is
+    deleted once it has been read."""
 
-    def batches(folders: list[str]) -> Iterator[dict[str, pa.Table]]:
+    def __init__(self, files: list[Path], jobs: int, out_dir: Path, batch_hands: int) -> None:
+        self.out_dir = out_dir
+        self.batch_hands = batch_hands
+        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        self.units = iter(_plan_units(files, jobs))
+        self.pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
+        for _ in range(2 * jobs):
+            self._submit()
+
+    def _submit(self) -> None:
+        nxt = next(self.units, None)
+        if nxt is not None:
+            self.pending.append((nxt, self.pool.submit(
+                _shard_to_ipc, str(nxt.path), str(self.out_dir), self.batch_hands, nxt.span)))
+
+    @staticmethod
+    def _batches(folders: list[str]) -> Iterator[dict[str, pa.Table]]:
         for folder in folders:
             tables = _read_ipc(folder)
             shutil.rmtree(folder, ignore_errors=True)
             yield tables
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
-        it = iter(_plan_units(files, jobs))
+    def __iter__(self) -> _Stream:
+        try:
+            while self.pending:
+                unit, fut = self.pending.pop(0)
+                folders, counts = fut.result()
+                self._submit()
+                yield unit, self._batches(folders), counts
+        finally:
+            self.close()
 
-        def submit() -> None:
-            nxt = next(it, None)
-            if nxt is not None:
-                pending.append((nxt, pool.submit(_shard_to_ipc, str(nxt.path), str(out_dir),
-                                                 batch_hands, nxt.span)))
-
-        for _ in range(2 * jobs):
-            submit()
-        while pending:
-            unit, fut = pending.pop(0)
-            folders, counts = fut.result()
-            submit()
-            yield unit, batches(folders), counts
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
-             ) -> None:  # fmt: skip
+             started: _ParallelStream | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
@@ -419,11 +432,14 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     otherwise scan again and again although they hold almost no cycles (measured: a quarter
     of the processing time). One full collection per batch keeps memory bounded.
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
-    files' ``(sha256, size)`` when the caller has them).
+    files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
+    started on ``files``.
     """
     parallel = jobs > 1 and bool(files)  # one big file is read in parts (_plan_units)
-    if parallel:
-        stream: _Stream = _iter_parallel(files, jobs, parts, batch_hands)
+    if started is not None:
+        stream: _Stream = iter(started)
+    elif parallel:
+        stream = iter(_ParallelStream(files, jobs, parts, batch_hands))
     else:
         stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {})
                   for f in files)
@@ -508,9 +524,16 @@ def ingest(
                 shutil.rmtree(stale, ignore_errors=True)
             else:
                 stale.unlink(missing_ok=True)
+        fresh = not target.exists()
         stage = dbc.begin_staging(target)
         spill = stage.with_name(stage.name + ".spill")
+        started: _ParallelStream | None = None
+        n_jobs = 1
         try:
+            if fresh:  # nothing is known yet: every file is to do, the workers start now
+                n_jobs = jobs if jobs is not None else _default_jobs(len(files))
+                if n_jobs > 1 and files:
+                    started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands)
             con = dbc.connect_writer(stage)
             try:
                 migrate(con)
@@ -528,8 +551,12 @@ def ingest(
                     digests[f] = sources.sha256_file(f)
                     (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
                 summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
-                n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
-                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests)
+                if started is None:
+                    n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
+                else:
+                    assert todo == files  # a fresh database knows no file
+                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
+                         started)  # fmt: skip
                 buf.flush()
                 # A hand that a changed file dropped may still be in an unchanged file that
                 # held a duplicate of it (stored once, under the changed file): read those
@@ -562,6 +589,8 @@ def ingest(
             dbc.discard_staging(stage)
             raise
         finally:
+            if started is not None:
+                started.close()
             shutil.rmtree(spill, ignore_errors=True)
             lock_path.unlink(missing_ok=True)  # still held: nobody else can be inside
     return summary
