@@ -174,6 +174,43 @@ def _legal_mask(pr: PlayRules, hm: int, tids: list[int], tm: int,
     return cands
 
 
+def _overtake_mask(by_rank: bool, hm: int, tids: list[int], tm: int, led: int, wi: int) -> int:
+    """The legal cards of the hand ``hm`` on the trick ``tids`` (mask ``tm``, led suit ``led``,
+    winning so far: ``tids[wi]``) in a negative contract without colour valat or protected
+    cards: follow suit, else a tarok, and then overtake when possible (spec 8.4(a); by rank
+    within the suit played under ``by_rank``, Appendix A.6). 0 when the pagat could be among
+    them or the trula is in play (the pagat restriction and the emperor's trick, spec
+    8.4(a)-(b)): then :func:`_legal_mask` decides. The card loop's shortcut for klop and
+    berač; pinned to :meth:`PlayRules.legal` by tests/rules/slovenian/test_fast_legal.py."""
+    tr = tm & _TRULA
+    if tr & (tr - 1) or (hm & _P and tm & _M and tm & _S):
+        return 0
+    cands = hm & _SUIT_MASK[led]
+    if cands:
+        suit = led
+    else:
+        cands = hm & _TAROKS
+        if not cands:
+            return hm  # void of the led suit and of taroks: any card (no pagat among them)
+        suit = 0
+    if by_rank:
+        if (suit == 0) == bool(tm & _TAROKS):  # the overtake rule applies to this suit
+            beat = -1
+            for t in tids:
+                if _SUIT_OF[t] == suit and (beat < 0 or _STR[t] > _STR[beat]):
+                    beat = t
+            higher = cands & _ABOVE[beat]
+            if higher:
+                cands = higher
+    else:
+        best = tids[wi]
+        beats = _ABOVE[best] if _SUIT_OF[best] == 0 else _ABOVE[best] | _TAROKS
+        over = cands & beats
+        if over:
+            cands = over
+    return 0 if cands & _P else cands
+
+
 def trick_views(tricks: Sequence[Trick]) -> list[dict[str, Any]]:
     """The completed tricks as :meth:`SlovenianHand.view` gives them (``view()["tricks"]``)."""
     out = []
@@ -454,7 +491,13 @@ def fast_replay(
     # ---- card play
     pr = h._pr or h._play_rules()
     prot = tuple([BIT[x] for x in h._protected]) if h._protected else ()
-    quick = not pr.negative and not prot
+    protmask = sum(prot)
+    positive = not pr.negative
+    # the cards the lead rules can forbid: the pagat (restriction, spec 8.4(b)), protected cards
+    special = protmask | (_P if pr.pagat_restricted else 0)
+    # klop and berač without colour valat: the must-overtake shortcut (_overtake_mask)
+    overtake = pr.negative and not prot and not pr.colour_valat
+    by_rank = pr.by_rank
     bit_of = BIT.__getitem__
     masks = [sum(map(bit_of, s)) for s in h.hands]  # one bit per card: the sum is the union
     order = h._order  # the seats of a trick in playing order, from its leader
@@ -480,7 +523,7 @@ def fast_replay(
     nexta = rest.__next__
     try:
         while True:
-            # the lead (spec 8.3: any card, but for the rules of negative contracts and
+            # the lead (spec 8.3: any card, but the pagat under the pagat restriction and
             # protected cards, which ask the full rules)
             a = nexta()
             if a.type != "play" or a.seat != leader:
@@ -491,7 +534,7 @@ def fast_replay(
                 return None
             c, bit, led = info
             hm = masks[leader]
-            if not hm & bit or not quick and not legal_mask(pr, hm, [], 0, prot) & bit:
+            if not hm & bit or bit & special and not legal_mask(pr, hm, [], 0, prot) & bit:
                 return None
             masks[leader] = hm ^ bit
             tcards = [card]
@@ -504,8 +547,9 @@ def fast_replay(
             best = wk[c]
             wi = 0
             # the others in turn: a card of the led suit, or (void) a tarok, or (void of
-            # both) anything, checked at once in a positive contract without protected
-            # cards; everything else asks the full rules
+            # both) anything, checked at once in a positive contract (but for a protected
+            # card); in klop and berač the must-overtake shortcut; everything else asks the
+            # full rules
             for seat in seats[1:]:
                 a = nexta()
                 if a.type != "play" or a.seat != seat:
@@ -518,9 +562,10 @@ def fast_replay(
                 hm = masks[seat]
                 if not hm & bit:
                     return None
-                if not (quick and (s == led or not hm & ledmask
-                                   and (s == 0 or not hm & _TAROKS))):  # fmt: skip
-                    if not legal_mask(pr, hm, tids, tm, prot) & bit:
+                if not (positive and not bit & protmask
+                        and (s == led or not hm & ledmask and (s == 0 or not hm & _TAROKS))):
+                    if not (overtake and _overtake_mask(by_rank, hm, tids, tm, led, wi) & bit
+                            or legal_mask(pr, hm, tids, tm, prot) & bit):  # fmt: skip
                         return None
                 masks[seat] = hm ^ bit
                 if wk[c] > best:

@@ -11,10 +11,10 @@ import random
 import pytest
 
 from tarock_logs.rules.slovenian import ENGINE
-from tarock_logs.rules.slovenian.cardbits import BIT, CID, mask_of
+from tarock_logs.rules.slovenian.cardbits import BIT, CID, SUIT_OF, mask_of
 from tarock_logs.rules.slovenian.cardplay import PACK
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
-from tarock_logs.rules.slovenian.fastpath import _legal_mask
+from tarock_logs.rules.slovenian.fastpath import _WKEY, _legal_mask, _overtake_mask
 from tarock_logs.rules.slovenian.hand import make_play_rules
 
 TRULA = ["T1", "T21", "T22"]
@@ -62,3 +62,31 @@ def test_legal_mask_is_the_reference_legal_set(ruleset: str, contract: str) -> N
     assert checked == 3000
     # the special rules of spec 8.4 were met, not only following suit
     assert rules_hit >= ({"overtake"} if negative else {"protected"}), rules_hit
+
+
+@pytest.mark.parametrize("ruleset", ["tournament", "openspiel"])
+@pytest.mark.parametrize("contract", ["klop", "berac"])
+def test_overtake_shortcut_is_the_reference_legal_set_or_declines(ruleset: str,
+                                                                  contract: str) -> None:  # fmt: skip
+    """Klop and berač (must overtake, spec 8.4(a); by rank under openspiel-2.0): the card
+    loop's shortcut gives the reference's legal set, or 0 (ask the full rules) when the pagat
+    or the trula is involved."""
+    rules = Rules(ENGINE.ruleset(ruleset))
+    pr = make_play_rules(rules, contract, False)
+    rng = random.Random(f"overtake:{ruleset}:{contract}")
+    answered = declined = 0
+    for _ in range(4000):
+        hand, trick = _position(rng, rng.choice((3, 4)))
+        if not trick:
+            continue
+        ids = [CID[c] for c in trick]
+        led = SUIT_OF[ids[0]]
+        wi = max(range(len(ids)), key=lambda i: _WKEY[led][ids[i]])  # the loop's winner so far
+        got = _overtake_mask(pr.by_rank, mask_of(hand), ids, mask_of(trick), led, wi)
+        if got == 0:
+            declined += 1
+            continue
+        want, _why = pr.legal(set(hand), list(trick), ())
+        assert got == mask_of(want), (hand, trick, sorted(want))
+        answered += 1
+    assert answered > 2000 and declined > 100
