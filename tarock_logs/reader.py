@@ -1091,9 +1091,10 @@ class _Validator:
         if dealer_ok:
             self.deal_checks(hand, game, n, base, errs)
         sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else -1
-        for j, a in enumerate(hand.actions):
-            if a.seat < n and a.seat != sits_out:
-                continue
+        acts = hand.actions
+        odd = [j for j, a in enumerate(acts) if a.seat >= n or a.seat == sits_out]
+        for j in odd:  # (usually none: one pass above instead of a branch per action)
+            a = acts[j]
             if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j):
                 self.err("E-SEAT-INACTIVE", f"seat {a.seat} deals and sits out at a table of "
                          f"five, but makes a {a.type!r} action", f"{base}.actions[{j}].seat",
@@ -1128,6 +1129,13 @@ class _Validator:
                      "(one list per seat, empty for a seat that sits out)",
                      f"{base}.deal.hands", hand=num, into=errs)  # fmt: skip
             return
+        sizes = _expected_sizes(game, n, hand.dealer)
+        pack = PACKS[game]
+        dealt = [*deal.talon, *(c for cs in deal.hands for c in cs)]
+        if (sizes is not None and len(dealt) == len(pack) and _PACK_SETS[game].issuperset(dealt)
+                and len(set(dealt)) == len(dealt) and len(deal.talon) == sizes[1]
+                and [len(cs) for cs in deal.hands] == sizes[0]):  # fmt: skip
+            return  # the whole pack, each card once, the right sizes: nothing to report
         counts = Counter(deal.talon)
         for cs in deal.hands:
             counts.update(cs)
@@ -1140,7 +1148,6 @@ class _Validator:
                      hand=num, into=errs)  # fmt: skip
         if dups:  # a card dealt twice explains the missing card and the odd sizes: one defect
             return
-        pack = PACKS[game]
         missing = [c for c in pack if c not in counts]
         if missing:
             dealt = sum(counts.values())
@@ -1148,7 +1155,6 @@ class _Validator:
                      f"cards expected, {dealt} dealt)", f"{base}.deal", hand=num,
                      into=errs)  # fmt: skip
             return
-        sizes = _expected_sizes(game, n, hand.dealer)
         if sizes is None:
             return
         per_seat, talon = sizes
