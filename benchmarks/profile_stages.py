@@ -2,9 +2,17 @@
 
     .venv/bin/python benchmarks/profile_stages.py replay [--hands 1000] [--ruleset openspiel-2.0]
     .venv/bin/python benchmarks/profile_stages.py validate|ingest|openspiel [--hands N]
+    .venv/bin/python benchmarks/profile_stages.py replay --split [--ruleset openspiel-2.0]
 
 The data is simulated exactly as ``tarock bench`` does (same seed), so the profile explains
 the bench figures. Prints the top functions by cumulative and by own ("tottime") time.
+
+``--split`` (replay only) measures instead, without a profiler, the Slovenian bulk fast path's
+steps in µs per hand: the deal (``new_hand`` with the deal check), the phases before play,
+the card play, the findings and the score, and what the replay layer adds (``HandReplay``
+records, carried state). Each step is timed as the difference of running the steps up to it
+(best of ``--repeat``, the cyclic garbage collector paused), so the figures add up to the
+fast replay; the replay as the bench runs it (collector on) is printed too.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default=None)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--split", action="store_true", help="replay: µs per hand per fast-path step")
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "logs"
@@ -39,6 +49,11 @@ def main() -> None:
         path = folder / "bench.jsonl"
         bench.write_sessions(sessions, path)
         files = [path]
+        if args.split:
+            if args.stage != "replay":
+                ap.error("--split is for the replay stage")
+            split_replay(bench.parse_sessions(files), args.repeat)
+            return
         if args.stage == "validate":
             run = lambda: bench.stage_validate(files)  # noqa: E731
         elif args.stage == "replay":
@@ -62,6 +77,74 @@ def main() -> None:
         st = pstats.Stats(prof)
         st.sort_stats("cumulative").print_stats(args.top)
         st.sort_stats("tottime").print_stats(args.top)
+
+
+def split_replay(models: list, repeat: int) -> None:
+    """Print the fast path's steps in µs per hand (see the module docstring)."""
+    import gc
+
+    from tarock_logs.replay import to_engine_action
+    from tarock_logs.rules import get_engine
+    from tarock_logs.rules.slovenian import fastpath as fp
+
+    eng = get_engine("slovenian")
+    assert eng is not None
+    rs = eng.ruleset(models[0].ruleset, models[0].options or None)
+    hands = [(len(s.players), h.dealer, h.deal.hands, h.deal.talon, h.actions,
+              list(h.radelci_before) if h.radelci_before is not None else None)
+             for s in models for h in s.hands]  # fmt: skip
+    sessions = {n: eng.new_session(rs, n) for n in {x[0] for x in hands}}
+
+    def run(upto: int) -> None:
+        for n, dealer, dealt, talon, actions, radelci in hands:
+            ss = sessions[n]
+            if radelci is not None:
+                ss.radelci = radelci
+            if upto == 5:
+                fp.fast_replay(ss, dealer, dealt, talon, actions, to_engine_action)
+                continue
+            h = ss.new_hand(dealer, dealt, talon)
+            if upto == 0:
+                continue
+            k = fp._before_play(h, actions, to_engine_action)
+            if upto == 1 or k is None:
+                continue
+            played = fp._play_cards(h, actions, k)
+            if upto == 2 or played is None:
+                continue
+            h.hand_findings()
+            if upto == 3:
+                continue
+            fp._score(h, *played, lambda: [])
+
+    # every variant once per round, rounds repeated: the machine's load drifts over seconds, so
+    # each variant's best comes from the same stretch of time
+    variants = [lambda i=i: run(i) for i in range(6)] + [lambda: bench.stage_replay(models)]
+    best = [float("inf")] * (len(variants) + 1)
+    for _ in range(repeat):
+        gc.disable()
+        try:
+            for i, fn in enumerate(variants):
+                gc.collect()
+                t0 = time.perf_counter()
+                fn()
+                best[i] = min(best[i], time.perf_counter() - t0)
+        finally:
+            gc.enable()
+        gc.collect()
+        t0 = time.perf_counter()
+        bench.stage_replay(models)  # as the bench runs it: the collector on
+        best[-1] = min(best[-1], time.perf_counter() - t0)
+    t = [b / len(hands) * 1e6 for b in best]
+    layer, with_gc = t[6], t[7]
+    steps = [("deal (new_hand, deal check)", t[0]), ("bidding, exchange, announcements", t[1] - t[0]),
+             ("card play", t[2] - t[1]), ("hand-level findings", t[3] - t[2]),
+             ("score", t[4] - t[3]), ("fast replay (all steps)", t[5]),
+             ("replay layer (HandReplay, carry)", layer - t[5]),
+             ("replay_session, collector paused", layer), ("replay_session as benched", with_gc)]  # fmt: skip
+    print(f"{len(hands)} hands, µs per hand (best of {repeat}):")
+    for name, us in steps:
+        print(f"  {name:<36} {us:7.1f}")
 
 
 if __name__ == "__main__":

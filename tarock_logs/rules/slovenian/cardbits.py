@@ -10,6 +10,8 @@ for a pile mask its card points (:func:`mask_thirds`, byte-wise table sums).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import reduce
+from operator import or_
 from typing import Final
 
 from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT
@@ -59,10 +61,7 @@ _BYTE_THIRDS: Final[tuple[tuple[int, ...], ...]] = tuple(
 
 def mask_of(cards: Iterable[str]) -> int:
     """The bitmask of ``cards`` (tokens of the pack; a ``KeyError`` for any other)."""
-    m = 0
-    for c in cards:
-        m |= BIT[c]
-    return m
+    return reduce(or_, map(BIT.__getitem__, cards), 0)
 
 
 def cards_of(mask: int) -> set[str]:

@@ -102,7 +102,8 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     # piles (spec 9.2, 6.3)
     row = CONTRACTS[c]
     taken = h.taken
-    rem = mask_of(x for x in talon if x not in taken) if row.talon else mask_of(talon)
+    # the talon's remainder: the cards not taken (all of it without a talon exchange)
+    rem = mask_of(talon) & ~mask_of(taken) if row.talon else mask_of(talon)
     ck = h.called_king
     rem_to_m = bool(
         row.talon and h.king_in_talon and ck in taken and not h.self_call

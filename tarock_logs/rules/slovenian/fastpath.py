@@ -488,7 +488,35 @@ def fast_replay(
     k = _before_play(h, actions, to_action)
     if k is None:
         return None
-    # ---- card play
+    # ---- card play, then the hand-level findings and the score
+    played = _play_cards(h, actions, k)
+    if played is None:
+        return None
+    findings = h.hand_findings()
+    if findings != h.deal_violations:
+        return None
+    recs, wins, tmasks = played
+
+    def tricks() -> list[Trick]:
+        """The reference's Trick records of the hand (built once, kept on ``h.tricks``)."""
+        if not h.tricks:
+            h.tricks.extend(_tricks(h, recs, wins, h._order))
+        return h.tricks
+
+    score = _score(h, recs, wins, tmasks, tricks)
+    if score.unverified:
+        return None
+    session.last_dealer = dealer
+    return score, tricks, h, findings
+
+
+def _play_cards(h: SlovenianHand, actions: Sequence[Any],
+                k: int) -> tuple[list[TrickRecord], list[int], list[int]] | None:  # fmt: skip
+    """Play the cards ``actions[k:]`` on ``h`` (in the play phase, no card played yet) to the
+    end of the hand: the completed tricks as ``(records, winning-card indexes, card masks)``,
+    with the hand's phase, early end and remaining cards set as the reference would leave
+    them; None at the first action that is not a legal card of the seat to play, or when the
+    hand does not end exactly with the last action."""
     pr = h._pr or h._play_rules()
     prot = tuple([BIT[x] for x in h._protected]) if h._protected else ()
     protmask = sum(prot)
@@ -597,30 +625,23 @@ def fast_replay(
     h.ended_early = ended_early
     h.trick = []
     h.hands = [cards_of(m) if m else set() for m in masks]
-    findings = h.hand_findings()
-    if findings != h.deal_violations:
-        return None
+    return recs, wins, tmasks
 
-    def tricks() -> list[Trick]:
-        """The reference's Trick records of the hand (built once, kept on ``h.tricks``)."""
-        if not h.tricks:
-            h.tricks.extend(_tricks(h, recs, wins, order))
-        return h.tricks
 
+def _score(h: SlovenianHand, recs: list[TrickRecord], wins: list[int], tmasks: list[int],
+           tricks: Callable[[], list[Trick]]) -> HandScore:  # fmt: skip
+    """The reference's score of the finished hand ``h`` from the fast path's trick records:
+    OpenSpiel's returns under ``openspiel-2.0``, else the reference ``score_facts`` of the
+    facts read off the records (:func:`~.fastfacts.fast_hand_facts`), or the reference
+    ``score()`` over the built Trick records when that reading declines."""
     rules = h.rules
     if rules.openspiel_scoring:
-        score = openspiel_hand_score(h, recs)
-    else:
-        facts = fast_hand_facts(h, recs, wins, tmasks)
-        if facts is None:
-            tricks()
-            score = h.score()
-        else:
-            score = score_facts(rules, facts)
-    if score.unverified:
-        return None
-    session.last_dealer = dealer
-    return score, tricks, h, findings
+        return openspiel_hand_score(h, recs)
+    facts = fast_hand_facts(h, recs, wins, tmasks)
+    if facts is None:
+        tricks()
+        return h.score()
+    return score_facts(rules, facts)
 
 
 def _tricks(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],

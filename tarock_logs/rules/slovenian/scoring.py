@@ -241,7 +241,7 @@ def score_facts(rules: Rules, f: HandFacts) -> HandScore:
     radelci = list(f.radelci) if f.radelci else [0] * f.table_size
     won: bool | None = None
     renons = [i for i in f.irregularities if i.type == "renons" and i.upheld
-              and i.kind != "partial_king_ultimo"]  # fmt: skip
+              and i.kind != "partial_king_ultimo"] if f.irregularities else []  # fmt: skip
     if renons:
         _renons(rules, f, acc, renons, radelci)
     elif f.contract == "klop":
