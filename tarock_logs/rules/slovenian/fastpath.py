@@ -10,28 +10,39 @@ thousands of clean hands needs much less: "is every action legal, and what is th
 replays the hand through the reference engine. Correctness never depends on this module
 covering a case.
 
+* The **deal** is the reference's: ``SlovenianSession.new_hand`` builds the reference hand
+  state with its deal check (the dealer out of rotation, a warning, is passed on).
 * The **phases before play** (bidding, king call, talon, discards, announcements and kontras,
   about a sixth of a hand's actions): the bidding (:func:`_fast_bidding`) and the king call,
   talon group and discards (:func:`_fast_exchange`) run here over the log's actions for the
-  clean case and leave the reference's state on the hand; the first action they are not sure
-  of, and the announcement round's announcements and kontras (its clean passes run here,
-  :func:`_fast_ann_pass`), go through the reference state machine itself: any
-  violation or warning there, however small, makes the fast path decline.
-* **Card play** (about five sixths of the actions) runs in a tight loop over
-  ``(seat, card)`` read straight from the log's actions (no ``Action`` objects): cards are
-  small ints, each seat's hand a bitmask, and the suits bitmasks too. A card is accepted at
-  once when the seat to move holds it and it leads, follows the led suit, or the seat holds
-  neither the led suit nor (for a suit card) a tarok, in a positive contract with no
-  protected card (spec 8.3). Anything else (klop, berač: must overtake and the pagat
-  restriction; an announced pagat/king ultimo: protection; the emperor's trick) asks the
-  reference rules (:meth:`~tarock_logs.rules.slovenian.cardplay.PlayRules.legal`) for the
-  legal set; a card outside it makes the fast path decline.
-* Tricks are completed in the same loop (winner over card ids, spec 8.2 with the emperor's
-  trick and the colour-valat rule; klop gifts from the talon; the early end of berač at the
-  declarer's first trick and of (colour) valat at his first lost one, spec 8.7) into the
-  reference's :class:`~tarock_logs.rules.slovenian.hand.Trick` records on the reference hand
-  state, and the score comes from the reference ``score_hand`` →
-  ``score_facts(hand_facts(...))``: scoring stays single-sourced.
+  clean case and leave the reference's state on the hand; so do the announcement round's
+  clean passes (:func:`_fast_ann_pass`) and "ležim". The first action they are not sure of,
+  and the announcements and kontras, go through the reference state machine itself: any
+  violation or warning there, however small, makes the fast path decline. The first card
+  ends the round as the reference's ``_advance`` does (:func:`_before_play`).
+* **Card play** (about five sixths of the actions, :func:`_play_cards`) runs in a tight loop
+  over the log's actions, trick by trick (no ``Action`` objects): cards are small ints, each
+  seat's hand a bitmask, and the suits bitmasks too (:mod:`.cardbits`). A card is accepted at
+  once when the seat to move holds it and it leads (but for the pagat under the pagat
+  restriction and a protected card), follows the led suit, or the seat holds neither the led
+  suit nor (for a suit card) a tarok, in a positive contract (but for a protected card, spec
+  8.3). In klop and berač the must-overtake rule is judged over bitmasks
+  (:func:`_overtake_mask`) unless the pagat or the trula is involved. Anything else (the
+  pagat restriction, protection of an announced pagat/king ultimo, the emperor's trick,
+  colour valat) asks the legal-card rules over bitmasks (:func:`_legal_mask`, the rules of
+  :meth:`~tarock_logs.rules.slovenian.cardplay.PlayRules.legal`); a card outside the legal
+  set makes the fast path decline. Both are pinned to ``PlayRules.legal`` on random
+  positions (tests/rules/slovenian/test_fast_legal.py).
+* Tricks are completed in the same loop (the winner kept while the cards fall, spec 8.2, with
+  the emperor's trick and the colour-valat rule; the early end of berač at the declarer's
+  first trick and of (colour) valat at his first lost one, spec 8.7) into compact records
+  ``(leader, cards, winner)`` with the winning card's index and the trick's card mask. The
+  reference's :class:`~tarock_logs.rules.slovenian.hand.Trick` records (klop gifts from the
+  talon included) are built from them only when asked for (the viewer's tricks).
+* The **score** (:func:`_score`) is the reference's: under ``openspiel-2.0`` OpenSpiel's
+  returns from the records (the reference ``openspiel_hand_score``), otherwise the reference
+  ``score_facts`` of the facts read off the records (:func:`~.fastfacts.fast_hand_facts`,
+  differential-tested against ``hand_facts``): the items are made in one place.
 
 It declines on: recorded irregularities (renons, misdeals, rulings), any finding of the deal
 check, a dealer out of turn, any violation or warning before play, a card not held, out of
