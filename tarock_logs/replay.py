@@ -466,8 +466,8 @@ def _replay_into(
     audit then compares the two).
     """
     out.carry_expected = _carry(session_state)
-    rec = recorded_carry(hand)
-    if rec and not trust_carry:
+    rec = recorded_carry(hand) if not trust_carry else None
+    if rec:
         if restore_carry(session_state, rec):
             out.carry_source = "recorded"
         else:
