@@ -411,7 +411,8 @@ def _fast_ann_pass(h: SlovenianHand, seat: int) -> bool:
             h.stage = 1
         else:
             h.stage = 3
-        h._advance_stage()
+        if h.stage_done or h.stage != 1:  # (stage 1, nobody spoken: the advance is a no-op)
+            h._advance_stage()
         return True
     if st != 1:
         return False
@@ -453,7 +454,8 @@ def _before_play(h: SlovenianHand, actions: Sequence[Any],
                     h.lezim = True
                     if h.stage == 0:
                         h.stage = 1
-                    h._advance_stage()
+                    if h.stage_done or h.stage != 1:  # else the advance is a no-op
+                        h._advance_stage()
                 continue
         if push(to_action(a)):
             return None
