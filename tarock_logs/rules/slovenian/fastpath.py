@@ -434,8 +434,8 @@ def _before_play(h: SlovenianHand, actions: Sequence[Any],
     round's passes and "ležim" run here in their clean case; anything else goes through the
     reference dispatch (``push`` minus the undo snapshot and the history: this state is never
     popped). The first card ends the announcement round without a word (spec 7.5), as the
-    reference's ``_advance`` does; from any earlier phase the reference would report the
-    missing step, so the fast path declines."""
+    reference's ``_advance`` does; a first card in any earlier phase (a missing step) is left
+    to the reference: the fast path declines."""
     push = h._dispatch
     total = len(actions)
     k = _fast_bidding(h, actions)
