@@ -542,6 +542,7 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
     bit_of = BIT.__getitem__
     masks = [sum(map(bit_of, s)) for s in h.hands]  # one bit per card: the sum is the union
     order = h._order  # the seats of a trick in playing order, from its leader
+    followers = {s: seats[1:] for s, seats in order.items()}  # the seats after the leader
     info_of = INFO.get
     suit_mask = _SUIT_MASK
     legal_mask = _legal_mask
@@ -591,7 +592,7 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
             # both) anything, checked at once in a positive contract (but for a protected
             # card); in klop and berač the must-overtake shortcut; everything else asks the
             # full rules
-            for seat in seats[1:]:
+            for seat in followers[leader]:
                 a = nexta()
                 if a.type != "play" or a.seat != seat:
                     return None
