@@ -198,13 +198,15 @@ _ACTION_ATTRS = (("card", "card"), ("cards", "cards"), ("shown", "shown"),
                  ("meld", "meld"), ("raises", "raises"), ("note", "note"))
 
 
+#: the optional columns other than ``card`` and ``note`` (filled per action class)
+_SPARSE_ATTRS = tuple((col, attr) for col, attr in _ACTION_ATTRS if col not in ("card", "note"))
+
+
 def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
-    """The ``(column, attribute)`` pairs of :data:`_ACTION_ATTRS` that action class ``cls``
+    """The ``(column, attribute)`` pairs of :data:`_SPARSE_ATTRS` that action class ``cls``
     has (the others are null for it)."""
-    fields = getattr(cls, "model_fields", None)
-    if fields is None:
-        return _ACTION_ATTRS
-    return tuple((col, attr) for col, attr in _ACTION_ATTRS if attr in fields)
+    fields = cls.model_fields  # type: ignore[attr-defined]
+    return tuple((col, attr) for col, attr in _SPARSE_ATTRS if attr in fields)
 
 
 _ATTRS_BY_CLASS: dict[type, tuple[tuple[str, str], ...]] = {}
@@ -214,9 +216,9 @@ def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[
                  first_code: dict[int, str], *, verified: bool) -> None:
     """All actions of one hand, column by column (the hot path of a big ingest).
 
-    Most actions are card plays with one column of their own (``card``): every optional
-    column is filled with nulls first, then each action sets only the attributes its class
-    has (``_ATTRS_BY_CLASS``), so the cost is per value present, not per cell.
+    Most actions are card plays with one column of their own (``card``): the common columns
+    are one list comprehension each, the rarer ones are filled with nulls first and then
+    set by the other actions only, for the attributes their class has (``_ATTRS_BY_CLASS``).
     ``legal`` is the engine's verdict on the action: False when it raised an error-severity
     violation, True when the hand was verified and it raised none, None when unchecked.
     """
@@ -225,33 +227,30 @@ def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[
         return
     c = cols.cols
     base = cols.n
+    ds = [a.__dict__ for a in actions]  # a missing attribute on a model is slow to ask for
     c["hand_id"].extend([hand_id] * k)
     c["idx"].extend(range(k))
-    c["seat"].extend([a.seat for a in actions])
-    c["type"].extend([a.type for a in actions])
+    c["seat"].extend([d["seat"] for d in ds])
+    c["type"].extend([d["type"] for d in ds])
+    # every action has a note; four in five (the card plays) have nothing else but a card
+    c["card"].extend([d.get("card") for d in ds])
+    c["note"].extend([d["note"] for d in ds])
     nulls = [None] * k
-    for col, _ in _ACTION_ATTRS:
+    for col, _ in _SPARSE_ATTRS:
         c[col].extend(nulls)
     params = c["params"]
     params.extend(nulls)
     by_class = _ATTRS_BY_CLASS
-    card_col = c["card"]
-    note_col = c["note"]
     play = m.Play
-    for i, a in enumerate(actions):
+    for i in [i for i, a in enumerate(actions) if type(a) is not play]:
+        a = actions[i]
         cls = type(a)
-        if cls is play:  # four in five actions: a card and, rarely, a note
-            d = a.__dict__
-            card_col[base + i] = d["card"]
-            if d["note"] is not None:
-                note_col[base + i] = d["note"]
-            continue
         attrs = by_class.get(cls)
         if attrs is None:
             attrs = by_class[cls] = _attrs_of(cls)
-        d = a.__dict__  # a missing attribute on a model is slow to ask for
+        d = ds[i]
         for col, attr in attrs:
-            v = d.get(attr)
+            v = d[attr]
             if v is not None:
                 c[col][base + i] = v
         p = d.get("params")
