@@ -220,10 +220,19 @@ def _engine_item_names(engine: GameEngine | None) -> frozenset[str] | None:
     names = getattr(engine, "score_items", None)
     if names is None:
         return None
+    cached = _ITEM_NAMES.get(id(names))
+    if cached is not None and cached[0] is names:  # the same declaration object as before
+        return cached[1]
     try:
-        return frozenset(str(n) for n in names)
+        out = frozenset(str(n) for n in names)
     except TypeError:
         return None
+    if isinstance(names, (frozenset, tuple)):  # immutable: safe to remember
+        _ITEM_NAMES[id(names)] = (names, out)
+    return out
+
+
+_ITEM_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
 
 
 def _expand(
