@@ -493,7 +493,7 @@ def fast_replay(
     session.last_dealer = last  # restored until the hand is taken
     # the one deal finding the fast path passes on: the dealer out of rotation (a warning
     # about who shuffled, spec 3.2, which changes nothing in the hand)
-    if any(v.code != "deal.dealer_order" for v in h.deal_violations):
+    if h.deal_violations and any(v.code != "deal.dealer_order" for v in h.deal_violations):
         return None
     # ---- the phases before play: the reference state machine, nothing may be reported
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the

@@ -775,6 +775,8 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         if self.phase != "done":
             out.append(self._v("play.missing_tricks", "8.7", f"the hand stops in phase "
                                f"{self.phase} after {_plural(len(self.tricks), 'trick')}"))  # fmt: skip
+        if not self.detected:
+            return out
         claimed = {(i.kind, i.seat) for i in self.irregularities if i.type == "renons"}
         seen: set[tuple[str, int | None]] = set()
         for kind, seat, code in self.detected:
