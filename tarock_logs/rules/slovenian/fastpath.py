@@ -481,9 +481,10 @@ def fast_replay(
     ``actions`` are the log's actions (any objects with ``type``, ``seat`` and, for a card,
     ``card``); ``to_action`` converts a non-card action into an engine
     :class:`~tarock_logs.rules.base.Action` for the reference phases. On success returns the
-    reference score, a callable giving the completed tricks (the reference's
+    reference score, the completed tricks as a :class:`HandTricks` (called: the reference's
     :class:`~tarock_logs.rules.slovenian.hand.Trick` records, built on first call and then
-    also on the state's ``tricks``), the finished hand state and the hand-level findings
+    also on the state's ``tricks``; ``views()``: as ``view()["tricks"]``), the finished hand
+    state and the hand-level findings
     (empty, or the ``deal.dealer_order`` warning the reference gives too), and records the dealer
     on ``session`` as :meth:`SlovenianSession.new_hand` does (the caller ends the hand with
     ``session.end_hand``). On ``None`` the session is untouched.
@@ -509,13 +510,7 @@ def fast_replay(
     if findings != h.deal_violations:
         return None
     recs, wins, tmasks = played
-
-    def tricks() -> list[Trick]:
-        """The reference's Trick records of the hand (built once, kept on ``h.tricks``)."""
-        if not h.tricks:
-            h.tricks.extend(_tricks(h, recs, wins, h._order))
-        return h.tricks
-
+    tricks = HandTricks(h, recs, wins)
     score = _score(h, recs, wins, tmasks, tricks)
     if score.unverified:
         return None
@@ -656,6 +651,48 @@ def _score(h: SlovenianHand, recs: list[TrickRecord], wins: list[int], tmasks: l
         tricks()
         return h.score()
     return score_facts(rules, facts)
+
+
+class HandTricks:
+    """The completed tricks of a fast-replayed hand, made from its trick records on demand.
+
+    Calling it gives the reference's :class:`~tarock_logs.rules.slovenian.hand.Trick` records
+    (built once, kept on the state's ``tricks``); :meth:`views` gives the tricks as
+    :meth:`SlovenianHand.view` does (``view()["tricks"]``, what the store keeps), straight
+    from the records: equal to ``trick_views(self())`` without the Trick objects.
+    """
+
+    __slots__ = ("h", "recs", "wins")
+
+    def __init__(self, h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int]) -> None:
+        self.h = h
+        self.recs = recs
+        self.wins = wins
+
+    def __call__(self) -> list[Trick]:
+        h = self.h
+        if not h.tricks:
+            h.tricks.extend(_tricks(h, self.recs, self.wins, h._order))
+        return h.tricks
+
+    def views(self) -> list[dict[str, Any]]:
+        h = self.h
+        order = h._order
+        wins = self.wins
+        gifts = h.talon if h.contract == "klop" else ()  # klop: the first six tricks' gifts
+        pack = PACK_SET
+        out = []
+        for i, (leader, cards, winner) in enumerate(self.recs):
+            seats = order[leader]
+            gift = gifts[i] if i < 6 and i < len(gifts) else None
+            ok = pack.issuperset(cards) and (gift is None or gift in pack)
+            out.append({
+                "leader": leader, "cards": [[seats[j], c] for j, c in enumerate(cards)],
+                "winner": winner, "winning_card": cards[wins[i]], "gift": gift,
+                "points": (thirds(cards) + (thirds((gift,)) if gift else 0)) if ok else None,
+                "points_unit": "thirds",
+            })  # fmt: skip
+        return out
 
 
 def _tricks(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],

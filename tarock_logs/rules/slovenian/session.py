@@ -91,7 +91,8 @@ class SlovenianSession:
             return h
 
         score, tricks, state, findings = res
-        return score, lambda: trick_views(tricks()), state, rebuild, findings
+        views = getattr(tricks, "views", None) or (lambda: trick_views(tricks()))
+        return score, views, state, rebuild, findings
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
