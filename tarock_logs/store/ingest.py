@@ -167,8 +167,9 @@ class _Writer:
             self._q(sql, {"file": file})
 
     def load(self, starts: list[str], tables: dict[str, pa.Table]) -> None:
-        """Load one batch in one transaction; ``starts`` are the files whose first rows are in
-        it (their previous rows are deleted first)."""
+        """Load one batch in the open transaction (committed once it holds ``commit_every``
+        hands; a failure rolls it back and the caller discards the staging copy); ``starts``
+        are the files whose first rows are in it (their previous rows are deleted first)."""
         con = self.con
         self.begin()
         try:
