@@ -128,3 +128,18 @@ def toy_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     import tarock_logs.rules as rules
 
     monkeypatch.setitem(rules._ENGINES, "slovenian", "store_toy_engine")
+
+
+def stored_rows(db: Path) -> dict[str, list[tuple]]:
+    """Every stored row of every store table (the writer's timestamps left out), sorted: two
+    databases with equal ``stored_rows`` hold the same data."""
+    import duckdb
+
+    from tarock_logs.store.process import SCHEMAS
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {name: sorted(con.execute(f"SELECT {', '.join(sch.names)} FROM {name}").fetchall(),
+                             key=repr) for name, sch in SCHEMAS.items()}  # fmt: skip
+    finally:
+        con.close()

@@ -6,21 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import duckdb
-from store_fixtures import stats_dataset, write_json
+from store_fixtures import stats_dataset, stored_rows, write_json
 
 from tarock_logs.store import ingest as ing
-from tarock_logs.store.process import SCHEMAS
 
 
-def _rows(db: Path) -> dict[str, list[tuple]]:
-    """Every stored row of every table (the writer's timestamps left out), sorted."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {name: sorted(con.execute(f"SELECT {', '.join(sch.names)} FROM {name}").fetchall(),
-                             key=repr) for name, sch in SCHEMAS.items()}  # fmt: skip
-    finally:
-        con.close()
 
 
 def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,6 +40,6 @@ def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows
     summary = ing.ingest([logs], db=tmp_path / "default.duckdb")
     assert used[0] == 1 and used[2] == 2  # the serial run, then the default run's files
     assert summary.hands_stored == 6
-    a, b = _rows(tmp_path / "serial.duckdb"), _rows(tmp_path / "default.duckdb")
+    a, b = stored_rows(tmp_path / "serial.duckdb"), stored_rows(tmp_path / "default.duckdb")
     assert len(a["hands"]) == 6 and len(a["actions"]) > 0
     assert a == b

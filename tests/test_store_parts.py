@@ -7,13 +7,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import duckdb
 import pytest
+from store_fixtures import stored_rows
 
 from tarock_logs.reader import ByteSpan, read_file
 from tarock_logs.store import ingest as ing
 from tarock_logs.store import sources
-from tarock_logs.store.process import SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 JSONL = sorted((ROOT / "sample_logs").rglob("*.jsonl"))
@@ -62,13 +61,6 @@ def test_files_that_cannot_be_cut_stay_whole(tmp_path: Path) -> None:
         list(read_file(j, span=ByteSpan(0, 10, 1)))
 
 
-def _rows(db: Path) -> dict[str, list[tuple]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {name: sorted(con.execute(f"SELECT {', '.join(sch.names)} FROM {name}").fetchall(),
-                             key=repr) for name, sch in SCHEMAS.items()}  # fmt: skip
-    finally:
-        con.close()
 
 
 def test_an_ingest_in_parts_stores_the_serial_rows(
@@ -87,7 +79,7 @@ def test_an_ingest_in_parts_stores_the_serial_rows(
     serial = ing.ingest([logs], db=tmp_path / "serial.duckdb", jobs=1)
     parts = ing.ingest([logs], db=tmp_path / "parts.duckdb", jobs=2)
     assert parts.to_dict() | {"db": ""} == serial.to_dict() | {"db": ""}
-    a, b = _rows(tmp_path / "serial.duckdb"), _rows(tmp_path / "parts.duckdb")
+    a, b = stored_rows(tmp_path / "serial.duckdb"), stored_rows(tmp_path / "parts.duckdb")
     assert len(a["hands"]) > 150 and a["rejects"]
     assert a == b
     again = ing.ingest([logs], db=tmp_path / "parts.duckdb", jobs=2)
@@ -102,4 +94,4 @@ def test_one_big_file_is_read_by_several_workers(
     serial = ing.ingest([src], db=tmp_path / "serial.duckdb", jobs=1)
     parts = ing.ingest([src], db=tmp_path / "parts.duckdb", jobs=2)
     assert parts.hands_stored == serial.hands_stored > 40
-    assert _rows(tmp_path / "serial.duckdb") == _rows(tmp_path / "parts.duckdb")
+    assert stored_rows(tmp_path / "serial.duckdb") == stored_rows(tmp_path / "parts.duckdb")
