@@ -1150,9 +1150,9 @@ class _Validator:
             return
         missing = [c for c in pack if c not in counts]
         if missing:
-            dealt = sum(counts.values())
+            n_dealt = sum(counts.values())
             self.err("E-DEAL-MISSING-CARD", f"the deal lacks {', '.join(missing)} ({len(pack)} "
-                     f"cards expected, {dealt} dealt)", f"{base}.deal", hand=num,
+                     f"cards expected, {n_dealt} dealt)", f"{base}.deal", hand=num,
                      into=errs)  # fmt: skip
             return
         if sizes is None:

@@ -706,7 +706,7 @@ def _tricks(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],
         pairs = tuple(_PAIRS_BY_SEAT[seats[j]][c] for j, c in enumerate(cards))
         if klop and i < 6 and i < len(talon):
             gift: str | None = talon[i]
-            pile = (*cards, gift)
+            pile = (*cards, talon[i])
         else:
             gift = None
             pile = tuple(cards)

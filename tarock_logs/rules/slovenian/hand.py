@@ -713,7 +713,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         c = self.contract
         if c == "klop" and k < 6 and k < len(self.talon):
             gift: str | None = self.talon[k]
-            pile = (*cards, gift)
+            pile = (*cards, self.talon[k])
         else:
             gift = None
             pile = tuple(cards)
