@@ -418,7 +418,8 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
                 t, stored = _timed(lambda: stage_ingest(
                     folder, Path(tmp) / f"ingest{next(counter)}.duckdb", None))
                 t_ing = min(t_ing, t)
-                t, n = _timed(lambda: stage_baseline(files, Path(tmp) / f"base{next(counter)}.duckdb"))
+                t, n = _timed(lambda: stage_baseline(
+                    files, Path(tmp) / f"base{next(counter)}.duckdb"))
                 t_base = min(t_base, t)
             report["ingest_hands_per_s"] = _rate(n_hands, t_ing)
             report["baseline_hands_per_s"] = _rate(n, t_base)

@@ -71,7 +71,6 @@ from tarock_logs.rules.slovenian.cardbits import (
     TAROKS,
     TRULA_MASK,
     cards_of,
-    mask_of,
 )
 from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, PlayRules, thirds
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
