@@ -46,6 +46,10 @@ def ingest(
         bool, typer.Option("--strict", help="Exit 1 when anything was rejected.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    prune: Annotated[
+        bool, typer.Option("--prune", help="Also remove the stored rows of files under PATHS "
+                           "that are no longer there (deleted, renamed or excluded).")
+    ] = False,
 ) -> None:
     """Store every good hand of PATHS in the database; rejected sessions and hands are kept in
     `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
@@ -79,7 +83,7 @@ def ingest(
             bar.start()
         try:
             summary = run_ingest(paths, db=db, exclude=exclude, jobs=jobs, dry_run=dry_run,
-                                 progress=progress)
+                                 progress=progress, prune=prune)
         finally:
             if bar is not None:
                 bar.stop()

@@ -69,6 +69,8 @@ class IngestSummary:
     hands_duplicate: int = 0
     hands_removed: int = 0
     hands_rejected: int = 0
+    #: files stored before under the ingested paths that are gone now (``prune=True``)
+    files_pruned: int = 0
     rejects: list[dict[str, Any]] = field(default_factory=list)
     dry_run: bool = False
 
@@ -91,7 +93,9 @@ class IngestSummary:
         if why:
             text += f" ({why})"
         if self.hands_removed:
-            text += f"; {self.hands_removed} hands of changed files removed"
+            text += f"; {self.hands_removed} hands of changed or pruned files removed"
+        if self.files_pruned:
+            text += f"; {self.files_pruned} files no longer there pruned"
         return text + (" [dry run: nothing written]" if self.dry_run else "")
 
 
@@ -487,6 +491,26 @@ def _default_jobs(n_files: int) -> int:
     return max(1, min(_usable_cores(), n_files))
 
 
+def _prune(w: _Writer, known: dict[str, str], files: list[Path],
+           paths: Sequence[str | os.PathLike[str]]) -> None:  # fmt: skip
+    """Remove the rows of the files stored before under ``paths`` that were not read now.
+
+    Their hands go to ``_old_ids`` like a changed file's (:meth:`_Writer.start_file`), so a
+    hand another file still holds is read again from it by the caller.
+    """
+    listed = {sources.file_key(f) for f in files}
+    roots = [Path(p).resolve() for p in paths]
+    gone = sorted(k for k in known if k not in listed
+                  and any(Path(k) == r or r in Path(k).parents for r in roots))  # fmt: skip
+    if not gone:
+        return
+    w.begin()
+    for key in gone:
+        w.start_file(key)
+        w.s.files_pruned += 1
+    w.commit()
+
+
 class IngestLocked(RuntimeError):
     """Another ingest is writing the same database."""
 
@@ -500,8 +524,14 @@ def ingest(
     batch_hands: int = process.DEFAULT_BATCH_HANDS,
     dry_run: bool = False,
     progress: Progress | None = None,
+    prune: bool = False,
 ) -> IngestSummary:
     """Ingest the log files under ``paths`` into ``db`` and publish it atomically.
+
+    ``prune`` also removes the rows of every file stored before that lies under one of
+    ``paths`` (the path itself, or a folder above it) and is not among the files read now
+    (deleted, renamed, or excluded this time); files stored from other paths are never
+    touched. A hand that a pruned file held and another file still holds stays stored.
 
     ``jobs`` worker processes read, validate and audit the files (they never touch DuckDB;
     the rows are the same as a serial ingest's). By default (None) one per core the process
@@ -568,6 +598,8 @@ def ingest(
                          started)  # fmt: skip
                 con.execute("RESET threads")
                 buf.flush()
+                if prune:
+                    _prune(w, known, files, paths)
                 # A hand that a changed file dropped may still be in an unchanged file that
                 # held a duplicate of it (stored once, under the changed file): read those
                 # files again so nothing is lost.
