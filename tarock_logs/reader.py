@@ -218,7 +218,7 @@ def read_file(
         return
     gz = name.lower().endswith(".gz")
     try:
-        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # noqa: SIM115
+        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # type: ignore[assignment]  # noqa: SIM115
     except OSError as exc:
         yield _file_error(name, "E-FILE-READ", f"cannot open the file: {exc.strerror or exc}")
         return
