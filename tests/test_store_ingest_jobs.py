@@ -30,9 +30,9 @@ def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows
     used: list[int] = []
     real = ing._process
 
-    def spy(files, buf, jobs, *rest):  # type: ignore[no-untyped-def]
+    def spy(files, buf, jobs, *rest, **kw):  # type: ignore[no-untyped-def]
         used.append(jobs)
-        return real(files, buf, jobs, *rest)
+        return real(files, buf, jobs, *rest, **kw)
 
     monkeypatch.setattr(ing, "_default_jobs", lambda n: min(2, n))
     monkeypatch.setattr(ing, "_process", spy)

@@ -392,6 +392,8 @@ class _ParallelStream:
     deleted once it has been read."""
 
     def __init__(self, files: list[Path], jobs: int, out_dir: Path, batch_hands: int) -> None:
+        #: called once every unit is processed (the workers are idle from then on)
+        self.on_drain: Callable[[], None] | None = None
         self.out_dir = out_dir
         self.batch_hands = batch_hands
         self.pool = ProcessPoolExecutor(max_workers=jobs)
@@ -419,6 +421,8 @@ class _ParallelStream:
                 unit, fut = self.pending.pop(0)
                 folders, counts = fut.result()
                 self._submit()
+                if not self.pending and self.on_drain is not None:
+                    self.on_drain()
                 yield unit, self._batches(folders), counts
         finally:
             self.close()
@@ -429,7 +433,8 @@ class _ParallelStream:
 
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
-             started: _ParallelStream | None = None) -> None:  # fmt: skip
+             started: _ParallelStream | None = None,
+             drained: Callable[[], None] | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
@@ -438,13 +443,14 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     of the processing time). One full collection per batch keeps memory bounded.
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
-    started on ``files``.
+    started on ``files``; ``drained``: called when the workers have nothing left to do.
     """
     parallel = jobs > 1 and bool(files)  # one big file is read in parts (_plan_units)
-    if started is not None:
-        stream: _Stream = iter(started)
-    elif parallel:
-        stream = iter(_ParallelStream(files, jobs, parts, batch_hands))
+    if parallel:
+        pool = started if started is not None else _ParallelStream(files, jobs, parts,
+                                                                   batch_hands)  # fmt: skip
+        pool.on_drain = drained
+        stream: _Stream = iter(pool)
     else:
         stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {})
                   for f in files)
@@ -592,10 +598,11 @@ def ingest(
                 if n_jobs > 1 and todo:
                     # the workers have the cores: DuckDB loads with what is left (at least
                     # one thread) instead of competing with them (measured on 2 cores with 2
-                    # workers: 8% faster, best and median of 6)
+                    # workers: 8% faster, best and median of 6), and with all of them again
+                    # once the workers are done (the last loads, the commit, the checkpoint)
                     con.execute(f"SET threads = {max(1, _usable_cores() - n_jobs)}")
                 _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
-                         started)  # fmt: skip
+                         started, drained=lambda: con.execute("RESET threads"))  # fmt: skip
                 con.execute("RESET threads")
                 buf.flush()
                 if prune:
