@@ -277,15 +277,16 @@ def compare_scores(
                     "produces: not checked"
                 )
             rec_items = [it for it in rec_items if it[0] in known_items]
-        rec = _expand(rec_items, side)
-        cmp = _expand(recomputed.items, side)
-        for key in sorted(set(rec) | set(cmp), key=_sort_key):
-            r, c = rec.get(key), cmp.get(key)
-            if r == c:
-                continue
-            if (r is None and c == 0) or (c is None and r == 0):
-                continue
-            out.append(Discrepancy(key[0], key[1], r, c))
+        if rec_items != recomputed.items:  # (the same lines in the same order: all agree)
+            rec = _expand(rec_items, side)
+            cmp = _expand(recomputed.items, side)
+            for key in sorted(set(rec) | set(cmp), key=_sort_key):
+                r, c = rec.get(key), cmp.get(key)
+                if r == c:
+                    continue
+                if (r is None and c == 0) or (c is None and r == 0):
+                    continue
+                out.append(Discrepancy(key[0], key[1], r, c))
     n = max(len(recorded.totals), len(recomputed.totals))
     for s in range(n):
         r = recorded.totals[s] if s < len(recorded.totals) else None
