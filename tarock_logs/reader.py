@@ -44,11 +44,10 @@ from pathlib import Path
 from typing import IO, Any, Final, Literal
 
 import orjson
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
 
-_PACK_SETS: Final = {g: frozenset(p) for g, p in PACKS.items()}
 from tarock_logs.errors import LogError, schema_code
 from tarock_logs.models import (
     ACTION_TYPES,
@@ -56,9 +55,16 @@ from tarock_logs.models import (
     FORMAT_VERSION,
     Hand,
     HandAdapter,
+    Play,
     Session,
     SessionAdapter,
 )
+
+_PACK_SETS: Final = {g: frozenset(p) for g, p in PACKS.items()}
+
+#: Validated plain card plays by (seat, card): at most 5 seats × 54 cards (per pack).
+_PLAYS: dict[tuple[int, str], Play] = {}
+_PLAY: Final = TypeAdapter(Play)
 
 #: File suffixes the reader picks up when it walks a folder.
 SUFFIXES: Final = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
@@ -1014,10 +1020,28 @@ class _Validator:
         actions = h.get("actions")
         if isinstance(actions, list):
             new_actions = actions
+            plays = _PLAYS
             for j, a in enumerate(actions):
                 if type(a) is not dict:
                     continue
                 c = a.get("card")
+                if len(a) == 3 and type(c) is str and c in pack:
+                    # a plain card play {type, seat, card}: the same validated (frozen,
+                    # immutable) Play for every hand that has it; validated the first time
+                    # and only kept when valid, so any defect is still reported in place
+                    seat = a.get("seat")
+                    if type(seat) is int and a.get("type") == "play":
+                        p = plays.get((seat, c))
+                        if p is None:
+                            try:
+                                p = _PLAY.validate_python(a)
+                            except ValidationError:
+                                continue
+                            plays[(seat, c)] = p
+                        if new_actions is actions:
+                            new_actions = list(actions)
+                        new_actions[j] = p
+                        continue
                 cs = a.get("cards")
                 sh = a.get("shown")
                 if (

@@ -377,3 +377,30 @@ def test_utf16_file_is_one_utf8_error():
     for kind in ("json", "jsonl"):
         [rec] = read_bytes(data, kind=kind)
         assert [(e.code, e.line) for e in rec.errors] == [("E-JSON-UTF8", 1)]
+
+
+def test_shared_card_plays_give_the_models_pydantic_gives() -> None:
+    """Plain card plays are validated once per (seat, card) and shared between hands (they
+    are frozen): every canonical sample session reads to exactly the model pydantic makes of
+    the same JSON, and a defective play is still reported at its own path."""
+    import orjson
+
+    from tarock_logs.models import Play, SessionAdapter
+
+    root = Path(__file__).resolve().parent.parent / "sample_logs"
+    n = 0
+    for path in sorted((root / "tournament").glob("*.jsonl")) + [root / "disputed" / "round-1.jsonl"]:
+        lines = path.read_bytes().splitlines()
+        for rec, line in zip(read_file(path), lines, strict=True):
+            assert rec.session == SessionAdapter.validate_python(orjson.loads(line))
+            n += len(rec.session.hands)
+    assert n > 150
+    first = next(iter(read_file(sorted((root / "tournament").glob("*.jsonl"))[0])))
+    plays = [a for h in first.session.hands for a in h.actions if type(a) is Play]
+    assert len({id(a) for a in plays}) < len(plays)  # shared instances
+    doc = orjson.loads(sorted((root / "tournament").glob("*.jsonl"))[0].read_bytes().splitlines()[0])
+    j = next(i for i, a in enumerate(doc["hands"][0]["actions"]) if a["type"] == "play")
+    doc["hands"][0]["actions"][j]["seat"] = 7
+    recs = read_bytes(orjson.dumps(doc), file="bad.json")
+    errs = [e for r in recs for e in r.all_errors()]
+    assert any(e.path == f"$.hands[0].actions[{j}].seat" for e in errs), errs
