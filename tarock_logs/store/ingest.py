@@ -134,6 +134,8 @@ class _Writer:
         self.commit_every = commit_every
         self.in_txn = False
         self.pending = 0
+        #: whether ``_old_ids`` holds anything (hands of changed or pruned files)
+        self.old_ids = False
 
     def begin(self) -> None:
         if not self.in_txn:
@@ -167,6 +169,7 @@ class _Writer:
         if n:
             self._q("INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file = ?", [file])
             self.s.hands_removed += n
+            self.old_ids = True
         for sql in _CHILD_DELETE:
             self._q(sql, {"file": file})
 
@@ -181,24 +184,36 @@ class _Writer:
                 self.start_file(file)
             for name, t in tables.items():
                 con.register(f"_b_{name}", t)
-            # de-duplicate the batch ourselves: first occurrence of each key wins
-            self._q("CREATE OR REPLACE TEMP TABLE _new AS SELECT hand_id FROM "
-                    "(SELECT DISTINCT hand_id FROM _b_hands) b ANTI JOIN hands USING (hand_id)")
-            n_batch = self._q("SELECT count(DISTINCT hand_id) FROM _b_hands")[0][0]
-            n_new, n_known = self._q(
-                "SELECT count(*), count(*) FILTER (WHERE hand_id IN (SELECT hand_id FROM _old_ids))"
-                " FROM _new")[0]
-            self.s.hands_stored += n_new - n_known
-            self.s.hands_unchanged += n_known
-            self.s.hands_removed -= n_known
-            self.s.hands_duplicate += n_batch - n_new
-            if n_new == n_batch == tables["hands"].num_rows:
-                # the usual case: every hand of the batch is new and there once, so every
-                # row goes in as it is (no filter to evaluate on the big child tables)
+            # The usual case, checked first with one query: no hand and no session of the
+            # batch is stored yet, each is in the batch once, and no changed file's hands are
+            # pending; then every row goes in as it is (no temporary tables, no filters).
+            hand_ids = tables["hands"].column("hand_id")
+            sess_ids = tables["sessions"].column("session_id")
+            stored_h, stored_s = self._q(
+                "SELECT (SELECT count(*) FROM _b_hands JOIN hands USING (hand_id)), "
+                "(SELECT count(*) FROM _b_sessions JOIN sessions USING (session_id))")[0]
+            n_rows = len(hand_ids)
+            hands_plain = (stored_h == 0 and not self.old_ids
+                           and (not n_rows or pc.count_distinct(hand_ids).as_py() == n_rows))
+            sessions_plain = stored_s == 0 and (
+                not len(sess_ids) or pc.count_distinct(sess_ids).as_py() == len(sess_ids))
+            if hands_plain:
+                self.s.hands_stored += n_rows
                 for name in ("hands", *process.HAND_CHILDREN):
                     if tables[name].num_rows:
                         self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
             else:
+                # de-duplicate the batch ourselves: first occurrence of each key wins
+                self._q("CREATE OR REPLACE TEMP TABLE _new AS SELECT hand_id FROM (SELECT "
+                        "DISTINCT hand_id FROM _b_hands) b ANTI JOIN hands USING (hand_id)")
+                n_batch = self._q("SELECT count(DISTINCT hand_id) FROM _b_hands")[0][0]
+                n_new, n_known = self._q(
+                    "SELECT count(*), count(*) FILTER (WHERE hand_id IN "
+                    "(SELECT hand_id FROM _old_ids)) FROM _new")[0]
+                self.s.hands_stored += n_new - n_known
+                self.s.hands_unchanged += n_known
+                self.s.hands_removed -= n_known
+                self.s.hands_duplicate += n_batch - n_new
                 self._q("INSERT INTO hands BY NAME SELECT * FROM _b_hands "
                         "WHERE hand_id IN (SELECT hand_id FROM _new) "
                         "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1")
@@ -207,15 +222,20 @@ class _Writer:
                         self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
                                 "WHERE hand_id IN (SELECT hand_id FROM _new)")
             # sessions: the first file that brings a session id keeps it
-            self._q("CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT session_id "
-                    "FROM _b_sessions ANTI JOIN sessions USING (session_id)")
-            self._q("INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
-                    "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
-                    "QUALIFY row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1")
-            for child in ("session_players", "session_scores"):
-                self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
-                        "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
-                        "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1")
+            if sessions_plain:
+                for name in ("sessions", "session_players", "session_scores"):
+                    if tables[name].num_rows:
+                        self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
+            else:
+                self._q("CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT "
+                        "session_id FROM _b_sessions ANTI JOIN sessions USING (session_id)")
+                self._q("INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
+                        "WHERE session_id IN (SELECT session_id FROM _new_sessions) QUALIFY "
+                        "row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1")
+                for child in ("session_players", "session_scores"):
+                    self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                            "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
+                            "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1")
             self._q("INSERT INTO players BY NAME "
                     "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
                     "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)")
