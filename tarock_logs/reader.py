@@ -80,6 +80,7 @@ _UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
 _STRING_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _TOKEN_RE_B: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 _NON_BRACKET_BYTES: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_NON_BRACKET_QUOTE_BYTES: Final = bytes(b for b in range(256) if b not in b'[]{}"')
 _DEPTH_STEP_B: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _WS_RE: Final = re.compile(r"[ \t\n\r]*")
 _UNION_TAGS: Final = frozenset(ACTION_TYPES) | {"renons", "misdeal", "arbiter", "penalty"}
@@ -643,15 +644,48 @@ def _fast_decode(chunk: bytes) -> Any:
 
     The careful path decodes with the stdlib to record duplicate keys and measures nesting by
     cutting out strings with a regex; together they were ~40 % of reading a hand. Here, for a
-    record without backslashes (so no escapes: strings are exactly the text between two
-    quotes), splitting at the quotes leaves the structure; its colons count the keys written,
-    and removing innermost ``[]``/``{}`` pairs once per level measures the nesting exactly
-    (each pass removes one level). orjson parses; the record is accepted here only when the
-    nesting is at most :data:`MAX_DEPTH`, no integer has 19 or more digits (orjson turns those
-    into floats), and the parsed value has as many keys as the text (no duplicate key).
+    record without backslashes (so no escapes: a string is exactly the text between two
+    quotes, and orjson writes it back byte for byte):
+
+    * **nesting**: keeping only quotes and brackets and dropping every ``""`` leaves the
+      structural brackets when no string holds a bracket (a string that does leaves a quote,
+      and then :func:`_fast_decode_split` measures on the text with the strings cut out);
+      removing innermost ``[]``/``{}`` pairs once per level measures the nesting exactly;
+    * **duplicate keys**: orjson keeps one value per key, so its output has as many colons as
+      the text only when no key was written twice (colons inside strings are the same on both
+      sides, numbers have none);
+    * **numbers**: an integer orjson cannot hold exactly (beyond 64 bits) comes back as a
+      float, written with an ``e`` or a ``.``; so the counts of ``e``, ``E`` and ``.`` must
+      match too (a float written another way, e.g. ``1e3``, also sends the record to the
+      careful path, which is only slower).
     """
     if b"\\" in chunk:
         return _SLOW
+    brackets = chunk.translate(None, _NON_BRACKET_QUOTE_BYTES).replace(b'""', b"")
+    if b'"' in brackets:
+        return _fast_decode_split(chunk)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            break
+        brackets = _PAIR_RE_B.sub(b"", brackets)
+    if brackets:
+        return _SLOW  # deeper than MAX_DEPTH, or unbalanced: the careful path says which
+    try:
+        obj = orjson.loads(chunk)
+    except orjson.JSONDecodeError:
+        return _SLOW
+    out = orjson.dumps(obj)
+    for ch in (b":", b"e", b"E", b"."):
+        if out.count(ch) != chunk.count(ch):
+            return _SLOW
+    return obj
+
+
+def _fast_decode_split(chunk: bytes) -> Any:
+    """:func:`_fast_decode` for a record with brackets inside strings: the structure is the
+    text between the strings (split at the quotes); no integer may have 19 or more digits
+    (orjson turns those beyond 64 bits into floats), and the parsed value must have as many
+    keys as the text (no duplicate key)."""
     structure = b"".join(chunk.split(b'"')[0::2])
     if _LONG_INT_RE_B.search(structure) is not None:
         return _SLOW

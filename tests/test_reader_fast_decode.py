@@ -91,6 +91,13 @@ def test_nesting_at_and_over_the_limit_reads_the_same(depth: int,
     b',"x":12345678901234567890123}',  # an integer orjson would turn into a float
     b',"x":-9223372036854775809}',
     b',"x":1e400}',
+    b',"x":18446744073709551615}',  # the largest integer orjson holds exactly
+    b',"x":18446744073709551616}',  # one more: a float for orjson
+    b',"x":100000000000000000000}',  # 1e20: its float has no "." (but an "e")
+    b',"x":[1e3,1.50,2E5,-0,0.0]}',  # floats orjson writes another way
+    b',"notes":"a:b.e","notes":"c"}',  # a duplicate key next to colons in a string
+    b',"x":{"a":"[","a":"]"}}',  # brackets in strings, and a duplicate key
+    b',"notes":"]"}',  # an unbalanced bracket inside a string
     b',"x":NaN}',
     b',"notes":"\xc5\xa1kis \xe2\x82\xac"}',  # UTF-8 text
     b',"notes":"\xed\xa0\x80"}',  # a UTF-8-encoded surrogate
