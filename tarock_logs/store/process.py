@@ -377,9 +377,16 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
             tcol["trick_no"].extend(range(1, k + 1))
             tcol["leader"].extend([tr.get("leader") for tr in tricks])
             tcol["winner"].extend([tr.get("winner") for tr in tricks])
-            played = [tr.get("cards") or [] for tr in tricks]
-            tcol["seats"].extend([[int(s) for s, _ in p] for p in played])
-            tcol["cards"].extend([[str(x) for _, x in p] for p in played])
+            seats_col, cards_col = tcol["seats"], tcol["cards"]
+            for tr in tricks:  # [[seat, card], ...] -> (seats...), (cards...)
+                played = tr.get("cards")
+                if played:
+                    s_, c_ = zip(*played)
+                    seats_col.append(s_)
+                    cards_col.append(c_)
+                else:
+                    seats_col.append(())
+                    cards_col.append(())
             tcol["points"].extend([tr.get("points") for tr in tricks])
             tc.n += k
         for v in violations:
