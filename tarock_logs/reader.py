@@ -834,6 +834,15 @@ def _expected_sizes(game: str, n: int, dealer: int) -> tuple[list[int], int] | N
     return None
 
 
+def _all_pack(pack: frozenset[str], tokens: list[Any]) -> bool:
+    """Every element is a card token of ``pack`` (which holds only strings, so a number or
+    any other value is not in it; an unhashable one is not a card either)."""
+    try:
+        return pack.issuperset(tokens)
+    except TypeError:
+        return False
+
+
 class _Validator:
     """Validates one session record, collecting located errors."""
 
@@ -1040,14 +1049,12 @@ class _Validator:
             if isinstance(hands, list):
                 d["hands"] = [
                     sort_cards(cs, game)
-                    if type(cs) is list and all(type(c) is str and c in pack for c in cs)
+                    if type(cs) is list and _all_pack(pack, cs)
                     else self.cards(cs, game, f"{base}.deal.hands[{k}]", number, None, errs, True)
                     for k, cs in enumerate(hands)
                 ]
             talon = deal.get("talon")
-            if talon is not None and not (
-                type(talon) is list and all(type(c) is str and c in pack for c in talon)
-            ):
+            if talon is not None and not (type(talon) is list and _all_pack(pack, talon)):
                 d["talon"] = self.cards(talon, game, f"{base}.deal.talon", number, None, errs,
                                         False)  # fmt: skip
             out["deal"] = d
