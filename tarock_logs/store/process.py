@@ -131,7 +131,16 @@ class _Columns:
         self.n += 1
 
     def table(self) -> pa.Table:
-        arrays = [pa.array(self.cols[f.name], type=f.type) for f in self.schema]
+        n = self.n
+        arrays = []
+        for f in self.schema:
+            col = self.cols[f.name]
+            # a column with no value at all (most action columns in most batches) is made
+            # without looking at its n Nones one by one
+            if n and col[0] is None and col[-1] is None and col.count(None) == n:
+                arrays.append(pa.nulls(n, type=f.type))
+            else:
+                arrays.append(pa.array(col, type=f.type))
         return pa.Table.from_arrays(arrays, schema=self.schema)
 
 
