@@ -194,6 +194,8 @@ class HandReplay:
     #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
     #: reference hand state on first use of :attr:`_state`
     _tricks: Sequence[Any] | Callable[[], Sequence[Any]] | None = field(default=None, repr=False)
+    #: a fast replay whose engine gives them: the tricks as columns (``TrickRows``), on call
+    _trick_rows: Callable[[], Any] | None = field(default=None, repr=False)
     _model_actions: Sequence[Any] | None = field(default=None, repr=False)
     _rebuild: Callable[[], HandState] | None = field(default=None, repr=False)
     #: without views: the applied actions and their violations by action index, from which
@@ -210,6 +212,12 @@ class HandReplay:
         if callable(t):
             t = self._tricks = t()
         return t
+
+    def trick_rows(self) -> Any:
+        """After a fast replay whose engine gives them, the completed tricks as columns
+        (:class:`~tarock_logs.rules.base.TrickRows`); else None (use :attr:`tricks`)."""
+        f = self._trick_rows
+        return f() if f is not None else None
 
     @property
     def _state(self) -> HandState | None:
@@ -419,9 +427,10 @@ def _replay_fast(
 ) -> bool:
     """The engine's optional bulk path (a method of the session's class):
     ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns
-    ``(score, tricks, state, rebuild[, findings])`` (``tricks``: a list in the format of
-    ``view()["tricks"]``, or a callable giving it; ``findings``: hand-level warnings the
-    reference would report too) for a hand it proved legal (no violation, no irregularity)
+    ``(score, tricks, state, rebuild[, findings[, trick_rows]])`` (``tricks``: a list in the
+    format of ``view()["tricks"]``, or a callable giving it; ``findings``: hand-level
+    warnings the reference would report too; ``trick_rows``: a callable giving the same
+    tricks as ``TrickRows`` columns, or None) for a hand it proved legal (no violation, no irregularity)
     and finished, or None to decline; the
     replay is then done by :func:`_replay_into`'s reference path. The result is the one the
     reference path gives for such a hand (differential tests in
@@ -438,6 +447,7 @@ def _replay_fast(
     out.violations.extend(res[4] if len(res) > 4 else ())
     out.actions_applied = len(hand.actions)
     out._tricks = tricks
+    out._trick_rows = res[5] if len(res) > 5 else None
     out._model_actions = hand.actions
     out._rebuild = rebuild
     out.complete = True

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 Severity = Literal["error", "warning"]
 
@@ -168,6 +168,21 @@ class Ruleset:
         if unknown:
             raise KeyError(f"unknown option(s) for {self.id}: {', '.join(sorted(unknown))}")
         return replace(self, options={**self.options, **overrides})
+
+
+class TrickRows(NamedTuple):
+    """The completed tricks of a hand as columns, one entry per trick (what the store keeps):
+    the leader's seat, the winner's seat, the seats in playing order, the cards they played
+    and the trick's card points (in the engine's unit, e.g. thirds; None when unknown).
+
+    An engine's optional bulk path may give these instead of building ``view()["tricks"]``
+    dicts (docs/architecture.md, "Optional engine hooks")."""
+
+    leaders: list[int]
+    winners: list[int]
+    seats: list[tuple[int, ...]]
+    cards: list[tuple[str, ...]]
+    points: list[int | None]
 
 
 @runtime_checkable

@@ -23,6 +23,7 @@ import orjson
 import pyarrow as pa
 
 from tarock_logs import models as m
+from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
 
 U8 = pa.uint8()
@@ -378,7 +379,19 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
                 upheld=d.get("upheld"), points=points, unit=d.get("unit"),
                 detail=_dumps(detail) if detail else None,
             )
-        if tricks:  # column by column: a dozen rows per hand
+        if isinstance(tricks, TrickRows):  # the engine's columns: taken as they are
+            tc = b.t["tricks"]
+            tcol = tc.cols
+            k = len(tricks.leaders)
+            tcol["hand_id"].extend([hand_id] * k)
+            tcol["trick_no"].extend(range(1, k + 1))
+            tcol["leader"].extend(tricks.leaders)
+            tcol["winner"].extend(tricks.winners)
+            tcol["seats"].extend(tricks.seats)
+            tcol["cards"].extend(tricks.cards)
+            tcol["points"].extend(tricks.points)
+            tc.n += k
+        elif tricks:  # column by column: a dozen rows per hand
             tc = b.t["tricks"]
             tcol = tc.cols
             k = len(tricks)

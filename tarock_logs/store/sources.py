@@ -210,7 +210,7 @@ class AuditedSession:
     """The audit of one session as plain data: per hand (record dict, completed tricks), and
     the session record (``SessionAudit.to_dict()``)."""
 
-    hands: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    hands: list[tuple[dict[str, Any], Any]]  # (record, TrickRows or a list of trick dicts)
     session: dict[str, Any]
 
 
@@ -231,9 +231,16 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     return AuditedSession(hands, _plain(sa))
 
 
-def _tricks_of(replay: Any) -> list[dict[str, Any]]:
+def _tricks_of(replay: Any) -> Any:
+    """The completed tricks behind an audit record: the engine's columns
+    (:class:`~tarock_logs.rules.base.TrickRows`) when its bulk path gives them, else the
+    ``view()["tricks"]`` dicts."""
     if replay is None:
         return []
+    rows_of = getattr(replay, "trick_rows", None)
+    rows = rows_of() if callable(rows_of) else None
+    if rows is not None:
+        return rows
     fast = getattr(replay, "tricks", None)  # a fast replay gives them (view format) directly
     if fast is not None:
         # read-only from here on: the dicts are the replay's own (dropped with it)

@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from tarock_logs.rules.base import Action, HandScore, Violation
+from tarock_logs.rules.base import Action, HandScore, TrickRows, Violation
 from tarock_logs.rules.slovenian.cardbits import (
     BIT,
     CARD,
@@ -673,6 +673,28 @@ class HandTricks:
         if not h.tricks:
             h.tricks.extend(_tricks(h, self.recs, self.wins, h._order))
         return h.tricks
+
+    def rows(self) -> TrickRows:
+        """The tricks as columns (:class:`~tarock_logs.rules.base.TrickRows`), straight from
+        the records: the same leaders, winners, seats, cards and points as :meth:`views`."""
+        h = self.h
+        order = h._order
+        gifts = h.talon if h.contract == "klop" else ()
+        pack = PACK_SET
+        leaders: list[int] = []
+        winners: list[int] = []
+        seats: list[tuple[int, ...]] = []
+        cards_col: list[tuple[str, ...]] = []
+        points: list[int | None] = []
+        for i, (leader, cards, winner) in enumerate(self.recs):
+            gift = gifts[i] if i < 6 and i < len(gifts) else None
+            ok = pack.issuperset(cards) and (gift is None or gift in pack)
+            leaders.append(leader)
+            winners.append(winner)
+            seats.append(order[leader][: len(cards)])
+            cards_col.append(tuple(cards))
+            points.append((thirds(cards) + (thirds((gift,)) if gift else 0)) if ok else None)
+        return TrickRows(leaders, winners, seats, cards_col, points)
 
     def views(self) -> list[dict[str, Any]]:
         h = self.h

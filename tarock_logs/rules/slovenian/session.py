@@ -73,7 +73,7 @@ class SlovenianSession:
     def fast_replay(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str],
                     actions: Sequence[Any], to_action: Any) -> Any:  # fmt: skip
         """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`): ``(score, tricks,
-        state, rebuild, findings)`` when every action is proved legal, else None (session
+        state, rebuild, findings, trick_rows)`` when every action is proved legal, else None (session
         untouched); ``findings`` are the hand-level warnings; ``tricks()`` gives the completed
         tricks as ``view()["tricks"]`` does (built on the first call). ``rebuild()`` replays
         the hand through the reference engine (for the viewer)."""
@@ -92,7 +92,7 @@ class SlovenianSession:
 
         score, tricks, state, findings = res
         views = getattr(tricks, "views", None) or (lambda: trick_views(tricks()))
-        return score, views, state, rebuild, findings
+        return score, views, state, rebuild, findings, getattr(tricks, "rows", None)
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
