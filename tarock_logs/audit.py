@@ -199,13 +199,43 @@ def _canonical_json(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
+#: ``Play.model_dump(mode="json", exclude_defaults=True)`` of a play without a note, by
+#: (seat, card): at most 5 seats × the cards of the packs
+_PLAY_DOCS: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def canonical_hand(hand: m.Hand) -> dict[str, Any]:
+    """``hand.model_dump(mode="json", exclude_defaults=True)`` (what the content hash is
+    taken of), the same dict, made faster: a card play without a note dumps to the same
+    small dict wherever it occurs, so that one is made once per (seat, card) and reused;
+    everything else goes through pydantic. The result is only read (serialised for the
+    hash), never changed. Equality with the plain ``model_dump`` is pinned by tests."""
+    doc = hand.model_dump(mode="json", exclude_defaults=True, exclude={"actions"})
+    actions = hand.actions
+    if actions:
+        play = m.Play
+        docs = _PLAY_DOCS
+        out: list[dict[str, Any]] = []
+        for a in actions:
+            if type(a) is play and a.note is None:
+                key = (a.seat, a.card)
+                d = docs.get(key)
+                if d is None:
+                    d = docs[key] = a.model_dump(mode="json", exclude_defaults=True)
+                out.append(d)
+            else:
+                out.append(a.model_dump(mode="json", exclude_defaults=True))
+        doc["actions"] = out
+    return doc
+
+
 def hand_content_hash(session: m.Session, hand: m.Hand) -> str:
     """The hand's content hash (``hand_id``): see the module docstring for what goes in."""
     doc = {
         "game": session.game,
         "ruleset": session.ruleset,
         "players": [p.id for p in session.players],
-        "hand": hand.model_dump(mode="json", exclude_defaults=True),
+        "hand": canonical_hand(hand),
     }
     return hashlib.sha256(_canonical_json(doc)).hexdigest()
 
