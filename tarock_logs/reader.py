@@ -664,15 +664,8 @@ def _fast_decode(chunk: bytes) -> Any:
     brackets = chunk.translate(None, _NON_BRACKET_QUOTE_BYTES).replace(b'""', b"")
     if b'"' in brackets:
         return _fast_decode_split(chunk)
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            break
-        brackets = _PAIR_RE_B.sub(b"", brackets)
-    if brackets:
-        return _SLOW  # deeper than MAX_DEPTH, or unbalanced: the careful path says which
-    try:
-        obj = orjson.loads(chunk)
-    except orjson.JSONDecodeError:
+    obj = _parse_if_shallow(chunk, brackets)
+    if obj is _SLOW:
         return _SLOW
     out = orjson.dumps(obj)
     for ch in (b":", b"e", b"E", b"."):
@@ -689,21 +682,29 @@ def _fast_decode_split(chunk: bytes) -> Any:
     structure = b"".join(chunk.split(b'"')[0::2])
     if _LONG_INT_RE_B.search(structure) is not None:
         return _SLOW
-    brackets = structure.translate(None, _NON_BRACKET_BYTES)
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            break
-        brackets = _PAIR_RE_B.sub(b"", brackets)
-    if brackets:
-        return _SLOW  # deeper than MAX_DEPTH, or unbalanced: the careful path says which
-    try:
-        obj = orjson.loads(chunk)
-    except orjson.JSONDecodeError:
+    obj = _parse_if_shallow(chunk, structure.translate(None, _NON_BRACKET_BYTES))
+    if obj is _SLOW:
         return _SLOW
     # no backslash in the input, so none in orjson's output: every '":' there ends a key
     if orjson.dumps(obj).count(b'":') != structure.count(b":"):
         return _SLOW
     return obj
+
+
+def _parse_if_shallow(chunk: bytes, brackets: bytes) -> Any:
+    """orjson's parse of ``chunk`` when its structural ``brackets`` are balanced and nested
+    at most :data:`MAX_DEPTH` deep (innermost ``[]``/``{}`` pairs removed once per level),
+    else ``_SLOW`` (too deep, unbalanced or not JSON: the careful path says which)."""
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            break
+        brackets = _PAIR_RE_B.sub(b"", brackets)
+    if brackets:
+        return _SLOW
+    try:
+        return orjson.loads(chunk)
+    except orjson.JSONDecodeError:
+        return _SLOW
 
 
 _SLOW: Final = object()
