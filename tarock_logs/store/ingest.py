@@ -4,7 +4,10 @@
   path; ``raw_logs`` keeps each file's sha256. A file whose bytes did not change is skipped (its
   hands count as unchanged), so ingesting the same files twice stores nothing twice.
 * **Changed files.** A file whose sha256 changed has all its previous rows (hands and their
-  children, sessions, rejects) deleted and its new rows inserted, inside one transaction.
+  children, sessions, rejects) deleted and its new rows inserted; readers see the old rows
+  or the new ones, never a mix (the staging copy is published only at the end).
+* **Pruned files** (``prune=True``): the rows of files gone from the ingested paths are
+  deleted the same way.
 * **Duplicates.** A hand already stored from another file (same content hash) is not stored
   again; it stays with the file it came from first and is counted as ``hands_duplicate``.
   Within a batch the writer de-duplicates itself (it never relies on ``ON CONFLICT`` order).
