@@ -123,6 +123,11 @@ _CHILD_DELETE = [
 ]
 
 
+#: batch tables the load's queries read even when empty (the others only when they have rows)
+_ALWAYS_REGISTERED = frozenset({"hands", "sessions", "session_players", "session_scores",
+                                "players", "raw_logs"})  # fmt: skip
+
+
 class _Writer:
     """Loads batches of Arrow tables into an open (staging) database."""
 
@@ -182,11 +187,14 @@ class _Writer:
         are the files whose first rows are in it (their previous rows are deleted first)."""
         con = self.con
         self.begin()
+        registered: list[str] = []
         try:
             for file in starts:
                 self.start_file(file)
-            for name, t in tables.items():
-                con.register(f"_b_{name}", t)
+            registered = [name for name, t in tables.items()
+                          if t.num_rows or name in _ALWAYS_REGISTERED]  # fmt: skip
+            for name in registered:
+                con.register(f"_b_{name}", tables[name])
             # The usual case, checked first with one query: no hand and no session of the
             # batch is stored yet, each is in the batch once, and no changed file's hands are
             # pending; then every row goes in as it is (no temporary tables, no filters).
@@ -252,7 +260,7 @@ class _Writer:
             self.in_txn = False
             raise
         finally:
-            for name in tables:
+            for name in registered:
                 con.unregister(f"_b_{name}")
         self.pending += tables["hands"].num_rows
         if self.pending >= self.commit_every:
