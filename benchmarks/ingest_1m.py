@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/ingest_1m.py                    # 1,000,000 hands
     .venv/bin/python benchmarks/ingest_1m.py --hands 50000      # a smaller run
 
-How: a pool of ``--pool`` hands is simulated once through the engine (``tarock_logs.simulate``,
+How: a pool of ``--pool`` hands is simulated once through the engine (``tarock_logs.tools.simulate``,
 sessions of 16 hands at tables of 4); the pool is then written out again and again, each copy
 with its own session and hand ids (so every hand has its own content hash and is stored, not
 skipped as a duplicate), into files of ``--per-file`` hands. One ``ingest()`` library call
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import orjson
 
-from tarock_logs.simulate import dumps_session, simulate_hands
+from tarock_logs.tools.simulate import dumps_session, simulate_hands
 
 
 def rss_mb() -> float:

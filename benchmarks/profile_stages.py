@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from tarock_logs import bench
-from tarock_logs.simulate import simulate_hands
+from tarock_logs.tools.simulate import simulate_hands
 
 
 def main() -> None:
@@ -83,7 +83,7 @@ def split_replay(models: list, repeat: int) -> None:
     """Print the fast path's steps in µs per hand (see the module docstring)."""
     import gc
 
-    from tarock_logs.replay import to_engine_action
+    from tarock_logs.verdict.replay import to_engine_action
     from tarock_logs.rules import get_engine
     from tarock_logs.rules.slovenian import fastpath as fp
 

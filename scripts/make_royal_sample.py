@@ -27,8 +27,8 @@ import random
 from pathlib import Path
 
 from tarock_logs.cards import PACKS, sort_cards
-from tarock_logs.models import SessionAdapter
-from tarock_logs.writer import write_sessions
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.log.writer import write_sessions
 
 SEED = 20240302
 OUT = Path(__file__).resolve().parent.parent / "sample_logs" / "royal" / "worked-examples.json"

@@ -5,7 +5,7 @@
 
 Needs pyspiel (``pip install -e '.[oracle]'``). The bidding policy cycles through every
 contract of the table so all of them are reached (see
-``tarock_logs/importers/openspiel_games.py``); the same arguments always give the same file.
+``tarock_logs/tools/importers/openspiel_games.py``); the same arguments always give the same file.
 A summary (games per contract) goes to stderr.
 """
 
@@ -20,8 +20,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tarock_logs.importers.openspiel import decode_game  # noqa: E402
-from tarock_logs.importers.openspiel_games import generate_games  # noqa: E402
+from tarock_logs.tools.importers.openspiel import decode_game  # noqa: E402
+from tarock_logs.tools.importers.openspiel_games import generate_games  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

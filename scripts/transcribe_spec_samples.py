@@ -17,8 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-from tarock_logs.reader import read_bytes
-from tarock_logs.writer import dumps_sessions
+from tarock_logs.log.reader import read_bytes
+from tarock_logs.log.writer import dumps_sessions
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

@@ -6,7 +6,7 @@ then each stage is timed on those same files:
 
 * ``validate``: the streaming reader (JSON parse + pydantic models), hands/s;
 * ``replay``: replay + legality + itemised scoring through our engine
-  (:func:`tarock_logs.replay.replay_session` on already parsed sessions, with the engines'
+  (:func:`tarock_logs.verdict.replay.replay_session` on already parsed sessions, with the engines'
   bulk fast path as audits use it), hands/s and actions/s; ``details`` also gives the
   reference engine alone (``replay_reference_only_hands_per_s``, fast path switched off);
 * ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
@@ -42,8 +42,8 @@ from typing import Any
 
 import orjson
 
-from tarock_logs.models import Session, SessionAdapter
-from tarock_logs.simulate import dumps_session, simulate_hands
+from tarock_logs.log.models import Session, SessionAdapter
+from tarock_logs.tools.simulate import dumps_session, simulate_hands
 
 #: Contracts whose hands can end before the last trick (not "full length").
 EARLY_END = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
@@ -133,7 +133,7 @@ def write_sessions(sessions: list[dict[str, Any]], path: Path) -> None:
 
 def _openspiel_dealer(seed: int) -> Callable[[Random, int, int], tuple[list[list[str]], list[str], int | None]]:
     """A deal function giving OpenSpiel's successive seeded deals (game rng_seed ``seed``)."""
-    from tarock_logs.importers.openspiel import deal_from_seed, game_deal_seeds  # noqa: PLC0415
+    from tarock_logs.tools.importers.openspiel import deal_from_seed, game_deal_seeds  # noqa: PLC0415
 
     seeds: Iterator[int] = game_deal_seeds(seed, 4)
 
@@ -165,8 +165,8 @@ def openspiel_sessions(n_hands: int, seed: int) -> list[dict[str, Any]]:
 
 def openspiel_action_ids(session: dict[str, Any]) -> list[tuple[int, list[int]]]:
     """(deal seed, action ids) of every hand of an ``openspiel_sessions`` session."""
-    from tarock_logs.importers.openspiel import action_ids_of  # noqa: PLC0415
-    from tarock_logs.replay import to_engine_action  # noqa: PLC0415
+    from tarock_logs.tools.importers.openspiel import action_ids_of  # noqa: PLC0415
+    from tarock_logs.verdict.replay import to_engine_action  # noqa: PLC0415
 
     model = SessionAdapter.validate_python(session)
     games = []
@@ -193,7 +193,7 @@ def _timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
 
 def stage_validate(files: list[Path]) -> int:
     """Hands read and validated by the streaming reader."""
-    from tarock_logs import reader  # noqa: PLC0415
+    from tarock_logs.log import reader  # noqa: PLC0415
 
     n = 0
     for rec in reader.read_paths([str(f) for f in files]):
@@ -215,7 +215,7 @@ def parse_sessions(files: list[Path]) -> list[Session]:
 
 def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
     """(hands, actions, hands with an error-severity violation) replayed through the engine."""
-    from tarock_logs.replay import replay_session  # noqa: PLC0415
+    from tarock_logs.verdict.replay import replay_session  # noqa: PLC0415
 
     hands = actions = illegal = 0
     for s in sessions:
@@ -231,7 +231,7 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
     """(hands, actions) through the engine alone: actions converted beforehand, no replay
     bookkeeping; push every action, score, carry to the next hand (what the replay layer
     costs on top is the difference to :func:`stage_replay`)."""
-    from tarock_logs.replay import to_engine_action  # noqa: PLC0415
+    from tarock_logs.verdict.replay import to_engine_action  # noqa: PLC0415
     from tarock_logs.rules import get_engine  # noqa: PLC0415
 
     prepared = []
@@ -359,14 +359,14 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
         say("validate (reader)")
         try:
-            from tarock_logs import reader as _reader  # noqa: F401,PLC0415 - import not timed
+            from tarock_logs.log import reader as _reader  # noqa: F401,PLC0415 - import not timed
             t, n = _timed(lambda: stage_validate(files), options.repeat)
             report["validate_hands_per_s"] = _rate(n, t)
         except ImportError as exc:
             details["validate_error"] = f"reader not available: {exc}"
 
         say("replay (engine)")
-        import tarock_logs.replay  # noqa: F401,PLC0415 - import not timed
+        import tarock_logs.verdict.replay  # noqa: F401,PLC0415 - import not timed
 
         models = parse_sessions(files)
         t, (h, a, bad) = _timed(lambda: stage_replay(models), options.repeat)
@@ -375,7 +375,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         details["replay_actions_per_hand"] = round(a / h, 1) if h else None
         details["replay_hands_not_clean"] = bad
         # the same replay with the engines' bulk fast path switched off (reference engine only)
-        import tarock_logs.replay as _rp  # noqa: PLC0415
+        import tarock_logs.verdict.replay as _rp  # noqa: PLC0415
 
         _rp.FAST_PATH = False
         try:

@@ -3,7 +3,7 @@
 Every query takes a DuckDB cursor of a **read-only** connection as its first argument, binds
 values with ``?`` and drains its result. The replay of one hand starts from the session as
 logged (read again from its unchanged log file, else rebuilt from the raw facts the store
-keeps, see :func:`load_session`) and runs through :mod:`tarock_logs.replay`; the verdicts and
+keeps, see :func:`load_session`) and runs through :mod:`tarock_logs.verdict.replay`; the verdicts and
 score items shown beside it are the ones the ingest's audit stored.
 
 Glossary used below: a *step* is the state after one action (step 0 is the deal, before any
@@ -386,7 +386,7 @@ def _irregularity_dict(row: dict[str, Any]) -> dict[str, Any]:
 def _session_from_source(cur: duckdb.DuckDBPyConnection, s: dict[str, Any]) -> Any:
     """The session exactly as logged, read again from its file, if that file is still where
     the ingest found it and unchanged (same sha256); else None."""
-    from tarock_logs.reader import read_file
+    from tarock_logs.log.reader import read_file
     from tarock_logs.store.sources import sha256_file
 
     file = s.get("file")
@@ -420,14 +420,14 @@ def load_session(
     actions, irregularities, recorded results). Either way only the stored hands are included,
     in playing order, and ``ids[i]`` is the id of ``session.hands[i]``.
     """
-    from tarock_logs.models import SessionAdapter
+    from tarock_logs.log.models import SessionAdapter
 
     srows = _df(cur, "SELECT * FROM sessions WHERE session_id = ? LIMIT 1", [session_id]).to_dicts()
     if not srows:
         return None
     s = srows[0]
     if prefer_source:
-        from tarock_logs.audit import hand_content_hash
+        from tarock_logs.verdict.audit import hand_content_hash
 
         exact = _session_from_source(cur, s)
         if exact is not None:
@@ -528,7 +528,7 @@ def load_session(
 def _replay_with_carry(session: Any, index: int) -> Any:
     """Replay hand ``index`` with views after the session's earlier hands (without views), so
     that what carries from hand to hand (radelci) is right."""
-    from tarock_logs.replay import replay_in_session
+    from tarock_logs.verdict.replay import replay_in_session
 
     return replay_in_session(session, index)
 
@@ -713,12 +713,12 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
     """Standings of one tournament recomputed from the logs beside the recorded figures.
 
     Every session of the tournament is rebuilt from the store and audited
-    (:func:`tarock_logs.audit.audit_session`), then ranked with
-    :func:`tarock_logs.audit.audit_tournaments`. Returns ``{"tournament": <TournamentAudit
+    (:func:`tarock_logs.verdict.audit.audit_session`), then ranked with
+    :func:`tarock_logs.verdict.audit.audit_tournaments`. Returns ``{"tournament": <TournamentAudit
     dict>, "tables": [per session: round, table, players, recorded and recomputed round
     scores and placement points, table average]}``.
     """
-    from tarock_logs.audit import audit_session, audit_tournaments
+    from tarock_logs.verdict.audit import audit_session, audit_tournaments
 
     sids = [r[0] for r in _rows(
         cur, "SELECT session_id FROM sessions WHERE tournament = ? ORDER BY round, table_name, session_id",
@@ -760,12 +760,12 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
 
 
 def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> str:
-    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.dossier`).
+    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.report.dossier`).
 
     ``rename`` maps each player's name (e.g. to its pseudonym) before rendering; player ids
     (and so the hand's content hash) are kept.
     """
-    from tarock_logs.dossier import render_dossier
+    from tarock_logs.report.dossier import render_dossier
 
     session = view.session
     if rename is not None:
@@ -776,7 +776,7 @@ def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> 
 
 # --------------------------------------------------------------------------- players
 #
-# The statistics themselves are :mod:`tarock_logs.stats`; these wrappers take the filters as
+# The statistics themselves are :mod:`tarock_logs.store.stats`; these wrappers take the filters as
 # plain (hashable) values so the dashboard can cache each result per database version.
 
 
@@ -784,18 +784,18 @@ def stats_filters(
     game: str | None = None, event: str | None = None, date_from: Any = None,
     date_to: Any = None, player: str | None = None,
 ) -> Any:
-    """:class:`tarock_logs.stats.Filters` from the Players page's filter values."""
-    from tarock_logs.stats import Filters
+    """:class:`tarock_logs.store.stats.Filters` from the Players page's filter values."""
+    from tarock_logs.store.stats import Filters
 
     return Filters(player=player or None, game=game or None, event=event or None,
                    date_from=date_from, date_to=date_to)  # fmt: skip
 
 
 def stats_section(cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]) -> pl.DataFrame:
-    """One statistics table of :data:`tarock_logs.stats.SECTIONS` (``players``, ``roles``,
+    """One statistics table of :data:`tarock_logs.store.stats.SECTIONS` (``players``, ``roles``,
     ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
     ``(game, event, date_from, date_to, player)``."""
-    from tarock_logs.stats import SECTIONS
+    from tarock_logs.store.stats import SECTIONS
 
     return SECTIONS[section](cur, stats_filters(*filters))
 
@@ -803,10 +803,10 @@ def stats_section(cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[A
 def drill_hands(
     cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], drill: tuple[tuple[str, Any], ...]
 ) -> pl.DataFrame:
-    """The hands behind a figure (:func:`tarock_logs.stats.hands_for`) with the filters and
+    """The hands behind a figure (:func:`tarock_logs.store.stats.hands_for`) with the filters and
     drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``), plus each hand's
     replay link."""
-    from tarock_logs.stats import hands_for
+    from tarock_logs.store.stats import hands_for
 
     df = hands_for(cur, stats_filters(*filters), **dict(drill))
     return df.with_columns(
@@ -832,11 +832,11 @@ def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 def alternatives(view: HandView, step: int) -> list[Any]:
     """The engine's legal actions in the position of ``step`` (after ``step`` actions).
 
-    Uses :func:`tarock_logs.replay.legal_alternatives`; if the engine's state cannot be copied,
+    Uses :func:`tarock_logs.verdict.replay.legal_alternatives`; if the engine's state cannot be copied,
     replays the hand's first ``step`` actions afresh (the carry from earlier hands does not
     change what is legal).
     """
-    from tarock_logs import replay as rp
+    from tarock_logs.verdict import replay as rp
 
     try:
         return list(rp.legal_alternatives(view.replay, step))

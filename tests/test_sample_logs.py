@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tarock_logs.models import SessionAdapter
-from tarock_logs.reader import read_file
-from tarock_logs.writer import dumps_sessions
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.log.reader import read_file
+from tarock_logs.log.writer import dumps_sessions
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"

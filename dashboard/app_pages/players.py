@@ -1,4 +1,4 @@
-"""Players: the library's statistics (:mod:`tarock_logs.stats`) per player and per role
+"""Players: the library's statistics (:mod:`tarock_logs.store.stats`) per player and per role
 (declarer; partner = the holder of the called king; defender), charts once a sample is large
 enough, and a drill-down from a figure to the hands behind it (each linking to the replay),
 with a CSV export of those hands.
@@ -15,7 +15,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.state import data, masked, require_db
-from tarock_logs.stats import MIN_SAMPLE
+from tarock_logs.store.stats import MIN_SAMPLE
 
 require_db()
 st.title("Players")

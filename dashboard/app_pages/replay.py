@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
 from tarock_logs import dashboard_data as dd
-from tarock_logs.svg import cards_svg
+from tarock_logs.report.cards_svg import cards_svg
 
 require_db()
 sessions: pl.DataFrame = data("sessions_index")

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs.audit import (
+from tarock_logs.verdict.audit import (
     HandAudit,
     SessionAudit,
     TournamentAudit,
@@ -27,8 +27,8 @@ from tarock_logs.audit import (
 )
 from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.errors import LogError
-from tarock_logs.reader import read_paths
+from tarock_logs.log.errors import LogError
+from tarock_logs.log.reader import read_paths
 from tarock_logs.rules import get_engine
 
 FORMATS = ("table", "json", "jsonl")

@@ -49,7 +49,7 @@ def bench(
     if fmt not in ("table", "json"):
         raise fail(f"--format must be table or json, not {fmt!r}")
     from tarock_logs.bench import BenchOptions, run  # noqa: PLC0415
-    from tarock_logs.simulate import SimulationError  # noqa: PLC0415
+    from tarock_logs.tools.simulate import SimulationError  # noqa: PLC0415
 
     n = hands if hands is not None else (QUICK_HANDS if quick else DEFAULT_HANDS)
     n_os = openspiel_hands if openspiel_hands is not None else max(n // 2, 1)

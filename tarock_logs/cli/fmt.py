@@ -1,4 +1,4 @@
-"""``tarock fmt``: rewrite logs in canonical form (see :mod:`tarock_logs.writer`).
+"""``tarock fmt``: rewrite logs in canonical form (see :mod:`tarock_logs.log.writer`).
 
 A file is rewritten only when every record in it was read without errors (a byte-order mark is
 the one error ``fmt`` repairs); otherwise its errors are printed on stderr and the file is left
@@ -17,8 +17,8 @@ from typing import Annotated
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.reader import iter_log_files, log_kind, read_file
-from tarock_logs.writer import dumps_sessions
+from tarock_logs.log.reader import iter_log_files, log_kind, read_file
+from tarock_logs.log.writer import dumps_sessions
 
 _REPAIRABLE = frozenset({"E-JSON-BOM"})
 

@@ -7,7 +7,7 @@ rotation or carried state: every game is a single deal), in input order, session
 ``<file stem>-<line>``; ruleset ``openspiel-2.0``, OpenSpiel player p in seat p, dealer seat
 n−1, ``deal.seed`` the deal seed, ``source.importer = "openspiel"``.
 
-Action ids are converted, never judged (:mod:`tarock_logs.importers.openspiel`): an illegal
+Action ids are converted, never judged (:mod:`tarock_logs.tools.importers.openspiel`): an illegal
 card stays in the log for ``tarock audit`` to flag. A line that cannot be converted is reported
 on stderr as ``FILE:LINE: CODE: message`` and skipped; the other lines are still written.
 Exit 0 when every line converted, 1 when some line was rejected, 2 on usage errors.
@@ -27,9 +27,9 @@ import typer
 from pydantic import ValidationError
 
 from tarock_logs.cli.common import ExitCode, err_console, fail, import_app, progress_enabled
-from tarock_logs.errors import LogError
-from tarock_logs.importers.openspiel import OpenSpielFormatError, record_to_session
-from tarock_logs.models import Session, SessionAdapter
+from tarock_logs.log.errors import LogError
+from tarock_logs.tools.importers.openspiel import OpenSpielFormatError, record_to_session
+from tarock_logs.log.models import Session, SessionAdapter
 
 #: Error codes of this importer (each rejected line gets one).
 IMPORT_CODES = {
@@ -121,7 +121,7 @@ def format_error(e: LogError) -> str:
 def dumps_session(session: Session) -> bytes:
     """One session as compact JSON (the project's canonical writer when available)."""
     try:
-        from tarock_logs.writer import dumps_session as canonical
+        from tarock_logs.log.writer import dumps_session as canonical
     except ImportError:
         return orjson.dumps(session.model_dump(mode="json", exclude_defaults=True))
     out = canonical(session)

@@ -17,7 +17,7 @@ def schema(
     ),
 ) -> None:
     """Write schemas/session.schema.json, hand.schema.json and action.schema.json."""
-    from tarock_logs.schema import write_schemas
+    from tarock_logs.log.schema import write_schemas
 
     if out.exists() and not out.is_dir():
         raise fail(f"--out {out} is a file, not a folder")

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.simulate import (
+from tarock_logs.tools.simulate import (
     DISPUTE_KINDS,
     SimulationError,
     TournamentSpec,

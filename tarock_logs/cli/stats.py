@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs import stats as st
+from tarock_logs.store import stats as st
 from tarock_logs.cli.common import ExitCode, app, fail
 from tarock_logs.store import connect_readonly
 from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB

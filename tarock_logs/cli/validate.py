@@ -23,8 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.errors import LogError
-from tarock_logs.reader import SessionRecord, iter_log_files, read_file
+from tarock_logs.log.errors import LogError
+from tarock_logs.log.reader import SessionRecord, iter_log_files, read_file
 
 
 @dataclass

@@ -41,7 +41,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from tarock_logs.gcpause import gc_frozen, gc_paused
+from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import process, sources
 from tarock_logs.store.schema import migrate

@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from tarock_logs import models as m
+from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
 

@@ -2,9 +2,9 @@
 
 The store depends on three neighbours through small documented interfaces:
 
-* the reader, ``tarock_logs.reader.read_paths(paths, exclude)`` yielding ``SessionRecord``\\ s
+* the reader, ``tarock_logs.log.reader.read_paths(paths, exclude)`` yielding ``SessionRecord``\\ s
   (``file, line, index, session, errors, raw, rejected_hands``);
-* the audit, ``tarock_logs.audit.audit_session(session, file=...)`` whose ``HandAudit``\\ s
+* the audit, ``tarock_logs.verdict.audit.audit_session(session, file=...)`` whose ``HandAudit``\\ s
   serialise to the JSON keys of docs/architecture.md "The audit record";
 * the replay, for the completed tricks of each hand (``HandReplay.tricks`` after a fast
   replay, else the engine's ``view()["tricks"]``).
@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from tarock_logs import models as m
+from tarock_logs.log import models as m
 
 #: File name endings the store ingests when given a folder.
 LOG_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -55,7 +55,7 @@ class FileRecord:
 def list_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[Path]:
     """The log files under ``paths``, as the reader finds them (folders walked in sorted
     order, ``exclude`` names skipped wherever they occur), each once."""
-    from tarock_logs.reader import iter_log_files
+    from tarock_logs.log.reader import iter_log_files
 
     seen: set[str] = set()
     out: list[Path] = []
@@ -108,12 +108,12 @@ def _text(raw: Any, limit: int = 1_000_000) -> str:
 
 def split_jsonl(path: Path, parts: int) -> list[Any]:
     """Cut a plain ``.jsonl`` file into at most ``parts`` runs of whole lines of about equal
-    size (:class:`tarock_logs.reader.ByteSpan`), for workers to read side by side.
+    size (:class:`tarock_logs.log.reader.ByteSpan`), for workers to read side by side.
 
     The first run always holds the file's first record (the reader checks the file's start
     there). A file that cannot be cut (gzip, ``.json``, one line) gives one span, the whole.
     """
-    from tarock_logs.reader import ByteSpan
+    from tarock_logs.log.reader import ByteSpan
 
     p = Path(path)
     size = p.stat().st_size
@@ -161,7 +161,7 @@ def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
     a session with error-severity session-level errors keeps its good hands and also gets a
     rejected entry listing those errors; each rejected hand becomes one entry.
     """
-    from tarock_logs.reader import read_file as _read
+    from tarock_logs.log.reader import read_file as _read
 
     for rec in _read(path, span=span):
         session = rec.session
@@ -215,13 +215,13 @@ class AuditedSession:
 
 
 def audit_session(session: m.Session, file: str) -> AuditedSession:
-    """Audit ``session`` with :func:`tarock_logs.audit.audit_session`.
+    """Audit ``session`` with :func:`tarock_logs.verdict.audit.audit_session`.
 
     Tricks are the engine's completed tricks (``{"leader", "cards": [[seat, card], ...],
     "winner", "points"}``) taken from the replay behind each record; empty when no engine
     replayed the hand.
     """
-    from tarock_logs.audit import audit_session as _audit
+    from tarock_logs.verdict.audit import audit_session as _audit
 
     sa = _audit(session, file=file, keep_replays=True)
     hands: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dash_helpers import DISPUTED_ID, DashDB, build_logs, ingest
+from tests.dashboard.dash_helpers import DISPUTED_ID, DashDB, build_logs, ingest
 
 
 @pytest.fixture(scope="session")

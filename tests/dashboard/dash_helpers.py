@@ -40,8 +40,8 @@ class DashDB:
 def _plant_illegal_play(hand: dict[str, Any]) -> int | None:
     """Swap two plays of one seat so that the first becomes illegal; the action index of the
     first illegal action, or None without an engine (or if no swap yields one)."""
-    from tarock_logs.models import SessionAdapter
-    from tarock_logs.replay import replay_hand
+    from tarock_logs.log.models import SessionAdapter
+    from tarock_logs.verdict.replay import replay_hand
     from tarock_logs.rules import get_engine
 
     if get_engine("slovenian") is None:

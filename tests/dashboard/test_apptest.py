@@ -8,7 +8,7 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
+from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 from tarock_logs.dashboard_data import pseudonym
 

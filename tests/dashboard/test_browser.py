@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dash_helpers import TAROCK, DashDB, hand_ids, ingest
+from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids, ingest
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

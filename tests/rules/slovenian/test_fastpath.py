@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tarock_logs import replay as rp
-from tarock_logs.models import SessionAdapter
+from tarock_logs.verdict import replay as rp
+from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.cardplay import PACK_SET as CARDS
@@ -214,7 +214,7 @@ def test_simulated_samples_replay_identically(folder: str,
 def test_simulated_sessions_with_radelci_replay_identically(
     table_size: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tarock_logs.simulate import simulate_hands
+    from tarock_logs.tools.simulate import simulate_hands
 
     sessions = [SessionAdapter.validate_python(s)
                 for s in simulate_hands(400, 11 + table_size, table_size=table_size)]  # fmt: skip
@@ -244,7 +244,7 @@ def test_openspiel_generated_games_replay_identically(
 ) -> None:
     pytest.importorskip("pyspiel")
     from tarock_logs.cli.import_openspiel import import_lines
-    from tarock_logs.importers.openspiel_games import generate_games
+    from tarock_logs.tools.importers.openspiel_games import generate_games
 
     lines = [json.dumps(g.record()) for g in generate_games(players, 600, 4242 + players)]
     sessions = [i.session for i in import_lines(lines, name="g.jsonl") if i.session is not None]

@@ -13,7 +13,7 @@ from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.contracts import OPENSPIEL_BID
 
 pyspiel = pytest.importorskip("pyspiel")
-openspiel_importer = pytest.importorskip("tarock_logs.importers.openspiel")
+openspiel_importer = pytest.importorskip("tarock_logs.tools.importers.openspiel")
 
 pytestmark = pytest.mark.oracle
 BID_CODE = {v: k for k, v in OPENSPIEL_BID.items()}

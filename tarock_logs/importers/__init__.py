@@ -1,4 +1,0 @@
-"""Importers: other programs' game records → the tarock log format (see ``docs/log-format.md``).
-
-* :mod:`tarock_logs.importers.openspiel`: OpenSpiel ``tarok`` games (deal seed + action ids).
-"""

@@ -1,0 +1,1 @@
+"""What people read: the wording of actions, the card drawing, the dispute dossier."""

@@ -1,0 +1,1 @@
+"""Tools around the library: the seeded simulator, its players, importers from other formats."""

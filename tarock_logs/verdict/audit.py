@@ -1,0 +1,823 @@
+"""The audit: recorded scores against the rules engine's recomputation.
+
+For every hand the audit replays the actions (:mod:`tarock_logs.verdict.replay`), collects the
+violations with the rule each one breaks, recomputes the score and compares it with what the
+scorer wrote, **item by item** where the log itemises (``contract``, ``difference``, ``trula``,
+``radelc``, ``mondfang`` ... one line per item and seat), and per seat always. The result is a
+:class:`HandAudit`, the record the ``tarock audit`` command prints, the store writes and the
+dashboard shows (its JSON keys are fixed by docs/architecture.md, "The audit record").
+
+Sessions add the totals (recorded vs recomputed) and placement points; tournaments (sessions
+sharing ``event.tournament``) add round scores, placement points per round and the final
+ranking. Everything is game-agnostic: the engine is found with
+:func:`tarock_logs.rules.get_engine`, and a game without one yields hands marked
+``unverified`` with the reason.
+
+Comparison rules (documented here because referees rely on them):
+
+* An item with ``seat`` null is written by every member of the declarer's side; before
+  comparing, such lines (recorded or recomputed) are expanded to one line per member, using
+  the declarer and partner the engine derived. Lines with the same ``(item, seat)`` are summed.
+* A line present on one side only is a discrepancy (the other value is null), unless its value
+  is 0 (a written zero changes nothing). A recorded item name the engine never produces is
+  not a discrepancy but ``unverified`` (the engine cannot check it).
+* Per-seat totals are compared always (item ``total``), radelci after the hand where the log
+  records them (item ``radelci_after``).
+
+``hand_id`` is a content hash: the sha256 (hex) of the canonical JSON (keys sorted, no
+whitespace, UTF-8, as ``orjson.dumps(doc, option=OPT_SORT_KEYS)`` writes it) of
+``{"game", "ruleset", "players": [player ids in seat order], "hand": <the hand's JSON
+without default-valued fields>}``, so the same hand gets the same id in
+whichever session or file it is found, and any change to its facts changes the id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from tarock_logs.log import models as m
+from tarock_logs.verdict.replay import HandReplay, ReplayError, replay_session, resolve_ruleset
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import GameEngine, HandScore, Ruleset, Violation
+
+__all__ = [
+    "Discrepancy",
+    "HandAudit",
+    "ScoreSheet",
+    "SessionAudit",
+    "Standing",
+    "TournamentAudit",
+    "audit_hand",
+    "audit_session",
+    "audit_tournaments",
+    "compare_scores",
+    "hand_content_hash",
+    "violation_dict",
+]
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    """One difference between the recorded and the recomputed score.
+
+    ``item`` is a score item name (``contract``, ``trula`` ...), or ``total`` (a seat's hand
+    total), ``radelci_after``, ``radelci_before`` (the log's state before the hand against
+    the one the engine carried from the previous hands), ``session_total``,
+    ``session_total_sum`` (the recorded session total against the total of the recorded
+    hands) or ``placement_points``. A value is None when
+    that side has no such line.
+    """
+
+    item: str
+    seat: int | None
+    recorded: int | float | None
+    recomputed: int | float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "item": self.item,
+            "seat": self.seat,
+            "recorded": self.recorded,
+            "recomputed": self.recomputed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """One side of the comparison: per-seat totals, itemised lines, radelci after the hand."""
+
+    totals: list[int]
+    items: list[tuple[str, int | None, int]]  # (item, seat, value)
+    radelci_after: list[int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "items": [{"item": i, "seat": s, "value": v} for i, s, v in self.items],
+            "radelci_after": list(self.radelci_after) if self.radelci_after is not None else None,
+        }
+
+    @classmethod
+    def from_result(cls, result: m.HandResult) -> ScoreSheet:
+        return cls(
+            list(result.scores),
+            [(it.item, it.seat, it.value) for it in result.items],
+            list(result.radelci_after) if result.radelci_after is not None else None,
+        )
+
+    @classmethod
+    def from_score(cls, score: HandScore) -> ScoreSheet:
+        rad = score.carry_after.get("radelci") if score.carry_after else None
+        return cls(
+            list(score.totals),
+            [(it.item, it.seat, it.value) for it in score.items],
+            [int(x) for x in rad] if rad is not None else None,
+        )
+
+
+def violation_dict(v: Violation) -> dict[str, Any]:
+    """A violation in the audit record's JSON shape."""
+    return {
+        "action_index": v.action_index,
+        "seat": v.seat,
+        "code": v.code,
+        "message": v.message,
+        "rule": v.rule,
+        "severity": v.severity,
+        "card": v.card,
+    }
+
+
+@dataclass(slots=True)
+class HandAudit:
+    """The audit record of one hand (JSON keys: docs/architecture.md, "The audit record").
+
+    ``legal`` means no violation of severity ``error`` was found; a hand nobody could check
+    (see ``unverified``) is not reported illegal. ``replay`` keeps the replay behind the record
+    for the dossier and the viewer; it is not part of the JSON.
+    """
+
+    file: str | None
+    session: str
+    hand: int
+    hand_id: str
+    game: str
+    ruleset: str | None
+    legal: bool
+    violations: list[Violation]
+    recorded: ScoreSheet | None
+    recomputed: ScoreSheet | None
+    discrepancies: list[Discrepancy]
+    unverified: list[str]
+    contract: str | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    won: bool | None = None
+    #: seats whose recomputed total counts only the items the engine could value
+    incomplete_seats: list[int] = field(default_factory=list)
+    replay: HandReplay | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def has_findings(self) -> bool:
+        """An error-severity violation or a score discrepancy."""
+        return (not self.legal) or bool(self.discrepancies)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "session": self.session,
+            "hand": self.hand,
+            "hand_id": self.hand_id,
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "legal": self.legal,
+            "violations": [violation_dict(v) for v in self.violations],
+            "recorded": self.recorded.to_dict() if self.recorded is not None else None,
+            "recomputed": self.recomputed.to_dict() if self.recomputed is not None else None,
+            "discrepancies": [d.to_dict() for d in self.discrepancies],
+            "unverified": list(self.unverified),
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "partner": self.partner,
+            "won": self.won,
+        }
+
+
+# --------------------------------------------------------------------------- hashing
+
+
+def _canonical_json(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+
+
+#: ``Play.model_dump(mode="json", exclude_defaults=True)`` of a play without a note, by
+#: (seat, card): at most 5 seats × the cards of the packs
+_PLAY_DOCS: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def canonical_hand(hand: m.Hand) -> dict[str, Any]:
+    """``hand.model_dump(mode="json", exclude_defaults=True)`` (what the content hash is
+    taken of), the same dict, made faster: a card play without a note dumps to the same
+    small dict wherever it occurs, so that one is made once per (seat, card) and reused;
+    everything else goes through pydantic. The result is only read (serialised for the
+    hash), never changed. Equality with the plain ``model_dump`` is pinned by tests."""
+    doc = hand.model_dump(mode="json", exclude_defaults=True, exclude={"actions"})
+    actions = hand.actions
+    if actions:
+        play = m.Play
+        docs = _PLAY_DOCS
+        out: list[dict[str, Any]] = []
+        for a in actions:
+            if type(a) is play and a.note is None:
+                key = (a.seat, a.card)
+                d = docs.get(key)
+                if d is None:
+                    d = docs[key] = a.model_dump(mode="json", exclude_defaults=True)
+                out.append(d)
+            else:
+                out.append(a.model_dump(mode="json", exclude_defaults=True))
+        doc["actions"] = out
+    return doc
+
+
+def hand_content_hash(session: m.Session, hand: m.Hand) -> str:
+    """The hand's content hash (``hand_id``): see the module docstring for what goes in."""
+    doc = {
+        "game": session.game,
+        "ruleset": session.ruleset,
+        "players": [p.id for p in session.players],
+        "hand": canonical_hand(hand),
+    }
+    return hashlib.sha256(_canonical_json(doc)).hexdigest()
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def _engine_item_names(engine: GameEngine | None) -> frozenset[str] | None:
+    """The score item names the engine can produce, if it says (``score_items``)."""
+    if engine is None:
+        return None
+    names = getattr(engine, "score_items", None)
+    if names is None:
+        return None
+    cached = _ITEM_NAMES.get(id(names))
+    if cached is not None and cached[0] is names:  # the same declaration object as before
+        return cached[1]
+    try:
+        out = frozenset(str(n) for n in names)
+    except TypeError:
+        return None
+    if isinstance(names, (frozenset, tuple)):  # immutable: safe to remember
+        _ITEM_NAMES[id(names)] = (names, out)
+    return out
+
+
+_ITEM_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _expand(
+    items: Iterable[tuple[str, int | None, int]], side: Sequence[int]
+) -> dict[tuple[str, int | None], int]:
+    out: dict[tuple[str, int | None], int] = defaultdict(int)
+    for item, seat, value in items:
+        if seat is None and side:
+            for s in side:
+                out[(item, s)] += value
+        else:
+            out[(item, seat)] += value
+    return out
+
+
+def _sort_key(k: tuple[str, int | None]) -> tuple[str, int]:
+    return (k[0], -1 if k[1] is None else k[1])
+
+
+def compare_scores(
+    recorded: ScoreSheet,
+    recomputed: ScoreSheet,
+    *,
+    declarer: int | None = None,
+    partner: int | None = None,
+    known_items: frozenset[str] | None = None,
+    incomplete_seats: tuple[int, ...] = (),
+) -> tuple[list[Discrepancy], list[str]]:
+    """Compare two score sheets: (discrepancies, unverified notes). Rules: module docstring."""
+    out: list[Discrepancy] = []
+    notes: list[str] = []
+    side = [s for s in (declarer, partner) if s is not None]
+    side = list(dict.fromkeys(side))
+    if recorded.items:
+        rec_items = list(recorded.items)
+        if known_items is not None:
+            unknown = [it for it in rec_items if it[0] not in known_items]
+            for item, seat, value in unknown:
+                who = "the declarer's side" if seat is None else f"seat {seat}"
+                notes.append(
+                    f"recorded item {item!r} ({who}, {value:+d}) is not an item the engine "
+                    "produces: not checked"
+                )
+            rec_items = [it for it in rec_items if it[0] in known_items]
+        if rec_items != recomputed.items:  # (the same lines in the same order: all agree)
+            rec = _expand(rec_items, side)
+            cmp = _expand(recomputed.items, side)
+            for key in sorted(set(rec) | set(cmp), key=_sort_key):
+                r, c = rec.get(key), cmp.get(key)
+                if r == c:
+                    continue
+                if (r is None and c == 0) or (c is None and r == 0):
+                    continue
+                out.append(Discrepancy(key[0], key[1], r, c))
+    n = max(len(recorded.totals), len(recomputed.totals))
+    for s in range(n):
+        r = recorded.totals[s] if s < len(recorded.totals) else None
+        c = recomputed.totals[s] if s < len(recomputed.totals) else None
+        if s in incomplete_seats:
+            if r is not None:
+                notes.append(
+                    f"total of seat {s} (recorded {r:+d}) not checked: the engine could value "
+                    f"only part of its items (recomputed from the known items: {c:+d})"
+                )
+            continue
+        if r != c:
+            out.append(Discrepancy("total", s, r, c))
+    if recorded.radelci_after is not None:
+        if recomputed.radelci_after is None:
+            notes.append("recorded radelci after the hand: the engine does not track them")
+        else:
+            n = max(len(recorded.radelci_after), len(recomputed.radelci_after))
+            for s in range(n):
+                ra = recorded.radelci_after
+                ca = recomputed.radelci_after
+                r = ra[s] if s < len(ra) else None
+                c = ca[s] if s < len(ca) else None
+                if r != c:
+                    out.append(Discrepancy("radelci_after", s, r, c))
+    return out, notes
+
+
+# --------------------------------------------------------------------------- hands
+
+
+def audit_hand(
+    session: m.Session,
+    hand: m.Hand,
+    replay: HandReplay,
+    *,
+    file: str | None = None,
+    engine: GameEngine | None = None,
+    keep_replay: bool = False,
+) -> HandAudit:
+    """Turn a :class:`~tarock_logs.verdict.replay.HandReplay` of ``hand`` into its audit record."""
+    unverified = list(replay.unverified)
+    recorded = ScoreSheet.from_result(hand.result) if hand.result is not None else None
+    score = replay.score
+    recomputed = ScoreSheet.from_score(score) if score is not None else None
+    discrepancies: list[Discrepancy] = []
+    if recorded is None:
+        unverified.append("no recorded result: the score could not be compared")
+    if hand.radelci_before is not None and replay.carry_source == "engine":
+        exp = replay.carry_expected.get("radelci")
+        if exp is not None:
+            rb = list(hand.radelci_before)
+            for s in range(max(len(rb), len(exp))):
+                r = rb[s] if s < len(rb) else None
+                c = exp[s] if s < len(exp) else None
+                if r != c:
+                    discrepancies.append(Discrepancy("radelci_before", s, r, c))
+    if recorded is not None and recomputed is not None:
+        d, notes = compare_scores(
+            recorded,
+            recomputed,
+            declarer=score.declarer if score else None,
+            partner=score.partner if score else None,
+            known_items=_engine_item_names(engine),
+            incomplete_seats=tuple(getattr(score, "incomplete_seats", ()) or ()),
+        )
+        discrepancies.extend(d)
+        unverified.extend(notes)
+    return HandAudit(
+        file=file,
+        session=session.id,
+        hand=hand.number,
+        hand_id=hand_content_hash(session, hand),
+        game=session.game,
+        ruleset=replay.ruleset_id,
+        legal=replay.legal,
+        violations=list(replay.violations),
+        recorded=recorded,
+        recomputed=recomputed,
+        discrepancies=discrepancies,
+        unverified=list(dict.fromkeys(unverified)),
+        incomplete_seats=list(getattr(score, "incomplete_seats", ()) or ()) if score else [],
+        contract=score.contract if score else None,
+        declarer=score.declarer if score else None,
+        partner=score.partner if score else None,
+        won=score.won if score else None,
+        replay=replay if keep_replay else None,
+    )
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+@dataclass(slots=True)
+class SessionAudit:
+    """The audit of one session: its hands, totals and placement points.
+
+    ``recomputed_totals`` is the session total from the recomputed hand totals (the round
+    score: their sum, or the engine's ``session_totals``), None when some hand could not be
+    scored. ``recorded_hand_sum`` is the same arithmetic over the recorded hand scores (item
+    ``session_total_sum`` when the recorded session total disagrees with it); both need an
+    engine, because how a session total is made is a rule of the game.
+    ``tournament_penalties`` sums tournament-point penalties and arbiter adjustments (unit
+    ``tournament``) per seat: they enter the final ranking, not the round score.
+    """
+
+    file: str | None
+    session: str
+    game: str
+    ruleset: str | None
+    players: list[str]
+    hands: list[HandAudit]
+    tournament: str | None = None
+    round: int | None = None
+    table: str | None = None
+    recorded_totals: list[int] | None = None
+    recorded_hand_sum: list[int] | None = None
+    recomputed_totals: list[int] | None = None
+    recorded_placement_points: list[float] | None = None
+    placement_points: list[float] | None = None
+    tournament_penalties: list[int] = field(default_factory=list)
+    discrepancies: list[Discrepancy] = field(default_factory=list)
+    unverified: list[str] = field(default_factory=list)
+    _engine: GameEngine | None = field(default=None, repr=False, compare=False)
+    _ruleset: Ruleset | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.discrepancies) or any(h.has_findings for h in self.hands)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "session": self.session,
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "tournament": self.tournament,
+            "round": self.round,
+            "table": self.table,
+            "players": list(self.players),
+            "hands": len(self.hands),
+            "illegal_hands": sum(1 for h in self.hands if not h.legal),
+            "hands_with_discrepancies": sum(1 for h in self.hands if h.discrepancies),
+            "unverified_hands": sum(1 for h in self.hands if h.recomputed is None),
+            "recorded_totals": self.recorded_totals,
+            "recorded_hand_sum": self.recorded_hand_sum,
+            "recomputed_totals": self.recomputed_totals,
+            "recorded_placement_points": self.recorded_placement_points,
+            "placement_points": self.placement_points,
+            "tournament_penalties": list(self.tournament_penalties),
+            "discrepancies": [d.to_dict() for d in self.discrepancies],
+            "unverified": list(self.unverified),
+        }
+
+
+def _tournament_penalties(session: m.Session) -> list[int]:
+    pen = [0] * len(session.players)
+    for hand in session.hands:
+        for irr in hand.irregularities:
+            if isinstance(irr, m.Penalty) and irr.unit == "tournament":
+                if irr.seat < len(pen):
+                    pen[irr.seat] -= abs(irr.points)  # a penalty always deducts
+            elif isinstance(irr, m.ArbiterDecision):
+                for a in irr.adjustments:
+                    if a.unit == "tournament" and a.seat < len(pen):
+                        pen[a.seat] += a.points
+    return pen
+
+
+def _sum_columns(rows: Sequence[Sequence[int]], n: int) -> list[int]:
+    out = [0] * n
+    for row in rows:
+        for s, v in enumerate(row[:n]):
+            out[s] += v
+    return out
+
+
+def _session_totals(
+    eng: GameEngine | None, rs: Ruleset | None, rows: Sequence[Sequence[int]], n: int
+) -> list[int]:
+    """Session totals from per-hand totals: the engine's ``session_totals(ruleset, rows)``
+    when it has one (Royal Tarock divides the match sum by 8), else the plain sum."""
+    fn = getattr(eng, "session_totals", None) if eng is not None else None
+    if callable(fn) and rs is not None:
+        return [int(x) for x in fn(rs, [list(r) for r in rows])]
+    return _sum_columns(rows, n)
+
+
+def audit_session(
+    session: m.Session,
+    file: str | None = None,
+    ruleset: str | None = None,
+    *,
+    engine: GameEngine | None = None,
+    all_tables_of_five: bool | None = None,
+    keep_replays: bool = False,
+) -> SessionAudit:
+    """Audit every hand of ``session`` in order, then its totals and placement points.
+
+    ``ruleset`` re-scores under another ruleset (what-if); the records then name it.
+    ``all_tables_of_five`` selects the placement table for tables of 5 (None: true when this
+    table has 5 seats; :func:`audit_tournaments` settles it from the whole tournament).
+    ``keep_replays`` keeps each hand's replay on its record (for the dossier).
+    """
+    eng = engine if engine is not None else get_engine(session.game)
+    replays = replay_session(session, ruleset, engine=eng, with_views=False)
+    hands = [
+        audit_hand(session, h, r, file=file, engine=eng, keep_replay=keep_replays)
+        for h, r in zip(session.hands, replays, strict=True)
+    ]
+    rs_obj = next((r.ruleset for r in replays if r.ruleset is not None), None)
+    if rs_obj is None and eng is not None:
+        try:
+            rs_obj = resolve_ruleset(eng, ruleset or session.ruleset, session.options)
+        except ReplayError:
+            rs_obj = None
+    n = len(session.players)
+    ev = session.event
+    sa = SessionAudit(
+        file=file,
+        session=session.id,
+        game=session.game,
+        ruleset=rs_obj.id if rs_obj is not None else (ruleset or session.ruleset),
+        players=[p.id for p in session.players],
+        hands=hands,
+        tournament=ev.tournament if ev else None,
+        round=ev.round if ev else None,
+        table=ev.table if ev else None,
+        tournament_penalties=_tournament_penalties(session),
+        _engine=eng,
+        _ruleset=rs_obj,
+    )
+    if eng is None:
+        sa.unverified.append(f"no rules engine for {session.game} yet: not checked")
+    rec = session.recorded
+    if rec is not None and rec.totals is not None:
+        sa.recorded_totals = list(rec.totals)
+    if rec is not None and rec.placement_points is not None:
+        sa.recorded_placement_points = [float(x) for x in rec.placement_points]
+    if eng is not None and session.hands and all(h.result is not None for h in session.hands):
+        sa.recorded_hand_sum = _session_totals(
+            eng, rs_obj, [h.result.scores for h in session.hands if h.result is not None], n
+        )
+    if eng is not None and all(h.recomputed is not None for h in hands):
+        sa.recomputed_totals = _session_totals(
+            eng, rs_obj, [h.recomputed.totals for h in hands if h.recomputed is not None], n
+        )
+    elif hands and eng is not None:
+        missing = sum(1 for h in hands if h.recomputed is None)
+        sa.unverified.append(
+            f"session totals not recomputed: {missing} of {len(hands)} hands could not be scored"
+        )
+    partial = sorted({s for h in hands for s in h.incomplete_seats})
+    if sa.recorded_totals is not None:
+        if sa.recomputed_totals is not None:
+            for s in partial:
+                sa.unverified.append(
+                    f"session total of seat {s} not checked: some of its hands contain items "
+                    "of unknown value"
+                )
+            for s in range(n):
+                r = sa.recorded_totals[s] if s < len(sa.recorded_totals) else None
+                if s in partial:
+                    continue
+                if r != sa.recomputed_totals[s]:
+                    sa.discrepancies.append(
+                        Discrepancy("session_total", s, r, sa.recomputed_totals[s])
+                    )
+        if sa.recorded_hand_sum is not None:
+            for s in range(n):
+                r = sa.recorded_totals[s] if s < len(sa.recorded_totals) else None
+                if r != sa.recorded_hand_sum[s]:
+                    sa.discrepancies.append(
+                        Discrepancy("session_total_sum", s, r, sa.recorded_hand_sum[s])
+                    )
+    _placement(sa, n == 5 if all_tables_of_five is None else all_tables_of_five)
+    return sa
+
+
+def _placement(sa: SessionAudit, all_tables_of_five: bool) -> None:
+    """(Re)compute the session's placement points and compare them with the recorded ones."""
+    sa.discrepancies = [d for d in sa.discrepancies if d.item != "placement_points"]
+    sa.unverified = [u for u in sa.unverified if not u.startswith("placement points")]
+    sa.placement_points = None
+    if sa._engine is None or sa._ruleset is None:
+        if sa.recorded_placement_points is not None:
+            sa.unverified.append("placement points not checked: no engine for this game")
+        return
+    if sa.recomputed_totals is None or any(h.incomplete_seats for h in sa.hands):
+        if sa.recorded_placement_points is not None:
+            sa.unverified.append("placement points not checked: the round score is incomplete")
+        return
+    try:
+        pts = sa._engine.placement_points(sa._ruleset, sa.recomputed_totals, all_tables_of_five)
+    except Exception as exc:  # noqa: BLE001 - the engine has no placement arithmetic here
+        sa.unverified.append(f"placement points not recomputed: {exc}")
+        return
+    sa.placement_points = [float(p) for p in pts]
+    if sa.recorded_placement_points is not None:
+        rec = sa.recorded_placement_points
+        for s in range(max(len(rec), len(pts))):
+            r = rec[s] if s < len(rec) else None
+            c = sa.placement_points[s] if s < len(pts) else None
+            if r is None or c is None or abs(r - c) > 1e-9:
+                sa.discrepancies.append(Discrepancy("placement_points", s, r, c))
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass(slots=True)
+class Standing:
+    """One player's line in the final ranking of a tournament.
+
+    ``deviation`` is the sum over rounds of (round score − average round score at the table),
+    the Slovenian tie-break; ``total`` = placement points + tournament-point penalties.
+    ``rank`` is shared by players equal on both keys.
+    """
+
+    player: str
+    rank: int
+    total: float
+    placement_points: float
+    penalties: float
+    deviation: float
+    rounds: dict[int, dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "rank": self.rank,
+            "total": self.total,
+            "placement_points": self.placement_points,
+            "penalties": self.penalties,
+            "deviation": self.deviation,
+            "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
+        }
+
+
+@dataclass(slots=True)
+class TournamentAudit:
+    """A tournament: the sessions sharing ``event.tournament``, its rounds and the ranking."""
+
+    tournament: str
+    game: str
+    ruleset: str | None
+    sessions: list[str]
+    rounds: list[int]
+    standings: list[Standing]
+    discrepancies: list[dict[str, Any]] = field(default_factory=list)
+    unverified: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tournament": self.tournament,
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "sessions": list(self.sessions),
+            "rounds": list(self.rounds),
+            "standings": [s.to_dict() for s in self.standings],
+            "discrepancies": list(self.discrepancies),
+            "unverified": list(self.unverified),
+        }
+
+
+def rank_players(
+    totals: Mapping[str, float], deviations: Mapping[str, float]
+) -> list[tuple[str, int]]:
+    """Generic final ranking: total points, then deviation sum, both descending; equal on both
+    keys share the rank (the next rank skips, as in 1, 2, 2, 4)."""
+    order = sorted(totals, key=lambda p: (-totals[p], -deviations.get(p, 0.0), p))
+    out: list[tuple[str, int]] = []
+    prev: tuple[float, float] | None = None
+    rank = 0
+    for i, p in enumerate(order, start=1):
+        key = (totals[p], deviations.get(p, 0.0))
+        if key != prev:
+            rank = i
+            prev = key
+        out.append((p, rank))
+    return out
+
+
+def audit_tournaments(sessions: Sequence[SessionAudit]) -> list[TournamentAudit]:
+    """Group session audits by ``event.tournament`` and compute the standings.
+
+    Per round, placement points are recomputed for every table with the right table-of-5
+    column (all tables of the round of 5 or not), which updates each session's
+    ``placement_points`` and its ``placement_points`` discrepancies in place. The ranking uses
+    the engine's ``final_ranking(ruleset, rows)`` when it offers one, else :func:`rank_players`
+    (placement points plus tournament-point penalties, then the deviation sum).
+    """
+    groups: dict[str, list[SessionAudit]] = defaultdict(list)
+    for sa in sessions:
+        if sa.tournament:
+            groups[sa.tournament].append(sa)
+    out: list[TournamentAudit] = []
+    for tid in sorted(groups):
+        group = groups[tid]
+        ta = TournamentAudit(
+            tournament=tid,
+            game=group[0].game,
+            ruleset=group[0].ruleset,
+            sessions=[s.session for s in group],
+            rounds=sorted({s.round for s in group if s.round is not None}),
+            standings=[],
+        )
+        by_round: dict[int | None, list[SessionAudit]] = defaultdict(list)
+        for sa in group:
+            by_round[sa.round].append(sa)
+        for rnd, tables in by_round.items():
+            five = all(len(t.players) == 5 for t in tables)
+            for t in tables:
+                _placement(t, five)
+            if rnd is None and len(tables) > 1:
+                ta.unverified.append(
+                    f"{len(tables)} sessions without event.round: each counted as its own round"
+                )
+        if len({s.game for s in group}) > 1:
+            ta.unverified.append("sessions of different games share this tournament id")
+        points: dict[str, float] = defaultdict(float)
+        penalties: dict[str, float] = defaultdict(float)
+        deviation: dict[str, float] = defaultdict(float)
+        rounds: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
+        complete = True
+        for k, sa in enumerate(group):
+            scores = sa.recomputed_totals
+            pts = sa.placement_points
+            if scores is None or pts is None:
+                complete = False
+                ta.unverified.append(
+                    f"session {sa.session}: round score or placement points not recomputed"
+                )
+            avg = sum(scores) / len(scores) if scores else 0.0
+            rnd_key = sa.round if sa.round is not None else -(k + 1)
+            for seat, pid in enumerate(sa.players):
+                if pts is not None:
+                    points[pid] += pts[seat]
+                if seat < len(sa.tournament_penalties):
+                    penalties[pid] += sa.tournament_penalties[seat]
+                if scores is not None:
+                    deviation[pid] += scores[seat] - avg
+                rounds[pid][rnd_key] = {
+                    "session": sa.session,
+                    "table": sa.table,
+                    "score": scores[seat] if scores is not None else None,
+                    "placement_points": pts[seat] if pts is not None else None,
+                    "recorded_placement_points": (
+                        sa.recorded_placement_points[seat]
+                        if sa.recorded_placement_points is not None
+                        and seat < len(sa.recorded_placement_points)
+                        else None
+                    ),
+                }
+                if sa.placement_points is not None:
+                    points.setdefault(pid, 0.0)
+        for sa in group:
+            for d in sa.discrepancies:
+                if d.item == "placement_points":
+                    ta.discrepancies.append(
+                        {
+                            "session": sa.session,
+                            "round": sa.round,
+                            "player": sa.players[d.seat] if d.seat is not None else None,
+                            **d.to_dict(),
+                        }
+                    )
+        players = sorted(rounds)
+        totals = {p: points.get(p, 0.0) + penalties.get(p, 0.0) for p in players}
+        ranked = _engine_ranking(group, totals, deviation) or rank_players(totals, deviation)
+        if not complete:
+            ta.unverified.append("the ranking is provisional: some rounds could not be scored")
+        ta.standings = [
+            Standing(
+                player=p,
+                rank=r,
+                total=totals[p],
+                placement_points=points.get(p, 0.0),
+                penalties=penalties.get(p, 0.0),
+                deviation=round(deviation.get(p, 0.0), 6),
+                rounds=rounds[p],
+            )
+            for p, r in ranked
+        ]
+        out.append(ta)
+    return out
+
+
+def _engine_ranking(
+    group: Sequence[SessionAudit],
+    totals: Mapping[str, float],
+    deviation: Mapping[str, float],
+) -> list[tuple[str, int]] | None:
+    """The engine's own ranking arithmetic (``final_ranking``), if it offers one."""
+    eng = group[0]._engine
+    rs = group[0]._ruleset
+    fn = getattr(eng, "final_ranking", None) if eng is not None else None
+    if fn is None or rs is None:
+        return None
+    try:
+        ranked = fn(rs, [(p, totals[p], deviation.get(p, 0.0)) for p in totals])
+        return [(str(p), int(r)) for p, r in ranked]
+    except Exception:  # noqa: BLE001 - fall back to the generic arithmetic
+        return None

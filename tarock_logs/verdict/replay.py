@@ -1,0 +1,688 @@
+"""Replay: drive a rules engine through the actions of a recorded hand.
+
+The replay layer is the bridge between the log format (:mod:`tarock_logs.log.models`, pydantic) and
+the pure rules engines (:mod:`tarock_logs.rules.base`). It converts each logged action into an
+engine :class:`~tarock_logs.rules.base.Action`, pushes it onto the engine's
+:class:`~tarock_logs.rules.base.HandState` and records, for every action, the violations the
+engine reported (with ``action_index`` set, 0-based into the hand's actions) and, unless
+``with_views=False``, the engine's ``view()`` snapshot after it (the state sequence the replay
+viewer steps through). At the end of the hand the engine scores it.
+
+It is game-agnostic: it talks to engines only through the contract in ``rules/base.py`` and
+finds them with :func:`tarock_logs.rules.get_engine`. A game without an engine, an unknown
+ruleset, an engine that gives up on an action or declines to score: each yields a replay whose
+``unverified`` says why, never an exception.
+
+Sessions carry state from hand to hand (Slovenian *radelci*, the doubling tokens earned in
+big games; Austrian double rounds): :func:`replay_session` replays the hands in order through
+one engine :class:`~tarock_logs.rules.base.SessionState`.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs.log import models as m
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import (
+    Action,
+    GameEngine,
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    SessionState,
+    Violation,
+)
+
+__all__ = [
+    "HandReplay",
+    "ReplayError",
+    "Step",
+    "legal_alternatives",
+    "replay_hand",
+    "replay_in_session",
+    "replay_session",
+    "resolve_ruleset",
+    "to_engine_action",
+    "to_engine_irregularity",
+]
+
+
+#: Whether replays without views may use an engine's optional bulk path (``fast_replay`` on the
+#: session class, e.g. :mod:`tarock_logs.rules.slovenian.fastpath`). Switch off to measure or
+#: debug the reference path alone (``tarock bench`` reports both).
+FAST_PATH = True
+
+
+class ReplayError(Exception):
+    """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
+
+
+# --------------------------------------------------------------------------- conversions
+
+
+def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(p.items()))
+
+
+_SIMPLE = frozenset({"play", "call", "pass", "lezim", "throw_in"})
+_SIMPLE_CACHE: dict[tuple[str, int, str | None], Action] = {}
+_PLAY_CACHE: dict[tuple[int, str], Action] = {}
+
+
+def to_engine_action(model_action: Any) -> Action:
+    """One log action (a :mod:`tarock_logs.log.models` action) as an engine :class:`Action`.
+
+    Same ``type`` and ``seat`` and the same-named fields; list fields become tuples and
+    ``params`` a tuple of ``(key, value)`` pairs sorted by key (docs/architecture.md).
+    """
+    a = model_action
+    t = a.type
+    if t == "play":  # most actions of a hand
+        pkey = (a.seat, a.card)
+        hit = _PLAY_CACHE.get(pkey)
+        if hit is None:
+            hit = _PLAY_CACHE[pkey] = Action(t, a.seat, card=a.card)
+        return hit
+    if t in _SIMPLE:  # the bulk of a hand: cached, Actions are immutable
+        # a model's fields are in its __dict__; asking a pydantic model for a field it lacks
+        # goes through a slow __getattr__ that raises
+        d = getattr(a, "__dict__", None)
+        key = (t, a.seat, d.get("card") if d is not None else getattr(a, "card", None))
+        hit = _SIMPLE_CACHE.get(key)
+        if hit is None:
+            hit = _SIMPLE_CACHE[key] = Action(t, a.seat, card=key[2])
+        return hit
+    if t == "bid":
+        return Action(t, a.seat, contract=a.contract)
+    if t == "talon":
+        return Action(t, a.seat, group=a.group)
+    if t == "discard":
+        return Action(t, a.seat, cards=tuple(a.cards), shown=tuple(a.shown))
+    if t == "announce":
+        return Action(
+            t, a.seat, bonus=a.bonus, side=a.side, raises=a.raises, params=_params(a.params)
+        )
+    if t == "kontra":
+        return Action(t, a.seat, target=a.target, level=a.level)
+    if t == "claim":
+        return Action(t, a.seat, claim=a.claim, cards=tuple(a.cards))
+    if t == "meld":
+        return Action(t, a.seat, meld=a.meld, params=_params(a.params))
+    return Action(t, a.seat)  # an action type the log format may add later
+
+
+def to_engine_irregularity(irr: Any) -> Irregularity:
+    """A recorded irregularity (renons, misdeal, arbiter ruling, penalty) for the engine."""
+    t = irr.type
+    if t == "renons":
+        return Irregularity(
+            t,
+            seat=irr.offender,
+            called_by=irr.called_by,
+            kind=irr.kind,
+            action_index=irr.action_index,
+            trick=irr.trick,
+            upheld=irr.upheld,
+        )
+    if t == "misdeal":
+        return Irregularity(t, seat=irr.seat, points=irr.penalty)
+    if t == "arbiter":
+        adj = tuple((a.seat, a.points, a.unit) for a in irr.adjustments)
+        return Irregularity(t, adjustments=adj)
+    if t == "penalty":
+        return Irregularity(t, seat=irr.seat, points=irr.points, unit=irr.unit)
+    raise ValueError(f"unknown irregularity type {t!r}")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(slots=True)
+class Step:
+    """One position of the replay.
+
+    Step 0 is the deal before any action (``action`` and ``action_index`` None); step ``k``
+    (k ≥ 1) is the position after action ``k - 1``, with that action and the violations it
+    raised. ``view`` is the engine's JSON-able snapshot (None when replayed without views).
+    """
+
+    index: int
+    action_index: int | None
+    action: Action | None
+    violations: list[Violation]
+    view: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class HandReplay:
+    """The outcome of replaying one hand.
+
+    ``violations`` lists every violation, action-level ones with ``action_index`` set,
+    hand-level ones (if an engine reports any) with it None. ``score`` is the engine's
+    recomputed score, None when the hand could not be scored (see ``unverified``). ``legal`` is
+    True when no violation has severity ``error``. ``complete`` is False when the replay
+    stopped before the last action (the engine refused to apply one) or the hand did not end.
+    ``carry_expected`` is the engine's carried state (radelci) coming into the hand,
+    ``carry_before`` the state the hand was played with: the log's ``radelci_before`` where
+    it was applied (``carry_source == "recorded"``), else the engine's.
+    """
+
+    game: str
+    hand_index: int
+    hand_number: int
+    ruleset: Ruleset | None
+    violations: list[Violation] = field(default_factory=list)
+    score: HandScore | None = None
+    unverified: list[str] = field(default_factory=list)
+    complete: bool = False
+    carry_before: dict[str, Any] = field(default_factory=dict)
+    carry_after: dict[str, Any] = field(default_factory=dict)
+    actions_applied: int = 0
+    requested_ruleset: str | None = None
+    carry_expected: dict[str, Any] = field(default_factory=dict)
+    carry_source: str = "engine"
+    _st: HandState | None = field(default=None, repr=False)
+    _steps: list[Step] | None = field(default=None, repr=False)
+    #: a fast replay (the engine's optional ``fast_replay``): the completed tricks in the
+    #: format of ``view()["tricks"]`` (built on first use of :attr:`tricks`), the log's
+    #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
+    #: reference hand state on first use of :attr:`_state`
+    _tricks: Sequence[Any] | Callable[[], Sequence[Any]] | None = field(default=None, repr=False)
+    #: a fast replay whose engine gives them: the tricks as columns (``TrickRows``), on call
+    _trick_rows: Callable[[], Any] | None = field(default=None, repr=False)
+    _model_actions: Sequence[Any] | None = field(default=None, repr=False)
+    _rebuild: Callable[[], HandState] | None = field(default=None, repr=False)
+    #: without views: the applied actions and their violations by action index, from which
+    #: :attr:`steps` is built on first use (bulk audits never look at steps)
+    _actions: list[Action] | None = field(default=None, repr=False)
+    _found: dict[int, list[Violation]] | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def tricks(self) -> Sequence[Any] | None:
+        """After a fast replay, the completed tricks as the engine's ``view()["tricks"]`` gives
+        them (built on first use); None after a reference replay (ask ``_state.view()``)."""
+        t = self._tricks
+        if callable(t):
+            t = self._tricks = t()
+        return t
+
+    def trick_rows(self) -> Any:
+        """After a fast replay whose engine gives them, the completed tricks as columns
+        (:class:`~tarock_logs.rules.base.TrickRows`); else None (use :attr:`tricks`)."""
+        f = self._trick_rows
+        return f() if f is not None else None
+
+    @property
+    def _state(self) -> HandState | None:
+        """The engine's hand state after the replay (rebuilt by the reference engine on first
+        use after a fast replay)."""
+        st = self._st
+        if st is None and self._rebuild is not None:
+            rebuild, self._rebuild = self._rebuild, None
+            try:
+                st = self._st = rebuild()
+            except Exception:  # noqa: BLE001 - only the viewer's alternatives need it
+                st = None
+        return st
+
+    @_state.setter
+    def _state(self, value: HandState | None) -> None:
+        self._st = value
+        self._rebuild = None
+
+    @property
+    def steps(self) -> list[Step]:
+        """Step 0 (the deal) and one :class:`Step` per applied action (see :class:`Step`)."""
+        steps = self._steps
+        if steps is None:
+            steps = []
+            acts = self._actions
+            if acts is None and self._model_actions is not None:
+                acts = [to_engine_action(a) for a in self._model_actions]
+                self._model_actions = None
+            if acts is not None:
+                found = self._found or {}
+                steps.append(Step(0, None, None, [], None))
+                steps += [Step(i + 1, i, a, found.get(i, []), None) for i, a in enumerate(acts)]
+            self._steps = steps
+            self._actions = self._found = None
+        return steps
+
+    @property
+    def legal(self) -> bool:
+        """No violation of severity ``error`` (warnings do not make a hand illegal)."""
+        return not any(v.severity == "error" for v in self.violations)
+
+    @property
+    def verified(self) -> bool:
+        """An engine replayed the hand to its end and scored it."""
+        return self.score is not None and self.complete
+
+    @property
+    def ruleset_id(self) -> str | None:
+        """The id of the ruleset used, else the one asked for (no engine could resolve it)."""
+        return self.ruleset.id if self.ruleset is not None else self.requested_ruleset
+
+    def first_error(self) -> Violation | None:
+        """The first violation of severity ``error`` (the viewer's "jump to first problem")."""
+        return next((v for v in self.violations if v.severity == "error"), None)
+
+
+# --------------------------------------------------------------------------- engine plumbing
+
+
+def resolve_ruleset(
+    engine: GameEngine,
+    ruleset_id: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    notes: list[str] | None = None,
+) -> Ruleset:
+    """The engine's ruleset ``ruleset_id`` (an id or alias) with the session's ``options``.
+
+    Options the ruleset does not know are dropped and, if ``notes`` is given, reported there
+    (a what-if under another ruleset must not fail because the session's options name a
+    switch that ruleset lacks). Raises :class:`ReplayError` for an unknown ruleset.
+    """
+    opts = dict(options or {})
+    try:
+        base = engine.ruleset(ruleset_id)
+    except (KeyError, ValueError, LookupError) as exc:
+        known = ", ".join(sorted(engine.rulesets)) or "none"
+        raise ReplayError(
+            f"unknown ruleset {ruleset_id!r} for {engine.game} (known: {known})"
+        ) from exc
+    unknown = sorted(set(opts) - set(base.options))
+    if unknown and notes is not None:
+        notes.append(
+            f"session option(s) {', '.join(unknown)} not known to ruleset {base.id}: ignored"
+        )
+    kept = {k: v for k, v in opts.items() if k in base.options}
+    if not kept:
+        return base
+    try:
+        return engine.ruleset(ruleset_id, kept)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReplayError(f"bad options for ruleset {base.id}: {exc}") from exc
+
+
+def _session_setup(
+    session: m.Session, ruleset: str | None, engine: GameEngine | None
+) -> tuple[GameEngine, Ruleset, list[str]]:
+    eng = engine if engine is not None else get_engine(session.game)
+    if eng is None:
+        raise ReplayError(f"no rules engine for {session.game} yet: not checked")
+    notes: list[str] = []
+    rs = resolve_ruleset(eng, ruleset or session.ruleset, session.options, notes=notes)
+    return eng, rs, notes
+
+
+def _safe_view(state: HandState) -> dict[str, Any] | None:
+    try:
+        return state.view()
+    except Exception as exc:  # noqa: BLE001 - a viewer snapshot must not sink the audit
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _carry(ss: SessionState) -> dict[str, Any]:
+    try:
+        return dict(ss.carry())
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def recorded_carry(hand: m.Hand) -> dict[str, Any]:
+    """What the log records about the state carried into ``hand`` (Slovenian radelci)."""
+    return {"radelci": list(hand.radelci_before)} if hand.radelci_before is not None else {}
+
+
+def restore_carry(session_state: SessionState, carry: Mapping[str, Any]) -> bool:
+    """Set the carried state (e.g. ``{"radelci": [1, 0, 2, 0]}``) on an engine session.
+
+    Uses the session's optional ``restore(carry)`` method; without one, a carry key names the
+    session attribute holding that per-seat list (``SlovenianSession.radelci``). Returns
+    False when the engine offers neither (the recorded state is then not applied).
+    """
+    fn = getattr(session_state, "restore", None)
+    if callable(fn):
+        fn(dict(carry))
+        return True
+    done = False
+    for key, value in carry.items():
+        if isinstance(getattr(session_state, key, None), list):
+            setattr(session_state, key, list(value))
+            done = True
+    return done
+
+
+def _not_applicable(out: HandReplay, i: int, action: Action, exc: Exception) -> Violation:
+    v = Violation(
+        code="replay.not_applicable",
+        message=f"{action} could not be applied: {exc}; the replay stops here",
+        rule="",
+        seat=action.seat,
+        card=action.card,
+        action_index=i,
+    )
+    out.violations.append(v)
+    out.unverified.append(
+        f"replay stopped at action {i} ({action}): the engine could not apply it"
+    )
+    return v
+
+
+def _push_with_views(out: HandReplay, state: HandState, actions: Sequence[Any]) -> None:
+    """Push every action, keeping a :class:`Step` with the engine's view after each."""
+    steps = out._steps = [Step(0, None, None, [], _safe_view(state))]
+    for i, model_action in enumerate(actions):
+        action = to_engine_action(model_action)
+        try:
+            found = state.push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            steps.append(Step(i + 1, i, action, [_not_applicable(out, i, action, exc)], None))
+            return
+        found = [v.at(i) for v in found]
+        out.violations.extend(found)
+        out.actions_applied = i + 1
+        steps.append(Step(i + 1, i, action, found, _safe_view(state)))
+
+
+def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> None:
+    """Push every action without views: the hot path of audits, the store and the bench.
+
+    Records the engine actions and the (re-indexed) violations by action index only; the
+    :attr:`HandReplay.steps` are built from them if someone asks.
+    """
+    push = state.push
+    conv = to_engine_action
+    acts: list[Action] = []
+    add = acts.append
+    found_at: dict[int, list[Violation]] = {}
+    out._actions = acts
+    out._found = found_at
+    for i, model_action in enumerate(actions):
+        action = conv(model_action)
+        add(action)
+        try:
+            found = push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            found_at[i] = [_not_applicable(out, i, action, exc)]
+            out.actions_applied = i
+            return
+        if found:
+            found = found_at[i] = [v.at(i) for v in found]
+            out.violations.extend(found)
+    out.actions_applied = len(acts)
+
+
+def _replay_fast(
+    out: HandReplay, session_state: SessionState, hand: m.Hand, fast: Callable[..., Any]
+) -> bool:
+    """The engine's optional bulk path (a method of the session's class):
+    ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns
+    ``(score, tricks, state, rebuild[, findings[, trick_rows]])`` (``tricks``: a list in the
+    format of ``view()["tricks"]``, or a callable giving it; ``findings``: hand-level
+    warnings the reference would report too; ``trick_rows``: a callable giving the same
+    tricks as ``TrickRows`` columns, or None) for a hand it proved legal (no violation, no irregularity)
+    and finished, or None to decline; the
+    replay is then done by :func:`_replay_into`'s reference path. The result is the one the
+    reference path gives for such a hand (differential tests in
+    tests/rules/slovenian/test_fastpath.py)."""
+    try:
+        res = fast(session_state, hand.dealer, hand.deal.hands, hand.deal.talon, hand.actions,
+                   to_engine_action)
+    except Exception:  # noqa: BLE001 - the reference path will say what is wrong
+        return False
+    if res is None:
+        return False
+    score, tricks, state, rebuild = res[:4]
+    # hand-level findings the fast path passes on (warnings only, e.g. a dealer out of turn)
+    out.violations.extend(res[4] if len(res) > 4 else ())
+    out.actions_applied = len(hand.actions)
+    out._tricks = tricks
+    out._trick_rows = res[5] if len(res) > 5 else None
+    out._model_actions = hand.actions
+    out._rebuild = rebuild
+    out.complete = True
+    out.score = score
+    out.unverified.extend(score.unverified)
+    try:
+        session_state.end_hand(state, score)
+    except Exception as exc:  # noqa: BLE001
+        out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+    return True
+
+
+def _replay_into(
+    out: HandReplay,
+    session_state: SessionState,
+    hand: m.Hand,
+    *,
+    with_views: bool,
+    trust_carry: bool = False,
+) -> None:
+    """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset).
+
+    The state the log records before the hand (``radelci_before``) is applied to the engine
+    unless ``trust_carry`` (the engine itself carried it from a scored previous hand; the
+    audit then compares the two).
+    """
+    out.carry_expected = _carry(session_state)
+    rec = recorded_carry(hand) if not trust_carry else None
+    if rec:
+        if restore_carry(session_state, rec):
+            out.carry_source = "recorded"
+        else:
+            out.unverified.append("the recorded state before the hand could not be applied")
+    out.carry_before = _carry(session_state)
+    # the optional bulk path must be the session class's own method: a wrapper that only
+    # delegates attributes (and may change new_hand or push) keeps the reference path
+    fast = None if with_views or hand.irregularities or not FAST_PATH else getattr(
+        type(session_state), "fast_replay", None)
+    if fast is not None and _replay_fast(out, session_state, hand, fast):
+        return
+    try:
+        state = session_state.new_hand(
+            hand.dealer,
+            [list(h) for h in hand.deal.hands],
+            list(hand.deal.talon),
+            [to_engine_irregularity(i) for i in hand.irregularities],
+        )
+    except Exception as exc:  # noqa: BLE001 - the engine refused the deal
+        out.unverified.append(f"the engine refused the deal: {exc}")
+        return
+    out._state = state
+    if with_views:
+        _push_with_views(out, state, hand.actions)
+    else:
+        _push_fast(out, state, hand.actions)
+    if out.actions_applied < len(hand.actions):
+        return  # the engine could not apply an action: the replay stopped there
+    # Hand-level findings (deal checks, unclaimed renons): an optional engine method.
+    findings = getattr(state, "hand_findings", None)
+    if callable(findings):
+        try:
+            out.violations.extend(findings())
+        except Exception as exc:  # noqa: BLE001
+            out.unverified.append(f"the engine's hand-level checks failed: {exc}")
+    if not state.is_over():
+        out.unverified.append(
+            f"the hand is incomplete: the engine expects more actions (phase {state.phase})"
+        )
+        return
+    out.complete = True
+    try:
+        score = state.score()
+    except Exception as exc:  # noqa: BLE001 - the engine declined to score this hand
+        out.unverified.append(f"the engine declined to score the hand: {exc}")
+        return
+    out.score = score
+    out.unverified.extend(score.unverified)
+    try:
+        session_state.end_hand(state, score)
+    except Exception as exc:  # noqa: BLE001
+        out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+
+
+def replay_hand(
+    session: m.Session,
+    hand: m.Hand | int,
+    *,
+    ruleset: str | None = None,
+    session_state: SessionState | None = None,
+    engine: GameEngine | None = None,
+    with_views: bool = True,
+    trust_carry: bool | None = None,
+) -> HandReplay:
+    """Replay one hand of ``session`` (a :class:`~tarock_logs.log.models.Hand` or its 0-based index).
+
+    ``ruleset`` re-scores under another ruleset (what-if; id or alias); by default the
+    session's own ruleset with the session's options. ``session_state`` is the state carried
+    in from the previous hands (radelci); without it the hand is replayed from a fresh session
+    state, so use :func:`replay_session` (or :func:`replay_in_session`) when the carry matters.
+    The log's ``radelci_before`` is applied to the engine unless ``trust_carry``; by default
+    the carry is trusted when a ``session_state`` is passed for a hand after the first.
+    ``engine`` overrides the registry (tests, experiments). Never raises for a bad log:
+    problems land in ``unverified`` and ``violations``.
+    """
+    if isinstance(hand, int):
+        idx = hand
+        hand = session.hands[idx]
+    else:
+        idx = next((i for i, h in enumerate(session.hands) if h is hand), -1)
+        if idx < 0:
+            idx = next((i for i, h in enumerate(session.hands) if h == hand), -1)
+    try:
+        eng, rs, notes = _session_setup(session, ruleset, engine)
+    except ReplayError as exc:
+        return HandReplay(
+            session.game,
+            idx,
+            hand.number,
+            None,
+            unverified=[str(exc)],
+            requested_ruleset=ruleset or session.ruleset,
+        )
+    out = HandReplay(session.game, idx, hand.number, rs, unverified=list(notes))
+    trust = (idx > 0) if trust_carry is None else trust_carry
+    if trust_carry is None and session_state is None:
+        trust = False
+    if session_state is None:
+        try:
+            session_state = eng.new_session(rs, len(session.players))
+        except Exception as exc:  # noqa: BLE001
+            out.unverified.append(f"the engine cannot set up this table: {exc}")
+            return out
+    _replay_into(out, session_state, hand, with_views=with_views, trust_carry=trust)
+    return out
+
+
+def replay_in_session(
+    session: m.Session,
+    index: int,
+    ruleset: str | None = None,
+    *,
+    engine: GameEngine | None = None,
+) -> HandReplay:
+    """Hand ``index`` (0-based) replayed with views after the session's earlier hands
+    (replayed without views), so that the carried state is what :func:`replay_session` gives."""
+    partial = session.model_copy(update={"hands": session.hands[: index + 1]})
+    eng = engine if engine is not None else get_engine(session.game)
+    replays = replay_session(partial, ruleset, engine=eng, with_views=False, views_for=index)
+    return replays[index]
+
+
+def replay_session(
+    session: m.Session,
+    ruleset: str | None = None,
+    *,
+    engine: GameEngine | None = None,
+    with_views: bool = False,
+    views_for: int | None = None,
+) -> list[HandReplay]:
+    """Replay every hand of ``session`` in order, carrying the session state (radelci).
+
+    Returns one :class:`HandReplay` per hand, in the session's order. With no engine for the
+    game (or an unknown ruleset) every hand comes back unverified with the reason.
+    ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only.
+    """
+    try:
+        eng, rs, notes = _session_setup(session, ruleset, engine)
+        ss = eng.new_session(rs, len(session.players))
+    except ReplayError as exc:
+        return [
+            HandReplay(
+                session.game,
+                i,
+                h.number,
+                None,
+                unverified=[str(exc)],
+                requested_ruleset=ruleset or session.ruleset,
+            )
+            for i, h in enumerate(session.hands)
+        ]
+    except Exception as exc:  # noqa: BLE001 - new_session refused the table
+        msg = f"the engine cannot set up this table: {exc}"
+        return [
+            HandReplay(
+                session.game,
+                i,
+                h.number,
+                None,
+                unverified=[msg],
+                requested_ruleset=ruleset or session.ruleset,
+            )
+            for i, h in enumerate(session.hands)
+        ]
+    out: list[HandReplay] = []
+    for i, hand in enumerate(session.hands):
+        r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
+        trust = i > 0 and out[-1].score is not None
+        views = with_views or views_for == i
+        _replay_into(r, ss, hand, with_views=views, trust_carry=trust)
+        out.append(r)
+    return out
+
+
+def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
+    """The engine's legal actions in the position of ``step`` (what could be done next).
+
+    Step ``k`` is the position after ``k`` actions, so ``legal_alternatives(r, k)`` are the
+    alternatives to action ``k`` (shown at step ``k + 1``). Empty when the replay has no
+    engine state or never reached that position. The replay itself is not modified.
+    """
+    if replay._state is None or step < 0 or step > replay.actions_applied:
+        return []
+    back = replay.actions_applied - step
+    try:
+        state = copy.deepcopy(replay._state)
+    except Exception:  # noqa: BLE001 - not copyable: step back and forth on the original
+        state = None
+    if state is not None:
+        try:
+            for _ in range(back):
+                state.pop()
+            return list(state.legal_actions())
+        except Exception:  # noqa: BLE001
+            return []
+    with replay._lock:
+        st = replay._state
+        undone: list[Action] = []
+        try:
+            for _ in range(back):
+                undone.append(st.pop())
+            return list(st.legal_actions())
+        except Exception:  # noqa: BLE001
+            return []
+        finally:
+            for a in reversed(undone):
+                st.push(a)

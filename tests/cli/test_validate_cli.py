@@ -1,0 +1,172 @@
+"""`tarock validate`, `tarock fmt` and `tarock schema` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tarock_logs.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_logs"
+MALFORMED = SAMPLES / "malformed"
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_validate_samples_without_malformed_exits_0():
+    r = _run("validate", str(SAMPLES), "--exclude", "malformed", "--format", "json")
+    assert r.exit_code == 0, r.stdout
+    d = json.loads(r.stdout)
+    assert set(d) >= {"files", "sessions", "hands_valid", "hands_invalid", "errors_by_code",
+                      "errors"}  # fmt: skip
+    assert d["hands_invalid"] == 0 and d["errors"] == []
+    assert d["hands_valid"] >= 2 + 4 + 8  # appendix B, FD1-FD4, the Royal match
+
+
+def test_validate_malformed_exits_1_with_one_located_line_per_planted_defect():
+    r = _run("validate", str(MALFORMED))
+    assert r.exit_code == 1
+    assert "Traceback" not in r.stdout + r.stderr
+    expected = 0
+    for line in (MALFORMED / "README.md").read_text().splitlines():
+        if line.startswith("| `"):
+            expected += len(line.split("|")[2].split())
+    error_lines = [ln for ln in r.stdout.splitlines() if ": E-" in ln]
+    assert len(error_lines) == expected
+    for ln in error_lines:
+        assert ln.startswith(str(MALFORMED)), ln
+        head = ln.split(": E-")[0]
+        assert head.split(":")[1].split(" ")[0].isdigit(), f"no line number in {ln}"
+
+
+def test_validate_json_lists_every_error_as_a_dict():
+    r = _run("validate", str(MALFORMED), "--format", "json")
+    assert r.exit_code == 1
+    d = json.loads(r.stdout)
+    assert sum(d["errors_by_code"].values()) == len(d["errors"])
+    keys = {"code", "message", "file", "line", "session", "hand", "action_index", "path",
+            "severity"}  # fmt: skip
+    assert all(set(e) == keys for e in d["errors"])
+    dup = next(e for e in d["errors"] if e["code"] == "E-JSON-DUPLICATE-KEY")
+    assert (dup["hand"], dup["action_index"], dup["path"]) == (
+        1, 13, "$.hands[0].actions[13].card",
+    )  # fmt: skip
+
+
+def test_each_hazard_file_alone_gives_exit_1_and_one_located_line():
+    for name in ("E-FILE-TYPE.json", "E-FILE-TRUNCATED.json", "E-JSON-BOM.json",
+                 "E-FILE-EMPTY.jsonl", "E-JSON-DEPTH.json"):  # fmt: skip
+        r = _run("validate", str(MALFORMED / name))
+        assert r.exit_code == 1, name
+        lines = [ln for ln in r.stdout.splitlines() if ": E-" in ln]
+        assert len(lines) == 1 and lines[0].startswith(f"{MALFORMED / name}:1"), (name, lines)
+
+
+def test_a_warning_alone_keeps_exit_0(tmp_path):
+    shutil.copy(MALFORMED / "E-DEALER-ROTATION.jsonl", tmp_path)
+    r = _run("validate", str(tmp_path))
+    assert r.exit_code == 0
+    assert "E-DEALER-ROTATION" in r.stdout
+
+
+def test_missing_path_and_bad_format_are_usage_errors():
+    assert _run("validate", str(ROOT / "no-such-folder")).exit_code == 2
+    assert _run("validate", str(SAMPLES), "--format", "xml").exit_code == 2
+
+
+def test_quiet_prints_the_summary_without_error_lines():
+    r = _run("validate", str(MALFORMED), "--quiet")
+    assert r.exit_code == 1
+    assert ": E-" not in r.stdout
+
+
+def test_console_script_never_prints_a_traceback_on_malformed_input():
+    exe = Path(sys.executable).parent / "tarock"
+    p = subprocess.run([str(exe), "validate", str(MALFORMED)], capture_output=True, text=True,
+                       timeout=120)  # fmt: skip
+    assert p.returncode == 1
+    assert "Traceback" not in p.stdout + p.stderr
+
+
+# --------------------------------------------------------------------------- fmt and schema
+
+
+def test_fmt_check_passes_on_canonical_samples_and_flags_a_noncanonical_file(tmp_path):
+    assert _run("fmt", "--check", str(SAMPLES), "--exclude", "malformed").exit_code == 0
+    s = json.loads((SAMPLES / "slovenian" / "appendix-b.json").read_text())[0]
+    s["hands"][0]["deal"]["talon"] = ["iii", "s7", "XII", "H1", "xx", "T10"]
+    f = tmp_path / "messy.json"
+    f.write_text(json.dumps(s))
+    r = _run("fmt", "--check", str(f))
+    assert r.exit_code == 1 and "would reformat" in r.stdout
+    assert json.loads(f.read_text()) == s  # --check writes nothing
+    r = _run("fmt", str(f))
+    assert r.exit_code == 0
+    assert json.loads(f.read_text())["hands"][0]["deal"]["talon"][0] == "T3"
+    assert _run("fmt", "--check", str(f)).exit_code == 0
+
+
+def test_fmt_out_folder_mirrors_inputs_and_refuses_files_with_errors(tmp_path):
+    r = _run("fmt", str(SAMPLES / "zwanzigerrufen"), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 0
+    assert (tmp_path / "out" / "fd-examples.json").read_bytes() == (
+        SAMPLES / "zwanzigerrufen" / "fd-examples.json"
+    ).read_bytes()
+    bad = tmp_path / "bad.jsonl"
+    shutil.copy(MALFORMED / "E-CARD-UNKNOWN.jsonl", bad)
+    before = bad.read_bytes()
+    r = _run("fmt", str(bad))
+    assert r.exit_code == 1
+    assert bad.read_bytes() == before
+
+
+def test_fmt_repairs_a_byte_order_mark(tmp_path):
+    f = tmp_path / "bom.json"
+    shutil.copy(MALFORMED / "E-JSON-BOM.json", f)
+    assert _run("fmt", str(f)).exit_code == 0
+    assert not f.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert _run("validate", str(f)).exit_code == 0
+
+
+def test_schema_command_writes_the_committed_files(tmp_path):
+    r = _run("schema", "--out", str(tmp_path))
+    assert r.exit_code == 0
+    for name in ("session", "hand", "action"):
+        committed = (ROOT / "schemas" / f"{name}.schema.json").read_text()
+        assert (tmp_path / f"{name}.schema.json").read_text() == committed
+
+
+def test_a_mixed_folder_reports_every_good_hand_valid(tmp_path):
+    shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / "good.json")
+    shutil.copy(MALFORMED / "mixed.jsonl", tmp_path / "mixed.jsonl")
+    shutil.copy(MALFORMED / "E-JSON-DEPTH.json", tmp_path / "deep.json")
+    r = _run("validate", str(tmp_path), "--format", "json")
+    assert r.exit_code == 1
+    d = json.loads(r.stdout)
+    assert d["files"] == 3
+    assert d["hands_valid"] == 2 + 4  # appendix B.1/B.2; mixed: 1 + 2 + 1
+    assert d["hands_invalid"] == 1
+    assert d["errors_by_code"] == {"E-CARD-UNKNOWN": 1, "E-JSON-DEPTH": 1, "E-JSON-SYNTAX": 1}
+
+
+def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
+    for name in ("a.json", "b.json"):
+        shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / name)
+    r = _run("validate", str(tmp_path), "--format", "json")
+    assert json.loads(r.stdout)["errors"] == []  # off by default
+    r = _run("validate", str(tmp_path), "--format", "json", "--duplicates")
+    assert r.exit_code == 0
+    d = json.loads(r.stdout)
+    assert d["errors_by_code"] == {"E-HAND-DUPLICATE": 2, "E-SESSION-DUPLICATE": 2}
+    dup = next(e for e in d["errors"] if e["code"] == "E-HAND-DUPLICATE")
+    assert dup["file"].endswith("b.json") and dup["severity"] == "warning"
+    assert "a.json" in dup["message"]

@@ -1,0 +1,52 @@
+"""The card SVGs: well-formed, sized, escaped, and showing the state they are asked to show."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from tarock_logs.report.cards_svg import CAPTION_CHARS, CARD_H, CARD_W, GAP, card_label, card_svg, cards_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_every_svg_has_viewbox_width_and_height() -> None:
+    for svg in (card_svg("HK"), cards_svg(["T22", "T21", "T1"]), cards_svg([])):
+        root = _parse(svg)
+        assert root.tag == f"{NS}svg"
+        assert root.get("viewBox", "").startswith("0 0 ")
+        assert int(root.get("width", "0")) > 0 and int(root.get("height", "0")) > 0
+
+
+def test_row_width_grows_with_the_number_of_cards() -> None:
+    root = _parse(cards_svg(["HK", "HQ", "HN"]))
+    assert root.get("viewBox") == f"0 0 {3 * (CARD_W + GAP) + GAP} {CARD_H + 2 * GAP}"
+
+
+def test_tarocks_show_roman_numerals_and_suits_show_rank_and_symbol() -> None:
+    assert card_label("T21") == ("XXI", "")
+    assert card_label("T1") == ("I", "")
+    assert card_label("HK") == ("K", "\u2665")
+    assert card_label("C10") == ("10", "\u2663")
+    texts = [t.text for t in _parse(card_svg("T22")).iter(f"{NS}text")]
+    assert "XXII" in texts
+
+
+def test_played_cards_are_greyed_and_the_offending_card_has_a_red_border() -> None:
+    root = _parse(cards_svg(["HK", "D1"], greyed=["D1"], highlight=["HK"]))
+    groups = [g for g in root.iter(f"{NS}g")]
+    by_card = {g.find(f"{NS}title").text: g for g in groups}  # type: ignore[union-attr]
+    assert by_card["D1"].get("opacity") == "0.3"
+    assert by_card["HK"].get("opacity") is None
+    assert by_card["HK"].find(f"{NS}rect").get("stroke") == "#d50000"  # type: ignore[union-attr]
+    assert by_card["D1"].find(f"{NS}rect").get("stroke") != "#d50000"  # type: ignore[union-attr]
+
+
+def test_captions_are_escaped_text_not_markup() -> None:
+    svg = cards_svg(["HK"], captions=["<script>x</script>"])
+    assert "<script>" not in svg
+    root = _parse(svg)
+    assert "<script>"[:CAPTION_CHARS] in [t.text for t in root.iter(f"{NS}text")]  # text, cut

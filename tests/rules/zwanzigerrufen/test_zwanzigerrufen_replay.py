@@ -1,0 +1,45 @@
+"""The engine driven by the game-agnostic replay layer over the sample log of the spec's
+full deals (sample_logs/zwanzigerrufen/fd-examples.json): no findings, recorded = recomputed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.verdict.replay import replay_session
+
+SAMPLE = Path(__file__).resolve().parents[3] / "sample_logs" / "zwanzigerrufen" / "fd-examples.json"
+
+
+def _sessions():
+    return [SessionAdapter.validate_python(s) for s in json.loads(SAMPLE.read_text())]
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
+def test_sample_full_deals_replay_clean_and_match_the_recorded_scores():
+    for session in _sessions():
+        (replay,) = replay_session(session)
+        assert replay.violations == [], (session.id, replay.violations)
+        assert replay.unverified == []
+        assert replay.score is not None
+        assert list(replay.score.totals) == session.hands[0].result.scores
+        assert all(step.view is None or step.view["talon"] == [] for step in replay.steps)
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
+def test_a_planted_revoke_is_flagged_at_its_action_index():
+    session = _sessions()[1]  # FD2
+    hand = session.hands[0]
+    actions = list(hand.actions)
+    i = next(k for k, a in enumerate(actions) if a.type == "play" and a.card == "DN")
+    j = next(k for k, a in enumerate(actions) if a.type == "play" and a.card == "HJ")
+    actions[i], actions[j] = (actions[i].model_copy(update={"card": "HJ"}),
+                              actions[j].model_copy(update={"card": "DN"}))  # fmt: skip
+    bad = session.model_copy(update={"hands": [hand.model_copy(update={"actions": actions})]})
+    (replay,) = replay_session(bad)
+    first = replay.violations[0]
+    assert (first.code, first.action_index, first.seat, first.card) == ("E_REVOKE", i, 2, "HJ")
+    assert first.rule == "zr-std §6.3"

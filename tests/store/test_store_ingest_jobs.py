@@ -1,0 +1,45 @@
+"""Ingest's default worker count: one per usable core (at most one per file) when there are
+several files, serial for one; the rows are the serial ingest's either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.support.store_fixtures import stats_dataset, stored_rows, write_json
+
+from tarock_logs.store import ingest as ing
+
+
+
+
+def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    assert ing._default_jobs(1) == 1
+    assert ing._default_jobs(2) == 2
+    assert ing._default_jobs(40) == 2
+    assert ing._default_jobs(0) == 1
+
+
+def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    s1, s2 = stats_dataset()
+    logs = tmp_path / "logs"
+    write_json(logs / "one.json", s1)
+    write_json(logs / "two.json", s2)
+    used: list[int] = []
+    real = ing._process
+
+    def spy(files, buf, jobs, *rest, **kw):  # type: ignore[no-untyped-def]
+        used.append(jobs)
+        return real(files, buf, jobs, *rest, **kw)
+
+    monkeypatch.setattr(ing, "_default_jobs", lambda n: min(2, n))
+    monkeypatch.setattr(ing, "_process", spy)
+    ing.ingest([logs], db=tmp_path / "serial.duckdb", jobs=1)
+    summary = ing.ingest([logs], db=tmp_path / "default.duckdb")
+    assert used[0] == 1 and used[2] == 2  # the serial run, then the default run's files
+    assert summary.hands_stored == 6
+    a, b = stored_rows(tmp_path / "serial.duckdb"), stored_rows(tmp_path / "default.duckdb")
+    assert len(a["hands"]) == 6 and len(a["actions"]) > 0
+    assert a == b

@@ -1,0 +1,328 @@
+"""Audit records: legality, item-by-item recorded vs recomputed, unverified reasons, the
+content hash, session totals, placement points and tournament standings (real engine)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.d1_helpers import ROOT, b1_doc, b2_doc, plant_b1_illegal_card, session
+from tests.support.fake_engine import ENGINE as FAKE
+from tarock_logs.verdict.audit import (
+    Discrepancy,
+    ScoreSheet,
+    audit_session,
+    audit_tournaments,
+    compare_scores,
+    hand_content_hash,
+    rank_players,
+)
+from tarock_logs.log.reader import read_paths
+from tarock_logs import rules as rules_registry
+from tarock_logs.rules import get_engine
+
+pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
+
+AUDIT_KEYS = {
+    "file", "session", "hand", "hand_id", "game", "ruleset", "legal", "violations", "recorded",
+    "recomputed", "discrepancies", "unverified", "contract", "declarer", "partner", "won",
+}  # fmt: skip
+
+
+def test_appendix_b_audits_clean_with_the_documented_keys() -> None:
+    for doc in (b1_doc(), b2_doc()):
+        sa = audit_session(session(doc), file="appendix-b.json")
+        (h,) = sa.hands
+        d = h.to_dict()
+        assert set(d) == AUDIT_KEYS
+        assert d["legal"] is True and d["discrepancies"] == [] and d["unverified"] == []
+        assert d["recorded"]["totals"] == d["recomputed"]["totals"]
+        assert set(d["recomputed"]) == {"totals", "items", "radelci_after"}
+        assert d["ruleset"] == "si-tournament-2021"
+        assert not sa.discrepancies
+    b1 = audit_session(session(b1_doc())).hands[0]
+    assert (b1.contract, b1.declarer, b1.partner, b1.won) == ("three", 0, 1, True)
+    assert {(i, s, v) for i, s, v in b1.recomputed.items} >= {("mondfang", 3, -20)}
+
+
+def test_wrong_recorded_item_is_a_discrepancy_with_both_values() -> None:
+    doc = b1_doc()
+    res = doc["hands"][0]["result"]
+    kralji = next(it for it in res["items"] if it["item"] == "kralji")
+    kralji["value"] = 20  # silent kralji is worth 10 (spec 9.5)
+    res["scores"] = [145, 145, 0, -20]
+    h = audit_session(session(doc)).hands[0]
+    assert h.legal
+    got = {(d.item, d.seat): (d.recorded, d.recomputed) for d in h.discrepancies}
+    # a line with seat null is written by declarer and partner: compared per seat
+    assert got == {
+        ("kralji", 0): (20, 10), ("kralji", 1): (20, 10),
+        ("total", 0): (145, 135), ("total", 1): (145, 135),
+    }  # fmt: skip
+    assert h.has_findings
+
+
+def test_item_on_one_side_only_is_a_discrepancy() -> None:
+    doc = b1_doc()
+    items = doc["hands"][0]["result"]["items"]
+    doc["hands"][0]["result"]["items"] = [it for it in items if it["item"] != "mondfang"]
+    h = audit_session(session(doc)).hands[0]
+    assert [d.to_dict() for d in h.discrepancies] == [
+        {"item": "mondfang", "seat": 3, "recorded": None, "recomputed": -20}
+    ]
+
+
+def test_wrong_radelci_after_is_reported_per_seat() -> None:
+    doc = b2_doc()
+    doc["hands"][0]["result"]["radelci_after"] = [1, 1, 3, 0]
+    h = audit_session(session(doc)).hands[0]
+    assert [d.to_dict() for d in h.discrepancies] == [
+        {"item": "radelci_after", "seat": 3, "recorded": 0, "recomputed": 1}
+    ]
+
+
+def test_planted_illegal_card_audit_record() -> None:
+    doc = b1_doc()
+    idx = plant_b1_illegal_card(doc)
+    h = audit_session(session(doc)).hands[0]
+    assert h.legal is False
+    errors = [v for v in h.to_dict()["violations"] if v["severity"] == "error"]
+    assert len(errors) == 1
+    assert errors[0]["action_index"] == idx and errors[0]["seat"] == 1
+    assert errors[0]["card"] == "C7" and errors[0]["code"] == "play.illegal_card"
+    assert errors[0]["rule"].startswith("si-tournament-2021 §")
+    assert h.discrepancies == []  # the swap keeps every trick's winner and card points
+
+
+def test_game_without_engine_is_unverified(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(rules_registry._ENGINES, "royal")  # every game has an engine now
+    doc = b1_doc()
+    doc["game"] = "royal"
+    sa = audit_session(session(doc))
+    h = sa.hands[0]
+    assert h.recomputed is None and h.discrepancies == [] and h.legal
+    assert h.recorded is not None and h.recorded.totals == [135, 135, 0, -20]
+    assert any("no rules engine for royal" in u for u in h.unverified)
+    assert h.ruleset == "si-tournament-2021"  # the one the log names, none resolved it
+    assert sa.recomputed_totals is None and sa.unverified
+
+
+def test_no_recorded_result_is_unverified() -> None:
+    doc = b1_doc()
+    del doc["hands"][0]["result"]
+    h = audit_session(session(doc)).hands[0]
+    assert h.recorded is None and h.recomputed is not None
+    assert "no recorded result: the score could not be compared" in h.unverified
+
+
+def test_recorded_item_unknown_to_the_engine_is_unverified_not_a_discrepancy() -> None:
+    rec = ScoreSheet([10, 0, 0], [("contract", None, 10), ("house_bonus", 1, 5)])
+    cmp = ScoreSheet([10, 0, 0], [("contract", None, 10)])
+    disc, notes = compare_scores(rec, cmp, declarer=0, known_items=frozenset({"contract"}))
+    assert disc == []
+    assert notes == [
+        "recorded item 'house_bonus' (seat 1, +5) is not an item the engine produces: not checked"
+    ]
+    # without the engine's vocabulary the same line is a one-sided discrepancy
+    disc, _ = compare_scores(rec, cmp, declarer=0)
+    assert disc == [Discrepancy("house_bonus", 1, 5, None)]
+
+
+def test_what_if_ruleset_names_the_ruleset_used() -> None:
+    sa = audit_session(session(b1_doc()), ruleset="openspiel")
+    h = sa.hands[0]
+    assert h.ruleset == "openspiel-2.0" and sa.ruleset == "openspiel-2.0"
+    # spec B.1 item 8: openspiel scores P1 +50, P2 +50, P3 0, P4 −20
+    assert h.recomputed is not None and h.recomputed.totals == [50, 50, 0, -20]
+    assert any(d.item == "total" for d in h.discrepancies)
+
+
+def test_hand_id_is_a_content_hash_independent_of_the_session_id() -> None:
+    a, b = b1_doc(), b1_doc()
+    b["id"] = "another-session"
+    b["event"] = {"name": "elsewhere"}
+    sa, sb = session(a), session(b)
+    assert hand_content_hash(sa, sa.hands[0]) == hand_content_hash(sb, sb.hands[0])
+    assert len(hand_content_hash(sa, sa.hands[0])) == 64
+    c = b1_doc()
+    c["hands"][0]["actions"][0] = {"type": "bid", "seat": 1, "contract": "two"}
+    sc = session(c)
+    assert hand_content_hash(sc, sc.hands[0]) != hand_content_hash(sa, sa.hands[0])
+    d = b1_doc()
+    d["players"][0]["id"] = "someone.else"
+    sd = session(d)
+    assert hand_content_hash(sd, sd.hands[0]) != hand_content_hash(sa, sa.hands[0])
+
+
+def test_session_totals_and_their_arithmetic_are_checked() -> None:
+    doc = b1_doc()
+    doc["recorded"] = {"totals": [135, 135, 0, -10]}
+    sa = audit_session(session(doc))
+    assert sa.recomputed_totals == [135, 135, 0, -20]
+    assert [d.to_dict() for d in sa.discrepancies] == [
+        {"item": "session_total", "seat": 3, "recorded": -10, "recomputed": -20},
+        {"item": "session_total_sum", "seat": 3, "recorded": -10, "recomputed": -20},
+    ]
+
+
+def test_placement_points_via_the_engine_and_recorded_ones_compared() -> None:
+    """B.1 as a round: 135, 135, 0, −20 → seats 0 and 1 share 1st–2nd: (5 + 4) / 2 each
+    (spec 11.2, ties averaged), then 3 and 2."""
+    doc = b1_doc()
+    doc["recorded"] = {"placement_points": [5, 4, 3, 2]}
+    sa = audit_session(session(doc))
+    assert sa.placement_points == [4.5, 4.5, 3.0, 2.0]
+    assert [(d.item, d.seat, d.recorded, d.recomputed) for d in sa.discrepancies] == [
+        ("placement_points", 0, 5.0, 4.5), ("placement_points", 1, 4.0, 4.5),
+    ]  # fmt: skip
+
+
+def _table(sid: str, players: list[str], rnd: int) -> dict[str, Any]:
+    """A session whose only hand is B.1 (totals 135 135 0 −20) at another table/round."""
+    doc = b1_doc()
+    doc["id"] = sid
+    doc["players"] = [{"id": p} for p in players]
+    doc["event"] = {"tournament": "cup", "round": rnd, "table": sid}
+    return doc
+
+
+def test_tournament_standings_rank_by_points_then_deviation() -> None:
+    r1 = audit_session(session(_table("r1", ["a", "b", "c", "d"], 1)))
+    r2 = audit_session(session(_table("r2", ["b", "c", "d", "a"], 2)))
+    (t,) = audit_tournaments([r1, r2])
+    assert t.tournament == "cup" and t.rounds == [1, 2]
+    pts = {s.player: s.placement_points for s in t.standings}
+    # round 1: a 4.5, b 4.5, c 3, d 2; round 2: b 4.5, c 4.5, d 3, a 2
+    assert pts == {"a": 6.5, "b": 9.0, "c": 7.5, "d": 5.0}
+    assert [(s.player, s.rank) for s in t.standings] == [("b", 1), ("c", 2), ("a", 3), ("d", 4)]
+    dev = {s.player: s.deviation for s in t.standings}
+    # table average 62.5 each round
+    assert dev == {"a": 72.5 - 82.5, "b": 145.0, "c": -62.5 + 72.5, "d": -82.5 - 62.5}
+
+
+def test_rank_players_shares_a_rank_only_when_both_keys_tie() -> None:
+    assert rank_players({"x": 12.5, "y": 12.5, "z": 12.0}, {"x": 195, "y": 187.5, "z": 300}) == [
+        ("x", 1), ("y", 2), ("z", 3),
+    ]  # spec 11.4 T4  # fmt: skip
+    assert rank_players({"x": 3, "y": 3, "z": 1}, {"x": 0, "y": 0, "z": 5}) == [
+        ("x", 1), ("y", 1), ("z", 3),
+    ]  # fmt: skip
+
+
+def test_engine_agnostic_audit_with_a_plugged_engine() -> None:
+    doc = b1_doc()
+    doc["game"], doc["ruleset"] = "zwanzigerrufen", "fake"
+    h = doc["hands"][0]
+    plays = ["H4", "H3", "S8", "H1", "S1", "S2", "H2", "S3"]  # S8: seat 2 holds H2
+    h["actions"] = [{"type": "bid", "seat": 0, "contract": "x"}] + [
+        {"type": "play", "seat": i % 4, "card": c} for i, c in enumerate(plays)
+    ]
+    h["deal"] = {"hands": [["H4", "S1"], ["H3", "S2"], ["S8", "H2"], ["H1", "S3"]], "talon": []}
+    h["radelci_before"] = None
+    h["result"] = {"scores": [10, 0, 0, 0], "items": [{"item": "contract", "value": 10}]}
+    a = audit_session(session(doc), engine=FAKE).hands[0]
+    assert a.ruleset == "fake-1" and a.discrepancies == []
+    assert [(v.action_index, v.seat, v.card, v.rule) for v in a.violations] == [
+        (3, 2, "S8", "fake-1 §1")
+    ]
+
+
+DISPUTED = ROOT / "sample_logs" / "disputed"
+MANIFEST = DISPUTED / "disputes.manifest"
+
+
+@pytest.mark.skipif(not MANIFEST.exists(), reason="no disputed samples")
+def test_disputed_samples_are_flagged_at_the_planted_hand_and_action() -> None:
+    import orjson
+
+    expected = orjson.loads(MANIFEST.read_bytes())
+    audits = [
+        audit_session(r.session, file=Path(r.file).name)
+        for r in read_paths(sorted({DISPUTED / e["file"] for e in expected}))
+        if r.session is not None
+    ]
+    audit_tournaments(audits)
+    by_id = {a.session: a for a in audits}
+    for e in expected:
+        sa = by_id[e["session"]]
+        flagged_hands = [h for h in sa.hands if h.has_findings]
+        if e["hand"] is None:
+            assert flagged_hands == []
+            pp = e["expect"]["placement_points"]
+            assert sa.recorded_placement_points == pp["recorded"]
+            assert sa.placement_points == pp["recomputed"]
+            assert {d.seat for d in sa.discrepancies if d.item == "placement_points"} == {
+                s for s, (a, b) in enumerate(zip(pp["recorded"], pp["recomputed"])) if a != b
+            }
+            continue
+        assert [h.hand for h in flagged_hands] == [e["hand"]], e["description"]
+        h = flagged_hands[0]
+        if "violations" in e["expect"]:
+            errs = [v for v in h.violations if v.severity == "error"]
+            assert [(v.code, v.action_index, v.seat) for v in errs] == [
+                (code, e["action_index"], e["seat"]) for code in e["expect"]["violations"]
+            ]
+            assert h.discrepancies == []
+        else:
+            x = e["expect"]
+            got = {(d.item, d.seat): (d.recorded, d.recomputed) for d in h.discrepancies}
+            for s in x["seats"]:
+                assert got[(x["item"], s)] == (x["recorded"], x["recomputed"])
+            for s, tot in x["totals"].items():
+                assert got[("total", int(s))] == (tot["recorded"], tot["recomputed"])
+            assert {d.item for d in sa.discrepancies} == {"session_total"}
+    clean = [a for a in audits if a.session not in {e["session"] for e in expected}]
+    assert all(not a.has_findings for a in clean)
+
+
+def test_session_totals_are_a_rule_of_the_game() -> None:
+    """Royal Tarock's match result is floor(sum / 8) (royal-tarock.md §7.2): the audit uses
+    the engine's ``session_totals`` and, with no engine, does not guess a sum."""
+    royal = ROOT / "sample_logs" / "royal" / "worked-examples.json"
+    if royal.exists() and get_engine("royal") is None:
+        (rec,) = [r for r in read_paths([royal]) if r.session is not None]
+        sa = audit_session(rec.session)
+        assert sa.discrepancies == [] and sa.recomputed_totals is None
+        assert any("no rules engine for royal" in u for u in sa.unverified)
+
+    class MatchEngine(type(FAKE)):  # type: ignore[misc]
+        def session_totals(self, ruleset, rows):  # type: ignore[no-untyped-def]
+            return [sum(r[s] for r in rows) // 8 for s in range(len(rows[0]))]
+
+    doc = b1_doc()
+    doc["game"], doc["ruleset"] = "zwanzigerrufen", "fake"
+    h = doc["hands"][0]
+    h["actions"] = [{"type": "bid", "seat": 0, "contract": "x"}] + [
+        {"type": "play", "seat": s, "card": c} for s, c in enumerate(["H4", "H3", "H2", "H1"])
+    ]
+    h["deal"] = {"hands": [["H4"], ["H3"], ["H2"], ["H1"]], "talon": []}
+    h["radelci_before"] = None
+    h["result"] = {"scores": [10, 0, 0, 0], "items": []}
+    doc["hands"] = [{**h, "number": k} for k in range(1, 9)]
+    doc["recorded"] = {"totals": [10, 0, 0, 0]}  # the plain sum is 80: wrong for this game
+    sa = audit_session(session(doc), engine=MatchEngine())
+    assert sa.recomputed_totals == [10, 0, 0, 0] and sa.recorded_hand_sum == [10, 0, 0, 0]
+    assert sa.discrepancies == []
+
+
+def test_standings_agree_with_the_slovenian_ranking_arithmetic() -> None:
+    """The sample tournament (3 rounds) ranked by audit_tournaments equals the engine
+    module's own final_ranking (spec 11.3) over the recomputed round scores."""
+    from tarock_logs.rules.slovenian.tournament import TableRound, final_ranking
+
+    folder = ROOT / "sample_logs" / "tournament"
+    audits = [audit_session(r.session) for r in read_paths([folder]) if r.session is not None]
+    (t,) = audit_tournaments(audits)
+    assert len(t.rounds) == 3 and t.unverified == []
+    five = {rnd: all(len(a.players) == 5 for a in audits if a.round == rnd) for rnd in t.rounds}
+    tables = [
+        TableRound(a.players, a.recomputed_totals, a.round or 1, five[a.round])
+        for a in audits
+        if a.recomputed_totals is not None
+    ]
+    want = [(r.player, r.rank, r.placement_points) for r in final_ranking(tables)]
+    assert [(s.player, s.rank, s.total) for s in t.standings] == want
+    for a in audits:  # the simulator recorded the placement points the engine computes
+        assert not [d for d in a.discrepancies if d.item == "placement_points"]
