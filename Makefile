@@ -8,12 +8,12 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DB ?= tarock.duckdb
 PORT ?= 8501
 
-.PHONY: setup browser run test test-fast bench clean
+.PHONY: setup browser run test test-fast lint check bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,oracle]'
+	$(BIN)/python -m pip install -q -e '.[test,oracle,dev]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -36,6 +36,16 @@ test: setup browser
 
 test-fast: setup
 	$(BIN)/python -m pytest -n 2 -q -m "not slow and not browser"
+
+# format, lint, types and the import contracts (what CI runs before the tests)
+lint: setup
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# everything a change must pass: the static checks, then the whole suite
+check: lint test
 
 bench: setup
 	$(BIN)/tarock bench

@@ -78,8 +78,10 @@ def main() -> None:
     ms = [t * 1000 for t in times]
     p95 = ms[max(0, int(len(ms) * 0.95) - 1)]
     print(f"database: {n_hands} hands; hand {hand_id[:12]}… with {n_actions} actions")
-    print(f"replay step (page run, AppTest): n={len(ms)} median {statistics.median(ms):.0f} ms, "
-          f"p95 {p95:.0f} ms, max {ms[-1]:.0f} ms")
+    print(
+        f"replay step (page run, AppTest): n={len(ms)} median {statistics.median(ms):.0f} ms, "
+        f"p95 {p95:.0f} ms, max {ms[-1]:.0f} ms"
+    )
     print(f"cold hand build (hand_view): median {statistics.median(cold) * 1000:.0f} ms")
     tmp.cleanup()
 

@@ -50,7 +50,9 @@ class Sampler(threading.Thread):
             self.stop.wait(0.2)
 
 
-def write_copies(lines: list[bytes], n_hands: int, per_file: int, folder: Path, prefix: bytes) -> int:
+def write_copies(
+    lines: list[bytes], n_hands: int, per_file: int, folder: Path, prefix: bytes
+) -> int:
     """Write ``n_hands`` hands as renamed copies of the pool ``lines`` (16 hands each)."""
     written = 0
     file_no = 0
@@ -62,7 +64,7 @@ def write_copies(lines: list[bytes], n_hands: int, per_file: int, folder: Path, 
             if written >= n_hands:
                 break
             if out is None:
-                out = open(folder / f"part-{file_no:05d}.jsonl", "wb")  # noqa: SIM115
+                out = open(folder / f"part-{file_no:05d}.jsonl", "wb")
                 in_file = 0
             out.write(line.replace(prefix, prefix + b"c%d-" % copy))
             n = line.count(b'"number":')
@@ -101,8 +103,11 @@ def main() -> None:
         written = write_copies(lines, args.hands, args.per_file, folder, prefix)
         t_gen = time.perf_counter() - t0
         size = sum(p.stat().st_size for p in folder.iterdir())
-        print(f"generated {written} hands ({size / 1e6:.0f} MB) in {t_gen:.0f} s; rss "
-              f"{rss_mb():.0f} MB before ingest", file=sys.stderr)
+        print(
+            f"generated {written} hands ({size / 1e6:.0f} MB) in {t_gen:.0f} s; rss "
+            f"{rss_mb():.0f} MB before ingest",
+            file=sys.stderr,
+        )
         del pool, lines
 
         sampler = Sampler()
@@ -114,12 +119,16 @@ def main() -> None:
             done[0] += hands
             if hands and (not curve or done[0] - curve[-1][0] >= args.per_file):
                 curve.append((done[0], round(rss_mb(), 1)))
-                print(f"  {done[0]:>9} hands  rss {curve[-1][1]:7.1f} MB  "
-                      f"{done[0] / (time.perf_counter() - t1):7.0f} hands/s", file=sys.stderr)
+                print(
+                    f"  {done[0]:>9} hands  rss {curve[-1][1]:7.1f} MB  "
+                    f"{done[0] / (time.perf_counter() - t1):7.0f} hands/s",
+                    file=sys.stderr,
+                )
 
         t1 = time.perf_counter()
-        summary = ingest([str(folder)], db=str(tmp / "big.duckdb"), jobs=args.jobs,
-                         progress=progress)  # type: ignore[arg-type]
+        summary = ingest(
+            [str(folder)], db=str(tmp / "big.duckdb"), jobs=args.jobs, progress=progress
+        )  # type: ignore[arg-type]
         t_ingest = time.perf_counter() - t1
         sampler.stop.set()
         sampler.join()
@@ -134,7 +143,9 @@ def main() -> None:
             "rss_curve": curve,
             "db_mb": round((tmp / "big.duckdb").stat().st_size / 1e6, 1),
             "summary": summary.to_dict(),
-            "target_1m_le_1gb": None if written < 1_000_000 else max(sampler.peak, peak_self) <= 1024,
+            "target_1m_le_1gb": None
+            if written < 1_000_000
+            else max(sampler.peak, peak_self) <= 1024,
         }
         sys.stdout.write(orjson.dumps(report).decode() + "\n")
     finally:

@@ -15,9 +15,18 @@ st.set_page_config(page_title="tarock-logs", page_icon=":material/style:", layou
 PAGES = [
     st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", default=True),
     st.Page("app_pages/audit.py", title="Audit", icon=":material/gavel:", url_path="audit"),
-    st.Page("app_pages/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"),
-    st.Page("app_pages/players.py", title="Players", icon=":material/bar_chart:", url_path="players"),
-    st.Page("app_pages/tournament.py", title="Tournament", icon=":material/emoji_events:", url_path="tournament"),
+    st.Page(
+        "app_pages/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"
+    ),
+    st.Page(
+        "app_pages/players.py", title="Players", icon=":material/bar_chart:", url_path="players"
+    ),
+    st.Page(
+        "app_pages/tournament.py",
+        title="Tournament",
+        icon=":material/emoji_events:",
+        url_path="tournament",
+    ),
 ]
 
 page = st.navigation(PAGES)

@@ -170,7 +170,9 @@ def url_selectbox(
         st.session_state[key] = url_val
     elif st.session_state.get(key) not in options:
         st.session_state[key] = default if default in options else None
-    value = st.selectbox(label, options, key=key, format_func=format_func, on_change=on_change, **kwargs)
+    value = st.selectbox(
+        label, options, key=key, format_func=format_func, on_change=on_change, **kwargs
+    )
     if value is None:
         if param in st.query_params:
             del st.query_params[param]
@@ -188,14 +190,21 @@ def score_table(view: dd.HandView, players: list[str]) -> None:
         for r in view.score_rows:
             seat = r["seat"]
             who = players[seat] if seat is not None and seat < len(players) else "declarer side"
-            differs = r["delta"] is not None and r["delta"] != 0 or (r["recorded"] is None) != (r["recomputed"] is None)
+            differs = (
+                (r["delta"] is not None
+                and r["delta"] != 0)
+                or (r["recorded"] is None) != (r["recomputed"] is None)
+            )
             rows.append({"item": r["item"], "who": who, "recorded": r["recorded"],
                          "recomputed": r["recomputed"], "delta": r["delta"], "differs": differs})  # fmt: skip
         bad = [r for r in rows if r["differs"]]
         if bad:
             st.error(
                 "**Score differences** — "
-                + "; ".join(f"{r['item']} ({r['who']}): recorded {r['recorded']}, recomputed {r['recomputed']}" for r in bad),
+                + "; ".join(
+                    f"{r['item']} ({r['who']}): recorded {r['recorded']}, recomputed {r['recomputed']}"
+                    for r in bad
+                ),
                 icon=":material/error:",
             )
         rows.sort(key=lambda r: not r["differs"])

@@ -83,7 +83,9 @@ def meldungen(hand: list[str]) -> list[dict]:
     return out
 
 
-def bidding(hands: list[list[str]], opener: int, attackers: tuple[int, int]) -> tuple[list[dict], dict]:  # noqa: E501
+def bidding(
+    hands: list[list[str]], opener: int, attackers: tuple[int, int]
+) -> tuple[list[dict], dict]:
     """The bidding actions and the final state: announced Schlemme per pair and contras."""
     actions: list[dict] = []
     active: dict[str, dict[str, dict]] = {"A": {}, "B": {}}  # pair -> id -> instance
@@ -113,7 +115,9 @@ def bidding(hands: list[list[str]], opener: int, attackers: tuple[int, int]) -> 
                 if taroks >= 7:
                     wish.append("F_SPIEL")
                 for w in wish:
-                    if w not in active[pair] and not (w == "S_HONNEUR" and "S_KOEPFE" in active[pair]):  # noqa: E501
+                    if w not in active[pair] and not (
+                        w == "S_HONNEUR" and "S_KOEPFE" in active[pair]
+                    ):
                         active[pair][w] = {"announcer": seat, "contra": None}
                         said.append({"type": "announce", "bonus": w})
             elif rnd == 1:
@@ -144,7 +148,9 @@ def bidding(hands: list[list[str]], opener: int, attackers: tuple[int, int]) -> 
         rnd += 1
 
 
-def play(hands: list[list[str]], leader: int, rng: random.Random) -> tuple[list[dict], list[tuple[int, list[tuple[int, str]]]]]:  # noqa: E501
+def play(
+    hands: list[list[str]], leader: int, rng: random.Random
+) -> tuple[list[dict], list[tuple[int, list[tuple[int, str]]]]]:
     held = [list(h) for h in hands]
     actions: list[dict] = []
     tricks: list[tuple[int, list[tuple[int, str]]]] = []
@@ -159,7 +165,11 @@ def play(hands: list[list[str]], leader: int, rng: random.Random) -> tuple[list[
             else:
                 legal = h
             best = max(trick, key=lambda sc: _rank(sc[1], suit(trick[0][1])))[1] if trick else None
-            winners = [c for c in legal if best is None or _rank(c, suit(trick[0][1])) > _rank(best, suit(trick[0][1]))]  # noqa: E501
+            winners = [
+                c
+                for c in legal
+                if best is None or _rank(c, suit(trick[0][1])) > _rank(best, suit(trick[0][1]))
+            ]
             if winners and rng.random() < 0.6:
                 card = min(winners, key=lambda c: _rank(c, suit(trick[0][1]) if trick else suit(c)))
             else:
@@ -180,7 +190,9 @@ def _rank(card: str, led: str) -> int:
     return strength(card) if suit(card) == led else 0
 
 
-def score(state: dict, tricks: list, hands: list[list[str]]) -> tuple[dict[str, int], dict[str, list[tuple[str, int]]]]:  # noqa: E501
+def score(
+    state: dict, tricks: list, hands: list[list[str]]
+) -> tuple[dict[str, int], dict[str, list[tuple[str, int]]]]:
     home = {"A": set(), "B": set()}
     count = {"A": 0, "B": 0}
     first5 = None

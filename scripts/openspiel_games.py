@@ -20,8 +20,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tarock_logs.tools.importers.openspiel import decode_game  # noqa: E402
-from tarock_logs.tools.importers.openspiel_games import generate_games  # noqa: E402
+from tarock_logs.tools.importers.openspiel import decode_game
+from tarock_logs.tools.importers.openspiel_games import generate_games
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,7 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)
     parser.add_argument("--games", type=int, required=True, help="number of games")
     parser.add_argument(
-        "--seed", type=int, default=0, help="rng_seed of the pyspiel game and the policy (0..2^31-1)"
+        "--seed",
+        type=int,
+        default=0,
+        help="rng_seed of the pyspiel game and the policy (0..2^31-1)",
     )
     parser.add_argument("-o", "--output", required=True, help="output .jsonl, or - for stdout")
     args = parser.parse_args(argv)
@@ -40,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("openspiel_games: pyspiel is missing (pip install -e '.[oracle]')", file=sys.stderr)
         return 2
-    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
+    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
     counts: collections.Counter[str] = collections.Counter()
     try:
         for g in generate_games(args.players, args.games, args.seed):
@@ -53,8 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         if out is not sys.stdout.buffer:
             out.close()
     summary = ", ".join(f"{c} {k}" for c, k in sorted(counts.items()))
-    print(f"openspiel_games: {args.games} games, {args.players} players: {summary}",
-          file=sys.stderr)
+    print(
+        f"openspiel_games: {args.games} games, {args.players} players: {summary}", file=sys.stderr
+    )
     return 0
 
 

@@ -103,7 +103,7 @@ def machine_info() -> dict[str, Any]:
         except Exception:  # noqa: BLE001
             versions[mod] = None
     try:
-        from importlib.metadata import version  # noqa: PLC0415
+        from importlib.metadata import version
 
         versions["open_spiel"] = version("open_spiel")
     except Exception:  # noqa: BLE001
@@ -131,9 +131,11 @@ def write_sessions(sessions: list[dict[str, Any]], path: Path) -> None:
     path.write_bytes(b"".join(dumps_session(s) for s in sessions))
 
 
-def _openspiel_dealer(seed: int) -> Callable[[Random, int, int], tuple[list[list[str]], list[str], int | None]]:
+def _openspiel_dealer(
+    seed: int,
+) -> Callable[[Random, int, int], tuple[list[list[str]], list[str], int | None]]:
     """A deal function giving OpenSpiel's successive seeded deals (game rng_seed ``seed``)."""
-    from tarock_logs.tools.importers.openspiel import deal_from_seed, game_deal_seeds  # noqa: PLC0415
+    from tarock_logs.tools.importers.openspiel import deal_from_seed, game_deal_seeds
 
     seeds: Iterator[int] = game_deal_seeds(seed, 4)
 
@@ -165,8 +167,8 @@ def openspiel_sessions(n_hands: int, seed: int) -> list[dict[str, Any]]:
 
 def openspiel_action_ids(session: dict[str, Any]) -> list[tuple[int, list[int]]]:
     """(deal seed, action ids) of every hand of an ``openspiel_sessions`` session."""
-    from tarock_logs.tools.importers.openspiel import action_ids_of  # noqa: PLC0415
-    from tarock_logs.verdict.replay import to_engine_action  # noqa: PLC0415
+    from tarock_logs.tools.importers.openspiel import action_ids_of
+    from tarock_logs.verdict.replay import to_engine_action
 
     model = SessionAdapter.validate_python(session)
     games = []
@@ -193,7 +195,7 @@ def _timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
 
 def stage_validate(files: list[Path]) -> int:
     """Hands read and validated by the streaming reader."""
-    from tarock_logs.log import reader  # noqa: PLC0415
+    from tarock_logs.log import reader
 
     n = 0
     for rec in reader.read_paths([str(f) for f in files]):
@@ -215,7 +217,7 @@ def parse_sessions(files: list[Path]) -> list[Session]:
 
 def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
     """(hands, actions, hands with an error-severity violation) replayed through the engine."""
-    from tarock_logs.verdict.replay import replay_session  # noqa: PLC0415
+    from tarock_logs.verdict.replay import replay_session
 
     hands = actions = illegal = 0
     for s in sessions:
@@ -231,8 +233,8 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
     """(hands, actions) through the engine alone: actions converted beforehand, no replay
     bookkeeping; push every action, score, carry to the next hand (what the replay layer
     costs on top is the difference to :func:`stage_replay`)."""
-    from tarock_logs.verdict.replay import to_engine_action  # noqa: PLC0415
-    from tarock_logs.rules import get_engine  # noqa: PLC0415
+    from tarock_logs.rules import get_engine
+    from tarock_logs.verdict.replay import to_engine_action
 
     prepared = []
     for s in sessions:
@@ -262,7 +264,7 @@ _ENGINE_SECONDS = [0.0]
 
 
 def stage_ingest(folder: Path, db: Path, jobs: int | None = 1) -> int:
-    from tarock_logs.store.ingest import ingest  # noqa: PLC0415
+    from tarock_logs.store.ingest import ingest
 
     summary = ingest([str(folder)], db=str(db), jobs=jobs)
     d = summary.to_dict()
@@ -271,11 +273,15 @@ def stage_ingest(folder: Path, db: Path, jobs: int | None = 1) -> int:
 
 def stage_baseline(files: list[Path], db: Path) -> int:
     """orjson + Arrow + one DuckDB insert per table: the floor for any loader."""
-    import duckdb  # noqa: PLC0415
-    import pyarrow as pa  # noqa: PLC0415
+    import duckdb
+    import pyarrow as pa
 
-    h_cols: dict[str, list[Any]] = {k: [] for k in ("session", "number", "dealer", "scores", "items")}
-    a_cols: dict[str, list[Any]] = {k: [] for k in ("session", "hand", "idx", "type", "seat", "card")}
+    h_cols: dict[str, list[Any]] = {
+        k: [] for k in ("session", "number", "dealer", "scores", "items")
+    }
+    a_cols: dict[str, list[Any]] = {
+        k: [] for k in ("session", "hand", "idx", "type", "seat", "card")
+    }
     for f in files:
         with open(f, "rb") as fh:
             for line in fh:
@@ -309,7 +315,7 @@ def stage_baseline(files: list[Path], db: Path) -> int:
 
 def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
     """Replay each game in pyspiel, checking ``legal_actions()`` before every action."""
-    import pyspiel  # noqa: PLC0415
+    import pyspiel
 
     game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": 0})
     for seed, ids in games:
@@ -326,7 +332,7 @@ def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
 
 def have_openspiel() -> bool:
     try:
-        import pyspiel  # noqa: F401,PLC0415
+        import pyspiel  # noqa: F401
     except ImportError:
         return False
     return True
@@ -338,7 +344,7 @@ def have_openspiel() -> bool:
 def run(options: BenchOptions, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run every stage once on freshly simulated data; returns the JSON report."""
     say = progress or (lambda _msg: None)
-    report: dict[str, Any] = {k: None for k in JSON_KEYS}
+    report: dict[str, Any] = dict.fromkeys(JSON_KEYS)
     details: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tarock-bench-") as tmp:
         folder = Path(tmp) / "logs"
@@ -349,7 +355,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         files = []
         for k in range(0, len(sessions), SESSIONS_PER_FILE):  # ~500 hands a file
             files.append(folder / f"bench-{k // SESSIONS_PER_FILE:04d}.jsonl")
-            write_sessions(sessions[k:k + SESSIONS_PER_FILE], files[-1])
+            write_sessions(sessions[k : k + SESSIONS_PER_FILE], files[-1])
         path = files[0]
         n_hands = sum(len(s["hands"]) for s in sessions)
         report["hands"] = n_hands
@@ -359,14 +365,15 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
         say("validate (reader)")
         try:
-            from tarock_logs.log import reader as _reader  # noqa: F401,PLC0415 - import not timed
+            from tarock_logs.log import reader as _reader  # noqa: F401 - import not timed
+
             t, n = _timed(lambda: stage_validate(files), options.repeat)
             report["validate_hands_per_s"] = _rate(n, t)
         except ImportError as exc:
             details["validate_error"] = f"reader not available: {exc}"
 
         say("replay (engine)")
-        import tarock_logs.verdict.replay  # noqa: F401,PLC0415 - import not timed
+        import tarock_logs.verdict.replay  # noqa: F401 - import not timed
 
         models = parse_sessions(files)
         t, (h, a, bad) = _timed(lambda: stage_replay(models), options.repeat)
@@ -375,7 +382,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         details["replay_actions_per_hand"] = round(a / h, 1) if h else None
         details["replay_hands_not_clean"] = bad
         # the same replay with the engines' bulk fast path switched off (reference engine only)
-        import tarock_logs.verdict.replay as _rp  # noqa: PLC0415
+        import tarock_logs.verdict.replay as _rp
 
         _rp.FAST_PATH = False
         try:
@@ -405,40 +412,51 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             stage_ingest(warm, Path(tmp) / "warm.duckdb")
             # the headline uses the CLI's default (jobs=None: one worker per usable core when
             # there are several files); the single-process figure stays in details
-            from tarock_logs.store.ingest import _default_jobs  # noqa: PLC0415
+            from tarock_logs.store.ingest import _default_jobs
 
             # ingest (CLI default jobs) and the baseline run interleaved, best of ``repeat``
             # each, so both see the same background load (as the OpenSpiel comparison)
-            say(f"ingest with the default jobs ({_default_jobs(len(files))}) and the baseline "
-                "(orjson + Arrow + DuckDB), interleaved")
+            say(
+                f"ingest with the default jobs ({_default_jobs(len(files))}) and the baseline "
+                "(orjson + Arrow + DuckDB), interleaved"
+            )
             counter = iter(range(1_000_000))
             t_ing = t_base = float("inf")
             stored = n = 0
             for _ in range(max(1, options.repeat)):
-                t, stored = _timed(lambda: stage_ingest(
-                    folder, Path(tmp) / f"ingest{next(counter)}.duckdb", None))
+                t, stored = _timed(
+                    lambda: stage_ingest(folder, Path(tmp) / f"ingest{next(counter)}.duckdb", None)
+                )
                 t_ing = min(t_ing, t)
-                t, n = _timed(lambda: stage_baseline(
-                    files, Path(tmp) / f"base{next(counter)}.duckdb"))
+                t, n = _timed(
+                    lambda: stage_baseline(files, Path(tmp) / f"base{next(counter)}.duckdb")
+                )
                 t_base = min(t_base, t)
             report["ingest_hands_per_s"] = _rate(n_hands, t_ing)
             report["baseline_hands_per_s"] = _rate(n, t_base)
             details["ingest_hands_stored"] = stored
             details["ingest_default_jobs"] = _default_jobs(len(files))
             say("ingest in one process")
-            t, _ = _timed(lambda: stage_ingest(
-                folder, Path(tmp) / f"ingest{next(counter)}.duckdb", 1), options.repeat)
+            t, _ = _timed(
+                lambda: stage_ingest(folder, Path(tmp) / f"ingest{next(counter)}.duckdb", 1),
+                options.repeat,
+            )
             details["ingest_single_process_hands_per_s"] = _rate(n_hands, t)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
             say("baseline (orjson + Arrow + DuckDB)")
             counter = iter(range(1_000_000))
-            t, n = _timed(lambda: stage_baseline(files, Path(tmp) / f"base{next(counter)}.duckdb"),
-                          options.repeat)
+            t, n = _timed(
+                lambda: stage_baseline(files, Path(tmp) / f"base{next(counter)}.duckdb"),
+                options.repeat,
+            )
             report["baseline_hands_per_s"] = _rate(n, t)
-        report["ingest_vs_baseline"] = _ratio(report["ingest_hands_per_s"], report["baseline_hands_per_s"])
+        report["ingest_vs_baseline"] = _ratio(
+            report["ingest_hands_per_s"], report["baseline_hands_per_s"]
+        )
         details["ingest_single_process_vs_baseline"] = _ratio(
-            details.get("ingest_single_process_hands_per_s"), report["baseline_hands_per_s"])
+            details.get("ingest_single_process_hands_per_s"), report["baseline_hands_per_s"]
+        )
 
         if have_openspiel() and options.openspiel_hands > 0:
             say(f"OpenSpiel comparison ({options.openspiel_hands} hands simulated)")
@@ -461,7 +479,9 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             details["openspiel_set_hands_not_clean"] = bad
             report["replay_vs_openspiel"] = _ratio(_rate(h, t_our), report["openspiel_hands_per_s"])
             details["engine_only_on_openspiel_set_hands_per_s"] = _rate(h, t_eng)
-            details["engine_only_vs_openspiel"] = _ratio(_rate(h, t_eng), report["openspiel_hands_per_s"])
+            details["engine_only_vs_openspiel"] = _ratio(
+                _rate(h, t_eng), report["openspiel_hands_per_s"]
+            )
         else:
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
     report["peak_rss_mb"] = peak_rss_mb()
@@ -473,7 +493,11 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - convenience
     args = argv if argv is not None else sys.argv[1:]
     n = int(args[0]) if args else 2000
-    print(orjson.dumps(run(BenchOptions(hands=n, openspiel_hands=n // 2)), option=orjson.OPT_INDENT_2).decode())
+    print(
+        orjson.dumps(
+            run(BenchOptions(hands=n, openspiel_hands=n // 2)), option=orjson.OPT_INDENT_2
+        ).decode()
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

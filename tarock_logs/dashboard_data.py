@@ -53,7 +53,9 @@ def file_signature(path: Path) -> tuple[str, int, int]:
     return (str(path), st.st_ino, st.st_mtime_ns)
 
 
-def connect_readonly(path: Path, retries: int = 40, delay: float = 0.05) -> duckdb.DuckDBPyConnection:
+def connect_readonly(
+    path: Path, retries: int = 40, delay: float = 0.05
+) -> duckdb.DuckDBPyConnection:
     """Open ``path`` read-only (the store's helper: retries briefly on lock errors), with
     the dashboard's modest resource settings."""
     from tarock_logs.store.connect import connect_readonly as store_connect
@@ -67,7 +69,9 @@ def _df(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = Non
     return cur.sql(sql, params=params or None).pl()
 
 
-def _rows(cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+def _rows(
+    cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None
+) -> list[tuple[Any, ...]]:
     return cur.execute(sql, params or []).fetchall()
 
 
@@ -377,7 +381,12 @@ def _irregularity_dict(row: dict[str, Any]) -> dict[str, Any]:
         d = {"type": t, "seat": row["seat"], "points": row["points"] or 0,
              "unit": row["unit"] or "game"}  # fmt: skip
     else:
-        d = {"type": t, "decision": (detail or {}).get("decision", "(ruling)") if isinstance(detail, dict) else "(ruling)"}
+        d = {
+            "type": t,
+            "decision": (detail or {}).get("decision", "(ruling)")
+            if isinstance(detail, dict)
+            else "(ruling)",
+        }
         if isinstance(detail, dict) and detail.get("adjustments"):
             d["adjustments"] = detail["adjustments"]
     return {k: v for k, v in d.items() if v is not None}
@@ -431,7 +440,10 @@ def load_session(
 
         exact = _session_from_source(cur, s)
         if exact is not None:
-            stored = {r[0] for r in _rows(cur, "SELECT hand_id FROM hands WHERE session_id = ?", [session_id])}
+            stored = {
+                r[0]
+                for r in _rows(cur, "SELECT hand_id FROM hands WHERE session_id = ?", [session_id])
+            }
             pairs = [(h, hand_content_hash(exact, h)) for h in exact.hands]
             kept = [(h, hid) for h, hid in pairs if hid in stored]
             if {hid for _, hid in kept} == stored:
@@ -483,8 +495,16 @@ def load_session(
         "ruleset": s["ruleset"],
         "options": _json(s.get("options")) or {},
         "players": [
-            {k: v for k, v in {"id": p["player_id"], "name": p["name"], "pair": p["pair"],
-                               "role": p["role"]}.items() if v is not None}  # fmt: skip
+            {
+                k: v
+                for k, v in {
+                    "id": p["player_id"],
+                    "name": p["name"],
+                    "pair": p["pair"],
+                    "role": p["role"],
+                }.items()
+                if v is not None
+            }  # fmt: skip
             for p in players
         ],
         "hands": [],
@@ -505,7 +525,9 @@ def load_session(
         if totals and all(x is not None for x in totals):
             recorded["totals"] = [int(x) for x in totals]
         if pp and all(x is not None for x in pp):
-            recorded["placement_points"] = [int(x) if float(x).is_integer() else float(x) for x in pp]
+            recorded["placement_points"] = [
+                int(x) if float(x).is_integer() else float(x) for x in pp
+            ]
         if recorded:
             doc["recorded"] = recorded
     for h in hands:
@@ -603,7 +625,11 @@ def action_text(action: Any, players: list[str] | None = None) -> str:
     """A readable line for one action: ``"Ana: play HK"``, ``"Bor: bid three"``."""
     if action is None:
         return "deal"
-    who = players[action.seat] if players and 0 <= action.seat < len(players) else f"seat {action.seat}"
+    who = (
+        players[action.seat]
+        if players and 0 <= action.seat < len(players)
+        else f"seat {action.seat}"
+    )
     t = action.type
     arg: str | None
     if t == "discard":
@@ -638,7 +664,9 @@ def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
             continue
         if action.type == "play":
             view = st.view or {}
-            starts = (len(view.get("trick") or []) == 1) if "trick" in view else plays % n_active == 0
+            starts = (
+                (len(view.get("trick") or []) == 1) if "trick" in view else plays % n_active == 0
+            )
             plays += 1
             if starts:
                 trick_no += 1
@@ -674,7 +702,9 @@ def played_by_seat(view: dict[str, Any], n_seats: int) -> list[list[str]]:
     return out
 
 
-def trick_rows(view: dict[str, Any], players: list[str], declarer_side: set[int]) -> list[dict[str, Any]]:
+def trick_rows(
+    view: dict[str, Any], players: list[str], declarer_side: set[int]
+) -> list[dict[str, Any]]:
     """The trick list: leader, cards, winner, card points and the running totals per side."""
     rows = []
     run_decl = run_opp = 0
@@ -705,7 +735,9 @@ def trick_rows(view: dict[str, Any], players: list[str], declarer_side: set[int]
 
 def tournaments(cur: duckdb.DuckDBPyConnection) -> list[str]:
     """Tournament ids present in the store."""
-    rows = _rows(cur, "SELECT DISTINCT tournament FROM sessions WHERE tournament IS NOT NULL ORDER BY 1")
+    rows = _rows(
+        cur, "SELECT DISTINCT tournament FROM sessions WHERE tournament IS NOT NULL ORDER BY 1"
+    )
     return [r[0] for r in rows]
 
 
@@ -781,8 +813,11 @@ def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> 
 
 
 def stats_filters(
-    game: str | None = None, event: str | None = None, date_from: Any = None,
-    date_to: Any = None, player: str | None = None,
+    game: str | None = None,
+    event: str | None = None,
+    date_from: Any = None,
+    date_to: Any = None,
+    player: str | None = None,
 ) -> Any:
     """:class:`tarock_logs.store.stats.Filters` from the Players page's filter values."""
     from tarock_logs.store.stats import Filters
@@ -791,7 +826,9 @@ def stats_filters(
                    date_from=date_from, date_to=date_to)  # fmt: skip
 
 
-def stats_section(cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]) -> pl.DataFrame:
+def stats_section(
+    cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]
+) -> pl.DataFrame:
     """One statistics table of :data:`tarock_logs.store.stats.SECTIONS` (``players``, ``roles``,
     ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
     ``(game, event, date_from, date_to, player)``."""
@@ -817,16 +854,24 @@ def drill_hands(
 def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     """What the Players filters offer: games, events, the date range, players (id → name),
     roles and contracts present in the store."""
-    games = [r[0] for r in _rows(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")]
+    games = [
+        r[0] for r in _rows(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")
+    ]
     events = [r[0] for r in _rows(
         cur, "SELECT DISTINCT coalesce(event_name, tournament) FROM sessions "
              "WHERE coalesce(event_name, tournament) IS NOT NULL ORDER BY 1")]  # fmt: skip
     lo, hi = _rows(cur, "SELECT min(date), max(date) FROM sessions")[0]
-    players = dict(_rows(cur, "SELECT player_id, coalesce(name, player_id) FROM players ORDER BY 2"))
-    contracts = [r[0] for r in _rows(cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1")]
+    players = dict(
+        _rows(cur, "SELECT player_id, coalesce(name, player_id) FROM players ORDER BY 2")
+    )
+    contracts = [
+        r[0]
+        for r in _rows(
+            cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1"
+        )
+    ]
     return {"games": games, "events": events, "date_min": lo, "date_max": hi,
             "players": players, "contracts": contracts}  # fmt: skip
-
 
 
 def alternatives(view: HandView, step: int) -> list[Any]:

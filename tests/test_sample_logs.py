@@ -67,7 +67,9 @@ def test_zwanzigerrufen_results_are_zero_sum_and_match_the_spec():
 
 
 def _royal_script():
-    spec = importlib.util.spec_from_file_location("make_royal", ROOT / "scripts" / "make_royal_sample.py")  # noqa: E501
+    spec = importlib.util.spec_from_file_location(
+        "make_royal", ROOT / "scripts" / "make_royal_sample.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -75,7 +77,10 @@ def _royal_script():
 
 def test_royal_sample_is_exactly_what_its_seeded_script_builds():
     built = SessionAdapter.validate_python(_royal_script().build())
-    assert dumps_sessions([built], kind="json") == (SAMPLES / "royal" / "worked-examples.json").read_text()  # noqa: E501
+    assert (
+        dumps_sessions([built], kind="json")
+        == (SAMPLES / "royal" / "worked-examples.json").read_text()
+    )
 
 
 def test_royal_sample_follows_dealing_and_play_rules():

@@ -42,7 +42,6 @@ found = dd.filter_hands(
 st.caption(f"{len(found)} of {len(index)} hands have findings matching the filters.")
 
 
-
 def _open_selected() -> None:
     """A row picked in the findings table opens that hand below."""
     sel = st.session_state.get("findings_table")
@@ -69,7 +68,9 @@ url_hand = st.query_params.get("hand")
 if url_hand and url_hand not in labels and data("hand_exists", url_hand):
     options.insert(0, url_hand)  # a deep link to a hand without findings, or filtered out
     row = index.filter(pl.col("hand_id") == url_hand)
-    labels[url_hand] = (row["label"][0] if row.height else url_hand) + " (no finding / filtered out)"
+    labels[url_hand] = (
+        row["label"][0] if row.height else url_hand
+    ) + " (no finding / filtered out)"
 hand_id = url_selectbox(
     "Hand", options, param="hand", key="audit_hand", format_func=lambda h: labels.get(h, h),
     placeholder="Select a hand to see its verdicts",

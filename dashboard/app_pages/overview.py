@@ -21,9 +21,13 @@ cols[1].metric("Hands with score differences", counts["discrepancy"])
 cols[2].metric("Hands not fully verified", counts["unverified"])
 
 st.page_link("app_pages/audit.py", label="Audit: every hand with findings", icon=":material/gavel:")
-st.page_link("app_pages/replay.py", label="Replay a hand action by action", icon=":material/play_circle:")
+st.page_link(
+    "app_pages/replay.py", label="Replay a hand action by action", icon=":material/play_circle:"
+)
 st.page_link("app_pages/players.py", label="Player statistics", icon=":material/bar_chart:")
-st.page_link("app_pages/tournament.py", label="Tournament standings", icon=":material/emoji_events:")
+st.page_link(
+    "app_pages/tournament.py", label="Tournament standings", icon=":material/emoji_events:"
+)
 
 if counts["rejects"]:
     with st.expander(f"Rejected records ({counts['rejects']}): not stored, with the first error"):

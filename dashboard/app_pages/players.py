@@ -45,7 +45,9 @@ filters = (game, event, d_from, d_to, player)
 
 def _named(frame: pl.DataFrame, *cols: str) -> pl.DataFrame:
     """Player-name columns, masked when the sidebar toggle is on."""
-    return frame.with_columns(pl.col(c).fill_null("").map_elements(masked, return_dtype=pl.String) for c in cols)
+    return frame.with_columns(
+        pl.col(c).fill_null("").map_elements(masked, return_dtype=pl.String) for c in cols
+    )
 
 
 def _section(name: str) -> pl.DataFrame:
@@ -55,7 +57,9 @@ def _section(name: str) -> pl.DataFrame:
 
 # ------------------------------------------------------------------ per player
 per_player = _section("players")
-st.caption(f"{per_player.height} players match the filters. Rates are charted from {MIN_SAMPLE} hands on.")
+st.caption(
+    f"{per_player.height} players match the filters. Rates are charted from {MIN_SAMPLE} hands on."
+)
 if per_player.is_empty():
     st.stop()
 st.subheader("Per player")
@@ -97,17 +101,25 @@ st.dataframe(contracts, hide_index=True, width="stretch", key="contracts_table",
 st.subheader("Partner synergy")
 syn = _section("synergy")
 if syn.height:
-    st.dataframe(_named(syn, "name_a", "name_b").drop("player_a", "player_b"), hide_index=True, width="stretch")
+    st.dataframe(
+        _named(syn, "name_a", "name_b").drop("player_a", "player_b"),
+        hide_index=True,
+        width="stretch",
+    )
 else:
     st.caption("No pair played on the same side in the selection.")
 
 b1, b2 = st.columns(2)
 with b1:
     st.markdown("**Announcements** (bonuses announced and made)")
-    st.dataframe(_named(_section("bonuses"), "name").drop("player_id"), hide_index=True, width="stretch")
+    st.dataframe(
+        _named(_section("bonuses"), "name").drop("player_id"), hide_index=True, width="stretch"
+    )
 with b2:
     st.markdown("**Kontras** (given and successful)")
-    st.dataframe(_named(_section("kontras"), "name").drop("player_id"), hide_index=True, width="stretch")
+    st.dataframe(
+        _named(_section("kontras"), "name").drop("player_id"), hide_index=True, width="stretch"
+    )
 
 # ------------------------------------------------------------------ drill-down
 st.subheader("The hands behind a figure")

@@ -104,7 +104,9 @@ event = " · ".join(
     )
     if x
 )
-st.caption(f"{event} — session `{view.session_id}`, hand {view.number}, {view.game}, ruleset `{view.ruleset}`")
+st.caption(
+    f"{event} — session `{view.session_id}`, hand {view.number}, {view.game}, ruleset `{view.ruleset}`"
+)
 roles = []
 if view.contract:
     roles.append(f"contract **{view.contract}**")
@@ -150,7 +152,6 @@ if not view.steps:
     st.stop()
 
 
-
 def viewer() -> None:
     """The position at one step: reruns alone when the step or the view changes (and every
     ``speed`` seconds while autoplay is on, one step further each time)."""
@@ -172,7 +173,9 @@ def viewer() -> None:
 
     nav = st.columns(5)
     nav2 = st.columns([2, 2])
-    nav[0].button("First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch")
+    nav[0].button(
+        "First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch"
+    )
     nav[1].button(
         "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
         disabled=step <= 0, width="stretch",
@@ -181,7 +184,14 @@ def viewer() -> None:
         "Next", icon=":material/chevron_right:", icon_position="right", key="forward", on_click=_set_step, args=(min(last, step + 1),),
         shortcut="Right", disabled=step >= last, width="stretch",
     )  # fmt: skip
-    nav[3].button("Last", icon=":material/last_page:", icon_position="right", on_click=_set_step, args=(last,), width="stretch")
+    nav[3].button(
+        "Last",
+        icon=":material/last_page:",
+        icon_position="right",
+        on_click=_set_step,
+        args=(last,),
+        width="stretch",
+    )
     problem = view.first_problem_step()
     nav[4].button(
         "First problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
@@ -228,7 +238,9 @@ def viewer() -> None:
             if seat == to_move:
                 tags.append("**to move**")
             held = list(hands[seat]) if seat < len(hands) else []
-            st.markdown(f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else ""))
+            st.markdown(
+                f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else "")
+            )
             if only is not None and seat != only:
                 st.caption(f"{len(held)} cards, hidden")
                 continue
@@ -239,7 +251,12 @@ def viewer() -> None:
                                scale=0.8, title=f"{players[seat]}: {' '.join(held)}"))  # fmt: skip
     with right:
         trick = state.get("trick") or []
-        if not trick and state.get("tricks") and cur.action is not None and cur.action.type == "play":
+        if (
+            not trick
+            and state.get("tricks")
+            and cur.action is not None
+            and cur.action.type == "play"
+        ):
             trick = state["tricks"][-1].get("cards") or []  # the trick just completed
         st.markdown("**On the table**")
         if trick:
@@ -252,13 +269,14 @@ def viewer() -> None:
             taken = state.get("talon_taken") or []
             st.markdown("**Talon**" + (" (the greyed group was taken)" if taken else ""))
             flat = [c for g in groups for c in g]
-            caps = [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
+            caps = (
+                [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
+            )
             st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6))
         discards = state.get("discards")
         if discards and (only is None or only == view.declarer):
             st.markdown("**Discards**")
             st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
-
 
     def _history(rows: Any) -> list[str]:
         out = []
@@ -266,14 +284,15 @@ def viewer() -> None:
             if isinstance(r, dict):
                 seat = r.get("seat")
                 who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
-                rest = ", ".join(f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, ""))
+                rest = ", ".join(
+                    f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, "")
+                )
                 out.append(f"{who}: {rest}" if who else rest)
             elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
                 out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
             else:
                 out.append(str(r))
         return out
-
 
     h1, h2, h3 = st.columns(3)
     with h1:
@@ -298,8 +317,12 @@ def viewer() -> None:
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
     if cur.action is not None and (only is None or cur.action.seat == only):
         alts = dd.alternatives(view, step - 1)
-        with st.expander(f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)):
-            st.write(", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none")
+        with st.expander(
+            f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)
+        ):
+            st.write(
+                ", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none"
+            )
     nxt = dd.alternatives(view, step) if step < last else []
     if only is not None:
         nxt = [a for a in nxt if a.seat == only]

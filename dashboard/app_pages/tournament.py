@@ -27,14 +27,18 @@ if report is None:
     st.error("Unknown tournament.")
     st.stop()
 t = report["tournament"]
-st.caption(f"{t['game']} · ruleset `{t['ruleset']}` · rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables")
+st.caption(
+    f"{t['game']} · ruleset `{t['ruleset']}` · rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables"
+)
 
 
 def _highlight(cols: tuple[str, str]):  # type: ignore[no-untyped-def]
     a, b = cols
 
     def fn(r):  # type: ignore[no-untyped-def]
-        differs = r[a] is not None and r[b] is not None and r[a] == r[a] and r[b] == r[b] and r[a] != r[b]
+        differs = (
+            r[a] is not None and r[b] is not None and r[a] == r[a] and r[b] == r[b] and r[a] != r[b]
+        )
         return ["background-color: #ffcdd2" if differs and c in cols else "" for c in r.index]
 
     return fn
@@ -82,7 +86,9 @@ if t["discrepancies"]:
     if "player" in diffs.columns:
         ids_to_names = {r["player_id"]: r["player"] for r in report["tables"]}
         diffs = diffs.with_columns(
-            pl.col("player").map_elements(lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String)
+            pl.col("player").map_elements(
+                lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String
+            )
         )
     st.dataframe(diffs, hide_index=True, width="stretch")
 else:

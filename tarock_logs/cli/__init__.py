@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import sys
 
-from tarock_logs.cli.common import ExitCode, app, err_console
+from tarock_logs.cli import audit as _audit  # noqa: F401
+from tarock_logs.cli import bench as _bench  # noqa: F401
+from tarock_logs.cli import dashboard as _dashboard  # noqa: F401
+from tarock_logs.cli import dossier as _dossier  # noqa: F401
+from tarock_logs.cli import export as _export  # noqa: F401
+from tarock_logs.cli import fmt as _fmt  # noqa: F401
+from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401
+from tarock_logs.cli import ingest as _ingest  # noqa: F401
+from tarock_logs.cli import rulesets as _rulesets  # noqa: F401
+from tarock_logs.cli import schema as _schema  # noqa: F401
+from tarock_logs.cli import simulate as _simulate  # noqa: F401
+from tarock_logs.cli import stats as _stats  # noqa: F401
 
 # Command modules (importing them registers their commands).
-from tarock_logs.cli import validate as _validate  # noqa: F401,E402
-from tarock_logs.cli import fmt as _fmt  # noqa: F401,E402
-from tarock_logs.cli import schema as _schema  # noqa: F401,E402
-from tarock_logs.cli import audit as _audit  # noqa: F401,E402
-from tarock_logs.cli import dossier as _dossier  # noqa: F401,E402
-from tarock_logs.cli import simulate as _simulate  # noqa: F401,E402
-from tarock_logs.cli import bench as _bench  # noqa: F401,E402
-from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401,E402
-from tarock_logs.cli import ingest as _ingest  # noqa: F401,E402
-from tarock_logs.cli import export as _export  # noqa: F401,E402
-from tarock_logs.cli import stats as _stats  # noqa: F401,E402
-from tarock_logs.cli import dashboard as _dashboard  # noqa: F401,E402
-from tarock_logs.cli import rulesets as _rulesets  # noqa: F401,E402
+from tarock_logs.cli import validate as _validate  # noqa: F401
+from tarock_logs.cli.common import ExitCode, app, err_console
 
 
 def main() -> None:

@@ -18,6 +18,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tarock_logs.cards import GAMES
+from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
+from tarock_logs.log.errors import LogError
+from tarock_logs.log.reader import read_paths
+from tarock_logs.rules import get_engine
 from tarock_logs.verdict.audit import (
     HandAudit,
     SessionAudit,
@@ -25,11 +30,6 @@ from tarock_logs.verdict.audit import (
     audit_session,
     audit_tournaments,
 )
-from tarock_logs.cards import GAMES
-from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.log.errors import LogError
-from tarock_logs.log.reader import read_paths
-from tarock_logs.rules import get_engine
 
 FORMATS = ("table", "json", "jsonl")
 
@@ -204,7 +204,7 @@ def _check_ruleset(ruleset: str) -> None:
         try:
             eng.ruleset(ruleset)
             return
-        except Exception:  # noqa: BLE001,S112 - try the next game's engine
+        except Exception:  # noqa: BLE001 - try the next game's engine
             continue
     raise fail(f"unknown ruleset {ruleset!r}: no rules engine knows it")
 

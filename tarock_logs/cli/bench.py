@@ -22,23 +22,40 @@ def _table(report: dict[str, Any]) -> Table:
     for key, value in report.items():
         if key in ("machine", "details"):
             continue
-        t.add_row(key, "—" if value is None else f"{value:,}" if isinstance(value, int | float) else str(value))
+        t.add_row(
+            key,
+            "—"
+            if value is None
+            else f"{value:,}"
+            if isinstance(value, int | float)
+            else str(value),
+        )
     for key, value in (report.get("details") or {}).items():
         t.add_row(f"  {key}", "—" if value is None else str(value))
     m = report.get("machine") or {}
-    t.caption = (f"{m.get('cpu')}, {m.get('nproc')} cores, Python {m.get('python')}, "
-                 f"load {m.get('loadavg')}")
+    t.caption = (
+        f"{m.get('cpu')}, {m.get('nproc')} cores, Python {m.get('python')}, load {m.get('loadavg')}"
+    )
     return t
 
 
 @app.command()
 def bench(
     quick: Annotated[
-        bool, typer.Option("--quick", help=f"{QUICK_HANDS} hands, under a minute (a smoke test: fixed costs dominate the ratios)")
+        bool,
+        typer.Option(
+            "--quick",
+            help=f"{QUICK_HANDS} hands, under a minute (a smoke test: fixed costs dominate the ratios)",
+        ),
     ] = False,
-    hands: Annotated[int | None, typer.Option("--hands", min=1, help="hands to simulate and time")] = None,
+    hands: Annotated[
+        int | None, typer.Option("--hands", min=1, help="hands to simulate and time")
+    ] = None,
     openspiel_hands: Annotated[
-        int | None, typer.Option("--openspiel-hands", min=0, help="hands for the OpenSpiel comparison (default: half)")
+        int | None,
+        typer.Option(
+            "--openspiel-hands", min=0, help="hands for the OpenSpiel comparison (default: half)"
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="simulation seed")] = 7,
     fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
@@ -48,8 +65,8 @@ def bench(
     installed, OpenSpiel replaying the same games. Prints the figures and ratios."""
     if fmt not in ("table", "json"):
         raise fail(f"--format must be table or json, not {fmt!r}")
-    from tarock_logs.bench import BenchOptions, run  # noqa: PLC0415
-    from tarock_logs.tools.simulate import SimulationError  # noqa: PLC0415
+    from tarock_logs.bench import BenchOptions, run
+    from tarock_logs.tools.simulate import SimulationError
 
     n = hands if hands is not None else (QUICK_HANDS if quick else DEFAULT_HANDS)
     n_os = openspiel_hands if openspiel_hands is not None else max(n // 2, 1)
@@ -66,6 +83,6 @@ def bench(
     if fmt == "json":
         sys.stdout.write(orjson.dumps(report).decode() + "\n")
     else:
-        from rich.console import Console  # noqa: PLC0415
+        from rich.console import Console
 
         Console().print(_table(report))

@@ -8,8 +8,8 @@ from pathlib import Path
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
 from tarock_logs.log.reader import read_file
+from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
 
 
 @app.command("dossier")

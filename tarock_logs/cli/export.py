@@ -11,7 +11,8 @@ import orjson
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, fail
-from tarock_logs.store.export import ExportError, export as run_export
+from tarock_logs.store.export import ExportError
+from tarock_logs.store.export import export as run_export
 from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB
 
 
@@ -38,8 +39,9 @@ def export(
     except ExportError as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
     if json_out:
-        sys.stdout.write(orjson.dumps({"to": to.value, "dir": str(out_dir), "rows": rows}).decode()
-                         + "\n")
+        sys.stdout.write(
+            orjson.dumps({"to": to.value, "dir": str(out_dir), "rows": rows}).decode() + "\n"
+        )
     else:
         total = sum(rows.values())
         sys.stdout.write(f"exported {len(rows)} tables ({total} rows) to {out_dir} as {to.value}\n")

@@ -75,8 +75,10 @@ def _targets(paths: list[Path], exclude: list[str], out: Path | None) -> list[tu
 @app.command()
 def fmt(
     paths: Annotated[list[Path], typer.Argument(help="log files or folders")],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="write here, not in place")] = None,  # noqa: E501
-    check: Annotated[bool, typer.Option("--check", help="only report files not canonical")] = False,  # noqa: E501
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="write here, not in place")
+    ] = None,
+    check: Annotated[bool, typer.Option("--check", help="only report files not canonical")] = False,
     exclude: Annotated[
         list[str], typer.Option("--exclude", help="folder or file name to skip (repeatable)")
     ] = [],  # noqa: B006

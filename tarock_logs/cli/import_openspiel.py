@@ -28,8 +28,8 @@ from pydantic import ValidationError
 
 from tarock_logs.cli.common import ExitCode, err_console, fail, import_app, progress_enabled
 from tarock_logs.log.errors import LogError
-from tarock_logs.tools.importers.openspiel import OpenSpielFormatError, record_to_session
 from tarock_logs.log.models import Session, SessionAdapter
+from tarock_logs.tools.importers.openspiel import OpenSpielFormatError, record_to_session
 
 #: Error codes of this importer (each rejected line gets one).
 IMPORT_CODES = {

@@ -13,7 +13,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestLocked, ingest as run_ingest
+from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestLocked
+from tarock_logs.store.ingest import ingest as run_ingest
 from tarock_logs.store.schema import SchemaError
 from tarock_logs.store.sources import list_files
 
@@ -34,11 +35,18 @@ def ingest(
     ] = [],  # noqa: B006 - typer needs a literal default
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per usable "
-                     "core when there are several files, at most one per file; 1 = serial). "
-                     "With N > 1 a big .jsonl file is read in parts by several workers."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes (default: one per usable "
+            "core when there are several files, at most one per file; 1 = serial). "
+            "With N > 1 a big .jsonl file is read in parts by several workers.",
+        ),
     ] = None,
-    fmt: Annotated[IngestFormat, typer.Option("--format", help="Summary format.")] = IngestFormat.table,
+    fmt: Annotated[
+        IngestFormat, typer.Option("--format", help="Summary format.")
+    ] = IngestFormat.table,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Do everything but publish the database.")
     ] = False,
@@ -47,8 +55,12 @@ def ingest(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     prune: Annotated[
-        bool, typer.Option("--prune", help="Also remove the stored rows of files under PATHS "
-                           "that are no longer there (deleted, renamed or excluded).")
+        bool,
+        typer.Option(
+            "--prune",
+            help="Also remove the stored rows of files under PATHS "
+            "that are no longer there (deleted, renamed or excluded).",
+        ),
     ] = False,
 ) -> None:
     """Store every good hand of PATHS in the database; rejected sessions and hands are kept in
@@ -59,9 +71,15 @@ def ingest(
     progress = None
     bar: Progress | None = None
     if show:
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[hands]} hands"), TimeElapsedColumn(),
-                       console=err_console, transient=True)
+        bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[hands]} hands"),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        )
         try:
             total: int | None = len(list_files(paths, exclude))
         except OSError:
@@ -82,8 +100,15 @@ def ingest(
         if bar is not None:
             bar.start()
         try:
-            summary = run_ingest(paths, db=db, exclude=exclude, jobs=jobs, dry_run=dry_run,
-                                 progress=progress, prune=prune)
+            summary = run_ingest(
+                paths,
+                db=db,
+                exclude=exclude,
+                jobs=jobs,
+                dry_run=dry_run,
+                progress=progress,
+                prune=prune,
+            )
         finally:
             if bar is not None:
                 bar.stop()

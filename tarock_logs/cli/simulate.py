@@ -30,17 +30,30 @@ def _parse_tables(text: str) -> tuple[int, ...]:
 @app.command()
 def simulate(
     out: Annotated[Path, typer.Option("-o", "--out", help="output directory")],
-    game: Annotated[str, typer.Option(help="slovenian, zwanzigerrufen or royal (tables of 4 for the last two)")] = "slovenian",
-    seed: Annotated[int, typer.Option(help="the seed: same seed and options, byte-identical files")] = 1,
+    game: Annotated[
+        str, typer.Option(help="slovenian, zwanzigerrufen or royal (tables of 4 for the last two)")
+    ] = "slovenian",
+    seed: Annotated[
+        int, typer.Option(help="the seed: same seed and options, byte-identical files")
+    ] = 1,
     tables: Annotated[str, typer.Option(help="table sizes of each round, e.g. 4,4,5")] = "4,4,5",
     rounds: Annotated[int, typer.Option(min=1, max=99)] = 3,
     games_per_round: Annotated[
-        int, typer.Option(min=1, max=1000, help="games per table per round (a table of 5 plays 5/4 as many)")
+        int,
+        typer.Option(
+            min=1, max=1000, help="games per table per round (a table of 5 plays 5/4 as many)"
+        ),
     ] = 16,
     plant_disputes: Annotated[
-        int, typer.Option(min=0, help=f"plant K irregularities, one per session, cycling {', '.join(DISPUTE_KINDS)} (fewer kinds for the other games)")
+        int,
+        typer.Option(
+            min=0,
+            help=f"plant K irregularities, one per session, cycling {', '.join(DISPUTE_KINDS)} (fewer kinds for the other games)",
+        ),
     ] = 0,
-    ruleset: Annotated[str | None, typer.Option(help="ruleset id (default: the game's default)")] = None,
+    ruleset: Annotated[
+        str | None, typer.Option(help="ruleset id (default: the game's default)")
+    ] = None,
 ) -> None:
     """Simulate a tournament (rounds x tables, one session per table and round) through the
     rules engine with heuristic players, and write one .jsonl per round (one session per

@@ -16,9 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs.store import stats as st
 from tarock_logs.cli.common import ExitCode, app, fail
 from tarock_logs.store import connect_readonly
+from tarock_logs.store import stats as st
 from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB
 
 
@@ -57,9 +57,9 @@ def _print_table(name: str, df: pl.DataFrame, console: Console) -> None:
     for c in df.columns:
         t.add_column(c, justify="right" if df[c].dtype.is_numeric() else "left")
     for row in df.iter_rows():
-        t.add_row(*[
-            "" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)) for v in row
-        ])
+        t.add_row(
+            *["" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)) for v in row]
+        )
     console.print(t)
 
 
@@ -89,11 +89,19 @@ def stats(
         DEFAULT_DB
     ),
     player: Annotated[str | None, typer.Option("--player", help="Player id or name.")] = None,
-    game: Annotated[str | None, typer.Option("--game", help="slovenian, zwanzigerrufen, royal")] = None,
-    event: Annotated[str | None, typer.Option("--event", help="Event name or tournament id.")] = None,
-    date_from: Annotated[str | None, typer.Option("--from", help="First date (YYYY-MM-DD).")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", help="slovenian, zwanzigerrufen, royal")
+    ] = None,
+    event: Annotated[
+        str | None, typer.Option("--event", help="Event name or tournament id.")
+    ] = None,
+    date_from: Annotated[
+        str | None, typer.Option("--from", help="First date (YYYY-MM-DD).")
+    ] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Last date (YYYY-MM-DD).")] = None,
-    role: Annotated[str | None, typer.Option("--role", help="declarer, partner, defender, klop")] = None,
+    role: Annotated[
+        str | None, typer.Option("--role", help="declarer, partner, defender, klop")
+    ] = None,
     contract: Annotated[str | None, typer.Option("--contract", help="Contract code.")] = None,
     section: Annotated[Section, typer.Option("--section", help="Which figures.")] = Section.all,
     hands: Annotated[
@@ -101,23 +109,36 @@ def stats(
     ] = False,
     drill: Annotated[
         list[str],
-        typer.Option("--drill", help="With --hands: KEY=VALUE of a figure, e.g. won=true, "
-                     "partner=ana, bonus=trula, made=true, kontra=true, mond=lost, renons=true, "
-                     "bid=true, radelc=earned."),
+        typer.Option(
+            "--drill",
+            help="With --hands: KEY=VALUE of a figure, e.g. won=true, "
+            "partner=ana, bonus=trula, made=true, kontra=true, mond=lost, renons=true, "
+            "bid=true, radelc=earned.",
+        ),
     ] = [],  # noqa: B006 - typer needs a literal default
-    fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
+    fmt: Annotated[
+        StatsFormat, typer.Option("--format", help="Output format.")
+    ] = StatsFormat.table,
 ) -> None:
     """Statistics of the stored hands; every filter also applies to `--hands` (drill-down).
     Rates come with `enough` (at least 10 hands) so thin samples are visible."""
     if role is not None and role not in st.ROLES:
         raise fail(f"--role must be one of {', '.join(st.ROLES)}", ExitCode.USAGE)
-    f = st.Filters(player=player, game=game, event=event, date_from=_date(date_from, "--from"),
-                   date_to=_date(date_to, "--to"), role=role, contract=contract)
+    f = st.Filters(
+        player=player,
+        game=game,
+        event=event,
+        date_from=_date(date_from, "--from"),
+        date_to=_date(date_to, "--to"),
+        role=role,
+        contract=contract,
+    )
     try:
         con = connect_readonly(db)
     except FileNotFoundError:
-        raise fail(f"no database at {db}: run `tarock ingest PATH --db {db}` first",
-                   ExitCode.USAGE) from None
+        raise fail(
+            f"no database at {db}: run `tarock ingest PATH --db {db}` first", ExitCode.USAGE
+        ) from None
     except duckdb.Error as exc:
         raise fail(f"cannot open {db}: {exc}", ExitCode.DB) from exc
     try:
@@ -131,13 +152,14 @@ def stats(
         con.close()
     if fmt is StatsFormat.csv:
         if len(frames) != 1:
-            raise fail("--format csv writes one table: choose --section or --hands",
-                       ExitCode.USAGE)
+            raise fail("--format csv writes one table: choose --section or --hands", ExitCode.USAGE)
         sys.stdout.write(next(iter(frames.values())).write_csv())
     elif fmt is StatsFormat.json:
         doc = {
-            "filters": {k: (str(v) if isinstance(v, dt.date) else v)
-                        for k, v in dataclasses.asdict(f).items()},
+            "filters": {
+                k: (str(v) if isinstance(v, dt.date) else v)
+                for k, v in dataclasses.asdict(f).items()
+            },
             "min_sample": st.MIN_SAMPLE,
             **{name: _jsonable(df) for name, df in frames.items()},
         }

@@ -155,7 +155,10 @@ def validate(
         with Progress(console=err_console, transient=True) as progress:
             task = progress.add_task("validating", total=len(files))
             summary = validate_paths(
-                files, [], on_error, on_file=lambda _f: progress.advance(task),
+                files,
+                [],
+                on_error,
+                on_file=lambda _f: progress.advance(task),
                 duplicates=duplicates,
             )
     else:

@@ -188,7 +188,7 @@ class Meld(_Action):
 
 
 Action = Annotated[
-    Union[Bid, Pass, Call, TalonPick, Discard, Announce, Kontra, Lezim, Play, ThrowIn, Claim, Meld],
+    Bid | Pass | Call | TalonPick | Discard | Announce | Kontra | Lezim | Play | ThrowIn | Claim | Meld,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = (
@@ -251,7 +251,7 @@ class Penalty(_Model):
 
 
 Irregularity = Annotated[
-    Union[Renons, Misdeal, ArbiterDecision, Penalty], Field(discriminator="type")
+    Renons | Misdeal | ArbiterDecision | Penalty, Field(discriminator="type")
 ]
 
 

@@ -47,7 +47,6 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
-
 from tarock_logs.log.errors import LogError, schema_code
 from tarock_logs.log.models import (
     ACTION_TYPES,
@@ -219,13 +218,12 @@ def read_file(
         yield _file_error(
             name,
             "E-FILE-TYPE",
-            f"{Path(name).name} is not a log file: tarock logs end in "
-            + ", ".join(SUFFIXES),
+            f"{Path(name).name} is not a log file: tarock logs end in " + ", ".join(SUFFIXES),
         )
         return
     gz = name.lower().endswith(".gz")
     try:
-        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # type: ignore[assignment]  # noqa: SIM115
+        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # type: ignore[assignment]
     except OSError as exc:
         yield _file_error(name, "E-FILE-READ", f"cannot open the file: {exc.strerror or exc}")
         return
@@ -313,7 +311,7 @@ def _read_jsonl(
             break
         line_no += 1
         if line_no == 1 and chunk.startswith(_BOM):
-            chunk = chunk[len(_BOM):]
+            chunk = chunk[len(_BOM) :]
             pending.append(_bom_warning(file))
         if line_no == 1 and chunk.startswith(_UTF16_BOMS):
             yield SessionRecord(file, 1, 0, None, [_utf16_error(file)], raw=chunk)
@@ -385,7 +383,7 @@ def _read_json_text(
 ) -> Iterator[SessionRecord]:
     pending: list[LogError] = []
     if data.startswith(_BOM):
-        data = data[len(_BOM):]
+        data = data[len(_BOM) :]
         pending.append(_bom_warning(file))
     if data.startswith(_UTF16_BOMS):
         yield SessionRecord(file, 1, 0, None, [_utf16_error(file)], raw=data)
@@ -871,7 +869,9 @@ class _Validator:
             if path in seen and e["type"] != "missing":
                 continue
             seen.add(path)
-            action = loc[1] if len(loc) > 1 and loc[0] == "actions" and isinstance(loc[1], int) else None  # noqa: E501
+            action = (
+                loc[1] if len(loc) > 1 and loc[0] == "actions" and isinstance(loc[1], int) else None
+            )
             t = e["type"]
             field_name = next((x for x in reversed(loc) if isinstance(x, str)), "record")
             if t == "missing":
@@ -1088,8 +1088,14 @@ class _Validator:
                 sh = a.get("shown")
                 if (
                     (c is None or (type(c) is str and c in pack))
-                    and (cs is None or (type(cs) is list and all(type(x) is str and x in pack for x in cs)))  # noqa: E501
-                    and (sh is None or (type(sh) is list and all(type(x) is str and x in pack for x in sh)))  # noqa: E501
+                    and (
+                        cs is None
+                        or (type(cs) is list and all(type(x) is str and x in pack for x in cs))
+                    )
+                    and (
+                        sh is None
+                        or (type(sh) is list and all(type(x) is str and x in pack for x in sh))
+                    )
                 ):
                     continue
                 if new_actions is actions:

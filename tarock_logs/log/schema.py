@@ -14,7 +14,13 @@ from typing import Any, Final
 
 from pydantic import TypeAdapter
 
-from tarock_logs.log.models import FORMAT_NAME, FORMAT_VERSION, ActionAdapter, HandAdapter, SessionAdapter
+from tarock_logs.log.models import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    ActionAdapter,
+    HandAdapter,
+    SessionAdapter,
+)
 
 #: file stem → (adapter, title)
 SCHEMAS: Final[dict[str, tuple[TypeAdapter[Any], str]]] = {

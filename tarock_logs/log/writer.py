@@ -51,7 +51,9 @@ def dumps_session(session: Session, *, pretty: bool = False) -> str:
     return _pretty(d, 0)
 
 
-def dumps_sessions(sessions: Iterable[Session], *, kind: str = "jsonl", as_list: bool | None = None) -> str:  # noqa: E501
+def dumps_sessions(
+    sessions: Iterable[Session], *, kind: str = "jsonl", as_list: bool | None = None
+) -> str:
     """The canonical text of a file of sessions.
 
     ``kind="jsonl"``: one line per session. ``kind="json"``: one indented session object, or an
@@ -67,7 +69,9 @@ def dumps_sessions(sessions: Iterable[Session], *, kind: str = "jsonl", as_list:
     return _pretty([session_to_dict(s) for s in items], 0) + "\n"
 
 
-def write_sessions(path: str | Path, sessions: Iterable[Session], *, as_list: bool | None = None) -> None:  # noqa: E501
+def write_sessions(
+    path: str | Path, sessions: Iterable[Session], *, as_list: bool | None = None
+) -> None:
     """Write sessions to ``path`` in canonical form; the suffix chooses the kind
     (``.json``/``.jsonl``, optionally ``.gz``). Gzip output is deterministic (no timestamp)."""
     name = str(path).lower()

@@ -107,7 +107,9 @@ def _draw_card(
     ET.SubElement(g, "title").text = token
 
 
-def card_svg(token: str, *, greyed: bool = False, highlight: bool = False, scale: float = 1.0) -> str:
+def card_svg(
+    token: str, *, greyed: bool = False, highlight: bool = False, scale: float = 1.0
+) -> str:
     """One card as an SVG document."""
     root = _root(CARD_W, CARD_H, scale=scale, title=token)
     _draw_card(root, token, 0, 0, greyed=greyed, highlight=highlight)

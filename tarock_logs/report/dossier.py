@@ -23,12 +23,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tarock_logs import __version__
-from tarock_logs.log import models as m
-from tarock_logs.verdict.audit import HandAudit, audit_hand
 from tarock_logs.cards import CARDS, TAROK
-from tarock_logs.verdict.replay import HandReplay, replay_in_session
+from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
+from tarock_logs.verdict.audit import HandAudit, audit_hand
+from tarock_logs.verdict.replay import HandReplay, replay_in_session
 
 __all__ = ["Dossier", "DossierError", "build_dossier", "find_hand", "render_dossier"]
 
@@ -213,7 +213,7 @@ def _thirds(v: Any) -> str:
 def _role_names(session: m.Session, dealer: int) -> dict[int, str]:
     """P1 … P4 by seat (P1 the forehand, first active seat after the dealer)."""
     n = len(session.players)
-    active = [s for s in ((dealer + k) % n for k in range(1, n + 1))]
+    active = list(((dealer + k) % n for k in range(1, n + 1)))
     if n == 5:
         active = [s for s in active if s != dealer]
     return {s: f"P{i}" for i, s in enumerate(active, start=1)}

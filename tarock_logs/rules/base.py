@@ -117,7 +117,9 @@ class HandScore:
     declarer: int | None = None
     partner: int | None = None
     won: bool | None = None  # None for klop and hands without a declarer
-    card_points: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"declarer_side_thirds": 149}
+    card_points: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # e.g. {"declarer_side_thirds": 149}
     unverified: tuple[str, ...] = ()  # items the engine could not check, with why
     #: seats whose total counts only the items the engine could value (e.g. a Royal Tarock
     #: premium of unknown value): the audit does not compare these seats' totals

@@ -22,9 +22,8 @@ TABLES: dict[str, str | None] = {
     "players": None,
     "sessions": "SELECT t.* FROM sessions t",
     "session_players": "SELECT t.*, s.game FROM session_players t "
-                       "JOIN sessions s USING (session_id)",
-    "session_scores": "SELECT t.*, s.game FROM session_scores t "
-                      "JOIN sessions s USING (session_id)",
+    "JOIN sessions s USING (session_id)",
+    "session_scores": "SELECT t.*, s.game FROM session_scores t JOIN sessions s USING (session_id)",
     "hands": "SELECT t.* FROM hands t",
     "actions": "SELECT t.*, h.game FROM actions t JOIN hands h USING (hand_id)",
     "irregularities": "SELECT t.*, h.game FROM irregularities t JOIN hands h USING (hand_id)",
@@ -50,8 +49,11 @@ def _lit(path: Path) -> str:
 
 
 def export(
-    db: str | os.PathLike[str], to: Format, out_dir: str | os.PathLike[str],
-    *, overwrite: bool = False
+    db: str | os.PathLike[str],
+    to: Format,
+    out_dir: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
 ) -> dict[str, int]:
     """Export every table of ``db`` to ``out_dir``; returns ``{table: rows}``."""
     if to not in ("parquet", "csv"):
@@ -69,20 +71,25 @@ def export(
         for table, query in TABLES.items():
             rows[table] = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
             if to == "csv":
-                con.execute(f"COPY {table} TO {_lit(out / (table + '.csv'))} "
-                            "(FORMAT csv, HEADER true)").fetchall()
+                con.execute(
+                    f"COPY {table} TO {_lit(out / (table + '.csv'))} (FORMAT csv, HEADER true)"
+                ).fetchall()
             elif query is None:
-                con.execute(f"COPY {table} TO {_lit(out / (table + '.parquet'))} "
-                            "(FORMAT parquet)").fetchall()
+                con.execute(
+                    f"COPY {table} TO {_lit(out / (table + '.parquet'))} (FORMAT parquet)"
+                ).fetchall()
             elif rows[table] == 0:
                 # an empty partitioned COPY writes nothing: keep the schema in one empty file
                 (out / table).mkdir(exist_ok=True)
-                con.execute(f"COPY ({query} LIMIT 0) TO {_lit(out / table / 'empty.parquet')} "
-                            "(FORMAT parquet)").fetchall()
+                con.execute(
+                    f"COPY ({query} LIMIT 0) TO {_lit(out / table / 'empty.parquet')} "
+                    "(FORMAT parquet)"
+                ).fetchall()
             else:
-                con.execute(f"COPY ({query}) TO {_lit(out / table)} "
-                            "(FORMAT parquet, PARTITION_BY (game), OVERWRITE_OR_IGNORE true)"
-                            ).fetchall()
+                con.execute(
+                    f"COPY ({query}) TO {_lit(out / table)} "
+                    "(FORMAT parquet, PARTITION_BY (game), OVERWRITE_OR_IGNORE true)"
+                ).fetchall()
     except duckdb.Error as exc:
         raise ExportError(f"export failed: {exc}") from exc
     finally:

@@ -41,9 +41,9 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import process, sources
+from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.schema import migrate
 
 #: Environment variable naming the database when ``--db`` is not given.
@@ -110,8 +110,10 @@ Progress = Callable[[str, int], None]
 
 
 _CHILD_DELETE = [
-    *(f"DELETE FROM {t} WHERE hand_id IN (SELECT hand_id FROM hands WHERE file = $file)"
-      for t in process.HAND_CHILDREN),
+    *(
+        f"DELETE FROM {t} WHERE hand_id IN (SELECT hand_id FROM hands WHERE file = $file)"
+        for t in process.HAND_CHILDREN
+    ),
     "DELETE FROM session_players WHERE session_id IN"
     " (SELECT session_id FROM sessions WHERE file = $file)",
     "DELETE FROM session_scores WHERE session_id IN"
@@ -131,8 +133,12 @@ _ALWAYS_REGISTERED = frozenset({"hands", "sessions", "session_players", "session
 class _Writer:
     """Loads batches of Arrow tables into an open (staging) database."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, summary: IngestSummary,
-                 commit_every: int = process.DEFAULT_BATCH_HANDS) -> None:
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        summary: IngestSummary,
+        commit_every: int = process.DEFAULT_BATCH_HANDS,
+    ) -> None:
         self.con = con
         self.s = summary
         self.known: set[str] = set()
@@ -202,12 +208,17 @@ class _Writer:
             sess_ids = tables["sessions"].column("session_id")
             stored_h, stored_s = self._q(
                 "SELECT (SELECT count(*) FROM _b_hands JOIN hands USING (hand_id)), "
-                "(SELECT count(*) FROM _b_sessions JOIN sessions USING (session_id))")[0]
+                "(SELECT count(*) FROM _b_sessions JOIN sessions USING (session_id))"
+            )[0]
             n_rows = len(hand_ids)
-            hands_plain = (stored_h == 0 and not self.old_ids
-                           and (not n_rows or pc.count_distinct(hand_ids).as_py() == n_rows))
+            hands_plain = (
+                stored_h == 0
+                and not self.old_ids
+                and (not n_rows or pc.count_distinct(hand_ids).as_py() == n_rows)
+            )
             sessions_plain = stored_s == 0 and (
-                not len(sess_ids) or pc.count_distinct(sess_ids).as_py() == len(sess_ids))
+                not len(sess_ids) or pc.count_distinct(sess_ids).as_py() == len(sess_ids)
+            )
             if hands_plain:
                 self.s.hands_stored += n_rows
                 for name in ("hands", *process.HAND_CHILDREN):
@@ -215,46 +226,65 @@ class _Writer:
                         self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
             else:
                 # de-duplicate the batch ourselves: first occurrence of each key wins
-                self._q("CREATE OR REPLACE TEMP TABLE _new AS SELECT hand_id FROM (SELECT "
-                        "DISTINCT hand_id FROM _b_hands) b ANTI JOIN hands USING (hand_id)")
+                self._q(
+                    "CREATE OR REPLACE TEMP TABLE _new AS SELECT hand_id FROM (SELECT "
+                    "DISTINCT hand_id FROM _b_hands) b ANTI JOIN hands USING (hand_id)"
+                )
                 n_batch = self._q("SELECT count(DISTINCT hand_id) FROM _b_hands")[0][0]
                 n_new, n_known = self._q(
                     "SELECT count(*), count(*) FILTER (WHERE hand_id IN "
-                    "(SELECT hand_id FROM _old_ids)) FROM _new")[0]
+                    "(SELECT hand_id FROM _old_ids)) FROM _new"
+                )[0]
                 self.s.hands_stored += n_new - n_known
                 self.s.hands_unchanged += n_known
                 self.s.hands_removed -= n_known
                 self.s.hands_duplicate += n_batch - n_new
-                self._q("INSERT INTO hands BY NAME SELECT * FROM _b_hands "
-                        "WHERE hand_id IN (SELECT hand_id FROM _new) "
-                        "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1")
+                self._q(
+                    "INSERT INTO hands BY NAME SELECT * FROM _b_hands "
+                    "WHERE hand_id IN (SELECT hand_id FROM _new) "
+                    "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1"
+                )
                 for child in process.HAND_CHILDREN:
                     if tables[child].num_rows:
-                        self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
-                                "WHERE hand_id IN (SELECT hand_id FROM _new)")
+                        self._q(
+                            f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                            "WHERE hand_id IN (SELECT hand_id FROM _new)"
+                        )
             # sessions: the first file that brings a session id keeps it
             if sessions_plain:
                 for name in ("sessions", "session_players", "session_scores"):
                     if tables[name].num_rows:
                         self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
             else:
-                self._q("CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT "
-                        "session_id FROM _b_sessions ANTI JOIN sessions USING (session_id)")
-                self._q("INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
-                        "WHERE session_id IN (SELECT session_id FROM _new_sessions) QUALIFY "
-                        "row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1")
+                self._q(
+                    "CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT "
+                    "session_id FROM _b_sessions ANTI JOIN sessions USING (session_id)"
+                )
+                self._q(
+                    "INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
+                    "WHERE session_id IN (SELECT session_id FROM _new_sessions) QUALIFY "
+                    "row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1"
+                )
                 for child in ("session_players", "session_scores"):
-                    self._q(f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
-                            "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
-                            "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1")
-            self._q("INSERT INTO players BY NAME "
-                    "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
-                    "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)")
+                    self._q(
+                        f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                        "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
+                        "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1"
+                    )
+            self._q(
+                "INSERT INTO players BY NAME "
+                "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
+                "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
+            )
             if tables["rejects"].num_rows:
-                self._q("INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
-                        "FROM _b_rejects")
-            self._q("INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
-                    "FROM _b_raw_logs")
+                self._q(
+                    "INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
+                    "FROM _b_rejects"
+                )
+            self._q(
+                "INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
+                "FROM _b_raw_logs"
+            )
         except BaseException:
             self._q("ROLLBACK")
             self.in_txn = False
@@ -275,26 +305,35 @@ class _Writer:
         for r in rows:
             errors = orjson.loads(r["errors"]) if isinstance(r["errors"], str) else r["errors"]
             self.s.hands_rejected += 1
-            self.s.rejects.append({
-                "file": r["file"], "line": r["line"], "session": r["session"], "hand": r["hand"],
-                "first_code": r["first_code"],
-                "reason": (errors[0].get("message") if errors else None),
-                "errors": errors,
-            })
+            self.s.rejects.append(
+                {
+                    "file": r["file"],
+                    "line": r["line"],
+                    "session": r["session"],
+                    "hand": r["hand"],
+                    "first_code": r["first_code"],
+                    "reason": (errors[0].get("message") if errors else None),
+                    "errors": errors,
+                }
+            )
 
     def unchanged_file(self, file: str) -> None:
         n_sessions, n_hands, n_rejected = self._q(
-            "SELECT n_sessions, n_hands, n_rejected FROM raw_logs WHERE file = ?", [file])[0]
+            "SELECT n_sessions, n_hands, n_rejected FROM raw_logs WHERE file = ?", [file]
+        )[0]
         self.s.files_unchanged += 1
         self.s.sessions += n_sessions
         self.s.hands_unchanged += self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
         self.s.hands_duplicate += max(
-            0, n_hands - self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0])
+            0, n_hands - self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
+        )
         if n_hands == 0 and n_rejected > 0:
             self.s.files_rejected += 1
         cur = self.con.execute(
             "SELECT file, line, session, hand, raw, errors, first_code, hand_index, n_errors "
-            "FROM rejects WHERE file = ? ORDER BY line, hand_index", [file])
+            "FROM rejects WHERE file = ? ORDER BY line, hand_index",
+            [file],
+        )
         cols = [d[0] for d in cur.description]
         self._collect_rejects([dict(zip(cols, row)) for row in cur.fetchall()])
 
@@ -336,8 +375,7 @@ class _Buffer:
     def flush(self) -> None:
         if not self.parts:
             return
-        merged = {name: pa.concat_tables([p[name] for p in self.parts])
-                  for name in process.SCHEMAS}
+        merged = {name: pa.concat_tables([p[name] for p in self.parts]) for name in process.SCHEMAS}
         self.w.load(self.starts, merged)
         self.parts, self.starts, self.ids, self.hands = [], [], set(), 0
 
@@ -436,8 +474,14 @@ class _ParallelStream:
     def _submit(self) -> None:
         nxt = next(self.units, None)
         if nxt is not None:
-            self.pending.append((nxt, self.pool.submit(
-                _shard_to_ipc, str(nxt.path), str(self.out_dir), self.batch_hands, nxt.span)))
+            self.pending.append(
+                (
+                    nxt,
+                    self.pool.submit(
+                        _shard_to_ipc, str(nxt.path), str(self.out_dir), self.batch_hands, nxt.span
+                    ),
+                )
+            )
 
     @staticmethod
     def _batches(folders: list[str]) -> Iterator[dict[str, pa.Table]]:
@@ -483,8 +527,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
         pool.on_drain = drained
         stream: _Stream = iter(pool)
     else:
-        stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {})
-                  for f in files)
+        stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files)
     # With workers, load what has arrived once a unit is complete and the buffer holds a
     # share of a batch: the load then runs while the workers process the next units,
     # instead of after all of them (loads stay big enough that their fixed cost is small).
@@ -502,8 +545,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
                 for k, v in counts.items():
                     totals[k] = totals.get(k, 0) + v
                 if unit.index == unit.n - 1:
-                    digest, size = (digests or {}).get(unit.path) or sources.sha256_file(
-                        unit.path)
+                    digest, size = (digests or {}).get(unit.path) or sources.sha256_file(unit.path)
                     tables = process.empty_tables()
                     tables["raw_logs"] = process.raw_logs_row(key, digest, size, totals)
                     buf.add(key, tables, first=False)
@@ -641,13 +683,18 @@ def ingest(
                 # A hand that a changed file dropped may still be in an unchanged file that
                 # held a duplicate of it (stored once, under the changed file): read those
                 # files again so nothing is lost.
-                lost = con.execute("SELECT count(*) FROM _old_ids WHERE hand_id NOT IN "
-                                   "(SELECT hand_id FROM hands)").fetchall()[0][0]
+                lost = con.execute(
+                    "SELECT count(*) FROM _old_ids WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
+                ).fetchall()[0][0]
                 again: set[str] = set()
                 if lost:
-                    again = {r[0] for r in con.execute(
-                        "SELECT r.file FROM raw_logs r WHERE r.n_hands > "
-                        "(SELECT count(*) FROM hands h WHERE h.file = r.file)").fetchall()}
+                    again = {
+                        r[0]
+                        for r in con.execute(
+                            "SELECT r.file FROM raw_logs r WHERE r.n_hands > "
+                            "(SELECT count(*) FROM hands h WHERE h.file = r.file)"
+                        ).fetchall()
+                    }
                 reread = [f for f in same if sources.file_key(f) in again]
                 for f in same:
                     if sources.file_key(f) not in again:

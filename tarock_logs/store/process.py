@@ -39,65 +39,177 @@ STRS = pa.list_(pa.string())
 #: timestamps the writer adds). Order here is the order the writer loads them.
 SCHEMAS: dict[str, pa.Schema] = {
     "raw_logs": pa.schema(
-        [("file", STR), ("sha256", STR), ("size", I64), ("n_sessions", I32), ("n_hands", I32),
-         ("n_rejected", I32)]
+        [
+            ("file", STR),
+            ("sha256", STR),
+            ("size", I64),
+            ("n_sessions", I32),
+            ("n_hands", I32),
+            ("n_rejected", I32),
+        ]
     ),
     "players": pa.schema([("player_id", STR), ("name", STR)]),
     "sessions": pa.schema(
-        [("session_id", STR), ("game", STR), ("ruleset", STR), ("table_size", U8),
-         ("event_name", STR), ("tournament", STR), ("round", U8), ("table_name", STR),
-         ("site", STR), ("date", pa.date32()), ("first_dealer", U8), ("options", STR),
-         ("source", STR), ("n_hands", I32), ("file", STR), ("line", I32)]
+        [
+            ("session_id", STR),
+            ("game", STR),
+            ("ruleset", STR),
+            ("table_size", U8),
+            ("event_name", STR),
+            ("tournament", STR),
+            ("round", U8),
+            ("table_name", STR),
+            ("site", STR),
+            ("date", pa.date32()),
+            ("first_dealer", U8),
+            ("options", STR),
+            ("source", STR),
+            ("n_hands", I32),
+            ("file", STR),
+            ("line", I32),
+        ]
     ),
     "session_players": pa.schema(
         [("session_id", STR), ("seat", U8), ("player_id", STR), ("pair", STR), ("role", STR)]
     ),
     "hands": pa.schema(
-        [("hand_id", STR), ("session_id", STR), ("game", STR), ("ruleset", STR),
-         ("number", I32), ("dealer", U8), ("table_size", U8), ("contract", STR),
-         ("declarer", U8), ("partner", U8), ("won", BOOL), ("legal", BOOL), ("verified", BOOL),
-         ("n_actions", I32), ("n_violations", I32), ("n_discrepancies", I32),
-         ("unverified", STRS), ("deal", STR), ("result", STR), ("notes", STR), ("file", STR),
-         ("line", I32)]
+        [
+            ("hand_id", STR),
+            ("session_id", STR),
+            ("game", STR),
+            ("ruleset", STR),
+            ("number", I32),
+            ("dealer", U8),
+            ("table_size", U8),
+            ("contract", STR),
+            ("declarer", U8),
+            ("partner", U8),
+            ("won", BOOL),
+            ("legal", BOOL),
+            ("verified", BOOL),
+            ("n_actions", I32),
+            ("n_violations", I32),
+            ("n_discrepancies", I32),
+            ("unverified", STRS),
+            ("deal", STR),
+            ("result", STR),
+            ("notes", STR),
+            ("file", STR),
+            ("line", I32),
+        ]
     ),
     "actions": pa.schema(
-        [("hand_id", STR), ("idx", U16), ("seat", U8), ("type", STR), ("card", STR),
-         ("cards", STRS), ("shown", STRS), ("contract", STR), ("talon_group", U8),
-         ("bonus", STR), ("side", STR), ("target", STR), ("level", U8), ("claim", STR),
-         ("meld", STR), ("raises", STR), ("params", STR), ("note", STR), ("legal", BOOL),
-         ("violation_code", STR)]
+        [
+            ("hand_id", STR),
+            ("idx", U16),
+            ("seat", U8),
+            ("type", STR),
+            ("card", STR),
+            ("cards", STRS),
+            ("shown", STRS),
+            ("contract", STR),
+            ("talon_group", U8),
+            ("bonus", STR),
+            ("side", STR),
+            ("target", STR),
+            ("level", U8),
+            ("claim", STR),
+            ("meld", STR),
+            ("raises", STR),
+            ("params", STR),
+            ("note", STR),
+            ("legal", BOOL),
+            ("violation_code", STR),
+        ]
     ),
     "irregularities": pa.schema(
-        [("hand_id", STR), ("idx", U16), ("type", STR), ("seat", U8), ("called_by", U8),
-         ("kind", STR), ("action_index", I32), ("trick", I32), ("upheld", BOOL),
-         ("points", I32), ("unit", STR), ("detail", STR)]
+        [
+            ("hand_id", STR),
+            ("idx", U16),
+            ("type", STR),
+            ("seat", U8),
+            ("called_by", U8),
+            ("kind", STR),
+            ("action_index", I32),
+            ("trick", I32),
+            ("upheld", BOOL),
+            ("points", I32),
+            ("unit", STR),
+            ("detail", STR),
+        ]
     ),
     "tricks": pa.schema(
-        [("hand_id", STR), ("trick_no", U16), ("leader", U8), ("winner", U8),
-         ("seats", pa.list_(U8)), ("cards", STRS), ("points", I32)]
+        [
+            ("hand_id", STR),
+            ("trick_no", U16),
+            ("leader", U8),
+            ("winner", U8),
+            ("seats", pa.list_(U8)),
+            ("cards", STRS),
+            ("points", I32),
+        ]
     ),
     "violations": pa.schema(
-        [("hand_id", STR), ("action_index", I32), ("seat", U8), ("code", STR),
-         ("severity", STR), ("message", STR), ("rule", STR), ("card", STR)]
+        [
+            ("hand_id", STR),
+            ("action_index", I32),
+            ("seat", U8),
+            ("code", STR),
+            ("severity", STR),
+            ("message", STR),
+            ("rule", STR),
+            ("card", STR),
+        ]
     ),
     "score_items": pa.schema(
-        [("hand_id", STR), ("seat", U8), ("item", STR), ("recorded", I32), ("recomputed", I32),
-         ("delta", I32)]
+        [
+            ("hand_id", STR),
+            ("seat", U8),
+            ("item", STR),
+            ("recorded", I32),
+            ("recomputed", I32),
+            ("delta", I32),
+        ]
     ),
     "hand_scores": pa.schema(
-        [("hand_id", STR), ("seat", U8), ("player_id", STR), ("role", STR),
-         ("recorded_total", I32), ("recomputed_total", I32), ("delta", I32),
-         ("radelci_before", I16), ("radelci_after", I16)]
+        [
+            ("hand_id", STR),
+            ("seat", U8),
+            ("player_id", STR),
+            ("role", STR),
+            ("recorded_total", I32),
+            ("recomputed_total", I32),
+            ("delta", I32),
+            ("radelci_before", I16),
+            ("radelci_after", I16),
+        ]
     ),
     "session_scores": pa.schema(
-        [("session_id", STR), ("seat", U8), ("player_id", STR), ("hands", I32),
-         ("recorded_total", I64), ("recomputed_total", I64), ("delta", I64),
-         ("recorded_session_total", I64), ("placement_points", pa.float64()),
-         ("placement_points_recomputed", pa.float64())]
+        [
+            ("session_id", STR),
+            ("seat", U8),
+            ("player_id", STR),
+            ("hands", I32),
+            ("recorded_total", I64),
+            ("recomputed_total", I64),
+            ("delta", I64),
+            ("recorded_session_total", I64),
+            ("placement_points", pa.float64()),
+            ("placement_points_recomputed", pa.float64()),
+        ]
     ),
     "rejects": pa.schema(
-        [("file", STR), ("line", I32), ("session", STR), ("hand", I32), ("hand_index", I32),
-         ("raw", STR), ("errors", STR), ("first_code", STR), ("n_errors", I32)]
+        [
+            ("file", STR),
+            ("line", I32),
+            ("session", STR),
+            ("hand", I32),
+            ("hand_index", I32),
+            ("raw", STR),
+            ("errors", STR),
+            ("first_code", STR),
+            ("n_errors", I32),
+        ]
     ),
 }
 
@@ -113,7 +225,7 @@ DEFAULT_BATCH_HANDS = 2000
 class _Columns:
     """Column-wise builder for one table (much faster than a list of row dicts)."""
 
-    __slots__ = ("schema", "cols", "n")
+    __slots__ = ("cols", "n", "schema")
 
     def __init__(self, schema: pa.Schema) -> None:
         self.schema = schema
@@ -186,8 +298,14 @@ def _items_by_key(
     return out
 
 
-def _role(seat: int, hand: m.Hand, table_size: int, contract: str | None,
-          declarer: int | None, partner: int | None) -> str:
+def _role(
+    seat: int,
+    hand: m.Hand,
+    table_size: int,
+    contract: str | None,
+    declarer: int | None,
+    partner: int | None,
+) -> str:
     if table_size == 5 and seat < len(hand.deal.hands) and not hand.deal.hands[seat]:
         return "sitting_out"
     if contract in ALONE_CONTRACTS:
@@ -202,10 +320,21 @@ def _role(seat: int, hand: m.Hand, table_size: int, contract: str | None,
 
 
 #: actions columns read straight from the model's attribute of the same name
-_ACTION_ATTRS = (("card", "card"), ("cards", "cards"), ("shown", "shown"),
-                 ("contract", "contract"), ("talon_group", "group"), ("bonus", "bonus"),
-                 ("side", "side"), ("target", "target"), ("level", "level"), ("claim", "claim"),
-                 ("meld", "meld"), ("raises", "raises"), ("note", "note"))
+_ACTION_ATTRS = (
+    ("card", "card"),
+    ("cards", "cards"),
+    ("shown", "shown"),
+    ("contract", "contract"),
+    ("talon_group", "group"),
+    ("bonus", "bonus"),
+    ("side", "side"),
+    ("target", "target"),
+    ("level", "level"),
+    ("claim", "claim"),
+    ("meld", "meld"),
+    ("raises", "raises"),
+    ("note", "note"),
+)
 
 
 #: the optional columns other than ``card`` and ``note`` (filled per action class)
@@ -222,8 +351,15 @@ def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
 _ATTRS_BY_CLASS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
-def _add_actions(cols: _Columns, hand_id: str, actions: list[Any], illegal: set[int],
-                 first_code: dict[int, str], *, verified: bool) -> None:
+def _add_actions(
+    cols: _Columns,
+    hand_id: str,
+    actions: list[Any],
+    illegal: set[int],
+    first_code: dict[int, str],
+    *,
+    verified: bool,
+) -> None:
     """All actions of one hand, column by column (the hot path of a big ingest).
 
     Most actions are card plays with one column of their own (``card``): the common columns
@@ -285,19 +421,34 @@ class _Batch:
         return {name: c.table() for name, c in self.t.items()}
 
 
-def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
-                 audited: sources.AuditedSession, seen: set[str]) -> int:
+def _add_session(
+    b: _Batch,
+    session: m.Session,
+    file: str,
+    line: int | None,
+    audited: sources.AuditedSession,
+    seen: set[str],
+) -> int:
     """Add one session and its hands; returns the number of hands added."""
     n = len(session.players)
     ev = session.event
     b.t["sessions"].add(
-        session_id=session.id, game=session.game, ruleset=session.ruleset, table_size=n,
-        event_name=ev.name if ev else None, tournament=ev.tournament if ev else None,
-        round=ev.round if ev else None, table_name=ev.table if ev else None,
-        site=ev.site if ev else None, date=_date(ev.date) if ev else None,
-        first_dealer=session.first_dealer, options=_dumps(session.options or None),
+        session_id=session.id,
+        game=session.game,
+        ruleset=session.ruleset,
+        table_size=n,
+        event_name=ev.name if ev else None,
+        tournament=ev.tournament if ev else None,
+        round=ev.round if ev else None,
+        table_name=ev.table if ev else None,
+        site=ev.site if ev else None,
+        date=_date(ev.date) if ev else None,
+        first_dealer=session.first_dealer,
+        options=_dumps(session.options or None),
         source=_dumps(session.source.model_dump(exclude_none=True) if session.source else None),
-        n_hands=len(session.hands), file=file, line=line,
+        n_hands=len(session.hands),
+        file=file,
+        line=line,
     )
     for seat, p in enumerate(session.players):
         b.t["players"].add(player_id=p.id, name=p.name)
@@ -319,7 +470,8 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
         after = (rcp or {}).get("radelci_after") or (rec or {}).get("radelci_after")
         if hand.radelci_before is not None:  # as on the score sheet (e.g. a mid-round start)
             radelci = [int(x) for x in hand.radelci_before][:n] + [0] * max(
-                0, n - len(hand.radelci_before))
+                0, n - len(hand.radelci_before)
+            )
         before = list(radelci)
         if after:
             radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
@@ -339,17 +491,30 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
         discrepancies = audit.get("discrepancies") or []
         unverified = [str(u) for u in audit.get("unverified") or []]
         b.t["hands"].add(
-            hand_id=hand_id, session_id=session.id, game=session.game,
-            ruleset=audit.get("ruleset") or session.ruleset, number=hand.number,
-            dealer=hand.dealer, table_size=n, contract=contract, declarer=declarer,
-            partner=partner, won=audit.get("won"), legal=audit.get("legal"),
-            verified=not unverified and rcp is not None, n_actions=len(hand.actions),
-            n_violations=len(violations), n_discrepancies=len(discrepancies),
+            hand_id=hand_id,
+            session_id=session.id,
+            game=session.game,
+            ruleset=audit.get("ruleset") or session.ruleset,
+            number=hand.number,
+            dealer=hand.dealer,
+            table_size=n,
+            contract=contract,
+            declarer=declarer,
+            partner=partner,
+            won=audit.get("won"),
+            legal=audit.get("legal"),
+            verified=not unverified and rcp is not None,
+            n_actions=len(hand.actions),
+            n_violations=len(violations),
+            n_discrepancies=len(discrepancies),
             unverified=unverified,
             deal=_dumps(hand.deal.model_dump(mode="json", exclude_defaults=True)),
-            result=_dumps(hand.result.model_dump(mode="json", exclude_defaults=True)
-                          if hand.result else None),
-            notes=hand.notes, file=file, line=line,
+            result=_dumps(
+                hand.result.model_dump(mode="json", exclude_defaults=True) if hand.result else None
+            ),
+            notes=hand.notes,
+            file=file,
+            line=line,
         )
         # actions, with the verdict of each
         first_code: dict[int, str] = {}
@@ -365,18 +530,30 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
             ai = v.get("action_index")
             if ai is not None:
                 first_code.setdefault(ai, str(v["code"]))
-        _add_actions(b.t["actions"], hand_id, hand.actions, illegal, first_code,
-                     verified=not unverified)
+        _add_actions(
+            b.t["actions"], hand_id, hand.actions, illegal, first_code, verified=not unverified
+        )
         for j, irr in enumerate(hand.irregularities):
             d = irr.__dict__
             seat = d.get("offender", d.get("seat"))
             points = d.get("points", d.get("penalty"))
-            detail = {k: v for k, v in irr.model_dump(mode="json").items()
-                      if k in ("note", "reason", "decision", "by", "adjustments") and v}
+            detail = {
+                k: v
+                for k, v in irr.model_dump(mode="json").items()
+                if k in ("note", "reason", "decision", "by", "adjustments") and v
+            }
             b.t["irregularities"].add(
-                hand_id=hand_id, idx=j, type=irr.type, seat=seat, called_by=d.get("called_by"),
-                kind=d.get("kind"), action_index=d.get("action_index"), trick=d.get("trick"),
-                upheld=d.get("upheld"), points=points, unit=d.get("unit"),
+                hand_id=hand_id,
+                idx=j,
+                type=irr.type,
+                seat=seat,
+                called_by=d.get("called_by"),
+                kind=d.get("kind"),
+                action_index=d.get("action_index"),
+                trick=d.get("trick"),
+                upheld=d.get("upheld"),
+                points=points,
+                unit=d.get("unit"),
                 detail=_dumps(detail) if detail else None,
             )
         if isinstance(tricks, TrickRows):  # the engine's columns: taken as they are
@@ -413,15 +590,24 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
             tc.n += k
         for v in violations:
             b.t["violations"].add(
-                hand_id=hand_id, action_index=v.get("action_index"), seat=v.get("seat"),
-                code=v["code"], severity=v.get("severity") or "error", message=v.get("message"),
-                rule=v.get("rule"), card=v.get("card"),
+                hand_id=hand_id,
+                action_index=v.get("action_index"),
+                seat=v.get("seat"),
+                code=v["code"],
+                severity=v.get("severity") or "error",
+                message=v.get("message"),
+                rule=v.get("rule"),
+                card=v.get("card"),
             )
-        side = [] if declarer is None else [declarer] + (
-            [partner_eff] if partner_eff is not None else [])
+        side = (
+            []
+            if declarer is None
+            else [declarer] + ([partner_eff] if partner_eff is not None else [])
+        )
         ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
-        keys = sorted(set(ri or ()) | set(ci or ()),
-                      key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+        keys = sorted(
+            set(ri or ()) | set(ci or ()), key=lambda k: (k[0], -1 if k[1] is None else k[1])
+        )
         si = b.t["score_items"]
         for key in keys:
             r = None if ri is None else ri.get(key, 0)
@@ -442,9 +628,17 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
                 has_rcp[seat] = True
             # hand_id, seat, player_id, role, recorded_total, recomputed_total, delta,
             # radelci_before, radelci_after
-            hs.row(hand_id, seat, ids[seat], _role(seat, hand, n, contract, declarer, partner_eff),
-                   r, c, None if r is None or c is None else r - c,
-                   before[seat] if after else None, radelci[seat] if after else None)
+            hs.row(
+                hand_id,
+                seat,
+                ids[seat],
+                _role(seat, hand, n, contract, declarer, partner_eff),
+                r,
+                c,
+                None if r is None or c is None else r - c,
+                before[seat] if after else None,
+                radelci[seat] if after else None,
+            )
     recorded = session.recorded
     pp_rcp = audited.session.get("placement_points")
     for seat in range(n):
@@ -453,13 +647,18 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
         tot = recorded.totals if recorded and recorded.totals else None
         pp = recorded.placement_points if recorded and recorded.placement_points else None
         b.t["session_scores"].add(
-            session_id=session.id, seat=seat, player_id=ids[seat], hands=counted,
-            recorded_total=rt, recomputed_total=ct,
+            session_id=session.id,
+            seat=seat,
+            player_id=ids[seat],
+            hands=counted,
+            recorded_total=rt,
+            recomputed_total=ct,
             delta=None if rt is None or ct is None else rt - ct,
             recorded_session_total=tot[seat] if tot and seat < len(tot) else None,
             placement_points=float(pp[seat]) if pp and seat < len(pp) else None,
             placement_points_recomputed=(
-                float(pp_rcp[seat]) if pp_rcp and seat < len(pp_rcp) else None),
+                float(pp_rcp[seat]) if pp_rcp and seat < len(pp_rcp) else None
+            ),
         )
     return added
 
@@ -467,15 +666,25 @@ def _add_session(b: _Batch, session: m.Session, file: str, line: int | None,
 def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:
     errors = rj.errors or [{"code": "error", "message": "rejected"}]
     b.t["rejects"].add(
-        file=file, line=rj.line, session=rj.session, hand=rj.hand, hand_index=rj.hand_index,
-        raw=rj.raw, errors=_dumps(errors), first_code=str(errors[0].get("code")),
+        file=file,
+        line=rj.line,
+        session=rj.session,
+        hand=rj.hand,
+        hand_index=rj.hand_index,
+        raw=rj.raw,
+        errors=_dumps(errors),
+        first_code=str(errors[0].get("code")),
         n_errors=len(errors),
     )
 
 
 def iter_batches(
-    path: str | Path, *, batch_hands: int = DEFAULT_BATCH_HANDS, file: str | None = None,
-    span: Any = None, counts: dict[str, int] | None = None,
+    path: str | Path,
+    *,
+    batch_hands: int = DEFAULT_BATCH_HANDS,
+    file: str | None = None,
+    span: Any = None,
+    counts: dict[str, int] | None = None,
 ) -> Iterator[dict[str, pa.Table]]:
     """The store tables of one file, in batches of about ``batch_hands`` hands.
 
@@ -500,11 +709,26 @@ def iter_batches(
             try:
                 audited = sources.audit_session(rec.session, name)
             except Exception as exc:  # noqa: BLE001 - an audit crash rejects the session only
-                _add_reject(b, name, sources.Rejected(
-                    rec.line, rec.session.id, None, None, "",
-                    [{"code": "store.audit_failed", "message": f"{type(exc).__name__}: {exc}",
-                      "file": name, "line": rec.line, "session": rec.session.id}],
-                ))
+                _add_reject(
+                    b,
+                    name,
+                    sources.Rejected(
+                        rec.line,
+                        rec.session.id,
+                        None,
+                        None,
+                        "",
+                        [
+                            {
+                                "code": "store.audit_failed",
+                                "message": f"{type(exc).__name__}: {exc}",
+                                "file": name,
+                                "line": rec.line,
+                                "session": rec.session.id,
+                            }
+                        ],
+                    ),
+                )
                 n_rejected += 1
                 continue
             n_sessions += 1
@@ -515,8 +739,14 @@ def iter_batches(
             yield b.tables()
             b = _Batch()
     if span is None:
-        b.t["raw_logs"].add(file=name, sha256=digest, size=size, n_sessions=n_sessions,
-                            n_hands=n_hands, n_rejected=n_rejected)
+        b.t["raw_logs"].add(
+            file=name,
+            sha256=digest,
+            size=size,
+            n_sessions=n_sessions,
+            n_hands=n_hands,
+            n_rejected=n_rejected,
+        )
     elif counts is not None:
         counts.update(n_sessions=n_sessions, n_hands=n_hands, n_rejected=n_rejected)
     yield b.tables()
@@ -525,8 +755,14 @@ def iter_batches(
 def raw_logs_row(file: str, digest: str, size: int, counts: dict[str, int]) -> pa.Table:
     """The ``raw_logs`` table of one file read in parts (the parts' ``counts`` added up)."""
     c = _Columns(SCHEMAS["raw_logs"])
-    c.add(file=file, sha256=digest, size=size, n_sessions=counts.get("n_sessions", 0),
-          n_hands=counts.get("n_hands", 0), n_rejected=counts.get("n_rejected", 0))
+    c.add(
+        file=file,
+        sha256=digest,
+        size=size,
+        n_sessions=counts.get("n_sessions", 0),
+        n_hands=counts.get("n_hands", 0),
+        n_rejected=counts.get("n_rejected", 0),
+    )
     return c.table()
 
 
@@ -539,5 +775,7 @@ def process_shard(path: str | Path) -> dict[str, pa.Table]:
     for batch in iter_batches(path, batch_hands=1 << 30):
         for name, t in batch.items():
             parts[name].append(t)
-    return {name: pa.concat_tables(ts) if ts else SCHEMAS[name].empty_table()
-            for name, ts in parts.items()}
+    return {
+        name: pa.concat_tables(ts) if ts else SCHEMAS[name].empty_table()
+        for name, ts in parts.items()
+    }

@@ -170,15 +170,27 @@ def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
         errors = [_error_dict(e) for e in rec.errors]
         hard = [e for e in errors if e.get("severity", "error") == "error"]
         if session is None or hard:
-            rejected.append(Rejected(
-                rec.line, sid or _guess_session_id(errors), None, None, _text(rec.raw),
-                errors or [{"code": "E-UNKNOWN", "message": "the record could not be read"}],
-            ))
+            rejected.append(
+                Rejected(
+                    rec.line,
+                    sid or _guess_session_id(errors),
+                    None,
+                    None,
+                    _text(rec.raw),
+                    errors or [{"code": "E-UNKNOWN", "message": "the record could not be read"}],
+                )
+            )
         for rh in rec.rejected_hands:
-            rejected.append(Rejected(
-                rec.line, sid, rh.number, rh.index, _text(rh.raw),
-                [_error_dict(e) for e in rh.errors],
-            ))
+            rejected.append(
+                Rejected(
+                    rec.line,
+                    sid,
+                    rh.number,
+                    rh.index,
+                    _text(rh.raw),
+                    [_error_dict(e) for e in rh.errors],
+                )
+            )
         yield FileRecord(rec.line, session, rejected)
 
 
@@ -244,8 +256,11 @@ def _tricks_of(replay: Any) -> Any:
     fast = getattr(replay, "tricks", None)  # a fast replay gives them (view format) directly
     if fast is not None:
         # read-only from here on: the dicts are the replay's own (dropped with it)
-        return [t if type(t) is dict else dict(t) for t in fast
-                if type(t) is dict or isinstance(t, Mapping)]
+        return [
+            t if type(t) is dict else dict(t)
+            for t in fast
+            if type(t) is dict or isinstance(t, Mapping)
+        ]
     state = getattr(replay, "_state", None)
     if state is None:
         return []

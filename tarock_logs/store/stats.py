@@ -184,11 +184,16 @@ def _enough(df: pl.DataFrame, n: str) -> pl.DataFrame:
 def player_roles(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per player and role: hands, decided hands, won, win rate, total and average score."""
     w, vals = _with(f)
-    df = _pl(con, w + """
+    df = _pl(
+        con,
+        w
+        + """
         SELECT player_id, any_value(name) AS name, role, count(*) AS hands,
                count(won) AS decided, count(*) FILTER (WHERE won) AS won,
                CAST(sum(score) AS BIGINT) AS total_score, avg(score) AS avg_score
-        FROM ph GROUP BY player_id, role ORDER BY player_id, role""", vals)
+        FROM ph GROUP BY player_id, role ORDER BY player_id, role""",
+        vals,
+    )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
 
 
@@ -196,7 +201,10 @@ def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
     """Per player: hands, score, contracts bid/played/won, bonuses, kontras, monds, radelci,
     renons and tricks won (see the module docstring for each definition)."""
     w, vals = _with(f)
-    df = _pl(con, w + f"""
+    df = _pl(
+        con,
+        w
+        + f"""
         , bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}),
           mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS}),
           ev AS (
@@ -231,11 +239,16 @@ def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
                    AS radelci_cleared,
                sum(ev.rn) AS renons, sum(ev.tw) AS tricks_won
         FROM ph LEFT JOIN ev ON ev.hand_id = ph.hand_id AND ev.seat = ph.seat
-        GROUP BY ph.player_id ORDER BY ph.player_id""", vals)
+        GROUP BY ph.player_id ORDER BY ph.player_id""",
+        vals,
+    )
     df = _rate(df, "won", "decided", "win_rate")
     df = _rate(df, "contracts_won", "contracts_played", "contract_win_rate")
-    int_cols = [c for c in df.columns if c.startswith(("bonuses", "kontras", "monds", "radelci"))
-                or c in ("renons", "tricks_won")]
+    int_cols = [
+        c
+        for c in df.columns
+        if c.startswith(("bonuses", "kontras", "monds", "radelci")) or c in ("renons", "tricks_won")
+    ]
     df = df.with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in int_cols])
     return _enough(df, "hands")
 
@@ -247,7 +260,10 @@ def contracts(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.Data
     :func:`hands_for` with the contract to list the hands behind the row."""
     base = replace(f, role=None)
     w, vals = _with(base)
-    df = _pl(con, w + """
+    df = _pl(
+        con,
+        w
+        + """
         SELECT contract, count(DISTINCT hand_id) AS played,
                count(DISTINCT hand_id) FILTER (WHERE declarer_won) AS won,
                count(DISTINCT hand_id) FILTER (WHERE declarer_won IS NOT NULL) AS decided,
@@ -256,31 +272,43 @@ def contracts(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.Data
                    AS drill_role
         FROM ph
         WHERE contract IS NOT NULL AND (role = 'declarer' OR role = 'klop')
-        GROUP BY contract ORDER BY played DESC, contract""", vals)
+        GROUP BY contract ORDER BY played DESC, contract""",
+        vals,
+    )
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")
 
 
 def bonuses(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
     w, vals = _with(f)
-    df = _pl(con, w + f""", bon AS ({_BONUS_EVENTS})
+    df = _pl(
+        con,
+        w
+        + f""", bon AS ({_BONUS_EVENTS})
         SELECT ph.player_id, any_value(ph.name) AS name, bon.bonus, count(*) AS announced,
                count(bon.made) AS decided, count(*) FILTER (WHERE bon.made) AS made
         FROM bon JOIN ph ON ph.hand_id = bon.hand_id AND ph.seat = bon.seat
-        GROUP BY ph.player_id, bon.bonus ORDER BY ph.player_id, bon.bonus""", vals)
+        GROUP BY ph.player_id, bon.bonus ORDER BY ph.player_id, bon.bonus""",
+        vals,
+    )
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
 
 
 def kontras(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
     w, vals = _with(f)
-    df = _pl(con, w + f""", kon AS ({_KONTRA_EVENTS})
+    df = _pl(
+        con,
+        w
+        + f""", kon AS ({_KONTRA_EVENTS})
         SELECT ph.player_id, any_value(ph.name) AS name, kon.target, kon.level,
                count(*) AS given, count(kon.success) AS decided,
                count(*) FILTER (WHERE kon.success) AS successful
         FROM kon JOIN ph ON ph.hand_id = kon.hand_id AND ph.seat = kon.seat
         GROUP BY ph.player_id, kon.target, kon.level
-        ORDER BY ph.player_id, kon.target, kon.level""", vals)
+        ORDER BY ph.player_id, kon.target, kon.level""",
+        vals,
+    )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
 
 
@@ -300,7 +328,10 @@ def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
     if f.player is not None:
         pcond = "(a.player_id = ? OR a.name = ? OR b.player_id = ? OR b.name = ?)"
         pvals = [f.player] * 4
-    df = _pl(con, w + f"""
+    df = _pl(
+        con,
+        w
+        + f"""
         , own AS (
             SELECT player_id, count(*) AS own_hands, avg(score) AS own_avg_score,
                    count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_win_rate
@@ -324,20 +355,26 @@ def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
         FROM pairs p JOIN own oa ON oa.player_id = p.player_a
         JOIN own ob ON ob.player_id = p.player_b
         GROUP BY p.player_a, p.player_b ORDER BY hands DESC, p.player_a, p.player_b""",
-        vals + pvals)
+        vals + pvals,
+    )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
 
 
 def score_over_time(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
     """Per player and session (in date order): hands, score, and the running total."""
     w, vals = _with(f)
-    return _pl(con, w + """
+    return _pl(
+        con,
+        w
+        + """
         SELECT player_id, any_value(name) AS name, date, session_id, count(*) AS hands,
                CAST(sum(score) AS BIGINT) AS score,
                CAST(sum(sum(score)) OVER (PARTITION BY player_id ORDER BY date NULLS FIRST, session_id
                                      ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
         FROM ph GROUP BY player_id, date, session_id
-        ORDER BY player_id, date NULLS FIRST, session_id""", vals)
+        ORDER BY player_id, date NULLS FIRST, session_id""",
+        vals,
+    )
 
 
 SECTIONS = {
@@ -402,8 +439,10 @@ def hands_for(
     w, vals = _with(f)
     conds: list[str] = []
     extra: list[Any] = []
-    ctes = f", bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}), " \
-           f"mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS})"
+    ctes = (
+        f", bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}), "
+        f"mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS})"
+    )
     if d.won is not None:
         conds.append("ph.won = ?")
         extra.append(d.won)
@@ -430,14 +469,18 @@ def hands_for(
         conds.append(f"EXISTS ({sub})")
     if d.mond is not None:
         col = {"lost": "loser_seat", "captured": "winner_seat"}[d.mond]
-        conds.append(f"EXISTS (SELECT 1 FROM mond WHERE mond.hand_id = ph.hand_id "
-                     f"AND mond.{col} = ph.seat)")
+        conds.append(
+            f"EXISTS (SELECT 1 FROM mond WHERE mond.hand_id = ph.hand_id AND mond.{col} = ph.seat)"
+        )
     if d.renons:
-        conds.append("EXISTS (SELECT 1 FROM ren WHERE ren.hand_id = ph.hand_id "
-                     "AND ren.seat = ph.seat)")
+        conds.append(
+            "EXISTS (SELECT 1 FROM ren WHERE ren.hand_id = ph.hand_id AND ren.seat = ph.seat)"
+        )
     if d.radelc is not None:
-        expr = {"earned": "ph.radelci_after > ph.radelci_before",
-                "cleared": "ph.radelci_after < ph.radelci_before"}[d.radelc]
+        expr = {
+            "earned": "ph.radelci_after > ph.radelci_before",
+            "cleared": "ph.radelci_after < ph.radelci_before",
+        }[d.radelc]
         conds.append(expr)
     if d.partner is not None:
         conds.append(f"""EXISTS (
@@ -446,11 +489,17 @@ def hands_for(
             JOIN session_players spb ON spb.session_id = b.session_id AND spb.seat = b.seat
             WHERE b.hand_id = ph.hand_id AND b.seat <> ph.seat
               AND (b.player_id = ? OR b.name = ?)
-              AND {_SAME_SIDE.replace('a.role', 'ph.role')})""")
+              AND {_SAME_SIDE.replace("a.role", "ph.role")})""")
         extra += [d.partner, d.partner]
     where = " AND ".join(conds) or "TRUE"
-    return _pl(con, w + ctes + f"""
+    return _pl(
+        con,
+        w
+        + ctes
+        + f"""
         SELECT ph.hand_id, ph.session_id, ph.number, ph.date, ph.player_id, ph.seat, ph.role,
                ph.contract, ph.score, ph.won
         FROM ph WHERE {where}
-        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""", vals + extra)
+        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""",
+        vals + extra,
+    )

@@ -147,7 +147,11 @@ def score_to_log(score: HandScore) -> dict[str, Any]:
     out: dict[str, Any] = {
         "scores": [int(x) for x in score.totals],
         "items": [
-            {"item": i.item, "value": int(i.value), **({"seat": i.seat} if i.seat is not None else {})}
+            {
+                "item": i.item,
+                "value": int(i.value),
+                **({"seat": i.seat} if i.seat is not None else {}),
+            }
             for i in score.items
         ],
     }
@@ -168,7 +172,9 @@ def _num(x: float) -> int | float:
 TALON_SIZE = {"slovenian": 6, "zwanzigerrufen": 0, "royal": 0}
 
 
-def deal_pack(game: str, rng: Random, dealer: int, table_size: int) -> tuple[list[list[str]], list[str]]:
+def deal_pack(
+    game: str, rng: Random, dealer: int, table_size: int
+) -> tuple[list[list[str]], list[str]]:
     """Shuffle the game's pack and deal it: talon first (Slovenian: 6 cards; Zwanzigerrufen
     and Royal Tarock have none), then two rounds of packets in playing order from P1 (Slovenian
     packets of 6 with 4 active players, 8 with 3; Zwanzigerrufen 2 × 5); a sitting-out dealer
@@ -186,7 +192,7 @@ def deal_pack(game: str, rng: Random, dealer: int, table_size: int) -> tuple[lis
     pos = 0
     for _ in range(2):
         for seat in active:
-            hands[seat] += rest[pos:pos + packet]
+            hands[seat] += rest[pos : pos + packet]
             pos += packet
     return [sort_cards(h, game) for h in hands], talon
 
@@ -206,7 +212,7 @@ def deal_royal(rng: Random, dealer: int, table_size: int = 4) -> tuple[list[list
         pos = 0
         for seat in range(4):
             need = 10 - len(hands[seat])
-            hands[seat] += deck[pos:pos + need]
+            hands[seat] += deck[pos : pos + need]
             pos += need
         if all(sum(1 for c in h if c[0] == "T") >= 3 for h in hands):
             return [sort_cards(h, "royal") for h in hands], []
@@ -220,8 +226,10 @@ def _seat_players(game: str, players: list[dict[str, Any]]) -> list[dict[str, An
     if game != "royal":
         return players
     if len(players) != 4:
-        raise SimulationError(f"royal: the engine cannot seat a table of {len(players)}: "
-                              "Royal Tarock is played by two pairs")
+        raise SimulationError(
+            f"royal: the engine cannot seat a table of {len(players)}: "
+            "Royal Tarock is played by two pairs"
+        )
     return [{**p, "pair": pair, "role": role} for p, (pair, role) in zip(players, ROYAL_ROLES)]
 
 
@@ -362,7 +370,7 @@ def simulate_session(
     n = len(plan.players)
     try:
         session_state = engine.new_session(ruleset, n)
-    except Exception as exc:  # noqa: BLE001 - the engine refuses this table size
+    except Exception as exc:
         raise SimulationError(f"{game}: the engine cannot seat a table of {n}: {exc}") from exc
     plant: _Plant | None = None
     if plant_kind and plant_kind != "wrong_placement_points":
@@ -416,13 +424,17 @@ def simulate_session(
         true_totals = list(totals)
         for s in done.expect["seats"]:
             true_totals[s] -= done.expect["recorded"] - done.expect["recomputed"]
-        true_pp = [_num(p) for p in engine.placement_points(ruleset, true_totals, all_tables_of_five)]
+        true_pp = [
+            _num(p) for p in engine.placement_points(ruleset, true_totals, all_tables_of_five)
+        ]
         done.expect["session_total"] = {
-            str(s): {"recorded": totals[s], "recomputed": true_totals[s]} for s in done.expect["seats"]
+            str(s): {"recorded": totals[s], "recomputed": true_totals[s]}
+            for s in done.expect["seats"]
         }
         if true_pp != placement:
             done.expect["placement_points"] = {
-                "recorded": placement, "recomputed": true_pp,
+                "recorded": placement,
+                "recomputed": true_pp,
                 "seats": [s for s in range(n) if placement[s] != true_pp[s]],
             }
     if plant_kind == "wrong_placement_points":
@@ -470,9 +482,11 @@ def _planted_record(
         delta = 10 if rng.random() < 0.5 else -10
         recomputed = item["value"]
         item["value"] = recomputed + delta
-        seats = [item["seat"]] if "seat" in item else [
-            s for s in (score.declarer, score.partner) if s is not None
-        ]
+        seats = (
+            [item["seat"]]
+            if "seat" in item
+            else [s for s in (score.declarer, score.partner) if s is not None]
+        )
         for s in seats:
             result["scores"][s] += delta
         return PlantedDispute(
@@ -501,16 +515,26 @@ def _planted_record(
         "bad_kontra": f"the declarer's partner (seat {action.seat}) gave kontra on the game",
     }[plant.kind]
     return PlantedDispute(
-        kind=plant.kind, file=file, session=session_id, hand=number, action_index=index,
-        seat=action.seat, expect={"violations": codes}, description=what,
+        kind=plant.kind,
+        file=file,
+        session=session_id,
+        hand=number,
+        action_index=index,
+        seat=action.seat,
+        expect={"violations": codes},
+        description=what,
     )
 
 
 def _plant_placement(
     placement: list[int | float], rng: Random, file: str, session_id: str
 ) -> tuple[PlantedDispute, list[int | float]]:
-    pairs = [(i, j) for i in range(len(placement)) for j in range(i + 1, len(placement))
-             if placement[i] != placement[j]]
+    pairs = [
+        (i, j)
+        for i in range(len(placement))
+        for j in range(i + 1, len(placement))
+        if placement[i] != placement[j]
+    ]
     i, j = pairs[rng.randrange(len(pairs))]
     wrong = list(placement)
     wrong[i], wrong[j] = wrong[j], wrong[i]
@@ -605,7 +629,7 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
         sessions: list[dict[str, Any]] = []
         for t_index, size in enumerate(spec.tables):
             table = TABLE_NAMES[t_index]
-            seated = seating[pos:pos + size]
+            seated = seating[pos : pos + size]
             pos += size
             n_hands = spec.games_per_round * 5 // 4 if size == 5 else spec.games_per_round
             plan = SessionPlan(
@@ -673,7 +697,10 @@ def simulate_hands(
     k = 0
     while n_hands > 0:
         rng = Random(f"tarock-simulate-hands:{seed}:{k}")
-        seated = [{"id": f"p{i + 1:02d}", "name": names[i]} for i in rng.sample(range(len(names)), table_size)]
+        seated = [
+            {"id": f"p{i + 1:02d}", "name": names[i]}
+            for i in rng.sample(range(len(names)), table_size)
+        ]
         plan = SessionPlan(
             session_id=f"sim-{game}-{seed}-s{k + 1:05d}", players=seated,
             n_hands=min(n_hands, hands_per_session), rotate_dealer=rotate_dealer,
@@ -696,7 +723,7 @@ def dumps_session(session: dict[str, Any]) -> bytes:
     """
     model = SessionAdapter.validate_python(session)
     try:
-        from tarock_logs.log import writer  # noqa: PLC0415
+        from tarock_logs.log import writer
     except ImportError:
         writer = None  # type: ignore[assignment]
     dump = getattr(writer, "dumps_session", None) if writer is not None else None
@@ -719,7 +746,9 @@ def write_result(result: SimulationResult, out_dir: Path) -> list[Path]:
     if result.planted:
         path = out_dir / "disputes.manifest"
         manifest = [p.to_json() for p in result.planted]
-        path.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+        path.write_bytes(
+            orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+        )
         paths.append(path)
         path = out_dir / "README.md"
         path.write_text(render_disputes_readme(result.planted, result.command), encoding="utf-8")
@@ -740,27 +769,40 @@ def _expect_text(p: PlantedDispute) -> str:
     e = p.expect
     if "violations" in e:
         codes = ", ".join(f"`{c}`" for c in e["violations"])
-        return (f"hand {p.hand} not legal: violation {codes} at action_index {p.action_index} "
-                f"(seat {p.seat})")
+        return (
+            f"hand {p.hand} not legal: violation {codes} at action_index {p.action_index} "
+            f"(seat {p.seat})"
+        )
     if "item" in e:
-        lines = [f"discrepancy item `{e['item']}` seat {s}: recorded {e['recorded']}, "
-                 f"recomputed {e['recomputed']}" for s in e["seats"]]
+        lines = [
+            f"discrepancy item `{e['item']}` seat {s}: recorded {e['recorded']}, "
+            f"recomputed {e['recomputed']}"
+            for s in e["seats"]
+        ]
         for s, t in e.get("totals", {}).items():
-            lines.append(f"discrepancy `total` seat {s}: recorded {t['recorded']}, "
-                         f"recomputed {t['recomputed']}")
+            lines.append(
+                f"discrepancy `total` seat {s}: recorded {t['recorded']}, "
+                f"recomputed {t['recomputed']}"
+            )
         for s, t in e.get("session_total", {}).items():
-            lines.append(f"session discrepancy `session_total` seat {s}: recorded {t['recorded']}, "
-                         f"recomputed {t['recomputed']}")
+            lines.append(
+                f"session discrepancy `session_total` seat {s}: recorded {t['recorded']}, "
+                f"recomputed {t['recomputed']}"
+            )
         if "placement_points" in e:
             pp = e["placement_points"]
-            lines.append(f"and, ranked by the wrong totals, session discrepancy `placement_points` "
-                         f"for seats {pp['seats']}: recorded {pp['recorded']}, recomputed "
-                         f"{pp['recomputed']}")
+            lines.append(
+                f"and, ranked by the wrong totals, session discrepancy `placement_points` "
+                f"for seats {pp['seats']}: recorded {pp['recorded']}, recomputed "
+                f"{pp['recomputed']}"
+            )
         return "; ".join(lines)
     if "placement_points" in e:
         pp = e["placement_points"]
-        return (f"session discrepancy `placement_points` for seats {pp['seats'][0]} and "
-                f"{pp['seats'][1]}: recorded {pp['recorded']}, recomputed {pp['recomputed']}")
+        return (
+            f"session discrepancy `placement_points` for seats {pp['seats'][0]} and "
+            f"{pp['seats'][1]}: recorded {pp['recorded']}, recomputed {pp['recomputed']}"
+        )
     return ""
 
 
@@ -779,8 +821,10 @@ def render_disputes_readme(planted: Sequence[PlantedDispute], command: str = "")
     if command:
         out += ["Regenerate with:", "", "```sh", command, "```", ""]
     out += ["Check with `tarock audit sample_logs/disputed --format jsonl`.", ""]
-    out += ["| # | kind | file | session | hand | action index | what was planted |",
-            "|---|---|---|---|---|---|---|"]
+    out += [
+        "| # | kind | file | session | hand | action index | what was planted |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for i, p in enumerate(planted, 1):
         out.append(
             f"| {i} | {_KIND_TITLES.get(p.kind, p.kind)} | `{p.file}` | `{p.session}` | "

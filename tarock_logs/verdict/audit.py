@@ -42,9 +42,9 @@ from typing import Any
 import orjson
 
 from tarock_logs.log import models as m
-from tarock_logs.verdict.replay import HandReplay, ReplayError, replay_session, resolve_ruleset
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, HandScore, Ruleset, Violation
+from tarock_logs.verdict.replay import HandReplay, ReplayError, replay_session, resolve_ruleset
 
 __all__ = [
     "Discrepancy",

@@ -372,9 +372,7 @@ def _not_applicable(out: HandReplay, i: int, action: Action, exc: Exception) -> 
         action_index=i,
     )
     out.violations.append(v)
-    out.unverified.append(
-        f"replay stopped at action {i} ({action}): the engine could not apply it"
-    )
+    out.unverified.append(f"replay stopped at action {i} ({action}): the engine could not apply it")
     return v
 
 
@@ -436,8 +434,14 @@ def _replay_fast(
     reference path gives for such a hand (differential tests in
     tests/rules/slovenian/test_fastpath.py)."""
     try:
-        res = fast(session_state, hand.dealer, hand.deal.hands, hand.deal.talon, hand.actions,
-                   to_engine_action)
+        res = fast(
+            session_state,
+            hand.dealer,
+            hand.deal.hands,
+            hand.deal.talon,
+            hand.actions,
+            to_engine_action,
+        )
     except Exception:  # noqa: BLE001 - the reference path will say what is wrong
         return False
     if res is None:
@@ -485,8 +489,11 @@ def _replay_into(
     out.carry_before = _carry(session_state)
     # the optional bulk path must be the session class's own method: a wrapper that only
     # delegates attributes (and may change new_hand or push) keeps the reference path
-    fast = None if with_views or hand.irregularities or not FAST_PATH else getattr(
-        type(session_state), "fast_replay", None)
+    fast = (
+        None
+        if with_views or hand.irregularities or not FAST_PATH
+        else getattr(type(session_state), "fast_replay", None)
+    )
     if fast is not None and _replay_fast(out, session_state, hand, fast):
         return
     try:

@@ -9,10 +9,10 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from tests.support.d1_helpers import APPENDIX_B, ROOT, b1_doc, plant_b1_illegal_card
 from tarock_logs.cli import main
 from tarock_logs.cli.common import app
 from tarock_logs.rules import get_engine
+from tests.support.d1_helpers import APPENDIX_B, ROOT, b1_doc, plant_b1_illegal_card
 
 pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 runner = CliRunner()

@@ -36,8 +36,14 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
     report = orjson.loads(result.stdout)
     assert DOCUMENTED_KEYS <= set(report)
     assert report["hands"] == 12
-    for key in ("validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
-                "ingest_hands_per_s", "baseline_hands_per_s", "ingest_vs_baseline"):
+    for key in (
+        "validate_hands_per_s",
+        "replay_hands_per_s",
+        "replay_actions_per_s",
+        "ingest_hands_per_s",
+        "baseline_hands_per_s",
+        "ingest_vs_baseline",
+    ):
         assert isinstance(report[key], float) and report[key] > 0, key
     if have_openspiel():
         assert report["openspiel_hands_per_s"] > 0 and report["replay_vs_openspiel"] > 0

@@ -56,7 +56,9 @@ def test_bad_lines_are_located_and_the_rest_still_converted(tmp_path: Path) -> N
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     runner = CliRunner()
-    missing = runner.invoke(app, ["import", "openspiel", str(tmp_path / "nope.jsonl"), "-o", "x.jsonl"])
+    missing = runner.invoke(
+        app, ["import", "openspiel", str(tmp_path / "nope.jsonl"), "-o", "x.jsonl"]
+    )
     assert missing.exit_code == 2
     src = _write(tmp_path / "g.jsonl", [json.dumps(KLOP)])
     bad_out = runner.invoke(app, ["import", "openspiel", str(src), "-o", str(tmp_path / "x.txt")])

@@ -23,5 +23,3 @@ def app_env(dash_db: DashDB, monkeypatch: pytest.MonkeyPatch) -> DashDB:
     """Point the app at the test database (the app reads ``TAROCK_DB``)."""
     monkeypatch.setenv("TAROCK_DB", str(dash_db.path))
     return dash_db
-
-

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
 TAROCK = Path(sys.executable).with_name("tarock")
@@ -41,8 +39,8 @@ def _plant_illegal_play(hand: dict[str, Any]) -> int | None:
     """Swap two plays of one seat so that the first becomes illegal; the action index of the
     first illegal action, or None without an engine (or if no swap yields one)."""
     from tarock_logs.log.models import SessionAdapter
-    from tarock_logs.verdict.replay import replay_hand
     from tarock_logs.rules import get_engine
+    from tarock_logs.verdict.replay import replay_hand
 
     if get_engine("slovenian") is None:
         return None
@@ -128,7 +126,10 @@ def hand_ids(db: Path) -> dict[str, Any]:
     finally:
         con.close()
     return {
-        "hands": [dict(zip(("hand_id", "session", "number", "nv", "nd", "na"), r, strict=True)) for r in rows],
+        "hands": [
+            dict(zip(("hand_id", "session", "number", "nv", "nd", "na"), r, strict=True))
+            for r in rows
+        ],
         "first_violation": dict(viol),
     }
 

@@ -8,9 +8,8 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
-
 from tarock_logs.dashboard_data import pseudonym
+from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 TIMEOUT = 60
 
@@ -35,8 +34,14 @@ def _open(page: str, **query: str) -> AppTest:
 
 def _texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.subheader]
-    parts += [t.value for t in at.title] + [s.value for s in at.success] + [i.value for i in at.info]
+    parts += (
+        [e.value for e in at.error]
+        + [w.value for w in at.warning]
+        + [s.value for s in at.subheader]
+    )
+    parts += (
+        [t.value for t in at.title] + [s.value for s in at.success] + [i.value for i in at.info]
+    )
     return "\n".join(str(p) for p in parts)
 
 
@@ -71,7 +76,9 @@ def test_overview_counts_match_the_database(app_env: DashDB) -> None:
     assert int(metrics["Hands with illegal actions"]) == sum(1 for h in facts["hands"] if h["nv"])
 
 
-def test_without_a_database_the_app_says_how_to_make_one(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+def test_without_a_database_the_app_says_how_to_make_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
     monkeypatch.setenv("TAROCK_DB", str(tmp_path / "missing.duckdb"))
     at = _app()
     at.run()
@@ -88,7 +95,11 @@ def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: D
     assert at.selectbox(key="audit_hand").value == hand["hand_id"]
     items = next(d.value for d in at.dataframe if "differs" in d.value.columns)
     contract = items[items["item"] == "contract"].iloc[0]
-    assert (contract["recorded"], contract["recomputed"], bool(contract["differs"])) == (15, 10, True)
+    assert (contract["recorded"], contract["recomputed"], bool(contract["differs"])) == (
+        15,
+        10,
+        True,
+    )
     assert at.get("download_button"), "the dossier download is missing"
 
 
@@ -118,7 +129,9 @@ def test_replay_ignores_a_hand_id_that_is_not_in_the_database(app_env: DashDB) -
 
 
 @pytest.mark.parametrize("step, seat", [("999", "9"), ("-3", "all"), ("abc", "x")])
-def test_replay_ignores_steps_and_seats_outside_the_hand(app_env: DashDB, step: str, seat: str) -> None:
+def test_replay_ignores_steps_and_seats_outside_the_hand(
+    app_env: DashDB, step: str, seat: str
+) -> None:
     hand = _disputed(app_env)
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=step, seat=seat)
     assert at.slider(key="step").value == 0
@@ -183,7 +196,9 @@ def test_tournament_page_shows_recorded_beside_recomputed(app_env: DashDB) -> No
     at = _open("app_pages/tournament.py", tournament="dash-cup")
     assert at.selectbox(key="tournament").value == "dash-cup"
     tables = next(d.value for d in at.dataframe if "recomputed score" in d.value.columns)
-    assert {"recorded score", "recomputed score", "recorded points", "recomputed points"} <= set(tables.columns)
+    assert {"recorded score", "recomputed score", "recorded points", "recomputed points"} <= set(
+        tables.columns
+    )
 
 
 def test_an_ingest_publishing_a_new_file_is_picked_up_without_errors(
@@ -235,7 +250,9 @@ def test_replay_deep_link_shows_each_planted_illegal_action(app_env: DashDB, pla
     assert "Illegal action" in errors and "si-tournament-2021 §" in errors
 
 
-@pytest.mark.parametrize("planted", [p for p in PLANTED if p["kind"] == "wrong_score_item"], ids=lambda p: p["kind"])
+@pytest.mark.parametrize(
+    "planted", [p for p in PLANTED if p["kind"] == "wrong_score_item"], ids=lambda p: p["kind"]
+)
 def test_audit_shows_the_planted_wrong_score_item(app_env: DashDB, planted: dict) -> None:
     hand = _stored_hand(app_env, planted["session"], planted["hand"])
     at = _open("app_pages/audit.py", hand=hand)
@@ -246,16 +263,24 @@ def test_audit_shows_the_planted_wrong_score_item(app_env: DashDB, planted: dict
 
 
 @pytest.mark.parametrize(
-    "planted", [p for p in PLANTED if p["kind"] == "wrong_placement_points"], ids=lambda p: p["kind"]
+    "planted",
+    [p for p in PLANTED if p["kind"] == "wrong_placement_points"],
+    ids=lambda p: p["kind"],
 )
-def test_tournament_page_lists_the_planted_placement_point_difference(app_env: DashDB, planted: dict) -> None:
+def test_tournament_page_lists_the_planted_placement_point_difference(
+    app_env: DashDB, planted: dict
+) -> None:
     import duckdb
 
     con = duckdb.connect(str(app_env.path), read_only=True)
-    tid = con.execute("SELECT tournament FROM sessions WHERE session_id = ?", [planted["session"]]).fetchall()[0][0]
+    tid = con.execute(
+        "SELECT tournament FROM sessions WHERE session_id = ?", [planted["session"]]
+    ).fetchall()[0][0]
     con.close()
     at = _open("app_pages/tournament.py", tournament=tid)
-    diffs = next(d.value for d in at.dataframe if "session" in d.value.columns and "item" in d.value.columns)
+    diffs = next(
+        d.value for d in at.dataframe if "session" in d.value.columns and "item" in d.value.columns
+    )
     assert set(diffs.loc[diffs["session"] == planted["session"], "item"]) == {"placement_points"}
 
 
@@ -312,7 +337,7 @@ def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: 
 
     con = duckdb.connect(str(app_env.path), read_only=True)
     try:  # a player who sat in at least two sessions, and the first two of their hands
-        pid, = con.execute(
+        (pid,) = con.execute(
             "SELECT player_id FROM session_players GROUP BY player_id "
             "HAVING count(DISTINCT session_id) > 1 ORDER BY player_id LIMIT 1"
         ).fetchall()[0]
@@ -320,7 +345,8 @@ def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: 
             "SELECT h.hand_id, h.session_id FROM hands h JOIN sessions s USING (session_id) "
             "JOIN session_players sp ON sp.session_id = h.session_id AND sp.player_id = ? "
             "ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST, "
-            "s.table_name NULLS LAST, h.session_id, h.number", [pid]
+            "s.table_name NULLS LAST, h.session_id, h.number",
+            [pid],
         ).fetchall()
         last_of_first = max(i for i, r in enumerate(rows) if r[1] == rows[0][1])
     finally:
@@ -335,7 +361,9 @@ def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: 
     assert at.selectbox(key="follow").value == pid
 
 
-def test_overview_lists_rejected_records_when_there_are_some(dash_db: DashDB, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_overview_lists_rejected_records_when_there_are_some(
+    dash_db: DashDB, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(ROOT / "sample_logs" / "malformed", logs)
     db = tmp_path / "rejects.duckdb"

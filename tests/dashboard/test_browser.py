@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids, ingest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,7 +55,9 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) 
 
 
 @pytest.fixture(scope="module")
-def served(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, DashDB]]:
+def served(
+    dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, DashDB]]:
     """``tarock dashboard`` on a free port over a private copy of the test database."""
     base = tmp_path_factory.mktemp("served")
     db = base / "served.duckdb"
@@ -121,7 +124,9 @@ def test_every_page_opens_without_an_exception_or_page_not_found(served, browser
 
 
 def test_deep_link_to_the_offending_step_highlights_it_and_steps_back_and_forth(
-    served, browser, tmp_path: Path  # type: ignore[no-untyped-def]
+    served,
+    browser,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     url, db = served
     if db.illegal_index is None:
@@ -154,7 +159,9 @@ def test_deep_link_to_the_offending_step_highlights_it_and_steps_back_and_forth(
 
 
 def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
-    served, browser, tmp_path: Path  # type: ignore[no-untyped-def]
+    served,
+    browser,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     url, db = served
     page = browser.new_page()

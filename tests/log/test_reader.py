@@ -142,7 +142,7 @@ def test_json_array_records_carry_the_line_where_each_session_starts():
 
 
 def test_a_json_array_cut_after_a_complete_session_keeps_that_session():
-    text = "[" + json.dumps(_b1()) + ", {\"format\": \"tarock-log\""
+    text = "[" + json.dumps(_b1()) + ', {"format": "tarock-log"'
     recs = read_bytes(text.encode(), kind="json")
     assert recs[0].ok
     assert [e.code for e in recs[1].errors] == ["E-FILE-TRUNCATED"]
@@ -328,7 +328,8 @@ _JSON_TOKENS = [b"[", b"]", b"{", b"}", b",", b":", b'"', b"null", b"1e999", b"-
 @given(
     edits=st.lists(
         st.tuples(st.integers(0, len(_B1_TEXT)), st.integers(0, 40), st.sampled_from(_JSON_TOKENS)),
-        min_size=1, max_size=4,
+        min_size=1,
+        max_size=4,
     ),  # fmt: skip
     kind=st.sampled_from(["json", "jsonl"]),
 )
@@ -389,7 +390,9 @@ def test_shared_card_plays_give_the_models_pydantic_gives() -> None:
 
     root = Path(__file__).resolve().parents[2] / "sample_logs"
     n = 0
-    for path in sorted((root / "tournament").glob("*.jsonl")) + [root / "disputed" / "round-1.jsonl"]:
+    for path in sorted((root / "tournament").glob("*.jsonl")) + [
+        root / "disputed" / "round-1.jsonl"
+    ]:
         lines = path.read_bytes().splitlines()
         for rec, line in zip(read_file(path), lines, strict=True):
             assert rec.session == SessionAdapter.validate_python(orjson.loads(line))
@@ -398,7 +401,9 @@ def test_shared_card_plays_give_the_models_pydantic_gives() -> None:
     first = next(iter(read_file(sorted((root / "tournament").glob("*.jsonl"))[0])))
     plays = [a for h in first.session.hands for a in h.actions if type(a) is Play]
     assert len({id(a) for a in plays}) < len(plays)  # shared instances
-    doc = orjson.loads(sorted((root / "tournament").glob("*.jsonl"))[0].read_bytes().splitlines()[0])
+    doc = orjson.loads(
+        sorted((root / "tournament").glob("*.jsonl"))[0].read_bytes().splitlines()[0]
+    )
     j = next(i for i, a in enumerate(doc["hands"][0]["actions"]) if a["type"] == "play")
     doc["hands"][0]["actions"][j]["seat"] = 7
     recs = read_bytes(orjson.dumps(doc), file="bad.json")

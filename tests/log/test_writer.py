@@ -73,7 +73,7 @@ def test_pretty_json_keeps_short_arrays_on_one_line():
     s = _appendix_b1()
     text = dumps_session(s, pretty=True)
     assert '"talon": ["T3", "S7", "T12", "H1", "T20", "T10"]' in text
-    assert max(len(ln) for ln in text.splitlines() if "\"notes\"" not in ln) <= 110
+    assert max(len(ln) for ln in text.splitlines() if '"notes"' not in ln) <= 110
 
 
 from hypothesis import given, settings  # noqa: E402
@@ -92,7 +92,9 @@ _option = st.one_of(st.booleans(), st.integers(-10**6, 10**6), _text,
     action_note=st.none() | _text,
     kind=st.sampled_from(["json", "jsonl"]),
 )
-def test_round_trip_holds_for_any_optional_text_and_options(notes, options, names, action_note, kind):  # noqa: E501
+def test_round_trip_holds_for_any_optional_text_and_options(
+    notes, options, names, action_note, kind
+):
     base = _appendix_b1()
     players = [p.model_copy(update={"name": n}) for p, n in zip(base.players, names, strict=True)]
     hand = base.hands[0]

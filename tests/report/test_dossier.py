@@ -11,12 +11,12 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from tests.support.d1_helpers import APPENDIX_B, b1_doc, b2_doc, plant_b1_illegal_card, session
-from tarock_logs.verdict.audit import hand_content_hash
+from tarock_logs import rules as rules_registry
 from tarock_logs.cli.common import app
 from tarock_logs.report.dossier import DossierError, build_dossier, render_dossier
-from tarock_logs import rules as rules_registry
 from tarock_logs.rules import get_engine
+from tarock_logs.verdict.audit import hand_content_hash
+from tests.support.d1_helpers import APPENDIX_B, b1_doc, b2_doc, plant_b1_illegal_card, session
 
 pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 WHEN = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)

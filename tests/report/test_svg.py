@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from tarock_logs.report.cards_svg import CAPTION_CHARS, CARD_H, CARD_W, GAP, card_label, card_svg, cards_svg
+from tarock_logs.report.cards_svg import (
+    CAPTION_CHARS,
+    CARD_H,
+    CARD_W,
+    GAP,
+    card_label,
+    card_svg,
+    cards_svg,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -37,7 +45,7 @@ def test_tarocks_show_roman_numerals_and_suits_show_rank_and_symbol() -> None:
 
 def test_played_cards_are_greyed_and_the_offending_card_has_a_red_border() -> None:
     root = _parse(cards_svg(["HK", "D1"], greyed=["D1"], highlight=["HK"]))
-    groups = [g for g in root.iter(f"{NS}g")]
+    groups = list(root.iter(f"{NS}g"))
     by_card = {g.find(f"{NS}title").text: g for g in groups}  # type: ignore[union-attr]
     assert by_card["D1"].get("opacity") == "0.3"
     assert by_card["HK"].get("opacity") is None

@@ -13,6 +13,7 @@ from tarock_logs import dashboard_data as dd
 from tarock_logs.cards import PACKS
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.store.ingest import ingest
+import itertools
 
 ROOT = Path(__file__).resolve().parents[2]
 APPENDIX_B = ROOT / "sample_logs" / "slovenian" / "appendix-b.json"
@@ -86,7 +87,7 @@ def test_phase_marks_find_bidding_and_every_trick_four_plays_apart(cur) -> None:
     assert labels[0] == "deal" and labels[1] == "bidding" and labels[-1] == "end"
     tricks = [s for lbl, s in marks if lbl.startswith("trick ")]
     assert len(tricks) == 12
-    assert all(b - a == 4 for a, b in zip(tricks, tricks[1:], strict=False))
+    assert all(b - a == 4 for a, b in itertools.pairwise(tricks))
     assert view.steps[tricks[0]].action.type == "play"
     assert view.steps[tricks[0] - 1].action.type != "play"
 
@@ -165,7 +166,9 @@ def test_filter_hands_by_kind_of_finding(cur) -> None:
 def test_drill_down_counts_the_same_hands_as_the_figure(cur) -> None:
     roles = dd.stats_section(cur, "roles", (None, None, None, None, None))
     for row in roles.head(6).iter_rows(named=True):
-        hands = dd.drill_hands(cur, (None, None, None, None, row["player_id"]), (("role", row["role"]),))
+        hands = dd.drill_hands(
+            cur, (None, None, None, None, row["player_id"]), (("role", row["role"]),)
+        )
         assert hands["hand_id"].n_unique() == row["hands"]
         assert hands["replay"].str.starts_with("/replay?hand=").all()
 
@@ -181,7 +184,10 @@ def test_action_text_reads_like_a_score_sheet() -> None:
     from tarock_logs.rules.base import Action
 
     assert dd.action_text(Action("play", 1, card="HK"), ["Ana", "Bor"]) == "Bor: play HK"
-    assert dd.action_text(Action("kontra", 0, target="game", level=2), ["Ana"]) == "Ana: rekontra on game"
+    assert (
+        dd.action_text(Action("kontra", 0, target="game", level=2), ["Ana"])
+        == "Ana: rekontra on game"
+    )
     assert dd.action_text(None) == "deal"
 
 

@@ -21,13 +21,13 @@ from pathlib import Path
 import orjson
 import polars as pl
 import pytest
-from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 from typer.testing import CliRunner
 
-from tarock_logs.store import stats as st
 from tarock_logs.cli.common import app
 from tarock_logs.store import connect_readonly
+from tarock_logs.store import stats as st
 from tarock_logs.store.ingest import ingest
+from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 
 
 @pytest.fixture
@@ -55,15 +55,29 @@ def rows(df: pl.DataFrame, *cols: str) -> list[tuple[object, ...]]:
 def test_per_player_figures(con) -> None:  # type: ignore[no-untyped-def]
     df = st.players(con)
     assert rows(df, "player_id", "hands", "decided", "won", "total_score") == [
-        ("a", 6, 5, 2, 5), ("b", 6, 5, 1, -50), ("c", 6, 5, 4, 70), ("d", 6, 5, 2, 0)]
+        ("a", 6, 5, 2, 5),
+        ("b", 6, 5, 1, -50),
+        ("c", 6, 5, 4, 70),
+        ("d", 6, 5, 2, 0),
+    ]
     assert rows(df, "player_id", "contracts_bid", "contracts_played", "contracts_won") == [
-        ("a", 2, 2, 1), ("b", 1, 1, 0), ("c", 2, 2, 2), ("d", 0, 0, 0)]
-    assert rows(df, "player_id", "bonuses_announced", "bonuses_made", "kontras_given",
-                "kontras_successful") == [
-        ("a", 1, 1, 0, 0), ("b", 0, 0, 0, 0), ("c", 0, 0, 1, 1), ("d", 1, 0, 0, 0)]
-    assert rows(df, "player_id", "monds_lost", "monds_captured", "radelci_earned",
-                "radelci_cleared", "renons") == [
-        ("a", 0, 1, 1, 0, 0), ("b", 1, 0, 1, 0, 0), ("c", 0, 0, 1, 0, 0), ("d", 0, 0, 1, 0, 1)]
+        ("a", 2, 2, 1),
+        ("b", 1, 1, 0),
+        ("c", 2, 2, 2),
+        ("d", 0, 0, 0),
+    ]
+    assert rows(
+        df, "player_id", "bonuses_announced", "bonuses_made", "kontras_given", "kontras_successful"
+    ) == [("a", 1, 1, 0, 0), ("b", 0, 0, 0, 0), ("c", 0, 0, 1, 1), ("d", 1, 0, 0, 0)]
+    assert rows(
+        df,
+        "player_id",
+        "monds_lost",
+        "monds_captured",
+        "radelci_earned",
+        "radelci_cleared",
+        "renons",
+    ) == [("a", 0, 1, 1, 0, 0), ("b", 1, 0, 1, 0, 0), ("c", 0, 0, 1, 0, 0), ("d", 0, 0, 1, 0, 1)]
     # tricks: cup-r1 hands 1-3 and league-1 hand 1 each have one, taken by a's T22 / T1 / T22 / T22
     assert rows(df, "player_id", "tricks_won") == [("a", 4), ("b", 0), ("c", 0), ("d", 0)]
     a = df.row(0, named=True)
@@ -76,11 +90,18 @@ def test_per_player_figures(con) -> None:  # type: ignore[no-untyped-def]
 def test_per_role_figures(con) -> None:  # type: ignore[no-untyped-def]
     df = st.player_roles(con)
     assert rows(df, "player_id", "role", "hands", "won", "total_score") == [
-        ("a", "declarer", 2, 1, 10), ("a", "defender", 3, 1, 0), ("a", "klop", 1, 0, -5),
-        ("b", "declarer", 1, 0, -60), ("b", "defender", 2, 0, 0), ("b", "klop", 1, 0, 0),
+        ("a", "declarer", 2, 1, 10),
+        ("a", "defender", 3, 1, 0),
+        ("a", "klop", 1, 0, -5),
+        ("b", "declarer", 1, 0, -60),
+        ("b", "defender", 2, 0, 0),
+        ("b", "klop", 1, 0, 0),
         ("b", "partner", 2, 1, 10),
-        ("c", "declarer", 2, 2, 70), ("c", "defender", 3, 2, 0), ("c", "klop", 1, 0, 0),
-        ("d", "defender", 5, 2, 0), ("d", "klop", 1, 0, 0),
+        ("c", "declarer", 2, 2, 70),
+        ("c", "defender", 3, 2, 0),
+        ("c", "klop", 1, 0, 0),
+        ("d", "defender", 5, 2, 0),
+        ("d", "klop", 1, 0, 0),
     ]
     c_decl = df.filter((pl.col("player_id") == "c") & (pl.col("role") == "declarer"))
     assert c_decl["avg_score"][0] == 35.0 and c_decl["win_rate"][0] == 1.0
@@ -91,22 +112,30 @@ def test_per_role_figures(con) -> None:  # type: ignore[no-untyped-def]
 def test_per_contract_success(con) -> None:  # type: ignore[no-untyped-def]
     df = st.contracts(con).sort("contract")
     assert rows(df, "contract", "played", "won", "avg_declarer_score") == [
-        ("klop", 1, 0, None), ("one", 1, 1, 30.0), ("solo_three", 1, 1, 40.0),
-        ("three", 2, 1, 5.0), ("two", 1, 0, -60.0)]
+        ("klop", 1, 0, None),
+        ("one", 1, 1, 30.0),
+        ("solo_three", 1, 1, 40.0),
+        ("three", 2, 1, 5.0),
+        ("two", 1, 0, -60.0),
+    ]
     assert df.filter(pl.col("contract") == "three")["win_rate"][0] == 0.5
 
 
 def test_bonuses_and_kontras(con) -> None:  # type: ignore[no-untyped-def]
     assert rows(st.bonuses(con), "player_id", "bonus", "announced", "made") == [
-        ("a", "trula", 1, 1), ("d", "pagat_ultimo", 1, 0)]
+        ("a", "trula", 1, 1),
+        ("d", "pagat_ultimo", 1, 0),
+    ]
     assert rows(st.kontras(con), "player_id", "target", "level", "given", "successful") == [
-        ("c", "game", 1, 1, 1)]
+        ("c", "game", 1, 1, 1)
+    ]
 
 
 def test_partner_synergy_against_each_players_own_figures(con) -> None:  # type: ignore[no-untyped-def]
     df = st.synergy(con)
     assert rows(df, "player_a", "player_b", "hands", "won", "avg_score_a", "avg_score_b") == [
-        ("a", "b", 2, 1, 5.0, 5.0)]
+        ("a", "b", 2, 1, 5.0, 5.0)
+    ]
     r = df.row(0, named=True)
     assert r["win_rate"] == 0.5
     assert r["own_win_rate_a"] == pytest.approx(2 / 5)
@@ -118,22 +147,35 @@ def test_partner_synergy_against_each_players_own_figures(con) -> None:  # type:
 def test_score_over_time(con) -> None:  # type: ignore[no-untyped-def]
     df = st.score_over_time(con, st.Filters(player="Ana"))
     assert rows(df, "date", "session_id", "hands", "score", "cumulative") == [
-        (dt.date(2024, 1, 10), "cup-r1", 4, 15, 15), (dt.date(2024, 2, 5), "league-1", 2, -10, 5)]
+        (dt.date(2024, 1, 10), "cup-r1", 4, 15, 15),
+        (dt.date(2024, 2, 5), "league-1", 2, -10, 5),
+    ]
 
 
 def test_filters_by_event_date_game_and_player_name(con) -> None:  # type: ignore[no-untyped-def]
     cup = st.players(con, st.Filters(event="Cup"))
     assert rows(cup, "player_id", "hands", "total_score") == [
-        ("a", 4, 15), ("b", 4, -40), ("c", 4, 40), ("d", 4, 0)]
+        ("a", 4, 15),
+        ("b", 4, -40),
+        ("c", 4, 40),
+        ("d", 4, 0),
+    ]
     assert st.players(con, st.Filters(event="cup")).equals(cup)  # tournament id
     feb = st.players(con, st.Filters(date_from=dt.date(2024, 2, 1), date_to=dt.date(2024, 2, 28)))
     assert rows(feb, "player_id", "hands", "total_score") == [
-        ("a", 2, -10), ("b", 2, -10), ("c", 2, 30), ("d", 2, 0)]
+        ("a", 2, -10),
+        ("b", 2, -10),
+        ("c", 2, 30),
+        ("d", 2, 0),
+    ]
     assert st.players(con, st.Filters(game="royal")).height == 0
     assert st.players(con, st.Filters(player="Ana")).equals(st.players(con, st.Filters(player="a")))
     mine = st.contracts(con, st.Filters(player="c"))
     assert rows(mine.sort("contract"), "contract", "played", "won") == [
-        ("klop", 1, 0), ("one", 1, 1), ("solo_three", 1, 1)]
+        ("klop", 1, 0),
+        ("one", 1, 1),
+        ("solo_three", 1, 1),
+    ]
 
 
 def test_drill_down_returns_exactly_the_hands_behind_each_figure(con) -> None:  # type: ignore[no-untyped-def]
@@ -188,17 +230,47 @@ def test_stats_cli_json_csv_and_hands(db: Path) -> None:
     assert doc["min_sample"] == st.MIN_SAMPLE
     assert set(st.SECTIONS) <= set(doc)
     assert doc["players"][0]["total_score"] == 5
-    res = runner.invoke(app, ["stats", "--db", str(db), "--section", "contracts",
-                              "--format", "csv"])
+    res = runner.invoke(
+        app, ["stats", "--db", str(db), "--section", "contracts", "--format", "csv"]
+    )
     assert res.exit_code == 0 and res.stdout.splitlines()[0].startswith("contract,played,won")
-    res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--player", "a", "--role",
-                              "declarer", "--format", "csv"])
+    res = runner.invoke(
+        app,
+        [
+            "stats",
+            "--db",
+            str(db),
+            "--hands",
+            "--player",
+            "a",
+            "--role",
+            "declarer",
+            "--format",
+            "csv",
+        ],
+    )
     assert len(res.stdout.splitlines()) == 1 + 2
-    res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--player", "a", "--drill",
-                              "partner=b", "--drill", "won=true", "--format", "json"])
+    res = runner.invoke(
+        app,
+        [
+            "stats",
+            "--db",
+            str(db),
+            "--hands",
+            "--player",
+            "a",
+            "--drill",
+            "partner=b",
+            "--drill",
+            "won=true",
+            "--format",
+            "json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert [(h["session_id"], h["number"]) for h in orjson.loads(res.stdout)["hands"]] == [
-        ("cup-r1", 1)]
+        ("cup-r1", 1)
+    ]
     res = runner.invoke(app, ["stats", "--db", str(db), "--hands", "--drill", "colour=red"])
     assert res.exit_code == 2
     res = runner.invoke(app, ["stats", "--db", str(db), "--from", "yesterday"])
@@ -210,18 +282,26 @@ def test_stats_cli_json_csv_and_hands(db: Path) -> None:
 
 
 def test_royal_fixed_pairs_count_as_partners_without_an_engine(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tarock_logs.rules as rules
-    from tests.support.store_fixtures import PLAYERS
     from tarock_logs.cards import PACKS
+    from tests.support.store_fixtures import PLAYERS
 
     monkeypatch.setitem(rules._ENGINES, "royal", "tarock_logs.rules.no_such_engine")
     pack = list(PACKS["royal"])
-    deal = {"hands": [pack[i * 10:(i + 1) * 10] for i in range(4)], "talon": []}
-    seats = [("a", "A", "abfaenger"), ("b", "A", "eintreiber"), ("c", "B", "abfaenger"),
-             ("d", "B", "eintreiber")]
+    deal = {"hands": [pack[i * 10 : (i + 1) * 10] for i in range(4)], "talon": []}
+    seats = [
+        ("a", "A", "abfaenger"),
+        ("b", "A", "eintreiber"),
+        ("c", "B", "abfaenger"),
+        ("d", "B", "eintreiber"),
+    ]
     session = {
-        "format": "tarock-log", "format_version": 1, "id": "royal-1", "game": "royal",
+        "format": "tarock-log",
+        "format_version": 1,
+        "id": "royal-1",
+        "game": "royal",
         "ruleset": "royal-std",
         "players": [{"id": p, "name": PLAYERS[p], "pair": pr, "role": rl} for p, pr, rl in seats],
         "hands": [
@@ -234,9 +314,16 @@ def test_royal_fixed_pairs_count_as_partners_without_an_engine(
     assert ingest([tmp_path / "logs"], db=db).hands_stored == 2
     con = connect_readonly(db)
     df = st.synergy(con)
-    assert rows(df, "player_a", "player_b", "hands", "decided", "avg_score_a", "avg_score_b",
-                "own_avg_score_a") == [("a", "b", 2, 0, -5.0, -5.0, -5.0),
-                                       ("c", "d", 2, 0, 5.0, 5.0, 5.0)]
+    assert rows(
+        df,
+        "player_a",
+        "player_b",
+        "hands",
+        "decided",
+        "avg_score_a",
+        "avg_score_b",
+        "own_avg_score_a",
+    ) == [("a", "b", 2, 0, -5.0, -5.0, -5.0), ("c", "d", 2, 0, 5.0, 5.0, 5.0)]
     assert df["win_rate"].to_list() == [None, None]  # no engine: nobody decided who won
     assert st.hands_for(con, player="c", partner="d")["hand_id"].n_unique() == 2
     assert st.hands_for(con, player="a", partner="c").height == 0

@@ -8,12 +8,12 @@ from pathlib import Path
 import duckdb
 import orjson
 import pytest
-from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
 from tarock_logs.store.export import TABLES
 from tarock_logs.store.ingest import ingest
+from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 
 
 @pytest.fixture
@@ -36,8 +36,9 @@ def table_counts(db: Path) -> dict[str, int]:
 
 def test_parquet_export_partitions_by_game_and_keeps_every_row(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "pq"
-    res = CliRunner().invoke(app, ["export", "--db", str(db), "--to", "parquet", str(out),
-                                   "--json"])
+    res = CliRunner().invoke(
+        app, ["export", "--db", str(db), "--to", "parquet", str(out), "--json"]
+    )
     assert res.exit_code == 0, res.output
     expected = table_counts(db)
     assert orjson.loads(res.stdout)["rows"] == expected
@@ -52,8 +53,10 @@ def test_parquet_export_partitions_by_game_and_keeps_every_row(db: Path, tmp_pat
         else:
             src = f"read_parquet('{out / table}/**/*.parquet', hive_partitioning = true)"
         assert con.execute(f"SELECT count(*) FROM {src}").fetchall()[0][0] == expected[table], table
-    games = con.execute(f"SELECT DISTINCT game FROM read_parquet('{out}/tricks/**/*.parquet', "
-                        "hive_partitioning = true)").fetchall()
+    games = con.execute(
+        f"SELECT DISTINCT game FROM read_parquet('{out}/tricks/**/*.parquet', "
+        "hive_partitioning = true)"
+    ).fetchall()
     assert games == [("slovenian",)]
 
 
@@ -76,5 +79,9 @@ def test_export_refuses_a_non_empty_folder_and_a_missing_database(db: Path, tmp_
     (out / "keep.txt").write_text("x")
     runner = CliRunner()
     assert runner.invoke(app, ["export", "--db", str(db), "--to", "csv", str(out)]).exit_code == 2
-    assert runner.invoke(app, ["export", "--db", str(tmp_path / "no.duckdb"), "--to", "csv",
-                               str(tmp_path / "x")]).exit_code == 2
+    assert (
+        runner.invoke(
+            app, ["export", "--db", str(tmp_path / "no.duckdb"), "--to", "csv", str(tmp_path / "x")]
+        ).exit_code
+        == 2
+    )

@@ -16,6 +16,13 @@ from pathlib import Path
 import duckdb
 import orjson
 import pytest
+from typer.testing import CliRunner
+
+from tarock_logs.cli.common import app
+from tarock_logs.store import connect_readonly
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.process import SCHEMAS, process_shard
+from tarock_logs.store.schema import SchemaError, latest_version, migrate
 from tests.support.store_fixtures import (
     act,
     bad_hand,
@@ -26,18 +33,25 @@ from tests.support.store_fixtures import (
     write_json,
     write_jsonl,
 )
-from typer.testing import CliRunner
-
-from tarock_logs.cli.common import app
-from tarock_logs.store import connect_readonly
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.process import SCHEMAS, process_shard
-from tarock_logs.store.schema import SchemaError, latest_version, migrate
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "store_columns.json"
-TABLES = ["raw_logs", "sessions", "players", "session_players", "hands", "actions",
-          "irregularities", "tricks", "violations", "score_items", "hand_scores",
-          "session_scores", "rejects", "meta", "schema_migrations"]
+TABLES = [
+    "raw_logs",
+    "sessions",
+    "players",
+    "session_players",
+    "hands",
+    "actions",
+    "irregularities",
+    "tricks",
+    "violations",
+    "score_items",
+    "hand_scores",
+    "session_scores",
+    "rejects",
+    "meta",
+    "schema_migrations",
+]
 SAMPLE_LOGS = Path(__file__).resolve().parents[2] / "sample_logs"
 
 pytestmark = pytest.mark.usefixtures("toy_engine")
@@ -100,7 +114,8 @@ def test_a_database_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match="newer than this program"):
         migrate(con)
     assert con.execute("SELECT count(*) FROM schema_migrations").fetchall() == [
-        (latest_version() + 1,)]
+        (latest_version() + 1,)
+    ]
 
 
 def test_every_arrow_table_of_a_shard_matches_its_store_table(tmp_path: Path) -> None:
@@ -186,8 +201,9 @@ def test_a_mixed_batch_stores_every_good_hand_and_lists_every_reject(tmp_path: P
     assert len(broken) == 1 and broken[0][1] is None and broken[0][2].startswith("E-")
     assert all(r["reason"] for r in s["rejects"])
     con = connect_readonly(db)
-    rows = con.execute("SELECT file, line, session, hand, first_code, errors, raw FROM rejects "
-                       "ORDER BY file, line").fetchall()
+    rows = con.execute(
+        "SELECT file, line, session, hand, first_code, errors, raw FROM rejects ORDER BY file, line"
+    ).fetchall()
     assert len(rows) == 3
     dup = next(r for r in rows if r[3] == 2)
     assert dup[2] == "league-1" and dup[1] == 2
@@ -195,8 +211,7 @@ def test_a_mixed_batch_stores_every_good_hand_and_lists_every_reject(tmp_path: P
     assert err["code"] == "E-DEAL-DUPLICATE-CARD" and err["path"].startswith("$.hands[1]")
     assert '"number": 2' in dup[6] or '"number":2' in dup[6]
     numbers = con.execute("SELECT session_id, number FROM hands ORDER BY 1, 2").fetchall()
-    assert numbers == [("cup-r1", 1), ("cup-r1", 2), ("cup-r1", 3), ("cup-r1", 4),
-                       ("league-1", 1)]
+    assert numbers == [("cup-r1", 1), ("cup-r1", 2), ("cup-r1", 3), ("cup-r1", 4), ("league-1", 1)]
     con.close()
     again = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "--format", "json"])
     s2 = orjson.loads(again.stdout)
@@ -212,10 +227,13 @@ def test_a_changed_file_replaces_its_hands_and_leaves_the_others_alone(tmp_path:
     db = tmp_path / "t.duckdb"
     ingest([logs], db=db)
     con = connect_readonly(db)
-    two_before = con.execute("SELECT * FROM hands WHERE file LIKE '%two.json' ORDER BY hand_id"
-                             ).fetchall()
-    old_ids = {r[0] for r in con.execute(
-        "SELECT hand_id FROM hands WHERE file LIKE '%one.json'").fetchall()}
+    two_before = con.execute(
+        "SELECT * FROM hands WHERE file LIKE '%two.json' ORDER BY hand_id"
+    ).fetchall()
+    old_ids = {
+        r[0]
+        for r in con.execute("SELECT hand_id FROM hands WHERE file LIKE '%one.json'").fetchall()
+    }
     con.close()
     # hand 4 changes (c now loses), hand 3 disappears, the others stay as they were
     s1["hands"][3]["actions"][-1] = act("meld", 2, meld="lost")
@@ -228,16 +246,22 @@ def test_a_changed_file_replaces_its_hands_and_leaves_the_others_alone(tmp_path:
     assert summary.hands_unchanged == 2 + 2  # hands 1-2 of one.json, both of two.json
     assert summary.hands_removed == 2  # old hand 3 and old hand 4
     con = connect_readonly(db)
-    new_ids = {r[0] for r in con.execute(
-        "SELECT hand_id FROM hands WHERE file LIKE '%one.json'").fetchall()}
+    new_ids = {
+        r[0]
+        for r in con.execute("SELECT hand_id FROM hands WHERE file LIKE '%one.json'").fetchall()
+    }
     assert len(new_ids) == 3 and len(old_ids & new_ids) == 2
-    assert con.execute("SELECT number, won FROM hands WHERE file LIKE '%one.json' "
-                       "ORDER BY number").fetchall() == [(1, True), (2, False), (4, False)]
-    assert con.execute("SELECT * FROM hands WHERE file LIKE '%two.json' ORDER BY hand_id"
-                       ).fetchall() == two_before
+    assert con.execute(
+        "SELECT number, won FROM hands WHERE file LIKE '%one.json' ORDER BY number"
+    ).fetchall() == [(1, True), (2, False), (4, False)]
+    assert (
+        con.execute("SELECT * FROM hands WHERE file LIKE '%two.json' ORDER BY hand_id").fetchall()
+        == two_before
+    )
     for child in ("actions", "hand_scores", "score_items", "tricks", "violations"):
-        orphans = con.execute(f"SELECT count(*) FROM {child} WHERE hand_id NOT IN "
-                              "(SELECT hand_id FROM hands)").fetchall()[0][0]
+        orphans = con.execute(
+            f"SELECT count(*) FROM {child} WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
+        ).fetchall()[0][0]
         assert orphans == 0, child
     assert con.execute("SELECT count(*) FROM hand_scores").fetchall()[0][0] == 5 * 4
     con.close()
@@ -286,9 +310,24 @@ def test_a_failed_ingest_leaves_the_published_database_untouched(tmp_path: Path)
     def boom(file: str, n: int) -> None:
         raise KeyboardInterrupt
 
-    write_json(logs / "more.json", [session("x", ["a", "b", "c", "d"], [
-        hand(1, 3, 2, [act("bid", 0, contract="three"), act("meld", 0, meld="won")],
-             [10, 0, 0, 0])])])
+    write_json(
+        logs / "more.json",
+        [
+            session(
+                "x",
+                ["a", "b", "c", "d"],
+                [
+                    hand(
+                        1,
+                        3,
+                        2,
+                        [act("bid", 0, contract="three"), act("meld", 0, meld="won")],
+                        [10, 0, 0, 0],
+                    )
+                ],
+            )
+        ],
+    )
     with pytest.raises(KeyboardInterrupt):
         ingest([logs], db=db, progress=boom)
     assert db.read_bytes() == before
@@ -310,8 +349,12 @@ def test_a_read_only_reader_keeps_working_during_an_ingest(tmp_path: Path) -> No
     write_json(logs / "one.json", s1)
     db = tmp_path / "t.duckdb"
     ingest([logs], db=db)
-    reader = subprocess.Popen([sys.executable, "-c", _READER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    reader = subprocess.Popen(
+        [sys.executable, "-c", _READER, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert reader.stdout is not None and reader.stdin is not None
         assert reader.stdout.readline().strip() == "4"
@@ -325,21 +368,34 @@ def test_a_read_only_reader_keeps_working_during_an_ingest(tmp_path: Path) -> No
         reader.wait(timeout=30)
     assert reader.returncode == 0
     fresh = subprocess.run(
-        [sys.executable, "-c",
-         "import sys; from tarock_logs.store import connect_readonly; "
-         "print(connect_readonly(sys.argv[1]).execute('SELECT count(*) FROM hands')"
-         ".fetchall()[0][0])", str(db)],
-        capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tarock_logs.store import connect_readonly; "
+            "print(connect_readonly(sys.argv[1]).execute('SELECT count(*) FROM hands')"
+            ".fetchall()[0][0])",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert fresh.stdout.strip() == "6"
 
 
 def test_connect_readonly_retries_while_a_writer_holds_the_file(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time, duckdb; c = duckdb.connect(sys.argv[1]); c.execute('CREATE TABLE t(x INT)');"
-         "print('ok', flush=True); time.sleep(1.0); c.close()", str(db)],
-        stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys, time, duckdb; c = duckdb.connect(sys.argv[1]); c.execute('CREATE TABLE t(x INT)');"
+            "print('ok', flush=True); time.sleep(1.0); c.close()",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "ok"
     con = connect_readonly(db, retries=60, delay=0.05)
     assert con.execute("SELECT count(*) FROM t").fetchall() == [(0,)]
@@ -350,14 +406,16 @@ def test_connect_readonly_retries_while_a_writer_holds_the_file(tmp_path: Path) 
 
 
 def test_ingest_of_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope"), "--db",
-                                   str(tmp_path / "t.duckdb")])
+    res = CliRunner().invoke(
+        app, ["ingest", str(tmp_path / "nope"), "--db", str(tmp_path / "t.duckdb")]
+    )
     assert res.exit_code == 2
     assert not (tmp_path / "t.duckdb").exists()
 
 
-def test_the_same_file_by_another_path_is_the_same_file(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_same_file_by_another_path_is_the_same_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     s1, _ = stats_dataset()
     logs = tmp_path / "logs"
     write_jsonl(logs / "a.jsonl", [s1], extra_lines=["{oops"])
@@ -385,16 +443,21 @@ def _readme_codes() -> dict[str, list[str]]:
 
 @pytest.mark.skipif(not (MALFORMED / "README.md").exists(), reason="no malformed samples")
 def test_malformed_samples_every_good_hand_stored_every_defect_rejected(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tarock_logs.rules as rules
-    from tarock_logs.verdict.audit import hand_content_hash
     from tarock_logs.log.reader import read_paths
+    from tarock_logs.verdict.audit import hand_content_hash
 
     monkeypatch.setitem(rules._ENGINES, "slovenian", "tarock_logs.rules.slovenian")
     db = tmp_path / "m.duckdb"
     summary = ingest([MALFORMED], db=db)
-    good = {hand_content_hash(r.session, h) for r in read_paths([MALFORMED])
-            if r.session is not None for h in r.session.hands}
+    good = {
+        hand_content_hash(r.session, h)
+        for r in read_paths([MALFORMED])
+        if r.session is not None
+        for h in r.session.hands
+    }
     con = connect_readonly(db)
     stored = {r[0] for r in con.execute("SELECT hand_id FROM hands").fetchall()}
     assert stored == good and len(good) > 0
@@ -437,7 +500,8 @@ def test_strict_exits_1_when_something_was_rejected(tmp_path: Path) -> None:
 
 
 def test_a_game_without_an_engine_stores_raw_facts_and_unverified_verdicts(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tarock_logs.rules as rules
 
     monkeypatch.setitem(rules._ENGINES, "slovenian", "tarock_logs.rules.no_such_engine")
@@ -446,22 +510,27 @@ def test_a_game_without_an_engine_stores_raw_facts_and_unverified_verdicts(
     db = tmp_path / "t.duckdb"
     assert ingest([logs], db=db).hands_stored == 6
     con = connect_readonly(db)
-    hands = con.execute("SELECT verified, legal, contract, declarer, won, len(unverified) > 0 "
-                        "FROM hands").fetchall()
+    hands = con.execute(
+        "SELECT verified, legal, contract, declarer, won, len(unverified) > 0 FROM hands"
+    ).fetchall()
     assert set(hands) == {(False, True, None, None, None, True)}
     assert con.execute("SELECT DISTINCT CAST(role AS VARCHAR) FROM hand_scores").fetchall() == [
-        ("unknown",)]
+        ("unknown",)
+    ]
     assert con.execute("SELECT count(*), count(legal) FROM actions").fetchall() == [(35, 0)]
-    assert con.execute("SELECT sum(recorded_total), count(recomputed_total) FROM hand_scores"
-                       ).fetchall() == [(25, 0)]
+    assert con.execute(
+        "SELECT sum(recorded_total), count(recomputed_total) FROM hand_scores"
+    ).fetchall() == [(25, 0)]
     assert con.execute("SELECT count(*) FROM tricks").fetchall() == [(0,)]
     con.close()
 
 
 def test_store_modules_do_not_import_streamlit() -> None:
-    code = ("import sys, tarock_logs.store.ingest, tarock_logs.store.export, tarock_logs.store.stats, "
-            "tarock_logs.cli.ingest, tarock_logs.cli.stats, tarock_logs.cli.export; "
-            "assert 'streamlit' not in sys.modules")
+    code = (
+        "import sys, tarock_logs.store.ingest, tarock_logs.store.export, tarock_logs.store.stats, "
+        "tarock_logs.cli.ingest, tarock_logs.cli.stats, tarock_logs.cli.export; "
+        "assert 'streamlit' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -493,8 +562,9 @@ def test_a_hand_dropped_from_a_changed_file_survives_in_its_duplicate(tmp_path: 
     second = ingest([logs], db=db)
     assert second.hands_stored == 0 and second.hands_removed == 0
     con = connect_readonly(db)
-    rows = con.execute("SELECT number, file LIKE '%b-copy.json' FROM hands ORDER BY number"
-                       ).fetchall()
+    rows = con.execute(
+        "SELECT number, file LIKE '%b-copy.json' FROM hands ORDER BY number"
+    ).fetchall()
     con.close()
     assert rows == [(1, False), (2, False), (3, True), (4, False)]
     third = ingest([logs], db=db)
@@ -506,8 +576,9 @@ def test_dry_run_reports_but_publishes_nothing(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     write_json(logs / "s.json", stats_dataset())
     db = tmp_path / "t.duckdb"
-    res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "--dry-run",
-                                   "--format", "json"])
+    res = CliRunner().invoke(
+        app, ["ingest", str(logs), "--db", str(db), "--dry-run", "--format", "json"]
+    )
     assert res.exit_code == 0, res.output
     s = orjson.loads(res.stdout)
     assert s["hands_stored"] == 6 and s["dry_run"] is True

@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.store_fixtures import stats_dataset, stored_rows, write_json
 
 from tarock_logs.store import ingest as ing
-
-
+from tests.support.store_fixtures import stats_dataset, stored_rows, write_json
 
 
 def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,11 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.support.store_fixtures import stored_rows
 
 from tarock_logs.log.reader import ByteSpan, read_file
 from tarock_logs.store import ingest as ing
 from tarock_logs.store import sources
+from tests.support.store_fixtures import stored_rows
+import itertools
 
 ROOT = Path(__file__).resolve().parents[2]
 JSONL = sorted((ROOT / "sample_logs").rglob("*.jsonl"))
@@ -29,7 +30,7 @@ def test_reading_every_part_in_order_is_reading_the_file(path: Path, parts: int)
     spans = sources.split_jsonl(path, parts)
     size = path.stat().st_size
     assert spans[0].start == 0 and spans[-1].stop == size
-    assert all(a.stop == b.start for a, b in zip(spans, spans[1:]))
+    assert all(a.stop == b.start for a, b in itertools.pairwise(spans))
     data = path.read_bytes()
     for sp in spans:
         assert sp.start == 0 or data[sp.start - 1 : sp.start] == b"\n"  # a line start
@@ -59,8 +60,6 @@ def test_files_that_cannot_be_cut_stay_whole(tmp_path: Path) -> None:
     assert len(sources.split_jsonl(one, 4)) == 1
     with pytest.raises(ValueError):
         list(read_file(j, span=ByteSpan(0, 10, 1)))
-
-
 
 
 def test_an_ingest_in_parts_stores_the_serial_rows(

@@ -39,9 +39,7 @@ def test_trick_rows_are_the_replayed_tricks_row_by_row() -> None:
     assert got == want
 
 
-SAMPLES = sorted(
-    p for p in (ROOT / "sample_logs").rglob("*.json*") if "malformed" not in p.parts
-)
+SAMPLES = sorted(p for p in (ROOT / "sample_logs").rglob("*.json*") if "malformed" not in p.parts)
 _ATTR_OF = {"talon_group": "group"}
 
 
@@ -51,8 +49,11 @@ def test_action_rows_are_the_logged_actions_attribute_by_attribute() -> None:
     attributes, null where its class has none."""
     import orjson
 
-    cols = [c for c in process.SCHEMAS["actions"].names
-            if c not in ("hand_id", "idx", "legal", "violation_code")]
+    cols = [
+        c
+        for c in process.SCHEMAS["actions"].names
+        if c not in ("hand_id", "idx", "legal", "violation_code")
+    ]
     checked = 0
     types: set[str] = set()
     for path in SAMPLES:

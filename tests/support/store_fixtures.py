@@ -35,21 +35,43 @@ def act(t: str, seat: int, **kw: Any) -> dict[str, Any]:
     return {"type": t, "seat": seat, **kw}
 
 
-def hand(number: int, dealer: int, rot: int, actions: list[dict[str, Any]],
-         scores: list[int] | None, items: list[dict[str, Any]] | None = None,
-         **extra: Any) -> dict[str, Any]:
-    h: dict[str, Any] = {"number": number, "dealer": dealer, "deal": deal(rot),
-                         "actions": actions, **extra}
+def hand(
+    number: int,
+    dealer: int,
+    rot: int,
+    actions: list[dict[str, Any]],
+    scores: list[int] | None,
+    items: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    h: dict[str, Any] = {
+        "number": number,
+        "dealer": dealer,
+        "deal": deal(rot),
+        "actions": actions,
+        **extra,
+    }
     if scores is not None:
         h["result"] = {"scores": scores, "items": items or []}
     return h
 
 
-def session(sid: str, players: list[str], hands: list[dict[str, Any]], *, game: str = "slovenian",
-            ruleset: str = "toy-1", event: dict[str, Any] | None = None) -> dict[str, Any]:
+def session(
+    sid: str,
+    players: list[str],
+    hands: list[dict[str, Any]],
+    *,
+    game: str = "slovenian",
+    ruleset: str = "toy-1",
+    event: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     s: dict[str, Any] = {
-        "format": "tarock-log", "format_version": 1, "id": sid, "game": game,
-        "ruleset": ruleset, "players": [{"id": p, "name": PLAYERS.get(p)} for p in players],
+        "format": "tarock-log",
+        "format_version": 1,
+        "id": sid,
+        "game": game,
+        "ruleset": ruleset,
+        "players": [{"id": p, "name": PLAYERS.get(p)} for p in players],
         "hands": hands,
     }
     if event:
@@ -59,46 +81,114 @@ def session(sid: str, players: list[str], hands: list[dict[str, Any]], *, game: 
 
 def stats_dataset() -> list[dict[str, Any]]:
     """Two sessions, six hands (see tests/store/test_stats.py for the figures)."""
-    s1 = session("cup-r1", ["a", "b", "c", "d"], [
-        # a three, calls HK (b holds it): a+b win 10 + announced trula made 10 = +20 each
-        hand(1, 3, 0, [act("bid", 0, contract="three"), act("call", 0, card="HK"),
-                       act("announce", 0, bonus="trula"), act("meld", 0, meld="made:trula"),
-                       act("meld", 0, meld="won"),
-                       act("play", 1, card="T21"), act("play", 2, card="HN"),
-                       act("play", 3, card="D3"), act("play", 0, card="T22")],
-             [20, 20, 0, 0]),
-        # b two, calls HQ (holds it himself: alone), c kontras the game, b loses -40,
-        # and b's mond falls to a's škis: mondfang -20 -> b -60
-        hand(2, 0, 0, [act("bid", 1, contract="two"), act("call", 1, card="HQ"),
-                       act("kontra", 2, target="game", level=1), act("meld", 1, meld="lost"),
-                       act("play", 1, card="T21"), act("play", 2, card="H1"),
-                       act("play", 3, card="D4"), act("play", 0, card="T22")],
-             [0, -60, 0, 0]),
-        # klop: a takes the one trick with the pagat: -5; everybody earns a radelc
-        hand(3, 1, 0, [act("bid", 2, contract="klop"),
-                       act("play", 2, card="HN"), act("play", 3, card="D3"),
-                       act("play", 0, card="T1"), act("play", 1, card="HK")],
-             [-5, 0, 0, 0]),
-        # c solo three, won; d announces pagat ultimo and fails (+10 to c):
-        # recomputed c +50, the scorer wrote only the contract: 40
-        hand(4, 2, 0, [act("bid", 2, contract="solo_three"),
-                       act("announce", 3, bonus="pagat_ultimo"), act("meld", 2, meld="won")],
-             [0, 0, 40, 0], [{"item": "contract", "value": 40}]),
-    ], event={"name": "Cup", "tournament": "cup", "date": "2024-01-10", "round": 1})
-    s2 = session("league-1", ["b", "c", "d", "a"], [
-        # a (seat 3) three, calls HK held by b (seat 0): they lose -10 each;
-        # c (seat 1) plays T5 which he does not hold: toy.not_held
-        hand(1, 3, 1, [act("bid", 3, contract="three"), act("call", 3, card="HK"),
-                       act("meld", 3, meld="lost"),
-                       act("play", 0, card="T21"), act("play", 1, card="T5"),
-                       act("play", 2, card="SK"), act("play", 3, card="T22")],
-             [-10, 0, 0, -10]),
-        # c (seat 1) one, calls DK which he holds: alone, wins +30; a renons by d (seat 2)
-        hand(2, 0, 1, [act("bid", 1, contract="one"), act("call", 1, card="DK"),
-                       act("meld", 1, meld="won")],
-             [0, 30, 0, 0],
-             irregularities=[{"type": "renons", "offender": 2, "kind": "illegal_card"}]),
-    ], event={"name": "League", "date": "2024-02-05"})
+    s1 = session(
+        "cup-r1",
+        ["a", "b", "c", "d"],
+        [
+            # a three, calls HK (b holds it): a+b win 10 + announced trula made 10 = +20 each
+            hand(
+                1,
+                3,
+                0,
+                [
+                    act("bid", 0, contract="three"),
+                    act("call", 0, card="HK"),
+                    act("announce", 0, bonus="trula"),
+                    act("meld", 0, meld="made:trula"),
+                    act("meld", 0, meld="won"),
+                    act("play", 1, card="T21"),
+                    act("play", 2, card="HN"),
+                    act("play", 3, card="D3"),
+                    act("play", 0, card="T22"),
+                ],
+                [20, 20, 0, 0],
+            ),
+            # b two, calls HQ (holds it himself: alone), c kontras the game, b loses -40,
+            # and b's mond falls to a's škis: mondfang -20 -> b -60
+            hand(
+                2,
+                0,
+                0,
+                [
+                    act("bid", 1, contract="two"),
+                    act("call", 1, card="HQ"),
+                    act("kontra", 2, target="game", level=1),
+                    act("meld", 1, meld="lost"),
+                    act("play", 1, card="T21"),
+                    act("play", 2, card="H1"),
+                    act("play", 3, card="D4"),
+                    act("play", 0, card="T22"),
+                ],
+                [0, -60, 0, 0],
+            ),
+            # klop: a takes the one trick with the pagat: -5; everybody earns a radelc
+            hand(
+                3,
+                1,
+                0,
+                [
+                    act("bid", 2, contract="klop"),
+                    act("play", 2, card="HN"),
+                    act("play", 3, card="D3"),
+                    act("play", 0, card="T1"),
+                    act("play", 1, card="HK"),
+                ],
+                [-5, 0, 0, 0],
+            ),
+            # c solo three, won; d announces pagat ultimo and fails (+10 to c):
+            # recomputed c +50, the scorer wrote only the contract: 40
+            hand(
+                4,
+                2,
+                0,
+                [
+                    act("bid", 2, contract="solo_three"),
+                    act("announce", 3, bonus="pagat_ultimo"),
+                    act("meld", 2, meld="won"),
+                ],
+                [0, 0, 40, 0],
+                [{"item": "contract", "value": 40}],
+            ),
+        ],
+        event={"name": "Cup", "tournament": "cup", "date": "2024-01-10", "round": 1},
+    )
+    s2 = session(
+        "league-1",
+        ["b", "c", "d", "a"],
+        [
+            # a (seat 3) three, calls HK held by b (seat 0): they lose -10 each;
+            # c (seat 1) plays T5 which he does not hold: toy.not_held
+            hand(
+                1,
+                3,
+                1,
+                [
+                    act("bid", 3, contract="three"),
+                    act("call", 3, card="HK"),
+                    act("meld", 3, meld="lost"),
+                    act("play", 0, card="T21"),
+                    act("play", 1, card="T5"),
+                    act("play", 2, card="SK"),
+                    act("play", 3, card="T22"),
+                ],
+                [-10, 0, 0, -10],
+            ),
+            # c (seat 1) one, calls DK which he holds: alone, wins +30; a renons by d (seat 2)
+            hand(
+                2,
+                0,
+                1,
+                [
+                    act("bid", 1, contract="one"),
+                    act("call", 1, card="DK"),
+                    act("meld", 1, meld="won"),
+                ],
+                [0, 30, 0, 0],
+                irregularities=[{"type": "renons", "offender": 2, "kind": "illegal_card"}],
+            ),
+        ],
+        event={"name": "League", "date": "2024-02-05"},
+    )
     return [s1, s2]
 
 

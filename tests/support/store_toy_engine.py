@@ -28,8 +28,15 @@ from tarock_logs.cards import CARDS
 from tarock_logs.rules.base import Action, HandScore, Irregularity, Ruleset, ScoreItem, Violation
 
 RULESET = Ruleset("toy-1", "slovenian", "Toy rules for store tests", {}, aliases=("toy",))
-VALUES = {"three": 10, "two": 20, "one": 30, "solo_three": 40, "solo_two": 50, "solo_one": 60,
-          "berac": 70}
+VALUES = {
+    "three": 10,
+    "two": 20,
+    "one": 30,
+    "solo_three": 40,
+    "solo_two": 50,
+    "solo_one": 60,
+    "berac": 70,
+}
 
 
 def _beats(card: str, best: str, led: str) -> bool:
@@ -68,8 +75,15 @@ class ToyHand:
 
     def check(self, action: Action) -> list[Violation]:
         if action.type == "play" and action.card not in self.hands[action.seat]:
-            return [Violation("toy.not_held", f"seat {action.seat} does not hold {action.card}",
-                              RULESET.cite("1"), seat=action.seat, card=action.card)]
+            return [
+                Violation(
+                    "toy.not_held",
+                    f"seat {action.seat} does not hold {action.card}",
+                    RULESET.cite("1"),
+                    seat=action.seat,
+                    card=action.card,
+                )
+            ]
         return []
 
     def push(self, a: Action) -> list[Violation]:
@@ -96,9 +110,14 @@ class ToyHand:
                 for p in self.trick[1:]:
                     if _beats(p[1], win[1], led):
                         win = p
-                self.tricks.append({"leader": self.trick[0][0],
-                                    "cards": [list(p) for p in self.trick],
-                                    "winner": win[0], "points": 0})
+                self.tricks.append(
+                    {
+                        "leader": self.trick[0][0],
+                        "cards": [list(p) for p in self.trick],
+                        "winner": win[0],
+                        "points": 0,
+                    }
+                )
                 self.trick = []
         return found
 
@@ -126,13 +145,14 @@ class ToyHand:
             items = [ScoreItem("klop", -5 * taken[s], s) for s in range(n) if self.deal[s]]
             totals = [sum(i.value for i in items if i.seat == s) for s in range(n)]
             rad = [r + 1 if self.deal[s] else r for s, r in enumerate(self.radelci)]
-            return HandScore(tuple(totals), tuple(items), "klop", None, None, None,
-                             carry_after={"radelci": rad})
+            return HandScore(
+                tuple(totals), tuple(items), "klop", None, None, None, carry_after={"radelci": rad}
+            )
         d = self.declarer if self.declarer is not None else 0
         p = self.partner()
         side = {d} | ({p} if p is not None else set())
         won = bool(self.outcome)
-        v = VALUES.get(self.contract or "", 0) * 2 ** self.kontra_game
+        v = VALUES.get(self.contract or "", 0) * 2**self.kontra_game
         items.append(ScoreItem("contract", v if won else -v))
         for seat, bonus in self.announced:
             good_for_side = (bonus in self.made) == (seat in side)
@@ -143,24 +163,47 @@ class ToyHand:
                     items.append(ScoreItem("mondfang", -20, s))
         totals = [0] * n
         for i in items:
-            for s in (side if i.seat is None else {i.seat}):
+            for s in side if i.seat is None else {i.seat}:
                 totals[s] += i.value
-        return HandScore(tuple(totals), tuple(items), self.contract, d, p, won,
-                         carry_after={"radelci": list(self.radelci)})
+        return HandScore(
+            tuple(totals),
+            tuple(items),
+            self.contract,
+            d,
+            p,
+            won,
+            carry_after={"radelci": list(self.radelci)},
+        )
 
     def view(self) -> dict[str, Any]:
-        return {"phase": "done", "to_move": None, "hands": self.hands, "trick": [],
-                "tricks": list(self.tricks), "talon": [], "discards": [],
-                "contract": self.contract, "declarer": self.declarer, "partner": self.partner(),
-                "bids": [], "announcements": [], "kontras": []}
+        return {
+            "phase": "done",
+            "to_move": None,
+            "hands": self.hands,
+            "trick": [],
+            "tricks": list(self.tricks),
+            "talon": [],
+            "discards": [],
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "partner": self.partner(),
+            "bids": [],
+            "announcements": [],
+            "kontras": [],
+        }
 
 
 class ToySession:
     def __init__(self, n: int) -> None:
         self.radelci = [0] * n
 
-    def new_hand(self, dealer: int, hands: Sequence[Sequence[str]], talon: Sequence[str] = (),
-                 irregularities: Sequence[Irregularity] = ()) -> ToyHand:
+    def new_hand(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str] = (),
+        irregularities: Sequence[Irregularity] = (),
+    ) -> ToyHand:
         return ToyHand(hands, list(self.radelci))
 
     def end_hand(self, hand: ToyHand, score: HandScore) -> None:
@@ -182,8 +225,9 @@ class ToyEngine:
     def new_session(self, ruleset: Ruleset, table_size: int) -> ToySession:
         return ToySession(table_size)
 
-    def placement_points(self, ruleset: Ruleset, round_scores: Sequence[int],
-                         all_tables_of_five: bool = False) -> list[float]:
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
         order = sorted(range(len(round_scores)), key=lambda s: -round_scores[s])
         pts = [0.0] * len(round_scores)
         for place, s in enumerate(order):

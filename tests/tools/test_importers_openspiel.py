@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tarock_logs.cards import PACKS
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.rules.base import Action
 from tarock_logs.tools.importers.openspiel import (
     BID_CONTRACTS,
     CARD_IDS,
@@ -25,8 +27,6 @@ from tarock_logs.tools.importers.openspiel import (
     to_int32,
     trick_winner,
 )
-from tarock_logs.log.models import SessionAdapter
-from tarock_logs.rules.base import Action
 
 # --------------------------------------------------------------------------- cards and RNG
 
@@ -63,7 +63,7 @@ def test_deal_has_six_talon_cards_and_equal_sorted_hands() -> None:
         assert len(talon) == 6 and all(len(h) == 48 // n for h in hands)
         assert sorted(talon + [c for h in hands for c in h]) == list(range(54))
         assert all(h == sorted(h) for h in hands)
-    tok_hands, tok_talon = deal_from_seed(-12091157, 4)
+    _tok_hands, tok_talon = deal_from_seed(-12091157, 4)
     assert tok_talon == [CARD_TOKENS[c] for c in deal_ids_from_seed(-12091157, 4)[1]]
 
 
@@ -159,7 +159,11 @@ def test_king_call_talon_and_merged_discards() -> None:
     assert g.partner == (None if holder in (None, declarer) else holder)
     assert g.actions[5] == {"type": "call", "seat": 1, "card": "HK"}
     assert g.actions[6] == {"type": "talon", "seat": 1, "group": 0}
-    assert g.actions[7] == {"type": "discard", "seat": 1, "cards": [CARD_TOKENS[c] for c in discards]}
+    assert g.actions[7] == {
+        "type": "discard",
+        "seat": 1,
+        "cards": [CARD_TOKENS[c] for c in discards],
+    }
     assert g.action_ids[7] == [7, 8]
     # discarded taroks are listed as shown
     g2 = decode_game(seed, 4, [*ids, 5, 6])

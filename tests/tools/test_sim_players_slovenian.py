@@ -30,7 +30,9 @@ from tarock_logs.tools.sim_players.slovenian import (
         ("T20 T1 T21 T22", "T1", "T1"),
     ],
 )
-def test_trick_winner_follows_section_8_2(trick: str, winner: str, winner_colour_valat: str) -> None:
+def test_trick_winner_follows_section_8_2(
+    trick: str, winner: str, winner_colour_valat: str
+) -> None:
     cards = trick.split()
     assert cards[trick_winner_index(cards)] == winner
     assert cards[trick_winner_index(cards, colour_valat=True)] == winner_colour_valat
@@ -100,8 +102,13 @@ class _State:
 
 def _view(**kw: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "hands": [[], [], [], []], "trick": [], "tricks": [], "talon": [], "contract": None,
-        "declarer": None, "partner": None,
+        "hands": [[], [], [], []],
+        "trick": [],
+        "tricks": [],
+        "talon": [],
+        "contract": None,
+        "declarer": None,
+        "partner": None,
     }
     base.update(kw)
     return base
@@ -132,8 +139,12 @@ def test_discard_prefers_voiding_a_suit_over_throwing_a_tarok() -> None:
 def test_play_smears_points_on_a_trick_the_partner_wins_last() -> None:
     hand = ["HQ", "H4", "T3"]
     trick = [[1, "T20"], [2, "H3"], [3, "HK"]]  # seat 1 (partner) wins with T20
-    state = _State("play", _view(hands=[hand, ["X"], ["X"], ["X"]], trick=trick,
-                                 contract="three", declarer=0, partner=1))
+    state = _State(
+        "play",
+        _view(
+            hands=[hand, ["X"], ["X"], ["X"]], trick=trick, contract="three", declarer=0, partner=1
+        ),
+    )
     legal = [Action("play", 0, card=c) for c in ("HQ", "H4")]
     assert SlovenianPolicy().choose(state, legal, Random(1), {}).card == "HQ"
 

@@ -9,7 +9,6 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from tarock_logs.verdict.audit import audit_session, audit_tournaments
 from tarock_logs.cards import PACKS
 from tarock_logs.cli import app
 from tarock_logs.log.models import SessionAdapter
@@ -22,6 +21,7 @@ from tarock_logs.tools.simulate import (
     simulate_tournament,
     write_result,
 )
+from tarock_logs.verdict.audit import audit_session, audit_tournaments
 
 needs_engine = pytest.mark.skipif(
     get_engine("slovenian") is None, reason="the Slovenian engine has not landed yet"
@@ -128,7 +128,9 @@ def test_tournament_structure_rounds_tables_and_metadata(tmp_path: Path) -> None
 def test_every_simulated_hand_replays_legal_with_recorded_equal_to_recomputed(
     tmp_path: Path,
 ) -> None:
-    result = simulate_tournament(TournamentSpec(seed=5, tables=(4, 4, 5), rounds=1, games_per_round=8))
+    result = simulate_tournament(
+        TournamentSpec(seed=5, tables=(4, 4, 5), rounds=1, games_per_round=8)
+    )
     write_result(result, tmp_path)
     audits = [audit_session(s, file=f) for f, s in _sessions(tmp_path)]
     audit_tournaments(audits)
@@ -146,7 +148,9 @@ def test_every_simulated_hand_replays_legal_with_recorded_equal_to_recomputed(
 @needs_engine
 def test_planted_disputes_are_each_found_by_the_audit(tmp_path: Path) -> None:
     result = simulate_tournament(
-        TournamentSpec(seed=8, tables=(4, 4, 4, 4, 5), rounds=1, games_per_round=8, plant_disputes=5)
+        TournamentSpec(
+            seed=8, tables=(4, 4, 4, 4, 5), rounds=1, games_per_round=8, plant_disputes=5
+        )
     )
     write_result(result, tmp_path)
     manifest = orjson.loads((tmp_path / "disputes.manifest").read_bytes())
@@ -213,7 +217,11 @@ def test_royal_matches_seat_two_pairs_alternate_dealers_and_replay_clean(tmp_pat
     write_result(result, tmp_path)
     ((_, session),) = _sessions(tmp_path)
     assert [(p.pair, p.role) for p in session.players] == [
-        ("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber")]
+        ("A", "abfaenger"),
+        ("A", "eintreiber"),
+        ("B", "abfaenger"),
+        ("B", "eintreiber"),
+    ]
     assert [h.dealer for h in session.hands] == [1, 3] * 4
     for h in session.hands:
         assert "T19" in h.deal.hands[(h.dealer + 1) % 4]
@@ -239,4 +247,8 @@ def test_disputes_plant_at_tables_of_three(tmp_path: Path) -> None:
         TournamentSpec(seed=12, tables=(3,), rounds=4, games_per_round=16, plant_disputes=4)
     )
     assert sorted(p.kind for p in result.planted) == [
-        "bad_discard", "illegal_card", "illegal_card", "wrong_score_item"]
+        "bad_discard",
+        "illegal_card",
+        "illegal_card",
+        "wrong_score_item",
+    ]

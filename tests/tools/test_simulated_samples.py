@@ -9,10 +9,10 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from tarock_logs.verdict.audit import SessionAudit, audit_session, audit_tournaments
 from tarock_logs.cli import app
 from tarock_logs.log.models import Session, SessionAdapter
 from tarock_logs.rules import get_engine
+from tarock_logs.verdict.audit import SessionAudit, audit_session, audit_tournaments
 
 ROOT = Path(__file__).resolve().parents[2] / "sample_logs"
 
@@ -104,7 +104,9 @@ def test_every_planted_dispute_is_reported_and_nothing_else() -> None:
                 expected_hand_disc.add(("total", int(s), t["recorded"], t["recomputed"]))
             expected_session_disc |= {("session_total", int(s)) for s in e["session_total"]}
         if "placement_points" in e:
-            expected_session_disc |= {("placement_points", s) for s in e["placement_points"]["seats"]}
+            expected_session_disc |= {
+                ("placement_points", s) for s in e["placement_points"]["seats"]
+            }
         for ha in sa.hands:
             errors = {(v.action_index, v.code) for v in ha.violations if v.severity == "error"}
             disc = {(d.item, d.seat, d.recorded, d.recomputed) for d in ha.discrepancies}

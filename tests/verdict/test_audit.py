@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.d1_helpers import ROOT, b1_doc, b2_doc, plant_b1_illegal_card, session
-from tests.support.fake_engine import ENGINE as FAKE
+from tarock_logs import rules as rules_registry
+from tarock_logs.log.reader import read_paths
+from tarock_logs.rules import get_engine
 from tarock_logs.verdict.audit import (
     Discrepancy,
     ScoreSheet,
@@ -19,9 +20,8 @@ from tarock_logs.verdict.audit import (
     hand_content_hash,
     rank_players,
 )
-from tarock_logs.log.reader import read_paths
-from tarock_logs import rules as rules_registry
-from tarock_logs.rules import get_engine
+from tests.support.d1_helpers import ROOT, b1_doc, b2_doc, plant_b1_illegal_card, session
+from tests.support.fake_engine import ENGINE as FAKE
 
 pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tarock_logs.log import models as m
-from tarock_logs.verdict.audit import canonical_hand
 from tarock_logs.log.reader import read_paths
+from tarock_logs.verdict.audit import canonical_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tarock_logs.verdict.audit import audit_session
 from tarock_logs.log.models import SessionAdapter
+from tarock_logs.verdict.audit import audit_session
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_logs" / "royal" / "worked-examples.json"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarock_logs.verdict.audit import audit_session
 from tarock_logs.log.models import ResultItem
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules.slovenian import ENGINE
+from tarock_logs.verdict.audit import audit_session
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.d1_helpers import b1_doc, b2_doc, plant_b1_illegal_card, session
-from tests.support.fake_engine import ENGINE as FAKE
-from tarock_logs.log.models import ActionAdapter
-from tarock_logs.verdict.replay import legal_alternatives, replay_hand, replay_session, to_engine_action
 from tarock_logs import rules as rules_registry
+from tarock_logs.log.models import ActionAdapter
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action
+from tarock_logs.verdict.replay import (
+    legal_alternatives,
+    replay_hand,
+    replay_session,
+    to_engine_action,
+)
+from tests.support.d1_helpers import b1_doc, b2_doc, plant_b1_illegal_card, session
+from tests.support.fake_engine import ENGINE as FAKE
 
 SLOVENIAN = get_engine("slovenian")
 needs_engine = pytest.mark.skipif(SLOVENIAN is None, reason="Slovenian engine not registered")

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.d1_helpers import b1_doc, plant_b1_illegal_card, session
-from tarock_logs.verdict.replay import replay_hand, replay_session
 from tarock_logs.rules import get_engine
+from tarock_logs.verdict.replay import replay_hand, replay_session
+from tests.support.d1_helpers import b1_doc, plant_b1_illegal_card, session
 
 needs_engine = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 

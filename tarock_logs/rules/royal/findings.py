@@ -27,4 +27,6 @@ def make(
     **params: Any,
 ) -> Violation:
     """A violation citing ``"<ruleset id> §<section>"`` of royal-tarock.md."""
-    return ruleset.violation(code, section, message, seat=seat, card=card, severity=severity, **params)
+    return ruleset.violation(
+        code, section, message, seat=seat, card=card, severity=severity, **params
+    )

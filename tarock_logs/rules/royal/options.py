@@ -8,7 +8,7 @@ Every ambiguity of the specification (§8.1) is an option with the recommended d
 session can choose another reading by name. :func:`normalize_options` checks each value.
 """
 
-# ruff: noqa: TRY004 - a catalogue or option of the wrong type is a bad value (ValueError)
+
 
 from __future__ import annotations
 

@@ -27,6 +27,12 @@ from tarock_logs.rules.slovenian.session import SlovenianSession
 from tarock_logs.rules.slovenian.tournament import final_ranking, placement_points
 
 __all__ = [
-    "ENGINE", "SlovenianEngine", "SlovenianHand", "SlovenianSession", "RULESETS", "get_ruleset",
-    "final_ranking", "placement_points",
+    "ENGINE",
+    "RULESETS",
+    "SlovenianEngine",
+    "SlovenianHand",
+    "SlovenianSession",
+    "final_ranking",
+    "get_ruleset",
+    "placement_points",
 ]  # fmt: skip

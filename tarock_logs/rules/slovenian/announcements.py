@@ -31,7 +31,6 @@ def _plural(n: int, word: str) -> str:
 class AnnouncementsMixin:
     """The announcement round of a hand."""
 
-
     def _enter_announcements(self) -> None:
         r = self.rules
         c = self.contract
@@ -193,7 +192,7 @@ class AnnouncementsMixin:
         if not ok:
             if not explain:
                 return _DENIED
-            need = ("the declarer" if giver_side == "M" else "a defender")
+            need = "the declarer" if giver_side == "M" else "a defender"
             return self._v("kontra.not_eligible", "7.6", f"{who} gave kontra on {target}; only "
                            f"{need} may", seat, target=target)  # fmt: skip
         return None

@@ -18,7 +18,6 @@ from tarock_logs.rules.slovenian.contracts import CONTRACTS, LADDER
 class BiddingMixin:
     """The bidding phase of a hand."""
 
-
     def _available(self, code: str) -> bool:
         row = CONTRACTS.get(code)
         return row is not None and (self.n_active == 4 or row.at_three)

@@ -14,13 +14,29 @@ from functools import reduce
 from operator import or_
 from typing import Final
 
-from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT
 from tarock_logs.rules.slovenian.cardplay import _THIRDS as _THIRDS_BY_TOKEN
+from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT
 
 __all__ = [
-    "CARD", "CID", "BIT", "INFO", "SUIT_OF", "SUIT_MASK", "TAROKS", "STR", "THIRDS", "PAGAT_BIT",
-    "MOND_BIT", "SKIS_BIT", "TRULA_MASK", "KINGS_MASK", "PAGAT_ID", "MOND_ID", "mask_of",
-    "cards_of", "mask_thirds",
+    "BIT",
+    "CARD",
+    "CID",
+    "INFO",
+    "KINGS_MASK",
+    "MOND_BIT",
+    "MOND_ID",
+    "PAGAT_BIT",
+    "PAGAT_ID",
+    "SKIS_BIT",
+    "STR",
+    "SUIT_MASK",
+    "SUIT_OF",
+    "TAROKS",
+    "THIRDS",
+    "TRULA_MASK",
+    "cards_of",
+    "mask_of",
+    "mask_thirds",
 ]  # fmt: skip
 
 #: card id → token, and token → card id / single-card bitmask

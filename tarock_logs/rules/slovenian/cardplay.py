@@ -85,8 +85,14 @@ class PlayRules:
     ``colour_valat``: the colour-valat trick-winner rule.
     """
 
-    __slots__ = ("negative", "pagat_restricted", "pagat_last_tarok", "by_rank", "emperor_always",
-                 "colour_valat")  # fmt: skip
+    __slots__ = (
+        "by_rank",
+        "colour_valat",
+        "emperor_always",
+        "negative",
+        "pagat_last_tarok",
+        "pagat_restricted",
+    )  # fmt: skip
 
     def __init__(self, *, negative: bool, pagat_restricted: bool, pagat_last_tarok: bool,
                  by_rank: bool, emperor_always: bool, colour_valat: bool) -> None:  # fmt: skip
@@ -142,9 +148,7 @@ class PlayRules:
                                 why += ", overtake"
                             cands = over
         if self.pagat_restricted and len(cands) > 1 and PAGAT in cands:
-            if not self.pagat_last_tarok or any(
-                SUIT[c] == "T" and c != PAGAT for c in hand
-            ):
+            if not self.pagat_last_tarok or any(SUIT[c] == "T" and c != PAGAT for c in hand):
                 cands.remove(PAGAT)
                 why += ", pagat restriction"
         for x in protected:

@@ -33,10 +33,16 @@ CODES: Final[dict[str, tuple[str, str, str]]] = {
     "bid.final_below_high": ("4.3", "error", "a final declaration below the winning bid"),
     "bid.incomplete": ("4.3", "error", "the auction had not finished when play went on"),
     "bid.after_bidding": ("4.3", "error", "a bid after the auction was over"),
-    "bid.pass_as_klop": ("4.4", "warning", "P1's pass as final declaration, read as klop "
-                         "(an error under openspiel)"),
-    "bid.pass_as_final": ("4.4", "warning", "a pass as final declaration, read as keeping "
-                          "(an error under openspiel)"),
+    "bid.pass_as_klop": (
+        "4.4",
+        "warning",
+        "P1's pass as final declaration, read as klop (an error under openspiel)",
+    ),
+    "bid.pass_as_final": (
+        "4.4",
+        "warning",
+        "a pass as final declaration, read as keeping (an error under openspiel)",
+    ),
     # king call, talon, discards (6)
     "call.not_a_king": ("6.1", "error", "a call of a card that is not a king"),
     "call.not_expected": ("6.1", "error", "a king call where none is made"),

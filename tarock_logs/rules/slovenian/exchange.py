@@ -21,7 +21,6 @@ from tarock_logs.rules.slovenian.contracts import CONTRACTS
 class ExchangeMixin:
     """The king call, talon and discard phases of a hand."""
 
-
     def _call(self, a: Action) -> list[Violation]:
         out: list[Violation] = []
         if self.phase != "king_call":
@@ -66,7 +65,7 @@ class ExchangeMixin:
                                group=g, groups=6 // k))  # fmt: skip
             return out
         self.talon_group = g
-        self.taken = self.talon[g * k:(g + 1) * k]
+        self.taken = self.talon[g * k : (g + 1) * k]
         self.hands[self.declarer].update(c for c in self.taken if c in PACK_SET)  # type: ignore[index]
         self.phase = "discard"
         return out
@@ -116,8 +115,15 @@ class ExchangeMixin:
         wrong = False
         for c in cards:
             if c not in hand:
-                out.append(self._v("discard.not_in_hand", "6.2",
-                                   f"seat {d} discarded {c}, which he does not hold", d, c))
+                out.append(
+                    self._v(
+                        "discard.not_in_hand",
+                        "6.2",
+                        f"seat {d} discarded {c}, which he does not hold",
+                        d,
+                        c,
+                    )
+                )
                 continue
             why = self._discard_ok(hand, c, cards)
             if why == "king":
@@ -135,9 +141,16 @@ class ExchangeMixin:
                                    f"seat {d} discarded the tarok {c} while holding cards that "
                                    "are neither taroks nor kings", d, c))  # fmt: skip
                 wrong = True
-            elif (SUIT[c] == "T" and c not in a.shown and not self.rules.discard_only_if_forced):
-                out.append(self._v("discard.tarok_not_shown", "6.2",
-                                   f"seat {d} discarded the tarok {c} without showing it", d, c))
+            elif SUIT[c] == "T" and c not in a.shown and not self.rules.discard_only_if_forced:
+                out.append(
+                    self._v(
+                        "discard.tarok_not_shown",
+                        "6.2",
+                        f"seat {d} discarded the tarok {c} without showing it",
+                        d,
+                        c,
+                    )
+                )
                 wrong = True
             hand.discard(c)
             self.discards += (c,)

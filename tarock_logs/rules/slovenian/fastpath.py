@@ -61,9 +61,9 @@ from tarock_logs.rules.slovenian.cardbits import (
     CARD,
     CID,
     INFO,
+    MOND_BIT,
     PAGAT_BIT,
     PAGAT_ID,
-    MOND_BIT,
     SKIS_BIT,
     STR,
     SUIT_MASK,
@@ -267,7 +267,7 @@ def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
         else:
             break
         seat = a.seat
-        if seat not in pos or seat != turn and not (not bids and seat == p1 and code == "three"):
+        if seat not in pos or (seat != turn and not (not bids and seat == p1 and code == "three")):
             break
         if final:
             # the final declaration by the auction's winner (``_final``), clean cases only
@@ -359,7 +359,7 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
             if type(g) is not int or not 0 <= g < 6 // n:
                 break
             h.talon_group = g
-            h.taken = h.talon[g * n:(g + 1) * n]
+            h.taken = h.talon[g * n : (g + 1) * n]
             h.hands[d].update(c for c in h.taken if c in PACK_SET)
             h.phase = "discard"
         elif t == "discard" and ph == "discard":
@@ -572,7 +572,7 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
                 return None
             c, bit, led = info
             hm = masks[leader]
-            if not hm & bit or bit & special and not legal_mask(pr, hm, [], 0, prot) & bit:
+            if not hm & bit or (bit & special and not legal_mask(pr, hm, [], 0, prot) & bit):
                 return None
             masks[leader] = hm ^ bit
             tcards = [card]
@@ -600,9 +600,12 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
                 hm = masks[seat]
                 if not hm & bit:
                     return None
-                if not (positive and not bit & protmask
-                        and (s == led or not hm & ledmask and (s == 0 or not hm & _TAROKS))):
-                    if not (overtake and _overtake_mask(by_rank, hm, tids, tm, led, wi) & bit
+                if not (
+                    positive
+                    and not bit & protmask
+                    and (s == led or (not hm & ledmask and (s == 0 or not hm & _TAROKS)))
+                ):
+                    if not ((overtake and _overtake_mask(by_rank, hm, tids, tm, led, wi) & bit)
                             or legal_mask(pr, hm, tids, tm, prot) & bit):  # fmt: skip
                         return None
                 masks[seat] = hm ^ bit

@@ -51,6 +51,8 @@ from operator import attrgetter
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, HandScore, Irregularity, Violation
+from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
+from tarock_logs.rules.slovenian.bidding import BiddingMixin
 from tarock_logs.rules.slovenian.cardplay import (
     PACK_SET,
     PAGAT,
@@ -61,8 +63,6 @@ from tarock_logs.rules.slovenian.cardplay import (
     thirds,
     winner_index,
 )
-from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
-from tarock_logs.rules.slovenian.bidding import BiddingMixin
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.exchange import ExchangeMixin
 
@@ -268,8 +268,11 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             size = len(self.dealt[s])
             if n == 5 and s == self.dealer:
                 if size:
-                    v("deal.sitting_out_has_cards",
-                      f"seat {s} deals at a table of 5 and sits out but was dealt {size} cards", s)
+                    v(
+                        "deal.sitting_out_has_cards",
+                        f"seat {s} deals at a table of 5 and sits out but was dealt {size} cards",
+                        s,
+                    )
             elif size != want:
                 v("deal.hand_size", f"seat {s} was dealt {size} cards, not {want}", s,
                   size=size, expected=want)  # fmt: skip
@@ -490,10 +493,10 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         for k, v in zip(self._SCALARS, snap[0]):
             d[k] = v
         trick = snap[1]
-        del trick[snap[2]:]
+        del trick[snap[2] :]
         d["trick"] = trick
-        del self.tricks[snap[3]:]
-        del self.detected[snap[4]:]
+        del self.tricks[snap[3] :]
+        del self.detected[snap[4] :]
         if snap[5] is not None:  # actions that move no card leave the hands as they are
             d["hands"] = snap[5]
 
@@ -571,8 +574,14 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                                    "king", self.declarer))  # fmt: skip
                 self.phase = "talon"
             elif ph == "talon":
-                out.append(self._v("talon.missing", "6.2",
-                                   f"seat {self.declarer} took no talon group", self.declarer))
+                out.append(
+                    self._v(
+                        "talon.missing",
+                        "6.2",
+                        f"seat {self.declarer} took no talon group",
+                        self.declarer,
+                    )
+                )
                 self.phase = "discard"
             elif ph == "discard":
                 k = CONTRACTS[self.contract].talon  # type: ignore[index]
@@ -689,7 +698,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             held = [c for c in sort_cards(hand) if SUIT[c] == led]
             section = "8.3"
             req = f"{SUIT_NAMES[led]} must be followed"
-            msg = (f"seat {seat} played {card} while holding {' '.join(held)}: {req}")
+            msg = f"seat {seat} played {card} while holding {' '.join(held)}: {req}"
             return self._v("play.illegal_card", section, msg, seat, card, legal=legal_s,
                            required=why.split(",")[0])  # fmt: skip
         elif why.startswith("trump"):
@@ -827,7 +836,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             "talon": list(self.talon),
             "talon_group": self.talon_group,
             "talon_taken": list(self.taken),
-            "talon_groups": [list(self.talon[i:i + k]) for i in range(0, 6, k)] if k else [],
+            "talon_groups": [list(self.talon[i : i + k]) for i in range(0, 6, k)] if k else [],
             "discards": list(self.discards),
             "discards_shown": list(self.shown),
             "contract": self.contract,
@@ -835,17 +844,20 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             "partner": self.partner,
             "called_king": self.called_king,
             "bids": [[s, b] for s, b in self.bids],
-            "announcements": [{"seat": s, "bonus": b, "side": self.ann.get(b, (s, "?"))[1]}
-                              for s, b in self.ann_list],  # fmt: skip
+            "announcements": [
+                {"seat": s, "bonus": b, "side": self.ann.get(b, (s, "?"))[1]}
+                for s, b in self.ann_list
+            ],  # fmt: skip
             "kontras": [{"seat": s, "target": t, "level": lv} for s, t, lv in self.kontra_list],
             "lezim": self.lezim,
             "active": list(self.active),
             "dealer": self.dealer,
             "radelci_before": list(self.radelci_before),
             "ended_early": self.ended_early,
-            "claim": ({"seat": self.claim[0], "after_tricks": self.claim[1]}
-                      if self.claim else None),  # fmt: skip
+            "claim": (
+                {"seat": self.claim[0], "after_tricks": self.claim[1]} if self.claim else None
+            ),  # fmt: skip
         }
 
 
-__all__ = ["SlovenianHand", "Trick", "PHASES"]
+__all__ = ["PHASES", "SlovenianHand", "Trick"]

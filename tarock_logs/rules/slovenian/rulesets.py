@@ -24,7 +24,11 @@ from tarock_logs.rules.base import Ruleset
 #: option name -> (tournament default, openspiel default, what it switches)
 OPTIONS: Final[dict[str, tuple[Any, Any, str]]] = {
     "table_sizes": ((3, 4, 5), (3, 4), "table sizes allowed (5 = 4 active + sitting-out dealer)"),
-    "scoring": ("tournament", "openspiel", "tournament: sections 9-10; openspiel: OpenSpiel returns"),
+    "scoring": (
+        "tournament",
+        "openspiel",
+        "tournament: sections 9-10; openspiel: OpenSpiel returns",
+    ),
     "win_threshold_thirds": (106, 107, "main side wins with at least this many thirds"),
     "difference_rounding": ("nearest_point", "nearest_point", "nearest_point | nearest_5"),
     "klop_points_rounding": ("nearest_point", "nearest_point", "nearest_point | nearest_5"),
@@ -52,8 +56,11 @@ OPTIONS: Final[dict[str, tuple[Any, Any, str]]] = {
     "radelci_from_silent_valat": (False, False, "an achieved valat in tri…solo ena awards radelci"),
     "table_tie_points": ("average", "average", "average | best_shared"),
     "redeal_without_taroks": (False, True, "a deal where an active player has no tarok is void"),
-    "final_pass_lenient": (True, False, "a pass as final declaration is read (warning), not an "
-                           "error"),
+    "final_pass_lenient": (
+        True,
+        False,
+        "a pass as final declaration is read (warning), not an error",
+    ),
 }
 
 TOURNAMENT_ID: Final = "si-tournament-2021"

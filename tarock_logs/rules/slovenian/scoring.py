@@ -107,7 +107,7 @@ def _won_piles(h: SlovenianHand) -> dict[int, list[str]]:
 
 
 def _tricks_by(h: SlovenianHand) -> dict[int, int]:
-    n: dict[int, int] = {s: 0 for s in h.active}
+    n: dict[int, int] = dict.fromkeys(h.active, 0)
     for t in h.tricks:
         n[t.winner] = n.get(t.winner, 0) + 1
     if h.claim is not None:
@@ -288,8 +288,12 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
             won = f.declarer_tricks == f.tricks_total
             why = "took every trick" if won else "lost a trick"
         R = (V if won else -V) * kg
-        acc.add("contract", R, None,
-                f"{row.name} {'won' if won else 'lost'}: the declarer {why}{_kt(kg)}")
+        acc.add(
+            "contract",
+            R,
+            None,
+            f"{row.name} {'won' if won else 'lost'}: the declarer {why}{_kt(kg)}",
+        )
         _radelc_item(acc, R, F)
         if won and F == 2:
             radelci[d] -= 1
@@ -299,8 +303,12 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
         k = 2 ** max(f.kontra.get("barvni_valat", 0), f.kontra.get("game", 0))
         won = f.declarer_tricks == f.tricks_total
         R = (125 if won else -125) * k
-        acc.add("barvni_valat", R, None,
-                f"barvni valat announced and {'won' if won else 'lost'}{_kt(k)}")
+        acc.add(
+            "barvni_valat",
+            R,
+            None,
+            f"barvni valat announced and {'won' if won else 'lost'}{_kt(k)}",
+        )
         _radelc_item(acc, R, F)
         if won and F == 2:
             radelci[d] -= 1
@@ -557,4 +565,3 @@ def openspiel_hand_score(h: SlovenianHand,
 
 
 __all__ = ["HandFacts", "hand_facts", "openspiel_hand_score", "score_facts", "score_hand"]
-

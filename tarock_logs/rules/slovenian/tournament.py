@@ -49,7 +49,7 @@ def placement_points(
         j = i
         while j + 1 < n and scores[order[j + 1]] == scores[order[i]]:
             j += 1
-        group = pts[i:j + 1]
+        group = pts[i : j + 1]
         share = sum(group) / len(group) if tie == "average" else float(group[0])
         for k in range(i, j + 1):
             out[order[k]] = share

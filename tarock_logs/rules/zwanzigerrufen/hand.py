@@ -47,8 +47,19 @@ _INFRACTIONS = frozenset({"E_REVOKE", "E_FARBENSOLO_LEAD", "E_PAGAT_RELEASED", "
 class _State:
     """Everything that changes during a hand (copied before each push, for ``pop``)."""
 
-    __slots__ = ("phase", "auction", "hands", "trick", "tricks", "leader", "claims",
-                 "thrown_in", "started", "auction_started", "offender")  # fmt: skip
+    __slots__ = (
+        "auction",
+        "auction_started",
+        "claims",
+        "hands",
+        "leader",
+        "offender",
+        "phase",
+        "started",
+        "thrown_in",
+        "trick",
+        "tricks",
+    )  # fmt: skip
 
     def __init__(self, auction: Auction, hands: list[tuple[str, ...]]) -> None:
         self.phase = "auction"

@@ -151,7 +151,11 @@ class SlovenianPolicy:
     # ------------------------------------------------------------------ bidding
 
     def _bid(
-        self, view: dict[str, Any], seat: int, legal: Sequence[Action], memo: dict[str, Any],
+        self,
+        view: dict[str, Any],
+        seat: int,
+        legal: Sequence[Action],
+        memo: dict[str, Any],
         rng: Random,
     ) -> Action:
         hand = view["hands"][seat]
@@ -172,8 +176,10 @@ class SlovenianPolicy:
             return bids.get("three", bids["klop"])
         if not passes:  # final declaration: keep the held bid, or raise to a solo/higher
             lowest = min(bids, key=lambda c: RANK.get(c, 99))
-            if want in bids and RANK[want] > RANK[lowest] and (
-                RANK[want] >= RANK["solo_three"] or rng.random() < 0.5
+            if (
+                want in bids
+                and RANK[want] > RANK[lowest]
+                and (RANK[want] >= RANK["solo_three"] or rng.random() < 0.5)
             ):
                 return bids[want]
             return bids[lowest]
@@ -194,8 +200,13 @@ class SlovenianPolicy:
     def _call(self, view: dict[str, Any], seat: int, legal: Sequence[Action]) -> Action:
         hand = view["hands"][seat]
         options = [a for a in legal if a.card not in hand] or list(legal)
-        return max(options, key=lambda a: (sum(1 for c in hand if c[0] == (a.card or "H")[0]),
-                                           -KINGS.index(a.card) if a.card in KINGS else 0))
+        return max(
+            options,
+            key=lambda a: (
+                sum(1 for c in hand if c[0] == (a.card or "H")[0]),
+                -KINGS.index(a.card) if a.card in KINGS else 0,
+            ),
+        )
 
     def _talon(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         talon: list[str] = list(view.get("talon") or [])
@@ -204,7 +215,7 @@ class SlovenianPolicy:
         k = 6 // len(legal)
 
         def value(a: Action) -> float:
-            g = talon[(a.group or 0) * k:((a.group or 0) + 1) * k]
+            g = talon[(a.group or 0) * k : ((a.group or 0) + 1) * k]
             v = sum(CARDS[c].points + (2.0 if is_tarok(c) else 0.0) for c in g)
             return v + 30.0 * ("T21" in g) + 5.0 * any(c in KINGS for c in g)
 
@@ -227,7 +238,11 @@ class SlovenianPolicy:
     # ------------------------------------------------------------------ announcements, kontra
 
     def _announce(
-        self, view: dict[str, Any], seat: int, legal: Sequence[Action], memo: dict[str, Any],
+        self,
+        view: dict[str, Any],
+        seat: int,
+        legal: Sequence[Action],
+        memo: dict[str, Any],
         rng: Random,
     ) -> Action:
         hand = view["hands"][seat]
@@ -264,7 +279,11 @@ class SlovenianPolicy:
     # ------------------------------------------------------------------ card play
 
     def _play(
-        self, view: dict[str, Any], seat: int, legal: Sequence[Action], memo: dict[str, Any],
+        self,
+        view: dict[str, Any],
+        seat: int,
+        legal: Sequence[Action],
+        memo: dict[str, Any],
         rng: Random,
     ) -> Action:
         contract = view.get("contract")
@@ -303,8 +322,9 @@ class SlovenianPolicy:
                     return by_card[max(safe, key=lambda c: (power(c), CARDS[c].points))]
                 return by_card[max(cards, key=lambda c: (power(c), -CARDS[c].points))]
             return by_card[lowest(cards)]
-        if current[0] in team and (last or power(current[1]) >= 115 or
-                                   (not is_tarok(current[1]) and current[1][1] == "K")):
+        if current[0] in team and (
+            last or power(current[1]) >= 115 or (not is_tarok(current[1]) and current[1][1] == "K")
+        ):
             # the own side is winning: smear points (but not a trula tarok)
             non_honours = [c for c in cards if c not in ("T1", "T21", "T22") and not wins(c)]
             pool = non_honours or cards

@@ -4,6 +4,9 @@ raising (§4.5's examples), contras (§4.4) and the opener conventions (§8.1 it
 from __future__ import annotations
 
 import pytest
+
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.royal import bidding_over
 from tests.support.royal_support import (
     A1,
     A2,
@@ -17,9 +20,6 @@ from tests.support.royal_support import (
     push_all,
     turns,
 )
-
-from tarock_logs.rules.base import Action
-from tarock_logs.rules.royal import bidding_over
 
 # dealer 3: seat 0 holds HK HQ HJ (no HN), seat 1 all five spades
 DEAL = [

@@ -7,15 +7,25 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.support.royal_support import A1, A2, B1, B2, E8_TRICKS, deal_of, new_hand, push_all, turns
 
-from tarock_logs.verdict.audit import audit_session
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.log.reader import read_paths
-from tarock_logs.verdict.replay import replay_session
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, GameEngine, HandState, SessionState
 from tarock_logs.rules.royal import ENGINE, RoyalHand
+from tarock_logs.verdict.audit import audit_session
+from tarock_logs.verdict.replay import replay_session
+from tests.support.royal_support import (
+    A1,
+    A2,
+    B1,
+    B2,
+    E8_TRICKS,
+    deal_of,
+    new_hand,
+    push_all,
+    turns,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_logs" / "royal" / "worked-examples.json"

@@ -17,11 +17,11 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.support.royal_support import bound_item, fixture_catalogue
 
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import ENGINE, RoyalHand
+from tests.support.royal_support import bound_item, fixture_catalogue
 
 BOUND = fixture_catalogue(
     bound_item("B_PAGAT", "T1", 10, 10),

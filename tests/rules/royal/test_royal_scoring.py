@@ -8,6 +8,9 @@ are test data supplied as a user catalogue, not catalogue facts.
 from __future__ import annotations
 
 import pytest
+
+from tarock_logs.rules.royal import ENGINE, match_result
+from tarock_logs.rules.royal.predicates import Context, evaluate
 from tests.support.royal_support import (
     A1,
     A2,
@@ -30,9 +33,6 @@ from tests.support.royal_support import (
     party_items,
     turns,
 )
-
-from tarock_logs.rules.royal import ENGINE, match_result
-from tarock_logs.rules.royal.predicates import Context, evaluate
 
 
 def test_e1_basic_game_raise_obscur_and_four_kings() -> None:

@@ -8,10 +8,10 @@ to trick 9, sequence 7) are test fixtures, not catalogue facts.
 from __future__ import annotations
 
 import pytest
-from tests.support.royal_support import bound_item, fixture_catalogue, new_hand
 
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal.tricks import Bound, legal_cards, trick_winner
+from tests.support.royal_support import bound_item, fixture_catalogue, new_hand
 
 B1 = {"T1": [Bound(10, 3)]}
 B12 = {"T1": [Bound(10, 3)], "T2": [Bound(9, 7)]}

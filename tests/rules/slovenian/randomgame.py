@@ -18,7 +18,7 @@ def random_deal(rng: random.Random, n: int, dealer: int) -> tuple[list[list[str]
     per = 48 // len(active)
     hands: list[list[str]] = [[] for _ in range(n)]
     for i, s in enumerate(active):
-        hands[s] = rest[i * per:(i + 1) * per]
+        hands[s] = rest[i * per : (i + 1) * per]
     return hands, talon
 
 

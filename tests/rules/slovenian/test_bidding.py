@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tarock_logs.rules.base import Action
+
 from .helpers import bid, new_hand
 
 DEAL4 = [
@@ -139,7 +140,14 @@ def test_legal_bids_respect_priority():
 def test_legal_bids_at_three_players_skip_the_solos():
     h, _ = run("P2:two", deal=DEAL3)
     assert [a.contract or a.type for a in h.legal_actions()] == [
-        "pass", "one", "berac", "solo_brez", "odprti_berac", "barvni_valat", "valat"]
+        "pass",
+        "one",
+        "berac",
+        "solo_brez",
+        "odprti_berac",
+        "barvni_valat",
+        "valat",
+    ]
 
 
 def test_table_of_five_dealer_sits_out_and_p1_follows_dealer():

@@ -30,7 +30,7 @@ def _position(rng: random.Random, table: int) -> tuple[list[str], list[str]]:
             deck.insert(rng.randrange(8), c)
     n_trick = rng.randrange(table)
     trick = deck[:n_trick]
-    hand = deck[n_trick:n_trick + rng.randrange(1, 13)]
+    hand = deck[n_trick : n_trick + rng.randrange(1, 13)]
     if rng.random() < 0.3:  # a hand of one suit (or taroks only): void of the others
         suit = rng.choice("THDSC")
         hand = [c for c in deck[n_trick:] if c[0] == suit][: rng.randrange(1, 9)] or hand

@@ -43,8 +43,12 @@ def test_views_from_the_records_equal_the_views_of_the_trick_objects(ruleset: st
             # the same tricks as columns (what the store takes)
             assert rows.leaders == [t["leader"] for t in fresh]
             assert rows.winners == [t["winner"] for t in fresh]
-            assert [list(zip(s_, c_, strict=True)) for s_, c_ in zip(rows.seats, rows.cards, strict=True)] == [  # noqa: E501
-                [tuple(p) for p in t["cards"]] for t in fresh]
+            assert [
+                list(zip(s_, c_, strict=True))
+                for s_, c_ in zip(rows.seats, rows.cards, strict=True)
+            ] == [
+                [tuple(p) for p in t["cards"]] for t in fresh
+            ]
             assert rows.points == [t["points"] for t in fresh]
             taken += 1
             contracts.add(contract)

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from tarock_logs.verdict import replay as rp
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.slovenian import ENGINE
@@ -26,6 +25,7 @@ from tarock_logs.rules.slovenian.cardplay import PACK_SET as CARDS
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.fastpath import fast_replay
 from tarock_logs.rules.slovenian.session import SlovenianSession
+from tarock_logs.verdict import replay as rp
 from tests.rules.slovenian.randomgame import choose, random_hand
 
 ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
@@ -267,7 +267,7 @@ def _mutate_bidding(rng: random.Random, h0: Any, actions: list[Action]) -> list[
     out = list(actions)
     r = rng.random()
     if r < 0.25:
-        out[i] = Action(a.type, rng.choice([s for s in range(h0.table_size)]),
+        out[i] = Action(a.type, rng.choice(list(range(h0.table_size))),
                         contract=a.contract)  # fmt: skip
     elif r < 0.65:
         code = rng.choice([*CONTRACTS, "pass", "bogus", "three", "klop"])

@@ -21,12 +21,20 @@ actions = st.one_of(
     st.builds(lambda s: Action("pass", s), st.integers(0, 4)),
     st.builds(lambda s, c: Action("call", s, card=c), st.integers(0, 4), st.sampled_from(CARDS)),
     st.builds(lambda s, g: Action("talon", s, group=g), st.integers(0, 4), st.integers(-1, 6)),
-    st.builds(lambda s, cs: Action("discard", s, cards=tuple(cs)), st.integers(0, 4),
-              st.lists(st.sampled_from(CARDS), max_size=4)),
-    st.builds(lambda s, b: Action("announce", s, bonus=b), st.integers(0, 4),
-              st.sampled_from(BONUSES)),
-    st.builds(lambda s, t, lv: Action("kontra", s, target=t, level=lv), st.integers(0, 4),
-              st.sampled_from(["game", *BONUSES]), st.sampled_from([None, 1, 2])),
+    st.builds(
+        lambda s, cs: Action("discard", s, cards=tuple(cs)),
+        st.integers(0, 4),
+        st.lists(st.sampled_from(CARDS), max_size=4),
+    ),
+    st.builds(
+        lambda s, b: Action("announce", s, bonus=b), st.integers(0, 4), st.sampled_from(BONUSES)
+    ),
+    st.builds(
+        lambda s, t, lv: Action("kontra", s, target=t, level=lv),
+        st.integers(0, 4),
+        st.sampled_from(["game", *BONUSES]),
+        st.sampled_from([None, 1, 2]),
+    ),
     st.builds(lambda s: Action("lezim", s), st.integers(0, 4)),
     st.builds(lambda s, c: Action("play", s, card=c), st.integers(0, 4), st.sampled_from(CARDS)),
     st.builds(lambda s: Action("claim", s, claim="rest"), st.integers(0, 4)),

@@ -148,7 +148,12 @@ def test_declarer_announcement_options_then_lezim():
     h = b1_to_announcements()
     acts = h.legal_actions()
     assert {a.bonus for a in acts if a.type == "announce"} == {
-        "trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat"}
+        "trula",
+        "kralji",
+        "pagat_ultimo",
+        "kralj_ultimo",
+        "valat",
+    }
     assert acts[-1].type == "lezim" and h.to_move() == 0
 
 

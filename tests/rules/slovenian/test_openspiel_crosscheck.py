@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import Action
 from tarock_logs.tools.importers.openspiel import (
     BID_CONTRACTS,
     CARD_IDS,
@@ -30,8 +32,6 @@ from tarock_logs.tools.importers.openspiel import (
     action_ids_of,
     decode_game,
 )
-from tarock_logs.rules import get_engine
-from tarock_logs.rules.base import Action
 
 pytestmark = [pytest.mark.oracle, pytest.mark.slow]
 pyspiel = pytest.importorskip("pyspiel")
@@ -173,8 +173,8 @@ def _replay_session(engine: Any, session: Any) -> tuple[Any, list[tuple[int, Any
 @pytest.mark.parametrize("players", [3, 4])
 def test_imported_sessions_validate_and_rescore_to_the_recorded_returns(players: int) -> None:
     from tarock_logs.cli.import_openspiel import import_lines
-    from tarock_logs.tools.importers.openspiel_games import generate_games
     from tarock_logs.log.models import SessionAdapter
+    from tarock_logs.tools.importers.openspiel_games import generate_games
 
     engine = _engine()
     lines = [json.dumps(g.record()) for g in generate_games(players, 240, 77 + players)]
@@ -332,7 +332,11 @@ def test_emperor_forces_the_pagat_even_when_the_colour_could_be_followed() -> No
     led colour. Too rare for the random games, so deals are searched for it: player 0 leads a
     colour, players 1 and 2 are void in it and hold mond and škis, player 3 holds the pagat and
     the colour; the rest of the game is random."""
-    from tarock_logs.tools.importers.openspiel import deal_ids_from_seed, everyone_has_tarok, suit_of_id
+    from tarock_logs.tools.importers.openspiel import (
+        deal_ids_from_seed,
+        everyone_has_tarok,
+        suit_of_id,
+    )
 
     engine = _engine()
     game = pyspiel.load_game("tarok", {"players": 4})

@@ -69,8 +69,8 @@ def test_lock_step_with_pyspiel(players):
             legal = sorted(state.legal_actions())
             assert state.current_player() == h.to_move()
             assert set(legal) == our_ids(h), (seed, [str(a) for a in h.history])
-            if state.current_game_phase() == pyspiel.TarokGamePhase.BIDDING and rng.random() < .7:
-                aid = 0 if 0 in legal and rng.random() < .6 else legal[min(len(legal) - 1, 2)]
+            if state.current_game_phase() == pyspiel.TarokGamePhase.BIDDING and rng.random() < 0.7:
+                aid = 0 if 0 in legal and rng.random() < 0.6 else legal[min(len(legal) - 1, 2)]
             else:
                 aid = rng.choice(legal)
             assert [v for v in h.push(to_action(state, h, aid)) if v.severity == "error"] == []

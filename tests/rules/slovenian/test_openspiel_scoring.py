@@ -8,12 +8,12 @@ import collections
 import pytest
 
 from tarock_logs.cards import PACKS
-from tarock_logs.tools.importers.openspiel import decode_game
 from tarock_logs.rules.slovenian.openspiel_scoring import (
     openspiel_returns,
     openspiel_score,
     pile_points,
 )
+from tarock_logs.tools.importers.openspiel import decode_game
 
 
 def _tricks(rows: list[tuple[int, str, int]]) -> list[tuple[int, list[str], int]]:
@@ -108,15 +108,15 @@ def test_mond_left_in_talon_costs_the_declarer_20() -> None:
 @pytest.mark.parametrize("contract,value", [("berac", 70), ("odprti_berac", 90)])
 def test_beggar_is_won_with_an_empty_pile(contract: str, value: int) -> None:
     tricks = [(2, ["H4", "H3", "H2"], 2)]
-    kw = dict(num_players=3, forehand=0, contract=contract, partner=None, called_king=None,
-              talon=["T2"] * 6, talon_group=None, discards=[], tricks=tricks)  # fmt: skip
+    kw = {"num_players": 3, "forehand": 0, "contract": contract, "partner": None, "called_king": None,
+              "talon": ["T2"] * 6, "talon_group": None, "discards": [], "tricks": tricks}  # fmt: skip
     assert openspiel_returns(declarer=0, **kw) == [value, 0, 0]  # type: ignore[arg-type]
     assert openspiel_returns(declarer=2, **kw) == [0, 0, -value]  # type: ignore[arg-type]
 
 
 def test_bad_arguments_raise() -> None:
-    kw = dict(forehand=0, partner=None, called_king=None, talon=[], talon_group=None,
-              discards=[], tricks=[])  # fmt: skip
+    kw = {"forehand": 0, "partner": None, "called_king": None, "talon": [], "talon_group": None,
+              "discards": [], "tricks": []}  # fmt: skip
     with pytest.raises(ValueError):
         openspiel_returns(num_players=5, contract="klop", declarer=None, **kw)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -130,7 +130,9 @@ def test_bad_arguments_raise() -> None:
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("players,games,seed", [(4, 4000, 5), (3, 2500, 4)])
-def test_returns_equal_pyspiel_with_every_scoring_branch(players: int, games: int, seed: int) -> None:
+def test_returns_equal_pyspiel_with_every_scoring_branch(
+    players: int, games: int, seed: int
+) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from tarock_logs.tools.importers.openspiel_games import generate_games
 

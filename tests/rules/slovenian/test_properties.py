@@ -73,7 +73,7 @@ def test_random_legal_hands_keep_the_invariants(seed, table):
     side_m = [x for x in (s.declarer, s.partner) if x is not None]
     tot = [0] * n
     for it in s.items:
-        for seat in (side_m if it.seat is None else [it.seat]):
+        for seat in side_m if it.seat is None else [it.seat]:
             tot[seat] += it.value
     assert tuple(tot) == s.totals
     complete = len(h.tricks) == h.tricks_total

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tarock_logs.rules.base import Action
+
 from .helpers import bid, new_hand, play_tricks
 
 B1_HANDS = [
@@ -18,10 +19,18 @@ B1_HANDS = [
 ]
 B1_TALON = "T3 S7 T12 H1 T20 T10"
 B1_TRICKS = [
-    "P1:SK P2:SJ P3:S8 P4:SQ", "P1:T15 P2:T7 P3:T22 P4:T21", "P3:H2 P4:T9 P1:H1 P2:HN",
-    "P4:CQ P1:C10 P2:CJ P3:T13", "P3:S10 P4:T17 P1:T6 P2:T2", "P4:D1 P1:T20 P2:D2 P3:D4",
-    "P1:T19 P2:T4 P3:T8 P4:T11", "P1:HK P2:T14 P3:HQ P4:T5", "P2:CK P3:H3 P4:CN P1:T16",
-    "P1:T10 P2:C7 P3:HJ P4:C9", "P1:T18 P2:DK P3:SN P4:DQ", "P1:T1 P2:C8 P3:D3 P4:DN",
+    "P1:SK P2:SJ P3:S8 P4:SQ",
+    "P1:T15 P2:T7 P3:T22 P4:T21",
+    "P3:H2 P4:T9 P1:H1 P2:HN",
+    "P4:CQ P1:C10 P2:CJ P3:T13",
+    "P3:S10 P4:T17 P1:T6 P2:T2",
+    "P4:D1 P1:T20 P2:D2 P3:D4",
+    "P1:T19 P2:T4 P3:T8 P4:T11",
+    "P1:HK P2:T14 P3:HQ P4:T5",
+    "P2:CK P3:H3 P4:CN P1:T16",
+    "P1:T10 P2:C7 P3:HJ P4:C9",
+    "P1:T18 P2:DK P3:SN P4:DQ",
+    "P1:T1 P2:C8 P3:D3 P4:DN",
 ]
 B1_WINNERS = [0, 2, 3, 2, 3, 0, 0, 1, 0, 0, 0, 0]
 
@@ -33,10 +42,18 @@ B2_HANDS = [
 ]
 B2_TALON = "T16 HK T10 T22 T5 T7"
 B2_TRICKS = [
-    "P1:T18 P2:T19 P3:T21 P4:T11", "P3:T14 P4:T15 P1:T9 P2:T8", "P4:T12 P1:CJ P2:T3 P3:T17",
-    "P3:SN P4:S8 P1:CK P2:S9", "P3:SK P4:T6 P1:HQ P2:S10", "P4:CQ P1:H4 P2:C7 P3:CN",
-    "P4:C8 P1:H2 P2:C10 P3:T20", "P3:D3 P4:T4 P1:DN P2:D2", "P4:T2 P1:DQ P2:DK P3:T13",
-    "P3:SJ P4:T1 P1:D1 P2:D4", "P4:C9 P1:DJ P2:H1 P3:S7", "P4:H3 P1:HJ P2:HN P3:SQ",
+    "P1:T18 P2:T19 P3:T21 P4:T11",
+    "P3:T14 P4:T15 P1:T9 P2:T8",
+    "P4:T12 P1:CJ P2:T3 P3:T17",
+    "P3:SN P4:S8 P1:CK P2:S9",
+    "P3:SK P4:T6 P1:HQ P2:S10",
+    "P4:CQ P1:H4 P2:C7 P3:CN",
+    "P4:C8 P1:H2 P2:C10 P3:T20",
+    "P3:D3 P4:T4 P1:DN P2:D2",
+    "P4:T2 P1:DQ P2:DK P3:T13",
+    "P3:SJ P4:T1 P1:D1 P2:D4",
+    "P4:C9 P1:DJ P2:H1 P3:S7",
+    "P4:H3 P1:HJ P2:HN P3:SQ",
 ]
 B2_WINNERS = [2, 3, 2, 2, 3, 3, 2, 3, 2, 3, 3, 1]
 

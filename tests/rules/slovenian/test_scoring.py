@@ -57,8 +57,8 @@ def test_W5_self_call_mond_left_in_talon():
     assert s.totals == (-5, 0, 0, 0)
 
 
-W6 = dict(klop_thirds={0: 60, 1: 46, 2: 75, 3: 29}, klop_tricks={0: 3, 1: 3, 2: 3, 3: 3})
-W7 = dict(klop_thirds={0: 110, 1: 40, 2: 0, 3: 60}, klop_tricks={0: 5, 1: 2, 2: 0, 3: 5})
+W6 = {"klop_thirds": {0: 60, 1: 46, 2: 75, 3: 29}, "klop_tricks": {0: 3, 1: 3, 2: 3, 3: 3}}
+W7 = {"klop_thirds": {0: 110, 1: 40, 2: 0, 3: 60}, "klop_tricks": {0: 5, 1: 2, 2: 0, 3: 5}}
 
 
 def test_W6_klop_nobody_full_or_empty():
@@ -167,7 +167,7 @@ def test_W21_table_of_three():
 
 
 def test_W22_table_of_five_sitting_out_dealer_gets_the_radelc():
-    a, b, c, d, e = range(5)
+    a, b, _c, d, e = range(5)
     f = facts("berac", a, n=5, active=(d, e, a, b), declarer_tricks=1)
     s = score(f)
     assert s.totals == (-70, 0, 0, 0, 0) and s.carry_after["radelci"] == [1, 1, 1, 1, 1]
@@ -191,8 +191,13 @@ W24 = [
     ("pagat silent, O won", {}, {}, {"pagat_ultimo": "O"}, -10),
     ("pagat by O, not in last trick", {"pagat_ultimo": "O"}, {}, {"pagat_ultimo": None}, 65),
     ("kralj ultimo by M, won", {"kralj_ultimo": "M"}, {}, {"kralj_ultimo": "M"}, 35),
-    ("kralj ultimo by M, kontra, caught", {"kralj_ultimo": "M"}, {"kralj_ultimo": 1},
-     {"kralj_ultimo": None}, -25),
+    (
+        "kralj ultimo by M, kontra, caught",
+        {"kralj_ultimo": "M"},
+        {"kralj_ultimo": 1},
+        {"kralj_ultimo": None},
+        -25,
+    ),
 ]
 
 

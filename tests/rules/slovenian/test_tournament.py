@@ -70,7 +70,12 @@ def test_ties_on_both_keys_share_a_rank():
 def test_engine_placement_points_follow_the_ruleset_tie_option():
     rs = ENGINE.ruleset("tournament", {"table_tie_points": "best_shared"})
     assert ENGINE.placement_points(rs, [10, 10, 0, -20]) == [5, 5, 3, 2]
-    assert ENGINE.placement_points(ENGINE.ruleset("tournament"), [10, 10, 0, -20]) == [4.5, 4.5, 3, 2]
+    assert ENGINE.placement_points(ENGINE.ruleset("tournament"), [10, 10, 0, -20]) == [
+        4.5,
+        4.5,
+        3,
+        2,
+    ]
 
 
 def test_placement_points_reject_bad_input():
@@ -84,5 +89,6 @@ def test_table_composition_warnings_follow_the_rulebook():
     assert composition_warnings([4, 5]) == []
     assert composition_warnings([4, 4, 3]) == []
     assert composition_warnings([3, 3, 4]) == [
-        "10 players should sit at tables of 5 + 5, not 3 + 3 + 4"]
+        "10 players should sit at tables of 5 + 5, not 3 + 3 + 4"
+    ]
     assert composition_warnings([6]) == ["a table of 6 is not a Slovenian tournament table"]

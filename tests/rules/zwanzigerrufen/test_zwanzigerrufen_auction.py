@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+
+from tarock_logs.rules.base import Action
 from tests.support.zwanzigerrufen_support import (
     auction,
     codes,
@@ -13,8 +15,6 @@ from tests.support.zwanzigerrufen_support import (
     push_all,
     seat,
 )
-
-from tarock_logs.rules.base import Action
 
 W1_AUCTION = (
     "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [KONTRA ABSOLUT] · "

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.support.zwanzigerrufen_support import auction, codes, fd_hand, plays, push_all, seat
 
 from tarock_logs.rules.base import Action
+from tests.support.zwanzigerrufen_support import auction, codes, fd_hand, plays, push_all, seat
 
 # trick: cards in play order, winner, card points, declarer side running total
 FD = {

@@ -8,6 +8,7 @@ are scored by the engine's scorer. Results are P1 / P2 / P3 / P4 (seats 0–3, d
 from __future__ import annotations
 
 import pytest
+
 from tests.support.zwanzigerrufen_support import FD_HANDS, by_p, deal_with, score_facts, side_items
 
 W2_AUCTION = "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []"

@@ -5,11 +5,17 @@ object (rulesets, options, placement points)."""
 from __future__ import annotations
 
 import pytest
-from tests.support.zwanzigerrufen_support import auction, deal_with, error_codes, push_all, synth_tricks
 
 from tarock_logs.rules.base import Action, GameEngine, HandScore, SessionState
 from tarock_logs.rules.zwanzigerrufen import ENGINE, ZR_STD
 from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
+from tests.support.zwanzigerrufen_support import (
+    auction,
+    deal_with,
+    error_codes,
+    push_all,
+    synth_tricks,
+)
 
 A, B, C, D = 0, 1, 2, 3
 NORMAL = "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []"

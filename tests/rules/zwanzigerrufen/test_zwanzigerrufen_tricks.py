@@ -4,6 +4,14 @@ throw-ins Z1–Z5; plus the play codes of §6 pushed through a real hand."""
 from __future__ import annotations
 
 import pytest
+
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.zwanzigerrufen.tricks import (
+    close_trick,
+    legal_cards,
+    pile_points,
+    winner_index,
+)
 from tests.support.zwanzigerrufen_support import (
     auction,
     deal_with,
@@ -13,14 +21,6 @@ from tests.support.zwanzigerrufen_support import (
     plays,
     push_all,
     seat,
-)
-
-from tarock_logs.rules.base import Action
-from tarock_logs.rules.zwanzigerrufen.tricks import (
-    close_trick,
-    legal_cards,
-    pile_points,
-    winner_index,
 )
 
 N, F, S = "normal", "farbensolo", "solo"

@@ -16,7 +16,7 @@ given, "bound" card: *behaltpflichtig*), ``trophy`` (the expensive premiums that
 the 100-point cap) and ``schlemm`` (any other announced premium).
 """
 
-# ruff: noqa: TRY004 - a catalogue or option of the wrong type is a bad value (ValueError)
+
 
 from __future__ import annotations
 
