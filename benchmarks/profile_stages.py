@@ -85,7 +85,7 @@ def split_replay(models: list, repeat: int) -> None:
 
     from tarock_logs.rules import get_engine
     from tarock_logs.rules.slovenian import fastpath as fp
-    from tarock_logs.verdict.replay import to_engine_action
+    from tarock_logs.verdict.convert import to_engine_action
 
     eng = get_engine("slovenian")
     assert eng is not None

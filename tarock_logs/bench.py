@@ -168,7 +168,7 @@ def openspiel_sessions(n_hands: int, seed: int) -> list[dict[str, Any]]:
 def openspiel_action_ids(session: dict[str, Any]) -> list[tuple[int, list[int]]]:
     """(deal seed, action ids) of every hand of an ``openspiel_sessions`` session."""
     from tarock_logs.tools.importers.openspiel import action_ids_of
-    from tarock_logs.verdict.replay import to_engine_action
+    from tarock_logs.verdict.convert import to_engine_action
 
     model = SessionAdapter.validate_python(session)
     games = []
@@ -234,7 +234,7 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
     bookkeeping; push every action, score, carry to the next hand (what the replay layer
     costs on top is the difference to :func:`stage_replay`)."""
     from tarock_logs.rules import get_engine
-    from tarock_logs.verdict.replay import to_engine_action
+    from tarock_logs.verdict.convert import to_engine_action
 
     prepared = []
     for s in sessions:

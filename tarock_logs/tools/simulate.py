@@ -34,6 +34,7 @@ from tarock_logs.log.models import FORMAT_NAME, FORMAT_VERSION, SessionAdapter
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, GameEngine, HandScore, HandState, Ruleset
 from tarock_logs.tools.sim_players import Policy, get_policy
+from tarock_logs.verdict.convert import action_to_log, score_to_log
 
 #: The kinds of irregularity ``--plant-disputes`` plants, in the order they are handed out.
 DISPUTE_KINDS = (
@@ -101,64 +102,6 @@ class SimulationResult:
     @property
     def hands(self) -> int:
         return sum(len(s["hands"]) for ss in self.files.values() for s in ss)
-
-
-# --------------------------------------------------------------------------- conversions
-
-
-def action_to_log(a: Action) -> dict[str, Any]:
-    """The log-format dict of an engine action (only the fields its type uses)."""
-    d: dict[str, Any] = {"type": a.type, "seat": a.seat}
-    t = a.type
-    if t == "bid":
-        d["contract"] = a.contract
-    elif t in ("call", "play"):
-        d["card"] = a.card
-    elif t == "talon":
-        d["group"] = a.group
-    elif t == "discard":
-        d["cards"] = list(a.cards)
-        if a.shown:
-            d["shown"] = list(a.shown)
-    elif t == "announce":
-        d["bonus"] = a.bonus
-        if a.side:
-            d["side"] = a.side
-        if a.params:
-            d["params"] = dict(a.params)
-        if a.raises:
-            d["raises"] = a.raises
-    elif t == "kontra":
-        d["target"] = a.target or "game"
-        d["level"] = a.level or 1
-    elif t == "claim":
-        d["claim"] = a.claim
-        if a.cards:
-            d["cards"] = list(a.cards)
-    elif t == "meld":
-        d["meld"] = a.meld
-        if a.params:
-            d["params"] = dict(a.params)
-    return d
-
-
-def score_to_log(score: HandScore) -> dict[str, Any]:
-    """The log-format ``result`` of an engine score: totals, items, radelci after the hand."""
-    out: dict[str, Any] = {
-        "scores": [int(x) for x in score.totals],
-        "items": [
-            {
-                "item": i.item,
-                "value": int(i.value),
-                **({"seat": i.seat} if i.seat is not None else {}),
-            }
-            for i in score.items
-        ],
-    }
-    radelci = (score.carry_after or {}).get("radelci")
-    if radelci is not None:
-        out["radelci_after"] = [int(r) for r in radelci]
-    return out
 
 
 def _num(x: float) -> int | float:

@@ -33,11 +33,11 @@ from tarock_logs.rules.base import (
     GameEngine,
     HandScore,
     HandState,
-    Irregularity,
     Ruleset,
     SessionState,
     Violation,
 )
+from tarock_logs.verdict.convert import to_engine_action, to_engine_irregularity
 
 __all__ = [
     "HandReplay",
@@ -61,83 +61,6 @@ FAST_PATH = True
 
 class ReplayError(Exception):
     """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
-
-
-# --------------------------------------------------------------------------- conversions
-
-
-def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(p.items()))
-
-
-_SIMPLE = frozenset({"play", "call", "pass", "lezim", "throw_in"})
-_SIMPLE_CACHE: dict[tuple[str, int, str | None], Action] = {}
-_PLAY_CACHE: dict[tuple[int, str], Action] = {}
-
-
-def to_engine_action(model_action: Any) -> Action:
-    """One log action (a :mod:`tarock_logs.log.models` action) as an engine :class:`Action`.
-
-    Same ``type`` and ``seat`` and the same-named fields; list fields become tuples and
-    ``params`` a tuple of ``(key, value)`` pairs sorted by key (docs/architecture.md).
-    """
-    a = model_action
-    t = a.type
-    if t == "play":  # most actions of a hand
-        pkey = (a.seat, a.card)
-        hit = _PLAY_CACHE.get(pkey)
-        if hit is None:
-            hit = _PLAY_CACHE[pkey] = Action(t, a.seat, card=a.card)
-        return hit
-    if t in _SIMPLE:  # the bulk of a hand: cached, Actions are immutable
-        # a model's fields are in its __dict__; asking a pydantic model for a field it lacks
-        # goes through a slow __getattr__ that raises
-        d = getattr(a, "__dict__", None)
-        key = (t, a.seat, d.get("card") if d is not None else getattr(a, "card", None))
-        hit = _SIMPLE_CACHE.get(key)
-        if hit is None:
-            hit = _SIMPLE_CACHE[key] = Action(t, a.seat, card=key[2])
-        return hit
-    if t == "bid":
-        return Action(t, a.seat, contract=a.contract)
-    if t == "talon":
-        return Action(t, a.seat, group=a.group)
-    if t == "discard":
-        return Action(t, a.seat, cards=tuple(a.cards), shown=tuple(a.shown))
-    if t == "announce":
-        return Action(
-            t, a.seat, bonus=a.bonus, side=a.side, raises=a.raises, params=_params(a.params)
-        )
-    if t == "kontra":
-        return Action(t, a.seat, target=a.target, level=a.level)
-    if t == "claim":
-        return Action(t, a.seat, claim=a.claim, cards=tuple(a.cards))
-    if t == "meld":
-        return Action(t, a.seat, meld=a.meld, params=_params(a.params))
-    return Action(t, a.seat)  # an action type the log format may add later
-
-
-def to_engine_irregularity(irr: Any) -> Irregularity:
-    """A recorded irregularity (renons, misdeal, arbiter ruling, penalty) for the engine."""
-    t = irr.type
-    if t == "renons":
-        return Irregularity(
-            t,
-            seat=irr.offender,
-            called_by=irr.called_by,
-            kind=irr.kind,
-            action_index=irr.action_index,
-            trick=irr.trick,
-            upheld=irr.upheld,
-        )
-    if t == "misdeal":
-        return Irregularity(t, seat=irr.seat, points=irr.penalty)
-    if t == "arbiter":
-        adj = tuple((a.seat, a.points, a.unit) for a in irr.adjustments)
-        return Irregularity(t, adjustments=adj)
-    if t == "penalty":
-        return Irregularity(t, seat=irr.seat, points=irr.points, unit=irr.unit)
-    raise ValueError(f"unknown irregularity type {t!r}")
 
 
 # --------------------------------------------------------------------------- results
