@@ -1,14 +1,16 @@
-"""Cards drawn as SVG: pure functions over card tokens (ElementTree, so every text is escaped).
+"""The one card drawing: pure functions from card tokens to SVG (ElementTree, so every text is
+escaped by construction).
 
-Used by the dashboard's replay viewer (shown with ``st.image``). Each function returns one
-complete ``<svg>`` document with an explicit ``viewBox``, ``width`` and ``height`` (an SVG
-without them gets cropped or scaled oddly by browsers).
+Used by the dispute dossier (cards inline in its HTML) and by the dashboard's replay viewer
+(shown with ``st.image``). Every ``<svg>`` has an explicit ``viewBox``, ``width`` and ``height``
+(an SVG without them gets cropped or scaled oddly by browsers); every option is keyword-only.
 
-A card is drawn as a rounded rectangle with its rank and suit: taroks (trumps) show their
-number in Roman numerals (``XXI`` is the *mond*, ``XXII`` the *škis*, ``I`` the *pagat*),
-suit cards show the rank letter (K king, Q queen, N knight/kaval, J jack, or the pip) and a
-suit symbol. A *greyed* card is one already played (shown faded); a *highlighted* card is an
-offending (illegal) card, drawn with a thick red border.
+The face of a card: a rounded rectangle with the rank on top and, below it, the suit symbol
+(suit cards: ``K`` king, ``Q`` queen, ``N`` knight/kaval/Cavall, ``J`` jack, ``G`` the
+Zwanzigerrufen Glatze, or the pip) or, for a tarok (trump), its Roman numeral on top and below
+it the name of the three trula cards (*škis* XXII, *mond* XXI, *pagat* I; *Sküs, Mond, Pagat*
+in the Austrian games) or the word ``tarok``. A *greyed* card is one already played (faded);
+a *highlighted* card is an offending (illegal) card, drawn with a thick red border.
 """
 
 from __future__ import annotations
@@ -17,6 +19,19 @@ import xml.etree.ElementTree as ET
 from collections.abc import Collection, Sequence
 
 from tarock_logs.cards import CARDS, TAROK
+from tarock_logs.report.text import tarok_numeral, trula_card_name
+
+__all__ = [
+    "CAPTION_CHARS",
+    "CARD_H",
+    "CARD_W",
+    "GAP",
+    "card_element",
+    "card_label",
+    "card_svg",
+    "cards_element",
+    "cards_svg",
+]
 
 CARD_W = 44
 CARD_H = 64
@@ -25,95 +40,163 @@ CAPTION_CHARS = 8  # what fits under one card at 10 px
 
 _SUIT_SYMBOL = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
 _SUIT_COLOUR = {"H": "#c62828", "D": "#c62828", "S": "#212121", "C": "#212121", TAROK: "#1a237e"}
-_ROMAN = (
-    "", "I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII",
-    "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII",
-)  # fmt: skip
 _SVG_NS = "http://www.w3.org/2000/svg"
+_FONT = "font-family:DejaVu Sans,Arial,sans-serif;font-weight:bold"
+_HIGHLIGHT = "#d50000"
 
 
-def card_label(token: str) -> tuple[str, str]:
-    """(rank text, suit symbol) for a card token; unknown tokens are shown verbatim."""
+def card_label(token: str, *, game: str | None = None) -> tuple[str, str]:
+    """(top text, bottom text) of a card's face: ``("K", "♥")``, ``("XXII", "škis")``,
+    ``("XIX", "tarok")``; an unknown token is shown verbatim with no bottom text."""
     card = CARDS.get(token)
     if card is None:
         return token, ""
     if card.is_tarok:
-        return _ROMAN[card.strength], ""
+        return tarok_numeral(card.strength), trula_card_name(token, game) or "tarok"
     return card.rank, _SUIT_SYMBOL[card.suit]
 
 
-def _root(width: int, height: int, *, scale: float, title: str | None) -> ET.Element:
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "viewBox": f"0 0 {width} {height}",
-            "width": str(round(width * scale)),
-            "height": str(round(height * scale)),
-            "role": "img",
-        },
-    )
+def _root(width: int, height: int, *, scale: float, title: str | None, xmlns: bool) -> ET.Element:
+    attrs = {
+        "viewBox": f"0 0 {width} {height}",
+        "width": str(round(width * scale)),
+        "height": str(round(height * scale)),
+        "role": "img",
+    }
+    if xmlns:
+        attrs = {"xmlns": _SVG_NS, **attrs}
+    root = ET.Element("svg", attrs)
     if title:
         ET.SubElement(root, "title").text = title
+        root.set("aria-label", title)
     return root
 
 
+def _text(parent: ET.Element, text: str, *, y: int, size: int, colour: str) -> None:
+    attrs = {
+        "x": str(CARD_W / 2),
+        "y": str(y),
+        "text-anchor": "middle",
+        "fill": colour,
+        "style": f"{_FONT};font-size:{size}px",
+    }
+    ET.SubElement(parent, "text", attrs).text = text
+
+
 def _draw_card(
-    parent: ET.Element, token: str, x: float, y: float, *, greyed: bool, highlight: bool
+    parent: ET.Element,
+    token: str,
+    x: float,
+    y: float,
+    *,
+    greyed: bool,
+    highlight: bool,
+    game: str | None,
 ) -> None:
+    """The face of one card as a ``<g>`` at (x, y) in ``parent``: the one drawing of a card."""
     card = CARDS.get(token)
     suit = card.suit if card else TAROK
-    colour = _SUIT_COLOUR.get(suit, "#000")
+    colour = _SUIT_COLOUR.get(suit, "#000000") if card else "#000000"
     g = ET.SubElement(parent, "g", {"transform": f"translate({x},{y})"})
     if greyed:
         g.set("opacity", "0.3")
-    fill = "#eef0fb" if suit == TAROK else "#ffffff"
-    ET.SubElement(
-        g,
-        "rect",
-        {
-            "x": "1", "y": "1", "width": str(CARD_W - 2), "height": str(CARD_H - 2),
-            "rx": "5", "ry": "5", "fill": fill,
-            "stroke": "#d50000" if highlight else "#757575",
-            "stroke-width": "3" if highlight else "1",
-        },
-    )  # fmt: skip
-    rank, sym = card_label(token)
-    font = "font-family:DejaVu Sans,Arial,sans-serif;font-weight:bold"
-    size = 15 if len(rank) <= 2 else (12 if len(rank) <= 4 else 10)
-    top = ET.SubElement(
-        g,
-        "text",
-        {"x": str(CARD_W / 2), "y": "24", "text-anchor": "middle", "fill": colour,
-         "style": f"{font};font-size:{size}px"},
-    )  # fmt: skip
-    top.text = rank
-    if sym:
-        s = ET.SubElement(
-            g,
-            "text",
-            {"x": str(CARD_W / 2), "y": "52", "text-anchor": "middle", "fill": colour,
-             "style": f"{font};font-size:22px"},
-        )  # fmt: skip
-        s.text = sym
-    else:
-        t = ET.SubElement(
-            g,
-            "text",
-            {"x": str(CARD_W / 2), "y": "50", "text-anchor": "middle", "fill": colour,
-             "style": f"{font};font-size:10px"},
-        )  # fmt: skip
-        t.text = "tarok"
+    rect = {
+        "x": "1",
+        "y": "1",
+        "width": str(CARD_W - 2),
+        "height": str(CARD_H - 2),
+        "rx": "5",
+        "ry": "5",
+        "fill": "#eef0fb" if card is not None and card.is_tarok else "#ffffff",
+        "stroke": _HIGHLIGHT if highlight else "#757575",
+        "stroke-width": "3" if highlight else "1",
+    }
+    ET.SubElement(g, "rect", rect)
+    top, bottom = card_label(token, game=game)
+    _text(g, top, y=24, size=15 if len(top) <= 2 else (12 if len(top) <= 4 else 10), colour=colour)
+    if bottom in _SUIT_SYMBOL.values():
+        _text(g, bottom, y=52, size=22, colour=colour)
+    elif bottom:
+        _text(g, bottom, y=50, size=10, colour=colour)
     ET.SubElement(g, "title").text = token
 
 
+def card_element(
+    token: str,
+    *,
+    greyed: bool = False,
+    highlight: bool = False,
+    scale: float = 1.0,
+    game: str | None = None,
+    xmlns: bool = True,
+) -> ET.Element:
+    """One card as an ``<svg>`` element. ``xmlns=False`` leaves out the namespace attribute,
+    for an SVG inline in HTML (the HTML parser puts ``<svg>`` in its namespace by itself)."""
+    root = _root(CARD_W, CARD_H, scale=scale, title=token, xmlns=xmlns)
+    _draw_card(root, token, 0, 0, greyed=greyed, highlight=highlight, game=game)
+    return root
+
+
 def card_svg(
-    token: str, *, greyed: bool = False, highlight: bool = False, scale: float = 1.0
+    token: str,
+    *,
+    greyed: bool = False,
+    highlight: bool = False,
+    scale: float = 1.0,
+    game: str | None = None,
 ) -> str:
     """One card as an SVG document."""
-    root = _root(CARD_W, CARD_H, scale=scale, title=token)
-    _draw_card(root, token, 0, 0, greyed=greyed, highlight=highlight)
+    root = card_element(token, greyed=greyed, highlight=highlight, scale=scale, game=game)
     return ET.tostring(root, encoding="unicode")
+
+
+def cards_element(
+    tokens: Sequence[str],
+    *,
+    greyed: Collection[str] = (),
+    highlight: Collection[str] = (),
+    captions: Sequence[str] | None = None,
+    scale: float = 1.0,
+    title: str | None = None,
+    game: str | None = None,
+    xmlns: bool = True,
+) -> ET.Element:
+    """A row of cards as one ``<svg>`` element (see :func:`cards_svg`)."""
+    n = len(tokens)
+    cap_h = 16 if captions else 0
+    width = max(n, 1) * (CARD_W + GAP) + GAP
+    height = CARD_H + 2 * GAP + cap_h
+    root = _root(
+        width, height, scale=scale, title=title or " ".join(tokens) or "no cards", xmlns=xmlns
+    )
+    if n == 0:
+        empty = {
+            "x": str(GAP),
+            "y": str(GAP),
+            "width": str(CARD_W),
+            "height": str(CARD_H),
+            "rx": "5",
+            "fill": "none",
+            "stroke": "#bdbdbd",
+            "stroke-dasharray": "4 3",
+        }
+        ET.SubElement(root, "rect", empty)
+    greyed_set, high_set = set(greyed), set(highlight)
+    for i, tok in enumerate(tokens):
+        x = GAP + i * (CARD_W + GAP)
+        _draw_card(
+            root, tok, x, GAP, greyed=tok in greyed_set, highlight=tok in high_set, game=game
+        )
+        if captions:
+            cap = {
+                "x": str(x + CARD_W / 2),
+                "y": str(GAP + CARD_H + 13),
+                "text-anchor": "middle",
+                "style": "font-family:DejaVu Sans,Arial,sans-serif;font-size:10px",
+                "fill": "#424242",
+            }
+            ET.SubElement(root, "text", cap).text = captions[i][:CAPTION_CHARS]
+    return root
 
 
 def cards_svg(
@@ -124,36 +207,22 @@ def cards_svg(
     captions: Sequence[str] | None = None,
     scale: float = 1.0,
     title: str | None = None,
+    game: str | None = None,
 ) -> str:
     """A row of cards as one SVG document.
 
     ``greyed`` cards are drawn faded (already played), ``highlight`` cards with a red border
     (an offending card). ``captions`` (same length as ``tokens``) are written under each card
-    (cut to :data:`CAPTION_CHARS`), e.g. who played it in a trick. An empty row draws a dashed placeholder.
+    (cut to :data:`CAPTION_CHARS`), e.g. who played it in a trick. An empty row draws a
+    dashed placeholder. ``game`` names the trula cards in that game's words.
     """
-    n = len(tokens)
-    cap_h = 16 if captions else 0
-    width = max(n, 1) * (CARD_W + GAP) + GAP
-    height = CARD_H + 2 * GAP + cap_h
-    root = _root(width, height, scale=scale, title=title or " ".join(tokens) or "no cards")
-    if n == 0:
-        ET.SubElement(
-            root,
-            "rect",
-            {"x": str(GAP), "y": str(GAP), "width": str(CARD_W), "height": str(CARD_H),
-             "rx": "5", "fill": "none", "stroke": "#bdbdbd", "stroke-dasharray": "4 3"},
-        )  # fmt: skip
-    greyed_set, high_set = set(greyed), set(highlight)
-    for i, tok in enumerate(tokens):
-        x = GAP + i * (CARD_W + GAP)
-        _draw_card(root, tok, x, GAP, greyed=tok in greyed_set, highlight=tok in high_set)
-        if captions:
-            cap = ET.SubElement(
-                root,
-                "text",
-                {"x": str(x + CARD_W / 2), "y": str(GAP + CARD_H + 13), "text-anchor": "middle",
-                 "style": "font-family:DejaVu Sans,Arial,sans-serif;font-size:10px",
-                 "fill": "#424242"},
-            )  # fmt: skip
-            cap.text = captions[i][:CAPTION_CHARS]
+    root = cards_element(
+        tokens,
+        greyed=greyed,
+        highlight=highlight,
+        captions=captions,
+        scale=scale,
+        title=title,
+        game=game,
+    )
     return ET.tostring(root, encoding="unicode")

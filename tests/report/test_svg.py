@@ -9,6 +9,7 @@ from tarock_logs.report.cards_svg import (
     CARD_H,
     CARD_W,
     GAP,
+    card_element,
     card_label,
     card_svg,
     cards_svg,
@@ -35,12 +36,30 @@ def test_row_width_grows_with_the_number_of_cards() -> None:
 
 
 def test_tarocks_show_roman_numerals_and_suits_show_rank_and_symbol() -> None:
-    assert card_label("T21") == ("XXI", "")
-    assert card_label("T1") == ("I", "")
+    assert card_label("T19") == ("XIX", "tarok")
+    assert card_label("T4") == ("IIII", "tarok")
     assert card_label("HK") == ("K", "\u2665")
     assert card_label("C10") == ("10", "\u2663")
+    assert card_label("XX?") == ("XX?", "")  # an unknown token, verbatim
+
+
+def test_skis_mond_and_pagat_show_their_numeral_and_their_name_in_the_games_words() -> None:
+    assert card_label("T22") == ("XXII", "škis")
+    assert card_label("T21") == ("XXI", "mond")
+    assert card_label("T1") == ("I", "pagat")
+    assert card_label("T22", game="zwanzigerrufen") == ("XXII", "Sküs")
     texts = [t.text for t in _parse(card_svg("T22")).iter(f"{NS}text")]
-    assert "XXII" in texts
+    assert texts == ["XXII", "škis"]
+    row = [t.text for t in _parse(cards_svg(["T1"], game="royal")).iter(f"{NS}text")]
+    assert row == ["I", "Pagat"]
+
+
+def test_inline_card_element_has_no_namespace_url_but_the_same_face() -> None:
+    inline = card_element("SK", xmlns=False, scale=0.75)
+    assert inline.get("xmlns") is None and "http" not in ET.tostring(inline, encoding="unicode")
+    assert (inline.get("width"), inline.get("height")) == ("33", "48")
+    standalone = _parse(card_svg("SK"))
+    assert [t.text for t in inline.iter("text")] == [t.text for t in standalone.iter(f"{NS}text")]
 
 
 def test_played_cards_are_greyed_and_the_offending_card_has_a_red_border() -> None:
