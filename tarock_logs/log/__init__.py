@@ -1,1 +1,2 @@
-"""Reading and writing logs: the format (pydantic models), the lenient reader, the canonical writer."""
+"""Reading and writing logs: the format (pydantic models), the lenient reader, the canonical
+writer."""

@@ -16,7 +16,7 @@ models lives in ``schemas/``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -27,7 +27,7 @@ GameName = Literal["slovenian", "zwanzigerrufen", "royal"]
 Seat = Annotated[int, Field(ge=0, le=4, description="0-based index into the session's players")]
 CardToken = Annotated[str, Field(min_length=1, max_length=12, description="card token, see docs")]
 Score = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
-ParamValue = Union[str, int, bool]
+ParamValue = str | int | bool
 
 
 class _Model(BaseModel):
@@ -95,7 +95,7 @@ class _Action(_Model):
 
 
 class Bid(_Action):
-    """A contract bid, or the winner's final declaration (e.g. ``three``, ``solo_two``, ``klop``)."""
+    """A contract bid, or the winner's final declaration (e.g. ``three``, ``solo_two``, ``klop``)."""  # noqa: E501
 
     type: Literal["bid"]
     contract: Annotated[str, Field(min_length=1, max_length=32)]
@@ -188,7 +188,18 @@ class Meld(_Action):
 
 
 Action = Annotated[
-    Bid | Pass | Call | TalonPick | Discard | Announce | Kontra | Lezim | Play | ThrowIn | Claim | Meld,
+    Bid
+    | Pass
+    | Call
+    | TalonPick
+    | Discard
+    | Announce
+    | Kontra
+    | Lezim
+    | Play
+    | ThrowIn
+    | Claim
+    | Meld,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = (
@@ -250,9 +261,7 @@ class Penalty(_Model):
     reason: str | None = None
 
 
-Irregularity = Annotated[
-    Renons | Misdeal | ArbiterDecision | Penalty, Field(discriminator="type")
-]
+Irregularity = Annotated[Renons | Misdeal | ArbiterDecision | Penalty, Field(discriminator="type")]
 
 
 # --------------------------------------------------------------------------- results

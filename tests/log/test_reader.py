@@ -330,7 +330,7 @@ _JSON_TOKENS = [b"[", b"]", b"{", b"}", b",", b":", b'"', b"null", b"1e999", b"-
         st.tuples(st.integers(0, len(_B1_TEXT)), st.integers(0, 40), st.sampled_from(_JSON_TOKENS)),
         min_size=1,
         max_size=4,
-    ),  # fmt: skip
+    ),
     kind=st.sampled_from(["json", "jsonl"]),
 )
 def test_mutated_logs_never_raise_and_every_error_is_located(edits, kind):

@@ -35,7 +35,7 @@ def _shape(records: list[Any]) -> list[Any]:
 def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
     fast = _shape(read_bytes(data, kind="jsonl"))
     with monkeypatch.context() as mp:
-        mp.setattr(reader, "_fast_decode", lambda chunk: reader._SLOW)
+        mp.setattr(reader, "fast_decode", lambda chunk: reader.SLOW)
         slow = _shape(read_bytes(data, kind="jsonl"))
     return fast, slow
 
@@ -61,7 +61,7 @@ def test_every_sample_line_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_fast_path_is_taken_for_a_plain_session() -> None:
-    assert reader._fast_decode(_b1_line()) is not reader._SLOW
+    assert reader.fast_decode(_b1_line()) is not reader.SLOW
 
 
 def _nest(depth: int, inner: bytes = b"1") -> bytes:
@@ -72,8 +72,9 @@ def _nest(depth: int, inner: bytes = b"1") -> bytes:
 
 
 @pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 200])
-def test_nesting_at_and_over_the_limit_reads_the_same(depth: int,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_nesting_at_and_over_the_limit_reads_the_same(
+    depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     b1 = _b1_line()
     line = b1[:-1] + b',"notes_x":' + _nest(depth - 1) + b"}\n"
     fast, slow = _both(line, monkeypatch)
@@ -103,8 +104,9 @@ def test_nesting_at_and_over_the_limit_reads_the_same(depth: int,
     b',"notes":"\xed\xa0\x80"}',  # a UTF-8-encoded surrogate
     b',}',
 ])  # fmt: skip
-def test_lines_that_defeat_the_cheap_checks_read_the_same(tail: bytes,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_lines_that_defeat_the_cheap_checks_read_the_same(
+    tail: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     line = _b1_line()[:-1] + tail + b"\n"
     fast, slow = _both(line, monkeypatch)
     assert fast == slow
@@ -133,10 +135,10 @@ def _dump(v: Any) -> str:
 def test_random_values_appended_to_a_session_read_the_same(extra: Any) -> None:
     line = _b1_line()[:-1] + b',"x":' + _dump(extra).encode() + b"}\n"
     fast = _shape(read_bytes(line, kind="jsonl"))
-    saved = reader._fast_decode
-    reader._fast_decode = lambda chunk: reader._SLOW  # type: ignore[assignment]
+    saved = reader.fast_decode
+    reader.fast_decode = lambda chunk: reader.SLOW  # type: ignore[assignment]
     try:
         slow = _shape(read_bytes(line, kind="jsonl"))
     finally:
-        reader._fast_decode = saved  # type: ignore[assignment]
+        reader.fast_decode = saved  # type: ignore[assignment]
     assert fast == slow

@@ -1,0 +1,595 @@
+"""Validating one parsed session record: schema-error wording, normalising, structural checks.
+
+* **Lenient import, one canonical form**: card tokens go through
+  :func:`tarock_logs.cards.parse_card` (aliases, case, whitespace, diacritics); the cards of each
+  dealt hand are put in canonical order; the talon keeps its dealt order (it defines the talon
+  groups). Normalisation happens before the strict pydantic validation.
+* **One bad hand never sinks its session**: the session envelope (everything but ``hands``) is
+  validated first, then every hand on its own. Good hands land in ``session.hands``; bad ones in
+  :attr:`SessionRecord.rejected_hands` with their errors. A session whose envelope is invalid is
+  yielded with ``session=None``.
+* **Structural checks** beyond the schema: every card in the game's pack, no card dealt twice,
+  hand and talon sizes for the game and table, seats at the table (and not the sitting-out
+  dealer of a table of five), per-seat result lists of the right length, unique hand numbers,
+  and (a warning) the dealer rotation. The legality of actions is the engines' business.
+
+Where errors live: :attr:`SessionRecord.errors` holds the errors of the session itself (file,
+JSON and envelope errors) and the warnings of accepted hands; each rejected hand carries its own
+errors. :meth:`SessionRecord.all_errors` gives both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+
+from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
+from tarock_logs.log.decode import DupDict
+from tarock_logs.log.errors import LogError, schema_code
+from tarock_logs.log.models import (
+    ACTION_TYPES,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    Hand,
+    HandAdapter,
+    Play,
+    Session,
+    SessionAdapter,
+)
+
+_PACK_SETS: Final = {g: frozenset(p) for g, p in PACKS.items()}
+
+#: Validated plain card plays by (seat, card): at most 5 seats × 54 cards (per pack).
+_PLAYS: dict[tuple[int, str], Play] = {}
+_PLAY: Final = TypeAdapter(Play)
+
+_UNION_TAGS: Final = frozenset(ACTION_TYPES) | {"renons", "misdeal", "arbiter", "penalty"}
+_TAGGED_LISTS: Final = frozenset({"actions", "irregularities"})
+_SCALAR_UNION_TAGS: Final = frozenset({"str", "int", "bool", "float"})
+
+
+@dataclass
+class RejectedHand:
+    """A hand that failed validation: its number (if readable), its 0-based position in the
+    session's ``hands`` array, its JSON text and its errors."""
+
+    number: int | None
+    index: int
+    raw: bytes
+    errors: list[LogError]
+
+
+@dataclass
+class SessionRecord:
+    """One session as read from a file.
+
+    ``line`` is the 1-based line where the record starts (JSONL: its line; ``.json``: where the
+    session object starts) or None; ``index`` is the record's 0-based position in the file;
+    ``raw`` is the original text of the session. ``session`` is None when the record could not
+    be read as a session at all (then ``errors`` says why).
+    """
+
+    file: str
+    line: int | None
+    index: int
+    session: Session | None
+    errors: list[LogError] = field(default_factory=list)
+    raw: bytes = b""
+    rejected_hands: list[RejectedHand] = field(default_factory=list)
+
+    def all_errors(self) -> list[LogError]:
+        """Session errors and warnings, then every rejected hand's errors, in file order."""
+        out = list(self.errors)
+        for rh in self.rejected_hands:
+            out.extend(rh.errors)
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """True when the whole record was accepted (warnings allowed)."""
+        return (
+            self.session is not None
+            and not self.rejected_hands
+            and not any(e.is_error for e in self.errors)
+        )
+
+
+def record_from_obj(
+    obj: Any, raw: bytes, file: str, line: int | None, index: int, pending: list[LogError],
+    dups: list[DupDict],
+) -> SessionRecord:  # fmt: skip
+    """The record of one parsed session value ``obj`` (``raw`` its text, ``dups`` the objects
+    of it that name a key twice, ``pending`` errors found before it, such as a byte-order mark,
+    that go first in its errors)."""
+    v = _Validator(file, line)
+    session, rejected = v.session(obj, dups)
+    return SessionRecord(file, line, index, session, pending + v.errors, raw, rejected)
+
+
+def _dup_paths(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(path, key) of every duplicate key, found by walking the parsed value."""
+    stack = [(obj, path)]
+    while stack:
+        o, p = stack.pop()
+        if isinstance(o, dict):
+            if isinstance(o, DupDict):
+                for k in o.dup_keys:
+                    yield p + (k,), k
+            stack.extend((v, p + (k,)) for k, v in o.items())
+        elif isinstance(o, list):
+            stack.extend((v, p + (i,)) for i, v in enumerate(o))
+
+
+def _json_path(loc: Iterable[Any], base: str = "$") -> str:
+    out = [base]
+    for el in loc:
+        if isinstance(el, int):
+            out.append(f"[{el}]")
+        elif isinstance(el, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", el):
+            out.append("." + el)
+        else:
+            out.append(f"[{json.dumps(el, ensure_ascii=False)}]")
+    return "".join(out)
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Drop pydantic's union tags from an error location (``actions, 3, play, card``)."""
+    out: list[Any] = []
+    for k, el in enumerate(loc):
+        if (
+            k >= 2
+            and isinstance(loc[k - 1], int)
+            and loc[k - 2] in _TAGGED_LISTS
+            and el in _UNION_TAGS
+        ):
+            continue
+        if k >= 2 and loc[k - 2] in ("options", "params") and el in _SCALAR_UNION_TAGS:
+            continue
+        out.append(el)
+    return tuple(out)
+
+
+def _dump_raw(obj: Any) -> bytes:
+    try:
+        return orjson.dumps(obj)
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False).encode()
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    r = repr(value)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
+def _expected_sizes(game: str, n: int, dealer: int) -> tuple[list[int], int] | None:
+    """Cards per seat and talon size for ``game`` at a table of ``n`` (None: no rule)."""
+    if game == "slovenian":
+        if n == 3:
+            return [16] * 3, 6
+        if n == 4:
+            return [12] * 4, 6
+        if n == 5:
+            return [0 if s == dealer else 12 for s in range(5)], 6
+        return None
+    if n == 4:
+        return [10] * 4, 0
+    return None
+
+
+def _all_pack(pack: frozenset[str], tokens: list[Any]) -> bool:
+    """Every element is a card token of ``pack`` (which holds only strings, so a number or
+    any other value is not in it; an unhashable one is not a card either)."""
+    try:
+        return pack.issuperset(tokens)
+    except TypeError:
+        return False
+
+
+class _Validator:
+    """Validates one session record, collecting located errors."""
+
+    def __init__(self, file: str, line: int | None) -> None:
+        self.file = file
+        self.line = line
+        self.sid: str | None = None
+        self.errors: list[LogError] = []
+
+    def err(
+        self, code: str, message: str, path: str | None = None, *, hand: int | None = None,
+        action: int | None = None, severity: str = "error", into: list[LogError] | None = None,
+    ) -> None:  # fmt: skip
+        e = LogError(code, message, self.file, self.line, self.sid, hand, action, path,
+                     severity)  # type: ignore[arg-type]  # fmt: skip
+        (self.errors if into is None else into).append(e)
+
+    def schema_errors(
+        self, exc: ValidationError, base: str, hand: int | None, into: list[LogError]
+    ) -> None:
+        seen: set[str] = set()
+        for e in exc.errors(include_url=False):
+            loc = _clean_loc(tuple(e["loc"]))
+            path = _json_path(loc, base)
+            if path in seen and e["type"] != "missing":
+                continue
+            seen.add(path)
+            action = (
+                loc[1] if len(loc) > 1 and loc[0] == "actions" and isinstance(loc[1], int) else None
+            )
+            t = e["type"]
+            field_name = next((x for x in reversed(loc) if isinstance(x, str)), "record")
+            if t == "missing":
+                msg = f"the required field {field_name!r} is missing"
+            elif t == "extra_forbidden":
+                msg = f"{field_name!r} is not a field of log format v1 here"
+            elif t == "union_tag_invalid":
+                ctx = e.get("ctx", {})
+                msg = (f"unknown type {ctx.get('tag')!r}; expected one of "
+                       f"{ctx.get('expected_tags', '?')}")  # fmt: skip
+            elif t == "union_tag_not_found":
+                msg = "the entry has no 'type' field"
+            else:
+                msg = f"{field_name}: {e['msg']} (found {_short(e.get('input'))})"
+            self.err(schema_code(t), msg, path, hand=hand, action=action, into=into)
+
+    # ------------------------------------------------------------------ session envelope
+
+    def session(self, obj: Any, dups: list[DupDict]) -> tuple[Session | None, list[RejectedHand]]:
+        if not isinstance(obj, dict):
+            kind = type(obj).__name__ if obj is not None else "null"
+            self.err("E-SCHEMA-MODEL-TYPE", f"a session must be a JSON object, found {kind}", "$")
+            return None, []
+        sid = obj.get("id")
+        self.sid = sid if isinstance(sid, str) else None
+        hand_dups: dict[int, list[tuple[tuple[Any, ...], str]]] = {}
+        if dups:
+            for p, key in _dup_paths(obj):
+                if len(p) >= 3 and p[0] == "hands" and isinstance(p[1], int):
+                    hand_dups.setdefault(p[1], []).append((p[2:], key))
+                else:
+                    self.err("E-JSON-DUPLICATE-KEY",
+                             f"the key {key!r} appears more than once in one object",
+                             _json_path(p))  # fmt: skip
+        if "format" in obj and obj["format"] != FORMAT_NAME:
+            self.err("E-FORMAT-VERSION", f"format {_short(obj['format'])} is not a tarock log "
+                     f"(expected {FORMAT_NAME!r})", "$.format")  # fmt: skip
+            return None, []
+        fv = obj.get("format_version")
+        if "format_version" in obj and (type(fv) is not int or fv != FORMAT_VERSION):
+            self.err("E-FORMAT-VERSION", f"format_version {_short(fv)} is not supported: this "
+                     f"reader reads version {FORMAT_VERSION}", "$.format_version")  # fmt: skip
+            return None, []
+        hands_raw = obj.get("hands", [])
+        envelope = dict(obj)
+        if isinstance(hands_raw, list):
+            envelope["hands"] = []
+        try:
+            env = SessionAdapter.validate_python(envelope)
+        except ValidationError as exc:
+            self.schema_errors(exc, "$", None, self.errors)
+            return None, []
+        self.envelope_checks(env)
+        if any(e.is_error for e in self.errors):
+            return None, []
+        good: list[Hand] = []
+        rejected: list[RejectedHand] = []
+        numbers: set[int] = set()
+        for i, h in enumerate(hands_raw):
+            herrs: list[LogError] = []
+            number = h.get("number") if isinstance(h, dict) else None
+            number = number if type(number) is int else None
+            for p, key in hand_dups.get(i, ()):
+                act = p[1] if len(p) > 1 and p[0] == "actions" and isinstance(p[1], int) else None
+                self.err("E-JSON-DUPLICATE-KEY",
+                         f"the key {key!r} appears more than once in one object",
+                         _json_path(p, f"$.hands[{i}]"), hand=number, action=act,
+                         into=herrs)  # fmt: skip
+            hand = self.hand(h, i, env, number, herrs)
+            if hand is not None and hand.number in numbers:
+                self.err("E-HAND-NUMBER-DUPLICATE", f"hand number {hand.number} is used by an "
+                         "earlier hand of this session", f"$.hands[{i}].number",
+                         hand=number, into=herrs)  # fmt: skip
+            if hand is None or any(e.is_error for e in herrs):
+                rejected.append(RejectedHand(number, i, _dump_raw(h), herrs))
+            else:
+                numbers.add(hand.number)
+                good.append(hand)
+                self.errors.extend(herrs)
+        self.rotation_checks(env, good, hands_raw)
+        return env.model_copy(update={"hands": good}), rejected
+
+    def envelope_checks(self, env: Session) -> None:
+        n = len(env.players)
+        if env.game in ("zwanzigerrufen", "royal") and n != 4:
+            self.err("E-TABLE-SIZE", f"{env.game} is played by 4 players; this session seats {n}",
+                     "$.players")  # fmt: skip
+        if env.first_dealer is not None and env.first_dealer >= n:
+            self.err("E-SEAT-RANGE", f"first_dealer {env.first_dealer} is not a seat at this "
+                     f"table of {n} (seats 0..{n - 1})", "$.first_dealer")  # fmt: skip
+        if env.recorded is not None:
+            for name in ("totals", "placement_points"):
+                vals = getattr(env.recorded, name)
+                if vals is not None and len(vals) != n:
+                    self.err("E-RESULT-SIZE", f"recorded {name} has {len(vals)} entries for "
+                             f"{n} seats", f"$.recorded.{name}")  # fmt: skip
+        if env.game == "royal" and n == 4:
+            self.royal_pairs(env)
+
+    def royal_pairs(self, env: Session) -> None:
+        seats: dict[tuple[str | None, str | None], list[int]] = {}
+        for s, p in enumerate(env.players):
+            seats.setdefault((p.pair, p.role), []).append(s)
+        ok = all(len(seats.get((pr, rl), [])) == 1 for pr in "AB"
+                 for rl in ("abfaenger", "eintreiber"))  # fmt: skip
+        if not ok:
+            self.err("E-ROYAL-PAIRS", "Royal Tarock needs two fixed pairs A and B, each with one "
+                     "'abfaenger' and one 'eintreiber' (set pair and role of every player)",
+                     "$.players")  # fmt: skip
+            return
+        for pr in "AB":
+            abf = seats[(pr, "abfaenger")][0]
+            ein = seats[(pr, "eintreiber")][0]
+            if ein != (abf + 1) % 4:
+                self.err("E-ROYAL-PAIRS", f"pair {pr}: the eintreiber (seat {ein}) must sit "
+                         f"right after the abfaenger (seat {abf}) in playing order",
+                         "$.players")  # fmt: skip
+
+    def rotation_checks(self, env: Session, good: list[Hand], hands_raw: Any) -> None:
+        n = len(env.players)
+        step = 2 if env.game == "royal" else 1
+        prev: Hand | None = None
+        for h in good:
+            expected: int | None = None
+            if prev is None:
+                if env.first_dealer is not None and h.number == 1:
+                    expected = env.first_dealer
+            elif h.number == prev.number + 1:
+                thrown = any(a.type == "throw_in" for a in prev.actions)
+                expected = prev.dealer if thrown else (prev.dealer + step) % n
+            if expected is not None and h.dealer != expected and h.dealer < n:
+                idx = next(i for i, x in enumerate(hands_raw)
+                           if isinstance(x, dict) and x.get("number") == h.number)  # fmt: skip
+                why = ("the first dealer" if prev is None else
+                       f"hand {prev.number} was dealt by seat {prev.dealer}")  # fmt: skip
+                self.err("E-DEALER-ROTATION", f"hand {h.number} is dealt by seat {h.dealer}, but "
+                         f"the rotation gives seat {expected} ({why})",
+                         f"$.hands[{idx}].dealer", hand=h.number,
+                         severity="warning")  # fmt: skip
+            prev = h
+
+    # ------------------------------------------------------------------ one hand
+
+    def hand(
+        self, h: Any, i: int, env: Session, number: int | None, herrs: list[LogError]
+    ) -> Hand | None:
+        base = f"$.hands[{i}]"
+        if not isinstance(h, dict):
+            self.err("E-SCHEMA-MODEL-TYPE", f"a hand must be a JSON object, found "
+                     f"{type(h).__name__}", base, into=herrs)  # fmt: skip
+            return None
+        game = env.game
+        card_errs: list[LogError] = []
+        norm = self.normalise(h, game, base, number, card_errs)
+        try:
+            hand = HandAdapter.validate_python(norm)
+        except ValidationError as exc:
+            herrs.extend(card_errs)
+            self.schema_errors(exc, base, number, herrs)
+            return None
+        if card_errs:
+            herrs.extend(card_errs)
+            return None
+        self.structure(hand, env, base, herrs)
+        return hand
+
+    def normalise(
+        self, h: dict[str, Any], game: str, base: str, number: int | None, errs: list[LogError]
+    ) -> dict[str, Any]:
+        pack = _PACK_SETS[game]
+        out = dict(h)
+        deal = h.get("deal")
+        if isinstance(deal, dict):
+            d = dict(deal)
+            hands = deal.get("hands")
+            if isinstance(hands, list):
+                d["hands"] = [
+                    sort_cards(cs, game)
+                    if type(cs) is list and _all_pack(pack, cs)
+                    else self.cards(cs, game, f"{base}.deal.hands[{k}]", number, None, errs, True)
+                    for k, cs in enumerate(hands)
+                ]
+            talon = deal.get("talon")
+            if talon is not None and not (type(talon) is list and _all_pack(pack, talon)):
+                d["talon"] = self.cards(talon, game, f"{base}.deal.talon", number, None, errs,
+                                        False)  # fmt: skip
+            out["deal"] = d
+        actions = h.get("actions")
+        if isinstance(actions, list):
+            new_actions = actions
+            plays = _PLAYS
+            for j, a in enumerate(actions):
+                if type(a) is not dict:
+                    continue
+                c = a.get("card")
+                if len(a) == 3 and type(c) is str and c in pack:
+                    # a plain card play {type, seat, card}: the same validated (frozen,
+                    # immutable) Play for every hand that has it; validated the first time
+                    # and only kept when valid, so any defect is still reported in place
+                    seat = a.get("seat")
+                    if type(seat) is int and a.get("type") == "play":
+                        p = plays.get((seat, c))
+                        if p is None:
+                            try:
+                                p = _PLAY.validate_python(a)
+                            except ValidationError:
+                                continue
+                            plays[(seat, c)] = p
+                        if new_actions is actions:
+                            new_actions = list(actions)
+                        new_actions[j] = p
+                        continue
+                cs = a.get("cards")
+                sh = a.get("shown")
+                if (
+                    (c is None or (type(c) is str and c in pack))
+                    and (
+                        cs is None
+                        or (type(cs) is list and all(type(x) is str and x in pack for x in cs))
+                    )
+                    and (
+                        sh is None
+                        or (type(sh) is list and all(type(x) is str and x in pack for x in sh))
+                    )
+                ):
+                    continue
+                if new_actions is actions:
+                    new_actions = list(actions)
+                a = dict(a)
+                ap = f"{base}.actions[{j}]"
+                if isinstance(c, str):
+                    a["card"] = self.card(c, game, ap + ".card", number, j, errs)
+                for key in ("cards", "shown"):
+                    if key in a:
+                        a[key] = self.cards(a[key], game, f"{ap}.{key}", number, j, errs,
+                                            False)  # fmt: skip
+                new_actions[j] = a
+            out["actions"] = new_actions
+        return out
+
+    def card(
+        self, tok: str, game: str, path: str, number: int | None, action: int | None,
+        errs: list[LogError],
+    ) -> str:  # fmt: skip
+        try:
+            return parse_card(tok, game)
+        except CardError:
+            pass
+        try:
+            canon = normalize_token(tok, game)
+        except CardError:
+            self.err("E-CARD-UNKNOWN", f"{tok!r} is not a card of the {game} pack", path,
+                     hand=number, action=action, into=errs)  # fmt: skip
+            return tok
+        self.err("E-CARD-NOT-IN-PACK", f"{tok!r} ({canon}) is a card, but the {game} pack "
+                 "does not have it", path, hand=number, action=action, into=errs)  # fmt: skip
+        return tok
+
+    def cards(
+        self, lst: Any, game: str, path: str, number: int | None, action: int | None,
+        errs: list[LogError], sort: bool,
+    ) -> Any:  # fmt: skip
+        if not isinstance(lst, list):
+            return lst
+        before = len(errs)
+        out = [
+            self.card(t, game, f"{path}[{k}]", number, action, errs) if isinstance(t, str) else t
+            for k, t in enumerate(lst)
+        ]
+        if sort and len(errs) == before and all(isinstance(t, str) for t in out):
+            out = sort_cards(out, game)
+        return out
+
+    def structure(self, hand: Hand, env: Session, base: str, errs: list[LogError]) -> None:
+        n = len(env.players)
+        num = hand.number
+        game = env.game
+
+        def seat_ok(seat: int | None, path: str, what: str, action: int | None = None) -> bool:
+            if seat is not None and seat >= n:
+                self.err("E-SEAT-RANGE", f"{what} seat {seat} is not at this table of {n} "
+                         f"(seats 0..{n - 1})", path, hand=num, action=action,
+                         into=errs)  # fmt: skip
+                return False
+            return True
+
+        dealer_ok = seat_ok(hand.dealer, f"{base}.dealer", "the dealer")
+        seat_ok(hand.deal.cut_by, f"{base}.deal.cut_by", "the cutter")
+        if dealer_ok:
+            self.deal_checks(hand, game, n, base, errs)
+        sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else -1
+        acts = hand.actions
+        odd = [j for j, a in enumerate(acts) if a.seat >= n or a.seat == sits_out]
+        for j in odd:  # (usually none: one pass above instead of a branch per action)
+            a = acts[j]
+            if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j):
+                self.err("E-SEAT-INACTIVE", f"seat {a.seat} deals and sits out at a table of "
+                         f"five, but makes a {a.type!r} action", f"{base}.actions[{j}].seat",
+                         hand=num, action=j, into=errs)  # fmt: skip
+        for j, irr in enumerate(hand.irregularities):
+            ip = f"{base}.irregularities[{j}]"
+            for attr in ("offender", "called_by", "seat"):
+                seat_ok(getattr(irr, attr, None), f"{ip}.{attr}", f"the {attr.replace('_', ' ')}")
+            for k, adj in enumerate(getattr(irr, "adjustments", ())):
+                seat_ok(adj.seat, f"{ip}.adjustments[{k}].seat", "the adjusted")
+        r = hand.result
+        if r is not None:
+            if len(r.scores) != n:
+                self.err("E-RESULT-SIZE", f"the result has {len(r.scores)} scores for {n} seats",
+                         f"{base}.result.scores", hand=num, into=errs)  # fmt: skip
+            if r.radelci_after is not None and len(r.radelci_after) != n:
+                self.err("E-RESULT-SIZE", f"radelci_after has {len(r.radelci_after)} entries "
+                         f"for {n} seats", f"{base}.result.radelci_after", hand=num,
+                         into=errs)  # fmt: skip
+            for k, it in enumerate(r.items):
+                seat_ok(it.seat, f"{base}.result.items[{k}].seat", f"the {it.item!r} item's")
+        rb = hand.radelci_before
+        if rb is not None and len(rb) != n:
+            self.err("E-RESULT-SIZE", f"radelci_before has {len(rb)} entries for {n} seats",
+                     f"{base}.radelci_before", hand=num, into=errs)  # fmt: skip
+
+    def deal_checks(self, hand: Hand, game: str, n: int, base: str, errs: list[LogError]) -> None:
+        num = hand.number
+        deal = hand.deal
+        if len(deal.hands) != n:
+            self.err("E-DEAL-COUNT", f"the deal lists {len(deal.hands)} hands for a table of {n} "
+                     "(one list per seat, empty for a seat that sits out)",
+                     f"{base}.deal.hands", hand=num, into=errs)  # fmt: skip
+            return
+        sizes = _expected_sizes(game, n, hand.dealer)
+        pack = PACKS[game]
+        dealt = [*deal.talon, *(c for cs in deal.hands for c in cs)]
+        if (sizes is not None and len(dealt) == len(pack) and _PACK_SETS[game].issuperset(dealt)
+                and len(set(dealt)) == len(dealt) and len(deal.talon) == sizes[1]
+                and [len(cs) for cs in deal.hands] == sizes[0]):  # fmt: skip
+            return  # the whole pack, each card once, the right sizes: nothing to report
+        counts = Counter(deal.talon)
+        for cs in deal.hands:
+            counts.update(cs)
+        dups = [c for c, cnt in counts.items() if cnt > 1]
+        for c in dups:
+            where = [f"{base}.deal.hands[{s}][{k}]" for s, cs in enumerate(deal.hands)
+                     for k, x in enumerate(cs) if x == c]  # fmt: skip
+            where += [f"{base}.deal.talon[{k}]" for k, x in enumerate(deal.talon) if x == c]
+            self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {counts[c]} times", where[1],
+                     hand=num, into=errs)  # fmt: skip
+        if dups:  # a card dealt twice explains the missing card and the odd sizes: one defect
+            return
+        missing = [c for c in pack if c not in counts]
+        if missing:
+            n_dealt = sum(counts.values())
+            self.err("E-DEAL-MISSING-CARD", f"the deal lacks {', '.join(missing)} ({len(pack)} "
+                     f"cards expected, {n_dealt} dealt)", f"{base}.deal", hand=num,
+                     into=errs)  # fmt: skip
+            return
+        if sizes is None:
+            return
+        per_seat, talon = sizes
+        for s, cs in enumerate(deal.hands):
+            if len(cs) != per_seat[s]:
+                why = ("the dealer sits out at a table of five" if per_seat[s] == 0 else
+                       f"{game} at a table of {n} deals {per_seat[s]} to each active player")  # fmt: skip
+                self.err("E-DEAL-COUNT", f"seat {s} was dealt {len(cs)} cards; {why}",
+                         f"{base}.deal.hands[{s}]", hand=num, into=errs)  # fmt: skip
+        if len(deal.talon) != talon:
+            self.err("E-DEAL-COUNT", f"the talon has {len(deal.talon)} cards; {game} deals "
+                     f"{talon}", f"{base}.deal.talon", hand=num, into=errs)  # fmt: skip
