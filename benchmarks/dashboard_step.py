@@ -35,16 +35,19 @@ def main() -> None:
     if db is None:
         db = Path(tmp.name) / "bench.duckdb"
         tarock = Path(sys.executable).with_name("tarock")
+        samples = str(ROOT / "sample_logs")
         subprocess.run(
-            [str(tarock), "ingest", str(ROOT / "sample_logs"), "--exclude", "malformed", "--db", str(db)],
-            check=True, capture_output=True,
-        )  # fmt: skip
+            [str(tarock), "ingest", samples, "--exclude", "malformed", "--db", str(db)],
+            check=True,
+            capture_output=True,
+        )
     os.environ["TAROCK_DB"] = str(db)
 
     import duckdb
     from streamlit.testing.v1 import AppTest
 
-    from tarock_logs import dashboard_data as dd
+    from dashboard.view_model import hand_view
+    from tarock_logs.store.queries import connect_reader
 
     con = duckdb.connect(str(db), read_only=True)
     hand_id, n_actions, n_hands = con.execute(
@@ -53,11 +56,11 @@ def main() -> None:
     ).fetchall()[0]
     con.close()
 
-    ro = dd.connect_readonly(db)
+    ro = connect_reader(db)
     cold = []
     for _ in range(5):
         t0 = time.perf_counter()
-        dd.hand_view(ro.cursor(), hand_id)
+        hand_view(ro.cursor(), hand_id)
         cold.append(time.perf_counter() - t0)
     ro.close()
 

@@ -1,5 +1,6 @@
-"""Streamlit glue shared by the pages: the database path, the cached read-only connection and
-cached per-hand replays. Presentation only: every query lives in :mod:`tarock_logs.dashboard_data`.
+"""Streamlit glue shared by the pages: the database path, the cached read-only connection, cached
+queries and per-hand replays. Presentation only: the queries are :mod:`tarock_logs.store.queries`,
+what the pages show is built in :mod:`dashboard.view_model`.
 
 The connection is opened read-only and re-opened when the database file is replaced (the
 ingest publishes a new file atomically with ``os.replace``): the cache key is the file's
@@ -20,9 +21,20 @@ from typing import Any, TypeVar
 import duckdb
 import streamlit as st
 
-from tarock_logs import dashboard_data as dd
+from dashboard.view_model import HandView, pseudonym, score_lines, total_lines
+from dashboard.view_model import hand_view as build_hand_view
+from tarock_logs.store import db_fingerprint, queries
 
 T = TypeVar("T")
+
+#: The version key of the database file: its path, inode and modification time, which change
+#: whenever the ingest publishes a new file.
+DbKey = tuple[str, int, int]
+
+
+def db_key(path: Path) -> DbKey:
+    """The version key of the database at ``path`` (see :data:`DbKey`)."""
+    return (str(path), *db_fingerprint(path))
 
 
 def db_path() -> Path | None:
@@ -44,11 +56,11 @@ class _Holder:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.con: duckdb.DuckDBPyConnection | None = None
-        self.key: tuple[str, int, int] | None = None
+        self.key: DbKey | None = None
 
-    def get(self, path: Path) -> tuple[duckdb.DuckDBPyConnection, tuple[str, int, int]]:
+    def get(self, path: Path) -> tuple[duckdb.DuckDBPyConnection, DbKey]:
         with self.lock:
-            key = dd.file_signature(path)
+            key = db_key(path)
             if self.con is None or key != self.key:
                 if self.con is not None:
                     try:
@@ -56,7 +68,7 @@ class _Holder:
                     except duckdb.Error:
                         pass
                     self.con = None
-                self.con = dd.connect_readonly(path)
+                self.con = queries.connect_reader(path)
                 self.key = key
             return self.con, key
 
@@ -66,7 +78,7 @@ def _holder() -> _Holder:
     return _Holder()
 
 
-def require_db() -> tuple[Path, tuple[str, int, int]]:
+def require_db() -> tuple[Path, DbKey]:
     """The database path and its version key; stops the page with a message if missing."""
     path = db_path()
     if path is None or not path.is_file():
@@ -76,7 +88,7 @@ def require_db() -> tuple[Path, tuple[str, int, int]]:
         )
         st.stop()
     assert path is not None
-    return path, dd.file_signature(path)
+    return path, db_key(path)
 
 
 def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -106,23 +118,26 @@ def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def cached(name: str, key: tuple[str, int, int], *args: Any) -> Any:
-    """``dashboard_data.<name>(cursor, *args)`` cached per database version (copies returned)."""
-    return query(getattr(dd, name), *args)
+def _cached(_fn: Callable[..., Any], name: str, key: DbKey, *args: Any) -> Any:
+    """``_fn(cursor, *args)`` cached per function ``name`` and database version (Streamlit
+    hashes ``name``, ``key`` and ``args``, not the function itself; copies are returned)."""
+    return query(_fn, *args)
 
 
-def data(name: str, *args: Any) -> Any:
-    """Cached call of a :mod:`tarock_logs.dashboard_data` query by name."""
+def data(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(cursor, *args)``, a query of :mod:`tarock_logs.store.queries` or a view-model
+    builder of :mod:`dashboard.view_model`, cached per database version."""
     _, key = require_db()
-    return cached(name, key, *args)
+    result: T = _cached(fn, f"{fn.__module__}.{fn.__qualname__}", key, *args)
+    return result
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _replay(key: tuple[str, int, int], hand_id: str) -> dd.HandView | None:
-    return query(dd.hand_view, hand_id)
+def _replay(key: DbKey, hand_id: str) -> HandView | None:
+    return query(build_hand_view, hand_id)
 
 
-def hand_view(hand_id: str) -> dd.HandView | None:
+def hand_view(hand_id: str) -> HandView | None:
     """The replay of one hand with everything the viewer shows (cached per database version;
     shared, never mutated)."""
     _, key = require_db()
@@ -132,7 +147,7 @@ def hand_view(hand_id: str) -> dd.HandView | None:
 def masked(name: str) -> str:
     """A player's name, or its stable pseudonym when the sidebar's masking toggle is on."""
     if st.session_state.get("mask_names"):
-        return dd.pseudonym(name)
+        return pseudonym(name)
     return name
 
 
@@ -170,7 +185,7 @@ def url_selectbox(
         st.session_state[key] = url_val
     elif st.session_state.get(key) not in options:
         st.session_state[key] = default if default in options else None
-    value = st.selectbox(
+    value: str | None = st.selectbox(
         label, options, key=key, format_func=format_func, on_change=on_change, **kwargs
     )
     if value is None:
@@ -182,44 +197,34 @@ def url_selectbox(
     return value
 
 
-def score_table(view: dd.HandView, players: list[str]) -> None:
+def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
     table (and flagged in its ``differs`` column); then the totals per player."""
-    if view.score_rows:
-        rows = []
-        for r in view.score_rows:
-            seat = r["seat"]
-            who = players[seat] if seat is not None and seat < len(players) else "declarer side"
-            differs = (
-                (r["delta"] is not None
-                and r["delta"] != 0)
-                or (r["recorded"] is None) != (r["recomputed"] is None)
-            )
-            rows.append({"item": r["item"], "who": who, "recorded": r["recorded"],
-                         "recomputed": r["recomputed"], "delta": r["delta"], "differs": differs})  # fmt: skip
+    rows = score_lines(view, players)
+    if rows:
         bad = [r for r in rows if r["differs"]]
         if bad:
             st.error(
                 "**Score differences** — "
                 + "; ".join(
-                    f"{r['item']} ({r['who']}): recorded {r['recorded']}, recomputed {r['recomputed']}"
+                    f"{r['item']} ({r['who']}): recorded {r['recorded']}, "
+                    f"recomputed {r['recomputed']}"
                     for r in bad
                 ),
                 icon=":material/error:",
             )
-        rows.sort(key=lambda r: not r["differs"])
         st.dataframe(
-            rows, hide_index=True, width="stretch",
+            rows,
+            hide_index=True,
+            width="stretch",
             column_config={"differs": st.column_config.CheckboxColumn("differs")},
-        )  # fmt: skip
+        )
     else:
         st.caption("No itemised score stored for this hand.")
-    tot = view.totals
-    if tot.get("recorded") or tot.get("recomputed"):
-        rec = tot.get("recorded") or [None] * len(players)
-        reco = tot.get("recomputed") or [None] * len(players)
+    totals = total_lines(view, players)
+    if totals:
         st.dataframe(
-            [{"player": p, "recorded": a, "recomputed": b, "differs": a != b} for p, a, b in zip(players, rec, reco, strict=False)],
+            totals,
             hide_index=True,
             column_config={"differs": st.column_config.CheckboxColumn("differs")},
-        )  # fmt: skip
+        )

@@ -11,12 +11,13 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from dashboard import view_model as vm
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
-from tarock_logs import dashboard_data as dd
+from tarock_logs.store import queries as q
 
 require_db()
 st.title("Audit")
-index: pl.DataFrame = data("hands_index")
+index: pl.DataFrame = data(q.hands_index)
 
 
 def _opts(col: str) -> list[str]:
@@ -29,16 +30,24 @@ with st.sidebar:
     rnd = st.selectbox("Round", _opts("round"), index=None, key="f_round", placeholder="all")
     table = st.selectbox("Table", _opts("table"), index=None, key="f_table", placeholder="all")
     all_players = sorted({p for ps in index["players"].to_list() for p in (ps or [])})
-    player = st.selectbox("Player", all_players, index=None, key="f_player", placeholder="all",
-                          format_func=masked)  # fmt: skip
+    player = st.selectbox(
+        "Player", all_players, index=None, key="f_player", placeholder="all", format_func=masked
+    )
     game = st.selectbox("Game", _opts("game"), index=None, key="f_game", placeholder="all")
-    kinds = st.multiselect("Kind of finding", list(dd.FINDING_KINDS), key="f_kinds",
-                           placeholder="any finding")  # fmt: skip
+    kinds = st.multiselect(
+        "Kind of finding", list(q.FINDING_KINDS), key="f_kinds", placeholder="any finding"
+    )
 
-found = dd.filter_hands(
-    index, event=event, round=int(rnd) if rnd else None, table=table, player=player, game=game,
-    kinds=kinds, findings_only=True,
-)  # fmt: skip
+found = q.filter_hands(
+    index,
+    event=event,
+    round=int(rnd) if rnd else None,
+    table=table,
+    player=player,
+    game=game,
+    kinds=kinds,
+    findings_only=True,
+)
 st.caption(f"{len(found)} of {len(index)} hands have findings matching the filters.")
 
 
@@ -53,28 +62,47 @@ if found.is_empty():
     st.success("No hand with findings matches the filters.")
 else:
     show = found.select(
-        "label", "event", "round", "table", "game", "contract", "n_violations",
-        "n_discrepancies", "unverified",
-    ).rename({"label": "hand", "n_violations": "illegal actions",
-              "n_discrepancies": "score differences"})  # fmt: skip
-    st.dataframe(show, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(show)),
-                 key="findings_table", on_select=_open_selected, selection_mode="single-row")  # fmt: skip
+        "label",
+        "event",
+        "round",
+        "table",
+        "game",
+        "contract",
+        "n_violations",
+        "n_discrepancies",
+        "unverified",
+    ).rename(
+        {"label": "hand", "n_violations": "illegal actions", "n_discrepancies": "score differences"}
+    )
+    st.dataframe(
+        show,
+        hide_index=True,
+        width="stretch",
+        height=min(400, 38 + 35 * len(show)),
+        key="findings_table",
+        on_select=_open_selected,
+        selection_mode="single-row",
+    )
     st.caption("Select a row to see the hand's verdicts.")
 
 ids = found["hand_id"].to_list()
 labels = dict(zip(found["hand_id"].to_list(), found["label"].to_list(), strict=True))
 options = list(ids)
 url_hand = st.query_params.get("hand")
-if url_hand and url_hand not in labels and data("hand_exists", url_hand):
+if url_hand and url_hand not in labels and data(q.hand_exists, url_hand):
     options.insert(0, url_hand)  # a deep link to a hand without findings, or filtered out
     row = index.filter(pl.col("hand_id") == url_hand)
     labels[url_hand] = (
         row["label"][0] if row.height else url_hand
     ) + " (no finding / filtered out)"
 hand_id = url_selectbox(
-    "Hand", options, param="hand", key="audit_hand", format_func=lambda h: labels.get(h, h),
+    "Hand",
+    options,
+    param="hand",
+    key="audit_hand",
+    format_func=lambda h: labels.get(h, h),
     placeholder="Select a hand to see its verdicts",
-)  # fmt: skip
+)
 if not hand_id:
     st.stop()
 
@@ -94,13 +122,18 @@ if view.violations:
         seat = v.get("seat")
         who = players[seat] if seat is not None and seat < len(players) else "—"
         where = f"action {ai}" if ai is not None else "hand"
-        text = f"**{where}** · {who}: {v['message']}  \nRule: **{v.get('rule') or '—'}** · `{v['code']}`"
+        text = (
+            f"**{where}** · {who}: {v['message']}  \n"
+            f"Rule: **{v.get('rule') or '—'}** · `{v['code']}`"
+        )
         (st.error if v.get("severity") == "error" else st.warning)(text)
         if ai is not None:
             st.page_link(
-                "app_pages/replay.py", label=f"Replay at action {ai}", icon=":material/play_circle:",
+                "app_pages/replay.py",
+                label=f"Replay at action {ai}",
+                icon=":material/play_circle:",
                 query_params={"hand": hand_id, "step": str(ai + 1), "seat": "all"},
-            )  # fmt: skip
+            )
 else:
     st.success("Every action is legal.")
 for u in view.unverified:
@@ -114,15 +147,20 @@ score_table(view, players)
 c1, c2 = st.columns(2)
 first = view.first_problem_step()
 c1.page_link(
-    "app_pages/replay.py", label="Open in the replay viewer" + (" at the first problem" if first else ""),
-    icon=":material/play_circle:", query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
-)  # fmt: skip
+    "app_pages/replay.py",
+    label="Open in the replay viewer" + (" at the first problem" if first else ""),
+    icon=":material/play_circle:",
+    query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
+)
 try:
-    html = dd.dossier_html(view, masked if st.session_state.get("mask_names") else None)
+    html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(f"Dossier not available: {exc}")
 else:
     c2.download_button(
-        "Download the dispute dossier (HTML)", html, file_name=f"dossier-{view.session_id}-{view.number}.html",
-        mime="text/html", icon=":material/download:",
-    )  # fmt: skip
+        "Download the dispute dossier (HTML)",
+        html,
+        file_name=f"dossier-{view.session_id}-{view.number}.html",
+        mime="text/html",
+        icon=":material/download:",
+    )

@@ -5,20 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state import data, require_db
+from tarock_logs.store import queries as q
 
 path, _ = require_db()
 st.title("tarock-logs")
 st.caption(f"Database: `{path.name}` (read-only)")
-counts = data("overview")
+counts = data(q.overview)
 cols = st.columns(4)
 cols[0].metric("Sessions", counts["sessions"])
 cols[1].metric("Hands", counts["hands"])
 cols[2].metric("Players", counts["players"])
 cols[3].metric("Rejected records", counts["rejects"])
-cols = st.columns(3)
-cols[0].metric("Hands with illegal actions", counts["illegal"])
-cols[1].metric("Hands with score differences", counts["discrepancy"])
-cols[2].metric("Hands not fully verified", counts["unverified"])
+findings = st.columns(3)
+findings[0].metric("Hands with illegal actions", counts["illegal"])
+findings[1].metric("Hands with score differences", counts["discrepancy"])
+findings[2].metric("Hands not fully verified", counts["unverified"])
 
 st.page_link("app_pages/audit.py", label="Audit: every hand with findings", icon=":material/gavel:")
 st.page_link(
@@ -31,5 +32,5 @@ st.page_link(
 
 if counts["rejects"]:
     with st.expander(f"Rejected records ({counts['rejects']}): not stored, with the first error"):
-        st.dataframe(data("rejects"), hide_index=True, width="stretch")
+        st.dataframe(data(q.rejects), hide_index=True, width="stretch")
         st.caption("`tarock validate FILE` lists every error of a file with its location.")

@@ -15,11 +15,12 @@ import polars as pl
 import streamlit as st
 
 from dashboard.state import data, masked, require_db
+from tarock_logs.store import queries as q
 from tarock_logs.store.stats import MIN_SAMPLE
 
 require_db()
 st.title("Players")
-fv: dict[str, Any] = data("filter_values")
+fv: dict[str, Any] = data(q.filter_values)
 if not fv["players"]:
     st.info("No players in the database yet.")
     st.stop()
@@ -32,8 +33,13 @@ with st.sidebar:
         event = st.selectbox("Event", fv["events"], index=None, placeholder="all")
         lo, hi = fv["date_min"], fv["date_max"]
         span = st.date_input("Dates", value=(lo, hi), min_value=lo, max_value=hi) if lo else ()
-        player = st.selectbox("Player", list(names), index=None, placeholder="everyone",
-                              format_func=lambda p: masked(names.get(p, p)))  # fmt: skip
+        player = st.selectbox(
+            "Player",
+            list(names),
+            index=None,
+            placeholder="everyone",
+            format_func=lambda p: masked(names.get(p) or p),
+        )
         st.form_submit_button("Apply")
 
 d_from = span[0] if isinstance(span, (tuple, list)) and len(span) > 0 else None
@@ -51,7 +57,7 @@ def _named(frame: pl.DataFrame, *cols: str) -> pl.DataFrame:
 
 
 def _section(name: str) -> pl.DataFrame:
-    out: pl.DataFrame = data("stats_section", name, filters)
+    out: pl.DataFrame = data(q.stats_section, name, filters)
     return out.with_columns(pl.col(pl.Float64).round(2))
 
 
@@ -67,8 +73,14 @@ st.dataframe(_named(per_player, "name").drop("player_id"), hide_index=True, widt
 
 st.subheader("Per player and role")
 roles = _named(_section("roles"), "name")
-st.dataframe(roles.drop("player_id"), hide_index=True, width="stretch", key="roles_table",
-             on_select="rerun", selection_mode="single-row")  # fmt: skip
+st.dataframe(
+    roles.drop("player_id"),
+    hide_index=True,
+    width="stretch",
+    key="roles_table",
+    on_select="rerun",
+    selection_mode="single-row",
+)
 
 c1, c2 = st.columns(2)
 with c1:
@@ -95,8 +107,14 @@ st.subheader("Success by contract")
 charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
 if charted.height:
     st.bar_chart(charted, x="contract", y="win_rate")
-st.dataframe(contracts, hide_index=True, width="stretch", key="contracts_table",
-             on_select="rerun", selection_mode="single-row")  # fmt: skip
+st.dataframe(
+    contracts,
+    hide_index=True,
+    width="stretch",
+    key="contracts_table",
+    on_select="rerun",
+    selection_mode="single-row",
+)
 
 st.subheader("Partner synergy")
 syn = _section("synergy")
@@ -142,15 +160,21 @@ if drill_contract:
 if outcome:
     drill.append(("won", outcome == "won"))
 d_filters = (game, event, d_from, d_to, drill_player)
-hands: pl.DataFrame = data("drill_hands", d_filters, tuple(drill))
+hands: pl.DataFrame = data(q.drill_hands, d_filters, tuple(drill))
 what = ", ".join(
-    x for x in (
+    x
+    for x in (
         masked(names.get(drill_player, drill_player)) if drill_player else "everyone",
-        drill_role, drill_contract, outcome,
-    ) if x
-)  # fmt: skip
-st.caption(f"{hands['hand_id'].n_unique()} hands ({hands.height} seats): {what}. "
-           "Select a row above to narrow.")  # fmt: skip
+        drill_role,
+        drill_contract,
+        outcome,
+    )
+    if x
+)
+st.caption(
+    f"{hands['hand_id'].n_unique()} hands ({hands.height} seats): {what}. "
+    "Select a row above to narrow."
+)
 shown = hands.with_columns(
     pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("player"),
     pl.col("date").cast(pl.String),
@@ -159,10 +183,15 @@ shown = _named(shown, "player").select(
     "session_id", "number", "date", "player", "seat", "role", "contract", "score", "won", "replay"
 )
 st.dataframe(
-    shown, hide_index=True, width="stretch",
+    shown,
+    hide_index=True,
+    width="stretch",
     column_config={"replay": st.column_config.LinkColumn("replay", display_text="open")},
-)  # fmt: skip
+)
 st.download_button(
-    "Download these hands (CSV)", shown.write_csv(), file_name=f"hands-{dt.date.today()}.csv",
-    mime="text/csv", icon=":material/download:",
-)  # fmt: skip
+    "Download these hands (CSV)",
+    shown.write_csv(),
+    file_name=f"hands-{dt.date.today()}.csv",
+    mime="text/csv",
+    icon=":material/download:",
+)

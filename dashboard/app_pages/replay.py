@@ -12,12 +12,14 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from dashboard import view_model as vm
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
-from tarock_logs import dashboard_data as dd
+from dashboard.view_model import HandView
 from tarock_logs.report.cards_svg import cards_svg
+from tarock_logs.store import queries as q
 
 require_db()
-sessions: pl.DataFrame = data("sessions_index")
+sessions: pl.DataFrame = data(q.sessions_index)
 sessions = sessions.filter(pl.col("n_hands") > 0)
 if sessions.is_empty():
     st.info("The database holds no hands yet.")
@@ -58,54 +60,56 @@ st.title("Replay")
 # A deep link names the hand; its session is looked up (and so validated) in the database.
 url_hand = st.query_params.get("hand")
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
-    url_session = data("hand_session", url_hand)
+    url_session = data(q.hand_session, url_hand)
     if url_session in slabels:
         st.session_state["replay_session"] = url_session
 if st.session_state.get("replay_session") not in slabels:
     st.session_state["replay_session"] = sids[0]
 c_session, c_hand = st.columns([3, 2])
 session_id = c_session.selectbox(
-    "Session", sids, key="replay_session", format_func=lambda s: slabels.get(s, s),
+    "Session",
+    sids,
+    key="replay_session",
+    format_func=lambda s: slabels.get(s, s),
     on_change=_new_session,
-)  # fmt: skip
-hands: pl.DataFrame = data("session_hands", session_id)
+)
+hands: pl.DataFrame = data(q.session_hands, session_id)
 ids: list[str] = hands["hand_id"].to_list()
 labels = {
-    r["hand_id"]: f"hand {r['number']}" + (f" · {r['contract']}" if r["contract"] else "")
-    + (" [illegal]" if r["illegal"] else "") + (" [score≠]" if r["discrepancy"] else "")
+    r["hand_id"]: f"hand {r['number']}"
+    + (f" · {r['contract']}" if r["contract"] else "")
+    + (" [illegal]" if r["illegal"] else "")
+    + (" [score≠]" if r["discrepancy"] else "")
     for r in hands.to_dicts()
-}  # fmt: skip
+}
 with c_hand:
     hand_id = url_selectbox(
-        "Hand", ids, param="hand", key="replay_hand", default=ids[0] if ids else None,
-        format_func=lambda h: labels.get(h, h), on_change=_reset_step,
+        "Hand",
+        ids,
+        param="hand",
+        key="replay_hand",
+        default=ids[0] if ids else None,
+        format_func=lambda h: labels.get(h, h),
+        on_change=_reset_step,
         help="[illegal]: an illegal action · [score≠]: a score difference",
-    )  # fmt: skip
+    )
 if not hand_id:
     st.info("Select a hand to replay.")
     st.stop()
-view = hand_view(hand_id)
-if view is None:
+found = hand_view(hand_id)
+if found is None:
     st.error("Unknown hand.")
     st.stop()
+view: HandView = found  # (the fragment below sees it as a HandView)
 
 players = [masked(p) for p in view.players]
 n_seats = len(players)
 last = view.n_steps
 
 # ---------------------------------------------------------------- header
-event = " · ".join(
-    str(x)
-    for x in (
-        view.event.get("name") or view.event.get("tournament"),
-        f"round {view.event['round']}" if view.event.get("round") else None,
-        f"table {view.event['table']}" if view.event.get("table") else None,
-        view.event.get("date"),
-    )
-    if x
-)
 st.caption(
-    f"{event} — session `{view.session_id}`, hand {view.number}, {view.game}, ruleset `{view.ruleset}`"
+    f"{vm.event_line(view)} — session `{view.session_id}`, hand {view.number}, {view.game}, "
+    f"ruleset `{view.ruleset}`"
 )
 roles = []
 if view.contract:
@@ -124,12 +128,35 @@ if roles:
 
 h1, h2, h3, h4 = st.columns([1, 1, 1, 1])
 autoplay = h3.toggle("Autoplay", key="autoplay", help="step forward by itself")
-speed = h4.select_slider("Seconds per step", [0.5, 1.0, 2.0, 4.0], value=1.0, key="autoplay_speed",
-                         label_visibility="collapsed", disabled=not autoplay)  # fmt: skip
-h1.button("Previous hand", key="prev_hand", icon=":material/skip_previous:", on_click=_goto_hand, args=(view.prev_hand,), disabled=view.prev_hand is None,
-              width="stretch", help="previous hand of this session")  # fmt: skip
-h2.button("Next hand", key="next_hand", icon=":material/skip_next:", icon_position="right", on_click=_goto_hand, args=(view.next_hand,), disabled=view.next_hand is None,
-              width="stretch", help="next hand of this session")  # fmt: skip
+speed = h4.select_slider(
+    "Seconds per step",
+    [0.5, 1.0, 2.0, 4.0],
+    value=1.0,
+    key="autoplay_speed",
+    label_visibility="collapsed",
+    disabled=not autoplay,
+)
+h1.button(
+    "Previous hand",
+    key="prev_hand",
+    icon=":material/skip_previous:",
+    on_click=_goto_hand,
+    args=(view.prev_hand,),
+    disabled=view.prev_hand is None,
+    width="stretch",
+    help="previous hand of this session",
+)
+h2.button(
+    "Next hand",
+    key="next_hand",
+    icon=":material/skip_next:",
+    icon_position="right",
+    on_click=_goto_hand,
+    args=(view.next_hand,),
+    disabled=view.next_hand is None,
+    width="stretch",
+    help="next hand of this session",
+)
 
 p1, p2, p3 = st.columns([2, 1, 1])
 ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
@@ -137,15 +164,33 @@ seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
 if st.session_state.get("follow") not in seat_of:
     st.session_state["follow"] = None
 follow = p1.selectbox(
-    "Follow a player", ids_at_table, format_func=lambda pid: players[seat_of[pid]],
-    key="follow", placeholder="Follow a player across hands…", label_visibility="collapsed",
-)  # fmt: skip
-back_of = data("player_neighbour_hand", hand_id, follow, False) if follow else None
-next_of = data("player_neighbour_hand", hand_id, follow, True) if follow else None
-p2.button("Their previous hand", key="player_prev", icon=":material/person:", width="stretch",
-          on_click=_goto_hand, args=back_of or (None,), disabled=back_of is None)  # fmt: skip
-p3.button("Their next hand", key="player_next", icon=":material/person:", width="stretch",
-          on_click=_goto_hand, args=next_of or (None,), disabled=next_of is None)  # fmt: skip
+    "Follow a player",
+    ids_at_table,
+    format_func=lambda pid: players[seat_of[pid]],
+    key="follow",
+    placeholder="Follow a player across hands…",
+    label_visibility="collapsed",
+)
+back_of = data(q.player_neighbour_hand, hand_id, follow, False) if follow else None
+next_of = data(q.player_neighbour_hand, hand_id, follow, True) if follow else None
+p2.button(
+    "Their previous hand",
+    key="player_prev",
+    icon=":material/person:",
+    width="stretch",
+    on_click=_goto_hand,
+    args=back_of or (None,),
+    disabled=back_of is None,
+)
+p3.button(
+    "Their next hand",
+    key="player_next",
+    icon=":material/person:",
+    width="stretch",
+    on_click=_goto_hand,
+    args=next_of or (None,),
+    disabled=next_of is None,
+)
 
 if not view.steps:
     st.warning("This hand could not be replayed: " + "; ".join(view.unverified))
@@ -166,9 +211,15 @@ def viewer() -> None:
     seat_opts = ["all"] + [str(i) for i in range(n_seats)]
     with c2:
         seat_sel = url_selectbox(
-            "View", seat_opts, param="seat", key="replay_seat", default="all",
-            format_func=lambda s: "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}",
-        )  # fmt: skip
+            "View",
+            seat_opts,
+            param="seat",
+            key="replay_seat",
+            default="all",
+            format_func=lambda s: (
+                "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}"
+            ),
+        )
     only = None if seat_sel in (None, "all") else int(seat_sel)
 
     nav = st.columns(5)
@@ -177,13 +228,26 @@ def viewer() -> None:
         "First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch"
     )
     nav[1].button(
-        "Back", icon=":material/chevron_left:", key="back", on_click=_set_step, args=(step - 1,), shortcut="Left",
-        disabled=step <= 0, width="stretch",
-    )  # fmt: skip
+        "Back",
+        icon=":material/chevron_left:",
+        key="back",
+        on_click=_set_step,
+        args=(step - 1,),
+        shortcut="Left",
+        disabled=step <= 0,
+        width="stretch",
+    )
     nav[2].button(
-        "Next", icon=":material/chevron_right:", icon_position="right", key="forward", on_click=_set_step, args=(min(last, step + 1),),
-        shortcut="Right", disabled=step >= last, width="stretch",
-    )  # fmt: skip
+        "Next",
+        icon=":material/chevron_right:",
+        icon_position="right",
+        key="forward",
+        on_click=_set_step,
+        args=(min(last, step + 1),),
+        shortcut="Right",
+        disabled=step >= last,
+        width="stretch",
+    )
     nav[3].button(
         "Last",
         icon=":material/last_page:",
@@ -194,19 +258,30 @@ def viewer() -> None:
     )
     problem = view.first_problem_step()
     nav[4].button(
-        "First problem", icon=":material/report:", key="first_problem", on_click=_set_step, args=(problem or 0,), disabled=problem is None,
-        width="stretch", help="the position right after the first illegal action",
-    )  # fmt: skip
-    marks = dd.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
+        "First problem",
+        icon=":material/report:",
+        key="first_problem",
+        on_click=_set_step,
+        args=(problem or 0,),
+        disabled=problem is None,
+        width="stretch",
+        help="the position right after the first illegal action",
+    )
+    marks = vm.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
     nav2[0].selectbox(
-        "Jump to", [f"{lbl} (step {s})" for lbl, s in marks], index=None, key="jump",
-        on_change=_jump, label_visibility="collapsed", placeholder="Jump to…",
-    )  # fmt: skip
+        "Jump to",
+        [f"{lbl} (step {s})" for lbl, s in marks],
+        index=None,
+        key="jump",
+        on_change=_jump,
+        label_visibility="collapsed",
+        placeholder="Jump to…",
+    )
     cur = view.steps[step]
     state: dict[str, Any] = cur.view or {}
 
     # ---------------------------------------------------------------- the action and its verdict
-    st.subheader(f"Step {step} of {last}: {dd.action_text(cur.action, players)}")
+    st.subheader(f"Step {step} of {last}: {vm.action_text(cur.action, players)}")
     offending_cards: set[str] = set()
     for v in cur.violations:
         text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
@@ -224,7 +299,7 @@ def viewer() -> None:
     # ---------------------------------------------------------------- the table
     left, right = st.columns([3, 2])
     with left:
-        played = dd.played_by_seat(state, n_seats)
+        played = vm.played_by_seat(state, n_seats)
         hands = state.get("hands") or view.deal
         to_move = state.get("to_move")
         for seat in range(n_seats):
@@ -247,8 +322,15 @@ def viewer() -> None:
             if not held and not played[seat]:
                 st.caption("no cards" if view.deal[seat] else "sits out")
                 continue
-            st.image(cards_svg(held + played[seat], greyed=played[seat], highlight=offending_cards & set(played[seat]),
-                               scale=0.8, title=f"{players[seat]}: {' '.join(held)}"))  # fmt: skip
+            st.image(
+                cards_svg(
+                    held + played[seat],
+                    greyed=played[seat],
+                    highlight=offending_cards & set(played[seat]),
+                    scale=0.8,
+                    title=f"{players[seat]}: {' '.join(held)}",
+                )
+            )
     with right:
         trick = state.get("trick") or []
         if (
@@ -260,8 +342,14 @@ def viewer() -> None:
             trick = state["tricks"][-1].get("cards") or []  # the trick just completed
         st.markdown("**On the table**")
         if trick:
-            st.image(cards_svg([c for _, c in trick], highlight=offending_cards,
-                               captions=[players[s].split()[0] for s, _ in trick], scale=0.9))  # fmt: skip
+            st.image(
+                cards_svg(
+                    [c for _, c in trick],
+                    highlight=offending_cards,
+                    captions=[players[s].split()[0] for s, _ in trick],
+                    scale=0.9,
+                )
+            )
         else:
             st.caption("no trick in progress")
         groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
@@ -278,37 +366,21 @@ def viewer() -> None:
             st.markdown("**Discards**")
             st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
 
-    def _history(rows: Any) -> list[str]:
-        out = []
-        for r in rows or []:
-            if isinstance(r, dict):
-                seat = r.get("seat")
-                who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
-                rest = ", ".join(
-                    f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, "")
-                )
-                out.append(f"{who}: {rest}" if who else rest)
-            elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
-                out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
-            else:
-                out.append(str(r))
-        return out
-
     h1, h2, h3 = st.columns(3)
     with h1:
         st.markdown("**Bidding**")
-        st.text("\n".join(_history(state.get("bids"))) or "—")
+        st.text("\n".join(vm.history_lines(players, state.get("bids"))) or "—")
     with h2:
         st.markdown("**Announcements**")
-        st.text("\n".join(_history(state.get("announcements"))) or "—")
+        st.text("\n".join(vm.history_lines(players, state.get("announcements"))) or "—")
     with h3:
         st.markdown("**Kontras**")
-        st.text("\n".join(_history(state.get("kontras"))) or "—")
+        st.text("\n".join(vm.history_lines(players, state.get("kontras"))) or "—")
 
     side = set()
     if view.declarer is not None:
         side = {view.declarer} | ({view.partner} if view.partner is not None else set())
-    rows = dd.trick_rows(state, players, side)
+    rows = vm.trick_rows(state, players, side)
     if rows:
         st.markdown("**Tricks**")
         st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
@@ -316,19 +388,19 @@ def viewer() -> None:
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
     if cur.action is not None and (only is None or cur.action.seat == only):
-        alts = dd.alternatives(view, step - 1)
+        alts = vm.alternatives(view, step - 1)
         with st.expander(
             f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)
         ):
             st.write(
-                ", ".join(dd.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none"
+                ", ".join(vm.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none"
             )
-    nxt = dd.alternatives(view, step) if step < last else []
+    nxt = vm.alternatives(view, step) if step < last else []
     if only is not None:
         nxt = [a for a in nxt if a.seat == only]
     if nxt:
         with st.expander(f"Legal next actions ({len(nxt)})"):
-            st.write(", ".join(dd.action_text(a, players) for a in nxt[:60]))
+            st.write(", ".join(vm.action_text(a, players) for a in nxt[:60]))
 
     # ---------------------------------------------------------------- score
     with st.expander("Score: recorded vs recomputed", expanded=step == last):

@@ -11,24 +11,27 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from dashboard import view_model as vm
 from dashboard.state import data, masked, require_db
+from tarock_logs.store import queries as q
 
 require_db()
 st.title("Tournament")
-tids: list[str] = data("tournaments")
+tids: list[str] = data(q.tournaments)
 if not tids:
     st.info("No session in the database names a tournament (`event.tournament`).")
     st.stop()
 
 tid = st.selectbox("Tournament", tids, key="tournament", bind="query-params")
 with st.spinner("Recomputing the standings from the logs…"):
-    report = data("tournament_report", tid)
+    report = data(vm.tournament_report, tid)
 if report is None:
     st.error("Unknown tournament.")
     st.stop()
 t = report["tournament"]
 st.caption(
-    f"{t['game']} · ruleset `{t['ruleset']}` · rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables"
+    f"{t['game']} · ruleset `{t['ruleset']}` · "
+    f"rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables"
 )
 
 
@@ -47,9 +50,15 @@ def _highlight(cols: tuple[str, str]):  # type: ignore[no-untyped-def]
 st.subheader("Final ranking (recomputed)")
 rows = []
 for s in t["standings"]:
-    row = {"rank": s["rank"], "player": masked(s["name"]), "id": s["player"], "total": s["total"],
-           "placement points": s["placement_points"], "penalties": s["penalties"],
-           "deviation": s["deviation"]}  # fmt: skip
+    row = {
+        "rank": s["rank"],
+        "player": masked(s["name"]),
+        "id": s["player"],
+        "total": s["total"],
+        "placement points": s["placement_points"],
+        "penalties": s["penalties"],
+        "deviation": s["deviation"],
+    }
     for rnd, r in s["rounds"].items():
         row[f"R{rnd} score"] = r.get("score")
         row[f"R{rnd} points"] = r.get("placement_points")

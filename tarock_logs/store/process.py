@@ -319,8 +319,11 @@ def _role(
     return "defender"
 
 
-#: actions columns read straight from the model's attribute of the same name
-_ACTION_ATTRS = (
+#: The ``actions`` table's columns that hold a log action's fields, as ``(column, field)``
+#: pairs: each column holds the field of the same name, except ``talon_group`` (a talon pick's
+#: ``group``). An action's ``params`` (announcements, melds) are the JSON column ``params``.
+#: The way back, rows to log actions, is :func:`tarock_logs.store.rebuild.action_from_row`.
+ACTION_COLUMNS = (
     ("card", "card"),
     ("cards", "cards"),
     ("shown", "shown"),
@@ -338,7 +341,7 @@ _ACTION_ATTRS = (
 
 
 #: the optional columns other than ``card`` and ``note`` (filled per action class)
-_SPARSE_ATTRS = tuple((col, attr) for col, attr in _ACTION_ATTRS if col not in ("card", "note"))
+_SPARSE_ATTRS = tuple((col, attr) for col, attr in ACTION_COLUMNS if col not in ("card", "note"))
 
 
 def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
@@ -535,7 +538,7 @@ def _add_session(
         )
         for j, irr in enumerate(hand.irregularities):
             d = irr.__dict__
-            seat = d.get("offender", d.get("seat"))
+            offender = d.get("offender", d.get("seat"))
             points = d.get("points", d.get("penalty"))
             detail = {
                 k: v
@@ -546,7 +549,7 @@ def _add_session(
                 hand_id=hand_id,
                 idx=j,
                 type=irr.type,
-                seat=seat,
+                seat=offender,
                 called_by=d.get("called_by"),
                 kind=d.get("kind"),
                 action_index=d.get("action_index"),
@@ -580,7 +583,7 @@ def _add_session(
             for tr in tricks:  # [[seat, card], ...] -> (seats...), (cards...)
                 played = tr.get("cards")
                 if played:
-                    s_, c_ = zip(*played)
+                    s_, c_ = zip(*played, strict=True)
                     seats_col.append(s_)
                     cards_col.append(c_)
                 else:

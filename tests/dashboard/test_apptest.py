@@ -8,7 +8,7 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tarock_logs.dashboard_data import pseudonym
+from dashboard.view_model import pseudonym
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 TIMEOUT = 60

@@ -1,7 +1,8 @@
 """Small hand-made logs for the store and statistics tests.
 
-``stats_dataset()`` is a known dataset scored by ``tests/support/store_toy_engine.py``: two sessions,
-six hands, every figure of ``tests/store/test_stats.py`` derived from it by hand in that file.
+``stats_dataset()`` is a known dataset scored by ``tests/support/store_toy_engine.py``: two
+sessions, six hands, every figure of ``tests/store/test_stats.py`` derived from it by hand in
+that file; ``ingest_samples()`` a store of sample logs for the read API and view-model tests.
 """
 
 from __future__ import annotations
@@ -233,3 +234,27 @@ def stored_rows(db: Path) -> dict[str, list[tuple]]:
                              key=repr) for name, sch in SCHEMAS.items()}  # fmt: skip
     finally:
         con.close()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The spec's Appendix B hands and the disputed round (illegal cards, wrong score items,
+#: swapped placement points), the logs the read API and view-model tests ingest.
+APPENDIX_B = ROOT / "sample_logs" / "slovenian" / "appendix-b.json"
+DISPUTED = ROOT / "sample_logs" / "disputed" / "round-1.jsonl"
+
+
+def ingest_samples(base: Path) -> Path:
+    """Ingest :data:`APPENDIX_B` and :data:`DISPUTED` into ``base/t.duckdb``; its path."""
+    from tarock_logs.store.ingest import ingest
+
+    db = base / "t.duckdb"
+    ingest([str(APPENDIX_B), str(DISPUTED)], db=str(db))
+    return db
+
+
+def stored_hand_id(cur: Any, session: str, number: int) -> str:
+    """The stored id of hand ``number`` of ``session``."""
+    rows = cur.execute(
+        "SELECT hand_id FROM hands WHERE session_id = ? AND number = ?", [session, number]
+    ).fetchall()
+    return str(rows[0][0])

@@ -1,0 +1,422 @@
+"""The dashboard's view model: what the pages show, built from the store (no Streamlit here).
+
+The pages (``app_pages/``) only present; everything they show about a hand, a tournament or a
+player's name comes from here, as plain dataclasses, dicts and lists, so it is tested without
+a browser. Queries are :mod:`tarock_logs.store.queries`, the session as logged is
+:func:`tarock_logs.store.rebuild.load_session`, and the replay of one hand runs through
+:mod:`tarock_logs.verdict.replay`; the verdicts and score items shown beside it are the ones the
+ingest's audit stored.
+
+Glossary: a *step* is the position after one action (step 0 is the deal, before any action;
+step ``k`` is after the action with 0-based index ``k - 1``); a *finding* is an illegal action
+(a *violation*, citing the rule it breaks), a *discrepancy* (a score item whose recorded value
+differs from the recomputed one) or an *unverified* item (something the engine could not
+check). A *pseudonym* stands for a player's name when names are masked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+from tarock_logs.log import models as m
+from tarock_logs.report.dossier import render_dossier
+from tarock_logs.rules.base import Action
+from tarock_logs.store import queries
+from tarock_logs.store.rebuild import load_session
+from tarock_logs.verdict import replay as rp
+from tarock_logs.verdict.audit import audit_session, audit_tournaments
+
+_PSEUDO_ADJ = (
+    "Amber", "Brisk", "Cobalt", "Dusky", "Elder", "Fleet", "Gilded", "Hazel", "Ivory", "Jade",
+    "Keen", "Lunar", "Mossy", "Noble", "Olive", "Plum", "Quiet", "Russet", "Silver", "Tawny",
+)  # fmt: skip
+_PSEUDO_NOUN = (
+    "Badger", "Crane", "Falcon", "Heron", "Ibex", "Lynx", "Marten", "Otter", "Owl", "Raven",
+    "Stoat", "Swift", "Viper", "Wolf", "Wren", "Yak", "Bison", "Finch", "Gecko", "Hare",
+)  # fmt: skip
+
+
+def pseudonym(name: str) -> str:
+    """A stable pseudonym for a player name (same name → same pseudonym, in every view)."""
+    h = hashlib.sha256(name.encode("utf-8")).digest()
+    return f"{_PSEUDO_ADJ[h[0] % 20]} {_PSEUDO_NOUN[h[1] % 20]} {h[2] % 100:02d}"
+
+
+# --------------------------------------------------------------------------- the view model
+
+
+@dataclass(frozen=True)
+class HandView:
+    """Everything the replay viewer and the audit detail show for one hand."""
+
+    hand_id: str
+    session_id: str
+    number: int
+    game: str
+    ruleset: str
+    event: dict[str, Any]
+    players: list[str]  # names (or ids) by seat
+    dealer: int
+    deal: list[list[str]]  # cards dealt to each seat
+    talon: list[str]
+    actions: list[Any]  # the log's actions (models)
+    steps: list[rp.Step]  # replay steps: step 0 = the deal
+    violations: list[dict[str, Any]]
+    score_rows: list[dict[str, Any]]  # item, seat, recorded, recomputed, delta
+    totals: dict[str, list[int | None] | None]  # recorded / recomputed per seat
+    unverified: list[str]
+    contract: str | None
+    declarer: int | None
+    partner: int | None
+    won: bool | None
+    prev_hand: str | None = None
+    next_hand: str | None = None
+    replay: rp.HandReplay | None = field(default=None, repr=False)
+    session: m.Session | None = field(default=None, repr=False)
+    hand: m.Hand | None = field(default=None, repr=False)
+
+    @property
+    def n_steps(self) -> int:
+        """Index of the last step (= number of actions)."""
+        return len(self.actions)
+
+    def first_problem_step(self) -> int | None:
+        """The step right after the first illegal action (where the viewer highlights it)."""
+        idx = [v["action_index"] for v in self.violations if v.get("action_index") is not None]
+        return min(idx) + 1 if idx else None
+
+
+def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
+    """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown)."""
+    r = queries.hand_facts(cur, hand_id)
+    if r is None:
+        return None
+    loaded = load_session(cur, r["session_id"])
+    if loaded is None:
+        return None
+    session, ids = loaded
+    index = ids.index(hand_id)
+    hand = session.hands[index]
+    # the session's earlier hands are replayed too (without views): what carries from hand to
+    # hand (radelci) is then right
+    replay = rp.replay_in_session(session, index)
+    found = queries.hand_findings(cur, hand_id)
+    rec = [t["recorded_total"] for t in found["totals"]]
+    reco = [t["recomputed_total"] for t in found["totals"]]
+    players = [p.name or p.id for p in session.players]
+    event = {
+        "name": r["event_name"],
+        "tournament": r["tournament"],
+        "round": r["round"],
+        "table": r["table_name"],
+        "date": str(r["date"]) if r["date"] else None,
+    }
+    return HandView(
+        hand_id=hand_id,
+        session_id=r["session_id"],
+        number=int(r["number"]),
+        game=r["game"],
+        ruleset=replay.ruleset_id or r["ruleset"],
+        event=event,
+        players=players,
+        dealer=hand.dealer,
+        deal=[list(h) for h in hand.deal.hands],
+        talon=list(hand.deal.talon),
+        actions=list(hand.actions),
+        steps=list(replay.steps),
+        violations=found["violations"],
+        score_rows=found["items"],
+        totals={
+            "recorded": rec if any(x is not None for x in rec) else None,
+            "recomputed": reco if any(x is not None for x in reco) else None,
+        },
+        unverified=found["unverified"] or list(replay.unverified),
+        contract=r["contract"],
+        declarer=r["declarer"],
+        partner=r["partner"],
+        won=r["won"],
+        prev_hand=ids[index - 1] if index > 0 else None,
+        next_hand=ids[index + 1] if index + 1 < len(ids) else None,
+        replay=replay,
+        session=session,
+        hand=hand,
+    )
+
+
+def event_line(view: HandView) -> str:
+    """The hand's event in one line: ``"Club cup · round 2 · table B · 2025-03-22"``."""
+    e = view.event
+    parts = (
+        e.get("name") or e.get("tournament"),
+        f"round {e['round']}" if e.get("round") else None,
+        f"table {e['table']}" if e.get("table") else None,
+        e.get("date"),
+    )
+    return " · ".join(str(x) for x in parts if x)
+
+
+def score_lines(view: HandView, players: list[str]) -> list[dict[str, Any]]:
+    """The hand's score, item by item: item, who (the player, or the declarer side for an item
+    of no one seat), recorded, recomputed, delta and whether the two differ (also when only
+    one of them is there); the differing items first."""
+    rows = []
+    for r in view.score_rows:
+        seat = r["seat"]
+        who = players[seat] if seat is not None and seat < len(players) else "declarer side"
+        differs = (r["delta"] is not None and r["delta"] != 0) or (r["recorded"] is None) != (
+            r["recomputed"] is None
+        )
+        rows.append(
+            {
+                "item": r["item"],
+                "who": who,
+                "recorded": r["recorded"],
+                "recomputed": r["recomputed"],
+                "delta": r["delta"],
+                "differs": differs,
+            }
+        )
+    rows.sort(key=lambda r: not r["differs"])
+    return rows
+
+
+def total_lines(view: HandView, players: list[str]) -> list[dict[str, Any]]:
+    """The hand's totals per player, recorded and recomputed (empty when neither is stored)."""
+    rec = view.totals.get("recorded")
+    reco = view.totals.get("recomputed")
+    if not rec and not reco:
+        return []
+    rec = rec or [None] * len(players)
+    reco = reco or [None] * len(players)
+    return [
+        {"player": p, "recorded": a, "recomputed": b, "differs": a != b}
+        for p, a, b in zip(players, rec, reco, strict=False)
+    ]
+
+
+# --------------------------------------------------------------------------- replay helpers (pure)
+
+
+def action_text(action: Any, players: list[str] | None = None) -> str:
+    """A readable line for one action: ``"Ana: play HK"``, ``"Bor: bid three"``."""
+    if action is None:
+        return "deal"
+    who = (
+        players[action.seat]
+        if players and 0 <= action.seat < len(players)
+        else f"seat {action.seat}"
+    )
+    t = action.type
+    arg: str | None
+    if t == "discard":
+        arg = " ".join(action.cards)
+    elif t == "talon":
+        arg = f"group {action.group}"
+    elif t == "kontra":
+        lvl = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mordkontra"}.get(action.level or 1)
+        arg = f"{lvl} on {action.target or 'game'}"
+        t = ""
+    elif t == "claim":
+        arg = action.claim
+    else:
+        arg = action.card or action.contract or action.bonus or action.meld
+    return f"{who}: " + " ".join(x for x in (t, arg) if x)
+
+
+def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
+    """Where to jump: the first step of each phase and of each trick, plus the end.
+
+    Returns ``(label, step)`` pairs in step order: ``("bidding", 1)``, ``("trick 1", 23)``…
+    A trick's step is the one where its first card is on the table (read from the engine's
+    view; without views every ``n_active`` plays start a trick).
+    """
+    marks: list[tuple[str, int]] = [("deal", 0)] if steps else []
+    last = None
+    plays = 0
+    trick_no = 0
+    for st in steps[1:]:
+        action = st.action
+        if action is None:
+            continue
+        if action.type == "play":
+            view = st.view or {}
+            starts = (
+                (len(view.get("trick") or []) == 1) if "trick" in view else plays % n_active == 0
+            )
+            plays += 1
+            if starts:
+                trick_no += 1
+                marks.append((f"trick {trick_no}", st.index))
+            last = "play"
+            continue
+        label = _PHASE_OF.get(action.type, action.type)
+        if label != last:
+            marks.append((label, st.index))
+            last = label
+    if steps:
+        marks.append(("end", len(steps) - 1))
+    return marks
+
+
+_PHASE_OF = {
+    "bid": "bidding",
+    "pass": "bidding",
+    "call": "king call",
+    "talon": "talon",
+    "discard": "talon",
+    "announce": "announcements",
+    "kontra": "announcements",
+    "lezim": "announcements",
+    "claim": "claim",
+}
+
+
+def history_lines(players: list[str], rows: Any) -> list[str]:
+    """The lines of a bidding, announcement or kontra history of the engine's view: each entry
+    (a dict with a ``seat``, or a ``[seat, ...]`` list) as ``"<player>: <what>"``."""
+    n_seats = len(players)
+    out = []
+    for r in rows or []:
+        if isinstance(r, dict):
+            seat = r.get("seat")
+            who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
+            rest = ", ".join(
+                f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, "")
+            )
+            out.append(f"{who}: {rest}" if who else rest)
+        elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
+            out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
+        else:
+            out.append(str(r))
+    return out
+
+
+def played_by_seat(view: dict[str, Any], n_seats: int) -> list[list[str]]:
+    """Cards each seat has played so far (completed tricks and the trick on the table)."""
+    out: list[list[str]] = [[] for _ in range(n_seats)]
+    for t in view.get("tricks") or []:
+        for seat, card in t.get("cards") or []:
+            if 0 <= seat < n_seats:
+                out[seat].append(card)
+    for seat, card in view.get("trick") or []:
+        if 0 <= seat < n_seats:
+            out[seat].append(card)
+    return out
+
+
+def trick_rows(
+    view: dict[str, Any], players: list[str], declarer_side: set[int]
+) -> list[dict[str, Any]]:
+    """The trick list: leader, cards, winner, card points and the running totals per side."""
+    rows = []
+    run_decl: float = 0
+    run_opp: float = 0
+    for i, t in enumerate(view.get("tricks") or [], start=1):
+        pts = t.get("points")
+        winner = t.get("winner")
+        if isinstance(pts, (int, float)) and winner is not None:
+            if winner in declarer_side:
+                run_decl += pts
+            else:
+                run_opp += pts
+        rows.append(
+            {
+                "trick": i,
+                "leader": players[t["leader"]] if t.get("leader") is not None else "",
+                "cards": "  ".join(f"{players[s][:10]}:{c}" for s, c in t.get("cards") or []),
+                "winner": players[winner] if winner is not None else "",
+                "points": pts,
+                "declarer side": run_decl if declarer_side else None,
+                "defenders": run_opp if declarer_side else None,
+            }
+        )
+    return rows
+
+
+def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[str, Any] | None:
+    """Standings of one tournament recomputed from the logs beside the recorded figures.
+
+    Every session of the tournament is rebuilt from the store and audited
+    (:func:`tarock_logs.verdict.audit.audit_session`), then ranked with
+    :func:`tarock_logs.verdict.audit.audit_tournaments`. Returns ``{"tournament": <TournamentAudit
+    dict>, "tables": [per session: round, table, players, recorded and recomputed round
+    scores and placement points, table average]}``.
+    """
+    audits = []
+    names: dict[str, str] = {}  # as the sessions themselves name their players
+    for sid in queries.tournament_sessions(cur, tournament):
+        loaded = load_session(cur, sid)
+        if loaded is None:
+            continue
+        session, _ = loaded
+        names.update({p.id: p.name or p.id for p in session.players})
+        audits.append(audit_session(session))
+    found = [t for t in audit_tournaments(audits) if t.tournament == tournament]
+    if not found:
+        return None
+    tables = []
+    for sa in audits:
+        scores = sa.recomputed_totals
+        for seat, pid in enumerate(sa.players):
+            rec_pp = sa.recorded_placement_points
+            rec_tot = sa.recorded_totals or sa.recorded_hand_sum
+            tables.append(
+                {
+                    "round": sa.round, "table": sa.table, "session": sa.session,
+                    "player": names.get(pid, pid), "player_id": pid,
+                    "recorded score": rec_tot[seat] if rec_tot and seat < len(rec_tot) else None,
+                    "recomputed score": scores[seat] if scores else None,
+                    "table average": round(sum(scores) / len(scores), 2) if scores else None,
+                    "recorded points": rec_pp[seat] if rec_pp and seat < len(rec_pp) else None,
+                    "recomputed points": sa.placement_points[seat] if sa.placement_points else None,
+                }
+            )  # fmt: skip
+    report = found[0].to_dict()
+    for s in report["standings"]:
+        s["name"] = names.get(s["player"], s["player"])
+    return {"tournament": report, "tables": tables}
+
+
+def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> str:
+    """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.report.dossier`).
+
+    ``rename`` maps each player's name (e.g. to its pseudonym) before rendering; player ids
+    (and so the hand's content hash) are kept.
+    """
+    session, hand = view.session, view.hand
+    if session is None or hand is None:
+        raise ValueError(f"hand {view.hand_id} has no session to render")
+    if rename is not None:
+        players = [p.model_copy(update={"name": rename(p.name or p.id)}) for p in session.players]
+        session = session.model_copy(update={"players": players})
+    return render_dossier(session, hand)
+
+
+def alternatives(view: HandView, step: int) -> list[Action]:
+    """The engine's legal actions in the position of ``step`` (after ``step`` actions).
+
+    Uses :func:`tarock_logs.verdict.replay.legal_alternatives`; if that fails, replays the
+    hand's first ``step`` actions afresh (the carry from earlier hands does not change what is
+    legal).
+    """
+    try:
+        if view.replay is not None:
+            return list(rp.legal_alternatives(view.replay, step))
+    except Exception:  # noqa: BLE001 - fall back to a fresh partial replay
+        pass
+    if view.session is None or view.hand is None or not 0 <= step <= len(view.actions):
+        return []
+    partial = view.hand.model_copy(update={"actions": list(view.hand.actions[:step])})
+    r = rp.replay_hand(view.session, partial, with_views=False)
+    state = r._state
+    if state is None or r.actions_applied != step:
+        return []
+    try:
+        return list(state.legal_actions())
+    except Exception:  # noqa: BLE001
+        return []

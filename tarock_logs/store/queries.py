@@ -1,0 +1,374 @@
+"""The store's read API: what the dashboard and ``tarock stats`` ask the database.
+
+Every query takes a DuckDB cursor of a **read-only** connection (:func:`connect_reader`) as
+its first argument, binds values with ``?`` and drains its result. Nothing here renders or
+replays: the rows come back as polars frames, dicts or plain values, and the dashboard's view
+model (``dashboard/view_model.py``) and pages present them. The statistics themselves are
+:mod:`tarock_logs.store.stats`; the wrappers at the end take its filters as plain (hashable)
+values, so a caller can cache each result per database version.
+
+Kinds of finding (:data:`FINDING_KINDS`): an *illegal* action (a violation citing the rule it
+breaks), a score *discrepancy* (a score item whose recorded value differs from the recomputed
+one) and an *unverified* item (something the engine could not check).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from tarock_logs.store.connect import connect_readonly
+from tarock_logs.store.stats import SECTIONS, Filters, hands_for
+
+#: Kinds of finding the audit page filters on.
+FINDING_KINDS = ("illegal", "discrepancy", "unverified")
+
+
+# --------------------------------------------------------------------------- connection
+
+
+def connect_reader(
+    path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
+) -> duckdb.DuckDBPyConnection:
+    """Open the store at ``path`` read-only for the read API (the store's
+    :func:`~tarock_logs.store.connect.connect_readonly`: retries briefly on lock errors), with
+    modest resource settings for a long-lived reader such as the dashboard."""
+    con = connect_readonly(path, retries=retries, delay=delay)
+    con.execute("SET threads = 2")
+    return con
+
+
+def frame(
+    cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None
+) -> pl.DataFrame:
+    """The rows of ``sql`` (``?`` bound to ``params``) as a polars frame."""
+    df: pl.DataFrame = cur.sql(sql, params=params or None).pl()
+    return df
+
+
+def fetch(
+    cur: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None
+) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (``?`` bound to ``params``) as tuples."""
+    return cur.execute(sql, params or []).fetchall()
+
+
+# --------------------------------------------------------------------------- overview and lists
+
+
+def overview(cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Counts for the landing page."""
+    row = fetch(
+        cur,
+        """
+        SELECT
+          (SELECT count(*) FROM sessions),
+          (SELECT count(*) FROM hands),
+          (SELECT count(*) FROM hands WHERE n_violations > 0),
+          (SELECT count(*) FROM hands WHERE n_discrepancies > 0),
+          (SELECT count(*) FROM hands WHERE NOT verified),
+          (SELECT count(*) FROM players),
+          (SELECT count(*) FROM rejects)
+        """,
+    )[0]
+    keys = ("sessions", "hands", "illegal", "discrepancy", "unverified", "players", "rejects")
+    return dict(zip(keys, (int(x) for x in row), strict=True))
+
+
+def rejects(cur: duckdb.DuckDBPyConnection, limit: int = 500) -> pl.DataFrame:
+    """Records the ingest refused (first error code and count), by file and line."""
+    return frame(
+        cur,
+        """SELECT file, line, session, hand, first_code, n_errors FROM rejects
+           ORDER BY file, line NULLS LAST, hand NULLS LAST LIMIT ?""",
+        [limit],
+    )
+
+
+def hands_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every stored hand with its session facts and kinds of finding, in playing order.
+
+    Columns: hand_id, session_id, number, game, ruleset, event, tournament, round, table, date,
+    contract, declarer, won, n_violations, n_discrepancies, verified, players (names by seat),
+    player_ids, illegal, discrepancy, unverified, label.
+    """
+    df = frame(
+        cur,
+        """
+        SELECT h.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
+               coalesce(h.ruleset, s.ruleset) AS ruleset,
+               coalesce(s.event_name, s.tournament) AS event, s.tournament,
+               CAST(s.round AS INTEGER) AS round, s.table_name AS "table", s.date,
+               h.contract, CAST(h.declarer AS INTEGER) AS declarer, h.won,
+               h.n_violations, h.n_discrepancies, h.verified,
+               p.players, p.player_ids
+        FROM hands h
+        JOIN sessions s ON s.session_id = h.session_id
+        LEFT JOIN (
+            SELECT sp.session_id,
+                   list(coalesce(pl.name, sp.player_id) ORDER BY sp.seat) AS players,
+                   list(sp.player_id ORDER BY sp.seat) AS player_ids
+            FROM session_players sp LEFT JOIN players pl USING (player_id)
+            GROUP BY sp.session_id
+        ) p ON p.session_id = h.session_id
+        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                 s.table_name NULLS LAST, h.session_id, h.number
+        """,
+    )
+    return df.with_columns(
+        illegal=pl.col("n_violations") > 0,
+        discrepancy=pl.col("n_discrepancies") > 0,
+        unverified=~pl.col("verified"),
+        label=pl.format("{} · hand {}", pl.col("session_id"), pl.col("number")),
+    )
+
+
+def filter_hands(
+    df: pl.DataFrame,
+    *,
+    event: str | None = None,
+    round: int | None = None,  # noqa: A002 - the tournament round
+    table: str | None = None,
+    player: str | None = None,
+    game: str | None = None,
+    kinds: list[str] | tuple[str, ...] | None = None,
+    findings_only: bool = False,
+) -> pl.DataFrame:
+    """Filter :func:`hands_index`'s frame; ``kinds`` keeps hands with any of those findings."""
+    out = df
+    if event:
+        out = out.filter(pl.col("event") == event)
+    if round is not None:
+        out = out.filter(pl.col("round") == round)
+    if table:
+        out = out.filter(pl.col("table") == table)
+    if player:
+        out = out.filter(
+            pl.col("players").list.contains(player) | pl.col("player_ids").list.contains(player)
+        )
+    if game:
+        out = out.filter(pl.col("game") == game)
+    selected = [k for k in (kinds or ()) if k in FINDING_KINDS]
+    if findings_only and not selected:
+        selected = list(FINDING_KINDS)
+    if selected:
+        out = out.filter(pl.any_horizontal([pl.col(k) for k in selected]))
+    return out
+
+
+def sessions_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every session in playing order with a readable label and its number of stored hands."""
+    return frame(
+        cur,
+        """
+        SELECT s.session_id,
+               concat_ws(' · ', coalesce(s.event_name, s.tournament),
+                         CASE WHEN s.round IS NOT NULL THEN 'round ' || s.round END,
+                         CASE WHEN s.table_name IS NOT NULL THEN 'table ' || s.table_name END,
+                         s.session_id) AS label,
+               (SELECT count(*) FROM hands h WHERE h.session_id = s.session_id) AS n_hands
+        FROM sessions s
+        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                 s.table_name NULLS LAST, s.session_id
+        """,
+    )
+
+
+def session_hands(cur: duckdb.DuckDBPyConnection, session_id: str) -> pl.DataFrame:
+    """The stored hands of one session in order: hand_id, number, contract, illegal, discrepancy."""
+    return frame(
+        cur,
+        """SELECT hand_id, number, contract, n_violations > 0 AS illegal,
+                  n_discrepancies > 0 AS discrepancy, NOT verified AS unverified
+           FROM hands WHERE session_id = ? ORDER BY number""",
+        [session_id],
+    )
+
+
+def hand_session(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
+    """The session of a stored hand, or None (deep-link parameters are checked with this)."""
+    rows = fetch(cur, "SELECT session_id FROM hands WHERE hand_id = ? LIMIT 1", [hand_id])
+    return str(rows[0][0]) if rows else None
+
+
+_HAND_ORDER = """
+    SELECT h.hand_id, h.session_id,
+           row_number() OVER (ORDER BY s.date NULLS LAST, s.tournament NULLS LAST,
+                              s.round NULLS LAST, s.table_name NULLS LAST, h.session_id,
+                              h.number) AS k
+    FROM hands h JOIN sessions s ON s.session_id = h.session_id
+"""
+
+
+def player_neighbour_hand(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, player_id: str, forward: bool = True
+) -> tuple[str, str] | None:
+    """The next (or previous) hand in playing order at which ``player_id`` sat, as
+    ``(hand_id, session_id)``, or None."""
+    cmp, order = (">", "ASC") if forward else ("<", "DESC")
+    rows = fetch(
+        cur,
+        f"""
+        WITH o AS ({_HAND_ORDER})
+        SELECT o.hand_id, o.session_id FROM o
+        JOIN session_players sp ON sp.session_id = o.session_id AND sp.player_id = ?
+        WHERE o.k {cmp} (SELECT k FROM o WHERE hand_id = ?)
+        ORDER BY o.k {order} LIMIT 1
+        """,
+        [player_id, hand_id],
+    )
+    return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+
+def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
+    """The stored verdicts of one hand: violations, score items, totals, unverified."""
+    viol = frame(
+        cur,
+        """SELECT action_index, CAST(seat AS INTEGER) AS seat, code,
+                  CAST(severity AS VARCHAR) AS severity, message, rule, card
+           FROM violations WHERE hand_id = ? ORDER BY action_index NULLS LAST, code""",
+        [hand_id],
+    )
+    items = frame(
+        cur,
+        """SELECT item, CAST(seat AS INTEGER) AS seat, recorded, recomputed, delta
+           FROM score_items WHERE hand_id = ? ORDER BY item, seat NULLS FIRST""",
+        [hand_id],
+    )
+    totals = frame(
+        cur,
+        """SELECT CAST(seat AS INTEGER) AS seat, player_id, CAST(role AS VARCHAR) AS role,
+                  recorded_total, recomputed_total, delta
+           FROM hand_scores WHERE hand_id = ? ORDER BY seat""",
+        [hand_id],
+    )
+    unv = fetch(cur, "SELECT unverified FROM hands WHERE hand_id = ?", [hand_id])
+    return {
+        "violations": viol.to_dicts(),
+        "items": items.to_dicts(),
+        "totals": totals.to_dicts(),
+        "unverified": list(unv[0][0] or []) if unv else [],
+    }
+
+
+def hand_facts(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any] | None:
+    """What the store says of one hand and its session (None for an unknown hand):
+    session_id, number, game, ruleset, contract, declarer, partner, won, event_name,
+    tournament, round, table_name, date."""
+    rows = frame(
+        cur,
+        """SELECT h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
+                  coalesce(h.ruleset, s.ruleset) AS ruleset, h.contract,
+                  CAST(h.declarer AS INTEGER) AS declarer, CAST(h.partner AS INTEGER) AS partner,
+                  h.won, s.event_name, s.tournament, CAST(s.round AS INTEGER) AS round,
+                  s.table_name, s.date
+           FROM hands h JOIN sessions s ON s.session_id = h.session_id
+           WHERE h.hand_id = ? LIMIT 1""",
+        [hand_id],
+    ).to_dicts()
+    return rows[0] if rows else None
+
+
+def hand_exists(cur: duckdb.DuckDBPyConnection, hand_id: str) -> bool:
+    """Whether ``hand_id`` is a stored hand (deep-link parameters are checked with this)."""
+    return bool(fetch(cur, "SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]))
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def tournaments(cur: duckdb.DuckDBPyConnection) -> list[str]:
+    """Tournament ids present in the store."""
+    rows = fetch(
+        cur, "SELECT DISTINCT tournament FROM sessions WHERE tournament IS NOT NULL ORDER BY 1"
+    )
+    return [r[0] for r in rows]
+
+
+def tournament_sessions(cur: duckdb.DuckDBPyConnection, tournament: str) -> list[str]:
+    """The sessions of one tournament, by round and table."""
+    rows = fetch(
+        cur,
+        """SELECT session_id FROM sessions WHERE tournament = ?
+           ORDER BY round, table_name, session_id""",
+        [tournament],
+    )
+    return [r[0] for r in rows]
+
+
+# --------------------------------------------------------------------------- players
+
+
+def stats_filters(
+    game: str | None = None,
+    event: str | None = None,
+    date_from: Any = None,
+    date_to: Any = None,
+    player: str | None = None,
+) -> Filters:
+    """:class:`tarock_logs.store.stats.Filters` from the Players page's filter values."""
+    return Filters(
+        player=player or None,
+        game=game or None,
+        event=event or None,
+        date_from=date_from,
+        date_to=date_to,
+    )
+
+
+def stats_section(
+    cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]
+) -> pl.DataFrame:
+    """One statistics table of :data:`tarock_logs.store.stats.SECTIONS` (``players``, ``roles``,
+    ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
+    ``(game, event, date_from, date_to, player)``."""
+    return SECTIONS[section](cur, stats_filters(*filters))
+
+
+def drill_hands(
+    cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], drill: tuple[tuple[str, Any], ...]
+) -> pl.DataFrame:
+    """The hands behind a figure (:func:`tarock_logs.store.stats.hands_for`) with the filters and
+    drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``), plus each hand's
+    replay link."""
+    df = hands_for(cur, stats_filters(*filters), **dict(drill))
+    return df.with_columns(
+        pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay")
+    )
+
+
+def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """What the Players filters offer: games, events, the date range, players (id → name)
+    and contracts present in the store."""
+    games = [
+        r[0] for r in fetch(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")
+    ]
+    events = [
+        r[0]
+        for r in fetch(
+            cur,
+            "SELECT DISTINCT coalesce(event_name, tournament) FROM sessions "
+            "WHERE coalesce(event_name, tournament) IS NOT NULL ORDER BY 1",
+        )
+    ]
+    lo, hi = fetch(cur, "SELECT min(date), max(date) FROM sessions")[0]
+    players = dict(
+        fetch(cur, "SELECT player_id, coalesce(name, player_id) FROM players ORDER BY 2")
+    )
+    contracts = [
+        r[0]
+        for r in fetch(
+            cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1"
+        )
+    ]
+    return {
+        "games": games,
+        "events": events,
+        "date_min": lo,
+        "date_max": hi,
+        "players": players,
+        "contracts": contracts,
+    }

@@ -1,0 +1,154 @@
+"""The dashboard's view model (dashboard/view_model.py): what the pages show, without Streamlit."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import duckdb
+import polars as pl
+import pytest
+
+from dashboard import view_model as vm
+from tarock_logs.cards import PACKS
+from tarock_logs.rules.base import Action
+from tarock_logs.store.queries import connect_reader
+from tests.support.store_fixtures import ingest_samples, stored_hand_id
+
+
+@pytest.fixture(scope="module")
+def cur(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = connect_reader(ingest_samples(tmp_path_factory.mktemp("vm")))
+    try:
+        yield con.cursor()
+    finally:
+        con.close()
+
+
+def _view(cur: duckdb.DuckDBPyConnection, session: str, number: int) -> vm.HandView:
+    view = vm.hand_view(cur, stored_hand_id(cur, session, number))
+    assert view is not None
+    return view
+
+
+def test_an_unknown_hand_has_no_view(cur) -> None:
+    assert vm.hand_view(cur, "0" * 64) is None
+
+
+def test_phase_marks_find_bidding_and_every_trick_four_plays_apart(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    marks = vm.phase_marks(view.steps)
+    labels = [m[0] for m in marks]
+    assert labels[0] == "deal" and labels[1] == "bidding" and labels[-1] == "end"
+    tricks = [s for lbl, s in marks if lbl.startswith("trick ")]
+    assert len(tricks) == 12
+    assert all(b - a == 4 for a, b in itertools.pairwise(tricks))
+    assert view.steps[tricks[0]].action.type == "play"
+    assert view.steps[tricks[0] - 1].action.type != "play"
+
+
+def test_at_the_end_every_dealt_card_is_played_or_laid_away_exactly_once(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    end = view.steps[-1].view
+    played = vm.played_by_seat(end, len(view.players))
+    assert all(len(p) == 12 for p in played)
+    left_in_talon = [c for c in end["talon"] if c not in end.get("talon_taken", [])]
+    everything = [c for p in played for c in p] + list(end["discards"]) + left_in_talon
+    assert len(everything) == len(set(everything)) == len(PACKS["slovenian"])
+
+
+def test_trick_rows_running_totals_add_up_per_side(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    end = view.steps[-1].view
+    side = {view.declarer, view.partner}
+    rows = vm.trick_rows(end, view.players, side)
+    assert len(rows) == 12
+    decl = sum(r["points"] for r in rows if r["winner"] in {view.players[s] for s in side})
+    opp = sum(r["points"] for r in rows) - decl
+    assert (rows[-1]["declarer side"], rows[-1]["defenders"]) == (decl, opp)
+
+
+def test_the_hand_view_links_to_the_neighbouring_hands_of_its_session(cur) -> None:
+    ids = [
+        r[0]
+        for r in cur.execute(
+            "SELECT hand_id FROM hands WHERE session_id = 'sim-slovenian-2027-r1-A' ORDER BY number"
+        ).fetchall()
+    ]
+    middle = vm.hand_view(cur, ids[1])
+    assert middle is not None
+    assert (middle.prev_hand, middle.next_hand) == (ids[0], ids[2])
+    first = vm.hand_view(cur, ids[0])
+    assert first is not None and first.prev_hand is None
+
+
+def test_first_problem_step_is_right_after_the_planted_illegal_card(cur) -> None:
+    view = _view(cur, "sim-slovenian-2027-r1-A", 2)
+    assert view.first_problem_step() == 22 + 1
+    bad = view.steps[23]
+    assert [v.code for v in bad.violations] == ["play.illegal_card"]
+
+
+def test_legal_alternatives_contain_every_legal_action_taken(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    for step in view.steps[1:]:
+        if step.violations or step.action.type not in ("play", "bid", "pass", "call", "talon"):
+            continue  # discards are enumerated by the engine in its own order
+        assert step.action in vm.alternatives(view, step.index - 1), (step.index, step.action)
+
+
+def test_the_illegal_card_is_not_among_the_alternatives(cur) -> None:
+    view = _view(cur, "sim-slovenian-2027-r1-A", 2)
+    step = view.steps[23]
+    alts = vm.alternatives(view, 22)
+    assert alts and step.action not in alts
+
+
+def test_pseudonyms_are_stable_and_tell_players_apart() -> None:
+    assert vm.pseudonym("Ana Kos") == vm.pseudonym("Ana Kos")
+    names = [f"Player {i}" for i in range(30)]
+    assert len({vm.pseudonym(n) for n in names}) == 30
+    assert "Ana" not in vm.pseudonym("Ana Kos")
+
+
+def test_action_text_reads_like_a_score_sheet() -> None:
+    assert vm.action_text(Action("play", 1, card="HK"), ["Ana", "Bor"]) == "Bor: play HK"
+    assert (
+        vm.action_text(Action("kontra", 0, target="game", level=2), ["Ana"])
+        == "Ana: rekontra on game"
+    )
+    assert vm.action_text(None) == "deal"
+
+
+def test_tournament_report_flags_the_swapped_placement_points(cur) -> None:
+    report = vm.tournament_report(cur, "sim-slovenian-2027")
+    assert report is not None
+    diffs = report["tournament"]["discrepancies"]
+    assert {(d["session"], d["seat"]) for d in diffs} == {
+        ("sim-slovenian-2027-r1-E", 1),
+        ("sim-slovenian-2027-r1-E", 3),
+    }
+    tables = pl.DataFrame(report["tables"], strict=False)
+    e = tables.filter(pl.col("session") == "sim-slovenian-2027-r1-E").sort("player_id")
+    assert (e["recorded points"] != e["recomputed points"]).sum() == 2
+    assert vm.tournament_report(cur, "no such tournament") is None
+
+
+def test_the_dossier_can_be_rendered_with_pseudonyms_and_keeps_the_hand_hash(cur) -> None:
+    view = _view(cur, "sim-slovenian-2027-r1-A", 2)
+    assert view.session is not None
+    plain = vm.dossier_html(view)
+    masked = vm.dossier_html(view, vm.pseudonym)
+    for p in view.session.players:
+        assert p.name in plain and p.name not in masked
+        assert vm.pseudonym(p.name) in masked
+    assert "play.illegal_card" in masked
+    assert view.hand_id in plain and view.hand_id in masked  # the content hash in the footer
+
+
+def test_the_view_model_is_streamlit_free() -> None:
+    code = "import sys; import dashboard.view_model; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
