@@ -3,11 +3,12 @@
     .venv/bin/python benchmarks/ingest_1m.py                    # 1,000,000 hands
     .venv/bin/python benchmarks/ingest_1m.py --hands 50000      # a smaller run
 
-How: a pool of ``--pool`` hands is simulated once through the engine (``tarock_logs.tools.simulate``,
-sessions of 16 hands at tables of 4); the pool is then written out again and again, each copy
-with its own session and hand ids (so every hand has its own content hash and is stored, not
-skipped as a duplicate), into files of ``--per-file`` hands. One ``ingest()`` library call
-(the same as ``tarock ingest FOLDER --db DB``) then loads every file into a fresh DuckDB file.
+How: a pool of ``--pool`` hands is simulated once through the engine
+(``tarock_logs.tools.simulate``, sessions of 16 hands at tables of 4); the pool is then written
+out again and again, each copy with its own session and hand ids (so every hand has its own
+content hash and is stored, not skipped as a duplicate), into files of ``--per-file`` hands.
+One ``ingest()`` library call (the same as ``tarock ingest FOLDER --db DB``) then loads every
+file into a fresh DuckDB file.
 
 Peak memory is sampled from ``/proc/self/status`` (VmRSS) every 0.2 s by a thread, and checked
 against ``ru_maxrss`` at the end; the RSS after each file is printed so a flat curve (memory

@@ -137,11 +137,17 @@ def split_replay(models: list, repeat: int) -> None:
         best[-1] = min(best[-1], time.perf_counter() - t0)
     t = [b / len(hands) * 1e6 for b in best]
     layer, with_gc = t[6], t[7]
-    steps = [("deal (new_hand, deal check)", t[0]), ("bidding, exchange, announcements", t[1] - t[0]),
-             ("card play", t[2] - t[1]), ("hand-level findings", t[3] - t[2]),
-             ("score", t[4] - t[3]), ("fast replay (all steps)", t[5]),
-             ("replay layer (HandReplay, carry)", layer - t[5]),
-             ("replay_session, collector paused", layer), ("replay_session as benched", with_gc)]  # fmt: skip
+    steps = [
+        ("deal (new_hand, deal check)", t[0]),
+        ("bidding, exchange, announcements", t[1] - t[0]),
+        ("card play", t[2] - t[1]),
+        ("hand-level findings", t[3] - t[2]),
+        ("score", t[4] - t[3]),
+        ("fast replay (all steps)", t[5]),
+        ("replay layer (HandReplay, carry)", layer - t[5]),
+        ("replay_session, collector paused", layer),
+        ("replay_session as benched", with_gc),
+    ]
     print(f"{len(hands)} hands, µs per hand (best of {repeat}):")
     for name, us in steps:
         print(f"  {name:<36} {us:7.1f}")

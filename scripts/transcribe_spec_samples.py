@@ -207,7 +207,7 @@ def zwanzigerrufen(out_dir: Path) -> None:
     CALL = lambda c: {"type": "call", "card": c}
     BID = lambda c: {"type": "bid", "contract": c}
     ANN = lambda b, side: {"type": "announce", "bonus": b, "side": side}
-    K = lambda t, l=1: {"type": "kontra", "target": t, "level": l}
+    K = lambda t, level=1: {"type": "kontra", "target": t, "level": level}
     fds = []
     # FD1
     fds.append(

@@ -27,6 +27,7 @@ Peak memory is the process's peak RSS (``ru_maxrss``) at the end of the run.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import platform
@@ -301,10 +302,10 @@ def stage_baseline(files: list[Path], db: Path) -> int:
                         a_cols["type"].append(a["type"])
                         a_cols["seat"].append(a["seat"])
                         a_cols["card"].append(a.get("card") or a.get("contract"))
-    hands_t = pa.table(h_cols)
-    actions_t = pa.table(a_cols)
     con = duckdb.connect(str(db))
     try:
+        con.register("hands_t", pa.table(h_cols))
+        con.register("actions_t", pa.table(a_cols))
         con.execute("CREATE TABLE hands AS SELECT * FROM hands_t")
         con.execute("CREATE TABLE actions AS SELECT * FROM actions_t")
         n = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
@@ -375,8 +376,8 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         say("replay (engine)")
         import tarock_logs.verdict.replay  # noqa: F401 - import not timed
 
-        models = parse_sessions(files)
-        t, (h, a, bad) = _timed(lambda: stage_replay(models), options.repeat)
+        replay_models = parse_sessions(files)
+        t, (h, a, bad) = _timed(functools.partial(stage_replay, replay_models), options.repeat)
         report["replay_hands_per_s"] = _rate(h, t)
         report["replay_actions_per_s"] = _rate(a, t)
         details["replay_actions_per_hand"] = round(a / h, 1) if h else None
@@ -386,21 +387,21 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
         _rp.FAST_PATH = False
         try:
-            t, (h, a, _bad) = _timed(lambda: stage_replay(models), options.repeat)
+            t, (h, a, _bad) = _timed(functools.partial(stage_replay, replay_models), options.repeat)
         finally:
             _rp.FAST_PATH = True
         details["replay_reference_only_hands_per_s"] = _rate(h, t)
-        del models
+        del replay_models
 
         say("replay (engine alone)")
-        models = parse_sessions(files)
+        engine_models = parse_sessions(files)
         best = float("inf")
         for _ in range(max(1, options.repeat)):
-            h, a = stage_engine(models)
+            h, a = stage_engine(engine_models)
             best = min(best, _ENGINE_SECONDS[0])
         details["engine_only_hands_per_s"] = _rate(h, best)
         details["engine_only_actions_per_s"] = _rate(a, best)
-        del models
+        del engine_models
 
         say("ingest (DuckDB)")
         try:

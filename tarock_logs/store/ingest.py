@@ -88,7 +88,8 @@ class IngestSummary:
             reasons[code] = reasons.get(code, 0) + 1
         why = ", ".join(f"{c} ×{n}" for c, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
         text = (
-            f"{self.files} files ({self.files_unchanged} unchanged, {self.files_rejected} rejected), "
+            f"{self.files} files ({self.files_unchanged} unchanged, "
+            f"{self.files_rejected} rejected), "
             f"{self.sessions} sessions: {self.hands_stored} hands stored, "
             f"{self.hands_unchanged} unchanged, {self.hands_duplicate} duplicates, "
             f"{self.hands_rejected} rejected"
@@ -335,7 +336,7 @@ class _Writer:
             [file],
         )
         cols = [d[0] for d in cur.description]
-        self._collect_rejects([dict(zip(cols, row)) for row in cur.fetchall()])
+        self._collect_rejects([dict(zip(cols, row, strict=True)) for row in cur.fetchall()])
 
 
 class _Buffer:
@@ -674,8 +675,12 @@ def ingest(
                     # workers: 8% faster, best and median of 6), and with all of them again
                     # once the workers are done (the last loads, the commit, the checkpoint)
                     con.execute(f"SET threads = {max(1, _usable_cores() - n_jobs)}")
+
+                def all_threads_again() -> None:
+                    con.execute("RESET threads")
+
                 _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
-                         started, drained=lambda: con.execute("RESET threads"))  # fmt: skip
+                         started, drained=all_threads_again)  # fmt: skip
                 con.execute("RESET threads")
                 buf.flush()
                 if prune:

@@ -106,7 +106,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
         }
         for key, value in meta.items():
             con.execute(
-                "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                "INSERT INTO meta VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [key, value],
             )
         con.execute("COMMIT")

@@ -163,7 +163,8 @@ def _with(f: Filters, *, with_player: bool = True) -> tuple[str, list[Any]]:
 def _pl(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
     cur = con.cursor()
     try:
-        return cur.sql(sql, params=list(params)).pl()
+        df: pl.DataFrame = cur.sql(sql, params=list(params)).pl()
+        return df
     finally:
         cur.close()
 
@@ -369,8 +370,9 @@ def score_over_time(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> p
         + """
         SELECT player_id, any_value(name) AS name, date, session_id, count(*) AS hands,
                CAST(sum(score) AS BIGINT) AS score,
-               CAST(sum(sum(score)) OVER (PARTITION BY player_id ORDER BY date NULLS FIRST, session_id
-                                     ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
+               CAST(sum(sum(score)) OVER (PARTITION BY player_id
+                                          ORDER BY date NULLS FIRST, session_id
+                                          ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
         FROM ph GROUP BY player_id, date, session_id
         ORDER BY player_id, date NULLS FIRST, session_id""",
         vals,
@@ -449,7 +451,10 @@ def hands_for(
     if d.bid:
         conds.append("(ph.hand_id, ph.seat) IN (SELECT (hand_id, seat) FROM bids)")
     if d.bonus is not None:
-        sub = "SELECT 1 FROM bon WHERE bon.hand_id = ph.hand_id AND bon.seat = ph.seat AND bon.bonus = ?"
+        sub = (
+            "SELECT 1 FROM bon WHERE bon.hand_id = ph.hand_id AND bon.seat = ph.seat"
+            " AND bon.bonus = ?"
+        )
         extra.append(d.bonus)
         if d.made is not None:
             sub += " AND bon.made = ?"

@@ -173,7 +173,10 @@ def _seat_players(game: str, players: list[dict[str, Any]]) -> list[dict[str, An
             f"royal: the engine cannot seat a table of {len(players)}: "
             "Royal Tarock is played by two pairs"
         )
-    return [{**p, "pair": pair, "role": role} for p, (pair, role) in zip(players, ROYAL_ROLES)]
+    return [
+        {**p, "pair": pair, "role": role}
+        for p, (pair, role) in zip(players, ROYAL_ROLES, strict=True)
+    ]
 
 
 def _dealer_of(game: str, plan: SessionPlan, number: int, n: int) -> int:
@@ -270,7 +273,7 @@ def play_hand(
                 planted = (len(actions), action, violations)
         actions.append(action)
         if len(actions) > MAX_ACTIONS_PER_HAND:
-            raise SimulationError("hand did not end after %d actions" % MAX_ACTIONS_PER_HAND)
+            raise SimulationError(f"hand did not end after {MAX_ACTIONS_PER_HAND} actions")
     score = state.score()
     engine_session.end_hand(state, score)
     return actions, score, planted

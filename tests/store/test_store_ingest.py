@@ -389,7 +389,8 @@ def test_connect_readonly_retries_while_a_writer_holds_the_file(tmp_path: Path) 
         [
             sys.executable,
             "-c",
-            "import sys, time, duckdb; c = duckdb.connect(sys.argv[1]); c.execute('CREATE TABLE t(x INT)');"
+            "import sys, time, duckdb; c = duckdb.connect(sys.argv[1]); "
+            "c.execute('CREATE TABLE t(x INT)');"
             "print('ok', flush=True); time.sleep(1.0); c.close()",
             str(db),
         ],

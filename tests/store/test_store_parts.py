@@ -4,6 +4,7 @@ stores exactly the rows of a serial ingest (line numbers of rejects included).""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
@@ -13,15 +14,20 @@ from tarock_logs.log.reader import ByteSpan, read_file
 from tarock_logs.store import ingest as ing
 from tarock_logs.store import sources
 from tests.support.store_fixtures import stored_rows
-import itertools
 
 ROOT = Path(__file__).resolve().parents[2]
 JSONL = sorted((ROOT / "sample_logs").rglob("*.jsonl"))
 
 
 def _records(path: Path, span: ByteSpan | None = None) -> list[tuple]:
-    return [(r.line, r.session.model_dump() if r.session else None,
-             [e.to_dict() for e in r.all_errors()]) for r in read_file(path, span=span)]  # fmt: skip
+    return [
+        (
+            r.line,
+            r.session.model_dump() if r.session else None,
+            [e.to_dict() for e in r.all_errors()],
+        )
+        for r in read_file(path, span=span)
+    ]
 
 
 @pytest.mark.parametrize("path", JSONL, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -26,8 +26,15 @@ def test_trick_rows_are_the_replayed_tricks_row_by_row() -> None:
                 continue
             seen.add(audit["hand_id"])
             if isinstance(tricks, TrickRows):  # the engine's columns, row by row
-                tricks = [{"leader": ld, "winner": w, "cards": list(zip(st, cs, strict=True)),
-                           "points": p} for ld, w, st, cs, p in zip(*tricks, strict=True)]  # fmt: skip
+                tricks = [
+                    {
+                        "leader": ld,
+                        "winner": w,
+                        "cards": list(zip(st, cs, strict=True)),
+                        "points": p,
+                    }
+                    for ld, w, st, cs, p in zip(*tricks, strict=True)
+                ]
             for k, tr in enumerate(tricks):
                 played = tr.get("cards") or []
                 want.append({

@@ -52,7 +52,7 @@ def test_game_seed_1_gives_the_first_words_of_mt19937_1_as_signed_ints() -> None
     rng = MT19937(1)
     assert rng() == 1791095845
     assert to_int32(4282876139) == -12091157
-    assert list(zip(range(3), game_deal_seeds(1, 4))) == [
+    assert list(zip(range(3), game_deal_seeds(1, 4), strict=False)) == [
         (0, 1791095845), (1, -12091157), (2, -1201197172),
     ]  # fmt: skip
 
@@ -247,7 +247,9 @@ def test_decoded_seats_and_phases_follow_pyspiel(players: int) -> None:
         decoded = decode_serialized(g.serialized, players)
         assert decoded.finished
         state = game.deserialize_state(str(g.seed))
-        flat = [(i, a) for a, ids in zip(decoded.actions, decoded.action_ids) for i in ids]
+        flat = [
+            (i, a) for a, ids in zip(decoded.actions, decoded.action_ids, strict=True) for i in ids
+        ]
         assert [i for i, _ in flat] == list(range(len(g.actions)))
         for (_i, action), a in zip(flat, g.actions, strict=True):
             assert state.current_player() == action["seat"], g.serialized

@@ -1,4 +1,5 @@
-"""The seeded OpenSpiel game generator (``importers.openspiel_games``, ``scripts/openspiel_games.py``)."""
+"""The seeded OpenSpiel game generator (``importers.openspiel_games``,
+``scripts/openspiel_games.py``)."""
 
 from __future__ import annotations
 

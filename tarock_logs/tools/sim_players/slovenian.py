@@ -186,7 +186,9 @@ class SlovenianPolicy:
         if want is None:
             return passes[0]
         wanted_rank = RANK[want]
-        affordable = sorted((c for c in bids if RANK.get(c, 99) <= wanted_rank), key=RANK.get)
+        affordable = sorted(
+            (c for c in bids if RANK.get(c, 99) <= wanted_rank), key=RANK.__getitem__
+        )
         if not affordable:
             return passes[0]
         if wanted_rank >= RANK["solo_three"] and want in bids and want != "berac":
