@@ -1,13 +1,18 @@
 """The dispute dossier: one hand, everything a referee needs, on one self-contained HTML page.
 
 The page holds the event, the players and their seats, the deal (every hand and the talon,
-the six cards dealt face down apart from the hands), the bidding, the king call, the talon
+the cards dealt face down apart from the hands), the bidding, the king call, the talon
 exchange and discards, the announcements (bonuses declared in advance) and kontras (doublings
 of the game or of an announced bonus), every trick with its leader, cards, winner and card
 points, the verdict on every action with the rule it cites (offending actions highlighted), the
 recorded and the recomputed score item by item with the differences highlighted, the ruleset
 and its options, and a footer with the tool version, the hand's content hash (``hand_id``, see
 :mod:`tarock_logs.verdict.audit`) and a signature line for the referee.
+
+Each section is drawn by one function from a :class:`_Page` (the hand, its replay and audit
+record, the players' names); actions, kontra levels and cards are worded by
+:mod:`tarock_logs.report.text` and drawn by :mod:`tarock_logs.report.cards_svg`, the same as on
+the dashboard.
 
 Self-contained: inline CSS, cards as inline SVG, no script, no link, no network; it opens from
 disk and prints on A4. The whole document is built with :mod:`xml.etree.ElementTree`, so every
@@ -18,13 +23,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from tarock_logs import __version__
-from tarock_logs.cards import CARDS, TAROK
 from tarock_logs.log import models as m
+from tarock_logs.report import text
+from tarock_logs.report.cards_svg import card_element
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
 from tarock_logs.verdict.audit import HandAudit, audit_hand
@@ -32,76 +38,12 @@ from tarock_logs.verdict.replay import HandReplay, replay_in_session
 
 __all__ = ["Dossier", "DossierError", "build_dossier", "find_hand", "render_dossier"]
 
+#: inline cards are drawn at this fraction of the drawing's size (34 × 49 px)
+CARD_SCALE = 0.77
+
 
 class DossierError(LookupError):
     """The hand asked for is not in the session."""
-
-
-# --------------------------------------------------------------------------- cards as SVG
-
-_SUIT_SYMBOL = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
-_SUIT_COLOUR = {"H": "#b71c1c", "D": "#b71c1c", "S": "#212121", "C": "#212121", TAROK: "#1a237e"}
-_ROMAN = (
-    "", "I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII",
-    "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "Š",
-)  # fmt: skip
-CARD_W, CARD_H = 34, 48
-
-
-def card_svg(parent: ET.Element, token: str, *, highlight: bool = False) -> ET.Element:
-    """Append one card as an inline ``<svg>`` to ``parent`` (no namespace URL needed in HTML)."""
-    card = CARDS.get(token)
-    svg = ET.SubElement(
-        parent,
-        "svg",
-        {
-            "class": "card" + (" bad" if highlight else ""),
-            "viewBox": f"0 0 {CARD_W} {CARD_H}",
-            "width": str(CARD_W),
-            "height": str(CARD_H),
-            "role": "img",
-            "aria-label": token,
-        },
-    )
-    ET.SubElement(svg, "title").text = token
-    tarok = card is not None and card.is_tarok
-    ET.SubElement(
-        svg,
-        "rect",
-        {
-            "x": "1", "y": "1", "width": str(CARD_W - 2), "height": str(CARD_H - 2), "rx": "4",
-            "fill": "#e8eaf6" if tarok else "#ffffff",
-            "stroke": "#d50000" if highlight else "#555555",
-            "stroke-width": "3" if highlight else "1",
-        },
-    )  # fmt: skip
-    if card is None:
-        rank, sym, colour = token, "", "#000000"
-    elif tarok:
-        rank, sym, colour = _ROMAN[card.strength], "T", _SUIT_COLOUR[TAROK]
-    else:
-        rank, sym, colour = card.rank, _SUIT_SYMBOL[card.suit], _SUIT_COLOUR[card.suit]
-    size = "15" if len(rank) <= 2 else ("12" if len(rank) <= 3 else "10")
-    ET.SubElement(
-        svg, "text",
-        {"x": str(CARD_W // 2), "y": "22", "text-anchor": "middle", "font-size": size,
-         "font-weight": "bold", "fill": colour, "font-family": "sans-serif"},
-    ).text = rank  # fmt: skip
-    ET.SubElement(
-        svg, "text",
-        {"x": str(CARD_W // 2), "y": "41", "text-anchor": "middle", "font-size": "14",
-         "fill": colour, "font-family": "sans-serif"},
-    ).text = sym  # fmt: skip
-    return svg
-
-
-def _cards(parent: ET.Element, tokens: Sequence[str], bad: Sequence[str] = ()) -> ET.Element:
-    span = ET.SubElement(parent, "span", {"class": "cards"})
-    for t in tokens:
-        card_svg(span, t, highlight=t in bad)
-    if not tokens:
-        span.text = "—"
-    return span
 
 
 # --------------------------------------------------------------------------- html helpers
@@ -141,14 +83,16 @@ code { font-family: ui-monospace, monospace; font-size: 9pt; word-break: break-a
 """
 
 
-def _el(parent: ET.Element, tag: str, text: Any = None, **attrs: str) -> ET.Element:
+def _el(parent: ET.Element, tag: str, inner: Any = None, **attrs: str) -> ET.Element:
+    """A child element with text ``inner``; attributes by keyword (``class_`` for ``class``)."""
     e = ET.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items()})
-    if text is not None:
-        e.text = str(text)
+    if inner is not None:
+        e.text = str(inner)
     return e
 
 
 def _table(parent: ET.Element, headers: Sequence[str], num: Sequence[int] = ()) -> ET.Element:
+    """A table with these headers (none: a two-column fact table); returns its ``<tbody>``."""
     t = _el(parent, "table", class_="meta") if not any(headers) else _el(parent, "table")
     if any(headers):
         tr = _el(_el(t, "thead"), "tr")
@@ -163,11 +107,22 @@ def _row(
     tr = _el(tbody, "tr", class_=cls) if cls else _el(tbody, "tr")
     for i, c in enumerate(cells):
         if isinstance(c, ET.Element):
-            td = _el(tr, "td")
-            td.append(c)
+            _el(tr, "td").append(c)
         else:
             _el(tr, "td", "—" if c is None else c, class_="num" if i in num else "")
     return tr
+
+
+def _mark_diff(tr: ET.Element) -> None:
+    """Highlight the recorded and recomputed cells (3rd and 4th) of a score row."""
+    for td in list(tr)[2:4]:
+        td.set("class", "num diff")
+
+
+def _section(body: ET.Element, title: str) -> ET.Element:
+    sec = _el(body, "section")
+    _el(sec, "h2", title)
+    return sec
 
 
 def _fmt_num(v: Any) -> str:
@@ -180,28 +135,6 @@ def _fmt_num(v: Any) -> str:
     return str(v)
 
 
-# --------------------------------------------------------------------------- describing
-
-
-def _player(session: m.Session, seat: int | None) -> str:
-    if seat is None:
-        return "—"
-    if not 0 <= seat < len(session.players):
-        return f"seat {seat} (not at the table)"
-    p = session.players[seat]
-    return f"{p.name} ({p.id})" if p.name else p.id
-
-
-def _short(session: m.Session, seat: Any, roles: Mapping[int, str] | None = None) -> str:
-    """``P1 Ana``: the position in this hand and the player's name (or id)."""
-    if not isinstance(seat, int) or not 0 <= seat < len(session.players):
-        return "—" if seat is None else str(seat)
-    p = session.players[seat]
-    label = p.name or p.id
-    pos = roles.get(seat) if roles else None
-    return f"{pos} {label}" if pos else label
-
-
 def _thirds(v: Any) -> str:
     """Card points given in thirds of a point, as a mixed number (149 → 49⅔)."""
     if not isinstance(v, int):
@@ -210,61 +143,48 @@ def _thirds(v: Any) -> str:
     return f"{whole}{['', '⅓', '⅔'][rem]}" if whole or not rem else ["", "⅓", "⅔"][rem]
 
 
-def _role_names(session: m.Session, dealer: int) -> dict[int, str]:
-    """P1 … P4 by seat (P1 the forehand, first active seat after the dealer)."""
-    n = len(session.players)
-    active = list(((dealer + k) % n for k in range(1, n + 1)))
-    if n == 5:
-        active = [s for s in active if s != dealer]
-    return {s: f"P{i}" for i, s in enumerate(active, start=1)}
+def _plain(v: Any) -> str:
+    """A compact text rendering of a JSON-able value from an engine view."""
+    if v is None:
+        return "—"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float)):
+        return _fmt_num(v) if isinstance(v, float) else str(v)
+    if isinstance(v, Mapping):
+        return ", ".join(f"{k}: {_plain(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)) and all(not isinstance(x, (list, tuple, Mapping)) for x in v):
+        return ", ".join(_plain(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return "; ".join(
+            " ".join(_plain(y) for y in x) if isinstance(x, (list, tuple)) else _plain(x) for x in v
+        )
+    return str(v)
 
 
-def describe_action(a: Any) -> str:
-    """A short English sentence for a log action ("bids three", "plays SK")."""
-    t = a.type
-    if t == "bid":
-        return f"bids {a.contract}"
-    if t == "pass":
-        return "passes"
-    if t == "call":
-        return f"calls {a.card}"
-    if t == "talon":
-        return f"takes talon group {a.group}"
-    if t == "discard":
-        s = f"discards {' '.join(a.cards)}"
-        return s + (f" (shows {' '.join(a.shown)})" if a.shown else "")
-    if t == "announce":
-        s = f"announces {a.bonus}"
-        if a.side:
-            s += f" ({a.side})"
-        if a.params:
-            s += " " + ", ".join(f"{k}={v}" for k, v in sorted(a.params.items()))
-        return s
-    if t == "kontra":
-        names = {1: "kontra", 2: "re", 3: "sub", 4: "mord"}
-        return f"{names.get(a.level, 'kontra')} on {a.target}"
-    if t == "lezim":
-        return "says ležim (discards and announcements complete)"
-    if t == "play":
-        return f"plays {a.card}"
-    if t == "claim":
-        return f"claims {a.claim}" + (f" {' '.join(a.cards)}" if a.cards else "")
-    if t == "meld":
-        return f"declares {a.meld}"
-    if t == "throw_in":
-        return "throws the deal in"
-    return str(t)
+def _line_sum(
+    lines: Sequence[tuple[str, int | None, int]], item: str, seat: int | None
+) -> int | None:
+    """The sum of the score lines ``(item, seat)``, None when there is none."""
+    vals = [v for it, st, v in lines if it == item and st == seat]
+    return sum(vals) if vals else None
+
+
+# --------------------------------------------------------------------------- the hand's facts
 
 
 _PHASE = {
-    "bid": "bidding", "pass": "bidding", "call": "king call", "talon": "talon", "discard": "talon",
-    "announce": "announcements", "kontra": "announcements", "lezim": "announcements",
-    "play": "play", "claim": "play", "meld": "declarations", "throw_in": "deal",
+    "bid": "bidding", "pass": "bidding", "call": "king_call", "talon": "talon",
+    "discard": "talon", "announce": "announcements", "kontra": "announcements",
+    "lezim": "announcements", "play": "play", "claim": "play", "meld": "declarations",
+    "throw_in": "deal",
 }  # fmt: skip
 
 
 def _phases(actions: Sequence[Any]) -> list[str]:
-    """The phase of each action; ``pass`` after the bidding counts as an announcement-round ok."""
+    """The phase of each action; a ``pass`` after the bidding is one of the announcements."""
     out: list[str] = []
     seen_after_bidding = False
     for a in actions:
@@ -277,16 +197,13 @@ def _phases(actions: Sequence[Any]) -> list[str]:
     return out
 
 
-# --------------------------------------------------------------------------- the page
-
-
-def find_hand(session: m.Session, number: int) -> int:
-    """The 0-based index of the hand numbered ``number`` in ``session``."""
-    for i, h in enumerate(session.hands):
-        if h.number == number:
-            return i
-    nums = ", ".join(str(h.number) for h in session.hands) or "none"
-    raise DossierError(f"session {session.id} has no hand {number} (hands: {nums})")
+def _positions(n: int, dealer: int) -> dict[int, str]:
+    """P1 … P4 by seat (P1 the forehand, the first active seat after the dealer; at a table of
+    five the dealer sits out and has no position)."""
+    active = [(dealer + k) % n for k in range(1, n + 1)]
+    if n == 5:
+        active = [s for s in active if s != dealer]
+    return {s: f"P{i}" for i, s in enumerate(active, start=1)}
 
 
 def _final_view(replay: HandReplay) -> Mapping[str, Any]:
@@ -309,6 +226,107 @@ def _tricks_from_actions(hand: m.Hand, n_active: int) -> list[dict[str, Any]]:
     if cur:
         out.append({"leader": cur[0][0], "cards": cur, "winner": None, "points": None})
     return out
+
+
+@dataclass(slots=True)
+class _Page:
+    """What every section of the page reads: the hand, its replay and audit record, and the
+    players' names by seat (:func:`tarock_logs.report.text.player_names`)."""
+
+    session: m.Session
+    hand: m.Hand
+    replay: HandReplay
+    audit: HandAudit
+    names: list[str] = field(default_factory=list)
+    positions: dict[int, str] = field(default_factory=dict)
+    view: Mapping[str, Any] = field(default_factory=dict)
+    by_action: dict[int, list[Violation]] = field(default_factory=dict)
+    phases: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, session: m.Session, hand: m.Hand, replay: HandReplay, audit: HandAudit) -> _Page:
+        by_action: dict[int, list[Violation]] = {}
+        for v in audit.violations:
+            if v.action_index is not None:
+                by_action.setdefault(v.action_index, []).append(v)
+        return cls(
+            session,
+            hand,
+            replay,
+            audit,
+            names=text.player_names(session),
+            positions=_positions(len(session.players), hand.dealer),
+            view=_final_view(replay),
+            by_action=by_action,
+            phases=_phases(hand.actions),
+        )
+
+    @property
+    def game(self) -> str:
+        return self.session.game
+
+    @property
+    def n(self) -> int:
+        return len(self.session.players)
+
+    def name(self, seat: Any) -> str:
+        """The player at ``seat`` by name (``—`` for none, ``seat N`` outside the table)."""
+        if not isinstance(seat, int):
+            return "—" if seat is None else str(seat)
+        return text.player_name(self.names, seat)
+
+    def player(self, seat: int | None) -> str:
+        """The player with the id as well: ``Ana (p1)`` (the id alone when there is no name)."""
+        if seat is None:
+            return "—"
+        if not 0 <= seat < self.n:
+            return f"seat {seat} (not at the table)"
+        p = self.session.players[seat]
+        return f"{p.name} ({p.id})" if p.name else p.id
+
+    def cards(self, tokens: Sequence[str], bad: Sequence[str] = ()) -> ET.Element:
+        """A ``<span>`` of inline cards (``—`` for none), ``bad`` ones highlighted."""
+        span = ET.Element("span", {"class": "cards"})
+        for t in tokens:
+            span.append(self.card(t, highlight=t in bad))
+        if not tokens:
+            span.text = "—"
+        return span
+
+    def card(self, token: str, *, highlight: bool = False) -> ET.Element:
+        svg = card_element(
+            token, highlight=highlight, scale=CARD_SCALE, game=self.game, xmlns=False
+        )
+        svg.set("class", "card" + (" bad" if highlight else ""))
+        return svg
+
+    def verdict(self, i: int) -> tuple[str, str, str]:
+        """(text, rule, row class) of action ``i``."""
+        vs = self.by_action.get(i, [])
+        cls = "bad" if any(v.severity == "error" for v in vs) else ("warn" if vs else "")
+        if self.replay.ruleset is None:
+            return "not checked", "", cls
+        if vs:
+            said = " ".join(f"{v.severity.upper()} {v.code}: {v.message}" for v in vs)
+            return said, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
+        if i >= self.replay.actions_applied:
+            return "not replayed", "", cls
+        return "legal", "", cls
+
+    def describe(self, action: Any, index: int) -> str:
+        return text.action_phrase(action, self.game, phase=self.phases[index])
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def find_hand(session: m.Session, number: int) -> int:
+    """The 0-based index of the hand numbered ``number`` in ``session``."""
+    for i, h in enumerate(session.hands):
+        if h.number == number:
+            return i
+    nums = ", ".join(str(h.number) for h in session.hands) or "none"
+    raise DossierError(f"session {session.id} has no hand {number} (hands: {nums})")
 
 
 def render_dossier(
@@ -359,39 +377,44 @@ def build_dossier(
     eng = engine if engine is not None else get_engine(session.game)
     replay = replay_in_session(session, idx, ruleset, engine=eng)
     audit = audit_hand(session, h, replay, file=file, engine=eng, keep_replay=True)
-    html = _render(session, h, replay, audit, generated_at or datetime.now(UTC))
+    html = _render(_Page.of(session, h, replay, audit), generated_at or datetime.now(UTC))
     return Dossier(html, audit)
 
 
-def _render(
-    session: m.Session,
-    hand: m.Hand,
-    replay: HandReplay,
-    audit: HandAudit,
-    generated_at: datetime,
-) -> str:
-    n = len(session.players)
-    roles = _role_names(session, hand.dealer)
-    view = _final_view(replay)
-    by_action: dict[int, list[Violation]] = {}
-    for v in audit.violations:
-        if v.action_index is not None:
-            by_action.setdefault(v.action_index, []).append(v)
-
+def _render(page: _Page, generated_at: datetime) -> str:
+    """The whole document: the head, then one function per section, in reading order."""
     html = ET.Element("html", {"lang": "en"})
     head = _el(html, "head")
     _el(head, "meta", charset="utf-8")
     _el(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
-    title = f"Dispute dossier: {session.id}, hand {hand.number}"
+    title = f"Dispute dossier: {page.session.id}, hand {page.hand.number}"
     _el(head, "title", title)
     _el(head, "style", _CSS)
     body = _el(html, "body")
-
-    # ---- header and verdict
     _el(body, "h1", title)
+    _verdict(body, page)
+    _event(body, page)
+    _ruleset(body, page)
+    _players(body, page)
+    _deal(body, page)
+    _actions(body, page)
+    _auction(body, page)
+    _tricks(body, page)
+    _irregularities(body, page)
+    _score(body, page)
+    _footer(body, page, generated_at)
+    return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _verdict(body: ET.Element, page: _Page) -> None:
+    """The verdict in one box: legality, warnings and whether the score agrees."""
+    audit = page.audit
     n_err = sum(1 for v in audit.violations if v.severity == "error")
     n_warn = len(audit.violations) - n_err
-    verdict_div = _el(body, "div", class_="verdict" + ("" if audit.legal else " illegal"))
+    box = _el(body, "div", class_="verdict" + ("" if audit.legal else " illegal"))
     parts = []
     if audit.recomputed is None:
         parts.append("NOT VERIFIED: " + "; ".join(audit.unverified))
@@ -407,41 +430,41 @@ def _render(
             if not audit.discrepancies
             else f"{len(audit.discrepancies)} score difference(s)."
         )
-    verdict_div.text = " ".join(parts)
+    box.text = " ".join(parts)
 
-    # ---- event and ruleset
-    sec = _el(body, "section")
-    _el(sec, "h2", "Event")
-    tb = _table(sec, ["", ""])
-    ev = session.event
-    meta: list[tuple[str, Any]] = [
-        ("Session", session.id),
-        ("File", audit.file),
-        ("Game", session.game),
+
+def _event(body: ET.Element, page: _Page) -> None:
+    """Where the hand was played: session, file, game, tournament, event, round and table."""
+    tb = _table(_section(body, "Event"), ["", ""])
+    ev = page.session.event
+    hand = page.hand
+    facts: list[tuple[str, Any]] = [
+        ("Session", page.session.id),
+        ("File", page.audit.file),
+        ("Game", page.game),
         ("Tournament", ev.tournament if ev else None),
         ("Event", ev.name if ev else None),
         ("Date", ev.date if ev else None),
         ("Site", ev.site if ev else None),
         ("Round / table", f"{ev.round or '—'} / {ev.table or '—'}" if ev else None),
-        ("Hand", f"{hand.number} (hand {replay.hand_index + 1} of the session)"),
+        ("Hand", f"{hand.number} (hand {page.replay.hand_index + 1} of the session)"),
         ("Hand id (source)", hand.id),
     ]
-    for k, v in meta:
+    for k, v in facts:
         if v is not None:
             _row(tb, [k, v])
 
-    sec = _el(body, "section")
-    _el(sec, "h2", "Ruleset")
-    rs = replay.ruleset
+
+def _ruleset(body: ET.Element, page: _Page) -> None:
+    """The ruleset used (and the log's, when re-scored under another), with every option."""
+    sec = _section(body, "Ruleset")
+    rs = page.replay.ruleset
+    session = page.session
     tb = _table(sec, ["", ""])
     if rs is not None:
-        _row(tb, ["Ruleset used", audit.ruleset])
+        _row(tb, ["Ruleset used", page.audit.ruleset])
         _row(tb, ["Title", rs.title])
-        if (
-            rs.id != session.ruleset
-            and rs.id not in (session.ruleset,)
-            and (session.ruleset not in rs.aliases)
-        ):
+        if rs.id != session.ruleset and session.ruleset not in rs.aliases:
             _row(tb, ["Ruleset of the log", f"{session.ruleset} (re-scored: what-if)"])
     else:
         _row(tb, ["Ruleset of the log", f"{session.ruleset} (not resolved: no engine)"])
@@ -451,179 +474,137 @@ def _render(
         opts = _el(sec, "div", class_="opts")
         for k, opt in sorted(rs.options.items()):
             line = _el(opts, "div")
-            _el(line, "b", k)
-            line[-1].tail = f" = {_plain(opt)}"
+            _el(line, "b", k).tail = f" = {_plain(opt)}"
 
-    # ---- players
-    sec = _el(body, "section")
-    _el(sec, "h2", "Players and seats")
-    tb = _table(
-        sec, ["Seat", "Position", "Player", "Role in this hand", "Recorded score"], num=(4,)
-    )
-    for s in range(n):
+
+def _players(body: ET.Element, page: _Page) -> None:
+    """Every seat: position (P1 = forehand), player, role in this hand, recorded score."""
+    sec = _section(body, "Players and seats")
+    audit = page.audit
+    headers = ["Seat", "Position", "Player", "Role in this hand", "Recorded score"]
+    tb = _table(sec, headers, num=(4,))
+    for s in range(page.n):
         role = []
-        if s == hand.dealer:
-            role.append("dealer" + (" (sits out)" if n == 5 else ""))
+        if s == page.hand.dealer:
+            role.append("dealer" + (" (sits out)" if page.n == 5 else ""))
         if audit.declarer == s:
             role.append("declarer")
         if audit.partner == s and audit.partner != audit.declarer:
             role.append("partner")
-        rec = (
-            audit.recorded.totals[s] if audit.recorded and s < len(audit.recorded.totals) else None
-        )
-        _row(
-            tb,
-            [s, roles.get(s, "—"), _player(session, s), ", ".join(role) or "—",
-             _fmt_num(rec)],
-            num=(4,),
-        )  # fmt: skip
+        totals = audit.recorded.totals if audit.recorded else []
+        rec = totals[s] if s < len(totals) else None
+        cells = [s, page.positions.get(s, "—"), page.player(s), ", ".join(role) or "—"]
+        _row(tb, [*cells, _fmt_num(rec)], num=(4,))
     if audit.contract is not None:
         won = {True: "won", False: "lost", None: ""}[audit.won]
-        _el(sec, "p", f"Contract: {audit.contract} {won}".strip() + ".")
+        said = f"Contract: {text.contract_name(audit.contract, page.game)} {won}".strip()
+        _el(sec, "p", said + ".")
 
-    # ---- deal
-    sec = _el(body, "section")
-    _el(sec, "h2", "The deal")
-    tb = _table(sec, ["Seat", "Player", "Cards as dealt"])
-    for s in range(n):
-        cards = hand.deal.hands[s] if s < len(hand.deal.hands) else []
-        _row(tb, [f"{s} {roles.get(s, '')}", _player(session, s), _cards(ET.Element("div"), cards)])
-    _row(tb, ["talon", "in dealt order", _cards(ET.Element("div"), hand.deal.talon)])
 
-    # ---- actions with verdicts (card plays are judged in the trick table below)
-    def verdict(i: int) -> tuple[str, str, str]:
-        """(text, rule, row class) of action ``i``."""
-        vs = by_action.get(i, [])
-        cls = "bad" if any(v.severity == "error" for v in vs) else ("warn" if vs else "")
-        if replay.ruleset is None:
-            return "not checked", "", cls
-        if vs:
-            text = " ".join(f"{v.severity.upper()} {v.code}: {v.message}" for v in vs)
-            return text, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
-        if i >= replay.actions_applied:
-            return "not replayed", "", cls
-        return "legal", "", cls
+def _deal(body: ET.Element, page: _Page) -> None:
+    """The cards as dealt, seat by seat, and the talon in dealt order."""
+    tb = _table(_section(body, "The deal"), ["Seat", "Player", "Cards as dealt"])
+    deal = page.hand.deal
+    for s in range(page.n):
+        cards = deal.hands[s] if s < len(deal.hands) else []
+        _row(tb, [f"{s} {page.positions.get(s, '')}", page.player(s), page.cards(cards)])
+    _row(tb, ["talon", "in dealt order", page.cards(deal.talon)])
 
-    sec = _el(body, "section")
-    _el(sec, "h2", "Every action and its verdict")
+
+def _actions(body: ET.Element, page: _Page) -> None:
+    """Every action but the card plays, with its verdict and rule; then hand-level findings."""
+    sec = _section(body, "Every action and its verdict")
     _el(sec, "p", "Card plays are listed with their verdicts under Tricks.", class_="small")
     tb = _table(sec, ["#", "Phase", "Seat", "Player", "Action", "Verdict", "Rule"])
     tb.set("class", "actions")
-    phases = _phases(hand.actions)
-    for i, a in enumerate(hand.actions):
+    for i, a in enumerate(page.hand.actions):
         if a.type == "play":
             continue
-        text, rule, cls = verdict(i)
-        _row(
-            tb,
-            [i, phases[i], a.seat, _short(session, a.seat, roles), describe_action(a), text,
-             rule],
-            cls=cls,
-        )  # fmt: skip
-    hand_level = [v for v in audit.violations if v.action_index is None]
+        said, rule, cls = page.verdict(i)
+        phase = text.phase_name(page.phases[i])
+        cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
+        _row(tb, cells, cls=cls)
+    hand_level = [v for v in page.audit.violations if v.action_index is None]
     if hand_level:
         _el(sec, "h3", "Findings about the whole hand")
         tb = _table(sec, ["Seat", "Severity", "Code", "Finding", "Rule"])
         for v in hand_level:
-            _row(tb, [v.seat, v.severity, v.code, v.message, v.rule],
-                 cls="bad" if v.severity == "error" else "warn")  # fmt: skip
+            cls = "bad" if v.severity == "error" else "warn"
+            _row(tb, [v.seat, v.severity, v.code, v.message, v.rule], cls=cls)
 
-    # ---- summaries from the engine's view: bids, announcements, kontras, talon, discards
-    if view:
-        sec = _el(body, "section")
-        _el(sec, "h2", "Bidding, king call, talon and announcements")
-        tb = _table(sec, ["", ""])
-        bids = view.get("bids") or []
-        if bids:
-            _row(tb, ["Bids", ", ".join(
-                f"{_short(session, b[0], roles)}: {b[1]}" for b in bids
-                if isinstance(b, (list, tuple)) and len(b) == 2)])  # fmt: skip
-        if view.get("contract"):
-            who = _short(session, view.get("declarer"), roles)
-            _row(tb, ["Contract", f"{view['contract']} (declarer {who})"])
-        anns = view.get("announcements") or []
-        if anns:
-            _row(tb, ["Announcements", ", ".join(
-                f"{_short(session, a.get('seat'), roles)}: {a.get('bonus')}"
-                for a in anns if isinstance(a, Mapping))])  # fmt: skip
-        kons = view.get("kontras") or []
-        if kons:
-            names = {1: "kontra", 2: "re", 3: "sub", 4: "mord"}
-            _row(tb, ["Kontras", ", ".join(
-                f"{_short(session, k.get('seat'), roles)}: "
-                f"{names.get(k.get('level') or 1, 'kontra')} on {k.get('target')}"
-                for k in kons if isinstance(k, Mapping))])  # fmt: skip
-        called = next((a.card for a in hand.actions if a.type == "call"), None)
-        if called:
-            _row(tb, ["King called", _cards(ET.Element("div"), [called])])
-        groups = view.get("talon_groups")
-        taken = view.get("talon_group")
-        if isinstance(groups, list) and groups:
-            cell = ET.Element("div")
-            for gi, g in enumerate(groups):
-                if not isinstance(g, list):
-                    continue
-                mark = " (taken)" if gi == taken else ""
-                _el(cell, "span", f"group {gi}{mark}:", class_="small")
-                _cards(cell, [c for c in g if isinstance(c, str)])
-            _row(tb, ["Talon groups", cell])
-        else:
-            talon = view.get("talon")
-            if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
-                _row(tb, ["Talon", _cards(ET.Element("div"), talon)])
-        disc = view.get("discards")
-        if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
-            _row(tb, ["Discards", _cards(ET.Element("div"), disc)])
 
-    # ---- tricks, each card play with its action index and verdict
-    sec = _el(body, "section")
-    _el(sec, "h2", "Tricks")
+def _auction(body: ET.Element, page: _Page) -> None:
+    """From the engine's view at the end: bids, contract, announcements, kontras, the called
+    king, the talon (groups, the one taken) and the discards."""
+    view = page.view
+    if not view:
+        return
+    tb = _table(_section(body, "Bidding, king call, talon and announcements"), ["", ""])
+    game = page.game
+    bids = [b for b in view.get("bids") or [] if isinstance(b, (list, tuple)) and len(b) == 2]
+    if bids:
+        said = ", ".join(f"{page.name(s)}: {text.contract_name(c, game)}" for s, c in bids)
+        _row(tb, ["Bids", said])
+    if view.get("contract"):
+        contract = text.contract_name(view["contract"], game)
+        _row(tb, ["Contract", f"{contract} (declarer {page.name(view.get('declarer'))})"])
+    anns = [a for a in view.get("announcements") or [] if isinstance(a, Mapping)]
+    if anns:
+        said = ", ".join(
+            f"{page.name(a.get('seat'))}: {text.bonus_name(str(a.get('bonus')), game)}"
+            for a in anns
+        )
+        _row(tb, ["Announcements", said])
+    kons = [k for k in view.get("kontras") or [] if isinstance(k, Mapping)]
+    if kons:
+        said = ", ".join(
+            f"{page.name(k.get('seat'))}: {text.kontra_name(k.get('level'), game)} on "
+            f"{text.target_name(k.get('target'), game)}"
+            for k in kons
+        )
+        _row(tb, ["Kontras", said])
+    called = next((a.card for a in page.hand.actions if a.type == "call"), None)
+    if called:
+        _row(tb, ["King called", page.cards([called])])
+    groups = view.get("talon_groups")
+    if isinstance(groups, list) and groups:
+        cell = ET.Element("div")
+        for gi, g in enumerate(groups):
+            if not isinstance(g, list):
+                continue
+            mark = " (taken)" if gi == view.get("talon_group") else ""
+            _el(cell, "span", f"group {gi}{mark}:", class_="small")
+            cell.append(page.cards([c for c in g if isinstance(c, str)]))
+        _row(tb, ["Talon groups", cell])
+    else:
+        talon = view.get("talon")
+        if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
+            _row(tb, ["Talon", page.cards(talon)])
+    disc = view.get("discards")
+    if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
+        _row(tb, ["Discards", page.cards(disc)])
+
+
+def _tricks(body: ET.Element, page: _Page) -> None:
+    """Every trick: leader, cards in playing order (each with its action number and verdict,
+    an offending card highlighted), winner and card points; then the cards still on the table
+    and any card play outside a trick."""
+    sec = _section(body, "Tricks")
+    view = page.view
     tricks = view.get("tricks") if view else None
     if not isinstance(tricks, list) or not tricks:
-        n_active = 4 if n == 5 else n
-        tricks = _tricks_from_actions(hand, n_active)
+        tricks = _tricks_from_actions(page.hand, 4 if page.n == 5 else page.n)
         if tricks:
-            _el(sec, "p", "Winners not derived (no engine replay): cards in playing order.",
-                class_="small")  # fmt: skip
-    plays = [i for i, a in enumerate(hand.actions) if a.type == "play"]
-    tb = _table(
-        sec, ["#", "Leader", "Cards in playing order (action #)", "Winner", "Card points",
-              "Verdict"], num=(4,),
-    )  # fmt: skip
+            note = "Winners not derived (no engine replay): cards in playing order."
+            _el(sec, "p", note, class_="small")
+    plays = [i for i, a in enumerate(page.hand.actions) if a.type == "play"]
+    headers = ["#", "Leader", "Cards in playing order (action #)", "Winner", "Card points"]
+    tb = _table(sec, [*headers, "Verdict"], num=(4,))
     pos = 0
     for tno, t in enumerate(tricks, start=1):
-        cards_cell = ET.Element("div")
-        texts: list[str] = []
-        rules: list[str] = []
-        cls = ""
-        for pair in t.get("cards", []):
-            seat, card = pair[0], pair[1]
-            idx = plays[pos] if pos < len(plays) else None
-            pos += 1
-            wrap = _el(cards_cell, "span", class_="cards")
-            label = f"{roles.get(seat, seat)}" + (f" #{idx}" if idx is not None else "")
-            _el(wrap, "span", label, class_="small")
-            text, rule, c = verdict(idx) if idx is not None else ("", "", "")
-            card_svg(wrap, card, highlight=c == "bad")
-            if c:
-                texts.append(f"#{idx} {text}")
-                rules.append(rule)
-                cls = "bad" if "bad" in (c, cls) else "warn"
-        pts = t.get("points")
-        pts_txt = _thirds(pts) if t.get("points_unit") == "thirds" else _plain(pts)
-        ok = "not checked" if replay.ruleset is None else "legal"
-        verdict_cell = ET.Element("div")
-        verdict_cell.text = " ".join(texts) if texts else ok
-        if rules:
-            _el(verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)),
-                class_="small")  # fmt: skip
-        tr = _row(
-            tb,
-            [tno, _short(session, t.get("leader"), roles), cards_cell,
-             _short(session, t.get("winner"), roles), pts_txt, verdict_cell],
-            num=(4,), cls=cls,
-        )  # fmt: skip
-        list(tr)[2].set("class", "trick")
+        pairs = t.get("cards", [])
+        _trick_row(tb, page, tno, t, plays[pos : pos + len(pairs)])
+        pos += len(pairs)
     cur = view.get("trick") if view else None
     if cur:
         _el(sec, "p", "Cards on the table when the log ends: " + _plain(cur))
@@ -633,141 +614,61 @@ def _render(
         _el(sec, "h3", "Card plays outside any trick")
         tb = _table(sec, ["#", "Seat", "Player", "Action", "Verdict", "Rule"])
         for i in rest:
-            a = hand.actions[i]
-            text, rule, cls = verdict(i)
-            _row(tb, [i, a.seat, _short(session, a.seat, roles), describe_action(a), text, rule],
-                 cls=cls)  # fmt: skip
+            a = page.hand.actions[i]
+            said, rule, cls = page.verdict(i)
+            _row(tb, [i, a.seat, page.name(a.seat), page.describe(a, i), said, rule], cls=cls)
 
-    # ---- irregularities and notes
-    if hand.irregularities or hand.notes:
-        sec = _el(body, "section")
-        _el(sec, "h2", "Irregularities and notes")
-        for irr in hand.irregularities:
-            _el(sec, "p", _describe_irregularity(session, irr))
-        if hand.notes:
-            _el(sec, "p", f"Notes: {hand.notes}")
 
-    # ---- score
-    sec = _el(body, "section")
-    _el(sec, "h2", "Score: recorded and recomputed")
-    if audit.recomputed is None or audit.recorded is None:
-        _el(sec, "p", "; ".join(audit.unverified) or "Nothing to compare.")
-    diff_keys = {(d.item, d.seat) for d in audit.discrepancies}
-    if audit.recorded is not None or audit.recomputed is not None:
-        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed", "Reason"], num=(2, 3))
-        rec_lines = list(audit.recorded.items) if audit.recorded else []
-        reasons: dict[tuple[str, int | None], str] = {}
-        if replay.score is not None:
-            for it in replay.score.items:
-                reasons.setdefault((it.item, it.seat), it.reason)
-        cmp_lines = list(audit.recomputed.items) if audit.recomputed else []
-        keys = list(dict.fromkeys([ln[:2] for ln in rec_lines] + [ln[:2] for ln in cmp_lines]))
-        for item, seat in keys:
-            rv = _line_sum(rec_lines, item, seat)
-            cv = _line_sum(cmp_lines, item, seat)
-            who = "declarer's side" if seat is None else f"{seat} {_player(session, seat)}"
-            tr = _row(tb, [item, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")],
-                      num=(2, 3))  # fmt: skip
-            if any(
-                d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies
-            ):
-                for td in list(tr)[2:4]:
-                    td.set("class", "num diff")
-        for s in range(n):
-            rv = (
-                audit.recorded.totals[s]
-                if audit.recorded and s < len(audit.recorded.totals)
-                else None
-            )
-            cv = (
-                audit.recomputed.totals[s]
-                if audit.recomputed and s < len(audit.recomputed.totals)
-                else None
-            )
-            tr = _row(tb, ["total", f"{s} {_player(session, s)}", _fmt_num(rv), _fmt_num(cv), ""],
-                      num=(2, 3))  # fmt: skip
-            if ("total", s) in diff_keys:
-                for td in list(tr)[2:4]:
-                    td.set("class", "num diff")
-        rb = list(hand.radelci_before) if hand.radelci_before is not None else None
-        cb = replay.carry_before.get("radelci") if replay.ruleset is not None else None
-        if rb is not None or cb is not None:
-            src = " (the log's, applied)" if replay.carry_source == "recorded" else ""
-            tr = _row(tb, ["radelci before the hand", "all", _plain(rb), _plain(cb),
-                           f"state the hand was scored with{src}"])  # fmt: skip
-            if any(d.item == "radelci_before" for d in audit.discrepancies):
-                for td in list(tr)[2:4]:
-                    td.set("class", "num diff")
-        ra = audit.recorded.radelci_after if audit.recorded else None
-        ca = audit.recomputed.radelci_after if audit.recomputed else None
-        if ra is not None or ca is not None:
-            tr = _row(tb, ["radelci after the hand", "all", _plain(ra), _plain(ca), ""])
-            if any(d.item == "radelci_after" for d in audit.discrepancies):
-                for td in list(tr)[2:4]:
-                    td.set("class", "num diff")
-    if audit.discrepancies:
-        _el(sec, "h3", "Differences")
-        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed"], num=(2, 3))
-        for d in audit.discrepancies:
-            who = "—" if d.seat is None else f"{d.seat} {_player(session, d.seat)}"
-            cells = [d.item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
-            _row(tb, cells, cls="bad", num=(2, 3))
-    if audit.unverified and audit.recomputed is not None:
-        _el(sec, "h3", "Not verified")
-        ul = _el(sec, "ul")
-        for u in audit.unverified:
-            _el(ul, "li", u)
-    if replay.score is not None and replay.score.card_points:
-        _el(sec, "p", "Card points: " + _plain(dict(replay.score.card_points)), class_="small")
-
-    # ---- footer and signature
-    foot = _el(body, "footer")
-    sign = _el(foot, "div", class_="sign")
-    _el(sign, "div", "Referee (name)")
-    _el(sign, "div", "Decision")
-    _el(sign, "div", "Date and signature")
-    p = _el(foot, "p", class_="small")
-    p.text = (
-        f"tarock-logs {__version__} · generated {generated_at:%Y-%m-%d %H:%M} UTC · "
-        f"ruleset {audit.ruleset} · hand content hash (sha256): "
+def _trick_row(
+    tb: ET.Element, page: _Page, number: int, trick: Mapping[str, Any], indices: Sequence[int]
+) -> None:
+    """One trick's row; ``indices`` are the action numbers of its card plays, in order."""
+    cards_cell = ET.Element("div")
+    said: list[str] = []
+    rules: list[str] = []
+    cls = ""
+    for k, pair in enumerate(trick.get("cards", [])):
+        seat, card = pair[0], pair[1]
+        idx = indices[k] if k < len(indices) else None
+        wrap = _el(cards_cell, "span", class_="cards")
+        _el(wrap, "span", page.name(seat) + (f" #{idx}" if idx is not None else ""), class_="small")
+        verdict, rule, c = page.verdict(idx) if idx is not None else ("", "", "")
+        wrap.append(page.card(card, highlight=c == "bad"))
+        if c:
+            said.append(f"#{idx} {verdict}")
+            rules.append(rule)
+            cls = "bad" if "bad" in (c, cls) else "warn"
+    pts = trick.get("points")
+    pts_txt = _thirds(pts) if trick.get("points_unit") == "thirds" else _plain(pts)
+    verdict_cell = ET.Element("div")
+    verdict_cell.text = (
+        " ".join(said) if said else ("not checked" if page.replay.ruleset is None else "legal")
     )
-    _el(p, "code", audit.hand_id)
-    return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
+    if rules:
+        _el(verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)), class_="small")
+    cells = [number, page.name(trick.get("leader")), cards_cell, page.name(trick.get("winner"))]
+    tr = _row(tb, [*cells, pts_txt, verdict_cell], num=(4,), cls=cls)
+    list(tr)[2].set("class", "trick")
 
 
-def _line_sum(
-    lines: Sequence[tuple[str, int | None, int]], item: str, seat: int | None
-) -> int | None:
-    """The sum of the score lines ``(item, seat)``, None when there is none."""
-    vals = [v for it, st, v in lines if it == item and st == seat]
-    return sum(vals) if vals else None
+def _irregularities(body: ET.Element, page: _Page) -> None:
+    """The irregularities recorded with the hand (renons, misdeal, referee rulings, penalties)
+    and its notes."""
+    hand = page.hand
+    if not (hand.irregularities or hand.notes):
+        return
+    sec = _section(body, "Irregularities and notes")
+    for irr in hand.irregularities:
+        _el(sec, "p", _describe_irregularity(page, irr))
+    if hand.notes:
+        _el(sec, "p", f"Notes: {hand.notes}")
 
 
-def _plain(v: Any) -> str:
-    """A compact text rendering of a JSON-able value from an engine view."""
-    if v is None:
-        return "—"
-    if isinstance(v, str):
-        return v
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (int, float)):
-        return _fmt_num(v) if isinstance(v, float) else str(v)
-    if isinstance(v, Mapping):
-        return ", ".join(f"{k}: {_plain(x)}" for k, x in v.items())
-    if isinstance(v, (list, tuple)) and all(not isinstance(x, (list, tuple, Mapping)) for x in v):
-        return ", ".join(_plain(x) for x in v)
-    if isinstance(v, (list, tuple)):
-        return "; ".join(_plain(x) if not isinstance(x, (list, tuple)) else " ".join(
-            _plain(y) for y in x) for x in v)  # fmt: skip
-    return str(v)
-
-
-def _describe_irregularity(session: m.Session, irr: Any) -> str:
+def _describe_irregularity(page: _Page, irr: Any) -> str:
     if irr.type == "renons":
-        s = f"Renons ({irr.kind}) by {_player(session, irr.offender)}"
+        s = f"Renons ({irr.kind}) by {page.player(irr.offender)}"
         if irr.called_by is not None:
-            s += f", called by {_player(session, irr.called_by)}"
+            s += f", called by {page.player(irr.called_by)}"
         if irr.action_index is not None:
             s += f", at action {irr.action_index}"
         if irr.trick is not None:
@@ -776,17 +677,114 @@ def _describe_irregularity(session: m.Session, irr: Any) -> str:
         return s + (f" Note: {irr.note}" if irr.note else "")
     if irr.type == "misdeal":
         pen = f", penalty {irr.penalty}" if irr.penalty is not None else ""
-        return f"Misdeal by {_player(session, irr.seat)}{pen}." + (
-            f" Note: {irr.note}" if irr.note else ""
-        )
+        note = f" Note: {irr.note}" if irr.note else ""
+        return f"Misdeal by {page.player(irr.seat)}{pen}.{note}"
     if irr.type == "arbiter":
         adj = "; ".join(
-            f"{_player(session, a.seat)} {a.points:+d} {a.unit} points" for a in irr.adjustments
+            f"{page.player(a.seat)} {a.points:+d} {a.unit} points" for a in irr.adjustments
         )
         by = f" ({irr.by})" if irr.by else ""
         return f"Referee ruling{by}: {irr.decision}" + (f" Adjustments: {adj}." if adj else "")
     if irr.type == "penalty":
-        return f"Penalty: {_player(session, irr.seat)} {irr.points:+d} {irr.unit} points" + (
-            f" ({irr.reason})" if irr.reason else ""
-        )
+        why = f" ({irr.reason})" if irr.reason else ""
+        return f"Penalty: {page.player(irr.seat)} {irr.points:+d} {irr.unit} points{why}"
     return str(irr)
+
+
+def _score(body: ET.Element, page: _Page) -> None:
+    """Recorded and recomputed score line by line (differences highlighted), the differences
+    again as a list, what could not be verified, and the card points."""
+    sec = _section(body, "Score: recorded and recomputed")
+    audit = page.audit
+    if audit.recomputed is None or audit.recorded is None:
+        _el(sec, "p", "; ".join(audit.unverified) or "Nothing to compare.")
+    if audit.recorded is not None or audit.recomputed is not None:
+        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed", "Reason"], num=(2, 3))
+        _score_items(tb, page)
+        _score_totals(tb, page)
+        _score_radelci(tb, page)
+    if audit.discrepancies:
+        _el(sec, "h3", "Differences")
+        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed"], num=(2, 3))
+        for d in audit.discrepancies:
+            who = "—" if d.seat is None else f"{d.seat} {page.player(d.seat)}"
+            cells = [d.item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
+            _row(tb, cells, cls="bad", num=(2, 3))
+    if audit.unverified and audit.recomputed is not None:
+        _el(sec, "h3", "Not verified")
+        ul = _el(sec, "ul")
+        for u in audit.unverified:
+            _el(ul, "li", u)
+    score = page.replay.score
+    if score is not None and score.card_points:
+        _el(sec, "p", "Card points: " + _plain(dict(score.card_points)), class_="small")
+
+
+def _score_items(tb: ET.Element, page: _Page) -> None:
+    """One row per score item and seat, as written on either side, with the engine's reason."""
+    audit = page.audit
+    rec_lines = list(audit.recorded.items) if audit.recorded else []
+    cmp_lines = list(audit.recomputed.items) if audit.recomputed else []
+    reasons: dict[tuple[str, int | None], str] = {}
+    if page.replay.score is not None:
+        for it in page.replay.score.items:
+            reasons.setdefault((it.item, it.seat), it.reason)
+    keys = dict.fromkeys([ln[:2] for ln in rec_lines] + [ln[:2] for ln in cmp_lines])
+    for item, seat in keys:
+        rv = _line_sum(rec_lines, item, seat)
+        cv = _line_sum(cmp_lines, item, seat)
+        who = "declarer's side" if seat is None else f"{seat} {page.player(seat)}"
+        cells = [item, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")]
+        tr = _row(tb, cells, num=(2, 3))
+        if any(d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies):
+            _mark_diff(tr)
+
+
+def _score_totals(tb: ET.Element, page: _Page) -> None:
+    """Each seat's hand total, recorded and recomputed."""
+    audit = page.audit
+    rec = audit.recorded.totals if audit.recorded else []
+    cmp = audit.recomputed.totals if audit.recomputed else []
+    diff = {(d.item, d.seat) for d in audit.discrepancies}
+    for s in range(page.n):
+        rv = rec[s] if s < len(rec) else None
+        cv = cmp[s] if s < len(cmp) else None
+        cells = ["total", f"{s} {page.player(s)}", _fmt_num(rv), _fmt_num(cv), ""]
+        tr = _row(tb, cells, num=(2, 3))
+        if ("total", s) in diff:
+            _mark_diff(tr)
+
+
+def _score_radelci(tb: ET.Element, page: _Page) -> None:
+    """Radelci before the hand (the log's and the state the hand was scored with) and after."""
+    audit = page.audit
+    replay = page.replay
+    items = {d.item for d in audit.discrepancies}
+    rb = list(page.hand.radelci_before) if page.hand.radelci_before is not None else None
+    cb = replay.carry_before.get("radelci") if replay.ruleset is not None else None
+    if rb is not None or cb is not None:
+        src = " (the log's, applied)" if replay.carry_source == "recorded" else ""
+        cells = ["radelci before the hand", "all", _plain(rb), _plain(cb)]
+        tr = _row(tb, [*cells, f"state the hand was scored with{src}"])
+        if "radelci_before" in items:
+            _mark_diff(tr)
+    ra = audit.recorded.radelci_after if audit.recorded else None
+    ca = audit.recomputed.radelci_after if audit.recomputed else None
+    if ra is not None or ca is not None:
+        tr = _row(tb, ["radelci after the hand", "all", _plain(ra), _plain(ca), ""])
+        if "radelci_after" in items:
+            _mark_diff(tr)
+
+
+def _footer(body: ET.Element, page: _Page, generated_at: datetime) -> None:
+    """The referee's signature lines, the tool version, the ruleset and the content hash."""
+    foot = _el(body, "footer")
+    sign = _el(foot, "div", class_="sign")
+    for label in ("Referee (name)", "Decision", "Date and signature"):
+        _el(sign, "div", label)
+    p = _el(foot, "p", class_="small")
+    p.text = (
+        f"tarock-logs {__version__} · generated {generated_at:%Y-%m-%d %H:%M} UTC · "
+        f"ruleset {page.audit.ruleset} · hand content hash (sha256): "
+    )
+    _el(p, "code", page.audit.hand_id)

@@ -132,12 +132,15 @@ _ROLES = {
 
 
 class _Named(Protocol):
-    id: str
-    name: str | None
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
 
 
 class _Seated(Protocol):
-    players: Sequence[_Named]
+    @property
+    def players(self) -> Sequence[_Named]: ...
 
 
 # --------------------------------------------------------------------------- small words

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
@@ -13,6 +14,8 @@ from typer.testing import CliRunner
 
 from tarock_logs import rules as rules_registry
 from tarock_logs.cli.common import app
+from tarock_logs.report import text
+from tarock_logs.report.cards_svg import card_svg
 from tarock_logs.report.dossier import DossierError, build_dossier, render_dossier
 from tarock_logs.rules import get_engine
 from tarock_logs.verdict.audit import hand_content_hash
@@ -20,6 +23,7 @@ from tests.support.d1_helpers import APPENDIX_B, b1_doc, b2_doc, plant_b1_illega
 
 pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 WHEN = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+NS = "{http://www.w3.org/2000/svg}"
 
 
 class _Collect(HTMLParser):
@@ -31,15 +35,32 @@ class _Collect(HTMLParser):
         self.attrs: list[tuple[str, str | None]] = []
         self.text: list[str] = []
         self.highlighted_rows = 0
+        #: the texts drawn on each inline card, by its token (aria-label)
+        self.card_faces: dict[str, list[str]] = {}
+        self._card: str | None = None
+        self._in_text = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
         self.attrs.extend(attrs)
         if tag == "tr" and ("class", "bad") in attrs:
             self.highlighted_rows += 1
+        if tag == "svg":
+            self._card = dict(attrs).get("aria-label")
+            if self._card is not None:
+                self.card_faces[self._card] = []
+        self._in_text = tag == "text"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "svg":
+            self._card = None
+        if tag == "text":
+            self._in_text = False
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
+        if self._in_text and self._card is not None:
+            self.card_faces[self._card].append(data)
 
 
 def _parse(html: str) -> _Collect:
@@ -90,6 +111,23 @@ def test_dossier_is_self_contained_and_escapes_user_text() -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<script>alert('x')</script> Ana & Co" in " ".join(p.text)  # shown as text
     assert "style" in p.tags and p.tags.count("svg") >= 54  # cards drawn inline
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_dossier_draws_cards_with_the_one_card_face_and_words_actions_with_report_text() -> None:
+    doc = b2_doc()
+    html = render_dossier(session(doc), 2, generated_at=WHEN)
+    faces = _parse(html).card_faces
+    drawn = ET.fromstring(card_svg("T22", game="slovenian"))
+    assert faces["T22"] == [t.text for t in drawn.iter(f"{NS}text")] == ["XXII", "škis"]
+    assert faces["HK"] == ["K", "\u2665"]
+    words = " ".join(_parse(html).text)
+    names = text.player_names(session(doc))
+    hand = next(h for h in session(doc).hands if h.number == 2)
+    for a in hand.actions:
+        if a.type != "play":
+            assert text.action_phrase(a, "slovenian") in words
+    assert all(name in words for name in names)
 
 
 def test_dossier_of_a_clean_hand_has_tricks_deal_and_agreeing_score() -> None:
