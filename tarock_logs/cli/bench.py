@@ -45,7 +45,8 @@ def bench(
         bool,
         typer.Option(
             "--quick",
-            help=f"{QUICK_HANDS} hands, under a minute (a smoke test: fixed costs dominate the ratios)",
+            help=f"{QUICK_HANDS} hands, under a minute "
+            "(a smoke test: fixed costs dominate the ratios)",
         ),
     ] = False,
     hands: Annotated[

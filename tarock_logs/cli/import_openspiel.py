@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 import typer
@@ -130,7 +130,7 @@ def dumps_session(session: Session) -> bytes:
 
 def _open_input(path: Path) -> IO[bytes]:
     if path.suffix == ".gz":
-        return gzip.open(path, "rb")
+        return cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile reads as a binary stream
     return path.open("rb")
 
 

@@ -48,7 +48,8 @@ def simulate(
         int,
         typer.Option(
             min=0,
-            help=f"plant K irregularities, one per session, cycling {', '.join(DISPUTE_KINDS)} (fewer kinds for the other games)",
+            help="plant K irregularities, one per session, cycling "
+            f"{', '.join(DISPUTE_KINDS)} (fewer kinds for the other games)",
         ),
     ] = 0,
     ruleset: Annotated[
