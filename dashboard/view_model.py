@@ -29,7 +29,8 @@ from tarock_logs.rules.base import Action
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
 from tarock_logs.verdict import replay as rp
-from tarock_logs.verdict.audit import audit_session, audit_tournaments
+from tarock_logs.verdict.audit import audit_session
+from tarock_logs.verdict.tournament import audit_tournaments
 
 _PSEUDO_ADJ = (
     "Amber", "Brisk", "Cobalt", "Dusky", "Elder", "Fleet", "Gilded", "Hazel", "Ivory", "Jade",
@@ -343,9 +344,9 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
 
     Every session of the tournament is rebuilt from the store and audited
     (:func:`tarock_logs.verdict.audit.audit_session`), then ranked with
-    :func:`tarock_logs.verdict.audit.audit_tournaments`. Returns ``{"tournament": <TournamentAudit
-    dict>, "tables": [per session: round, table, players, recorded and recomputed round
-    scores and placement points, table average]}``.
+    :func:`tarock_logs.verdict.tournament.audit_tournaments`. Returns ``{"tournament":
+    <TournamentAudit dict>, "tables": [per session: round, table, players, recorded and
+    recomputed round scores and placement points, table average]}``.
     """
     audits = []
     names: dict[str, str] = {}  # as the sessions themselves name their players

@@ -23,13 +23,8 @@ from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_en
 from tarock_logs.log.errors import LogError
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules import get_engine
-from tarock_logs.verdict.audit import (
-    HandAudit,
-    SessionAudit,
-    TournamentAudit,
-    audit_session,
-    audit_tournaments,
-)
+from tarock_logs.verdict.audit import HandAudit, SessionAudit, audit_session
+from tarock_logs.verdict.tournament import TournamentAudit, audit_tournaments
 
 FORMATS = ("table", "json", "jsonl")
 

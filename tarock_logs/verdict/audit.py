@@ -8,8 +8,8 @@ scorer wrote, **item by item** where the log itemises (``contract``, ``differenc
 dashboard shows (its JSON keys are fixed by docs/architecture.md, "The audit record").
 
 Sessions add the totals (recorded vs recomputed) and placement points; tournaments (sessions
-sharing ``event.tournament``) add round scores, placement points per round and the final
-ranking. Everything is game-agnostic: the engine is found with
+sharing ``event.tournament``: round scores, placement points per round and the final ranking)
+are :mod:`tarock_logs.verdict.tournament`. Everything is game-agnostic: the engine is found with
 :func:`tarock_logs.rules.get_engine`, and a game without one yields hands marked
 ``unverified`` with the reason.
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,11 +51,8 @@ __all__ = [
     "HandAudit",
     "ScoreSheet",
     "SessionAudit",
-    "Standing",
-    "TournamentAudit",
     "audit_hand",
     "audit_session",
-    "audit_tournaments",
     "compare_scores",
     "hand_content_hash",
     "violation_dict",
@@ -471,6 +468,50 @@ class SessionAudit:
             "unverified": list(self.unverified),
         }
 
+    def score_placement(self, all_tables_of_five: bool) -> None:
+        """(Re)compute the placement points of this table's round scores (the engine's
+        arithmetic; ``all_tables_of_five`` picks the table-of-five column, which depends on
+        the whole round: :func:`tarock_logs.verdict.tournament.audit_tournaments` settles it)
+        and compare them with the recorded ones."""
+        self.discrepancies = [d for d in self.discrepancies if d.item != "placement_points"]
+        self.unverified = [u for u in self.unverified if not u.startswith("placement points")]
+        self.placement_points = None
+        if self._engine is None or self._ruleset is None:
+            if self.recorded_placement_points is not None:
+                self.unverified.append("placement points not checked: no engine for this game")
+            return
+        if self.recomputed_totals is None or any(h.incomplete_seats for h in self.hands):
+            if self.recorded_placement_points is not None:
+                self.unverified.append(
+                    "placement points not checked: the round score is incomplete"
+                )
+            return
+        try:
+            pts = self._engine.placement_points(
+                self._ruleset, self.recomputed_totals, all_tables_of_five
+            )
+        except Exception as exc:  # noqa: BLE001 - the engine has no placement arithmetic here
+            self.unverified.append(f"placement points not recomputed: {exc}")
+            return
+        self.placement_points = [float(p) for p in pts]
+        if self.recorded_placement_points is not None:
+            rec = self.recorded_placement_points
+            for s in range(max(len(rec), len(pts))):
+                r = rec[s] if s < len(rec) else None
+                c = self.placement_points[s] if s < len(pts) else None
+                if r is None or c is None or abs(r - c) > 1e-9:
+                    self.discrepancies.append(Discrepancy("placement_points", s, r, c))
+
+    @property
+    def engine(self) -> GameEngine | None:
+        """The engine the session was audited with (None: no engine for its game)."""
+        return self._engine
+
+    @property
+    def ruleset_used(self) -> Ruleset | None:
+        """The ruleset the session was audited under (None when no engine resolved it)."""
+        return self._ruleset
+
 
 def _tournament_penalties(session: m.Session) -> list[int]:
     pen = [0] * len(session.players)
@@ -592,232 +633,5 @@ def audit_session(
                     sa.discrepancies.append(
                         Discrepancy("session_total_sum", s, r, sa.recorded_hand_sum[s])
                     )
-    _placement(sa, n == 5 if all_tables_of_five is None else all_tables_of_five)
+    sa.score_placement(n == 5 if all_tables_of_five is None else all_tables_of_five)
     return sa
-
-
-def _placement(sa: SessionAudit, all_tables_of_five: bool) -> None:
-    """(Re)compute the session's placement points and compare them with the recorded ones."""
-    sa.discrepancies = [d for d in sa.discrepancies if d.item != "placement_points"]
-    sa.unverified = [u for u in sa.unverified if not u.startswith("placement points")]
-    sa.placement_points = None
-    if sa._engine is None or sa._ruleset is None:
-        if sa.recorded_placement_points is not None:
-            sa.unverified.append("placement points not checked: no engine for this game")
-        return
-    if sa.recomputed_totals is None or any(h.incomplete_seats for h in sa.hands):
-        if sa.recorded_placement_points is not None:
-            sa.unverified.append("placement points not checked: the round score is incomplete")
-        return
-    try:
-        pts = sa._engine.placement_points(sa._ruleset, sa.recomputed_totals, all_tables_of_five)
-    except Exception as exc:  # noqa: BLE001 - the engine has no placement arithmetic here
-        sa.unverified.append(f"placement points not recomputed: {exc}")
-        return
-    sa.placement_points = [float(p) for p in pts]
-    if sa.recorded_placement_points is not None:
-        rec = sa.recorded_placement_points
-        for s in range(max(len(rec), len(pts))):
-            r = rec[s] if s < len(rec) else None
-            c = sa.placement_points[s] if s < len(pts) else None
-            if r is None or c is None or abs(r - c) > 1e-9:
-                sa.discrepancies.append(Discrepancy("placement_points", s, r, c))
-
-
-# --------------------------------------------------------------------------- tournaments
-
-
-@dataclass(slots=True)
-class Standing:
-    """One player's line in the final ranking of a tournament.
-
-    ``deviation`` is the sum over rounds of (round score − average round score at the table),
-    the Slovenian tie-break; ``total`` = placement points + tournament-point penalties.
-    ``rank`` is shared by players equal on both keys.
-    """
-
-    player: str
-    rank: int
-    total: float
-    placement_points: float
-    penalties: float
-    deviation: float
-    rounds: dict[int, dict[str, Any]]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "rank": self.rank,
-            "total": self.total,
-            "placement_points": self.placement_points,
-            "penalties": self.penalties,
-            "deviation": self.deviation,
-            "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
-        }
-
-
-@dataclass(slots=True)
-class TournamentAudit:
-    """A tournament: the sessions sharing ``event.tournament``, its rounds and the ranking."""
-
-    tournament: str
-    game: str
-    ruleset: str | None
-    sessions: list[str]
-    rounds: list[int]
-    standings: list[Standing]
-    discrepancies: list[dict[str, Any]] = field(default_factory=list)
-    unverified: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tournament": self.tournament,
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "sessions": list(self.sessions),
-            "rounds": list(self.rounds),
-            "standings": [s.to_dict() for s in self.standings],
-            "discrepancies": list(self.discrepancies),
-            "unverified": list(self.unverified),
-        }
-
-
-def rank_players(
-    totals: Mapping[str, float], deviations: Mapping[str, float]
-) -> list[tuple[str, int]]:
-    """Generic final ranking: total points, then deviation sum, both descending; equal on both
-    keys share the rank (the next rank skips, as in 1, 2, 2, 4)."""
-    order = sorted(totals, key=lambda p: (-totals[p], -deviations.get(p, 0.0), p))
-    out: list[tuple[str, int]] = []
-    prev: tuple[float, float] | None = None
-    rank = 0
-    for i, p in enumerate(order, start=1):
-        key = (totals[p], deviations.get(p, 0.0))
-        if key != prev:
-            rank = i
-            prev = key
-        out.append((p, rank))
-    return out
-
-
-def audit_tournaments(sessions: Sequence[SessionAudit]) -> list[TournamentAudit]:
-    """Group session audits by ``event.tournament`` and compute the standings.
-
-    Per round, placement points are recomputed for every table with the right table-of-5
-    column (all tables of the round of 5 or not), which updates each session's
-    ``placement_points`` and its ``placement_points`` discrepancies in place. The ranking uses
-    the engine's ``final_ranking(ruleset, rows)`` when it offers one, else :func:`rank_players`
-    (placement points plus tournament-point penalties, then the deviation sum).
-    """
-    groups: dict[str, list[SessionAudit]] = defaultdict(list)
-    for sa in sessions:
-        if sa.tournament:
-            groups[sa.tournament].append(sa)
-    out: list[TournamentAudit] = []
-    for tid in sorted(groups):
-        group = groups[tid]
-        ta = TournamentAudit(
-            tournament=tid,
-            game=group[0].game,
-            ruleset=group[0].ruleset,
-            sessions=[s.session for s in group],
-            rounds=sorted({s.round for s in group if s.round is not None}),
-            standings=[],
-        )
-        by_round: dict[int | None, list[SessionAudit]] = defaultdict(list)
-        for sa in group:
-            by_round[sa.round].append(sa)
-        for rnd, tables in by_round.items():
-            five = all(len(t.players) == 5 for t in tables)
-            for t in tables:
-                _placement(t, five)
-            if rnd is None and len(tables) > 1:
-                ta.unverified.append(
-                    f"{len(tables)} sessions without event.round: each counted as its own round"
-                )
-        if len({s.game for s in group}) > 1:
-            ta.unverified.append("sessions of different games share this tournament id")
-        points: dict[str, float] = defaultdict(float)
-        penalties: dict[str, float] = defaultdict(float)
-        deviation: dict[str, float] = defaultdict(float)
-        rounds: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
-        complete = True
-        for k, sa in enumerate(group):
-            scores = sa.recomputed_totals
-            pts = sa.placement_points
-            if scores is None or pts is None:
-                complete = False
-                ta.unverified.append(
-                    f"session {sa.session}: round score or placement points not recomputed"
-                )
-            avg = sum(scores) / len(scores) if scores else 0.0
-            rnd_key = sa.round if sa.round is not None else -(k + 1)
-            for seat, pid in enumerate(sa.players):
-                if pts is not None:
-                    points[pid] += pts[seat]
-                if seat < len(sa.tournament_penalties):
-                    penalties[pid] += sa.tournament_penalties[seat]
-                if scores is not None:
-                    deviation[pid] += scores[seat] - avg
-                rounds[pid][rnd_key] = {
-                    "session": sa.session,
-                    "table": sa.table,
-                    "score": scores[seat] if scores is not None else None,
-                    "placement_points": pts[seat] if pts is not None else None,
-                    "recorded_placement_points": (
-                        sa.recorded_placement_points[seat]
-                        if sa.recorded_placement_points is not None
-                        and seat < len(sa.recorded_placement_points)
-                        else None
-                    ),
-                }
-                if sa.placement_points is not None:
-                    points.setdefault(pid, 0.0)
-        for sa in group:
-            for d in sa.discrepancies:
-                if d.item == "placement_points":
-                    ta.discrepancies.append(
-                        {
-                            "session": sa.session,
-                            "round": sa.round,
-                            "player": sa.players[d.seat] if d.seat is not None else None,
-                            **d.to_dict(),
-                        }
-                    )
-        players = sorted(rounds)
-        totals = {p: points.get(p, 0.0) + penalties.get(p, 0.0) for p in players}
-        ranked = _engine_ranking(group, totals, deviation) or rank_players(totals, deviation)
-        if not complete:
-            ta.unverified.append("the ranking is provisional: some rounds could not be scored")
-        ta.standings = [
-            Standing(
-                player=p,
-                rank=r,
-                total=totals[p],
-                placement_points=points.get(p, 0.0),
-                penalties=penalties.get(p, 0.0),
-                deviation=round(deviation.get(p, 0.0), 6),
-                rounds=rounds[p],
-            )
-            for p, r in ranked
-        ]
-        out.append(ta)
-    return out
-
-
-def _engine_ranking(
-    group: Sequence[SessionAudit],
-    totals: Mapping[str, float],
-    deviation: Mapping[str, float],
-) -> list[tuple[str, int]] | None:
-    """The engine's own ranking arithmetic (``final_ranking``), if it offers one."""
-    eng = group[0]._engine
-    rs = group[0]._ruleset
-    fn = getattr(eng, "final_ranking", None) if eng is not None else None
-    if fn is None or rs is None:
-        return None
-    try:
-        ranked = fn(rs, [(p, totals[p], deviation.get(p, 0.0)) for p in totals])
-        return [(str(p), int(r)) for p, r in ranked]
-    except Exception:  # noqa: BLE001 - fall back to the generic arithmetic
-        return None

@@ -21,7 +21,8 @@ from tarock_logs.tools.simulate import (
     simulate_tournament,
     write_result,
 )
-from tarock_logs.verdict.audit import audit_session, audit_tournaments
+from tarock_logs.verdict.audit import audit_session
+from tarock_logs.verdict.tournament import audit_tournaments
 
 needs_engine = pytest.mark.skipif(
     get_engine("slovenian") is None, reason="the Slovenian engine has not landed yet"

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from tarock_logs.cli import app
 from tarock_logs.log.models import Session, SessionAdapter
 from tarock_logs.rules import get_engine
-from tarock_logs.verdict.audit import SessionAudit, audit_session, audit_tournaments
+from tarock_logs.verdict.audit import SessionAudit, audit_session
+from tarock_logs.verdict.tournament import audit_tournaments
 
 ROOT = Path(__file__).resolve().parents[2] / "sample_logs"
 

@@ -1,10 +1,9 @@
 """Audit records: legality, item-by-item recorded vs recomputed, unverified reasons, the
-content hash, session totals, placement points and tournament standings (real engine)."""
+content hash, session totals and placement points (real engine)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,11 +14,10 @@ from tarock_logs.verdict.audit import (
     Discrepancy,
     ScoreSheet,
     audit_session,
-    audit_tournaments,
     compare_scores,
     hand_content_hash,
-    rank_players,
 )
+from tarock_logs.verdict.tournament import audit_tournaments
 from tests.support.d1_helpers import ROOT, b1_doc, b2_doc, plant_b1_illegal_card, session
 from tests.support.fake_engine import ENGINE as FAKE
 
@@ -179,38 +177,6 @@ def test_placement_points_via_the_engine_and_recorded_ones_compared() -> None:
     ]  # fmt: skip
 
 
-def _table(sid: str, players: list[str], rnd: int) -> dict[str, Any]:
-    """A session whose only hand is B.1 (totals 135 135 0 −20) at another table/round."""
-    doc = b1_doc()
-    doc["id"] = sid
-    doc["players"] = [{"id": p} for p in players]
-    doc["event"] = {"tournament": "cup", "round": rnd, "table": sid}
-    return doc
-
-
-def test_tournament_standings_rank_by_points_then_deviation() -> None:
-    r1 = audit_session(session(_table("r1", ["a", "b", "c", "d"], 1)))
-    r2 = audit_session(session(_table("r2", ["b", "c", "d", "a"], 2)))
-    (t,) = audit_tournaments([r1, r2])
-    assert t.tournament == "cup" and t.rounds == [1, 2]
-    pts = {s.player: s.placement_points for s in t.standings}
-    # round 1: a 4.5, b 4.5, c 3, d 2; round 2: b 4.5, c 4.5, d 3, a 2
-    assert pts == {"a": 6.5, "b": 9.0, "c": 7.5, "d": 5.0}
-    assert [(s.player, s.rank) for s in t.standings] == [("b", 1), ("c", 2), ("a", 3), ("d", 4)]
-    dev = {s.player: s.deviation for s in t.standings}
-    # table average 62.5 each round
-    assert dev == {"a": 72.5 - 82.5, "b": 145.0, "c": -62.5 + 72.5, "d": -82.5 - 62.5}
-
-
-def test_rank_players_shares_a_rank_only_when_both_keys_tie() -> None:
-    assert rank_players({"x": 12.5, "y": 12.5, "z": 12.0}, {"x": 195, "y": 187.5, "z": 300}) == [
-        ("x", 1), ("y", 2), ("z", 3),
-    ]  # spec 11.4 T4  # fmt: skip
-    assert rank_players({"x": 3, "y": 3, "z": 1}, {"x": 0, "y": 0, "z": 5}) == [
-        ("x", 1), ("y", 1), ("z", 3),
-    ]  # fmt: skip
-
-
 def test_engine_agnostic_audit_with_a_plugged_engine() -> None:
     doc = b1_doc()
     doc["game"], doc["ruleset"] = "zwanzigerrufen", "fake"
@@ -254,7 +220,9 @@ def test_disputed_samples_are_flagged_at_the_planted_hand_and_action() -> None:
             assert sa.recorded_placement_points == pp["recorded"]
             assert sa.placement_points == pp["recomputed"]
             assert {d.seat for d in sa.discrepancies if d.item == "placement_points"} == {
-                s for s, (a, b) in enumerate(zip(pp["recorded"], pp["recomputed"])) if a != b
+                s
+                for s, (a, b) in enumerate(zip(pp["recorded"], pp["recomputed"], strict=True))
+                if a != b
             }
             continue
         assert [h.hand for h in flagged_hands] == [e["hand"]], e["description"]
@@ -305,24 +273,3 @@ def test_session_totals_are_a_rule_of_the_game() -> None:
     sa = audit_session(session(doc), engine=MatchEngine())
     assert sa.recomputed_totals == [10, 0, 0, 0] and sa.recorded_hand_sum == [10, 0, 0, 0]
     assert sa.discrepancies == []
-
-
-def test_standings_agree_with_the_slovenian_ranking_arithmetic() -> None:
-    """The sample tournament (3 rounds) ranked by audit_tournaments equals the engine
-    module's own final_ranking (spec 11.3) over the recomputed round scores."""
-    from tarock_logs.rules.slovenian.tournament import TableRound, final_ranking
-
-    folder = ROOT / "sample_logs" / "tournament"
-    audits = [audit_session(r.session) for r in read_paths([folder]) if r.session is not None]
-    (t,) = audit_tournaments(audits)
-    assert len(t.rounds) == 3 and t.unverified == []
-    five = {rnd: all(len(a.players) == 5 for a in audits if a.round == rnd) for rnd in t.rounds}
-    tables = [
-        TableRound(a.players, a.recomputed_totals, a.round or 1, five[a.round])
-        for a in audits
-        if a.recomputed_totals is not None
-    ]
-    want = [(r.player, r.rank, r.placement_points) for r in final_ranking(tables)]
-    assert [(s.player, s.rank, s.total) for s in t.standings] == want
-    for a in audits:  # the simulator recorded the placement points the engine computes
-        assert not [d for d in a.discrepancies if d.item == "placement_points"]
