@@ -24,6 +24,7 @@ from typing import Any
 import duckdb
 
 from tarock_logs.log import models as m
+from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.rules.base import Action
 from tarock_logs.store import queries
@@ -203,30 +204,10 @@ def total_lines(view: HandView, players: list[str]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- replay helpers (pure)
 
 
-def action_text(action: Any, players: list[str] | None = None) -> str:
-    """A readable line for one action: ``"Ana: play HK"``, ``"Bor: bid three"``."""
-    if action is None:
-        return "deal"
-    who = (
-        players[action.seat]
-        if players and 0 <= action.seat < len(players)
-        else f"seat {action.seat}"
-    )
-    t = action.type
-    arg: str | None
-    if t == "discard":
-        arg = " ".join(action.cards)
-    elif t == "talon":
-        arg = f"group {action.group}"
-    elif t == "kontra":
-        lvl = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mordkontra"}.get(action.level or 1)
-        arg = f"{lvl} on {action.target or 'game'}"
-        t = ""
-    elif t == "claim":
-        arg = action.claim
-    else:
-        arg = action.card or action.contract or action.bonus or action.meld
-    return f"{who}: " + " ".join(x for x in (t, arg) if x)
+def step_text(view: HandView, action: Any, players: list[str] | None = None) -> str:
+    """One action of the hand as people read it (:func:`tarock_logs.report.text.describe_action`
+    in the hand's game): ``"Ana bids tri"``; ``"the deal"`` at step 0."""
+    return text.describe_action(action, game=view.game, players=players)
 
 
 def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:

@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import view_model as vm
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
 from dashboard.view_model import HandView
+from tarock_logs.report import text
 from tarock_logs.report.cards_svg import cards_svg
 from tarock_logs.store import queries as q
 
@@ -281,14 +282,14 @@ def viewer() -> None:
     state: dict[str, Any] = cur.view or {}
 
     # ---------------------------------------------------------------- the action and its verdict
-    st.subheader(f"Step {step} of {last}: {vm.action_text(cur.action, players)}")
+    st.subheader(f"Step {step} of {last}: {vm.step_text(view, cur.action, players)}")
     offending_cards: set[str] = set()
     for v in cur.violations:
-        text = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
+        verdict = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
         if v.severity == "error":
-            st.error(text, icon=":material/block:")
+            st.error(verdict, icon=":material/block:")
         else:
-            st.warning(text.replace("Illegal action", "Warning"), icon=":material/warning:")
+            st.warning(verdict.replace("Illegal action", "Warning"), icon=":material/warning:")
         if v.card:
             offending_cards.add(v.card)
     if cur.action is not None and not cur.violations:
@@ -328,7 +329,8 @@ def viewer() -> None:
                     greyed=played[seat],
                     highlight=offending_cards & set(played[seat]),
                     scale=0.8,
-                    title=f"{players[seat]}: {' '.join(held)}",
+                    title=f"{players[seat]}: {text.cards_text(held, view.game)}",
+                    game=view.game,
                 )
             )
     with right:
@@ -348,6 +350,7 @@ def viewer() -> None:
                     highlight=offending_cards,
                     captions=[players[s].split()[0] for s, _ in trick],
                     scale=0.9,
+                    game=view.game,
                 )
             )
         else:
@@ -360,11 +363,13 @@ def viewer() -> None:
             caps = (
                 [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
             )
-            st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6))
+            st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6, game=view.game))
         discards = state.get("discards")
         if discards and (only is None or only == view.declarer):
             st.markdown("**Discards**")
-            st.image(cards_svg(list(discards), highlight=offending_cards, scale=0.6))
+            st.image(
+                cards_svg(list(discards), highlight=offending_cards, scale=0.6, game=view.game)
+            )
 
     h1, h2, h3 = st.columns(3)
     with h1:
@@ -392,15 +397,13 @@ def viewer() -> None:
         with st.expander(
             f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)
         ):
-            st.write(
-                ", ".join(vm.action_text(a, players).split(": ", 1)[1] for a in alts[:60]) or "none"
-            )
+            st.write(", ".join(text.action_phrase(a, view.game) for a in alts[:60]) or "none")
     nxt = vm.alternatives(view, step) if step < last else []
     if only is not None:
         nxt = [a for a in nxt if a.seat == only]
     if nxt:
         with st.expander(f"Legal next actions ({len(nxt)})"):
-            st.write(", ".join(vm.action_text(a, players) for a in nxt[:60]))
+            st.write(", ".join(vm.step_text(view, a, players) for a in nxt[:60]))
 
     # ---------------------------------------------------------------- score
     with st.expander("Score: recorded vs recomputed", expanded=step == last):

@@ -13,6 +13,7 @@ import pytest
 
 from dashboard import view_model as vm
 from tarock_logs.cards import PACKS
+from tarock_logs.report import text
 from tarock_logs.rules.base import Action
 from tarock_logs.store.queries import connect_reader
 from tests.support.store_fixtures import ingest_samples, stored_hand_id
@@ -113,13 +114,15 @@ def test_pseudonyms_are_stable_and_tell_players_apart() -> None:
     assert "Ana" not in vm.pseudonym("Ana Kos")
 
 
-def test_action_text_reads_like_a_score_sheet() -> None:
-    assert vm.action_text(Action("play", 1, card="HK"), ["Ana", "Bor"]) == "Bor: play HK"
-    assert (
-        vm.action_text(Action("kontra", 0, target="game", level=2), ["Ana"])
-        == "Ana: rekontra on game"
+def test_a_step_reads_in_the_one_wording_of_actions(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    first = view.steps[1].action
+    assert vm.step_text(view, first, view.players) == text.describe_action(
+        first, game="slovenian", players=view.players
     )
-    assert vm.action_text(None) == "deal"
+    assert vm.step_text(view, first, view.players).startswith(view.players[first.seat] + " ")
+    assert vm.step_text(view, Action("play", 1, card="T20"), ["Ana", "Bor"]) == "Bor plays XX"
+    assert vm.step_text(view, None) == "the deal"
 
 
 def test_tournament_report_flags_the_swapped_placement_points(cur) -> None:
