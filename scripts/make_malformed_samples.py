@@ -47,43 +47,43 @@ def build(out: Path) -> None:
         rows.append((name, codes, desc))
 
     # ---- file level
-    put("E-FILE-EMPTY.jsonl", b"", ["E-FILE-EMPTY"], "a file of zero bytes")
+    put("file.empty.jsonl", b"", ["file.empty"], "a file of zero bytes")
     put(
-        "E-FILE-EMPTY-whitespace.json",
+        "file.empty-whitespace.json",
         b"\n  \n",
-        ["E-FILE-EMPTY"],
+        ["file.empty"],
         "a .json file holding only blank lines",
     )
     put(
-        "E-FILE-TYPE.json",
+        "file.not_a_log.json",
         "date,table,player,score\n2024-03-02,1,Ana,135\n",
-        ["E-FILE-TYPE"],
+        ["file.not_a_log"],
         "a non-JSON file (a CSV score sheet) named .json",
     )
     put(
-        "E-FILE-TYPE-not-gzip.json.gz",
+        "file.not_a_log-not-gzip.json.gz",
         line(sess("s-notgz")),
-        ["E-FILE-TYPE"],
+        ["file.not_a_log"],
         "plain JSON text named .json.gz (not gzip data)",
     )
     full = line(sess("s-trunc"))
     put(
-        "E-FILE-TRUNCATED.json",
+        "file.truncated.json",
         full[: len(full) * 2 // 3],
-        ["E-FILE-TRUNCATED"],
+        ["file.truncated"],
         "a session cut off two thirds of the way through",
     )
     put(
-        "E-FILE-TRUNCATED.jsonl",
+        "file.truncated.jsonl",
         jsonl(sess("s-ok-before-cut")) + full[:500],
-        ["E-FILE-TRUNCATED"],
+        ["file.truncated"],
         "a good session, then a last line cut off mid-record (line 2)",
     )
     gz = gzip.compress(jsonl(sess("s-gz-1"), sess("s-gz-2")).encode(), mtime=0)
     put(
-        "E-FILE-TRUNCATED-gzip.jsonl.gz",
+        "file.truncated-gzip.jsonl.gz",
         gz[: len(gz) // 2],
-        ["E-FILE-TRUNCATED"],
+        ["file.truncated"],
         "a gzip stream cut in half (the records before the cut are not readable either)",
     )
     big = (
@@ -92,28 +92,28 @@ def build(out: Path) -> None:
         + '"}\n'
     )
     put(
-        "E-FILE-TOO-LARGE.jsonl.gz",
+        "file.too_large.jsonl.gz",
         gzip.compress(big.encode(), mtime=0),
-        ["E-FILE-TOO-LARGE"],
+        ["file.too_large"],
         "one JSONL record of 33 MiB once decompressed (limit 32 MiB)",
     )
     # ---- JSON level
     put(
-        "E-JSON-SYNTAX.jsonl",
+        "json.syntax.jsonl",
         jsonl(sess("s-syntax-ok"))
         + line(sess("s-syntax")).replace('"ruleset"', '"ruleset",,', 1)
         + "\n",
-        ["E-JSON-SYNTAX"],
+        ["json.syntax"],
         "line 2 has a doubled comma; line 1 is a good session",
     )
     put(
-        "E-JSON-BOM.json",
+        "json.bom.json",
         b"\xef\xbb\xbf" + json.dumps(sess("s-bom"), indent=1).encode(),
-        ["E-JSON-BOM"],
+        ["json.bom"],
         "a good session behind a UTF-8 byte-order mark (the session is still read)",
     )
     put(
-        "E-JSON-UTF8.jsonl",
+        "json.not_utf8.jsonl",
         line(
             sess(
                 "s-utf8",
@@ -123,7 +123,7 @@ def build(out: Path) -> None:
         .encode()
         .replace(b'"Ana"', b'"An\xe9"')
         + b"\n",
-        ["E-JSON-UTF8"],
+        ["json.not_utf8"],
         "a Latin-1 byte (0xe9) in a player name",
     )
     d = line(sess("s-dupkey"))
@@ -133,108 +133,108 @@ def build(out: Path) -> None:
         1,
     )
     put(
-        "E-JSON-DUPLICATE-KEY.jsonl",
+        "json.duplicate_key.jsonl",
         d + "\n",
-        ["E-JSON-DUPLICATE-KEY"],
+        ["json.duplicate_key"],
         'the first play of hand 1 names "card" twice (that hand is rejected)',
     )
     put(
-        "E-JSON-DEPTH.json",
+        "json.depth.json",
         "[" * 10000 + "]" * 10000,
-        ["E-JSON-DEPTH"],
+        ["json.depth"],
         "an array nested 10,000 levels deep",
     )
     put(
-        "E-JSON-NUMBER.jsonl",
+        "json.number.jsonl",
         line(sess("s-hugeint")).replace('"first_dealer":3', '"first_dealer":' + "9" * 5000, 1)
         + "\n",
-        ["E-JSON-NUMBER"],
+        ["json.number"],
         "an integer of 5,000 digits",
     )
     put(
-        "E-JSON-NUMBER-nan.jsonl",
+        "json.number-nan.jsonl",
         line(sess("s-nan")).replace('"scores":[135,135,0,-20]', '"scores":[135,NaN,0,-20]', 1)
         + "\n",
-        ["E-JSON-NUMBER"],
+        ["json.number"],
         "NaN in a score",
     )
     # ---- schema
     s = sess("s-format")
     s["format_version"] = 2
-    put("E-FORMAT-VERSION.jsonl", jsonl(s), ["E-FORMAT-VERSION"], "format_version 2")
+    put("format.unsupported.jsonl", jsonl(s), ["format.unsupported"], "format_version 2")
     s = sess("s-missing")
     del s["hands"][0]["dealer"]
-    put("E-SCHEMA-MISSING.jsonl", jsonl(s), ["E-SCHEMA-MISSING"], "hand 1 has no dealer")
+    put("schema.missing.jsonl", jsonl(s), ["schema.missing"], "hand 1 has no dealer")
     s = sess("s-extra")
     s["hands"][0]["actions"][4]["loud"] = True
     put(
-        "E-SCHEMA-EXTRA-FORBIDDEN.jsonl",
+        "schema.extra_forbidden.jsonl",
         jsonl(s),
-        ["E-SCHEMA-EXTRA-FORBIDDEN"],
+        ["schema.extra_forbidden"],
         'action 4 of hand 1 has an unknown field "loud"',
     )
     s = sess("s-inttype")
     s["hands"][0]["actions"][20]["seat"] = "3"
     put(
-        "E-SCHEMA-INT-TYPE.jsonl",
+        "schema.int_type.jsonl",
         jsonl(s),
-        ["E-SCHEMA-INT-TYPE"],
+        ["schema.int_type"],
         'action 20 of hand 1 gives the seat as the string "3"',
     )
     s = sess("s-tag")
     s["hands"][0]["actions"][8]["type"] = "hold"
     put(
-        "E-SCHEMA-UNION-TAG-INVALID.jsonl",
+        "schema.union_tag_invalid.jsonl",
         jsonl(s),
-        ["E-SCHEMA-UNION-TAG-INVALID"],
+        ["schema.union_tag_invalid"],
         'action 8 of hand 1 has the unknown type "hold"',
     )
     s = sess("s-envelope")
     s["players"] = s["players"][:2]
     put(
-        "E-SCHEMA-TOO-SHORT.jsonl",
+        "schema.too_short.jsonl",
         jsonl(s),
-        ["E-SCHEMA-TOO-SHORT"],
+        ["schema.too_short"],
         "a session with two players (its envelope is invalid, so the whole session is rejected)",
     )
     # ---- cards and deals
     s = sess("s-card")
     s["hands"][0]["actions"][23]["card"] = "HX"
-    put("E-CARD-UNKNOWN.jsonl", jsonl(s), ["E-CARD-UNKNOWN"], "action 23 of hand 1 plays 'HX'")
+    put("card.unknown.jsonl", jsonl(s), ["card.unknown"], "action 23 of hand 1 plays 'HX'")
     z = sess("zr-pack", base=zr[0])
     h = z["hands"][0]
     i = h["deal"]["hands"][3].index("T4")
     h["deal"]["hands"][3][i] = "T2"
     put(
-        "E-CARD-NOT-IN-PACK.jsonl",
+        "card.not_in_pack.jsonl",
         jsonl(z),
-        ["E-CARD-NOT-IN-PACK"],
+        ["card.not_in_pack"],
         "a Zwanzigerrufen deal with T2 (II), which that pack does not have",
     )
     s = sess("s-dupcard")
     dh = s["hands"][0]["deal"]["hands"]
     dh[1][dh[1].index("C7")] = "HK"
     put(
-        "E-DEAL-DUPLICATE-CARD.jsonl",
+        "deal.duplicate_card.jsonl",
         jsonl(s),
-        ["E-DEAL-DUPLICATE-CARD"],
+        ["deal.duplicate_card"],
         "HK dealt to seats 0 and 1 (in place of C7)",
     )
     s = sess("s-missing-card")
     s["hands"][0]["deal"]["hands"][2].remove("S8")
     put(
-        "E-DEAL-MISSING-CARD.jsonl",
+        "deal.missing_card.jsonl",
         jsonl(s),
-        ["E-DEAL-MISSING-CARD"],
+        ["deal.missing_card"],
         "S8 is missing from the deal (seat 2 holds 11 cards)",
     )
     s = sess("s-count")
     dh = s["hands"][0]["deal"]["hands"]
     dh[0].append(dh[1].pop())
     put(
-        "E-DEAL-COUNT.jsonl",
+        "deal.count.jsonl",
         jsonl(s),
-        ["E-DEAL-COUNT", "E-DEAL-COUNT"],
+        ["deal.count", "deal.count"],
         "one card moved from seat 1 to seat 0 (13 and 11 cards): one error per wrong hand",
     )
     s = sess("s-seat", players=B1["players"][:3], first_dealer=None)
@@ -252,9 +252,9 @@ def build(out: Path) -> None:
     }
     h["actions"] = [{"type": "pass", "seat": 1}, {"type": "pass", "seat": 3}]
     put(
-        "E-SEAT-RANGE.jsonl",
+        "seat.range.jsonl",
         jsonl(s),
-        ["E-SEAT-RANGE"],
+        ["seat.range"],
         "a table of 3 where action 1 of hand 1 is made by seat 3",
     )
     s = sess("s-five")
@@ -267,9 +267,9 @@ def build(out: Path) -> None:
     h.pop("radelci_before")
     h["actions"].insert(3, {"type": "pass", "seat": 4})
     put(
-        "E-SEAT-INACTIVE.jsonl",
+        "seat.inactive.jsonl",
         jsonl(s),
-        ["E-SEAT-INACTIVE"],
+        ["seat.inactive"],
         "a table of 5 whose sitting-out dealer (seat 4) passes in the bidding (action 3)",
     )
     s = sess("s-rot")
@@ -277,26 +277,26 @@ def build(out: Path) -> None:
     h2["number"] = 2
     s["hands"].append(h2)
     put(
-        "E-DEALER-ROTATION.jsonl",
+        "deal.dealer_rotation.jsonl",
         jsonl(s),
-        ["E-DEALER-ROTATION"],
+        ["deal.dealer_rotation"],
         "warning: hand 2 is dealt again by seat 3 (the rotation gives seat 0); both hands stay valid",
     )
     s = sess("s-result")
     s["hands"][0]["result"]["scores"] = [135, 135, -20]
     put(
-        "E-RESULT-SIZE.jsonl",
+        "result.size.jsonl",
         jsonl(s),
-        ["E-RESULT-SIZE"],
+        ["result.size"],
         "hand 1 records 3 scores at a table of 4",
     )
     s = sess("s-handno", first_dealer=None)
     h2 = copy.deepcopy(s["hands"][0])
     s["hands"].append(h2)
     put(
-        "E-HAND-NUMBER-DUPLICATE.jsonl",
+        "hand.duplicate_number.jsonl",
         jsonl(s),
-        ["E-HAND-NUMBER-DUPLICATE"],
+        ["hand.duplicate_number"],
         "two hands numbered 1 (the second is rejected)",
     )
     royal = json.loads((SAMPLES / "royal" / "worked-examples.json").read_text())
@@ -305,9 +305,9 @@ def build(out: Path) -> None:
     r.pop("recorded", None)
     r["players"][1]["role"] = "abfaenger"
     put(
-        "E-ROYAL-PAIRS.jsonl",
+        "table.royal_pairs.jsonl",
         jsonl(r),
-        ["E-ROYAL-PAIRS"],
+        ["table.royal_pairs"],
         "a Royal Tarock session whose pair A has two Abfänger and no Eintreiber",
     )
     z = sess("zr-three", base=zr[0])
@@ -315,9 +315,9 @@ def build(out: Path) -> None:
     z["hands"] = []
     z["first_dealer"] = 0
     put(
-        "E-TABLE-SIZE.jsonl",
+        "table.size.jsonl",
         jsonl(z),
-        ["E-TABLE-SIZE"],
+        ["table.size"],
         "a Zwanzigerrufen session seating 3 players",
     )
     # ---- mixed
@@ -341,7 +341,7 @@ def build(out: Path) -> None:
     put(
         "mixed.jsonl",
         mixed,
-        ["E-JSON-SYNTAX", "E-CARD-UNKNOWN"],
+        ["json.syntax", "card.unknown"],
         'line 1 a good session; line 2 blank; line 3 broken JSON; line 4 a session whose hand 2 deals "XX1" (hands 1 and 3 are good; hand 3 is dealt by seat 1 after hand 2 was rejected, so no rotation check applies); line 5 a good session',
     )
 
@@ -363,7 +363,7 @@ def build(out: Path) -> None:
         readme.append(f"| `{name}` | {' '.join(codes)} | {desc} |")
     readme += [
         "",
-        "Not planted here: `E-FILE-READ` (an unreadable or vanished file cannot be committed;",
+        "Not planted here: `file.unreadable` (an unreadable or vanished file cannot be committed;",
         "`tests/log/test_reader.py` reads a missing file instead).",
         "",
     ]

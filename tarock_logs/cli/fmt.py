@@ -20,7 +20,7 @@ from tarock_logs.cli.common import ExitCode, app, err_console, fail
 from tarock_logs.log.reader import iter_log_files, log_kind, read_file
 from tarock_logs.log.writer import dumps_sessions
 
-_REPAIRABLE = frozenset({"E-JSON-BOM"})
+_REPAIRABLE = frozenset({"json.bom"})
 
 
 def canonical_text(path: Path) -> tuple[bytes | None, list[str]]:

@@ -1,7 +1,8 @@
 """``tarock validate``: read logs and report every located error.
 
 Output (stdout): ``--format table`` prints each error or warning on one line
-(``file:line: session S hand H action A $.path: CODE: message``) and then a summary table;
+(``file:line: session S hand H action A $.path: error: code: message``, ``warning:`` for a
+warning) and then a summary table;
 ``--format json`` prints one object with the keys ``files``, ``sessions``, ``hands_valid``,
 ``hands_invalid``, ``errors_by_code`` and ``errors`` (a list of error dicts, warnings included
 with ``"severity": "warning"``). Exit status: 0 clean (warnings allowed), 1 findings, 2 usage,
@@ -23,8 +24,13 @@ from rich.console import Console
 from rich.table import Table
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.log.errors import LogError
+from tarock_logs.log.errors import LogError, severity_of
 from tarock_logs.log.reader import SessionRecord, iter_log_files, read_file
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 error``, ``2 errors``, ``0 warnings``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass
@@ -65,8 +71,8 @@ def validate_paths(
     """Read every log under ``paths`` and count sessions, hands and errors.
 
     With ``duplicates`` it also warns, across the whole run, about a session id read twice
-    (``E-SESSION-DUPLICATE``) and a hand recorded twice with the same deal, actions and result
-    (``E-HAND-DUPLICATE``; the same *deal* alone is normal in pre-dealt tournaments).
+    (``session.duplicate``) and a hand recorded twice with the same deal, actions and result
+    (``hand.duplicate``; the same *deal* alone is normal in pre-dealt tournaments).
     """
     summary = ValidationSummary()
     seen = DuplicateTracker() if duplicates else None
@@ -103,9 +109,9 @@ class DuplicateTracker:
         here = f"{rec.file}:{rec.line}"
         first = self.sessions.setdefault(s.id, here)
         if first != here:
-            out.append(LogError("E-SESSION-DUPLICATE", f"session id {s.id!r} was already read at "
+            out.append(LogError("session.duplicate", f"session id {s.id!r} was already read at "
                                 f"{first}", rec.file, rec.line, s.id, path="$.id",
-                                severity="warning"))  # fmt: skip
+                                severity=severity_of("session.duplicate")))  # fmt: skip
         for i, h in enumerate(s.hands):
             digest = hashlib.blake2b(
                 orjson.dumps(h.model_dump(mode="json", exclude={"number", "id", "notes"})),
@@ -114,10 +120,10 @@ class DuplicateTracker:
             where = f"{here} session {s.id} hand {h.number}"
             first_hand = self.hands.setdefault(digest, where)
             if first_hand != where:
-                out.append(LogError("E-HAND-DUPLICATE", "the same hand (deal, actions and "
+                out.append(LogError("hand.duplicate", "the same hand (deal, actions and "
                                     f"result) was already read at {first_hand}", rec.file,
                                     rec.line, s.id, h.number, path=f"$.hands[{i}]",
-                                    severity="warning"))  # fmt: skip
+                                    severity=severity_of("hand.duplicate")))  # fmt: skip
         return out
 
 
@@ -191,9 +197,9 @@ def validate(
                 codes.add_row(code, str(count))
             out.print(codes)
         out.print(
-            f"{summary.files} files, {summary.sessions} sessions read "
-            f"({summary.sessions_invalid} unreadable), {summary.hands_valid} hands valid, "
-            f"{summary.hands_invalid} invalid; {n_err} errors, {len(summary.errors) - n_err} "
-            "warnings"
+            f"{plural(summary.files, 'file')}, {plural(summary.sessions, 'session')} read "
+            f"({summary.sessions_invalid} unreadable), {plural(summary.hands_valid, 'hand')} "
+            f"valid, {summary.hands_invalid} invalid; {plural(n_err, 'error')}, "
+            f"{plural(len(summary.errors) - n_err, 'warning')}"
         )
     raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))

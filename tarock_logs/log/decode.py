@@ -91,13 +91,13 @@ def number_error(exc: BaseException, file: str, line: int | None) -> LogError:
     """The located error for what the careful parse raised besides a syntax error: nesting
     (``RecursionError``), a huge integer, NaN, Infinity or a float that overflows."""
     if isinstance(exc, RecursionError):
-        return LogError("E-JSON-DEPTH", f"nesting deeper than {MAX_DEPTH} levels", file=file,
+        return LogError("json.depth", f"nesting deeper than {MAX_DEPTH} levels", file=file,
                         line=line)  # fmt: skip
     msg = str(exc)
     if "integer string conversion" in msg:
         digits = re.search(r"value has (\d+) digits", msg)
         msg = f"an integer with {digits.group(1) if digits else 'too many'} digits"
-    return LogError("E-JSON-NUMBER", f"number out of range: {msg}", file=file, line=line)
+    return LogError("json.number", f"number out of range: {msg}", file=file, line=line)
 
 
 def decode_utf8(data: bytes, file: str, base_line: int) -> tuple[str, LogError | None]:
@@ -109,7 +109,7 @@ def decode_utf8(data: bytes, file: str, base_line: int) -> tuple[str, LogError |
         line = base_line + data.count(b"\n", 0, exc.start)
         bad = data[exc.start : exc.start + 1].hex()
         return "", LogError(
-            "E-JSON-UTF8",
+            "json.not_utf8",
             f"byte 0x{bad} at offset {exc.start} is not valid UTF-8 (logs must be UTF-8)",
             file=file, line=line,
         )  # fmt: skip
@@ -142,7 +142,7 @@ def depth_error(data: bytes, file: str, base_line: int) -> LogError | None:
             depth -= 1
     line = base_line + data.count(b"\n", 0, pos)
     return LogError(
-        "E-JSON-DEPTH",
+        "json.depth",
         f"arrays/objects are nested more than {MAX_DEPTH} levels deep; a log never needs that",
         file=file, line=line,
     )  # fmt: skip

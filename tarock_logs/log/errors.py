@@ -1,13 +1,19 @@
-"""Located errors found while reading a log.
+"""Located errors found while reading a log, and the one table of their codes.
 
-A :class:`LogError` says *what* is wrong (a stable ``code`` such as ``E-CARD-UNKNOWN``, and a
-``message`` a referee understands) and *where*: the file, the 1-based line (of the JSONL record,
-or of the JSON text where the parser knows it), the session id, the hand number, the 0-based
-action index and a JSON path (``$.hands[2].actions[10].card``).
+A :class:`LogError` says *what* is wrong (a stable ``code`` such as ``card.unknown``, its
+``severity`` and a ``message`` a referee understands) and *where*: the file, the 1-based line
+(of the JSONL record, or of the JSON text where the parser knows it), the session id, the hand
+number, the 0-based action index and a JSON path (``$.hands[2].actions[10].card``).
 
-Codes are an interface: scripts and the store key on them. They are listed, with their meaning,
-in :data:`CODES` and in ``docs/log-format.md``. Schema errors reported by pydantic keep pydantic's
-error type as ``E-SCHEMA-<TYPE>`` (``missing`` → ``E-SCHEMA-MISSING``).
+Codes are an interface: scripts and the store key on them. They follow the project's style
+``area.snake_name`` (the engines' codes look the same: ``play.illegal_card``) and are listed,
+with their severity and meaning, in :data:`CODES` and in ``docs/log-format.md``. Schema errors
+reported by pydantic keep pydantic's error type as ``schema.<type>`` (``schema.missing``,
+``schema.int_type``).
+
+Until the codes were renamed they were written ``E-CARD-UNKNOWN``; :data:`OLD_CODES` maps every
+old code to its new one and :func:`canonical_code` accepts either, so a filter written with an
+old code keeps working.
 
 This module is pure standard library.
 """
@@ -15,39 +21,140 @@ This module is pure standard library.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 Severity = Literal["error", "warning"]
 
-#: Every code the reader emits (besides ``E-SCHEMA-*``), with its meaning.
-CODES: Final[dict[str, str]] = {
-    "E-FILE-EMPTY": "the file (or the gzip stream inside it) holds no data",
-    "E-FILE-TOO-LARGE": "a .json file or one JSONL record is over the size limit",
-    "E-FILE-TRUNCATED": "the text ends in the middle of a JSON value (or a gzip stream is cut)",
-    "E-FILE-TYPE": "the file is not a tarock log (unknown suffix, not gzip, or not JSON text)",
-    "E-FILE-READ": "the file could not be read (permissions, I/O error)",
-    "E-JSON-BOM": "the file starts with a UTF-8 byte-order mark (the content is still read)",
-    "E-JSON-UTF8": "the bytes are not valid UTF-8",
-    "E-JSON-SYNTAX": "the text is not valid JSON",
-    "E-JSON-DUPLICATE-KEY": "an object names the same key twice",
-    "E-JSON-DEPTH": "arrays/objects are nested deeper than the limit (64)",
-    "E-JSON-NUMBER": "a number is out of range: a huge integer, NaN or Infinity",
-    "E-FORMAT-VERSION": "the record is not a tarock-log of a format version this reader knows",
-    "E-TABLE-SIZE": "the number of players does not fit the game",
-    "E-ROYAL-PAIRS": "Royal Tarock players are not two fixed pairs sitting together",
-    "E-CARD-UNKNOWN": "a token that is no card at all, under any alias",
-    "E-CARD-NOT-IN-PACK": "a real card that the game's pack does not have",
-    "E-DEAL-DUPLICATE-CARD": "a card is dealt twice",
-    "E-DEAL-MISSING-CARD": "cards of the pack are missing from the deal",
-    "E-DEAL-COUNT": "a hand or the talon has the wrong number of cards for the game and table",
-    "E-SEAT-RANGE": "a seat number that is not at the table",
-    "E-SEAT-INACTIVE": "the dealer sitting out at a table of five takes part in the hand",
-    "E-DEALER-ROTATION": "warning: the dealer is not the one the rotation gives",
-    "E-RESULT-SIZE": "a per-seat list (scores, radelci, totals) has the wrong length",
-    "E-HAND-NUMBER-DUPLICATE": "two hands of a session carry the same number",
-    "E-SESSION-DUPLICATE": "warning: a session id read twice in one validation run",
-    "E-HAND-DUPLICATE": "warning: the same hand (deal, actions, result) recorded twice",
+
+class Code(NamedTuple):
+    """What a code means: its ``severity`` (an ``error`` rejects what it is found in, a
+    ``warning`` only reports), its ``meaning`` in one line, and the ``old`` code it replaces."""
+
+    severity: Severity
+    meaning: str
+    old: str
+
+
+#: Every code the reader and ``tarock validate`` emit (besides ``schema.<type>``).
+CODES: Final[dict[str, Code]] = {
+    "file.empty": Code(
+        "error", "the file (or the gzip stream inside it) holds no data", "E-FILE-EMPTY"
+    ),
+    "file.too_large": Code(
+        "error", "a .json file or one JSONL record is over the size limit", "E-FILE-TOO-LARGE"
+    ),
+    "file.truncated": Code(
+        "error",
+        "the text ends in the middle of a JSON value (or a gzip stream is cut)",
+        "E-FILE-TRUNCATED",
+    ),
+    "file.not_a_log": Code(
+        "error",
+        "the file is not a tarock log (unknown suffix, not gzip, or not JSON text)",
+        "E-FILE-TYPE",
+    ),
+    "file.unreadable": Code(
+        "error", "the file could not be read (permissions, I/O error)", "E-FILE-READ"
+    ),
+    "json.bom": Code(
+        "error",
+        "the file starts with a UTF-8 byte-order mark (the content is still read, "
+        "`tarock fmt` removes the mark)",
+        "E-JSON-BOM",
+    ),
+    "json.not_utf8": Code("error", "the bytes are not valid UTF-8", "E-JSON-UTF8"),
+    "json.syntax": Code("error", "the text is not valid JSON", "E-JSON-SYNTAX"),
+    "json.duplicate_key": Code(
+        "error", "an object names the same key twice", "E-JSON-DUPLICATE-KEY"
+    ),
+    "json.depth": Code(
+        "error", "arrays/objects are nested deeper than the limit (64)", "E-JSON-DEPTH"
+    ),
+    "json.number": Code(
+        "error", "a number is out of range: a huge integer, NaN or Infinity", "E-JSON-NUMBER"
+    ),
+    "format.unsupported": Code(
+        "error",
+        "the record is not a tarock-log of a format version this reader knows",
+        "E-FORMAT-VERSION",
+    ),
+    "table.size": Code("error", "the number of players does not fit the game", "E-TABLE-SIZE"),
+    "table.royal_pairs": Code(
+        "error",
+        "Royal Tarock players are not two fixed pairs sitting together",
+        "E-ROYAL-PAIRS",
+    ),
+    "card.unknown": Code(
+        "error", "a token that is no card at all, under any alias", "E-CARD-UNKNOWN"
+    ),
+    "card.not_in_pack": Code(
+        "error", "a real card that the game's pack does not have", "E-CARD-NOT-IN-PACK"
+    ),
+    "deal.duplicate_card": Code("error", "a card is dealt twice", "E-DEAL-DUPLICATE-CARD"),
+    "deal.missing_card": Code(
+        "error", "cards of the pack are missing from the deal", "E-DEAL-MISSING-CARD"
+    ),
+    "deal.count": Code(
+        "error",
+        "a hand or the talon has the wrong number of cards for the game and table",
+        "E-DEAL-COUNT",
+    ),
+    "deal.dealer_rotation": Code(
+        "warning", "the dealer is not the one the rotation gives", "E-DEALER-ROTATION"
+    ),
+    "seat.range": Code("error", "a seat number that is not at the table", "E-SEAT-RANGE"),
+    "seat.inactive": Code(
+        "error",
+        "the dealer sitting out at a table of five takes part in the hand",
+        "E-SEAT-INACTIVE",
+    ),
+    "result.size": Code(
+        "error",
+        "a per-seat list (scores, radelci, totals) has the wrong length",
+        "E-RESULT-SIZE",
+    ),
+    "hand.duplicate_number": Code(
+        "error", "two hands of a session carry the same number", "E-HAND-NUMBER-DUPLICATE"
+    ),
+    "session.duplicate": Code(
+        "warning", "a session id read twice in one validation run", "E-SESSION-DUPLICATE"
+    ),
+    "hand.duplicate": Code(
+        "warning",
+        "the same hand (deal, actions, result) recorded twice",
+        "E-HAND-DUPLICATE",
+    ),
 }
+
+#: The prefix of the codes of schema errors: ``schema.`` and pydantic's error type.
+SCHEMA_PREFIX: Final = "schema."
+_OLD_SCHEMA_PREFIX: Final = "E-SCHEMA-"
+
+#: Every old code (``E-CARD-UNKNOWN``) with the code that replaces it (``card.unknown``);
+#: ``E-SCHEMA-<TYPE>`` codes map to ``schema.<type>`` (see :func:`canonical_code`).
+OLD_CODES: Final[dict[str, str]] = {c.old: new for new, c in CODES.items()}
+
+
+def canonical_code(code: str) -> str:
+    """The current code for ``code``, which may be an old one (``E-JSON-DEPTH`` →
+    ``json.depth``, ``E-SCHEMA-INT-TYPE`` → ``schema.int_type``); any other code as it is."""
+    new = OLD_CODES.get(code)
+    if new is not None:
+        return new
+    if code.startswith(_OLD_SCHEMA_PREFIX):
+        return SCHEMA_PREFIX + code[len(_OLD_SCHEMA_PREFIX) :].lower().replace("-", "_")
+    return code
+
+
+def severity_of(code: str) -> Severity:
+    """The severity of ``code`` from :data:`CODES` (``error`` for schema and other codes)."""
+    known = CODES.get(code)
+    return known.severity if known is not None else "error"
+
+
+def schema_code(pydantic_type: str) -> str:
+    """``schema.<type>`` for a pydantic error type (``int_type`` → ``schema.int_type``)."""
+    return SCHEMA_PREFIX + pydantic_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +162,8 @@ class LogError:
     """One located problem in a log file.
 
     ``line`` is 1-based; ``action_index`` is 0-based into the hand's ``actions``; ``path`` is a
-    JSON path relative to the session record (``$`` is the session object).
+    JSON path relative to the session record (``$`` is the session object). ``severity`` is the
+    one :data:`CODES` gives the code (the reader always passes it).
     """
 
     code: str
@@ -77,6 +185,7 @@ class LogError:
         return asdict(self)
 
     def __str__(self) -> str:
+        """One line: ``file:line: session S hand H action A $.path: error: code: message``."""
         where = []
         if self.session is not None:
             where.append(f"session {self.session}")
@@ -91,9 +200,4 @@ class LogError:
             head += f":{self.line}"
         loc = (": " + " ".join(where)) if where else ""
         msg = " ".join(self.message.split())  # one line, always
-        return f"{head}{loc}: {self.code}: {msg}"
-
-
-def schema_code(pydantic_type: str) -> str:
-    """``E-SCHEMA-<TYPE>`` for a pydantic error type (``int_type`` → ``E-SCHEMA-INT-TYPE``)."""
-    return "E-SCHEMA-" + pydantic_type.upper().replace("_", "-")
+        return f"{head}{loc}: {self.severity}: {self.code}: {msg}"

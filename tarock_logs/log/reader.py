@@ -154,7 +154,7 @@ def read_file(
     if kind is None:
         yield _file_error(
             name,
-            "E-FILE-TYPE",
+            "file.not_a_log",
             f"{Path(name).name} is not a log file: tarock logs end in " + ", ".join(SUFFIXES),
         )
         return
@@ -162,7 +162,7 @@ def read_file(
     try:
         stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # type: ignore[assignment]
     except OSError as exc:
-        yield _file_error(name, "E-FILE-READ", f"cannot open the file: {exc.strerror or exc}")
+        yield _file_error(name, "file.unreadable", f"cannot open the file: {exc.strerror or exc}")
         return
     with stream:
         try:
@@ -176,21 +176,21 @@ def read_file(
                 if len(data) > max_bytes:
                     yield _file_error(
                         name,
-                        "E-FILE-TOO-LARGE",
+                        "file.too_large",
                         f"the .json file is over {max_bytes} bytes; split it or use JSONL",
                     )
                     return
                 yield from _read_json_text(data, name, max_session_bytes)
         except gzip.BadGzipFile:
-            yield _file_error(name, "E-FILE-TYPE", "the file ends in .gz but is not gzip data")
+            yield _file_error(name, "file.not_a_log", "the file ends in .gz but is not gzip data")
         except EOFError:
             yield _file_error(
-                name, "E-FILE-TRUNCATED", "the gzip stream ends early: the file is cut off"
+                name, "file.truncated", "the gzip stream ends early: the file is cut off"
             )
         except zlib.error as exc:
-            yield _file_error(name, "E-FILE-TRUNCATED", f"the gzip data is corrupt ({exc})")
+            yield _file_error(name, "file.truncated", f"the gzip data is corrupt ({exc})")
         except OSError as exc:
-            yield _file_error(name, "E-FILE-READ", f"cannot read the file: {exc}")
+            yield _file_error(name, "file.unreadable", f"cannot read the file: {exc}")
 
 
 def read_bytes(data: bytes, *, file: str = "<input>", kind: Kind = "json") -> list[SessionRecord]:
@@ -236,7 +236,7 @@ def _read_jsonl(
             cut = isinstance(exc, EOFError)
             yield SessionRecord(
                 file, line_no + 1, index, None,
-                pending + [LogError("E-FILE-TRUNCATED",
+                pending + [LogError("file.truncated",
                                     "the gzip stream ends early: the file is cut off" if cut
                                     else f"the gzip data is corrupt ({exc})",
                                     file=file, line=line_no + 1)],
@@ -259,7 +259,7 @@ def _read_jsonl(
             seen_content = True
             yield SessionRecord(
                 file, line_no, index, None,
-                pending + [LogError("E-FILE-TOO-LARGE",
+                pending + [LogError("file.too_large",
                                     f"the record is over {max_session_bytes} bytes",
                                     file=file, line=line_no)],
             )  # fmt: skip
@@ -272,7 +272,7 @@ def _read_jsonl(
         if not seen_content and body[:1] not in (b"{", b"["):
             yield SessionRecord(
                 file, line_no, 0, None,
-                pending + [LogError("E-FILE-TYPE", "the file is not JSON Lines: its first "
+                pending + [LogError("file.not_a_log", "the file is not JSON Lines: its first "
                                     f"record starts with {_preview(body)} instead of '{{'",
                                     file=file, line=line_no)],
                 raw=chunk,
@@ -286,7 +286,7 @@ def _read_jsonl(
     if not seen_content and (span is None or not stream.read(1)):  # (a later span's content)
         yield SessionRecord(
             file, 1, 0, None,
-            pending + [LogError("E-FILE-EMPTY", "the file holds no log records",
+            pending + [LogError("file.empty", "the file holds no log records",
                                 file=file, line=1)],
         )  # fmt: skip
 
@@ -297,13 +297,13 @@ def _preview(b: bytes) -> str:
 
 
 def _utf16_error(file: str) -> LogError:
-    return LogError("E-JSON-UTF8", "the file is UTF-16 encoded; logs must be UTF-8 (save it "
+    return LogError("json.not_utf8", "the file is UTF-16 encoded; logs must be UTF-8 (save it "
                     "again as UTF-8)", file=file, line=1)  # fmt: skip
 
 
 def _bom_warning(file: str) -> LogError:
     return LogError(
-        "E-JSON-BOM",
+        "json.bom",
         "the file starts with a UTF-8 byte-order mark; logs are plain UTF-8 (the content was "
         "read anyway: `tarock fmt` removes the mark)",
         file=file, line=1,
@@ -326,7 +326,7 @@ def _read_json_text(
     if not data.strip():
         yield SessionRecord(
             file, 1, 0, None,
-            pending + [LogError("E-FILE-EMPTY", "the file holds no log data", file=file,
+            pending + [LogError("file.empty", "the file holds no log data", file=file,
                                 line=1)],
         )  # fmt: skip
         return
@@ -339,7 +339,7 @@ def _read_json_text(
     if stripped[:1] not in ("{", "["):
         yield SessionRecord(
             file, first_line, 0, None,
-            pending + [LogError("E-FILE-TYPE", "the file is not JSON: it starts with "
+            pending + [LogError("file.not_a_log", "the file is not JSON: it starts with "
                                 f"{_preview(stripped.encode())} instead of '{{' or '['",
                                 file=file, line=first_line)],
             raw=data,
@@ -394,7 +394,7 @@ def _split_array(
         if len(raw) > max_session_bytes:
             yield SessionRecord(
                 file, rec_line, index, None,
-                pending + [LogError("E-FILE-TOO-LARGE", f"the session is over {max_session_bytes}"
+                pending + [LogError("file.too_large", f"the session is over {max_session_bytes}"
                                     " bytes", file=file, line=rec_line)],
             )  # fmt: skip
         else:
@@ -438,14 +438,14 @@ class _LineCounter:
 def _truncated(file: str, line: int, pending: list[LogError], msg: str) -> SessionRecord:
     return SessionRecord(
         file, line, 0, None,
-        pending + [LogError("E-FILE-TRUNCATED", f"the file ends early: {msg}", file=file,
+        pending + [LogError("file.truncated", f"the file ends early: {msg}", file=file,
                             line=line)],
     )  # fmt: skip
 
 
 def _syntax(file: str, line: int, pending: list[LogError], msg: str) -> SessionRecord:
     return SessionRecord(
-        file, line, 0, None, pending + [LogError("E-JSON-SYNTAX", msg, file=file, line=line)]
+        file, line, 0, None, pending + [LogError("json.syntax", msg, file=file, line=line)]
     )
 
 
@@ -488,10 +488,10 @@ def _record_from_text(
     except json.JSONDecodeError as exc:
         eline = line + exc.lineno - 1
         if at_eof and cut_off(exc, text):
-            err = LogError("E-FILE-TRUNCATED", "the file ends in the middle of a record "
+            err = LogError("file.truncated", "the file ends in the middle of a record "
                            f"({exc.msg.lower()})", file=file, line=eline)  # fmt: skip
         else:
-            err = LogError("E-JSON-SYNTAX", f"{exc.msg} (column {exc.colno})", file=file,
+            err = LogError("json.syntax", f"{exc.msg} (column {exc.colno})", file=file,
                            line=eline)  # fmt: skip
         return SessionRecord(file, line, index, None, pending + [err], raw=raw)
     except (ValueError, RecursionError) as exc:

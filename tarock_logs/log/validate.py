@@ -32,7 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
 from tarock_logs.log.decode import DupDict
-from tarock_logs.log.errors import LogError, schema_code
+from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
     ACTION_TYPES,
     FORMAT_NAME,
@@ -207,10 +207,12 @@ class _Validator:
 
     def err(
         self, code: str, message: str, path: str | None = None, *, hand: int | None = None,
-        action: int | None = None, severity: str = "error", into: list[LogError] | None = None,
+        action: int | None = None, into: list[LogError] | None = None,
     ) -> None:  # fmt: skip
+        """Note a located error (or warning: the severity is the code's) in ``into``, by
+        default in the session's own errors."""
         e = LogError(code, message, self.file, self.line, self.sid, hand, action, path,
-                     severity)  # type: ignore[arg-type]  # fmt: skip
+                     severity_of(code))  # fmt: skip
         (self.errors if into is None else into).append(e)
 
     def schema_errors(
@@ -247,7 +249,7 @@ class _Validator:
     def session(self, obj: Any, dups: list[DupDict]) -> tuple[Session | None, list[RejectedHand]]:
         if not isinstance(obj, dict):
             kind = type(obj).__name__ if obj is not None else "null"
-            self.err("E-SCHEMA-MODEL-TYPE", f"a session must be a JSON object, found {kind}", "$")
+            self.err("schema.model_type", f"a session must be a JSON object, found {kind}", "$")
             return None, []
         sid = obj.get("id")
         self.sid = sid if isinstance(sid, str) else None
@@ -257,16 +259,16 @@ class _Validator:
                 if len(p) >= 3 and p[0] == "hands" and isinstance(p[1], int):
                     hand_dups.setdefault(p[1], []).append((p[2:], key))
                 else:
-                    self.err("E-JSON-DUPLICATE-KEY",
+                    self.err("json.duplicate_key",
                              f"the key {key!r} appears more than once in one object",
                              _json_path(p))  # fmt: skip
         if "format" in obj and obj["format"] != FORMAT_NAME:
-            self.err("E-FORMAT-VERSION", f"format {_short(obj['format'])} is not a tarock log "
+            self.err("format.unsupported", f"format {_short(obj['format'])} is not a tarock log "
                      f"(expected {FORMAT_NAME!r})", "$.format")  # fmt: skip
             return None, []
         fv = obj.get("format_version")
         if "format_version" in obj and (type(fv) is not int or fv != FORMAT_VERSION):
-            self.err("E-FORMAT-VERSION", f"format_version {_short(fv)} is not supported: this "
+            self.err("format.unsupported", f"format_version {_short(fv)} is not supported: this "
                      f"reader reads version {FORMAT_VERSION}", "$.format_version")  # fmt: skip
             return None, []
         hands_raw = obj.get("hands", [])
@@ -290,13 +292,13 @@ class _Validator:
             number = number if type(number) is int else None
             for p, key in hand_dups.get(i, ()):
                 act = p[1] if len(p) > 1 and p[0] == "actions" and isinstance(p[1], int) else None
-                self.err("E-JSON-DUPLICATE-KEY",
+                self.err("json.duplicate_key",
                          f"the key {key!r} appears more than once in one object",
                          _json_path(p, f"$.hands[{i}]"), hand=number, action=act,
                          into=herrs)  # fmt: skip
             hand = self.hand(h, i, env, number, herrs)
             if hand is not None and hand.number in numbers:
-                self.err("E-HAND-NUMBER-DUPLICATE", f"hand number {hand.number} is used by an "
+                self.err("hand.duplicate_number", f"hand number {hand.number} is used by an "
                          "earlier hand of this session", f"$.hands[{i}].number",
                          hand=number, into=herrs)  # fmt: skip
             if hand is None or any(e.is_error for e in herrs):
@@ -311,16 +313,16 @@ class _Validator:
     def envelope_checks(self, env: Session) -> None:
         n = len(env.players)
         if env.game in ("zwanzigerrufen", "royal") and n != 4:
-            self.err("E-TABLE-SIZE", f"{env.game} is played by 4 players; this session seats {n}",
+            self.err("table.size", f"{env.game} is played by 4 players; this session seats {n}",
                      "$.players")  # fmt: skip
         if env.first_dealer is not None and env.first_dealer >= n:
-            self.err("E-SEAT-RANGE", f"first_dealer {env.first_dealer} is not a seat at this "
+            self.err("seat.range", f"first_dealer {env.first_dealer} is not a seat at this "
                      f"table of {n} (seats 0..{n - 1})", "$.first_dealer")  # fmt: skip
         if env.recorded is not None:
             for name in ("totals", "placement_points"):
                 vals = getattr(env.recorded, name)
                 if vals is not None and len(vals) != n:
-                    self.err("E-RESULT-SIZE", f"recorded {name} has {len(vals)} entries for "
+                    self.err("result.size", f"recorded {name} has {len(vals)} entries for "
                              f"{n} seats", f"$.recorded.{name}")  # fmt: skip
         if env.game == "royal" and n == 4:
             self.royal_pairs(env)
@@ -332,15 +334,18 @@ class _Validator:
         ok = all(len(seats.get((pr, rl), [])) == 1 for pr in "AB"
                  for rl in ("abfaenger", "eintreiber"))  # fmt: skip
         if not ok:
-            self.err("E-ROYAL-PAIRS", "Royal Tarock needs two fixed pairs A and B, each with one "
-                     "'abfaenger' and one 'eintreiber' (set pair and role of every player)",
-                     "$.players")  # fmt: skip
+            self.err(
+                "table.royal_pairs",
+                "Royal Tarock needs two fixed pairs A and B, each with one "
+                "'abfaenger' and one 'eintreiber' (set pair and role of every player)",
+                "$.players",
+            )
             return
         for pr in "AB":
             abf = seats[(pr, "abfaenger")][0]
             ein = seats[(pr, "eintreiber")][0]
             if ein != (abf + 1) % 4:
-                self.err("E-ROYAL-PAIRS", f"pair {pr}: the eintreiber (seat {ein}) must sit "
+                self.err("table.royal_pairs", f"pair {pr}: the eintreiber (seat {ein}) must sit "
                          f"right after the abfaenger (seat {abf}) in playing order",
                          "$.players")  # fmt: skip
 
@@ -361,10 +366,13 @@ class _Validator:
                            if isinstance(x, dict) and x.get("number") == h.number)  # fmt: skip
                 why = ("the first dealer" if prev is None else
                        f"hand {prev.number} was dealt by seat {prev.dealer}")  # fmt: skip
-                self.err("E-DEALER-ROTATION", f"hand {h.number} is dealt by seat {h.dealer}, but "
-                         f"the rotation gives seat {expected} ({why})",
-                         f"$.hands[{idx}].dealer", hand=h.number,
-                         severity="warning")  # fmt: skip
+                self.err(
+                    "deal.dealer_rotation",
+                    f"hand {h.number} is dealt by seat {h.dealer}, but "
+                    f"the rotation gives seat {expected} ({why})",
+                    f"$.hands[{idx}].dealer",
+                    hand=h.number,
+                )
             prev = h
 
     # ------------------------------------------------------------------ one hand
@@ -374,7 +382,7 @@ class _Validator:
     ) -> Hand | None:
         base = f"$.hands[{i}]"
         if not isinstance(h, dict):
-            self.err("E-SCHEMA-MODEL-TYPE", f"a hand must be a JSON object, found "
+            self.err("schema.model_type", f"a hand must be a JSON object, found "
                      f"{type(h).__name__}", base, into=herrs)  # fmt: skip
             return None
         game = env.game
@@ -477,10 +485,10 @@ class _Validator:
         try:
             canon = normalize_token(tok, game)
         except CardError:
-            self.err("E-CARD-UNKNOWN", f"{tok!r} is not a card of the {game} pack", path,
+            self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
                      hand=number, action=action, into=errs)  # fmt: skip
             return tok
-        self.err("E-CARD-NOT-IN-PACK", f"{tok!r} ({canon}) is a card, but the {game} pack "
+        self.err("card.not_in_pack", f"{tok!r} ({canon}) is a card, but the {game} pack "
                  "does not have it", path, hand=number, action=action, into=errs)  # fmt: skip
         return tok
 
@@ -506,7 +514,7 @@ class _Validator:
 
         def seat_ok(seat: int | None, path: str, what: str, action: int | None = None) -> bool:
             if seat is not None and seat >= n:
-                self.err("E-SEAT-RANGE", f"{what} seat {seat} is not at this table of {n} "
+                self.err("seat.range", f"{what} seat {seat} is not at this table of {n} "
                          f"(seats 0..{n - 1})", path, hand=num, action=action,
                          into=errs)  # fmt: skip
                 return False
@@ -522,7 +530,7 @@ class _Validator:
         for j in odd:  # (usually none: one pass above instead of a branch per action)
             a = acts[j]
             if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j):
-                self.err("E-SEAT-INACTIVE", f"seat {a.seat} deals and sits out at a table of "
+                self.err("seat.inactive", f"seat {a.seat} deals and sits out at a table of "
                          f"five, but makes a {a.type!r} action", f"{base}.actions[{j}].seat",
                          hand=num, action=j, into=errs)  # fmt: skip
         for j, irr in enumerate(hand.irregularities):
@@ -534,24 +542,24 @@ class _Validator:
         r = hand.result
         if r is not None:
             if len(r.scores) != n:
-                self.err("E-RESULT-SIZE", f"the result has {len(r.scores)} scores for {n} seats",
+                self.err("result.size", f"the result has {len(r.scores)} scores for {n} seats",
                          f"{base}.result.scores", hand=num, into=errs)  # fmt: skip
             if r.radelci_after is not None and len(r.radelci_after) != n:
-                self.err("E-RESULT-SIZE", f"radelci_after has {len(r.radelci_after)} entries "
+                self.err("result.size", f"radelci_after has {len(r.radelci_after)} entries "
                          f"for {n} seats", f"{base}.result.radelci_after", hand=num,
                          into=errs)  # fmt: skip
             for k, it in enumerate(r.items):
                 seat_ok(it.seat, f"{base}.result.items[{k}].seat", f"the {it.item!r} item's")
         rb = hand.radelci_before
         if rb is not None and len(rb) != n:
-            self.err("E-RESULT-SIZE", f"radelci_before has {len(rb)} entries for {n} seats",
+            self.err("result.size", f"radelci_before has {len(rb)} entries for {n} seats",
                      f"{base}.radelci_before", hand=num, into=errs)  # fmt: skip
 
     def deal_checks(self, hand: Hand, game: str, n: int, base: str, errs: list[LogError]) -> None:
         num = hand.number
         deal = hand.deal
         if len(deal.hands) != n:
-            self.err("E-DEAL-COUNT", f"the deal lists {len(deal.hands)} hands for a table of {n} "
+            self.err("deal.count", f"the deal lists {len(deal.hands)} hands for a table of {n} "
                      "(one list per seat, empty for a seat that sits out)",
                      f"{base}.deal.hands", hand=num, into=errs)  # fmt: skip
             return
@@ -570,14 +578,14 @@ class _Validator:
             where = [f"{base}.deal.hands[{s}][{k}]" for s, cs in enumerate(deal.hands)
                      for k, x in enumerate(cs) if x == c]  # fmt: skip
             where += [f"{base}.deal.talon[{k}]" for k, x in enumerate(deal.talon) if x == c]
-            self.err("E-DEAL-DUPLICATE-CARD", f"{c} is dealt {counts[c]} times", where[1],
+            self.err("deal.duplicate_card", f"{c} is dealt {counts[c]} times", where[1],
                      hand=num, into=errs)  # fmt: skip
         if dups:  # a card dealt twice explains the missing card and the odd sizes: one defect
             return
         missing = [c for c in pack if c not in counts]
         if missing:
             n_dealt = sum(counts.values())
-            self.err("E-DEAL-MISSING-CARD", f"the deal lacks {', '.join(missing)} ({len(pack)} "
+            self.err("deal.missing_card", f"the deal lacks {', '.join(missing)} ({len(pack)} "
                      f"cards expected, {n_dealt} dealt)", f"{base}.deal", hand=num,
                      into=errs)  # fmt: skip
             return
@@ -586,10 +594,13 @@ class _Validator:
         per_seat, talon = sizes
         for s, cs in enumerate(deal.hands):
             if len(cs) != per_seat[s]:
-                why = ("the dealer sits out at a table of five" if per_seat[s] == 0 else
-                       f"{game} at a table of {n} deals {per_seat[s]} to each active player")  # fmt: skip
-                self.err("E-DEAL-COUNT", f"seat {s} was dealt {len(cs)} cards; {why}",
+                why = (
+                    "the dealer sits out at a table of five"
+                    if per_seat[s] == 0
+                    else f"{game} at a table of {n} deals {per_seat[s]} to each active player"
+                )
+                self.err("deal.count", f"seat {s} was dealt {len(cs)} cards; {why}",
                          f"{base}.deal.hands[{s}]", hand=num, into=errs)  # fmt: skip
         if len(deal.talon) != talon:
-            self.err("E-DEAL-COUNT", f"the talon has {len(deal.talon)} cards; {game} deals "
+            self.err("deal.count", f"the talon has {len(deal.talon)} cards; {game} deals "
                      f"{talon}", f"{base}.deal.talon", hand=num, into=errs)  # fmt: skip

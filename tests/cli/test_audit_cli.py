@@ -76,10 +76,10 @@ def test_json_document_and_input_errors_do_not_stop_good_hands(tmp_path: Path) -
     doc = orjson.loads(res.stdout)
     assert set(doc) >= {"hands", "sessions", "tournaments", "summary", "input_errors"}
     assert len(doc["hands"]) == 1 and doc["hands"][0]["legal"] is True
-    assert doc["input_errors"][0]["code"] == "E-JSON-SYNTAX"
+    assert doc["input_errors"][0]["code"] == "json.syntax"
     assert doc["input_errors"][0]["line"] == 2
     assert doc["summary"]["input_errors"] == 1 and doc["summary"]["hands"] == 1
-    assert "E-JSON-SYNTAX" in res.stderr
+    assert "json.syntax" in res.stderr
     assert doc["sessions"][0]["recomputed_totals"] == [135, 135, 0, -20]
     assert [t["tournament"] for t in doc["tournaments"]] == ["spec-examples"]
 

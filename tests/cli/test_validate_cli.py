@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_logs"
 MALFORMED = SAMPLES / "malformed"
 runner = CliRunner()
+#: ``: error: code:`` or ``: warning: code:`` in an error line
+_FINDING = re.compile(r": (?:error|warning): [a-z_]+\.[a-z0-9_]+: ")
 
 
 def _run(*args: str):
@@ -40,11 +43,11 @@ def test_validate_malformed_exits_1_with_one_located_line_per_planted_defect():
     for line in (MALFORMED / "README.md").read_text().splitlines():
         if line.startswith("| `"):
             expected += len(line.split("|")[2].split())
-    error_lines = [ln for ln in r.stdout.splitlines() if ": E-" in ln]
+    error_lines = [ln for ln in r.stdout.splitlines() if _FINDING.search(ln)]
     assert len(error_lines) == expected
     for ln in error_lines:
         assert ln.startswith(str(MALFORMED)), ln
-        head = ln.split(": E-")[0]
+        head = _FINDING.split(ln)[0]
         assert head.split(":")[1].split(" ")[0].isdigit(), f"no line number in {ln}"
 
 
@@ -56,26 +59,40 @@ def test_validate_json_lists_every_error_as_a_dict():
     keys = {"code", "message", "file", "line", "session", "hand", "action_index", "path",
             "severity"}  # fmt: skip
     assert all(set(e) == keys for e in d["errors"])
-    dup = next(e for e in d["errors"] if e["code"] == "E-JSON-DUPLICATE-KEY")
+    dup = next(e for e in d["errors"] if e["code"] == "json.duplicate_key")
     assert (dup["hand"], dup["action_index"], dup["path"]) == (
         1, 13, "$.hands[0].actions[13].card",
     )  # fmt: skip
 
 
 def test_each_hazard_file_alone_gives_exit_1_and_one_located_line():
-    for name in ("E-FILE-TYPE.json", "E-FILE-TRUNCATED.json", "E-JSON-BOM.json",
-                 "E-FILE-EMPTY.jsonl", "E-JSON-DEPTH.json"):  # fmt: skip
+    for name in ("file.not_a_log.json", "file.truncated.json", "json.bom.json",
+                 "file.empty.jsonl", "json.depth.json"):  # fmt: skip
         r = _run("validate", str(MALFORMED / name))
         assert r.exit_code == 1, name
-        lines = [ln for ln in r.stdout.splitlines() if ": E-" in ln]
+        lines = [ln for ln in r.stdout.splitlines() if _FINDING.search(ln)]
         assert len(lines) == 1 and lines[0].startswith(f"{MALFORMED / name}:1"), (name, lines)
 
 
 def test_a_warning_alone_keeps_exit_0(tmp_path):
-    shutil.copy(MALFORMED / "E-DEALER-ROTATION.jsonl", tmp_path)
+    shutil.copy(MALFORMED / "deal.dealer_rotation.jsonl", tmp_path)
     r = _run("validate", str(tmp_path))
     assert r.exit_code == 0
-    assert "E-DEALER-ROTATION" in r.stdout
+    [line] = [ln for ln in r.stdout.splitlines() if _FINDING.search(ln)]
+    assert ": warning: deal.dealer_rotation: hand 2 is dealt by seat" in line
+    assert "0 errors, 1 warning" in r.stdout
+
+
+def test_error_lines_say_error_and_the_summary_counts_in_words(tmp_path):
+    shutil.copy(MALFORMED / "card.unknown.jsonl", tmp_path)
+    r = _run("validate", str(tmp_path))
+    assert r.exit_code == 1
+    [line] = [ln for ln in r.stdout.splitlines() if _FINDING.search(ln)]
+    assert ": error: card.unknown: 'HX' is not a card" in line
+    assert (
+        "1 file, 1 session read (0 unreadable), 0 hands valid, 1 invalid; 1 error, 0 warnings"
+        in (" ".join(r.stdout.split()))
+    )
 
 
 def test_missing_path_and_bad_format_are_usage_errors():
@@ -86,7 +103,7 @@ def test_missing_path_and_bad_format_are_usage_errors():
 def test_quiet_prints_the_summary_without_error_lines():
     r = _run("validate", str(MALFORMED), "--quiet")
     assert r.exit_code == 1
-    assert ": E-" not in r.stdout
+    assert not _FINDING.search(r.stdout)
 
 
 def test_console_script_never_prints_a_traceback_on_malformed_input():
@@ -122,7 +139,7 @@ def test_fmt_out_folder_mirrors_inputs_and_refuses_files_with_errors(tmp_path):
         SAMPLES / "zwanzigerrufen" / "fd-examples.json"
     ).read_bytes()
     bad = tmp_path / "bad.jsonl"
-    shutil.copy(MALFORMED / "E-CARD-UNKNOWN.jsonl", bad)
+    shutil.copy(MALFORMED / "card.unknown.jsonl", bad)
     before = bad.read_bytes()
     r = _run("fmt", str(bad))
     assert r.exit_code == 1
@@ -131,7 +148,7 @@ def test_fmt_out_folder_mirrors_inputs_and_refuses_files_with_errors(tmp_path):
 
 def test_fmt_repairs_a_byte_order_mark(tmp_path):
     f = tmp_path / "bom.json"
-    shutil.copy(MALFORMED / "E-JSON-BOM.json", f)
+    shutil.copy(MALFORMED / "json.bom.json", f)
     assert _run("fmt", str(f)).exit_code == 0
     assert not f.read_bytes().startswith(b"\xef\xbb\xbf")
     assert _run("validate", str(f)).exit_code == 0
@@ -148,14 +165,14 @@ def test_schema_command_writes_the_committed_files(tmp_path):
 def test_a_mixed_folder_reports_every_good_hand_valid(tmp_path):
     shutil.copy(SAMPLES / "slovenian" / "appendix-b.json", tmp_path / "good.json")
     shutil.copy(MALFORMED / "mixed.jsonl", tmp_path / "mixed.jsonl")
-    shutil.copy(MALFORMED / "E-JSON-DEPTH.json", tmp_path / "deep.json")
+    shutil.copy(MALFORMED / "json.depth.json", tmp_path / "deep.json")
     r = _run("validate", str(tmp_path), "--format", "json")
     assert r.exit_code == 1
     d = json.loads(r.stdout)
     assert d["files"] == 3
     assert d["hands_valid"] == 2 + 4  # appendix B.1/B.2; mixed: 1 + 2 + 1
     assert d["hands_invalid"] == 1
-    assert d["errors_by_code"] == {"E-CARD-UNKNOWN": 1, "E-JSON-DEPTH": 1, "E-JSON-SYNTAX": 1}
+    assert d["errors_by_code"] == {"card.unknown": 1, "json.depth": 1, "json.syntax": 1}
 
 
 def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
@@ -166,7 +183,7 @@ def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
     r = _run("validate", str(tmp_path), "--format", "json", "--duplicates")
     assert r.exit_code == 0
     d = json.loads(r.stdout)
-    assert d["errors_by_code"] == {"E-HAND-DUPLICATE": 2, "E-SESSION-DUPLICATE": 2}
-    dup = next(e for e in d["errors"] if e["code"] == "E-HAND-DUPLICATE")
+    assert d["errors_by_code"] == {"hand.duplicate": 2, "session.duplicate": 2}
+    dup = next(e for e in d["errors"] if e["code"] == "hand.duplicate")
     assert dup["file"].endswith("b.json") and dup["severity"] == "warning"
     assert "a.json" in dup["message"]

@@ -77,17 +77,17 @@ def test_mixed_file_keeps_every_good_hand_and_session():
     assert json.loads(rejected.raw)["number"] == 2
     [err] = rejected.errors
     assert (err.code, err.line, err.session, err.hand, err.path) == (
-        "E-CARD-UNKNOWN", 4, "mixed-bad-hand", 2, "$.hands[1].deal.hands[0][0]",
+        "card.unknown", 4, "mixed-bad-hand", 2, "$.hands[1].deal.hands[0][0]",
     )  # fmt: skip
     broken = [r for r in records if r.session is None]
-    assert [(r.line, r.errors[0].code) for r in broken] == [(3, "E-JSON-SYNTAX")]
+    assert [(r.line, r.errors[0].code) for r in broken] == [(3, "json.syntax")]
     assert b"mixed-broken" in broken[0].raw
 
 
 def test_bom_is_an_error_but_the_session_is_still_read():
-    [rec] = list(read_file(MALFORMED / "E-JSON-BOM.json"))
+    [rec] = list(read_file(MALFORMED / "json.bom.json"))
     assert rec.session is not None and len(rec.session.hands) == 1
-    assert [e.code for e in rec.errors] == ["E-JSON-BOM"]
+    assert [e.code for e in rec.errors] == ["json.bom"]
 
 
 # --------------------------------------------------------------------------- JSON hazards
@@ -96,18 +96,16 @@ def test_bom_is_an_error_but_the_session_is_still_read():
 def test_ten_thousand_deep_array_in_a_jsonl_line_is_a_depth_error_not_a_recursion_error():
     data = b'{"a": 1}\n' + b"[" * 10_000 + b"]" * 10_000 + b"\n"
     recs = read_bytes(data, kind="jsonl")
-    assert [e.code for e in recs[1].errors] == ["E-JSON-DEPTH"]
+    assert [e.code for e in recs[1].errors] == ["json.depth"]
     assert recs[1].line == 2
 
 
 def test_depth_at_the_limit_is_accepted_by_the_json_layer():
     ok = "[" * MAX_DEPTH + "]" * MAX_DEPTH
     recs = read_bytes(ok.encode(), kind="jsonl")
-    assert [e.code for e in recs[0].errors] != ["E-JSON-DEPTH"]
+    assert [e.code for e in recs[0].errors] != ["json.depth"]
     too_deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
-    assert [e.code for e in read_bytes(too_deep.encode(), kind="jsonl")[0].errors] == [
-        "E-JSON-DEPTH"
-    ]
+    assert [e.code for e in read_bytes(too_deep.encode(), kind="jsonl")[0].errors] == ["json.depth"]
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
@@ -121,14 +119,14 @@ def test_duplicate_key_in_the_session_envelope_rejects_the_session():
     text = json.dumps(_b1()).replace('"ruleset": ', '"ruleset": "x", "ruleset": ', 1)
     [rec] = read_bytes(text.encode(), kind="jsonl")
     assert rec.session is None
-    assert [(e.code, e.path) for e in rec.errors] == [("E-JSON-DUPLICATE-KEY", "$.ruleset")]
+    assert [(e.code, e.path) for e in rec.errors] == [("json.duplicate_key", "$.ruleset")]
 
 
 def test_infinity_and_overflowing_floats_are_number_errors():
     for bad in ("Infinity", "-Infinity", "1e999"):
         text = json.dumps(_b1()).replace('"first_dealer": 3', f'"first_dealer": {bad}', 1)
         [rec] = read_bytes(text.encode(), kind="jsonl")
-        assert [e.code for e in rec.errors] == ["E-JSON-NUMBER"], bad
+        assert [e.code for e in rec.errors] == ["json.number"], bad
 
 
 def test_json_array_records_carry_the_line_where_each_session_starts():
@@ -145,7 +143,7 @@ def test_a_json_array_cut_after_a_complete_session_keeps_that_session():
     text = "[" + json.dumps(_b1()) + ', {"format": "tarock-log"'
     recs = read_bytes(text.encode(), kind="json")
     assert recs[0].ok
-    assert [e.code for e in recs[1].errors] == ["E-FILE-TRUNCATED"]
+    assert [e.code for e in recs[1].errors] == ["file.truncated"]
 
 
 # --------------------------------------------------------------------------- lenient import
@@ -186,7 +184,7 @@ def test_a_bad_hand_is_rejected_alone_with_its_position_and_number():
     [rh] = rec.rejected_hands
     [e] = rh.errors
     assert (e.code, e.hand, e.action_index, e.path) == (
-        "E-CARD-UNKNOWN", 2, 30, "$.hands[1].actions[30].card",
+        "card.unknown", 2, 30, "$.hands[1].actions[30].card",
     )  # fmt: skip
     assert str(e).startswith("<input>:1: session si-appendix-b1 hand 2 action 30 ")
 
@@ -196,7 +194,7 @@ def test_invalid_envelope_yields_no_session_but_keeps_the_raw_text():
     s["game"] = "skat"
     [rec] = _read_obj(s)
     assert rec.session is None
-    assert [(e.code, e.path) for e in rec.errors] == [("E-SCHEMA-LITERAL-ERROR", "$.game")]
+    assert [(e.code, e.path) for e in rec.errors] == [("schema.literal_error", "$.game")]
     assert json.loads(rec.raw)["game"] == "skat"
 
 
@@ -229,7 +227,7 @@ def test_table_of_five_gives_the_sitting_out_dealer_an_empty_hand():
     assert rec.ok, rec.all_errors()
     h["deal"]["hands"][4] = [h["deal"]["hands"][0].pop()]
     [rec] = _read_obj(s)
-    assert _codes([rec]) == ["E-DEAL-COUNT", "E-DEAL-COUNT"]
+    assert _codes([rec]) == ["deal.count", "deal.count"]
 
 
 def test_royal_tarock_needs_two_pairs_with_the_eintreiber_after_the_abfaenger(tmp_path):
@@ -238,7 +236,7 @@ def test_royal_tarock_needs_two_pairs_with_the_eintreiber_after_the_abfaenger(tm
     s["players"][1]["role"] = "abfaenger"
     [rec] = _read_obj(s)
     assert rec.session is None
-    assert [e.code for e in rec.errors] == ["E-ROYAL-PAIRS"]
+    assert [e.code for e in rec.errors] == ["table.royal_pairs"]
 
 
 def test_result_item_and_irregularity_seats_must_be_at_the_table():
@@ -249,8 +247,8 @@ def test_result_item_and_irregularity_seats_must_be_at_the_table():
     [rec] = _read_obj(s)
     [rh] = rec.rejected_hands
     assert sorted((e.code, e.path) for e in rh.errors) == [
-        ("E-SEAT-RANGE", "$.hands[0].irregularities[0].seat"),
-        ("E-SEAT-RANGE", "$.hands[0].result.items[4].seat"),
+        ("seat.range", "$.hands[0].irregularities[0].seat"),
+        ("seat.range", "$.hands[0].result.items[4].seat"),
     ]
 
 
@@ -309,9 +307,9 @@ def test_jsonl_is_streamed_in_bounded_memory(tmp_path, name, n):
 def test_unknown_suffix_and_missing_file_are_located_errors(tmp_path):
     (tmp_path / "x.txt").write_text("{}")
     [rec] = list(read_file(tmp_path / "x.txt"))
-    assert [e.code for e in rec.errors] == ["E-FILE-TYPE"]
+    assert [e.code for e in rec.errors] == ["file.not_a_log"]
     [rec] = list(read_file(tmp_path / "missing.json"))
-    assert [e.code for e in rec.errors] == ["E-FILE-READ"]
+    assert [e.code for e in rec.errors] == ["file.unreadable"]
 
 
 # --------------------------------------------------------------------------- never raises
@@ -368,16 +366,16 @@ def test_size_limits_apply_to_json_files_and_to_each_session(tmp_path):
     f.write_text(json.dumps([a, b]))
     recs = list(read_file(f, max_session_bytes=8000))
     assert recs[0].ok
-    assert [(e.code, e.line) for e in recs[1].errors] == [("E-FILE-TOO-LARGE", 1)]
+    assert [(e.code, e.line) for e in recs[1].errors] == [("file.too_large", 1)]
     [rec] = list(read_file(f, max_bytes=100))
-    assert [e.code for e in rec.errors] == ["E-FILE-TOO-LARGE"]
+    assert [e.code for e in rec.errors] == ["file.too_large"]
 
 
 def test_utf16_file_is_one_utf8_error():
     data = json.dumps(_b1()).encode("utf-16")
     for kind in ("json", "jsonl"):
         [rec] = read_bytes(data, kind=kind)
-        assert [(e.code, e.line) for e in rec.errors] == [("E-JSON-UTF8", 1)]
+        assert [(e.code, e.line) for e in rec.errors] == [("json.not_utf8", 1)]
 
 
 def test_shared_card_plays_give_the_models_pydantic_gives() -> None:

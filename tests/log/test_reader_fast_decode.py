@@ -80,7 +80,7 @@ def test_nesting_at_and_over_the_limit_reads_the_same(
     fast, slow = _both(line, monkeypatch)
     assert fast == slow
     codes = " ".join(fast[0][4])
-    assert ("E-JSON-DEPTH" in codes) == (depth > MAX_DEPTH)
+    assert ("json.depth" in codes) == (depth > MAX_DEPTH)
 
 
 @pytest.mark.parametrize("tail", [

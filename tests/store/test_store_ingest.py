@@ -195,10 +195,10 @@ def test_a_mixed_batch_stores_every_good_hand_and_lists_every_reject(tmp_path: P
     assert s["hands_stored"] == 5  # 4 of cup-r1, hand 1 of league-1
     assert s["hands_rejected"] == 3
     codes = {(Path(r["file"]).name, r["hand"], r["first_code"]) for r in s["rejects"]}
-    assert ("mixed.jsonl", 2, "E-DEAL-DUPLICATE-CARD") in codes
-    assert ("mixed.jsonl", None, "E-JSON-SYNTAX") in codes
+    assert ("mixed.jsonl", 2, "deal.duplicate_card") in codes
+    assert ("mixed.jsonl", None, "json.syntax") in codes
     broken = [c for c in codes if c[0] == "broken.json"]
-    assert len(broken) == 1 and broken[0][1] is None and broken[0][2].startswith("E-")
+    assert len(broken) == 1 and broken[0][1] is None and broken[0][2].startswith("schema.")
     assert all(r["reason"] for r in s["rejects"])
     con = connect_readonly(db)
     rows = con.execute(
@@ -208,7 +208,7 @@ def test_a_mixed_batch_stores_every_good_hand_and_lists_every_reject(tmp_path: P
     dup = next(r for r in rows if r[3] == 2)
     assert dup[2] == "league-1" and dup[1] == 2
     err = json.loads(dup[5])[0]
-    assert err["code"] == "E-DEAL-DUPLICATE-CARD" and err["path"].startswith("$.hands[1]")
+    assert err["code"] == "deal.duplicate_card" and err["path"].startswith("$.hands[1]")
     assert '"number": 2' in dup[6] or '"number":2' in dup[6]
     numbers = con.execute("SELECT session_id, number FROM hands ORDER BY 1, 2").fetchall()
     assert numbers == [("cup-r1", 1), ("cup-r1", 2), ("cup-r1", 3), ("cup-r1", 4), ("league-1", 1)]
@@ -469,9 +469,9 @@ def test_malformed_samples_every_good_hand_stored_every_defect_rejected(
     expected = _readme_codes()
     assert len(expected) >= 30
     for name, codes in expected.items():
-        hard = {c for c in codes if c != "E-DEALER-ROTATION"}  # a warning: nothing rejected
+        hard = {c for c in codes if c != "deal.dealer_rotation"}  # a warning: nothing rejected
         assert hard <= by_file.get(name, set()), name
-    assert "E-DEALER-ROTATION.jsonl" not in by_file
+    assert "deal.dealer_rotation.jsonl" not in by_file
     assert summary.hands_rejected == sum(1 for r in summary.rejects)
     assert all(r["first_code"] and r["reason"] for r in summary.rejects)
 
@@ -496,7 +496,7 @@ def test_strict_exits_1_when_something_was_rejected(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "--strict"])
     assert res.exit_code == 1
     last = res.stdout.strip().splitlines()[-1]
-    assert "6 hands stored" in last and "1 rejected" in last and "E-JSON-SYNTAX" in last
+    assert "6 hands stored" in last and "1 rejected" in last and "json.syntax" in last
     assert counts(db)["hands"] == 6  # stored all the same
 
 

@@ -55,7 +55,7 @@ def test_a_file_with_a_bom_blank_lines_and_a_cut_off_last_line(tmp_path: Path) -
     got = [rec for sp in spans for rec in _records(f, sp)]
     assert got == _records(f)
     codes = [e["code"] for _, _, errs in got for e in errs]
-    assert "E-JSON-BOM" in codes and "E-FILE-TRUNCATED" in codes
+    assert "json.bom" in codes and "file.truncated" in codes
 
 
 def test_files_that_cannot_be_cut_stay_whole(tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ def test_an_ingest_in_parts_stores_the_serial_rows(
     (logs / "all-rounds.jsonl").write_bytes(b"".join(p.read_bytes() for p in rounds))
     for p in [ROOT / "sample_logs" / "disputed" / "round-1.jsonl",
               ROOT / "sample_logs" / "malformed" / "mixed.jsonl",
-              ROOT / "sample_logs" / "malformed" / "E-JSON-BOM.json"]:  # fmt: skip
+              ROOT / "sample_logs" / "malformed" / "json.bom.json"]:  # fmt: skip
         shutil.copy(p, logs / p.name)
     monkeypatch.setattr(ing, "UNIT_MIN_BYTES", 20_000)
     units = ing._plan_units(sources.list_files([logs]), 2)

@@ -207,7 +207,7 @@ def write_jsonl(path: Path, docs: list[Any], extra_lines: list[str] = ()) -> Pat
 
 
 def bad_hand(h: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``h`` whose deal gives one card twice (E-DEAL-DUPLICATE-CARD)."""
+    """A copy of ``h`` whose deal gives one card twice (deal.duplicate_card)."""
     b = copy.deepcopy(h)
     b["deal"]["hands"][0][0] = b["deal"]["hands"][1][0]
     return b
