@@ -395,7 +395,7 @@ def alternatives(view: HandView, step: int) -> list[Action]:
         return []
     partial = view.hand.model_copy(update={"actions": list(view.hand.actions[:step])})
     r = rp.replay_hand(view.session, partial, with_views=False)
-    state = r._state
+    state = r.state
     if state is None or r.actions_applied != step:
         return []
     try:

@@ -14,11 +14,16 @@ names the game, its rulesets and the tournament arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple, Self
 
-Severity = Literal["error", "warning"]
+#: ``error`` makes a hand illegal; ``warning`` is a questionable but tolerated record;
+#: ``info`` a remark for the referee (an implied kontra, a voided announcement)
+Severity = Literal["error", "warning", "info"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,55 @@ class Ruleset:
         return replace(self, options={**self.options, **overrides})
 
 
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A finding code with everything a finding of it cites: the section of the game's spec it
+    enforces, its severity and what it means (the engine's ``codes.py`` declares them all, so
+    a call site passes only the code, a message and the machine facts)."""
+
+    code: str  # ``area.snake_name``, e.g. ``play.illegal_card``
+    section: str  # e.g. ``8.3``
+    severity: Severity
+    meaning: str
+    #: retired codes this one replaces (still accepted where users filter by code)
+    old: tuple[str, ...] = ()
+
+    def violation(
+        self,
+        ruleset: Ruleset,
+        message: str,
+        *,
+        seat: int | None = None,
+        card: str | None = None,
+        **params: Any,
+    ) -> Violation:
+        """A :class:`Violation` of this code citing ``"<ruleset id> §<section>"``."""
+        return Violation(
+            self.code,
+            message,
+            f"{ruleset.id} §{self.section}",
+            seat=seat,
+            card=card,
+            severity=self.severity,
+            params=params,
+        )
+
+
+def code_table(*codes: Code) -> Mapping[str, Code]:
+    """An engine's codes by name (a code declared twice is a mistake: ``ValueError``)."""
+    out: dict[str, Code] = {}
+    for c in codes:
+        if c.code in out:
+            raise ValueError(f"finding code {c.code} declared twice")
+        out[c.code] = c
+    return MappingProxyType(out)
+
+
+def retired_codes(codes: Mapping[str, Code]) -> Mapping[str, str]:
+    """Retired code -> its replacement, from the ``old`` names of ``codes``."""
+    return MappingProxyType({old: c.code for c in codes.values() for old in c.old})
+
+
 class TrickRows(NamedTuple):
     """The completed tricks of a hand as columns, one entry per trick (what the store keeps):
     the leader's seat, the winner's seat, the seats in playing order, the cards they played
@@ -187,20 +241,92 @@ class TrickRows(NamedTuple):
     points: list[int | None]
 
 
-@runtime_checkable
-class HandState(Protocol):
-    """One hand as a state machine."""
+def rank_by_total_and_deviation(
+    rows: Sequence[tuple[str, float, float]],
+) -> list[tuple[str, int]]:
+    """The generic final ranking of ``(player, total, deviation)`` rows: total, then deviation
+    sum, both descending; players equal on both share the rank (the next rank skips: 1, 2, 2,
+    4); names order the ties. ``(player, rank)`` best first."""
+    order = sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
+    out: list[tuple[str, int]] = []
+    prev: tuple[float, float] | None = None
+    rank = 0
+    for i, (player, total, dev) in enumerate(order, start=1):
+        if (total, dev) != prev:
+            rank, prev = i, (total, dev)
+        out.append((player, rank))
+    return out
 
-    phase: str  # e.g. deal, bidding, king_call, talon, discard, announcements, play, done
+
+class DealShape(NamedTuple):
+    """How a hand is dealt: the cards each seat receives (0 for a seat that sits out) and the
+    size of the talon (0 in games without one)."""
+
+    hands: tuple[int, ...]
+    talon: int
+
+
+@dataclass(frozen=True, slots=True)
+class FastReplay:
+    """What an engine's bulk path (:meth:`SessionState.fast_replay`) gives for a hand it proved
+    legal and finished: the result the reference replay would give, without its views.
+
+    ``state`` is the finished hand as the engine's session takes it back (``end_hand``; it may
+    be a light stand-in), ``rebuild()`` replays the hand through the reference engine (for the
+    viewer, on first use), ``tricks`` are the completed tricks in the format of
+    ``view()["tricks"]`` (a list, or a callable building it on first use), ``findings`` the
+    hand-level findings the reference would report too (warnings only) and ``trick_rows``, when
+    the engine has it, a callable giving the same tricks as :class:`TrickRows` columns.
+    """
+
+    score: HandScore
+    state: HandState
+    rebuild: Callable[[], HandState]
+    tricks: Sequence[Mapping[str, Any]] | Callable[[], Sequence[Mapping[str, Any]]]
+    findings: tuple[Violation, ...] = ()
+    trick_rows: Callable[[], TrickRows] | None = None
+
+
+class HandState(ABC):
+    """One hand as a state machine (subclass it; the hooks with a body have defaults).
+
+    ``phase`` is a member of the engine's ``Phase`` enum (a ``StrEnum``, so it compares equal
+    to its name: ``"bidding"``, ``"play"``, ``"done"``...).
+    """
+
+    phase: str  # e.g. bidding, king_call, talon, discard, announcements, play, done
     table_size: int
 
-    def to_move(self) -> int | None: ...
-    def legal_actions(self) -> list[Action]: ...
-    def check(self, action: Action) -> list[Violation]: ...
-    def push(self, action: Action) -> list[Violation]: ...
-    def pop(self) -> Action: ...
-    def is_over(self) -> bool: ...
-    def score(self) -> HandScore: ...
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose turn it is (None when the hand is over)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Everything that may be done now without an error-severity violation."""
+
+    @abstractmethod
+    def check(self, action: Action) -> list[Violation]:
+        """Why ``action`` would be illegal now (empty: legal); the state is unchanged."""
+
+    @abstractmethod
+    def push(self, action: Action) -> list[Violation]:
+        """Apply ``action`` (leniently: an illegal but physically possible action is applied
+        and reported) and return its violations."""
+
+    @abstractmethod
+    def pop(self) -> Action:
+        """Undo the last pushed action exactly and return it."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """The hand has ended (``phase == "done"``)."""
+
+    @abstractmethod
+    def score(self) -> HandScore:
+        """The recomputed, itemised score of the finished hand."""
+
+    @abstractmethod
     def view(self) -> dict[str, Any]:
         """A JSON-able snapshot for the replay viewer.
 
@@ -210,37 +336,217 @@ class HandState(Protocol):
         ``discards``, ``contract``, ``declarer``, ``partner`` (None until known to the
         engine), ``bids``, ``announcements``, ``kontras``.
         """
-        ...
+
+    def hand_findings(self) -> list[Violation]:
+        """Hand-level findings (no action index), asked for after the last action: the deal
+        check, a log that stops before the end, unclaimed renons. Default: none."""
+        return []
+
+    def copy(self) -> Self:
+        """An independent copy (push and pop on it leave this state alone), like OpenSpiel's
+        ``Clone()``. Default: a deep copy; engines may share what never changes."""
+        return copy.deepcopy(self)
 
 
-@runtime_checkable
-class SessionState(Protocol):
+class SessionState(ABC):
     """What carries from hand to hand within one session (radelci, double rounds)."""
 
+    @abstractmethod
     def new_hand(
         self,
         dealer: int,
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
-    ) -> HandState: ...
+    ) -> HandState:
+        """A new hand dealt by ``dealer`` with the session's carried state."""
 
-    def end_hand(self, hand: HandState, score: HandScore) -> None: ...
+    @abstractmethod
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
+        """Take the finished, scored ``hand`` into the session (the carried state moves on)."""
 
-    def carry(self) -> dict[str, Any]: ...
+    @abstractmethod
+    def carry(self) -> dict[str, Any]:
+        """The carried state as plain data (e.g. ``{"radelci": [0, 1, 0, 0]}``)."""
+
+    def restore(self, carry: Mapping[str, Any]) -> bool:
+        """Set the carried state from ``carry`` (keys of :meth:`carry`, e.g. the radelci a log
+        records before a hand); returns whether anything was applied. Default: nothing."""
+        return False
+
+    def fast_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+    ) -> FastReplay | None:
+        """The optional bulk path: replay a hand whose every action is legal much faster than
+        the reference, or decline with None (then the session is untouched and the caller
+        uses :meth:`new_hand` and ``push``). ``actions`` are the log's actions, ``to_action``
+        converts one into an :class:`Action`. On success the session has recorded the deal;
+        the caller ends the hand with :meth:`end_hand`. Default: always declines."""
+        return None
 
 
-@runtime_checkable
-class GameEngine(Protocol):
-    """A game: its rulesets, sessions and tournament arithmetic."""
+class RulesetRegistry(Mapping[str, Ruleset]):
+    """The rulesets of one game by id, looked up by id or alias (case-insensitive): the one
+    ruleset lookup of every engine (:meth:`GameEngine.ruleset`)."""
+
+    def __init__(
+        self, game: str, rulesets: Sequence[Ruleset], extra_aliases: Mapping[str, str] | None = None
+    ) -> None:
+        self.game = game
+        self._by_id: dict[str, Ruleset] = {r.id: r for r in rulesets}
+        names: dict[str, str] = {}
+        for r in rulesets:
+            for name in (r.id, *r.aliases):
+                names[name.lower()] = r.id
+        for name, rid in (extra_aliases or {}).items():
+            names[name.lower()] = rid
+        self._names = names
+
+    def __getitem__(self, key: str) -> Ruleset:
+        return self._by_id[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    @property
+    def aliases(self) -> Mapping[str, str]:
+        """Every accepted name (lower case) -> ruleset id."""
+        return MappingProxyType(self._names)
+
+    def find(self, name: str) -> Ruleset:
+        """The ruleset named ``name`` (id or alias, any case); ``KeyError`` says which exist."""
+        rid = self._names.get(name.strip().lower())
+        if rid is None:
+            known = sorted({n for r in self._by_id.values() for n in (r.id, *r.aliases)})
+            raise KeyError(f"unknown {self.game} ruleset {name!r} (known: {', '.join(known)})")
+        return self._by_id[rid]
+
+
+class GameEngine(ABC):
+    """A game: its rulesets, sessions, deal and tournament arithmetic (subclass it).
+
+    The hooks with a body are declared defaults (python-chess's ``Board.is_variant_end``
+    style): an engine overrides those its game needs, and callers call them directly.
+    """
 
     game: str
-    rulesets: Mapping[str, Ruleset]
+    rulesets: RulesetRegistry
+    default_ruleset: str
+    #: every score item name the engine writes under its default ruleset, or None when it
+    #: does not say (a recorded item outside the set is "not checked", not wrong)
+    score_items: frozenset[str] | None = None
+    #: retired finding codes -> the codes that replaced them (``tarock audit --code OLD``)
+    code_aliases: Mapping[str, str] = MappingProxyType({})
 
-    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset: ...
+    # ---------------------------------------------------------------- rulesets
 
-    def new_session(self, ruleset: Ruleset, table_size: int) -> SessionState: ...
+    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """The ruleset ``ruleset_id`` (id or alias) with ``options`` overriding its defaults.
 
+        Raises ``KeyError`` for an unknown ruleset or option name, ``ValueError`` for a bad
+        option value (:meth:`check_ruleset`).
+        """
+        base = self.rulesets.find(ruleset_id)
+        if not options:
+            return base
+        rs = base.with_options(options)
+        self.check_ruleset(rs)
+        return rs
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        """Raise ``ValueError`` when an option of ``ruleset`` has a value the game does not
+        allow. Default: every value is accepted."""
+        return None
+
+    @abstractmethod
+    def new_session(self, ruleset: Ruleset, table_size: int) -> SessionState:
+        """A fresh session at a table of ``table_size`` (``ValueError`` if not played)."""
+
+    # ---------------------------------------------------------------- the deal
+
+    def table_sizes(self, ruleset: Ruleset | None = None) -> tuple[int, ...]:
+        """The table sizes the game (under ``ruleset``) is played at. Default: four."""
+        return (4,)
+
+    def deal_shape(
+        self, table_size: int, dealer: int, ruleset: Ruleset | None = None
+    ) -> DealShape | None:
+        """Cards per seat and talon size of a hand dealt by ``dealer`` at a table of
+        ``table_size``; None when the game is not played at that table. Default: the pack
+        shared out evenly, no talon."""
+        if table_size not in self.table_sizes(ruleset):
+            return None
+        return DealShape((len(self.pack(ruleset)) // table_size,) * table_size, 0)
+
+    def next_dealer(self, dealer: int, table_size: int, *, thrown_in: bool = False) -> int:
+        """Who deals the hand after one dealt by ``dealer`` (a thrown-in deal is dealt again
+        by the same dealer). Default: the next seat in playing order."""
+        return dealer if thrown_in else (dealer + 1) % table_size
+
+    @abstractmethod
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        """The card tokens of the pack under ``ruleset`` (canonical order)."""
+
+    def card_names(self, ruleset: Ruleset | None = None) -> Mapping[str, str]:
+        """Physical card names the ruleset maps onto pack tokens (Zwanzigerrufen's Glatzen:
+        ``{"S10": "SG", ...}``); a physical name not listed and not a token of the pack is
+        not in the pack. Default: none."""
+        return MappingProxyType({})
+
+    # ---------------------------------------------------------------- presentation
+
+    def action_phases(self, actions: Sequence[Action]) -> list[str]:
+        """The phase (a member of the engine's ``Phase`` enum) each action of a hand belongs
+        to, in order, from the actions alone (no replay). Default: ``phase_of_type`` by action
+        type, and an action type not in it belongs to the phase of the action before."""
+        out: list[str] = []
+        table = self.phase_of_type
+        current = self.first_phase
+        for a in actions:
+            current = table.get(a.type, current)
+            out.append(current)
+        return out
+
+    #: the phase of each action type (types that depend on the moment are left out)
+    phase_of_type: Mapping[str, str] = MappingProxyType({})
+    #: the phase a hand starts in
+    first_phase: str = "bidding"
+
+    def codes(self) -> Mapping[str, Code]:
+        """Every finding code the engine reports, with its section, severity and meaning.
+        Default: none declared."""
+        return MappingProxyType({})
+
+    # ---------------------------------------------------------------- sessions and tournaments
+
+    def session_totals(self, ruleset: Ruleset, rows: Sequence[Sequence[int]]) -> list[int]:
+        """A session's result from the per-hand totals (one row per hand, one column per
+        seat). Default: the column sums."""
+        n = max((len(r) for r in rows), default=0)
+        return [sum(r[s] for r in rows if s < len(r)) for s in range(n)]
+
+    @abstractmethod
     def placement_points(
         self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
-    ) -> list[float]: ...
+    ) -> list[float]:
+        """Placement points of one table's round scores, in seat order."""
+
+    def final_ranking(
+        self, ruleset: Ruleset, rows: Sequence[tuple[str, float, float]]
+    ) -> list[tuple[str, int]]:
+        """The final ranking from ``(player, total, deviation)`` rows: ``(player, rank)`` best
+        first. Default: :func:`rank_by_total_and_deviation`."""
+        return rank_by_total_and_deviation(rows)
+
+    def score_items_for(self, ruleset: Ruleset) -> frozenset[str] | None:
+        """The score item names the engine writes under ``ruleset`` (None: it does not say).
+        Default: :attr:`score_items`."""
+        return self.score_items

@@ -21,11 +21,14 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from tarock_logs.log import models as m
+
+if TYPE_CHECKING:
+    from tarock_logs.verdict.replay import HandReplay
 
 #: File name endings the store ingests when given a folder.
 LOG_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -243,17 +246,16 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     return AuditedSession(hands, _plain(sa))
 
 
-def _tricks_of(replay: Any) -> Any:
+def _tricks_of(replay: HandReplay | None) -> Any:
     """The completed tricks behind an audit record: the engine's columns
     (:class:`~tarock_logs.rules.base.TrickRows`) when its bulk path gives them, else the
     ``view()["tricks"]`` dicts."""
     if replay is None:
         return []
-    rows_of = getattr(replay, "trick_rows", None)
-    rows = rows_of() if callable(rows_of) else None
+    rows = replay.trick_rows()
     if rows is not None:
         return rows
-    fast = getattr(replay, "tricks", None)  # a fast replay gives them (view format) directly
+    fast = replay.tricks  # a fast replay gives them (view format) directly
     if fast is not None:
         # read-only from here on: the dicts are the replay's own (dropped with it)
         return [
@@ -261,7 +263,7 @@ def _tricks_of(replay: Any) -> Any:
             for t in fast
             if type(t) is dict or isinstance(t, Mapping)
         ]
-    state = getattr(replay, "_state", None)
+    state = replay.state
     if state is None:
         return []
     try:

@@ -359,10 +359,9 @@ def simulate_session(
             f"could not plant a {plant.kind} dispute in session {plan.session_id}; "
             "use more games per round"
         )
-    session_totals = getattr(engine, "session_totals", None)
-    if callable(session_totals):  # Royal Tarock: the match result, not the plain sum
-        rows = [h["result"]["scores"] for h in hands_out]
-        totals = [int(x) for x in session_totals(ruleset, rows)]
+    # the session result (Royal Tarock: the match result, not the plain sum)
+    rows = [h["result"]["scores"] for h in hands_out]
+    totals = [int(x) for x in engine.session_totals(ruleset, rows)] if rows else totals
     placement = [_num(p) for p in engine.placement_points(ruleset, totals, all_tables_of_five)]
     done = plant.done if plant is not None else None
     if done is not None and done.kind == "wrong_score_item":

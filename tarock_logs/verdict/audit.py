@@ -240,11 +240,12 @@ def hand_content_hash(session: m.Session, hand: m.Hand) -> str:
 # --------------------------------------------------------------------------- comparison
 
 
-def _engine_item_names(engine: GameEngine | None) -> frozenset[str] | None:
-    """The score item names the engine can produce, if it says (``score_items``)."""
+def _engine_item_names(engine: GameEngine | None, ruleset: Ruleset | None) -> frozenset[str] | None:
+    """The score item names the engine can produce under ``ruleset``, if it says
+    (:meth:`~tarock_logs.rules.base.GameEngine.score_items_for`)."""
     if engine is None:
         return None
-    names = getattr(engine, "score_items", None)
+    names = engine.score_items if ruleset is None else engine.score_items_for(ruleset)
     if names is None:
         return None
     cached = _ITEM_NAMES.get(id(names))
@@ -377,8 +378,8 @@ def audit_hand(
             recomputed,
             declarer=score.declarer if score else None,
             partner=score.partner if score else None,
-            known_items=_engine_item_names(engine),
-            incomplete_seats=tuple(getattr(score, "incomplete_seats", ()) or ()),
+            known_items=_engine_item_names(engine, replay.ruleset),
+            incomplete_seats=score.incomplete_seats if score else (),
         )
         discrepancies.extend(d)
         unverified.extend(notes)
@@ -395,7 +396,7 @@ def audit_hand(
         recomputed=recomputed,
         discrepancies=discrepancies,
         unverified=list(dict.fromkeys(unverified)),
-        incomplete_seats=list(getattr(score, "incomplete_seats", ()) or ()) if score else [],
+        incomplete_seats=list(score.incomplete_seats) if score else [],
         contract=score.contract if score else None,
         declarer=score.declarer if score else None,
         partner=score.partner if score else None,
@@ -539,10 +540,9 @@ def _session_totals(
     eng: GameEngine | None, rs: Ruleset | None, rows: Sequence[Sequence[int]], n: int
 ) -> list[int]:
     """Session totals from per-hand totals: the engine's ``session_totals(ruleset, rows)``
-    when it has one (Royal Tarock divides the match sum by 8), else the plain sum."""
-    fn = getattr(eng, "session_totals", None) if eng is not None else None
-    if callable(fn) and rs is not None:
-        return [int(x) for x in fn(rs, [list(r) for r in rows])]
+    (Royal Tarock divides the match sum by 8; by default the plain sum)."""
+    if eng is not None and rs is not None:
+        return [int(x) for x in eng.session_totals(rs, [list(r) for r in rows])]
     return _sum_columns(rows, n)
 
 

@@ -20,7 +20,6 @@ one engine :class:`~tarock_logs.rules.base.SessionState`.
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
+    FastReplay,
     GameEngine,
     HandScore,
     HandState,
@@ -53,8 +53,9 @@ __all__ = [
 ]
 
 
-#: Whether replays without views may use an engine's optional bulk path (``fast_replay`` on the
-#: session class, e.g. :mod:`tarock_logs.rules.slovenian.fastpath`). Switch off to measure or
+#: Whether replays without views may use an engine's optional bulk path
+#: (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`, e.g.
+#: :mod:`tarock_logs.rules.slovenian.fastpath`). Switch off to measure or
 #: debug the reference path alone (``tarock bench`` reports both).
 FAST_PATH = True
 
@@ -115,7 +116,7 @@ class HandReplay:
     #: a fast replay (the engine's optional ``fast_replay``): the completed tricks in the
     #: format of ``view()["tricks"]`` (built on first use of :attr:`tricks`), the log's
     #: actions (converted on first use of :attr:`steps`) and a callable that rebuilds the
-    #: reference hand state on first use of :attr:`_state`
+    #: reference hand state on first use of :attr:`state`
     _tricks: Sequence[Any] | Callable[[], Sequence[Any]] | None = field(default=None, repr=False)
     #: a fast replay whose engine gives them: the tricks as columns (``TrickRows``), on call
     _trick_rows: Callable[[], Any] | None = field(default=None, repr=False)
@@ -130,7 +131,7 @@ class HandReplay:
     @property
     def tricks(self) -> Sequence[Any] | None:
         """After a fast replay, the completed tricks as the engine's ``view()["tricks"]`` gives
-        them (built on first use); None after a reference replay (ask ``_state.view()``)."""
+        them (built on first use); None after a reference replay (ask ``state.view()``)."""
         t = self._tricks
         if callable(t):
             t = self._tricks = t()
@@ -143,9 +144,10 @@ class HandReplay:
         return f() if f is not None else None
 
     @property
-    def _state(self) -> HandState | None:
+    def state(self) -> HandState | None:
         """The engine's hand state after the replay (rebuilt by the reference engine on first
-        use after a fast replay)."""
+        use after a fast replay); None when no engine state exists. Read it, do not push or
+        pop on it: :func:`legal_alternatives` works on a copy."""
         st = self._st
         if st is None and self._rebuild is not None:
             rebuild, self._rebuild = self._rebuild, None
@@ -155,8 +157,7 @@ class HandReplay:
                 st = None
         return st
 
-    @_state.setter
-    def _state(self, value: HandState | None) -> None:
+    def _set_state(self, value: HandState | None) -> None:
         self._st = value
         self._rebuild = None
 
@@ -267,22 +268,10 @@ def recorded_carry(hand: m.Hand) -> dict[str, Any]:
 
 
 def restore_carry(session_state: SessionState, carry: Mapping[str, Any]) -> bool:
-    """Set the carried state (e.g. ``{"radelci": [1, 0, 2, 0]}``) on an engine session.
-
-    Uses the session's optional ``restore(carry)`` method; without one, a carry key names the
-    session attribute holding that per-seat list (``SlovenianSession.radelci``). Returns
-    False when the engine offers neither (the recorded state is then not applied).
-    """
-    fn = getattr(session_state, "restore", None)
-    if callable(fn):
-        fn(dict(carry))
-        return True
-    done = False
-    for key, value in carry.items():
-        if isinstance(getattr(session_state, key, None), list):
-            setattr(session_state, key, list(value))
-            done = True
-    return done
+    """Set the carried state (e.g. ``{"radelci": [1, 0, 2, 0]}``) on an engine session with
+    its :meth:`~tarock_logs.rules.base.SessionState.restore`. Returns False when the engine
+    applied nothing (the recorded state is then not applied)."""
+    return bool(session_state.restore(dict(carry)))
 
 
 def _not_applicable(out: HandReplay, i: int, action: Action, exc: Exception) -> Violation:
@@ -343,22 +332,15 @@ def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> Non
     out.actions_applied = len(acts)
 
 
-def _replay_fast(
-    out: HandReplay, session_state: SessionState, hand: m.Hand, fast: Callable[..., Any]
-) -> bool:
-    """The engine's optional bulk path (a method of the session's class):
-    ``session_state.fast_replay(dealer, hands, talon, actions, to_engine_action)`` returns
-    ``(score, tricks, state, rebuild[, findings[, trick_rows]])`` (``tricks``: a list in the
-    format of ``view()["tricks"]``, or a callable giving it; ``findings``: hand-level
-    warnings the reference would report too; ``trick_rows``: a callable giving the same
-    tricks as ``TrickRows`` columns, or None) for a hand it proved legal (no violation, no irregularity)
-    and finished, or None to decline; the
-    replay is then done by :func:`_replay_into`'s reference path. The result is the one the
+def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> bool:
+    """The engine's optional bulk path
+    (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`): for a hand it proved legal
+    and finished it gives a :class:`~tarock_logs.rules.base.FastReplay`, the result the
     reference path gives for such a hand (differential tests in
-    tests/rules/slovenian/test_fastpath.py)."""
+    tests/rules/slovenian/test_fastpath.py); when it declines (None), the replay is done by
+    :func:`_replay_into`'s reference path."""
     try:
-        res = fast(
-            session_state,
+        res: FastReplay | None = session_state.fast_replay(
             hand.dealer,
             hand.deal.hands,
             hand.deal.talon,
@@ -369,19 +351,19 @@ def _replay_fast(
         return False
     if res is None:
         return False
-    score, tricks, state, rebuild = res[:4]
-    # hand-level findings the fast path passes on (warnings only, e.g. a dealer out of turn)
-    out.violations.extend(res[4] if len(res) > 4 else ())
+    score = res.score
+    # hand-level findings the fast path passes on (warnings the reference reports too)
+    out.violations.extend(res.findings)
     out.actions_applied = len(hand.actions)
-    out._tricks = tricks
-    out._trick_rows = res[5] if len(res) > 5 else None
+    out._tricks = res.tricks
+    out._trick_rows = res.trick_rows
     out._model_actions = hand.actions
-    out._rebuild = rebuild
+    out._rebuild = res.rebuild
     out.complete = True
     out.score = score
     out.unverified.extend(score.unverified)
     try:
-        session_state.end_hand(state, score)
+        session_state.end_hand(res.state, score)
     except Exception as exc:  # noqa: BLE001
         out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
     out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
@@ -410,14 +392,8 @@ def _replay_into(
         else:
             out.unverified.append("the recorded state before the hand could not be applied")
     out.carry_before = _carry(session_state)
-    # the optional bulk path must be the session class's own method: a wrapper that only
-    # delegates attributes (and may change new_hand or push) keeps the reference path
-    fast = (
-        None
-        if with_views or hand.irregularities or not FAST_PATH
-        else getattr(type(session_state), "fast_replay", None)
-    )
-    if fast is not None and _replay_fast(out, session_state, hand, fast):
+    fast = FAST_PATH and not with_views and not hand.irregularities
+    if fast and _replay_fast(out, session_state, hand):
         return
     try:
         state = session_state.new_hand(
@@ -429,20 +405,18 @@ def _replay_into(
     except Exception as exc:  # noqa: BLE001 - the engine refused the deal
         out.unverified.append(f"the engine refused the deal: {exc}")
         return
-    out._state = state
+    out._set_state(state)
     if with_views:
         _push_with_views(out, state, hand.actions)
     else:
         _push_fast(out, state, hand.actions)
     if out.actions_applied < len(hand.actions):
         return  # the engine could not apply an action: the replay stopped there
-    # Hand-level findings (deal checks, unclaimed renons): an optional engine method.
-    findings = getattr(state, "hand_findings", None)
-    if callable(findings):
-        try:
-            out.violations.extend(findings())
-        except Exception as exc:  # noqa: BLE001
-            out.unverified.append(f"the engine's hand-level checks failed: {exc}")
+    # Hand-level findings (deal checks, unclaimed renons)
+    try:
+        out.violations.extend(state.hand_findings())
+    except Exception as exc:  # noqa: BLE001
+        out.unverified.append(f"the engine's hand-level checks failed: {exc}")
     if not state.is_over():
         out.unverified.append(
             f"the hand is incomplete: the engine expects more actions (phase {state.phase})"
@@ -590,11 +564,12 @@ def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
     alternatives to action ``k`` (shown at step ``k + 1``). Empty when the replay has no
     engine state or never reached that position. The replay itself is not modified.
     """
-    if replay._state is None or step < 0 or step > replay.actions_applied:
+    original = replay.state
+    if original is None or step < 0 or step > replay.actions_applied:
         return []
     back = replay.actions_applied - step
     try:
-        state = copy.deepcopy(replay._state)
+        state = original.copy()
     except Exception:  # noqa: BLE001 - not copyable: step back and forth on the original
         state = None
     if state is not None:
@@ -605,7 +580,7 @@ def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
         except Exception:  # noqa: BLE001
             return []
     with replay._lock:
-        st = replay._state
+        st = original
         undone: list[Action] = []
         try:
             for _ in range(back):

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tarock_logs.rules.base import rank_by_total_and_deviation
 from tarock_logs.verdict.audit import SessionAudit
 
 __all__ = ["Standing", "TournamentAudit", "audit_tournaments"]
@@ -193,21 +194,6 @@ def _ranking(
     rows = [(p, totals[p], deviation.get(p, 0.0)) for p in totals]
     eng = group[0].engine
     rs = group[0].ruleset_used
-    fn = getattr(eng, "final_ranking", None)
-    if fn is not None and rs is not None:
-        return [(str(p), int(r)) for p, r in fn(rs, rows)]
-    return _generic_ranking(rows)
-
-
-def _generic_ranking(rows: Sequence[tuple[str, float, float]]) -> list[tuple[str, int]]:
-    """Total, then deviation sum, both descending; players equal on both share the rank (the
-    next rank skips: 1, 2, 2, 4); names order the ties."""
-    order = sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
-    out: list[tuple[str, int]] = []
-    prev: tuple[float, float] | None = None
-    rank = 0
-    for i, (player, total, dev) in enumerate(order, start=1):
-        if (total, dev) != prev:
-            rank, prev = i, (total, dev)
-        out.append((player, rank))
-    return out
+    if eng is not None and rs is not None:
+        return [(str(p), int(r)) for p, r in eng.final_ranking(rs, rows)]
+    return rank_by_total_and_deviation(rows)

@@ -18,7 +18,7 @@ def test_every_game_has_a_dated_ruleset_and_its_aliases_resolve() -> None:
 
     cat = ruleset_catalogue()
     assert {r["game"] for r in cat} == {"slovenian", "zwanzigerrufen", "royal"}
-    assert {"si-tournament-2021", "openspiel-2.0", "zr-std", "royal-gerots-2023"} <= {
+    assert {"si-tournament-2021", "openspiel-2.0", "zr-std-2026", "royal-gerots-2023"} <= {
         r["id"] for r in cat
     }
     for r in cat:

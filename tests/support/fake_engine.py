@@ -2,16 +2,28 @@
 
 It knows one rule, "follow suit" (cited as ``fake-1 §1``), and one score: the declarer (the
 seat of the last ``bid``) writes ``contract`` +10 for itself if it took at least half the
-tricks, else −10. It honours the :mod:`tarock_logs.rules.base` contract: ``push`` applies an
-illegal card and reports it, ``pop`` undoes, ``view`` returns the common keys.
+tricks, else −10. It subclasses the :mod:`tarock_logs.rules.base` contract and overrides only
+what it must (every other hook keeps its declared default): ``push`` applies an illegal card and
+reports it, ``view`` returns the common keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from tarock_logs.rules.base import Action, HandScore, Irregularity, Ruleset, ScoreItem, Violation
+from tarock_logs.rules.base import (
+    Action,
+    GameEngine,
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    RulesetRegistry,
+    ScoreItem,
+    SessionState,
+    Violation,
+)
 
 RULESET = Ruleset("fake-1", "fake", "Fake rules", {"bonus": 0}, aliases=("fake",))
 
@@ -20,7 +32,7 @@ def _suit(card: str) -> str:
     return card[0]
 
 
-class FakeHand:
+class FakeHand(HandState):
     def __init__(self, rs: Ruleset, hands: Sequence[Sequence[str]]) -> None:
         self.rs = rs
         self.hands = [list(h) for h in hands]
@@ -133,7 +145,7 @@ class FakeHand:
         }
 
 
-class FakeSession:
+class FakeSession(SessionState):
     def __init__(self, rs: Ruleset, n: int) -> None:
         self.rs = rs
         self.n = n
@@ -147,22 +159,21 @@ class FakeSession:
     ) -> FakeHand:
         return FakeHand(self.rs, hands)
 
-    def end_hand(self, hand: FakeHand, score: HandScore) -> None:
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
         pass
 
     def carry(self) -> dict[str, Any]:
         return {}
 
 
-class FakeEngine:
+class FakeEngine(GameEngine):
     game = "fake"
-    rulesets: Mapping[str, Ruleset] = {"fake-1": RULESET}
-    score_items = ("contract",)
+    rulesets = RulesetRegistry("fake", [RULESET])
+    default_ruleset = "fake-1"
+    score_items = frozenset({"contract"})
 
-    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-        if ruleset_id not in ("fake-1", "fake"):
-            raise KeyError(ruleset_id)
-        return RULESET.with_options(options or {})
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        return tuple(f"{s}{r}" for s in "HDSC" for r in "23456789")
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> FakeSession:
         return FakeSession(ruleset, table_size)

@@ -25,7 +25,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.cards import CARDS
-from tarock_logs.rules.base import Action, HandScore, Irregularity, Ruleset, ScoreItem, Violation
+from tarock_logs.rules.base import (
+    Action,
+    GameEngine,
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    RulesetRegistry,
+    ScoreItem,
+    SessionState,
+    Violation,
+)
 
 RULESET = Ruleset("toy-1", "slovenian", "Toy rules for store tests", {}, aliases=("toy",))
 VALUES = {
@@ -48,7 +59,7 @@ def _beats(card: str, best: str, led: str) -> bool:
     return c.strength > b.strength
 
 
-class ToyHand:
+class ToyHand(HandState):
     phase = "play"
 
     def __init__(self, hands: Sequence[Sequence[str]], radelci: list[int]) -> None:
@@ -193,7 +204,7 @@ class ToyHand:
         }
 
 
-class ToySession:
+class ToySession(SessionState):
     def __init__(self, n: int) -> None:
         self.radelci = [0] * n
 
@@ -206,21 +217,30 @@ class ToySession:
     ) -> ToyHand:
         return ToyHand(hands, list(self.radelci))
 
-    def end_hand(self, hand: ToyHand, score: HandScore) -> None:
+    def end_hand(self, hand: HandState, score: HandScore) -> None:
         self.radelci = list(score.carry_after["radelci"])
+
+    def restore(self, carry: Mapping[str, Any]) -> bool:
+        if "radelci" not in carry:
+            return False
+        self.radelci = list(carry["radelci"])
+        return True
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci)}
 
 
-class ToyEngine:
+class ToyEngine(GameEngine):
     game = "slovenian"
-    rulesets: Mapping[str, Ruleset] = {"toy-1": RULESET}
+    rulesets = RulesetRegistry("slovenian", [RULESET])
+    default_ruleset = "toy-1"
 
     def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-        if ruleset_id not in ("toy-1", "toy"):
-            raise KeyError(ruleset_id)
-        return RULESET
+        """The toy ruleset by id or alias; the session's options are ignored."""
+        return self.rulesets.find(ruleset_id)
+
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        return tuple(CARDS)
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> ToySession:
         return ToySession(table_size)

@@ -165,7 +165,8 @@ def test_appendix_b2_klop_with_recorded_radelci_before() -> None:
 
 
 def test_fake_engine_plugs_in_unchanged() -> None:
-    """The replay is game-agnostic: any object with the base contract works."""
+    """The replay is game-agnostic: any engine subclassing the base contract works, with the
+    declared defaults for the hooks it does not override."""
     doc = b1_doc()
     doc["game"], doc["ruleset"] = "zwanzigerrufen", "fake"
     h = doc["hands"][0]
@@ -174,3 +175,21 @@ def test_fake_engine_plugs_in_unchanged() -> None:
     r = replay_hand(session(doc), 0, engine=FAKE)
     assert r.verified and r.legal and r.ruleset_id == "fake-1"
     assert len(r.steps) == 5 and r.steps[-1].view["tricks"][0]["winner"] == 3
+
+
+def test_a_dealer_out_of_turn_is_reported_once_by_the_reader_not_by_the_engine() -> None:
+    """Spec 3.2: the deal passes to the next seat. Who dealt is judged by the reader, which sees
+    the whole session (the warning ``E-DEALER-ROTATION``); the engine, hand by hand, reports
+    nothing about it, on the fast path and on the reference path (with views)."""
+    from pathlib import Path
+
+    from tarock_logs.log.reader import read_file
+
+    path = Path(__file__).resolve().parents[2] / "sample_logs/malformed/E-DEALER-ROTATION.jsonl"
+    (rec,) = list(read_file(path))
+    assert [e.code for e in rec.errors] == ["E-DEALER-ROTATION"]
+    assert rec.session is not None
+    for with_views in (False, True):
+        replays = replay_session(rec.session, with_views=with_views)
+        found = [v.code for r in replays for v in r.violations]
+        assert len(replays) == 2 and not any("dealer" in c for c in found), found

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import SessionState
 from tarock_logs.verdict.replay import replay_hand, replay_session
 from tests.support.d1_helpers import b1_doc, plant_b1_illegal_card, session
 
@@ -65,9 +66,24 @@ class _BoomHand(_Delegate):
         return self._inner.push(action)
 
 
-class _BoomSession(_Delegate):
+class _BoomSession(SessionState):
+    """A session that hands out :class:`_BoomHand`; being a contract subclass without its own
+    ``fast_replay``, it has the declared default (no bulk path), so both paths push."""
+
+    def __init__(self, inner: SessionState) -> None:
+        self._inner = inner
+
     def new_hand(self, *args: Any) -> Any:
         return _BoomHand(self._inner.new_hand(*args))
+
+    def end_hand(self, hand: Any, score: Any) -> None:
+        self._inner.end_hand(hand, score)
+
+    def carry(self) -> dict[str, Any]:
+        return self._inner.carry()
+
+    def restore(self, carry: Any) -> bool:
+        return self._inner.restore(carry)
 
 
 class _BoomEngine(_Delegate):

@@ -14,7 +14,7 @@ trophies go beyond), and a match of eight games ends with each total divided by 
 Most of the 70 scoring items are unknown, so the catalogue is data a user can complete
 (:mod:`.catalogue`, ``docs/royal.md``). Modules: :mod:`.options`, :mod:`.catalogue`,
 :mod:`.predicates`, :mod:`.tricks`, :mod:`.bidding`, :mod:`.hand`, :mod:`.scoring`,
-:mod:`.session`.
+:mod:`.session`, :mod:`.engine`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,11 @@ from tarock_logs.rules.royal.catalogue import (
     parse_catalogue,
     read_catalogue_file,
 )
-from tarock_logs.rules.royal.hand import RoyalHand, bidding_over
+from tarock_logs.rules.royal.engine import ENGINE, RoyalEngine
+from tarock_logs.rules.royal.hand import Phase, RoyalHand, bidding_over
 from tarock_logs.rules.royal.options import DEFAULT_OPTIONS, ROYAL_GEROTS_2023, RULESETS
-from tarock_logs.rules.royal.session import RoyalEngine, RoyalSession, match_result
+from tarock_logs.rules.royal.session import RoyalSession, match_result
 from tarock_logs.rules.royal.tricks import legal_cards, trick_winner
-
-ENGINE = RoyalEngine()
 
 __all__ = [
     "BUILTIN_ID",
@@ -43,6 +42,7 @@ __all__ = [
     "RULESETS",
     "Catalogue",
     "Item",
+    "Phase",
     "RoyalEngine",
     "RoyalHand",
     "RoyalSession",

@@ -18,12 +18,15 @@ actions (a card the player does not hold, a second card to one trick) raise ``Va
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from dataclasses import replace
-from typing import Any
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final
 
 from tarock_logs.cards import PACKS, sort_cards
-from tarock_logs.rules.base import Action, HandScore, Irregularity, Ruleset, Violation
+from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Ruleset, Violation
 from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
 from tarock_logs.rules.royal.findings import make
 from tarock_logs.rules.royal.options import options_of
@@ -34,6 +37,27 @@ _PACK = PACKS["royal"]
 _PACK_SET = frozenset(_PACK)
 _BIDDING_TYPES = frozenset({"meld", "announce", "kontra", "pass"})
 _SUIT_NAMES = {"T": "tarock", "H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
+
+
+class Phase(StrEnum):
+    """The phases of a game (a ``StrEnum``: ``Phase.PLAY == "play"``). A hand is in
+    ``bidding``, ``play`` or ``done``; ``deal`` is where a throw-in belongs (before the first
+    turn of the bidding: the hand reads ``bidding`` then)."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    PLAY = "play"
+    DONE = "done"
+
+
+#: the phase each action type belongs to
+PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
+    {
+        "throw_in": Phase.DEAL,
+        **{t: Phase.BIDDING for t in sorted(_BIDDING_TYPES)},
+        "play": Phase.PLAY,
+    }
+)
 
 
 def bidding_over(nonempty: Sequence[bool]) -> bool:
@@ -48,7 +72,7 @@ def bidding_over(nonempty: Sequence[bool]) -> bool:
     return k >= 3
 
 
-class RoyalHand:
+class RoyalHand(HandState):
     """One Royal Tarock game (see the module docstring)."""
 
     table_size = 4
@@ -95,7 +119,7 @@ class RoyalHand:
             ((d - 1) % 4, d),
         )
         self._party = {s: p for p, seats in enumerate(self.parties) for s in seats}
-        self.phase = "bidding"
+        self.phase = Phase.BIDDING
         self.actions: list[Action] = []
         self.thrown_in = False
         self.throwin_seat: int | None = None
@@ -149,9 +173,9 @@ class RoyalHand:
     # ------------------------------------------------------------------ protocol
 
     def to_move(self) -> int | None:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return None
-        if self.phase == "bidding":
+        if self.phase == Phase.BIDDING:
             return self.cur_seat if self.cur_seat is not None else self.expected_opener()
         return self._next_player()
 
@@ -179,6 +203,12 @@ class RoyalHand:
             self._started = True
         return found
 
+    def copy(self) -> RoyalHand:
+        """An independent copy (its pushes and pops leave this hand alone); the ruleset, its
+        options and the catalogue, which never change, are shared."""
+        shared = (self.ruleset, self.opts, self.catalogue)
+        return deepcopy(self, {id(x): x for x in shared})
+
     def pop(self) -> Action:
         if not self.actions:
             raise IndexError("pop from a hand with no actions")
@@ -191,7 +221,7 @@ class RoyalHand:
         return last
 
     def is_over(self) -> bool:
-        return self.phase == "done"
+        return self.phase == Phase.DONE
 
     # ------------------------------------------------------------------ dispatch
 
@@ -206,7 +236,7 @@ class RoyalHand:
         t = a.type
         if t == "throw_in":
             return self._throw_in(a, apply)
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             if t == "play" and apply:
                 raise ValueError(f"{a}: the game is over, no card can be played")
             why = "the deal was thrown in" if self.thrown_in else "all ten tricks are played"
@@ -241,7 +271,7 @@ class RoyalHand:
                     )
                 )
         if t in _BIDDING_TYPES:
-            if self.phase != "bidding":
+            if self.phase != Phase.BIDDING:
                 out.append(
                     self._v(
                         "BIDDING_AFTER_CLOSE",
@@ -284,7 +314,7 @@ class RoyalHand:
 
     def _throw_in(self, a: Action, apply: bool) -> list[Violation]:
         out: list[Violation] = []
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return [
                 self._v(
                     "ACTION_AFTER_END",
@@ -320,7 +350,7 @@ class RoyalHand:
         if apply:
             self.thrown_in = True
             self.throwin_seat = a.seat
-            self.phase = "done"
+            self.phase = Phase.DONE
         return out
 
     # ------------------------------------------------------------------ bidding turns
@@ -369,7 +399,7 @@ class RoyalHand:
         self._record_turn(seat)
         self.cur_seat = (seat + 1) % 4
         if bidding_over([s for _, s in self.turns]):
-            self.phase = "play"
+            self.phase = Phase.PLAY
             self.leader = self.ein_att
 
     # ------------------------------------------------------------------ play
@@ -396,7 +426,7 @@ class RoyalHand:
     def _play(self, a: Action, apply: bool) -> list[Violation]:
         out: list[Violation] = []
         seat, card = a.seat, a.card or ""
-        closing = self.phase == "bidding"
+        closing = self.phase == Phase.BIDDING
         if closing:
             out.append(
                 self._v(
@@ -458,7 +488,7 @@ class RoyalHand:
                 out.append(self._card_violation(seat, card, trick, trick_no, j))
         if apply:
             if closing:
-                self.phase = "play"
+                self.phase = Phase.PLAY
                 self.leader = self.ein_att
             self.held[seat].remove(card)
             self.trick.append((seat, card))
@@ -468,7 +498,7 @@ class RoyalHand:
                 self.trick = []
                 self.leader = w
                 if not any(self.held):
-                    self.phase = "done"
+                    self.phase = Phase.DONE
         return out
 
     def _card_violation(
@@ -518,14 +548,14 @@ class RoyalHand:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[Action]:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return []
         if not self.actions and self.throwin_required():
             seats = self.short_hands() if self.deal_is_a_pack() else list(range(4))
             return [Action("throw_in", s) for s in seats]
         seat = self.to_move()
         assert seat is not None
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             j = judge(self.held[seat], self.trick, len(self.tricks) + 1, self.bindings(seat))
             return [Action("play", seat, card=c) for c in sort_cards(list(j.legal), "royal")]
         out = [Action("pass", seat)]
@@ -553,7 +583,7 @@ class RoyalHand:
         return att, len(self.tricks) - att
 
     def score(self) -> HandScore:
-        if self.phase != "done":
+        if self.phase != Phase.DONE:
             raise ValueError(f"the game is not over (phase {self.phase})")
         if self.thrown_in:
             return HandScore(totals=(0, 0, 0, 0), items=(), card_points={"thrown_in": True})

@@ -8,15 +8,13 @@ Every ambiguity of the specification (§8.1) is an option with the recommended d
 session can choose another reading by name. :func:`normalize_options` checks each value.
 """
 
-
-
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tarock_logs.rules.base import Ruleset
+from tarock_logs.rules.base import Ruleset, RulesetRegistry
 from tarock_logs.rules.royal.catalogue import (
     BUILTIN_ID,
     Catalogue,
@@ -86,7 +84,9 @@ ROYAL_GEROTS_2023: Final = Ruleset(
     ),
     aliases=("royal", "royal-seed"),
 )
-RULESETS: Final[dict[str, Ruleset]] = {RULESET_ID: ROYAL_GEROTS_2023}
+#: Rulesets by id, found by id or alias (case-insensitive).
+REGISTRY: Final = RulesetRegistry(GAME, [ROYAL_GEROTS_2023])
+RULESETS: Final[Mapping[str, Ruleset]] = REGISTRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +98,6 @@ class Options:
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
-
-
-def find_ruleset(ruleset_id: str) -> Ruleset:
-    """The ruleset with this id or alias (case-insensitive); ``KeyError`` otherwise."""
-    key = ruleset_id.strip().lower()
-    for rs in RULESETS.values():
-        if key == rs.id or key in rs.aliases:
-            return rs
-    raise KeyError(f"unknown Royal Tarock ruleset {ruleset_id!r} (known: {RULESET_ID})")
 
 
 def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -156,18 +147,20 @@ def catalogue_of(values: Mapping[str, Any]) -> Catalogue:
     return builtin_catalogue()
 
 
-def build_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The ruleset ``ruleset_id`` with ``options``; a ``catalogue_path`` is read here (the one
-    place that touches a file) and its document kept in the ``catalogue`` option."""
-    base = find_ruleset(ruleset_id)
-    opts = dict(options or {})
+def load_catalogue_path(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with a ``catalogue_path`` read into the ``catalogue`` option (the one
+    place that touches a file; a ``catalogue`` document given as well wins)."""
+    opts = dict(options)
     path = opts.get("catalogue_path")
     if path and opts.get("catalogue") is None:
         opts["catalogue"] = read_catalogue_file(str(path))
-    rs = base.with_options(opts) if opts else base
-    values = normalize_options(rs.options)
-    catalogue_of(values)  # validate now, so that a bad catalogue fails at setup
-    return rs
+    return opts
+
+
+def check_ruleset(ruleset: Ruleset) -> None:
+    """Raise for a bad option value or catalogue, so that it fails at setup."""
+    values = normalize_options(ruleset.options)
+    catalogue_of(values)
 
 
 def options_of(ruleset: Ruleset) -> Options:

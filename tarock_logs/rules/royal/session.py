@@ -1,4 +1,4 @@
-"""A Royal Tarock match and the engine object (royal-tarock.md §3.2, §7.2).
+"""A Royal Tarock match (royal-tarock.md §3.2, §7.2); the engine object is in :mod:`.engine`.
 
 A match is (usually) eight games between two fixed pairs. The dealer is always the defending
 pair's Eintreiber and attack and defence alternate, so the two Eintreibers deal in turn; a
@@ -12,19 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
-from tarock_logs.rules.royal.catalogue import Catalogue
+from tarock_logs.rules.base import (
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    SessionState,
+    Violation,
+)
 from tarock_logs.rules.royal.findings import make
 from tarock_logs.rules.royal.hand import RoyalHand
-from tarock_logs.rules.royal.options import (
-    GAME,
-    RULESETS,
-    build_ruleset,
-    normalize_options,
-    options_of,
-)
-
-STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
+from tarock_logs.rules.royal.options import normalize_options, options_of
 
 
 def match_result(totals: Sequence[int], match_length: int = 8) -> list[int]:
@@ -32,7 +30,7 @@ def match_result(totals: Sequence[int], match_length: int = 8) -> list[int]:
     return [t // match_length for t in totals]
 
 
-class RoyalSession:
+class RoyalSession(SessionState):
     """What carries from game to game in one Royal Tarock match."""
 
     def __init__(self, ruleset: Ruleset, table_size: int = 4) -> None:
@@ -46,7 +44,7 @@ class RoyalSession:
         self.next_dealer: int | None = None
         self.eintreiber_parity: int | None = None  # the seats of the two Eintreibers, mod 2
 
-    def restore(self, carry: Mapping[str, Any]) -> None:
+    def restore(self, carry: Mapping[str, Any]) -> bool:
         """Resume a match in its middle from a :meth:`carry` mapping (keys optional)."""
         if "games" in carry:
             self.games = int(carry["games"])
@@ -57,6 +55,7 @@ class RoyalSession:
             self.next_dealer = None if nd is None else int(nd)
             if self.next_dealer is not None:
                 self.eintreiber_parity = self.next_dealer % 2
+        return any(k in carry for k in ("games", "match_sum", "next_dealer"))
 
     def carry(self) -> dict[str, Any]:
         return {
@@ -114,46 +113,3 @@ class RoyalSession:
 
     def match_result(self) -> list[int]:
         return match_result(self.sums, self.opts["match_length"])
-
-
-class RoyalEngine:
-    """The Royal Tarock engine: rulesets, matches, the match arithmetic."""
-
-    game = GAME
-    rulesets: Mapping[str, Ruleset] = RULESETS
-
-    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-        """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed
-        catalogue document, ``catalogue_path`` the path of a JSON file (read here)."""
-        return build_ruleset(ruleset_id, options)
-
-    def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
-        return RoyalSession(ruleset, table_size)
-
-    def new_hand(self, ruleset: Ruleset, dealer: int, hands: Sequence[Sequence[str]]) -> RoyalHand:
-        """A single game outside a match (tests, what-if)."""
-        return RoyalHand(ruleset, dealer, hands)
-
-    def session_totals(self, ruleset: Ruleset, rows: Sequence[Sequence[int]]) -> list[int]:
-        """The match result from the per-game totals (§7.2)."""
-        n = max((len(r) for r in rows), default=4)
-        sums = [sum(r[s] for r in rows if s < len(r)) for s in range(n)]
-        return match_result(sums, normalize_options(ruleset.options)["match_length"])
-
-    def placement_points(
-        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
-    ) -> list[float]:
-        """The match result itself: tournament aggregation beyond one match is unknown
-        (royal-tarock.md §8.1 item 18), so no further placement table is applied."""
-        return [float(x) for x in round_scores]
-
-    @property
-    def score_items(self) -> frozenset[str]:
-        """Item names the engine checks with the built-in catalogue: those of items whose
-        value is known (a recorded line for an item of unknown value is 'not checked')."""
-        return self.score_items_for(RULESETS["royal-gerots-2023"])
-
-    def score_items_for(self, ruleset: Ruleset) -> frozenset[str]:
-        cat: Catalogue = options_of(ruleset).catalogue
-        known = {i.id for i in cat.items.values() if i.value is not None}
-        return frozenset(known | set(STRUCTURAL_ITEMS))

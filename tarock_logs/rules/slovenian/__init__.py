@@ -16,23 +16,24 @@ Modules: ``rulesets`` (options as data), ``contracts`` (the contract table), ``c
 ``session`` (radelci), ``tournament`` (placement points and final ranking), ``codes`` (every
 finding code with its section).
 ``SlovenianHand.hand_findings()`` lists hand-level findings (deal check, ``renons.unclaimed``).
+``fastpath`` is the bulk-audit path (``SlovenianSession.fast_replay``).
 """
 
 from __future__ import annotations
 
 from tarock_logs.rules.slovenian.engine import ENGINE, SlovenianEngine
-from tarock_logs.rules.slovenian.hand import SlovenianHand
-from tarock_logs.rules.slovenian.rulesets import RULESETS, get_ruleset
+from tarock_logs.rules.slovenian.hand import Phase, SlovenianHand
+from tarock_logs.rules.slovenian.rulesets import RULESETS
 from tarock_logs.rules.slovenian.session import SlovenianSession
 from tarock_logs.rules.slovenian.tournament import final_ranking, placement_points
 
 __all__ = [
     "ENGINE",
     "RULESETS",
+    "Phase",
     "SlovenianEngine",
     "SlovenianHand",
     "SlovenianSession",
     "final_ranking",
-    "get_ruleset",
     "placement_points",
 ]  # fmt: skip

@@ -17,6 +17,7 @@ from typing import Final
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.rules.slovenian.cardplay import PAGAT
 from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS
+from tarock_logs.rules.slovenian.state import Phase
 
 ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
 _SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
@@ -48,10 +49,10 @@ class AnnouncementsMixin:
             self.stage = 0 if (r.announcements and r.has_bonuses(c)) else 1  # type: ignore[arg-type]
             if self.stage == 1:
                 self.lezim = True
-        self.phase = "announcements"
+        self.phase = Phase.ANNOUNCEMENTS
 
     def _start_play(self) -> None:
-        self.phase = "play"
+        self.phase = Phase.PLAY
         self._pr = None
 
     def _stage_order(self) -> list[int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, LADDER
+from tarock_logs.rules.slovenian.state import Phase
 
 
 class BiddingMixin:
@@ -163,8 +164,8 @@ class BiddingMixin:
         self.declarer = seat
         row = CONTRACTS[code]
         if row.king_call and self.n_active == 4:
-            self.phase = "king_call"
+            self.phase = Phase.KING_CALL
         elif row.talon:
-            self.phase = "talon"
+            self.phase = Phase.TALON
         else:
             self._enter_announcements()

@@ -1,37 +1,86 @@
-"""The Slovenian :class:`GameEngine`: rulesets, sessions and placement points."""
+"""The Slovenian :class:`GameEngine`: rulesets, sessions, the deal and placement points."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from tarock_logs.rules.base import Ruleset
+from tarock_logs.cards import PACKS
+from tarock_logs.rules.base import Action, DealShape, GameEngine, Ruleset
 from tarock_logs.rules.slovenian import tournament
-from tarock_logs.rules.slovenian.rulesets import RULESETS, get_ruleset
+from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
+from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
 from tarock_logs.rules.slovenian.session import SlovenianSession
 
+#: the talon: six cards at every table (spec 3.4)
+TALON_SIZE = 6
 
-class SlovenianEngine:
+
+class SlovenianEngine(GameEngine):
     """Slovenian tarok (``game = "slovenian"``); default ruleset ``si-tournament-2021``."""
 
     game = "slovenian"
-    rulesets: Mapping[str, Ruleset] = RULESETS
-    default_ruleset = "si-tournament-2021"
+    rulesets = REGISTRY
+    default_ruleset = TOURNAMENT_ID
     #: every score item this engine writes (docs/architecture.md, "Score items"); a recorded
     #: item outside this set is reported by the audit as not checked rather than as wrong
-    score_items: frozenset[str] = frozenset({
+    score_items: frozenset[str] | None = frozenset({
         "contract", "difference", "trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat",
         "barvni_valat", "radelc", "mondfang", "klop", "renons", "penalty",
     })  # fmt: skip
+    phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
+    first_phase = Phase.BIDDING
 
-    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-        """A ruleset by id or alias with option overrides (unknown names raise ``KeyError``)."""
-        return get_ruleset(ruleset_id, options)
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        validate(ruleset)
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> SlovenianSession:
         if table_size not in (3, 4, 5):
             raise ValueError(f"Slovenian tarok is played at tables of 3, 4 or 5, not {table_size}")
         return SlovenianSession(ruleset, table_size)
+
+    # ---------------------------------------------------------------- the deal (spec 3)
+
+    def table_sizes(self, ruleset: Ruleset | None = None) -> tuple[int, ...]:
+        """3, 4 or 5 (at 5 the dealer sits out); ``openspiel-2.0`` only 3 and 4 (spec 1.5)."""
+        if ruleset is None:
+            return (3, 4, 5)
+        return tuple(ruleset.options["table_sizes"])
+
+    def deal_shape(self, table_size: int, dealer: int,
+                   ruleset: Ruleset | None = None) -> DealShape | None:  # fmt: skip
+        """Spec 3.4: a talon of 6 and 16 cards each at a table of 3, 12 each at 4 and 5 (at 5
+        the dealer sits out with none). Whether the ruleset allows the table is reported by
+        the deal check (``deal.table_size``), so a table of 5 has its shape under every
+        ruleset."""
+        if table_size == 3:
+            return DealShape((16, 16, 16), TALON_SIZE)
+        if table_size == 4:
+            return DealShape((12, 12, 12, 12), TALON_SIZE)
+        if table_size == 5:
+            return DealShape(tuple(0 if s == dealer else 12 for s in range(5)), TALON_SIZE)
+        return None
+
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        """The 54 cards: 22 taroks and 8 cards in each suit (spec 2.1)."""
+        return PACKS["slovenian"]
+
+    # ---------------------------------------------------------------- presentation
+
+    def action_phases(self, actions: Sequence[Action]) -> list[str]:
+        """The phase of each action: by its type, and a ``pass`` is a bidding call until the
+        first action after the bidding, then an announcement-round "v redu" (spec 7.5)."""
+        out: list[str] = []
+        after_bidding = False
+        for a in actions:
+            ph = PHASE_OF_TYPE.get(a.type)
+            if ph is None:
+                ph = Phase.ANNOUNCEMENTS if a.type == "pass" and after_bidding else Phase.BIDDING
+            elif ph is not Phase.BIDDING:
+                after_bidding = True
+            out.append(ph)
+        return out
+
+    # ---------------------------------------------------------------- tournaments (spec 11)
 
     def placement_points(self, ruleset: Ruleset, round_scores: Sequence[int],
                          all_tables_of_five: bool = False) -> list[float]:  # fmt: skip

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, TRULA, sort_cards
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
+from tarock_logs.rules.slovenian.state import Phase
 
 
 class ExchangeMixin:
@@ -45,7 +46,7 @@ class ExchangeMixin:
         for s in self.active:
             if s != d and king in self.hands[s]:
                 self.partner = s
-        self.phase = "talon"
+        self.phase = Phase.TALON
         return out
 
     def _talon(self, a: Action) -> list[Violation]:
@@ -67,7 +68,7 @@ class ExchangeMixin:
         self.talon_group = g
         self.taken = self.talon[g * k : (g + 1) * k]
         self.hands[self.declarer].update(c for c in self.taken if c in PACK_SET)  # type: ignore[index]
-        self.phase = "discard"
+        self.phase = Phase.DISCARD
         return out
 
     def _discard_ok(self, hand: set[str], card: str, others: Sequence[str] = ()) -> str | None:

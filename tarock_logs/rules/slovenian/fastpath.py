@@ -10,8 +10,8 @@ thousands of clean hands needs much less: "is every action legal, and what is th
 replays the hand through the reference engine. Correctness never depends on this module
 covering a case.
 
-* The **deal** is the reference's: ``SlovenianSession.new_hand`` builds the reference hand
-  state with its deal check (the dealer out of rotation, a warning, is passed on).
+* The **deal** is the reference's: the reference hand state with its deal check (any
+  finding makes the fast path decline).
 * The **phases before play** (bidding, king call, talon, discards, announcements and kontras,
   about a sixth of a hand's actions): the bidding (:func:`_fast_bidding`) and the king call,
   talon group and discards (:func:`_fast_exchange`) run here over the log's actions for the
@@ -45,7 +45,7 @@ covering a case.
   differential-tested against ``hand_facts``): the items are made in one place.
 
 It declines on: recorded irregularities (renons, misdeals, rulings), any finding of the deal
-check, a dealer out of turn, any violation or warning before play, a card not held, out of
+check, any violation or warning before play, a card not held, out of
 turn, illegal or unknown, a claim, any action after the first card that is not a card, cards
 after the hand's end, and a hand that does not end.
 """
@@ -53,9 +53,9 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from tarock_logs.rules.base import Action, HandScore, TrickRows, Violation
+from tarock_logs.rules.base import Action, FastReplay, HandScore, TrickRows
 from tarock_logs.rules.slovenian.cardbits import (
     BIT,
     CARD,
@@ -73,13 +73,11 @@ from tarock_logs.rules.slovenian.cardbits import (
     cards_of,
 )
 from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, PlayRules, thirds
-from tarock_logs.rules.slovenian.contracts import CONTRACTS
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fastfacts import TrickRecord, fast_hand_facts
 from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand, Trick
 from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_facts
-
-if TYPE_CHECKING:
-    from tarock_logs.rules.slovenian.session import SlovenianSession
+from tarock_logs.rules.slovenian.state import Phase
 
 __all__ = ["fast_replay", "trick_views"]
 
@@ -352,7 +350,7 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
             for s in h.active:
                 if s != d and king in h.hands[s]:
                     h.partner = s
-            h.phase = "talon"
+            h.phase = Phase.TALON
         elif t == "talon" and ph == "talon":
             n = CONTRACTS[h.contract].talon  # type: ignore[index]
             g = a.group
@@ -361,7 +359,7 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
             h.talon_group = g
             h.taken = h.talon[g * n : (g + 1) * n]
             h.hands[d].update(c for c in h.taken if c in PACK_SET)
-            h.phase = "discard"
+            h.phase = Phase.DISCARD
         elif t == "discard" and ph == "discard":
             n = CONTRACTS[h.contract].talon  # type: ignore[index]
             cards = list(a.cards)
@@ -468,32 +466,32 @@ def _before_play(h: SlovenianHand, actions: Sequence[Any],
 
 
 def fast_replay(
-    session: SlovenianSession,
+    rules: Rules,
+    table_size: int,
+    radelci: Sequence[int],
+    misdeals: Sequence[int],
     dealer: int,
     hands: Sequence[Sequence[str]],
     talon: Sequence[str],
     actions: Sequence[Any],
     to_action: Callable[[Any], Action],
-) -> tuple[HandScore, Callable[[], list[Trick]], SlovenianHand, list[Violation]] | None:
-    """Replay one ordinary hand on ``session`` fast, or ``None`` (use the reference engine).
+) -> FastReplay | None:
+    """Replay one ordinary hand fast, or ``None`` (use the reference engine).
 
-    ``actions`` are the log's actions (any objects with ``type``, ``seat`` and, for a card,
-    ``card``); ``to_action`` converts a non-card action into an engine
+    ``rules``, ``table_size``, ``radelci`` and ``misdeals`` are the session's (nothing of it
+    is changed: the caller ends the hand with ``SlovenianSession.end_hand``). ``actions`` are
+    the log's actions (any objects with ``type``, ``seat`` and, for a card, ``card``);
+    ``to_action`` converts a non-card action into an engine
     :class:`~tarock_logs.rules.base.Action` for the reference phases. On success returns the
-    reference score, the completed tricks as a :class:`HandTricks` (called: the reference's
-    :class:`~tarock_logs.rules.slovenian.hand.Trick` records, built on first call and then
-    also on the state's ``tricks``; ``views()``: as ``view()["tricks"]``), the finished hand
-    state and the hand-level findings
-    (empty, or the ``deal.dealer_order`` warning the reference gives too), and records the dealer
-    on ``session`` as :meth:`SlovenianSession.new_hand` does (the caller ends the hand with
-    ``session.end_hand``). On ``None`` the session is untouched.
+    reference score, the finished hand state, a ``rebuild()`` of the hand through the
+    reference engine, and the completed tricks from a :class:`HandTricks` (``tricks``: as
+    ``view()["tricks"]``; ``trick_rows``: as :class:`~tarock_logs.rules.base.TrickRows`).
     """
-    last = session.last_dealer
-    h = session.new_hand(dealer, hands, talon)  # the reference deal check
-    session.last_dealer = last  # restored until the hand is taken
-    # the one deal finding the fast path passes on: the dealer out of rotation (a warning
-    # about who shuffled, spec 3.2, which changes nothing in the hand)
-    if h.deal_violations and any(v.code != "deal.dealer_order" for v in h.deal_violations):
+    radelci = list(radelci)
+    misdeals = list(misdeals)
+    h = SlovenianHand(rules, table_size, dealer, hands, talon, radelci=radelci,
+                      misdeals_before=misdeals)  # fmt: skip
+    if h.deal_violations:  # the reference deal check: any finding, and the reference judges
         return None
     # ---- the phases before play: the reference state machine, nothing may be reported
     # ``_dispatch`` is what ``push`` runs for these actions, minus the undo snapshot and the
@@ -505,16 +503,22 @@ def fast_replay(
     played = _play_cards(h, actions, k)
     if played is None:
         return None
-    findings = h.hand_findings()
-    if findings != h.deal_violations:
+    if h.hand_findings():
         return None
     recs, wins, tmasks = played
     tricks = HandTricks(h, recs, wins)
     score = _score(h, recs, wins, tmasks, tricks)
     if score.unverified:
         return None
-    session.last_dealer = dealer
-    return score, tricks, h, findings
+
+    def rebuild() -> SlovenianHand:
+        ref = SlovenianHand(rules, table_size, dealer, hands, talon, radelci=radelci,
+                            misdeals_before=misdeals)  # fmt: skip
+        for a in actions:
+            ref.push(to_action(a))
+        return ref
+
+    return FastReplay(score, h, rebuild, tricks.views, trick_rows=tricks.rows)
 
 
 def _play_cards(h: SlovenianHand, actions: Sequence[Any],
@@ -553,7 +557,7 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
     wins: list[int] = []
     tmasks: list[int] = []
     leader = h._first_leader()
-    phase = "play"
+    phase = Phase.PLAY
     ended_early = False
     rest = iter(actions[k:])
     nexta = rest.__next__
@@ -623,10 +627,10 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
             wins.append(wi)
             tmasks.append(tm)
             if len(recs) >= tricks_total:
-                phase = "done"
+                phase = Phase.DONE
                 break
             if (ends_on_win and winner == declarer) or (ends_on_loss and winner != declarer):
-                phase = "done"
+                phase = Phase.DONE
                 ended_early = True
                 break
             leader = winner

@@ -44,13 +44,15 @@ no talon pick, too few discards) is reported when the next phase's action arrive
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, Final
 
-from tarock_logs.rules.base import Action, HandScore, Irregularity, Violation
+from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Violation
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
 from tarock_logs.rules.slovenian.bidding import BiddingMixin
 from tarock_logs.rules.slovenian.cardplay import (
@@ -65,11 +67,22 @@ from tarock_logs.rules.slovenian.cardplay import (
 )
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.exchange import ExchangeMixin
+from tarock_logs.rules.slovenian.state import Phase
 
-PHASES: Final = ("bidding", "king_call", "talon", "discard", "announcements", "play", "done")
+
+PHASES: Final = tuple(Phase)
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
-_TARGET_PHASE: Final = {"call": 1, "talon": 2, "discard": 3, "announce": 4, "kontra": 4,
-                        "lezim": 4, "play": 5, "claim": 5}  # fmt: skip
+#: the phase each action type belongs to; ``pass`` belongs to the bidding or to the
+#: announcement round, depending on the moment (``SlovenianEngine.action_phases``)
+PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType({
+    "bid": Phase.BIDDING, "call": Phase.KING_CALL, "talon": Phase.TALON,
+    "discard": Phase.DISCARD, "announce": Phase.ANNOUNCEMENTS, "kontra": Phase.ANNOUNCEMENTS,
+    "lezim": Phase.ANNOUNCEMENTS, "play": Phase.PLAY, "claim": Phase.PLAY,
+})  # fmt: skip
+#: the phase a logged action moves the hand to (a log may skip a step: ``_advance``)
+_TARGET_PHASE: Final = {
+    t: _PHASE_INDEX[p] for t, p in PHASE_OF_TYPE.items() if p is not Phase.BIDDING
+}
 #: contracts whose play ends at the declarer's first trick (berač) or first lost trick (valat)
 _ENDS_WHEN_DECLARER_WINS: Final = frozenset({"berac", "odprti_berac"})
 _ENDS_WHEN_DECLARER_LOSES: Final = frozenset({"barvni_valat", "valat"})
@@ -141,7 +154,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
+class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
     """One hand of Slovenian tarok (see the module docstring for the action sequence)."""
 
     table_size: int
@@ -181,7 +194,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self.deal_violations: list[Violation] = self._check_deal()
 
         # ---- mutable state (everything below is restored by pop) ----
-        self.phase = "bidding"
+        self.phase = Phase.BIDDING
         # tokens outside the pack are reported by the deal check and left out of the hands
         self.hands: list[set[str]] = [
             set(h) if PACK_SET.issuperset(h) else {c for c in h if c in PACK_SET}
@@ -361,6 +374,11 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def is_over(self) -> bool:
         return self.phase == "done"
+
+    def copy(self) -> SlovenianHand:
+        """An independent copy (its pushes and pops leave this hand alone); the rules, which
+        never change, are shared."""
+        return deepcopy(self, {id(self.rules): self.rules})
 
     def legal_actions(self) -> list[Action]:
         ph = self.phase
@@ -572,7 +590,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 out.append(self._v("call.missing", "6.1",
                                    f"seat {self.declarer} declared {self.contract} but called no "
                                    "king", self.declarer))  # fmt: skip
-                self.phase = "talon"
+                self.phase = Phase.TALON
             elif ph == "talon":
                 out.append(
                     self._v(
@@ -582,7 +600,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                         self.declarer,
                     )
                 )
-                self.phase = "discard"
+                self.phase = Phase.DISCARD
             elif ph == "discard":
                 k = CONTRACTS[self.contract].talon  # type: ignore[index]
                 out.append(self._v("discard.count", "6.2",
@@ -729,15 +747,15 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         tricks.append(Trick(trick[0][0], tuple(trick), winner, cards[wi], gift, pile))
         self.trick = []
         if k + 1 >= self.tricks_total:
-            self.phase = "done"
+            self.phase = Phase.DONE
             return True
         d = self.declarer
         if c in _ENDS_WHEN_DECLARER_WINS and winner == d:
-            self.phase = "done"
+            self.phase = Phase.DONE
             self.ended_early = True
             return True
         if (c in _ENDS_WHEN_DECLARER_LOSES or "barvni_valat" in self.ann) and winner != d:
-            self.phase = "done"
+            self.phase = Phase.DONE
             self.ended_early = True
             return True
         return False
@@ -750,7 +768,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             rec = self.tricks.pop()
             self.trick = list(rec.cards)
             if done:
-                self.phase = "play"
+                self.phase = Phase.PLAY
                 self.ended_early = False
         self.trick.pop()
         if in_hand:
@@ -765,7 +783,7 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         left = tuple(c for s in self.active for c in self.hands[s]) + tuple(
             c for _, c in self.trick)  # fmt: skip
         self.claim = (a.seat, len(self.tricks), left)
-        self.phase = "done"
+        self.phase = Phase.DONE
         out: list[Violation] = []
         k = self.called_king
         if "kralj_ultimo" in self.ann and k in left and len(self.hands[a.seat]) >= 2:
@@ -860,4 +878,4 @@ class SlovenianHand(BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         }
 
 
-__all__ = ["PHASES", "SlovenianHand", "Trick"]
+__all__ = ["PHASES", "PHASE_OF_TYPE", "Phase", "SlovenianHand", "Trick"]

@@ -9,7 +9,7 @@ Two dated rulesets exist:
   included (spec section 1.4 and Appendix A).
 
 A variant is a ruleset with some options overridden (``ENGINE.ruleset(id, {"valat_contract_value":
-500})``); unknown option names raise ``KeyError``. The engine reads options only through
+500})``); unknown option names raise ``KeyError``, bad values ``ValueError`` (:func:`validate`). The engine reads options only through
 :class:`~tarock_logs.rules.slovenian.contracts.Rules`, never with scattered ``if``\\ s on the id.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from tarock_logs.rules.base import Ruleset
+from tarock_logs.rules.base import Ruleset, RulesetRegistry
 
 #: option name -> (tournament default, openspiel default, what it switches)
 OPTIONS: Final[dict[str, tuple[Any, Any, str]]] = {
@@ -78,9 +78,11 @@ def _make(rid: str, title: str, col: int, aliases: tuple[str, ...], description:
     )
 
 
-RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
-    {
-        TOURNAMENT_ID: _make(
+#: the Slovenian rulesets, found by id or alias (``ENGINE.ruleset(name, options)``)
+REGISTRY: Final = RulesetRegistry(
+    "slovenian",
+    [
+        _make(
             TOURNAMENT_ID,
             "Slovenian tarok tournament rules (September 2021)",
             0,
@@ -88,37 +90,16 @@ RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
             "The tournament rulebook 'Pravila igranja taroka na turnirjih' (CirilS, updated "
             "September 2021), resolved as in slovenian-tarok.md section 12.",
         ),
-        OPENSPIEL_ID: _make(
+        _make(
             OPENSPIEL_ID,
             "OpenSpiel 2.0.2 tarok",
             1,
             ("openspiel",),
             "Slovenian tarok exactly as OpenSpiel 2.0.2's 'tarok' game implements it.",
         ),
-    }
+    ],
 )
-
-ALIASES: Final[Mapping[str, str]] = MappingProxyType(
-    {a: r.id for r in RULESETS.values() for a in (r.id, *r.aliases)}
-)
-
-
-def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The ruleset named ``ruleset_id`` (id or alias), with ``options`` overriding its defaults.
-
-    Raises ``KeyError`` for an unknown ruleset or option name, ``ValueError`` for a bad value.
-    """
-    try:
-        base = RULESETS[ALIASES[ruleset_id]]
-    except KeyError:
-        raise KeyError(
-            f"unknown slovenian ruleset {ruleset_id!r} (known: {', '.join(sorted(ALIASES))})"
-        ) from None
-    if not options:
-        return base
-    rs = base.with_options(options)
-    _validate(rs)
-    return rs
+RULESETS: Final[Mapping[str, Ruleset]] = REGISTRY
 
 
 _CHOICES: Final = {
@@ -133,7 +114,8 @@ _CHOICES: Final = {
 }
 
 
-def _validate(rs: Ruleset) -> None:
+def validate(rs: Ruleset) -> None:
+    """Raise ``ValueError`` for an option value the Slovenian engine does not know."""
     for name, allowed in _CHOICES.items():
         if rs.options[name] not in allowed:
             raise ValueError(f"option {name}={rs.options[name]!r} not one of {sorted(allowed)}")

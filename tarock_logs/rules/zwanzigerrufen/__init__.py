@@ -1,5 +1,5 @@
 """Zwanzigerrufen ("calling the Twenty"): the four-player Austrian tarock game, as a pure
-rules engine (spec: ``../shared/rules/zwanzigerrufen.md``, ruleset ``zr-std`` / ``ZR-STD``).
+rules engine (spec: ``../shared/rules/zwanzigerrufen.md``, ruleset ``zr-std-2026``, aliases ``zr-std`` / ``ZR-STD``).
 
 40 cards (tarocks I, IIII–XXI and the Sküs; in each suit K Q N J and one zero-point
 *Glatze*), ten cards each, **no talon**. Forehand (the seat after the dealer) calls tarock XX,
@@ -13,20 +13,21 @@ bonuses Trull and Four Kings, claimed after the play; and the Mondfang (the Mond
 the Sküs), which also makes the next four games count double.
 
 Modules: :mod:`.options` (ruleset and options), :mod:`.tricks` (legal cards, trick winner),
-:mod:`.auction`, :mod:`.hand` (the state machine), :mod:`.scoring`, :mod:`.session`.
+:mod:`.auction`, :mod:`.hand` (the state machine), :mod:`.scoring`, :mod:`.session`,
+:mod:`.engine`.
 """
 
 from __future__ import annotations
 
-from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
+from tarock_logs.rules.zwanzigerrufen.engine import ENGINE, ZwanzigerrufenEngine
+from tarock_logs.rules.zwanzigerrufen.hand import Phase, ZRHand
 from tarock_logs.rules.zwanzigerrufen.options import DEFAULT_OPTIONS, RULESETS, ZR_STD
-from tarock_logs.rules.zwanzigerrufen.session import ZRSession, ZwanzigerrufenEngine
-
-ENGINE = ZwanzigerrufenEngine()
+from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 
 __all__ = [
     "DEFAULT_OPTIONS",
     "ENGINE",
+    "Phase",
     "RULESETS",
     "ZR_STD",
     "ZRHand",

@@ -17,11 +17,14 @@ ignored). Hand-level findings, about the deal itself (``E_DECK``, ``E_HAND_SIZE`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final
 
 from tarock_logs.cards import PACKS, sort_cards
-from tarock_logs.rules.base import Action, HandScore, Ruleset, Violation
+from tarock_logs.rules.base import Action, HandScore, HandState, Ruleset, Violation
 from tarock_logs.rules.zwanzigerrufen.auction import AUCTION_TYPES, BONUSES, Auction
 from tarock_logs.rules.zwanzigerrufen.findings import make
 from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
@@ -41,6 +44,28 @@ GAME = "zwanzigerrufen"
 _PACK = frozenset(PACKS[GAME])
 _SUIT_NAMES = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
 _CLAIMS = {"trull": TRULL_CARDS, "four_kings": KING_CARDS}
+
+
+class Phase(StrEnum):
+    """The phases of a deal (a ``StrEnum``: ``Phase.PLAY == "play"``). A hand is in
+    ``auction``, ``play`` or ``done``; ``deal`` is where a throw-in belongs (right after the
+    deal, before the first declaration: the hand reads ``auction`` then)."""
+
+    DEAL = "deal"
+    AUCTION = "auction"
+    PLAY = "play"
+    DONE = "done"
+
+
+#: the phase each action type belongs to (``claim``: the card bonuses, after the play)
+PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
+    {
+        "throw_in": Phase.DEAL,
+        **{t: Phase.AUCTION for t in sorted(AUCTION_TYPES)},
+        "play": Phase.PLAY,
+        "claim": Phase.DONE,
+    }
+)
 _INFRACTIONS = frozenset({"E_REVOKE", "E_FARBENSOLO_LEAD", "E_PAGAT_RELEASED", "E_NOT_YOUR_TURN"})
 
 
@@ -62,7 +87,7 @@ class _State:
     )  # fmt: skip
 
     def __init__(self, auction: Auction, hands: list[tuple[str, ...]]) -> None:
-        self.phase = "auction"
+        self.phase = Phase.AUCTION
         self.auction = auction
         self.hands = hands
         self.trick: list[tuple[int, str]] = []
@@ -103,7 +128,7 @@ def throw_in_status(hand: Sequence[str], mode: str) -> str | None:
     return None
 
 
-class ZRHand:
+class ZRHand(HandState):
     """A Zwanzigerrufen deal. Build it with :meth:`ZRSession.new_hand`."""
 
     table_size = 4
@@ -150,13 +175,13 @@ class ZRHand:
 
     # ------------------------------------------------------------------ contract API
 
-    @property
-    def phase(self) -> str:
+    @property  # type: ignore[override]
+    def phase(self) -> Phase:
         """``auction``, ``play`` or ``done``."""
         return self._st.phase
 
     @phase.setter
-    def phase(self, value: str) -> None:  # the contract declares a plain attribute
+    def phase(self, value: Phase) -> None:  # the contract declares a plain attribute
         self._st.phase = value
 
     @property
@@ -177,15 +202,20 @@ class ZRHand:
 
     def to_move(self) -> int | None:
         st = self._st
-        if st.phase == "done":
+        if st.phase == Phase.DONE:
             return None
-        if st.phase == "auction":
+        if st.phase == Phase.AUCTION:
             a = st.auction
             return a.cur_seat if a.cur_seat is not None else a.expected
         return self._play_to_move(st)
 
     def is_over(self) -> bool:
-        return self._st.phase == "done"
+        return self._st.phase == Phase.DONE
+
+    def copy(self) -> ZRHand:
+        """An independent copy (its pushes and pops leave this hand alone); the ruleset and
+        its checked options, which never change, are shared."""
+        return deepcopy(self, {id(self.ruleset): self.ruleset, id(self.opts): self.opts})
 
     def check(self, action: Action) -> list[Violation]:
         """Why ``action`` would be illegal now (nothing is changed)."""
@@ -212,11 +242,11 @@ class ZRHand:
         if st.thrown_in is not None:
             return []
         out: list[Action] = []
-        if not st.auction_started and st.phase == "auction" and self.throw_in_seats:
+        if not st.auction_started and st.phase == Phase.AUCTION and self.throw_in_seats:
             out = [Action("throw_in", s) for s in sorted(self.throw_in_seats)]
             if "must" in self.throw_in_seats.values():
                 return out
-        if st.phase == "auction":
+        if st.phase == Phase.AUCTION:
             seat = self.to_move()
             assert seat is not None
             for cand in self._auction_candidates(st, seat):
@@ -224,7 +254,7 @@ class ZRHand:
                 if not any(v.severity == "error" for v in found):
                     out.append(cand)
             return out
-        if st.phase == "play":
+        if st.phase == Phase.PLAY:
             seat = self._play_to_move(st)
             legal = self._legal_for(st, seat)
             if self._must_keep_pagat(st, seat) and len(legal) > 1:
@@ -252,7 +282,7 @@ class ZRHand:
                              declarer=None, partner=None, won=None,
                              card_points={}, carry_after=carry)  # fmt: skip
         unverified = tuple(v.message for v in self.final_violations())
-        if st.phase != "done" or a.contract is None or a.holder is None:
+        if st.phase != Phase.DONE or a.contract is None or a.holder is None:
             if a.contract is None:
                 unverified += ("no contract was declared, so the deal cannot be scored",)
             return HandScore(totals=(0, 0, 0, 0), items=(), contract=a.contract,
@@ -298,13 +328,13 @@ class ZRHand:
         out: list[Violation] = []
         if st.thrown_in is not None:
             return out
-        if st.phase == "auction":
+        if st.phase == Phase.AUCTION:
             out.append(self._v(
                 "E_AUCTION_INCOMPLETE", "4.6",
                 "the log ends during the auction: it needs four consecutive weiter "
                 f"(it has {st.auction.empty_run} at the end)",
             ))  # fmt: skip
-        elif st.phase == "play":
+        elif st.phase == Phase.PLAY:
             n = len(st.tricks)
             out.append(self._v(
                 "E_PLAY_INCOMPLETE", "6.7",
@@ -468,7 +498,7 @@ class ZRHand:
         if (
             (t in AUCTION_TYPES or t == "play")
             and not st.auction_started
-            and (st.phase == "auction")
+            and (st.phase == Phase.AUCTION)
         ):
             st.auction_started = True
             musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
@@ -482,8 +512,8 @@ class ZRHand:
                 ))  # fmt: skip
         if t in AUCTION_TYPES:
             out += st.auction.apply(action)  # after the auction: E_AUCTION_OVER, no change
-            if st.phase == "auction" and st.auction.over:
-                st.phase = "play"
+            if st.phase == Phase.AUCTION and st.auction.over:
+                st.phase = Phase.PLAY
                 st.leader = st.auction.p1
             return out
         if t == "play":
@@ -501,7 +531,7 @@ class ZRHand:
     def _throw_in(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat = action.seat
-        if st.auction_started or st.phase != "auction":
+        if st.auction_started or st.phase != Phase.AUCTION:
             out.append(self._v(
                 "E_THROWIN_LATE", "3.4",
                 f"{self._who(seat)} threw the deal in after the auction had begun; a throw-in "
@@ -519,13 +549,13 @@ class ZRHand:
                 seat=seat,
             ))  # fmt: skip
         st.thrown_in = seat
-        st.phase = "done"
+        st.phase = Phase.DONE
         return out
 
     def _play(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat, card = action.seat, action.card or ""
-        if st.phase == "auction":
+        if st.phase == Phase.AUCTION:
             out.append(self._v(
                 "E_AUCTION_INCOMPLETE", "4.6",
                 "the play began before the auction had ended with four consecutive weiter "
@@ -534,9 +564,9 @@ class ZRHand:
             ))  # fmt: skip
             st.auction.end_turn(out)
             st.auction.over = True
-            st.phase = "play"
+            st.phase = Phase.PLAY
             st.leader = st.auction.p1
-        if st.phase == "done":
+        if st.phase == Phase.DONE:
             out.append(self._v(
                 "E_PLAY_AFTER_END", "6.1",
                 f"{self._who(seat)} played {card} after the tenth trick; it is ignored",
@@ -598,7 +628,7 @@ class ZRHand:
             st.trick = []
             st.leader = trick.winner
             if len(st.tricks) == 10:
-                st.phase = "done"
+                st.phase = Phase.DONE
         return out
 
     def _illegal_card(self, st: _State, seat: int, card: str, legal: list[str]) -> Violation:
@@ -654,7 +684,7 @@ class ZRHand:
                 f"{' '.join(sorted(_CLAIMS[claim]))}",
                 seat=seat,
             ))  # fmt: skip
-        if st.phase != "done":
+        if st.phase != Phase.DONE:
             out.append(self._v(
                 "E_CLAIM_EARLY", "3.6",
                 f"{self._who(seat)} claimed {label} before the end of the play; card bonuses "

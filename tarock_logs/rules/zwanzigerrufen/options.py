@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from tarock_logs.rules.base import Ruleset
+from tarock_logs.rules.base import Ruleset, RulesetRegistry
 
 GAME: Final = "zwanzigerrufen"
 
@@ -139,10 +139,13 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The ruleset id, dated by the specification's draft 1 (December 2026).
+RULESET_ID: Final = "zr-std-2026"
+
 ZR_STD: Final = Ruleset(
-    id="zr-std",
+    id=RULESET_ID,
     game=GAME,
-    title="Zwanzigerrufen, standard rules (ZR-STD)",
+    title="Zwanzigerrufen, standard rules (ZR-STD, zwanzigerrufen.md draft 1)",
     options=dict(DEFAULT_OPTIONS),
     description=(
         "Zwanzigerrufen as specified in zwanzigerrufen.md (draft 1) after English Wikipedia: "
@@ -150,20 +153,32 @@ ZR_STD: Final = Ruleset(
         "Absolut / Pagat Ultimo / Valat silent or announced dazu/dagegen, Kontra chain to "
         "Resupra, Trull and Four Kings claimed after the play, Mondfang with double rounds."
     ),
-    aliases=("ZR-STD",),
+    aliases=("zr-std", "ZR-STD"),
 )
 
-#: Rulesets by id.
-RULESETS: Final[dict[str, Ruleset]] = {ZR_STD.id: ZR_STD}
+#: Rulesets by id, found by id or alias (case-insensitive; ``default`` and
+#: ``zwanzigerrufen`` name ``zr-std-2026`` too).
+REGISTRY: Final = RulesetRegistry(
+    GAME, [ZR_STD], extra_aliases={"default": RULESET_ID, GAME: RULESET_ID}
+)
+RULESETS: Final[Mapping[str, Ruleset]] = REGISTRY
 
 
-def find_ruleset(ruleset_id: str) -> Ruleset:
-    """The ruleset named by ``ruleset_id`` or one of its aliases (case-insensitive)."""
-    key = ruleset_id.strip().lower()
-    for rs in RULESETS.values():
-        if key == rs.id or key in (a.lower() for a in rs.aliases):
-            return rs
-    if key in ("default", GAME):
-        return ZR_STD
-    known = ", ".join(sorted({r.id for r in RULESETS.values()} | set(ZR_STD.aliases)))
-    raise KeyError(f"unknown zwanzigerrufen ruleset {ruleset_id!r} (known: {known})")
+def check_ruleset(ruleset: Ruleset) -> None:
+    """Raise for an option value the spec does not allow (:func:`normalize_options`)."""
+    normalize_options(ruleset.options)
+
+
+#: Physical Glatze cards of each ``glatzen`` set (O2, spec §2.2): physical name -> token.
+GLATZEN_SETS: Final[Mapping[str, Mapping[str, str]]] = {
+    "red_ace_black_ten": {"H1": "HG", "D1": "DG", "HA": "HG", "DA": "DG", "S10": "SG", "C10": "CG"},
+    "red_four": {"H4": "HG", "D4": "DG", "S10": "SG", "C10": "CG"},
+}
+
+
+def glatzen_names(value: Any) -> dict[str, str]:
+    """Physical name -> Glatze token under the option value ``glatzen`` (a set name, or an
+    explicit list of one physical card per suit, e.g. ``["H4", "D4", "S7", "C7"]``)."""
+    if isinstance(value, str):
+        return dict(GLATZEN_SETS.get(value, GLATZEN_SETS["red_ace_black_ten"]))
+    return {str(c).strip().upper(): str(c).strip().upper()[0] + "G" for c in value}

@@ -1,5 +1,5 @@
 """A Zwanzigerrufen session: dealer rotation, game counter, running totals and the double
-rounds after a Mondfang (spec §3.2, §3.5, §7.5), plus the engine object.
+rounds after a Mondfang (spec §3.2, §3.5, §7.5), the engine object is in :mod:`.engine`.
 
 **Double round** (Doppelrunde): a Mondfang (the Mond captured by the Sküs) opens a *window*
 over the next ``double_round_length`` games (4); every item of a game inside a window counts
@@ -13,18 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tarock_logs.rules.base import HandScore, HandState, Irregularity, Ruleset, Violation
+from tarock_logs.rules.base import (
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    SessionState,
+    Violation,
+)
 from tarock_logs.rules.zwanzigerrufen.findings import make
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
-from tarock_logs.rules.zwanzigerrufen.options import (
-    GAME,
-    RULESETS,
-    find_ruleset,
-    normalize_options,
-)
+from tarock_logs.rules.zwanzigerrufen.options import normalize_options
 
 
-class ZRSession:
+class ZRSession(SessionState):
     """What carries from deal to deal in one Zwanzigerrufen session."""
 
     def __init__(
@@ -45,8 +47,9 @@ class ZRSession:
         if initial:
             self.restore(initial)
 
-    def restore(self, carry: Mapping[str, Any]) -> None:
+    def restore(self, carry: Mapping[str, Any]) -> bool:
         """Set the carried state from a :meth:`carry` mapping (keys optional)."""
+        known = ("games", "double_round_windows", "totals", "next_dealer")
         if "games" in carry:
             self.games = int(carry["games"])
         if "double_round_windows" in carry:
@@ -56,6 +59,7 @@ class ZRSession:
         if "next_dealer" in carry:
             nd = carry["next_dealer"]
             self.next_dealer = None if nd is None else int(nd)
+        return any(k in carry for k in known)
 
     def multiplier(self) -> int:
         """r of §7.5 for the next game."""
@@ -101,7 +105,7 @@ class ZRSession:
         )
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
-        dealer = getattr(hand, "dealer", None)
+        dealer = hand.dealer if isinstance(hand, ZRHand) else None
         if score.carry_after.get("thrown_in"):
             self.next_dealer = dealer  # the same dealer deals again; not a game
             return
@@ -126,51 +130,3 @@ class ZRSession:
             "totals": list(self.totals),
             "next_dealer": self.next_dealer,
         }
-
-
-class ZwanzigerrufenEngine:
-    """The Zwanzigerrufen :class:`~tarock_logs.rules.base.GameEngine`."""
-
-    game = GAME
-    rulesets: Mapping[str, Ruleset] = RULESETS
-
-    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-        """The ruleset ``ruleset_id`` (``zr-std`` or ``ZR-STD``) with ``options`` applied.
-
-        Option values are checked (``KeyError`` unknown name, ``ValueError`` bad value).
-        """
-        rs = find_ruleset(ruleset_id)
-        if options:
-            normalize_options(options)
-            rs = rs.with_options(options)
-        return rs
-
-    def new_session(
-        self, ruleset: Ruleset, table_size: int = 4, initial: Mapping[str, Any] | None = None
-    ) -> ZRSession:
-        """A fresh session, or one resumed from ``initial`` (a previous ``carry()``)."""
-        return ZRSession(ruleset, table_size, initial)
-
-    def placement_points(
-        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
-    ) -> list[float]:
-        """Simple ranking points: n + 1 − place (4, 3, 2, 1 at a table of four), ties share
-        the average of the places they cover.
-
-        Zwanzigerrufen has no official placement table; this is the project's choice
-        (docs/zwanzigerrufen.md).
-        """
-        n = len(round_scores)
-        order = sorted(range(n), key=lambda i: -round_scores[i])
-        out = [0.0] * n
-        i = 0
-        while i < n:
-            j = i
-            while j + 1 < n and round_scores[order[j + 1]] == round_scores[order[i]]:
-                j += 1
-            pts = [n - place for place in range(i, j + 1)]
-            avg = sum(pts) / len(pts)
-            for k in range(i, j + 1):
-                out[order[k]] = avg
-            i = j + 1
-        return out

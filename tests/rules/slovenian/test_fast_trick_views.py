@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.fastpath import HandTricks, fast_replay, trick_views
+from tarock_logs.rules.slovenian.fastpath import HandTricks, trick_views
 from tests.rules.slovenian.randomgame import contract_game
 from tests.rules.slovenian.test_fastpath import _same, _session
 
@@ -30,14 +30,14 @@ def test_views_from_the_records_equal_the_views_of_the_trick_objects(ruleset: st
                 continue
             h, actions = game
             s = _session(ruleset, n, [0] * n)
-            got = fast_replay(s, h.dealer, [list(x) for x in h.dealt],
-                              list(h.talon), actions, _same)  # fmt: skip
+            got = s.fast_replay(h.dealer, [list(x) for x in h.dealt], list(h.talon), actions, _same)
             if got is None:
                 continue
-            tricks = got[1]
+            assert callable(got.tricks) and got.trick_rows is not None
+            tricks = got.tricks.__self__  # type: ignore[attr-defined]
             assert isinstance(tricks, HandTricks)
-            fresh = tricks.views()  # before the Trick objects exist
-            rows = tricks.rows()
+            fresh = got.tricks()  # before the Trick objects exist
+            rows = got.trick_rows()
             assert fresh == trick_views(tricks())
             assert fresh == h.view()["tricks"]
             # the same tricks as columns (what the store takes)
@@ -46,9 +46,7 @@ def test_views_from_the_records_equal_the_views_of_the_trick_objects(ruleset: st
             assert [
                 list(zip(s_, c_, strict=True))
                 for s_, c_ in zip(rows.seats, rows.cards, strict=True)
-            ] == [
-                [tuple(p) for p in t["cards"]] for t in fresh
-            ]
+            ] == [[tuple(p) for p in t["cards"]] for t in fresh]
             assert rows.points == [t["points"] for t in fresh]
             taken += 1
             contracts.add(contract)

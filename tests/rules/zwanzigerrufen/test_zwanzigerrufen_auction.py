@@ -297,7 +297,7 @@ def test_play_before_the_auction_ended_is_incomplete_auction():
 def test_violation_cites_the_ruleset_section():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T17]"))
     v = found[0][0]
-    assert v.rule == "zr-std §4.3" and v.seat == 0 and "T19" in v.message
+    assert v.rule == "zr-std-2026 §4.3" and v.seat == 0 and "T19" in v.message
 
 
 def test_legal_actions_of_forehand_at_the_start():

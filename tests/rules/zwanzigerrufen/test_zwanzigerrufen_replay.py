@@ -42,4 +42,4 @@ def test_a_planted_revoke_is_flagged_at_its_action_index():
     (replay,) = replay_session(bad)
     first = replay.violations[0]
     assert (first.code, first.action_index, first.seat, first.card) == ("E_REVOKE", i, 2, "HJ")
-    assert first.rule == "zr-std §6.3"
+    assert first.rule == "zr-std-2026 §6.3"

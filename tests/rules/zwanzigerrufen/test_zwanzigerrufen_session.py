@@ -111,7 +111,7 @@ def test_dealer_must_rotate_to_the_previous_forehand():
 
 def test_engine_satisfies_the_contract():
     assert isinstance(ENGINE, GameEngine)
-    assert ENGINE.game == "zwanzigerrufen" and "zr-std" in ENGINE.rulesets
+    assert ENGINE.game == "zwanzigerrufen" and "zr-std-2026" in ENGINE.rulesets
     assert isinstance(ENGINE.new_session(ZR_STD), SessionState)
     with pytest.raises(ValueError):
         ENGINE.new_session(ZR_STD, 5)
@@ -120,7 +120,7 @@ def test_engine_satisfies_the_contract():
 def test_ruleset_lookup_aliases_and_options():
     assert ENGINE.ruleset("ZR-STD") is ZR_STD and ENGINE.ruleset("zr-std") is ZR_STD
     rs = ENGINE.ruleset("ZR-STD", {"solo_value": 5})
-    assert rs.options["solo_value"] == 5 and rs.id == "zr-std"
+    assert rs.options["solo_value"] == 5 and rs.id == "zr-std-2026"
     assert len(ZR_STD.options) == 34
     with pytest.raises(KeyError):
         ENGINE.ruleset("ZR-STD", {"solo_valeu": 5})

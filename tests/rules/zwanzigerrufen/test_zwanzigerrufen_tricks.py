@@ -173,7 +173,7 @@ def test_revoke_is_applied_and_reported_with_the_legal_cards():
     assert [v.code for v in found] == ["E_REVOKE"]
     v = found[0]
     assert v.seat == 2 and v.card == "T5" and v.params["legal"] == ["HK"]
-    assert "hearts must be followed" in v.message and v.rule == "zr-std §6.3"
+    assert "hearts must be followed" in v.message and v.rule == "zr-std-2026 §6.3"
     assert "T5" not in hand.view()["hands"][2]  # lenient: the card was played
 
 

@@ -16,8 +16,6 @@ given, "bound" card: *behaltpflichtig*), ``trophy`` (the expensive premiums that
 the 100-point cap) and ``schlemm`` (any other announced premium).
 """
 
-
-
 from __future__ import annotations
 
 import json

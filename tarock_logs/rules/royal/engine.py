@@ -1,0 +1,95 @@
+"""The Royal Tarock :class:`~tarock_logs.rules.base.GameEngine`: the ruleset, matches, the deal
+(ten cards each, no talon, §3.3), the dealer rotation (§3.2) and the match arithmetic (§7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tarock_logs.cards import PACKS
+from tarock_logs.rules.base import GameEngine, Ruleset
+from tarock_logs.rules.royal.catalogue import Catalogue
+from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
+from tarock_logs.rules.royal.options import (
+    GAME,
+    REGISTRY,
+    RULESET_ID,
+    check_ruleset,
+    load_catalogue_path,
+    normalize_options,
+    options_of,
+)
+from tarock_logs.rules.royal.session import RoyalSession, match_result
+
+#: item names of the score that are no catalogue item
+STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
+
+
+def known_items(ruleset: Ruleset) -> frozenset[str]:
+    """The catalogue items of known value under ``ruleset``, and the structural items."""
+    cat: Catalogue = options_of(ruleset).catalogue
+    known = {i.id for i in cat.items.values() if i.value is not None}
+    return frozenset(known | set(STRUCTURAL_ITEMS))
+
+
+class RoyalEngine(GameEngine):
+    """The Royal Tarock engine: rulesets, matches, the match arithmetic."""
+
+    game = GAME
+    rulesets = REGISTRY
+    default_ruleset = RULESET_ID
+    phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
+    first_phase = Phase.BIDDING
+    #: the items of the built-in catalogue (the default ruleset's); see :meth:`score_items_for`
+    score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
+
+    def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed
+        catalogue document, ``catalogue_path`` the path of a JSON file (read here)."""
+        return super().ruleset(ruleset_id, load_catalogue_path(options) if options else None)
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        check_ruleset(ruleset)
+
+    def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
+        return RoyalSession(ruleset, table_size)
+
+    def new_hand(self, ruleset: Ruleset, dealer: int, hands: Sequence[Sequence[str]]) -> RoyalHand:
+        """A single game outside a match (tests, what-if)."""
+        return RoyalHand(ruleset, dealer, hands)
+
+    # ---------------------------------------------------------------- the deal
+
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        """The 40 cards (§2): all 22 tarocks, K Q Cavall J of every suit and the Ten of the
+        black suits."""
+        return PACKS[GAME]
+
+    def next_dealer(self, dealer: int, table_size: int, *, thrown_in: bool = False) -> int:
+        """§3.2: the defending pair's Eintreiber deals and attack and defence alternate, so
+        the deal passes two seats on (to the other pair's Eintreiber); a thrown-in deal is
+        dealt again by the same dealer."""
+        return dealer if thrown_in else (dealer + 2) % table_size
+
+    # ---------------------------------------------------------------- the match (§7.2)
+
+    def session_totals(self, ruleset: Ruleset, rows: Sequence[Sequence[int]]) -> list[int]:
+        """The match result from the per-game totals (§7.2)."""
+        n = max((len(r) for r in rows), default=4)
+        sums = [sum(r[s] for r in rows if s < len(r)) for s in range(n)]
+        return match_result(sums, normalize_options(ruleset.options)["match_length"])
+
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
+        """The match result itself: tournament aggregation beyond one match is unknown
+        (royal-tarock.md §8.1 item 18), so no further placement table is applied."""
+        return [float(x) for x in round_scores]
+
+    def score_items_for(self, ruleset: Ruleset) -> frozenset[str]:
+        """Item names the engine checks under ``ruleset``'s catalogue: those of items whose
+        value is known (a recorded line for an item of unknown value is 'not checked')."""
+        return known_items(ruleset)
+
+
+ENGINE = RoyalEngine()

@@ -1,0 +1,81 @@
+"""The Zwanzigerrufen :class:`~tarock_logs.rules.base.GameEngine`: the ruleset, sessions, the
+deal (ten cards each, no talon, §3.3) and the project's placement points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from tarock_logs.cards import PACKS
+from tarock_logs.rules.base import GameEngine, Ruleset
+from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
+from tarock_logs.rules.zwanzigerrufen.options import (
+    GAME,
+    REGISTRY,
+    RULESET_ID,
+    check_ruleset,
+    glatzen_names,
+    normalize_options,
+)
+from tarock_logs.rules.zwanzigerrufen.session import ZRSession
+
+
+class ZwanzigerrufenEngine(GameEngine):
+    """The Zwanzigerrufen :class:`~tarock_logs.rules.base.GameEngine` (four players, 40 cards,
+    no talon; the deal passes to the next seat after a game and stays after a throw-in)."""
+
+    game = GAME
+    rulesets = REGISTRY
+    default_ruleset = RULESET_ID
+    phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
+    first_phase = Phase.AUCTION
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        check_ruleset(ruleset)
+
+    def new_session(
+        self, ruleset: Ruleset, table_size: int = 4, initial: Mapping[str, Any] | None = None
+    ) -> ZRSession:
+        """A fresh session, or one resumed from ``initial`` (a previous ``carry()``)."""
+        return ZRSession(ruleset, table_size, initial)
+
+    def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        """The 40 cards (§2.1): tarocks I and IIII–Sküs, and K Q N J and the Glatze (``G``)
+        of each suit. The Glatze's physical card depends on ``glatzen``: :meth:`card_names`."""
+        return PACKS[GAME]
+
+    def card_names(self, ruleset: Ruleset | None = None) -> Mapping[str, str]:
+        """The physical Glatze cards of the ruleset's ``glatzen`` set (O2, §2.2) -> ``HG DG SG
+        CG``; any other physical pip card is not in the pack."""
+        value = ruleset.options["glatzen"] if ruleset is not None else "red_ace_black_ten"
+        if ruleset is not None:
+            value = normalize_options({"glatzen": value})["glatzen"]
+        return MappingProxyType(glatzen_names(value))
+
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
+        """Simple ranking points: n + 1 − place (4, 3, 2, 1 at a table of four), ties share
+        the average of the places they cover.
+
+        Zwanzigerrufen has no official placement table; this is the project's choice
+        (docs/zwanzigerrufen.md).
+        """
+        n = len(round_scores)
+        order = sorted(range(n), key=lambda i: -round_scores[i])
+        out = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and round_scores[order[j + 1]] == round_scores[order[i]]:
+                j += 1
+            pts = [n - place for place in range(i, j + 1)]
+            avg = sum(pts) / len(pts)
+            for k in range(i, j + 1):
+                out[order[k]] = avg
+            i = j + 1
+        return out
+
+
+ENGINE = ZwanzigerrufenEngine()
