@@ -179,15 +179,16 @@ def test_fake_engine_plugs_in_unchanged() -> None:
 
 def test_a_dealer_out_of_turn_is_reported_once_by_the_reader_not_by_the_engine() -> None:
     """Spec 3.2: the deal passes to the next seat. Who dealt is judged by the reader, which sees
-    the whole session (the warning ``E-DEALER-ROTATION``); the engine, hand by hand, reports
-    nothing about it, on the fast path and on the reference path (with views)."""
+    the whole session (the warning ``deal.dealer_rotation``, formerly ``E-DEALER-ROTATION``);
+    the engine, hand by hand, reports nothing about it, on the fast path and on the reference
+    path (with views)."""
     from pathlib import Path
 
     from tarock_logs.log.reader import read_file
 
-    path = Path(__file__).resolve().parents[2] / "sample_logs/malformed/E-DEALER-ROTATION.jsonl"
+    path = Path(__file__).resolve().parents[2] / "sample_logs/malformed/deal.dealer_rotation.jsonl"
     (rec,) = list(read_file(path))
-    assert [e.code for e in rec.errors] == ["E-DEALER-ROTATION"]
+    assert [e.code for e in rec.errors] == ["deal.dealer_rotation"]
     assert rec.session is not None
     for with_views in (False, True):
         replays = replay_session(rec.session, with_views=with_views)

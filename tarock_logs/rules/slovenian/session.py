@@ -47,7 +47,7 @@ class SlovenianSession(SessionState):
 
         Who deals is not judged here: the deal passes clockwise every hand (spec 3.2,
         :meth:`SlovenianEngine.next_dealer`), and the reader, which sees the whole session,
-        reports a dealer out of turn (``E-DEALER-ROTATION``).
+        reports a dealer out of turn (``deal.dealer_rotation``).
         """
         return SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
                              radelci=self.radelci, irregularities=irregularities,

@@ -229,7 +229,7 @@ def test_a_dealer_out_of_rotation_is_no_engine_finding_on_either_path(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Spec 3.2 (the deal passes to the next seat) is judged once, by the reader, which sees the
-    whole session (``E-DEALER-ROTATION``). The bench's OpenSpiel set deals from seat 3 every
+    whole session (``deal.dealer_rotation``). The bench's OpenSpiel set deals from seat 3 every
     hand: neither the reference nor the fast path reports it, and the fast path takes them."""
     from tarock_logs.bench import openspiel_sessions
 
