@@ -4,7 +4,8 @@ A file is rewritten only when every record in it was read without errors (a byte
 the one error ``fmt`` repairs); otherwise its errors are printed on stderr and the file is left
 alone. ``--check`` rewrites nothing and exits 1 if some file is not canonical. ``-o OUT`` writes
 to OUT instead of in place: a file name when one file is given, otherwise a folder that mirrors
-the input folders.
+the input folders. File names and errors are printed as
+:func:`~tarock_logs.log.errors.printable` text (a name cannot forge a line).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Annotated
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
+from tarock_logs.log.errors import printable
 from tarock_logs.log.reader import iter_log_files, log_kind, read_file
 from tarock_logs.log.writer import dumps_sessions
 
@@ -92,21 +94,24 @@ def fmt(
         data, problems = canonical_text(src)
         if data is None:
             findings = True
-            err_console.print(f"tarock fmt: {src}: not formatted, it has errors:", markup=False)
+            err_console.print(
+                f"tarock fmt: {printable(str(src))}: not formatted, it has errors:", markup=False
+            )
             for p in problems:
                 err_console.print("  " + p, markup=False, highlight=False)
             continue
         if check:
             if not _same(src, data):
                 findings = True
-                typer.echo(f"would reformat {src}")
+                typer.echo(f"would reformat {printable(str(src))}")
             continue
         if dest.exists() and _same(dest, data):
-            typer.echo(f"unchanged {dest}")
+            typer.echo(f"unchanged {printable(str(dest))}")
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + f".tmp-{os.getpid()}")
         tmp.write_bytes(data)
         os.replace(tmp, dest)
-        typer.echo(f"reformatted {dest}" if dest == src else f"wrote {dest}")
+        shown = printable(str(dest))
+        typer.echo(f"reformatted {shown}" if dest == src else f"wrote {shown}")
     raise typer.Exit(int(ExitCode.FINDINGS if findings else ExitCode.OK))

@@ -12,11 +12,13 @@ with ``"severity": "warning"``). Exit status: 0 clean (warnings allowed), 1 find
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import orjson
 import typer
@@ -35,24 +37,37 @@ def plural(n: int, noun: str) -> str:
 
 @dataclass
 class ValidationSummary:
-    """Counts over a validation run (the JSON keys of ``tarock validate --format json``)."""
+    """Counts over a validation run (the JSON keys of ``tarock validate --format json``, but
+    ``errors``). The errors themselves are not kept: they go to the ``on_error`` callback of
+    :func:`validate_paths` as they are found, so memory stays flat however many there are."""
 
     files: int = 0
     sessions: int = 0
     sessions_invalid: int = 0
     hands_valid: int = 0
     hands_invalid: int = 0
-    errors: list[LogError] = field(default_factory=list)
+    n_errors: int = 0
+    n_warnings: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+
+    def count(self, e: LogError) -> None:
+        """Count one error or warning."""
+        self.by_code[e.code] += 1
+        if e.is_error:
+            self.n_errors += 1
+        else:
+            self.n_warnings += 1
 
     @property
     def errors_by_code(self) -> dict[str, int]:
-        return dict(sorted(Counter(e.code for e in self.errors).items()))
+        return dict(sorted(self.by_code.items()))
 
     @property
     def has_findings(self) -> bool:
-        return any(e.is_error for e in self.errors)
+        return self.n_errors > 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON document's keys, with ``errors`` empty (see :class:`JsonErrors`)."""
         return {
             "files": self.files,
             "sessions": self.sessions,
@@ -60,8 +75,42 @@ class ValidationSummary:
             "hands_valid": self.hands_valid,
             "hands_invalid": self.hands_invalid,
             "errors_by_code": self.errors_by_code,
-            "errors": [e.to_dict() for e in self.errors],
+            "errors": [],
         }
+
+
+class JsonErrors:
+    """The ``errors`` list of ``--format json``, spooled to a temporary file as the errors
+    are found (memory stays flat), then written after the counts, which are known only at the
+    end. The document is the same, byte for byte, as ``orjson.dumps(doc, OPT_INDENT_2)``."""
+
+    def __init__(self) -> None:
+        self.spool = tempfile.TemporaryFile()
+        self.n = 0
+
+    def add(self, e: LogError) -> None:
+        """Spool one error (indented as an element of the document's ``errors`` list)."""
+        if self.n:
+            self.spool.write(b",\n")
+        self.n += 1
+        item = orjson.dumps(e.to_dict(), option=orjson.OPT_INDENT_2)
+        self.spool.write(b"    " + item.replace(b"\n", b"\n    "))
+
+    def write(self, summary: ValidationSummary, out: IO[bytes]) -> None:
+        """The whole document, then a newline."""
+        head = orjson.dumps(summary.to_dict(), option=orjson.OPT_INDENT_2)
+        if not self.n:
+            out.write(head + b"\n")
+            return
+        assert head.endswith(b'"errors": []\n}')
+        out.write(head[: -len(b"]\n}")] + b"\n")
+        self.spool.seek(0)
+        shutil.copyfileobj(self.spool, out)
+        out.write(b"\n  ]\n}\n")
+        out.flush()
+
+    def close(self) -> None:
+        self.spool.close()
 
 
 def validate_paths(
@@ -86,7 +135,7 @@ def validate_paths(
                 summary.sessions_invalid += 1
             summary.hands_invalid += len(rec.rejected_hands)
             for e in rec.all_errors() + (seen.check(rec) if seen is not None else []):
-                summary.errors.append(e)
+                summary.count(e)
                 if on_error is not None:
                     on_error(e)
         if on_file is not None:
@@ -153,7 +202,8 @@ def validate(
         if not quiet:
             out.print(str(e))
 
-    on_error = print_error if fmt == "table" else None
+    spool = JsonErrors() if fmt == "json" else None
+    on_error = print_error if spool is None else spool.add
     if progress_enabled(quiet, fmt):
         from rich.progress import Progress
 
@@ -170,9 +220,10 @@ def validate(
     else:
         summary = validate_paths(paths, exclude, on_error, duplicates=duplicates)
 
-    if fmt == "json":
-        sys.stdout.write(orjson.dumps(summary.to_dict(), option=orjson.OPT_INDENT_2).decode())
-        sys.stdout.write("\n")
+    if spool is not None:
+        sys.stdout.flush()
+        spool.write(summary, sys.stdout.buffer)
+        spool.close()
     else:
         table = Table(title="tarock validate", show_header=True)
         table.add_column("files", justify="right")
@@ -182,14 +233,14 @@ def validate(
         table.add_column("hands invalid", justify="right")
         table.add_column("errors", justify="right")
         table.add_column("warnings", justify="right")
-        n_err = sum(e.is_error for e in summary.errors)
+        n_err, n_warn = summary.n_errors, summary.n_warnings
         table.add_row(
             str(summary.files), str(summary.sessions), str(summary.sessions_invalid),
             str(summary.hands_valid), str(summary.hands_invalid), str(n_err),
-            str(len(summary.errors) - n_err),
+            str(n_warn),
         )  # fmt: skip
         out.print(table)
-        if summary.errors:
+        if summary.by_code:
             codes = Table(show_header=True)
             codes.add_column("code")
             codes.add_column("count", justify="right")
@@ -200,6 +251,6 @@ def validate(
             f"{plural(summary.files, 'file')}, {plural(summary.sessions, 'session')} read "
             f"({summary.sessions_invalid} unreadable), {plural(summary.hands_valid, 'hand')} "
             f"valid, {summary.hands_invalid} invalid; {plural(n_err, 'error')}, "
-            f"{plural(len(summary.errors) - n_err, 'warning')}"
+            f"{plural(n_warn, 'warning')}"
         )
     raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))

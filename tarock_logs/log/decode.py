@@ -21,8 +21,9 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from itertools import accumulate
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -38,18 +39,67 @@ _NON_BRACKET_QUOTE_BYTES: Final = bytes(b for b in range(256) if b not in b'[]{}
 _DEPTH_STEP_B: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
+#: Smallest and largest integer a log may hold: what a 64-bit integer holds (signed below,
+#: unsigned above), which is what the writer (orjson) can write back.
+MIN_INT: Final = -(2**63)
+MAX_INT: Final = 2**64 - 1
+
+
+class JsonDefect(NamedTuple):
+    """A defect of the JSON text found while parsing a record: the ``path`` of keys and
+    indices (from the record's root) where it is, its ``code`` and its ``message``."""
+
+    path: tuple[str | int, ...]
+    code: str
+    message: str
+
+
 class Parser:
-    """A JSON decoder that notes duplicate keys and rejects NaN, Infinity and inf floats."""
+    """The careful decoder of one record: the standard library's JSON decoder that notes
+    duplicate keys and integers beyond :data:`MIN_INT` .. :data:`MAX_INT` (as
+    :meth:`defects`, found where they are, so that one in a hand rejects only that hand) and
+    rejects NaN, Infinity and floats that overflow (the whole record).
 
-    __slots__ = ("decoder", "dups")
+    ``long_ints`` (the text has 19 digits in a row) turns the range check of integers on, so
+    a record without such a number does not pay for it (:meth:`for_text` looks).
 
-    def __init__(self) -> None:
+    Strings may hold escaped lone surrogates (``"\\ud800"``); the schema rejects them
+    (``schema.string_unicode``) and the texts of errors and rejected hands keep them escaped.
+    """
+
+    __slots__ = ("big_ints", "decoder", "dups", "long_ints")
+
+    def __init__(self, long_ints: bool = True) -> None:
         self.dups: list[DupDict] = []
+        self.big_ints = False
+        self.long_ints = long_ints
         self.decoder = json.JSONDecoder(
             object_pairs_hook=self._pairs,
             parse_constant=_reject_constant,
             parse_float=_parse_float,
+            parse_int=self._int if long_ints else None,
         )
+
+    @classmethod
+    def for_text(cls, text: str | bytes) -> Parser:
+        """A parser for ``text`` (or for the parts of it), with the checks it needs."""
+        if isinstance(text, str):
+            return cls(_LONG_INT_RE.search(text) is not None)
+        return cls(has_long_int(text))
+
+    def defects(self, obj: Any) -> list[JsonDefect]:
+        """The duplicate keys and out-of-range integers of ``obj`` (parsed by this parser),
+        in file order."""
+        if not self.dups and not self.big_ints:
+            return NO_DEFECTS
+        return list(_defects(obj))
+
+    def _int(self, s: str) -> int:
+        v = int(s)  # (over 4300 digits: ValueError, the whole record is a number error)
+        if MIN_INT <= v <= MAX_INT:
+            return v
+        self.big_ints = True
+        return BigInt(v)
 
     def _pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         d = dict(pairs)
@@ -148,10 +198,52 @@ def depth_error(data: bytes, file: str, base_line: int) -> LogError | None:
     )  # fmt: skip
 
 
+class BigInt(int):
+    """An integer of the text beyond the 64-bit range: kept (with its value, for the text of
+    a rejected hand) so that :meth:`Parser.defects` reports it where it is."""
+
+    __slots__ = ()
+
+
+def _defects(obj: Any) -> Iterator[JsonDefect]:
+    """Walk ``obj`` (no recursion) for the duplicate keys of its :class:`DupDict` objects and
+    its :class:`BigInt` numbers."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(obj, ())]
+    while stack:
+        o, p = stack.pop()
+        if isinstance(o, dict):
+            if isinstance(o, DupDict):
+                for k in o.dup_keys:
+                    yield JsonDefect(
+                        (*p, k),
+                        "json.duplicate_key",
+                        f"the key {k!r} appears more than once in one object",
+                    )
+            stack.extend((v, (*p, k)) for k, v in reversed(o.items()))
+        elif isinstance(o, list):
+            stack.extend((v, (*p, i)) for i, v in reversed(list(enumerate(o))))
+        elif type(o) is BigInt:
+            text = str(o)
+            shown = text if len(text) <= 24 else f"{text[:10]}...{text[-4:]} ({len(text)} digits)"
+            yield JsonDefect(p, "json.number", f"the integer {shown} is beyond the 64-bit range")
+
+
 _PAIR_RE_B: Final = re.compile(rb"\[\]|\{\}")
-_LONG_INT_RE_B: Final = re.compile(rb"[0-9]{19}")
-#: The duplicate-key list of a record decoded by the fast path (which proves there are none).
-NO_DUPS: Final[list[DupDict]] = []
+#: 19 digits in a row: the shortest integer that may be beyond 64 bits (orjson turns those
+#: into floats, the careful path checks their range)
+_LONG_INT_RE: Final = re.compile(r"[0-9]{19}")
+_DIGITS_TO_ZERO: Final = bytes(48 if 48 <= b <= 57 else b for b in range(256))
+_ZEROS_19: Final = b"0" * 19
+
+
+def has_long_int(data: bytes) -> bool:
+    """True when ``data`` has 19 digits in a row (every digit made ``0``, then one substring
+    search: both in C, ten times faster than a regex)."""
+    return _ZEROS_19 in data.translate(_DIGITS_TO_ZERO)
+
+
+#: The defects of a record decoded by the fast path (which proves there are none).
+NO_DEFECTS: Final[list[JsonDefect]] = []
 #: What :func:`fast_decode` returns when the record must take the careful path.
 SLOW: Final = object()
 
@@ -173,11 +265,12 @@ def fast_decode(chunk: bytes) -> Any:
       the text only when no key was written twice (colons inside strings are the same on both
       sides, numbers have none);
     * **numbers**: an integer orjson cannot hold exactly (beyond 64 bits) comes back as a
-      float, written with an ``e`` or a ``.``; so the counts of ``e``, ``E`` and ``.`` must
-      match too (a float written another way, e.g. ``1e3``, also sends the record to the
-      careful path, which is only slower).
+      float; such an integer has at least 19 digits, so a record with 19 digits in a row
+      (anywhere, even inside a string) takes the careful path, which checks the range.
+      (Counting the ``e`` and ``.`` of the output against the text instead was not enough:
+      floats written another way could balance the counts out.)
     """
-    if b"\\" in chunk:
+    if b"\\" in chunk or has_long_int(chunk):
         return SLOW
     brackets = chunk.translate(None, _NON_BRACKET_QUOTE_BYTES).replace(b'""', b"")
     if b'"' in brackets:
@@ -185,26 +278,23 @@ def fast_decode(chunk: bytes) -> Any:
     obj = _parse_if_shallow(chunk, brackets)
     if obj is SLOW:
         return SLOW
-    out = orjson.dumps(obj)
-    for ch in (b":", b"e", b"E", b"."):
-        if out.count(ch) != chunk.count(ch):
-            return SLOW
+    if orjson.dumps(obj).count(b":") != chunk.count(b":"):
+        return SLOW
     return obj
 
 
 def _fast_decode_split(chunk: bytes) -> Any:
     """:func:`fast_decode` for a record with brackets inside strings: the structure is the
-    text between the strings (split at the quotes); no integer may have 19 or more digits
-    (orjson turns those beyond 64 bits into floats), and the parsed value must have as many
+    text between the strings (split at the quotes), and the parsed value must have as many
     keys as the text (no duplicate key)."""
     structure = b"".join(chunk.split(b'"')[0::2])
-    if _LONG_INT_RE_B.search(structure) is not None:
-        return SLOW
     obj = _parse_if_shallow(chunk, structure.translate(None, _NON_BRACKET_BYTES))
     if obj is SLOW:
         return SLOW
-    # no backslash in the input, so none in orjson's output: every '":' there ends a key
-    if orjson.dumps(obj).count(b'":') != structure.count(b":"):
+    # no backslash in the input, so none in orjson's output: it splits at its quotes the same
+    # way, and its colons between the strings are its keys (a string may end in a colon too)
+    out_structure = b"".join(orjson.dumps(obj).split(b'"')[0::2])
+    if out_structure.count(b":") != structure.count(b":"):
         return SLOW
     return obj
 

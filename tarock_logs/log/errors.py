@@ -20,6 +20,7 @@ This module is pure standard library.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal, NamedTuple
 
@@ -28,11 +29,12 @@ Severity = Literal["error", "warning"]
 
 class Code(NamedTuple):
     """What a code means: its ``severity`` (an ``error`` rejects what it is found in, a
-    ``warning`` only reports), its ``meaning`` in one line, and the ``old`` code it replaces."""
+    ``warning`` only reports), its ``meaning`` in one line, and the ``old`` code it replaces
+    (None for a code added after the renaming)."""
 
     severity: Severity
     meaning: str
-    old: str
+    old: str | None
 
 
 #: Every code the reader and ``tarock validate`` emit (besides ``schema.<type>``).
@@ -71,7 +73,9 @@ CODES: Final[dict[str, Code]] = {
         "error", "arrays/objects are nested deeper than the limit (64)", "E-JSON-DEPTH"
     ),
     "json.number": Code(
-        "error", "a number is out of range: a huge integer, NaN or Infinity", "E-JSON-NUMBER"
+        "error",
+        "a number is out of range: an integer beyond 64 bits, NaN or Infinity",
+        "E-JSON-NUMBER",
     ),
     "format.unsupported": Code(
         "error",
@@ -132,7 +136,7 @@ _OLD_SCHEMA_PREFIX: Final = "E-SCHEMA-"
 
 #: Every old code (``E-CARD-UNKNOWN``) with the code that replaces it (``card.unknown``);
 #: ``E-SCHEMA-<TYPE>`` codes map to ``schema.<type>`` (see :func:`canonical_code`).
-OLD_CODES: Final[dict[str, str]] = {c.old: new for new, c in CODES.items()}
+OLD_CODES: Final[dict[str, str]] = {c.old: new for new, c in CODES.items() if c.old}
 
 
 def canonical_code(code: str) -> str:
@@ -157,6 +161,42 @@ def schema_code(pydantic_type: str) -> str:
     return SCHEMA_PREFIX + pydantic_type
 
 
+_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_SURROGATE_RE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _escape(ch: str) -> str:
+    known = _ESCAPES.get(ch)
+    if known is not None:
+        return known
+    n = ord(ch)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print as part of one line: every character that is not printable
+    (newlines and other control characters such as the escape that starts a terminal
+    sequence, Unicode line separators, bidirectional and zero-width format characters, lone
+    surrogates, spaces other than the plain one) is written as its escape (``\\n``,
+    ``\\x1b``, ``\\u2028``). Everything else, accented letters and card symbols included,
+    stays as it is.
+
+    Every text that comes from a log (ids, names, paths, messages quoting it) goes through
+    this before it is printed, so a log can never forge a line of a command's output.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _unicode(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\ud800``): UTF-8, JSON
+    writers and terminals can take the result."""
+    if text.isascii():
+        return text
+    return _SURROGATE_RE.sub(lambda m: _escape(m.group()), text)
+
+
 @dataclass(frozen=True, slots=True)
 class LogError:
     """One located problem in a log file.
@@ -164,6 +204,10 @@ class LogError:
     ``line`` is 1-based; ``action_index`` is 0-based into the hand's ``actions``; ``path`` is a
     JSON path relative to the session record (``$`` is the session object). ``severity`` is the
     one :data:`CODES` gives the code (the reader always passes it).
+
+    Its texts are always Unicode: a lone surrogate (from an escape in a log, or from a file
+    name that is not UTF-8) is kept as its escape, so the error can be printed and written
+    as JSON. ``str()`` gives one line, with :func:`printable` text.
     """
 
     code: str
@@ -175,6 +219,12 @@ class LogError:
     action_index: int | None = None
     path: str | None = None
     severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        for name in ("message", "file", "session", "path"):
+            value = getattr(self, name)
+            if value is not None and not value.isascii():
+                object.__setattr__(self, name, _unicode(value))
 
     @property
     def is_error(self) -> bool:
@@ -200,4 +250,4 @@ class LogError:
             head += f":{self.line}"
         loc = (": " + " ".join(where)) if where else ""
         msg = " ".join(self.message.split())  # one line, always
-        return f"{head}{loc}: {self.severity}: {self.code}: {msg}"
+        return printable(f"{head}{loc}: {self.severity}: {self.code}: {msg}")

@@ -16,9 +16,11 @@ models lives in ``schemas/``.
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticCustomError
 
 FORMAT_NAME = "tarock-log"
 FORMAT_VERSION = 1
@@ -28,6 +30,22 @@ Seat = Annotated[int, Field(ge=0, le=4, description="0-based index into the sess
 CardToken = Annotated[str, Field(min_length=1, max_length=12, description="card token, see docs")]
 Score = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
 ParamValue = str | int | bool
+
+
+def _calendar_date(text: str) -> str:
+    """``text`` (``YYYY-MM-DD``, checked by the pattern) when it is a day of the calendar;
+    else the schema error ``schema.date_invalid`` (``2025-02-30`` is none)."""
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        raise PydanticCustomError(
+            "date_invalid", "{date} is not a day of the calendar", {"date": text}
+        ) from None
+    return text
+
+
+#: A day as ``YYYY-MM-DD``, one that the calendar has.
+CalendarDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_calendar_date)]
 
 
 class _Model(BaseModel):
@@ -55,7 +73,7 @@ class Event(_Model):
         None, description="tournament id; sessions with the same id form one tournament"
     )
     name: Annotated[str, Field(max_length=200)] | None = None
-    date: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    date: CalendarDate | None = None
     site: Annotated[str, Field(max_length=200)] | None = None
     round: Annotated[int, Field(ge=1, le=99)] | None = None
     table: Annotated[str, Field(max_length=32)] | None = None

@@ -31,7 +31,7 @@ from typing import IO, Final, Literal
 
 from tarock_logs.log.decode import (
     MAX_DEPTH,
-    NO_DUPS,
+    NO_DEFECTS,
     SLOW,
     Parser,
     cut_off,
@@ -360,6 +360,7 @@ def _split_array(
 ) -> Iterator[SessionRecord]:
     """Yield one record per element of a top-level array, each with its own line number."""
     lines = _LineCounter(text)
+    checks = Parser.for_text(text)  # (the checks every element needs, looked for once)
     pos = _WS_RE.match(text, 0).end() + 1  # type: ignore[union-attr]
     index = 0
     n = len(text)
@@ -376,7 +377,7 @@ def _split_array(
                 yield SessionRecord(file, 1, 0, None, pending)
             return
         start = pos
-        parser = Parser()
+        parser = Parser(checks.long_ints)
         try:
             obj, end = parser.decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
@@ -398,7 +399,8 @@ def _split_array(
                                     " bytes", file=file, line=rec_line)],
             )  # fmt: skip
         else:
-            yield record_from_obj(obj, raw, file, rec_line, index, pending, parser.dups)
+            defects = parser.defects(obj)
+            yield record_from_obj(obj, raw, file, rec_line, index, pending, defects)
         pending = []
         index += 1
         pos = _WS_RE.match(text, end).end()  # type: ignore[union-attr]
@@ -468,7 +470,7 @@ def _record_from_bytes(
     if err is None:
         obj = fast_decode(chunk)
         if obj is not SLOW:
-            return record_from_obj(obj, chunk, file, line, index, pending, NO_DUPS)
+            return record_from_obj(obj, chunk, file, line, index, pending, NO_DEFECTS)
     if err is not None:
         return SessionRecord(file, line, index, None, pending + [err], raw=chunk)
     derr = depth_error(chunk, file, line)
@@ -481,7 +483,7 @@ def _record_from_text(
     text: str, raw: bytes, file: str, line: int, index: int, pending: list[LogError], *,
     at_eof: bool,
 ) -> SessionRecord:  # fmt: skip
-    parser = Parser()
+    parser = Parser.for_text(raw)
     text = text.rstrip("\r\n")
     try:
         obj = parser.decoder.decode(text)
@@ -497,4 +499,4 @@ def _record_from_text(
     except (ValueError, RecursionError) as exc:
         return SessionRecord(file, line, index, None, pending + [number_error(exc, file, line)],
                              raw=raw)  # fmt: skip
-    return record_from_obj(obj, raw, file, line, index, pending, parser.dups)
+    return record_from_obj(obj, raw, file, line, index, pending, parser.defects(obj))

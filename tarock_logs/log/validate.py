@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -31,7 +31,7 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
-from tarock_logs.log.decode import DupDict
+from tarock_logs.log.decode import JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
     ACTION_TYPES,
@@ -103,28 +103,15 @@ class SessionRecord:
 
 def record_from_obj(
     obj: Any, raw: bytes, file: str, line: int | None, index: int, pending: list[LogError],
-    dups: list[DupDict],
+    defects: list[JsonDefect],
 ) -> SessionRecord:  # fmt: skip
-    """The record of one parsed session value ``obj`` (``raw`` its text, ``dups`` the objects
-    of it that name a key twice, ``pending`` errors found before it, such as a byte-order mark,
-    that go first in its errors)."""
+    """The record of one parsed session value ``obj`` (``raw`` its text, ``defects`` what the
+    decoder found wrong in it, ``pending`` errors found before it, such as a byte-order mark,
+    that go first in its errors). A defect inside a hand rejects that hand; one elsewhere
+    rejects the session."""
     v = _Validator(file, line)
-    session, rejected = v.session(obj, dups)
+    session, rejected = v.session(obj, defects)
     return SessionRecord(file, line, index, session, pending + v.errors, raw, rejected)
-
-
-def _dup_paths(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
-    """(path, key) of every duplicate key, found by walking the parsed value."""
-    stack = [(obj, path)]
-    while stack:
-        o, p = stack.pop()
-        if isinstance(o, dict):
-            if isinstance(o, DupDict):
-                for k in o.dup_keys:
-                    yield p + (k,), k
-            stack.extend((v, p + (k,)) for k, v in o.items())
-        elif isinstance(o, list):
-            stack.extend((v, p + (i,)) for i, v in enumerate(o))
 
 
 def _json_path(loc: Iterable[Any], base: str = "$") -> str:
@@ -157,10 +144,12 @@ def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _dump_raw(obj: Any) -> bytes:
+    """The JSON text of a rejected hand. A lone surrogate (which orjson refuses and UTF-8
+    cannot hold) is written as its escape, ``\\ud800``, as it was in the log."""
     try:
         return orjson.dumps(obj)
     except TypeError:
-        return json.dumps(obj, ensure_ascii=False).encode()
+        return json.dumps(obj, ensure_ascii=False).encode("utf-8", "backslashreplace")
 
 
 def _short(value: Any) -> str:
@@ -246,22 +235,22 @@ class _Validator:
 
     # ------------------------------------------------------------------ session envelope
 
-    def session(self, obj: Any, dups: list[DupDict]) -> tuple[Session | None, list[RejectedHand]]:
+    def session(
+        self, obj: Any, defects: list[JsonDefect]
+    ) -> tuple[Session | None, list[RejectedHand]]:
         if not isinstance(obj, dict):
             kind = type(obj).__name__ if obj is not None else "null"
             self.err("schema.model_type", f"a session must be a JSON object, found {kind}", "$")
             return None, []
         sid = obj.get("id")
         self.sid = sid if isinstance(sid, str) else None
-        hand_dups: dict[int, list[tuple[tuple[Any, ...], str]]] = {}
-        if dups:
-            for p, key in _dup_paths(obj):
-                if len(p) >= 3 and p[0] == "hands" and isinstance(p[1], int):
-                    hand_dups.setdefault(p[1], []).append((p[2:], key))
-                else:
-                    self.err("json.duplicate_key",
-                             f"the key {key!r} appears more than once in one object",
-                             _json_path(p))  # fmt: skip
+        hand_defects: dict[int, list[JsonDefect]] = {}
+        for d in defects:
+            p = d.path
+            if len(p) >= 2 and p[0] == "hands" and isinstance(p[1], int):
+                hand_defects.setdefault(p[1], []).append(d._replace(path=p[2:]))
+            else:
+                self.err(d.code, d.message, _json_path(p))
         if "format" in obj and obj["format"] != FORMAT_NAME:
             self.err("format.unsupported", f"format {_short(obj['format'])} is not a tarock log "
                      f"(expected {FORMAT_NAME!r})", "$.format")  # fmt: skip
@@ -290,12 +279,11 @@ class _Validator:
             herrs: list[LogError] = []
             number = h.get("number") if isinstance(h, dict) else None
             number = number if type(number) is int else None
-            for p, key in hand_dups.get(i, ()):
+            for d in hand_defects.get(i, ()):
+                p = d.path
                 act = p[1] if len(p) > 1 and p[0] == "actions" and isinstance(p[1], int) else None
-                self.err("json.duplicate_key",
-                         f"the key {key!r} appears more than once in one object",
-                         _json_path(p, f"$.hands[{i}]"), hand=number, action=act,
-                         into=herrs)  # fmt: skip
+                self.err(d.code, d.message, _json_path(p, f"$.hands[{i}]"), hand=number,
+                         action=act, into=herrs)  # fmt: skip
             hand = self.hand(h, i, env, number, herrs)
             if hand is not None and hand.number in numbers:
                 self.err("hand.duplicate_number", f"hand number {hand.number} is used by an "

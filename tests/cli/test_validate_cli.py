@@ -187,3 +187,73 @@ def test_a_session_and_hand_read_twice_are_warnings(tmp_path):
     dup = next(e for e in d["errors"] if e["code"] == "hand.duplicate")
     assert dup["file"].endswith("b.json") and dup["severity"] == "warning"
     assert "a.json" in dup["message"]
+
+
+# --------------------------------------------------------------------------- hardening (issue 14)
+
+
+def _b1_with(**edits: object) -> dict:
+    s = json.loads((SAMPLES / "slovenian" / "appendix-b.json").read_text())[0]
+    s.update(edits)
+    return s
+
+
+def test_lone_surrogate_in_a_rejected_hand_exits_1_in_validate_and_fmt_without_a_traceback(
+    tmp_path,
+):
+    s = _b1_with()
+    s["hands"][0]["notes"] = "MARK"
+    f = tmp_path / "s.jsonl"
+    f.write_text(json.dumps(s).replace("MARK", "\\ud800") + "\n")
+    for args in (["validate", str(f)], ["validate", str(f), "--format", "json"], ["fmt", str(f)]):
+        r = _run(*args)
+        assert r.exit_code == 1, (args, r.output)
+        assert "schema.string_unicode" in r.output
+    d = json.loads(_run("validate", str(f), "--format", "json").stdout)
+    assert d["hands_invalid"] == 1 and d["errors"][0]["path"] == "$.hands[0].notes"
+
+
+def test_a_session_id_cannot_forge_a_line_of_validate_or_fmt_output(tmp_path):
+    s = _b1_with(id="s1\nfake.jsonl:9: error: json.syntax: forged")
+    s["hands"][0]["deal"]["talon"][0] = "XX9"
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(s))
+    for args in (["validate", str(f)], ["fmt", str(f)]):
+        r = _run(*args)
+        assert r.exit_code == 1
+        assert not any(ln.lstrip().startswith("fake.jsonl") for ln in r.output.splitlines())
+        assert "s1\\nfake.jsonl:9" in r.output
+
+
+def test_json_output_is_one_document_equal_to_a_single_dump():
+    import orjson
+
+    r = _run("validate", str(MALFORMED), "--format", "json")
+    d = json.loads(r.stdout)
+    assert len(d["errors"]) == sum(d["errors_by_code"].values()) > 30
+    assert r.stdout == orjson.dumps(d, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def test_validate_keeps_no_error_in_memory_however_many_there_are(tmp_path):
+    """Errors are streamed (printed, or spooled for --format json), never collected: the peak
+    memory of a run with 4 times as many errors is the same."""
+    import tracemalloc
+
+    from tarock_logs.cli.validate import JsonErrors, validate_paths
+
+    def peak(n: int) -> int:
+        d = tmp_path / str(n)
+        d.mkdir()
+        (d / "bad.jsonl").write_bytes(b'{"format":"tarock-log","id":"x","hands":[]}\n' * n)
+        spool = JsonErrors()
+        tracemalloc.start()
+        summary = validate_paths([d], [], spool.add)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        spool.close()
+        assert summary.n_errors >= n and spool.n == summary.n_errors + summary.n_warnings
+        return top
+
+    peak(100)  # (one-time allocations: caches, lazy imports)
+    small, large = peak(500), peak(2000)
+    assert large < small * 1.5 + 200_000, (small, large)

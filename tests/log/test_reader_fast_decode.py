@@ -98,6 +98,9 @@ def test_nesting_at_and_over_the_limit_reads_the_same(
     b',"x":[1e3,1.50,2E5,-0,0.0]}',  # floats orjson writes another way
     b',"notes":"a:b.e","notes":"c"}',  # a duplicate key next to colons in a string
     b',"x":{"a":"[","a":"]"}}',  # brackets in strings, and a duplicate key
+    b',"x":{"a":null,"a":":["}}',  # a duplicate key whose value starts with a colon
+    b',"x":12345678901234567890123,"y":[1.5e1,1.5e1,100000000000000000000.0]}',  # counts of
+    # "e" and "." that balance out: the fast path once took the integer as a float
     b',"notes":"]"}',  # an unbalanced bracket inside a string
     b',"x":NaN}',
     b',"notes":"\xc5\xa1kis \xe2\x82\xac"}',  # UTF-8 text
