@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,16 @@ import orjson
 from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, HandScore, Ruleset, Violation
+from tarock_logs.verdict.findings import (
+    Finding,
+    HandPeople,
+    PlayerRef,
+    Verification,
+    score_finding,
+    session_finding,
+    violation_finding,
+    worst_state,
+)
 from tarock_logs.verdict.replay import HandReplay, ReplayError, replay_session, resolve_ruleset
 
 __all__ = [
@@ -161,12 +171,22 @@ class HandAudit:
     won: bool | None = None
     #: seats whose recomputed total counts only the items the engine could value
     incomplete_seats: list[int] = field(default_factory=list)
+    #: every violation and score difference as a finding in the players' words
+    findings: list[Finding] = field(default_factory=list)
     replay: HandReplay | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_findings(self) -> bool:
         """An error-severity violation or a score discrepancy."""
         return (not self.legal) or bool(self.discrepancies)
+
+    @property
+    def verification(self) -> Verification:
+        """``verified`` (every recorded item recomputed and compared), ``partial`` (scored,
+        but something is listed in ``unverified``) or ``unverified`` (not scored at all)."""
+        if self.recomputed is None:
+            return "unverified"
+        return "partial" if self.unverified else "verified"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -186,6 +206,9 @@ class HandAudit:
             "declarer": self.declarer,
             "partner": self.partner,
             "won": self.won,
+            "record": "hand",
+            "verification": self.verification,
+            "findings": [f.to_dict() for f in self.findings],
         }
 
 
@@ -383,11 +406,15 @@ def audit_hand(
         )
         discrepancies.extend(d)
         unverified.extend(notes)
+    hand_id = hand_content_hash(session, hand)
+    findings: list[Finding] = []
+    if replay.violations or discrepancies:
+        findings = _hand_findings(session, hand, replay, discrepancies, file, hand_id)
     return HandAudit(
         file=file,
         session=session.id,
         hand=hand.number,
-        hand_id=hand_content_hash(session, hand),
+        hand_id=hand_id,
         game=session.game,
         ruleset=replay.ruleset_id,
         legal=replay.legal,
@@ -401,8 +428,59 @@ def audit_hand(
         declarer=score.declarer if score else None,
         partner=score.partner if score else None,
         won=score.won if score else None,
+        findings=findings,
         replay=replay if keep_replay else None,
     )
+
+
+def hand_people(session: m.Session, hand: m.Hand, replay: HandReplay) -> HandPeople:
+    """Who is who in ``hand``: the engine's declarer and partner, or for a game of fixed
+    pairs the attacking and defending pairs of the engine's view at the end of the hand."""
+    score = replay.score
+    declarer = score.declarer if score is not None else None
+    partner = score.partner if score is not None else None
+    pairs: Mapping[str, Sequence[int]] | None = None
+    if declarer is None and replay.ruleset is not None:
+        state = replay.state
+        view = state.view() if state is not None else {}
+        raw = view.get("pairs")
+        if isinstance(raw, Mapping):
+            pairs = {str(k): [int(s) for s in v] for k, v in raw.items()}
+    return HandPeople.of(session, hand, declarer=declarer, partner=partner, pairs=pairs)
+
+
+def _hand_findings(
+    session: m.Session,
+    hand: m.Hand,
+    replay: HandReplay,
+    discrepancies: Sequence[Discrepancy],
+    file: str | None,
+    hand_id: str,
+) -> list[Finding]:
+    """The hand's violations and score differences as findings in the players' words."""
+    people = hand_people(session, hand, replay)
+    rs = replay.ruleset_id
+    out = [
+        violation_finding(
+            v, people, file=file, session=session.id, hand=hand.number, hand_id=hand_id,
+            ruleset=rs,
+        )
+        for v in replay.violations
+    ]  # fmt: skip
+    reasons: dict[tuple[str, int | None], str] = {}
+    if replay.score is not None:
+        for it in replay.score.items:
+            reasons.setdefault((it.item, it.seat), it.reason)
+    for d in discrepancies:
+        reason = reasons.get((d.item, d.seat)) or reasons.get((d.item, None), "")
+        out.append(
+            score_finding(
+                d.item, d.seat, d.recorded, d.recomputed, people, file=file,
+                session=session.id, hand=hand.number, hand_id=hand_id, ruleset=rs,
+                reason=reason,
+            )
+        )  # fmt: skip
+    return out
 
 
 # --------------------------------------------------------------------------- sessions
@@ -438,12 +516,54 @@ class SessionAudit:
     tournament_penalties: list[int] = field(default_factory=list)
     discrepancies: list[Discrepancy] = field(default_factory=list)
     unverified: list[str] = field(default_factory=list)
+    #: the players' names by seat (the id where a player has no name)
+    names: list[str] = field(default_factory=list)
     _engine: GameEngine | None = field(default=None, repr=False, compare=False)
     _ruleset: Ruleset | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_findings(self) -> bool:
         return bool(self.discrepancies) or any(h.has_findings for h in self.hands)
+
+    @property
+    def verification(self) -> Verification:
+        """``verified`` when every hand is and the session's own arithmetic (totals,
+        placement points) was checked wherever it is recorded; ``unverified`` when no hand
+        could be scored (or there is no engine); else ``partial``."""
+        if self._engine is None:
+            return "unverified"
+        state = worst_state(h.verification for h in self.hands)
+        if state == "verified" and self.unverified:
+            return "partial"
+        return state
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The session-level differences (session totals, placement points) as findings; the
+        hands' own findings are on each hand."""
+        out: list[Finding] = []
+        for d in self.discrepancies:
+            knock_on: list[tuple[int, int | float]] = []
+            if d.item == "session_total":
+                for h in self.hands:
+                    for hd in h.discrepancies:
+                        if hd.item == "total" and hd.seat == d.seat:
+                            knock_on.append((h.hand, (hd.recorded or 0) - (hd.recomputed or 0)))
+            out.append(
+                session_finding(
+                    d.item, d.seat, d.recorded, d.recomputed, player=self.player(d.seat),
+                    file=self.file, session=self.session, ruleset=self.ruleset,
+                    tournament=self.tournament, knock_on=knock_on,
+                )
+            )  # fmt: skip
+        return out
+
+    def player(self, seat: int | None) -> PlayerRef | None:
+        """The player at ``seat`` of the session (no role: a session has none)."""
+        if seat is None or not 0 <= seat < len(self.players):
+            return None
+        name = self.names[seat] if seat < len(self.names) else self.players[seat]
+        return PlayerRef(self.players[seat], name, seat, "player")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -467,6 +587,10 @@ class SessionAudit:
             "tournament_penalties": list(self.tournament_penalties),
             "discrepancies": [d.to_dict() for d in self.discrepancies],
             "unverified": list(self.unverified),
+            "record": "session",
+            "verification": self.verification,
+            "findings": [f.to_dict() for f in self.findings],
+            "hand_states": _state_counts(h.verification for h in self.hands),
         }
 
     def score_placement(self, all_tables_of_five: bool) -> None:
@@ -512,6 +636,13 @@ class SessionAudit:
     def ruleset_used(self) -> Ruleset | None:
         """The ruleset the session was audited under (None when no engine resolved it)."""
         return self._ruleset
+
+
+def _state_counts(states: Iterable[Verification]) -> dict[str, int]:
+    counts = {"verified": 0, "partial": 0, "unverified": 0}
+    for st in states:
+        counts[st] += 1
+    return counts
 
 
 def _tournament_penalties(session: m.Session) -> list[int]:
@@ -582,6 +713,7 @@ def audit_session(
         game=session.game,
         ruleset=rs_obj.id if rs_obj is not None else (ruleset or session.ruleset),
         players=[p.id for p in session.players],
+        names=[p.name or p.id for p in session.players],
         hands=hands,
         tournament=ev.tournament if ev else None,
         round=ev.round if ev else None,

@@ -20,6 +20,7 @@ from typing import Any
 
 from tarock_logs.rules.base import rank_by_total_and_deviation
 from tarock_logs.verdict.audit import SessionAudit
+from tarock_logs.verdict.findings import Finding, Verification, standing_finding, worst_state
 
 __all__ = ["Standing", "TournamentAudit", "audit_tournaments"]
 
@@ -40,10 +41,13 @@ class Standing:
     penalties: float
     deviation: float
     rounds: dict[int, dict[str, Any]]
+    #: the player's name as the sessions give it (the id when none does)
+    name: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,
+            "name": self.name or self.player,
             "rank": self.rank,
             "total": self.total,
             "placement_points": self.placement_points,
@@ -65,6 +69,18 @@ class TournamentAudit:
     standings: list[Standing]
     discrepancies: list[dict[str, Any]] = field(default_factory=list)
     unverified: list[str] = field(default_factory=list)
+    #: tournament-level findings (a player the recorded placement points rank differently)
+    findings: list[Finding] = field(default_factory=list)
+    #: the verification state of each of its sessions, in order
+    session_states: list[Verification] = field(default_factory=list)
+
+    @property
+    def verification(self) -> Verification:
+        """The state of its sessions taken together: ``verified`` when every session is,
+        ``unverified`` when none could be checked, else ``partial``. (A tournament records
+        nothing of its own to check: its notes in ``unverified`` are caveats on the standings
+        the audit derives, such as sessions without a round number.)"""
+        return worst_state(self.session_states)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +92,9 @@ class TournamentAudit:
             "standings": [s.to_dict() for s in self.standings],
             "discrepancies": list(self.discrepancies),
             "unverified": list(self.unverified),
+            "record": "tournament",
+            "verification": self.verification,
+            "findings": [f.to_dict() for f in self.findings],
         }
 
 
@@ -110,6 +129,7 @@ def _audit_tournament(tid: str, group: Sequence[SessionAudit]) -> TournamentAudi
     penalties: dict[str, float] = defaultdict(float)
     deviation: dict[str, float] = defaultdict(float)
     rounds: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
+    names: dict[str, str] = {}
     complete = True
     for k, sa in enumerate(group):
         scores = sa.recomputed_totals
@@ -122,6 +142,7 @@ def _audit_tournament(tid: str, group: Sequence[SessionAudit]) -> TournamentAudi
         avg = sum(scores) / len(scores) if scores else 0.0
         rnd_key = sa.round if sa.round is not None else -(k + 1)
         for seat, pid in enumerate(sa.players):
+            names.setdefault(pid, sa.names[seat] if seat < len(sa.names) else pid)
             if pts is not None:
                 points[pid] += pts[seat]
             if seat < len(sa.tournament_penalties):
@@ -148,10 +169,44 @@ def _audit_tournament(tid: str, group: Sequence[SessionAudit]) -> TournamentAudi
             penalties=penalties.get(p, 0.0),
             deviation=round(deviation.get(p, 0.0), 6),
             rounds=rounds[p],
+            name=names.get(p, p),
         )
         for p, r in _ranking(group, totals, deviation)
     ]
+    ta.session_states = [sa.verification for sa in group]
+    ta.findings = _standing_findings(ta, group, penalties, deviation)
     return ta
+
+
+def _standing_findings(
+    ta: TournamentAudit,
+    group: Sequence[SessionAudit],
+    penalties: Mapping[str, float],
+    deviation: Mapping[str, float],
+) -> list[Finding]:
+    """Players whom the recorded placement points (where recorded; the recomputed ones
+    elsewhere) would rank differently from the recomputed ones."""
+    differing = [sa for sa in group if any(d.item == "placement_points" for d in sa.discrepancies)]
+    if not differing:
+        return []
+    recorded: dict[str, float] = defaultdict(float)
+    names = {s.player: s.name for s in ta.standings}
+    for sa in group:
+        pts = sa.recorded_placement_points or sa.placement_points or []
+        for seat, pid in enumerate(sa.players):
+            if seat < len(pts):
+                recorded[pid] += pts[seat]
+    rows = {p: recorded.get(p, 0.0) + penalties.get(p, 0.0) for p in sorted(recorded)}
+    was = dict(_ranking(group, rows, deviation))
+    return [
+        standing_finding(
+            s.player, names.get(s.player, s.player), s.rank, was[s.player],
+            tournament=ta.tournament, ruleset=ta.ruleset,
+            sessions=[sa.session for sa in differing],
+        )
+        for s in ta.standings
+        if s.player in was and was[s.player] != s.rank
+    ]  # fmt: skip
 
 
 def _score_rounds(ta: TournamentAudit, group: Sequence[SessionAudit]) -> None:
