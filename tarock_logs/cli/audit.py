@@ -1,15 +1,18 @@
 """``tarock audit``: replay every hand, check legality, recompute scores, compare with the log.
 
 Data goes to stdout (``--format table|json|jsonl``), reader errors and progress to stderr.
-Exit 0 when every hand is legal and agrees with the recomputation, 1 on findings (an
-error-severity violation, a discrepancy, or an input error), 2 on usage errors.
+Every hand, session and tournament is ``verified``, ``partial`` or ``unverified``
+(:mod:`tarock_logs.verdict.findings`). Exit codes: 0 everything verified and no finding; 1
+findings (an error-severity violation, a score difference, or an input error); 2 usage (bad
+option, missing or empty path, unknown ruleset); 3 internal error; 5 no finding, but not
+everything could be verified. Record kinds and fields: ``docs/audit.md``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +20,32 @@ import orjson
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from tarock_logs.cards import GAMES
-from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.log.errors import LogError
+from tarock_logs.cli.common import (
+    ExitCode,
+    app,
+    checked_paths,
+    err_console,
+    fail,
+    progress_enabled,
+)
+from tarock_logs.log.errors import LogError, canonical_code
 from tarock_logs.log.reader import read_paths
+from tarock_logs.report.text import plural
 from tarock_logs.rules import get_engine
 from tarock_logs.verdict.audit import HandAudit, SessionAudit, audit_session
+from tarock_logs.verdict.findings import VERIFICATION_STATES, Finding
 from tarock_logs.verdict.tournament import TournamentAudit, audit_tournaments
 
 FORMATS = ("table", "json", "jsonl")
+#: how each severity is marked in the table (the marker also says it without colour)
+_MARK = {
+    "error": ("✖ error", "bold red"),
+    "warning": ("▲ warning", "yellow"),
+    "info": ("· info", "cyan"),
+}
 
 
 # --------------------------------------------------------------------------- input
@@ -57,6 +76,44 @@ def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
         yield _Input(file, rec.session, errors)
 
 
+# --------------------------------------------------------------------------- selection
+
+
+@dataclasses.dataclass(slots=True)
+class _Selection:
+    """Which findings ``--code`` keeps (all when no code is given)."""
+
+    codes: frozenset[str] = frozenset()
+
+    def keeps(self, f: Finding) -> bool:
+        return not self.codes or f.code in self.codes
+
+    def findings(self, found: Iterable[Finding]) -> list[Finding]:
+        return [f for f in found if self.keeps(f)]
+
+
+def current_code(code: str) -> str:
+    """``code`` as it is written now: a code used before the renaming is taken as the one
+    that replaced it: the reader's (``E-JSON-DEPTH`` → ``json.depth``,
+    :func:`tarock_logs.log.errors.canonical_code`) or an engine's (each engine's
+    :attr:`~tarock_logs.rules.base.GameEngine.code_aliases`)."""
+    new = canonical_code(code)
+    if new != code:
+        return new
+    for game in GAMES:
+        eng = get_engine(game)
+        if eng is not None and code in eng.code_aliases:
+            return eng.code_aliases[code]
+    return code
+
+
+def _select_codes(codes: list[str]) -> frozenset[str]:
+    """The codes asked for with ``--code`` (repeatable, or comma-separated), each as it is
+    written now (:func:`current_code`)."""
+    asked = (c.strip() for arg in codes for c in arg.split(","))
+    return frozenset(current_code(c) for c in asked if c)
+
+
 # --------------------------------------------------------------------------- output
 
 
@@ -64,36 +121,72 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def _counts(states: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = dict.fromkeys(VERIFICATION_STATES, 0)
+    for s in states:
+        out[s] += 1
+    return out
+
+
 def _summary(
     hands: list[HandAudit],
     sessions: list[SessionAudit],
+    tournaments: list[TournamentAudit],
     input_errors: list[dict[str, Any]],
     ruleset: str | None,
-    n_tournaments: int,
+    sel: _Selection,
 ) -> dict[str, Any]:
-    errors = sum(1 for h in hands for v in h.violations if v.severity == "error")
-    warnings = sum(1 for h in hands for v in h.violations if v.severity != "error")
-    session_disc = sum(len(s.discrepancies) for s in sessions)
-    n_input = sum(1 for e in input_errors if e.get("severity", "error") != "warning")
-    findings = any(h.has_findings for h in hands) or session_disc > 0 or n_input > 0
+    hand_f = [f for h in hands for f in sel.findings(h.findings)]
+    session_f = [f for s in sessions for f in sel.findings(s.findings)]
+    tournament_f = [f for t in tournaments for f in sel.findings(t.findings)]
+    n_input = sum(1 for e in input_errors if e.get("severity", "error") == "error")
+    errors = [f for f in (*hand_f, *session_f, *tournament_f) if f.is_error]
+    hand_states = _counts(h.verification for h in hands)
+    verification = {
+        "hands": hand_states,
+        "sessions": _counts(s.verification for s in sessions),
+        "tournaments": _counts(t.verification for t in tournaments),
+    }
+    everything_verified = all(
+        st == "verified"
+        for st in (
+            *(h.verification for h in hands),
+            *(s.verification for s in sessions),
+            *(t.verification for t in tournaments),
+        )
+    )
     return {
         "files": len({s.file for s in sessions} | {e.get("file") for e in input_errors}),
         "sessions": len(sessions),
-        "tournaments": n_tournaments,
+        "tournaments": len(tournaments),
         "hands": len(hands),
         "legal_hands": sum(1 for h in hands if h.legal),
         "illegal_hands": sum(1 for h in hands if not h.legal),
         "hands_with_discrepancies": sum(1 for h in hands if h.discrepancies),
-        "unverified_hands": sum(1 for h in hands if h.recomputed is None),
-        "violations": errors,
-        "warnings": warnings,
-        "discrepancies": sum(len(h.discrepancies) for h in hands),
-        "session_discrepancies": session_disc,
+        "unverified_hands": hand_states["unverified"],
+        "partial_hands": hand_states["partial"],
+        "verified_hands": hand_states["verified"],
+        "violations": sum(1 for f in hand_f if f.is_error and f.item is None),
+        "warnings": sum(1 for f in hand_f if f.severity == "warning"),
+        "infos": sum(1 for f in hand_f if f.severity == "info"),
+        "discrepancies": sum(1 for f in hand_f if f.item is not None),
+        "session_discrepancies": sum(1 for f in session_f if f.item is not None),
+        "session_findings": len(session_f),
+        "tournament_findings": len(tournament_f),
         "input_errors": n_input,
         "input_warnings": len(input_errors) - n_input,
         "ruleset_override": ruleset,
-        "findings": findings,
+        "codes": sorted(sel.codes) or None,
+        "verification": verification,
+        "everything_verified": everything_verified,
+        "findings": bool(errors) or n_input > 0,
     }
+
+
+def _exit_code(summary: dict[str, Any]) -> ExitCode:
+    if summary["findings"]:
+        return ExitCode.FINDINGS
+    return ExitCode.OK if summary["everything_verified"] else ExitCode.NOT_VERIFIED
 
 
 def _fmt(v: Any) -> str:
@@ -104,6 +197,100 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _where(f: Finding) -> str:
+    if f.level == "tournament":
+        return f"tournament {f.tournament}"
+    if f.level == "session":
+        return "session"
+    if f.action_index is not None:
+        return f"hand {f.hand}, action {f.action_index}"
+    return f"hand {f.hand}"
+
+
+def _severity(sev: str) -> Text:
+    label, style = _MARK.get(sev, (sev, ""))
+    return Text(label, style=style)
+
+
+def _findings_table(
+    hands: list[HandAudit],
+    sessions: list[SessionAudit],
+    tournaments: list[TournamentAudit],
+    sel: _Selection,
+) -> Table | None:
+    t = Table(title="Findings", show_lines=False, expand=False)
+    for col in ("severity", "file", "session", "where", "player", "code", "finding", "rule"):
+        t.add_column(col, overflow="fold")
+    rows = 0
+
+    def add(f: Finding, file: str | None, session: str | None) -> None:
+        nonlocal rows
+        who = ", ".join(p.name for p in f.players) or "—"
+        t.add_row(
+            _severity(f.severity),
+            file or "",
+            session or "",
+            _where(f),
+            who,
+            f.code,
+            f.message,
+            f.rule or "",
+        )
+        rows += 1
+
+    by_session: dict[str, list[HandAudit]] = {}
+    for h in hands:
+        by_session.setdefault(f"{h.file}\0{h.session}", []).append(h)
+    for s in sessions:
+        for h in by_session.get(f"{s.file}\0{s.session}", []):
+            for f in sel.findings(h.findings):
+                add(f, h.file, h.session)
+        for f in sel.findings(s.findings):
+            add(f, s.file, s.session)
+    for ta in tournaments:
+        for f in sel.findings(ta.findings):
+            add(f, None, None)
+    return t if rows else None
+
+
+def _not_verified_table(hands: list[HandAudit], sessions: list[SessionAudit]) -> Table | None:
+    """Every hand and session that is not ``verified``, with what could not be checked."""
+    t = Table(title="Not fully verified", expand=False)
+    for col in ("state", "file", "session", "hand", "not checked"):
+        t.add_column(col, overflow="fold")
+    rows = 0
+    for h in hands:
+        if h.verification != "verified":
+            t.add_row(h.verification, h.file or "", h.session, str(h.hand), "; ".join(h.unverified))
+            rows += 1
+    for s in sessions:
+        if s.verification != "verified" and s.unverified:
+            t.add_row(s.verification, s.file or "", s.session, "", "; ".join(s.unverified))
+            rows += 1
+    return t if rows else None
+
+
+def _verdict_line(summary: dict[str, Any]) -> str:
+    """The audit in one sentence, with the counts in words and correct plurals."""
+    hs = summary["verification"]["hands"]
+    parts = [
+        plural(summary["violations"], "illegal action"),
+        plural(summary["warnings"], "warning"),
+        plural(summary["discrepancies"] + summary["session_discrepancies"], "score difference"),
+    ]
+    if summary["tournament_findings"]:
+        parts.append(plural(summary["tournament_findings"], "tournament finding"))
+    if summary["input_errors"]:
+        parts.append(plural(summary["input_errors"], "input error"))
+    states = ", ".join(f"{n} {st}" for st, n in hs.items() if n)
+    line = f"{plural(summary['hands'], 'hand')} ({states or 'none'}): " + ", ".join(parts) + "."
+    if summary["findings"]:
+        return "Findings: " + line
+    if not summary["everything_verified"]:
+        return "No findings, but not everything could be verified: " + line
+    return "No findings; everything verified: " + line
+
+
 def _print_table(
     out: Console,
     hands: list[HandAudit],
@@ -111,67 +298,27 @@ def _print_table(
     tournaments: list[TournamentAudit],
     summary: dict[str, Any],
     only_summary: bool,
+    sel: _Selection,
 ) -> None:
     if not only_summary:
-        t = Table(title="Findings", show_lines=False, expand=False)
-        for col in ("file", "session", "hand", "action", "seat", "finding", "detail", "rule"):
-            t.add_column(col, overflow="fold")
-        rows = 0
-        for h in hands:
-            for v in h.violations:
-                t.add_row(
-                    h.file or "",
-                    h.session,
-                    str(h.hand),
-                    _fmt(v.action_index),
-                    _fmt(v.seat),
-                    f"{v.severity}: {v.code}",
-                    v.message,
-                    v.rule,
-                )
-                rows += 1
-            for d in h.discrepancies:
-                t.add_row(
-                    h.file or "",
-                    h.session,
-                    str(h.hand),
-                    "",
-                    _fmt(d.seat),
-                    f"score: {d.item}",
-                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}",
-                    h.ruleset or "",
-                )
-                rows += 1
-            if h.recomputed is None:
-                for u in h.unverified:
-                    t.add_row(h.file or "", h.session, str(h.hand), "", "", "unverified", u, "")
-                    rows += 1
-        for s in sessions:
-            for d in s.discrepancies:
-                t.add_row(
-                    s.file or "",
-                    s.session,
-                    "",
-                    "",
-                    _fmt(d.seat),
-                    f"session: {d.item}",
-                    f"recorded {_fmt(d.recorded)}, recomputed {_fmt(d.recomputed)}",
-                    s.ruleset or "",
-                )
-                rows += 1
-        if rows:
-            out.print(t)
-        else:
+        table = _findings_table(hands, sessions, tournaments, sel)
+        if table is not None:
+            out.print(table)
+        elif summary["everything_verified"]:
             out.print("No findings.")
-    if not only_summary:
+        else:
+            out.print("No findings so far, but not everything could be verified: see below.")
+        pending = _not_verified_table(hands, sessions)
+        if pending is not None:
+            out.print(pending)
         for ta in tournaments:
-            tt = Table(title=f"Tournament {ta.tournament}: standings")
+            tt = Table(title=f"Tournament {ta.tournament}: standings ({ta.verification})")
             for col in ("rank", "player", "placement points", "penalties", "total", "deviation"):
                 tt.add_column(col, justify="left" if col == "player" else "right")
             for row in ta.standings:
                 tt.add_row(
                     str(row.rank),
-                    row.player,
+                    row.name or row.player,
                     _fmt(row.placement_points),
                     _fmt(row.penalties),
                     _fmt(row.total),
@@ -184,8 +331,26 @@ def _print_table(
     st.add_column("what")
     st.add_column("count", justify="right")
     for k, v in summary.items():
+        if k == "verification":
+            continue
         st.add_row(k.replace("_", " "), _fmt(v))
+    for level in ("sessions", "tournaments"):  # (the hands' states have their own keys)
+        for state, n in summary["verification"][level].items():
+            st.add_row(f"{state} {level}", str(n))
     out.print(st)
+    out.print(_verdict_line(summary), markup=False, highlight=False)
+
+
+def _session_records(
+    sa: SessionAudit, sel: _Selection, with_hands: bool = True
+) -> Iterator[dict[str, Any]]:
+    """The jsonl records of one session: its hands, then the session record (with ``--code``
+    only the records holding a selected finding)."""
+    for h in sa.hands if with_hands else ():
+        if not sel.codes or sel.findings(h.findings):
+            yield h.to_dict()
+    if not sel.codes or sel.findings(sa.findings):
+        yield sa.to_dict()
 
 
 # --------------------------------------------------------------------------- command
@@ -204,9 +369,23 @@ def _check_ruleset(ruleset: str) -> None:
     raise fail(f"unknown ruleset {ruleset!r}: no rules engine knows it")
 
 
+def _console() -> Console:
+    """Stdout for people: wrapped to the terminal; written out in full (no wrapping) when
+    stdout is not a terminal, so that a finding stays on its own line."""
+    tty = sys.stdout.isatty()
+    return Console(
+        file=sys.stdout,
+        width=None if tty else 100_000,
+        no_color=err_console.no_color,
+        soft_wrap=not tty,
+    )
+
+
 @app.command("audit")
 def audit_command(
-    paths: list[Path] = typer.Argument(..., help="Log files or folders (searched recursively)."),
+    args: list[str] = typer.Argument(
+        ..., metavar="PATHS...", help="Log files or folders (searched recursively)."
+    ),
     exclude: list[str] = typer.Option(
         [], "--exclude", help="Skip files or folders with this name (repeatable)."
     ),
@@ -215,31 +394,41 @@ def audit_command(
     ),
     fmt: str = typer.Option("table", "--format", help="table, json or jsonl."),
     summary: bool = typer.Option(False, "--summary", help="Print only the summary."),
+    code: list[str] = typer.Option(
+        [],
+        "--code",
+        help="Report only findings with this code (repeatable or comma-separated; the codes "
+        "used before the renaming are accepted too).",
+    ),
 ) -> None:
-    """Replay every hand: illegal actions with the rule they break, and recorded vs recomputed
-    scores item by item. Exit 0 clean, 1 findings, 2 usage."""
+    """Replay every hand: illegal actions with the rule they break, recorded vs recomputed
+    scores item by item, session totals, placement points and standings, and whether each
+    hand, session and tournament could be verified (verified, partial, unverified).
+
+    Exit codes: 0 everything verified, no finding; 1 findings (an error, a score difference
+    or an input error); 2 usage (bad option, missing or empty path, unknown ruleset);
+    3 internal error; 5 no finding, but not everything could be verified."""
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise fail(f"no such file or folder: {', '.join(missing)}")
+    paths = checked_paths(args)
     if ruleset is not None:
         _check_ruleset(ruleset)
-    out = Console(
-        file=sys.stdout,
-        width=None if sys.stdout.isatty() else 160,
-        no_color=err_console.no_color,
-    )
+    sel = _Selection(_select_codes(code))
+    out = _console()
     hands: list[HandAudit] = []
     sessions: list[SessionAudit] = []
     input_errors: list[dict[str, Any]] = []
+    n_inputs = 0
     show_progress = progress_enabled(False, fmt) and not summary
     status = err_console.status("auditing…") if show_progress else None
     if status is not None:
         status.start()
     try:
         for item in read_inputs(paths, exclude):
+            n_inputs += 1
             for e in item.errors:
+                if sel.codes and current_code(str(e.get("code"))) not in sel.codes:
+                    continue
                 input_errors.append(e)
                 err_console.print(
                     f"tarock: {LogError(**e)}", markup=False, highlight=False, soft_wrap=True
@@ -251,22 +440,32 @@ def audit_command(
             hands.extend(sa.hands)
             if fmt == "jsonl" and not summary:
                 for h in sa.hands:
-                    sys.stdout.write(_dumps(h.to_dict()) + "\n")
+                    if not sel.codes or sel.findings(h.findings):
+                        sys.stdout.write(_dumps(h.to_dict()) + "\n")
             if status is not None:
                 status.update(f"auditing… {len(hands)} hands")
     finally:
         if status is not None:
             status.stop()
+    if n_inputs == 0:
+        raise fail(f"no log files found in {', '.join(str(p) for p in paths)}")
     tournaments = audit_tournaments(sessions)
-    summ = _summary(hands, sessions, input_errors, ruleset, len(tournaments))
+    summ = _summary(hands, sessions, tournaments, input_errors, ruleset, sel)
     if fmt == "jsonl":
-        if summary:
-            sys.stdout.write(_dumps({"summary": summ}) + "\n")
+        if not summary:
+            # session records after all hands: a tournament settles their placement points
+            for sa in sessions:
+                for rec in _session_records(sa, sel, with_hands=False):
+                    sys.stdout.write(_dumps(rec) + "\n")
+            for ta in tournaments:
+                if not sel.codes or sel.findings(ta.findings):
+                    sys.stdout.write(_dumps(ta.to_dict()) + "\n")
+        sys.stdout.write(_dumps({"record": "summary", "summary": summ}) + "\n")
     elif fmt == "json":
         doc: dict[str, Any] = {"summary": summ}
         if not summary:
             doc = {
-                "hands": [h.to_dict() for h in hands],
+                "hands": [h.to_dict() for h in hands if not sel.codes or sel.findings(h.findings)],
                 "sessions": [s.to_dict() for s in sessions],
                 "tournaments": [t.to_dict() for t in tournaments],
                 "input_errors": input_errors,
@@ -274,6 +473,6 @@ def audit_command(
             }
         sys.stdout.write(_dumps(doc) + "\n")
     else:
-        _print_table(out, hands, sessions, tournaments, summ, summary)
+        _print_table(out, hands, sessions, tournaments, summ, summary, sel)
     sys.stdout.flush()
-    raise typer.Exit(int(ExitCode.FINDINGS if summ["findings"] else ExitCode.OK))
+    raise typer.Exit(int(_exit_code(summ)))

@@ -5,13 +5,21 @@ from __future__ import annotations
 import os
 import sys
 from enum import IntEnum
+from pathlib import Path
 
 import typer
 from rich.console import Console
 
+#: the exit codes as ``--help`` and the docs list them (:class:`ExitCode`)
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok; 1 findings (an error, a score difference, an input error); 2 usage "
+    "(bad option, missing or empty path); 3 internal error; 4 database; 5 no finding, but not "
+    "everything could be verified; 130 interrupted."
+)
+
 app = typer.Typer(
     name="tarock",
-    help="Validate, replay, audit, store and explore recorded tarock games.",
+    help="Validate, replay, audit, store and explore recorded tarock games.\n\n" + EXIT_CODES_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -23,14 +31,38 @@ app.add_typer(import_app, name="import")
 err_console = Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")))
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from tarock_logs import __version__
+
+        typer.echo(f"tarock-logs {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main_options(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """Validate, replay, audit, store and explore recorded tarock games."""
+
+
 class ExitCode(IntEnum):
     """Process exit codes, the same for every command."""
 
     OK = 0
     FINDINGS = 1  # invalid input, illegal actions or score differences found
-    USAGE = 2
+    USAGE = 2  # bad option, missing or empty path, unknown ruleset
     INTERNAL = 3
     DB = 4
+    #: no finding, but something could not be verified (tarock audit: a hand, session or
+    #: tournament is ``partial`` or ``unverified``)
+    NOT_VERIFIED = 5
     INTERRUPT = 130
 
 
@@ -43,3 +75,16 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
     """Print ``tarock: message`` on stderr and return the Exit to raise."""
     err_console.print(f"tarock: {message}", markup=False, highlight=False)
     return typer.Exit(int(code))
+
+
+def checked_paths(args: list[str]) -> list[Path]:
+    """The paths of a command line, each an existing file or folder: an empty argument or a
+    path that does not exist is a usage error (exit 2) rather than a silent audit of
+    nothing (or of the current folder: ``Path("")`` is ``.``)."""
+    if any(not a.strip() for a in args):
+        raise fail("an empty path was given")
+    paths = [Path(a) for a in args]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+    return paths
