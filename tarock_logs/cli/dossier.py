@@ -7,61 +7,100 @@ from pathlib import Path
 
 import typer
 
-from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.log.reader import read_file
+from tarock_logs.cli.common import ExitCode, app, checked_paths, err_console, fail
+from tarock_logs.log import models as m
+from tarock_logs.log.reader import read_paths
 from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
+from tarock_logs.verdict.audit import hand_content_hash
+
+
+def _find_by_id(sessions: list[tuple[str, m.Session]], hand_id: str) -> tuple[str, m.Session, int]:
+    """The (file, session, hand number) of the hand whose content hash (or source id, or a
+    unique prefix of the hash of at least 8 characters) is ``hand_id``."""
+    found: list[tuple[str, m.Session, int]] = []
+    for file, s in sessions:
+        for h in s.hands:
+            if h.id == hand_id:
+                found.append((file, s, h.number))
+                continue
+            digest = hand_content_hash(s, h)
+            if digest == hand_id or (len(hand_id) >= 8 and digest.startswith(hand_id)):
+                found.append((file, s, h.number))
+    if not found:
+        raise fail(f"no hand with id {hand_id!r} in the given files")
+    if len({(f, s.id, n) for f, s, n in found}) > 1:
+        where = ", ".join(f"{s.id} hand {n}" for _, s, n in found[:5])
+        raise fail(f"hand id {hand_id!r} is not unique ({where}): give more of it or --session")
+    return found[0]
 
 
 @app.command("dossier")
 def dossier_command(
-    file: Path = typer.Argument(..., help="The log file holding the hand."),
-    hand: int = typer.Option(..., "--hand", help="The hand's number (Hand.number)."),
+    args: list[str] = typer.Argument(
+        ..., metavar="FILES...", help="The log file(s) holding the hand."
+    ),
+    hand: int | None = typer.Option(None, "--hand", help="The hand's number (Hand.number)."),
+    hand_id: str | None = typer.Option(
+        None,
+        "--hand-id",
+        help="The hand's id as tarock audit and the dashboard print it (its content hash, a "
+        "unique prefix of it, or the log's own hand id); no --session needed.",
+    ),
     session: str | None = typer.Option(
-        None, "--session", help="The session id (needed when the file holds several)."
+        None, "--session", help="The session id (needed with --hand when a file holds several)."
     ),
     ruleset: str | None = typer.Option(
         None, "--ruleset", help="Re-score under this ruleset (what-if)."
     ),
     output: Path | None = typer.Option(
-        None, "-o", "--output", help="Write the HTML here (default: stdout)."
+        None, "-o", "--output", help="Write the HTML here (default, or -: stdout)."
     ),
 ) -> None:
-    """Write one hand's dispute dossier: deal, every action with its verdict and rule, tricks,
-    recorded vs recomputed score, ruleset, content hash and a referee signature line.
-    Exit 0 when the hand is legal and agrees, 1 when the dossier shows findings, 2 usage."""
-    if not file.is_file():
-        raise fail(f"no such file: {file}")
-    sessions = []
-    for rec in read_file(file):
+    """Write one hand's dispute dossier: the verdict with every finding in the players' words,
+    the deal, every action and trick, recorded vs recomputed score, the ruleset, content hash
+    and a referee signature line. Exit as the audit of that hand (0 verified and clean,
+    1 findings, 5 not fully verified), 2 usage."""
+    paths = checked_paths(args)
+    if (hand is None) == (hand_id is None):
+        raise fail("give the hand with --hand NUMBER (and --session) or with --hand-id ID")
+    sessions: list[tuple[str, m.Session]] = []
+    for rec in read_paths(paths):
         for e in rec.all_errors():
             if e.is_error:
                 err_console.print(f"tarock: {e}", markup=False, highlight=False, soft_wrap=True)
         if rec.session is not None:
-            sessions.append(rec.session)
+            sessions.append((str(rec.file), rec.session))
     if session is not None:
-        sessions = [s for s in sessions if s.id == session]
+        sessions = [(f, s) for f, s in sessions if s.id == session]
         if not sessions:
-            raise fail(f"{file} holds no readable session {session!r}")
+            raise fail(f"{', '.join(args)} holds no readable session {session!r}")
     if not sessions:
-        raise fail(f"{file} holds no readable session")
-    if len(sessions) > 1:
-        ids = ", ".join(s.id for s in sessions)
-        raise fail(f"{file} holds {len(sessions)} sessions; pick one with --session ({ids})")
-    sess = sessions[0]
-    try:
-        find_hand(sess, hand)
-    except DossierError as exc:
-        raise fail(str(exc)) from None
+        raise fail(f"{', '.join(args)} holds no readable session")
+    if hand_id is not None:
+        file, sess, number = _find_by_id(sessions, hand_id)
+    else:
+        if len(sessions) > 1:
+            ids = ", ".join(s.id for _, s in sessions)
+            raise fail(
+                f"{len(sessions)} sessions; pick one with --session ({ids}) or use --hand-id"
+            )
+        (file, sess), number = sessions[0], int(hand or 0)
+        try:
+            find_hand(sess, number)
+        except DossierError as exc:
+            raise fail(str(exc)) from None
     if ruleset is not None:
         from tarock_logs.cli.audit import _check_ruleset
 
         _check_ruleset(ruleset)
-    dossier = build_dossier(sess, hand, ruleset=ruleset, file=str(file))
-    html = dossier.html
-    has_findings = dossier.audit.has_findings
+    dossier = build_dossier(sess, number, ruleset=ruleset, file=file)
     if output is None or str(output) == "-":
-        sys.stdout.write(html)
+        sys.stdout.write(dossier.html)
     else:
-        output.write_text(html, encoding="utf-8")
+        output.write_text(dossier.html, encoding="utf-8")
         err_console.print(f"tarock: dossier written to {output}", markup=False, highlight=False)
-    raise typer.Exit(int(ExitCode.FINDINGS if has_findings else ExitCode.OK))
+    audit = dossier.audit
+    if audit.has_findings:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+    ok = audit.verification == "verified"
+    raise typer.Exit(int(ExitCode.OK if ok else ExitCode.NOT_VERIFIED))

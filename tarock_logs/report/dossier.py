@@ -1,13 +1,18 @@
 """The dispute dossier: one hand, everything a referee needs, on one self-contained HTML page.
 
-The page holds the event, the players and their seats, the deal (every hand and the talon,
-the cards dealt face down apart from the hands), the bidding, the king call, the talon
-exchange and discards, the announcements (bonuses declared in advance) and kontras (doublings
-of the game or of an announced bonus), every trick with its leader, cards, winner and card
-points, the verdict on every action with the rule it cites (offending actions highlighted), the
-recorded and the recomputed score item by item with the differences highlighted, the ruleset
-and its options, and a footer with the tool version, the hand's content hash (``hand_id``, see
-:mod:`tarock_logs.verdict.audit`) and a signature line for the referee.
+It reads in the order a referee asks: first **the verdict** (its first line says in words
+whether the hand could be verified: every recorded item recomputed and compared, only partly,
+or not at all; then every finding as a sentence with the players' names, the rule and its
+own words); then **the facts**: the players with their seats and roles, the deal (every hand
+and the talon, the cards dealt face down apart from the hands), the bidding, the king call, the
+talon exchange and discards, the announcements (bonuses declared in advance) and kontras
+(doublings of the game or of an announced bonus), every action with its verdict, every trick
+with its leader, cards, winner and card points (the offending card marked, the cards that were
+legal shown beside it), irregularities and notes; then **the score**, recorded against
+recomputed item by item with the engine's reason for each and the differences highlighted, and
+what could not be checked; and only then the event, the ruleset and its options, and a footer
+with the tool version, the hand's content hash (``hand_id``, see
+:mod:`tarock_logs.verdict.audit`) and signature lines for the referee.
 
 Each section is drawn by one function from a :class:`_Page` (the hand, its replay and audit
 record, the players' names); actions, kontra levels and cards are worded by
@@ -33,7 +38,9 @@ from tarock_logs.report import text
 from tarock_logs.report.cards_svg import card_element
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
-from tarock_logs.verdict.audit import HandAudit, audit_hand
+from tarock_logs.verdict.audit import HandAudit, audit_hand, hand_people
+from tarock_logs.verdict.convert import to_engine_action
+from tarock_logs.verdict.findings import Finding, HandPeople
 from tarock_logs.verdict.replay import HandReplay, replay_in_session
 
 __all__ = ["Dossier", "DossierError", "build_dossier", "find_hand", "render_dossier"]
@@ -72,6 +79,15 @@ svg.card { display: inline-block; }
 .meta td:first-child { width: 32%; font-weight: bold; }
 .verdict { font-size: 12pt; padding: 2mm; border: 2px solid #999; margin: 2mm 0; }
 .verdict.illegal { border-color: #b71c1c; }
+.verdict.clean { border-color: #1b5e20; }
+.verdict p { margin: 0 0 1mm; }
+.verdict p.state { font-weight: bold; }
+.verdict p.state.partial, .verdict p.state.unverified { color: #8d5300; }
+.verdict ul.findings { font-size: 10pt; margin: 1mm 0 0; padding-left: 5mm; }
+li.finding.error b { color: #b71c1c; }
+li.finding.warning b { color: #8d5300; }
+q.rule { display: block; font-style: italic; font-size: 9pt; color: #333; margin: 0.5mm 0 0 2mm; }
+.required { margin-left: 2px; }
 .small { font-size: 8.5pt; color: #444; }
 .sign { margin-top: 10mm; display: flex; gap: 10mm; }
 .sign div { flex: 1; border-top: 1px solid #000; padding-top: 1mm; }
@@ -85,7 +101,7 @@ code { font-family: ui-monospace, monospace; font-size: 9pt; word-break: break-a
 
 def _el(parent: ET.Element, tag: str, inner: Any = None, **attrs: str) -> ET.Element:
     """A child element with text ``inner``; attributes by keyword (``class_`` for ``class``)."""
-    e = ET.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items()})
+    e = ET.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items() if v})
     if inner is not None:
         e.text = str(inner)
     return e
@@ -175,26 +191,13 @@ def _line_sum(
 # --------------------------------------------------------------------------- the hand's facts
 
 
-_PHASE = {
-    "bid": "bidding", "pass": "bidding", "call": "king_call", "talon": "talon",
-    "discard": "talon", "announce": "announcements", "kontra": "announcements",
-    "lezim": "announcements", "play": "play", "claim": "play", "meld": "declarations",
-    "throw_in": "deal",
-}  # fmt: skip
-
-
-def _phases(actions: Sequence[Any]) -> list[str]:
-    """The phase of each action; a ``pass`` after the bidding is one of the announcements."""
-    out: list[str] = []
-    seen_after_bidding = False
-    for a in actions:
-        ph = _PHASE.get(a.type, a.type)
-        if a.type in ("call", "talon", "discard", "announce", "kontra", "lezim", "play"):
-            seen_after_bidding = True
-        if a.type == "pass" and seen_after_bidding:
-            ph = "announcements"
-        out.append(ph)
-    return out
+def _phases(engine: GameEngine | None, actions: Sequence[Any]) -> list[str]:
+    """The phase each action belongs to, as the game's engine says
+    (:meth:`~tarock_logs.rules.base.GameEngine.action_phases`); unknown (empty) without an
+    engine."""
+    if engine is None:
+        return [""] * len(actions)
+    return [str(p) for p in engine.action_phases([to_engine_action(a) for a in actions])]
 
 
 def _positions(n: int, dealer: int) -> dict[int, str]:
@@ -242,13 +245,28 @@ class _Page:
     view: Mapping[str, Any] = field(default_factory=dict)
     by_action: dict[int, list[Violation]] = field(default_factory=dict)
     phases: list[str] = field(default_factory=list)
+    #: the findings about each action (in the players' words), by action index
+    said: dict[int, list[Finding]] = field(default_factory=dict)
+    #: who is who in the hand: the roles the audit's findings name
+    people: HandPeople | None = None
 
     @classmethod
-    def of(cls, session: m.Session, hand: m.Hand, replay: HandReplay, audit: HandAudit) -> _Page:
+    def of(
+        cls,
+        session: m.Session,
+        hand: m.Hand,
+        replay: HandReplay,
+        audit: HandAudit,
+        engine: GameEngine | None,
+    ) -> _Page:
         by_action: dict[int, list[Violation]] = {}
         for v in audit.violations:
             if v.action_index is not None:
                 by_action.setdefault(v.action_index, []).append(v)
+        said: dict[int, list[Finding]] = {}
+        for f in audit.findings:
+            if f.action_index is not None:
+                said.setdefault(f.action_index, []).append(f)
         return cls(
             session,
             hand,
@@ -258,7 +276,9 @@ class _Page:
             positions=_positions(len(session.players), hand.dealer),
             view=_final_view(replay),
             by_action=by_action,
-            phases=_phases(hand.actions),
+            phases=_phases(engine, hand.actions),
+            said=said,
+            people=hand_people(session, hand, replay),
         )
 
     @property
@@ -307,7 +327,8 @@ class _Page:
         if self.replay.ruleset is None:
             return "not checked", "", cls
         if vs:
-            said = " ".join(f"{v.severity.upper()} {v.code}: {v.message}" for v in vs)
+            found = self.said.get(i, [])
+            said = " ".join(f"{f.severity} {f.code}: {f.message}" for f in found)
             return said, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
         if i >= self.replay.actions_applied:
             return "not replayed", "", cls
@@ -377,7 +398,8 @@ def build_dossier(
     eng = engine if engine is not None else get_engine(session.game)
     replay = replay_in_session(session, idx, ruleset, engine=eng)
     audit = audit_hand(session, h, replay, file=file, engine=eng, keep_replay=True)
-    html = _render(_Page.of(session, h, replay, audit), generated_at or datetime.now(UTC))
+    page = _Page.of(session, h, replay, audit, eng)
+    html = _render(page, generated_at or datetime.now(UTC))
     return Dossier(html, audit)
 
 
@@ -393,15 +415,15 @@ def _render(page: _Page, generated_at: datetime) -> str:
     body = _el(html, "body")
     _el(body, "h1", title)
     _verdict(body, page)
-    _event(body, page)
-    _ruleset(body, page)
     _players(body, page)
     _deal(body, page)
-    _actions(body, page)
     _auction(body, page)
+    _actions(body, page)
     _tricks(body, page)
     _irregularities(body, page)
     _score(body, page)
+    _event(body, page)
+    _ruleset(body, page)
     _footer(body, page, generated_at)
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
 
@@ -410,27 +432,66 @@ def _render(page: _Page, generated_at: datetime) -> str:
 
 
 def _verdict(body: ET.Element, page: _Page) -> None:
-    """The verdict in one box: legality, warnings and whether the score agrees."""
+    """The verdict first: whether the hand could be verified, in words; legality and the
+    score in one line each, naming what was found; then every finding as a sentence."""
     audit = page.audit
-    n_err = sum(1 for v in audit.violations if v.severity == "error")
-    n_warn = len(audit.violations) - n_err
-    box = _el(body, "div", class_="verdict" + ("" if audit.legal else " illegal"))
-    parts = []
-    if audit.recomputed is None:
-        parts.append("NOT VERIFIED: " + "; ".join(audit.unverified))
+    errors = [f for f in audit.findings if f.is_error and f.item is None]
+    warnings = [f for f in audit.findings if f.severity == "warning"]
+    box = _el(body, "div", class_="verdict" + ("" if audit.has_findings else " clean"))
+    if audit.has_findings:
+        box.set("class", "verdict illegal")
+    _el(box, "p", _verification_sentence(audit), class_="state " + audit.verification)
+    if audit.recomputed is None and page.replay.ruleset is None:
+        legality = "The actions were not checked."
+    elif errors:
+        which = "; ".join(_finding_label(f) for f in errors)
+        legality = f"{text.plural(len(errors), 'illegal action')}: {which}."
     else:
-        parts.append("All actions legal." if audit.legal else f"{n_err} illegal action(s).")
-    if n_warn:
-        parts.append(f"{n_warn} warning(s).")
-    if audit.recorded is None:
-        parts.append("No recorded score.")
-    elif audit.recomputed is not None:
-        parts.append(
-            "Recorded score agrees with the recomputation."
-            if not audit.discrepancies
-            else f"{len(audit.discrepancies)} score difference(s)."
+        legality = "All actions legal."
+    if warnings:
+        which = "; ".join(_finding_label(f) for f in warnings)
+        legality += f" {text.plural(len(warnings), 'warning')}: {which}."
+    _el(box, "p", legality)
+    _el(box, "p", _score_sentence(audit))
+    if audit.findings:
+        ul = _el(box, "ul", class_="findings")
+        for f in audit.findings:
+            li = _el(ul, "li", class_=f"finding {f.severity}")
+            _el(li, "b", f"{f.severity}: ").tail = f.message
+            for lang, quote in f.rule_text.items():
+                _el(li, "q", quote, class_="rule", lang=lang)
+
+
+def _finding_label(f: Finding) -> str:
+    where = f"action {f.action_index}" if f.action_index is not None else "the whole hand"
+    return f"{f.code} at {where}"
+
+
+def _verification_sentence(audit: HandAudit) -> str:
+    """The dossier's first line: the hand's verification state in words."""
+    if audit.verification == "verified":
+        return "Verified: every recorded item was recomputed and compared."
+    if audit.verification == "partial":
+        n = len(audit.unverified)
+        return (
+            f"Partly verified: {text.plural(n, 'item')} could not be checked "
+            "(listed under Score): " + "; ".join(audit.unverified) + "."
         )
-    box.text = " ".join(parts)
+    return "Not verified: " + ("; ".join(audit.unverified) or "nothing could be checked") + "."
+
+
+def _score_sentence(audit: HandAudit) -> str:
+    if audit.recorded is None:
+        return "No recorded score."
+    if audit.recomputed is None:
+        return "The recorded score could not be compared: the hand was not scored."
+    if audit.discrepancies:
+        items = ", ".join(dict.fromkeys(d.item for d in audit.discrepancies))
+        n = len(audit.discrepancies)
+        return f"{text.plural(n, 'score difference')} ({items})."
+    if audit.verification == "partial":
+        return "Recorded score agrees with the recomputation wherever it could be checked."
+    return "Recorded score agrees with the recomputation."
 
 
 def _event(body: ET.Element, page: _Page) -> None:
@@ -483,14 +544,11 @@ def _players(body: ET.Element, page: _Page) -> None:
     audit = page.audit
     headers = ["Seat", "Position", "Player", "Role in this hand", "Recorded score"]
     tb = _table(sec, headers, num=(4,))
+    roles = page.people.roles if page.people is not None else []
     for s in range(page.n):
-        role = []
-        if s == page.hand.dealer:
-            role.append("dealer" + (" (sits out)" if page.n == 5 else ""))
-        if audit.declarer == s:
-            role.append("declarer")
-        if audit.partner == s and audit.partner != audit.declarer:
-            role.append("partner")
+        role = [roles[s].replace("_", " ")] if s < len(roles) and roles[s] != "player" else []
+        if s == page.hand.dealer and "sitting_out" not in roles[s : s + 1]:
+            role.append("dealer")
         totals = audit.recorded.totals if audit.recorded else []
         rec = totals[s] if s < len(totals) else None
         cells = [s, page.positions.get(s, "—"), page.player(s), ", ".join(role) or "—"]
@@ -521,7 +579,7 @@ def _actions(body: ET.Element, page: _Page) -> None:
         if a.type == "play":
             continue
         said, rule, cls = page.verdict(i)
-        phase = text.phase_name(page.phases[i])
+        phase = text.phase_name(page.phases[i]) if page.phases[i] else "—"
         cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
         _row(tb, cells, cls=cls)
     hand_level = [v for v in page.audit.violations if v.action_index is None]
@@ -634,6 +692,11 @@ def _trick_row(
         _el(wrap, "span", page.name(seat) + (f" #{idx}" if idx is not None else ""), class_="small")
         verdict, rule, c = page.verdict(idx) if idx is not None else ("", "", "")
         wrap.append(page.card(card, highlight=c == "bad"))
+        required = _required_cards(page, idx, card) if c == "bad" else []
+        if required:
+            _el(wrap, "span", "legal were:", class_="small required")
+            for r in required:
+                wrap.append(page.card(r))
         if c:
             said.append(f"#{idx} {verdict}")
             rules.append(rule)
@@ -649,6 +712,16 @@ def _trick_row(
     cells = [number, page.name(trick.get("leader")), cards_cell, page.name(trick.get("winner"))]
     tr = _row(tb, [*cells, pts_txt, verdict_cell], num=(4,), cls=cls)
     list(tr)[2].set("class", "trick")
+
+
+def _required_cards(page: _Page, index: int | None, played: str) -> list[str]:
+    """The cards that were legal instead of ``played`` at action ``index``, as the engine's
+    violation gives them (``params["legal"]``); none when it does not say."""
+    for v in page.by_action.get(index, []) if index is not None else []:
+        legal = v.params.get("legal")
+        if v.severity == "error" and isinstance(legal, (list, tuple)):
+            return [c for c in legal if isinstance(c, str) and c != played]
+    return []
 
 
 def _irregularities(body: ET.Element, page: _Page) -> None:

@@ -88,9 +88,10 @@ def test_dossier_shows_every_finding_with_its_rule_and_both_score_values() -> No
     for v in d.audit.violations:
         assert v.code in html and v.rule in html
     text = " ".join(_parse(html).text)
-    assert "seat 1 played C7" in text  # the engine's message
+    # the offender by name and role, with the fact that makes the role
+    assert "Bojan Zupan, the declarer's partner (who holds the called ♦K), played ♣7" in text
     idx = next(v.action_index for v in d.audit.violations if v.severity == "error")
-    assert re.search(rf"#{idx} ERROR play\.illegal_card", text)
+    assert re.search(rf"#{idx} error play\.illegal_card", text)
     assert "si-tournament-2021 §8.3" in text
     # the wrong item, recorded and recomputed, highlighted
     assert re.search(r"kralji.*?\+20.*?\+10", text, re.S)
@@ -154,7 +155,7 @@ def test_game_without_engine_still_renders_as_not_verified(monkeypatch: pytest.M
     doc["game"] = "royal"
     html = render_dossier(session(doc), 1, generated_at=WHEN)
     text = " ".join(_parse(html).text)
-    assert "NOT VERIFIED" in text and "no rules engine for royal" in text
+    assert "Not verified: " in text and "no rules engine for royal" in text
     assert "Winners not derived" in text
 
 
@@ -192,3 +193,119 @@ def test_cli_what_if_ruleset_is_shown(tmp_path: Path) -> None:
     assert res.exit_code == 1  # recorded tournament scores differ from openspiel's
     text = out.read_text(encoding="utf-8")
     assert "openspiel-2.0" in text and "what-if" in text
+
+
+ROYAL = Path(__file__).resolve().parents[2] / "sample_logs" / "royal" / "worked-examples.json"
+
+
+def _headings(html: str) -> list[str]:
+    return re.findall(r"<h2>([^<]+)</h2>", html)
+
+
+def test_dossier_opens_with_the_verification_state_and_the_verdict_sentences() -> None:
+    doc = _disputed_b1()
+    html = render_dossier(session(doc), 1, generated_at=WHEN)
+    first = re.search(r'<p class="state (\w+)">([^<]+)</p>', html)
+    assert first is not None and first.group(1) == "verified"
+    assert first.group(2).startswith("Verified: every recorded item")
+    body = html.split("<body>", 1)[1]
+    assert body.index('class="state') < body.index("<h2>")  # before any fact
+    words = " ".join(_parse(html).text)
+    idx = next(v.action_index for v in build_dossier(session(doc), 1).audit.violations
+               if v.severity == "error")  # fmt: skip
+    # which illegal action, not just how many
+    assert f"1 illegal action: play.illegal_card at action {idx}." in words
+    assert "1 warning: renons.unclaimed at the whole hand." in words
+    assert "score difference" in words and "kralji" in words
+
+
+def test_facts_come_before_the_score_and_the_ruleset_options_last() -> None:
+    html = render_dossier(session(b2_doc()), 2, generated_at=WHEN)
+    order = _headings(html)
+    assert order.index("Players and seats") < order.index("The deal") < order.index("Tricks")
+    assert order.index("Tricks") < order.index("Score: recorded and recomputed")
+    assert order[-2:] == ["Event", "Ruleset"]
+
+
+def test_the_offending_card_is_marked_and_the_legal_cards_are_shown() -> None:
+    doc = b1_doc()
+    idx = plant_b1_illegal_card(doc)
+    d = build_dossier(session(doc), 1, generated_at=WHEN)
+    (v,) = [v for v in d.audit.violations if v.action_index == idx and v.severity == "error"]
+    legal = [c for c in v.params["legal"] if c != "C7"]
+    row = next(tr for tr in d.html.split("<tr") if f"#{idx}<" in tr or f"#{idx} " in tr)
+    assert 'class="card bad"' in row and 'aria-label="C7"' in row
+    assert "legal were:" in row
+    assert all(f'aria-label="{c}"' in row for c in legal)
+
+
+def test_a_partial_royal_hand_says_which_items_were_not_checked() -> None:
+    raw = orjson.loads(ROYAL.read_bytes())
+    raw = raw[0] if isinstance(raw, list) else raw
+    raw["options"] = {k: v for k, v in raw["options"].items() if k != "consolation"}
+    html = render_dossier(session(raw), 1, generated_at=WHEN)
+    words = " ".join(_parse(html).text)
+    assert "Partly verified:" in words and "consolation" in words
+    assert "Recorded score agrees with the recomputation." not in words
+    assert "wherever it could be checked" in words
+    assert "Not verified" in _headings(html) or "Not verified" in words
+
+
+def test_dossier_and_audit_use_the_same_names_and_roles(tmp_path: Path) -> None:
+    """The dossier's sentences are the audit's findings: the same names and roles the CLI
+    prints for the same hand."""
+    doc = b1_doc()
+    plant_b1_illegal_card(doc)
+    f = tmp_path / "planted.jsonl"
+    f.write_bytes(orjson.dumps(doc) + b"\n")
+    res = runner.invoke(app, ["audit", str(f), "--format", "jsonl"])
+    (rec,) = [r for r in map(orjson.loads, res.stdout.splitlines()) if r["record"] == "hand"]
+    html = render_dossier(session(doc), 1, generated_at=WHEN)
+    words = " ".join(_parse(html).text)
+    for finding in rec["findings"]:
+        assert finding["message"] in words
+        for p in finding["players"]:
+            assert p["name"] in words
+
+
+def test_cli_finds_the_hand_by_the_hand_id_audit_prints_without_session(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["audit", str(APPENDIX_B), "--format", "jsonl"])
+    hands = [r for r in map(orjson.loads, res.stdout.splitlines()) if r["record"] == "hand"]
+    b2 = next(h for h in hands if h["session"] == "si-appendix-b2")
+    out = tmp_path / "b2.html"
+    for hid in (b2["hand_id"], b2["hand_id"][:12]):  # the id, or a unique prefix of it
+        res = runner.invoke(app, ["dossier", "--hand-id", hid, str(APPENDIX_B), "-o", str(out)])
+        assert res.exit_code == 0, res.stderr  # two sessions in the file: no --session needed
+        assert "si-appendix-b2, hand 2" in out.read_text(encoding="utf-8")
+    res = runner.invoke(app, ["dossier", "--hand-id", "0" * 64, str(APPENDIX_B)])
+    assert res.exit_code == 2 and "no hand with id" in res.stderr
+    res = runner.invoke(app, ["dossier", str(APPENDIX_B)])  # neither --hand nor --hand-id
+    assert res.exit_code == 2
+
+
+def test_cli_exits_5_for_a_hand_that_is_only_partly_verified(tmp_path: Path) -> None:
+    raw = orjson.loads(ROYAL.read_bytes())
+    raw = raw[0] if isinstance(raw, list) else raw
+    raw["options"] = {k: v for k, v in raw["options"].items() if k != "consolation"}
+    f = tmp_path / "royal.jsonl"
+    f.write_bytes(orjson.dumps(raw) + b"\n")
+    res = runner.invoke(app, ["dossier", str(f), "--hand", "1", "-o", "-"])
+    assert res.exit_code == 5 and "Partly verified" in res.stdout
+
+
+def test_the_phase_of_each_action_is_the_engines() -> None:
+    from tarock_logs.verdict.convert import to_engine_action
+
+    s = session(b1_doc())  # tri: bidding, king call, talon, announcements
+    hand = s.hands[0]
+    engine = get_engine("slovenian")
+    assert engine is not None
+    want = engine.action_phases([to_engine_action(a) for a in hand.actions])
+    html = render_dossier(s, hand.number, generated_at=WHEN)
+    body = html.split("Every action and its verdict", 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr[^>]*><td>(\d+)</td><td>([^<]*)</td>", body)
+    assert 'class=""' not in html  # no empty attributes
+    assert rows, "the actions table lists every non-play action"
+    for idx, phase in rows:
+        assert phase == text.phase_name(want[int(idx)])
+    assert "announcements" in {p for _, p in rows} and "bidding" in {p for _, p in rows}
