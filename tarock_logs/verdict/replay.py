@@ -55,7 +55,7 @@ __all__ = [
 
 #: Whether replays without views may use an engine's optional bulk path
 #: (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`, e.g.
-#: :mod:`tarock_logs.rules.slovenian.fastpath`). Switch off to measure or
+#: :mod:`tarock_logs.rules.slovenian.fast.fastpath`). Switch off to measure or
 #: debug the reference path alone (``tarock bench`` reports both).
 FAST_PATH = True
 

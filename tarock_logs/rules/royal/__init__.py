@@ -12,9 +12,9 @@ duties of *bound* cards. Each party then scores only its own items, between 0 an
 trophies go beyond), and a match of eight games ends with each total divided by eight.
 
 Most of the 70 scoring items are unknown, so the catalogue is data a user can complete
-(:mod:`.catalogue`, ``docs/royal.md``). Modules: :mod:`.options`, :mod:`.catalogue`,
+(:mod:`.catalogue`, ``docs/royal.md``). Modules: :mod:`.rulesets`, :mod:`.catalogue`,
 :mod:`.predicates`, :mod:`.tricks`, :mod:`.bidding`, :mod:`.hand`, :mod:`.scoring`,
-:mod:`.session`, :mod:`.engine`.
+:mod:`.session`, :mod:`.engine`, :mod:`.codes` (every finding code).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tarock_logs.rules.royal.catalogue import (
 )
 from tarock_logs.rules.royal.engine import ENGINE, RoyalEngine
 from tarock_logs.rules.royal.hand import Phase, RoyalHand, bidding_over
-from tarock_logs.rules.royal.options import DEFAULT_OPTIONS, ROYAL_GEROTS_2023, RULESETS
+from tarock_logs.rules.royal.rulesets import DEFAULT_OPTIONS, ROYAL_GEROTS_2023, RULESETS
 from tarock_logs.rules.royal.session import RoyalSession, match_result
 from tarock_logs.rules.royal.tricks import legal_cards, trick_winner
 

@@ -25,7 +25,7 @@ from typing import Any
 from tarock_logs.rules.base import Action, Ruleset, Violation
 from tarock_logs.rules.royal import predicates
 from tarock_logs.rules.royal.catalogue import Catalogue, Item
-from tarock_logs.rules.royal.findings import make
+from tarock_logs.rules.royal.codes import make
 
 ATT, DEF = 0, 1  # party index: attackers, defenders
 PARTY_NAMES = ("attackers", "defenders")

@@ -10,7 +10,7 @@ from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import GameEngine, Ruleset
 from tarock_logs.rules.royal.catalogue import Catalogue
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
-from tarock_logs.rules.royal.options import (
+from tarock_logs.rules.royal.rulesets import (
     GAME,
     REGISTRY,
     RULESET_ID,

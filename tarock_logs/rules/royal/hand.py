@@ -28,8 +28,8 @@ from typing import Any, Final
 from tarock_logs.cards import PACKS, sort_cards
 from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Ruleset, Violation
 from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
-from tarock_logs.rules.royal.findings import make
-from tarock_logs.rules.royal.options import options_of
+from tarock_logs.rules.royal.codes import make
+from tarock_logs.rules.royal.rulesets import options_of
 from tarock_logs.rules.royal.scoring import score_game
 from tarock_logs.rules.royal.tricks import Bound, follows_suit_rules, judge, trick_winner
 

@@ -20,9 +20,9 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
-from tarock_logs.rules.royal.findings import make
+from tarock_logs.rules.royal.codes import make
 from tarock_logs.rules.royal.hand import RoyalHand
-from tarock_logs.rules.royal.options import normalize_options, options_of
+from tarock_logs.rules.royal.rulesets import normalize_options, options_of
 
 
 def match_result(totals: Sequence[int], match_length: int = 8) -> list[int]:

@@ -11,7 +11,7 @@
     score = hand.score()                                   # itemised HandScore
     session.end_hand(hand, score)                          # radelci carried on
 
-Modules: ``rulesets`` (options as data), ``contracts`` (the contract table), ``cardplay``
+Modules: ``rulesets`` (options as data), ``contracts`` (the contract table), ``tricks``
 (trick winner and legal cards), ``hand`` (the state machine), ``scoring`` (sections 9–10),
 ``session`` (radelci), ``tournament`` (placement points and final ranking), ``codes`` (every
 finding code with its section).

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Final
 
 from tarock_logs.rules.base import Action, Violation
-from tarock_logs.rules.slovenian.cardplay import PAGAT
 from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS
-from tarock_logs.rules.slovenian.state import Phase
+from tarock_logs.rules.slovenian.state import HandFields, Phase
+from tarock_logs.rules.slovenian.tricks import PAGAT
 
 ANN_BONUSES: Final = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
 _SIDE_WORD: Final = {"M": "the declarer's side", "O": "the defenders"}
@@ -29,7 +29,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-class AnnouncementsMixin:
+class AnnouncementsMixin(HandFields):
     """The announcement round of a hand."""
 
     def _enter_announcements(self) -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, LADDER
-from tarock_logs.rules.slovenian.state import Phase
+from tarock_logs.rules.slovenian.state import HandFields, Phase
 
 
-class BiddingMixin:
+class BiddingMixin(HandFields):
     """The bidding phase of a hand."""
 
     def _available(self, code: str) -> bool:

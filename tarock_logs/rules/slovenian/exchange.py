@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarock_logs.rules.base import Action, Violation
-from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, TRULA, sort_cards
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.state import Phase
+from tarock_logs.rules.slovenian.state import HandFields, Phase
+from tarock_logs.rules.slovenian.tricks import KINGS, PACK_SET, SUIT, TRULA, sort_cards
 
 
-class ExchangeMixin:
+class ExchangeMixin(HandFields):
     """The king call, talon and discard phases of a hand."""
 
     def _call(self, a: Action) -> list[Violation]:

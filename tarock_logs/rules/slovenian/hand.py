@@ -55,23 +55,24 @@ from typing import Any, Final
 from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Violation
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
 from tarock_logs.rules.slovenian.bidding import BiddingMixin
-from tarock_logs.rules.slovenian.cardplay import (
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
+from tarock_logs.rules.slovenian.exchange import ExchangeMixin
+from tarock_logs.rules.slovenian.scoring import hand_facts, score_facts, score_hand
+from tarock_logs.rules.slovenian.state import HandFields, Phase
+from tarock_logs.rules.slovenian.tricks import (
     PACK_SET,
     PAGAT,
     SUIT,
     SUIT_NAMES,
     PlayRules,
+    Trick,
     sort_cards,
     thirds,
     winner_index,
 )
-from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
-from tarock_logs.rules.slovenian.exchange import ExchangeMixin
-from tarock_logs.rules.slovenian.state import Phase
-
 
 PHASES: Final = tuple(Phase)
-_PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+_PHASE_INDEX: Final[dict[str, int]] = {p: i for i, p in enumerate(PHASES)}
 #: the phase each action type belongs to; ``pass`` belongs to the bidding or to the
 #: announcement round, depending on the moment (``SlovenianEngine.action_phases``)
 PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType({
@@ -97,18 +98,6 @@ _PAIRS: Final[dict[tuple[int, str], tuple[int, str]]] = {
 _PAIRS_BY_SEAT: Final[tuple[dict[str, tuple[int, str]], ...]] = tuple(
     {c: _PAIRS[(s, c)] for c in sorted(PACK_SET)} for s in range(5)
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: leader, ``(seat, card)`` in playing order, winner and klop gift."""
-
-    leader: int
-    cards: tuple[tuple[int, str], ...]
-    winner: int
-    winning_card: str
-    gift: str | None = None  # klop: the talon card added to this trick
-    pile: tuple[str, ...] = ()  # the cards the winner collects (gift included)
 
 
 #: the taroks of the pack
@@ -822,15 +811,11 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         """The totals of the renons settlement had the renons been called (spec 10.7)."""
         if self.contract is None or self.rules.openspiel_scoring or seat is None:
             return None
-        from tarock_logs.rules.slovenian.scoring import hand_facts, score_facts
-
         f = hand_facts(self)
         f.irregularities = (*f.irregularities, Irregularity("renons", seat=seat, kind=kind))
         return list(score_facts(self.rules, f).totals)
 
     def score(self) -> HandScore:
-        from tarock_logs.rules.slovenian.scoring import score_hand
-
         return score_hand(self)
 
     def view(self) -> dict[str, Any]:

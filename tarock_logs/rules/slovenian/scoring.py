@@ -21,19 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tarock_logs.rules.base import HandScore, Irregularity, ScoreItem
-from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PAGAT, TRULA, rounded, thirds
 from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
+from tarock_logs.rules.slovenian.state import HandFields
+from tarock_logs.rules.slovenian.tricks import KINGS, MOND, PAGAT, TRULA, rounded, thirds
 
 try:  # OpenSpiel's scoring rules (pure stdlib, in this package)
     from tarock_logs.rules.slovenian.openspiel_scoring import openspiel_returns
 except ImportError:  # pragma: no cover - the module ships with the engine
     openspiel_returns = None  # type: ignore[assignment]
 
-if TYPE_CHECKING:
-    from tarock_logs.rules.slovenian.hand import SlovenianHand
 
 _BONUS_NAMES = {"trula": "trula", "kralji": "kralji (all four kings)",
                 "pagat_ultimo": "pagat ultimo", "kralj_ultimo": "kralj ultimo"}  # fmt: skip
@@ -96,7 +95,7 @@ class _Acc:
 # ---------------------------------------------------------------------- facts of a hand
 
 
-def _won_piles(h: SlovenianHand) -> dict[int, list[str]]:
+def _won_piles(h: HandFields) -> dict[int, list[str]]:
     """Cards each active seat won in tricks (klop gifts included; a claim's rest to the claimer)."""
     won: dict[int, list[str]] = {s: [] for s in h.active}
     for t in h.tricks:
@@ -106,7 +105,7 @@ def _won_piles(h: SlovenianHand) -> dict[int, list[str]]:
     return won
 
 
-def _tricks_by(h: SlovenianHand) -> dict[int, int]:
+def _tricks_by(h: HandFields) -> dict[int, int]:
     n: dict[int, int] = dict.fromkeys(h.active, 0)
     for t in h.tricks:
         n[t.winner] = n.get(t.winner, 0) + 1
@@ -123,7 +122,7 @@ def _side_of(pile_m: list[str], pile_o: list[str], cards: frozenset[str]) -> str
     return None
 
 
-def hand_facts(h: SlovenianHand) -> HandFacts:
+def hand_facts(h: HandFields) -> HandFacts:
     """Read the scoring facts of a (finished) hand."""
     c = h.contract or "klop"
     complete = h.claim is not None or len(h.tricks) >= h.tricks_total
@@ -224,7 +223,7 @@ def hand_facts(h: SlovenianHand) -> HandFacts:
 # ---------------------------------------------------------------------- scoring from facts
 
 
-def score_hand(h: SlovenianHand) -> HandScore:
+def score_hand(h: HandFields) -> HandScore:
     """The itemised score of a finished (or stopped) hand under its ruleset."""
     if h.rules.openspiel_scoring:
         return _openspiel_score(h)
@@ -521,7 +520,7 @@ def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool)
 # ---------------------------------------------------------------------- openspiel
 
 
-def _openspiel_score(h: SlovenianHand) -> HandScore:
+def _openspiel_score(h: HandFields) -> HandScore:
     if h.contract is None:
         return HandScore(totals=(0,) * h.table_size, items=(),
                          unverified=("the hand has no contract",))  # fmt: skip
@@ -529,7 +528,7 @@ def _openspiel_score(h: SlovenianHand) -> HandScore:
                                     for t in h.tricks])  # fmt: skip
 
 
-def openspiel_hand_score(h: SlovenianHand,
+def openspiel_hand_score(h: HandFields,
                          tricks: Sequence[tuple[int, Sequence[str], int]]) -> HandScore:  # fmt: skip
     """The ``openspiel-2.0`` score of the hand ``h`` whose tricks are ``tricks`` (leader, card
     tokens in playing order, winner): OpenSpiel's returns, one ``contract`` (or ``klop``) item

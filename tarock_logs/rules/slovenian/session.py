@@ -20,7 +20,7 @@ from tarock_logs.rules.base import (
     SessionState,
 )
 from tarock_logs.rules.slovenian.contracts import Rules
-from tarock_logs.rules.slovenian.fastpath import fast_replay
+from tarock_logs.rules.slovenian.fast.fastpath import fast_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
 
@@ -82,7 +82,7 @@ class SlovenianSession(SessionState):
         actions: Sequence[Any],
         to_action: Callable[[Any], Action],
     ) -> FastReplay | None:
-        """The bulk-audit path for an ordinary hand (see :mod:`.fastpath`), or None (session
+        """The bulk-audit path for an ordinary hand (see :mod:`.fast.fastpath`), or None (session
         untouched) unless every action is proved legal."""
         return fast_replay(
             self.rules, self.table_size, self.radelci, self.misdeals,

@@ -12,16 +12,16 @@ trick), Valat (all ten tricks), silent or announced *dazu* (for the declarers) o
 bonuses Trull and Four Kings, claimed after the play; and the Mondfang (the Mond captured by
 the Sküs), which also makes the next four games count double.
 
-Modules: :mod:`.options` (ruleset and options), :mod:`.tricks` (legal cards, trick winner),
+Modules: :mod:`.rulesets` (ruleset and options), :mod:`.tricks` (legal cards, trick winner),
 :mod:`.auction`, :mod:`.hand` (the state machine), :mod:`.scoring`, :mod:`.session`,
-:mod:`.engine`.
+:mod:`.engine`, :mod:`.codes` (every finding code).
 """
 
 from __future__ import annotations
 
 from tarock_logs.rules.zwanzigerrufen.engine import ENGINE, ZwanzigerrufenEngine
 from tarock_logs.rules.zwanzigerrufen.hand import Phase, ZRHand
-from tarock_logs.rules.zwanzigerrufen.options import DEFAULT_OPTIONS, RULESETS, ZR_STD
+from tarock_logs.rules.zwanzigerrufen.rulesets import DEFAULT_OPTIONS, RULESETS, ZR_STD
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 
 __all__ = [

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, Ruleset, Violation
-from tarock_logs.rules.zwanzigerrufen.findings import make
+from tarock_logs.rules.zwanzigerrufen.codes import make
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     CALLABLE,
     FARBENSOLO,

@@ -10,7 +10,7 @@ from typing import Any
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import GameEngine, Ruleset
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
-from tarock_logs.rules.zwanzigerrufen.options import (
+from tarock_logs.rules.zwanzigerrufen.rulesets import (
     GAME,
     REGISTRY,
     RULESET_ID,

@@ -26,7 +26,7 @@ from typing import Any, Final
 from tarock_logs.cards import PACKS, sort_cards
 from tarock_logs.rules.base import Action, HandScore, HandState, Ruleset, Violation
 from tarock_logs.rules.zwanzigerrufen.auction import AUCTION_TYPES, BONUSES, Auction
-from tarock_logs.rules.zwanzigerrufen.findings import make
+from tarock_logs.rules.zwanzigerrufen.codes import make
 from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     CALLABLE,

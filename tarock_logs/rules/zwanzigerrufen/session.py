@@ -21,9 +21,9 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
-from tarock_logs.rules.zwanzigerrufen.findings import make
+from tarock_logs.rules.zwanzigerrufen.codes import make
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
-from tarock_logs.rules.zwanzigerrufen.options import normalize_options
+from tarock_logs.rules.zwanzigerrufen.rulesets import normalize_options
 
 
 class ZRSession(SessionState):

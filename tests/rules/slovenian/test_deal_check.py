@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tarock_logs.rules.slovenian import ENGINE
-from tarock_logs.rules.slovenian.cardplay import PACK, PACK_SET, SUIT, sort_cards
+from tarock_logs.rules.slovenian.tricks import PACK, PACK_SET, SUIT, sort_cards
 from tests.rules.slovenian.randomgame import random_deal
 
 
@@ -126,6 +126,6 @@ def test_deal_check_and_seating_equal_the_plain_rules(ruleset: str, n: int) -> N
 
 
 def test_the_pack_order_is_the_card_id_order() -> None:
-    from tarock_logs.rules.slovenian.cardbits import CARD
+    from tarock_logs.rules.slovenian.fast.cardbits import CARD
 
     assert CARD == tuple(PACK) and len(set(CARD)) == 54

@@ -11,11 +11,11 @@ import random
 import pytest
 
 from tarock_logs.rules.slovenian import ENGINE
-from tarock_logs.rules.slovenian.cardbits import BIT, CID, SUIT_OF, mask_of
-from tarock_logs.rules.slovenian.cardplay import PACK
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
-from tarock_logs.rules.slovenian.fastpath import _WKEY, _legal_mask, _overtake_mask
+from tarock_logs.rules.slovenian.fast.cardbits import BIT, CID, SUIT_OF, mask_of
+from tarock_logs.rules.slovenian.fast.fastpath import _WKEY, _legal_mask, _overtake_mask
 from tarock_logs.rules.slovenian.hand import make_play_rules
+from tarock_logs.rules.slovenian.tricks import PACK
 
 TRULA = ["T1", "T21", "T22"]
 

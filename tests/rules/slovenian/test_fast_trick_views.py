@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.fastpath import HandTricks, trick_views
+from tarock_logs.rules.slovenian.fast.fastpath import HandTricks, trick_views
 from tests.rules.slovenian.randomgame import contract_game
 from tests.rules.slovenian.test_fastpath import _same, _session
 

@@ -1,4 +1,4 @@
-"""Differential tests of the fast path's scoring (:mod:`tarock_logs.rules.slovenian.fastfacts`
+"""Differential tests of the fast path's scoring (:mod:`tarock_logs.rules.slovenian.fast.fastfacts`
 and the OpenSpiel scorer fed with the fast path's trick records) against the reference.
 
 Every contract at every table size (3, 4, 5) under both rulesets and a few option variants:
@@ -20,10 +20,9 @@ from typing import Any
 import pytest
 
 from tarock_logs.rules.base import Irregularity
-from tarock_logs.rules.slovenian.cardbits import BIT, CARD, mask_of, mask_thirds
-from tarock_logs.rules.slovenian.cardplay import PACK, thirds
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.fastfacts import fast_hand_facts
+from tarock_logs.rules.slovenian.fast.cardbits import BIT, CARD, mask_of, mask_thirds
+from tarock_logs.rules.slovenian.fast.fastfacts import fast_hand_facts
 from tarock_logs.rules.slovenian.openspiel_scoring import card_value, pile_points
 from tarock_logs.rules.slovenian.scoring import (
     _openspiel_score,
@@ -31,6 +30,7 @@ from tarock_logs.rules.slovenian.scoring import (
     openspiel_hand_score,
     score_facts,
 )
+from tarock_logs.rules.slovenian.tricks import PACK, thirds
 from tests.rules.slovenian.randomgame import contract_game
 from tests.rules.slovenian.test_fastpath import _differential
 

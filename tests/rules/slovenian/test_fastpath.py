@@ -1,4 +1,4 @@
-"""Differential tests of the bulk-audit fast path (:mod:`tarock_logs.rules.slovenian.fastpath`)
+"""Differential tests of the bulk-audit fast path (:mod:`tarock_logs.rules.slovenian.fast.fastpath`)
 against the reference engine (:class:`SlovenianHand` pushed action by action).
 
 The property, over thousands of hands (random legal games under both rulesets at tables of 3,
@@ -21,10 +21,10 @@ import pytest
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.slovenian import ENGINE
-from tarock_logs.rules.slovenian.cardplay import PACK_SET as CARDS
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
-from tarock_logs.rules.slovenian.fastpath import HandTricks, trick_views
+from tarock_logs.rules.slovenian.fast.fastpath import HandTricks, trick_views
 from tarock_logs.rules.slovenian.session import SlovenianSession
+from tarock_logs.rules.slovenian.tricks import PACK_SET as CARDS
 from tarock_logs.verdict import replay as rp
 from tests.rules.slovenian.randomgame import choose, random_hand
 
@@ -290,7 +290,7 @@ def test_fast_bidding_reaches_the_reference_state_and_stops_at_the_first_doubt(
 ) -> None:
     """The fast bidding consumes only actions the reference takes without any finding, and
     leaves exactly the reference's bidding state; planted illegal bids are left to it."""
-    from tarock_logs.rules.slovenian.fastpath import _fast_bidding
+    from tarock_logs.rules.slovenian.fast.fastpath import _fast_bidding
 
     if ruleset == "openspiel" and n == 5:
         pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
@@ -356,7 +356,7 @@ def test_fast_exchange_reaches_the_reference_state_and_stops_at_the_first_doubt(
     """Bidding, king call, talon and discards on the fast path consume only actions the
     reference takes without any finding, and leave exactly the reference's state; planted bad
     kings, talon groups and discards are left to the reference."""
-    from tarock_logs.rules.slovenian.fastpath import _fast_bidding, _fast_exchange
+    from tarock_logs.rules.slovenian.fast.fastpath import _fast_bidding, _fast_exchange
 
     if ruleset == "openspiel" and n == 5:
         pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
@@ -421,7 +421,7 @@ def test_phases_before_play_on_the_fast_path_equal_the_reference(ruleset: str, n
     dispatch): it reaches the first card only through actions the reference takes without any
     finding, in exactly the reference's state, and declines otherwise; planted out-of-order
     passes, stray ležim, announcements and kontras are never taken."""
-    from tarock_logs.rules.slovenian.fastpath import _before_play
+    from tarock_logs.rules.slovenian.fast.fastpath import _before_play
 
     if ruleset == "openspiel" and n == 5:
         pytest.skip("openspiel-2.0 is played at tables of 3 and 4")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tarock_logs.rules.slovenian import ENGINE
-from tarock_logs.rules.slovenian.cardplay import winner_index
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.hand import make_play_rules
+from tarock_logs.rules.slovenian.tricks import winner_index
 
 CONTRACT = {"tri": "three", "klop": "klop", "berač": "berac"}
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarock_logs.rules.slovenian.cardbits import (
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
+from tarock_logs.rules.slovenian.fast.cardbits import (
     BIT,
     KINGS_MASK,
     MOND_BIT,
@@ -31,10 +32,9 @@ from tarock_logs.rules.slovenian.cardbits import (
     mask_of,
     mask_thirds,
 )
-from tarock_logs.rules.slovenian.cardplay import MOND, PACK_SET, PAGAT
-from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.scoring import _FIXED, HandFacts
+from tarock_logs.rules.slovenian.tricks import MOND, PACK_SET, PAGAT
 
 __all__ = ["fast_hand_facts"]
 

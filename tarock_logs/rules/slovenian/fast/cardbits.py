@@ -1,7 +1,7 @@
 """The Slovenian pack as small ints and bitmasks, for the bulk-audit fast path (pure stdlib).
 
 A card's **id** is its index in the pack (``T1`` … ``T22``, then the suit cards, the order of
-:data:`~tarock_logs.rules.slovenian.cardplay.PACK`); a set of cards (a hand, a trick, a pile) is
+:data:`~tarock_logs.rules.slovenian.tricks.PACK`); a set of cards (a hand, a trick, a pile) is
 an ``int`` with bit ``id`` set for each card. The tables here answer per card id what the
 reference answers per token: the suit, the strength, the card points in thirds (spec 2.4), and
 for a pile mask its card points (:func:`mask_thirds`, byte-wise table sums).
@@ -14,8 +14,8 @@ from functools import reduce
 from operator import or_
 from typing import Final
 
-from tarock_logs.rules.slovenian.cardplay import _THIRDS as _THIRDS_BY_TOKEN
-from tarock_logs.rules.slovenian.cardplay import KINGS, MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT
+from tarock_logs.rules.slovenian.tricks import _THIRDS as _THIRDS_BY_TOKEN
+from tarock_logs.rules.slovenian.tricks import KINGS, MOND, PACK, PAGAT, SKIS, STRENGTH, SUIT
 
 __all__ = [
     "BIT",
@@ -86,7 +86,7 @@ def cards_of(mask: int) -> set[str]:
 
 
 def mask_thirds(mask: int) -> int:
-    """Card points of the pile ``mask`` in thirds: :func:`~.cardplay.thirds` of its cards."""
+    """Card points of the pile ``mask`` in thirds: :func:`~tarock_logs.rules.slovenian.tricks.thirds` of its cards."""
     b0, b1, b2, b3, b4, b5, b6 = _BYTE_THIRDS
     return (b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24 & 255]
             + b4[mask >> 32 & 255] + b5[mask >> 40 & 255] + b6[mask >> 48 & 255])  # fmt: skip

@@ -8,6 +8,8 @@ Vocabulary: a **tarok** is a trump (``T1`` … ``T22``); the **pagat** is ``T1``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from tarock_logs.cards import CARDS, PACKS
@@ -28,23 +30,23 @@ SUIT_NAMES: Final = {"T": "taroks", "H": "hearts", "D": "diamonds", "S": "spades
 ORDER: Final = {c: i for i, c in enumerate(PACK)}
 
 
-def sort_cards(cards: object) -> list[str]:
+def sort_cards(cards: Iterable[str]) -> list[str]:
     """Cards in canonical order (taroks low to high, then H, D, S, C; unknown tokens last)."""
-    return sorted(cards, key=lambda c: ORDER.get(c, 99))  # type: ignore[call-overload]
+    return sorted(cards, key=lambda c: ORDER.get(c, 99))
 
 
 #: a card's share of a pile's thirds: 3·value − 2
 _THIRDS: Final[dict[str, int]] = {c: 3 * v - 2 for c, v in POINTS.items()}
 
 
-def thirds(pile: object) -> int:
+def thirds(pile: Iterable[str]) -> int:
     """Card points of a pile in thirds of a point: 3·Σv − 2·n (spec 2.4).
 
     Tokens outside the pack (a broken log) count nothing."""
     try:
-        return sum(map(_THIRDS.__getitem__, pile))  # type: ignore[call-overload]
+        return sum(map(_THIRDS.__getitem__, pile))
     except KeyError:
-        return sum(_THIRDS.get(c, 0) for c in pile)  # type: ignore[attr-defined]
+        return sum(_THIRDS.get(c, 0) for c in pile)
 
 
 def rounded(t: int) -> int:
@@ -174,3 +176,15 @@ class PlayRules:
                 why += ", overtake"
             return higher, why
         return cands, why
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: leader, ``(seat, card)`` in playing order, winner and klop gift."""
+
+    leader: int
+    cards: tuple[tuple[int, str], ...]
+    winner: int
+    winning_card: str
+    gift: str | None = None  # klop: the talon card added to this trick
+    pile: tuple[str, ...] = ()  # the cards the winner collects (gift included)

@@ -30,7 +30,7 @@ covering a case.
   (:func:`_overtake_mask`) unless the pagat or the trula is involved. Anything else (the
   pagat restriction, protection of an announced pagat/king ultimo, the emperor's trick,
   colour valat) asks the legal-card rules over bitmasks (:func:`_legal_mask`, the rules of
-  :meth:`~tarock_logs.rules.slovenian.cardplay.PlayRules.legal`); a card outside the legal
+  :meth:`~tarock_logs.rules.slovenian.tricks.PlayRules.legal`); a card outside the legal
   set makes the fast path decline. Both are pinned to ``PlayRules.legal`` on random
   positions (tests/rules/slovenian/test_fast_legal.py).
 * Tricks are completed in the same loop (the winner kept while the cards fall, spec 8.2, with
@@ -56,7 +56,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, FastReplay, HandScore, TrickRows
-from tarock_logs.rules.slovenian.cardbits import (
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
+from tarock_logs.rules.slovenian.fast.cardbits import (
     BIT,
     CARD,
     CID,
@@ -72,12 +73,11 @@ from tarock_logs.rules.slovenian.cardbits import (
     TRULA_MASK,
     cards_of,
 )
-from tarock_logs.rules.slovenian.cardplay import KINGS, PACK_SET, SUIT, PlayRules, thirds
-from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
-from tarock_logs.rules.slovenian.fastfacts import TrickRecord, fast_hand_facts
-from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand, Trick
+from tarock_logs.rules.slovenian.fast.fastfacts import TrickRecord, fast_hand_facts
+from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand
 from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_facts
 from tarock_logs.rules.slovenian.state import Phase
+from tarock_logs.rules.slovenian.tricks import KINGS, PACK_SET, SUIT, PlayRules, Trick, thirds
 
 __all__ = ["fast_replay", "trick_views"]
 
@@ -619,7 +619,7 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
                 tcards.append(card)
                 tids.append(c)
                 tm |= bit
-            # the trick's winner (spec 8.2), as cardplay.winner_index
+            # the trick's winner (spec 8.2), as tricks.winner_index
             if tm & _TRULA == _TRULA and (not cv or led == 0):  # the emperor's trick
                 wi = tids.index(_PAGAT_ID)
             winner = seats[wi]
