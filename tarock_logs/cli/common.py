@@ -14,7 +14,8 @@ from rich.console import Console
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 findings (an error, a score difference, an input error); 2 usage "
     "(bad option, missing or empty path); 3 internal error; 4 database; 5 no finding, but not "
-    "everything could be verified; 130 interrupted."
+    "everything could be verified; 6 disk error while writing (nothing published); 130 "
+    "interrupted."
 )
 
 app = typer.Typer(
@@ -63,6 +64,7 @@ class ExitCode(IntEnum):
     #: no finding, but something could not be verified (tarock audit: a hand, session or
     #: tournament is ``partial`` or ``unverified``)
     NOT_VERIFIED = 5
+    IO = 6  # the disk: full, read-only or an I/O error while writing; nothing was published
     INTERRUPT = 130
 
 
