@@ -31,7 +31,7 @@ from tarock_logs.cli.common import (
     fail,
     progress_enabled,
 )
-from tarock_logs.log.errors import LogError, canonical_code
+from tarock_logs.log.errors import LogError, canonical_code, printable
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report.text import plural
 from tarock_logs.rules import get_engine
@@ -207,6 +207,12 @@ def _where(f: Finding) -> str:
     return f"hand {f.hand}"
 
 
+def _cell(value: Any) -> Text:
+    """A table cell: text from a log shown as it is (no Rich markup, every control character
+    escaped: :func:`~tarock_logs.log.errors.printable`), so a name can never forge output."""
+    return Text(printable("" if value is None else str(value)))
+
+
 def _severity(sev: str) -> Text:
     label, style = _MARK.get(sev, (sev, ""))
     return Text(label, style=style)
@@ -228,13 +234,7 @@ def _findings_table(
         who = ", ".join(p.name for p in f.players) or "—"
         t.add_row(
             _severity(f.severity),
-            file or "",
-            session or "",
-            _where(f),
-            who,
-            f.code,
-            f.message,
-            f.rule or "",
+            *map(_cell, (file, session, _where(f), who, f.code, f.message, f.rule)),
         )
         rows += 1
 
@@ -261,11 +261,13 @@ def _not_verified_table(hands: list[HandAudit], sessions: list[SessionAudit]) ->
     rows = 0
     for h in hands:
         if h.verification != "verified":
-            t.add_row(h.verification, h.file or "", h.session, str(h.hand), "; ".join(h.unverified))
+            t.add_row(*map(_cell, (h.verification, h.file, h.session, h.hand)),
+                      _cell("; ".join(h.unverified)))  # fmt: skip
             rows += 1
     for s in sessions:
         if s.verification != "verified" and s.unverified:
-            t.add_row(s.verification, s.file or "", s.session, "", "; ".join(s.unverified))
+            t.add_row(*map(_cell, (s.verification, s.file, s.session, "")),
+                      _cell("; ".join(s.unverified)))  # fmt: skip
             rows += 1
     return t if rows else None
 
@@ -312,13 +314,14 @@ def _print_table(
         if pending is not None:
             out.print(pending)
         for ta in tournaments:
-            tt = Table(title=f"Tournament {ta.tournament}: standings ({ta.verification})")
+            title = printable(f"Tournament {ta.tournament}: standings ({ta.verification})")
+            tt = Table(title=Text(title))
             for col in ("rank", "player", "placement points", "penalties", "total", "deviation"):
                 tt.add_column(col, justify="left" if col == "player" else "right")
             for row in ta.standings:
                 tt.add_row(
                     str(row.rank),
-                    row.name or row.player,
+                    _cell(row.name or row.player),
                     _fmt(row.placement_points),
                     _fmt(row.penalties),
                     _fmt(row.total),
@@ -326,14 +329,14 @@ def _print_table(
                 )
             out.print(tt)
             for u in ta.unverified:
-                out.print(f"  note: {u}", markup=False, highlight=False)
+                out.print(f"  note: {printable(u)}", markup=False, highlight=False)
     st = Table(title="Audit summary", show_header=False)
     st.add_column("what")
     st.add_column("count", justify="right")
     for k, v in summary.items():
         if k == "verification":
             continue
-        st.add_row(k.replace("_", " "), _fmt(v))
+        st.add_row(k.replace("_", " "), _cell(_fmt(v)))
     for level in ("sessions", "tournaments"):  # (the hands' states have their own keys)
         for state, n in summary["verification"][level].items():
             st.add_row(f"{state} {level}", str(n))
@@ -431,7 +434,10 @@ def audit_command(
                     continue
                 input_errors.append(e)
                 err_console.print(
-                    f"tarock: {LogError(**e)}", markup=False, highlight=False, soft_wrap=True
+                    f"tarock: {printable(str(LogError(**e)))}",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
                 )
             if item.session is None:
                 continue

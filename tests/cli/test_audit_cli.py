@@ -345,3 +345,16 @@ def test_code_filter_accepts_an_engines_retired_codes(
     out = orjson.loads(res.stdout)
     assert out["summary"]["codes"] == ["play.illegal_card"]
     assert out["summary"]["violations"] == 1 and out["summary"]["warnings"] == 0
+
+
+def test_names_from_a_log_cannot_forge_output_or_markup(tmp_path: Path) -> None:
+    doc = b1_doc()
+    plant_b1_illegal_card(doc)
+    doc["players"][1]["name"] = "[bold red]Evil[/] \x1b[2J\nFORGED LINE"
+    f = _write(tmp_path / "hostile.jsonl", doc)
+    res = runner.invoke(app, ["audit", str(f)])
+    assert res.exit_code == 1
+    assert "\x1b" not in res.stdout
+    assert not any(ln.startswith("FORGED LINE") for ln in res.stdout.splitlines())
+    assert "[bold red]Evil[/]" in res.stdout  # shown as text, not as markup
+    assert "\\x1b" in res.stdout and "\\n" in res.stdout
