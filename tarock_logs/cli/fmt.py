@@ -1,10 +1,12 @@
 """``tarock fmt``: rewrite logs in canonical form (see :mod:`tarock_logs.log.writer`).
 
-A file is rewritten only when every record in it was read without errors (a byte-order mark is
-the one error ``fmt`` repairs); otherwise its errors are printed on stderr and the file is left
-alone. ``--check`` rewrites nothing and exits 1 if some file is not canonical. ``-o OUT`` writes
-to OUT instead of in place: a file name when one file is given, otherwise a folder that mirrors
-the input folders. File names and errors are printed as
+The canonical text goes to stdout (each file's in turn; a ``.gz`` file's uncompressed), unless
+``--in-place`` rewrites the files themselves or ``-o OUT`` writes to OUT: a file name when one
+file is given, otherwise a folder that mirrors the input folders (``-o -`` is stdout). A file
+is written only when every record in it was read without errors (a byte-order mark is the one
+error ``fmt`` repairs); otherwise its errors are printed on stderr and nothing is written for
+it. ``--check`` writes nothing and exits 1 if some file is not canonical. File names and errors
+are printed as
 :func:`~tarock_logs.log.errors.printable` text (a name cannot forge a line).
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -78,19 +81,28 @@ def _targets(paths: list[Path], exclude: list[str], out: Path | None) -> list[tu
 def fmt(
     paths: Annotated[list[Path], typer.Argument(help="log files or folders")],
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", help="write here, not in place")
+        Path | None,
+        typer.Option("-o", "--out", help="write here (a file, or a folder); - for stdout"),
     ] = None,
+    in_place: Annotated[
+        bool, typer.Option("--in-place", "-i", help="rewrite the files themselves")
+    ] = False,
     check: Annotated[bool, typer.Option("--check", help="only report files not canonical")] = False,
     exclude: Annotated[
         list[str], typer.Option("--exclude", help="folder or file name to skip (repeatable)")
     ] = [],  # noqa: B006
 ) -> None:
-    """Rewrite logs in canonical form (card tokens, key order, indentation)."""
+    """Logs in canonical form (card tokens, key order, indentation), on stdout unless
+    --in-place or -o OUT."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise fail(f"no such file or folder: {', '.join(missing)}")
+    if in_place and out is not None:
+        raise fail("give either --in-place or -o OUT, not both")
+    to_stdout = not check and not in_place and (out is None or str(out) == "-")
     findings = False
-    for src, dest in _targets(paths, exclude, out):
+    targets = _targets(paths, exclude, None if to_stdout else out)
+    for src, dest in targets:
         data, problems = canonical_text(src)
         if data is None:
             findings = True
@@ -104,6 +116,11 @@ def fmt(
             if not _same(src, data):
                 findings = True
                 typer.echo(f"would reformat {printable(str(src))}")
+            continue
+        if to_stdout:
+            text = gzip.decompress(data) if str(src).lower().endswith(".gz") else data
+            sys.stdout.buffer.write(text)
+            sys.stdout.flush()
             continue
         if dest.exists() and _same(dest, data):
             typer.echo(f"unchanged {printable(str(dest))}")

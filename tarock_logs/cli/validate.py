@@ -25,7 +25,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
+from tarock_logs.cli.common import (
+    ExitCode,
+    app,
+    checked_paths,
+    err_console,
+    fail,
+    progress_enabled,
+)
 from tarock_logs.log.errors import LogError, severity_of
 from tarock_logs.log.reader import SessionRecord, iter_log_files, read_file
 
@@ -178,7 +185,10 @@ class DuplicateTracker:
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="log files or folders (walked recursively)")],
+    args: Annotated[
+        list[str],
+        typer.Argument(metavar="PATHS...", help="log files or folders (walked recursively)"),
+    ],
     exclude: Annotated[
         list[str], typer.Option("--exclude", help="folder or file name to skip (repeatable)")
     ] = [],  # noqa: B006
@@ -191,9 +201,9 @@ def validate(
     """Check log files against log format v1 and report every located error."""
     if fmt not in ("table", "json"):
         raise fail(f"unknown --format {fmt!r} (use table or json)")
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise fail(f"no such file or folder: {', '.join(missing)}")
+    paths = checked_paths(args)  # an empty or missing path: exit 2
+    if next(iter(iter_log_files(paths, exclude)), None) is None:
+        raise fail(f"no log files found in {', '.join(str(p) for p in paths)}")
     out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False)
     if not out.is_terminal:
         out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False, width=120)

@@ -126,8 +126,13 @@ def test_fmt_check_passes_on_canonical_samples_and_flags_a_noncanonical_file(tmp
     r = _run("fmt", "--check", str(f))
     assert r.exit_code == 1 and "would reformat" in r.stdout
     assert json.loads(f.read_text()) == s  # --check writes nothing
-    r = _run("fmt", str(f))
+    r = _run("fmt", str(f))  # to stdout: the file is left as it is
     assert r.exit_code == 0
+    assert json.loads(r.stdout)["hands"][0]["deal"]["talon"][0] == "T3"
+    assert json.loads(f.read_text()) == s
+    assert _run("fmt", str(f), "-o", "-").stdout == r.stdout  # -o - is stdout too
+    r = _run("fmt", "--in-place", str(f))
+    assert r.exit_code == 0 and "reformatted" in r.stdout
     assert json.loads(f.read_text())["hands"][0]["deal"]["talon"][0] == "T3"
     assert _run("fmt", "--check", str(f)).exit_code == 0
 
@@ -141,7 +146,7 @@ def test_fmt_out_folder_mirrors_inputs_and_refuses_files_with_errors(tmp_path):
     bad = tmp_path / "bad.jsonl"
     shutil.copy(MALFORMED / "card.unknown.jsonl", bad)
     before = bad.read_bytes()
-    r = _run("fmt", str(bad))
+    r = _run("fmt", "--in-place", str(bad))
     assert r.exit_code == 1
     assert bad.read_bytes() == before
 
@@ -149,7 +154,7 @@ def test_fmt_out_folder_mirrors_inputs_and_refuses_files_with_errors(tmp_path):
 def test_fmt_repairs_a_byte_order_mark(tmp_path):
     f = tmp_path / "bom.json"
     shutil.copy(MALFORMED / "json.bom.json", f)
-    assert _run("fmt", str(f)).exit_code == 0
+    assert _run("fmt", "-i", str(f)).exit_code == 0
     assert not f.read_bytes().startswith(b"\xef\xbb\xbf")
     assert _run("validate", str(f)).exit_code == 0
 
@@ -257,3 +262,12 @@ def test_validate_keeps_no_error_in_memory_however_many_there_are(tmp_path):
     peak(100)  # (one-time allocations: caches, lazy imports)
     small, large = peak(500), peak(2000)
     assert large < small * 1.5 + 200_000, (small, large)
+
+
+def test_validate_on_an_empty_mistyped_or_log_less_path_warns_and_exits_2(tmp_path):
+    r = _run("validate", "")
+    assert r.exit_code == 2 and "empty path" in r.stderr
+    r = _run("validate", str(tmp_path / "tpyo.jsonl"))
+    assert r.exit_code == 2 and "no such file" in r.stderr
+    r = _run("validate", str(tmp_path))  # a folder with no log in it
+    assert r.exit_code == 2 and "no log files" in r.stderr
