@@ -52,14 +52,57 @@ def _jsonable(df: pl.DataFrame) -> list[dict[str, Any]]:
     return df.to_dicts()
 
 
-def _print_table(name: str, df: pl.DataFrame, console: Console) -> None:
+#: the columns ``--format table`` shows by default, per section (``--columns`` shows others;
+#: json and csv always carry every column): names rather than ids, counts and rates
+DEFAULT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "players": (
+        "name", "hands", "won", "win_rate", "avg_score", "contracts_played", "contracts_won",
+        "bonuses_made", "kontras_given", "radelci_earned", "enough",
+    ),
+    "roles": ("name", "role", "hands", "won", "win_rate", "avg_score", "enough"),
+    "contracts": ("contract", "played", "won", "win_rate", "avg_declarer_score", "enough"),
+    "bonuses": ("name", "bonus", "announced", "made", "success_rate", "enough"),
+    "kontras": ("name", "target", "level", "given", "successful", "success_rate", "enough"),
+    "synergy": (
+        "name_a", "name_b", "hands", "won", "win_rate", "own_win_rate_a", "own_win_rate_b",
+        "enough",
+    ),
+    "time": ("name", "date", "session_id", "hands", "score", "cumulative"),
+}  # fmt: skip
+
+
+def _columns(name: str, df: pl.DataFrame, asked: list[str]) -> list[str]:
+    """The columns to show: ``--columns all``, the ones asked for (comma-separated or
+    repeated; unknown names are a usage error), else the section's default set."""
+    wanted = [c.strip() for arg in asked for c in arg.split(",") if c.strip()]
+    if "all" in wanted:
+        return list(df.columns)
+    if wanted:
+        unknown = [c for c in wanted if c not in df.columns]
+        if unknown and len(wanted) == len(unknown):
+            cols = ", ".join(df.columns)
+            raise fail(f"no column {', '.join(unknown)} in {name} (columns: {cols})")
+        return [c for c in wanted if c in df.columns]
+    default = [c for c in DEFAULT_COLUMNS.get(name, ()) if c in df.columns]
+    return default or list(df.columns)
+
+
+def _cell(column: str, v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{100 * v:.1f}%" if column.endswith("rate") else f"{v:.1f}"
+    return str(v)
+
+
+def _print_table(name: str, df: pl.DataFrame, console: Console, columns: list[str]) -> None:
     t = Table(title=name, title_justify="left")
-    for c in df.columns:
-        t.add_column(c, justify="right" if df[c].dtype.is_numeric() else "left")
-    for row in df.iter_rows():
-        t.add_row(
-            *["" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)) for v in row]
-        )
+    for c in columns:
+        t.add_column(c.replace("_", " "), justify="right" if df[c].dtype.is_numeric() else "left")
+    for row in df.select(columns).iter_rows():
+        t.add_row(*[_cell(c, v) for c, v in zip(columns, row, strict=True)])
     console.print(t)
 
 
@@ -119,6 +162,14 @@ def stats(
     fmt: Annotated[
         StatsFormat, typer.Option("--format", help="Output format.")
     ] = StatsFormat.table,
+    columns: Annotated[
+        list[str],
+        typer.Option(
+            "--columns",
+            help="With --format table: the columns to show (comma-separated or repeated; "
+            "'all' for every one). Default: a readable set per section.",
+        ),
+    ] = [],  # noqa: B006 - typer needs a literal default
 ) -> None:
     """Statistics of the stored hands; every filter also applies to `--hands` (drill-down).
     Rates come with `enough` (at least 10 hands) so thin samples are visible."""
@@ -165,6 +216,7 @@ def stats(
         }
         sys.stdout.write(orjson.dumps(doc, default=str).decode() + "\n")
     else:
-        console = Console(file=sys.stdout, width=200)
+        # not a terminal: as wide as the table needs (nothing wrapped or cut)
+        console = Console(file=sys.stdout, width=None if sys.stdout.isatty() else 100_000)
         for name, df in frames.items():
-            _print_table(name, df, console)
+            _print_table(name, df, console, _columns(name, df, columns))
