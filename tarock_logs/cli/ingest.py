@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestLocked
+from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestIOError, IngestLocked
 from tarock_logs.store.ingest import ingest as run_ingest
 from tarock_logs.store.schema import SchemaError
 from tarock_logs.store.sources import list_files
@@ -62,6 +62,16 @@ def ingest(
             "that are no longer there (deleted, renamed or excluded).",
         ),
     ] = False,
+    wait: Annotated[
+        float,
+        typer.Option(
+            "--wait",
+            min=0,
+            metavar="SECONDS",
+            help="Wait up to SECONDS for another ingest of the same database to finish "
+            "(default 0: exit 4 at once).",
+        ),
+    ] = 0.0,
 ) -> None:
     """Store every good hand of PATHS in the database; rejected sessions and hands are kept in
     `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
@@ -108,12 +118,15 @@ def ingest(
                 dry_run=dry_run,
                 progress=progress,
                 prune=prune,
+                wait=wait,
             )
         finally:
             if bar is not None:
                 bar.stop()
     except FileNotFoundError as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
+    except IngestIOError as exc:  # a full or read-only disk, an I/O error: nothing published
+        raise fail(str(exc.strerror), ExitCode.IO) from exc
     except OSError as exc:  # an unreadable input, an unwritable database folder
         raise fail(f"{exc.filename or db}: {exc.strerror or exc}", ExitCode.USAGE) from exc
     except IngestLocked as exc:

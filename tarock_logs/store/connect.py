@@ -6,9 +6,11 @@ read-only holder blocks a writer). So the writer never writes the published file
 1. :func:`staging_path` names ``FILE.duckdb.tmp-<pid>`` next to the target;
 2. :func:`begin_staging` copies the published file there (incremental ingest) or starts empty;
 3. the ingest writes the staging copy, checkpoints and closes it;
-4. :func:`publish` ``os.replace()``-s it over the target: readers that already had the old file
-   open keep reading the old inode, new opens see the new file, and nobody ever sees a half
-   written database. A failed ingest deletes its staging copy and the target is untouched.
+4. :func:`publish` flushes it to disk (``fsync``), ``os.replace()``-s it over the target and
+   flushes the folder, so a reported success survives a power loss (the durability SQLite
+   promises: file, rename, folder). Readers that already had the old file open keep reading
+   the old inode, new opens see the new file, and nobody ever sees a half written database. A
+   failed ingest deletes its staging copy and the target is untouched.
 
 Readers use :func:`connect_readonly`, which retries briefly on lock errors (another program
 holding the file read-write). A long-lived reader (the dashboard) should key its cached
@@ -17,7 +19,9 @@ connection on :func:`db_fingerprint` so it reopens after a publish.
 
 from __future__ import annotations
 
+import errno as _errno
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -57,13 +61,49 @@ def discard_staging(stage: str | os.PathLike[str]) -> None:
             pass
 
 
+def fsync_path(path: str | os.PathLike[str], *, directory: bool = False) -> None:
+    """Flush a file's (or a folder's) data and metadata to disk."""
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def publish(stage: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
-    """Atomically replace ``target`` by the (closed, checkpointed) staging file."""
+    """Atomically and durably replace ``target`` by the (closed, checkpointed) staging file:
+    the file is on disk before it takes the name, and the name (with a stale WAL's removal)
+    is on disk before this returns."""
     s, t = Path(stage), Path(target)
+    fsync_path(s)
     os.replace(s, t)
     stale_wal = t.with_name(t.name + ".wal")
     if stale_wal.exists():
         stale_wal.unlink()
+    fsync_path(t.parent, directory=True)
+
+
+#: errno values that mean the disk, not the input: full, over quota, a file too large for it,
+#: read-only, an I/O error
+DISK_ERRNOS = frozenset({_errno.ENOSPC, _errno.EDQUOT, _errno.EFBIG, _errno.EROFS, _errno.EIO})
+_DISK_ERRNO_TEXT = re.compile(r"\[errno (\d+)\]", re.IGNORECASE)
+
+
+def disk_errno(exc: BaseException) -> int | None:
+    """The errno of ``exc`` when it is a disk error (:data:`DISK_ERRNOS`), else None; DuckDB's
+    errors carry it in their text (``[errno 28]``, or the system's wording)."""
+    code = getattr(exc, "errno", None)
+    if isinstance(code, int):
+        return code if code in DISK_ERRNOS else None
+    if isinstance(exc, duckdb.Error):
+        text = str(exc)
+        m = _DISK_ERRNO_TEXT.search(text)
+        if m and int(m.group(1)) in DISK_ERRNOS:
+            return int(m.group(1))
+        for code in DISK_ERRNOS:
+            if os.strerror(code).lower() in text.lower():
+                return code
+    return None
 
 
 def connect_writer(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:

@@ -14,10 +14,16 @@
 * **Rejects.** Sessions and hands the reader refuses go to ``rejects`` with their located
   errors; every good hand of the same file is stored. A re-run replaces a changed file's
   rejects and keeps an unchanged file's, so rejects are never duplicated either.
-* **Atomic publish.** The writer works on a staging copy (``FILE.duckdb.tmp-<pid>``, a copy of
-  the published file for incremental ingest) and ``os.replace()``-s it over the target at the
-  end (see :mod:`tarock_logs.store.connect`). Readers (the dashboard) keep working throughout.
-  A lock file (``FILE.duckdb.ingest-lock``) serialises concurrent writers.
+* **Atomic and durable publish.** The writer works on a staging copy (``FILE.duckdb.tmp-<pid>``,
+  a copy of the published file for incremental ingest), flushes it to disk and
+  ``os.replace()``-s it over the target at the end, then flushes the folder (see
+  :mod:`tarock_logs.store.connect`). Readers (the dashboard) keep working throughout. A full
+  disk or an I/O error raises :class:`IngestIOError` and leaves nothing behind (no staging
+  copy, spill folder or lock file; the published file untouched).
+* **One writer, recovered by itself.** The writer lock (:mod:`tarock_logs.store.lock`)
+  serialises concurrent ingests (``wait`` seconds for a busy one); a killed ingest's lock
+  goes with it and its workers die with it, and its leftovers (staging copy, spill folder)
+  are removed by the next ingest.
 * **Bounded memory.** Files are processed a batch of hands at a time (2,000 by default) and
   loaded as Arrow tables (``INSERT … BY NAME SELECT * FROM batch``); DuckDB runs with a memory
   limit and a spill folder.
@@ -25,10 +31,11 @@
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import hashlib
+import multiprocessing
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -42,8 +49,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
+from tarock_logs.store import lock as writer_lock
 from tarock_logs.store import process, sources
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
+from tarock_logs.store.lock import IngestLocked as IngestLocked
 from tarock_logs.store.schema import migrate
 
 #: Environment variable naming the database when ``--db`` is not given.
@@ -461,12 +470,27 @@ class _ParallelStream:
     database up meanwhile); :meth:`close` stops the pool. Each batch's IPC folder is
     deleted once it has been read."""
 
-    def __init__(self, files: list[Path], jobs: int, out_dir: Path, batch_hands: int) -> None:
+    def __init__(
+        self,
+        files: list[Path],
+        jobs: int,
+        out_dir: Path,
+        batch_hands: int,
+        lock_fd: int | None = None,
+    ) -> None:
         #: called once every unit is processed (the workers are idle from then on)
         self.on_drain: Callable[[], None] | None = None
         self.out_dir = out_dir
         self.batch_hands = batch_hands
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        # forked workers (cheap: the modules are loaded) that close their inherited copy of
+        # the writer lock ``lock_fd`` and die with the ingest (lock.worker_init)
+        forked = "fork" in multiprocessing.get_all_start_methods()
+        self.pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("fork" if forked else "spawn"),
+            initializer=writer_lock.worker_init,
+            initargs=(os.getpid(), lock_fd if forked else None),
+        )
         self.units = iter(_plan_units(files, jobs))
         self.pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
         for _ in range(2 * jobs):
@@ -510,7 +534,8 @@ class _ParallelStream:
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
              started: _ParallelStream | None = None,
-             drained: Callable[[], None] | None = None) -> None:  # fmt: skip
+             drained: Callable[[], None] | None = None,
+             lock_fd: int | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
@@ -519,12 +544,12 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     of the processing time). One full collection per batch keeps memory bounded.
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
-    started on ``files``; ``drained``: called when the workers have nothing left to do.
+    started on ``files``; ``drained``: called when the workers have nothing left to do;
+    ``lock_fd``: the writer lock's descriptor, which new workers close (:class:`_ParallelStream`).
     """
     parallel = jobs > 1 and bool(files)  # one big file is read in parts (_plan_units)
     if parallel:
-        pool = started if started is not None else _ParallelStream(files, jobs, parts,
-                                                                   batch_hands)  # fmt: skip
+        pool = started or _ParallelStream(files, jobs, parts, batch_hands, lock_fd)
         pool.on_drain = drained
         stream: _Stream = iter(pool)
     else:
@@ -591,8 +616,43 @@ def _prune(w: _Writer, known: dict[str, str], files: list[Path],
     w.commit()
 
 
-class IngestLocked(RuntimeError):
-    """Another ingest is writing the same database."""
+class IngestIOError(OSError):
+    """The database could not be written: a full disk, a read-only one, an I/O error. Nothing
+    was published and nothing is left behind."""
+
+
+#: ``FILE.duckdb.tmp-<pid>`` and what hangs off it (``.wal``, ``.spill``): a writer's staging
+_STAGING_PID = re.compile(r"\.tmp-(\d+)(?:\..*)?$")
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("ascii", errors="replace")
+    except OSError:
+        return True  # no /proc: it exists
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Remove the staging copies, WALs and spill folders of ingests that died (their process
+    is gone). Called with the writer lock held; a live process's staging is never touched,
+    even if the lock was broken by hand."""
+    for stale in target.parent.glob(target.name + ".tmp-*"):
+        m = _STAGING_PID.search(stale.name)
+        pid = int(m.group(1)) if m else None
+        if pid is None or (pid != os.getpid() and _pid_alive(pid)):
+            continue
+        if stale.is_dir():
+            shutil.rmtree(stale, ignore_errors=True)
+        else:
+            stale.unlink(missing_ok=True)
 
 
 def ingest(
@@ -605,6 +665,7 @@ def ingest(
     dry_run: bool = False,
     progress: Progress | None = None,
     prune: bool = False,
+    wait: float = 0.0,
 ) -> IngestSummary:
     """Ingest the log files under ``paths`` into ``db`` and publish it atomically.
 
@@ -617,8 +678,13 @@ def ingest(
     the rows are the same as a serial ingest's). By default (None) one per core the process
     may use, when there are several files to process; else the ingest is serial.
 
-    Raises ``FileNotFoundError`` for a path that does not exist and :class:`IngestLocked`
-    when another ingest holds the database.
+    ``wait``: seconds to wait for another ingest of the same database to finish (0: refuse
+    at once).
+
+    Raises ``FileNotFoundError`` for a path that does not exist, :class:`IngestLocked` when
+    another ingest still holds the database after ``wait`` seconds and :class:`IngestIOError`
+    when the database cannot be written (disk full, read-only, I/O error): then nothing is
+    published and nothing is left behind.
     """
     target = Path(db if db is not None else default_db())
     for p in paths:
@@ -627,102 +693,126 @@ def ingest(
     files = sources.list_files(paths, exclude)
     summary = IngestSummary(db=str(target), files=len(files), dry_run=dry_run)
     target.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = target.with_name(target.name + ".ingest-lock")
-    with open(lock_path, "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise IngestLocked(f"another ingest is writing {target}") from exc
-        for stale in target.parent.glob(target.name + ".tmp-*"):  # left by a killed ingest
-            if stale.is_dir():
-                shutil.rmtree(stale, ignore_errors=True)
-            else:
-                stale.unlink(missing_ok=True)
-        fresh = not target.exists()
-        stage = dbc.begin_staging(target)
-        spill = stage.with_name(stage.name + ".spill")
-        started: _ParallelStream | None = None
-        n_jobs = 1
-        try:
-            if fresh:  # nothing is known yet: every file is to do, the workers start now
-                n_jobs = jobs if jobs is not None else _default_jobs(len(files))
-                if n_jobs > 1 and files:
-                    started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands)
-            con = dbc.connect_writer(stage)
-            try:
-                migrate(con)
-                # commit every half batch: with workers, the first commit then runs while
-                # they process the last files (measured: 1,307 vs 1,141 hands/s on 2 cores)
-                w = _Writer(con, summary, commit_every=max(1, batch_hands // 2))
-                w.begin_run()
-                buf = _Buffer(w, batch_hands)
-                known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
-                w.known = set(known)
-                todo: list[Path] = []
-                same: list[Path] = []
-                digests: dict[Path, tuple[str, int]] = {}
-                for f in files:
-                    digests[f] = sources.sha256_file(f)
-                    (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
-                summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
-                if started is None:
-                    n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
-                else:
-                    assert todo == files  # a fresh database knows no file
-                if n_jobs > 1 and todo:
-                    # the workers have the cores: DuckDB loads with what is left (at least
-                    # one thread) instead of competing with them (measured on 2 cores with 2
-                    # workers: 8% faster, best and median of 6), and with all of them again
-                    # once the workers are done (the last loads, the commit, the checkpoint)
-                    con.execute(f"SET threads = {max(1, _usable_cores() - n_jobs)}")
-
-                def all_threads_again() -> None:
-                    con.execute("RESET threads")
-
-                _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
-                         started, drained=all_threads_again)  # fmt: skip
-                con.execute("RESET threads")
-                buf.flush()
-                if prune:
-                    _prune(w, known, files, paths)
-                # A hand that a changed file dropped may still be in an unchanged file that
-                # held a duplicate of it (stored once, under the changed file): read those
-                # files again so nothing is lost.
-                lost = con.execute(
-                    "SELECT count(*) FROM _old_ids WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
-                ).fetchall()[0][0]
-                again: set[str] = set()
-                if lost:
-                    again = {
-                        r[0]
-                        for r in con.execute(
-                            "SELECT r.file FROM raw_logs r WHERE r.n_hands > "
-                            "(SELECT count(*) FROM hands h WHERE h.file = r.file)"
-                        ).fetchall()
-                    }
-                reread = [f for f in same if sources.file_key(f) in again]
-                for f in same:
-                    if sources.file_key(f) not in again:
-                        w.unchanged_file(sources.file_key(f))
-                        if progress:
-                            progress(sources.file_key(f), 0)
-                summary.files_unchanged += len(reread)
-                _process(reread, buf, 1, spill / "parts", batch_hands, progress)
-                buf.flush()
-                w.commit()
-                con.execute("CHECKPOINT").fetchall()
-            finally:
-                con.close()
-            if dry_run:
-                dbc.discard_staging(stage)
-            else:
-                dbc.publish(stage, target)
-        except BaseException:
-            dbc.discard_staging(stage)
-            raise
-        finally:
-            if started is not None:
-                started.close()
-            shutil.rmtree(spill, ignore_errors=True)
-            lock_path.unlink(missing_ok=True)  # still held: nobody else can be inside
+    lock = writer_lock.acquire(target, wait=wait)
+    try:
+        _remove_leftovers(target)
+        _ingest_locked(target, files, summary, lock, paths, jobs, batch_hands, dry_run, progress,
+                       prune)  # fmt: skip
+    except (OSError, duckdb.Error) as exc:
+        errno = dbc.disk_errno(exc)
+        if errno is not None and not isinstance(exc, IngestIOError):
+            raise IngestIOError(
+                errno, f"{target}: {os.strerror(errno)} ({exc}); nothing was published"
+            ) from exc
+        raise
+    finally:
+        lock.release()
     return summary
+
+
+def _ingest_locked(
+    target: Path,
+    files: list[Path],
+    summary: IngestSummary,
+    lock: writer_lock.WriterLock,
+    paths: Sequence[str | os.PathLike[str]],
+    jobs: int | None,
+    batch_hands: int,
+    dry_run: bool,
+    progress: Progress | None,
+    prune: bool,
+) -> None:
+    """The ingest proper, with the writer lock held: stage, migrate, load, publish (see
+    :func:`ingest`). On any failure the staging copy and the spill folder are removed."""
+    fresh = not target.exists()
+    stage = dbc.staging_path(target)
+    spill = stage.with_name(stage.name + ".spill")
+    started: _ParallelStream | None = None
+    n_jobs = 1
+    try:
+        dbc.begin_staging(target)
+        if fresh:  # nothing is known yet: every file is to do, the workers start now
+            n_jobs = jobs if jobs is not None else _default_jobs(len(files))
+            if n_jobs > 1 and files:
+                started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
+        con = dbc.connect_writer(stage)
+        try:
+            migrate(con)
+            # commit every half batch: with workers, the first commit then runs while
+            # they process the last files (measured: 1,307 vs 1,141 hands/s on 2 cores)
+            w = _Writer(con, summary, commit_every=max(1, batch_hands // 2))
+            w.begin_run()
+            buf = _Buffer(w, batch_hands)
+            known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
+            w.known = set(known)
+            todo: list[Path] = []
+            same: list[Path] = []
+            digests: dict[Path, tuple[str, int]] = {}
+            for f in files:
+                digests[f] = sources.sha256_file(f)
+                (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
+            summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
+            if started is None:
+                n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
+            else:
+                assert todo == files  # a fresh database knows no file
+            if n_jobs > 1 and todo:
+                # the workers have the cores: DuckDB loads with what is left (at least
+                # one thread) instead of competing with them (measured on 2 cores with 2
+                # workers: 8% faster, best and median of 6), and with all of them again
+                # once the workers are done (the last loads, the commit, the checkpoint)
+                con.execute(f"SET threads = {max(1, _usable_cores() - n_jobs)}")
+
+            def all_threads_again() -> None:
+                con.execute("RESET threads")
+
+            _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
+                     started, drained=all_threads_again)  # fmt: skip
+            con.execute("RESET threads")
+            buf.flush()
+            if prune:
+                _prune(w, known, files, paths)
+            # A hand that a changed file dropped may still be in an unchanged file that
+            # held a duplicate of it (stored once, under the changed file): read those
+            # files again so nothing is lost.
+            lost = con.execute(
+                "SELECT count(*) FROM _old_ids WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
+            ).fetchall()[0][0]
+            again: set[str] = set()
+            if lost:
+                again = {
+                    r[0]
+                    for r in con.execute(
+                        "SELECT r.file FROM raw_logs r WHERE r.n_hands > "
+                        "(SELECT count(*) FROM hands h WHERE h.file = r.file)"
+                    ).fetchall()
+                }
+            reread = [f for f in same if sources.file_key(f) in again]
+            for f in same:
+                if sources.file_key(f) not in again:
+                    w.unchanged_file(sources.file_key(f))
+                    if progress:
+                        progress(sources.file_key(f), 0)
+            summary.files_unchanged += len(reread)
+            _process(reread, buf, 1, spill / "parts", batch_hands, progress)
+            buf.flush()
+            w.commit()
+            con.execute("CHECKPOINT").fetchall()
+        finally:
+            con.close()
+        if dry_run:
+            dbc.discard_staging(stage)
+        elif not lock.still_held():
+            raise IngestLocked(
+                f"the lock file {lock.path} was removed while this ingest held it: another "
+                f"ingest may be writing {target}; nothing was published"
+            )
+        else:
+            dbc.publish(stage, target)
+    except BaseException:
+        dbc.discard_staging(stage)
+        raise
+    finally:
+        if started is not None:
+            started.close()
+        shutil.rmtree(spill, ignore_errors=True)

@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from tarock_logs.cards import PACKS, sort_cards
+from tarock_logs.log import writer
 from tarock_logs.log.models import FORMAT_NAME, FORMAT_VERSION, SessionAdapter
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, GameEngine, HandScore, HandState, Ruleset
@@ -662,21 +663,10 @@ def simulate_hands(
 
 
 def dumps_session(session: dict[str, Any]) -> bytes:
-    """One session as one canonical JSON line (validated against the log-format models).
-
-    Uses the project's canonical writer when it is available, else sorted-keys compact JSON.
-    """
-    model = SessionAdapter.validate_python(session)
-    try:
-        from tarock_logs.log import writer
-    except ImportError:
-        writer = None  # type: ignore[assignment]
-    dump = getattr(writer, "dumps_session", None) if writer is not None else None
-    if dump is not None:
-        out = dump(model)
-        data = out.encode() if isinstance(out, str) else bytes(out)
-        return data if data.endswith(b"\n") else data + b"\n"
-    return orjson.dumps(session, option=orjson.OPT_SORT_KEYS) + b"\n"
+    """One session as one canonical JSON line (validated against the log-format models and
+    written by the log format's canonical writer)."""
+    data = writer.dumps_session(SessionAdapter.validate_python(session)).encode()
+    return data if data.endswith(b"\n") else data + b"\n"
 
 
 def write_result(result: SimulationResult, out_dir: Path) -> list[Path]:
