@@ -26,6 +26,7 @@ import duckdb
 from tarock_logs.log import models as m
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
+from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
@@ -78,6 +79,8 @@ class HandView:
     won: bool | None
     prev_hand: str | None = None
     next_hand: str | None = None
+    #: the engine's phase of each action (``phases[k]``: action ``k``, shown at step ``k + 1``)
+    phases: list[str] = field(default_factory=list)
     replay: rp.HandReplay | None = field(default=None, repr=False)
     session: m.Session | None = field(default=None, repr=False)
     hand: m.Hand | None = field(default=None, repr=False)
@@ -86,6 +89,10 @@ class HandView:
     def n_steps(self) -> int:
         """Index of the last step (= number of actions)."""
         return len(self.actions)
+
+    def phase_at(self, step: int) -> str | None:
+        """The engine's phase of the action that led to ``step`` (None at the deal)."""
+        return self.phases[step - 1] if 0 < step <= len(self.phases) else None
 
     def first_problem_step(self) -> int | None:
         """The step right after the first illegal action (where the viewer highlights it)."""
@@ -144,10 +151,18 @@ def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
         won=r["won"],
         prev_hand=ids[index - 1] if index > 0 else None,
         next_hand=ids[index + 1] if index + 1 < len(ids) else None,
+        phases=_phases(r["game"], replay.steps),
         replay=replay,
         session=session,
         hand=hand,
     )
+
+
+def _phases(game: str, steps: list[rp.Step]) -> list[str]:
+    """The engine's phase of each replayed action (none without an engine)."""
+    engine = get_engine(game)
+    actions = [s.action for s in steps[1:] if s.action is not None]
+    return list(engine.action_phases(actions)) if engine is not None else []
 
 
 def event_line(view: HandView) -> str:
@@ -204,19 +219,28 @@ def total_lines(view: HandView, players: list[str]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- replay helpers (pure)
 
 
-def step_text(view: HandView, action: Any, players: list[str] | None = None) -> str:
+def step_text(
+    view: HandView, action: Any, players: list[str] | None = None, *, step: int | None = None
+) -> str:
     """One action of the hand as people read it (:func:`tarock_logs.report.text.describe_action`
-    in the hand's game): ``"Ana bids tri"``; ``"the deal"`` at step 0."""
-    return text.describe_action(action, game=view.game, players=players)
+    in the hand's game, in the phase of ``step`` when given: a Slovenian pass is *naprej* in
+    the bidding, *v redu* in the announcement round): ``"Ana bids tri"``; ``"the deal"`` at
+    step 0."""
+    phase = view.phase_at(step) if step is not None else None
+    return text.describe_action(action, game=view.game, players=players, phase=phase)
 
 
-def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
+def phase_marks(view: HandView) -> list[tuple[str, int]]:
     """Where to jump: the first step of each phase and of each trick, plus the end.
 
     Returns ``(label, step)`` pairs in step order: ``("bidding", 1)``, ``("trick 1", 23)``…
-    A trick's step is the one where its first card is on the table (read from the engine's
-    view; without views every ``n_active`` plays start a trick).
+    The phases are the engine's (:attr:`HandView.phases`), named by
+    :func:`tarock_logs.report.text.phase_name`. A trick's step is the one where its first card
+    is on the table (read from the engine's view; without views every ``n`` plays start a
+    trick, ``n`` the seats dealt cards).
     """
+    steps = view.steps
+    n_active = sum(1 for h in view.deal if h) or len(view.players) or 1
     marks: list[tuple[str, int]] = [("deal", 0)] if steps else []
     last = None
     plays = 0
@@ -226,9 +250,11 @@ def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
         if action is None:
             continue
         if action.type == "play":
-            view = st.view or {}
+            position = st.view or {}
             starts = (
-                (len(view.get("trick") or []) == 1) if "trick" in view else plays % n_active == 0
+                (len(position.get("trick") or []) == 1)
+                if "trick" in position
+                else plays % n_active == 0
             )
             plays += 1
             if starts:
@@ -236,26 +262,14 @@ def phase_marks(steps: list[Any], n_active: int = 4) -> list[tuple[str, int]]:
                 marks.append((f"trick {trick_no}", st.index))
             last = "play"
             continue
-        label = _PHASE_OF.get(action.type, action.type)
+        phase = view.phase_at(st.index)
+        label = text.phase_name(phase) if phase is not None else action.type
         if label != last:
             marks.append((label, st.index))
             last = label
     if steps:
         marks.append(("end", len(steps) - 1))
     return marks
-
-
-_PHASE_OF = {
-    "bid": "bidding",
-    "pass": "bidding",
-    "call": "king call",
-    "talon": "talon",
-    "discard": "talon",
-    "announce": "announcements",
-    "kontra": "announcements",
-    "lezim": "announcements",
-    "claim": "claim",
-}
 
 
 def history_lines(players: list[str], rows: Any) -> list[str]:

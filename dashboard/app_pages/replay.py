@@ -268,7 +268,7 @@ def viewer() -> None:
         width="stretch",
         help="the position right after the first illegal action",
     )
-    marks = vm.phase_marks(view.steps, sum(1 for h in view.deal if h) or n_seats)
+    marks = vm.phase_marks(view)
     nav2[0].selectbox(
         "Jump to",
         [f"{lbl} (step {s})" for lbl, s in marks],
@@ -282,7 +282,7 @@ def viewer() -> None:
     state: dict[str, Any] = cur.view or {}
 
     # ---------------------------------------------------------------- the action and its verdict
-    st.subheader(f"Step {step} of {last}: {vm.step_text(view, cur.action, players)}")
+    st.subheader(f"Step {step} of {last}: {vm.step_text(view, cur.action, players, step=step)}")
     offending_cards: set[str] = set()
     for v in cur.violations:
         verdict = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"

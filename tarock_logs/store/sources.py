@@ -15,7 +15,6 @@ does not care how they are spelled. It never raises for bad input: problems beco
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -90,17 +89,6 @@ def sha256_file(path: Path) -> tuple[str, int]:
 # --------------------------------------------------------------------------- the reader
 
 
-def _error_dict(err: Any) -> dict[str, Any]:
-    if isinstance(err, dict):
-        return dict(err)
-    to_dict = getattr(err, "to_dict", None)
-    if callable(to_dict):
-        return dict(to_dict())
-    if dataclasses.is_dataclass(err) and not isinstance(err, type):
-        return dataclasses.asdict(err)
-    return {"code": "error", "message": str(err)}
-
-
 def _text(raw: Any, limit: int = 1_000_000) -> str:
     if raw is None:
         return ""
@@ -170,7 +158,7 @@ def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
         session = rec.session
         sid = session.id if session is not None else None
         rejected: list[Rejected] = []
-        errors = [_error_dict(e) for e in rec.errors]
+        errors = [e.to_dict() for e in rec.errors]
         hard = [e for e in errors if e.get("severity", "error") == "error"]
         if session is None or hard:
             rejected.append(
@@ -191,7 +179,7 @@ def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
                     rh.number,
                     rh.index,
                     _text(rh.raw),
-                    [_error_dict(e) for e in rh.errors],
+                    [e.to_dict() for e in rh.errors],
                 )
             )
         yield FileRecord(rec.line, session, rejected)
@@ -205,19 +193,6 @@ def _guess_session_id(errors: Iterable[dict[str, Any]]) -> str | None:
 
 
 # --------------------------------------------------------------------------- the audit
-
-
-def _plain(obj: Any) -> Any:
-    """A HandAudit (dataclass, pydantic model or dict) as a plain dict."""
-    if isinstance(obj, dict):
-        return obj
-    for name in ("to_dict", "model_dump"):
-        fn = getattr(obj, name, None)
-        if callable(fn):
-            return fn()
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return dataclasses.asdict(obj)
-    raise TypeError(f"cannot read an audit record of type {type(obj).__name__}")
 
 
 @dataclass(slots=True)
@@ -241,9 +216,9 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     sa = _audit(session, file=file, keep_replays=True)
     hands: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for h in sa.hands:
-        hands.append((_plain(h), _tricks_of(getattr(h, "replay", None))))
+        hands.append((h.to_dict(), _tricks_of(h.replay)))
         h.replay = None  # let the engine state go
-    return AuditedSession(hands, _plain(sa))
+    return AuditedSession(hands, sa.to_dict())
 
 
 def _tricks_of(replay: HandReplay | None) -> Any:

@@ -29,11 +29,11 @@ from typing import Any
 
 import orjson
 
-from tarock_logs.cards import PACKS, sort_cards
+from tarock_logs.cards import sort_cards
 from tarock_logs.log import writer
 from tarock_logs.log.models import FORMAT_NAME, FORMAT_VERSION, SessionAdapter
 from tarock_logs.rules import get_engine
-from tarock_logs.rules.base import Action, GameEngine, HandScore, HandState, Ruleset
+from tarock_logs.rules.base import Action, DealShape, GameEngine, HandScore, HandState, Ruleset
 from tarock_logs.tools.sim_players import Policy, get_policy
 from tarock_logs.verdict.convert import action_to_log, score_to_log
 
@@ -49,8 +49,6 @@ PLANTABLE = {
     "zwanzigerrufen": ("illegal_card", "wrong_score_item", "wrong_placement_points"),
     "royal": ("illegal_card", "wrong_score_item"),
 }
-
-DEFAULT_RULESETS = {"slovenian": "si-tournament-2021"}
 
 #: Realistic player names (Slovenian club players), drawn without replacement.
 PLAYER_NAMES = (
@@ -112,58 +110,67 @@ def _num(x: float) -> int | float:
 # --------------------------------------------------------------------------- dealing
 
 
-#: Cards dealt to the talon (the face-down cards apart from the hands) per game.
-TALON_SIZE = {"slovenian": 6, "zwanzigerrufen": 0, "royal": 0}
+def _shape(engine: GameEngine, ruleset: Ruleset, dealer: int, table_size: int) -> DealShape:
+    shape = engine.deal_shape(table_size, dealer, ruleset)
+    if shape is None:
+        raise SimulationError(f"{engine.game} is not dealt at a table of {table_size}")
+    return shape
 
 
 def deal_pack(
-    game: str, rng: Random, dealer: int, table_size: int
+    engine: GameEngine, ruleset: Ruleset, rng: Random, dealer: int, table_size: int
 ) -> tuple[list[list[str]], list[str]]:
-    """Shuffle the game's pack and deal it: talon first (Slovenian: 6 cards; Zwanzigerrufen
-    and Royal Tarock have none), then two rounds of packets in playing order from P1 (Slovenian
-    packets of 6 with 4 active players, 8 with 3; Zwanzigerrufen 2 × 5); a sitting-out dealer
-    (table of 5) gets nothing. Hands are returned in canonical card order, the talon in dealt
-    order."""
-    deck = list(PACKS[game])
+    """Shuffle the game's pack (the engine's ``pack``) and deal it as the engine's
+    ``deal_shape`` says: the talon first, then two rounds of packets in playing order from the
+    seat after the dealer, each packet half the seat's hand (Slovenian packets of 6 with 4
+    active players, 8 with 3, ``slovenian-tarok.md`` §3.4; Zwanzigerrufen 2 × 5); a seat dealt
+    nothing (the dealer at a table of 5) is passed over. Hands are returned in canonical card
+    order, the talon in dealt order."""
+    shape = _shape(engine, ruleset, dealer, table_size)
+    deck = list(engine.pack(ruleset))
     rng.shuffle(deck)
-    active = [(dealer + i) % table_size for i in range(1, table_size + 1)]
-    if table_size == 5:
-        active.remove(dealer)
-    k = TALON_SIZE.get(game, 0)
-    talon, rest = deck[:k], deck[k:]
-    packet = len(rest) // (2 * len(active))
+    talon, rest = deck[: shape.talon], deck[shape.talon :]
     hands: list[list[str]] = [[] for _ in range(table_size)]
     pos = 0
     for _ in range(2):
-        for seat in active:
+        for i in range(1, table_size + 1):
+            seat = (dealer + i) % table_size
+            packet = shape.hands[seat] // 2
             hands[seat] += rest[pos : pos + packet]
             pos += packet
-    return [sort_cards(h, game) for h in hands], talon
+    return [sort_cards(h, engine.game) for h in hands], talon
 
 
-def deal_royal(rng: Random, dealer: int, table_size: int = 4) -> tuple[list[list[str]], list[str]]:
+def deal_royal(
+    engine: GameEngine, ruleset: Ruleset, rng: Random, dealer: int, table_size: int = 4
+) -> tuple[list[list[str]], list[str]]:
     """Royal Tarock's deal (royal-tarock.md §3.3): XIX to the attacking Abfänger (the seat
     after the dealer), XX to the attacking Eintreiber (the next), the other 38 cards shuffled
-    and dealt so that everyone holds 10. A deal leaving anyone with fewer than 3 tarocks would
-    be thrown in (§3.4); the simulator deals again instead of recording the annulled deal."""
+    and dealt so that everyone holds their share (the engine's ``deal_shape``: 10). A deal
+    leaving anyone with fewer than 3 tarocks would be thrown in (§3.4); the simulator deals
+    again instead of recording the annulled deal."""
+    shape = _shape(engine, ruleset, dealer, table_size)
     while True:
-        deck = [c for c in PACKS["royal"] if c not in ("T19", "T20")]
+        deck = [c for c in engine.pack(ruleset) if c not in ("T19", "T20")]
         rng.shuffle(deck)
-        abf_att, ein_att = (dealer + 1) % 4, (dealer + 2) % 4
-        hands: list[list[str]] = [[] for _ in range(4)]
+        abf_att, ein_att = (dealer + 1) % table_size, (dealer + 2) % table_size
+        hands: list[list[str]] = [[] for _ in range(table_size)]
         hands[abf_att].append("T19")
         hands[ein_att].append("T20")
         pos = 0
-        for seat in range(4):
-            need = 10 - len(hands[seat])
+        for seat in range(table_size):
+            need = shape.hands[seat] - len(hands[seat])
             hands[seat] += deck[pos : pos + need]
             pos += need
         if all(sum(1 for c in h if c[0] == "T") >= 3 for h in hands):
-            return [sort_cards(h, "royal") for h in hands], []
+            return [sort_cards(h, engine.game) for h in hands], []
 
 
 #: Royal Tarock seats in playing order: pair A's Abfänger and Eintreiber, then pair B's.
 ROYAL_ROLES = (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
+#: Who deals a simulated Royal Tarock match's first game: pair A's Eintreiber (seat 1); the
+#: engine's ``next_dealer`` passes the deal on from there (§3.2: seats 1, 3, 1, ...).
+ROYAL_FIRST_DEALER = 1
 
 
 def _seat_players(game: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -180,12 +187,10 @@ def _seat_players(game: str, players: list[dict[str, Any]]) -> list[dict[str, An
     ]
 
 
-def _dealer_of(game: str, plan: SessionPlan, number: int, n: int) -> int:
-    """Slovenian/Zwanzigerrufen: the deal passes to the next seat every game. Royal Tarock:
-    the defending pair's Eintreiber deals, and attack and defence alternate (seats 1, 3, 1…)."""
-    if game == "royal":
-        return 1 if number % 2 == 1 else 3
-    return (plan.first_dealer + (number - 1 if plan.rotate_dealer else 0)) % n
+def _first_dealer(game: str, plan: SessionPlan) -> int:
+    """Who deals the session's first hand: the plan's seat (Royal Tarock: pair A's
+    Eintreiber, :data:`ROYAL_FIRST_DEALER`)."""
+    return ROYAL_FIRST_DEALER if game == "royal" else plan.first_dealer
 
 
 # --------------------------------------------------------------------------- one hand
@@ -324,15 +329,17 @@ def simulate_session(
         plant = _Plant(plant_kind, from_hand=rng.randint(2, max(2, plan.n_hands // 2)))
     hands_out: list[dict[str, Any]] = []
     totals = [0] * n
+    first_dealer = dealer = _first_dealer(game, plan)
     for number in range(1, plan.n_hands + 1):
-        dealer = _dealer_of(game, plan, number, n)
+        if number > 1 and plan.rotate_dealer:
+            dealer = engine.next_dealer(dealer, n)
         if dealer_fn is not None:
             dealt, talon, deal_seed = dealer_fn(rng, dealer, n)
         elif game == "royal":
-            dealt, talon = deal_royal(rng, dealer, n)
+            dealt, talon = deal_royal(engine, ruleset, rng, dealer, n)
             deal_seed = None
         else:
-            dealt, talon = deal_pack(game, rng, dealer, n)
+            dealt, talon = deal_pack(engine, ruleset, rng, dealer, n)
             deal_seed = None
         actions, score, planted = play_hand(
             session_state, policy, rng, dealer, dealt, talon, plant, number
@@ -392,7 +399,7 @@ def simulate_session(
         "game": game,
         "ruleset": ruleset.id,
         "players": _seat_players(game, plan.players),
-        "first_dealer": _dealer_of(game, plan, 1, n),
+        "first_dealer": first_dealer,
         "hands": hands_out,
         "recorded": {"totals": totals, "placement_points": placement},
         "source": {"software": "tarock-logs simulate", "seed": plan.source_seed},
@@ -530,7 +537,7 @@ def resolve(game: str, ruleset_id: str | None) -> tuple[GameEngine, Ruleset, Pol
     policy = get_policy(game)
     if policy is None:
         raise SimulationError(f"no simulated players for {game!r} yet: cannot simulate it")
-    rid = ruleset_id or DEFAULT_RULESETS.get(game) or next(iter(engine.rulesets))
+    rid = ruleset_id or engine.default_ruleset
     try:
         ruleset = engine.ruleset(rid)
     except KeyError as exc:

@@ -40,7 +40,7 @@ def test_an_unknown_hand_has_no_view(cur) -> None:
 
 def test_phase_marks_find_bidding_and_every_trick_four_plays_apart(cur) -> None:
     view = _view(cur, "si-appendix-b1", 1)
-    marks = vm.phase_marks(view.steps)
+    marks = vm.phase_marks(view)
     labels = [m[0] for m in marks]
     assert labels[0] == "deal" and labels[1] == "bidding" and labels[-1] == "end"
     tricks = [s for lbl, s in marks if lbl.startswith("trick ")]
@@ -123,6 +123,21 @@ def test_a_step_reads_in_the_one_wording_of_actions(cur) -> None:
     assert vm.step_text(view, first, view.players).startswith(view.players[first.seat] + " ")
     assert vm.step_text(view, Action("play", 1, card="T20"), ["Ana", "Bor"]) == "Bor plays XX"
     assert vm.step_text(view, None) == "the deal"
+
+
+def test_the_phases_are_the_engines_and_a_pass_is_worded_in_its_phase(cur) -> None:
+    """Phases come from the engine's ``action_phases`` (no phase table of the dashboard's
+    own): a Slovenian pass is *naprej* in the bidding and *v redu* in the announcements."""
+    view = _view(cur, "si-appendix-b1", 1)
+    assert len(view.phases) == len(view.actions)
+    assert view.phase_at(0) is None and view.phase_at(1) == "bidding"
+    labels = [label for label, _ in vm.phase_marks(view)]
+    assert labels.index("bidding") < labels.index("king call") < labels.index("announcements")
+    passes = [s.index for s in view.steps[1:] if s.action.type == "pass"]
+    words = {view.phase_at(i): vm.step_text(view, view.steps[i].action, view.players, step=i)
+             for i in passes}  # fmt: skip
+    assert words["bidding"].endswith("passes (naprej)")
+    assert words["announcements"].endswith("passes (v redu)")
 
 
 def test_tournament_report_flags_the_swapped_placement_points(cur) -> None:

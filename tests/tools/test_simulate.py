@@ -27,6 +27,7 @@ from tarock_logs.verdict.tournament import audit_tournaments
 needs_engine = pytest.mark.skipif(
     get_engine("slovenian") is None, reason="the Slovenian engine has not landed yet"
 )
+ENGINE = get_engine("slovenian")
 
 
 def _sessions(folder: Path) -> list[tuple[str, object]]:
@@ -41,7 +42,9 @@ def _sessions(folder: Path) -> list[tuple[str, object]]:
 def test_deal_gives_talon_of_six_and_packets_to_the_active_players(size: int, dealer: int) -> None:
     from random import Random
 
-    hands, talon = deal_pack("slovenian", Random(1), dealer, size)
+    hands, talon = deal_pack(
+        ENGINE, ENGINE.ruleset(ENGINE.default_ruleset), Random(1), dealer, size
+    )
     assert len(talon) == 6
     active = 3 if size == 3 else 4
     sizes = [len(h) for h in hands]
@@ -58,7 +61,8 @@ def test_deal_follows_section_3_4_packet_order() -> None:
 
     deck = list(PACKS["slovenian"])
     Random(9).shuffle(deck)
-    hands, talon = deal_pack("slovenian", Random(9), 3, 4)  # dealer 3: P1 is seat 0
+    rs = ENGINE.ruleset(ENGINE.default_ruleset)
+    hands, talon = deal_pack(ENGINE, rs, Random(9), 3, 4)  # dealer 3: P1 is seat 0
     assert talon == deck[:6]
     assert set(hands[0]) == set(deck[6:12] + deck[30:36])
     assert set(hands[3]) == set(deck[24:30] + deck[48:54])

@@ -28,6 +28,7 @@ from typing import Any
 
 from tarock_logs.cards import CARDS, KINGS, SUITS
 from tarock_logs.rules.base import Action, HandState
+from tarock_logs.rules.slovenian.state import Phase
 
 #: Contract codes in bidding rank (klop is never bid, only declared by forehand).
 LADDER = (
@@ -136,7 +137,7 @@ class SlovenianPolicy:
         types = {a.type for a in legal}
         if "play" in types:
             return self._play(view, seat, [a for a in legal if a.type == "play"], memo, rng)
-        if "bid" in types and getattr(state, "phase", "bidding") in ("bidding", "deal"):
+        if "bid" in types and state.phase == Phase.BIDDING:
             return self._bid(view, seat, legal, memo, rng)
         if types == {"call"}:
             return self._call(view, seat, legal)
