@@ -84,7 +84,7 @@ def split_replay(models: list, repeat: int) -> None:
     import gc
 
     from tarock_logs.rules import get_engine
-    from tarock_logs.rules.slovenian import fastpath as fp
+    from tarock_logs.rules.slovenian.fast import fastpath as fp
     from tarock_logs.verdict.convert import to_engine_action
 
     eng = get_engine("slovenian")
@@ -101,7 +101,7 @@ def split_replay(models: list, repeat: int) -> None:
             if radelci is not None:
                 ss.radelci = radelci
             if upto == 5:
-                fp.fast_replay(ss, dealer, dealt, talon, actions, to_engine_action)
+                ss.fast_replay(dealer, dealt, talon, actions, to_engine_action)
                 continue
             h = ss.new_hand(dealer, dealt, talon)
             if upto == 0:
