@@ -177,7 +177,7 @@ def openspiel_action_ids(session: dict[str, Any]) -> list[tuple[int, list[int]]]
         ids: list[int] = []
         for a in h.actions:
             ids += action_ids_of(to_engine_action(a), num_players=4)
-        games.append((int(h.deal.seed or 0), ids))
+        games.append((int(h.deal.seed or 0) if h.deal is not None else 0, ids))
     return games
 
 
@@ -243,7 +243,7 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
         assert eng is not None
         rs = eng.ruleset(s.ruleset, s.options or None)
         hands = [(h.dealer, h.deal.hands, h.deal.talon, [to_engine_action(a) for a in h.actions])
-                 for h in s.hands]  # fmt: skip
+                 for h in s.hands if h.deal is not None]  # fmt: skip
         prepared.append((eng, rs, len(s.players), hands))
     t0 = time.perf_counter()
     n_hands = n_actions = 0

@@ -1,4 +1,4 @@
-"""The tarock log format, version 1, as pydantic models.
+"""The tarock log format, version 1.1, as pydantic models.
 
 A log file holds **sessions**. A session is one sitting of one table: a tournament round at a
 table, a match, an evening. It names the game and the ruleset, the players in seat order, and
@@ -10,8 +10,14 @@ the rules engines and only compared with what was recorded.
 Seats are 0-based indices into ``Session.players`` (the seating in playing order). Cards are the
 tokens of :mod:`tarock_logs.cards`; the reader accepts aliases and normalises them.
 
+A hand is recorded either with its cards (``deal`` and ``actions``: everything the engines
+replay) or, since format 1.1, as **facts** without cards (``facts``: what a tournament score
+sheet keeps: contract, declarer, partner, won or lost, the difference, bonuses, kontras,
+mondfang), which the engines score but cannot judge for legality.
+
 The documentation of every field is ``docs/log-format.md``; the JSON Schema exported from these
-models lives in ``schemas/``.
+models lives in ``schemas/``. Fields added in format 1.1 carry ``"x-since": "1.1"`` in the
+schema (:data:`SINCE_1_1`); :func:`format_version_for` says which version a session needs.
 """
 
 from __future__ import annotations
@@ -19,11 +25,19 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from pydantic_core import PydanticCustomError
 
 FORMAT_NAME = "tarock-log"
+#: the major version of the format, and the ``format_version`` of a file that uses nothing of
+#: a later minor version (every version-1.0 file stays a valid 1.1 file)
 FORMAT_VERSION = 1
+#: the newest version: ``format_version`` of a session that uses a field added in 1.1
+LATEST_FORMAT_VERSION = "1.1"
+#: the ``format_version`` values this reader reads (1 is version 1.0)
+FORMAT_VERSIONS: tuple[int | str, ...] = (1, "1.1")
+#: the schema mark of a field added in format 1.1 (``json_schema_extra``)
+SINCE_1_1: dict[str, Any] = {"x-since": "1.1"}
 
 GameName = Literal["slovenian", "zwanzigerrufen", "royal"]
 Seat = Annotated[int, Field(ge=0, le=4, description="0-based index into the session's players")]
@@ -282,6 +296,74 @@ class Penalty(_Model):
 Irregularity = Annotated[Renons | Misdeal | ArbiterDecision | Penalty, Field(discriminator="type")]
 
 
+# --------------------------------------------------------------------------- facts (format 1.1)
+
+#: the two sides of a hand: the declarer with his partner, and the defenders
+Side = Literal["declarer", "defenders"]
+
+
+class BonusFact(_Model):
+    """One bonus of a hand recorded as facts: whose it is, whether it was announced, and
+    whether that side made it.
+
+    ``side`` is the side the bonus belongs to: the side that announced it, or for a silent
+    bonus the side that achieved it (or failed it: a silent ultimo lost in the last trick).
+    Slovenian bonus codes: ``trula kralji pagat_ultimo kralj_ultimo valat barvni_valat``;
+    Zwanzigerrufen: ``valat absolut pagat trull four_kings``.
+    """
+
+    bonus: Annotated[str, Field(min_length=1, max_length=48)]
+    side: Side
+    announced: bool = False
+    made: bool = True
+
+
+class KontraFact(_Model):
+    """A kontra on the game or on a bonus, at the level it reached (1 kontra, 2 re, 3 sub,
+    4 mord; Zwanzigerrufen: Kontra, Retour, Supra, Resupra); ``seat`` gave it, if recorded."""
+
+    target: Annotated[str, Field(min_length=1, max_length=48)] = "game"
+    level: Annotated[int, Field(ge=1, le=4)] = 1
+    seat: Seat | None = None
+
+
+class MondfangFact(_Model):
+    """The mond (XXI) lost: ``seat`` lost it (captured, or, Slovenian, left in the talon by
+    the declarer); ``captured_by`` the seat whose škis took it, where the game settles the
+    Mondfang between players (Zwanzigerrufen)."""
+
+    seat: Seat
+    captured_by: Seat | None = None
+
+
+class Facts(_Model):
+    """A hand recorded as facts without cards (format 1.1): what a tournament score sheet
+    keeps of it. The engines score it from these facts; the legality of the play and the card
+    points behind them cannot be checked.
+
+    ``won`` (the declarer's side won), ``card_points`` (the declarer side's card points,
+    rounded as counted) and ``difference`` (Slovenian *razlika*: |card points − 35|) may be
+    given in any combination the contract needs: a fixed-value contract (berač, valat) needs
+    ``won`` only; tri … solo brez need the difference and the result, or the card points
+    (35 points need ``won``: 35 and a card wins, 35 exactly loses). ``points_by_seat`` is klop's
+    record: each seat's card points (none taken: empty). ``called`` is the called king
+    (Slovenian) or tarock (Zwanzigerrufen); ``partner`` the seat that held it (None: the
+    declarer plays alone, e.g. the king was in the talon or in his own hand).
+    """
+
+    contract: Annotated[str, Field(min_length=1, max_length=32)]
+    declarer: Seat | None = None
+    partner: Seat | None = None
+    called: CardToken | None = None
+    won: bool | None = None
+    card_points: Annotated[int, Field(ge=0, le=100)] | None = None
+    difference: Annotated[int, Field(ge=0, le=100)] | None = None
+    points_by_seat: list[Annotated[int, Field(ge=0, le=100)]] | None = None
+    bonuses: list[BonusFact] = Field(default_factory=list)
+    kontras: list[KontraFact] = Field(default_factory=list)
+    mondfang: list[MondfangFact] = Field(default_factory=list)
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -295,20 +377,69 @@ class ResultItem(_Model):
 
 
 class HandResult(_Model):
-    """The hand's score as the scorer wrote it: one total per seat, optionally itemised."""
+    """The hand's score as the scorer wrote it: one total per seat, optionally itemised;
+    ``totals_after`` is the running total per seat a score sheet writes under the hand."""
 
     scores: list[Score]
     items: list[ResultItem] = Field(default_factory=list)
     radelci_after: list[Annotated[int, Field(ge=0, le=1000)]] | None = None
+    totals_after: list[Score] | None = Field(
+        None,
+        description="the running total per seat as written after this hand (score sheets)",
+        json_schema_extra=SINCE_1_1,
+    )
+
+
+def _hand_record(hand: Hand) -> Hand:
+    """A hand is recorded with its cards (``deal``) or as ``facts``, exactly one of them; a
+    hand recorded as facts has no actions (they would need the cards)."""
+    if hand.deal is None and hand.facts is None:
+        raise PydanticCustomError("hand_record", "a hand needs its deal or its facts")
+    if hand.deal is not None and hand.facts is not None:
+        raise PydanticCustomError(
+            "hand_record", "a hand is recorded with its deal or as facts, not both"
+        )
+    if hand.facts is not None and hand.actions:
+        raise PydanticCustomError(
+            "hand_record", "a hand recorded as facts has no actions (they need the cards)"
+        )
+    return hand
 
 
 class Hand(_Model):
-    """One deal and everything done with it."""
+    """One deal and everything done with it: the cards and actions, or (format 1.1) the
+    facts of a score sheet (:class:`Facts`)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [  # with its cards, or (1.1) as facts without cards and actions
+                {
+                    "required": ["deal"],
+                    "properties": {"deal": {"type": "object"}, "facts": {"type": "null"}},
+                },
+                {
+                    "required": ["facts"],
+                    "properties": {
+                        "facts": {"type": "object"},
+                        "deal": {"type": "null"},
+                        "actions": {"maxItems": 0},
+                    },
+                },
+            ]
+        }
+    )
 
     number: Annotated[int, Field(ge=1, le=100_000)]
     id: Annotated[str, Field(max_length=128)] | None = None
     dealer: Seat
-    deal: Deal
+    deal: Deal | None = Field(
+        None, description="the cards as dealt (required unless the hand is recorded as facts)"
+    )
+    facts: Facts | None = Field(
+        None,
+        description="the hand recorded without cards, as a score sheet keeps it",
+        json_schema_extra=SINCE_1_1,
+    )
     radelci_before: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(
         None,
         description="Slovenian: each seat's radelci before this hand, as on the score sheet "
@@ -318,6 +449,8 @@ class Hand(_Model):
     irregularities: list[Irregularity] = Field(default_factory=list)
     result: HandResult | None = None
     notes: Annotated[str, Field(max_length=4000)] | None = None
+
+    _check_record = model_validator(mode="after")(_hand_record)
 
 
 class SessionResult(_Model):
@@ -331,7 +464,9 @@ class Session(_Model):
     """One table sitting: the unit a log file is made of."""
 
     format: Literal["tarock-log"]
-    format_version: Literal[1]
+    format_version: Literal[1, "1.1"] = Field(
+        description='1 (version 1.0) or "1.1" (a session that uses a field of format 1.1)'
+    )
     id: Annotated[str, Field(min_length=1, max_length=128)]
     game: GameName
     ruleset: Annotated[str, Field(min_length=1, max_length=64)]
@@ -343,6 +478,29 @@ class Session(_Model):
     recorded: SessionResult | None = None
     source: Source | None = None
     notes: Annotated[str, Field(max_length=4000)] | None = None
+
+
+def format_version_for(session: Session) -> int | str:
+    """The ``format_version`` a session needs: ``"1.1"`` when it uses a field added in 1.1
+    (a hand recorded as facts, running totals, or any field marked :data:`SINCE_1_1`), else
+    1: a 1.0 reader reads it."""
+    return LATEST_FORMAT_VERSION if _uses_1_1(session) else FORMAT_VERSION
+
+
+def _uses_1_1(obj: BaseModel) -> bool:
+    """Whether ``obj`` or a model inside it sets a field marked :data:`SINCE_1_1` (a value
+    other than its default). A hand without a deal always has ``facts``, which is marked."""
+    for name, info in type(obj).model_fields.items():
+        value = getattr(obj, name)
+        extra = info.json_schema_extra
+        if isinstance(extra, dict) and "x-since" in extra:
+            if value != info.get_default(call_default_factory=True):
+                return True
+        items = value if isinstance(value, list) else [value]
+        for it in items:
+            if isinstance(it, BaseModel) and _uses_1_1(it):
+                return True
+    return False
 
 
 SessionAdapter: TypeAdapter[Session] = TypeAdapter(Session)

@@ -1,4 +1,4 @@
-"""JSON Schema export of log format v1 (``schemas/*.schema.json``).
+"""JSON Schema export of log format v1.1 (``schemas/*.schema.json``).
 
 The schemas are generated from the pydantic models with
 ``TypeAdapter(...).json_schema(mode="validation")`` and stamped with an ``$id``, a title and the
@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 from tarock_logs.log.models import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    LATEST_FORMAT_VERSION,
     ActionAdapter,
     HandAdapter,
     SessionAdapter,
@@ -31,7 +32,8 @@ SCHEMAS: Final[dict[str, tuple[TypeAdapter[Any], str]]] = {
 
 
 def schema_id(name: str) -> str:
-    """The ``$id`` of a schema: a URN naming the format, its version and the schema."""
+    """The ``$id`` of a schema: a URN naming the format, its major version and the schema
+    (a minor version adds optional fields only: a 1.0 document validates against it)."""
     return f"urn:{FORMAT_NAME}:v{FORMAT_VERSION}:{name}"
 
 
@@ -42,9 +44,9 @@ def build_schema(name: str) -> dict[str, Any]:
     head = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": schema_id(name),
-        "title": f"{title} (format v{FORMAT_VERSION})",
+        "title": f"{title} (format v{LATEST_FORMAT_VERSION})",
         "x-format": FORMAT_NAME,
-        "x-format-version": FORMAT_VERSION,
+        "x-format-version": LATEST_FORMAT_VERSION,
     }
     body.pop("title", None)
     return {**head, **body}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -36,7 +36,7 @@ from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
     ACTION_TYPES,
     FORMAT_NAME,
-    FORMAT_VERSION,
+    FORMAT_VERSIONS,
     Hand,
     HandAdapter,
     Play,
@@ -256,9 +256,10 @@ class _Validator:
                      f"(expected {FORMAT_NAME!r})", "$.format")  # fmt: skip
             return None, []
         fv = obj.get("format_version")
-        if "format_version" in obj and (type(fv) is not int or fv != FORMAT_VERSION):
+        if "format_version" in obj and (type(fv) not in (int, str) or fv not in FORMAT_VERSIONS):
+            known = " and ".join(repr(v) for v in FORMAT_VERSIONS)
             self.err("format.unsupported", f"format_version {_short(fv)} is not supported: this "
-                     f"reader reads version {FORMAT_VERSION}", "$.format_version")  # fmt: skip
+                     f"reader reads versions {known}", "$.format_version")  # fmt: skip
             return None, []
         hands_raw = obj.get("hands", [])
         envelope = dict(obj)
@@ -409,6 +410,12 @@ class _Validator:
                 d["talon"] = self.cards(talon, game, f"{base}.deal.talon", number, None, errs,
                                         False)  # fmt: skip
             out["deal"] = d
+        facts = h.get("facts")
+        if isinstance(facts, dict) and isinstance(facts.get("called"), str):
+            called = facts["called"]
+            if called not in pack:
+                out["facts"] = {**facts, "called": self.card(called, game, f"{base}.facts.called",
+                                                             number, None, errs)}  # fmt: skip
         actions = h.get("actions")
         if isinstance(actions, list):
             new_actions = actions
@@ -509,9 +516,12 @@ class _Validator:
             return True
 
         dealer_ok = seat_ok(hand.dealer, f"{base}.dealer", "the dealer")
-        seat_ok(hand.deal.cut_by, f"{base}.deal.cut_by", "the cutter")
-        if dealer_ok:
-            self.deal_checks(hand, game, n, base, errs)
+        if hand.deal is not None:
+            seat_ok(hand.deal.cut_by, f"{base}.deal.cut_by", "the cutter")
+            if dealer_ok:
+                self.deal_checks(hand, game, n, base, errs)
+        if hand.facts is not None:
+            self.facts_checks(hand, n, base, errs, seat_ok)
         sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else -1
         acts = hand.actions
         odd = [j for j, a in enumerate(acts) if a.seat >= n or a.seat == sits_out]
@@ -538,14 +548,40 @@ class _Validator:
                          into=errs)  # fmt: skip
             for k, it in enumerate(r.items):
                 seat_ok(it.seat, f"{base}.result.items[{k}].seat", f"the {it.item!r} item's")
+            if r.totals_after is not None and len(r.totals_after) != n:
+                self.err("result.size", f"totals_after has {len(r.totals_after)} entries "
+                         f"for {n} seats", f"{base}.result.totals_after", hand=num,
+                         into=errs)  # fmt: skip
         rb = hand.radelci_before
         if rb is not None and len(rb) != n:
             self.err("result.size", f"radelci_before has {len(rb)} entries for {n} seats",
                      f"{base}.radelci_before", hand=num, into=errs)  # fmt: skip
 
+    def facts_checks(
+        self, hand: Hand, n: int, base: str, errs: list[LogError],
+        seat_ok: Callable[[int | None, str, str], bool],
+    ) -> None:  # fmt: skip
+        """The seats a hand recorded as facts names are at the table; klop's points per seat
+        are one per seat. (What the facts mean is the engines' business.)"""
+        f = hand.facts
+        assert f is not None
+        fp = f"{base}.facts"
+        seat_ok(f.declarer, f"{fp}.declarer", "the declarer")
+        seat_ok(f.partner, f"{fp}.partner", "the partner")
+        for k, kf in enumerate(f.kontras):
+            seat_ok(kf.seat, f"{fp}.kontras[{k}].seat", "the kontra giver")
+        for k, mf in enumerate(f.mondfang):
+            seat_ok(mf.seat, f"{fp}.mondfang[{k}].seat", "the mond's")
+            seat_ok(mf.captured_by, f"{fp}.mondfang[{k}].captured_by", "the capturer")
+        if f.points_by_seat is not None and len(f.points_by_seat) != n:
+            self.err("result.size", f"points_by_seat has {len(f.points_by_seat)} entries for "
+                     f"{n} seats", f"{fp}.points_by_seat", hand=hand.number,
+                     into=errs)  # fmt: skip
+
     def deal_checks(self, hand: Hand, game: str, n: int, base: str, errs: list[LogError]) -> None:
         num = hand.number
         deal = hand.deal
+        assert deal is not None  # (only called for a hand recorded with its cards)
         if len(deal.hands) != n:
             self.err("deal.count", f"the deal lists {len(deal.hands)} hands for a table of {n} "
                      "(one list per seat, empty for a seat that sits out)",

@@ -561,8 +561,10 @@ def _players(body: ET.Element, page: _Page) -> None:
 
 def _deal(body: ET.Element, page: _Page) -> None:
     """The cards as dealt, seat by seat, and the talon in dealt order."""
-    tb = _table(_section(body, "The deal"), ["Seat", "Player", "Cards as dealt"])
     deal = page.hand.deal
+    if deal is None:
+        return  # a hand recorded as facts: no cards (its facts are shown instead)
+    tb = _table(_section(body, "The deal"), ["Seat", "Player", "Cards as dealt"])
     for s in range(page.n):
         cards = deal.hands[s] if s < len(deal.hands) else []
         _row(tb, [f"{s} {page.positions.get(s, '')}", page.player(s), page.cards(cards)])

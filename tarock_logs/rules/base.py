@@ -287,6 +287,58 @@ class FastReplay:
     trick_rows: Callable[[], TrickRows] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class BonusOutcome:
+    """One bonus of a hand recorded as facts: the side it belongs to (``declarer``: the
+    declarer and his partner, or ``defenders``), whether that side announced it, and whether
+    that side made it (for a silent bonus: achieved it, or failed it, like a silent ultimo
+    lost in the last trick)."""
+
+    bonus: str
+    side: str  # "declarer" | "defenders"
+    announced: bool = False
+    made: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedFacts:
+    """A hand recorded as facts without cards (a score-sheet line; log format 1.1, ``facts``)
+    in the engines' vocabulary: what :meth:`SessionState.score_facts` scores.
+
+    ``won`` is whether the declarer's side won, ``card_points`` that side's card points as
+    counted (rounded), ``difference`` the recorded difference; any of them may be missing.
+    ``points_by_seat`` is a klop record (each seat's card points). ``kontras`` are
+    ``(target, level, seat or None)``, ``mondfang`` ``(seat that lost the mond, capturer or
+    None)``.
+    """
+
+    contract: str
+    declarer: int | None = None
+    partner: int | None = None
+    called: str | None = None
+    won: bool | None = None
+    card_points: int | None = None
+    difference: int | None = None
+    points_by_seat: tuple[int, ...] | None = None
+    bonuses: tuple[BonusOutcome, ...] = ()
+    kontras: tuple[tuple[str, int, int | None], ...] = ()
+    mondfang: tuple[tuple[int, int | None], ...] = ()
+
+
+class FactsNotScored(Exception):
+    """The engine cannot score this hand from its facts; the message says why (the game has
+    no facts scorer, or the facts are incomplete or contradict each other)."""
+
+
+class FactTerms(NamedTuple):
+    """The words a hand recorded as facts may use in a game (what an importer checks a score
+    sheet against): contract codes, bonus codes and kontra targets (``game`` and bonuses)."""
+
+    contracts: tuple[str, ...]
+    bonuses: tuple[str, ...]
+    kontra_targets: tuple[str, ...]
+
+
 class HandState(ABC):
     """One hand as a state machine (subclass it; the hooks with a body have defaults).
 
@@ -388,6 +440,19 @@ class SessionState(ABC):
         converts one into an :class:`Action`. On success the session has recorded the deal;
         the caller ends the hand with :meth:`end_hand`. Default: always declines."""
         return None
+
+    def score_facts(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandScore:
+        """Score a hand dealt by ``dealer`` and recorded as ``facts`` without cards, and take
+        it into the session as :meth:`end_hand` does (the carried state moves on). Nothing
+        about the legality of the play can be known from facts. Raises
+        :class:`FactsNotScored` when the game cannot score from facts or the facts do not
+        settle the score. Default: the game cannot."""
+        raise FactsNotScored("this game's engine cannot score a hand from facts")
 
 
 class RulesetRegistry(Mapping[str, Ruleset]):
@@ -545,6 +610,12 @@ class GameEngine(ABC):
         """The final ranking from ``(player, total, deviation)`` rows: ``(player, rank)`` best
         first. Default: :func:`rank_by_total_and_deviation`."""
         return rank_by_total_and_deviation(rows)
+
+    def fact_terms(self, ruleset: Ruleset) -> FactTerms | None:
+        """The contracts, bonuses and kontra targets a hand recorded as facts may name under
+        ``ruleset``; None when the engine cannot score hands from facts (then
+        :meth:`SessionState.score_facts` raises). Default: None."""
+        return None
 
     def score_items_for(self, ruleset: Ruleset) -> frozenset[str] | None:
         """The score item names the engine writes under ``ruleset`` (None: it does not say).

@@ -306,8 +306,12 @@ def _role(
     declarer: int | None,
     partner: int | None,
 ) -> str:
-    if table_size == 5 and seat < len(hand.deal.hands) and not hand.deal.hands[seat]:
-        return "sitting_out"
+    if table_size == 5:
+        if hand.deal is None:  # a hand recorded as facts: the dealer sits out at five
+            if seat == hand.dealer:
+                return "sitting_out"
+        elif seat < len(hand.deal.hands) and not hand.deal.hands[seat]:
+            return "sitting_out"
     if contract in ALONE_CONTRACTS:
         return "klop"
     if declarer is None:
@@ -511,7 +515,9 @@ def _add_session(
             n_violations=len(violations),
             n_discrepancies=len(discrepancies),
             unverified=unverified,
-            deal=_dumps(hand.deal.model_dump(mode="json", exclude_defaults=True)),
+            deal=_dumps(
+                hand.deal.model_dump(mode="json", exclude_defaults=True) if hand.deal else None
+            ),
             result=_dumps(
                 hand.result.model_dump(mode="json", exclude_defaults=True) if hand.result else None
             ),

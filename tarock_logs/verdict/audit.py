@@ -23,6 +23,10 @@ Comparison rules (documented here because referees rely on them):
   not a discrepancy but ``unverified`` (the engine cannot check it).
 * Per-seat totals are compared always (item ``total``), radelci after the hand where the log
   records them (item ``radelci_after``).
+* A score sheet's running totals (``result.totals_after``, format 1.1) are checked as the
+  sheet's own arithmetic: the running total under a hand must be the one under the previous
+  hand (0 before hand 1) plus the hand's recorded score (item ``running_total``). A wrong hand
+  score therefore shows once, on its own row, and a wrong addition once, where it was made.
 
 ``hand_id`` is a content hash: the sha256 (hex) of the canonical JSON (keys sorted, no
 whitespace, UTF-8, as ``orjson.dumps(doc, option=OPT_SORT_KEYS)`` writes it) of
@@ -65,6 +69,7 @@ __all__ = [
     "audit_session",
     "compare_scores",
     "hand_content_hash",
+    "running_total_discrepancies",
     "violation_dict",
 ]
 
@@ -377,8 +382,12 @@ def audit_hand(
     file: str | None = None,
     engine: GameEngine | None = None,
     keep_replay: bool = False,
+    sheet: Sequence[Discrepancy] = (),
 ) -> HandAudit:
-    """Turn a :class:`~tarock_logs.verdict.replay.HandReplay` of ``hand`` into its audit record."""
+    """Turn a :class:`~tarock_logs.verdict.replay.HandReplay` of ``hand`` into its audit record.
+
+    ``sheet`` are the differences of the score sheet's own arithmetic under this hand (its
+    running totals, :func:`running_total_discrepancies`)."""
     unverified = list(replay.unverified)
     recorded = ScoreSheet.from_result(hand.result) if hand.result is not None else None
     score = replay.score
@@ -406,6 +415,7 @@ def audit_hand(
         )
         discrepancies.extend(d)
         unverified.extend(notes)
+    discrepancies.extend(sheet)
     hand_id = hand_content_hash(session, hand)
     findings: list[Finding] = []
     if replay.violations or discrepancies:
@@ -480,6 +490,38 @@ def _hand_findings(
                 reason=reason,
             )
         )  # fmt: skip
+    return out
+
+
+def running_total_discrepancies(session: m.Session) -> dict[int, list[Discrepancy]]:
+    """The running totals a score sheet writes under each hand (``result.totals_after``)
+    against the previous running total plus the hand's recorded score, by hand index.
+
+    The previous running total is the one under the hand before (which must be the previous
+    hand number: after a missing row nothing is compared), or 0 before hand 1. Only the
+    sheet's own arithmetic is checked here; the hand scores are compared with the engine's
+    on each hand.
+    """
+    out: dict[int, list[Discrepancy]] = {}
+    n = len(session.players)
+    prev: m.Hand | None = None
+    for i, h in enumerate(session.hands):
+        r = h.result
+        base: list[int] | None = None
+        if prev is None:
+            base = [0] * n if h.number == 1 and i == 0 else None
+        elif prev.result is not None and h.number == prev.number + 1:
+            base = list(prev.result.totals_after) if prev.result.totals_after else None
+        prev = h
+        if r is None or r.totals_after is None or base is None:
+            continue
+        found = [
+            Discrepancy("running_total", s, r.totals_after[s], base[s] + r.scores[s])
+            for s in range(min(n, len(base), len(r.scores), len(r.totals_after)))
+            if r.totals_after[s] != base[s] + r.scores[s]
+        ]
+        if found:
+            out[i] = found
     return out
 
 
@@ -695,9 +737,12 @@ def audit_session(
     """
     eng = engine if engine is not None else get_engine(session.game)
     replays = replay_session(session, ruleset, engine=eng, with_views=False)
+    sheet = running_total_discrepancies(session)
     hands = [
-        audit_hand(session, h, r, file=file, engine=eng, keep_replay=keep_replays)
-        for h, r in zip(session.hands, replays, strict=True)
+        audit_hand(
+            session, h, r, file=file, engine=eng, keep_replay=keep_replays, sheet=sheet.get(i, ())
+        )
+        for i, (h, r) in enumerate(zip(session.hands, replays, strict=True))
     ]
     rs_obj = next((r.ruleset for r in replays if r.ruleset is not None), None)
     if rs_obj is None and eng is not None:

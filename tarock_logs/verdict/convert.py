@@ -3,7 +3,8 @@
 A log action (a :mod:`tarock_logs.log.models` action, pydantic) becomes an engine
 :class:`~tarock_logs.rules.base.Action` with the same ``type`` and ``seat`` and the same-named
 fields (list fields as tuples, ``params`` as ``(key, value)`` pairs sorted by key); a recorded
-irregularity becomes an engine :class:`~tarock_logs.rules.base.Irregularity`. The way back,
+irregularity becomes an engine :class:`~tarock_logs.rules.base.Irregularity`, a hand recorded
+as facts (format 1.1) :class:`~tarock_logs.rules.base.RecordedFacts`. The way back,
 :func:`action_to_log` and :func:`score_to_log`, writes an engine action or score in the log
 format (the simulator, the hand entry). Nothing else in the tree converts between the two.
 """
@@ -13,9 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tarock_logs.rules.base import Action, HandScore, Irregularity
+from tarock_logs.rules.base import Action, BonusOutcome, HandScore, Irregularity, RecordedFacts
 
-__all__ = ["action_to_log", "score_to_log", "to_engine_action", "to_engine_irregularity"]
+__all__ = [
+    "action_to_log",
+    "score_to_log",
+    "to_engine_action",
+    "to_engine_facts",
+    "to_engine_irregularity",
+]
 
 
 def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -90,6 +97,24 @@ def to_engine_irregularity(irr: Any) -> Irregularity:
     if t == "penalty":
         return Irregularity(t, seat=irr.seat, points=irr.points, unit=irr.unit)
     raise ValueError(f"unknown irregularity type {t!r}")
+
+
+def to_engine_facts(facts: Any) -> RecordedFacts:
+    """A hand's ``facts`` (:class:`tarock_logs.log.models.Facts`) as engine
+    :class:`~tarock_logs.rules.base.RecordedFacts` (the same fields; lists as tuples)."""
+    return RecordedFacts(
+        contract=facts.contract,
+        declarer=facts.declarer,
+        partner=facts.partner,
+        called=facts.called,
+        won=facts.won,
+        card_points=facts.card_points,
+        difference=facts.difference,
+        points_by_seat=tuple(facts.points_by_seat) if facts.points_by_seat is not None else None,
+        bonuses=tuple(BonusOutcome(b.bonus, b.side, b.announced, b.made) for b in facts.bonuses),
+        kontras=tuple((k.target, k.level, k.seat) for k in facts.kontras),
+        mondfang=tuple((mf.seat, mf.captured_by) for mf in facts.mondfang),
+    )
 
 
 def action_to_log(a: Action) -> dict[str, Any]:

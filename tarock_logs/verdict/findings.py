@@ -70,6 +70,8 @@ AUDIT_CODES: Mapping[str, str] = {
     "ones carried from the previous hands",
     "score.radelci_after_differs": "the radelci recorded after the hand differ from the "
     "recomputed ones",
+    "score.running_total_differs": "the running total written under a hand is not the "
+    "previous running total plus the hand's recorded score (an addition error on the sheet)",
     "session.total_differs": "a recorded session total differs from the recomputed hands",
     "session.total_sum_differs": "a recorded session total differs from the sum of the "
     "recorded hands (an addition error on the sheet)",
@@ -83,6 +85,7 @@ _ITEM_CODES = {
     "total": "score.total_differs",
     "radelci_before": "score.radelci_before_differs",
     "radelci_after": "score.radelci_after_differs",
+    "running_total": "score.running_total_differs",
     "session_total": "session.total_differs",
     "session_total_sum": "session.total_sum_differs",
     "placement_points": "session.placement_points_differ",
@@ -402,10 +405,22 @@ def score_finding(
     elif item in ("radelci_before", "radelci_after"):
         when = "before" if item == "radelci_before" else "after"
         said = f"{who}: the radelci {when} the hand are recorded as {recorded}"
+        if item == "radelci_after":
+            consequence = (
+                "the next hands are checked from the radelci as recorded; correct this line "
+                "and audit again to see what it changes in them"
+            )
+    elif item == "running_total":
+        said = (
+            f"{who}: the running total after the hand is recorded as {_points(recorded)}; the "
+            f"previous running total plus the recorded hand score is {_points(recomputed)} "
+            "(an addition error on the score sheet)"
+        )
     else:
         said = f"{who}: the {item.replace('_', ' ')} line is recorded as {_points(recorded)}"
-    under = f" under {ruleset}" if ruleset else ""
-    said += f"; the recomputation{under} gives {_points(recomputed)}"
+    if item != "running_total":
+        under = f" under {ruleset}" if ruleset else ""
+        said += f"; the recomputation{under} gives {_points(recomputed)}"
     if reason:
         said += f" ({reason})"
     refs = (people.ref(seat),) if seat is not None else ()

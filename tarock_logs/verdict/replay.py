@@ -29,6 +29,7 @@ from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
+    FactsNotScored,
     FastReplay,
     GameEngine,
     HandScore,
@@ -37,9 +38,14 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
-from tarock_logs.verdict.convert import to_engine_action, to_engine_irregularity
+from tarock_logs.verdict.convert import (
+    to_engine_action,
+    to_engine_facts,
+    to_engine_irregularity,
+)
 
 __all__ = [
+    "FACTS_NOT_CHECKED",
     "HandReplay",
     "ReplayError",
     "Step",
@@ -62,6 +68,14 @@ FAST_PATH = True
 
 class ReplayError(Exception):
     """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
+
+
+#: What a hand recorded as facts (a score-sheet line, without cards) cannot show: said in the
+#: ``unverified`` of every such hand, so that it is ``partial`` at best, never ``verified``.
+FACTS_NOT_CHECKED: tuple[str, ...] = (
+    "legality of play not checked: the hand is recorded as facts, without cards or actions",
+    "card points, tricks and bonus outcomes not checked: the facts are taken as recorded",
+)
 
 
 # --------------------------------------------------------------------------- results
@@ -94,7 +108,8 @@ class HandReplay:
     stopped before the last action (the engine refused to apply one) or the hand did not end.
     ``carry_expected`` is the engine's carried state (radelci) coming into the hand,
     ``carry_before`` the state the hand was played with: the log's ``radelci_before`` where
-    it was applied (``carry_source == "recorded"``), else the engine's.
+    it was applied (``carry_source == "recorded"``), else the engine's. ``facts_only``: the
+    hand is recorded as facts without cards (scored from them; nothing was replayed).
     """
 
     game: str
@@ -111,6 +126,7 @@ class HandReplay:
     requested_ruleset: str | None = None
     carry_expected: dict[str, Any] = field(default_factory=dict)
     carry_source: str = "engine"
+    facts_only: bool = False
     _st: HandState | None = field(default=None, repr=False)
     _steps: list[Step] | None = field(default=None, repr=False)
     #: a fast replay (the engine's optional ``fast_replay``): the completed tricks in the
@@ -186,8 +202,9 @@ class HandReplay:
 
     @property
     def verified(self) -> bool:
-        """An engine replayed the hand to its end and scored it."""
-        return self.score is not None and self.complete
+        """An engine replayed the hand to its end and scored it (never a hand recorded as
+        facts: nothing of its play was replayed)."""
+        return self.score is not None and self.complete and not self.facts_only
 
     @property
     def ruleset_id(self) -> str | None:
@@ -339,11 +356,14 @@ def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
     reference path gives for such a hand (differential tests in
     tests/rules/slovenian/test_fastpath.py); when it declines (None), the replay is done by
     :func:`_replay_into`'s reference path."""
+    deal = hand.deal
+    if deal is None:
+        return False
     try:
         res: FastReplay | None = session_state.fast_replay(
             hand.dealer,
-            hand.deal.hands,
-            hand.deal.talon,
+            deal.hands,
+            deal.talon,
             hand.actions,
             to_engine_action,
         )
@@ -370,6 +390,30 @@ def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
     return True
 
 
+def _score_facts(out: HandReplay, session_state: SessionState, hand: m.Hand) -> None:
+    """Score a hand recorded as facts (:meth:`~tarock_logs.rules.base.SessionState.score_facts`)
+    into ``out``: the score, and what facts cannot show (:data:`FACTS_NOT_CHECKED`)."""
+    assert hand.facts is not None
+    out.facts_only = True
+    try:
+        score = session_state.score_facts(
+            hand.dealer,
+            to_engine_facts(hand.facts),
+            [to_engine_irregularity(i) for i in hand.irregularities],
+        )
+    except FactsNotScored as exc:
+        out.unverified.append(f"the hand recorded as facts cannot be scored: {exc}")
+        return
+    except Exception as exc:  # noqa: BLE001 - the engine failed on these facts
+        out.unverified.append(f"the engine could not score the hand's facts: {exc}")
+        return
+    out.complete = True
+    out.score = score
+    out.unverified.extend(FACTS_NOT_CHECKED)
+    out.unverified.extend(score.unverified)
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
@@ -377,29 +421,39 @@ def _replay_into(
     *,
     with_views: bool,
     trust_carry: bool = False,
+    resync: Mapping[str, Any] | None = None,
 ) -> None:
     """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset).
 
     The state the log records before the hand (``radelci_before``) is applied to the engine
     unless ``trust_carry`` (the engine itself carried it from a scored previous hand; the
-    audit then compares the two).
+    audit then compares the two). ``resync`` is the state to apply when the log records none
+    before this hand (the radelci recorded after the previous hand, see
+    :func:`replay_session`).
     """
     out.carry_expected = _carry(session_state)
     rec = recorded_carry(hand) if not trust_carry else None
+    if not trust_carry and not rec and resync:
+        rec = dict(resync)
     if rec:
         if restore_carry(session_state, rec):
             out.carry_source = "recorded"
         else:
             out.unverified.append("the recorded state before the hand could not be applied")
     out.carry_before = _carry(session_state)
+    if hand.facts is not None:
+        _score_facts(out, session_state, hand)
+        return
     fast = FAST_PATH and not with_views and not hand.irregularities
     if fast and _replay_fast(out, session_state, hand):
         return
+    deal = hand.deal
+    assert deal is not None  # (a hand has its deal or its facts: the model checks it)
     try:
         state = session_state.new_hand(
             hand.dealer,
-            [list(h) for h in hand.deal.hands],
-            list(hand.deal.talon),
+            [list(h) for h in deal.hands],
+            list(deal.talon),
             [to_engine_irregularity(i) for i in hand.irregularities],
         )
     except Exception as exc:  # noqa: BLE001 - the engine refused the deal
@@ -518,6 +572,12 @@ def replay_session(
     Returns one :class:`HandReplay` per hand, in the session's order. With no engine for the
     game (or an unknown ruleset) every hand comes back unverified with the reason.
     ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only.
+
+    The engine carries its own state from a scored hand to the next, except after a hand
+    whose recorded ``radelci_after`` differ from the engine's: the audit reports that
+    difference there, and the next hand starts from the radelci as recorded (its
+    ``radelci_before``, else the previous hand's ``radelci_after``), so that one mistake on a
+    score sheet is reported once, where it was made, and not again on every later hand.
     """
     try:
         eng, rs, notes = _session_setup(session, ruleset, engine)
@@ -550,11 +610,24 @@ def replay_session(
     out: list[HandReplay] = []
     for i, hand in enumerate(session.hands):
         r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
-        trust = i > 0 and out[-1].score is not None
+        resync = _recorded_after(session.hands[i - 1], out[-1]) if i > 0 else None
+        trust = i > 0 and out[-1].score is not None and resync is None
         views = with_views or views_for == i
-        _replay_into(r, ss, hand, with_views=views, trust_carry=trust)
+        _replay_into(r, ss, hand, with_views=views, trust_carry=trust, resync=resync)
         out.append(r)
     return out
+
+
+def _recorded_after(prev: m.Hand, replay: HandReplay) -> dict[str, Any] | None:
+    """The radelci recorded after ``prev`` when they differ from the engine's (None when they
+    agree, or when either side has none)."""
+    rec = prev.result.radelci_after if prev.result is not None else None
+    if rec is None or replay.score is None:
+        return None
+    mine = replay.carry_after.get("radelci")
+    if mine is None or [int(x) for x in mine] == list(rec):
+        return None
+    return {"radelci": list(rec)}
 
 
 def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:

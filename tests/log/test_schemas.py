@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tarock_logs.log.models import FORMAT_VERSION
+from tarock_logs.log.models import LATEST_FORMAT_VERSION
 from tarock_logs.log.schema import SCHEMAS, render_schema, schema_id
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
@@ -25,7 +25,7 @@ def test_committed_schema_matches_the_models(name):
 def test_session_schema_names_its_id_title_and_version():
     d = json.loads((SCHEMA_DIR / "session.schema.json").read_text())
     assert d["$id"] == schema_id("session")
-    assert d["x-format-version"] == FORMAT_VERSION
-    assert "format v1" in d["title"]
+    assert d["x-format-version"] == LATEST_FORMAT_VERSION
+    assert "format v1.1" in d["title"]
     assert d["additionalProperties"] is False
     assert set(d["required"]) >= {"format", "format_version", "id", "game", "ruleset", "players"}

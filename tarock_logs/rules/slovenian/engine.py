@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Action, DealShape, GameEngine, Ruleset
+from tarock_logs.rules.base import Action, DealShape, FactTerms, GameEngine, Ruleset
 from tarock_logs.rules.slovenian import tournament
+from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
+from tarock_logs.rules.slovenian.scoring import fact_terms
 from tarock_logs.rules.slovenian.session import SlovenianSession
 
 #: the talon: six cards at every table (spec 3.4)
@@ -32,6 +34,11 @@ class SlovenianEngine(GameEngine):
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         validate(ruleset)
+
+    def fact_terms(self, ruleset: Ruleset) -> FactTerms | None:
+        """Score-sheet hands are scored under every ruleset but ``openspiel`` (which scores
+        from the tricks)."""
+        return None if Rules(ruleset).openspiel_scoring else fact_terms()
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> SlovenianSession:
         if table_size not in (3, 4, 5):

@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarock_logs.rules.base import HandScore, Irregularity, ScoreItem
+from tarock_logs.rules.base import (
+    FactsNotScored,
+    FactTerms,
+    HandScore,
+    Irregularity,
+    RecordedFacts,
+    ScoreItem,
+)
 from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
 from tarock_logs.rules.slovenian.state import HandFields
 from tarock_logs.rules.slovenian.tricks import KINGS, MOND, PAGAT, TRULA, rounded, thirds
@@ -217,6 +224,143 @@ def hand_facts(h: HandFields) -> HandFacts:
         ev.append((d, "the declarer left the mond in the talon"
                    + (" (self-call: the remainder is never his)" if h.self_call else "")))  # fmt: skip
     f.mond_events = tuple(ev)
+    return f
+
+
+# ---------------------------------------------------------------------- facts of a score sheet
+
+#: the bonuses a score-sheet hand may name, and what a kontra may target
+_SHEET_BONUSES = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat")
+
+
+def fact_terms() -> FactTerms:
+    """The words of a Slovenian hand recorded as facts (log format 1.1, ``facts``)."""
+    return FactTerms(tuple(CONTRACTS), _SHEET_BONUSES, ("game", *_SHEET_BONUSES))
+
+
+def _thirds_of(rules: Rules, points: int, won: bool | None, what: str) -> int:
+    """The thirds behind ``points`` rounded card points of the declarer's side (or a klop
+    player), chosen to agree with ``won`` where rounding hides the odd card: 35 points are
+    105 thirds (35 exactly: lost) or 106 (35 and a card: won)."""
+    candidates = [t for t in (3 * points, 3 * points + 1, 3 * points - 1) if 0 <= t <= 210]
+    if won is None:
+        sides = {t >= rules.win_threshold for t in candidates}
+        if len(sides) > 1:
+            raise FactsNotScored(
+                f"{what} {points} card points: won or lost depends on the odd card, and the "
+                "result is not recorded"
+            )
+        return candidates[0]
+    for t in candidates:
+        if (t >= rules.win_threshold) == won:
+            return t
+    raise FactsNotScored(
+        f"{what} {points} card points cannot be {'won' if won else 'lost'} (the game is won "
+        f"with {rules.win_threshold} thirds, {rules.win_threshold // 3} points and a card)"
+    )
+
+
+def facts_from_record(
+    rules: Rules,
+    table_size: int,
+    dealer: int,
+    rec: RecordedFacts,
+    *,
+    radelci: Sequence[int] = (),
+    irregularities: Sequence[Irregularity] = (),
+    misdeals: Sequence[int] = (),
+) -> HandFacts:
+    """The :class:`HandFacts` of a hand recorded as facts without cards (a score-sheet
+    line), so that :func:`score_facts` scores it exactly as a played hand with these facts.
+
+    The card points become thirds (:func:`_thirds_of`); a fixed-value contract's result
+    becomes the declarer's tricks (berač won: none; valat won: all). Raises
+    :class:`FactsNotScored` when the facts do not settle the score (an unknown contract, no
+    declarer, a result that neither the card points nor the difference and ``won`` give).
+    """
+    c = rec.contract
+    row = CONTRACTS.get(c)
+    if row is None:
+        raise FactsNotScored(f"unknown contract {c!r} (contracts: {', '.join(CONTRACTS)})")
+    active = tuple(s for s in range(table_size) if not (table_size == 5 and s == dealer))
+    tricks_total = 48 // len(active) if len(active) in (3, 4) else 12
+    side = {"declarer": "M", "defenders": "O"}
+    f = HandFacts(
+        contract=c, active=active, table_size=table_size, declarer=rec.declarer,
+        partner=rec.partner, radelci=tuple(radelci), tricks_total=tricks_total,
+        kontra={t: lv for t, lv, _ in rec.kontras},
+        kontra_givers=frozenset(s for _, _, s in rec.kontras if s is not None),
+        irregularities=tuple(irregularities), misdeals_before=tuple(misdeals),
+    )  # fmt: skip
+    for b in rec.bonuses:
+        if b.bonus not in _SHEET_BONUSES:
+            raise FactsNotScored(
+                f"unknown bonus {b.bonus!r} (bonuses: {', '.join(_SHEET_BONUSES)})"
+            )
+        who = side[b.side]
+        if b.announced:
+            f.announced[b.bonus] = who
+        if b.bonus in ("valat", "barvni_valat"):
+            continue
+        if b.made:
+            f.outcomes[b.bonus] = who
+        elif b.announced:
+            f.outcomes.setdefault(b.bonus, None)
+        else:
+            f.failed_silent[b.bonus] = who
+    if c == "klop":
+        pts = rec.points_by_seat
+        if pts is None or len(pts) != table_size:
+            raise FactsNotScored("klop needs each seat's card points (points_by_seat)")
+        f.klop_thirds = {s: 3 * pts[s] for s in active}
+        f.klop_tricks = {s: (1 if pts[s] else 0) for s in active}
+        f.card_points["points"] = [pts[s] if s in active else None for s in range(table_size)]
+        return f
+    d = rec.declarer
+    if d is None or d not in active:
+        raise FactsNotScored(f"{row.name} needs the declarer (an active seat)")
+    if rec.partner is not None and (rec.partner == d or rec.partner not in active):
+        raise FactsNotScored(f"seat {rec.partner} cannot be the declarer's partner")
+    made_valat = [b for b in rec.bonuses if b.bonus == "valat" and b.made]
+    if made_valat:
+        f.valat_side = side[made_valat[0].side]
+    f.mond_events = tuple(
+        (seat, f"seat {seat} lost the mond" + ("" if by is None else f" to seat {by}'s škis"))
+        for seat, by in rec.mondfang
+    )
+    colour_valat = "barvni_valat" in f.announced
+    if c in _FIXED or colour_valat:
+        if rec.won is None:
+            raise FactsNotScored(f"{row.name}: won or lost is not recorded")
+        if c in ("berac", "odprti_berac"):
+            f.declarer_tricks = 0 if rec.won else 1
+        else:
+            f.declarer_tricks = tricks_total if rec.won else 0
+        f.card_points["declarer_won"] = rec.won
+        return f
+    if f.valat_side is not None and rec.card_points is None and rec.difference is None:
+        f.card_points["valat"] = f.valat_side
+        return f  # a valat replaces the game and the difference
+    points = rec.card_points
+    if points is None:
+        if rec.difference is None:
+            raise FactsNotScored(
+                f"{row.name}: neither the card points nor the difference is recorded"
+            )
+        if rec.won is None and rec.difference != 0:
+            raise FactsNotScored(f"{row.name}: the difference is recorded, but not won or lost")
+        points = 35 + rec.difference if rec.won else 35 - rec.difference
+        if not 0 <= points <= 70:
+            raise FactsNotScored(f"a difference of {rec.difference} is more than 35")
+    elif rec.difference is not None and abs(points - 35) != rec.difference:
+        raise FactsNotScored(
+            f"the recorded difference {rec.difference} contradicts the recorded card points "
+            f"{points} (|{points} − 35| = {abs(points - 35)})"
+        )
+    f.t_m = _thirds_of(rules, points, rec.won, "the declarer's side with")
+    f.t_o = 210 - f.t_m
+    f.card_points.update({"declarer_side_thirds": f.t_m, "defenders_thirds": f.t_o,
+                          "declarer_side_points": points})  # fmt: skip
     return f
 
 
@@ -563,4 +707,12 @@ def openspiel_hand_score(h: HandFields,
                      carry_after={"radelci": [0] * n})  # fmt: skip
 
 
-__all__ = ["HandFacts", "hand_facts", "openspiel_hand_score", "score_facts", "score_hand"]
+__all__ = [
+    "HandFacts",
+    "fact_terms",
+    "facts_from_record",
+    "hand_facts",
+    "openspiel_hand_score",
+    "score_facts",
+    "score_hand",
+]

@@ -12,16 +12,19 @@ from typing import Any
 
 from tarock_logs.rules.base import (
     Action,
+    FactsNotScored,
     FastReplay,
     HandScore,
     HandState,
     Irregularity,
+    RecordedFacts,
     Ruleset,
     SessionState,
 )
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.fast.fastpath import fast_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
 
 
 class SlovenianSession(SessionState):
@@ -55,6 +58,28 @@ class SlovenianSession(SessionState):
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         """Take the radelci (and misdeal counts) after the hand from ``score.carry_after``."""
+        self._carry_on(score)
+
+    def score_facts(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandScore:
+        """Score a score-sheet hand (:func:`.scoring.facts_from_record`, then the same
+        :func:`.scoring.score_facts` as a played hand) with the session's radelci, and carry
+        its radelci on. The ``openspiel`` ruleset scores from the tricks only."""
+        if self.rules.openspiel_scoring:
+            raise FactsNotScored(
+                f"{self.ruleset.id} scores from the tricks (OpenSpiel's returns), not from facts"
+            )
+        f = facts_from_record(self.rules, self.table_size, dealer, facts, radelci=self.radelci,
+                              irregularities=irregularities, misdeals=self.misdeals)  # fmt: skip
+        score = score_facts(self.rules, f)
+        self._carry_on(score)
+        return score
+
+    def _carry_on(self, score: HandScore) -> None:
         rad = score.carry_after.get("radelci")
         if rad is not None and len(rad) == self.table_size:
             self.radelci = [max(0, int(x)) for x in rad]
