@@ -501,7 +501,8 @@ def replay_hand(
     with_views: bool = True,
     trust_carry: bool | None = None,
 ) -> HandReplay:
-    """Replay one hand of ``session`` (a :class:`~tarock_logs.log.models.Hand` or its 0-based index).
+    """Replay one hand of ``session`` (a :class:`~tarock_logs.log.models.Hand` or its 0-based
+    index).
 
     ``ruleset`` re-scores under another ruleset (what-if; id or alias); by default the
     session's own ruleset with the session's options. ``session_state`` is the state carried

@@ -47,8 +47,9 @@ def test_austrian_and_royal_deals_are_ten_cards_each_without_talon(game: str) ->
     assert eng.deal_shape(3, 0) is None
 
 
-@pytest.mark.parametrize(("game", "after_game"), [("slovenian", 0), ("zwanzigerrufen", 0),
-                                                  ("royal", 1)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("game", "after_game"), [("slovenian", 0), ("zwanzigerrufen", 0), ("royal", 1)]
+)
 def test_the_deal_passes_on_per_game_and_stays_after_a_throw_in(game: str, after_game: int) -> None:
     """Slovenian spec 3.2 and Zwanzigerrufen §3.2: the next seat deals; Royal Tarock §3.2: the
     other pair's Eintreiber, two seats on. A thrown-in deal is dealt again by the same dealer."""
@@ -66,13 +67,16 @@ def test_zwanzigerrufen_glatzen_names_follow_option_o2() -> None:
     assert red_four["H4"] == "HG" and red_four["D4"] == "DG" and "H1" not in red_four
 
 
-@pytest.mark.parametrize(("game", "name", "rid"), [
-    ("slovenian", "tournament", "si-tournament-2021"),
-    ("slovenian", "openspiel", "openspiel-2.0"),
-    ("zwanzigerrufen", "zr-std", "zr-std-2026"),
-    ("zwanzigerrufen", "ZR-STD", "zr-std-2026"),
-    ("royal", "royal", "royal-gerots-2023"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("game", "name", "rid"),
+    [
+        ("slovenian", "tournament", "si-tournament-2021"),
+        ("slovenian", "openspiel", "openspiel-2.0"),
+        ("zwanzigerrufen", "zr-std", "zr-std-2026"),
+        ("zwanzigerrufen", "ZR-STD", "zr-std-2026"),
+        ("royal", "royal", "royal-gerots-2023"),
+    ],
+)
 def test_one_registry_finds_dated_rulesets_by_id_and_alias(game: str, name: str, rid: str) -> None:
     eng = _engine(game)
     assert eng.ruleset(name).id == rid and eng.ruleset(rid).id == rid

@@ -42,7 +42,12 @@ def test_fast_path_in_a_session_keeps_the_carry_and_verdicts() -> None:
     full = replay_session(s, with_views=True)
     for a, b in zip(fast, full, strict=True):
         assert (a.violations, a.score, a.carry_before, a.carry_after, a.unverified) == (
-            b.violations, b.score, b.carry_before, b.carry_after, b.unverified)  # fmt: skip
+            b.violations,
+            b.score,
+            b.carry_before,
+            b.carry_after,
+            b.unverified,
+        )
         assert _shape(a.steps) == _shape(b.steps)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from tarock_logs.rules.base import Action, Ruleset, Violation
 from tarock_logs.rules.royal import predicates
 from tarock_logs.rules.royal.catalogue import Catalogue, Item
-from tarock_logs.rules.royal.codes import make
+from tarock_logs.rules.royal.codes import violation
 
 ATT, DEF = 0, 1  # party index: attackers, defenders
 PARTY_NAMES = ("attackers", "defenders")
@@ -96,8 +96,8 @@ class Bidding:
     def contra_on(self, idx: int) -> Contra | None:
         return next((c for c in self.contras if c.target == idx and not c.void), None)
 
-    def _v(self, code: str, section: str, msg: str, seat: int, **kw: Any) -> Violation:
-        return make(self.ruleset, code, section, msg, seat=seat, **kw)
+    def _v(self, code: str, msg: str, seat: int, **kw: Any) -> Violation:
+        return violation(self.ruleset, code, msg, seat=seat, **kw)
 
     # ------------------------------------------------------------------ Meldungen
 
@@ -110,12 +110,10 @@ class Bidding:
         if item is None:
             out.append(
                 self._v(
-                    "UNKNOWN_ITEM",
-                    "5.6",
+                    "catalogue.unknown_item",
                     f"{self.who(a.seat)} declared {mid!r}, which the catalogue "
                     f"{self.catalogue.id} does not know: not checked, scored as unverified",
                     a.seat,
-                    severity="warning",
                     item=mid,
                 )
             )
@@ -125,8 +123,7 @@ class Bidding:
         if not item.is_meldung:
             out.append(
                 self._v(
-                    "NOT_A_MELDUNG",
-                    "4.3",
+                    "meld.not_a_meldung",
                     f"{self.who(a.seat)} declared {mid} ({item.name}) as a Meldung, but it is a "
                     f"{item.group} item: it is announced, not declared; ignored",
                     a.seat,
@@ -138,8 +135,7 @@ class Bidding:
         if bad:
             out.append(
                 self._v(
-                    "FALSE_MELDUNG",
-                    "4.3",
+                    "meld.false",
                     f"{self.who(a.seat)} declared {mid} ({item.name}) with {bad}: not a valid "
                     "declaration, not scored",
                     a.seat,
@@ -168,8 +164,7 @@ class Bidding:
         if valid is False:
             out.append(
                 self._v(
-                    "FALSE_MELDUNG",
-                    "4.3",
+                    "meld.false",
                     f"{self.who(a.seat)} declared {_meld_text(item, params)}, which his dealt hand "
                     "does not bear out (only the real number may be declared): not scored",
                     a.seat,
@@ -179,12 +174,10 @@ class Bidding:
         if dup and valid is not False:
             out.append(
                 self._v(
-                    "DUPLICATE_MELDUNG",
-                    "4.3",
+                    "meld.duplicate",
                     f"{self.who(a.seat)} declared {_meld_text(item, params)} a second time: "
                     "counted once",
                     a.seat,
-                    severity="warning",
                     item=mid,
                 )
             )
@@ -211,12 +204,10 @@ class Bidding:
                 return [self._dup(seat, sid)]
             out.append(
                 self._v(
-                    "UNKNOWN_ITEM",
-                    "5.6",
+                    "catalogue.unknown_item",
                     f"{self.who(seat)} announced {sid!r}, which the catalogue {self.catalogue.id} "
                     "does not know: its legality and score are not checked (unverified)",
                     seat,
-                    severity="warning",
                     item=sid,
                 )
             )
@@ -227,8 +218,7 @@ class Bidding:
             kind = "a Meldung (declared with meld)" if item.is_meldung else "not announceable"
             return [
                 self._v(
-                    "NOT_ANNOUNCEABLE",
-                    "5",
+                    "announce.not_announceable",
                     f"{self.who(seat)} announced {sid} ({item.name}), which is {kind}: ignored",
                     seat,
                     item=sid,
@@ -240,8 +230,7 @@ class Bidding:
         if item.exclusive and other is not None:
             return [
                 self._v(
-                    "EXCLUSIVE_SCHLEMM",
-                    "8.1",
+                    "announce.exclusive",
                     f"{self.who(seat)} announced {sid} ({item.name}), already announced by the "
                     "other pair; the catalogue marks it exclusive: ignored",
                     seat,
@@ -252,12 +241,10 @@ class Bidding:
         if higher:
             return [
                 self._v(
-                    "CHEAPER_AFTER_RAISED",
-                    "4.5",
+                    "announce.cheaper_after_raise",
                     f"{self.who(seat)} announced {sid} ({item.name}) after his pair's "
                     f"{higher[0].item_id}, which already contains it: no effect",
                     seat,
-                    severity="warning",
                     item=sid,
                 )
             ]
@@ -265,13 +252,11 @@ class Bidding:
         if a.raises and a.raises not in {i.item_id for i in related}:
             out.append(
                 self._v(
-                    "RAISE_TARGET_MISMATCH",
-                    "4.5",
+                    "raise.target_mismatch",
                     f"{self.who(seat)} announced {sid} as a raise of {a.raises}, but {a.raises} is "
                     f"not an active Schlemm of his pair that {sid} raises"
                     + (f" (it raises {', '.join(i.item_id for i in related)})" if related else ""),
                     seat,
-                    severity="warning",
                     item=sid,
                 )
             )
@@ -279,8 +264,7 @@ class Bidding:
             if not item.direct_announcement_allowed:
                 out.append(
                     self._v(
-                        "MUST_BE_REACHED_BY_RAISE",
-                        "4.5",
+                        "announce.only_by_raise",
                         f"{self.who(seat)} announced {sid} ({item.name}) directly; the catalogue "
                         "allows it only as a raise",
                         seat,
@@ -314,26 +298,22 @@ class Bidding:
         )
         if item.is_trophy:
             return self._v(
-                "RAISE_NEEDS_PARTNER",
-                "4.5",
+                "raise.needs_partner",
                 msg + " (trophies: only with a change of partner)",
                 seat,
                 item=item.id,
             )
         if self.options["raise_rule"] == "B":
             return self._v(
-                "RAISE_NEEDS_PARTNER",
-                "8.1",
+                "raise.by_announcer",
                 msg + " under reading A of §8.1 item 6; legal under reading B (either member "
                 "of the pair may raise an ordinary Schlemm), the ruleset's reading",
                 seat,
-                severity="warning",
                 item=item.id,
                 legal_under="B",
             )
         return self._v(
-            "RAISE_NEEDS_PARTNER",
-            "4.5",
+            "raise.needs_partner",
             msg + " (reading A of §8.1 item 6; reading B, under which either member of the "
             "pair may raise an ordinary Schlemm, would allow it)",
             seat,
@@ -343,8 +323,7 @@ class Bidding:
 
     def _dup(self, seat: int, sid: str) -> Violation:
         return self._v(
-            "DUPLICATE_SCHLEMM",
-            "4.5",
+            "announce.duplicate",
             f"{self.who(seat)} announced {sid}, which his pair has already announced: ignored",
             seat,
             item=sid,
@@ -367,8 +346,7 @@ class Bidding:
         if (a.level or 1) != 1:
             return [
                 self._v(
-                    "KONTRA_LEVEL",
-                    "4.4",
+                    "kontra.level",
                     f"{self.who(seat)} gave a level-{a.level} contra on {target}: Royal Tarock "
                     "knows one level only (no re-contra): ignored",
                     seat,
@@ -379,8 +357,7 @@ class Bidding:
         if item is not None and (item.is_meldung or item.silent):
             return [
                 self._v(
-                    "KONTRA_NOT_ALLOWED",
-                    "4.4",
+                    "kontra.not_allowed",
                     f"{self.who(seat)} contra'd {target} ({item.name}): Meldungen and silent "
                     "premiums cannot be contra'd: ignored",
                     seat,
@@ -390,15 +367,14 @@ class Bidding:
         inst = self.find_active(1 - party, target)
         if inst is None:
             if self.find_active(party, target) is not None:
-                code, why = "KONTRA_OWN_SCHLEMM", "his own pair's Schlemm"
+                code, why = "kontra.own_schlemm", "his own pair's Schlemm"
             elif any(i.party != party and i.item_id == target for i in self.instances):
-                code, why = "KONTRA_INACTIVE", "a Schlemm the opponents have raised"
+                code, why = "kontra.inactive", "a Schlemm the opponents have raised"
             else:
-                code, why = "KONTRA_INACTIVE", "nothing the opponents have announced"
+                code, why = "kontra.inactive", "nothing the opponents have announced"
             return [
                 self._v(
                     code,
-                    "4.4",
                     f"{self.who(seat)} contra'd {target}: {why}: ignored",
                     seat,
                     target=target,
@@ -407,8 +383,7 @@ class Bidding:
         if item is not None and not item.contra_allowed:
             return [
                 self._v(
-                    "KONTRA_NOT_ALLOWED",
-                    "4.4",
+                    "kontra.not_allowed",
                     f"{self.who(seat)} contra'd {target} ({item.name}), which the catalogue marks "
                     "as not contra-able: ignored",
                     seat,
@@ -418,8 +393,7 @@ class Bidding:
         if self.contra_on(inst.idx) is not None:
             return [
                 self._v(
-                    "KONTRA_TWICE",
-                    "4.4",
+                    "kontra.twice",
                     f"{self.who(seat)} contra'd {target} a second time: one contra per Schlemm: "
                     "ignored",
                     seat,

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import GameEngine, Ruleset
+from tarock_logs.rules.base import Code, GameEngine, Ruleset
 from tarock_logs.rules.royal.catalogue import Catalogue
+from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
 from tarock_logs.rules.royal.rulesets import (
     GAME,
@@ -40,6 +41,8 @@ class RoyalEngine(GameEngine):
     default_ruleset = RULESET_ID
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
+    #: the spec's upper-case codes -> the codes that replaced them
+    code_aliases: Mapping[str, str] = CODE_ALIASES
     #: the items of the built-in catalogue (the default ruleset's); see :meth:`score_items_for`
     score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
 
@@ -50,6 +53,9 @@ class RoyalEngine(GameEngine):
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         check_ruleset(ruleset)
+
+    def codes(self) -> Mapping[str, Code]:
+        return CODES
 
     def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
         return RoyalSession(ruleset, table_size)

@@ -28,7 +28,7 @@ from typing import Any, Final
 from tarock_logs.cards import PACKS, sort_cards
 from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Ruleset, Violation
 from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
-from tarock_logs.rules.royal.codes import make
+from tarock_logs.rules.royal.codes import violation
 from tarock_logs.rules.royal.rulesets import options_of
 from tarock_logs.rules.royal.scoring import score_game
 from tarock_logs.rules.royal.tricks import Bound, follows_suit_rules, judge, trick_winner
@@ -54,7 +54,7 @@ class Phase(StrEnum):
 PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
     {
         "throw_in": Phase.DEAL,
-        **{t: Phase.BIDDING for t in sorted(_BIDDING_TYPES)},
+        **dict.fromkeys(sorted(_BIDDING_TYPES), Phase.BIDDING),
         "play": Phase.PLAY,
     }
 )
@@ -225,10 +225,8 @@ class RoyalHand(HandState):
 
     # ------------------------------------------------------------------ dispatch
 
-    def _v(
-        self, code: str, section: str, msg: str, seat: int | None = None, **kw: Any
-    ) -> Violation:
-        return make(self.ruleset, code, section, msg, seat=seat, **kw)
+    def _v(self, code: str, msg: str, seat: int | None = None, **kw: Any) -> Violation:
+        return violation(self.ruleset, code, msg, seat=seat, **kw)
 
     def _process(self, a: Action, apply: bool) -> list[Violation]:
         if not 0 <= a.seat < 4:
@@ -242,8 +240,7 @@ class RoyalHand(HandState):
             why = "the deal was thrown in" if self.thrown_in else "all ten tricks are played"
             return [
                 self._v(
-                    "ACTION_AFTER_END",
-                    "6.4",
+                    "action.after_end",
                     f"{self.who(a.seat)}: {t} after the end of the game ({why}): ignored",
                     a.seat,
                     card=a.card,
@@ -263,8 +260,7 @@ class RoyalHand(HandState):
                 )
                 out.append(
                     self._v(
-                        "THROWIN_REQUIRED",
-                        "3.4",
+                        "throw_in.required",
                         f"the game was played although it had to be thrown in: {why}",
                         a.seat,
                         short_seats=short,
@@ -274,8 +270,7 @@ class RoyalHand(HandState):
             if self.phase != Phase.BIDDING:
                 out.append(
                     self._v(
-                        "BIDDING_AFTER_CLOSE",
-                        "4.2",
+                        "bidding.after_close",
                         f"{self.who(a.seat)}: {t} after the bidding had closed (three passes in a "
                         "row): ignored",
                         a.seat,
@@ -301,8 +296,7 @@ class RoyalHand(HandState):
             return out + self._play(a, apply)
         out.append(
             self._v(
-                "ACTION_UNKNOWN",
-                "4.1",
+                "action.unknown",
                 f"{self.who(a.seat)}: {t!r} is not an action of Royal Tarock (no "
                 "auction, talon or king call): ignored",
                 a.seat,
@@ -317,8 +311,7 @@ class RoyalHand(HandState):
         if self.phase == Phase.DONE:
             return [
                 self._v(
-                    "ACTION_AFTER_END",
-                    "3.4",
+                    "throw_in.after_end",
                     f"{self.who(a.seat)}: throw-in after the end of the game: ignored",
                     a.seat,
                 )
@@ -329,8 +322,7 @@ class RoyalHand(HandState):
         if self._started or self.actions:
             out.append(
                 self._v(
-                    "INVALID_THROWIN",
-                    "3.4",
+                    "throw_in.unjustified",
                     f"{self.who(a.seat)} threw in after the bidding had begun; a deal is checked "
                     "and annulled right after it is picked up",
                     a.seat,
@@ -339,8 +331,7 @@ class RoyalHand(HandState):
         elif not own and self.deal_is_a_pack():
             out.append(
                 self._v(
-                    "INVALID_THROWIN",
-                    "3.4",
+                    "throw_in.unjustified",
                     f"{self.who(a.seat)} threw in holding 10 cards with {taroks} tarocks: only a "
                     "player with fewer than 3 tarocks or a faulty deal annuls the game",
                     a.seat,
@@ -365,8 +356,7 @@ class RoyalHand(HandState):
             if conv is None:
                 return [
                     self._v(
-                        "BIDDING_WRONG_OPENER",
-                        "4.2",
+                        "bidding.wrong_opener",
                         f"{self.who(seat)} opened the bidding; it is opened by the dealer (seat "
                         f"{self.dealer}) or, by the other reading of the seed, by the attackers' "
                         f"Eintreiber (seat {self.ein_att})",
@@ -377,8 +367,7 @@ class RoyalHand(HandState):
         if seat == self.cur_seat:
             return []
         v = self._v(
-            "BIDDING_OUT_OF_TURN",
-            "4.2",
+            "bidding.out_of_turn",
             f"{self.who(seat)} spoke when it was the turn of {self.who(self.cur_seat)}",
             seat,
         )
@@ -430,8 +419,7 @@ class RoyalHand(HandState):
         if closing:
             out.append(
                 self._v(
-                    "BIDDING_NOT_CLOSED",
-                    "4.2",
+                    "bidding.not_closed",
                     f"{self.who(seat)} played {card} before the bidding had closed (it needs "
                     "three passes in a row, four if nobody spoke)",
                     seat,
@@ -445,8 +433,7 @@ class RoyalHand(HandState):
             expected = self._next_player()
         if card not in self.held[seat]:
             v = self._v(
-                "CARD_NOT_HELD",
-                "6.4",
+                "play.not_in_hand",
                 f"{self.who(seat)} played {card}, which he does not hold",
                 seat,
                 card=card,
@@ -456,8 +443,7 @@ class RoyalHand(HandState):
             return out + [v]
         if any(s == seat for s, _ in trick):
             v = self._v(
-                "PLAY_OUT_OF_TURN",
-                "6.4",
+                "play.second_card",
                 f"{self.who(seat)} played a second card ({card}) to trick {len(self.tricks) + 1}",
                 seat,
                 card=card,
@@ -473,8 +459,7 @@ class RoyalHand(HandState):
             )
             out.append(
                 self._v(
-                    "PLAY_OUT_OF_TURN",
-                    "6.1",
+                    "play.out_of_turn",
                     f"{self.who(seat)} played {card}, but {self.who(expected)} {why}",
                     seat,
                     card=card,
@@ -512,16 +497,14 @@ class RoyalHand(HandState):
             else:
                 need = f"void in {_SUIT_NAMES[led]}, he must play a tarock"
             return self._v(
-                "REVOKE",
-                "6.1",
+                "play.illegal_card",
                 f"{self.who(seat)} played {card} in trick {trick_no}: {need} (legal: {legal})",
                 seat,
                 card=card,
             )
         if j.due_now:
             return self._v(
-                "BOUND_CARD_NOT_IN_TRICK",
-                "6.2",
+                "play.bound_card_held_back",
                 f"{self.who(seat)} played {card} in trick {trick_no}, the trick his bound "
                 f"card {legal} is bound to: it must be played there (legal: {legal})",
                 seat,
@@ -529,16 +512,14 @@ class RoyalHand(HandState):
             )
         if j.free:
             return self._v(
-                "BOUND_CARD_EARLY",
-                "6.2",
+                "play.bound_card_early",
                 f"{self.who(seat)} played the bound card {card} early in trick {trick_no} "
                 f"although he had another choice (legal: {legal})",
                 seat,
                 card=card,
             )
         return self._v(
-            "BOUND_ORDER",
-            "6.2",
+            "play.bound_order",
             f"{self.who(seat)} could play only bound cards in trick {trick_no} and played "
             f"{card}; he must play the one bound most recently (legal: {legal})",
             seat,
@@ -619,8 +600,7 @@ class RoyalHand(HandState):
         if self.talon:
             out.append(
                 self._v(
-                    "DEAL_INVALID",
-                    "3.3",
+                    "deal.not_the_pack",
                     f"a talon of {len(self.talon)} cards was dealt: Royal Tarock has none",
                 )
             )
@@ -630,8 +610,7 @@ class RoyalHand(HandState):
         if dup or missing:
             out.append(
                 self._v(
-                    "DEAL_INVALID",
-                    "3.3",
+                    "deal.not_the_pack",
                     "the deal is not the 40-card pack: "
                     + "; ".join(
                         x
@@ -654,8 +633,7 @@ class RoyalHand(HandState):
                 holder = next((s for s, h in enumerate(self.dealt) if card in h), None)
                 out.append(
                     self._v(
-                        "DEAL_HONOURS",
-                        "3.3",
+                        "deal.honours",
                         f"{card} belongs to {self.who(to)} before the deal, but "
                         + (
                             f"{self.who(holder)} holds it"

@@ -20,7 +20,7 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
-from tarock_logs.rules.royal.codes import make
+from tarock_logs.rules.royal.codes import violation
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.rulesets import normalize_options, options_of
 
@@ -72,29 +72,18 @@ class RoyalSession(SessionState):
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
     ) -> HandState:
+        # who deals next (§3.2, ``RoyalEngine.next_dealer``) is judged by the reader, which
+        # sees the whole match (``deal.dealer_rotation``); the engine checks the pairs
         found: list[Violation] = []
         if self.eintreiber_parity is not None and dealer % 2 != self.eintreiber_parity:
             found.append(
-                make(
+                violation(
                     self.ruleset,
-                    "DEALER_NOT_EINTREIBER",
-                    "3.2",
+                    "deal.dealer_not_eintreiber",
                     f"seat {dealer} dealt game {self.games + 1}, but the Eintreibers of this "
                     f"match sit at seats {self.eintreiber_parity} and {self.eintreiber_parity + 2}"
                     ": the dealer is always the defending pair's Eintreiber",
                     seat=dealer,
-                )
-            )
-        elif self.next_dealer is not None and dealer != self.next_dealer:
-            found.append(
-                make(
-                    self.ruleset,
-                    "DEALER_ROTATION",
-                    "3.2",
-                    f"seat {dealer} dealt game {self.games + 1}; attack and defence alternate, so "
-                    f"seat {self.next_dealer} should have dealt",
-                    seat=dealer,
-                    severity="warning",
                 )
             )
         if self.eintreiber_parity is None:

@@ -36,4 +36,4 @@ __all__ = [
     "SlovenianSession",
     "final_ranking",
     "placement_points",
-]  # fmt: skip
+]

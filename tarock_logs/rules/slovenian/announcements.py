@@ -76,9 +76,8 @@ class AnnouncementsMixin(HandFields):
             # kontra levels, re-kontra); skipped when he has nothing he could double
             d = self.declarer
             reply = d is not None and any(
-                self._kontra_problem(d, t, None, explain=False) is None
-                for t in ("game", *self.ann)
-            )  # fmt: skip
+                self._kontra_problem(d, t, None, explain=False) is None for t in ("game", *self.ann)
+            )
             self.stage = 2 if reply else 3
         if self.stage >= 3 and self.phase == "announcements":
             self._start_play()
@@ -87,8 +86,13 @@ class AnnouncementsMixin(HandFields):
         seat = a.seat
         out: list[Violation] = []
         if self.phase == "play" or self.stage >= 3:
-            return [self._v("ann.order", "7.5", f"seat {seat} said 'v redu' after the "
-                            "announcement round was over", seat, severity="warning")]  # fmt: skip
+            return [
+                self._v(
+                    "ann.order",
+                    f"seat {seat} said 'v redu' after the announcement round was over",
+                    seat,
+                )
+            ]
         exp = self._ann_turn()
         if self.stage == 0:
             if seat == self.declarer:
@@ -96,23 +100,34 @@ class AnnouncementsMixin(HandFields):
                 self.stage = 1
                 self._advance_stage()
                 return out
-            out.append(self._v("ann.order", "7.5", f"seat {seat} passed before the declarer "
-                               "said 'ležim'", seat, severity="warning"))  # fmt: skip
+            out.append(
+                self._v("ann.order", f"seat {seat} passed before the declarer said 'ležim'", seat)
+            )
             self.stage_done = self.stage_done | {seat}
             return out
         if self.stage == 1:
             if seat != exp:
-                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
-                                   f"(seat {exp} was to speak)", seat, severity="warning"))  # fmt: skip
+                out.append(
+                    self._v(
+                        "ann.order",
+                        f"seat {seat} passed out of turn (seat {exp} was to speak)",
+                        seat,
+                    )
+                )
             if seat != self.declarer:
                 self.stage_done = self.stage_done | {seat}
         elif self.stage == 2:
             if seat == self.declarer:
                 self.stage = 3
             else:
-                out.append(self._v("ann.order", "7.5", f"seat {seat} passed out of turn "
-                                   f"(the declarer, seat {self.declarer}, was to reply)", seat,
-                                   severity="warning"))  # fmt: skip
+                out.append(
+                    self._v(
+                        "ann.order",
+                        f"seat {seat} passed out of turn "
+                        f"(the declarer, seat {self.declarer}, was to reply)",
+                        seat,
+                    )
+                )
         self._advance_stage()
         return out
 
@@ -123,40 +138,81 @@ class AnnouncementsMixin(HandFields):
         side = self.side(seat)
         who = f"seat {seat}"
         if not r.announcements:
-            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; "
-                           f"{r.ruleset.id} has no announcements", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.not_allowed_in_contract",
+                f"{who} announced {bonus}; {r.ruleset.id} has no announcements",
+                seat,
+                bonus=bonus,
+            )
         if bonus not in ANN_BONUSES:
-            return self._v("ann.unknown_bonus", "7.1", f"{who} announced {bonus!r}, which is "
-                           "not a bonus of Slovenian tarok", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.unknown_bonus",
+                f"{who} announced {bonus!r}, which is not a bonus of Slovenian tarok",
+                seat,
+                bonus=bonus,
+            )
         if c is None or not r.has_bonuses(c):
-            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced {bonus}; no "
-                           f"bonuses exist in {c}", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.not_allowed_in_contract",
+                f"{who} announced {bonus}; no bonuses exist in {c}",
+                seat,
+                bonus=bonus,
+            )
         if bonus == "kralj_ultimo" and (not CONTRACTS[c].king_call or self.n_active != 4):
-            return self._v("ann.not_allowed_in_contract", "7.3", f"{who} announced kralj ultimo "
-                           f"in {c}, where no king is called", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.not_allowed_in_contract",
+                f"{who} announced kralj ultimo in {c}, where no king is called",
+                seat,
+                bonus=bonus,
+            )
         if bonus == "barvni_valat" and not (CONTRACTS[c].solo or self.n_active == 3):
-            return self._v("ann.barvni_valat_not_solo", "7.3", f"{who} announced barvni valat "
-                           f"in {c}; only a solo declarer may", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.barvni_valat_not_solo",
+                f"{who} announced barvni valat in {c}; only a solo declarer may",
+                seat,
+                bonus=bonus,
+            )
         if bonus in ("valat", "barvni_valat") and seat != self.declarer:
-            return self._v("ann.valat_not_declarer", "7.3", f"{who} announced {bonus}; only the "
-                           "declarer may", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.valat_not_declarer",
+                f"{who} announced {bonus}; only the declarer may",
+                seat,
+                bonus=bonus,
+            )
         if side == "O" and bonus not in BOTH_SIDES_BONUSES:
-            return self._v("ann.not_allowed_for_side", "7.3", f"{who} (a defender) announced "
-                           f"{bonus}; only the declarer's side may", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.not_allowed_for_side",
+                f"{who} (a defender) announced {bonus}; only the declarer's side may",
+                seat,
+                bonus=bonus,
+            )
         if "barvni_valat" in self.ann or (bonus == "barvni_valat" and self.ann):
-            return self._v("ann.with_barvni_valat", "7.3", f"{who} announced {bonus}; barvni "
-                           "valat must be the only announcement", seat, bonus=bonus)  # fmt: skip
+            return self._v(
+                "ann.with_barvni_valat",
+                f"{who} announced {bonus}; barvni valat must be the only announcement",
+                seat,
+                bonus=bonus,
+            )
         if bonus in self.ann:
             prev_seat, prev_side = self.ann[bonus]
             if prev_side == side:
-                return self._v("ann.duplicate", "7.3", f"{who} announced {bonus}, already "
-                               f"announced by seat {prev_seat}", seat, bonus=bonus)  # fmt: skip
-            return self._v("ann.both_sides", "7.3", f"{who} announced {bonus}, already announced "
-                           f"by the other side (seat {prev_seat})", seat, bonus=bonus)  # fmt: skip
+                return self._v(
+                    "ann.duplicate",
+                    f"{who} announced {bonus}, already announced by seat {prev_seat}",
+                    seat,
+                    bonus=bonus,
+                )
+            return self._v(
+                "ann.both_sides",
+                f"{who} announced {bonus}, already announced by the other side (seat {prev_seat})",
+                seat,
+                bonus=bonus,
+            )
         return None
 
-    def _kontra_problem(self, seat: int, target: str, level: int | None,
-                        explain: bool = True) -> Violation | None:  # fmt: skip
+    def _kontra_problem(
+        self, seat: int, target: str, level: int | None, explain: bool = True
+    ) -> Violation | None:
         """The hard error that voids this kontra (None = it may be given). With
         ``explain=False`` only the verdict matters (the turn logic): a shared placeholder
         stands for the violation, which is not built."""
@@ -166,25 +222,42 @@ class AnnouncementsMixin(HandFields):
         if r.kontra_levels == 0 or (c == "klop" and not r.klop_kontra):
             if not explain:
                 return _DENIED
-            return self._v("kontra.not_allowed", "7.6", f"{who} gave kontra; {r.ruleset.id} has "
-                           f"no kontra{' in klop' if c == 'klop' else ''}", seat, target=target)  # fmt: skip
+            return self._v(
+                "kontra.not_allowed",
+                f"{who} gave kontra; {r.ruleset.id} has "
+                f"no kontra{' in klop' if c == 'klop' else ''}",
+                seat,
+                target=target,
+            )
         if target != "game" and target not in self.ann:
             if not explain:
                 return _DENIED
-            return self._v("kontra.item_not_announced", "7.6", f"{who} gave kontra on {target}, "
-                           "which nobody announced", seat, target=target)  # fmt: skip
+            return self._v(
+                "kontra.item_not_announced",
+                f"{who} gave kontra on {target}, which nobody announced",
+                seat,
+                target=target,
+            )
         cur = self.kontra.get(target, 0)
         maxl = 1 if c == "klop" else r.kontra_levels
         if level is not None and level <= cur:
             if not explain:
                 return _DENIED
-            return self._v("kontra.duplicate", "7.6", f"{who} gave kontra on {target}, already "
-                           "doubled", seat, target=target)  # fmt: skip
+            return self._v(
+                "kontra.duplicate",
+                f"{who} gave kontra on {target}, already doubled",
+                seat,
+                target=target,
+            )
         if cur + 1 > maxl:
             if not explain:
                 return _DENIED
-            return self._v("kontra.second_level", "7.6", f"{who} doubled {target} again; only "
-                           f"{_plural(maxl, 'kontra level')} allowed", seat, target=target)  # fmt: skip
+            return self._v(
+                "kontra.second_level",
+                f"{who} doubled {target} again; only {_plural(maxl, 'kontra level')} allowed",
+                seat,
+                target=target,
+            )
         if c == "klop":
             return None
         owner = "M" if target == "game" else self.ann[target][1]
@@ -194,8 +267,12 @@ class AnnouncementsMixin(HandFields):
             if not explain:
                 return _DENIED
             need = "the declarer" if giver_side == "M" else "a defender"
-            return self._v("kontra.not_eligible", "7.6", f"{who} gave kontra on {target}; only "
-                           f"{need} may", seat, target=target)  # fmt: skip
+            return self._v(
+                "kontra.not_eligible",
+                f"{who} gave kontra on {target}; only {need} may",
+                seat,
+                target=target,
+            )
         return None
 
     def _announce(self, a: Action) -> list[Violation]:
@@ -204,12 +281,19 @@ class AnnouncementsMixin(HandFields):
         out: list[Violation] = []
         if self._card_played() or self.phase == "done":
             code = "kontra.too_late" if t == "kontra" else "ann.after_first_card"
-            return [self._v(code, "7.5", f"seat {seat}: {t} {a.bonus or a.target or ''} after "
-                            "the first card was played".replace("  ", " "), seat)]  # fmt: skip
+            return [
+                self._v(
+                    code,
+                    f"seat {seat}: {t} {a.bonus or a.target or ''} after "
+                    "the first card was played".replace("  ", " "),
+                    seat,
+                )
+            ]
         if t == "lezim":
             if seat != self.declarer:
-                return [self._v("ann.order", "7.5", f"seat {seat} said 'ležim'; only the "
-                                "declarer does", seat, severity="warning")]  # fmt: skip
+                return [
+                    self._v("ann.order", f"seat {seat} said 'ležim'; only the declarer does", seat)
+                ]
             if self.lezim:
                 return []
             self.lezim = True
@@ -223,29 +307,50 @@ class AnnouncementsMixin(HandFields):
             if bad is not None:
                 return [bad]
             if not self.lezim and seat != self.declarer:
-                out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} announced {bonus} "
-                                   "before the declarer said 'ležim' (renons: announcing out "
-                                   "of turn)", seat, bonus=bonus))  # fmt: skip
+                out.append(
+                    self._v(
+                        "ann.before_lezim",
+                        f"seat {seat} announced {bonus} "
+                        "before the declarer said 'ležim' (renons: announcing out "
+                        "of turn)",
+                        seat,
+                        bonus=bonus,
+                    )
+                )
                 self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
             elif self.lezim and seat == self.declarer and self.stage != 0:
-                out.append(self._v("ann.order", "7.5", f"the declarer (seat {seat}) announced "
-                                   f"{bonus} after 'ležim'", seat, severity="warning"))  # fmt: skip
+                out.append(
+                    self._v(
+                        "ann.order",
+                        f"the declarer (seat {seat}) announced {bonus} after 'ležim'",
+                        seat,
+                    )
+                )
             elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
-                out.append(self._v("ann.order", "7.5", f"seat {seat} announced {bonus} out of "
-                                   "turn", seat, severity="warning"))  # fmt: skip
+                out.append(self._v("ann.order", f"seat {seat} announced {bonus} out of turn", seat))
             side = self.side(seat)
             if bonus == "pagat_ultimo":
-                if not any(PAGAT in self.hands[s] for s in self.active
-                           if self.side(s) == side):  # fmt: skip
-                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
-                                       f"pagat ultimo but {_SIDE_WORD[side]} do not hold the "
-                                       "pagat", seat, severity="warning"))  # fmt: skip
+                if not any(PAGAT in self.hands[s] for s in self.active if self.side(s) == side):
+                    out.append(
+                        self._v(
+                            "ann.card_not_held",
+                            f"seat {seat} announced "
+                            f"pagat ultimo but {_SIDE_WORD[side]} do not hold the "
+                            "pagat",
+                            seat,
+                        )
+                    )
             elif bonus == "kralj_ultimo":
                 k = self.called_king
                 if not any(k in self.hands[s] for s in self.active if self.side(s) == side):
-                    out.append(self._v("ann.card_not_held", "7.3", f"seat {seat} announced "
-                                       f"kralj ultimo but {_SIDE_WORD[side]} do not hold {k}",
-                                       seat, severity="warning"))  # fmt: skip
+                    out.append(
+                        self._v(
+                            "ann.card_not_held",
+                            f"seat {seat} announced "
+                            f"kralj ultimo but {_SIDE_WORD[side]} do not hold {k}",
+                            seat,
+                        )
+                    )
             self.ann = {**self.ann, bonus: (seat, side)}
             self.ann_list += ((seat, bonus),)
             self._pr = None
@@ -256,12 +361,19 @@ class AnnouncementsMixin(HandFields):
         if bad is not None:
             return [bad]
         if not self.lezim and self.contract != "klop":
-            out.append(self._v("ann.before_lezim", "7.5", f"seat {seat} gave kontra on {target} "
-                               "before the declarer said 'ležim'", seat, target=target))  # fmt: skip
+            out.append(
+                self._v(
+                    "ann.before_lezim",
+                    f"seat {seat} gave kontra on {target} before the declarer said 'ležim'",
+                    seat,
+                    target=target,
+                )
+            )
             self.detected.append(("announce_out_of_turn", seat, "ann.before_lezim"))
         elif self.phase == "announcements" and self._ann_turn() not in (seat, None):
-            out.append(self._v("ann.order", "7.5", f"seat {seat} gave kontra on {target} out of "
-                               "turn", seat, severity="warning"))  # fmt: skip
+            out.append(
+                self._v("ann.order", f"seat {seat} gave kontra on {target} out of turn", seat)
+            )
         lvl = self.kontra.get(target, 0) + 1
         self.kontra = {**self.kontra, target: lvl}
         self.kontra_list += ((seat, target, lvl),)
@@ -272,15 +384,19 @@ class AnnouncementsMixin(HandFields):
         if seat is None:
             return []
         out: list[Action] = []
-        if self.stage in (0, 1) and self.rules.announcements and (self.stage == 0 or
-                                                                  seat != self.declarer):  # fmt: skip
+        if (
+            self.stage in (0, 1)
+            and self.rules.announcements
+            and (self.stage == 0 or seat != self.declarer)
+        ):
             for b in ANN_BONUSES:
                 if self._ann_problem(seat, b) is None:
                     out.append(Action("announce", seat, bonus=b))
         if self.stage >= 1:
             for tgt in ("game", *self.ann):
                 if self._kontra_problem(seat, tgt, None, explain=False) is None:
-                    out.append(Action("kontra", seat, target=tgt,
-                                      level=self.kontra.get(tgt, 0) + 1))  # fmt: skip
+                    out.append(
+                        Action("kontra", seat, target=tgt, level=self.kontra.get(tgt, 0) + 1)
+                    )
         out.append(Action("lezim", seat) if self.stage == 0 else Action("pass", seat))
         return out

@@ -52,13 +52,23 @@ class BiddingMixin(HandFields):
             return []
         out: list[Violation] = []
         if seat in self.passed:
-            return [self._v("bid.after_pass", "4.2",
-                            f"{who} called {code} after passing; a player who passes is out of "
-                            "the auction", seat, contract=code)]  # fmt: skip
+            return [
+                self._v(
+                    "bid.after_pass",
+                    f"{who} called {code} after passing; a player who passes is out of the auction",
+                    seat,
+                    contract=code,
+                )
+            ]
         if seat != self.turn:
-            out.append(self._v("bid.out_of_turn", "4.3",
-                               f"{who} called {code} but it was seat {self.turn}'s turn "
-                               f"({self.p(self.turn)})", seat, expected=self.turn))  # fmt: skip
+            out.append(
+                self._v(
+                    "bid.out_of_turn",
+                    f"{who} called {code} but it was seat {self.turn}'s turn ({self.p(self.turn)})",
+                    seat,
+                    expected=self.turn,
+                )
+            )
         self.bids += ((seat, code),)
         if code == "pass":
             self.passed = self.passed | {seat}
@@ -84,71 +94,135 @@ class BiddingMixin(HandFields):
 
     def _bid_problem(self, seat: int, code: str, who: str) -> Violation | None:
         if code not in CONTRACTS:
-            return self._v("bid.unknown_contract", "4.1", f"{who} called {code!r}, which is not "
-                           "a contract code", seat, contract=code)  # fmt: skip
+            return self._v(
+                "bid.unknown_contract",
+                f"{who} called {code!r}, which is not a contract code",
+                seat,
+                contract=code,
+            )
         if code == "klop":
-            return self._v("bid.klop_not_allowed", "4.4", f"{who} bid klop; klop is never bid, "
-                           "only declared by P1 when everybody passed", seat)  # fmt: skip
+            return self._v(
+                "bid.klop_not_allowed",
+                f"{who} bid klop; klop is never bid, only declared by P1 when everybody passed",
+                seat,
+            )
         if code == "three":
-            return self._v("bid.three_not_forehand", "4.2",
-                           f"{who} bid three; only P1 (forehand) holds the mandatory three",
-                           seat)  # fmt: skip
+            return self._v(
+                "bid.three_not_forehand",
+                f"{who} bid three; only P1 (forehand) holds the mandatory three",
+                seat,
+            )
         if not self._available(code):
-            return self._v("bid.not_available_for_table", "4.1",
-                           f"{who} bid {code}, which does not exist with "
-                           f"{self.n_active} active players", seat, contract=code)  # fmt: skip
+            return self._v(
+                "bid.not_available_for_table",
+                f"{who} bid {code}, which does not exist with {self.n_active} active players",
+                seat,
+                contract=code,
+            )
         r, hr = CONTRACTS[code].rank, CONTRACTS[self.high].rank
         if r < hr or (r == hr and self.pos[seat] > self.pos[self.holder]):
-            why = ("lower than" if r < hr else
-                   f"equal to {self.p(self.holder)}'s bid of higher priority than")  # fmt: skip
-            return self._v("bid.too_low", "4.2",
-                           f"{who} bid {code}, {why} the current {self.high}", seat,
-                           contract=code, high=self.high, holder=self.holder)  # fmt: skip
+            why = (
+                "lower than"
+                if r < hr
+                else f"equal to {self.p(self.holder)}'s bid of higher priority than"
+            )
+            return self._v(
+                "bid.too_low",
+                f"{who} bid {code}, {why} the current {self.high}",
+                seat,
+                contract=code,
+                high=self.high,
+                holder=self.holder,
+            )
         return None
 
     def _final(self, a: Action, seat: int, code: str, who: str) -> list[Violation]:
         out: list[Violation] = []
         if seat in self.passed and seat != self.turn:
-            return [self._v("bid.after_pass", "4.2",
-                            f"{who} called {code} after passing; a player who passes is out of "
-                            "the auction", seat, contract=code)]  # fmt: skip
+            return [
+                self._v(
+                    "bid.after_pass",
+                    f"{who} called {code} after passing; a player who passes is out of the auction",
+                    seat,
+                    contract=code,
+                )
+            ]
         if seat != self.turn:
-            return [self._v("bid.out_of_turn", "4.3",
-                            f"{who} called {code}, but seat {self.turn} ({self.p(self.turn)}) "
-                            "won the auction and must make the final declaration", seat,
-                            expected=self.turn)]  # fmt: skip
+            return [
+                self._v(
+                    "bid.out_of_turn",
+                    f"{who} called {code}, but seat {self.turn} ({self.p(self.turn)}) "
+                    "won the auction and must make the final declaration",
+                    seat,
+                    expected=self.turn,
+                )
+            ]
         special = seat == self.p1 and self.high == "three" and not self.others_bid
         if code == "pass":
             # scorers write "naprej" for klop: a warning where the ruleset reads it leniently
             # (tournament), an error where a final pass does not exist (openspiel)
-            sev = "warning" if self.rules.final_pass_lenient else "error"
+            lenient = self.rules.final_pass_lenient
             if special:
-                out.append(self._v("bid.pass_as_klop", "4.4", f"{who} passed after everybody "
-                                   "passed; read as the final declaration klop", seat,
-                                   severity=sev))  # fmt: skip
+                out.append(
+                    self._v(
+                        "bid.pass_as_klop" if lenient else "bid.final_pass",
+                        f"{who} passed after everybody passed; read as the final declaration klop",
+                        seat,
+                        read_as="klop",
+                    )
+                )
                 code = "klop"
             else:
-                out.append(self._v("bid.pass_as_final", "4.4", f"{who} passed as the final "
-                                   f"declaration; read as keeping {self.high}", seat,
-                                   severity=sev))  # fmt: skip
+                out.append(
+                    self._v(
+                        "bid.pass_as_final" if lenient else "bid.final_pass",
+                        f"{who} passed as the final declaration; read as keeping {self.high}",
+                        seat,
+                        read_as=self.high,
+                    )
+                )
                 code = self.high
         elif code not in CONTRACTS:
-            out.append(self._v("bid.unknown_contract", "4.1", f"{who} declared {code!r}, which "
-                               f"is not a contract code; assumed {self.high}", seat))  # fmt: skip
+            out.append(
+                self._v(
+                    "bid.unknown_contract",
+                    f"{who} declared {code!r}, which is not a contract code; assumed {self.high}",
+                    seat,
+                )
+            )
             code = self.high
         elif code == "klop" and not special:
-            out.append(self._v("bid.final_below_high", "4.4", f"{who} declared klop, but klop is "
-                               f"only possible when everybody passed; assumed {self.high}",
-                               seat, contract=code, high=self.high))  # fmt: skip
+            out.append(
+                self._v(
+                    "bid.klop_not_allowed",
+                    f"{who} declared klop, but klop is "
+                    f"only possible when everybody passed; assumed {self.high}",
+                    seat,
+                    contract=code,
+                    high=self.high,
+                )
+            )
             code = self.high
         elif not self._available(code):
-            out.append(self._v("bid.not_available_for_table", "4.1",
-                               f"{who} declared {code}, which does not exist with "
-                               f"{self.n_active} active players", seat, contract=code))  # fmt: skip
+            out.append(
+                self._v(
+                    "bid.not_available_for_table",
+                    f"{who} declared {code}, which does not exist with "
+                    f"{self.n_active} active players",
+                    seat,
+                    contract=code,
+                )
+            )
         elif code != "klop" and CONTRACTS[code].rank < CONTRACTS[self.high].rank:
-            out.append(self._v("bid.final_below_high", "4.3",
-                               f"{who} declared {code}, lower than the {self.high} he won the "
-                               "auction with", seat, contract=code, high=self.high))  # fmt: skip
+            out.append(
+                self._v(
+                    "bid.final_below_high",
+                    f"{who} declared {code}, lower than the {self.high} he won the auction with",
+                    seat,
+                    contract=code,
+                    high=self.high,
+                )
+            )
         self.bids += ((seat, code),)
         self._finish_bidding(seat, code)
         return out

@@ -41,29 +41,53 @@ CONTRACTS: Final[dict[str, Contract]] = {
         Contract("three", 1, 10, 3, True, False, False, True, False, False, True, 70, "tri"),
         Contract("two", 2, 20, 2, True, False, False, True, False, False, True, 70, "dva"),
         Contract("one", 3, 30, 1, True, False, False, True, False, False, True, 70, "ena"),
-        Contract("solo_three", 4, 40, 3, False, False, False, True, False, True, False, 70,
-                 "solo tri"),
-        Contract("solo_two", 5, 50, 2, False, False, False, True, False, True, False, 70,
-                 "solo dva"),
-        Contract("solo_one", 6, 60, 1, False, False, False, True, False, True, False, 70,
-                 "solo ena"),
+        Contract(
+            "solo_three", 4, 40, 3, False, False, False, True, False, True, False, 70, "solo tri"
+        ),
+        Contract(
+            "solo_two", 5, 50, 2, False, False, False, True, False, True, False, 70, "solo dva"
+        ),
+        Contract(
+            "solo_one", 6, 60, 1, False, False, False, True, False, True, False, 70, "solo ena"
+        ),
         Contract("berac", 7, 70, 0, False, True, True, False, True, True, True, 70, "berač"),
-        Contract("solo_brez", 8, 80, 0, False, True, False, True, True, True, True, 80,
-                 "solo brez"),
-        Contract("odprti_berac", 9, 90, 0, False, True, True, False, True, True, True, 90,
-                 "odprti berač"),
-        Contract("barvni_valat", 10, 125, 0, False, True, False, False, True, True, True, 125,
-                 "barvni valat"),
+        Contract(
+            "solo_brez", 8, 80, 0, False, True, False, True, True, True, True, 80, "solo brez"
+        ),
+        Contract(
+            "odprti_berac", 9, 90, 0, False, True, True, False, True, True, True, 90, "odprti berač"
+        ),
+        Contract(
+            "barvni_valat",
+            10,
+            125,
+            0,
+            False,
+            True,
+            False,
+            False,
+            True,
+            True,
+            True,
+            125,
+            "barvni valat",
+        ),
         Contract("valat", 11, 250, 0, False, True, False, False, True, True, True, 250, "valat"),
     )
-}  # fmt: skip
+}
 
 #: Bid codes in ladder order (klop is never bid, only declared).
 LADDER: Final = tuple(c for c in CONTRACTS if c != "klop")
 
 #: Bonus values (spec 7.2): silent value; announced counts double.
-BONUS_VALUES: Final = {"trula": 10, "kralji": 10, "pagat_ultimo": 25, "kralj_ultimo": 10,
-                       "valat": 250, "barvni_valat": 125}  # fmt: skip
+BONUS_VALUES: Final = {
+    "trula": 10,
+    "kralji": 10,
+    "pagat_ultimo": 25,
+    "kralj_ultimo": 10,
+    "valat": 250,
+    "barvni_valat": 125,
+}
 BONUSES: Final = tuple(BONUS_VALUES)
 #: Bonuses either side may announce.
 BOTH_SIDES_BONUSES: Final = frozenset({"trula", "kralji", "pagat_ultimo"})
@@ -108,7 +132,7 @@ class Rules:
         "tie_best_shared",
         "valat_value",
         "win_threshold",
-    )  # fmt: skip
+    )
 
     def __init__(self, ruleset: Ruleset) -> None:
         o: dict[str, Any] = dict(ruleset.options)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Action, DealShape, FactTerms, GameEngine, Ruleset
+from tarock_logs.rules.base import Action, Code, DealShape, FactTerms, GameEngine, Ruleset
 from tarock_logs.rules.slovenian import tournament
+from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
@@ -25,12 +26,30 @@ class SlovenianEngine(GameEngine):
     default_ruleset = TOURNAMENT_ID
     #: every score item this engine writes (docs/architecture.md, "Score items"); a recorded
     #: item outside this set is reported by the audit as not checked rather than as wrong
-    score_items: frozenset[str] | None = frozenset({
-        "contract", "difference", "trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat",
-        "barvni_valat", "radelc", "mondfang", "klop", "renons", "penalty",
-    })  # fmt: skip
+    score_items: frozenset[str] | None = frozenset(
+        {
+            "contract",
+            "difference",
+            "trula",
+            "kralji",
+            "pagat_ultimo",
+            "kralj_ultimo",
+            "valat",
+            "barvni_valat",
+            "radelc",
+            "mondfang",
+            "klop",
+            "renons",
+            "penalty",
+        }
+    )
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
+    #: retired codes -> their replacements (``tarock audit --code OLD``)
+    code_aliases: Mapping[str, str] = CODE_ALIASES
+
+    def codes(self) -> Mapping[str, Code]:
+        return CODES
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         validate(ruleset)
@@ -53,8 +72,9 @@ class SlovenianEngine(GameEngine):
             return (3, 4, 5)
         return tuple(ruleset.options["table_sizes"])
 
-    def deal_shape(self, table_size: int, dealer: int,
-                   ruleset: Ruleset | None = None) -> DealShape | None:  # fmt: skip
+    def deal_shape(
+        self, table_size: int, dealer: int, ruleset: Ruleset | None = None
+    ) -> DealShape | None:
         """Spec 3.4: a talon of 6 and 16 cards each at a table of 3, 12 each at 4 and 5 (at 5
         the dealer sits out with none). Whether the ruleset allows the table is reported by
         the deal check (``deal.table_size``), so a table of 5 has its shape under every
@@ -89,13 +109,16 @@ class SlovenianEngine(GameEngine):
 
     # ---------------------------------------------------------------- tournaments (spec 11)
 
-    def placement_points(self, ruleset: Ruleset, round_scores: Sequence[int],
-                         all_tables_of_five: bool = False) -> list[float]:  # fmt: skip
+    def placement_points(
+        self, ruleset: Ruleset, round_scores: Sequence[int], all_tables_of_five: bool = False
+    ) -> list[float]:
         """Placement points of one table's round scores (spec 11.2, ties per ruleset)."""
-        return tournament.placement_points(list(round_scores), len(round_scores),
-                                           all_tables_of_five,
-                                           str(ruleset.options.get("table_tie_points",
-                                                                   "average")))  # fmt: skip
+        return tournament.placement_points(
+            list(round_scores),
+            len(round_scores),
+            all_tables_of_five,
+            str(ruleset.options.get("table_tie_points", "average")),
+        )
 
 
 ENGINE = SlovenianEngine()

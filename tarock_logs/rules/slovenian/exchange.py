@@ -25,18 +25,34 @@ class ExchangeMixin(HandFields):
     def _call(self, a: Action) -> list[Violation]:
         out: list[Violation] = []
         if self.phase != "king_call":
-            return [self._v("call.not_expected", "6.1",
-                            f"seat {a.seat} called {a.card}, but no king is called now "
-                            f"(contract {self.contract}, phase {self.phase})", a.seat,
-                            a.card)]  # fmt: skip
+            return [
+                self._v(
+                    "call.not_expected",
+                    f"seat {a.seat} called {a.card}, but no king is called now "
+                    f"(contract {self.contract}, phase {self.phase})",
+                    a.seat,
+                    a.card,
+                )
+            ]
         if a.seat != self.declarer:
-            out.append(self._v("call.out_of_turn", "6.1", f"seat {a.seat} called a king, but "
-                               f"seat {self.declarer} is the declarer", a.seat, a.card))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.out_of_turn",
+                    f"seat {a.seat} called a king, but seat {self.declarer} is the declarer",
+                    a.seat,
+                    a.card,
+                )
+            )
         king = a.card
         if king not in KINGS:
-            out.append(self._v("call.not_a_king", "6.1",
-                               f"seat {a.seat} called {king}; only a king (HK DK SK CK) may be "
-                               "called", a.seat, king))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.not_a_king",
+                    f"seat {a.seat} called {king}; only a king (HK DK SK CK) may be called",
+                    a.seat,
+                    king,
+                )
+            )
             return out
         d = self.declarer
         self.called_king = king
@@ -51,19 +67,36 @@ class ExchangeMixin(HandFields):
 
     def _talon(self, a: Action) -> list[Violation]:
         if self.phase != "talon":
-            return [self._v("talon.not_expected", "6.2", f"seat {a.seat} took a talon group, "
-                            f"but contract {self.contract} has no talon exchange now", a.seat)]  # fmt: skip
+            return [
+                self._v(
+                    "talon.not_expected",
+                    f"seat {a.seat} took a talon group, "
+                    f"but contract {self.contract} has no talon exchange now",
+                    a.seat,
+                )
+            ]
         out: list[Violation] = []
         if a.seat != self.declarer:
-            out.append(self._v("talon.out_of_turn", "6.2", f"seat {a.seat} took a talon group, "
-                               f"but seat {self.declarer} is the declarer", a.seat))  # fmt: skip
+            out.append(
+                self._v(
+                    "talon.out_of_turn",
+                    f"seat {a.seat} took a talon group, but seat {self.declarer} is the declarer",
+                    a.seat,
+                )
+            )
         k = CONTRACTS[self.contract].talon  # type: ignore[index]
         g = a.group
         if g is None or not 0 <= g < 6 // k:
-            out.append(self._v("talon.bad_group", "6.2",
-                               f"talon group {g} does not exist: {self.contract} splits the talon "
-                               f"into {6 // k} groups of {k} (0..{6 // k - 1})", a.seat,
-                               group=g, groups=6 // k))  # fmt: skip
+            out.append(
+                self._v(
+                    "talon.bad_group",
+                    f"talon group {g} does not exist: {self.contract} splits the talon "
+                    f"into {6 // k} groups of {k} (0..{6 // k - 1})",
+                    a.seat,
+                    group=g,
+                    groups=6 // k,
+                )
+            )
             return out
         self.talon_group = g
         self.taken = self.talon[g * k : (g + 1) * k]
@@ -78,8 +111,11 @@ class ExchangeMixin(HandFields):
         if card in TRULA:
             return "trula"
         if self.rules.discard_only_if_forced and SUIT.get(card) == "T":
-            rest = [c for c in hand if c != card and c not in others
-                    and SUIT.get(c) != "T" and c not in KINGS]  # fmt: skip
+            rest = [
+                c
+                for c in hand
+                if c != card and c not in others and SUIT.get(c) != "T" and c not in KINGS
+            ]
             if rest:
                 return "tarok_not_forced"
         return None
@@ -96,22 +132,38 @@ class ExchangeMixin(HandFields):
 
     def _discard(self, a: Action) -> list[Violation]:
         if self.phase != "discard":
-            return [self._v("discard.count", "6.2",
-                            f"seat {a.seat} discarded {' '.join(a.cards)} but no (further) "
-                            "discard is due", a.seat, discarded=list(a.cards))]  # fmt: skip
+            return [
+                self._v(
+                    "discard.count",
+                    f"seat {a.seat} discarded {' '.join(a.cards)} but no (further) discard is due",
+                    a.seat,
+                    discarded=list(a.cards),
+                )
+            ]
         d = self.declarer
         out: list[Violation] = []
         if a.seat != d:
-            out.append(self._v("discard.out_of_turn", "6.2", f"seat {a.seat} discarded, but seat "
-                               f"{d} is the declarer", a.seat))  # fmt: skip
+            out.append(
+                self._v(
+                    "discard.out_of_turn",
+                    f"seat {a.seat} discarded, but seat {d} is the declarer",
+                    a.seat,
+                )
+            )
         k = CONTRACTS[self.contract].talon  # type: ignore[index]
         hand = self.hands[d]  # type: ignore[index]
         cards = list(a.cards)
         if len(self.discards) + len(cards) > k:
-            out.append(self._v("discard.count", "6.2",
-                               f"seat {d} discarded {len(self.discards) + len(cards)} cards; "
-                               f"{self.contract} lays away exactly {k}", d,
-                               discarded=len(self.discards) + len(cards), required=k))  # fmt: skip
+            out.append(
+                self._v(
+                    "discard.count",
+                    f"seat {d} discarded {len(self.discards) + len(cards)} cards; "
+                    f"{self.contract} lays away exactly {k}",
+                    d,
+                    discarded=len(self.discards) + len(cards),
+                    required=k,
+                )
+            )
             self.detected.append(("wrong_discard", d, "discard.count"))
         wrong = False
         for c in cards:
@@ -119,7 +171,6 @@ class ExchangeMixin(HandFields):
                 out.append(
                     self._v(
                         "discard.not_in_hand",
-                        "6.2",
                         f"seat {d} discarded {c}, which he does not hold",
                         d,
                         c,
@@ -128,25 +179,40 @@ class ExchangeMixin(HandFields):
                 continue
             why = self._discard_ok(hand, c, cards)
             if why == "king":
-                out.append(self._v("discard.king", "6.2",
-                                   f"seat {d} discarded the king {c}; kings may never be laid "
-                                   "away", d, c))  # fmt: skip
+                out.append(
+                    self._v(
+                        "discard.king",
+                        f"seat {d} discarded the king {c}; kings may never be laid away",
+                        d,
+                        c,
+                    )
+                )
                 wrong = True
             elif why == "trula":
-                out.append(self._v("discard.trula", "6.2",
-                                   f"seat {d} discarded {c}; pagat, mond and škis may never be "
-                                   "laid away", d, c))  # fmt: skip
+                out.append(
+                    self._v(
+                        "discard.trula",
+                        f"seat {d} discarded {c}; pagat, mond and škis may never be laid away",
+                        d,
+                        c,
+                    )
+                )
                 wrong = True
             elif why == "tarok_not_forced":
-                out.append(self._v("discard.tarok_not_forced", "6.2",
-                                   f"seat {d} discarded the tarok {c} while holding cards that "
-                                   "are neither taroks nor kings", d, c))  # fmt: skip
+                out.append(
+                    self._v(
+                        "discard.tarok_not_forced",
+                        f"seat {d} discarded the tarok {c} while holding cards that "
+                        "are neither taroks nor kings",
+                        d,
+                        c,
+                    )
+                )
                 wrong = True
             elif SUIT[c] == "T" and c not in a.shown and not self.rules.discard_only_if_forced:
                 out.append(
                     self._v(
                         "discard.tarok_not_shown",
-                        "6.2",
                         f"seat {d} discarded the tarok {c} without showing it",
                         d,
                         c,

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
-from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
@@ -55,10 +54,11 @@ from typing import Any, Final
 from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Violation
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
 from tarock_logs.rules.slovenian.bidding import BiddingMixin
+from tarock_logs.rules.slovenian.codes import violation
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.exchange import ExchangeMixin
 from tarock_logs.rules.slovenian.scoring import hand_facts, score_facts, score_hand
-from tarock_logs.rules.slovenian.state import HandFields, Phase
+from tarock_logs.rules.slovenian.state import Phase
 from tarock_logs.rules.slovenian.tricks import (
     PACK_SET,
     PAGAT,
@@ -75,11 +75,19 @@ PHASES: Final = tuple(Phase)
 _PHASE_INDEX: Final[dict[str, int]] = {p: i for i, p in enumerate(PHASES)}
 #: the phase each action type belongs to; ``pass`` belongs to the bidding or to the
 #: announcement round, depending on the moment (``SlovenianEngine.action_phases``)
-PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType({
-    "bid": Phase.BIDDING, "call": Phase.KING_CALL, "talon": Phase.TALON,
-    "discard": Phase.DISCARD, "announce": Phase.ANNOUNCEMENTS, "kontra": Phase.ANNOUNCEMENTS,
-    "lezim": Phase.ANNOUNCEMENTS, "play": Phase.PLAY, "claim": Phase.PLAY,
-})  # fmt: skip
+PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
+    {
+        "bid": Phase.BIDDING,
+        "call": Phase.KING_CALL,
+        "talon": Phase.TALON,
+        "discard": Phase.DISCARD,
+        "announce": Phase.ANNOUNCEMENTS,
+        "kontra": Phase.ANNOUNCEMENTS,
+        "lezim": Phase.ANNOUNCEMENTS,
+        "play": Phase.PLAY,
+        "claim": Phase.PLAY,
+    }
+)
 #: the phase a logged action moves the hand to (a log may skip a step: ``_advance``)
 _TARGET_PHASE: Final = {
     t: _PHASE_INDEX[p] for t, p in PHASE_OF_TYPE.items() if p is not Phase.BIDDING
@@ -104,8 +112,11 @@ _PAIRS_BY_SEAT: Final[tuple[dict[str, tuple[int, str]], ...]] = tuple(
 _TAROK_SET: Final = frozenset(c for c in PACK_SET if SUIT[c] == "T")
 
 
-def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], int, dict[int, int], dict[int, int],
-                                            int, int, dict[int, tuple[int, ...]]]:  # fmt: skip
+def _seating(
+    n: int, dealer: int
+) -> tuple[
+    tuple[int, ...], int, dict[int, int], dict[int, int], int, int, dict[int, tuple[int, ...]]
+]:
     """The seats of a hand dealt by ``dealer`` at a table of ``n``: (active seats in playing
     order from P1, their number, seat → position, seat → next active seat, P1, tricks in the
     hand, seat → the active seats in playing order from that seat). At a table of 5 the dealer
@@ -167,8 +178,9 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         # per seat, padded or cut to the table size (a log may record a list of another length)
         dealt = tuple(map(tuple, hands[:n]))
         self.dealt: tuple[tuple[str, ...], ...] = dealt + ((),) * (n - len(dealt))
-        self.radelci_before: tuple[int, ...] = (tuple([max(0, int(x)) for x in radelci or ()])
-                                                + (0,) * n)[:n]  # fmt: skip
+        self.radelci_before: tuple[int, ...] = (
+            tuple([max(0, int(x)) for x in radelci or ()]) + (0,) * n
+        )[:n]
         self.misdeals_before: tuple[int, ...] = (tuple(misdeals_before or ()) + (0,) * n)[:n]
         self.irregularities: tuple[Irregularity, ...] = tuple(irregularities)
         seating = _SEATING.get((n, dealer)) or _seating(n, dealer)
@@ -178,8 +190,15 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self._next_seat: dict[int, int]
         #: the active seats in playing order from each active seat (a trick's seats)
         self._order: dict[int, tuple[int, ...]]
-        (self.active, self.n_active, self.pos, self._next_seat, self.p1,
-         self.tricks_total, self._order) = seating  # fmt: skip
+        (
+            self.active,
+            self.n_active,
+            self.pos,
+            self._next_seat,
+            self.p1,
+            self.tricks_total,
+            self._order,
+        ) = seating
         self.deal_violations: list[Violation] = self._check_deal()
 
         # ---- mutable state (everything below is restored by pop) ----
@@ -195,6 +214,8 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self._lc_key: tuple[int, int] = (-1, -1)
         self._lc: list[str] = []
         self._lc_why = ""
+        #: what the last push reported (``check`` pushes, reads it and pops)
+        self._last_violations: list[Violation] = []
         # bidding
         # containers that change outside the card path are immutable values, replaced on change
         self.bids: tuple[tuple[int, str], ...] = ()
@@ -242,19 +263,29 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         n = self.table_size
 
         def v(code: str, msg: str, seat: int | None = None, **params: Any) -> None:
-            out.append(Violation(code, msg, r.cite("3.4"), seat=seat, params=params))
+            out.append(self._v(code, msg, seat, **params))
 
         if n not in r.table_sizes:
-            out.append(Violation("deal.table_size",
-                                 f"a table of {n} is not allowed by {r.ruleset.id}",
-                                 r.cite("1.5"), params={"allowed": list(r.table_sizes)}))  # fmt: skip
+            v(
+                "deal.table_size",
+                f"a table of {n} is not allowed by {r.ruleset.id}",
+                allowed=list(r.table_sizes),
+                size=n,
+            )
         seen: dict[str, int] = {}
         allcards = list(chain(self.talon, *self.dealt))
         if len(allcards) == 54 and PACK_SET.issuperset(allcards) and len(set(allcards)) == 54:
             allcards = []  # the usual case: 54 distinct cards of the pack
         for c in allcards:
             if c not in PACK_SET:
-                v("deal.unknown_card", f"{c} is not a card of the Slovenian pack", card=c)
+                out.append(
+                    self._v(
+                        "deal.unknown_card",
+                        f"{c} is not a card of the Slovenian pack",
+                        card=c,
+                        token=c,
+                    )
+                )
             seen[c] = seen.get(c, 0) + 1
         dups = sorted(c for c, k in seen.items() if k > 1)
         if dups:
@@ -263,8 +294,11 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         if missing:
             v("deal.missing_card", f"not dealt: {' '.join(missing)}", cards=missing)
         if len(self.talon) != 6:
-            v("deal.talon_size", f"the talon has {len(self.talon)} cards, not 6",
-              size=len(self.talon))  # fmt: skip
+            v(
+                "deal.talon_size",
+                f"the talon has {len(self.talon)} cards, not 6",
+                size=len(self.talon),
+            )
         want = self.tricks_total
         for s in range(n):
             size = len(self.dealt[s])
@@ -276,21 +310,30 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                         s,
                     )
             elif size != want:
-                v("deal.hand_size", f"seat {s} was dealt {size} cards, not {want}", s,
-                  size=size, expected=want)  # fmt: skip
+                v(
+                    "deal.hand_size",
+                    f"seat {s} was dealt {size} cards, not {want}",
+                    s,
+                    size=size,
+                    expected=want,
+                )
         if r.redeal_without_taroks:
             for s in self.active:
                 if _TAROK_SET.isdisjoint(self.dealt[s]):
-                    v("deal.no_tarok", f"seat {s} has no tarok: the deal is void under "
-                      f"{r.ruleset.id}", s)  # fmt: skip
+                    v(
+                        "deal.no_tarok",
+                        f"seat {s} has no tarok: the deal is void under {r.ruleset.id}",
+                        s,
+                    )
         return out
 
     # ------------------------------------------------------------------ helpers
 
-    def _v(self, code: str, section: str, msg: str, seat: int | None = None,
-           card: str | None = None, severity: str = "error", **params: Any) -> Violation:  # fmt: skip
-        return Violation(code, msg, self.rules.cite(section), seat=seat, card=card,
-                         severity=severity, params=params)  # type: ignore[arg-type]  # fmt: skip
+    def _v(
+        self, code: str, msg: str, seat: int | None = None, card: str | None = None, **params: Any
+    ) -> Violation:
+        """A finding of ``code`` (its section and severity from :mod:`.codes`)."""
+        return violation(self.rules.ruleset, code, msg, seat=seat, card=card, **params)
 
     def side(self, seat: int) -> str:
         """``M`` for the declarer and his partner, ``O`` for the others (klop: everyone ``O``)."""
@@ -375,13 +418,15 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             seat = self._play_turn()
             return [Action("play", seat, card=c) for c in sort_cards(self._legal_for(seat))]
         if ph == "bidding":
-            return [Action("pass", self.turn) if b == "pass" else
-                    Action("bid", self.turn, contract=b) for b in self._legal_bids()]  # fmt: skip
+            return [
+                Action("pass", self.turn) if b == "pass" else Action("bid", self.turn, contract=b)
+                for b in self._legal_bids()
+            ]
         if ph == "king_call":
-            return [Action("call", self.declarer, card=k) for k in ("HK", "DK", "SK", "CK")]  # type: ignore[arg-type]  # fmt: skip
+            return [Action("call", self.declarer, card=k) for k in ("HK", "DK", "SK", "CK")]  # type: ignore[arg-type]
         if ph == "talon":
             k = CONTRACTS[self.contract].talon  # type: ignore[index]
-            return [Action("talon", self.declarer, group=g) for g in range(6 // k)]  # type: ignore[arg-type]  # fmt: skip
+            return [Action("talon", self.declarer, group=g) for g in range(6 // k)]  # type: ignore[arg-type]
         if ph == "discard":
             return self._legal_discards()
         if ph == "announcements":
@@ -398,8 +443,6 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         out = self._last_violations
         self.pop()
         return out
-
-    _last_violations: list[Violation] = []
 
     def push(self, action: Action) -> list[Violation]:
         """Apply ``action`` (leniently, see the module docstring); returns its violations."""
@@ -461,8 +504,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         entry = self._undo.pop()
         action = self.history.pop()
         if entry is _LEGAL_PLAY or entry is _LEGAL_PLAY_DONE:
-            self._unplay(("play", action.seat, action.card, True, False,
-                          entry is _LEGAL_PLAY_DONE))  # fmt: skip
+            self._unplay(("play", action.seat, action.card, True, False, entry is _LEGAL_PLAY_DONE))
         elif entry[0] == "snap":
             self._restore(entry[1])
         else:
@@ -476,12 +518,37 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
     # card path's lists are saved by length (``trick`` also by object, as completing a trick
     # replaces it); the hands are copied only by actions that move cards.
     _SCALARS: Final = (
-        "phase", "high", "holder", "others_bid", "turn", "awaiting_final", "contract",
-        "declarer", "called_king", "partner", "king_in_talon", "self_call", "talon_group",
-        "taken", "lezim", "stage", "_pr", "_protected", "ended_early", "claim", "after_end",
-        "ann", "kontra", "passed", "stage_done", "bids", "discards", "shown", "ann_list",
+        "phase",
+        "high",
+        "holder",
+        "others_bid",
+        "turn",
+        "awaiting_final",
+        "contract",
+        "declarer",
+        "called_king",
+        "partner",
+        "king_in_talon",
+        "self_call",
+        "talon_group",
+        "taken",
+        "lezim",
+        "stage",
+        "_pr",
+        "_protected",
+        "ended_early",
+        "claim",
+        "after_end",
+        "ann",
+        "kontra",
+        "passed",
+        "stage_done",
+        "bids",
+        "discards",
+        "shown",
+        "ann_list",
         "kontra_list",
-    )  # fmt: skip
+    )
     _get_scalars: Final = attrgetter(*_SCALARS)
     _MOVES_CARDS: Final = frozenset({"talon", "discard", "play"})
 
@@ -497,7 +564,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         d = self.__dict__
-        for k, v in zip(self._SCALARS, snap[0]):
+        for k, v in zip(self._SCALARS, snap[0], strict=True):
             d[k] = v
         trick = snap[1]
         del trick[snap[2] :]
@@ -511,8 +578,13 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         t = a.type
         out: list[Violation] = []
         if a.seat not in self.pos:
-            return [self._v("action.seat_not_active", "0.1",
-                            f"seat {a.seat} is not an active player of this hand", a.seat)]  # fmt: skip
+            return [
+                self._v(
+                    "action.seat_not_active",
+                    f"seat {a.seat} is not an active player of this hand",
+                    a.seat,
+                )
+            ]
         if t in ("bid", "pass") and self.phase == "bidding":
             return self._bid(a)
         if t == "pass" and self.phase in ("announcements", "play") and not self._card_played():
@@ -520,14 +592,22 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         target = _TARGET_PHASE.get(t)
         if target is None:
             if t == "bid":
-                return [self._v("bid.after_bidding", "4.3",
-                                f"seat {a.seat} bid {a.contract} after the bidding was over",
-                                a.seat)]  # fmt: skip
+                return [
+                    self._v(
+                        "bid.after_bidding",
+                        f"seat {a.seat} bid {a.contract} after the bidding was over",
+                        a.seat,
+                    )
+                ]
             if t == "pass":
-                return [self._v("action.out_of_phase", "7.5", f"seat {a.seat} passed during "
-                                f"{self.phase}; ignored", a.seat, severity="warning")]  # fmt: skip
-            return [self._v("action.unknown", "0.1", f"{a} is not an action of Slovenian tarok",
-                            a.seat)]  # fmt: skip
+                return [
+                    self._v(
+                        "action.out_of_phase",
+                        f"seat {a.seat} passed during {self.phase}; ignored",
+                        a.seat,
+                    )
+                ]
+            return [self._v("action.unknown", f"{a} is not an action of Slovenian tarok", a.seat)]
         if _PHASE_INDEX[self.phase] < target:
             out += self._advance(target, a)
         if t == "call":
@@ -561,30 +641,43 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             ph = self.phase
             if ph == "bidding":
                 if not self.awaiting_final:
-                    out.append(self._v("bid.incomplete", "4.3",
-                                       f"the bidding did not finish before {a}", a.seat,
-                                       remaining=[s for s in self.active if s not in self.passed]))  # fmt: skip
+                    out.append(
+                        self._v(
+                            "bid.incomplete",
+                            f"the bidding did not finish before {a}",
+                            a.seat,
+                            remaining=[s for s in self.active if s not in self.passed],
+                        )
+                    )
                 special = self.holder == self.p1 and self.high == "three" and not self.others_bid
                 if special:
                     guess = "klop" if a.type in ("play", "kontra") else "three"
-                    out.append(self._v("bid.missing_final", "4.3",
-                                       f"{self.p(self.p1)} (seat {self.p1}) won the bidding after "
-                                       f"everybody passed but made no final declaration (klop or "
-                                       f"three or higher); assumed {guess}", self.p1,
-                                       assumed=guess))  # fmt: skip
+                    out.append(
+                        self._v(
+                            "bid.missing_final",
+                            f"{self.p(self.p1)} (seat {self.p1}) won the bidding after "
+                            f"everybody passed but made no final declaration (klop or "
+                            f"three or higher); assumed {guess}",
+                            self.p1,
+                            assumed=guess,
+                        )
+                    )
                     self._finish_bidding(self.p1, guess)
                 else:
                     self._finish_bidding(self.holder, self.high)
             elif ph == "king_call":
-                out.append(self._v("call.missing", "6.1",
-                                   f"seat {self.declarer} declared {self.contract} but called no "
-                                   "king", self.declarer))  # fmt: skip
+                out.append(
+                    self._v(
+                        "call.missing",
+                        f"seat {self.declarer} declared {self.contract} but called no king",
+                        self.declarer,
+                    )
+                )
                 self.phase = Phase.TALON
             elif ph == "talon":
                 out.append(
                     self._v(
                         "talon.missing",
-                        "6.2",
                         f"seat {self.declarer} took no talon group",
                         self.declarer,
                     )
@@ -592,10 +685,16 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 self.phase = Phase.DISCARD
             elif ph == "discard":
                 k = CONTRACTS[self.contract].talon  # type: ignore[index]
-                out.append(self._v("discard.count", "6.2",
-                                   f"seat {self.declarer} discarded {len(self.discards)} of the "
-                                   f"{k} cards he must lay away", self.declarer,
-                                   discarded=len(self.discards), required=k))  # fmt: skip
+                out.append(
+                    self._v(
+                        "discard.count",
+                        f"seat {self.declarer} discarded {len(self.discards)} of the "
+                        f"{k} cards he must lay away",
+                        self.declarer,
+                        discarded=len(self.discards),
+                        required=k,
+                    )
+                )
                 self.detected.append(("wrong_discard", self.declarer, "discard.count"))
                 self._enter_announcements()
             elif ph == "announcements":
@@ -641,41 +740,71 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def _after_end(self, a: Action) -> Violation:
         self.after_end += 1
-        return self._v("play.after_end", "8.7", f"seat {a.seat} played {a.card} after the hand "
-                       "had ended; ignored", a.seat, a.card, severity="warning")  # fmt: skip
+        return self._v(
+            "play.after_end",
+            f"seat {a.seat} played {a.card} after the hand had ended; ignored",
+            a.seat,
+            a.card,
+        )
 
     def _play(self, a: Action, in_dispatch: bool = False) -> list[Violation]:
         seat = a.seat
         card = a.card or ""
         out: list[Violation] = []
         if seat not in self.pos:
-            out.append(self._v("action.seat_not_active", "0.1",
-                               f"seat {seat} is not an active player of this hand", seat))  # fmt: skip
+            out.append(
+                self._v(
+                    "action.seat_not_active",
+                    f"seat {seat} is not an active player of this hand",
+                    seat,
+                )
+            )
             if not in_dispatch:
                 self._undo.append(("noop",))
             return out
         hand = self.hands[seat]
         exp = self._play_turn()
         if seat != exp:
-            out.append(self._v("play.out_of_turn", "8.1", f"seat {seat} played {card} but seat "
-                               f"{exp} was to play", seat, card, expected=exp))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.out_of_turn",
+                    f"seat {seat} played {card} but seat {exp} was to play",
+                    seat,
+                    card,
+                    expected=exp,
+                )
+            )
         if card not in PACK_SET:
-            out.append(self._v("play.unknown_card", "2.1", f"seat {seat} played {card!r}, which "
-                               "is not a card of the Slovenian pack; ignored", seat, card))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.unknown_card",
+                    f"seat {seat} played {card!r}, which "
+                    "is not a card of the Slovenian pack; ignored",
+                    seat,
+                    card,
+                )
+            )
             if not in_dispatch:
                 self._undo.append(("noop",))
             return out
         in_hand = card in hand
         renons = False
         if not in_hand:
-            out.append(self._v("play.not_in_hand", "8.3", f"seat {seat} played {card}, which he "
-                               "does not hold", seat, card))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.not_in_hand",
+                    f"seat {seat} played {card}, which he does not hold",
+                    seat,
+                    card,
+                )
+            )
         else:
             if not self._quick_legal(seat, hand, card):
                 legal = self._legal_for(seat)
                 if card not in legal:
-                    out.append(self._illegal(seat, card, legal))
-                    self.detected.append(("illegal_card", seat, "play.illegal_card"))
+                    bad = self._illegal(seat, card, legal)
+                    out.append(bad)
+                    self.detected.append(("illegal_card", seat, bad.code))
                     renons = True
             hand.remove(card)
         trick = self.trick
@@ -688,33 +817,86 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         return out
 
     def _illegal(self, seat: int, card: str, legal: list[str]) -> Violation:
+        """The finding of a held card outside the legal set ``legal``: the base rule's
+        ``play.illegal_card`` (8.3) or the code of the additional rule of 8.4 it breaks.
+        ``params``: ``legal`` (the legal cards), ``required`` (the rule, as the legal-card
+        function names it) and, by rule, ``led`` and ``held`` (the led suit and the cards of it
+        held) or ``protected`` (the announced card)."""
         why = self._lc_why
         trick = [c for _, c in self.trick]
         legal_s = sort_cards(legal)
         hand = self.hands[seat]
+        legal_text = " ".join(legal_s)
         if "protected" in why and card in self._protected:
-            section, req = "8.4(c)", f"the announced {card} may not be played before it is forced"
-        elif "emperor" in why:
-            section, req = "8.4(a)", "škis and mond are in the trick: the pagat must be played"
-        elif "pagat restriction" in why and card == PAGAT:
-            section, req = "8.4(b)", "the pagat may be played only when it is the only legal card"
-        elif "overtake" in why:
-            section, req = "8.4(a)", "a card that wins the trick must be played"
-        elif why.startswith("follow"):
+            return self._v(
+                "play.protected_card",
+                f"seat {seat} played {card}; legal were "
+                f"{legal_text}: the announced {card} may not be played before it is "
+                "forced",
+                seat,
+                card,
+                legal=legal_s,
+                required=why,
+                protected=card,
+            )
+        if "emperor" in why:
+            return self._v(
+                "play.must_overtake",
+                f"seat {seat} played {card}; legal were "
+                f"{legal_text}: škis and mond are in the trick: the pagat must be "
+                "played",
+                seat,
+                card,
+                legal=legal_s,
+                required=why,
+            )
+        if "pagat restriction" in why and card == PAGAT:
+            return self._v(
+                "play.pagat_restricted",
+                f"seat {seat} played {card}; legal were "
+                f"{legal_text}: the pagat may be played only when it is the only "
+                "legal card",
+                seat,
+                card,
+                legal=legal_s,
+                required=why,
+            )
+        if "overtake" in why:
+            return self._v(
+                "play.must_overtake",
+                f"seat {seat} played {card}; legal were "
+                f"{legal_text}: a card that wins the trick must be played",
+                seat,
+                card,
+                legal=legal_s,
+                required=why,
+            )
+        if why.startswith("follow"):
             led = SUIT[trick[0]]
             held = [c for c in sort_cards(hand) if SUIT[c] == led]
-            section = "8.3"
-            req = f"{SUIT_NAMES[led]} must be followed"
-            msg = f"seat {seat} played {card} while holding {' '.join(held)}: {req}"
-            return self._v("play.illegal_card", section, msg, seat, card, legal=legal_s,
-                           required=why.split(",")[0])  # fmt: skip
-        elif why.startswith("trump"):
-            section, req = "8.3", "a player void in the led suit must play a tarok"
+            return self._v(
+                "play.illegal_card",
+                f"seat {seat} played {card} while holding "
+                f"{' '.join(held)}: {SUIT_NAMES[led]} must be followed",
+                seat,
+                card,
+                legal=legal_s,
+                required=why.split(",")[0],
+                led=led,
+                held=held,
+            )
+        if why.startswith("trump"):
+            req = "a player void in the led suit must play a tarok"
         else:
-            section, req = "8.3", "not a legal card"
-        msg = f"seat {seat} played {card}; legal were {' '.join(legal_s)}: {req}"
-        return self._v("play.illegal_card", section, msg, seat, card, legal=legal_s,
-                       required=why)  # fmt: skip
+            req = "not a legal card"
+        return self._v(
+            "play.illegal_card",
+            f"seat {seat} played {card}; legal were {legal_text}: {req}",
+            seat,
+            card,
+            legal=legal_s,
+            required=why,
+        )
 
     def _complete_trick(self) -> bool:
         trick = self.trick
@@ -767,18 +949,30 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def _claim(self, a: Action) -> list[Violation]:
         if self.phase != "play":
-            return [self._v("claim.not_expected", "8.7", f"seat {a.seat} claimed the rest "
-                            f"during {self.phase}", a.seat)]  # fmt: skip
+            return [
+                self._v(
+                    "claim.not_expected",
+                    f"seat {a.seat} claimed the rest during {self.phase}",
+                    a.seat,
+                )
+            ]
         left = tuple(c for s in self.active for c in self.hands[s]) + tuple(
-            c for _, c in self.trick)  # fmt: skip
+            c for _, c in self.trick
+        )
         self.claim = (a.seat, len(self.tricks), left)
         self.phase = Phase.DONE
         out: list[Violation] = []
         k = self.called_king
         if "kralj_ultimo" in self.ann and k in left and len(self.hands[a.seat]) >= 2:
-            out.append(self._v("renons.partial_king_ultimo", "10.4", f"seat {a.seat} laid down "
-                               f"his cards with kralj ultimo announced: {k} counts as caught "
-                               "(partial renons)", a.seat, severity="warning"))  # fmt: skip
+            out.append(
+                self._v(
+                    "renons.partial_king_ultimo",
+                    f"seat {a.seat} laid down "
+                    f"his cards with kralj ultimo announced: {k} counts as caught "
+                    "(partial renons)",
+                    a.seat,
+                )
+            )
             self.detected.append(("partial_king_ultimo", a.seat, "renons.partial_king_ultimo"))
         return out
 
@@ -789,8 +983,13 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         ``play.missing_tricks`` and ``renons.unclaimed`` warnings (spec 10.7)."""
         out = list(self.deal_violations)
         if self.phase != "done":
-            out.append(self._v("play.missing_tricks", "8.7", f"the hand stops in phase "
-                               f"{self.phase} after {_plural(len(self.tricks), 'trick')}"))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.missing_tricks",
+                    f"the hand stops in phase "
+                    f"{self.phase} after {_plural(len(self.tricks), 'trick')}",
+                )
+            )
         if not self.detected:
             return out
         claimed = {(i.kind, i.seat) for i in self.irregularities if i.type == "renons"}
@@ -801,10 +1000,18 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             seen.add((kind, seat))
             alt = self._settlement_if_called(kind, seat)
             more = f" (called, it would settle as {alt})" if alt is not None else ""
-            out.append(self._v("renons.unclaimed", "10.7", f"seat {seat} committed a detectable "
-                               f"renons ({code}) that nobody called; the hand is scored as "
-                               f"played{more}", seat, severity="warning", kind=kind,
-                               violation=code, settlement_if_called=alt))  # fmt: skip
+            out.append(
+                self._v(
+                    "renons.unclaimed",
+                    f"seat {seat} committed a detectable "
+                    f"renons ({code}) that nobody called; the hand is scored as "
+                    f"played{more}",
+                    seat,
+                    kind=kind,
+                    violation=code,
+                    settlement_if_called=alt,
+                )
+            )
         return out
 
     def _settlement_if_called(self, kind: str, seat: int | None) -> list[int] | None:
@@ -823,12 +1030,17 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         tricks = []
         for t in self.tricks:
             pile = [c for _, c in t.cards] + ([t.gift] if t.gift else [])
-            tricks.append({
-                "leader": t.leader, "cards": [[s, c] for s, c in t.cards], "winner": t.winner,
-                "winning_card": t.winning_card, "gift": t.gift,
-                "points": thirds(pile) if all(c in PACK_SET for c in pile) else None,
-                "points_unit": "thirds",
-            })  # fmt: skip
+            tricks.append(
+                {
+                    "leader": t.leader,
+                    "cards": [[s, c] for s, c in t.cards],
+                    "winner": t.winner,
+                    "winning_card": t.winning_card,
+                    "gift": t.gift,
+                    "points": thirds(pile) if all(c in PACK_SET for c in pile) else None,
+                    "points_unit": "thirds",
+                }
+            )
         k = CONTRACTS[self.contract].talon if self.contract else 0
         return {
             "phase": self.phase,
@@ -850,7 +1062,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             "announcements": [
                 {"seat": s, "bonus": b, "side": self.ann.get(b, (s, "?"))[1]}
                 for s, b in self.ann_list
-            ],  # fmt: skip
+            ],
             "kontras": [{"seat": s, "target": t, "level": lv} for s, t, lv in self.kontra_list],
             "lezim": self.lezim,
             "active": list(self.active),
@@ -859,7 +1071,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             "ended_early": self.ended_early,
             "claim": (
                 {"seat": self.claim[0], "after_tricks": self.claim[1]} if self.claim else None
-            ),  # fmt: skip
+            ),
         }
 
 

@@ -35,15 +35,34 @@ from tarock_logs.cards import PACKS
 
 #: OpenSpiel's contract values V.
 CONTRACT_VALUES: Final[dict[str, int]] = {
-    "klop": 70, "three": 10, "two": 20, "one": 30, "solo_three": 40, "solo_two": 50,
-    "solo_one": 60, "berac": 70, "solo_brez": 80, "odprti_berac": 90, "barvni_valat": 125,
+    "klop": 70,
+    "three": 10,
+    "two": 20,
+    "one": 30,
+    "solo_three": 40,
+    "solo_two": 50,
+    "solo_one": 60,
+    "berac": 70,
+    "solo_brez": 80,
+    "odprti_berac": 90,
+    "barvni_valat": 125,
     "valat": 500,
-}  # fmt: skip
+}
 #: Talon cards taken in each contract (0: no talon exchange).
 TALON_CARDS: Final[dict[str, int]] = {
-    "klop": 0, "three": 3, "two": 2, "one": 1, "solo_three": 3, "solo_two": 2, "solo_one": 1,
-    "berac": 0, "solo_brez": 0, "odprti_berac": 0, "barvni_valat": 0, "valat": 0,
-}  # fmt: skip
+    "klop": 0,
+    "three": 3,
+    "two": 2,
+    "one": 1,
+    "solo_three": 3,
+    "solo_two": 2,
+    "solo_one": 1,
+    "berac": 0,
+    "solo_brez": 0,
+    "odprti_berac": 0,
+    "barvni_valat": 0,
+    "valat": 0,
+}
 TALON_CONTRACTS: Final = frozenset(c for c, k in TALON_CARDS.items() if k)
 MOND_PENALTY: Final = -20
 VALAT_SCORE: Final = 250
@@ -124,8 +143,18 @@ def openspiel_returns(
     score depends on the tricks, not on who led). The piles, the talon gifts of klop and the
     called-king talon remainder are rebuilt from these facts.
     """
-    return _play_out(num_players, forehand, contract, declarer, partner, called_king, talon,
-                     talon_group, discards, tricks)[0]  # fmt: skip
+    return _play_out(
+        num_players,
+        forehand,
+        contract,
+        declarer,
+        partner,
+        called_king,
+        talon,
+        talon_group,
+        discards,
+        tricks,
+    )[0]
 
 
 def openspiel_score(
@@ -143,8 +172,17 @@ def openspiel_score(
 ) -> OpenSpielScore:
     """:func:`openspiel_returns` with the mondfang, the piles and the branches taken."""
     returns, base, mond_loser, piles, flags = _play_out(
-        num_players, forehand, contract, declarer, partner, called_king, talon, talon_group,
-        discards, tricks)  # fmt: skip
+        num_players,
+        forehand,
+        contract,
+        declarer,
+        partner,
+        called_king,
+        talon,
+        talon_group,
+        discards,
+        tricks,
+    )
     return OpenSpielScore(
         returns=returns,
         base=base,

@@ -8,8 +8,9 @@ Two dated rulesets exist:
 * ``openspiel-2.0`` (alias ``openspiel``): what OpenSpiel 2.0.2's ``tarok`` game does, quirks
   included (spec section 1.4 and Appendix A).
 
-A variant is a ruleset with some options overridden (``ENGINE.ruleset(id, {"valat_contract_value":
-500})``); unknown option names raise ``KeyError``, bad values ``ValueError`` (:func:`validate`). The engine reads options only through
+A variant is a ruleset with some options overridden (``ENGINE.ruleset(id,
+{"valat_contract_value": 500})``); unknown option names raise ``KeyError``, bad values
+``ValueError`` (:func:`validate`). The engine reads options only through
 :class:`~tarock_logs.rules.slovenian.contracts.Rules`, never with scattered ``if``\\ s on the id.
 """
 

@@ -41,8 +41,12 @@ except ImportError:  # pragma: no cover - the module ships with the engine
     openspiel_returns = None  # type: ignore[assignment]
 
 
-_BONUS_NAMES = {"trula": "trula", "kralji": "kralji (all four kings)",
-                "pagat_ultimo": "pagat ultimo", "kralj_ultimo": "kralj ultimo"}  # fmt: skip
+_BONUS_NAMES = {
+    "trula": "trula",
+    "kralji": "kralji (all four kings)",
+    "pagat_ultimo": "pagat ultimo",
+    "kralj_ultimo": "kralj ultimo",
+}
 _FIXED = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
 
 
@@ -135,12 +139,20 @@ def hand_facts(h: HandFields) -> HandFacts:
     complete = h.claim is not None or len(h.tricks) >= h.tricks_total
     ntr = _tricks_by(h)
     f = HandFacts(
-        contract=c, active=h.active, table_size=h.table_size, declarer=h.declarer,
-        partner=h.partner, radelci=h.radelci_before, tricks_total=h.tricks_total,
-        complete=complete, announced={b: side for b, (_, side) in h.ann.items()},
-        kontra=dict(h.kontra), kontra_givers=frozenset(s for s, _, _ in h.kontra_list),
-        irregularities=h.irregularities, misdeals_before=h.misdeals_before,
-    )  # fmt: skip
+        contract=c,
+        active=h.active,
+        table_size=h.table_size,
+        declarer=h.declarer,
+        partner=h.partner,
+        radelci=h.radelci_before,
+        tricks_total=h.tricks_total,
+        complete=complete,
+        announced={b: side for b, (_, side) in h.ann.items()},
+        kontra=dict(h.kontra),
+        kontra_givers=frozenset(s for s, _, _ in h.kontra_list),
+        irregularities=h.irregularities,
+        misdeals_before=h.misdeals_before,
+    )
     won = _won_piles(h)
     if c == "klop":
         f.klop_thirds = {s: thirds(won[s]) for s in h.active}
@@ -149,8 +161,10 @@ def hand_facts(h: HandFields) -> HandFacts:
         if not complete:
             f.unverified.append(f"klop stops after {len(h.tricks)} of {h.tricks_total} tricks")
         elif sum(f.klop_thirds.values()) != 210:
-            f.unverified.append("card conservation broken: klop piles hold "
-                                f"{sum(f.klop_thirds.values())} thirds, not 210")  # fmt: skip
+            f.unverified.append(
+                "card conservation broken: klop piles hold "
+                f"{sum(f.klop_thirds.values())} thirds, not 210"
+            )
         return f
     d = h.declarer
     assert d is not None
@@ -162,27 +176,40 @@ def hand_facts(h: HandFields) -> HandFacts:
     if complete:
         f.valat_side = "M" if o_tr == 0 else "O" if m_tr == 0 else None
     elif not h.ended_early:
-        f.unverified.append(f"the hand stops after {len(h.tricks)} of {h.tricks_total} tricks: "
-                            "scored as far as played")  # fmt: skip
+        f.unverified.append(
+            f"the hand stops after {len(h.tricks)} of {h.tricks_total} tricks: "
+            "scored as far as played"
+        )
     if c in _FIXED:
         f.card_points["declarer_tricks"] = f.declarer_tricks
         return f
     # piles (spec 9.2, 6.3)
     remainder = [x for x in h.talon if x not in h.taken] if row.talon else list(h.talon)
     rem_to_m = bool(
-        row.talon and h.king_in_talon and h.called_king in h.taken and not h.self_call
+        row.talon
+        and h.king_in_talon
+        and h.called_king in h.taken
+        and not h.self_call
         and any(t.winning_card == h.called_king for t in h.tricks)
-    )  # fmt: skip
+    )
     pile_m = [x for s in m_seats for x in won.get(s, [])] + list(h.discards)
     pile_o = [x for s, p in won.items() if s not in m_seats for x in p]
     (pile_m if rem_to_m else pile_o).extend(remainder)
     f.t_m, f.t_o = thirds(pile_m), thirds(pile_o)
-    f.card_points.update({"declarer_side_thirds": f.t_m, "defenders_thirds": f.t_o,
-                          "declarer_side_cards": len(pile_m), "defenders_cards": len(pile_o),
-                          "remainder_to_declarer": rem_to_m})  # fmt: skip
+    f.card_points.update(
+        {
+            "declarer_side_thirds": f.t_m,
+            "defenders_thirds": f.t_o,
+            "declarer_side_cards": len(pile_m),
+            "defenders_cards": len(pile_o),
+            "remainder_to_declarer": rem_to_m,
+        }
+    )
     if complete and (f.t_m + f.t_o != 210 or len(pile_m) + len(pile_o) != 54):
-        f.unverified.append(f"card conservation broken: piles hold {len(pile_m) + len(pile_o)} "
-                            f"cards worth {f.t_m + f.t_o} thirds (expected 54 and 210)")  # fmt: skip
+        f.unverified.append(
+            f"card conservation broken: piles hold {len(pile_m) + len(pile_o)} "
+            f"cards worth {f.t_m + f.t_o} thirds (expected 54 and 210)"
+        )
     # bonus outcomes (spec 7.1)
     pm, po = pile_m, pile_o
     if not h.rules.count_remainder:
@@ -209,8 +236,10 @@ def hand_facts(h: HandFields) -> HandFacts:
                 f.outcomes["kralj_ultimo"] = "M"
             else:
                 f.failed_silent["kralj_ultimo"] = "M"
-        partial = any(i.type == "renons" and i.upheld and i.kind == "partial_king_ultimo"
-                      for i in h.irregularities)  # fmt: skip
+        partial = any(
+            i.type == "renons" and i.upheld and i.kind == "partial_king_ultimo"
+            for i in h.irregularities
+        )
         if partial or (h.claim is not None and "kralj_ultimo" in h.ann and len(h.claim[2]) >= 2):
             f.outcomes["kralj_ultimo"] = None  # partial renons: the king counts as caught
     # mond events (spec 9.9)
@@ -218,11 +247,17 @@ def hand_facts(h: HandFields) -> HandFacts:
     for i, t in enumerate(h.tricks):
         for seat, card in t.cards:
             if card == MOND and t.winning_card != MOND:
-                ev.append((seat, f"seat {seat}'s mond was captured by {t.winning_card} in "
-                           f"trick {i + 1}"))  # fmt: skip
+                ev.append(
+                    (seat, f"seat {seat}'s mond was captured by {t.winning_card} in trick {i + 1}")
+                )
     if row.talon and MOND in h.talon and MOND not in h.taken and not rem_to_m:
-        ev.append((d, "the declarer left the mond in the talon"
-                   + (" (self-call: the remainder is never his)" if h.self_call else "")))  # fmt: skip
+        ev.append(
+            (
+                d,
+                "the declarer left the mond in the talon"
+                + (" (self-call: the remainder is never his)" if h.self_call else ""),
+            )
+        )
     f.mond_events = tuple(ev)
     return f
 
@@ -372,9 +407,12 @@ def score_hand(h: HandFields) -> HandScore:
     if h.rules.openspiel_scoring:
         return _openspiel_score(h)
     if h.contract is None:
-        return HandScore(totals=(0,) * h.table_size, items=(),
-                         unverified=("the hand has no contract (the bidding did not finish)",),
-                         carry_after={"radelci": list(h.radelci_before)})  # fmt: skip
+        return HandScore(
+            totals=(0,) * h.table_size,
+            items=(),
+            unverified=("the hand has no contract (the bidding did not finish)",),
+            carry_after={"radelci": list(h.radelci_before)},
+        )
     return score_facts(h.rules, hand_facts(h))
 
 
@@ -383,8 +421,15 @@ def score_facts(rules: Rules, f: HandFacts) -> HandScore:
     acc = _Acc(f)
     radelci = list(f.radelci) if f.radelci else [0] * f.table_size
     won: bool | None = None
-    renons = [i for i in f.irregularities if i.type == "renons" and i.upheld
-              and i.kind != "partial_king_ultimo"] if f.irregularities else []  # fmt: skip
+    renons = (
+        [
+            i
+            for i in f.irregularities
+            if i.type == "renons" and i.upheld and i.kind != "partial_king_ultimo"
+        ]
+        if f.irregularities
+        else []
+    )
     if renons:
         _renons(rules, f, acc, renons, radelci)
     elif f.contract == "klop":
@@ -398,10 +443,16 @@ def score_facts(rules: Rules, f: HandFacts) -> HandScore:
     if misdeals is not None:
         carry["misdeals"] = misdeals
     return HandScore(
-        totals=acc.totals(), items=tuple(acc.items), contract=f.contract, declarer=f.declarer,
-        partner=f.partner, won=won, card_points=dict(f.card_points),
-        unverified=tuple(f.unverified), carry_after=carry,
-    )  # fmt: skip
+        totals=acc.totals(),
+        items=tuple(acc.items),
+        contract=f.contract,
+        declarer=f.declarer,
+        partner=f.partner,
+        won=won,
+        card_points=dict(f.card_points),
+        unverified=tuple(f.unverified),
+        carry_after=carry,
+    )
 
 
 def _radelc_factor(rules: Rules, f: HandFacts, seat: int | None) -> int:
@@ -468,13 +519,17 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
         diff = 0
     s = 1 if game_won else -1
     V = rules.contract_value(c)
-    pts = f"{t_m // 3} points" + ("" if t_m % 3 == 0 else " and one card" if t_m % 3 == 1
-                                  else " and two cards")  # fmt: skip
+    pts = f"{t_m // 3} points" + (
+        "" if t_m % 3 == 0 else " and one card" if t_m % 3 == 1 else " and two cards"
+    )
     game_items = [
-        ("contract", s * V * kg,
-         f"{row.name} {'won' if game_won else 'lost'} with {pts} ({t_m} thirds){_kt(kg)}"),
+        (
+            "contract",
+            s * V * kg,
+            f"{row.name} {'won' if game_won else 'lost'} with {pts} ({t_m} thirds){_kt(kg)}",
+        ),
         ("difference", s * diff * kg, f"difference |{p_m} − 35| = {diff}{_kt(kg)}"),
-    ]  # fmt: skip
+    ]
     bonus_items: list[tuple[str, int, str]] = []
     if rules.has_bonuses(c):
         for b in ("trula", "kralji", "pagat_ultimo", "kralj_ultimo"):
@@ -489,14 +544,18 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
         if o_valat == "M":
             final = [("valat", 500 * kv, f"valat announced and won{_kt(kv)}")]
         elif o_valat == "O":
-            final = [("valat", -250 * kg, f"the defenders won every trick{_kt(kg)}"),
-                     ("valat", -500 * kv, f"valat announced and lost{_kt(kv)}")]  # fmt: skip
+            final = [
+                ("valat", -250 * kg, f"the defenders won every trick{_kt(kg)}"),
+                ("valat", -500 * kv, f"valat announced and lost{_kt(kv)}"),
+            ]
         else:
-            final = game_items + bonus_items + [
-                ("valat", -500 * kv, f"valat announced and lost{_kt(kv)}")]  # fmt: skip
+            final = (
+                game_items
+                + bonus_items
+                + [("valat", -500 * kv, f"valat announced and lost{_kt(kv)}")]
+            )
     elif o_valat == "M":
-        final = [("valat", 250 * kg,
-                  f"silent valat: the declarer's side won every trick{_kt(kg)}")]  # fmt: skip
+        final = [("valat", 250 * kg, f"silent valat: the declarer's side won every trick{_kt(kg)}")]
     elif o_valat == "O":
         final = [("valat", -250 * kg, f"silent valat of the defenders{_kt(kg)}")]
     else:
@@ -583,8 +642,9 @@ def _klop(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) -> None:
             radelci[s] -= 1
 
 
-def _renons(rules: Rules, f: HandFacts, acc: _Acc, renons: list[Irregularity],
-            radelci: list[int]) -> None:  # fmt: skip
+def _renons(
+    rules: Rules, f: HandFacts, acc: _Acc, renons: list[Irregularity], radelci: list[int]
+) -> None:
     """Renons settlements (spec 10.4); they replace the hand's normal score."""
     c = f.contract
     row = CONTRACTS[c]
@@ -600,8 +660,14 @@ def _renons(rules: Rules, f: HandFacts, acc: _Acc, renons: list[Irregularity],
         if ir.kind == "wrong_discard":
             who = d if d is not None else x
             fd = _radelc_factor(rules, f, who)
-            acc.add("renons", -70 * fd, who, "wrong discard: the declarer writes −70"
-                    + (" ×2 radelc" if fd == 2 else "") + "; kontras are ignored")  # fmt: skip
+            acc.add(
+                "renons",
+                -70 * fd,
+                who,
+                "wrong discard: the declarer writes −70"
+                + (" ×2 radelc" if fd == 2 else "")
+                + "; kontras are ignored",
+            )
             continue
         pen = vr * kg
         parts = [f"{vr}" + (f" ×{kg} kontra" if kg > 1 else "")]
@@ -612,15 +678,26 @@ def _renons(rules: Rules, f: HandFacts, acc: _Acc, renons: list[Irregularity],
                 vb = 2 * BONUS_VALUES[b] * 2 ** f.kontra.get(b, 0)
                 pen += vb
                 parts.append(f"{b} {vb}")
-        acc.add("renons", -pen * fx, x, f"renons ({ir.kind}) by seat {x}: −({' + '.join(parts)})"
-                + (" ×2 radelc" if fx == 2 else ""))  # fmt: skip
+        acc.add(
+            "renons",
+            -pen * fx,
+            x,
+            f"renons ({ir.kind}) by seat {x}: −({' + '.join(parts)})"
+            + (" ×2 radelc" if fx == 2 else ""),
+        )
         if x in f.kontra_givers and d is not None and c != "klop":
             fd = _radelc_factor(rules, f, d)
             v = rules.contract_value(c)
             plus = v * kg * fd
-            acc.add("renons", plus, d, f"the kontra giver (seat {x}) committed the renons: the "
-                    f"declarer writes +{v}" + (f" ×{kg} kontra" if kg > 1 else "")
-                    + (" ×2 radelc" if fd == 2 else ""))  # fmt: skip
+            acc.add(
+                "renons",
+                plus,
+                d,
+                f"the kontra giver (seat {x}) committed the renons: the "
+                f"declarer writes +{v}"
+                + (f" ×{kg} kontra" if kg > 1 else "")
+                + (" ×2 radelc" if fd == 2 else ""),
+            )
             if rules.renons_partner_plus and f.partner is not None:
                 acc.add("renons", plus, f.partner, "the partner writes the declarer's plus")
             if fd == 2 and rules.radelci and d not in erased:
@@ -638,8 +715,12 @@ def _penalties(f: HandFacts, acc: _Acc) -> list[int] | None:
             changed = True
             k = counts[ir.seat]
             pts = 0 if k == 1 else -20 * 2 ** (k - 2)
-            acc.add("penalty", pts, ir.seat, f"misdeal number {k} of seat {ir.seat}"
-                    + (": a warning" if k == 1 else f": {pts}"))  # fmt: skip
+            acc.add(
+                "penalty",
+                pts,
+                ir.seat,
+                f"misdeal number {k} of seat {ir.seat}" + (": a warning" if k == 1 else f": {pts}"),
+            )
         elif ir.type == "penalty" and ir.seat is not None and ir.unit == "game":
             pts = -abs(ir.points or 0)
             acc.add("penalty", pts, ir.seat, f"penalty of {pts} game points")
@@ -654,8 +735,13 @@ def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool)
     """Every seated player earns a radelc after a game worth 70 or more (spec 9.10 step 4)."""
     c = f.contract
     award = CONTRACTS[c].radelc or "barvni_valat" in f.announced
-    if (not award and rules.radelci_from_silent_valat and c != "klop" and not renons
-            and (f.valat_side is not None or "valat" in f.announced)):  # fmt: skip
+    if (
+        not award
+        and rules.radelci_from_silent_valat
+        and c != "klop"
+        and not renons
+        and (f.valat_side is not None or "valat" in f.announced)
+    ):
         award = True
     for s in range(f.table_size):
         radelci[s] = max(0, radelci[s] + (1 if award else 0))
@@ -666,14 +752,17 @@ def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool)
 
 def _openspiel_score(h: HandFields) -> HandScore:
     if h.contract is None:
-        return HandScore(totals=(0,) * h.table_size, items=(),
-                         unverified=("the hand has no contract",))  # fmt: skip
-    return openspiel_hand_score(h, [(t.leader, [x for _, x in t.cards], t.winner)
-                                    for t in h.tricks])  # fmt: skip
+        return HandScore(
+            totals=(0,) * h.table_size, items=(), unverified=("the hand has no contract",)
+        )
+    return openspiel_hand_score(
+        h, [(t.leader, [x for _, x in t.cards], t.winner) for t in h.tricks]
+    )
 
 
-def openspiel_hand_score(h: HandFields,
-                         tricks: Sequence[tuple[int, Sequence[str], int]]) -> HandScore:  # fmt: skip
+def openspiel_hand_score(
+    h: HandFields, tricks: Sequence[tuple[int, Sequence[str], int]]
+) -> HandScore:
     """The ``openspiel-2.0`` score of the hand ``h`` whose tricks are ``tricks`` (leader, card
     tokens in playing order, winner): OpenSpiel's returns, one ``contract`` (or ``klop``) item
     per active seat. The fast path passes its own trick records; :func:`score_hand` those of
@@ -683,28 +772,51 @@ def openspiel_hand_score(h: HandFields,
     if c is None:
         return HandScore(totals=(0,) * n, items=(), unverified=("the hand has no contract",))
     if openspiel_returns is None:
-        return HandScore(totals=(0,) * n, items=(), contract=c, declarer=h.declarer,
-                         partner=h.partner,
-                         unverified=("OpenSpiel scoring (openspiel_scoring.py) is not "
-                                     "available",))  # fmt: skip
+        return HandScore(
+            totals=(0,) * n,
+            items=(),
+            contract=c,
+            declarer=h.declarer,
+            partner=h.partner,
+            unverified=("OpenSpiel scoring (openspiel_scoring.py) is not available",),
+        )
     try:
         returns = openspiel_returns(
-            num_players=n, forehand=h.p1, contract=c, declarer=h.declarer, partner=h.partner,
-            called_king=h.called_king, talon=h.talon, talon_group=h.talon_group,
-            discards=list(h.discards), tricks=tricks,
-        )  # fmt: skip
+            num_players=n,
+            forehand=h.p1,
+            contract=c,
+            declarer=h.declarer,
+            partner=h.partner,
+            called_king=h.called_king,
+            talon=h.talon,
+            talon_group=h.talon_group,
+            discards=list(h.discards),
+            tricks=tricks,
+        )
     except (ValueError, KeyError, IndexError) as exc:
-        return HandScore(totals=(0,) * n, items=(), contract=c, declarer=h.declarer,
-                         partner=h.partner, carry_after={"radelci": [0] * n},
-                         unverified=(f"OpenSpiel cannot score this hand: {exc}",))  # fmt: skip
+        return HandScore(
+            totals=(0,) * n,
+            items=(),
+            contract=c,
+            declarer=h.declarer,
+            partner=h.partner,
+            carry_after={"radelci": [0] * n},
+            unverified=(f"OpenSpiel cannot score this hand: {exc}",),
+        )
     item = "klop" if c == "klop" else "contract"
     items = tuple([ScoreItem(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active])
     won = None
     if c != "klop" and h.declarer is not None:
         won = returns[h.declarer] > 0
-    return HandScore(totals=tuple(map(int, returns)), items=items, contract=c,
-                     declarer=h.declarer, partner=h.partner, won=won,
-                     carry_after={"radelci": [0] * n})  # fmt: skip
+    return HandScore(
+        totals=tuple(map(int, returns)),
+        items=items,
+        contract=c,
+        declarer=h.declarer,
+        partner=h.partner,
+        won=won,
+        carry_after={"radelci": [0] * n},
+    )
 
 
 __all__ = [

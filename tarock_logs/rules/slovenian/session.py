@@ -30,8 +30,9 @@ from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
 class SlovenianSession(SessionState):
     """What carries from hand to hand: radelci per seat and misdeal counts per seat."""
 
-    def __init__(self, ruleset: Ruleset, table_size: int,
-                 radelci: Sequence[int] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, ruleset: Ruleset, table_size: int, radelci: Sequence[int] | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.rules = Rules(ruleset)
         self.table_size = table_size
@@ -52,9 +53,16 @@ class SlovenianSession(SessionState):
         :meth:`SlovenianEngine.next_dealer`), and the reader, which sees the whole session,
         reports a dealer out of turn (``deal.dealer_rotation``).
         """
-        return SlovenianHand(self.rules, self.table_size, dealer, hands, talon,
-                             radelci=self.radelci, irregularities=irregularities,
-                             misdeals_before=self.misdeals)  # fmt: skip
+        return SlovenianHand(
+            self.rules,
+            self.table_size,
+            dealer,
+            hands,
+            talon,
+            radelci=self.radelci,
+            irregularities=irregularities,
+            misdeals_before=self.misdeals,
+        )
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         """Take the radelci (and misdeal counts) after the hand from ``score.carry_after``."""
@@ -110,9 +118,16 @@ class SlovenianSession(SessionState):
         """The bulk-audit path for an ordinary hand (see :mod:`.fast.fastpath`), or None (session
         untouched) unless every action is proved legal."""
         return fast_replay(
-            self.rules, self.table_size, self.radelci, self.misdeals,
-            dealer, hands, talon, actions, to_action,
-        )  # fmt: skip
+            self.rules,
+            self.table_size,
+            self.radelci,
+            self.misdeals,
+            dealer,
+            hands,
+            talon,
+            actions,
+            to_action,
+        )
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}

@@ -104,9 +104,14 @@ class HandFields:
 
     if TYPE_CHECKING:  # the methods the phase modules call on each other
 
-        def _v(self, code: str, section: str, msg: str, seat: int | None = None,
-               card: str | None = None, severity: str = "error",
-               **params: Any) -> Violation: ...  # fmt: skip
+        def _v(
+            self,
+            code: str,
+            msg: str,
+            seat: int | None = None,
+            card: str | None = None,
+            **params: Any,
+        ) -> Violation: ...
         def side(self, seat: int) -> str: ...
         def p(self, seat: int) -> str: ...
         def _next_active(self, seat: int) -> int: ...

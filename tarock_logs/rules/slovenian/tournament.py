@@ -65,13 +65,18 @@ def composition_warnings(table_sizes: Sequence[int]) -> list[str]:
     """Warnings about a round's tables (spec 3.1, A35): sizes other than 3, 4, 5, and for 9,
     10 or 11 players a composition other than the rulebook's. Any recorded composition is
     accepted; these are only warnings."""
-    out = [f"a table of {n} is not a Slovenian tournament table" for n in table_sizes
-           if n not in (3, 4, 5)]  # fmt: skip
+    out = [
+        f"a table of {n} is not a Slovenian tournament table"
+        for n in table_sizes
+        if n not in (3, 4, 5)
+    ]
     players = sum(table_sizes)
     want = COMPOSITIONS.get(players)
     if want is not None and tuple(sorted(table_sizes)) != want:
-        out.append(f"{players} players should sit at tables of {' + '.join(map(str, want))}, "
-                   f"not {' + '.join(map(str, sorted(table_sizes)))}")  # fmt: skip
+        out.append(
+            f"{players} players should sit at tables of {' + '.join(map(str, want))}, "
+            f"not {' + '.join(map(str, sorted(table_sizes)))}"
+        )
     return out
 
 

@@ -94,10 +94,18 @@ class PlayRules:
         "negative",
         "pagat_last_tarok",
         "pagat_restricted",
-    )  # fmt: skip
+    )
 
-    def __init__(self, *, negative: bool, pagat_restricted: bool, pagat_last_tarok: bool,
-                 by_rank: bool, emperor_always: bool, colour_valat: bool) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        negative: bool,
+        pagat_restricted: bool,
+        pagat_last_tarok: bool,
+        by_rank: bool,
+        emperor_always: bool,
+        colour_valat: bool,
+    ) -> None:
         self.negative = negative
         self.pagat_restricted = pagat_restricted
         self.pagat_last_tarok = pagat_last_tarok
@@ -105,8 +113,9 @@ class PlayRules:
         self.emperor_always = emperor_always
         self.colour_valat = colour_valat
 
-    def legal(self, hand: set[str] | frozenset[str], trick: list[str],
-              protected: tuple[str, ...] = ()) -> tuple[list[str], str]:  # fmt: skip
+    def legal(
+        self, hand: set[str] | frozenset[str], trick: list[str], protected: tuple[str, ...] = ()
+    ) -> tuple[list[str], str]:
         """The legal cards of ``hand`` given the ``trick`` so far, and the rule that chose them.
 
         The rule text is one of: ``lead``, ``follow <suit>``, ``trump``, ``any``, plus
@@ -134,8 +143,7 @@ class PlayRules:
                 if self.by_rank:
                     cands, why = self._overtake_rank(hand, trick, cands, suit, led, why)
                 else:
-                    if (self.emperor_always and PAGAT in hand and MOND in trick
-                            and SKIS in trick):  # fmt: skip
+                    if self.emperor_always and PAGAT in hand and MOND in trick and SKIS in trick:
                         cands, why = [PAGAT], why + ", emperor"
                     else:
                         n = len(trick)
@@ -159,8 +167,15 @@ class PlayRules:
                 why += ", protected " + x
         return cands, why
 
-    def _overtake_rank(self, hand: set[str] | frozenset[str], trick: list[str], cands: list[str],
-                       suit: str, led: str, why: str) -> tuple[list[str], str]:  # fmt: skip
+    def _overtake_rank(
+        self,
+        hand: set[str] | frozenset[str],
+        trick: list[str],
+        cands: list[str],
+        suit: str,
+        led: str,
+        why: str,
+    ) -> tuple[list[str], str]:
         """OpenSpiel's overtake rule (Appendix A.6): judged by rank within the suit played."""
         if PAGAT in hand and MOND in trick and SKIS in trick:
             return [PAGAT], why + ", emperor"

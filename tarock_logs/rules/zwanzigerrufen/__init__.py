@@ -1,5 +1,6 @@
 """Zwanzigerrufen ("calling the Twenty"): the four-player Austrian tarock game, as a pure
-rules engine (spec: ``../shared/rules/zwanzigerrufen.md``, ruleset ``zr-std-2026``, aliases ``zr-std`` / ``ZR-STD``).
+rules engine (spec: ``../shared/rules/zwanzigerrufen.md``; ruleset ``zr-std-2026``, aliases
+``zr-std`` / ``ZR-STD``).
 
 40 cards (tarocks I, IIII–XXI and the Sküs; in each suit K Q N J and one zero-point
 *Glatze*), ten cards each, **no talon**. Forehand (the seat after the dealer) calls tarock XX,
@@ -27,9 +28,9 @@ from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 __all__ = [
     "DEFAULT_OPTIONS",
     "ENGINE",
-    "Phase",
     "RULESETS",
     "ZR_STD",
+    "Phase",
     "ZRHand",
     "ZRSession",
     "ZwanzigerrufenEngine",

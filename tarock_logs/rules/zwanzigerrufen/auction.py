@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tarock_logs.rules.base import Action, Ruleset, Violation
-from tarock_logs.rules.zwanzigerrufen.codes import make
+from tarock_logs.rules.zwanzigerrufen.codes import violation
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     CALLABLE,
     FARBENSOLO,
@@ -74,10 +74,11 @@ class Auction:
         "rs",
         "stage",
         "turns_done",
-    )  # fmt: skip
+    )
 
-    def __init__(self, ruleset: Ruleset, opts: dict[str, Any], dealer: int,
-                 dealt: Sequence[frozenset[str]]) -> None:  # fmt: skip
+    def __init__(
+        self, ruleset: Ruleset, opts: dict[str, Any], dealer: int, dealt: Sequence[frozenset[str]]
+    ) -> None:
         self.rs = ruleset
         self.opts = opts
         self.dealer = dealer
@@ -111,13 +112,30 @@ class Auction:
     def copy(self) -> Auction:
         new = Auction.__new__(Auction)
         new.rs, new.opts, new.dealer, new.p1, new.dealt = (
-            self.rs, self.opts, self.dealer, self.p1, self.dealt)  # fmt: skip
+            self.rs,
+            self.opts,
+            self.dealer,
+            self.p1,
+            self.dealt,
+        )
         new.contract, new.holder, new.called, new.partner = (
-            self.contract, self.holder, self.called, self.partner)  # fmt: skip
+            self.contract,
+            self.holder,
+            self.called,
+            self.partner,
+        )
         new.open, new.quiet, new.game_level, new.turns_done = (
-            self.open, self.quiet, self.game_level, self.turns_done)  # fmt: skip
+            self.open,
+            self.quiet,
+            self.game_level,
+            self.turns_done,
+        )
         new.expected, new.cur_seat, new.cur_decls, new.cur_had_contract = (
-            self.expected, self.cur_seat, self.cur_decls, self.cur_had_contract)  # fmt: skip
+            self.expected,
+            self.cur_seat,
+            self.cur_decls,
+            self.cur_had_contract,
+        )
         new.empty_run, new.over, new.p1_opened = self.empty_run, self.over, self.p1_opened
         new.stage = self.stage
         new.passed = set(self.passed)
@@ -169,8 +187,9 @@ class Auction:
         m = self.opts["max_kontra_level"]
         return 10**6 if m == "unlimited" else int(m)
 
-    def find_announced(self, bonus: str, seat: int | None = None,
-                       level: int | None = None) -> tuple[str, str] | None:  # fmt: skip
+    def find_announced(
+        self, bonus: str, seat: int | None = None, level: int | None = None
+    ) -> tuple[str, str] | None:
         """The announcement a Kontra on ``bonus`` refers to (two may exist when
         ``one_announcement_per_bonus`` is false: pick the one this seat may raise)."""
         keys = [k for k in self.announced if k[0] == bonus]
@@ -190,20 +209,29 @@ class Auction:
         key = self.find_announced(target)
         return self.announced[key]["level"] if key else 0
 
-    def _v(self, code: str, section: str, message: str, seat: int | None = None,
-           card: str | None = None, **params: Any) -> Violation:  # fmt: skip
-        return make(self.rs, code, section, message, seat=seat, card=card, **params)
+    def _v(
+        self,
+        code: str,
+        message: str,
+        seat: int | None = None,
+        card: str | None = None,
+        **params: Any,
+    ) -> Violation:
+        return violation(self.rs, code, message, seat=seat, card=card, **params)
 
     # ------------------------------------------------------------------ turns
 
     def _start_turn(self, seat: int, out: list[Violation]) -> None:
         if seat != self.expected:
-            out.append(self._v(
-                "E_TURN_ORDER", "4.6",
-                f"{self.who(seat)} spoke out of turn: it was {self.who(self.expected)}'s turn "
-                "in the auction (turns go round in playing order from forehand)",
-                seat=seat, expected=self.expected,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.turn_order",
+                    f"{self.who(seat)} spoke out of turn: it was {self.who(self.expected)}'s turn "
+                    "in the auction (turns go round in playing order from forehand)",
+                    seat=seat,
+                    expected=self.expected,
+                )
+            )
         self.cur_seat = seat
         self.cur_decls = 0
         self.cur_had_contract = False
@@ -218,23 +246,32 @@ class Auction:
         if seat == self.p1 and not self.p1_opened:
             self.p1_opened = True
             if not self.cur_had_contract and self.contract is None:
-                out.append(self._v(
-                    "E_FOREHAND_MUST_DECLARE", "4.3",
-                    f"forehand {self.who(seat)} must open the auction with a call of a tarock "
-                    "(XX, or the highest of XIX…XVI she lacks) or a solo; she cannot say weiter",
-                    seat=seat,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.forehand_must_declare",
+                        f"forehand {self.who(seat)} must open the auction with a call of a "
+                        "tarock (XX, or the highest of XIX…XVI she lacks) or a solo; she cannot "
+                        "say weiter",
+                        seat=seat,
+                    )
+                )
         if self.cur_pending and self.game_level == 0:
             for bonus in self.cur_pending:
-                code = "E_PAGAT_DAGEGEN_WITHOUT_KONTRA" if bonus == "pagat" else (
-                    "E_DAGEGEN_WITHOUT_KONTRA")  # fmt: skip
-                out.append(self._v(
-                    code, "4.4",
-                    f"{self.who(seat)} announced {LABELS.get(bonus, bonus)} dagegen, but the game "
-                    "did not stand at Kontra by the end of his turn: a dagegen announcement of "
-                    "it requires a Kontra on the game",
-                    seat=seat, bonus=bonus,
-                ))  # fmt: skip
+                code = (
+                    "announce.pagat_dagegen_without_kontra"
+                    if bonus == "pagat"
+                    else ("announce.dagegen_without_kontra")
+                )
+                out.append(
+                    self._v(
+                        code,
+                        f"{self.who(seat)} announced {LABELS.get(bonus, bonus)} dagegen, but the "
+                        "game did not stand at Kontra by the end of his turn: a dagegen "
+                        "announcement of it requires a Kontra on the game",
+                        seat=seat,
+                        bonus=bonus,
+                    )
+                )
         if self.stage == "contract":
             self._end_contract_turn(seat)
             return
@@ -290,20 +327,26 @@ class Auction:
         out: list[Violation] = []
         seat = action.seat
         if self.over:
-            out.append(self._v(
-                "E_AUCTION_OVER", "4.6",
-                f"{self.who(seat)} made a declaration ({action.type}) after the auction had "
-                "ended with four consecutive weiter; it is ignored",
-                seat=seat, card=action.card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.over",
+                    f"{self.who(seat)} made a declaration ({action.type}) after the auction had "
+                    "ended with four consecutive weiter; it is ignored",
+                    seat=seat,
+                    card=action.card,
+                )
+            )
             return out
         if self.cur_seat is not None and seat != self.cur_seat:
-            out.append(self._v(
-                "E_TURN_ORDER", "4.6",
-                f"{self.who(seat)} spoke during {self.who(self.cur_seat)}'s turn, which had "
-                "not ended with weiter",
-                seat=seat, expected=self.cur_seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.turn_order",
+                    f"{self.who(seat)} spoke during {self.who(self.cur_seat)}'s turn, which had "
+                    "not ended with weiter",
+                    seat=seat,
+                    expected=self.cur_seat,
+                )
+            )
             self.end_turn(out)
             self.expected = seat  # reported once
         if self.cur_seat is None:
@@ -314,12 +357,14 @@ class Auction:
         first = self.cur_decls == 0
         opening = seat == self.p1 and not self.p1_opened and first and self.contract is None
         if self.stage == "contract" and action.type in ("announce", "kontra"):
-            out.append(self._v(
-                "E_AUCTION_PHASE", "4.6",
-                f"{self.who(seat)} made an announcement or Kontra during the contract auction "
-                "(two_phase model: they come in the announcement rotation); it is ignored",
-                seat=seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.wrong_phase",
+                    f"{self.who(seat)} made an announcement or Kontra during the contract auction "
+                    "(two_phase model: they come in the announcement rotation); it is ignored",
+                    seat=seat,
+                )
+            )
             self.cur_decls += 1
             return out
         if action.type == "call":
@@ -338,12 +383,14 @@ class Auction:
         return out
 
     def _forehand_must_declare(self, seat: int, out: list[Violation]) -> None:
-        out.append(self._v(
-            "E_FOREHAND_MUST_DECLARE", "4.3",
-            f"forehand {self.who(seat)} must begin her first turn with a contract "
-            "declaration (a call or a solo)",
-            seat=seat,
-        ))  # fmt: skip
+        out.append(
+            self._v(
+                "auction.forehand_must_declare",
+                f"forehand {self.who(seat)} must begin her first turn with a contract "
+                "declaration (a call or a solo)",
+                seat=seat,
+            )
+        )
         self.p1_opened = True
 
     # ------------------------------------------------------------------ contracts
@@ -351,53 +398,74 @@ class Auction:
     def _call(self, action: Action, opening: bool, out: list[Violation]) -> None:
         seat, card = action.seat, action.card or ""
         if seat != self.p1 or (self.contract is not None) or (self.p1_opened and not opening):
-            out.append(self._v(
-                "E_CALL_NOT_FOREHAND", "4.3",
-                f"{self.who(seat)} called {card}: only forehand may call, as the first "
-                "declaration of her first turn; the call is ignored",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.not_forehand",
+                    f"{self.who(seat)} called {card}: only forehand may call, as the first "
+                    "declaration of her first turn; the call is ignored",
+                    seat=seat,
+                    card=card,
+                )
+            )
             return
         if not opening:
-            out.append(self._v(
-                "E_CONTRACT_DECL_POSITION", "4.3",
-                f"forehand {self.who(seat)} called {card} after another declaration; the call "
-                "must come first",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.declaration_position",
+                    f"forehand {self.who(seat)} called {card} after another declaration; the call "
+                    "must come first",
+                    seat=seat,
+                    card=card,
+                )
+            )
         required = self.required_call()
         if card not in CALLABLE:
-            out.append(self._v(
-                "E_WRONG_CALL", "4.3",
-                f"forehand {self.who(seat)} called {card}: only tarocks XX…XVI (T20…T16) can "
-                "be called",
-                seat=seat, card=card, required=required,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.wrong_tarock",
+                    f"forehand {self.who(seat)} called {card}: only tarocks XX…XVI (T20…T16) can "
+                    "be called",
+                    seat=seat,
+                    card=card,
+                    required=required,
+                )
+            )
         elif card in self.dealt[seat]:
-            out.append(self._v(
-                "E_SELF_CALL", "4.3",
-                f"forehand {self.who(seat)} called {card}, which she holds herself; she must "
-                f"call a tarock she lacks ({required or 'none: she must play a solo'})",
-                seat=seat, card=card, required=required,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.self_call",
+                    f"forehand {self.who(seat)} called {card}, which she holds herself; she must "
+                    f"call a tarock she lacks ({required or 'none: she must play a solo'})",
+                    seat=seat,
+                    card=card,
+                    required=required,
+                )
+            )
         elif (
             required is not None
             and card != required
             and (self.opts["call_rule"] == "highest_missing")
         ):
-            out.append(self._v(
-                "E_WRONG_CALL", "4.3",
-                f"forehand {self.who(seat)} called {card} but must call {required}, the "
-                "highest of XX…XVI she lacks",
-                seat=seat, card=card, required=required,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "call.wrong_tarock",
+                    f"forehand {self.who(seat)} called {card} but must call {required}, the "
+                    "highest of XX…XVI she lacks",
+                    seat=seat,
+                    card=card,
+                    required=required,
+                )
+            )
         if required is None:
-            out.append(self._v(
-                "E_SOLO_REQUIRED", "4.3",
-                f"forehand {self.who(seat)} holds XX…XVI and cannot call: she must declare "
-                "Solo",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.solo_required",
+                    f"forehand {self.who(seat)} holds XX…XVI and cannot call: she must declare "
+                    "Solo",
+                    seat=seat,
+                    card=card,
+                )
+            )
         self.p1_opened = True
         self.contract = NORMAL
         self.holder = seat
@@ -412,12 +480,15 @@ class Auction:
         seat = action.seat
         contract = (action.contract or "").lower()
         if contract not in (FARBENSOLO, SOLO):
-            out.append(self._v(
-                "E_UNKNOWN_CONTRACT", "1.1",
-                f"{self.who(seat)} declared {action.contract!r}, which is not a Zwanzigerrufen "
-                "contract (farbensolo or solo; the normal game is a call); it is ignored",
-                seat=seat, contract=action.contract,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.unknown_contract",
+                    f"{self.who(seat)} declared {action.contract!r}, which is not a Zwanzigerrufen "
+                    "contract (farbensolo or solo; the normal game is a call); it is ignored",
+                    seat=seat,
+                    contract=action.contract,
+                )
+            )
             return
         name = "Farbensolo" if contract == FARBENSOLO else "Solo"
         if opening:
@@ -427,70 +498,95 @@ class Auction:
                 and contract == FARBENSOLO
                 and (self.opts["forehand_all_five"] == "solo_only")
             ):
-                out.append(self._v(
-                    "E_SOLO_REQUIRED", "4.3",
-                    f"forehand {self.who(seat)} holds XX…XVI and must declare Solo, not "
-                    "Farbensolo",
-                    seat=seat, contract=contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.solo_required",
+                        f"forehand {self.who(seat)} holds XX…XVI and must declare Solo, not "
+                        "Farbensolo",
+                        seat=seat,
+                        contract=contract,
+                    )
+                )
         else:
             if seat == self.p1 and not self.p1_opened:
                 self.p1_opened = True
             current = CONTRACT_RANK.get(self.contract or "", 0)
             if CONTRACT_RANK[contract] <= current:
-                out.append(self._v(
-                    "E_NOT_HIGHER", "4.3",
-                    f"{self.who(seat)} declared {name}, which does not overcall the current "
-                    f"contract ({self.contract}); it is ignored",
-                    seat=seat, contract=contract, current=self.contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.not_higher",
+                        f"{self.who(seat)} declared {name}, which does not overcall the current "
+                        f"contract ({self.contract}); it is ignored",
+                        seat=seat,
+                        contract=contract,
+                        current=self.contract,
+                    )
+                )
                 return
             # C5 (a)-(d): the first condition that fails is reported; the overcall is still
             # applied, because the table evidently played it.
             if not self.open:
-                out.append(self._v(
-                    "E_CONTRACT_CLOSED", "4.3",
-                    f"{self.who(seat)} declared {name} after the contract had closed (three "
-                    "turns without a contract declaration)",
-                    seat=seat, contract=contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.contract_closed",
+                        f"{self.who(seat)} declared {name} after the contract had closed (three "
+                        "turns without a contract declaration)",
+                        seat=seat,
+                        contract=contract,
+                    )
+                )
             elif not first:
-                out.append(self._v(
-                    "E_CONTRACT_DECL_POSITION", "4.3",
-                    f"{self.who(seat)} declared {name} after another declaration in the same "
-                    "turn; an overcall must be the first declaration of a turn",
-                    seat=seat, contract=contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.declaration_position",
+                        f"{self.who(seat)} declared {name} after another declaration in the same "
+                        "turn; an overcall must be the first declaration of a turn",
+                        seat=seat,
+                        contract=contract,
+                    )
+                )
             elif seat in self.passed:
-                out.append(self._v(
-                    "E_ALREADY_PASSED", "4.3",
-                    f"{self.who(seat)} declared {name} but had already passed on the contract "
-                    "in an earlier turn",
-                    seat=seat, contract=contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.already_passed",
+                        f"{self.who(seat)} declared {name} but had already passed on the contract "
+                        "in an earlier turn",
+                        seat=seat,
+                        contract=contract,
+                    )
+                )
             elif seat == self.holder:
-                out.append(self._v(
-                    "E_OWN_CONTRACT", "4.3",
-                    f"{self.who(seat)} overcalled his own contract ({self.contract})",
-                    seat=seat, contract=contract,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.own_contract",
+                        f"{self.who(seat)} overcalled his own contract ({self.contract})",
+                        seat=seat,
+                        contract=contract,
+                    )
+                )
         if contract == FARBENSOLO:
             n = len(suit_cards(self.dealt[seat]))
             need = int(self.opts["farbensolo_min_suit_cards"])
             if n < need:
-                out.append(self._v(
-                    "E_FARBENSOLO_INELIGIBLE", "4.3",
-                    f"{self.who(seat)} declared Farbensolo with {n} suit cards; at least {need} "
-                    "are required",
-                    seat=seat, suit_cards=n, required=need,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "auction.farbensolo_ineligible",
+                        f"{self.who(seat)} declared Farbensolo with {n} suit cards; at least "
+                        f"{need} are required",
+                        seat=seat,
+                        suit_cards=n,
+                        required=need,
+                    )
+                )
         if self.game_level > 0 or self.announced:
-            out.append(self._v(
-                "I_ANNOUNCEMENTS_VOIDED", "4.3",
-                f"{self.who(seat)}'s {name} voids the announcements and Kontras made so far "
-                "(they referred to another contract)",
-                seat=seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "announce.voided_by_overcall",
+                    f"{self.who(seat)}'s {name} voids the announcements and Kontras made so far "
+                    "(they referred to another contract)",
+                    seat=seat,
+                )
+            )
             self.history.append({"seat": seat, "type": "voided"})
         self.contract = contract
         self.holder = seat
@@ -520,77 +616,106 @@ class Auction:
         if bonus == "pagat_ultimo":
             bonus = "pagat"
         if bonus not in BONUSES:
-            why = ("card and event bonuses are claimed or scored, never announced"
-                   if bonus in NOT_ANNOUNCEABLE else "it is not a Zwanzigerrufen bonus")  # fmt: skip
-            out.append(self._v(
-                "E_NOT_ANNOUNCEABLE", "4.4",
-                f"{self.who(seat)} announced {action.bonus!r}: only Absolut, Pagat Ultimo and "
-                f"Valat can be announced ({why}); it is ignored",
-                seat=seat, bonus=action.bonus,
-            ))  # fmt: skip
+            why = (
+                "card and event bonuses are claimed or scored, never announced"
+                if bonus in NOT_ANNOUNCEABLE
+                else "it is not a Zwanzigerrufen bonus"
+            )
+            out.append(
+                self._v(
+                    "announce.not_announceable",
+                    f"{self.who(seat)} announced {action.bonus!r}: only Absolut, Pagat Ultimo and "
+                    f"Valat can be announced ({why}); it is ignored",
+                    seat=seat,
+                    bonus=action.bonus,
+                )
+            )
             return
         own = self.side_of(seat)
         side = (action.side or "").lower()
         if side not in SIDES:
-            out.append(self._v(
-                "E_WRONG_SIDE", "4.4",
-                f"{self.who(seat)} announced {bonus} without saying dazu or dagegen; taken as "
-                f"{own}, his own side",
-                seat=seat, bonus=bonus, side=action.side, severity="warning",
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "announce.side_missing",
+                    f"{self.who(seat)} announced {bonus} without saying dazu or dagegen; taken as "
+                    f"{own}, his own side",
+                    seat=seat,
+                    bonus=bonus,
+                    side=action.side,
+                )
+            )
             side = own
         elif side != own:
-            out.append(self._v(
-                "E_WRONG_SIDE", "4.4",
-                f"{self.who(seat)} announced {LABELS[bonus]} {side} but plays for the "
-                f"{'declarer side' if own == 'dazu' else 'defenders'} ({own})",
-                seat=seat, bonus=bonus, side=side,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "announce.wrong_side",
+                    f"{self.who(seat)} announced {LABELS[bonus]} {side} but plays for the "
+                    f"{'declarer side' if own == 'dazu' else 'defenders'} ({own})",
+                    seat=seat,
+                    bonus=bonus,
+                    side=side,
+                )
+            )
         if bonus == "pagat":
             if self.contract == FARBENSOLO:
-                out.append(self._v(
-                    "E_NOT_IN_CONTRACT", "4.4",
-                    f"{self.who(seat)} announced Pagat Ultimo in a Farbensolo, where it does "
-                    "not count; it is ignored",
-                    seat=seat, bonus=bonus,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "announce.not_in_contract",
+                        f"{self.who(seat)} announced Pagat Ultimo in a Farbensolo, where it does "
+                        "not count; it is ignored",
+                        seat=seat,
+                        bonus=bonus,
+                    )
+                )
                 return
             t1 = self.holder_of(PAGAT)
             if self.opts["pagat_announcer"] == "holder_only":
                 if t1 != seat:
-                    out.append(self._v(
-                        "E_PAGAT_NOT_HELD", "4.4",
-                        f"{self.who(seat)} announced Pagat Ultimo without holding the Pagat "
-                        "(only its holder may announce it); it is ignored",
-                        seat=seat, bonus=bonus,
-                    ))  # fmt: skip
+                    out.append(
+                        self._v(
+                            "announce.pagat_not_held",
+                            f"{self.who(seat)} announced Pagat Ultimo without holding the Pagat "
+                            "(only its holder may announce it); it is ignored",
+                            seat=seat,
+                            bonus=bonus,
+                        )
+                    )
                     return
             elif t1 is None or t1 not in self.side_seats(side):
-                out.append(self._v(
-                    "E_PAGAT_NOT_HELD", "4.4",
-                    f"{self.who(seat)} announced Pagat Ultimo {side}, but that side does not "
-                    "hold the Pagat; it is ignored",
-                    seat=seat, bonus=bonus,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "announce.pagat_not_held",
+                        f"{self.who(seat)} announced Pagat Ultimo {side}, but that side does not "
+                        "hold the Pagat; it is ignored",
+                        seat=seat,
+                        bonus=bonus,
+                    )
+                )
                 return
         existing = [k for k in self.announced if k[0] == bonus]
         if (bonus, side) in self.announced or (
             existing and self.opts["one_announcement_per_bonus"]
         ):
-            out.append(self._v(
-                "E_ALREADY_ANNOUNCED", "4.4",
-                f"{self.who(seat)} announced {bonus}, which is already announced in this deal; "
-                "the other side can only Kontra it; it is ignored",
-                seat=seat, bonus=bonus,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "announce.duplicate",
+                    f"{self.who(seat)} announced {bonus}, which is already announced in this deal; "
+                    "the other side can only Kontra it; it is ignored",
+                    seat=seat,
+                    bonus=bonus,
+                )
+            )
             return
         if self._late(seat, None):
-            out.append(self._v(
-                "E_LATE_DECLARATION", "4.6",
-                f"{self.who(seat)} announced {bonus} in a later turn; under responses_only he "
-                "may only raise what was announced or raised since his previous turn",
-                seat=seat, bonus=bonus,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.late_declaration",
+                    f"{self.who(seat)} announced {bonus} in a later turn; under responses_only he "
+                    "may only raise what was announced or raised since his previous turn",
+                    seat=seat,
+                    bonus=bonus,
+                )
+            )
         turn = self.turns_done
         self.announced[(bonus, side)] = {"side": side, "seat": seat, "level": 0, "turn": turn}
         self.last_change[bonus] = turn
@@ -602,13 +727,17 @@ class Auction:
             if implied and self.game_level == 0:
                 self.game_level = 1
                 self.last_change["game"] = turn
-                self.history.append({"seat": seat, "type": "kontra", "target": "game",
-                                     "level": 1, "implied": True})  # fmt: skip
-                out.append(self._v(
-                    "I_IMPLIED_KONTRA", "4.4",
-                    f"{self.who(seat)}'s {LABELS[bonus]} dagegen puts the game at Kontra (×2)",
-                    seat=seat, bonus=bonus,
-                ))  # fmt: skip
+                self.history.append(
+                    {"seat": seat, "type": "kontra", "target": "game", "level": 1, "implied": True}
+                )
+                out.append(
+                    self._v(
+                        "kontra.implied",
+                        f"{self.who(seat)}'s {LABELS[bonus]} dagegen puts the game at Kontra (×2)",
+                        seat=seat,
+                        bonus=bonus,
+                    )
+                )
             elif explicit:
                 self.cur_pending.append(bonus)
 
@@ -624,53 +753,77 @@ class Auction:
         else:
             key = self.find_announced(target, seat, action.level)
             if key is None:
-                out.append(self._v(
-                    "E_KONTRA_TARGET", "4.5",
-                    f"{self.who(seat)} gave Kontra on {target!r}, which is not an announced "
-                    "bonus (only the game and announced bonuses can be doubled); it is ignored",
-                    seat=seat, target=target,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "kontra.bad_target",
+                        f"{self.who(seat)} gave Kontra on {target!r}, which is not an announced "
+                        "bonus (only the game and announced bonuses can be doubled); it is ignored",
+                        seat=seat,
+                        target=target,
+                    )
+                )
                 return
             current = self.announced[key]["level"]
             owner = self.side_seats(key[1])
         level = action.level if action.level is not None else current + 1
         if level > self.max_level() or level <= current:
-            out.append(self._v(
-                "E_KONTRA_LEVEL", "4.5",
-                f"{self.who(seat)} declared level {level} on {target}, which stands at level "
-                f"{current}: each declaration raises it by exactly one level, up to "
-                f"{self.opts['max_kontra_level']}; it is ignored",
-                seat=seat, target=target, level=level, current=current,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "kontra.level",
+                    f"{self.who(seat)} declared level {level} on {target}, which stands at level "
+                    f"{current}: each declaration raises it by exactly one level, up to "
+                    f"{self.opts['max_kontra_level']}; it is ignored",
+                    seat=seat,
+                    target=target,
+                    level=level,
+                    current=current,
+                )
+            )
             return
         if level != current + 1:
-            out.append(self._v(
-                "E_KONTRA_LEVEL", "4.5",
-                f"{self.who(seat)} declared level {level} on {target}, which stands at level "
-                f"{current}: each declaration raises it by exactly one level",
-                seat=seat, target=target, level=level, current=current,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "kontra.level",
+                    f"{self.who(seat)} declared level {level} on {target}, which stands at level "
+                    f"{current}: each declaration raises it by exactly one level",
+                    seat=seat,
+                    target=target,
+                    level=level,
+                    current=current,
+                )
+            )
         owner_side = seat in owner
         if (level % 2 == 1) == owner_side:
             name = KONTRA_NAMES.get(level, f"level {level}")
             label = "the game" if key is None else f"the {LABELS[target]} ({key[1]})"
-            owner_desc = ("the declarer side" if key is None
-                          else f"the side that announced the {LABELS[target]}")  # fmt: skip
+            owner_desc = (
+                "the declarer side"
+                if key is None
+                else f"the side that announced the {LABELS[target]}"
+            )
             if level % 2 == 1:
                 why = f"a {name} must come from the opponents of {owner_desc}, and he is on it"
             else:
                 why = f"a {name} must come from {owner_desc}, and he is not on it"
-            out.append(self._v(
-                "E_KONTRA_SIDE", "4.5", f"{self.who(seat)} said {name} on {label}: {why}",
-                seat=seat, target=target, level=level,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "kontra.wrong_side",
+                    f"{self.who(seat)} said {name} on {label}: {why}",
+                    seat=seat,
+                    target=target,
+                    level=level,
+                )
+            )
         if self._late(seat, target):
-            out.append(self._v(
-                "E_LATE_DECLARATION", "4.6",
-                f"{self.who(seat)} raised {target} in a later turn although it was not "
-                "announced or raised since his previous turn (responses_only)",
-                seat=seat, target=target,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.late_declaration",
+                    f"{self.who(seat)} raised {target} in a later turn although it was not "
+                    "announced or raised since his previous turn (responses_only)",
+                    seat=seat,
+                    target=target,
+                )
+            )
         if key is None:
             self.game_level = level
         else:

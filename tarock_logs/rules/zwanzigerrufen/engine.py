@@ -8,7 +8,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import GameEngine, Ruleset
+from tarock_logs.rules.base import Code, GameEngine, Ruleset
+from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
     GAME,
@@ -30,6 +31,11 @@ class ZwanzigerrufenEngine(GameEngine):
     default_ruleset = RULESET_ID
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.AUCTION
+    #: the spec's E_…/I_… codes -> the codes that replaced them
+    code_aliases: Mapping[str, str] = CODE_ALIASES
+
+    def codes(self) -> Mapping[str, Code]:
+        return CODES
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         check_ruleset(ruleset)

@@ -9,9 +9,9 @@ open. A ``throw_in`` (Zusammenwerfen) right after the deal voids the deal.
 
 Pushing is lenient: an illegal but physically possible action is applied and reported
 (a card not in the player's hand, or a declaration that cannot be applied, is reported and
-ignored). Hand-level findings, about the deal itself (``E_DECK``, ``E_HAND_SIZE``,
-``E_BAD_CARD``, ``E_DEALER_ORDER``) and about a log that stops too early
-(``E_AUCTION_INCOMPLETE``, ``E_PLAY_INCOMPLETE``), come from :meth:`ZRHand.hand_findings`
+ignored). Hand-level findings, about the deal itself (``deal.not_the_pack``, ``deal.hand_size``,
+``deal.bad_card``, ``deal.dealer_order``) and about a log that stops too early
+(``auction.incomplete``, ``play.missing_tricks``), come from :meth:`ZRHand.hand_findings`
 (the optional hand-level hook the replay layer calls after the last action).
 """
 
@@ -26,7 +26,7 @@ from typing import Any, Final
 from tarock_logs.cards import PACKS, sort_cards
 from tarock_logs.rules.base import Action, HandScore, HandState, Ruleset, Violation
 from tarock_logs.rules.zwanzigerrufen.auction import AUCTION_TYPES, BONUSES, Auction
-from tarock_logs.rules.zwanzigerrufen.codes import make
+from tarock_logs.rules.zwanzigerrufen.codes import violation
 from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     CALLABLE,
@@ -61,12 +61,14 @@ class Phase(StrEnum):
 PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
     {
         "throw_in": Phase.DEAL,
-        **{t: Phase.AUCTION for t in sorted(AUCTION_TYPES)},
+        **dict.fromkeys(sorted(AUCTION_TYPES), Phase.AUCTION),
         "play": Phase.PLAY,
         "claim": Phase.DONE,
     }
 )
-_INFRACTIONS = frozenset({"E_REVOKE", "E_FARBENSOLO_LEAD", "E_PAGAT_RELEASED", "E_NOT_YOUR_TURN"})
+_INFRACTIONS = frozenset(
+    {"play.illegal_card", "play.farbensolo_tarock_lead", "play.pagat_released", "play.out_of_turn"}
+)
 
 
 class _State:
@@ -84,7 +86,7 @@ class _State:
         "thrown_in",
         "trick",
         "tricks",
-    )  # fmt: skip
+    )
 
     def __init__(self, auction: Auction, hands: list[tuple[str, ...]]) -> None:
         self.phase = Phase.AUCTION
@@ -153,23 +155,29 @@ class ZRHand(HandState):
         self.dealt: tuple[frozenset[str], ...] = tuple(frozenset(h) for h in padded)
         self.deal_violations: list[Violation] = list(deal_violations) + self._check_deal(padded)
         if not 0 <= dealer < 4:
-            self.deal_violations.append(self._v(
-                "E_BAD_SEAT", "3.1",
-                f"the dealer seat {dealer} is not at the table (seats 0-3); taken as seat "
-                f"{dealer % 4}",
-                seat=dealer,
-            ))  # fmt: skip
+            self.deal_violations.append(
+                self._v(
+                    "action.bad_seat",
+                    f"the dealer seat {dealer} is not at the table (seats 0-3); taken as seat "
+                    f"{dealer % 4}",
+                    seat=dealer,
+                )
+            )
             self.dealer = dealer = dealer % 4
         extra = [c for h in hands[4:] for c in h]
         if extra:
-            self.deal_violations.append(self._v(
-                "E_HAND_SIZE", "3.7",
-                f"cards were dealt to more than four seats ({' '.join(extra)}); they are ignored",
-            ))  # fmt: skip
+            self.deal_violations.append(
+                self._v(
+                    "deal.hand_size",
+                    f"cards were dealt to more than four seats ({' '.join(extra)}); they are "
+                    "ignored",
+                )
+            )
         self.throw_in_seats = {
-            s: st for s in range(4)
+            s: st
+            for s in range(4)
             if (st := throw_in_status(padded[s], str(opts["throw_in"]))) is not None
-        }  # fmt: skip
+        }
         self._st = _State(Auction(ruleset, opts, dealer, self.dealt), [tuple(h) for h in padded])
         self._stack: list[tuple[_State, Action]] = []
 
@@ -278,16 +286,30 @@ class ZRHand(HandState):
             "game_number": self.game_number,
         }
         if st.thrown_in is not None:
-            return HandScore(totals=(0, 0, 0, 0), items=(), contract=None,
-                             declarer=None, partner=None, won=None,
-                             card_points={}, carry_after=carry)  # fmt: skip
+            return HandScore(
+                totals=(0, 0, 0, 0),
+                items=(),
+                contract=None,
+                declarer=None,
+                partner=None,
+                won=None,
+                card_points={},
+                carry_after=carry,
+            )
         unverified = tuple(v.message for v in self.final_violations())
         if st.phase != Phase.DONE or a.contract is None or a.holder is None:
             if a.contract is None:
                 unverified += ("no contract was declared, so the deal cannot be scored",)
-            return HandScore(totals=(0, 0, 0, 0), items=(), contract=a.contract,
-                             declarer=a.holder, partner=a.partner, won=None,
-                             unverified=unverified, carry_after=carry)  # fmt: skip
+            return HandScore(
+                totals=(0, 0, 0, 0),
+                items=(),
+                contract=a.contract,
+                declarer=a.holder,
+                partner=a.partner,
+                won=None,
+                unverified=unverified,
+                carry_after=carry,
+            )
         offender = st.offender if self.opts["infraction_policy"] == "penalize" else None
         res = score_deal(
             opts=self.opts,
@@ -329,18 +351,22 @@ class ZRHand(HandState):
         if st.thrown_in is not None:
             return out
         if st.phase == Phase.AUCTION:
-            out.append(self._v(
-                "E_AUCTION_INCOMPLETE", "4.6",
-                "the log ends during the auction: it needs four consecutive weiter "
-                f"(it has {st.auction.empty_run} at the end)",
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.incomplete",
+                    "the log ends during the auction: it needs four consecutive weiter "
+                    f"(it has {st.auction.empty_run} at the end)",
+                )
+            )
         elif st.phase == Phase.PLAY:
             n = len(st.tricks)
-            out.append(self._v(
-                "E_PLAY_INCOMPLETE", "6.7",
-                f"the log ends after {n} complete trick{'s' if n != 1 else ''} "
-                f"and {len(st.trick)} card(s) of the next; a deal has ten tricks",
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.missing_tricks",
+                    f"the log ends after {n} complete trick{'s' if n != 1 else ''} "
+                    f"and {len(st.trick)} card(s) of the next; a deal has ten tricks",
+                )
+            )
         return out
 
     def view(self) -> dict[str, Any]:
@@ -381,8 +407,8 @@ class ZRHand(HandState):
 
     # ------------------------------------------------------------------ internals
 
-    def _v(self, code: str, section: str, message: str, **kw: Any) -> Violation:
-        return make(self.ruleset, code, section, message, **kw)
+    def _v(self, code: str, message: str, **kw: Any) -> Violation:
+        return violation(self.ruleset, code, message, **kw)
 
     def _who(self, seat: int) -> str:
         return self._st.auction.who(seat) if 0 <= seat < 4 else f"seat {seat}"
@@ -392,19 +418,25 @@ class ZRHand(HandState):
         seen: dict[str, int] = {}
         for seat, hand in enumerate(hands):
             if len(hand) != 10:
-                out.append(self._v(
-                    "E_HAND_SIZE", "3.7",
-                    f"seat {seat} was dealt {len(hand)} cards; every hand has exactly 10",
-                    seat=seat, size=len(hand),
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "deal.hand_size",
+                        f"seat {seat} was dealt {len(hand)} cards; every hand has exactly 10",
+                        seat=seat,
+                        size=len(hand),
+                    )
+                )
             for card in hand:
                 if card not in _PACK:
-                    out.append(self._v(
-                        "E_BAD_CARD", "3.7",
-                        f"seat {seat}'s hand holds {card!r}, which is not one of the 40 cards "
-                        "of the Zwanzigerrufen pack",
-                        seat=seat, card=card,
-                    ))  # fmt: skip
+                    out.append(
+                        self._v(
+                            "deal.bad_card",
+                            f"seat {seat}'s hand holds {card!r}, which is not one of the 40 cards "
+                            "of the Zwanzigerrufen pack",
+                            seat=seat,
+                            card=card,
+                        )
+                    )
                 seen[card] = seen.get(card, 0) + 1
         dup = sorted(c for c, n in seen.items() if n > 1)
         missing = sorted(_PACK - set(seen))
@@ -414,12 +446,16 @@ class ZRHand(HandState):
                 parts.append("dealt twice: " + " ".join(dup))
             if missing:
                 parts.append("missing: " + " ".join(missing))
-            out.append(self._v(
-                "E_DECK", "3.7",
-                "the four hands are not the 40 distinct cards of the pack (" + "; ".join(parts)
-                + ")",
-                duplicates=dup, missing=missing,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "deal.not_the_pack",
+                    "the four hands are not the 40 distinct cards of the pack ("
+                    + "; ".join(parts)
+                    + ")",
+                    duplicates=dup,
+                    missing=missing,
+                )
+            )
         return out
 
     def _play_to_move(self, st: _State) -> int:
@@ -434,8 +470,12 @@ class ZRHand(HandState):
         return st.auction.contract
 
     def _legal_for(self, st: _State, seat: int) -> list[str]:
-        return legal_cards(st.hands[seat], [c for _, c in st.trick], self._contract(st),
-                           self.opts["farbensolo_tarock_compulsion"])  # fmt: skip
+        return legal_cards(
+            st.hands[seat],
+            [c for _, c in st.trick],
+            self._contract(st),
+            self.opts["farbensolo_tarock_compulsion"],
+        )
 
     def _must_keep_pagat(self, st: _State, seat: int) -> bool:
         """§6.6: the Pagat's holder on the side that announced Pagat Ultimo keeps it."""
@@ -480,18 +520,23 @@ class ZRHand(HandState):
         st.started = True
         t = action.type
         if not 0 <= action.seat < 4:
-            out.append(self._v(
-                "E_BAD_SEAT", "3.1",
-                f"seat {action.seat} is not at the table (seats 0-3); the {t} is ignored",
-                seat=action.seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "action.bad_seat",
+                    f"seat {action.seat} is not at the table (seats 0-3); the {t} is ignored",
+                    seat=action.seat,
+                )
+            )
             return out
         if st.thrown_in is not None:
-            out.append(self._v(
-                "E_AFTER_THROW_IN", "3.4",
-                f"{self._who(action.seat)}: {t} after the deal was thrown in (the deal is void)",
-                seat=action.seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "throw_in.action_after",
+                    f"{self._who(action.seat)}: {t} after the deal was thrown in (the deal is "
+                    "void)",
+                    seat=action.seat,
+                )
+            )
             return out
         if t == "throw_in":
             return out + self._throw_in(st, action)
@@ -503,15 +548,18 @@ class ZRHand(HandState):
             st.auction_started = True
             musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
             if musts:
-                out.append(self._v(
-                    "E_THROWIN_MISSING", "3.4",
-                    f"seat(s) {', '.join(str(s) for s in musts)} had to throw the deal in "
-                    f"(no tarock{', or a single Trull card' if self.opts['throw_in'] == 'strict' else ''}) "
-                    "but the deal was played on",
-                    seat=musts[0],
-                ))  # fmt: skip
+                trull = ", or a single Trull card" if self.opts["throw_in"] == "strict" else ""
+                out.append(
+                    self._v(
+                        "throw_in.missing",
+                        f"seat(s) {', '.join(str(s) for s in musts)} had to throw the deal in "
+                        f"(no tarock{trull}) "
+                        "but the deal was played on",
+                        seat=musts[0],
+                    )
+                )
         if t in AUCTION_TYPES:
-            out += st.auction.apply(action)  # after the auction: E_AUCTION_OVER, no change
+            out += st.auction.apply(action)  # after the auction: auction.over, no change
             if st.phase == Phase.AUCTION and st.auction.over:
                 st.phase = Phase.PLAY
                 st.leader = st.auction.p1
@@ -520,34 +568,43 @@ class ZRHand(HandState):
             return out + self._play(st, action)
         if t == "claim":
             return out + self._claim(st, action)
-        out.append(self._v(
-            "E_NOT_IN_GAME", "1.1",
-            f"{self._who(action.seat)}: {t!r} does not exist in Zwanzigerrufen (no talon, no "
-            "melds); it is ignored",
-            seat=action.seat,
-        ))  # fmt: skip
+        out.append(
+            self._v(
+                "action.unknown",
+                f"{self._who(action.seat)}: {t!r} does not exist in Zwanzigerrufen (no talon, no "
+                "melds); it is ignored",
+                seat=action.seat,
+            )
+        )
         return out
 
     def _throw_in(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat = action.seat
         if st.auction_started or st.phase != Phase.AUCTION:
-            out.append(self._v(
-                "E_THROWIN_LATE", "3.4",
-                f"{self._who(seat)} threw the deal in after the auction had begun; a throw-in "
-                "must come before forehand's first declaration",
-                seat=seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "throw_in.late",
+                    f"{self._who(seat)} threw the deal in after the auction had begun; a throw-in "
+                    "must come before forehand's first declaration",
+                    seat=seat,
+                )
+            )
         if seat not in self.throw_in_seats:
             mode = self.opts["throw_in"]
-            why = ("throw-ins are off in this ruleset" if mode == "off" else
-                   "only a hand without tarocks, or whose single tarock is a Trull card, may "
-                   "throw in")  # fmt: skip
-            out.append(self._v(
-                "E_THROWIN_UNJUSTIFIED", "3.4",
-                f"{self._who(seat)} threw the deal in without a qualifying hand: {why}",
-                seat=seat,
-            ))  # fmt: skip
+            why = (
+                "throw-ins are off in this ruleset"
+                if mode == "off"
+                else "only a hand without tarocks, or whose single tarock is a Trull card, may "
+                "throw in"
+            )
+            out.append(
+                self._v(
+                    "throw_in.unjustified",
+                    f"{self._who(seat)} threw the deal in without a qualifying hand: {why}",
+                    seat=seat,
+                )
+            )
         st.thrown_in = seat
         st.phase = Phase.DONE
         return out
@@ -556,52 +613,72 @@ class ZRHand(HandState):
         out: list[Violation] = []
         seat, card = action.seat, action.card or ""
         if st.phase == Phase.AUCTION:
-            out.append(self._v(
-                "E_AUCTION_INCOMPLETE", "4.6",
-                "the play began before the auction had ended with four consecutive weiter "
-                f"(only {st.auction.empty_run} at this point)",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "auction.incomplete",
+                    "the play began before the auction had ended with four consecutive weiter "
+                    f"(only {st.auction.empty_run} at this point)",
+                    seat=seat,
+                    card=card,
+                )
+            )
             st.auction.end_turn(out)
             st.auction.over = True
             st.phase = Phase.PLAY
             st.leader = st.auction.p1
         if st.phase == Phase.DONE:
-            out.append(self._v(
-                "E_PLAY_AFTER_END", "6.1",
-                f"{self._who(seat)} played {card} after the tenth trick; it is ignored",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.after_end",
+                    f"{self._who(seat)} played {card} after the tenth trick; it is ignored",
+                    seat=seat,
+                    card=card,
+                )
+            )
             return out
         if not 0 <= seat < 4:
-            out.append(self._v("E_NOT_YOUR_TURN", "6.1", f"seat {seat} is not at the table",
-                               seat=seat, card=card))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.out_of_turn", f"seat {seat} is not at the table", seat=seat, card=card
+                )
+            )
             return out
         to_move = self._play_to_move(st)
         if seat != to_move:
             if any(s == seat for s, _ in st.trick):
-                out.append(self._v(
-                    "E_NOT_YOUR_TURN", "6.1",
-                    f"{self._who(seat)} played {card} but has already played to this trick; "
-                    f"it is {self._who(to_move)}'s turn; the card is ignored",
-                    seat=seat, card=card, expected=to_move,
-                ))  # fmt: skip
+                out.append(
+                    self._v(
+                        "play.out_of_turn",
+                        f"{self._who(seat)} played {card} but has already played to this trick; "
+                        f"it is {self._who(to_move)}'s turn; the card is ignored",
+                        seat=seat,
+                        card=card,
+                        expected=to_move,
+                    )
+                )
                 return out
-            out.append(self._v(
-                "E_NOT_YOUR_TURN", "6.1",
-                f"{self._who(seat)} played {card} out of turn: it was {self._who(to_move)}'s "
-                "turn",
-                seat=seat, card=card, expected=to_move,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.out_of_turn",
+                    f"{self._who(seat)} played {card} out of turn: it was {self._who(to_move)}'s "
+                    "turn",
+                    seat=seat,
+                    card=card,
+                    expected=to_move,
+                )
+            )
             if st.offender is None:
                 st.offender = seat
         hand = st.hands[seat]
         if card not in hand:
-            out.append(self._v(
-                "E_CARD_NOT_IN_HAND", "6.7",
-                f"{self._who(seat)} played {card}, which is not in his hand; it is ignored",
-                seat=seat, card=card,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.not_in_hand",
+                    f"{self._who(seat)} played {card}, which is not in his hand; it is ignored",
+                    seat=seat,
+                    card=card,
+                )
+            )
             return out
         legal = self._legal_for(st, seat)
         if card not in legal:
@@ -609,21 +686,26 @@ class ZRHand(HandState):
             if st.offender is None:
                 st.offender = seat
         elif card == PAGAT and self._must_keep_pagat(st, seat) and legal != [PAGAT]:
-            out.append(self._v(
-                "E_PAGAT_RELEASED", "6.6",
-                f"{self._who(seat)} played the Pagat in trick {len(st.tricks) + 1} although "
-                "Pagat Ultimo was announced for his side and he had other legal cards "
-                f"({' '.join(c for c in legal if c != PAGAT)}); the announced bonus is lost",
-                seat=seat, card=card, legal=legal,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "play.pagat_released",
+                    f"{self._who(seat)} played the Pagat in trick {len(st.tricks) + 1} although "
+                    "Pagat Ultimo was announced for his side and he had other legal cards "
+                    f"({' '.join(c for c in legal if c != PAGAT)}); the announced bonus is lost",
+                    seat=seat,
+                    card=card,
+                    legal=legal,
+                )
+            )
             if st.offender is None:
                 st.offender = seat
         i = hand.index(card)
         st.hands[seat] = hand[:i] + hand[i + 1 :]
         st.trick.append((seat, card))
         if len(st.trick) == 4:
-            trick = close_trick(len(st.tricks) + 1, st.trick, self._contract(st),
-                                str(self.opts["maerchenstich"]))  # fmt: skip
+            trick = close_trick(
+                len(st.tricks) + 1, st.trick, self._contract(st), str(self.opts["maerchenstich"])
+            )
             st.tricks.append(trick)
             st.trick = []
             st.leader = trick.winner
@@ -635,8 +717,7 @@ class ZRHand(HandState):
         who = self._who(seat)
         if not st.trick:
             return self._v(
-                "E_FARBENSOLO_LEAD",
-                "6.2",
+                "play.farbensolo_tarock_lead",
                 f"{who} led {card} in a Farbensolo while holding suit cards "
                 f"({' '.join(legal)}): a suit card must be led while one is held",
                 seat=seat,
@@ -647,7 +728,6 @@ class ZRHand(HandState):
         hand = st.hands[seat]
         if led.startswith("T"):
             why = f"a tarock was led and he holds {' '.join(c for c in hand if c.startswith('T'))}"
-            section = "6.3"
         else:
             suit = _SUIT_NAMES[led[0]]
             same = [c for c in hand if c[0] == led[0] and not c.startswith("T")]
@@ -658,39 +738,47 @@ class ZRHand(HandState):
             ):
                 why = f"void in {suit}, he must play a card of another suit ({' '.join(legal)})"
             else:
-                why = (f"void in {suit}, he must play a tarock "
-                       f"(holds {' '.join(c for c in hand if c.startswith('T'))})")  # fmt: skip
-            section = "6.3"
-        return self._v("E_REVOKE", section, f"{who} played {card}: {why}",
-                       seat=seat, card=card, legal=legal)  # fmt: skip
+                why = (
+                    f"void in {suit}, he must play a tarock "
+                    f"(holds {' '.join(c for c in hand if c.startswith('T'))})"
+                )
+        return self._v(
+            "play.illegal_card", f"{who} played {card}: {why}", seat=seat, card=card, legal=legal
+        )
 
     def _claim(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat = action.seat
         claim = (action.claim or "").lower()
         if claim not in _CLAIMS:
-            out.append(self._v(
-                "E_BAD_CLAIM", "7.2",
-                f"{self._who(seat)} claimed {action.claim!r}: only 'trull' and 'four_kings' can "
-                "be claimed in Zwanzigerrufen; it is ignored",
-                seat=seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "claim.unknown",
+                    f"{self._who(seat)} claimed {action.claim!r}: only 'trull' and 'four_kings' "
+                    "can be claimed in Zwanzigerrufen; it is ignored",
+                    seat=seat,
+                )
+            )
             return out
         label = "the Trull" if claim == "trull" else "Four Kings"
         if not 0 <= seat < 4 or not _CLAIMS[claim].issubset(self.dealt[seat]):
-            out.append(self._v(
-                "E_FALSE_CLAIM", "7.2",
-                f"{self._who(seat)} claimed {label} but was not dealt "
-                f"{' '.join(sorted(_CLAIMS[claim]))}",
-                seat=seat,
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "claim.false",
+                    f"{self._who(seat)} claimed {label} but was not dealt "
+                    f"{' '.join(sorted(_CLAIMS[claim]))}",
+                    seat=seat,
+                )
+            )
         if st.phase != Phase.DONE:
-            out.append(self._v(
-                "E_CLAIM_EARLY", "3.6",
-                f"{self._who(seat)} claimed {label} before the end of the play; card bonuses "
-                "are claimed after the play (the claim is kept)",
-                seat=seat, severity="warning",
-            ))  # fmt: skip
+            out.append(
+                self._v(
+                    "claim.early",
+                    f"{self._who(seat)} claimed {label} before the end of the play; card bonuses "
+                    "are claimed after the play (the claim is kept)",
+                    seat=seat,
+                )
+            )
         if (seat, claim) not in st.claims:
             st.claims.append((seat, claim))
         return out

@@ -171,28 +171,52 @@ def score_deal(
     if offender is not None:
         off_side = side_of_seat(offender)
         m, why = mult(game_level, 1)
-        items.append(SideItem("game", opp(off_side), c * m,
-                              f"infraction by seat {offender}: game to the other side{why}"))  # fmt: skip
+        items.append(
+            SideItem(
+                "game",
+                opp(off_side),
+                c * m,
+                f"infraction by seat {offender}: game to the other side{why}",
+            )
+        )
         for info in announced:
             bonus = info["bonus"]
             base = 2 if bonus != "valat" else (12 if opts["valat_mode"] == "fixed" else 12 * c)
             undoubled = bonus == "valat" and opts["valat_mode"] == "contract_multiple_undoubled"
             m, why = mult(int(info["level"]), 1 if undoubled else s_bonus)
-            items.append(SideItem(bonus, opp(off_side), base * m,
-                                  f"announced {bonus} scored against the offending side{why}"))  # fmt: skip
+            items.append(
+                SideItem(
+                    bonus,
+                    opp(off_side),
+                    base * m,
+                    f"announced {bonus} scored against the offending side{why}",
+                )
+            )
         per_seat, totals = settle(items)
-        return ScoreResult(items, per_seat, totals, _cp(cp_d, cp_f, per_seat_points, tricks_d),
-                           opp(off_side) == d_side, False, {"penalized": offender})  # fmt: skip
+        return ScoreResult(
+            items,
+            per_seat,
+            totals,
+            _cp(cp_d, cp_f, per_seat_points, tricks_d),
+            opp(off_side) == d_side,
+            False,
+            {"penalized": offender},
+        )
 
     # --- game (§7.1)
     threshold_low = GAME_THRESHOLD
     if opts["absolut_moves_game_threshold"] and anns["absolut"]:
         # FBG reading (A18): an Absolut announcement moves the game threshold.
-        threshold_low = (TOTAL_POINTS - ABSOLUT_LIMIT if anns["absolut"][0]["side"] == "dazu"
-                         else ABSOLUT_LIMIT + 1)  # fmt: skip
+        threshold_low = (
+            TOTAL_POINTS - ABSOLUT_LIMIT
+            if anns["absolut"][0]["side"] == "dazu"
+            else ABSOLUT_LIMIT + 1
+        )
     game_winner = d_side if cp_d >= threshold_low else f_side
-    game_reason = (f"declarer side {cp_d} card points, needs {threshold_low}: game "
-                   f"{'won' if game_winner == d_side else 'lost'}")  # fmt: skip
+    game_reason = (
+        f"declarer side {cp_d} card points, needs {threshold_low}: game "
+        f"{'won' if game_winner == d_side else 'lost'}"
+    )
     for valat_info in anns["valat"]:
         a = ann_side(valat_info)
         if opts["lost_announced_valat_loses_game"] and valat_side != a:
@@ -209,31 +233,54 @@ def score_deal(
         ok = valat_side == a
         m, why = mult(int(valat_info["level"]), s_valat)
         base = 12 if fixed else 12 * c
-        items.append(SideItem("valat", a if ok else opp(a), base * m,
-                              f"Valat announced {valat_info['side']}: "
-                              f"{'won' if ok else 'failed'} (base {base}{why})"))  # fmt: skip
+        items.append(
+            SideItem(
+                "valat",
+                a if ok else opp(a),
+                base * m,
+                f"Valat announced {valat_info['side']}: "
+                f"{'won' if ok else 'failed'} (base {base}{why})",
+            )
+        )
     if not anns["valat"] and valat_side is not None:
         m, why = mult(0, s_valat)
         base = 6 if fixed else 6 * c
-        items.append(SideItem("valat", valat_side, base * m,
-                              f"silent Valat: the {_side_name(valat_side, d_side)} won all ten "
-                              f"tricks (base {base}{why})"))  # fmt: skip
+        items.append(
+            SideItem(
+                "valat",
+                valat_side,
+                base * m,
+                f"silent Valat: the {_side_name(valat_side, d_side)} won all ten "
+                f"tricks (base {base}{why})",
+            )
+        )
 
     # --- Absolut
     for abs_info in anns["absolut"]:
         a = ann_side(abs_info)
         ok = cp(opp(a)) <= ABSOLUT_LIMIT
         m, why = mult(int(abs_info["level"]), s_bonus)
-        items.append(SideItem("absolut", a if ok else opp(a), 2 * m,
-                              f"Absolut announced {abs_info['side']}: the other side has "
-                              f"{cp(opp(a))} card points, {'at most' if ok else 'more than'} 32 "
-                              f"({'won' if ok else 'failed'}, base 2{why})"))  # fmt: skip
+        items.append(
+            SideItem(
+                "absolut",
+                a if ok else opp(a),
+                2 * m,
+                f"Absolut announced {abs_info['side']}: the other side has "
+                f"{cp(opp(a))} card points, {'at most' if ok else 'more than'} 32 "
+                f"({'won' if ok else 'failed'}, base 2{why})",
+            )
+        )
     if not anns["absolut"] and complete and (cp_f <= ABSOLUT_LIMIT or cp_d <= ABSOLUT_LIMIT):
         w = d_side if cp_f <= ABSOLUT_LIMIT else f_side
         m, why = mult(0, s_bonus)
-        items.append(SideItem("absolut", w, 1 * m,
-                              f"silent Absolut: the other side has only {cp(opp(w))} card "
-                              f"points (base 1{why})"))  # fmt: skip
+        items.append(
+            SideItem(
+                "absolut",
+                w,
+                1 * m,
+                f"silent Absolut: the other side has only {cp(opp(w))} card points (base 1{why})",
+            )
+        )
 
     # --- Pagat Ultimo, Trull, Mondfang (not in a Farbensolo)
     t1_seat = t1_trick = None
@@ -243,8 +290,9 @@ def score_deal(
                 t1_seat, t1_trick = s, t
     t1_last = t1_trick is not None and t1_trick.number == 10
     t1_won = t1_last and t1_trick is not None and t1_trick.winner == t1_seat
-    facts.update(pagat_seat=t1_seat, pagat_trick=t1_trick.number if t1_trick else None,
-                 pagat_won_last=t1_won)  # fmt: skip
+    facts.update(
+        pagat_seat=t1_seat, pagat_trick=t1_trick.number if t1_trick else None, pagat_won_last=t1_won
+    )
     mondfang = next((t.mondfang for t in tricks if t.mondfang), None)
     mondfang_counts = mondfang is not None and (
         contract != FARBENSOLO or opts["mondfang_in_farbensolo"] == "scored"
@@ -262,17 +310,28 @@ def score_deal(
                 how = f"the Pagat was played early, in trick {t1_trick.number}"
             else:
                 how = "the Pagat was beaten in the last trick"
-            items.append(SideItem("pagat", a if ok else opp(a), 2 * m,
-                                  f"Pagat Ultimo announced {pag_info['side']}: {how} "
-                                  f"(base 2{why})"))  # fmt: skip
+            items.append(
+                SideItem(
+                    "pagat",
+                    a if ok else opp(a),
+                    2 * m,
+                    f"Pagat Ultimo announced {pag_info['side']}: {how} (base 2{why})",
+                )
+            )
         if not anns["pagat"] and t1_last and t1_seat is not None:
             x = side_of_seat(t1_seat)
             if t1_won or opts["silent_pagat_loss"] == "counted":
                 m, why = mult(0, s_bonus)
-                items.append(SideItem("pagat", x if t1_won else opp(x), 1 * m,
-                                      f"silent Pagat Ultimo: seat {t1_seat}'s Pagat "
-                                      f"{'won' if t1_won else 'was beaten in'} the last trick "
-                                      f"(base 1{why})"))  # fmt: skip
+                items.append(
+                    SideItem(
+                        "pagat",
+                        x if t1_won else opp(x),
+                        1 * m,
+                        f"silent Pagat Ultimo: seat {t1_seat}'s Pagat "
+                        f"{'won' if t1_won else 'was beaten in'} the last trick "
+                        f"(base 1{why})",
+                    )
+                )
 
     automatic = opts["card_bonus_claim"] == "automatic"
     for bonus, cards, base, counts in (
@@ -284,8 +343,14 @@ def score_deal(
                 m, why = mult(0, s_bonus)
                 label = "Trull" if bonus == "trull" else "Four Kings"
                 how = "claimed" if (seat, bonus) in claims else "automatic"
-                items.append(SideItem(bonus, side_of_seat(seat), base * m,
-                                      f"{label} dealt to seat {seat} ({how}, base {base}{why})"))  # fmt: skip
+                items.append(
+                    SideItem(
+                        bonus,
+                        side_of_seat(seat),
+                        base * m,
+                        f"{label} dealt to seat {seat} ({how}, base {base}{why})",
+                    )
+                )
 
     if mondfang_counts and mondfang is not None:
         owner, capturer = mondfang
@@ -293,9 +358,15 @@ def score_deal(
         payer = opts["mondfang_payer"]
         reason = f"Mondfang: seat {owner}'s Mond captured by seat {capturer}'s Sküs"
         if payer == "players_only":
-            items.append(SideItem("mondfang", frozenset({capturer}), 1 * m,
-                                  reason + f", settled between the two players (base 1{why})",
-                                  losers=frozenset({owner})))  # fmt: skip
+            items.append(
+                SideItem(
+                    "mondfang",
+                    frozenset({capturer}),
+                    1 * m,
+                    reason + f", settled between the two players (base 1{why})",
+                    losers=frozenset({owner}),
+                )
+            )
         else:
             w = opp(side_of_seat(owner)) if payer == "mond_side" else side_of_seat(capturer)
             items.append(SideItem("mondfang", w, 1 * m, reason + f" (base 1{why})"))
@@ -308,8 +379,15 @@ def score_deal(
     per_seat, totals = settle(items)
     won = game_winner == d_side
     facts.update(mondfang=list(mondfang) if mondfang else None, valat=valat_side is not None)
-    return ScoreResult(items, per_seat, totals, _cp(cp_d, cp_f, per_seat_points, tricks_d),
-                       won, mondfang_counts, facts)  # fmt: skip
+    return ScoreResult(
+        items,
+        per_seat,
+        totals,
+        _cp(cp_d, cp_f, per_seat_points, tricks_d),
+        won,
+        mondfang_counts,
+        facts,
+    )
 
 
 def _cp(cp_d: int, cp_f: int, per_seat: list[int], tricks_d: int) -> dict[str, Any]:

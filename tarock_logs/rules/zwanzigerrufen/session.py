@@ -21,7 +21,7 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
-from tarock_logs.rules.zwanzigerrufen.codes import make
+from tarock_logs.rules.zwanzigerrufen.codes import violation
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.rulesets import normalize_options
 
@@ -80,17 +80,24 @@ class ZRSession(SessionState):
     ) -> HandState:
         findings: list[Violation] = []
         if self.next_dealer is not None and dealer != self.next_dealer:
-            findings.append(make(
-                self.ruleset, "E_DEALER_ORDER", "3.2",
-                f"seat {dealer} dealt, but seat {self.next_dealer} was due (the deal passes "
-                "to the previous forehand after a scored game and stays after a throw-in)",
-                seat=dealer, expected=self.next_dealer,
-            ))  # fmt: skip
+            findings.append(
+                violation(
+                    self.ruleset,
+                    "deal.dealer_order",
+                    f"seat {dealer} dealt, but seat {self.next_dealer} was due (the deal passes "
+                    "to the previous forehand after a scored game and stays after a throw-in)",
+                    seat=dealer,
+                    expected=self.next_dealer,
+                )
+            )
         if talon:
-            findings.append(make(
-                self.ruleset, "E_DECK", "3.7",
-                f"Zwanzigerrufen has no talon, but {len(talon)} talon card(s) were recorded",
-            ))  # fmt: skip
+            findings.append(
+                violation(
+                    self.ruleset,
+                    "deal.not_the_pack",
+                    f"Zwanzigerrufen has no talon, but {len(talon)} talon card(s) were recorded",
+                )
+            )
         # Renonce records are kept for the referee; the engine reports infractions itself and
         # (under infraction_policy = penalize) scores them (A36).
         self.irregularities = tuple(irregularities)

@@ -80,7 +80,7 @@ def test_play_before_the_bidding_closed_is_reported_and_closes_it() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, A1))
     [v] = hand.push(Action("play", A2, card="T21"))
-    assert v.code == "BIDDING_NOT_CLOSED" and v.rule == "royal-gerots-2023 §4.2"
+    assert v.code == "bidding.not_closed" and v.rule == "royal-gerots-2023 §4.2"
     assert hand.phase == "play" and hand.trick == [(A2, "T21")]
 
 
@@ -88,7 +88,7 @@ def test_bidding_after_close_is_reported_and_ignored() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, A1, A2, B1))
     [v] = hand.push(ann(A2, "F_SPIEL"))
-    assert v.code == "BIDDING_AFTER_CLOSE"
+    assert v.code == "bidding.after_close"
     assert hand.bidding.instances == []
 
 
@@ -96,7 +96,7 @@ def test_speaking_out_of_turn_is_reported() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2))
     [v] = hand.push(ann(A2, "S_ENGEL"))
-    assert v.code == "BIDDING_OUT_OF_TURN" and "turn of seat 0" in v.message
+    assert v.code == "bidding.out_of_turn" and "turn of seat 0" in v.message
 
 
 def test_opener_either_convention_is_accepted_a_third_is_flagged() -> None:
@@ -107,7 +107,7 @@ def test_opener_either_convention_is_accepted_a_third_is_flagged() -> None:
     assert push_all(eintreiber_first, turns(A2)) == []  # §8.1 item 1: the other reading
     assert eintreiber_first.opener_convention == "attacking_eintreiber"
     neither = new_hand(DEAL)
-    assert codes(push_all(neither, turns(A1))) == ["BIDDING_WRONG_OPENER"]
+    assert codes(push_all(neither, turns(A1))) == ["bidding.wrong_opener"]
 
 
 def test_option_attacking_eintreiber_opens() -> None:
@@ -122,25 +122,25 @@ def test_e11_suit_count_must_be_exact_and_not_all() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2))
     assert hand.push(meld(A1, "M_SUITCOUNT", suit="H", count=3)) == []  # "drei Herz"
-    assert codes(hand.push(meld(A1, "M_SUITCOUNT", suit="H", count=4))) == ["FALSE_MELDUNG"]
+    assert codes(hand.push(meld(A1, "M_SUITCOUNT", suit="H", count=4))) == ["meld.false"]
     hand.push(Action("pass", A1))
     assert hand.push(meld(A2, "M_FLUSH")) == []
-    assert codes(hand.push(meld(A2, "M_SUITCOUNT", suit="S", count=5))) == ["FALSE_MELDUNG"]
+    assert codes(hand.push(meld(A2, "M_SUITCOUNT", suit="S", count=5))) == ["meld.false"]
 
 
 def test_e11_wonok_is_four_figures_of_one_rank() -> None:
     hand = new_hand(WONOK_DEAL)
     push_all(hand, turns(B2))
     assert hand.push(meld(A1, "M_WONOK")) == []
-    assert codes(hand.push(meld(A1, "M_FLUSH"))) == ["FALSE_MELDUNG"]
+    assert codes(hand.push(meld(A1, "M_FLUSH"))) == ["meld.false"]
 
 
 def test_tarock_count_and_vogerl() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, A1))
-    assert codes(hand.push(meld(A2, "M_TAROCKCOUNT", count=8))) == ["FALSE_MELDUNG"]  # 5
-    assert codes(hand.push(meld(A2, "M_VOGERL"))) == ["FALSE_MELDUNG"]  # no I-IIII
-    assert codes(hand.push(meld(A2, "M_SUITCOUNT", suit="S"))) == ["FALSE_MELDUNG"]  # count?
+    assert codes(hand.push(meld(A2, "M_TAROCKCOUNT", count=8))) == ["meld.false"]  # 5
+    assert codes(hand.push(meld(A2, "M_VOGERL"))) == ["meld.false"]  # no I-IIII
+    assert codes(hand.push(meld(A2, "M_SUITCOUNT", suit="S"))) == ["meld.false"]  # count?
 
 
 def test_a_meldung_is_counted_once_per_player() -> None:
@@ -148,16 +148,16 @@ def test_a_meldung_is_counted_once_per_player() -> None:
     push_all(hand, turns(B2))
     hand.push(meld(A1, "M_VOGERL"))
     [v] = hand.push(meld(A1, "M_VOGERL"))
-    assert v.code == "DUPLICATE_MELDUNG" and v.severity == "warning"
+    assert v.code == "meld.duplicate" and v.severity == "warning"
 
 
 def test_meldungen_cannot_be_contrad_or_announced() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [meld(A1, "M_VOGERL")]))
-    assert codes(hand.push(kontra(A2, "M_VOGERL"))) == ["KONTRA_NOT_ALLOWED"]
-    assert codes(hand.push(ann(A2, "M_FLUSH"))) == ["NOT_ANNOUNCEABLE"]
-    assert codes(hand.push(ann(A2, "Q_OBSCUR"))) == ["NOT_ANNOUNCEABLE"]
-    assert codes(hand.push(meld(A2, "S_ENGEL"))) == ["NOT_A_MELDUNG"]
+    assert codes(hand.push(kontra(A2, "M_VOGERL"))) == ["kontra.not_allowed"]
+    assert codes(hand.push(ann(A2, "M_FLUSH"))) == ["announce.not_announceable"]
+    assert codes(hand.push(ann(A2, "Q_OBSCUR"))) == ["announce.not_announceable"]
+    assert codes(hand.push(meld(A2, "S_ENGEL"))) == ["meld.not_a_meldung"]
 
 
 def test_legal_actions_offer_only_true_meldungen() -> None:
@@ -203,7 +203,7 @@ def test_raising_ones_own_schlemm_needs_the_partner() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "S_HONNEUR")], A2, B1, [kontra(B2, "S_HONNEUR")]))
     [v] = hand.push(ann(A1, "S_KOEPFE", raises="S_HONNEUR"))
-    assert v.code == "RAISE_NEEDS_PARTNER" and v.severity == "error"
+    assert v.code == "raise.needs_partner" and v.severity == "error"
     assert v.params["legal_under"] == "B" and "reading B" in v.message
 
 
@@ -211,7 +211,7 @@ def test_raise_rule_b_lets_either_member_raise_an_ordinary_schlemm() -> None:
     hand = new_hand(DEAL, raise_rule="B")
     push_all(hand, turns(B2, [ann(A1, "S_HONNEUR")], A2, B1, [kontra(B2, "S_HONNEUR")]))
     [v] = hand.push(ann(A1, "S_KOEPFE"))
-    assert v.code == "RAISE_NEEDS_PARTNER" and v.severity == "warning"
+    assert v.code == "raise.by_announcer" and v.severity == "warning"
 
 
 TROPHIES = fixture_catalogue(
@@ -232,27 +232,27 @@ def test_trophies_are_raised_only_with_a_change_of_partner(reading: str) -> None
     hand = new_hand(DEAL, catalogue=TROPHIES, raise_rule=reading)
     push_all(hand, turns(B2, [ann(A1, "TR_LOW")], A2, B1, [kontra(B2, "TR_LOW")]))
     [v] = hand.push(ann(A1, "TR_HIGH"))
-    assert v.code == "RAISE_NEEDS_PARTNER" and v.severity == "error"
+    assert v.code == "raise.needs_partner" and v.severity == "error"
 
 
 def test_an_item_reachable_only_by_raising_cannot_be_announced_directly() -> None:
     hand = new_hand(DEAL, catalogue=TROPHIES)
     push_all(hand, turns(B2))
-    assert codes(hand.push(ann(A1, "TR_HIGH"))) == ["MUST_BE_REACHED_BY_RAISE"]
+    assert codes(hand.push(ann(A1, "TR_HIGH"))) == ["announce.only_by_raise"]
 
 
 def test_cheaper_after_raised_is_a_no_op() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "S_KOEPFE")]))
     [v] = hand.push(ann(A2, "S_HONNEUR"))
-    assert v.code == "CHEAPER_AFTER_RAISED" and v.severity == "warning"
+    assert v.code == "announce.cheaper_after_raise" and v.severity == "warning"
     assert [i.item_id for i in hand.bidding.instances] == ["S_KOEPFE"]
 
 
 def test_duplicate_schlemm_is_ignored_but_both_parties_may_announce_it() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "F_SPIEL")]))
-    assert codes(hand.push(ann(A2, "F_SPIEL"))) == ["DUPLICATE_SCHLEMM"]
+    assert codes(hand.push(ann(A2, "F_SPIEL"))) == ["announce.duplicate"]
     push_all(hand, [Action("pass", A2)])
     assert hand.push(ann(B1, "F_SPIEL")) == []  # §8.1 item 8
 
@@ -275,7 +275,7 @@ def test_several_related_schlemme_are_raised_by_the_partner_of_the_last_announce
     assert codes(hand.check(ann(A2, "X_SE"))) == []
     hand2 = new_hand(DEAL, catalogue=cat)
     push_all(hand2, bid[:-1])  # A1 has not passed yet
-    assert codes(hand2.check(ann(A1, "X_SE"))) == ["RAISE_NEEDS_PARTNER"]
+    assert codes(hand2.check(ann(A1, "X_SE"))) == ["raise.needs_partner"]
     hand.push(ann(A2, "X_SE"))
     b = hand.bidding
     assert [i.item_id for i in b.active(0)] == ["X_SE"]
@@ -286,7 +286,7 @@ def test_a_raise_naming_the_wrong_schlemm_is_a_warning() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "S_HONNEUR")]))
     [v] = hand.push(ann(A2, "S_KOEPFE", raises="S_ENGEL"))
-    assert v.code == "RAISE_TARGET_MISMATCH" and v.severity == "warning"
+    assert v.code == "raise.target_mismatch" and v.severity == "warning"
 
 
 # --------------------------------------------------------------------------- §4.4 contras
@@ -295,27 +295,27 @@ def test_a_raise_naming_the_wrong_schlemm_is_a_warning() -> None:
 def test_contra_codes() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "S_HONNEUR")]))
-    assert codes(hand.push(kontra(A2, "S_HONNEUR"))) == ["KONTRA_OWN_SCHLEMM"]
-    assert codes(hand.push(kontra(A2, "F_SPIEL"))) == ["KONTRA_INACTIVE"]
+    assert codes(hand.push(kontra(A2, "S_HONNEUR"))) == ["kontra.own_schlemm"]
+    assert codes(hand.push(kontra(A2, "F_SPIEL"))) == ["kontra.inactive"]
     hand.push(Action("pass", A2))
     assert hand.push(kontra(B1, "S_HONNEUR")) == []
-    assert codes(hand.push(kontra(B1, "S_HONNEUR"))) == ["KONTRA_TWICE"]
-    assert codes(hand.push(Action("kontra", B1, target="S_HONNEUR", level=2))) == ["KONTRA_LEVEL"]
-    assert codes(hand.push(kontra(B1, "game"))) == ["KONTRA_INACTIVE"]
+    assert codes(hand.push(kontra(B1, "S_HONNEUR"))) == ["kontra.twice"]
+    assert codes(hand.push(Action("kontra", B1, target="S_HONNEUR", level=2))) == ["kontra.level"]
+    assert codes(hand.push(kontra(B1, "game"))) == ["kontra.inactive"]
 
 
 def test_contra_on_a_raised_from_schlemm_is_inactive() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2, [ann(A1, "S_HONNEUR")], [ann(A2, "S_KOEPFE")]))
     [v] = hand.push(kontra(B1, "S_HONNEUR"))
-    assert v.code == "KONTRA_INACTIVE" and "raised" in v.message
+    assert v.code == "kontra.inactive" and "raised" in v.message
 
 
 def test_unknown_item_is_a_warning_not_an_error() -> None:
     hand = new_hand(DEAL)
     push_all(hand, turns(B2))
     [v] = hand.push(ann(A1, "B_PAGAT_ULTIMO"))
-    assert v.code == "UNKNOWN_ITEM" and v.severity == "warning"
+    assert v.code == "catalogue.unknown_item" and v.severity == "warning"
 
 
 def test_legal_actions_in_the_bidding_are_all_clean() -> None:

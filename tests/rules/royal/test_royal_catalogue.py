@@ -92,11 +92,20 @@ def test_catalogue_faults_are_named(item: dict, message: str) -> None:  # type: 
 
 
 def test_group_defaults_free_tricks_switch_obscur_off_silent_items_are_not_announced() -> None:
-    cat = parse_catalogue({"items": [
-        {"id": "F_7", "group": "free_tricks", "value": 20, "condition": {"tricks_at_least": 7}},
-        {"id": "Q_X", "group": "silent", "value": 5, "condition": {"home": "T2"}},
-        {"id": "M_X", "group": "meldung", "value": 0, "condition": {"hand_has": "T2"}},
-    ]})  # fmt: skip
+    cat = parse_catalogue(
+        {
+            "items": [
+                {
+                    "id": "F_7",
+                    "group": "free_tricks",
+                    "value": 20,
+                    "condition": {"tricks_at_least": 7},
+                },
+                {"id": "Q_X", "group": "silent", "value": 5, "condition": {"home": "T2"}},
+                {"id": "M_X", "group": "meldung", "value": 0, "condition": {"hand_has": "T2"}},
+            ]
+        }
+    )
     assert cat.items["F_7"].disables_obscur
     assert cat.items["Q_X"].silent and not cat.items["Q_X"].announceable
     assert not cat.items["M_X"].announceable and not cat.items["M_X"].contra_allowed

@@ -127,10 +127,35 @@ def test_engine_imports_only_the_standard_library() -> None:
     assert out.stdout.strip() == ""
 
 
-_TYPES = ["bid", "pass", "call", "talon", "discard", "announce", "kontra", "lezim", "play",
-          "throw_in", "claim", "meld", "nonsense"]  # fmt: skip
-_NAMES = ["S_HONNEUR", "S_KOEPFE", "S_TRULL", "F_SPIEL", "Q_OBSCUR", "M_VOGERL", "M_SUITCOUNT",
-          "TR_VALAT", "B_PAGAT", "game", "", None]  # fmt: skip
+_TYPES = [
+    "bid",
+    "pass",
+    "call",
+    "talon",
+    "discard",
+    "announce",
+    "kontra",
+    "lezim",
+    "play",
+    "throw_in",
+    "claim",
+    "meld",
+    "nonsense",
+]
+_NAMES = [
+    "S_HONNEUR",
+    "S_KOEPFE",
+    "S_TRULL",
+    "F_SPIEL",
+    "Q_OBSCUR",
+    "M_VOGERL",
+    "M_SUITCOUNT",
+    "TR_VALAT",
+    "B_PAGAT",
+    "game",
+    "",
+    None,
+]
 garbage = st.builds(
     Action,
     type=st.sampled_from(_TYPES),

@@ -174,7 +174,7 @@ def test_e5_reading_carry_over_makes_the_second_contra_a_contra_twice() -> None:
 
     hand = new_hand(deal_of(E5_TRICKS), raise_voids_contra="carry_over", consolation=0)
     found = push_all(hand, E5_BIDDING)
-    assert [v.code for v in found] == ["KONTRA_TWICE"]
+    assert [v.code for v in found] == ["kontra.twice"]
 
 
 E6_BIDDING = [

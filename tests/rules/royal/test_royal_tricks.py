@@ -89,7 +89,7 @@ def test_engine_keeps_a_bound_card_back_when_leading() -> None:
     legal = {a.card for a in hand.legal_actions()}
     assert "T1" not in legal and "T2" in legal
     [v] = hand.check(Action("play", 1, card="T1"))
-    assert v.code == "BOUND_CARD_EARLY" and v.rule == "royal-gerots-2023 §6.2"
+    assert v.code == "play.bound_card_early" and v.rule == "royal-gerots-2023 §6.2"
     assert v.severity == "error" and "T1" in v.message
 
 
@@ -114,14 +114,14 @@ def test_engine_bound_card_order_and_duty_in_its_trick() -> None:
         hand.push(hand.legal_actions()[0])
     assert [a.card for a in hand.legal_actions()] == ["T2"]
     [v] = hand.check(Action("play", 1, card="T1"))
-    assert v.code == "BOUND_CARD_NOT_IN_TRICK"
+    assert v.code == "play.bound_card_held_back"
 
 
 def test_engine_reports_a_revoke_and_applies_the_card() -> None:
     hand = _bound_hand()
     hand.push(Action("play", 1, card="DK"))  # diamonds led
     [v] = hand.push(Action("play", 2, card="CK"))  # seat 2 holds DQ
-    assert v.code == "REVOKE" and "diamonds must be followed" in v.message
+    assert v.code == "play.illegal_card" and "diamonds must be followed" in v.message
     assert v.rule == "royal-gerots-2023 §6.1"
     assert hand.trick == [(1, "DK"), (2, "CK")]
 
@@ -129,12 +129,12 @@ def test_engine_reports_a_revoke_and_applies_the_card() -> None:
 def test_engine_reports_play_out_of_turn() -> None:
     hand = _bound_hand()
     [v] = hand.push(Action("play", 0, card="T22"))
-    assert v.code == "PLAY_OUT_OF_TURN" and "leads trick 1" in v.message
+    assert v.code == "play.out_of_turn" and "leads trick 1" in v.message
 
 
 def test_a_card_not_held_cannot_be_applied() -> None:
     hand = _bound_hand()
     [v] = hand.check(Action("play", 1, card="HK"))
-    assert v.code == "CARD_NOT_HELD"
+    assert v.code == "play.not_in_hand"
     with pytest.raises(ValueError, match="does not hold"):
         hand.push(Action("play", 1, card="HK"))

@@ -13,9 +13,16 @@ def cards(text: str) -> list[str]:
     return text.split()
 
 
-def new_hand(hands: Sequence[str], talon: str, *, ruleset: str = "tournament", dealer: int = 3,
-             radelci: Sequence[int] | None = None, options: dict | None = None,
-             irregularities: Sequence[Irregularity] = ()) -> SlovenianHand:  # fmt: skip
+def new_hand(
+    hands: Sequence[str],
+    talon: str,
+    *,
+    ruleset: str = "tournament",
+    dealer: int = 3,
+    radelci: Sequence[int] | None = None,
+    options: dict | None = None,
+    irregularities: Sequence[Irregularity] = (),
+) -> SlovenianHand:
     rs = ENGINE.ruleset(ruleset, options)
     session = ENGINE.new_session(rs, len(hands))
     if radelci:

@@ -53,8 +53,7 @@ def choose(rng: random.Random, h: SlovenianHand, actions: list):
     return rng.choice(actions)
 
 
-def contract_game(seed: int, n: int, ruleset: str, contract: str, radelci=None,
-                  options=None):  # fmt: skip
+def contract_game(seed: int, n: int, ruleset: str, contract: str, radelci=None, options=None):
     """A random legal hand played in ``contract``: everybody passes (or someone bids it) and the
     auction's winner declares it; then random legal actions to the end. ``(hand, actions)``, or
     None when the contract cannot be declared at this table under this ruleset.

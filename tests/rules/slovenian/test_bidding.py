@@ -158,13 +158,22 @@ def test_table_of_five_dealer_sits_out_and_p1_follows_dealer():
     assert codes == ["action.seat_not_active"]
 
 
-@pytest.mark.parametrize("ruleset,severity", [("tournament", "warning"), ("openspiel", "error")])
-def test_final_pass_is_read_as_klop_leniently_only_in_tournament(ruleset, severity):
+@pytest.mark.parametrize(
+    "ruleset,klop,keep",
+    [
+        ("tournament", ("bid.pass_as_klop", "warning"), ("bid.pass_as_final", "warning")),
+        ("openspiel", ("bid.final_pass", "error"), ("bid.final_pass", "error")),
+    ],
+)
+def test_final_pass_is_read_as_klop_leniently_only_in_tournament(ruleset, klop, keep):
+    """Spec 4.4: a pass as the final declaration is read (klop after everybody passed, else
+    keeping the winning bid): a warning where the ruleset reads it leniently, an error with its
+    own code where it does not exist (openspiel)."""
     h, _ = run("P2:pass P3:pass P4:pass", ruleset=ruleset)
     found = h.push(bid(0, "pass"))
-    assert [(v.code, v.severity) for v in found] == [("bid.pass_as_klop", severity)]
+    assert [(v.code, v.severity) for v in found] == [klop]
     assert h.contract == "klop"
     h, _ = run("P2:two P3:pass P4:pass P1:pass", ruleset=ruleset)
     found = h.push(bid(1, "pass"))
-    assert [(v.code, v.severity) for v in found] == [("bid.pass_as_final", severity)]
+    assert [(v.code, v.severity) for v in found] == [keep]
     assert (h.contract, h.declarer) == ("two", 1)

@@ -29,7 +29,7 @@ def _plain_deal_check(h: Any) -> list[tuple[Any, ...]]:
     seen: dict[str, int] = {}
     for c in allcards:
         if c not in PACK_SET:
-            out.append(("deal.unknown_card", None, {"card": c}))
+            out.append(("deal.unknown_card", None, {"token": c}))
         seen[c] = seen.get(c, 0) + 1
     dups = sorted(c for c, k in seen.items() if k > 1)
     if dups:
@@ -54,8 +54,9 @@ def _plain_deal_check(h: Any) -> list[tuple[Any, ...]]:
     return out
 
 
-def _plant(rng: random.Random, hands: list[list[str]], talon: list[str],
-           n: int, dealer: int) -> tuple[list[list[str]], list[str]]:  # fmt: skip
+def _plant(
+    rng: random.Random, hands: list[list[str]], talon: list[str], n: int, dealer: int
+) -> tuple[list[list[str]], list[str]]:
     hands = [list(x) for x in hands]
     talon = list(talon)
     active = [s for s in range(n) if not (n == 5 and s == dealer)]
@@ -103,7 +104,7 @@ def test_deal_check_and_seating_equal_the_plain_rules(ruleset: str, n: int) -> N
         got = [(v.code, v.seat, {k: v.params[k] for k in v.params}) for v in h.deal_violations]
         want = _plain_deal_check(h)
         assert [(c, s) for c, s, _ in got] == [(c, s) for c, s, _ in want], (hands, talon)
-        for (_, _, gp), (_, _, wp) in zip(got, want):
+        for (_, _, gp), (_, _, wp) in zip(got, want, strict=True):
             assert all(gp.get(k) == v for k, v in wp.items())
         found.update(c for c, _, _ in got)
         # the seats, hands and carried values the hand starts from
@@ -116,8 +117,13 @@ def test_deal_check_and_seating_equal_the_plain_rules(ruleset: str, n: int) -> N
         assert h.dealt == tuple(tuple(hands[s]) if s < len(hands) else () for s in range(n))
         assert h.hands == [{c for c in x if c in PACK_SET} for x in h.dealt]
         assert h.radelci_before == (tuple(radelci) + (0,) * n)[:n]
-    assert {"deal.duplicate_card", "deal.missing_card", "deal.unknown_card", "deal.talon_size",
-            "deal.hand_size"} <= found  # fmt: skip
+    assert {
+        "deal.duplicate_card",
+        "deal.missing_card",
+        "deal.unknown_card",
+        "deal.talon_size",
+        "deal.hand_size",
+    } <= found
     if n == 5:
         assert "deal.sitting_out_has_cards" in found
     if ruleset == "openspiel":

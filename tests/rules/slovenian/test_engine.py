@@ -70,9 +70,15 @@ def test_what_if_rescoring_under_another_ruleset():
     for rid in ("tournament", "openspiel"):
         session = ENGINE.new_session(ENGINE.ruleset(rid), 4)
         h = session.new_hand(3, [x.split() for x in B1_HANDS], B1_TALON.split())
-        for a in [bid(1, "pass"), bid(2, "pass"), bid(3, "pass"), bid(0, "three"),
-                  Action("call", 0, card="DK"), Action("talon", 0, group=1),
-                  Action("discard", 0, cards=("DJ", "S9", "H4"))]:  # fmt: skip
+        for a in [
+            bid(1, "pass"),
+            bid(2, "pass"),
+            bid(3, "pass"),
+            bid(0, "three"),
+            Action("call", 0, card="DK"),
+            Action("talon", 0, group=1),
+            Action("discard", 0, cards=("DJ", "S9", "H4")),
+        ]:
             assert h.push(a) == []
         assert play_tricks(h, B1_TRICKS) == []
         results[rid] = h.score()
@@ -86,9 +92,15 @@ def test_what_if_rescoring_under_another_ruleset():
 def test_announcements_do_not_exist_under_openspiel():
     session = ENGINE.new_session(ENGINE.ruleset("openspiel"), 4)
     h = session.new_hand(3, [x.split() for x in B1_HANDS], B1_TALON.split())
-    for a in [bid(1, "pass"), bid(2, "pass"), bid(3, "pass"), bid(0, "three"),
-              Action("call", 0, card="DK"), Action("talon", 0, group=1),
-              Action("discard", 0, cards=("DJ", "S9", "H4"))]:  # fmt: skip
+    for a in [
+        bid(1, "pass"),
+        bid(2, "pass"),
+        bid(3, "pass"),
+        bid(0, "three"),
+        Action("call", 0, card="DK"),
+        Action("talon", 0, group=1),
+        Action("discard", 0, cards=("DJ", "S9", "H4")),
+    ]:
         h.push(a)
     (v,) = h.push(Action("announce", 0, bonus="pagat_ultimo"))
     assert v.code == "ann.not_allowed_in_contract" and v.rule.startswith("openspiel-2.0 §")

@@ -53,10 +53,16 @@ def test_legal_mask_is_the_reference_legal_set(ruleset: str, contract: str) -> N
             if not negative and rng.random() < 0.3:
                 prot = tuple(rng.sample(["T1", "HK", "DK", "SK", "CK"], rng.randrange(1, 3)))
             want, why = pr.legal(set(hand), list(trick), prot)
-            rules_hit.update(w for w in ("overtake", "emperor", "pagat restriction",
-                                         "protected") if w in why)  # fmt: skip
-            got = _legal_mask(pr, mask_of(hand), [CID[c] for c in trick], mask_of(trick),
-                              tuple(BIT[x] for x in prot))  # fmt: skip
+            rules_hit.update(
+                w for w in ("overtake", "emperor", "pagat restriction", "protected") if w in why
+            )
+            got = _legal_mask(
+                pr,
+                mask_of(hand),
+                [CID[c] for c in trick],
+                mask_of(trick),
+                tuple(BIT[x] for x in prot),
+            )
             assert got == mask_of(want), (contract, cv, hand, trick, prot, sorted(want))
             checked += 1
     assert checked == 3000
@@ -66,8 +72,9 @@ def test_legal_mask_is_the_reference_legal_set(ruleset: str, contract: str) -> N
 
 @pytest.mark.parametrize("ruleset", ["tournament", "openspiel"])
 @pytest.mark.parametrize("contract", ["klop", "berac"])
-def test_overtake_shortcut_is_the_reference_legal_set_or_declines(ruleset: str,
-                                                                  contract: str) -> None:  # fmt: skip
+def test_overtake_shortcut_is_the_reference_legal_set_or_declines(
+    ruleset: str, contract: str
+) -> None:
     """Klop and berač (must overtake, spec 8.4(a); by rank under openspiel-2.0): the card
     loop's shortcut gives the reference's legal set, or 0 (ask the full rules) when the pagat
     or the trula is involved."""

@@ -38,9 +38,15 @@ from tests.rules.slovenian.test_fastpath import _differential
 VARIANTS = (
     ("tournament", None),
     ("openspiel", None),
-    ("tournament", {"trula_kralji_count_talon_remainder": False,
-                    "silent_ultimo_failure_counts": True, "mondfang_when_valat": True}),
-)  # fmt: skip
+    (
+        "tournament",
+        {
+            "trula_kralji_count_talon_remainder": False,
+            "silent_ultimo_failure_counts": True,
+            "mondfang_when_valat": True,
+        },
+    ),
+)
 GAMES_PER_CONTRACT = 12
 
 
@@ -66,8 +72,9 @@ def _games(ruleset: str, n: int, options: Any = None) -> list[tuple[Any, list[An
 
 @pytest.mark.parametrize(("ruleset", "options"), VARIANTS)
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_fast_facts_equal_the_reference_facts_in_every_contract(ruleset: str, options: Any,
-                                                                n: int) -> None:  # fmt: skip
+def test_fast_facts_equal_the_reference_facts_in_every_contract(
+    ruleset: str, options: Any, n: int
+) -> None:
     games = _games(ruleset, n, options)
     seen = {h.contract for h, _, _ in games}
     assert seen >= set(CONTRACTS) - ({"solo_three", "solo_two", "solo_one"} if n == 3 else set())

@@ -42,8 +42,15 @@ def _session(ruleset: str, n: int, radelci: list[int]) -> SlovenianSession:
     return s
 
 
-def _reference(ruleset: str, n: int, dealer: int, hands: Any, talon: Any, actions: list[Action],
-               radelci: list[int]) -> tuple[bool, Any, Any]:  # fmt: skip
+def _reference(
+    ruleset: str,
+    n: int,
+    dealer: int,
+    hands: Any,
+    talon: Any,
+    actions: list[Action],
+    radelci: list[int],
+) -> tuple[bool, Any, Any]:
     """(clean, score, tricks) of the reference engine: clean = no violation or warning at all,
     the hand over and its score without unverified items."""
     h = _session(ruleset, n, radelci).new_hand(dealer, hands, talon)
@@ -57,8 +64,15 @@ def _reference(ruleset: str, n: int, dealer: int, hands: Any, talon: Any, action
     return not found and not score.unverified, score, list(h.tricks)
 
 
-def _differential(ruleset: str, n: int, dealer: int, hands: Any, talon: Any,
-                  actions: list[Action], radelci: list[int]) -> tuple[bool, bool]:  # fmt: skip
+def _differential(
+    ruleset: str,
+    n: int,
+    dealer: int,
+    hands: Any,
+    talon: Any,
+    actions: list[Action],
+    radelci: list[int],
+) -> tuple[bool, bool]:
     """Assert the fast path's answer is None or the reference's; returns (taken, ref clean)."""
     s = _session(ruleset, n, radelci)
     before = s.carry()
@@ -120,7 +134,8 @@ def _mutate(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
     out = list(actions)
     # the seat's hand at that point (reference, legal prefix)
     st = _session(h0.rules.ruleset.id, h0.table_size, list(h0.radelci_before)).new_hand(
-        h0.dealer, h0.dealt, h0.talon)  # fmt: skip
+        h0.dealer, h0.dealt, h0.talon
+    )
     for b in actions[:i]:
         st.push(b)
     held = sorted(st.hands[a.seat] - {a.card}) if a.seat in st.pos else []
@@ -133,15 +148,15 @@ def _mutate(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
         out[i] = Action("bid", a.seat, contract=rng.choice([*CONTRACTS, "pass", "bogus"]))
     elif a.type == "discard":
         kings = [c for c in st.hands[a.seat] if c.endswith("K")] or ["HK"]
-        out[i] = Action("discard", a.seat, cards=(rng.choice(kings), *a.cards[1:]),
-                        shown=a.shown)  # fmt: skip
+        out[i] = Action("discard", a.seat, cards=(rng.choice(kings), *a.cards[1:]), shown=a.shown)
     elif a.type == "call":
         out[i] = Action("call", a.seat, card=rng.choice(["T5", "H1", "HK", "SK"]))
     elif a.type == "talon":
         out[i] = Action("talon", a.seat, group=rng.choice([0, 1, 5, 9]))
     else:
-        out[i] = Action("announce", a.seat, bonus=rng.choice(["trula", "kralji", "valat",
-                                                               "pagat_ultimo"]))  # fmt: skip
+        out[i] = Action(
+            "announce", a.seat, bonus=rng.choice(["trula", "kralji", "valat", "pagat_ultimo"])
+        )
     if rng.random() < 0.1:
         del out[i]
     return out
@@ -169,7 +184,7 @@ def _replay_both(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[
         mp.delattr(SlovenianSession, "fast_replay")
         ref = [rp.replay_session(s) for s in sessions]
     taken = total = 0
-    for fs, rs in zip(fast, ref):
+    for fs, rs in zip(fast, ref, strict=True):
         for x, y in zip(fs, rs, strict=True):
             total += 1
             taken += x._tricks is not None
@@ -181,7 +196,8 @@ def _replay_both(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[
             if x.tricks is not None:
                 assert list(x.tricks) == y.state.view()["tricks"]
                 assert [(s.action, s.violations) for s in x.steps] == [
-                    (s.action, s.violations) for s in y.steps]  # fmt: skip
+                    (s.action, s.violations) for s in y.steps
+                ]
                 # the reference state is rebuilt on demand (the viewer's alternatives)
                 assert x.state is not None and x.state.view() == y.state.view()
     return taken, total
@@ -202,8 +218,7 @@ def _sample_sessions(folder: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("folder", ["tournament", "disputed"])
-def test_simulated_samples_replay_identically(folder: str,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_simulated_samples_replay_identically(folder: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sessions = _sample_sessions(folder)
     if not sessions:
         pytest.skip(f"no Slovenian sessions in sample_logs/{folder}")
@@ -219,8 +234,10 @@ def test_simulated_sessions_with_radelci_replay_identically(
 ) -> None:
     from tarock_logs.tools.simulate import simulate_hands
 
-    sessions = [SessionAdapter.validate_python(s)
-                for s in simulate_hands(400, 11 + table_size, table_size=table_size)]  # fmt: skip
+    sessions = [
+        SessionAdapter.validate_python(s)
+        for s in simulate_hands(400, 11 + table_size, table_size=table_size)
+    ]
     taken, total = _replay_both(sessions, monkeypatch)
     assert total == 400 and taken >= 0.95 * total
 
@@ -257,8 +274,18 @@ def test_openspiel_generated_games_replay_identically(
     assert taken >= 0.95 * total
 
 
-_BIDDING_FIELDS = ("bids", "passed", "high", "holder", "others_bid", "turn", "awaiting_final",
-                   "phase", "contract", "declarer")  # fmt: skip
+_BIDDING_FIELDS = (
+    "bids",
+    "passed",
+    "high",
+    "holder",
+    "others_bid",
+    "turn",
+    "awaiting_final",
+    "phase",
+    "contract",
+    "declarer",
+)
 
 
 def _mutate_bidding(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
@@ -271,8 +298,7 @@ def _mutate_bidding(rng: random.Random, h0: Any, actions: list[Action]) -> list[
     out = list(actions)
     r = rng.random()
     if r < 0.25:
-        out[i] = Action(a.type, rng.choice(list(range(h0.table_size))),
-                        contract=a.contract)  # fmt: skip
+        out[i] = Action(a.type, rng.choice(list(range(h0.table_size))), contract=a.contract)
     elif r < 0.65:
         code = rng.choice([*CONTRACTS, "pass", "bogus", "three", "klop"])
         out[i] = Action("pass", a.seat) if code == "pass" else Action("bid", a.seat, contract=code)
@@ -313,9 +339,22 @@ def test_fast_bidding_reaches_the_reference_state_and_stops_at_the_first_doubt(
     assert stopped_early >= 40
 
 
-_EXCHANGE_FIELDS = (*_BIDDING_FIELDS, "called_king", "partner", "king_in_talon", "self_call",
-                    "talon_group", "taken", "discards", "shown", "hands", "stage", "lezim",
-                    "stage_done", "detected")  # fmt: skip
+_EXCHANGE_FIELDS = (
+    *_BIDDING_FIELDS,
+    "called_king",
+    "partner",
+    "king_in_talon",
+    "self_call",
+    "talon_group",
+    "taken",
+    "discards",
+    "shown",
+    "hands",
+    "stage",
+    "lezim",
+    "stage_done",
+    "detected",
+)
 
 
 def _mutate_exchange(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action] | None:
@@ -375,8 +414,11 @@ def test_fast_exchange_reaches_the_reference_state_and_stops_at_the_first_doubt(
             assert ref.push(a) == [], f"fast path took {a}, which the reference flags"
         for f in _EXCHANGE_FIELDS:
             assert getattr(fast, f) == getattr(ref, f), f
-        if (k < len(actions) and actions[k].type in ("call", "talon", "discard")
-                and fast.phase in ("king_call", "talon", "discard")):  # fmt: skip
+        if (
+            k < len(actions)
+            and actions[k].type in ("call", "talon", "discard")
+            and fast.phase in ("king_call", "talon", "discard")
+        ):
             stopped += 1
             assert ref.push(actions[k]) != []  # it stopped at an action the reference flags
     assert exchanged >= 100 and stopped >= 40
@@ -387,8 +429,11 @@ def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) ->
     order, before the declarer's ležim), a pass doubled or dropped, a stray ležim, announcement
     or kontra, or a pass inserted before the king call / talon / discards."""
     first = next(i for i, a in enumerate(actions) if a.type == "play")
-    idx = [i for i, a in enumerate(actions[:first])
-           if a.type in ("pass", "announce", "kontra", "lezim", "discard", "talon", "call")]  # fmt: skip
+    idx = [
+        i
+        for i, a in enumerate(actions[:first])
+        if a.type in ("pass", "announce", "kontra", "lezim", "discard", "talon", "call")
+    ]
     i = rng.choice(idx) if idx else first
     a = actions[i]
     out = list(actions)
@@ -405,11 +450,24 @@ def _mutate_announcements(rng: random.Random, h0: Any, actions: list[Action]) ->
     elif r < 0.63:
         out.insert(i, Action("lezim", seat))  # by anyone, maybe twice, maybe too early
     elif r < 0.8:
-        out.insert(i, Action("announce", seat, bonus=rng.choice(["trula", "kralji", "valat",
-                                                                 "pagat_ultimo", "bogus"])))  # fmt: skip
+        out.insert(
+            i,
+            Action(
+                "announce",
+                seat,
+                bonus=rng.choice(["trula", "kralji", "valat", "pagat_ultimo", "bogus"]),
+            ),
+        )
     else:
-        out.insert(i, Action("kontra", seat, target=rng.choice(["game", "trula", None]),
-                             level=rng.choice([1, 2, 3])))  # fmt: skip
+        out.insert(
+            i,
+            Action(
+                "kontra",
+                seat,
+                target=rng.choice(["game", "trula", None]),
+                level=rng.choice([1, 2, 3]),
+            ),
+        )
     return out
 
 
@@ -452,8 +510,15 @@ def test_phases_before_play_on_the_fast_path_equal_the_reference(ruleset: str, n
             assert ref.push(a) == [], f"fast path took {a}, which the reference flags"
         # the first card finds both states alike
         assert fast.push(actions[k]) == ref.push(actions[k])
-        for f in (*_EXCHANGE_FIELDS, "ann", "ann_list", "kontra", "kontra_list", "trick",
-                  "_protected"):  # fmt: skip
+        for f in (
+            *_EXCHANGE_FIELDS,
+            "ann",
+            "ann_list",
+            "kontra",
+            "kontra_list",
+            "trick",
+            "_protected",
+        ):
             assert getattr(fast, f) == getattr(ref, f), f
     # every decline is on a prefix the reference reports (asserted above), so every clean
     # prefix is taken; the unmutated random games (a third; a few carry warnings) are taken,

@@ -12,8 +12,20 @@ from tarock_logs.rules.base import Action
 from .randomgame import random_hand
 
 CARDS = list(PACKS["slovenian"]) + ["XX", "HG"]
-CODES = ["pass", "klop", "three", "two", "one", "solo_three", "berac", "solo_brez", "valat",
-         "barvni_valat", "odprti_berac", "nonsense"]  # fmt: skip
+CODES = [
+    "pass",
+    "klop",
+    "three",
+    "two",
+    "one",
+    "solo_three",
+    "berac",
+    "solo_brez",
+    "valat",
+    "barvni_valat",
+    "odprti_berac",
+    "nonsense",
+]
 BONUSES = ["trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barvni_valat", "x"]
 
 actions = st.one_of(
@@ -43,9 +55,12 @@ actions = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**16), n=st.sampled_from([3, 4, 5]),
-       ruleset=st.sampled_from(["tournament", "openspiel"]),
-       acts=st.lists(actions, max_size=60))  # fmt: skip
+@given(
+    seed=st.integers(0, 2**16),
+    n=st.sampled_from([3, 4, 5]),
+    ruleset=st.sampled_from(["tournament", "openspiel"]),
+    acts=st.lists(actions, max_size=60),
+)
 def test_garbage_is_reported_not_raised_and_pop_undoes(seed, n, ruleset, acts):
     h = random_hand(seed, n, ruleset)
     views = [h.view()]
@@ -62,9 +77,12 @@ def test_garbage_is_reported_not_raised_and_pop_undoes(seed, n, ruleset, acts):
 
 
 @settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**16), n=st.sampled_from([3, 4, 5]),
-       ruleset=st.sampled_from(["tournament", "openspiel"]),
-       acts=st.lists(actions, max_size=60))  # fmt: skip
+@given(
+    seed=st.integers(0, 2**16),
+    n=st.sampled_from([3, 4, 5]),
+    ruleset=st.sampled_from(["tournament", "openspiel"]),
+    acts=st.lists(actions, max_size=60),
+)
 def test_every_code_is_registered_with_its_section(seed, n, ruleset, acts):
     from tarock_logs.rules.slovenian.codes import CODES
 

@@ -23,8 +23,11 @@ def b1_after_bidding(ruleset="tournament", contract="three", **kw):
 
 def b1_to_announcements(ruleset="tournament"):
     h = b1_after_bidding(ruleset)
-    for a in [Action("call", 0, card="DK"), Action("talon", 0, group=1),
-              Action("discard", 0, cards=("DJ", "S9", "H4"))]:  # fmt: skip
+    for a in [
+        Action("call", 0, card="DK"),
+        Action("talon", 0, group=1),
+        Action("discard", 0, cards=("DJ", "S9", "H4")),
+    ]:
         assert h.push(a) == []
     return h
 
@@ -69,12 +72,15 @@ def test_talon_group_must_exist():
     assert [a.group for a in h.legal_actions()] == [0, 1]
 
 
-@pytest.mark.parametrize("cards,shown,code", [
-    (("SK", "S9", "H4"), (), "discard.king"),
-    (("T1", "S9", "H4"), (), "discard.trula"),
-    (("T6", "S9", "H4"), (), "discard.tarok_not_shown"),
-    (("DJ", "S9", "H4", "C10"), (), "discard.count"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "cards,shown,code",
+    [
+        (("SK", "S9", "H4"), (), "discard.king"),
+        (("T1", "S9", "H4"), (), "discard.trula"),
+        (("T6", "S9", "H4"), (), "discard.tarok_not_shown"),
+        (("DJ", "S9", "H4", "C10"), (), "discard.count"),
+    ],
+)
 def test_wrong_discards(cards, shown, code):
     h = b1_after_bidding()
     h.push(Action("call", 0, card="DK"))
@@ -125,9 +131,16 @@ def test_called_king_in_talon_remainder_and_mond():
     for seed in range(40):
         rng = random.Random(seed)
         h = new_hand(hands, talon)
-        for a in [bid(1, "pass"), bid(2, "pass"), bid(3, "pass"), bid(0, "three"),
-                  Action("call", 0, card="SK"), Action("talon", 0, group=0),
-                  Action("discard", 0, cards=("DJ", "S9", "H4")), Action("lezim", 0)]:  # fmt: skip
+        for a in [
+            bid(1, "pass"),
+            bid(2, "pass"),
+            bid(3, "pass"),
+            bid(0, "three"),
+            Action("call", 0, card="SK"),
+            Action("talon", 0, group=0),
+            Action("discard", 0, cards=("DJ", "S9", "H4")),
+            Action("lezim", 0),
+        ]:
             assert h.push(a) == []
         assert h.partner is None and h.king_in_talon
         finish_randomly(h, rng)
@@ -168,27 +181,57 @@ def test_defender_options_after_lezim():
     assert {a.target for a in acts if a.type == "kontra"} == {"game", "trula"}
 
 
-@pytest.mark.parametrize("actions,code", [
-    ([Action("announce", 2, bonus="trula")], "ann.before_lezim"),
-    ([Action("lezim", 0), Action("announce", 1, bonus="valat")], "ann.valat_not_declarer"),
-    ([Action("lezim", 0), Action("announce", 2, bonus="kralj_ultimo")],
-     "ann.not_allowed_for_side"),
-    ([Action("announce", 0, bonus="trula"), Action("announce", 0, bonus="trula")],
-     "ann.duplicate"),
-    ([Action("announce", 0, bonus="trula"), Action("lezim", 0),
-      Action("announce", 2, bonus="trula")], "ann.both_sides"),
-    ([Action("announce", 0, bonus="barvni_valat")], "ann.barvni_valat_not_solo"),
-    ([Action("lezim", 0), Action("kontra", 1, target="game")], "kontra.not_eligible"),
-    ([Action("lezim", 0), Action("kontra", 2, target="trula")], "kontra.item_not_announced"),
-    ([Action("lezim", 0), Action("kontra", 2, target="game"), Action("kontra", 0, target="game")],
-     "kontra.second_level"),
-    ([Action("lezim", 0), Action("announce", 2, bonus="kralji"),
-      Action("kontra", 3, target="kralji")], "kontra.not_eligible"),
-    ([Action("lezim", 0), play(0, "SK"), Action("announce", 1, bonus="kralji")],
-     "ann.after_first_card"),
-    ([Action("lezim", 0), play(0, "SK"), Action("kontra", 2, target="game")], "kontra.too_late"),
-    ([Action("announce", 0, bonus="lucky")], "ann.unknown_bonus"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "actions,code",
+    [
+        ([Action("announce", 2, bonus="trula")], "ann.before_lezim"),
+        ([Action("lezim", 0), Action("announce", 1, bonus="valat")], "ann.valat_not_declarer"),
+        (
+            [Action("lezim", 0), Action("announce", 2, bonus="kralj_ultimo")],
+            "ann.not_allowed_for_side",
+        ),
+        (
+            [Action("announce", 0, bonus="trula"), Action("announce", 0, bonus="trula")],
+            "ann.duplicate",
+        ),
+        (
+            [
+                Action("announce", 0, bonus="trula"),
+                Action("lezim", 0),
+                Action("announce", 2, bonus="trula"),
+            ],
+            "ann.both_sides",
+        ),
+        ([Action("announce", 0, bonus="barvni_valat")], "ann.barvni_valat_not_solo"),
+        ([Action("lezim", 0), Action("kontra", 1, target="game")], "kontra.not_eligible"),
+        ([Action("lezim", 0), Action("kontra", 2, target="trula")], "kontra.item_not_announced"),
+        (
+            [
+                Action("lezim", 0),
+                Action("kontra", 2, target="game"),
+                Action("kontra", 0, target="game"),
+            ],
+            "kontra.second_level",
+        ),
+        (
+            [
+                Action("lezim", 0),
+                Action("announce", 2, bonus="kralji"),
+                Action("kontra", 3, target="kralji"),
+            ],
+            "kontra.not_eligible",
+        ),
+        (
+            [Action("lezim", 0), play(0, "SK"), Action("announce", 1, bonus="kralji")],
+            "ann.after_first_card",
+        ),
+        (
+            [Action("lezim", 0), play(0, "SK"), Action("kontra", 2, target="game")],
+            "kontra.too_late",
+        ),
+        ([Action("announce", 0, bonus="lucky")], "ann.unknown_bonus"),
+    ],
+)
 def test_announcement_violations(actions, code):
     h = b1_to_announcements()
     found = []
@@ -199,8 +242,13 @@ def test_announcement_violations(actions, code):
 
 def test_declarer_may_double_a_defender_announcement():
     h = b1_to_announcements()
-    for a in [Action("lezim", 0), Action("pass", 1), Action("announce", 2, bonus="kralji"),
-              Action("pass", 2), Action("pass", 3)]:  # fmt: skip
+    for a in [
+        Action("lezim", 0),
+        Action("pass", 1),
+        Action("announce", 2, bonus="kralji"),
+        Action("pass", 2),
+        Action("pass", 3),
+    ]:
         assert h.push(a) == []
     assert h.to_move() == 0 and h.stage == 2
     assert [a.target for a in h.legal_actions() if a.type == "kontra"] == ["kralji"]
@@ -229,10 +277,18 @@ def test_first_card_ends_the_announcement_phase():
 
 def test_announced_valat_makes_the_declarer_lead():
     h = new_hand(B1_HANDS, B1_TALON)
-    for a in [bid(1, "two"), bid(2, "pass"), bid(3, "pass"), bid(0, "pass"), bid(1, "two"),
-              Action("call", 1, card="HK"), Action("talon", 1, group=0),
-              Action("discard", 1, cards=("D2", "C7")), Action("announce", 1, bonus="valat"),
-              Action("lezim", 1)]:  # fmt: skip
+    for a in [
+        bid(1, "two"),
+        bid(2, "pass"),
+        bid(3, "pass"),
+        bid(0, "pass"),
+        bid(1, "two"),
+        Action("call", 1, card="HK"),
+        Action("talon", 1, group=0),
+        Action("discard", 1, cards=("D2", "C7")),
+        Action("announce", 1, bonus="valat"),
+        Action("lezim", 1),
+    ]:
         assert h.push(a) == []
     assert h.partner == 0
     for s in (0, 2, 3):
@@ -283,9 +339,14 @@ def test_play_after_the_end_is_a_warning_and_ignored():
 def b1_full():
     h = b1_to_announcements()
     found = []
-    for a in [Action("announce", 0, bonus="pagat_ultimo"), Action("lezim", 0),
-              Action("pass", 1), Action("kontra", 2, target="pagat_ultimo"),
-              Action("pass", 2), Action("pass", 3)]:  # fmt: skip
+    for a in [
+        Action("announce", 0, bonus="pagat_ultimo"),
+        Action("lezim", 0),
+        Action("pass", 1),
+        Action("kontra", 2, target="pagat_ultimo"),
+        Action("pass", 2),
+        Action("pass", 3),
+    ]:
         found += h.push(a)
     found += play_tricks(h, B1_TRICKS)
     return h, found
@@ -295,8 +356,7 @@ def test_berac_ends_at_the_declarers_first_trick():
     for seed in range(60):
         rng = random.Random(seed)
         h = new_hand(B1_HANDS, B1_TALON)
-        for a in [bid(1, "berac"), bid(2, "pass"), bid(3, "pass"), bid(0, "pass"),
-                  bid(1, "berac")]:  # fmt: skip
+        for a in [bid(1, "berac"), bid(2, "pass"), bid(3, "pass"), bid(0, "pass"), bid(1, "berac")]:
             h.push(a)
         finish_randomly(h, rng)
         wins = [t.winner == 1 for t in h.tricks]
@@ -325,8 +385,11 @@ def test_deal_check_codes():
     hands = list(B1_HANDS)
     hands[0] = hands[0].replace("S9", "T22")  # T22 twice, S9 missing
     h = new_hand(hands, B1_TALON + " H2")
-    assert set(codes(h.deal_violations)) == {"deal.duplicate_card", "deal.missing_card",
-                                            "deal.talon_size"}  # fmt: skip
+    assert set(codes(h.deal_violations)) == {
+        "deal.duplicate_card",
+        "deal.missing_card",
+        "deal.talon_size",
+    }
 
 
 def test_deal_check_hand_sizes_and_the_sitting_out_dealer():
@@ -344,22 +407,37 @@ def test_openspiel_has_no_table_of_five():
 def test_unclaimed_renons_is_flagged_claimed_one_is_not():
     from tarock_logs.rules.base import Irregularity
 
-    for irr, expected in (((), True),
-                          ((Irregularity("renons", seat=1, kind="illegal_card"),), False)):  # fmt: skip
+    for irr, expected in (
+        ((), True),
+        ((Irregularity("renons", seat=1, kind="illegal_card"),), False),
+    ):
         h = new_hand(B1_HANDS, B1_TALON, irregularities=irr)
-        for a in [bid(1, "pass"), bid(2, "pass"), bid(3, "pass"), bid(0, "three"),
-                  Action("call", 0, card="DK"), Action("talon", 0, group=1),
-                  Action("discard", 0, cards=("DJ", "S9", "H4")), Action("lezim", 0),
-                  play(0, "SK"), play(1, "T2")]:  # fmt: skip
+        for a in [
+            bid(1, "pass"),
+            bid(2, "pass"),
+            bid(3, "pass"),
+            bid(0, "three"),
+            Action("call", 0, card="DK"),
+            Action("talon", 0, group=1),
+            Action("discard", 0, cards=("DJ", "S9", "H4")),
+            Action("lezim", 0),
+            play(0, "SK"),
+            play(1, "T2"),
+        ]:
             h.push(a)
         assert ("renons.unclaimed" in codes(h.hand_findings())) is expected
 
 
 def test_R4_claim_with_kralj_ultimo_announced_is_a_partial_renons():
     h = b1_to_announcements()
-    for a in [Action("lezim", 0), Action("announce", 1, bonus="kralj_ultimo"), Action("pass", 1),
-              Action("kontra", 2, target="kralj_ultimo"), Action("pass", 2),
-              Action("pass", 3)]:  # fmt: skip
+    for a in [
+        Action("lezim", 0),
+        Action("announce", 1, bonus="kralj_ultimo"),
+        Action("pass", 1),
+        Action("kontra", 2, target="kralj_ultimo"),
+        Action("pass", 2),
+        Action("pass", 3),
+    ]:
         assert h.push(a) == [], a
     assert play_tricks(h, B1_TRICKS[:10]) == []
     found = h.push(Action("claim", 0, claim="rest"))

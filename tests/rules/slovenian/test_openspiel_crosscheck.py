@@ -84,9 +84,17 @@ def crosscheck_game(
     assert len(steps) == len(ids)
 
     def mismatch(step: int, what: str, expected: Any, got: Any) -> dict[str, Any]:
-        return {"seed": serialized_seed, "players": n, "step": step, "what": what,
-                "expected": expected, "got": got, "actions": ids[: step + 1],
-                "phase": str(state.current_game_phase()), "contract": d.contract}  # fmt: skip
+        return {
+            "seed": serialized_seed,
+            "players": n,
+            "step": step,
+            "what": what,
+            "expected": expected,
+            "got": got,
+            "actions": ids[: step + 1],
+            "phase": str(state.current_game_phase()),
+            "contract": d.contract,
+        }
 
     for step, (a, action) in enumerate(zip(ids, steps, strict=True)):
         if hand.to_move() != state.current_player():
@@ -265,8 +273,10 @@ def _candidates(state: Any, phase: Any, action: Action) -> list[tuple[int, Actio
         return [(g, Action("talon", p, group=g)) for g in range(6)]
     held = [CARD_TOKENS[c] for c in state.player_cards(p)]
     if action.type == "discard":
-        return [(CARD_IDS[t], Action("discard", p, cards=(t,), shown=(t,) if t[0] == "T" else ()))
-                for t in held]  # fmt: skip
+        return [
+            (CARD_IDS[t], Action("discard", p, cards=(t,), shown=(t,) if t[0] == "T" else ()))
+            for t in held
+        ]
     return [(CARD_IDS[t], Action("play", p, card=t)) for t in held]
 
 
@@ -296,9 +306,15 @@ def test_check_flags_exactly_the_actions_openspiel_refuses(players: int) -> None
                 else:
                     agree = any(v.severity == "error" for v in violations)
                 if not agree:
-                    disagreements.append({"seed": g.seed, "actions": g.actions[:step],
-                                          "candidate": cid, "openspiel_legal": cid in legal,
-                                          "engine": [v.code for v in violations]})  # fmt: skip
+                    disagreements.append(
+                        {
+                            "seed": g.seed,
+                            "actions": g.actions[:step],
+                            "candidate": cid,
+                            "openspiel_legal": cid in legal,
+                            "engine": [v.code for v in violations],
+                        }
+                    )
             hand.push(action)
             state.apply_action(a)
     assert checked > 100_000 // (5 - players)

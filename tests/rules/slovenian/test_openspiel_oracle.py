@@ -64,7 +64,8 @@ def test_lock_step_with_pyspiel(players):
         seed = int(state.serialize().split("\n")[0])
         hands, talon = openspiel_importer.deal_from_seed(seed, players)
         h = ENGINE.new_session(ENGINE.ruleset("openspiel"), players).new_hand(
-            players - 1, hands, talon)  # fmt: skip
+            players - 1, hands, talon
+        )
         while not state.is_terminal():
             legal = sorted(state.legal_actions())
             assert state.current_player() == h.to_move()

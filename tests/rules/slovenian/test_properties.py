@@ -15,8 +15,9 @@ from tarock_logs.rules.base import Action
 
 from .randomgame import choose, random_hand
 
-TABLES = st.sampled_from([("tournament", 3), ("tournament", 4), ("tournament", 5),
-                          ("openspiel", 3), ("openspiel", 4)])  # fmt: skip
+TABLES = st.sampled_from(
+    [("tournament", 3), ("tournament", 4), ("tournament", 5), ("openspiel", 3), ("openspiel", 4)]
+)
 
 
 def play_out(seed: int, ruleset: str, n: int, roundtrip: bool = True):

@@ -14,9 +14,17 @@ P1, P2, P3, P4 = 0, 1, 2, 3
 
 def facts(contract, declarer=None, partner=None, t_m=0, *, n=4, radelci=None, **kw) -> HandFacts:
     active = tuple(range(n)) if n < 5 else kw.pop("active")
-    f = HandFacts(contract=contract, active=active, table_size=n, declarer=declarer,
-                  partner=partner, radelci=tuple(radelci or (0,) * n), t_m=t_m,
-                  t_o=210 - t_m, tricks_total=48 // len(active))  # fmt: skip
+    f = HandFacts(
+        contract=contract,
+        active=active,
+        table_size=n,
+        declarer=declarer,
+        partner=partner,
+        radelci=tuple(radelci or (0,) * n),
+        t_m=t_m,
+        t_o=210 - t_m,
+        tricks_total=48 // len(active),
+    )
     f.declarer_tricks = kw.pop("declarer_tricks", 6)
     for k, v in kw.items():
         setattr(f, k, v)
@@ -28,9 +36,16 @@ def score(f: HandFacts, ruleset: str = "tournament", **options):
 
 
 def test_W1_tri_won_announced_doubled_pagat_silent_kralji_mondfang():
-    f = facts("three", P1, P2, 149, announced={"pagat_ultimo": "M"}, kontra={"pagat_ultimo": 1},
-              outcomes={"pagat_ultimo": "M", "kralji": "M", "trula": None},
-              mond_events=((P4, "mond captured"),))  # fmt: skip
+    f = facts(
+        "three",
+        P1,
+        P2,
+        149,
+        announced={"pagat_ultimo": "M"},
+        kontra={"pagat_ultimo": 1},
+        outcomes={"pagat_ultimo": "M", "kralji": "M", "trula": None},
+        mond_events=((P4, "mond captured"),),
+    )
     s = score(f)
     assert s.totals == (135, 135, 0, -20) and s.carry_after["radelci"] == [0, 0, 0, 0]
 
@@ -77,8 +92,14 @@ def test_W8a_klop_kontra_doubles_everybody():
 
 
 def test_W8b_klop_kontra_empty_player():
-    s = score(facts("klop", kontra={"game": 1}, klop_thirds={0: 80, 1: 70, 2: 60, 3: 0},
-                    klop_tricks={0: 4, 1: 4, 2: 4, 3: 0}))  # fmt: skip
+    s = score(
+        facts(
+            "klop",
+            kontra={"game": 1},
+            klop_thirds={0: 80, 1: 70, 2: 60, 3: 0},
+            klop_tricks={0: 4, 1: 4, 2: 4, 3: 0},
+        )
+    )
     assert s.totals == (0, 0, 0, 140) and s.carry_after["radelci"] == [1, 1, 1, 1]
 
 
@@ -105,15 +126,19 @@ def test_W11_odprti_berac_lost_two_radelci_double_once():
 
 
 def test_W12_silent_valat_replaces_everything():
-    s = score(facts("three", P1, P3, 200, announced={"trula": "M"}, valat_side="M",
-                    outcomes={"trula": "M"}))  # fmt: skip
+    s = score(
+        facts(
+            "three", P1, P3, 200, announced={"trula": "M"}, valat_side="M", outcomes={"trula": "M"}
+        )
+    )
     assert s.totals == (250, 0, 250, 0) and s.carry_after["radelci"] == [0, 0, 0, 0]
     assert [i.item for i in s.items] == ["valat"]
 
 
 def test_W13_announced_valat_fails_in_solo_tri():
-    s = score(facts("solo_three", P2, None, 150, announced={"valat": "M"},
-                    outcomes={"kralji": "M"}))  # fmt: skip
+    s = score(
+        facts("solo_three", P2, None, 150, announced={"valat": "M"}, outcomes={"kralji": "M"})
+    )
     assert s.totals == (0, -435, 0, 0) and s.carry_after["radelci"] == [0, 0, 0, 0]
 
 
@@ -123,36 +148,71 @@ def test_W14_barvni_valat_bid_and_won_with_radelc():
 
 
 def test_W15_barvni_valat_announced_doubled_failed():
-    s = score(facts("solo_two", P1, None, 150, announced={"barvni_valat": "M"},
-                    kontra={"barvni_valat": 1}, declarer_tricks=8))  # fmt: skip
+    s = score(
+        facts(
+            "solo_two",
+            P1,
+            None,
+            150,
+            announced={"barvni_valat": "M"},
+            kontra={"barvni_valat": 1},
+            declarer_tricks=8,
+        )
+    )
     assert s.totals == (-250, 0, 0, 0) and s.carry_after["radelci"] == [1, 1, 1, 1]
 
 
 def test_W16_announcements_of_both_sides_and_silent_kralj_ultimo():
-    s = score(facts("three", P1, P2, 118, announced={"pagat_ultimo": "M", "kralji": "O"},
-                    outcomes={"pagat_ultimo": "M", "kralji": None, "trula": None,
-                              "kralj_ultimo": "M"}))  # fmt: skip
+    s = score(
+        facts(
+            "three",
+            P1,
+            P2,
+            118,
+            announced={"pagat_ultimo": "M", "kralji": "O"},
+            outcomes={"pagat_ultimo": "M", "kralji": None, "trula": None, "kralj_ultimo": "M"},
+        )
+    )
     assert s.totals == (94, 94, 0, 0)
 
 
 def test_W17_kontra_on_game_and_bonus_with_radelc():
-    s = score(facts("two", P3, P1, 97, radelci=(0, 0, 1, 0), announced={"trula": "M"},
-                    kontra={"game": 1, "trula": 1}, outcomes={"trula": None}))  # fmt: skip
+    s = score(
+        facts(
+            "two",
+            P3,
+            P1,
+            97,
+            radelci=(0, 0, 1, 0),
+            announced={"trula": "M"},
+            kontra={"game": 1, "trula": 1},
+            outcomes={"trula": None},
+        )
+    )
     assert s.totals == (-172, 0, -172, 0) and s.carry_after["radelci"] == [0, 0, 1, 0]
 
 
 def test_W18_passive_announcements_and_declarer_kontra():
-    f = facts("one", P1, P3, 100, announced={"pagat_ultimo": "O", "trula": "O"},
-              kontra={"trula": 1}, outcomes={"pagat_ultimo": "O", "trula": None,
-                                             "kralj_ultimo": None},
-              failed_silent={"kralj_ultimo": "M"})  # fmt: skip
+    f = facts(
+        "one",
+        P1,
+        P3,
+        100,
+        announced={"pagat_ultimo": "O", "trula": "O"},
+        kontra={"trula": 1},
+        outcomes={"pagat_ultimo": "O", "trula": None, "kralj_ultimo": None},
+        failed_silent={"kralj_ultimo": "M"},
+    )
     assert score(f).totals == (-42, 0, -42, 0)
     assert score(f, silent_ultimo_failure_counts=True).totals == (-52, 0, -52, 0)
 
 
 def test_W19_won_with_radelc_mondfang_not_doubled():
-    s = score(facts("one", P4, P2, 112, radelci=(0, 0, 0, 1),
-                    mond_events=((P4, "mond left in the talon"),)))  # fmt: skip
+    s = score(
+        facts(
+            "one", P4, P2, 112, radelci=(0, 0, 0, 1), mond_events=((P4, "mond left in the talon"),)
+        )
+    )
     assert s.totals == (0, 64, 0, 44) and s.carry_after["radelci"] == [0, 0, 0, 0]
 
 
@@ -174,8 +234,9 @@ def test_W22_table_of_five_sitting_out_dealer_gets_the_radelc():
 
 
 def test_W23_silent_ultimo_failure_switch():
-    f = facts("three", P1, P2, 124, failed_silent={"pagat_ultimo": "M"},
-              outcomes={"pagat_ultimo": None})  # fmt: skip
+    f = facts(
+        "three", P1, P2, 124, failed_silent={"pagat_ultimo": "M"}, outcomes={"pagat_ultimo": None}
+    )
     assert score(f).totals == (16, 16, 0, 0)
     assert score(f, silent_ultimo_failure_counts=True).totals == (-9, -9, 0, 0)
 
@@ -209,9 +270,16 @@ def test_W24_bonus_outcome_matrix(row):
 
 
 def test_items_sum_to_totals_and_partner_equals_declarer_without_mondfang():
-    f = facts("three", P1, P2, 149, announced={"pagat_ultimo": "M"}, kontra={"pagat_ultimo": 1},
-              outcomes={"pagat_ultimo": "M", "kralji": "M"},
-              mond_events=((P2, "mond captured"),))  # fmt: skip
+    f = facts(
+        "three",
+        P1,
+        P2,
+        149,
+        announced={"pagat_ultimo": "M"},
+        kontra={"pagat_ultimo": 1},
+        outcomes={"pagat_ultimo": "M", "kralji": "M"},
+        mond_events=((P2, "mond captured"),),
+    )
     s = score(f)
     assert s.totals == (135, 115, 0, 0)
     assert all(i.reason for i in s.items)
@@ -242,8 +310,11 @@ def test_O4_all_tricks_is_a_silent_valat():
 
 
 def test_O5_klop_full_player():
-    s = score(facts("klop", klop_thirds={0: 106, 1: 50, 2: 30, 3: 24},
-                    klop_tricks={0: 4, 1: 3, 2: 3, 3: 2}))  # fmt: skip
+    s = score(
+        facts(
+            "klop", klop_thirds={0: 106, 1: 50, 2: 30, 3: 24}, klop_tricks={0: 4, 1: 3, 2: 3, 3: 2}
+        )
+    )
     assert s.totals == (-70, 0, 0, 0)
 
 

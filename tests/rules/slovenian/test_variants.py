@@ -58,11 +58,20 @@ def test_missing_king_call_and_talon_pick_are_reported_and_play_goes_on():
 
 def test_kontra_levels_variant_allows_re_by_the_declarer():
     h = new_hand(B1_HANDS, B1_TALON, options={"kontra_levels": 4})
-    for a in [bid(1, "pass"), bid(2, "pass"), bid(3, "pass"), bid(0, "three"),
-              Action("call", 0, card="DK"), Action("talon", 0, group=1),
-              Action("discard", 0, cards=("DJ", "S9", "H4")), Action("lezim", 0),
-              Action("pass", 1), Action("kontra", 2, target="game"), Action("pass", 2),
-              Action("pass", 3)]:  # fmt: skip
+    for a in [
+        bid(1, "pass"),
+        bid(2, "pass"),
+        bid(3, "pass"),
+        bid(0, "three"),
+        Action("call", 0, card="DK"),
+        Action("talon", 0, group=1),
+        Action("discard", 0, cards=("DJ", "S9", "H4")),
+        Action("lezim", 0),
+        Action("pass", 1),
+        Action("kontra", 2, target="game"),
+        Action("pass", 2),
+        Action("pass", 3),
+    ]:
         assert h.push(a) == []
     assert h.to_move() == 0 and h.stage == 2  # the declarer may answer the kontra
     assert codes(h.push(Action("kontra", 1, target="game"))) == ["kontra.not_eligible"]
@@ -73,22 +82,41 @@ def test_kontra_levels_variant_allows_re_by_the_declarer():
 def test_announced_valat_lead_switch():
     for lead_switch, leader in ((True, 1), (False, 0)):
         h = new_hand(B1_HANDS, B1_TALON, options={"announced_valat_declarer_leads": lead_switch})
-        for a in [bid(1, "two"), bid(2, "pass"), bid(3, "pass"), bid(0, "pass"), bid(1, "two"),
-                  Action("call", 1, card="HK"), Action("talon", 1, group=0),
-                  Action("discard", 1, cards=("D2", "C7")), Action("announce", 1, bonus="valat"),
-                  Action("lezim", 1), Action("pass", 0), Action("pass", 2),
-                  Action("pass", 3)]:  # fmt: skip
+        for a in [
+            bid(1, "two"),
+            bid(2, "pass"),
+            bid(3, "pass"),
+            bid(0, "pass"),
+            bid(1, "two"),
+            Action("call", 1, card="HK"),
+            Action("talon", 1, group=0),
+            Action("discard", 1, cards=("D2", "C7")),
+            Action("announce", 1, bonus="valat"),
+            Action("lezim", 1),
+            Action("pass", 0),
+            Action("pass", 2),
+            Action("pass", 3),
+        ]:
             h.push(a)
         assert h.to_move() == leader
 
 
 def test_barvni_valat_announced_switches_trick_rules_and_ends_at_the_first_lost_trick():
     h = new_hand(B1_HANDS, B1_TALON)
-    for a in [bid(1, "solo_three"), bid(2, "pass"), bid(3, "pass"), bid(0, "pass"),
-              bid(1, "solo_three"), Action("talon", 1, group=0),
-              Action("discard", 1, cards=("D2", "C7", "C8")),
-              Action("announce", 1, bonus="barvni_valat"), Action("lezim", 1),
-              Action("pass", 0), Action("pass", 2), Action("pass", 3)]:  # fmt: skip
+    for a in [
+        bid(1, "solo_three"),
+        bid(2, "pass"),
+        bid(3, "pass"),
+        bid(0, "pass"),
+        bid(1, "solo_three"),
+        Action("talon", 1, group=0),
+        Action("discard", 1, cards=("D2", "C7", "C8")),
+        Action("announce", 1, bonus="barvni_valat"),
+        Action("lezim", 1),
+        Action("pass", 0),
+        Action("pass", 2),
+        Action("pass", 3),
+    ]:
         assert h.push(a) == [], a
     assert h.colour_valat() and h.to_move() == 1
     # P2 leads SJ; in colour valat the led suit wins: P1's SK takes the trick

@@ -39,12 +39,12 @@ def test_at1_seed_auction_is_valid_and_gives_the_seed_levels():
 
 def test_at2_forehand_may_not_call_a_tarock_she_holds():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T20]"))
-    assert "E_SELF_CALL" in error_codes(found)
+    assert "call.self_call" in error_codes(found)
 
 
 def test_at3_call_must_be_the_highest_missing_tarock():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T17]"))
-    assert error_codes(found) == ["E_WRONG_CALL"]
+    assert error_codes(found) == ["call.wrong_tarock"]
     hand = fd_hand("FD1", {"call_rule": "any_missing"})
     assert error_codes(push_all(hand, auction("1 P1 [CALL T17]"))) == []
     assert hand.auction.partner == seat("P2")
@@ -54,24 +54,24 @@ def test_at4_farbensolo_needs_five_suit_cards():
     found = push_all(
         fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [FARBENSOLO]")
     )
-    assert error_codes(found) == ["E_FARBENSOLO_INELIGIBLE"]
+    assert error_codes(found) == ["auction.farbensolo_ineligible"]
 
 
 def test_at5_defender_may_not_announce_dazu():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [ANN ABSOLUT DAZU]"))
-    assert error_codes(found) == ["E_WRONG_SIDE"]
+    assert error_codes(found) == ["announce.wrong_side"]
 
 
 def test_at6_partner_may_not_kontra_his_own_game():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [KONTRA GAME]"))
-    assert error_codes(found) == ["E_KONTRA_SIDE"]
+    assert error_codes(found) == ["kontra.wrong_side"]
 
 
 def test_at7_pagat_dagegen_needs_a_kontra_on_the_game():
     found = push_all(
         fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [ANN PAGAT DAGEGEN]")
     )
-    assert error_codes(found) == ["E_PAGAT_DAGEGEN_WITHOUT_KONTRA"]
+    assert error_codes(found) == ["announce.pagat_dagegen_without_kontra"]
 
 
 def test_at8_retour_belongs_to_the_declarer_side():
@@ -79,13 +79,13 @@ def test_at8_retour_belongs_to_the_declarer_side():
         fd_hand("FD1"),
         auction("1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [RETOUR GAME]"),
     )
-    assert error_codes(found) == ["E_KONTRA_SIDE"]
+    assert error_codes(found) == ["kontra.wrong_side"]
 
 
 def test_at9_kontra_on_an_unannounced_bonus_is_rejected():
     hand = fd_hand("FD1")
     found = push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [KONTRA PAGAT]"))
-    assert error_codes(found) == ["E_KONTRA_TARGET"]
+    assert error_codes(found) == ["kontra.bad_target"]
     assert hand.auction.announced == {}
 
 
@@ -100,8 +100,8 @@ def test_at10_overcall_voids_announcements_and_the_implied_kontra():
     )
     assert error_codes(found) == []
     # actions: 0 call, 1 pass, 2 announce (turn 2), 3 pass, 4 solo (turn 3), ...
-    assert [v.code for v in found[2]] == ["I_IMPLIED_KONTRA"]
-    assert [v.code for v in found[4]] == ["I_ANNOUNCEMENTS_VOIDED"]
+    assert [v.code for v in found[2]] == ["kontra.implied"]
+    assert [v.code for v in found[4]] == ["announce.voided_by_overcall"]
     a = hand.auction
     assert (a.contract, a.holder, a.game_level, a.announced) == ("solo", seat("P3"), 0, {})
     assert a.over
@@ -126,19 +126,19 @@ def test_at12_a_player_who_passed_on_the_contract_may_not_overcall():
         fd_hand("FD3"),
         auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [SOLO]"),
     )
-    assert error_codes(found) == ["E_ALREADY_PASSED"]
+    assert error_codes(found) == ["auction.already_passed"]
 
 
 def test_at13_no_overcall_after_the_contract_closed():
     found = push_all(
         fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 [SOLO]")
     )
-    assert error_codes(found) == ["E_CONTRACT_CLOSED"]
+    assert error_codes(found) == ["auction.contract_closed"]
 
 
 def test_at14_forehand_must_declare_in_her_first_turn():
     found = push_all(fd_hand("FD1"), auction("1 P1 []"))
-    assert error_codes(found) == ["E_FOREHAND_MUST_DECLARE"]
+    assert error_codes(found) == ["auction.forehand_must_declare"]
 
 
 def test_at15_a_log_ending_before_four_empty_turns_is_incomplete():
@@ -146,26 +146,29 @@ def test_at15_a_log_ending_before_four_empty_turns_is_incomplete():
     found = push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 []"))
     assert codes(found) == []
     assert not hand.is_over()
-    assert [v.code for v in hand.hand_findings()] == ["E_AUCTION_INCOMPLETE"]
+    assert [v.code for v in hand.hand_findings()] == ["auction.incomplete"]
 
 
 def test_at16_pagat_dagegen_by_the_partner_of_the_holder():
-    text = "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN PAGAT DAGEGEN] · 3 P3 [] · 4 P4 [] · 5 P1 [] · 6 P2 []"
+    text = (
+        "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN PAGAT DAGEGEN] · 3 P3 [] · 4 P4 [] · "
+        "5 P1 [] · 6 P2 []"
+    )
     hand = fd_hand("FD1")
     assert codes(push_all(hand, auction(text))) == []
     assert levels(hand) == {"pagat": ("dagegen", 0)}
     assert hand.auction.game_level == 1 and hand.auction.over
     strict = fd_hand("FD1", {"pagat_announcer": "holder_only"})
     found = push_all(strict, auction(text))
-    assert error_codes(found) == ["E_PAGAT_NOT_HELD"]
-    assert error_codes(found[:4]) == ["E_PAGAT_NOT_HELD"]  # at turn 2 (actions 2-4)
+    assert error_codes(found) == ["announce.pagat_not_held"]
+    assert error_codes(found[:4]) == ["announce.pagat_not_held"]  # at turn 2 (actions 2-4)
 
 
 @pytest.mark.parametrize("announcer", ["any_side_member", "holder_only"])
 def test_at17_a_side_without_the_pagat_cannot_announce_it(announcer):
     hand = fd_hand("FD1", {"pagat_announcer": announcer})
     assert error_codes(push_all(hand, auction("1 P1 [CALL T19, ANN PAGAT DAZU]"))) == [
-        "E_PAGAT_NOT_HELD"
+        "announce.pagat_not_held"
     ]
 
 
@@ -176,7 +179,7 @@ def _at18_hands():
 def test_at18_forehand_with_xx_to_xvi_must_declare_solo():
     hands = _at18_hands()
     assert error_codes(push_all(new_hand(hands), auction("1 P1 [FARBENSOLO]"))) == [
-        "E_SOLO_REQUIRED"
+        "auction.solo_required"
     ]
     assert (
         error_codes(
@@ -203,10 +206,10 @@ def test_full_kontra_chain_stops_at_resupra():
     )
     # P3 speaks second here only to keep the chain short: that is a turn-order error
     found = push_all(hand, auction(text))
-    assert "E_TURN_ORDER" in codes(found)
+    assert "auction.turn_order" in codes(found)
     assert hand.auction.game_level == 4
     found = hand.push(Action("kontra", seat("P2"), target="game", level=5))
-    assert [v.code for v in found] == ["E_KONTRA_LEVEL"]
+    assert [v.code for v in found] == ["kontra.level"]
     assert hand.auction.game_level == 4
 
 
@@ -215,28 +218,29 @@ def test_max_kontra_level_option_limits_the_chain():
     push_all(
         hand,
         auction(
-            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [RETOUR GAME] · 6 P2 [] · 7 P3 [SUPRA GAME]"
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [] · "
+            "5 P1 [RETOUR GAME] · 6 P2 [] · 7 P3 [SUPRA GAME]"
         ),
     )
     assert hand.auction.game_level == 3
     found = push_all(hand, auction("8 P4 [] · 9 P1 [RESUPRA GAME]"))
-    assert error_codes(found) == ["E_KONTRA_LEVEL"]
+    assert error_codes(found) == ["kontra.level"]
 
 
 def test_turn_out_of_order_is_reported():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P3 []"))
-    assert error_codes(found) == ["E_TURN_ORDER"]
+    assert error_codes(found) == ["auction.turn_order"]
     assert found[-1][0].seat == seat("P3")
 
 
 def test_only_forehand_may_call():
     found = push_all(fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [CALL T20]"))
-    assert error_codes(found) == ["E_CALL_NOT_FOREHAND"]
+    assert error_codes(found) == ["call.not_forehand"]
 
 
 def test_farbensolo_does_not_overcall_solo():
     found = push_all(fd_hand("FD3"), auction("1 P1 [SOLO] · 2 P2 [] · 3 P3 [FARBENSOLO]"))
-    assert error_codes(found) == ["E_NOT_HIGHER"]
+    assert error_codes(found) == ["auction.not_higher"]
 
 
 def test_overcall_must_be_the_first_declaration_of_a_turn():
@@ -244,18 +248,18 @@ def test_overcall_must_be_the_first_declaration_of_a_turn():
     found = push_all(
         hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [ANN ABSOLUT DAGEGEN, FARBENSOLO]")
     )
-    assert "E_CONTRACT_DECL_POSITION" in error_codes(found)
+    assert "auction.declaration_position" in error_codes(found)
 
 
 def test_trull_four_kings_and_mondfang_are_not_announceable():
     for bonus in ("TRULL", "FOUR_KINGS", "MONDFANG"):
         found = push_all(fd_hand("FD1"), auction(f"1 P1 [CALL T19, ANN {bonus} DAZU]"))
-        assert error_codes(found) == ["E_NOT_ANNOUNCEABLE"]
+        assert error_codes(found) == ["announce.not_announceable"]
 
 
 def test_one_announcement_per_bonus():
     text = "1 P1 [CALL T19, ANN ABSOLUT DAZU] · 2 P2 [ANN ABSOLUT DAGEGEN]"
-    assert error_codes(push_all(fd_hand("FD1"), auction(text))) == ["E_ALREADY_ANNOUNCED"]
+    assert error_codes(push_all(fd_hand("FD1"), auction(text))) == ["announce.duplicate"]
     hand = fd_hand("FD1", {"one_announcement_per_bonus": False})
     assert error_codes(push_all(hand, auction(text))) == []
     assert len(hand.auction.announced) == 2
@@ -264,14 +268,14 @@ def test_one_announcement_per_bonus():
 def test_pagat_cannot_be_announced_in_a_farbensolo():
     hand = fd_hand("FD3")
     found = push_all(hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO, ANN PAGAT DAZU]"))
-    assert error_codes(found) == ["E_NOT_IN_CONTRACT"]
+    assert error_codes(found) == ["announce.not_in_contract"]
 
 
 def test_responses_only_forbids_new_announcements_in_later_turns():
     text = "1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 [ANN VALAT DAZU]"
     assert error_codes(push_all(fd_hand("FD1"), auction(text))) == []  # late_declarations=any
     hand = fd_hand("FD1", {"late_declarations": "responses_only"})
-    assert error_codes(push_all(hand, auction(text))) == ["E_LATE_DECLARATION"]
+    assert error_codes(push_all(hand, auction(text))) == ["auction.late_declaration"]
     # a response to something raised since his previous turn is allowed
     hand = fd_hand("FD1", {"late_declarations": "responses_only"})
     ok = "1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [] · 5 P1 [RETOUR GAME]"
@@ -282,7 +286,7 @@ def test_declaration_after_the_auction_ended():
     hand = fd_hand("FD2")
     push_all(hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []"))
     found = hand.push(Action("kontra", seat("P2"), target="game", level=1))
-    assert [v.code for v in found] == ["E_AUCTION_OVER"]
+    assert [v.code for v in found] == ["auction.over"]
     assert hand.auction.game_level == 0
 
 
@@ -290,7 +294,7 @@ def test_play_before_the_auction_ended_is_incomplete_auction():
     hand = fd_hand("FD2")
     push_all(hand, auction("1 P1 [CALL T20] · 2 P2 []"))
     found = hand.push(Action("play", seat("P1"), card="DJ"))
-    assert [v.code for v in found] == ["E_AUCTION_INCOMPLETE"]
+    assert [v.code for v in found] == ["auction.incomplete"]
     assert hand.phase == "play"
 
 
@@ -315,9 +319,9 @@ def test_legal_actions_of_forehand_at_the_start():
 
 def test_two_phase_contract_auction_then_announcement_rotation():
     hand = fd_hand("FD3", {"auction_model": "two_phase"})
-    found = push_all(hand, auction(
-        "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [SOLO]"
-    ))  # fmt: skip
+    found = push_all(
+        hand, auction("1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [SOLO]")
+    )
     assert codes(found) == []
     assert hand.auction.stage == "announce" and hand.to_move() == seat("P1")
     found = push_all(
@@ -332,10 +336,14 @@ def test_two_phase_skips_players_who_passed():
     hand = fd_hand("FD1", {"auction_model": "two_phase"})
     push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 []"))
     assert hand.auction.stage == "announce"
-    found = push_all(hand, auction(
-        "5 P1 [] · 6 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 7 P3 [KONTRA ABSOLUT] · "
-        "8 P4 [ANN PAGAT DAGEGEN] · 9 P1 [KONTRA PAGAT] · 10 P2 [] · 11 P3 [] · 12 P4 [] · 13 P1 []"
-    ))  # fmt: skip
+    found = push_all(
+        hand,
+        auction(
+            "5 P1 [] · 6 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 7 P3 [KONTRA ABSOLUT] · "
+            "8 P4 [ANN PAGAT DAGEGEN] · 9 P1 [KONTRA PAGAT] · 10 P2 [] · 11 P3 [] · "
+            "12 P4 [] · 13 P1 []"
+        ),
+    )
     assert codes(found) == [] and hand.auction.over
     assert levels(hand) == {"absolut": ("dagegen", 1), "pagat": ("dagegen", 1)}
 
@@ -343,7 +351,7 @@ def test_two_phase_skips_players_who_passed():
 def test_two_phase_announcement_during_the_contract_auction():
     hand = fd_hand("FD1", {"auction_model": "two_phase"})
     found = push_all(hand, auction("1 P1 [CALL T19] · 2 P2 [ANN ABSOLUT DAGEGEN]"))
-    assert error_codes(found) == ["E_AUCTION_PHASE"]
+    assert error_codes(found) == ["auction.wrong_phase"]
     assert hand.auction.announced == {}
 
 

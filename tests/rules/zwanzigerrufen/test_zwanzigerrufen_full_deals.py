@@ -11,7 +11,8 @@ from tests.support.zwanzigerrufen_support import auction, codes, fd_hand, plays,
 # trick: cards in play order, winner, card points, declarer side running total
 FD = {
     "FD1": {
-        "auction": "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [KONTRA ABSOLUT] · "
+        "auction": "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · "
+        "3 P3 [KONTRA ABSOLUT] · "
         "4 P4 [ANN PAGAT DAGEGEN] · 5 P1 [KONTRA PAGAT] · 6 P2 [] · 7 P3 [] · 8 P4 [] · 9 P1 []",
         "tricks": [
             ("P1:T15 P2:T21 P3:T13 P4:T11", "P2", 8, 0),
@@ -52,7 +53,8 @@ FD = {
         "result": (1, 1, -1, -1),
     },
     "FD3": {
-        "auction": "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []",
+        "auction": "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [] · 5 P1 [] · "
+        "6 P2 [] · 7 P3 []",
         "tricks": [
             ("P1:DK P2:DN P3:DG P4:T16", "P1", 9, 0),
             ("P1:SQ P2:SG P3:SN P4:SJ", "P1", 9, 0),
@@ -72,7 +74,8 @@ FD = {
         "result": (-4, -4, 12, -4),
     },
     "FD4": {
-        "auction": "1 P1 [CALL T19] · 2 P2 [SOLO] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []",
+        "auction": "1 P1 [CALL T19] · 2 P2 [SOLO] · 3 P3 [KONTRA GAME] · 4 P4 [] · 5 P1 [] · "
+        "6 P2 [] · 7 P3 []",
         "tricks": [
             ("P1:DG P2:DN P3:DJ P4:DK", "P4", 10, 0),
             ("P4:HK P1:HN P2:T18 P3:HJ", "P2", 11, 11),
@@ -168,7 +171,7 @@ def test_fd4_claims_listed_after_the_play():
     hand, _ = _replay("FD4", claims=False)
     assert hand.legal_actions() == [Action("claim", seat("P4"), claim="four_kings")]
     found = hand.push(Action("claim", seat("P1"), claim="trull"))
-    assert [v.code for v in found] == ["E_FALSE_CLAIM"]
+    assert [v.code for v in found] == ["claim.false"]
     assert hand.score().totals == (-10, 30, -10, -10)
 
 
@@ -181,7 +184,7 @@ def test_fd3_under_suit_first_has_revokes_in_tricks_1_3_6_7():
     for n, (text, *_rest) in enumerate(spec["tricks"], start=1):
         for action in plays(text):
             for v in hand.push(action):
-                assert v.code == "E_REVOKE"
+                assert v.code == "play.illegal_card"
                 offenders.append((n, v.seat))
     assert offenders == [(1, seat("P4")), (3, seat("P4")), (6, seat("P1")), (7, seat("P1"))]
 
@@ -191,8 +194,21 @@ def test_view_keys_and_json_shape():
 
     hand, _ = _replay("FD1")
     view = hand.view()
-    for key in ("phase", "to_move", "hands", "trick", "tricks", "talon", "discards", "contract",
-                "declarer", "partner", "bids", "announcements", "kontras"):  # fmt: skip
+    for key in (
+        "phase",
+        "to_move",
+        "hands",
+        "trick",
+        "tricks",
+        "talon",
+        "discards",
+        "contract",
+        "declarer",
+        "partner",
+        "bids",
+        "announcements",
+        "kontras",
+    ):
         assert key in view
     assert view["talon"] == [] and view["discards"] == []
     assert len(view["tricks"]) == 10 and view["tricks"][9]["winner"] == seat("P4")
@@ -201,12 +217,15 @@ def test_view_keys_and_json_shape():
 
 def _fd1_with_revoke(options):
     hand = fd_hand("FD1", options)
-    push_all(hand, auction(
-        "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [] · 4 P4 [] · "
-        "5 P1 [] · 6 P2 []"
-    ))  # fmt: skip
+    push_all(
+        hand,
+        auction(
+            "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [] · 4 P4 [] · "
+            "5 P1 [] · 6 P2 []"
+        ),
+    )
     found = push_all(hand, plays("P1:HJ P2:HQ P3:T5"))  # P3 holds HK: a revoke
-    assert [v.code for f in found for v in f] == ["E_REVOKE"]
+    assert [v.code for f in found for v in f] == ["play.illegal_card"]
     while not hand.is_over():
         hand.push(hand.legal_actions()[0])
     return hand

@@ -18,13 +18,26 @@ PACK = PACKS["zwanzigerrufen"]
 OPTION_VARIANTS = [
     {},
     {"solo_value": 5, "valat_mode": "fixed", "maerchenstich": "fixed_order"},
-    {"card_bonus_claim": "automatic", "mondfang_payer": "capturing_side", "call_rule": "any_missing"},
-    {"farbensolo_tarock_compulsion": "suit_first", "dagegen_kontra": "auto_all",
-     "late_declarations": "responses_only", "throw_in": "strict"},
+    {
+        "card_bonus_claim": "automatic",
+        "mondfang_payer": "capturing_side",
+        "call_rule": "any_missing",
+    },
+    {
+        "farbensolo_tarock_compulsion": "suit_first",
+        "dagegen_kontra": "auto_all",
+        "late_declarations": "responses_only",
+        "throw_in": "strict",
+    },
     {"auction_model": "two_phase", "forehand_all_five": "any_solo"},
-    {"one_announcement_per_bonus": False, "max_kontra_level": "unlimited", "throw_in": "off",
-     "mondfang_in_farbensolo": "scored", "valat_overrides_bonuses": True},
-]  # fmt: skip
+    {
+        "one_announcement_per_bonus": False,
+        "max_kontra_level": "unlimited",
+        "throw_in": "off",
+        "mondfang_in_farbensolo": "scored",
+        "valat_overrides_bonuses": True,
+    },
+]
 
 
 def random_game(seed: int, options: dict) -> ZRHand:
@@ -127,7 +140,10 @@ def test_lenient_push_of_any_held_card_then_pop(seed, cut, data):
     assert found == checked
     assert card not in hand.view()["hands"][seat]
     assert (found == []) == (card in legal)
-    assert all(v.code in ("E_REVOKE", "E_FARBENSOLO_LEAD", "E_PAGAT_RELEASED") for v in found)
+    assert all(
+        v.code in ("play.illegal_card", "play.farbensolo_tarock_lead", "play.pagat_released")
+        for v in found
+    )
     hand.pop()
     assert hand.view() == before
 
@@ -142,8 +158,21 @@ def test_engine_imports_only_the_standard_library():
     assert out.stdout.strip() == ""
 
 
-_TYPES = ["bid", "pass", "call", "talon", "discard", "announce", "kontra", "lezim", "play",
-          "throw_in", "claim", "meld", "nonsense"]  # fmt: skip
+_TYPES = [
+    "bid",
+    "pass",
+    "call",
+    "talon",
+    "discard",
+    "announce",
+    "kontra",
+    "lezim",
+    "play",
+    "throw_in",
+    "claim",
+    "meld",
+    "nonsense",
+]
 _TOKENS = list(PACK) + ["T2", "T3", "H1", "XX", "", "sk"]
 garbage_actions = st.builds(
     Action,
@@ -189,7 +218,7 @@ def test_a_seat_outside_the_table_is_reported_and_ignored():
     hand = random_game(1, {})
     while hand.actions:
         hand.pop()
-    assert [v.code for v in hand.push(Action("bid", 4, contract="solo"))] == ["E_BAD_SEAT"]
+    assert [v.code for v in hand.push(Action("bid", 4, contract="solo"))] == ["action.bad_seat"]
     assert hand.auction.contract is None and hand.to_move() == hand.auction.p1
 
 
@@ -197,7 +226,7 @@ def test_a_bad_deal_is_reported_not_refused():
     session = ENGINE.new_session(ENGINE.ruleset("ZR-STD"), 4)
     hand = session.new_hand(3, [list(PACK[:10]), list(PACK[10:20]), list(PACK[20:29]) + ["T2"], []])
     codes = sorted({v.code for v in hand.hand_findings()})
-    assert codes == ["E_AUCTION_INCOMPLETE", "E_BAD_CARD", "E_DECK", "E_HAND_SIZE"]
+    assert codes == ["auction.incomplete", "deal.bad_card", "deal.hand_size", "deal.not_the_pack"]
     hand.push(Action("call", 0, card="T20"))
 
 
@@ -205,5 +234,5 @@ def test_a_dealer_outside_the_table_is_reported():
     session = ENGINE.new_session(ENGINE.ruleset("ZR-STD"), 4)
     hands = [list(PACK[i * 10 : i * 10 + 10]) for i in range(4)]
     hand = session.new_hand(9, hands)
-    assert [v.code for v in hand.deal_violations] == ["E_BAD_SEAT"]
+    assert [v.code for v in hand.deal_violations] == ["action.bad_seat"]
     assert hand.dealer == 1 and hand.to_move() == 2

@@ -36,10 +36,17 @@ def test_a_planted_revoke_is_flagged_at_its_action_index():
     actions = list(hand.actions)
     i = next(k for k, a in enumerate(actions) if a.type == "play" and a.card == "DN")
     j = next(k for k, a in enumerate(actions) if a.type == "play" and a.card == "HJ")
-    actions[i], actions[j] = (actions[i].model_copy(update={"card": "HJ"}),
-                              actions[j].model_copy(update={"card": "DN"}))  # fmt: skip
+    actions[i], actions[j] = (
+        actions[i].model_copy(update={"card": "HJ"}),
+        actions[j].model_copy(update={"card": "DN"}),
+    )
     bad = session.model_copy(update={"hands": [hand.model_copy(update={"actions": actions})]})
     (replay,) = replay_session(bad)
     first = replay.violations[0]
-    assert (first.code, first.action_index, first.seat, first.card) == ("E_REVOKE", i, 2, "HJ")
+    assert (first.code, first.action_index, first.seat, first.card) == (
+        "play.illegal_card",
+        i,
+        2,
+        "HJ",
+    )
     assert first.rule == "zr-std-2026 §6.3"

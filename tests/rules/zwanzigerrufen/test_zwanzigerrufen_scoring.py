@@ -19,8 +19,10 @@ def test_w1_seed_example():
         by_p(FD_HANDS["FD1"]),
         "1 P1 [CALL T19] · 2 P2 [KONTRA GAME, ANN ABSOLUT DAGEGEN] · 3 P3 [KONTRA ABSOLUT] · "
         "4 P4 [ANN PAGAT DAGEGEN] · 5 P1 [KONTRA PAGAT] · 6 P2 [] · 7 P3 [] · 8 P4 [] · 9 P1 []",
-        cp_d=40, tricks_d=5, pagat=("P4", 10, "P4"),
-    )  # fmt: skip
+        cp_d=40,
+        tricks_d=5,
+        pagat=("P4", 10, "P4"),
+    )
     assert side_items(res) == {
         "game": ((2, 4), 2),
         "absolut": ((1, 3), 4),
@@ -95,8 +97,14 @@ def test_w6_kontra_on_game_and_on_bonus_are_separate(pagat, pagat_item, totals):
 )
 def test_w7a_silent_pagat_lost_in_the_last_trick(loss, totals):
     hands = deal_with({2: ["T20", "T1"]})
-    res = score_facts(hands, W2_AUCTION, cp_d=47, tricks_d=6, pagat=("P2", 10, "P3"),
-                      options={"silent_pagat_loss": loss})  # fmt: skip
+    res = score_facts(
+        hands,
+        W2_AUCTION,
+        cp_d=47,
+        tricks_d=6,
+        pagat=("P2", 10, "P3"),
+        options={"silent_pagat_loss": loss},
+    )
     assert res.totals == totals
 
 
@@ -113,8 +121,9 @@ W8A_AUCTION = (
 
 
 def _w8a_hands():
-    return deal_with({1: ["T1", "T21", "T22"], 3: ["HK", "DK", "SK", "CK", "HQ", "DQ"]},
-                     allow_bonus=True)  # fmt: skip
+    return deal_with(
+        {1: ["T1", "T21", "T22"], 3: ["HK", "DK", "SK", "CK", "HQ", "DQ"]}, allow_bonus=True
+    )
 
 
 @pytest.mark.parametrize(
@@ -131,8 +140,15 @@ def _w8a_hands():
     ],
 )
 def test_w8a_farbensolo_won_with_four_kings_trull_does_not_count(claims, options, totals):
-    res = score_facts(_w8a_hands(), W8A_AUCTION, cp_d=46, tricks_d=5, pagat=("P1", 10, "P1"),
-                      claims=claims, options=options)  # fmt: skip
+    res = score_facts(
+        _w8a_hands(),
+        W8A_AUCTION,
+        cp_d=46,
+        tricks_d=5,
+        pagat=("P1", 10, "P1"),
+        claims=claims,
+        options=options,
+    )
     items = side_items(res)
     assert "trull" not in items and "pagat" not in items
     assert res.totals == totals
@@ -144,8 +160,9 @@ def test_w8b_farbensolo_lost_with_kontra_and_silent_absolut():
         hands,
         "1 P1 [CALL T20] · 2 P2 [FARBENSOLO] · 3 P3 [] · 4 P4 [KONTRA GAME] · 5 P1 [] · 6 P2 [] · "
         "7 P3 [] · 8 P4 []",
-        cp_d=30, tricks_d=3,
-    )  # fmt: skip
+        cp_d=30,
+        tricks_d=3,
+    )
     assert side_items(res) == {"game": ((1, 3, 4), 8), "absolut": ((1, 3, 4), 1)}
     assert res.totals == (9, -27, 9, 9)
 
@@ -187,13 +204,22 @@ def test_w10_solo_won_announced_pagat_retour_and_trull(claims, totals):
     [({}, (8, -8, 8, -8)), ({"valat_overrides_bonuses": True}, (7, -7, 7, -7))],
 )
 def test_w11_silent_valat_in_a_normal_game(options, totals):
-    res = score_facts(deal_with({3: ["T20"]}), W2_AUCTION, cp_d=88, tricks_d=10,
-                      pagat=("P2", 4, "P1"), options=options)  # fmt: skip
+    res = score_facts(
+        deal_with({3: ["T20"]}),
+        W2_AUCTION,
+        cp_d=88,
+        tricks_d=10,
+        pagat=("P2", 4, "P1"),
+        options=options,
+    )
     assert side_items(res)["valat"] == ((1, 3), 6)
     assert res.totals == totals
 
 
-W12_AUCTION = "1 P1 [CALL T20] · 2 P2 [ANN VALAT DAZU] · 3 P3 [KONTRA VALAT] · 4 P4 [] · 5 P1 [] · 6 P2 [] · 7 P3 []"
+W12_AUCTION = (
+    "1 P1 [CALL T20] · 2 P2 [ANN VALAT DAZU] · 3 P3 [KONTRA VALAT] · 4 P4 [] · 5 P1 [] · "
+    "6 P2 [] · 7 P3 []"
+)
 
 
 @pytest.mark.parametrize(
@@ -235,8 +261,9 @@ def test_w13_silent_valat_in_a_solo_under_the_valat_options(options, valat, tota
 
 
 def _w14_hands():
-    return deal_with({2: ["T20", "T1", "T21", "T22"], 4: ["HK", "DK", "SK", "CK"]},
-                     allow_bonus=True)  # fmt: skip
+    return deal_with(
+        {2: ["T20", "T1", "T21", "T22"], 4: ["HK", "DK", "SK", "CK"]}, allow_bonus=True
+    )
 
 
 @pytest.mark.parametrize(
@@ -279,9 +306,12 @@ def test_w15_full_kontra_chain_on_the_game(cp_d, totals):
 
 
 def test_item_values_are_written_per_seat_with_explicit_seats():
-    res = score_facts(by_p(FD_HANDS["FD1"]),
-                      "1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []",
-                      cp_d=60, tricks_d=6)  # fmt: skip
+    res = score_facts(
+        by_p(FD_HANDS["FD1"]),
+        "1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []",
+        cp_d=60,
+        tricks_d=6,
+    )
     assert all(line.seat is not None for line in res.per_seat)
     for s in range(4):
         assert sum(line.value for line in res.per_seat if line.seat == s) == res.totals[s]
@@ -291,12 +321,22 @@ def test_absolut_moves_game_threshold_option():
     text = "1 P1 [CALL T20, ANN ABSOLUT DAZU] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 []"
     default = score_facts(deal_with({3: ["T20"]}), text, cp_d=50, tricks_d=6)
     assert side_items(default)["game"] == ((1, 3), 1)
-    fbg = score_facts(deal_with({3: ["T20"]}), text, cp_d=50, tricks_d=6,
-                      options={"absolut_moves_game_threshold": True})  # fmt: skip
+    fbg = score_facts(
+        deal_with({3: ["T20"]}),
+        text,
+        cp_d=50,
+        tricks_d=6,
+        options={"absolut_moves_game_threshold": True},
+    )
     assert side_items(fbg)["game"] == ((2, 4), 1)
 
 
 def test_valat_replaces_game_option():
-    res = score_facts(deal_with({3: ["T20"]}), W2_AUCTION, cp_d=88, tricks_d=10,
-                      options={"valat_replaces_game": True})  # fmt: skip
+    res = score_facts(
+        deal_with({3: ["T20"]}),
+        W2_AUCTION,
+        cp_d=88,
+        tricks_d=10,
+        options={"valat_replaces_game": True},
+    )
     assert "game" not in side_items(res) and res.totals == (7, -7, 7, -7)

@@ -43,9 +43,19 @@ def _seats(dealer, fixed):
 
 
 def _rotated(text, dealer):
-    return [Action(a.type, (a.seat + dealer + 1) % 4, card=a.card, contract=a.contract,
-                   bonus=a.bonus, side=a.side, target=a.target, level=a.level)
-            for a in auction(text)]  # fmt: skip
+    return [
+        Action(
+            a.type,
+            (a.seat + dealer + 1) % 4,
+            card=a.card,
+            contract=a.contract,
+            bonus=a.bonus,
+            side=a.side,
+            target=a.target,
+            level=a.level,
+        )
+        for a in auction(text)
+    ]
 
 
 def _play_session(stacking):
@@ -65,16 +75,27 @@ def _play_session(stacking):
         assert error_codes(push_all(hand, _rotated(text, dealer))) == []
         a = hand.auction
         res = score_deal(
-            opts=hand.opts, contract=a.contract, declarer=a.holder,
-            declarer_side=a.declarer_side(), dealt=hand.dealt,
+            opts=hand.opts,
+            contract=a.contract,
+            declarer=a.holder,
+            declarer_side=a.declarer_side(),
+            dealt=hand.dealt,
             tricks=synth_tricks(a.declarer_side(), cp_d, 5 if cp_d < 45 else 6, mondfang=mondfang),
-            game_level=a.game_level, announced=[], claims=frozenset(),
+            game_level=a.game_level,
+            announced=[],
+            claims=frozenset(),
             multiplier=hand.multiplier,
-        )  # fmt: skip
+        )
         assert tuple(t // hand.multiplier for t in res.totals) == base
         rs.append(hand.multiplier)
-        session.end_hand(hand, HandScore(totals=res.totals, items=tuple(res.per_seat),
-                                         carry_after={"mondfang": res.mondfang_counts}))  # fmt: skip
+        session.end_hand(
+            hand,
+            HandScore(
+                totals=res.totals,
+                items=tuple(res.per_seat),
+                carry_after={"mondfang": res.mondfang_counts},
+            ),
+        )
     return rs, session
 
 
@@ -105,8 +126,8 @@ def test_dealer_must_rotate_to_the_previous_forehand():
     hand = session.new_hand(D, _seats(D, {}))
     session.end_hand(hand, HandScore(totals=(0, 0, 0, 0), items=()))
     wrong = session.new_hand(B, _seats(B, {}))
-    assert [v.code for v in wrong.deal_violations] == ["E_DEALER_ORDER"]
-    assert "E_DEALER_ORDER" in [v.code for v in wrong.hand_findings()]
+    assert [v.code for v in wrong.deal_violations] == ["deal.dealer_order"]
+    assert "deal.dealer_order" in [v.code for v in wrong.hand_findings()]
 
 
 def test_engine_satisfies_the_contract():
@@ -139,7 +160,10 @@ def test_a_session_resumes_from_its_carry():
     _, session = _play_session("multiply")
     carry = session.carry()
     assert carry["double_round_windows"] == [] and carry["next_dealer"] == D
-    mid = ENGINE.new_session(ZR_STD, 4, {"games": 3, "double_round_windows": [2, 4],
-                                         "totals": [4, -4, 4, -4], "next_dealer": C})  # fmt: skip
+    mid = ENGINE.new_session(
+        ZR_STD,
+        4,
+        {"games": 3, "double_round_windows": [2, 4], "totals": [4, -4, 4, -4], "next_dealer": C},
+    )
     assert mid.multiplier() == 4 and mid.carry()["totals"] == [4, -4, 4, -4]
-    assert [v.code for v in mid.new_hand(A, _seats(A, {})).deal_violations] == ["E_DEALER_ORDER"]
+    assert [v.code for v in mid.new_hand(A, _seats(A, {})).deal_violations] == ["deal.dealer_order"]

@@ -135,14 +135,14 @@ def test_throw_in_z1_to_z4(name, mode):
         assert all(a.type == "throw_in" for a in legal)
     found = hand.push(p2_throw)
     codes = [v.code for v in found]
-    assert codes == ([] if expected else ["E_THROWIN_UNJUSTIFIED"])
+    assert codes == ([] if expected else ["throw_in.unjustified"])
     assert hand.is_over() and hand.score().totals == (0, 0, 0, 0)
     assert hand.score().carry_after["thrown_in"] is True
 
 
 @pytest.mark.parametrize(
     ("mode", "expected"),
-    [("standard", ["E_THROWIN_MISSING"]), ("strict", ["E_THROWIN_MISSING"]), ("off", [])],
+    [("standard", ["throw_in.missing"]), ("strict", ["throw_in.missing"]), ("off", [])],
 )
 def test_z5_compulsory_throw_in_missing(mode, expected):
     hand = new_hand(_z_deal("Z1"), {"throw_in": mode})
@@ -153,7 +153,7 @@ def test_z5_compulsory_throw_in_missing(mode, expected):
 def test_throw_in_after_the_auction_began_is_late():
     hand = new_hand(_z_deal("Z2"))
     hand.push(Action("call", 0, card=hand.auction.required_call()))
-    assert [v.code for v in hand.push(Action("throw_in", seat("P2")))] == ["E_THROWIN_LATE"]
+    assert [v.code for v in hand.push(Action("throw_in", seat("P2")))] == ["throw_in.late"]
 
 
 # ----------------------------------------------------------------- play codes through a hand
@@ -170,7 +170,7 @@ def test_revoke_is_applied_and_reported_with_the_legal_cards():
     hand = _fd1_in_play()
     push_all(hand, plays("P1:HJ P2:HQ"))
     found = hand.push(Action("play", seat("P3"), card="T5"))  # P3 holds HK
-    assert [v.code for v in found] == ["E_REVOKE"]
+    assert [v.code for v in found] == ["play.illegal_card"]
     v = found[0]
     assert v.seat == 2 and v.card == "T5" and v.params["legal"] == ["HK"]
     assert "hearts must be followed" in v.message and v.rule == "zr-std-2026 §6.3"
@@ -181,7 +181,7 @@ def test_void_player_must_play_a_tarock():
     hand = _fd1_in_play()
     push_all(hand, plays("P1:SK P2:T10 P3:T5"))
     found = hand.push(Action("play", seat("P4"), card="DK"))  # P4 holds SQ SG
-    assert [v.code for v in found] == ["E_REVOKE"]
+    assert [v.code for v in found] == ["play.illegal_card"]
     hand.pop()
     found = hand.push(Action("play", seat("P4"), card="SG"))
     assert found == []
@@ -190,14 +190,14 @@ def test_void_player_must_play_a_tarock():
 def test_card_not_in_hand_is_ignored():
     hand = _fd1_in_play()
     found = hand.push(Action("play", seat("P1"), card="HK"))
-    assert [v.code for v in found] == ["E_CARD_NOT_IN_HAND"]
+    assert [v.code for v in found] == ["play.not_in_hand"]
     assert hand.view()["trick"] == []
 
 
 def test_playing_out_of_turn():
     hand = _fd1_in_play()
     found = hand.push(Action("play", seat("P2"), card="T21"))
-    assert [v.code for v in found] == ["E_NOT_YOUR_TURN"]
+    assert [v.code for v in found] == ["play.out_of_turn"]
 
 
 def test_farbensolo_lead_must_be_a_suit_card():
@@ -209,7 +209,7 @@ def test_farbensolo_lead_must_be_a_suit_card():
         ),
     )
     found = hand.push(Action("play", seat("P1"), card="T10"))
-    assert [v.code for v in found] == ["E_FARBENSOLO_LEAD"]
+    assert [v.code for v in found] == ["play.farbensolo_tarock_lead"]
     assert {a.card for a in (hand.pop() and hand.legal_actions())} == {
         "HN",
         "HJ",
@@ -233,7 +233,7 @@ def test_announced_pagat_released_early_is_reported_unless_forced():
     push_all(hand, plays("P1:T15 P2:T21 P3:T13"))
     assert Action("play", seat("P4"), card="T1") not in hand.legal_actions()
     found = hand.push(Action("play", seat("P4"), card="T1"))
-    assert [v.code for v in found] == ["E_PAGAT_RELEASED"]
+    assert [v.code for v in found] == ["play.pagat_released"]
     hand.pop()
     ignore = fd_hand("FD1", {"pagat_hold_obligation": "ignore"})
     push_all(ignore, hand.actions)
@@ -242,14 +242,16 @@ def test_announced_pagat_released_early_is_reported_unless_forced():
 
 def test_l4_forced_pagat_is_no_infraction_but_the_announced_bonus_is_lost():
     """W6c / L4: the announced Pagat's holder must play it to a tarock lead when it is his
-    only tarock: no E_PAGAT_RELEASED, but the Pagat Ultimo goes to the other side."""
-    hands = deal_with({2: ["T20"], 4: "T1 HK HQ HN HJ HG DK DQ DN DJ".split()},
-                      avoid={1: ["T1"]})  # fmt: skip
+    only tarock: no play.pagat_released, but the Pagat Ultimo goes to the other side."""
+    hands = deal_with({2: ["T20"], 4: "T1 HK HQ HN HJ HG DK DQ DN DJ".split()}, avoid={1: ["T1"]})
     hand = new_hand(hands)
-    found = push_all(hand, auction(
-        "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [ANN PAGAT DAGEGEN] · "
-        "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
-    ))  # fmt: skip
+    found = push_all(
+        hand,
+        auction(
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [KONTRA GAME] · 4 P4 [ANN PAGAT DAGEGEN] · "
+            "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+        ),
+    )
     assert error_codes(found) == []
     lead = next(c for c in hand.view()["hands"][seat("P1")] if c.startswith("T"))
     hand.push(Action("play", seat("P1"), card=lead))

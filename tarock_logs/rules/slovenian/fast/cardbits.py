@@ -37,7 +37,7 @@ __all__ = [
     "cards_of",
     "mask_of",
     "mask_thirds",
-]  # fmt: skip
+]
 
 #: card id → token, and token → card id / single-card bitmask
 CARD: Final[tuple[str, ...]] = tuple(PACK)
@@ -69,10 +69,12 @@ KINGS_MASK: Final = sum(BIT[k] for k in KINGS)
 
 #: per byte position (bits 8i … 8i+7): the thirds of every byte value
 _BYTE_THIRDS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(sum(THIRDS[8 * i + b] for b in range(8) if v >> b & 1 and 8 * i + b < len(PACK))
-          for v in range(256))
+    tuple(
+        sum(THIRDS[8 * i + b] for b in range(8) if v >> b & 1 and 8 * i + b < len(PACK))
+        for v in range(256)
+    )
     for i in range((len(PACK) + 7) // 8)
-)  # fmt: skip
+)
 
 
 def mask_of(cards: Iterable[str]) -> int:
@@ -86,7 +88,14 @@ def cards_of(mask: int) -> set[str]:
 
 
 def mask_thirds(mask: int) -> int:
-    """Card points of the pile ``mask`` in thirds: :func:`~tarock_logs.rules.slovenian.tricks.thirds` of its cards."""
+    """Card points of the pile ``mask`` in thirds: :func:`.tricks.thirds` of its cards."""
     b0, b1, b2, b3, b4, b5, b6 = _BYTE_THIRDS
-    return (b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24 & 255]
-            + b4[mask >> 32 & 255] + b5[mask >> 40 & 255] + b6[mask >> 48 & 255])  # fmt: skip
+    return (
+        b0[mask & 255]
+        + b1[mask >> 8 & 255]
+        + b2[mask >> 16 & 255]
+        + b3[mask >> 24 & 255]
+        + b4[mask >> 32 & 255]
+        + b5[mask >> 40 & 255]
+        + b6[mask >> 48 & 255]
+    )

@@ -44,8 +44,9 @@ _NONE: frozenset[int] = frozenset()
 TrickRecord = tuple[int, list[str], int]
 
 
-def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],
-                    tmasks: Sequence[int]) -> HandFacts | None:  # fmt: skip
+def fast_hand_facts(
+    h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int], tmasks: Sequence[int]
+) -> HandFacts | None:
     """``hand_facts(h)`` for the finished hand ``h`` whose tricks are ``recs`` (with the index of
     each trick's winning card in ``wins`` and its card mask in ``tmasks``), or None when the
     hand is not one this reading serves (a claim, an irregularity, a deal outside the pack)."""
@@ -58,18 +59,25 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     n = h.table_size
     ntr = [0] * n  # tricks won per seat
     pmask = [0] * n  # cards won per seat (tricks; klop gifts below)
-    for (_, _, winner), tm in zip(recs, tmasks):
+    for (_, _, winner), tm in zip(recs, tmasks, strict=True):
         ntr[winner] += 1
         pmask[winner] |= tm
     ann = h.ann
     f = HandFacts(
-        contract=c, active=active, table_size=n, declarer=h.declarer,
-        partner=h.partner, radelci=h.radelci_before, tricks_total=h.tricks_total,
-        complete=complete, announced={b: side for b, (_, side) in ann.items()} if ann else {},
+        contract=c,
+        active=active,
+        table_size=n,
+        declarer=h.declarer,
+        partner=h.partner,
+        radelci=h.radelci_before,
+        tricks_total=h.tricks_total,
+        complete=complete,
+        announced={b: side for b, (_, side) in ann.items()} if ann else {},
         kontra=dict(h.kontra),
         kontra_givers=frozenset([s for s, _, _ in h.kontra_list]) if h.kontra_list else _NONE,
-        irregularities=h.irregularities, misdeals_before=h.misdeals_before,
-    )  # fmt: skip
+        irregularities=h.irregularities,
+        misdeals_before=h.misdeals_before,
+    )
     talon = h.talon
     if c == "klop":
         for i in range(min(6, len(talon), ntricks)):  # the talon gifts of the first six tricks
@@ -80,8 +88,9 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
         if not complete:
             f.unverified.append(f"klop stops after {ntricks} of {h.tricks_total} tricks")
         elif sum(th.values()) != 210:
-            f.unverified.append("card conservation broken: klop piles hold "
-                                f"{sum(th.values())} thirds, not 210")  # fmt: skip
+            f.unverified.append(
+                f"card conservation broken: klop piles hold {sum(th.values())} thirds, not 210"
+            )
         return f
     d = h.declarer
     if d is None:
@@ -94,8 +103,9 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     if complete:
         f.valat_side = "M" if o_tr == 0 else "O" if m_tr == 0 else None
     elif not h.ended_early:
-        f.unverified.append(f"the hand stops after {ntricks} of {h.tricks_total} tricks: "
-                            "scored as far as played")  # fmt: skip
+        f.unverified.append(
+            f"the hand stops after {ntricks} of {h.tricks_total} tricks: scored as far as played"
+        )
     if c in _FIXED:
         f.card_points["declarer_tricks"] = f.declarer_tricks
         return f
@@ -106,9 +116,12 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     rem = mask_of(talon) & ~mask_of(taken) if row.talon else mask_of(talon)
     ck = h.called_king
     rem_to_m = bool(
-        row.talon and h.king_in_talon and ck in taken and not h.self_call
-        and any(cards[wi] == ck for (_, cards, _), wi in zip(recs, wins))
-    )  # fmt: skip
+        row.talon
+        and h.king_in_talon
+        and ck in taken
+        and not h.self_call
+        and any(cards[wi] == ck for (_, cards, _), wi in zip(recs, wins, strict=True))
+    )
     mm = mask_of(h.discards)
     mo = 0
     for s in active:
@@ -123,19 +136,29 @@ def fast_hand_facts(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequenc
     t_m = f.t_m = mask_thirds(mm)
     t_o = f.t_o = mask_thirds(mo)
     n_m, n_o = mm.bit_count(), mo.bit_count()
-    f.card_points.update({"declarer_side_thirds": t_m, "defenders_thirds": t_o,
-                          "declarer_side_cards": n_m, "defenders_cards": n_o,
-                          "remainder_to_declarer": rem_to_m})  # fmt: skip
+    f.card_points.update(
+        {
+            "declarer_side_thirds": t_m,
+            "defenders_thirds": t_o,
+            "declarer_side_cards": n_m,
+            "defenders_cards": n_o,
+            "remainder_to_declarer": rem_to_m,
+        }
+    )
     if complete and (t_m + t_o != 210 or n_m + n_o != 54):
-        f.unverified.append(f"card conservation broken: piles hold {n_m + n_o} "
-                            f"cards worth {t_m + t_o} thirds (expected 54 and 210)")  # fmt: skip
+        f.unverified.append(
+            f"card conservation broken: piles hold {n_m + n_o} "
+            f"cards worth {t_m + t_o} thirds (expected 54 and 210)"
+        )
     # bonus outcomes (spec 7.1); the remainder is in exactly one of the two piles
     pm_b, po_b = (mm, mo) if h.rules.count_remainder else (mm & ~rem, mo & ~rem)
     outcomes = f.outcomes
-    outcomes["trula"] = ("M" if pm_b & TRULA_MASK == TRULA_MASK
-                         else "O" if po_b & TRULA_MASK == TRULA_MASK else None)  # fmt: skip
-    outcomes["kralji"] = ("M" if pm_b & KINGS_MASK == KINGS_MASK
-                          else "O" if po_b & KINGS_MASK == KINGS_MASK else None)  # fmt: skip
+    outcomes["trula"] = (
+        "M" if pm_b & TRULA_MASK == TRULA_MASK else "O" if po_b & TRULA_MASK == TRULA_MASK else None
+    )
+    outcomes["kralji"] = (
+        "M" if pm_b & KINGS_MASK == KINGS_MASK else "O" if po_b & KINGS_MASK == KINGS_MASK else None
+    )
     order = h._order  # the seats of a trick, from its leader
     last = recs[-1] if ntricks >= h.tricks_total else None
     outcomes["pagat_ultimo"] = None

@@ -101,18 +101,19 @@ _PAGAT_ID: Final = PAGAT_ID
 #: every suit card, cards of the led suit beat the other suits, which never win (−1); the
 #: strongest key wins (keys are distinct among the cards that can win)
 _WKEY: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(100 + _STR[c] if _SUIT_OF[c] == 0 else _STR[c] if _SUIT_OF[c] == led else -1
-          for c in range(54))
+    tuple(
+        100 + _STR[c] if _SUIT_OF[c] == 0 else _STR[c] if _SUIT_OF[c] == led else -1
+        for c in range(54)
+    )
     for led in range(5)
-)  # fmt: skip
+)
 #: the same under the colour-valat rule: taroks are an ordinary suit (they win only when led)
 _WKEY_CV: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_STR[c] if _SUIT_OF[c] == led else -1 for c in range(54)) for led in range(5)
 )
 
 
-def _legal_mask(pr: PlayRules, hm: int, tids: list[int], tm: int,
-                prot: tuple[int, ...]) -> int:  # fmt: skip
+def _legal_mask(pr: PlayRules, hm: int, tids: list[int], tm: int, prot: tuple[int, ...]) -> int:
     """The legal cards of the hand ``hm`` on the trick ``tids`` (card ids; ``tm`` their mask)
     as a bitmask: the rules of :meth:`PlayRules.legal` (spec 8.3–8.4) over bitmasks."""
     if not tids:
@@ -224,12 +225,17 @@ def trick_views(tricks: Sequence[Trick]) -> list[dict[str, Any]]:
     out = []
     for t in tricks:
         pile = [c for _, c in t.cards] + ([t.gift] if t.gift else [])
-        out.append({
-            "leader": t.leader, "cards": [[s, c] for s, c in t.cards], "winner": t.winner,
-            "winning_card": t.winning_card, "gift": t.gift,
-            "points": thirds(pile) if PACK_SET.issuperset(pile) else None,
-            "points_unit": "thirds",
-        })  # fmt: skip
+        out.append(
+            {
+                "leader": t.leader,
+                "cards": [[s, c] for s, c in t.cards],
+                "winner": t.winner,
+                "winning_card": t.winning_card,
+                "gift": t.gift,
+                "points": thirds(pile) if PACK_SET.issuperset(pile) else None,
+                "points_unit": "thirds",
+            }
+        )
     return out
 
 
@@ -316,8 +322,16 @@ def _fast_bidding(h: SlovenianHand, actions: Sequence[Any]) -> int:
     return k
 
 
-def _set_bidding(h: SlovenianHand, bids: list[tuple[int, str]], passed: set[int], high: str,
-                 holder: int, others_bid: bool, turn: int, final: bool) -> None:  # fmt: skip
+def _set_bidding(
+    h: SlovenianHand,
+    bids: list[tuple[int, str]],
+    passed: set[int],
+    high: str,
+    holder: int,
+    others_bid: bool,
+    turn: int,
+    final: bool,
+) -> None:
     h.bids = tuple(bids)
     h.passed = frozenset(passed)
     h.high = high
@@ -381,14 +395,18 @@ def _fast_exchange(h: SlovenianHand, actions: Sequence[Any], k: int) -> int:
     return k
 
 
-def _discards_clean(h: SlovenianHand, hand: set[str], cards: list[str],
-                    shown: Sequence[str]) -> bool:  # fmt: skip
+def _discards_clean(
+    h: SlovenianHand, hand: set[str], cards: list[str], shown: Sequence[str]
+) -> bool:
     """Whether the declarer may lay away ``cards`` without any finding (spec 6.2): each held,
     never a king or a trula card, a tarok only when forced (openspiel) or shown."""
     forced = h.rules.discard_only_if_forced
     for c in cards:
-        if (c not in hand or h._discard_ok(hand, c, cards) is not None
-                or (SUIT[c] == "T" and not forced and c not in shown)):  # fmt: skip
+        if (
+            c not in hand
+            or h._discard_ok(hand, c, cards) is not None
+            or (SUIT[c] == "T" and not forced and c not in shown)
+        ):
             return False
     return True
 
@@ -423,8 +441,9 @@ def _fast_ann_pass(h: SlovenianHand, seat: int) -> bool:
     return True
 
 
-def _before_play(h: SlovenianHand, actions: Sequence[Any],
-                 to_action: Callable[[Any], Action]) -> int | None:  # fmt: skip
+def _before_play(
+    h: SlovenianHand, actions: Sequence[Any], to_action: Callable[[Any], Action]
+) -> int | None:
     """The phases before play on the fresh hand ``h``: the index of the first card, with the
     hand in the play phase, or None when anything is reported (a violation or warning of the
     reference, or no card played). Bidding, king call, talon, discards and the announcement
@@ -489,8 +508,9 @@ def fast_replay(
     """
     radelci = list(radelci)
     misdeals = list(misdeals)
-    h = SlovenianHand(rules, table_size, dealer, hands, talon, radelci=radelci,
-                      misdeals_before=misdeals)  # fmt: skip
+    h = SlovenianHand(
+        rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
+    )
     if h.deal_violations:  # the reference deal check: any finding, and the reference judges
         return None
     # ---- the phases before play: the reference state machine, nothing may be reported
@@ -512,8 +532,9 @@ def fast_replay(
         return None
 
     def rebuild() -> SlovenianHand:
-        ref = SlovenianHand(rules, table_size, dealer, hands, talon, radelci=radelci,
-                            misdeals_before=misdeals)  # fmt: skip
+        ref = SlovenianHand(
+            rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
+        )
         for a in actions:
             ref.push(to_action(a))
         return ref
@@ -521,8 +542,9 @@ def fast_replay(
     return FastReplay(score, h, rebuild, tricks.views, trick_rows=tricks.rows)
 
 
-def _play_cards(h: SlovenianHand, actions: Sequence[Any],
-                k: int) -> tuple[list[TrickRecord], list[int], list[int]] | None:  # fmt: skip
+def _play_cards(
+    h: SlovenianHand, actions: Sequence[Any], k: int
+) -> tuple[list[TrickRecord], list[int], list[int]] | None:
     """Play the cards ``actions[k:]`` on ``h`` (in the play phase, no card played yet) to the
     end of the hand: the completed tricks as ``(records, winning-card indexes, card masks)``,
     with the hand's phase, early end and remaining cards set as the reference would leave
@@ -609,8 +631,10 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
                     and not bit & protmask
                     and (s == led or (not hm & ledmask and (s == 0 or not hm & _TAROKS)))
                 ):
-                    if not ((overtake and _overtake_mask(by_rank, hm, tids, tm, led, wi) & bit)
-                            or legal_mask(pr, hm, tids, tm, prot) & bit):  # fmt: skip
+                    if not (
+                        (overtake and _overtake_mask(by_rank, hm, tids, tm, led, wi) & bit)
+                        or legal_mask(pr, hm, tids, tm, prot) & bit
+                    ):
                         return None
                 masks[seat] = hm ^ bit
                 if wk[c] > best:
@@ -645,8 +669,13 @@ def _play_cards(h: SlovenianHand, actions: Sequence[Any],
     return recs, wins, tmasks
 
 
-def _score(h: SlovenianHand, recs: list[TrickRecord], wins: list[int], tmasks: list[int],
-           tricks: Callable[[], list[Trick]]) -> HandScore:  # fmt: skip
+def _score(
+    h: SlovenianHand,
+    recs: list[TrickRecord],
+    wins: list[int],
+    tmasks: list[int],
+    tricks: Callable[[], list[Trick]],
+) -> HandScore:
     """The reference's score of the finished hand ``h`` from the fast path's trick records:
     OpenSpiel's returns under ``openspiel-2.0``, else the reference ``score_facts`` of the
     facts read off the records (:func:`~.fastfacts.fast_hand_facts`), or the reference
@@ -716,17 +745,26 @@ class HandTricks:
             seats = order[leader]
             gift = gifts[i] if i < 6 and i < len(gifts) else None
             ok = pack.issuperset(cards) and (gift is None or gift in pack)
-            out.append({
-                "leader": leader, "cards": [[seats[j], c] for j, c in enumerate(cards)],
-                "winner": winner, "winning_card": cards[wins[i]], "gift": gift,
-                "points": (thirds(cards) + (thirds((gift,)) if gift else 0)) if ok else None,
-                "points_unit": "thirds",
-            })  # fmt: skip
+            out.append(
+                {
+                    "leader": leader,
+                    "cards": [[seats[j], c] for j, c in enumerate(cards)],
+                    "winner": winner,
+                    "winning_card": cards[wins[i]],
+                    "gift": gift,
+                    "points": (thirds(cards) + (thirds((gift,)) if gift else 0)) if ok else None,
+                    "points_unit": "thirds",
+                }
+            )
         return out
 
 
-def _tricks(h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int],
-            order: dict[int, tuple[int, ...]]) -> list[Trick]:  # fmt: skip
+def _tricks(
+    h: SlovenianHand,
+    recs: Sequence[TrickRecord],
+    wins: Sequence[int],
+    order: dict[int, tuple[int, ...]],
+) -> list[Trick]:
     """The Trick records ``SlovenianHand._complete_trick`` makes, from the fast path's."""
     out = []
     klop = h.contract == "klop"
