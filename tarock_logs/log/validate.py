@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from tarock_logs.cards import PACKS, CardError, normalize_token, parse_card, sort_cards
+from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
 from tarock_logs.log.decode import JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
@@ -43,12 +43,13 @@ from tarock_logs.log.models import (
     Session,
     SessionAdapter,
 )
-
-_PACK_SETS: Final = {g: frozenset(p) for g, p in PACKS.items()}
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import DealShape, GameEngine, Ruleset
 
 #: Validated plain card plays by (seat, card): at most 5 seats × 54 cards (per pack).
 _PLAYS: dict[tuple[int, str], Play] = {}
 _PLAY: Final = TypeAdapter(Play)
+_T = TypeVar("_T")
 
 _UNION_TAGS: Final = frozenset(ACTION_TYPES) | {"renons", "misdeal", "arbiter", "penalty"}
 _TAGGED_LISTS: Final = frozenset({"actions", "irregularities"})
@@ -161,19 +162,99 @@ def _short(value: Any) -> str:
     return r if len(r) <= 40 else r[:37] + "..."
 
 
-def _expected_sizes(game: str, n: int, dealer: int) -> tuple[list[int], int] | None:
-    """Cards per seat and talon size for ``game`` at a table of ``n`` (None: no rule)."""
-    if game == "slovenian":
-        if n == 3:
-            return [16] * 3, 6
-        if n == 4:
-            return [12] * 4, 6
-        if n == 5:
-            return [0 if s == dealer else 12 for s in range(5)], 6
-        return None
-    if n == 4:
-        return [10] * 4, 0
-    return None
+# --------------------------------------------------------------------------- game knowledge
+
+
+@dataclass(eq=False, slots=True)
+class GameRules:
+    """What the structural checks need to know of a game under one session's ruleset and
+    options, asked of the game's engine (:func:`tarock_logs.rules.get_engine`): the table
+    sizes, the pack, the physical card names the ruleset maps onto it (Zwanzigerrufen's
+    Glatzen), the deal's shape per table and dealer, and who deals next.
+
+    ``engine`` None is a game without an engine: then only generic checks apply (the pack of
+    :mod:`tarock_logs.cards`, any table size, no deal sizes, the deal passing to the next
+    seat). Build it with :func:`game_rules`.
+    """
+
+    game: str
+    engine: GameEngine | None
+    ruleset: Ruleset | None
+    #: the table sizes the game is played at under *any* of its rulesets (whether the
+    #: session's ruleset allows its table is the engine's finding, ``deal.table_size``)
+    table_sizes: tuple[int, ...]
+    pack: tuple[str, ...]
+    pack_set: frozenset[str]
+    #: physical card name (upper case) -> pack token, for names that are not tokens
+    card_names: Mapping[str, str]
+    _shapes: dict[tuple[int, int], DealShape | None] = field(default_factory=dict)
+
+    def deal_shape(self, table_size: int, dealer: int) -> DealShape | None:
+        """Cards per seat (0: the seat sits out) and talon size of a hand dealt by ``dealer``
+        at a table of ``table_size``; None when the game says nothing (no size check)."""
+        key = (table_size, dealer)
+        if key not in self._shapes:
+            shape = None
+            if self.engine is not None:
+                shape = _ask(self.engine.deal_shape, table_size, dealer, self.ruleset)
+            self._shapes[key] = shape
+        return self._shapes[key]
+
+    def next_dealer(self, dealer: int, table_size: int, thrown_in: bool) -> int:
+        """Who deals after ``dealer`` (a thrown-in deal is dealt again by the same dealer)."""
+        if self.engine is None:
+            return dealer if thrown_in else (dealer + 1) % table_size
+        return self.engine.next_dealer(dealer, table_size, thrown_in=thrown_in)
+
+
+def _ask(hook: Callable[..., _T], *args: Any) -> _T:
+    """``hook(*args)``; under a ruleset whose options the engine refuses, the same question
+    without the ruleset (the audit reports the bad options; the reader checks structure)."""
+    try:
+        return hook(*args)
+    except (KeyError, ValueError, TypeError):
+        if args and args[-1] is None:
+            raise
+        return hook(*args[:-1], None)
+
+
+_RULES_CACHE: dict[tuple[Any, ...], GameRules] = {}
+_RULES_CACHE_MAX: Final = 256
+
+
+def game_rules(game: str, ruleset_id: str, options: Mapping[str, Any]) -> GameRules:
+    """The :class:`GameRules` of ``game`` under ``ruleset_id`` (an id or alias) and the
+    session's ``options`` (those the ruleset knows; an unknown ruleset is the game's default
+    knowledge, ``ruleset=None``). Options are taken as values only: nothing is read from a
+    file here (a Royal ``catalogue_path`` is not loaded). Cached per game, ruleset and
+    options."""
+    key = (game, ruleset_id, tuple(sorted(options.items())))
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = _build_rules(game, ruleset_id, options)
+        if len(_RULES_CACHE) >= _RULES_CACHE_MAX:
+            _RULES_CACHE.pop(next(iter(_RULES_CACHE)))
+        _RULES_CACHE[key] = rules
+    return rules
+
+
+def _build_rules(game: str, ruleset_id: str, options: Mapping[str, Any]) -> GameRules:
+    engine = get_engine(game)
+    if engine is None:
+        pack = PACKS.get(game, ())
+        return GameRules(game, None, None, (), pack, frozenset(pack), {})
+    ruleset: Ruleset | None = None
+    try:
+        base = engine.rulesets.find(ruleset_id)
+        kept = {k: v for k, v in options.items() if k in base.options}
+        ruleset = base.with_options(kept) if kept else base
+    except (KeyError, ValueError, LookupError):
+        ruleset = None
+    pack = tuple(_ask(engine.pack, ruleset))
+    names = {k.upper(): v for k, v in _ask(engine.card_names, ruleset).items() if v in pack}
+    return GameRules(
+        game, engine, ruleset, tuple(engine.table_sizes(None)), pack, frozenset(pack), names
+    )
 
 
 def _all_pack(pack: frozenset[str], tokens: list[Any]) -> bool:
@@ -193,6 +274,8 @@ class _Validator:
         self.line = line
         self.sid: str | None = None
         self.errors: list[LogError] = []
+        #: the game knowledge of the session (set once its envelope is valid)
+        self.rules: GameRules
 
     def err(
         self, code: str, message: str, path: str | None = None, *, hand: int | None = None,
@@ -270,10 +353,12 @@ class _Validator:
         except ValidationError as exc:
             self.schema_errors(exc, "$", None, self.errors)
             return None, []
+        self.rules = game_rules(env.game, env.ruleset, env.options)
         self.envelope_checks(env)
         if any(e.is_error for e in self.errors):
             return None, []
         good: list[Hand] = []
+        good_at: list[int] = []  # the position of each good hand in ``hands``
         rejected: list[RejectedHand] = []
         numbers: set[int] = set()
         for i, h in enumerate(hands_raw):
@@ -295,15 +380,18 @@ class _Validator:
             else:
                 numbers.add(hand.number)
                 good.append(hand)
+                good_at.append(i)
                 self.errors.extend(herrs)
-        self.rotation_checks(env, good, hands_raw)
+        self.rotation_checks(env, good, good_at)
         return env.model_copy(update={"hands": good}), rejected
 
     def envelope_checks(self, env: Session) -> None:
         n = len(env.players)
-        if env.game in ("zwanzigerrufen", "royal") and n != 4:
-            self.err("table.size", f"{env.game} is played by 4 players; this session seats {n}",
-                     "$.players")  # fmt: skip
+        sizes = self.rules.table_sizes
+        if sizes and n not in sizes:
+            told = " or ".join(map(str, sizes))
+            self.err("table.size", f"{env.game} is played by {told} players; this session "
+                     f"seats {n}", "$.players")  # fmt: skip
         if env.first_dealer is not None and env.first_dealer >= n:
             self.err("seat.range", f"first_dealer {env.first_dealer} is not a seat at this "
                      f"table of {n} (seats 0..{n - 1})", "$.first_dealer")  # fmt: skip
@@ -338,21 +426,23 @@ class _Validator:
                          f"right after the abfaenger (seat {abf}) in playing order",
                          "$.players")  # fmt: skip
 
-    def rotation_checks(self, env: Session, good: list[Hand], hands_raw: Any) -> None:
+    def rotation_checks(self, env: Session, good: list[Hand], good_at: list[int]) -> None:
+        """Warn (``deal.dealer_rotation``) where a hand is not dealt by the seat the game's
+        rotation gives after the hand before it (checked between hands numbered in a row,
+        and for hand 1 against ``first_dealer``). One pass over the good hands, whose
+        positions in ``hands`` are ``good_at``."""
         n = len(env.players)
-        step = 2 if env.game == "royal" else 1
+        rules = self.rules
         prev: Hand | None = None
-        for h in good:
+        for h, idx in zip(good, good_at, strict=True):
             expected: int | None = None
             if prev is None:
                 if env.first_dealer is not None and h.number == 1:
                     expected = env.first_dealer
             elif h.number == prev.number + 1:
                 thrown = any(a.type == "throw_in" for a in prev.actions)
-                expected = prev.dealer if thrown else (prev.dealer + step) % n
+                expected = rules.next_dealer(prev.dealer, n, thrown)
             if expected is not None and h.dealer != expected and h.dealer < n:
-                idx = next(i for i, x in enumerate(hands_raw)
-                           if isinstance(x, dict) and x.get("number") == h.number)  # fmt: skip
                 why = ("the first dealer" if prev is None else
                        f"hand {prev.number} was dealt by seat {prev.dealer}")  # fmt: skip
                 self.err(
@@ -392,7 +482,7 @@ class _Validator:
     def normalise(
         self, h: dict[str, Any], game: str, base: str, number: int | None, errs: list[LogError]
     ) -> dict[str, Any]:
-        pack = _PACK_SETS[game]
+        pack = self.rules.pack_set
         out = dict(h)
         deal = h.get("deal")
         if isinstance(deal, dict):
@@ -473,16 +563,24 @@ class _Validator:
         self, tok: str, game: str, path: str, number: int | None, action: int | None,
         errs: list[LogError],
     ) -> str:  # fmt: skip
-        try:
-            return parse_card(tok, game)
-        except CardError:
-            pass
-        try:
-            canon = normalize_token(tok, game)
-        except CardError:
-            self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
-                     hand=number, action=action, into=errs)  # fmt: skip
-            return tok
+        """The pack token of ``tok`` (any alias, case, whitespace, or a physical name the
+        ruleset maps onto the pack, such as a Glatze), or ``tok`` itself and an error."""
+        rules = self.rules
+        key = "".join(tok.split()).upper()
+        mapped = rules.card_names.get(key)
+        if mapped is not None:
+            return mapped
+        if rules.card_names and key in CARDS and key not in rules.pack_set:
+            canon = key  # a physical card that is not one of this ruleset's named cards
+        else:
+            try:
+                canon = normalize_token(tok, game)
+            except CardError:
+                self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
+                         hand=number, action=action, into=errs)  # fmt: skip
+                return tok
+            if canon in rules.pack_set:
+                return canon
         self.err("card.not_in_pack", f"{tok!r} ({canon}) is a card, but the {game} pack "
                  "does not have it", path, hand=number, action=action, into=errs)  # fmt: skip
         return tok
@@ -516,21 +614,28 @@ class _Validator:
             return True
 
         dealer_ok = seat_ok(hand.dealer, f"{base}.dealer", "the dealer")
+        shape = self.rules.deal_shape(n, hand.dealer) if dealer_ok else None
         if hand.deal is not None:
             seat_ok(hand.deal.cut_by, f"{base}.deal.cut_by", "the cutter")
             if dealer_ok:
-                self.deal_checks(hand, game, n, base, errs)
+                self.deal_checks(hand, game, n, shape, base, errs)
         if hand.facts is not None:
             self.facts_checks(hand, n, base, errs, seat_ok)
-        sits_out = hand.dealer if (game == "slovenian" and n == 5 and dealer_ok) else -1
+        # the seats dealt no cards sit the hand out (the dealer at a table of five)
+        idle = [s for s, k in enumerate(shape.hands) if k == 0] if shape is not None else []
+        sits_out = idle[0] if len(idle) == 1 else -1
         acts = hand.actions
         odd = [j for j, a in enumerate(acts) if a.seat >= n or a.seat == sits_out]
+        if len(idle) > 1:
+            odd = [j for j, a in enumerate(acts) if a.seat >= n or a.seat in idle]
         for j in odd:  # (usually none: one pass above instead of a branch per action)
             a = acts[j]
             if seat_ok(a.seat, f"{base}.actions[{j}].seat", "the acting", j):
-                self.err("seat.inactive", f"seat {a.seat} deals and sits out at a table of "
-                         f"five, but makes a {a.type!r} action", f"{base}.actions[{j}].seat",
-                         hand=num, action=j, into=errs)  # fmt: skip
+                who = "deals and sits out" if a.seat == hand.dealer else "sits out"
+                self.err("seat.inactive", f"seat {a.seat} {who} at a table of {n} (it is "
+                         f"dealt no cards), but makes a {a.type!r} action",
+                         f"{base}.actions[{j}].seat", hand=num, action=j,
+                         into=errs)  # fmt: skip
         for j, irr in enumerate(hand.irregularities):
             ip = f"{base}.irregularities[{j}]"
             for attr in ("offender", "called_by", "seat"):
@@ -578,7 +683,12 @@ class _Validator:
                      f"{n} seats", f"{fp}.points_by_seat", hand=hand.number,
                      into=errs)  # fmt: skip
 
-    def deal_checks(self, hand: Hand, game: str, n: int, base: str, errs: list[LogError]) -> None:
+    def deal_checks(
+        self, hand: Hand, game: str, n: int, shape: DealShape | None, base: str,
+        errs: list[LogError],
+    ) -> None:  # fmt: skip
+        """The deal against the pack (each card once) and against ``shape``, the cards per
+        seat and talon size the game deals at this table (None: sizes not checked)."""
         num = hand.number
         deal = hand.deal
         assert deal is not None  # (only called for a hand recorded with its cards)
@@ -587,12 +697,12 @@ class _Validator:
                      "(one list per seat, empty for a seat that sits out)",
                      f"{base}.deal.hands", hand=num, into=errs)  # fmt: skip
             return
-        sizes = _expected_sizes(game, n, hand.dealer)
-        pack = PACKS[game]
+        pack = self.rules.pack
         dealt = [*deal.talon, *(c for cs in deal.hands for c in cs)]
-        if (sizes is not None and len(dealt) == len(pack) and _PACK_SETS[game].issuperset(dealt)
-                and len(set(dealt)) == len(dealt) and len(deal.talon) == sizes[1]
-                and [len(cs) for cs in deal.hands] == sizes[0]):  # fmt: skip
+        if (shape is not None and len(dealt) == len(pack)
+                and self.rules.pack_set.issuperset(dealt) and len(set(dealt)) == len(dealt)
+                and len(deal.talon) == shape.talon
+                and tuple(len(cs) for cs in deal.hands) == shape.hands):  # fmt: skip
             return  # the whole pack, each card once, the right sizes: nothing to report
         counts = Counter(deal.talon)
         for cs in deal.hands:
@@ -613,13 +723,13 @@ class _Validator:
                      f"cards expected, {n_dealt} dealt)", f"{base}.deal", hand=num,
                      into=errs)  # fmt: skip
             return
-        if sizes is None:
+        if shape is None:
             return
-        per_seat, talon = sizes
+        per_seat, talon = shape
         for s, cs in enumerate(deal.hands):
             if len(cs) != per_seat[s]:
                 why = (
-                    "the dealer sits out at a table of five"
+                    f"seat {s} sits out at a table of {n}"
                     if per_seat[s] == 0
                     else f"{game} at a table of {n} deals {per_seat[s]} to each active player"
                 )
