@@ -226,20 +226,22 @@ def game_rules(game: str, ruleset_id: str, options: Mapping[str, Any]) -> GameRu
     """The :class:`GameRules` of ``game`` under ``ruleset_id`` (an id or alias) and the
     session's ``options`` (those the ruleset knows; an unknown ruleset is the game's default
     knowledge, ``ruleset=None``). Options are taken as values only: nothing is read from a
-    file here (a Royal ``catalogue_path`` is not loaded). Cached per game, ruleset and
+    file here (a Royal ``catalogue_path`` is not loaded). Cached per engine, ruleset and
     options."""
-    key = (game, ruleset_id, tuple(sorted(options.items())))
+    engine = get_engine(game)
+    key = (game, id(engine), ruleset_id, tuple(sorted(options.items())))
     rules = _RULES_CACHE.get(key)
-    if rules is None:
-        rules = _build_rules(game, ruleset_id, options)
+    if rules is None or rules.engine is not engine:
+        rules = _build_rules(game, engine, ruleset_id, options)
         if len(_RULES_CACHE) >= _RULES_CACHE_MAX:
             _RULES_CACHE.pop(next(iter(_RULES_CACHE)))
         _RULES_CACHE[key] = rules
     return rules
 
 
-def _build_rules(game: str, ruleset_id: str, options: Mapping[str, Any]) -> GameRules:
-    engine = get_engine(game)
+def _build_rules(
+    game: str, engine: GameEngine | None, ruleset_id: str, options: Mapping[str, Any]
+) -> GameRules:
     if engine is None:
         pack = PACKS.get(game, ())
         return GameRules(game, None, None, (), pack, frozenset(pack), {})

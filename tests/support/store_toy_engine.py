@@ -25,8 +25,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.cards import CARDS
+from tarock_logs.rules import slovenian
 from tarock_logs.rules.base import (
     Action,
+    DealShape,
     GameEngine,
     HandScore,
     HandState,
@@ -37,6 +39,8 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
+
+_SLOVENIAN = slovenian.ENGINE
 
 RULESET = Ruleset("toy-1", "slovenian", "Toy rules for store tests", {}, aliases=("toy",))
 VALUES = {
@@ -239,8 +243,17 @@ class ToyEngine(GameEngine):
         """The toy ruleset by id or alias; the session's options are ignored."""
         return self.rulesets.find(ruleset_id)
 
+    # the deal is Slovenian tarok's (the logs it scores are Slovenian): the reader asks
     def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
-        return tuple(CARDS)
+        return _SLOVENIAN.pack()
+
+    def table_sizes(self, ruleset: Ruleset | None = None) -> tuple[int, ...]:
+        return _SLOVENIAN.table_sizes()
+
+    def deal_shape(
+        self, table_size: int, dealer: int, ruleset: Ruleset | None = None
+    ) -> DealShape | None:
+        return _SLOVENIAN.deal_shape(table_size, dealer)
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> ToySession:
         return ToySession(table_size)
