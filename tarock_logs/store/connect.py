@@ -25,6 +25,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -122,9 +123,14 @@ def _is_lock_error(exc: BaseException) -> bool:
 
 
 def connect_readonly(
-    path: str | os.PathLike[str], *, retries: int = 20, delay: float = 0.1
+    path: str | os.PathLike[str],
+    *,
+    retries: int = 20,
+    delay: float = 0.1,
+    config: dict[str, Any] | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """Open ``path`` read-only, retrying up to ``retries`` times on lock errors.
+    """Open ``path`` read-only, retrying up to ``retries`` times on lock errors; ``config``
+    is DuckDB's configuration of the connection (e.g. :data:`LOCKED_DOWN`).
 
     Raises ``FileNotFoundError`` when the database does not exist (DuckDB would otherwise
     refuse with a less helpful message) and the last ``duckdb.Error`` when it stays locked.
@@ -135,12 +141,24 @@ def connect_readonly(
     attempt = 0
     while True:
         try:
-            return duckdb.connect(str(p), read_only=True)
+            return duckdb.connect(str(p), read_only=True, config=config or {})
         except (duckdb.IOException, duckdb.ConnectionException) as exc:
             attempt += 1
             if attempt > retries or not _is_lock_error(exc):
                 raise
             time.sleep(delay * min(attempt, 5))
+
+
+#: The configuration of a reader that runs queries on behalf of people it does not trust (the
+#: dashboard): no file, network or extension access beyond its own database (``COPY … TO``,
+#: ``read_text``, ``ATTACH``, ``INSTALL``/``LOAD`` and URLs are refused), no extension loaded
+#: by itself, and the configuration locked so no statement can undo any of it.
+LOCKED_DOWN: dict[str, Any] = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "lock_configuration": True,
+}
 
 
 def db_fingerprint(path: str | os.PathLike[str]) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from tarock_logs.store.connect import connect_readonly
+from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
 from tarock_logs.store.stats import SECTIONS, Filters, hands_for
 
 #: Kinds of finding the audit page filters on.
@@ -34,11 +34,13 @@ def connect_reader(
     path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
 ) -> duckdb.DuckDBPyConnection:
     """Open the store at ``path`` read-only for the read API (the store's
-    :func:`~tarock_logs.store.connect.connect_readonly`: retries briefly on lock errors), with
-    modest resource settings for a long-lived reader such as the dashboard."""
-    con = connect_readonly(path, retries=retries, delay=delay)
-    con.execute("SET threads = 2")
-    return con
+    :func:`~tarock_logs.store.connect.connect_readonly`: retries briefly on lock errors),
+    locked down (:data:`~tarock_logs.store.connect.LOCKED_DOWN`: no file, network or
+    extension access, the configuration locked) and with modest resources (2 threads) for a
+    long-lived reader such as the dashboard."""
+    return connect_readonly(
+        path, retries=retries, delay=delay, config={"threads": 2, **LOCKED_DOWN}
+    )
 
 
 def frame(

@@ -110,10 +110,12 @@ def ingest(logs: Path, db: Path) -> None:
 
 
 def hand_ids(db: Path) -> dict[str, Any]:
-    """Stored facts the tests check against: hand ids per session, disputed hands."""
-    import duckdb
+    """Stored facts the tests check against: hand ids per session, disputed hands (read with
+    the dashboard's own connection settings: DuckDB refuses a second configuration of an open
+    database in one process)."""
+    from tarock_logs.store.queries import connect_reader
 
-    con = duckdb.connect(str(db), read_only=True)
+    con = connect_reader(db)
     try:
         rows = con.execute(
             "SELECT hand_id, session_id, number, n_violations, n_discrepancies, n_actions "

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.view_model import pseudonym
+from tarock_logs.store.queries import connect_reader
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 TIMEOUT = 60
@@ -270,9 +271,7 @@ def test_audit_shows_the_planted_wrong_score_item(app_env: DashDB, planted: dict
 def test_tournament_page_lists_the_planted_placement_point_difference(
     app_env: DashDB, planted: dict
 ) -> None:
-    import duckdb
-
-    con = duckdb.connect(str(app_env.path), read_only=True)
+    con = connect_reader(app_env.path)
     tid = con.execute(
         "SELECT tournament FROM sessions WHERE session_id = ?", [planted["session"]]
     ).fetchall()[0][0]
@@ -333,9 +332,7 @@ def test_autoplay_moves_one_step_per_run_and_stops_at_the_end(app_env: DashDB) -
 
 
 def test_following_a_player_goes_to_their_next_hand_in_another_session(app_env: DashDB) -> None:
-    import duckdb
-
-    con = duckdb.connect(str(app_env.path), read_only=True)
+    con = connect_reader(app_env.path)
     try:  # a player who sat in at least two sessions, and the first two of their hands
         (pid,) = con.execute(
             "SELECT player_id FROM session_players GROUP BY player_id "

@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import duckdb
+import pytest
+
 from tarock_logs.store import queries as q
 from tests.support.store_fixtures import stored_hand_id
 
@@ -108,3 +111,34 @@ def test_the_read_api_loads_neither_streamlit_nor_the_dashboard() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_read_connection_reaches_no_file_extension_or_setting_of_its_own(
+    sample_cur, tmp_path
+) -> None:
+    """Issue 14, defect 9: the dashboard's read-only connection could still ``COPY … TO``
+    files, ``read_text('/etc/passwd')`` and try to install extensions. Locked down, every one
+    is refused and the configuration cannot be changed back; the store itself still reads."""
+    out = tmp_path / "out.csv"
+    refused = [
+        "SELECT * FROM read_text('/etc/passwd')",
+        f"COPY hands TO '{out}'",
+        f"ATTACH '{tmp_path / 'other.duckdb'}'",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "SELECT * FROM 'https://example.com/x.parquet'",
+        "SET enable_external_access = true",
+        "SET lock_configuration = false",
+        "SET autoload_known_extensions = true",
+    ]
+    for sql in refused:
+        with pytest.raises(duckdb.Error):
+            sample_cur.execute(sql).fetchall()
+    assert not out.exists()
+    settings = sample_cur.execute(
+        "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), "
+        "current_setting('autoload_known_extensions'), "
+        "current_setting('autoinstall_known_extensions')"
+    ).fetchall()
+    assert settings == [(False, True, False, False)]
+    assert q.overview(sample_cur)["hands"] > 0
