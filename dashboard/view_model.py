@@ -17,6 +17,7 @@ check). A *pseudonym* stands for a player's name when names are masked.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,31 @@ _PSEUDO_NOUN = (
     "Badger", "Crane", "Falcon", "Heron", "Ibex", "Lynx", "Marten", "Otter", "Owl", "Raven",
     "Stoat", "Swift", "Viper", "Wolf", "Wren", "Yak", "Bison", "Finch", "Gecko", "Hare",
 )  # fmt: skip
+
+
+#: every ASCII punctuation character (CommonMark reads a backslash before one as the character)
+_MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+#: WORD JOINER: invisible, not a break
+_WJ = "\u2060"
+
+
+def md_text(text: object) -> str:
+    """Text from a log made safe for a place where Streamlit reads Markdown (captions, alerts,
+    headers, widget labels): it shows exactly that text and nothing of it is read as Markdown
+    or HTML.
+
+    Every ASCII punctuation character is backslash-escaped, which CommonMark reads as the
+    character itself: no image, link, emphasis, code, heading, list, HTML or LaTeX. Line
+    breaks become spaces. Streamlit's extensions that read the text after the escapes are
+    gone (links from bare URLs and e-mail addresses, ``:name:`` emoji, ``:material/…:`` icons,
+    ``:red[…]`` colours) are kept from seeing one by an invisible word joiner (U+2060) after
+    each ``:`` and ``@`` and inside ``www.``. Tables (``st.dataframe``) and ``st.text`` show
+    text as it is and need none of this.
+    """
+    s = " ".join(str(text).splitlines())
+    s = _MD_PUNCTUATION.sub(r"\\\1", s)
+    s = s.replace("\\:", "\\:" + _WJ).replace("\\@", "\\@" + _WJ)
+    return re.sub(r"(?i)(www)(\\\.)", r"\1" + _WJ + r"\2", s)
 
 
 def pseudonym(name: str) -> str:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import view_model as vm
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
+from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
 require_db()
@@ -111,8 +112,8 @@ if view is None:
     st.error("Unknown hand.")
     st.stop()
 players = [masked(p) for p in view.players]
-st.subheader(f"{view.session_id} · hand {view.number}")
-st.caption(f"hand id `{hand_id}` · {view.game} · ruleset `{view.ruleset}`")
+st.subheader(f"{md(view.session_id)} · hand {view.number}", anchor=False)
+st.caption(f"hand id {md(hand_id)} · {md(view.game)} · ruleset {md(view.ruleset)}")
 
 # ------------------------------------------------------------------ verdicts
 st.markdown("#### Verdicts")
@@ -123,8 +124,8 @@ if view.violations:
         who = players[seat] if seat is not None and seat < len(players) else "—"
         where = f"action {ai}" if ai is not None else "hand"
         text = (
-            f"**{where}** · {who}: {v['message']}  \n"
-            f"Rule: **{v.get('rule') or '—'}** · `{v['code']}`"
+            f"**{where}** · {md(who)}: {md(v['message'])}  \n"
+            f"Rule: **{md(v.get('rule') or '—')}** · {md(v['code'])}"
         )
         (st.error if v.get("severity") == "error" else st.warning)(text)
         if ai is not None:
@@ -137,7 +138,7 @@ if view.violations:
 else:
     st.success("Every action is legal.")
 for u in view.unverified:
-    st.warning(f"Unverified: {u}")
+    st.warning(f"Unverified: {md(u)}")
 
 # ------------------------------------------------------------------ score
 st.markdown("#### Score: recorded vs recomputed")
@@ -155,7 +156,7 @@ c1.page_link(
 try:
     html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
-    c2.warning(f"Dossier not available: {exc}")
+    c2.warning(f"Dossier not available: {md(exc)}")
 else:
     c2.download_button(
         "Download the dispute dossier (HTML)",

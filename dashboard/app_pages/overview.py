@@ -5,11 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.state import data, require_db
+from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
 path, _ = require_db()
 st.title("tarock-logs")
-st.caption(f"Database: `{path.name}` (read-only)")
+st.caption(f"Database: {md(path.name)} (read-only)")
 counts = data(q.overview)
 cols = st.columns(4)
 cols[0].metric("Sessions", counts["sessions"])

@@ -15,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.state import data, masked, require_db
+from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 from tarock_logs.store.stats import MIN_SAMPLE
 
@@ -172,7 +173,7 @@ what = ", ".join(
     if x
 )
 st.caption(
-    f"{hands['hand_id'].n_unique()} hands ({hands.height} seats): {what}. "
+    f"{hands['hand_id'].n_unique()} hands ({hands.height} seats): {md(what)}. "
     "Select a row above to narrow."
 )
 shown = hands.with_columns(

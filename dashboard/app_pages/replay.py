@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import view_model as vm
 from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
 from dashboard.view_model import HandView
+from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.report.cards_svg import cards_svg
 from tarock_logs.store import queries as q
@@ -109,19 +110,19 @@ last = view.n_steps
 
 # ---------------------------------------------------------------- header
 st.caption(
-    f"{vm.event_line(view)} — session `{view.session_id}`, hand {view.number}, {view.game}, "
-    f"ruleset `{view.ruleset}`"
+    f"{md(vm.event_line(view))} — session {md(view.session_id)}, hand {view.number}, "
+    f"{md(view.game)}, ruleset {md(view.ruleset)}"
 )
 roles = []
 if view.contract:
-    roles.append(f"contract **{view.contract}**")
+    roles.append(f"contract **{md(view.contract)}**")
 if view.declarer is not None:
-    roles.append(f"declarer **{players[view.declarer]}**")
+    roles.append(f"declarer **{md(players[view.declarer])}**")
 if view.partner is not None:
-    roles.append(f"partner **{players[view.partner]}**")
+    roles.append(f"partner **{md(players[view.partner])}**")
 called = (view.steps[-1].view or {}).get("called_king") if view.steps else None
 if called:
-    roles.append(f"called king **{called}**")
+    roles.append(f"called king **{md(called)}**")
 if view.won is not None:
     roles.append("won" if view.won else "lost")
 if roles:
@@ -194,7 +195,7 @@ p3.button(
 )
 
 if not view.steps:
-    st.warning("This hand could not be replayed: " + "; ".join(view.unverified))
+    st.warning("This hand could not be replayed: " + md("; ".join(view.unverified)))
     st.stop()
 
 
@@ -282,20 +283,23 @@ def viewer() -> None:
     state: dict[str, Any] = cur.view or {}
 
     # ---------------------------------------------------------------- the action and its verdict
-    st.subheader(f"Step {step} of {last}: {vm.step_text(view, cur.action, players, step=step)}")
+    st.subheader(
+        f"Step {step} of {last}: {md(vm.step_text(view, cur.action, players, step=step))}",
+        anchor=False,
+    )
     offending_cards: set[str] = set()
     for v in cur.violations:
-        verdict = f"**Illegal action** — {v.message}  \nRule: **{v.rule or '—'}** · code `{v.code}`"
+        rule = f"Rule: **{md(v.rule or '—')}** · code {md(v.code)}"
         if v.severity == "error":
-            st.error(verdict, icon=":material/block:")
+            st.error(f"**Illegal action** — {md(v.message)}  \n{rule}", icon=":material/block:")
         else:
-            st.warning(verdict.replace("Illegal action", "Warning"), icon=":material/warning:")
+            st.warning(f"**Warning** — {md(v.message)}  \n{rule}", icon=":material/warning:")
         if v.card:
             offending_cards.add(v.card)
     if cur.action is not None and not cur.violations:
         st.success("Legal", icon=":material/check_circle:")
     if "error" in state:
-        st.warning(f"The engine could not show this position: {state['error']}")
+        st.warning(f"The engine could not show this position: {md(state['error'])}")
 
     # ---------------------------------------------------------------- the table
     left, right = st.columns([3, 2])
@@ -315,7 +319,7 @@ def viewer() -> None:
                 tags.append("**to move**")
             held = list(hands[seat]) if seat < len(hands) else []
             st.markdown(
-                f"**{players[seat]}** (seat {seat})" + (" — " + ", ".join(tags) if tags else "")
+                f"**{md(players[seat])}** (seat {seat})" + (" — " + ", ".join(tags) if tags else "")
             )
             if only is not None and seat != only:
                 st.caption(f"{len(held)} cards, hidden")
@@ -397,19 +401,21 @@ def viewer() -> None:
         with st.expander(
             f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)
         ):
-            st.write(", ".join(text.action_phrase(a, view.game) for a in alts[:60]) or "none")
+            st.markdown(
+                md(", ".join(text.action_phrase(a, view.game) for a in alts[:60]) or "none")
+            )
     nxt = vm.alternatives(view, step) if step < last else []
     if only is not None:
         nxt = [a for a in nxt if a.seat == only]
     if nxt:
         with st.expander(f"Legal next actions ({len(nxt)})"):
-            st.write(", ".join(vm.step_text(view, a, players) for a in nxt[:60]))
+            st.markdown(md(", ".join(vm.step_text(view, a, players) for a in nxt[:60])))
 
     # ---------------------------------------------------------------- score
     with st.expander("Score: recorded vs recomputed", expanded=step == last):
         score_table(view, players)
         for u in view.unverified:
-            st.warning(f"Unverified: {u}")
+            st.warning(f"Unverified: {md(u)}")
 
 
 st.fragment(viewer, run_every=speed if autoplay else None)()

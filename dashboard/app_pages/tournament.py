@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import view_model as vm
 from dashboard.state import data, masked, require_db
+from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
 require_db()
@@ -30,7 +31,7 @@ if report is None:
     st.stop()
 t = report["tournament"]
 st.caption(
-    f"{t['game']} · ruleset `{t['ruleset']}` · "
+    f"{md(t['game'])} · ruleset {md(t['ruleset'])} · "
     f"rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables"
 )
 
@@ -75,7 +76,7 @@ for rnd in t["rounds"]:
 st.dataframe(styled, hide_index=True, width="stretch")
 st.caption("Highlighted: the recorded figure differs from the one recomputed from the logs.")
 for u in t["unverified"]:
-    st.warning(u)
+    st.warning(md(u))
 
 st.subheader("Rounds and tables: recorded vs recomputed")
 tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)

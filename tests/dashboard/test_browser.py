@@ -7,51 +7,22 @@ the tests skip cleanly when it is missing.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids, ingest
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-PAGES = ["", "audit", "replay", "players", "tournament"]
+from tests.dashboard.browser_helpers import ARGS, CHROMIUM, PAGES, serve
+from tests.dashboard.browser_helpers import goto as _goto
+from tests.dashboard.browser_helpers import settle as _settle
+from tests.dashboard.dash_helpers import DashDB, hand_ids, ingest
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"tarock dashboard exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError("the dashboard did not become healthy")
 
 
 @pytest.fixture(scope="module")
@@ -62,23 +33,8 @@ def served(
     base = tmp_path_factory.mktemp("served")
     db = base / "served.duckdb"
     shutil.copyfile(dash_db.path, db)
-    port = _free_port()
-    env = {**os.environ, "TAROCK_DB": ""}
-    proc = subprocess.Popen(
-        [str(TAROCK), "dashboard", "--db", str(db), "--port", str(port), "--host", "127.0.0.1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
+    with serve(db) as url:
         yield url, DashDB(db, dash_db.logs, dash_db.disputed_session, dash_db.illegal_index)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
@@ -91,19 +47,6 @@ def browser() -> Iterator[object]:
             yield b
         finally:
             b.close()
-
-
-def _goto(page: object, url: str) -> None:
-    page.goto(url)  # type: ignore[attr-defined]
-    _settle(page)
-
-
-def _settle(page: object) -> None:
-    page.wait_for_selector(  # type: ignore[attr-defined]
-        "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=30_000
-    )
-    page.wait_for_timeout(200)  # type: ignore[attr-defined]  # let a rerun start
-    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=30_000)  # type: ignore[attr-defined]
 
 
 def _disputed_hand(db: DashDB) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -10,6 +11,8 @@ from collections.abc import Iterator
 import duckdb
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dashboard import view_model as vm
 from tarock_logs.cards import PACKS
@@ -170,3 +173,45 @@ def test_the_view_model_is_streamlit_free() -> None:
     code = "import sys; import dashboard.view_model; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+_HOSTILE = [
+    "![p](http://127.0.0.1:8765/x.png)",
+    '<img src="http://127.0.0.1:8765/y.png"> <script>alert(1)</script>',
+    "[link](http://example.com) http://example.com/bare www.example.com a@b.example",
+    ":red[red] :material/home: :smile: $x^2$ **bold** _it_ `code` ~~gone~~",
+    "# heading\n- item\n1. item\n> quote",
+    "\\*not bold\\* &amp; &lt;",
+]
+
+
+def _read_as_commonmark_text(md: str) -> str:
+    """What CommonMark shows for text whose every punctuation character is escaped."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", md).replace("\u2060", "")
+
+
+@pytest.mark.parametrize("text", _HOSTILE)
+def test_text_from_a_log_is_never_read_as_markdown(text: str) -> None:
+    """Issue 14, defect 8: a player name ``![p](http://…)`` made every viewer's browser fetch
+    the URL. ``md_text`` escapes every punctuation character, so no Markdown construct is
+    left, and breaks every URL, e-mail and ``:name:`` directive with an invisible word joiner;
+    what shows is the text itself (line breaks as spaces)."""
+    md = vm.md_text(text)
+    punct = re.compile(r"[!-/:-@\[-`{-~]")
+    i = 0
+    while i < len(md):  # every punctuation character comes escaped
+        if md[i] == "\\":
+            assert punct.fullmatch(md[i + 1]), md
+            i += 2
+        else:
+            assert not punct.fullmatch(md[i]), md
+            i += 1
+    shown = md.replace("\\", "")  # the escapes gone: no URL, e-mail or directive is left
+    assert "://" not in shown and "www." not in shown and ":red" not in shown and "@b" not in shown
+    assert "\n" not in md
+    assert _read_as_commonmark_text(md) == " ".join(text.splitlines())
+
+
+@given(st.text())
+def test_md_text_always_shows_the_text_itself(text: str) -> None:
+    assert _read_as_commonmark_text(vm.md_text(text)) == " ".join(text.splitlines())

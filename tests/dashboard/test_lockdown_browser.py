@@ -1,0 +1,178 @@
+"""The dashboard with a hostile log in the store, in Debian's headless Chromium: no request
+leaves the page for any host but the dashboard's, and nothing from the log is interpreted.
+
+Issue 14, defects 8 (Markdown/HTML injection through player names, session ids, event names,
+score item names and bid contracts) and 10 (icons fetched from fonts.gstatic.com). The log's
+texts carry Markdown images and links, raw HTML, a script, a bare URL, Streamlit's colour and
+icon directives and LaTeX, every one pointing at a local trap server that counts what reaches
+it. Every page is opened, the replay and audit at the hostile hands.
+"""
+
+from __future__ import annotations
+
+import copy
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+import pytest
+
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.queries import connect_reader
+from tests.dashboard.browser_helpers import ARGS, CHROMIUM, PAGES, free_port, goto, serve
+from tests.dashboard.dash_helpers import APPENDIX_B
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium"),
+]
+
+
+def hostile(trap: str, tag: str) -> str:
+    """A text that would fetch ``trap`` (or link to it, or run a script) if it were read as
+    Markdown or HTML anywhere."""
+    return (
+        f"![{tag}]({trap}/md-image-{tag}.png) [link]({trap}/md-link-{tag}) "
+        f'<img src="{trap}/html-img-{tag}.png"> <script>fetch("{trap}/script-{tag}")</script> '
+        f"{trap}/bare-{tag} :red[red] :material/home: $x^2$ **bold**"
+    )
+
+
+class _Trap(http.server.BaseHTTPRequestHandler):
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        _Trap.hits.append(self.path)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the hook's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def trap() -> Iterator[str]:
+    """A local HTTP server that records every request (nothing should reach it)."""
+    port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), _Trap)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _hostile_session(trap: str) -> dict[str, Any]:
+    """Appendix B.1 with every free text of the log hostile: player names, the session id,
+    the event, a recorded score item (a score difference) and, in a second hand, a bid's
+    contract (an illegal action)."""
+    s = copy.deepcopy(json.loads(APPENDIX_B.read_text("utf-8"))[0])
+    s["id"] = hostile(trap, "session")[:128]
+    s["event"] = {
+        "tournament": hostile(trap, "tournament")[:200],
+        "name": hostile(trap, "event")[:200],
+    }
+    for i, p in enumerate(s["players"]):
+        p["id"] = f"hostile-{i}"
+        p["name"] = hostile(trap, f"name{i}")[:128]
+    hand = s["hands"][0]
+    hand["result"]["items"].append({"item": hostile(trap, "item")[:48], "value": 5})
+    second = copy.deepcopy(hand)
+    second["number"] = 2
+    second["dealer"] = (hand["dealer"] + 1) % len(s["players"])
+    bid = next(a for a in second["actions"] if a["type"] == "bid")
+    bid["contract"] = hostile(trap, "contract")[:32]
+    s["hands"].append(second)
+    return s
+
+
+@pytest.fixture(scope="module")
+def hostile_store(trap: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("hostile")
+    logs = base / "logs"
+    logs.mkdir()
+    (logs / "hostile.json").write_text(json.dumps(_hostile_session(trap)), "utf-8")
+    db = base / "hostile.duckdb"
+    ingest([logs, APPENDIX_B], db=db)
+    return db
+
+
+def _hands(db: Path) -> list[str]:
+    con = connect_reader(db)
+    try:
+        rows = con.execute(
+            "SELECT hand_id FROM hands WHERE session_id LIKE '![session]%' ORDER BY number"
+        ).fetchall()
+    finally:
+        con.close()
+    return [r[0] for r in rows]
+
+
+def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
+    trap: str, hostile_store: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    hands = _hands(hostile_store)
+    assert len(hands) == 2, "the hostile session was not stored"
+    _Trap.hits.clear()
+    with serve(hostile_store) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            requested: list[str] = []
+            page.on("request", lambda r: requested.append(r.url))
+            paths = [f"/{p}" for p in PAGES]
+            for h in hands:
+                paths += [f"/replay?hand={h}&step=0&seat=all", f"/audit?hand={h}"]
+                paths += [f"/replay?hand={h}&step={k}&seat=all" for k in (1, 5, 20)]
+            for path in paths:
+                goto(page, url + path)
+                page.wait_for_timeout(300)  # images and fonts a render would ask for
+                assert page.locator("[data-testid='stException']").count() == 0, path
+                html = page.content()
+                for el in page.query_selector_all("img, a, script, iframe, source, link, image"):
+                    for attr in ("src", "href", "srcset", "xlink:href"):
+                        value = el.get_attribute(attr) or ""
+                        assert urlsplit(trap).netloc not in value.replace("#", " #"), (
+                            path,
+                            attr,
+                            value,
+                        )
+                assert "<script>fetch" not in html.replace("&lt;script&gt;", "")
+                assert (
+                    page.locator("[data-testid='stMarkdown'] strong", has_text="bold").count() == 0
+                )
+        finally:
+            browser.close()
+    dashboard = urlsplit(url).netloc
+    outside = sorted({u for u in requested if urlsplit(u).netloc not in (dashboard, "")})
+    assert [u for u in outside if not u.startswith(("data:", "blob:"))] == []
+    assert _Trap.hits == []
+
+
+def test_the_hostile_texts_read_literally_where_they_are_shown(
+    trap: str, hostile_store: Path
+) -> None:
+    """Nothing is interpreted and nothing is lost: the replay's header shows a player's
+    hostile name character for character."""
+    from playwright.sync_api import sync_playwright
+
+    hands = _hands(hostile_store)
+    with serve(hostile_store) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            goto(page, f"{url}/replay?hand={hands[0]}&step=0&seat=all")
+            body = page.inner_text("body").replace("\u2060", "")  # md_text's word joiners
+            name = hostile(trap, "name0")[:128].strip()
+            assert name in body
+        finally:
+            browser.close()
