@@ -51,12 +51,38 @@ class Action:
     params: tuple[tuple[str, Any], ...] = ()  # announce/meld parameters, sorted by key
 
     def __str__(self) -> str:
-        arg = self.card or self.contract or self.bonus or self.target or self.claim or self.meld
-        if self.type == "discard":
-            arg = " ".join(self.cards)
-        if self.type == "talon":
-            arg = str(self.group)
-        return f"seat {self.seat} {self.type}" + (f" {arg}" if arg else "")
+        """The compact machine form, every field that is set as ``name=value``
+        (``play seat=3 card=HK``, ``kontra seat=2 target=game level=2``): for logs and
+        messages of the engines, not a wording for people (``report/text.py`` words actions)."""
+        parts = [self.type, f"seat={self.seat}"]
+        for name in _ACTION_FIELDS:
+            value = getattr(self, name)
+            if value is None or value == ():
+                continue
+            if name in ("cards", "shown"):
+                value = ",".join(value)
+            elif name == "params":
+                value = ",".join(f"{k}:{v}" for k, v in value)
+            parts.append(f"{name}={value}")
+        return " ".join(parts)
+
+
+#: the optional fields of an :class:`Action`, in the order ``str()`` writes them
+_ACTION_FIELDS: tuple[str, ...] = (
+    "card",
+    "cards",
+    "shown",
+    "contract",
+    "group",
+    "bonus",
+    "side",
+    "target",
+    "level",
+    "claim",
+    "meld",
+    "raises",
+    "params",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,9 +129,17 @@ def test_action_phases_name_the_phase_the_engine_is_in(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_copy_is_independent(game: str) -> None:
-    _eng, hand, _actions = _played_hand(game)
+def test_copy_is_independent_and_pops_like_the_original(game: str) -> None:
+    """``copy()`` (OpenSpiel's ``Clone()``): a copy pops back through the whole hand exactly as
+    the original does, and leaves the original untouched while it does."""
+    _eng, hand, actions = _played_hand(game)
+    final = hand.view()
     twin = hand.copy()
-    twin.pop()
-    assert hand.is_over() and not twin.is_over()
-    assert len(hand.view()["tricks"]) > len(twin.view()["tricks"]) or twin.view() != hand.view()
+    twin_views = []
+    for _ in actions:
+        twin.pop()
+        twin_views.append(twin.view())
+    assert hand.is_over() and hand.view() == final and not twin.is_over()
+    for want in twin_views:
+        hand.pop()
+        assert hand.view() == want

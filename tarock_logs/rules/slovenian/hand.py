@@ -46,10 +46,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
+from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Violation
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
@@ -95,9 +96,44 @@ _TARGET_PHASE: Final = {
 #: contracts whose play ends at the declarer's first trick (berač) or first lost trick (valat)
 _ENDS_WHEN_DECLARER_WINS: Final = frozenset({"berac", "odprti_berac"})
 _ENDS_WHEN_DECLARER_LOSES: Final = frozenset({"barvni_valat", "valat"})
-#: undo entries of a legal card by the seat to move (the card is in the history)
-_LEGAL_PLAY: Final = ("legal_play",)
-_LEGAL_PLAY_DONE: Final = ("legal_play", "done")
+
+
+class _PlayUndo(NamedTuple):
+    """The undo entry of a card (python-chess's ``_BoardState`` for one move): who played
+    what, whether the seat held it (a card not held is put on the trick but taken from no
+    hand), whether it was a detected renons and whether it ended the hand."""
+
+    seat: int
+    card: str
+    in_hand: bool
+    renons: bool
+    done: bool
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _PlayUndo:
+        return self  # immutable (and the sentinels below stay themselves in a copied hand)
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """The undo entry of any other action: everything but the card path's lists is a scalar
+    or an immutable value (replaced on change), kept by reference (``scalars``, in the order
+    of ``SlovenianHand._SCALARS``); the card path's lists are kept by length (``trick`` also
+    by object, as completing a trick replaces it); the hands are copied only by actions that
+    move cards (else ``hands`` is None)."""
+
+    scalars: tuple[Any, ...]
+    trick: list[tuple[int, str]]
+    trick_len: int
+    tricks_len: int
+    detected_len: int
+    hands: list[set[str]] | None
+
+
+#: the undo entries of a legal card by the seat to move (the card is in the history)
+_LEGAL_PLAY: Final = _PlayUndo(-1, "", True, False, False)
+_LEGAL_PLAY_DONE: Final = _PlayUndo(-1, "", True, False, True)
+#: the undo entry of a card that changed nothing (a seat not at the table, no card at all)
+_NOOP: Final = _PlayUndo(-1, "", False, False, False)
 #: shared (seat, card) pairs, so that tricks hold no per-hand tuples
 _PAIRS: Final[dict[tuple[int, str], tuple[int, str]]] = {
     (s, c): (s, c) for s in range(5) for c in sorted(PACK_SET)
@@ -209,7 +245,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             for h in self.dealt
         ]
         self.history: list[Action] = []
-        self._undo: list[Any] = []
+        self._undo: list[_PlayUndo | _Snapshot] = []
         self._version = 0
         self._lc_key: tuple[int, int] = (-1, -1)
         self._lc: list[str] = []
@@ -493,7 +529,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         else:
             snap = self._snapshot(t)
             out = self._dispatch(action)
-            self._undo.append(("snap", snap))
+            self._undo.append(snap)
         self.history.append(action)
         self._version += 1
         self._last_violations = out
@@ -504,19 +540,16 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         entry = self._undo.pop()
         action = self.history.pop()
         if entry is _LEGAL_PLAY or entry is _LEGAL_PLAY_DONE:
-            self._unplay(("play", action.seat, action.card, True, False, entry is _LEGAL_PLAY_DONE))
-        elif entry[0] == "snap":
-            self._restore(entry[1])
-        else:
+            self._unplay(_PlayUndo(action.seat, action.card or "", True, False, entry.done))
+        elif isinstance(entry, _Snapshot):
+            self._restore(entry)
+        elif entry is not _NOOP:
             self._unplay(entry)
         self._version += 1
         self._lc_key = (-1, -1)
         return action
 
-    # The state for the snapshot undo of non-play actions: everything but the card path's
-    # lists is a scalar or an immutable value (replaced on change), saved by reference; the
-    # card path's lists are saved by length (``trick`` also by object, as completing a trick
-    # replaces it); the hands are copied only by actions that move cards.
+    #: the fields a :class:`_Snapshot` keeps by reference
     _SCALARS: Final = (
         "phase",
         "high",
@@ -552,8 +585,8 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
     _get_scalars: Final = attrgetter(*_SCALARS)
     _MOVES_CARDS: Final = frozenset({"talon", "discard", "play"})
 
-    def _snapshot(self, kind: str) -> tuple[Any, ...]:
-        return (
+    def _snapshot(self, kind: str) -> _Snapshot:
+        return _Snapshot(
             self._get_scalars(self),
             self.trick,
             len(self.trick),
@@ -562,17 +595,17 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             [set(h) for h in self.hands] if kind in self._MOVES_CARDS else None,
         )
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
+    def _restore(self, snap: _Snapshot) -> None:
         d = self.__dict__
-        for k, v in zip(self._SCALARS, snap[0], strict=True):
+        for k, v in zip(self._SCALARS, snap.scalars, strict=True):
             d[k] = v
-        trick = snap[1]
-        del trick[snap[2] :]
+        trick = snap.trick
+        del trick[snap.trick_len :]
         d["trick"] = trick
-        del self.tricks[snap[3] :]
-        del self.detected[snap[4] :]
-        if snap[5] is not None:  # actions that move no card leave the hands as they are
-            d["hands"] = snap[5]
+        del self.tricks[snap.tricks_len :]
+        del self.detected[snap.detected_len :]
+        if snap.hands is not None:  # actions that move no card leave the hands as they are
+            d["hands"] = snap.hands
 
     def _dispatch(self, a: Action) -> list[Violation]:
         t = a.type
@@ -760,7 +793,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 )
             )
             if not in_dispatch:
-                self._undo.append(("noop",))
+                self._undo.append(_NOOP)
             return out
         hand = self.hands[seat]
         exp = self._play_turn()
@@ -785,7 +818,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 )
             )
             if not in_dispatch:
-                self._undo.append(("noop",))
+                self._undo.append(_NOOP)
             return out
         in_hand = card in hand
         renons = False
@@ -813,7 +846,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         if len(trick) >= self.n_active:
             done = self._complete_trick()
         if not in_dispatch:
-            self._undo.append(("play", seat, card, in_hand, renons, done))
+            self._undo.append(_PlayUndo(seat, card, in_hand, renons, done))
         return out
 
     def _illegal(self, seat: int, card: str, legal: list[str]) -> Violation:
@@ -931,10 +964,8 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             return True
         return False
 
-    def _unplay(self, entry: Any) -> None:
-        if entry[0] == "noop":
-            return
-        _, seat, card, in_hand, renons, done = entry
+    def _unplay(self, entry: _PlayUndo) -> None:
+        seat, card, in_hand, renons, done = entry
         if done or not self.trick:
             rec = self.tricks.pop()
             self.trick = list(rec.cards)
