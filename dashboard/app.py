@@ -2,34 +2,32 @@
 
 It calls ``st.navigation`` once and runs the chosen page. Replay and audit are *not* the
 default page, so their deep links (``/replay?hand=…&step=…&seat=…``) resolve.
-
-Nothing is fetched from any other host: the icons (``:material/…:``) are drawn with the font
-Streamlit serves itself, and the browser tab's icon is drawn here (a ``:material/…:`` page
-icon would be loaded from fonts.gstatic.com). The app's own configuration
-(``dashboard/.streamlit/config.toml``) turns Streamlit's usage statistics off however the
-script is started.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.state import favicon, sidebar_common
+from dashboard.state import resolve_lang, sidebar_common, tr
 
-st.set_page_config(page_title="tarock-logs", page_icon=favicon(), layout="wide")
+st.set_page_config(page_title="tarock-logs", page_icon=":material/style:", layout="wide")
+resolve_lang()  # before the page titles: they are in the interface language
 
 PAGES = [
-    st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", default=True),
-    st.Page("app_pages/audit.py", title="Audit", icon=":material/gavel:", url_path="audit"),
+    st.Page("app_pages/overview.py", title=tr("Overview"), icon=":material/home:", default=True),
+    st.Page("app_pages/audit.py", title=tr("Audit"), icon=":material/gavel:", url_path="audit"),
     st.Page(
-        "app_pages/replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"
+        "app_pages/replay.py", title=tr("Replay"), icon=":material/play_circle:", url_path="replay"
     ),
     st.Page(
-        "app_pages/players.py", title="Players", icon=":material/bar_chart:", url_path="players"
+        "app_pages/players.py",
+        title=tr("Players"),
+        icon=":material/bar_chart:",
+        url_path="players",
     ),
     st.Page(
         "app_pages/tournament.py",
-        title="Tournament",
+        title=tr("Tournament"),
         icon=":material/emoji_events:",
         url_path="tournament",
     ),

@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 import duckdb
 import streamlit as st
-from PIL import Image, ImageDraw
 
-from dashboard.view_model import HandView, md_text, pseudonym, score_lines, total_lines
+from dashboard.view_model import HandView, pseudonym, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
+from tarock_logs.report import i18n
 from tarock_logs.store import db_fingerprint, queries
 
 T = TypeVar("T")
@@ -84,8 +84,10 @@ def require_db() -> tuple[Path, DbKey]:
     path = db_path()
     if path is None or not path.is_file():
         st.error(
-            "No database. Start the dashboard with `tarock dashboard --db FILE` "
-            "after `tarock ingest PATH --db FILE`."
+            tr(
+                "No database. Start the dashboard with `tarock dashboard --db FILE` "
+                "after `tarock ingest PATH --db FILE`."
+            )
         )
         st.stop()
     assert path is not None
@@ -145,18 +147,6 @@ def hand_view(hand_id: str) -> HandView | None:
     return _replay(key, hand_id)
 
 
-@st.cache_resource(show_spinner=False)
-def favicon() -> Image.Image:
-    """The browser tab's icon: a card with a tarok's blue border, drawn here and served by the
-    dashboard itself (32 × 32 pixels)."""
-    img = Image.new("RGBA", (32, 32), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((5, 1, 26, 30), radius=4, fill="white", outline="#1a237e", width=3)
-    draw.rectangle((11, 8, 20, 11), fill="#1a237e")
-    draw.rectangle((14, 8, 17, 23), fill="#1a237e")
-    return img
-
-
 def masked(name: str) -> str:
     """A player's name, or its stable pseudonym when the sidebar's masking toggle is on."""
     if st.session_state.get("mask_names"):
@@ -164,12 +154,63 @@ def masked(name: str) -> str:
     return name
 
 
+def browser_lang() -> str:
+    """The language the browser asks for (its locale, else its ``Accept-Language``
+    header): one of :data:`tarock_logs.report.i18n.LANGS`, English when it asks for none."""
+    try:
+        locale = st.context.locale
+    except Exception:  # noqa: BLE001 - no browser (AppTest): English
+        locale = None
+    if locale and i18n.normalize(locale) != "en":
+        return i18n.normalize(locale)
+    try:
+        header = st.context.headers.get("Accept-Language")
+    except Exception:  # noqa: BLE001
+        header = None
+    return i18n.negotiate(header)
+
+
+def resolve_lang() -> str:
+    """The interface language of this run, settled before anything is drawn: ``?lang=`` when
+    the URL brings a new value, else the session's choice, else the browser's language.
+    The sidebar's language picker (key ``lang``) then shows it."""
+    url = st.query_params.get("lang")
+    seen = st.session_state.get("_url_seen_lang")
+    if url is not None and url != seen and url in i18n.LANGS:
+        st.session_state["lang"] = url
+    elif st.session_state.get("lang") not in i18n.LANGS:
+        st.session_state["lang"] = browser_lang()
+    lang: str = st.session_state["lang"]
+    return lang
+
+
+def lang() -> str:
+    """The interface language (see :func:`resolve_lang`)."""
+    value = st.session_state.get("lang")
+    return value if value in i18n.LANGS else resolve_lang()
+
+
+def tr(msgid: str, /, **fields: Any) -> str:
+    """The label ``msgid`` (English) in the interface language."""
+    return i18n.t(msgid, lang(), **fields)
+
+
 def sidebar_common() -> None:
-    """Widgets every page shares: name masking (kept for the whole session)."""
+    """Widgets every page shares: the language (also ``?lang=en|sl|de``) and name masking
+    (kept for the whole session)."""
+    url_selectbox(
+        tr("Language"),
+        list(i18n.LANGS),
+        param="lang",
+        key="lang",
+        default=lang(),
+        format_func=lambda code: i18n.LANG_NAMES.get(code, code),
+        container=st.sidebar,
+    )
     st.sidebar.toggle(
-        "Mask player names",
+        tr("Mask player names"),
         key="mask_names",
-        help="Show stable pseudonyms instead of names (for screenshots and exports).",
+        help=tr("Show stable pseudonyms instead of names (for screenshots and exports)."),
         persist_state="session",
     )
 
@@ -183,6 +224,7 @@ def url_selectbox(
     format_func: Callable[[str], str] = str,
     default: str | None = None,
     on_change: Callable[[], None] | None = None,
+    container: Any = None,
     **kwargs: Any,
 ) -> str | None:
     """A selectbox whose value is the URL query parameter ``param`` (a deep link).
@@ -198,7 +240,7 @@ def url_selectbox(
         st.session_state[key] = url_val
     elif st.session_state.get(key) not in options:
         st.session_state[key] = default if default in options else None
-    value: str | None = st.selectbox(
+    value: str | None = (container or st).selectbox(
         label, options, key=key, format_func=format_func, on_change=on_change, **kwargs
     )
     if value is None:
@@ -212,32 +254,68 @@ def url_selectbox(
 
 def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
-    table (and flagged in its ``differs`` column); then the totals per player."""
+    table (and flagged in its *differs* column); then the totals per player. Labels in the
+    interface language, the score items in the game's words."""
+    from dashboard.view_model import _item_name
+
+    game = view.game
     rows = score_lines(view, players)
     if rows:
         bad = [r for r in rows if r["differs"]]
         if bad:
             st.error(
-                "**Score differences** — "
+                "**"
+                + tr("Score differences")
+                + "** — "
                 + "; ".join(
-                    f"{md_text(r['item'])} ({md_text(r['who'])}): recorded {r['recorded']}, "
-                    f"recomputed {r['recomputed']}"
+                    tr(
+                        "{item} ({who}): recorded {recorded}, recomputed {recomputed}",
+                        item=_item_name(r["item"], game, lang()),
+                        who=r["who"] if r["who"] != "declarer side" else tr("declarer side"),
+                        recorded=_dash(r["recorded"]),
+                        recomputed=_dash(r["recomputed"]),
+                    )
                     for r in bad
                 ),
                 icon=":material/error:",
             )
+        shown = [
+            {
+                tr("item"): _item_name(r["item"], game, lang()),
+                tr("who"): r["who"] if r["who"] != "declarer side" else tr("declarer side"),
+                tr("recorded"): _dash(r["recorded"]),
+                tr("recomputed"): _dash(r["recomputed"]),
+                tr("difference"): _dash(r["delta"]),
+                tr("differs"): r["differs"],
+            }
+            for r in rows
+        ]
         st.dataframe(
-            rows,
+            shown,
             hide_index=True,
             width="stretch",
-            column_config={"differs": st.column_config.CheckboxColumn("differs")},
+            column_config={tr("differs"): st.column_config.CheckboxColumn(tr("differs"))},
         )
     else:
-        st.caption("No itemised score stored for this hand.")
+        st.caption(tr("No itemised score stored for this hand."))
     totals = total_lines(view, players)
     if totals:
         st.dataframe(
-            totals,
+            [
+                {
+                    tr("player"): r["player"],
+                    tr("recorded"): _dash(r["recorded"]),
+                    tr("recomputed"): _dash(r["recomputed"]),
+                    tr("differs"): r["differs"],
+                }
+                for r in totals
+            ],
             hide_index=True,
-            column_config={"differs": st.column_config.CheckboxColumn("differs")},
+            column_config={tr("differs"): st.column_config.CheckboxColumn(tr("differs"))},
         )
+
+
+def _dash(value: Any) -> Any:
+    """A number as it is; a missing one as an en dash (never ``None`` on a page). Numbers stay
+    numbers, so a column with a missing value is shown as text."""
+    return "—" if value is None else value

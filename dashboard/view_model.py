@@ -27,6 +27,7 @@ import duckdb
 from tarock_logs.log import models as m
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
+from tarock_logs.report.i18n import t
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action
 from tarock_logs.store import queries
@@ -246,14 +247,19 @@ def total_lines(view: HandView, players: list[str]) -> list[dict[str, Any]]:
 
 
 def step_text(
-    view: HandView, action: Any, players: list[str] | None = None, *, step: int | None = None
+    view: HandView,
+    action: Any,
+    players: list[str] | None = None,
+    *,
+    step: int | None = None,
+    lang: str = "en",
 ) -> str:
     """One action of the hand as people read it (:func:`tarock_logs.report.text.describe_action`
     in the hand's game, in the phase of ``step`` when given: a Slovenian pass is *naprej* in
     the bidding, *v redu* in the announcement round): ``"Ana bids tri"``; ``"the deal"`` at
     step 0."""
     phase = view.phase_at(step) if step is not None else None
-    return text.describe_action(action, game=view.game, players=players, phase=phase)
+    return text.describe_action(action, game=view.game, players=players, phase=phase, lang=lang)
 
 
 def phase_marks(view: HandView) -> list[tuple[str, int]]:
@@ -298,31 +304,11 @@ def phase_marks(view: HandView) -> list[tuple[str, int]]:
     return marks
 
 
-def history_lines(players: list[str], rows: Any) -> list[str]:
-    """The lines of a bidding, announcement or kontra history of the engine's view: each entry
-    (a dict with a ``seat``, or a ``[seat, ...]`` list) as ``"<player>: <what>"``."""
-    n_seats = len(players)
-    out = []
-    for r in rows or []:
-        if isinstance(r, dict):
-            seat = r.get("seat")
-            who = players[seat] if isinstance(seat, int) and 0 <= seat < n_seats else ""
-            rest = ", ".join(
-                f"{k} {v}" for k, v in r.items() if k != "seat" and v not in (None, "")
-            )
-            out.append(f"{who}: {rest}" if who else rest)
-        elif isinstance(r, (list, tuple)) and r and isinstance(r[0], int) and r[0] < n_seats:
-            out.append(f"{players[r[0]]}: " + " ".join(str(x) for x in r[1:]))
-        else:
-            out.append(str(r))
-    return out
-
-
 def played_by_seat(view: dict[str, Any], n_seats: int) -> list[list[str]]:
     """Cards each seat has played so far (completed tricks and the trick on the table)."""
     out: list[list[str]] = [[] for _ in range(n_seats)]
-    for t in view.get("tricks") or []:
-        for seat, card in t.get("cards") or []:
+    for done in view.get("tricks") or []:
+        for seat, card in done.get("cards") or []:
             if 0 <= seat < n_seats:
                 out[seat].append(card)
     for seat, card in view.get("trick") or []:
@@ -332,29 +318,48 @@ def played_by_seat(view: dict[str, Any], n_seats: int) -> list[list[str]]:
 
 
 def trick_rows(
-    view: dict[str, Any], players: list[str], declarer_side: set[int]
+    view: dict[str, Any],
+    players: list[str],
+    declarer_side: set[int],
+    *,
+    game: str | None = None,
+    lang: str = "en",
 ) -> list[dict[str, Any]]:
-    """The trick list: leader, cards, winner, card points and the running totals per side."""
+    """The trick list: trick, leader, cards (each with its player), winner, card points and
+    the running totals per side. Points the engine counts in thirds (Slovenian tarok) are
+    written as fractions (``5⅓``), as on a score sheet; the column names are in ``lang``."""
+    from dashboard.table import thirds_text
+
     rows = []
     run_decl: float = 0
     run_opp: float = 0
-    for i, t in enumerate(view.get("tricks") or [], start=1):
-        pts = t.get("points")
-        winner = t.get("winner")
+    in_thirds = False
+    for i, done in enumerate(view.get("tricks") or [], start=1):
+        pts = done.get("points")
+        winner = done.get("winner")
+        in_thirds = in_thirds or done.get("points_unit") == "thirds"
         if isinstance(pts, (int, float)) and winner is not None:
             if winner in declarer_side:
                 run_decl += pts
             else:
                 run_opp += pts
+
+        def shown(x: float | None, thirds: bool = in_thirds) -> str:
+            return thirds_text(x) if thirds else ("" if x is None else f"{x:g}")
+
         rows.append(
             {
-                "trick": i,
-                "leader": players[t["leader"]] if t.get("leader") is not None else "",
-                "cards": "  ".join(f"{players[s][:10]}:{c}" for s, c in t.get("cards") or []),
-                "winner": players[winner] if winner is not None else "",
-                "points": pts,
-                "declarer side": run_decl if declarer_side else None,
-                "defenders": run_opp if declarer_side else None,
+                t("trick", lang): i,
+                t("led by", lang): players[done["leader"]]
+                if done.get("leader") is not None
+                else "",
+                t("cards", lang): "  ".join(
+                    f"{text.card_text(c, game)} {players[s]}" for s, c in done.get("cards") or []
+                ),
+                t("won by", lang): players[winner] if winner is not None else "",
+                t("points", lang): shown(pts),
+                t("declarer side", lang): shown(run_decl) if declarer_side else "",
+                t("defenders", lang): shown(run_opp) if declarer_side else "",
             }
         )
     return rows
@@ -442,3 +447,207 @@ def alternatives(view: HandView, step: int) -> list[Action]:
         return list(state.legal_actions())
     except Exception:  # noqa: BLE001
         return []
+
+
+# --------------------------------------------------------------------------- navigation (pure)
+
+
+@dataclass(frozen=True)
+class ActionEntry:
+    """One line of the replay's action list: the step it leads to, its phase (the engine's),
+    the trick it belongs to (plays only), the action in words and whether it was illegal."""
+
+    step: int
+    phase: str | None
+    trick: int | None
+    text: str
+    illegal: bool
+
+
+def action_entries(view: HandView, players: list[str], lang: str = "en") -> list[ActionEntry]:
+    """Every action of the hand in words (:func:`tarock_logs.report.text.describe_action` in
+    the hand's game and ``lang``), each with the step it leads to; step 0 is the deal."""
+    bad = {v["action_index"] for v in view.violations if v.get("severity", "error") == "error"}
+    out = [ActionEntry(0, None, None, text.describe_action(None, lang=lang), False)]
+    for st in view.steps[1:]:
+        action = st.action
+        if action is None:
+            continue
+        trick = None
+        if action.type == "play":
+            before = view.steps[st.index - 1].view or {}
+            trick = len(before.get("tricks") or []) + 1
+        phase = view.phase_at(st.index)
+        said = text.describe_action(action, game=view.game, players=players, phase=phase, lang=lang)
+        illegal = st.action_index in bad or any(v.severity == "error" for v in st.violations)
+        out.append(ActionEntry(st.index, phase, trick, said, illegal))
+    return out
+
+
+def trick_stops(view: HandView) -> list[int]:
+    """The positions ↑/↓ (PageUp/PageDown) move between: the deal, the first step of each
+    phase before the play, every step that completes a trick, and the last step."""
+    stops = {0, max(len(view.steps) - 1, 0)}
+    last_phase = None
+    prev_tricks = 0
+    for st in view.steps[1:]:
+        if st.action is None:
+            continue
+        n_tricks = len((st.view or {}).get("tricks") or [])
+        if st.action.type == "play":
+            if n_tricks > prev_tricks:
+                stops.add(st.index)
+        else:
+            phase = view.phase_at(st.index)
+            if phase != last_phase:
+                stops.add(st.index)
+                last_phase = phase
+        prev_tricks = n_tricks
+    return sorted(stops)
+
+
+def next_stop(stops: list[int], step: int, forward: bool) -> int:
+    """The next (or previous) of ``stops`` after (before) ``step``; ``step`` at either end."""
+    if forward:
+        return next((s for s in stops if s > step), step)
+    return next((s for s in reversed(stops) if s < step), step)
+
+
+def phase_jumps(view: HandView, lang: str = "en") -> list[tuple[str, int]]:
+    """The phase jumps in hand order: each phase once, at its first step (the engine's
+    phases, so Royal Tarock's bidding comes before its announcements as played), then each
+    trick and the end; labels in ``lang``."""
+    out: list[tuple[str, int]] = [(t("the deal", lang), 0)] if view.steps else []
+    seen: set[str] = set()
+    prev_tricks = 0
+    for st in view.steps[1:]:
+        if st.action is None:
+            continue
+        if st.action.type == "play":
+            before = view.steps[st.index - 1].view or {}
+            n_before = len(before.get("tricks") or [])
+            if not (before.get("trick") or []) and (n_before >= prev_tricks):
+                out.append((t("trick {n}", lang, n=n_before + 1), st.index))
+            prev_tricks = n_before + 1
+            continue
+        phase = view.phase_at(st.index) or st.action.type
+        if phase not in seen:
+            seen.add(phase)
+            out.append((text.phase_name(phase, lang=lang), st.index))
+    if view.steps:
+        out.append((t("end of the hand", lang), len(view.steps) - 1))
+    return out
+
+
+def parse_step(raw: str | None, last: int) -> tuple[int | None, bool]:
+    """A ``step=`` URL value read against a hand of ``last`` steps: ``(step, ok)``; ``(None,
+    True)`` for no value; ``ok`` False for a value that is no step of this hand (then the step
+    is the nearest one that is)."""
+    if raw is None or raw == "":
+        return None, True
+    try:
+        n = int(raw)
+    except ValueError:
+        return 0, False
+    if 0 <= n <= last:
+        return n, True
+    return (0 if n < 0 else last), False
+
+
+def allowed_cards(view: HandView, step: int) -> list[str]:
+    """At a step whose action is an illegal card: the cards the rules allowed that seat to
+    play instead (the engine's legal plays in the position before it); empty otherwise."""
+    if not 0 < step < len(view.steps):
+        return []
+    st = view.steps[step]
+    action = st.action
+    if action is None or action.type != "play" or not st.violations:
+        return []
+    return [
+        a.card
+        for a in alternatives(view, step - 1)
+        if a.type == "play" and a.seat == action.seat and a.card
+    ]
+
+
+def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[str, Any]:
+    """The end-of-hand panel: the contract and its result, the card points (thirds as
+    fractions), the recomputed score item by item, the radelci before and after, and the
+    cards each player still held when the hand ended early (none when every card was played).
+
+    Returns ``{"headline": str, "card_points": str | None, "items": [rows], "radelci":
+    [rows], "remaining": [(name, cards)]}``.
+    """
+    from dashboard.table import thirds_text
+
+    score = view.replay.score if view.replay is not None else None
+    contract = (score.contract if score else None) or view.contract
+    declarer = score.declarer if score and score.declarer is not None else view.declarer
+    partner = score.partner if score and score.partner is not None else view.partner
+    won = score.won if score and score.won is not None else view.won
+    bits = [text.contract_name(contract, view.game, lang=lang)]
+    if declarer is not None and declarer < len(players):
+        who = players[declarer]
+        if partner is not None and partner < len(players) and partner != declarer:
+            who += " + " + players[partner]
+        bits.append(who)
+    if won is not None:
+        bits.append(t("won", lang) if won else t("lost", lang))
+    cp = dict(score.card_points) if score else {}
+    card_points = None
+    if "declarer_side_thirds" in cp:
+        card_points = t(
+            "card points: declarer side {a}, defenders {b}",
+            lang,
+            a=thirds_text(cp.get("declarer_side_thirds")),
+            b=thirds_text(cp.get("defenders_thirds")),
+        )
+    elif "declarer_side" in cp:
+        card_points = t("card points: declarer side {a}", lang, a=cp["declarer_side"])
+    items = []
+    for it in score.items if score else ():
+        seat = it.seat
+        who = (
+            players[seat] if seat is not None and seat < len(players) else t("declarer side", lang)
+        )
+        row = {
+            t("item", lang): _item_name(it.item, view.game, lang),
+            t("who", lang): who,
+            t("points", lang): it.value,
+        }
+        if lang == "en":
+            row["reason"] = it.reason
+        items.append(row)
+    radelci = []
+    before = (view.replay.carry_before or {}).get("radelci") if view.replay else None
+    after = (view.replay.carry_after or {}).get("radelci") if view.replay else None
+    if (before and any(before)) or (after and any(after)):
+        for s, name in enumerate(players):
+            radelci.append(
+                {
+                    t("player", lang): name,
+                    t("radelci before", lang): before[s] if before and s < len(before) else 0,
+                    t("radelci after", lang): after[s] if after and s < len(after) else 0,
+                }
+            )
+    final = view.steps[-1].view or {} if view.steps else {}
+    remaining = [
+        (players[s], list(h))
+        for s, h in enumerate(final.get("hands") or [])
+        if h and s < len(players)
+    ]
+    return {
+        "headline": " · ".join(bits),
+        "card_points": card_points,
+        "items": items,
+        "radelci": radelci,
+        "remaining": remaining,
+    }
+
+
+def _item_name(item: str, game: str, lang: str) -> str:
+    """A score item in the game's words (a bonus or contract term), else translated."""
+    named = text.bonus_name(item, game)
+    if named != item.replace("_", " "):
+        return named
+    return t(item.replace("_", " "), lang)

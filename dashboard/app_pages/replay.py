@@ -1,8 +1,13 @@
-"""Replay: one hand, action by action, as the rules engine saw it.
+"""Replay: one hand, action by action, as a card table.
 
-Deep link: ``/replay?hand=<hand_id>&step=<n>&seat=<s|all>`` (step 0 is the deal; step k is
-the position after the k-th action). The hand, step and seat widgets are bound to the URL, so
-every view is shareable; unknown values are ignored (validated against the database).
+Deep link: ``/replay?hand=<hand_id>&step=<n>&seat=<s|all>&lang=<en|sl|de>`` (step 0 is the
+deal; step k is the position after the k-th action). The hand, step and seat are written to
+the URL as the position moves, so every position is a link that survives a reload; a hand or
+a step that does not exist is said so on the page (never silently replaced by another).
+
+Keys (Streamlit's button shortcuts, so they work wherever the focus is not in a text field):
+←/→ one action, ↑/↓ and PageUp/PageDown one trick (before the play: one phase), Home/End the
+deal and the last action. The action list is clickable: choosing a line moves the position.
 """
 
 from __future__ import annotations
@@ -13,25 +18,31 @@ import polars as pl
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
+from dashboard.state import (
+    data,
+    hand_view,
+    lang,
+    masked,
+    require_db,
+    score_table,
+    tr,
+    url_selectbox,
+)
+from dashboard.table import position, table_html
 from dashboard.view_model import HandView
-from dashboard.view_model import md_text as md
 from tarock_logs.report import text
-from tarock_logs.report.cards_svg import cards_svg
 from tarock_logs.store import queries as q
 
+LANG = lang()
 require_db()
 sessions: pl.DataFrame = data(q.sessions_index)
 sessions = sessions.filter(pl.col("n_hands") > 0)
+st.title(tr("Replay"))
 if sessions.is_empty():
-    st.info("The database holds no hands yet.")
+    st.info(tr("The database holds no hands yet."))
     st.stop()
 sids: list[str] = sessions["session_id"].to_list()
 slabels = dict(zip(sids, sessions["label"].to_list(), strict=True))
-
-
-def _reset_step() -> None:
-    st.session_state["step"] = 0
 
 
 def _set_step(n: int) -> None:
@@ -48,9 +59,13 @@ def _goto_hand(hand_id: str | None, session_id: str | None = None) -> None:
 
 def _jump() -> None:
     choice = st.session_state.get("jump")
-    if choice:
-        st.session_state["step"] = int(choice.rsplit("step ", 1)[1].rstrip(")"))
+    if choice is not None:
+        st.session_state["step"] = int(choice)
     st.session_state["jump"] = None
+
+
+def _picked_action() -> None:
+    st.session_state["step"] = int(st.session_state.get("action_list") or 0)
 
 
 def _new_session() -> None:
@@ -58,18 +73,30 @@ def _new_session() -> None:
     st.session_state["step"] = 0
 
 
-st.title("Replay")
-# A deep link names the hand; its session is looked up (and so validated) in the database.
+# ---------------------------------------------------------------- which hand
 url_hand = st.query_params.get("hand")
+bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
     url_session = data(q.hand_session, url_hand)
     if url_session in slabels:
         st.session_state["replay_session"] = url_session
+    else:
+        bad_hand = url_hand
 if st.session_state.get("replay_session") not in slabels:
     st.session_state["replay_session"] = sids[0]
-c_session, c_hand = st.columns([3, 2])
+
+if bad_hand is not None:
+    st.error(
+        tr("There is no hand `{hand}` in this database. Choose a hand below.", hand=bad_hand),
+        icon=":material/search_off:",
+    )
+    st.session_state["_url_seen_replay_hand"] = bad_hand
+    st.session_state["replay_hand"] = None
+
+picker = st.expander(tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:")
+c_session, c_hand = picker.columns([3, 2])
 session_id = c_session.selectbox(
-    "Session",
+    tr("Session"),
     sids,
     key="replay_session",
     format_func=lambda s: slabels.get(s, s),
@@ -78,344 +105,388 @@ session_id = c_session.selectbox(
 hands: pl.DataFrame = data(q.session_hands, session_id)
 ids: list[str] = hands["hand_id"].to_list()
 labels = {
-    r["hand_id"]: f"hand {r['number']}"
+    r["hand_id"]: tr("hand {n}", n=r["number"])
     + (f" · {r['contract']}" if r["contract"] else "")
-    + (" [illegal]" if r["illegal"] else "")
-    + (" [score≠]" if r["discrepancy"] else "")
+    + (" · " + tr("illegal") if r["illegal"] else "")
+    + (" · " + tr("score differs") if r["discrepancy"] else "")
     for r in hands.to_dicts()
 }
 with c_hand:
+    if bad_hand is not None:
+        # the URL's hand does not exist: keep the wrong value out of the picker's URL sync
+        st.query_params.pop("hand", None)
     hand_id = url_selectbox(
-        "Hand",
+        tr("Hand"),
         ids,
         param="hand",
         key="replay_hand",
-        default=ids[0] if ids else None,
+        default=None if bad_hand is not None else (ids[0] if ids else None),
         format_func=lambda h: labels.get(h, h),
-        on_change=_reset_step,
-        help="[illegal]: an illegal action · [score≠]: a score difference",
+        on_change=lambda: _set_step(0),
+        placeholder=tr("Choose a hand"),
     )
 if not hand_id:
-    st.info("Select a hand to replay.")
+    if bad_hand is None:
+        st.info(tr("Choose a hand to replay."))
     st.stop()
 found = hand_view(hand_id)
 if found is None:
-    st.error("Unknown hand.")
+    st.error(tr("There is no hand `{hand}` in this database. Choose a hand below.", hand=hand_id))
     st.stop()
-view: HandView = found  # (the fragment below sees it as a HandView)
+view: HandView = found
 
 players = [masked(p) for p in view.players]
 n_seats = len(players)
 last = view.n_steps
 
-# ---------------------------------------------------------------- header
-st.caption(
-    f"{md(vm.event_line(view))} — session {md(view.session_id)}, hand {view.number}, "
-    f"{md(view.game)}, ruleset {md(view.ruleset)}"
-)
-roles = []
-if view.contract:
-    roles.append(f"contract **{md(view.contract)}**")
-if view.declarer is not None:
-    roles.append(f"declarer **{md(players[view.declarer])}**")
-if view.partner is not None:
-    roles.append(f"partner **{md(players[view.partner])}**")
-called = (view.steps[-1].view or {}).get("called_king") if view.steps else None
-if called:
-    roles.append(f"called king **{md(called)}**")
-if view.won is not None:
-    roles.append("won" if view.won else "lost")
-if roles:
-    st.markdown(" · ".join(roles))
+# ---------------------------------------------------------------- which step (deep link)
+raw_step = st.query_params.get("step")
+if raw_step is not None and raw_step != st.session_state.get("_url_seen_step"):
+    wanted, ok = vm.parse_step(raw_step, last)
+    st.session_state["_url_seen_step"] = raw_step
+    if wanted is not None:
+        st.session_state["step"] = wanted
+    if not ok:
+        st.session_state["_bad_step"] = raw_step
+if int(st.session_state.get("step") or 0) > last:
+    st.session_state["step"] = last
 
-h1, h2, h3, h4 = st.columns([1, 1, 1, 1])
-autoplay = h3.toggle("Autoplay", key="autoplay", help="step forward by itself")
-speed = h4.select_slider(
-    "Seconds per step",
-    [0.5, 1.0, 2.0, 4.0],
-    value=1.0,
-    key="autoplay_speed",
-    label_visibility="collapsed",
-    disabled=not autoplay,
-)
-h1.button(
-    "Previous hand",
-    key="prev_hand",
-    icon=":material/skip_previous:",
-    on_click=_goto_hand,
-    args=(view.prev_hand,),
-    disabled=view.prev_hand is None,
-    width="stretch",
-    help="previous hand of this session",
-)
-h2.button(
-    "Next hand",
-    key="next_hand",
-    icon=":material/skip_next:",
-    icon_position="right",
-    on_click=_goto_hand,
-    args=(view.next_hand,),
-    disabled=view.next_hand is None,
-    width="stretch",
-    help="next hand of this session",
-)
-
-p1, p2, p3 = st.columns([2, 1, 1])
-ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
-seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
-if st.session_state.get("follow") not in seat_of:
-    st.session_state["follow"] = None
-follow = p1.selectbox(
-    "Follow a player",
-    ids_at_table,
-    format_func=lambda pid: players[seat_of[pid]],
-    key="follow",
-    placeholder="Follow a player across hands…",
-    label_visibility="collapsed",
-)
-back_of = data(q.player_neighbour_hand, hand_id, follow, False) if follow else None
-next_of = data(q.player_neighbour_hand, hand_id, follow, True) if follow else None
-p2.button(
-    "Their previous hand",
-    key="player_prev",
-    icon=":material/person:",
-    width="stretch",
-    on_click=_goto_hand,
-    args=back_of or (None,),
-    disabled=back_of is None,
-)
-p3.button(
-    "Their next hand",
-    key="player_next",
-    icon=":material/person:",
-    width="stretch",
-    on_click=_goto_hand,
-    args=next_of or (None,),
-    disabled=next_of is None,
-)
+header = [
+    vm.event_line(view),
+    tr("hand {n}", n=view.number),
+    view.game,
+    tr("ruleset {ruleset}", ruleset=view.ruleset),
+]
+st.caption(" · ".join(x for x in header if x))
 
 if not view.steps:
-    st.warning("This hand could not be replayed: " + md("; ".join(view.unverified)))
+    st.warning(tr("This hand could not be replayed.") + " " + "; ".join(view.unverified))
     st.stop()
+
+ENTRIES = vm.action_entries(view, players, LANG)
+STOPS = vm.trick_stops(view)
+JUMPS = vm.phase_jumps(view, LANG)
+
+
+def _entry_label(step: int) -> str:
+    e = ENTRIES[step] if step < len(ENTRIES) else None
+    if e is None:
+        return str(step)
+    where = ""
+    if e.trick is not None:
+        where = tr("trick {n}", n=e.trick) + " · "
+    elif e.phase:
+        where = text.phase_name(e.phase, lang=LANG) + " · "
+    mark = " ✗" if e.illegal else ""
+    return f"{step}. {where}{e.text}{mark}"
 
 
 def viewer() -> None:
     """The position at one step: reruns alone when the step or the view changes (and every
-    ``speed`` seconds while autoplay is on, one step further each time)."""
+    few seconds while autoplay is on, one step further each time)."""
+    autoplay = bool(st.session_state.get("autoplay"))
     if autoplay:
         now = int(st.session_state.get("step", 0) or 0)
         if now < last:
             st.session_state["step"] = now + 1
-    # ---------------------------------------------------------------- position and controls
-    c1, c2 = st.columns([3, 1])
-    step = c1.slider("Step", 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
-    step = min(int(step), len(view.steps) - 1) if view.steps else 0
-    seat_opts = ["all"] + [str(i) for i in range(n_seats)]
-    with c2:
-        seat_sel = url_selectbox(
-            "View",
-            seat_opts,
-            param="seat",
-            key="replay_seat",
-            default="all",
-            format_func=lambda s: (
-                "all hands open" if s == "all" else f"seat {s}: {players[int(s)]}"
+    step = max(0, min(int(st.session_state.get("step") or 0), len(view.steps) - 1))
+    st.session_state["step"] = step
+    if st.query_params.get("step") != str(step):
+        st.query_params["step"] = str(step)
+    st.session_state["_url_seen_step"] = str(step)
+    bad_step = st.session_state.pop("_bad_step", None)
+    if bad_step is not None:
+        st.warning(
+            tr(
+                "Step {bad} does not exist in this hand (steps 0 to {last}): showing step {step}.",
+                bad=bad_step,
+                last=last,
+                step=step,
             ),
+            icon=":material/warning:",
         )
-    only = None if seat_sel in (None, "all") else int(seat_sel)
 
-    nav = st.columns(5)
-    nav2 = st.columns([2, 2])
-    nav[0].button(
-        "First", icon=":material/first_page:", on_click=_set_step, args=(0,), width="stretch"
+    cur = view.steps[step]
+    st.markdown(
+        "**"
+        + tr("Step {step} of {last}", step=step, last=last)
+        + ":** "
+        + vm.step_text(view, cur.action, players, step=step, lang=LANG)
     )
-    nav[1].button(
-        "Back",
+    # the seat whose view is shown: the picker sits in the toolbar under the table, so its
+    # value (from the URL when a link brings one) is read first
+    seat_opts = ["all"] + [str(i) for i in range(n_seats)]
+    url_seat = st.query_params.get("seat")
+    if url_seat != st.session_state.get("_url_seen_replay_seat") and url_seat in seat_opts:
+        st.session_state["replay_seat"] = url_seat
+    seat_now = st.session_state.get("replay_seat")
+    only = int(seat_now) if seat_now in seat_opts and seat_now != "all" else None
+    allowed = vm.allowed_cards(view, step) if cur.violations else []
+    # ---------------------------------------------------------------- the table
+    pos = position(view, step, players=players, lang=LANG, viewer=only, allowed=allowed)
+    st.html(table_html(pos, LANG))
+
+    # ---------------------------------------------------------------- the toolbar
+    bar = st.container(horizontal=True, key="toolbar", gap="small")
+    bar.button(
+        "",
+        icon=":material/first_page:",
+        key="home",
+        on_click=_set_step,
+        args=(0,),
+        shortcut="Home",
+        help=tr("The deal (Home)"),
+        disabled=step == 0,
+    )
+    bar.button(
+        "",
+        icon=":material/keyboard_double_arrow_left:",
+        key="trick_back",
+        on_click=_set_step,
+        args=(vm.next_stop(STOPS, step, False),),
+        shortcut="Up",
+        help=tr("One trick back (↑ or PageUp)"),
+        disabled=step == 0,
+    )
+    bar.button(
+        "",
         icon=":material/chevron_left:",
         key="back",
         on_click=_set_step,
         args=(step - 1,),
         shortcut="Left",
+        help=tr("One action back (←)"),
         disabled=step <= 0,
-        width="stretch",
     )
-    nav[2].button(
-        "Next",
+    bar.button(
+        "",
         icon=":material/chevron_right:",
-        icon_position="right",
         key="forward",
         on_click=_set_step,
         args=(min(last, step + 1),),
         shortcut="Right",
+        help=tr("One action forward (→)"),
         disabled=step >= last,
-        width="stretch",
     )
-    nav[3].button(
-        "Last",
+    bar.button(
+        "",
+        icon=":material/keyboard_double_arrow_right:",
+        key="trick_forward",
+        on_click=_set_step,
+        args=(vm.next_stop(STOPS, step, True),),
+        shortcut="Down",
+        help=tr("One trick forward (↓ or PageDown)"),
+        disabled=step >= last,
+    )
+    bar.button(
+        "",
         icon=":material/last_page:",
-        icon_position="right",
+        key="end",
         on_click=_set_step,
         args=(last,),
-        width="stretch",
+        shortcut="End",
+        help=tr("The last action (End)"),
+        disabled=step >= last,
     )
     problem = view.first_problem_step()
-    nav[4].button(
-        "First problem",
-        icon=":material/report:",
-        key="first_problem",
-        on_click=_set_step,
-        args=(problem or 0,),
-        disabled=problem is None,
-        width="stretch",
-        help="the position right after the first illegal action",
-    )
-    marks = vm.phase_marks(view)
-    nav2[0].selectbox(
-        "Jump to",
-        [f"{lbl} (step {s})" for lbl, s in marks],
+    if problem is not None:
+        bar.button(
+            tr("First problem"),
+            icon=":material/report:",
+            key="first_problem",
+            on_click=_set_step,
+            args=(problem,),
+            help=tr("The position right after the first illegal action"),
+        )
+    bar.selectbox(
+        tr("Jump to"),
+        [s for _, s in JUMPS],
         index=None,
         key="jump",
         on_change=_jump,
+        format_func=lambda s: next((lbl for lbl, x in JUMPS if x == s), str(s)),
         label_visibility="collapsed",
-        placeholder="Jump to…",
+        placeholder=tr("Jump to…"),
+        width=170,
     )
-    cur = view.steps[step]
-    state: dict[str, Any] = cur.view or {}
-
+    with bar:
+        seat_sel = url_selectbox(
+            tr("View"),
+            seat_opts,
+            param="seat",
+            key="replay_seat",
+            default="all",
+            format_func=lambda s: tr("all hands open") if s == "all" else players[int(s)],
+            label_visibility="collapsed",
+            width=170,
+        )
+    bar.toggle(tr("Autoplay"), key="autoplay", help=tr("One step forward every second"))
+    # PageUp/PageDown: the same moves as ↑/↓, on buttons kept out of sight (one shortcut each)
+    keys = st.container(key="page_keys")
+    keys.button(
+        tr("One trick back (↑ or PageUp)"),
+        key="page_up",
+        on_click=_set_step,
+        args=(vm.next_stop(STOPS, step, False),),
+        shortcut="PageUp",
+    )
+    keys.button(
+        tr("One trick forward (↓ or PageDown)"),
+        key="page_down",
+        on_click=_set_step,
+        args=(vm.next_stop(STOPS, step, True),),
+        shortcut="PageDown",
+    )
+    assert (None if seat_sel in (None, "all") else int(seat_sel)) == only
     # ---------------------------------------------------------------- the action and its verdict
-    st.subheader(
-        f"Step {step} of {last}: {md(vm.step_text(view, cur.action, players, step=step))}",
-        anchor=False,
-    )
-    offending_cards: set[str] = set()
     for v in cur.violations:
-        rule = f"Rule: **{md(v.rule or '—')}** · code {md(v.code)}"
+        verdict = (
+            f"**{tr('Illegal action')}** — {v.message}  \n"
+            f"{tr('Rule')}: **{v.rule or '—'}** · {tr('code')} `{v.code}`"
+        )
         if v.severity == "error":
-            st.error(f"**Illegal action** — {md(v.message)}  \n{rule}", icon=":material/block:")
+            st.error(verdict, icon=":material/block:")
         else:
-            st.warning(f"**Warning** — {md(v.message)}  \n{rule}", icon=":material/warning:")
-        if v.card:
-            offending_cards.add(v.card)
-    if cur.action is not None and not cur.violations:
-        st.success("Legal", icon=":material/check_circle:")
-    if "error" in state:
-        st.warning(f"The engine could not show this position: {md(state['error'])}")
-
-    # ---------------------------------------------------------------- the table
-    left, right = st.columns([3, 2])
-    with left:
-        played = vm.played_by_seat(state, n_seats)
-        hands = state.get("hands") or view.deal
-        to_move = state.get("to_move")
-        for seat in range(n_seats):
-            tags = []
-            if seat == view.dealer:
-                tags.append("dealer")
-            if seat == state.get("declarer", view.declarer):
-                tags.append("declarer")
-            if state.get("partner") is not None and seat == state.get("partner"):
-                tags.append("partner")
-            if seat == to_move:
-                tags.append("**to move**")
-            held = list(hands[seat]) if seat < len(hands) else []
-            st.markdown(
-                f"**{md(players[seat])}** (seat {seat})" + (" — " + ", ".join(tags) if tags else "")
+            st.warning(
+                verdict.replace(tr("Illegal action"), tr("Warning")), icon=":material/warning:"
             )
-            if only is not None and seat != only:
-                st.caption(f"{len(held)} cards, hidden")
-                continue
-            if not held and not played[seat]:
-                st.caption("no cards" if view.deal[seat] else "sits out")
-                continue
-            st.image(
-                cards_svg(
-                    held + played[seat],
-                    greyed=played[seat],
-                    highlight=offending_cards & set(played[seat]),
-                    scale=0.8,
-                    title=f"{players[seat]}: {text.cards_text(held, view.game)}",
-                    game=view.game,
-                )
+    if allowed:
+        st.caption(
+            tr("The rules allowed: {cards}", cards=text.cards_text(allowed, view.game, lang=LANG))
+        )
+    state: dict[str, Any] = cur.view or {}
+    if "error" in state:
+        st.warning(tr("The engine could not show this position.") + f" {state['error']}")
+
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown("**" + tr("Actions") + "**")
+        st.session_state["action_list"] = step
+        with st.container(height=320, key="action_list_box"):
+            st.radio(
+                tr("Actions"),
+                list(range(len(ENTRIES))),
+                key="action_list",
+                format_func=_entry_label,
+                on_change=_picked_action,
+                label_visibility="collapsed",
             )
     with right:
-        trick = state.get("trick") or []
-        if (
-            not trick
-            and state.get("tricks")
-            and cur.action is not None
-            and cur.action.type == "play"
-        ):
-            trick = state["tricks"][-1].get("cards") or []  # the trick just completed
-        st.markdown("**On the table**")
-        if trick:
-            st.image(
-                cards_svg(
-                    [c for _, c in trick],
-                    highlight=offending_cards,
-                    captions=[players[s].split()[0] for s, _ in trick],
-                    scale=0.9,
-                    game=view.game,
-                )
-            )
+        side: set[int] = set()
+        declarer = state.get("declarer", view.declarer)
+        if declarer is not None:
+            side = {declarer} | ({view.partner} if view.partner is not None else set())
+        rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
+        if rows:
+            st.markdown("**" + tr("Tricks") + "**")
+            st.dataframe(rows, hide_index=True, width="stretch", height=320)
         else:
-            st.caption("no trick in progress")
-        groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
-        if groups:
-            taken = state.get("talon_taken") or []
-            st.markdown("**Talon**" + (" (the greyed group was taken)" if taken else ""))
-            flat = [c for g in groups for c in g]
-            caps = (
-                [f"group {i}" for i, g in enumerate(groups) for _ in g] if len(groups) > 1 else None
-            )
-            st.image(cards_svg(flat, greyed=taken, captions=caps, scale=0.6, game=view.game))
-        discards = state.get("discards")
-        if discards and (only is None or only == view.declarer):
-            st.markdown("**Discards**")
-            st.image(
-                cards_svg(list(discards), highlight=offending_cards, scale=0.6, game=view.game)
-            )
+            st.caption(tr("No trick played yet."))
 
-    h1, h2, h3 = st.columns(3)
-    with h1:
-        st.markdown("**Bidding**")
-        st.text("\n".join(vm.history_lines(players, state.get("bids"))) or "—")
-    with h2:
-        st.markdown("**Announcements**")
-        st.text("\n".join(vm.history_lines(players, state.get("announcements"))) or "—")
-    with h3:
-        st.markdown("**Kontras**")
-        st.text("\n".join(vm.history_lines(players, state.get("kontras"))) or "—")
-
-    side = set()
-    if view.declarer is not None:
-        side = {view.declarer} | ({view.partner} if view.partner is not None else set())
-    rows = vm.trick_rows(state, players, side)
-    if rows:
-        st.markdown("**Tricks**")
-        st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
+    # ---------------------------------------------------------------- the end of the hand
+    if step == last:
+        end = vm.end_summary(view, players, LANG)
+        with st.container(border=True, key="end_panel"):
+            st.markdown("**" + tr("End of the hand") + ":** " + end["headline"])
+            if end["card_points"]:
+                st.caption(end["card_points"])
+            if end["items"]:
+                st.dataframe(end["items"], hide_index=True, width="stretch")
+            if end["radelci"]:
+                st.dataframe(end["radelci"], hide_index=True)
+            if end["remaining"]:
+                st.markdown("**" + tr("Cards still held when the hand ended") + "**")
+                for name, cards in end["remaining"]:
+                    st.markdown(f"{name}: {text.cards_text(cards, view.game, lang=LANG)}")
 
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
     if cur.action is not None and (only is None or cur.action.seat == only):
         alts = vm.alternatives(view, step - 1)
         with st.expander(
-            f"Legal alternatives to this action ({len(alts)})", expanded=bool(cur.violations)
+            tr("Legal alternatives to this action ({n})", n=len(alts)),
+            expanded=bool(cur.violations),
         ):
-            st.markdown(
-                md(", ".join(text.action_phrase(a, view.game) for a in alts[:60]) or "none")
+            st.write(
+                ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
+                or tr("none")
             )
-    nxt = vm.alternatives(view, step) if step < last else []
-    if only is not None:
-        nxt = [a for a in nxt if a.seat == only]
-    if nxt:
-        with st.expander(f"Legal next actions ({len(nxt)})"):
-            st.markdown(md(", ".join(vm.step_text(view, a, players) for a in nxt[:60])))
-
-    # ---------------------------------------------------------------- score
-    with st.expander("Score: recorded vs recomputed", expanded=step == last):
+    with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
         score_table(view, players)
         for u in view.unverified:
-            st.warning(f"Unverified: {md(u)}")
+            st.warning(tr("Unverified") + f": {u}")
 
 
-st.fragment(viewer, run_every=speed if autoplay else None)()
+st.fragment(viewer, run_every=1.0 if st.session_state.get("autoplay") else None)()
+
+# ---------------------------------------------------------------- other hands
+with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):
+    h1, h2 = st.columns(2)
+    h1.button(
+        tr("Previous hand"),
+        key="prev_hand",
+        icon=":material/skip_previous:",
+        on_click=_goto_hand,
+        args=(view.prev_hand,),
+        disabled=view.prev_hand is None,
+        width="stretch",
+    )
+    h2.button(
+        tr("Next hand"),
+        key="next_hand",
+        icon=":material/skip_next:",
+        icon_position="right",
+        on_click=_goto_hand,
+        args=(view.next_hand,),
+        disabled=view.next_hand is None,
+        width="stretch",
+    )
+    p1, p2, p3 = st.columns([2, 1, 1])
+    ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
+    seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
+    if st.session_state.get("follow") not in seat_of:
+        st.session_state["follow"] = None
+    follow = p1.selectbox(
+        tr("Follow a player"),
+        ids_at_table,
+        format_func=lambda pid: players[seat_of[pid]],
+        key="follow",
+        placeholder=tr("Follow a player across hands…"),
+        label_visibility="collapsed",
+    )
+    back_of = data(q.player_neighbour_hand, hand_id, follow, False) if follow else None
+    next_of = data(q.player_neighbour_hand, hand_id, follow, True) if follow else None
+    p2.button(
+        tr("Their previous hand"),
+        key="player_prev",
+        icon=":material/person:",
+        width="stretch",
+        on_click=_goto_hand,
+        args=back_of or (None,),
+        disabled=back_of is None,
+    )
+    p3.button(
+        tr("Their next hand"),
+        key="player_next",
+        icon=":material/person:",
+        width="stretch",
+        on_click=_goto_hand,
+        args=next_of or (None,),
+        disabled=next_of is None,
+    )
+
+st.html(
+    "<style>"
+    # PageUp/PageDown keep their shortcuts on buttons kept out of sight
+    ".st-key-page_keys{position:absolute;width:1px;height:1px;overflow:hidden;"
+    "clip-path:inset(50%)}"
+    # on a phone the toolbar stays in reach at the bottom of the screen while the table
+    # scrolls by
+    "@media (max-width:700px){"
+    ".st-key-toolbar{position:fixed;left:0;right:0;bottom:0;z-index:999990;"
+    "background:#fff;padding:6px 8px;border-top:1px solid #ccc;flex-wrap:nowrap;"
+    "overflow-x:auto}"
+    ".st-key-toolbar button{padding-left:8px;padding-right:8px}"
+    "[data-testid='stMain']{padding-bottom:72px}}"
+    "</style>"
+)

@@ -10,7 +10,10 @@ The face of a card: a rounded rectangle with the rank on top and, below it, the 
 Zwanzigerrufen Glatze, or the pip) or, for a tarok (trump), its Roman numeral on top and below
 it the name of the three trula cards (*škis* XXII, *mond* XXI, *pagat* I; *Sküs, Mond, Pagat*
 in the Austrian games) or the word ``tarok``. A *greyed* card is one already played (faded);
-a *highlighted* card is an offending (illegal) card, drawn with a thick red border.
+a *highlighted* card is an offending (illegal) card, drawn with a thick red border; a *marked*
+card carries a thick border of its mark's colour (:data:`MARKS`: ``allowed``, green and dashed,
+a card the rules allowed instead of an illegal one; ``winning``, gold, the card that takes the
+trick so far).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ __all__ = [
     "CARD_H",
     "CARD_W",
     "GAP",
+    "MARKS",
     "card_element",
     "card_label",
     "card_svg",
@@ -43,6 +47,11 @@ _SUIT_COLOUR = {"H": "#c62828", "D": "#c62828", "S": "#212121", "C": "#212121", 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _FONT = "font-family:DejaVu Sans,Arial,sans-serif;font-weight:bold"
 _HIGHLIGHT = "#d50000"
+#: the marks a card can carry besides the red border of an offending card: (colour, dashes)
+MARKS: dict[str, tuple[str, str | None]] = {
+    "allowed": ("#2e7d32", "6 3"),
+    "winning": ("#f9a825", None),
+}
 
 
 def card_label(token: str, *, game: str | None = None) -> tuple[str, str]:
@@ -92,6 +101,7 @@ def _draw_card(
     greyed: bool,
     highlight: bool,
     game: str | None,
+    mark: str | None = None,
 ) -> None:
     """The face of one card as a ``<g>`` at (x, y) in ``parent``: the one drawing of a card."""
     card = CARDS.get(token)
@@ -111,6 +121,12 @@ def _draw_card(
         "stroke": _HIGHLIGHT if highlight else "#757575",
         "stroke-width": "3" if highlight else "1",
     }
+    if mark in MARKS and not highlight:
+        colour_of_mark, dashes = MARKS[mark]
+        rect["stroke"] = colour_of_mark
+        rect["stroke-width"] = "4"
+        if dashes:
+            rect["stroke-dasharray"] = dashes
     ET.SubElement(g, "rect", rect)
     top, bottom = card_label(token, game=game)
     _text(g, top, y=24, size=15 if len(top) <= 2 else (12 if len(top) <= 4 else 10), colour=colour)
@@ -129,11 +145,14 @@ def card_element(
     scale: float = 1.0,
     game: str | None = None,
     xmlns: bool = True,
+    mark: str | None = None,
+    title: str | None = None,
 ) -> ET.Element:
     """One card as an ``<svg>`` element. ``xmlns=False`` leaves out the namespace attribute,
-    for an SVG inline in HTML (the HTML parser puts ``<svg>`` in its namespace by itself)."""
-    root = _root(CARD_W, CARD_H, scale=scale, title=token, xmlns=xmlns)
-    _draw_card(root, token, 0, 0, greyed=greyed, highlight=highlight, game=game)
+    for an SVG inline in HTML (the HTML parser puts ``<svg>`` in its namespace by itself).
+    ``mark`` is one of :data:`MARKS`; ``title`` the card's tooltip (its token by default)."""
+    root = _root(CARD_W, CARD_H, scale=scale, title=title or token, xmlns=xmlns)
+    _draw_card(root, token, 0, 0, greyed=greyed, highlight=highlight, game=game, mark=mark)
     return root
 
 

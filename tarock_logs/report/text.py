@@ -30,6 +30,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from tarock_logs.cards import CARDS
+from tarock_logs.report.i18n import t
 
 __all__ = [
     "ROMAN",
@@ -173,9 +174,9 @@ def card_text(token: str, game: str | None = None) -> str:
     return _SUIT_SYMBOL[card.suit] + card.rank
 
 
-def cards_text(tokens: Sequence[str], game: str | None = None) -> str:
+def cards_text(tokens: Sequence[str], game: str | None = None, *, lang: str = "en") -> str:
     """Cards separated by spaces; ``none`` for no card."""
-    return " ".join(card_text(t, game) for t in tokens) if tokens else "none"
+    return " ".join(card_text(c, game) for c in tokens) if tokens else t("none", lang)
 
 
 # --------------------------------------------------------------------------- players
@@ -186,21 +187,21 @@ def player_names(session: _Seated) -> list[str]:
     return [p.name or p.id for p in session.players]
 
 
-def player_name(players: Sequence[str] | None, seat: int | None) -> str:
+def player_name(players: Sequence[str] | None, seat: int | None, *, lang: str = "en") -> str:
     """The player at ``seat``: the name from ``players``; ``seat N`` without names or outside
     the table; ``nobody`` for no seat."""
     if seat is None:
-        return "nobody"
+        return t("nobody", lang)
     if players is not None and 0 <= seat < len(players):
         return players[seat]
-    return f"seat {seat}"
+    return t("seat {seat}", lang, seat=seat)
 
 
-def role_name(role: str) -> str:
+def role_name(role: str, *, lang: str = "en") -> str:
     """A role in a hand, in words: ``declarer`` → ``the declarer``, ``partner`` → ``the
     declarer's partner``, ``defender``, ``dealer``, ``sitting_out`` (the dealer at a table
     of five)."""
-    return _ROLES.get(role, role.replace("_", " "))
+    return t(_ROLES[role], lang) if role in _ROLES else role.replace("_", " ")
 
 
 # --------------------------------------------------------------------------- game terms
@@ -230,9 +231,9 @@ def _term(table: Mapping[str, Mapping[str, str]], game: str | None, key: str) ->
     return key.replace("_", " ")
 
 
-def contract_name(contract: str | None, game: str | None = None) -> str:
+def contract_name(contract: str | None, game: str | None = None, *, lang: str = "en") -> str:
     """A contract in the game's words (``three`` → ``tri``, ``farbensolo`` → ``Farbensolo``)."""
-    return _term(_CONTRACTS, game, contract) if contract else "no contract"
+    return _term(_CONTRACTS, game, contract) if contract else t("no contract", lang)
 
 
 def bonus_name(bonus: str, game: str | None = None) -> str:
@@ -247,10 +248,10 @@ def meld_name(meld: str, game: str | None = None) -> str:
     return _term({}, "royal", meld)
 
 
-def claim_name(claim: str, game: str | None = None) -> str:
+def claim_name(claim: str, game: str | None = None, *, lang: str = "en") -> str:
     """A claim: ``rest`` (the remaining tricks) or a card bonus (``trull`` → ``Trull``)."""
     if claim == "rest":
-        return "the remaining tricks"
+        return t("the remaining tricks", lang)
     return _term(_BONUSES, game, claim)
 
 
@@ -262,79 +263,91 @@ def kontra_name(level: int | None, game: str | None = None) -> str:
     return names[lvl - 1] if 1 <= lvl <= len(names) else f"kontra level {lvl}"
 
 
-def target_name(target: str | None, game: str | None = None) -> str:
+def target_name(target: str | None, game: str | None = None, *, lang: str = "en") -> str:
     """What a kontra doubles: ``the game``, or the announced bonus by name."""
     if target in (None, "", "game"):
-        return "the game"
+        return t("the game", lang)
     return bonus_name(target, game)
 
 
-def phase_name(phase: Any) -> str:
+def phase_name(phase: Any, *, lang: str = "en") -> str:
     """A phase of the hand in words (``king_call`` → ``king call``, ``done`` → ``end of the
     hand``); engines' phase enums are strings, so either is accepted."""
     key = str(getattr(phase, "value", phase))
-    return _PHASES.get(key, key.replace("_", " "))
+    return t(_PHASES[key], lang) if key in _PHASES else key.replace("_", " ")
 
 
 # --------------------------------------------------------------------------- actions
 
 
-def _params_text(params: Any) -> str:
+def _params_text(params: Any, lang: str = "en") -> str:
     items = params.items() if isinstance(params, Mapping) else (params or ())
-    return ", ".join(f"{k} {v}" for k, v in sorted(items))
+    return ", ".join(f"{t(str(k), lang)} {v}" for k, v in sorted(items))
 
 
-def action_phrase(action: Any, game: str | None = None, *, phase: Any = None) -> str:
+def action_phrase(
+    action: Any, game: str | None = None, *, phase: Any = None, lang: str = "en"
+) -> str:
     """What an action does, as a verb phrase without its subject: ``bids tri``, ``passes``,
     ``calls ♥K``, ``takes talon group 1``, ``announces Pagat Ultimo dagegen``, ``gives rekontra
     on the game``, ``plays XXI``, ``declares Tarockanzahl (count 8)``.
 
     ``phase`` (the phase the action belongs to) picks the word said for a pass: a Slovenian
-    pass is *naprej* in the bidding and *v redu* in the announcement round."""
-    t = action.type
+    pass is *naprej* in the bidding and *v redu* in the announcement round. ``lang`` is the
+    language of the sentence (:data:`tarock_logs.report.i18n.LANGS`); the game's terms stay in
+    the game's own words."""
+    kind = action.type
     card = getattr(action, "card", None)
-    if t == "bid":
-        return f"bids {contract_name(action.contract, game)}"
-    if t == "pass":
+    if kind == "bid":
+        return t("bids {contract}", lang, contract=contract_name(action.contract, game, lang=lang))
+    if kind == "pass":
         key = str(getattr(phase, "value", phase)) if phase is not None else None
         word = _PASS_WORD.get((game or "", key)) or _PASS_WORD.get((game or "", None))
-        return f"passes ({word})" if word else "passes"
-    if t == "call":
-        return f"calls {card_text(card or '?', game)}"
-    if t == "talon":
-        return f"takes talon group {action.group}"
-    if t == "discard":
-        text = f"discards {cards_text(action.cards, game)}"
+        return t("passes ({word})", lang, word=word) if word else t("passes", lang)
+    if kind == "call":
+        return t("calls {card}", lang, card=card_text(card or "?", game))
+    if kind == "talon":
+        return t("takes talon group {group}", lang, group=action.group)
+    if kind == "discard":
+        said = t("discards {cards}", lang, cards=cards_text(action.cards, game, lang=lang))
         shown = getattr(action, "shown", ())
-        return text + (f" (shows {cards_text(shown, game)})" if shown else "")
-    if t == "announce":
-        text = f"announces {bonus_name(action.bonus, game)}"
+        if shown:
+            said += " " + t("(shows {cards})", lang, cards=cards_text(shown, game, lang=lang))
+        return said
+    if kind == "announce":
+        said = t("announces {bonus}", lang, bonus=bonus_name(action.bonus, game))
         if getattr(action, "side", None):
-            text += f" {action.side}"
-        params = _params_text(getattr(action, "params", None))
+            said += f" {action.side}"
+        params = _params_text(getattr(action, "params", None), lang)
         if params:
-            text += f" ({params})"
+            said += f" ({params})"
         raises = getattr(action, "raises", None)
         if raises:
-            text += f", raising {bonus_name(raises, game)}"
-        return text
-    if t == "kontra":
+            said += ", " + t("raising {bonus}", lang, bonus=bonus_name(raises, game))
+        return said
+    if kind == "kontra":
         level = getattr(action, "level", None)
-        return f"gives {kontra_name(level, game)} on {target_name(action.target, game)}"
-    if t == "lezim":
-        return "says ležim (discards and announcements complete)"
-    if t == "play":
-        return f"plays {card_text(card or '?', game)}"
-    if t == "claim":
+        return t(
+            "gives {kontra} on {target}",
+            lang,
+            kontra=kontra_name(level, game),
+            target=target_name(action.target, game, lang=lang),
+        )
+    if kind == "lezim":
+        return t("says ležim (discards and announcements complete)", lang)
+    if kind == "play":
+        return t("plays {card}", lang, card=card_text(card or "?", game))
+    if kind == "claim":
         cards = getattr(action, "cards", ())
-        text = f"claims {claim_name(action.claim, game)}"
-        return text + (f" ({cards_text(cards, game)})" if cards else "")
-    if t == "meld":
-        params = _params_text(getattr(action, "params", None))
-        return f"declares {meld_name(action.meld, game)}" + (f" ({params})" if params else "")
-    if t == "throw_in":
-        return "throws the deal in"
-    return str(t).replace("_", " ")
+        said = t("claims {claim}", lang, claim=claim_name(action.claim, game, lang=lang))
+        return said + (f" ({cards_text(cards, game, lang=lang)})" if cards else "")
+    if kind == "meld":
+        params = _params_text(getattr(action, "params", None), lang)
+        said = t("declares {meld}", lang, meld=meld_name(action.meld, game))
+        return said + (f" ({params})" if params else "")
+    if kind == "throw_in":
+        return t("throws the deal in", lang)
+    return str(kind).replace("_", " ")
 
 
 def describe_action(
@@ -343,9 +356,12 @@ def describe_action(
     game: str | None = None,
     players: Sequence[str] | None = None,
     phase: Any = None,
+    lang: str = "en",
 ) -> str:
     """One action as a sentence with its player: ``Ana bids tri``, ``seat 2 plays ♥K``
-    (``seat N`` when ``players`` gives no name); ``the deal`` for no action (step 0)."""
+    (``seat N`` when ``players`` gives no name); ``the deal`` for no action (step 0). In
+    ``lang`` (English by default), the game's terms in the game's own words."""
     if action is None:
-        return "the deal"
-    return f"{player_name(players, action.seat)} {action_phrase(action, game, phase=phase)}"
+        return t("the deal", lang)
+    who = player_name(players, action.seat, lang=lang)
+    return f"{who} {action_phrase(action, game, phase=phase, lang=lang)}"

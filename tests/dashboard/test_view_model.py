@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dashboard import view_model as vm
+from dashboard.table import thirds_text
 from tarock_logs.cards import PACKS
 from tarock_logs.report import text
 from tarock_logs.rules.base import Action
@@ -63,15 +64,23 @@ def test_at_the_end_every_dealt_card_is_played_or_laid_away_exactly_once(cur) ->
     assert len(everything) == len(set(everything)) == len(PACKS["slovenian"])
 
 
-def test_trick_rows_running_totals_add_up_per_side(cur) -> None:
+def test_trick_rows_running_totals_add_up_per_side_in_fractions_of_a_point(cur) -> None:
     view = _view(cur, "si-appendix-b1", 1)
     end = view.steps[-1].view
     side = {view.declarer, view.partner}
-    rows = vm.trick_rows(end, view.players, side)
+    rows = vm.trick_rows(end, view.players, side, game=view.game)
     assert len(rows) == 12
-    decl = sum(r["points"] for r in rows if r["winner"] in {view.players[s] for s in side})
-    opp = sum(r["points"] for r in rows) - decl
-    assert (rows[-1]["declarer side"], rows[-1]["defenders"]) == (decl, opp)
+    decl = sum(t["points"] for t in end["tricks"] if t["winner"] in side)
+    opp = sum(t["points"] for t in end["tricks"]) - decl
+    assert (rows[-1]["declarer side"], rows[-1]["defenders"]) == (
+        thirds_text(decl),
+        thirds_text(opp),
+    )
+    assert rows[0]["won by"] == view.players[end["tricks"][0]["winner"]]
+
+
+def test_card_points_in_thirds_read_as_fractions() -> None:
+    assert [thirds_text(n) for n in (15, 16, 17, 1, 0, -4)] == ["5", "5⅓", "5⅔", "⅓", "0", "-1⅓"]
 
 
 def test_the_hand_view_links_to_the_neighbouring_hands_of_its_session(cur) -> None:
