@@ -379,9 +379,18 @@ def viewer() -> None:
         rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
         if rows:
             st.markdown("**" + tr("Tricks") + "**")
-            st.dataframe(rows, hide_index=True, width="stretch", height=320)
+            st.dataframe(rows, hide_index=True, width="stretch")
         else:
             st.caption(tr("No trick played yet."))
+
+    # the page's own script (no data in it, nothing fetched): keep the current line of the
+    # action list in sight; the step in the text makes Streamlit run it again at each step
+    st.html(
+        f"<script>/* step {step} */ requestAnimationFrame(() => {{"
+        "const el = document.querySelector('.st-key-action_list input:checked');"
+        "if (el) el.closest('label').scrollIntoView({block: 'nearest'});});</script>",
+        unsafe_allow_javascript=True,
+    )
 
     # ---------------------------------------------------------------- the end of the hand
     if step == last:
