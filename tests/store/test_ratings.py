@@ -1,0 +1,102 @@
+"""Ratings recomputed from the store (store/ratings.py) and ``tarock ratings``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.ratings import ratings, session_placements
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = [str(ROOT / "sample_logs" / g) for g in ("tournament", "royal", "zwanzigerrufen")]
+TAROCK = Path(sys.executable).with_name("tarock")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ratings") / "t.duckdb"
+    ingest(LOGS, db=str(path))
+    return path
+
+
+def _rate(path: Path, game: str | None = None):  # type: ignore[no-untyped-def]
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return ratings(con, game)
+    finally:
+        con.close()
+
+
+def test_ratings_are_reproducible_from_the_same_store(db: Path, tmp_path: Path) -> None:
+    first, again = _rate(db), _rate(db)
+    assert first.current.equals(again.current) and first.history.equals(again.history)
+    rebuilt = tmp_path / "again.duckdb"  # the same logs ingested afresh: the same ratings
+    ingest(LOGS, db=str(rebuilt))
+    other = _rate(rebuilt)
+    assert first.current.equals(other.current) and first.history.equals(other.history)
+
+
+def test_each_game_is_rated_on_its_own(db: Path) -> None:
+    every = _rate(db).current
+    royal = _rate(db, "royal").current
+    assert set(royal["game"]) == {"royal"}
+    assert royal.equals(every.filter(every["game"] == "royal"))
+    assert set(every["game"]) == {"slovenian", "royal", "zwanzigerrufen"}
+
+
+def test_the_better_placed_pair_of_the_royal_match_rates_higher(db: Path) -> None:
+    cur = _rate(db, "royal").current
+    by_id = {r["player_id"]: r for r in cur.iter_rows(named=True)}
+    # the sample match ends 11 : 21 for Márta Szabó and Péter Kovács (pair B)
+    assert by_id["marta.szabo"]["rating"] == by_id["peter.kovacs"]["rating"]
+    assert by_id["marta.szabo"]["rating"] > by_id["kati.nagy"]["rating"]
+    assert by_id["marta.szabo"]["rank"] == 1 and by_id["kati.nagy"]["rank"] == 3
+
+
+def test_history_has_one_row_per_player_and_session_in_playing_order(db: Path) -> None:
+    hist = _rate(db, "slovenian").history
+    assert hist.height == hist.select("session_id", "player_id").unique().height
+    orders = hist["order"].to_list()
+    assert orders == sorted(orders)
+    assert hist["player_id"].n_unique() == _rate(db, "slovenian").current.height
+
+
+def test_placements_share_a_place_on_equal_scores_and_pairs_play_as_one() -> None:
+    seats = [
+        {"game": "slovenian", "seat": s, "player_id": p, "pair": None, "score": v}
+        for s, (p, v) in enumerate([("a", 10), ("b", 30), ("c", 10), ("d", -5)])
+    ]
+    assert session_placements(seats) == [(["a"], 2), (["b"], 1), (["c"], 2), (["d"], 4)]
+    pairs = [
+        {"game": "royal", "seat": s, "player_id": p, "pair": pair, "score": v}
+        for s, (p, pair, v) in enumerate([("a", "A", 11), ("b", "A", 11), ("c", "B", 21)])
+    ]
+    assert session_placements(pairs) == [(["a", "b"], 2), (["c"], 1)]
+
+
+def test_the_ratings_command_prints_json_and_refuses_an_unknown_game(db: Path) -> None:
+    out = subprocess.run(
+        [str(TAROCK), "ratings", "--db", str(db), "--game", "royal", "--format", "json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["game"] == "royal" and "Plackett-Luce" in doc["method"]
+    assert {r["player_id"] for r in doc["ratings"]} == {
+        "kati.nagy", "laszlo.toth", "marta.szabo", "peter.kovacs"
+    }  # fmt: skip
+    table = subprocess.run(
+        [str(TAROCK), "ratings", "--db", str(db)], capture_output=True, text=True, check=False
+    )
+    assert table.returncode == 0 and "royal: ratings" in table.stdout
+    bad = subprocess.run(
+        [str(TAROCK), "ratings", "--db", str(db), "--game", "chess"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "--game must be one of" in bad.stderr
