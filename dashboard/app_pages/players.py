@@ -1,198 +1,478 @@
-"""Players: the library's statistics (:mod:`tarock_logs.store.stats`) per player and per role
-(declarer; partner = the holder of the called king; defender), charts once a sample is large
-enough, and a drill-down from a figure to the hands behind it (each linking to the replay),
-with a CSV export of those hands.
+"""Players: statistics of one game at a time (games are never mixed), with ratings.
 
-Select a row of the "per role" or "per contract" table to drill down to its hands.
+Deep link: ``/players?game=<game>&player=<id>&event=<event>&from=<date>&to=<date>&lang=…``:
+the game, the filters and the selected player are written to the URL as they change.
+
+The tables (per player, per role, per contract or Schlemm, kontras, partners, head to head,
+Royal Tarock's matches and pairs, ratings) come from :mod:`tarock_logs.store.stats` and
+:mod:`tarock_logs.store.ratings`; rates are shown as percentages beside their sample size
+(the hands they are taken over), and are charted only from ``MIN_SAMPLE`` hands on.
+Thrown-in deals are counted on their own and left out of every average. Selecting a row
+opens a dialog beside the table with the hands behind that row, each with a link into the
+replay, and a CSV download.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, masked, require_db
-from dashboard.view_model import md_text as md
+from dashboard.state import data, lang, masked, require_db, tr, url_selectbox
+from tarock_logs.report import text
 from tarock_logs.store import queries as q
 from tarock_logs.store.stats import MIN_SAMPLE
 
+LANG = lang()
 require_db()
-st.title("Players")
+st.title(tr("Players"))
 fv: dict[str, Any] = data(q.filter_values)
-if not fv["players"]:
-    st.info("No players in the database yet.")
+games = [g for g, _ in data(q.games_by_hands)]
+if not games or not fv["players"]:
+    st.info(tr("No players in the database yet."))
     st.stop()
 names: dict[str, str] = fv["players"]
 
-with st.sidebar:
-    st.header("Filters")
-    with st.form("player_filters"):
-        game = st.selectbox("Game", fv["games"], index=None, placeholder="all")
-        event = st.selectbox("Event", fv["events"], index=None, placeholder="all")
-        lo, hi = fv["date_min"], fv["date_max"]
-        span = st.date_input("Dates", value=(lo, hi), min_value=lo, max_value=hi) if lo else ()
-        player = st.selectbox(
-            "Player",
-            list(names),
-            index=None,
-            placeholder="everyone",
-            format_func=lambda p: masked(names.get(p) or p),
-        )
-        st.form_submit_button("Apply")
+GAME_NAMES = {
+    "slovenian": "Slovenian tarok",
+    "zwanzigerrufen": "Zwanzigerrufen",
+    "royal": "Royal Tarock",
+}
 
-d_from = span[0] if isinstance(span, (tuple, list)) and len(span) > 0 else None
-d_to = span[1] if isinstance(span, (tuple, list)) and len(span) > 1 else None
-if (d_from, d_to) == (lo, hi):  # the full range: keep the sessions without a date too
-    d_from = d_to = None
+
+def _game_name(g: str) -> str:
+    return tr(GAME_NAMES.get(g, g))
+
+
+# ------------------------------------------------------------------ the game and the filters
+top = st.container(horizontal=True, key="players_filters")
+with top:
+    game = url_selectbox(
+        tr("Game"), games, param="game", key="players_game", default=games[0],
+        format_func=_game_name, width=220,
+    )  # fmt: skip
+assert game is not None
+ids_in_game = data(q.game_section, "players", (game, None, None, None, None))["player_id"]
+player_opts = [p for p in names if p in set(ids_in_game.to_list())]
+with top:
+    player = url_selectbox(
+        tr("Player"), player_opts, param="player", key="players_player", default=None,
+        format_func=lambda p: masked(names.get(p) or p), placeholder=tr("everyone"), width=240,
+    )  # fmt: skip
+    event = url_selectbox(
+        tr("Event"), list(fv["events"]), param="event", key="players_event", default=None,
+        placeholder=tr("every event"), width=260,
+    )  # fmt: skip
+
+
+def _url_date(param: str) -> dt.date | None:
+    raw = st.query_params.get(param)
+    try:
+        return dt.date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None
+
+
+lo, hi = fv["date_min"], fv["date_max"]
+d_from, d_to = _url_date("from"), _url_date("to")
+if lo is not None:
+    with top:
+        span = st.date_input(
+            tr("Dates"), value=(d_from or lo, d_to or hi), min_value=lo, max_value=hi,
+            key="players_dates", width=240,
+        )  # fmt: skip
+    if isinstance(span, (tuple, list)) and len(span) == 2:
+        d_from, d_to = span[0], span[1]
+        if (d_from, d_to) == (lo, hi):  # the whole range: the sessions without a date count too
+            d_from = d_to = None
+for param, value in (("from", d_from), ("to", d_to)):
+    if value is None:
+        st.query_params.pop(param, None)
+    else:
+        st.query_params[param] = value.isoformat()
 filters = (game, event, d_from, d_to, player)
 
 
-def _named(frame: pl.DataFrame, *cols: str) -> pl.DataFrame:
-    """Player-name columns, masked when the sidebar toggle is on."""
-    return frame.with_columns(
-        pl.col(c).fill_null("").map_elements(masked, return_dtype=pl.String) for c in cols
+# ------------------------------------------------------------------ how a table is shown
+
+#: (column, label, kind): kind ``name`` (a player's name, masked when asked), ``term`` (a
+#: game term: contract, bonus, Schlemm), ``role``, ``pct`` (a rate shown as a percentage),
+#: ``num`` (an average, one decimal), ``int``, ``text``, ``list`` (names)
+Col = tuple[str, str, str]
+
+
+def _cell(kind: str, value: Any, as_text: bool = False) -> Any:
+    """One value as shown; ``as_text`` for a number column with a missing value (the whole
+    column is then text, so that the missing one reads ``—``, never ``None``)."""
+    if value is None:
+        return "—"
+    if kind == "pct":
+        return f"{round(100 * float(value))} %"
+    if kind == "num":
+        return f"{float(value):.1f}" if as_text else round(float(value), 1)
+    if kind == "int" and as_text:
+        return str(value)
+    if kind == "name":
+        return masked(str(value))
+    if kind == "list":
+        return " + ".join(masked(str(v)) for v in value)
+    if kind == "term":
+        return _term(str(value))
+    if kind == "role":
+        return _role(str(value))
+    if kind == "text" and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _term(key: str) -> str:
+    if key == "game":
+        return text.target_name("game", game, lang=LANG)
+    named = text.contract_name(key, game, lang=LANG)
+    if named != key.replace("_", " "):
+        return named
+    return text.bonus_name(key, game)
+
+
+def _role(role: str) -> str:
+    return tr(
+        {
+            "declarer": "declarer",
+            "partner": "partner",
+            "defender": "defender",
+            "attacker": "attacker",
+            "klop": "klop",
+            "sitting_out": "sitting out",
+            "unknown": "unknown",
+        }.get(role, role)
     )
 
 
-def _section(name: str) -> pl.DataFrame:
-    out: pl.DataFrame = data(q.stats_section, name, filters)
-    return out.with_columns(pl.col(pl.Float64).round(2))
+def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
+    """The rows of ``df`` as the page shows them: readable headers in the interface
+    language, percentages, no empty value shown as ``None``."""
+    present = [c for c in cols if c[0] in df.columns]
+    gaps = {col for col, _, kind in present if kind in ("num", "int") and df[col].null_count()}
+    return [
+        {tr(label): _cell(kind, r[col], col in gaps) for col, label, kind in present}
+        for r in df.iter_rows(named=True)
+    ]
 
 
-# ------------------------------------------------------------------ per player
-per_player = _section("players")
+def _pending(table: str) -> Callable[[], None]:
+    def mark() -> None:
+        st.session_state["_drill_open"] = table
+
+    return mark
+
+
+def table(
+    df: pl.DataFrame,
+    cols: list[Col],
+    key: str,
+    drill: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = None,
+) -> None:
+    """Show ``df``; with ``drill`` a selected row opens the dialog of the hands behind it
+    (``drill(row)`` gives its title and the drill-down fields)."""
+    if df.is_empty():
+        st.caption(tr("Nothing to show for this selection."))
+        return
+    st.dataframe(
+        _display(df, cols),
+        hide_index=True,
+        width="stretch",
+        key=key,
+        on_select=_pending(key) if drill else "ignore",
+        selection_mode="single-row",
+    )
+    if drill is None or st.session_state.get("_drill_open") != key:
+        return
+    st.session_state["_drill_open"] = None
+    sel = st.session_state.get(key)
+    rows = sel.selection.rows if sel else []
+    if rows:
+        title, fields = drill(df.row(rows[0], named=True))
+        hands_dialog(title, tuple(sorted(fields.items())))
+
+
+@st.dialog(" ", width="large")
+def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
+    """The hands behind one figure, each with a link into the replay."""
+    hands: pl.DataFrame = data(q.game_drill_hands, filters, drill, LANG)
+    st.markdown(f"**{title}**")
+    st.caption(tr("{n} hands", n=hands["hand_id"].n_unique()))
+    shown = _display(
+        hands.with_columns(
+            pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("name"),
+            pl.col("date").cast(pl.String),
+            pl.when(pl.col("won")).then(pl.lit(tr("yes")))
+            .when(~pl.col("won")).then(pl.lit(tr("no")))
+            .otherwise(pl.lit("—")).alias("won"),
+        ),
+        [
+            ("date", "date", "text"), ("session_id", "session", "text"),
+            ("number", "hand", "int"), ("name", "player", "name"), ("role", "role", "role"),
+            ("contract", "contract", "term"), ("score", "score", "int"),
+            ("won", "won", "text"), ("replay", "replay", "text"),
+        ],
+    )  # fmt: skip
+    st.dataframe(
+        shown,
+        hide_index=True,
+        width="stretch",
+        column_config={tr("replay"): st.column_config.LinkColumn(display_text=tr("open"))},
+    )
+    st.download_button(
+        tr("Download these hands (CSV)"),
+        hands.write_csv(),
+        file_name=f"hands-{dt.date.today()}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+    )
+
+
+def section(name: str) -> pl.DataFrame:
+    out: pl.DataFrame = data(q.game_section, name, filters)
+    return out
+
+
+def _who(r: dict[str, Any], col: str = "player_id") -> str:
+    return masked(names.get(r[col]) or r[col])
+
+
+# ------------------------------------------------------------------ the tables
+per_player = section("players")
+thrown = data(q.game_thrown_in, filters)
 st.caption(
-    f"{per_player.height} players match the filters. Rates are charted from {MIN_SAMPLE} hands on."
+    tr(
+        "{game}: {n} players. Rates are percentages of the decided hands (n); charts from "
+        "{min} hands on.",
+        game=_game_name(game),
+        n=per_player.height,
+        min=MIN_SAMPLE,
+    )
+    + (" " + tr("{n} thrown-in deals, counted on their own.", n=thrown) if thrown else "")
 )
-if per_player.is_empty():
-    st.stop()
-st.subheader("Per player")
-st.dataframe(_named(per_player, "name").drop("player_id"), hide_index=True, width="stretch")
-
-st.subheader("Per player and role")
-roles = _named(_section("roles"), "name")
-st.dataframe(
-    roles.drop("player_id"),
-    hide_index=True,
-    width="stretch",
-    key="roles_table",
-    on_select="rerun",
-    selection_mode="single-row",
+royal = game == "royal"
+tabs = st.tabs(
+    [tr("Players"), tr("Roles")]
+    + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
+    + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
 )
+tab = iter(tabs)
 
-c1, c2 = st.columns(2)
-with c1:
-    st.markdown("**Score over time** (cumulative, per session)")
-    sot = _named(_section("time"), "name")
+with next(tab):
+    table(
+        per_player,
+        [
+            ("name", "player", "name"), ("hands", "hands", "int"),
+            ("thrown_in", "thrown in", "int"), ("decided", "n", "int"),
+            ("won", "won", "int"), ("win_rate", "win rate", "pct"),
+            ("avg_score", "average score", "num"), ("total_score", "total score", "int"),
+        ]
+        + (
+            [("as_attacker", "as attacker", "int"), ("as_defender", "as defender", "int")]
+            if royal
+            else [
+                ("as_declarer", "as declarer", "int"), ("as_partner", "as partner", "int"),
+                ("as_defender", "as defender", "int"),
+            ]
+        ),
+        "t_players",
+        lambda r: (_who(r), {"player": r["player_id"]}),
+    )  # fmt: skip
+    sot: pl.DataFrame = data(q.stats_section, "time", filters)
     counts = sot.group_by("player_id").agg(pl.col("hands").sum())
     ok = counts.filter(pl.col("hands") >= MIN_SAMPLE)["player_id"].to_list()
     if ok:
+        st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
         chart = sot.filter(pl.col("player_id").is_in(ok)).with_columns(
-            pl.int_range(1, pl.len() + 1).over("player_id").alias("session no")
+            pl.int_range(1, pl.len() + 1).over("player_id").alias(tr("session")),
+            pl.col("name").fill_null("").map_elements(masked, return_dtype=pl.String),
+            pl.col("cumulative").alias(tr("score")),
         )
-        st.line_chart(chart, x="session no", y="cumulative", color="name")
-    else:
-        st.caption(f"No player has {MIN_SAMPLE} hands in the selection yet.")
-contracts = _section("contracts")
-with c2:
-    st.markdown("**Contract mix**" + (" (declared by the player)" if player else ""))
-    if contracts.height and contracts["played"].sum() >= MIN_SAMPLE:
-        st.bar_chart(contracts, x="contract", y="played")
-    else:
-        st.caption(f"Fewer than {MIN_SAMPLE} hands in the selection.")
+        st.line_chart(chart, x=tr("session"), y=tr("score"), color="name")
 
-st.subheader("Success by contract")
-charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
-if charted.height:
-    st.bar_chart(charted, x="contract", y="win_rate")
-st.dataframe(
-    contracts,
-    hide_index=True,
-    width="stretch",
-    key="contracts_table",
-    on_select="rerun",
-    selection_mode="single-row",
-)
+with next(tab):
+    table(
+        section("roles"),
+        [
+            ("name", "player", "name"), ("role", "role", "role"), ("hands", "hands", "int"),
+            ("decided", "n", "int"), ("won", "won", "int"), ("win_rate", "win rate", "pct"),
+            ("avg_score", "average score", "num"),
+        ],
+        "t_roles",
+        lambda r: (
+            f"{_who(r)} · {_role(r['role'])}",
+            {"player": r["player_id"], "role": r["role"]},
+        ),
+    )  # fmt: skip
 
-st.subheader("Partner synergy")
-syn = _section("synergy")
-if syn.height:
-    st.dataframe(
-        _named(syn, "name_a", "name_b").drop("player_a", "player_b"),
-        hide_index=True,
-        width="stretch",
-    )
+if royal:
+    with next(tab):
+        table(
+            section("schlemm"),
+            [
+                ("name", "player", "name"), ("bonus", "Schlemm", "term"),
+                ("announced", "announced", "int"), ("made", "made", "int"),
+                ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
+                ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
+            ],
+            "t_schlemm",
+            lambda r: (
+                f"{_who(r)} · {_term(r['bonus'])}",
+                {"player": r["player_id"], "schlemm": r["bonus"]},
+            ),
+        )  # fmt: skip
+    with next(tab):
+        st.markdown("**" + tr("Pair standings") + "**")
+        table(
+            section("pairs"),
+            [
+                ("players", "pair", "list"), ("matches", "matches", "int"),
+                ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
+                ("points_for", "match points for", "int"),
+                ("points_against", "match points against", "int"),
+            ],
+            "t_pairs",
+        )  # fmt: skip
+        st.markdown("**" + tr("Match standings") + "**")
+        matches = section("matches")
+        table(
+            matches.with_columns(pl.col("result").replace_strict(
+                {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
+                default=pl.col("result"),
+            )) if matches.height else matches,
+            [
+                ("session_id", "match", "text"), ("date", "date", "text"),
+                ("players", "pair", "list"), ("games", "games", "int"),
+                ("points", "points", "int"), ("match_points", "match points", "int"),
+                ("result", "result", "text"),
+            ],
+            "t_matches",
+        )  # fmt: skip
 else:
-    st.caption("No pair played on the same side in the selection.")
+    with next(tab):
+        contracts = section("contracts")
+        charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
+        if charted.height:
+            st.bar_chart(
+                charted.with_columns(
+                    pl.col("contract").map_elements(_term, return_dtype=pl.String),
+                    (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
+                ),
+                x="contract",
+                y=tr("win rate") + " %",
+                x_label=tr("contract"),
+            )
+        table(
+            contracts,
+            [
+                ("contract", "contract", "term"), ("played", "played", "int"),
+                ("decided", "n", "int"), ("won", "won", "int"),
+                ("win_rate", "win rate", "pct"),
+                ("avg_declarer_score", "declarer's average score", "num"),
+            ],
+            "t_contracts",
+            lambda r: (
+                _term(r["contract"]),
+                {"contract": r["contract"], "role": r["drill_role"]},
+            ),
+        )  # fmt: skip
+    with next(tab):
+        table(
+            data(q.stats_section, "bonuses", filters),
+            [
+                ("name", "player", "name"), ("bonus", "bonus", "term"),
+                ("announced", "announced", "int"), ("decided", "n", "int"),
+                ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
+            ],
+            "t_bonuses",
+        )  # fmt: skip
 
-b1, b2 = st.columns(2)
-with b1:
-    st.markdown("**Announcements** (bonuses announced and made)")
-    st.dataframe(
-        _named(_section("bonuses"), "name").drop("player_id"), hide_index=True, width="stretch"
-    )
-with b2:
-    st.markdown("**Kontras** (given and successful)")
-    st.dataframe(
-        _named(_section("kontras"), "name").drop("player_id"), hide_index=True, width="stretch"
-    )
+with next(tab):
+    table(
+        section("kontras"),
+        [
+            ("name", "player", "name"), ("target", "on", "term"), ("level", "level", "int"),
+            ("given", "given", "int"), ("decided", "n", "int"),
+            ("successful", "successful", "int"), ("failed", "failed", "int"),
+            ("success_rate", "success rate", "pct"),
+        ],
+        "t_kontras",
+        lambda r: (
+            f"{_who(r)} · {text.kontra_name(r['level'], game)} · {_term(r['target'])}",
+            {"player": r["player_id"], "kontra": True},
+        ),
+    )  # fmt: skip
 
-# ------------------------------------------------------------------ drill-down
-st.subheader("The hands behind a figure")
-drill_player, drill_role, drill_contract = player, None, None
-sel_roles = st.session_state.get("roles_table")
-if sel_roles and sel_roles.selection.rows:
-    row = _section("roles").row(sel_roles.selection.rows[0], named=True)
-    drill_player, drill_role = row["player_id"], row["role"]
-sel_contracts = st.session_state.get("contracts_table")
-if sel_contracts and sel_contracts.selection.rows:
-    drill_contract = contracts.row(sel_contracts.selection.rows[0], named=True)["contract"]
-    if drill_role is None:
-        drill_role = "declarer"
-outcome = st.segmented_control("Outcome", ["won", "lost"], key="dd_won", selection_mode="single")
-drill: list[tuple[str, Any]] = []
-if drill_role:
-    drill.append(("role", drill_role))
-if drill_contract:
-    drill.append(("contract", drill_contract))
-if outcome:
-    drill.append(("won", outcome == "won"))
-d_filters = (game, event, d_from, d_to, drill_player)
-hands: pl.DataFrame = data(q.drill_hands, d_filters, tuple(drill))
-what = ", ".join(
-    x
-    for x in (
-        masked(names.get(drill_player, drill_player)) if drill_player else "everyone",
-        drill_role,
-        drill_contract,
-        outcome,
+with next(tab):
+    st.caption(tr("How each player does with each partner on the same side."))
+    table(
+        section("partners"),
+        [
+            ("name_a", "player", "name"), ("name_b", "with", "name"),
+            ("hands", "hands", "int"), ("won", "won", "int"),
+            ("win_rate", "win rate together", "pct"),
+            ("own_win_rate", "own win rate", "pct"),
+            ("avg_score", "average score together", "num"),
+        ],
+        "t_partners",
+        lambda r: (
+            f"{_who(r, 'player_a')} + {_who(r, 'player_b')}",
+            {"player": r["player_a"], "partner": r["player_b"]},
+        ),
+    )  # fmt: skip
+
+with next(tab):
+    st.caption(tr("How each player does against each opponent."))
+    table(
+        section("head_to_head"),
+        [
+            ("name_a", "player", "name"), ("name_b", "against", "name"),
+            ("hands", "hands", "int"), ("won", "won", "int"),
+            ("win_rate", "win rate", "pct"), ("avg_score", "average score", "num"),
+        ],
+        "t_h2h",
+        lambda r: (
+            f"{_who(r, 'player_a')} – {_who(r, 'player_b')}",
+            {"player": r["player_a"], "opponent": r["player_b"]},
+        ),
+    )  # fmt: skip
+
+with next(tab):
+    rated = data(q.game_ratings, game)
+    current: pl.DataFrame = rated.current
+    history: pl.DataFrame = rated.history
+    if player is not None:
+        current = current.filter(pl.col("player_id") == player)
+    st.caption(
+        tr(
+            "openskill (Plackett-Luce) ratings from each table session's placement by session "
+            "score; rating = μ − 3σ, recomputed from the store in playing order."
+        )
     )
-    if x
-)
-st.caption(
-    f"{hands['hand_id'].n_unique()} hands ({hands.height} seats): {md(what)}. "
-    "Select a row above to narrow."
-)
-shown = hands.with_columns(
-    pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("player"),
-    pl.col("date").cast(pl.String),
-)
-shown = _named(shown, "player").select(
-    "session_id", "number", "date", "player", "seat", "role", "contract", "score", "won", "replay"
-)
-st.dataframe(
-    shown,
-    hide_index=True,
-    width="stretch",
-    column_config={"replay": st.column_config.LinkColumn("replay", display_text="open")},
-)
-st.download_button(
-    "Download these hands (CSV)",
-    shown.write_csv(),
-    file_name=f"hands-{dt.date.today()}.csv",
-    mime="text/csv",
-    icon=":material/download:",
-)
+    table(
+        current,
+        [
+            ("rank", "rank", "int"), ("name", "player", "name"), ("rating", "rating", "num"),
+            ("mu", "μ", "num"), ("sigma", "σ", "num"), ("sessions", "sessions", "int"),
+        ],
+        "t_ratings",
+    )  # fmt: skip
+    if history.height:
+        shown = history if player is None else history.filter(pl.col("player_id") == player)
+        st.markdown("**" + tr("Rating over time") + "**")
+        st.line_chart(
+            shown.with_columns(
+                pl.col("name").map_elements(masked, return_dtype=pl.String),
+                pl.col("order").alias(tr("session")),
+                pl.col("rating").alias(tr("rating")),
+            ),
+            x=tr("session"),
+            y=tr("rating"),
+            color="name",
+        )

@@ -21,7 +21,35 @@ import duckdb
 import polars as pl
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
-from tarock_logs.store.stats import SECTIONS, Filters, hands_for
+from tarock_logs.store.stats import (
+    SECTIONS,
+    Filters,
+    contra_success,
+    game_contracts,
+    game_hands_for,
+    game_players,
+    game_roles,
+    hands_for,
+    head_to_head,
+    partners,
+    royal_matches,
+    royal_pairs,
+    royal_schlemm,
+    thrown_in,
+)
+
+#: the per-game statistics tables of the Players page (store/stats.py, "per game")
+GAME_SECTIONS = {
+    "players": game_players,
+    "roles": game_roles,
+    "contracts": game_contracts,
+    "kontras": contra_success,
+    "partners": partners,
+    "head_to_head": head_to_head,
+    "schlemm": royal_schlemm,
+    "matches": royal_matches,
+    "pairs": royal_pairs,
+}
 
 #: Kinds of finding the audit page filters on.
 FINDING_KINDS = ("illegal", "discrepancy", "unverified")
@@ -374,3 +402,59 @@ def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         "players": players,
         "contracts": contracts,
     }
+
+
+# --------------------------------------------------------------------------- players, per game
+
+
+def games_by_hands(cur: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
+    """The games in the store with their number of hands, the most played first (the
+    Players page opens on the first)."""
+    rows = fetch(
+        cur,
+        "SELECT CAST(game AS VARCHAR), count(*) FROM hands GROUP BY 1 ORDER BY 2 DESC, 1",
+    )
+    return [(str(g), int(n)) for g, n in rows]
+
+
+def game_section(
+    cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]
+) -> pl.DataFrame:
+    """One per-game statistics table of :data:`GAME_SECTIONS` under the filters ``(game,
+    event, date_from, date_to, player)`` (the game is required: games are never mixed)."""
+    return GAME_SECTIONS[section](cur, stats_filters(*filters))
+
+
+def game_thrown_in(cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...]) -> int:
+    """The thrown-in deals of one game under the filters (counted on their own)."""
+    return thrown_in(cur, stats_filters(*filters))
+
+
+def game_drill_hands(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+    lang: str = "en",
+) -> pl.DataFrame:
+    """The hands behind a per-game figure (:func:`tarock_logs.store.stats.game_hands_for`):
+    the filters ``(game, event, date_from, date_to, player)`` with the drill-down fields
+    (``role``, ``contract`` narrow the filters; ``won``, ``thrown_in``, ``schlemm``,
+    ``outcome``, ``kontra``, ``success``, ``opponent``, ``partner``), plus each hand's replay
+    link (in the page's language ``lang``)."""
+    fields = dict(drill)
+    f = stats_filters(*filters)
+    narrowed = {k: fields.pop(k) for k in ("role", "contract", "player") if k in fields}
+    if narrowed:
+        f = Filters(**{**{k: getattr(f, k) for k in Filters.__dataclass_fields__}, **narrowed})
+    df = game_hands_for(cur, f, **fields)
+    return df.with_columns(
+        pl.format("/replay?hand={}&step=0&seat=all&lang=" + lang, pl.col("hand_id")).alias("replay")
+    )
+
+
+def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:
+    """The ratings of one game (:func:`tarock_logs.store.ratings.ratings`): current and
+    history."""
+    from tarock_logs.store.ratings import ratings
+
+    return ratings(cur, game)
