@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.view_model import pseudonym
+from tarock_logs.report import text
 from tarock_logs.store.queries import connect_reader
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
@@ -195,23 +196,74 @@ def test_replay_first_problem_button_jumps_to_the_offending_step(app_env: DashDB
     assert _step(at) == app_env.illegal_index + 1
 
 
-def test_players_page_drills_down_to_hands_with_replay_links(app_env: DashDB) -> None:
+def test_players_opens_on_the_most_played_game_and_never_mixes_games(app_env: DashDB) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(app_env.path), read_only=True)
+    try:
+        by_game = dict(
+            con.execute(
+                "SELECT CAST(game AS VARCHAR), list(DISTINCT contract) FROM hands "
+                "WHERE contract IS NOT NULL GROUP BY 1"
+            ).fetchall()
+        )
+        top = con.execute(
+            "SELECT CAST(game AS VARCHAR) FROM hands GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+        ).fetchall()[0][0]
+    finally:
+        con.close()
     at = _open("app_pages/players.py")
-    hands = at.dataframe[-1].value
-    assert len(hands) > 0
-    assert hands["replay"].str.startswith("/replay?hand=").all()
-    at.segmented_control(key="dd_won").set_value("won").run()
-    assert not at.exception
-    won = at.dataframe[-1].value
-    assert 0 < len(won) < len(hands) and won["won"].all()
+    assert at.selectbox(key="players_game").value == top
+    for game in ("slovenian", "zwanzigerrufen"):
+        at = _open("app_pages/players.py", game=game)
+        contracts = next(d.value for d in at.dataframe if "contract" in d.value.columns)
+        words = {text.contract_name(c, game) for c in by_game[game]}
+        assert set(contracts["contract"]) == words  # that game's contracts and no other's
+
+
+def test_players_filters_and_the_selected_player_are_in_the_url(app_env: DashDB) -> None:
+    at = _open("app_pages/players.py", game="royal", player="kati.nagy")
+    assert at.selectbox(key="players_game").value == "royal"
+    assert at.selectbox(key="players_player").value == "kati.nagy"
+    per_player = at.dataframe[0].value
+    assert list(per_player["player"]) == ["Kati Nagy"]
+    at.selectbox(key="players_player").set_value("marta.szabo").run()
+    assert at.query_params["player"] in ("marta.szabo", ["marta.szabo"])
+    assert list(at.dataframe[0].value["player"]) == ["Márta Szabó"]
+    at.selectbox(key="players_game").set_value("zwanzigerrufen").run()
+    assert at.query_params["game"] in ("zwanzigerrufen", ["zwanzigerrufen"])
+
+
+def test_players_tables_show_percentages_sample_sizes_and_no_none(app_env: DashDB) -> None:
+    for game in ("slovenian", "royal"):
+        at = _open("app_pages/players.py", game=game)
+        assert not at.exception
+        for frame in at.dataframe:
+            df = frame.value
+            assert all("_" not in c for c in df.columns), list(df.columns)  # readable headers
+            cells = df.astype(str).to_numpy().ravel().tolist()
+            assert "None" not in cells and "nan" not in cells
+        per_player = at.dataframe[0].value
+        assert {"n", "win rate"} <= set(per_player.columns)
+        assert per_player["win rate"].str.fullmatch(r"\d+ %|—").all()
+
+
+def test_players_royal_tables_have_roles_schlemme_and_standings(app_env: DashDB) -> None:
+    at = _open("app_pages/players.py", game="royal")
+    roles = next(d.value for d in at.dataframe if "role" in d.value.columns)
+    assert set(roles["role"]) == {"attacker", "defender"}
+    schlemm = next(d.value for d in at.dataframe if "Schlemm" in d.value.columns)
+    assert schlemm["made"].astype(int).sum() > 0
+    matches = next(d.value for d in at.dataframe if "match points" in d.value.columns)
+    assert sorted(matches["match points"].astype(int)) == [11, 21]
 
 
 def test_name_masking_hides_real_names_on_the_players_page(app_env: DashDB) -> None:
-    at = _open("app_pages/players.py")
-    names = set(at.dataframe[0].value["name"])
+    at = _open("app_pages/players.py", game="slovenian")
+    names = set(at.dataframe[0].value["player"])
     at.toggle(key="mask_names").set_value(True).run()
     assert not at.exception
-    shown = set(at.dataframe[0].value["name"])
+    shown = set(at.dataframe[0].value["player"])
     assert not names & shown
     assert shown == {pseudonym(n) for n in names}  # stable: same name, same pseudonym
 
