@@ -159,6 +159,16 @@ header = [
 ]
 st.caption(" · ".join(x for x in header if x))
 
+if not view.deal:
+    st.info(
+        tr(
+            "This hand was recorded as facts without cards (a line of a score sheet): there "
+            "are no cards to replay. Its score, recorded and recomputed:"
+        ),
+        icon=":material/receipt_long:",
+    )
+    score_table(view, players)
+    st.stop()
 if not view.steps:
     st.warning(tr("This hand could not be replayed.") + " " + "; ".join(view.unverified))
     st.stop()
