@@ -12,27 +12,31 @@ import polars as pl
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, masked, require_db
+from dashboard.state import data, masked, require_db, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
 require_db()
-st.title("Tournament")
+st.title(tr("Tournament"))
 tids: list[str] = data(q.tournaments)
 if not tids:
-    st.info("No session in the database names a tournament (`event.tournament`).")
+    st.info(tr("No session in the database names a tournament (`event.tournament`)."))
     st.stop()
 
-tid = st.selectbox("Tournament", tids, key="tournament", bind="query-params")
-with st.spinner("Recomputing the standings from the logs…"):
+tid = st.selectbox(tr("Tournament"), tids, key="tournament", bind="query-params")
+with st.spinner(tr("Recomputing the standings from the logs…")):
     report = data(vm.tournament_report, tid)
 if report is None:
-    st.error("Unknown tournament.")
+    st.error(tr("Unknown tournament."))
     st.stop()
 t = report["tournament"]
 st.caption(
-    f"{md(t['game'])} · ruleset {md(t['ruleset'])} · "
-    f"rounds {', '.join(map(str, t['rounds'])) or '—'} · {len(t['sessions'])} tables"
+    f"{md(t['game'])} · "
+    + tr("ruleset {ruleset}", ruleset=md(t['ruleset']))
+    + " · "
+    + tr("rounds {rounds}", rounds=", ".join(map(str, t["rounds"])) or "—")
+    + " · "
+    + tr("{n} tables", n=len(t["sessions"]))
 )
 
 
@@ -48,22 +52,22 @@ def _highlight(cols: tuple[str, str]):  # type: ignore[no-untyped-def]
     return fn
 
 
-st.subheader("Final ranking (recomputed)")
+st.subheader(tr("Final ranking (recomputed)"))
 rows = []
 for s in t["standings"]:
     row = {
-        "rank": s["rank"],
-        "player": masked(s["name"]),
+        tr("rank"): s["rank"],
+        tr("player"): masked(s["name"]),
         "id": s["player"],
-        "total": s["total"],
-        "placement points": s["placement_points"],
-        "penalties": s["penalties"],
-        "deviation": s["deviation"],
+        tr("total"): s["total"],
+        tr("placement points"): s["placement_points"],
+        tr("penalties"): s["penalties"],
+        tr("deviation"): s["deviation"],
     }
     for rnd, r in s["rounds"].items():
-        row[f"R{rnd} score"] = r.get("score")
-        row[f"R{rnd} points"] = r.get("placement_points")
-        row[f"R{rnd} recorded points"] = r.get("recorded_placement_points")
+        row[tr("R{n} score", n=rnd)] = r.get("score")
+        row[tr("R{n} points", n=rnd)] = r.get("placement_points")
+        row[tr("R{n} recorded points", n=rnd)] = r.get("recorded_placement_points")
     rows.append(row)
 ranking = pl.DataFrame(rows, strict=False)
 if st.session_state.get("mask_names"):
@@ -71,27 +75,28 @@ if st.session_state.get("mask_names"):
 ranking = ranking.to_pandas()
 styled = ranking.style.format(precision=2, na_rep="—")
 for rnd in t["rounds"]:
-    if f"R{rnd} recorded points" in ranking.columns:
-        styled = styled.apply(_highlight((f"R{rnd} points", f"R{rnd} recorded points")), axis=1)
+    pair = (tr("R{n} points", n=rnd), tr("R{n} recorded points", n=rnd))
+    if pair[1] in ranking.columns:
+        styled = styled.apply(_highlight(pair), axis=1)
 st.dataframe(styled, hide_index=True, width="stretch")
-st.caption("Highlighted: the recorded figure differs from the one recomputed from the logs.")
+st.caption(tr("Highlighted: the recorded figure differs from the one recomputed from the logs."))
 for u in t["unverified"]:
     st.warning(md(u))
 
-st.subheader("Rounds and tables: recorded vs recomputed")
+st.subheader(tr("Rounds and tables: recorded vs recomputed"))
 tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)
 if not tables.is_empty():
     tables = tables.with_columns(pl.col("player").map_elements(masked, return_dtype=pl.String))
-    shown = tables.drop("player_id").to_pandas()
+    shown = tables.drop("player_id").rename(lambda c: tr(c)).to_pandas()
     styled = (
-        shown.style.apply(_highlight(("recorded score", "recomputed score")), axis=1)
-        .apply(_highlight(("recorded points", "recomputed points")), axis=1)
+        shown.style.apply(_highlight((tr("recorded score"), tr("recomputed score"))), axis=1)
+        .apply(_highlight((tr("recorded points"), tr("recomputed points"))), axis=1)
         .format(precision=2, na_rep="—")
     )
     st.dataframe(styled, hide_index=True, width="stretch")
 
 if t["discrepancies"]:
-    st.subheader("Placement-point differences")
+    st.subheader(tr("Placement-point differences"))
     diffs = pl.DataFrame(t["discrepancies"], strict=False)
     if "player" in diffs.columns:
         ids_to_names = {r["player_id"]: r["player"] for r in report["tables"]}
@@ -100,6 +105,6 @@ if t["discrepancies"]:
                 lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String
             )
         )
-    st.dataframe(diffs, hide_index=True, width="stretch")
+    st.dataframe(diffs.rename(lambda c: tr(c)), hide_index=True, width="stretch")
 else:
-    st.success("Recorded placement points agree with the recomputed ones.")
+    st.success(tr("Recorded placement points agree with the recomputed ones."))

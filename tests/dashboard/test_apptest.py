@@ -446,4 +446,4 @@ def test_overview_lists_rejected_records_when_there_are_some(
     n = int(next(m.value for m in at.metric if m.label == "Rejected records"))
     assert n > 0
     table = at.dataframe[0].value
-    assert len(table) == n and table["first_code"].str.fullmatch(r"[a-z]+\.[a-z0-9_]+").all()
+    assert len(table) == n and table["first error code"].str.fullmatch(r"[a-z]+\.[a-z0-9_]+").all()
