@@ -281,9 +281,10 @@ def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str)
         leader = next((c.seat for c in pos.trick if c.led), pos.trick[0].seat)
         winner = next((c.seat for c in pos.trick if c.winning), None)
         bits = [head, t("led by {name}", lang, name=names.get(leader, "?"))]
-        if winner is not None:
-            key = "won by {name}" if pos.trick_done else "{name} is winning"
-            bits.append(t(key, lang, name=names.get(winner, "?")))
+        if winner is not None and pos.trick_done:
+            bits.append(t("won by {name}", lang, name=names.get(winner, "?")))
+        elif winner is not None:
+            bits.append(t("{name} is winning", lang, name=names.get(winner, "?")))
         _div(box, "tl-note", " · ".join(bits))
         row = _div(box, "tl-trick")
         for c in pos.trick:

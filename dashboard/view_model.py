@@ -645,9 +645,22 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
     }
 
 
+#: the score items that are no bonus of the game, by their label id
+SCORE_ITEMS = {
+    "contract": "contract",
+    "difference": "difference",
+    "game": "game",
+    "consolation": "consolation",
+    "cap": "cap",
+    "kontra": "kontra",
+    "radelc": "radelc",
+    "klop": "klop",
+}
+
+
 def _item_name(item: str, game: str, lang: str) -> str:
     """A score item in the game's words (a bonus or contract term), else translated."""
     named = text.bonus_name(item, game)
     if named != item.replace("_", " "):
         return named
-    return t(item.replace("_", " "), lang)
+    return t(SCORE_ITEMS[item], lang) if item in SCORE_ITEMS else item.replace("_", " ")

@@ -16,6 +16,30 @@ from dashboard.state import data, masked, require_db, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
+#: the column headers of the tables below, by their label ids
+HEADERS = {
+    "round": "round",
+    "table": "table",
+    "session": "session",
+    "player": "player",
+    "recorded score": "recorded score",
+    "recomputed score": "recomputed score",
+    "table average": "table average",
+    "recorded points": "recorded points",
+    "recomputed points": "recomputed points",
+    "item": "item",
+    "recorded": "recorded",
+    "recomputed": "recomputed",
+    "delta": "difference",
+    "seat": "seat",
+    "message": "message",
+}
+
+
+def _header(column: str) -> str:
+    return tr(HEADERS[column]) if column in HEADERS else column
+
+
 require_db()
 st.title(tr("Tournament"))
 tids: list[str] = data(q.tournaments)
@@ -87,7 +111,7 @@ st.subheader(tr("Rounds and tables: recorded vs recomputed"))
 tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)
 if not tables.is_empty():
     tables = tables.with_columns(pl.col("player").map_elements(masked, return_dtype=pl.String))
-    shown = tables.drop("player_id").rename(lambda c: tr(c)).to_pandas()
+    shown = tables.drop("player_id").rename(_header).to_pandas()
     styled = (
         shown.style.apply(_highlight((tr("recorded score"), tr("recomputed score"))), axis=1)
         .apply(_highlight((tr("recorded points"), tr("recomputed points"))), axis=1)
@@ -105,6 +129,6 @@ if t["discrepancies"]:
                 lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String
             )
         )
-    st.dataframe(diffs.rename(lambda c: tr(c)), hide_index=True, width="stretch")
+    st.dataframe(diffs.rename(_header), hide_index=True, width="stretch")
 else:
     st.success(tr("Recorded placement points agree with the recomputed ones."))

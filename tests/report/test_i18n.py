@@ -1,0 +1,80 @@
+"""The translation catalogues (tarock_logs/report/i18n): complete for every label the
+dashboard shows, the same fields in every language, the browser's language negotiated, and
+the game terms kept in each game's own words."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from tarock_logs.report import i18n, text
+from tarock_logs.rules.base import Action
+from tests.report.i18n_ids import used_msgids
+
+
+def _fields(s: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+
+
+@pytest.mark.parametrize("lang", ["sl", "de"])
+def test_every_label_of_the_dashboard_has_a_translation(lang: str) -> None:
+    used = used_msgids()
+    cat = i18n.catalogue(lang)
+    missing = sorted(set(used) - set(cat))
+    assert not missing, f"{lang}: no translation for {missing[:10]} (used in {used[missing[0]]})"
+    stale = sorted(set(cat) - set(used))
+    assert not stale, f"{lang}: translations nobody uses: {stale[:10]}"
+
+
+@pytest.mark.parametrize("lang", ["sl", "de"])
+def test_translations_keep_every_field_of_their_label(lang: str) -> None:
+    for msgid, translated in i18n.catalogue(lang).items():
+        assert _fields(msgid) == _fields(translated), (lang, msgid, translated)
+        assert translated.strip(), (lang, msgid)
+
+
+@pytest.mark.parametrize(
+    "header, lang",
+    [
+        ("sl-SI,sl;q=0.9,en;q=0.8", "sl"),
+        ("de-AT,de;q=0.9", "de"),
+        ("hu-HU,hu;q=0.9,de;q=0.7,en;q=0.5", "de"),
+        ("fr-FR,en;q=0.5,sl;q=0.9", "sl"),
+        ("fr-FR", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("sl;q=0", "en"),
+    ],
+)
+def test_the_browser_language_picks_the_best_of_the_three(header: str | None, lang: str) -> None:
+    assert i18n.negotiate(header) == lang
+
+
+def test_an_unknown_language_falls_back_to_english() -> None:
+    assert i18n.normalize("sl_SI") == "sl" and i18n.normalize("xx") == "en"
+    assert i18n.t("Replay", "xx") == "Replay"
+    assert i18n.t("Step {step} of {last}", "de", step=3, last=9) == "Schritt 3 von 9"
+
+
+def test_sentences_are_translated_and_the_game_terms_stay_the_games_own() -> None:
+    naprej = Action("pass", 1)
+    lezim = Action("lezim", 0)
+    kontra = Action("kontra", 2, target="game", level=1)
+    bid = Action("bid", 0, contract="three")
+    names = ["Ana", "Bor", "Cene", "Dani"]
+    sl = [
+        text.describe_action(a, game="slovenian", players=names, phase="bidding", lang="sl")
+        for a in (naprej, bid, lezim, kontra)
+    ]
+    assert sl == [
+        "Bor reče naprej",
+        "Ana licitira tri",
+        "Ana reče ležim (zalaganje in napovedi končane)",
+        "Cene da kontra na igro",
+    ]
+    de = text.describe_action(kontra, game="zwanzigerrufen", players=names, lang="de")
+    assert de == "Cene gibt Kontra auf das Spiel"
+    assert text.describe_action(naprej, game="zwanzigerrufen", lang="de") == "Platz 1 sagt weiter"
+    # English stays what the CLI and the JSON outputs print
+    assert text.describe_action(bid, game="slovenian", players=names) == "Ana bids tri"
