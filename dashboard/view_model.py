@@ -192,13 +192,26 @@ def _phases(game: str, steps: list[rp.Step]) -> list[str]:
     return list(engine.action_phases(actions)) if engine is not None else []
 
 
-def event_line(view: HandView) -> str:
+#: each game by its name, as a label id
+GAME_NAMES = {
+    "slovenian": "Slovenian tarok",
+    "zwanzigerrufen": "Zwanzigerrufen",
+    "royal": "Royal Tarock",
+}
+
+
+def game_name(game: str, lang: str = "en") -> str:
+    """A game by its name in ``lang`` (``slovenian`` → ``Slovenian tarok``)."""
+    return t(GAME_NAMES[game], lang) if game in GAME_NAMES else game
+
+
+def event_line(view: HandView, lang: str = "en") -> str:
     """The hand's event in one line: ``"Club cup · round 2 · table B · 2025-03-22"``."""
     e = view.event
     parts = (
         e.get("name") or e.get("tournament"),
-        f"round {e['round']}" if e.get("round") else None,
-        f"table {e['table']}" if e.get("table") else None,
+        t("round {n}", lang, n=e["round"]) if e.get("round") else None,
+        t("table {name}", lang, name=e["table"]) if e.get("table") else None,
         e.get("date"),
     )
     return " · ".join(str(x) for x in parts if x)

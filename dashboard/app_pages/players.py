@@ -22,6 +22,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.state import data, lang, masked, require_db, tr, url_selectbox
+from dashboard.view_model import game_name
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
 from tarock_logs.store.stats import MIN_SAMPLE
@@ -36,15 +37,9 @@ if not games or not fv["players"]:
     st.stop()
 names: dict[str, str] = fv["players"]
 
-GAME_NAMES = {
-    "slovenian": "Slovenian tarok",
-    "zwanzigerrufen": "Zwanzigerrufen",
-    "royal": "Royal Tarock",
-}
-
 
 def _game_name(g: str) -> str:
-    return tr(GAME_NAMES.get(g, g))
+    return game_name(g, LANG)
 
 
 # ------------------------------------------------------------------ the game and the filters

@@ -152,9 +152,9 @@ if int(st.session_state.get("step") or 0) > last:
     st.session_state["step"] = last
 
 header = [
-    vm.event_line(view),
+    vm.event_line(view, LANG),
     tr("hand {n}", n=view.number),
-    view.game,
+    vm.game_name(view.game, LANG),
     tr("ruleset {ruleset}", ruleset=view.ruleset),
 ]
 st.caption(" · ".join(x for x in header if x))

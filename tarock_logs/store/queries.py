@@ -14,6 +14,7 @@ one) and an *unverified* item (something the engine could not check).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -445,7 +446,7 @@ def game_drill_hands(
     f = stats_filters(*filters)
     narrowed = {k: fields.pop(k) for k in ("role", "contract", "player") if k in fields}
     if narrowed:
-        f = Filters(**{**{k: getattr(f, k) for k in Filters.__dataclass_fields__}, **narrowed})
+        f = dataclasses.replace(f, **narrowed)
     df = game_hands_for(cur, f, **fields)
     return df.with_columns(
         pl.format("/replay?hand={}&step=0&seat=all&lang=" + lang, pl.col("hand_id")).alias("replay")

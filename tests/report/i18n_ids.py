@@ -17,7 +17,7 @@ SOURCES = [
 TABLES = {
     ("text.py", "_ROLES"),
     ("text.py", "_PHASES"),
-    ("players.py", "GAME_NAMES"),
+    ("view_model.py", "GAME_NAMES"),
     ("view_model.py", "SCORE_ITEMS"),
     ("tournament.py", "HEADERS"),
 }
