@@ -2,15 +2,21 @@
 
 It calls ``st.navigation`` once and runs the chosen page. Replay and audit are *not* the
 default page, so their deep links (``/replay?hand=…&step=…&seat=…``) resolve.
+
+Nothing is fetched from any other host: the icons (``:material/…:``) are drawn with the font
+Streamlit serves itself, and the browser tab's icon is drawn here (a ``:material/…:`` page
+icon would be loaded from fonts.gstatic.com). The app's own configuration
+(``dashboard/.streamlit/config.toml``) turns Streamlit's usage statistics off however the
+script is started.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.state import resolve_lang, sidebar_common, tr
+from dashboard.state import favicon, resolve_lang, sidebar_common, tr
 
-st.set_page_config(page_title="tarock-logs", page_icon=":material/style:", layout="wide")
+st.set_page_config(page_title="tarock-logs", page_icon=favicon(), layout="wide")
 resolve_lang()  # before the page titles: they are in the interface language
 
 PAGES = [

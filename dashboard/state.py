@@ -20,8 +20,9 @@ from typing import Any, TypeVar
 
 import duckdb
 import streamlit as st
+from PIL import Image, ImageDraw
 
-from dashboard.view_model import HandView, pseudonym, score_lines, total_lines
+from dashboard.view_model import HandView, md_text, pseudonym, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
 from tarock_logs.report import i18n
 from tarock_logs.store import db_fingerprint, queries
@@ -147,6 +148,18 @@ def hand_view(hand_id: str) -> HandView | None:
     return _replay(key, hand_id)
 
 
+@st.cache_resource(show_spinner=False)
+def favicon() -> Image.Image:
+    """The browser tab's icon: a card with a tarok's blue border, drawn here and served by the
+    dashboard itself (32 × 32 pixels)."""
+    img = Image.new("RGBA", (32, 32), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((5, 1, 26, 30), radius=4, fill="white", outline="#1a237e", width=3)
+    draw.rectangle((11, 8, 20, 11), fill="#1a237e")
+    draw.rectangle((14, 8, 17, 23), fill="#1a237e")
+    return img
+
+
 def masked(name: str) -> str:
     """A player's name, or its stable pseudonym when the sidebar's masking toggle is on."""
     if st.session_state.get("mask_names"):
@@ -270,8 +283,10 @@ def score_table(view: HandView, players: list[str]) -> None:
                 + "; ".join(
                     tr(
                         "{item} ({who}): recorded {recorded}, recomputed {recomputed}",
-                        item=_item_name(r["item"], game, lang()),
-                        who=r["who"] if r["who"] != "declarer side" else tr("declarer side"),
+                        item=md_text(_item_name(r["item"], game, lang())),
+                        who=md_text(
+                            r["who"] if r["who"] != "declarer side" else tr("declarer side")
+                        ),
                         recorded=_dash(r["recorded"]),
                         recomputed=_dash(r["recomputed"]),
                     )

@@ -23,6 +23,7 @@ import streamlit as st
 
 from dashboard.state import data, lang, masked, require_db, tr, url_selectbox
 from dashboard.view_model import game_name
+from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
 from tarock_logs.store.stats import MIN_SAMPLE
@@ -197,7 +198,7 @@ def table(
 def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
     """The hands behind one figure, each with a link into the replay."""
     hands: pl.DataFrame = data(q.game_drill_hands, filters, drill, LANG)
-    st.markdown(f"**{title}**")
+    st.markdown(f"**{md(title)}**")
     st.caption(tr("{n} hands", n=hands["hand_id"].n_unique()))
     shown = _display(
         hands.with_columns(

@@ -30,6 +30,7 @@ from dashboard.state import (
 )
 from dashboard.table import position, table_html
 from dashboard.view_model import HandView
+from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
 
@@ -87,7 +88,7 @@ if st.session_state.get("replay_session") not in slabels:
 
 if bad_hand is not None:
     st.error(
-        tr("There is no hand `{hand}` in this database. Choose a hand below.", hand=bad_hand),
+        tr("There is no hand {hand} in this database. Choose a hand below.", hand=md(bad_hand)),
         icon=":material/search_off:",
     )
     st.session_state["_url_seen_replay_hand"] = bad_hand
@@ -131,7 +132,7 @@ if not hand_id:
     st.stop()
 found = hand_view(hand_id)
 if found is None:
-    st.error(tr("There is no hand `{hand}` in this database. Choose a hand below.", hand=hand_id))
+    st.error(tr("There is no hand {hand} in this database. Choose a hand below.", hand=md(hand_id)))
     st.stop()
 view: HandView = found
 
@@ -157,7 +158,7 @@ header = [
     vm.game_name(view.game, LANG),
     tr("ruleset {ruleset}", ruleset=view.ruleset),
 ]
-st.caption(" · ".join(x for x in header if x))
+st.caption(md(" · ".join(x for x in header if x)))
 
 if not view.deal:
     st.info(
@@ -170,7 +171,7 @@ if not view.deal:
     score_table(view, players)
     st.stop()
 if not view.steps:
-    st.warning(tr("This hand could not be replayed.") + " " + "; ".join(view.unverified))
+    st.warning(tr("This hand could not be replayed.") + " " + md("; ".join(view.unverified)))
     st.stop()
 
 ENTRIES = vm.action_entries(view, players, LANG)
@@ -188,7 +189,7 @@ def _entry_label(step: int) -> str:
     elif e.phase:
         where = text.phase_name(e.phase, lang=LANG) + " · "
     mark = " ✗" if e.illegal else ""
-    return f"{step}. {where}{e.text}{mark}"
+    return md(f"{step}. {where}{e.text}") + mark
 
 
 def viewer() -> None:
@@ -209,7 +210,7 @@ def viewer() -> None:
         st.warning(
             tr(
                 "Step {bad} does not exist in this hand (steps 0 to {last}): showing step {step}.",
-                bad=bad_step,
+                bad=md(bad_step),
                 last=last,
                 step=step,
             ),
@@ -221,7 +222,7 @@ def viewer() -> None:
         "**"
         + tr("Step {step} of {last}", step=step, last=last)
         + ":** "
-        + vm.step_text(view, cur.action, players, step=step, lang=LANG)
+        + md(vm.step_text(view, cur.action, players, step=step, lang=LANG))
     )
     # the seat whose view is shown: the picker sits in the toolbar under the table, so its
     # value (from the URL when a link brings one) is read first
@@ -351,8 +352,8 @@ def viewer() -> None:
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
         verdict = (
-            f"**{tr('Illegal action')}** — {v.message}  \n"
-            f"{tr('Rule')}: **{v.rule or '—'}** · {tr('code')} `{v.code}`"
+            f"**{tr('Illegal action')}** — {md(v.message)}  \n"
+            f"{tr('Rule')}: **{md(v.rule or '—')}** · {tr('code')} {md(v.code)}"
         )
         if v.severity == "error":
             st.error(verdict, icon=":material/block:")
@@ -362,11 +363,14 @@ def viewer() -> None:
             )
     if allowed:
         st.caption(
-            tr("The rules allowed: {cards}", cards=text.cards_text(allowed, view.game, lang=LANG))
+            tr(
+                "The rules allowed: {cards}",
+                cards=md(text.cards_text(allowed, view.game, lang=LANG)),
+            )
         )
     state: dict[str, Any] = cur.view or {}
     if "error" in state:
-        st.warning(tr("The engine could not show this position.") + f" {state['error']}")
+        st.warning(tr("The engine could not show this position.") + f" {md(state['error'])}")
 
     left, right = st.columns([2, 3])
     with left:
@@ -406,7 +410,7 @@ def viewer() -> None:
     if step == last:
         end = vm.end_summary(view, players, LANG)
         with st.container(border=True, key="end_panel"):
-            st.markdown("**" + tr("End of the hand") + ":** " + end["headline"])
+            st.markdown("**" + tr("End of the hand") + ":** " + md(end["headline"]))
             if end["card_points"]:
                 st.caption(end["card_points"])
             if end["items"]:
@@ -416,7 +420,7 @@ def viewer() -> None:
             if end["remaining"]:
                 st.markdown("**" + tr("Cards still held when the hand ended") + "**")
                 for name, cards in end["remaining"]:
-                    st.markdown(f"{name}: {text.cards_text(cards, view.game, lang=LANG)}")
+                    st.markdown(md(f"{name}: {text.cards_text(cards, view.game, lang=LANG)}"))
 
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
@@ -426,14 +430,16 @@ def viewer() -> None:
             tr("Legal alternatives to this action ({n})", n=len(alts)),
             expanded=bool(cur.violations),
         ):
-            st.write(
-                ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
-                or tr("none")
+            st.markdown(
+                md(
+                    ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
+                    or tr("none")
+                )
             )
     with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
         score_table(view, players)
         for u in view.unverified:
-            st.warning(tr("Unverified") + f": {u}")
+            st.warning(tr("Unverified") + f": {md(u)}")
 
 
 st.fragment(viewer, run_every=1.0 if st.session_state.get("autoplay") else None)()

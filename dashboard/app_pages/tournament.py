@@ -56,7 +56,7 @@ if report is None:
 t = report["tournament"]
 st.caption(
     f"{md(t['game'])} · "
-    + tr("ruleset {ruleset}", ruleset=md(t['ruleset']))
+    + tr("ruleset {ruleset}", ruleset=md(t["ruleset"]))
     + " · "
     + tr("rounds {rounds}", rounds=", ".join(map(str, t["rounds"])) or "—")
     + " · "

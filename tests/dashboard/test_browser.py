@@ -100,9 +100,9 @@ def _press(page: object, key: str, step: int) -> None:
 
 
 def _stored(db: DashDB, sql: str, *params: object) -> list[tuple[object, ...]]:
-    import duckdb
+    from tarock_logs.store.queries import connect_reader
 
-    con = duckdb.connect(str(db.path), read_only=True)
+    con = connect_reader(db.path)
     try:
         return con.execute(sql, list(params)).fetchall()
     finally:
