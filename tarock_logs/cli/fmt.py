@@ -6,8 +6,11 @@ file is given, otherwise a folder that mirrors the input folders (``-o -`` is st
 is written only when every record in it was read without errors (a byte-order mark is the one
 error ``fmt`` repairs); otherwise its errors are printed on stderr and nothing is written for
 it. ``--check`` writes nothing and exits 1 if some file is not canonical. File names and errors
-are printed as
-:func:`~tarock_logs.log.errors.printable` text (a name cannot forge a line).
+are printed as :func:`~tarock_logs.log.errors.printable` text (a name cannot forge a line).
+
+A file is replaced whole (written to a temporary file beside it, synced, renamed over it); when
+it cannot be written (a full or read-only disk) it is left as it was, nothing is left behind and
+the exit status is 6 (``ExitCode.IO``), not 2 (usage).
 """
 
 from __future__ import annotations
@@ -101,9 +104,13 @@ def fmt(
         raise fail("give either --in-place or -o OUT, not both")
     to_stdout = not check and not in_place and (out is None or str(out) == "-")
     findings = False
+    io_failed = False
     targets = _targets(paths, exclude, None if to_stdout else out)
     for src, dest in targets:
-        data, problems = canonical_text(src)
+        try:
+            data, problems = canonical_text(src)
+        except OSError as exc:  # (the file went away or became unreadable while read)
+            data, problems = None, [f"cannot read the file: {exc.strerror or exc}"]
         if data is None:
             findings = True
             err_console.print(
@@ -119,16 +126,46 @@ def fmt(
             continue
         if to_stdout:
             text = gzip.decompress(data) if str(src).lower().endswith(".gz") else data
-            sys.stdout.buffer.write(text)
-            sys.stdout.flush()
+            try:
+                sys.stdout.buffer.write(text)
+                sys.stdout.flush()
+            except OSError as exc:
+                msg = f"fmt: cannot write the output: {exc.strerror or exc}"
+                raise fail(msg, ExitCode.IO) from None
             continue
-        if dest.exists() and _same(dest, data):
-            typer.echo(f"unchanged {printable(str(dest))}")
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(dest.name + f".tmp-{os.getpid()}")
-        tmp.write_bytes(data)
-        os.replace(tmp, dest)
         shown = printable(str(dest))
+        try:
+            if dest.exists() and _same(dest, data):
+                typer.echo(f"unchanged {shown}")
+                continue
+            _write_atomically(dest, data)
+        except OSError as exc:
+            io_failed = True
+            err_console.print(
+                f"tarock fmt: cannot write {shown}: {exc.strerror or exc} (left as it was)",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+            continue
         typer.echo(f"reformatted {shown}" if dest == src else f"wrote {shown}")
+    if io_failed:
+        raise typer.Exit(int(ExitCode.IO))
     raise typer.Exit(int(ExitCode.FINDINGS if findings else ExitCode.OK))
+
+
+def _write_atomically(dest: Path, data: bytes) -> None:
+    """``data`` into ``dest`` through a temporary file in the same folder, synced, then
+    renamed over it: ``dest`` is the old file or the whole new one, never a part; on an error
+    (disk full, read-only) the temporary file is removed and ``dest`` is left as it was."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + f".tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

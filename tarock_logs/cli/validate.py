@@ -6,7 +6,8 @@ warning) and then a summary table;
 ``--format json`` prints one object with the keys ``files``, ``sessions``, ``hands_valid``,
 ``hands_invalid``, ``errors_by_code`` and ``errors`` (a list of error dicts, warnings included
 with ``"severity": "warning"``). Exit status: 0 clean (warnings allowed), 1 findings, 2 usage,
-3 internal error.
+3 internal error, 6 the output could not be written (a full disk). The errors are never held
+in memory: printed as found, or spooled to a temporary file for ``--format json``.
 """
 
 from __future__ import annotations
@@ -214,26 +215,37 @@ def validate(
 
     spool = JsonErrors() if fmt == "json" else None
     on_error = print_error if spool is None else spool.add
-    if progress_enabled(quiet, fmt):
-        from rich.progress import Progress
+    try:
+        if progress_enabled(quiet, fmt):
+            from rich.progress import Progress
 
-        files = list(iter_log_files(paths, exclude))
-        with Progress(console=err_console, transient=True) as progress:
-            task = progress.add_task("validating", total=len(files))
-            summary = validate_paths(
-                files,
-                [],
-                on_error,
-                on_file=lambda _f: progress.advance(task),
-                duplicates=duplicates,
-            )
-    else:
-        summary = validate_paths(paths, exclude, on_error, duplicates=duplicates)
+            files = list(iter_log_files(paths, exclude))
+            with Progress(console=err_console, transient=True) as progress:
+                task = progress.add_task("validating", total=len(files))
+                summary = validate_paths(
+                    files,
+                    [],
+                    on_error,
+                    on_file=lambda _f: progress.advance(task),
+                    duplicates=duplicates,
+                )
+        else:
+            summary = validate_paths(paths, exclude, on_error, duplicates=duplicates)
 
+        _report(summary, out, spool)
+    except OSError as exc:  # a full disk under the output or the spool: not a usage error
+        raise fail(f"cannot write the output: {exc.strerror or exc}", ExitCode.IO) from None
+    finally:
+        if spool is not None:
+            spool.close()
+    raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))
+
+
+def _report(summary: ValidationSummary, out: Console, spool: JsonErrors | None) -> None:
+    """The summary: the JSON document (with the spooled errors), or the tables and one line."""
     if spool is not None:
         sys.stdout.flush()
         spool.write(summary, sys.stdout.buffer)
-        spool.close()
     else:
         table = Table(title="tarock validate", show_header=True)
         table.add_column("files", justify="right")
@@ -263,4 +275,3 @@ def validate(
             f"valid, {summary.hands_invalid} invalid; {plural(n_err, 'error')}, "
             f"{plural(n_warn, 'warning')}"
         )
-    raise typer.Exit(int(ExitCode.FINDINGS if summary.has_findings else ExitCode.OK))

@@ -82,6 +82,12 @@ CODES: Final[dict[str, Code]] = {
         "the record is not a tarock-log of a format version this reader knows",
         "E-FORMAT-VERSION",
     ),
+    "options.catalogue_path": Code(
+        "error",
+        "a catalogue_path that is absolute, leaves the log's folder, or is not a regular file "
+        "of at most 1 MiB there",
+        None,
+    ),
     "table.size": Code("error", "the number of players does not fit the game", "E-TABLE-SIZE"),
     "table.royal_pairs": Code(
         "error",

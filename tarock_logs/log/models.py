@@ -25,7 +25,15 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    TypeAdapter,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 FORMAT_NAME = "tarock-log"
@@ -478,6 +486,10 @@ class Session(_Model):
     recorded: SessionResult | None = None
     source: Source | None = None
     notes: Annotated[str, Field(max_length=4000)] | None = None
+
+    #: the folder of the log file the session was read from, noted by the reader when the
+    #: options name a file (:mod:`tarock_logs.log.options`); not part of the log
+    _source_dir: str | None = PrivateAttr(default=None)
 
 
 def format_version_for(session: Session) -> int | str:

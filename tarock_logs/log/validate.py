@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import orjson
@@ -43,6 +44,7 @@ from tarock_logs.log.models import (
     Session,
     SessionAdapter,
 )
+from tarock_logs.log.options import CATALOGUE_OPTION, catalogue_file
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import DealShape, GameEngine, Ruleset
 
@@ -278,6 +280,8 @@ class _Validator:
         self.errors: list[LogError] = []
         #: the game knowledge of the session (set once its envelope is valid)
         self.rules: GameRules
+        #: the folder of the log, when the session's options name a file in it
+        self.source: Path | None = None
 
     def err(
         self, code: str, message: str, path: str | None = None, *, hand: int | None = None,
@@ -385,10 +389,21 @@ class _Validator:
                 good_at.append(i)
                 self.errors.extend(herrs)
         self.rotation_checks(env, good, good_at)
-        return env.model_copy(update={"hands": good}), rejected
+        session = env.model_copy(update={"hands": good})
+        if self.source is not None:
+            session._source_dir = str(self.source.absolute())
+        return session, rejected
 
     def envelope_checks(self, env: Session) -> None:
         n = len(env.players)
+        catalogue = env.options.get(CATALOGUE_OPTION)
+        if isinstance(catalogue, str) and catalogue:
+            folder = Path(self.file).parent if Path(self.file).is_file() else None
+            try:
+                catalogue_file(catalogue, folder)
+            except ValueError as exc:
+                self.err("options.catalogue_path", str(exc), f"$.options.{CATALOGUE_OPTION}")
+            self.source = folder
         sizes = self.rules.table_sizes
         if sizes and n not in sizes:
             told = " or ".join(map(str, sizes))

@@ -46,6 +46,7 @@ from typing import Any
 import orjson
 
 from tarock_logs.log import models as m
+from tarock_logs.log.options import session_options
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, HandScore, Ruleset, Violation
 from tarock_logs.verdict.findings import (
@@ -747,8 +748,8 @@ def audit_session(
     rs_obj = next((r.ruleset for r in replays if r.ruleset is not None), None)
     if rs_obj is None and eng is not None:
         try:
-            rs_obj = resolve_ruleset(eng, ruleset or session.ruleset, session.options)
-        except ReplayError:
+            rs_obj = resolve_ruleset(eng, ruleset or session.ruleset, session_options(session))
+        except (ReplayError, ValueError):
             rs_obj = None
     n = len(session.players)
     ev = session.event

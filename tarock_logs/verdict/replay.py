@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.log import models as m
+from tarock_logs.log.options import session_options
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
@@ -261,7 +262,11 @@ def _session_setup(
     if eng is None:
         raise ReplayError(f"no rules engine for {session.game} yet: not checked")
     notes: list[str] = []
-    rs = resolve_ruleset(eng, ruleset or session.ruleset, session.options, notes=notes)
+    try:
+        options = session_options(session)  # (a catalogue_path resolved in the log's folder)
+    except ValueError as exc:
+        raise ReplayError(f"bad options: {exc}") from exc
+    rs = resolve_ruleset(eng, ruleset or session.ruleset, options, notes=notes)
     return eng, rs, notes
 
 

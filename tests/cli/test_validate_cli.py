@@ -271,3 +271,48 @@ def test_validate_on_an_empty_mistyped_or_log_less_path_warns_and_exits_2(tmp_pa
     assert r.exit_code == 2 and "no such file" in r.stderr
     r = _run("validate", str(tmp_path))  # a folder with no log in it
     assert r.exit_code == 2 and "no log files" in r.stderr
+
+
+def test_fmt_that_cannot_write_exits_with_the_disk_code_and_leaves_nothing_behind(tmp_path):
+    """An I/O error is exit 6 (not 2, the usage code); the file is left as it was."""
+    import errno
+    import os
+
+    import pytest
+
+    from tarock_logs.cli import fmt as fmt_module
+    from tarock_logs.cli.common import ExitCode
+
+    src = tmp_path / "in" / "b1.json"
+    src.parent.mkdir()
+    src.write_text(json.dumps(_b1_with(), indent=7))  # valid, not canonical
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    r = _run("fmt", str(src), "-o", str(blocker / "out.json"))
+    assert r.exit_code == int(ExitCode.IO) == 6, r.output
+    assert "cannot write" in r.output
+
+    before = src.read_bytes()
+
+    def full_disk(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fmt_module.os, "fsync", full_disk)
+        r = _run("fmt", "--in-place", str(src))
+    assert r.exit_code == 6 and "No space left on device" in r.output
+    assert src.read_bytes() == before
+    assert sorted(p.name for p in src.parent.iterdir()) == ["b1.json"]
+
+
+def test_validate_that_cannot_write_its_output_exits_with_the_disk_code(monkeypatch):
+    import errno
+
+    from tarock_logs.cli.validate import JsonErrors
+
+    def full_disk(self, e) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(JsonErrors, "add", full_disk)
+    r = _run("validate", str(MALFORMED), "--format", "json")
+    assert r.exit_code == 6 and "No space left on device" in r.output

@@ -40,7 +40,8 @@ def test_there_is_a_full_example_for_each_game():
 def test_the_error_code_table_lists_every_code_with_its_severity_meaning_and_old_code():
     text = DOC.read_text(encoding="utf-8")
     for code, info in CODES.items():
-        assert f"| `{code}` | {info.severity} | {info.meaning} | `{info.old}` |" in text, code
+        old = f"`{info.old}`" if info.old is not None else "(new)"
+        assert f"| `{code}` | {info.severity} | {info.meaning} | {old} |" in text, code
     assert "| `schema.<type>` | error |" in text and "`E-SCHEMA-<TYPE>`" in text
 
 

@@ -19,6 +19,8 @@ the 100-point cap) and ``schlemm`` (any other announced premium).
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -337,13 +339,30 @@ def builtin_catalogue() -> Catalogue:
     return cat
 
 
+#: Largest catalogue file read (the built-in catalogue is about 17 KB).
+MAX_CATALOGUE_BYTES: Final = 1024 * 1024
+
+
 def read_catalogue_file(path: str | Path) -> dict[str, Any]:
-    """Read a user's catalogue file (JSON) into a document for :func:`parse_catalogue`."""
+    """Read a user's catalogue file (JSON) into a document for :func:`parse_catalogue`.
+
+    Only a regular file of at most :data:`MAX_CATALOGUE_BYTES` is read (a device such as
+    ``/dev/zero``, a pipe or a folder is refused without waiting on it)."""
     p = Path(path)
     try:
-        doc = json.loads(p.read_text("utf-8"))
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise ValueError(f"catalogue file {p}: not a regular file")
+            data = fh.read(MAX_CATALOGUE_BYTES + 1)
+        if len(data) > MAX_CATALOGUE_BYTES:
+            raise ValueError(f"catalogue file {p}: over {MAX_CATALOGUE_BYTES} bytes")
+        doc = json.loads(data.decode("utf-8"))
     except OSError as exc:
         raise ValueError(f"catalogue file {p}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"catalogue file {p}: not UTF-8 text ({exc.reason})") from exc
     except json.JSONDecodeError as exc:
         raise ValueError(f"catalogue file {p}: not valid JSON ({exc})") from exc
     if not isinstance(doc, dict):
