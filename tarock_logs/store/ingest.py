@@ -50,7 +50,7 @@ import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
 from tarock_logs.store import lock as writer_lock
-from tarock_logs.store import process, sources
+from tarock_logs.store import process, sources, tournaments
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
 from tarock_logs.store.schema import migrate
@@ -126,8 +126,11 @@ _CHILD_DELETE = [
     ),
     "DELETE FROM session_players WHERE session_id IN"
     " (SELECT session_id FROM sessions WHERE file = $file)",
-    "DELETE FROM session_scores WHERE session_id IN"
-    " (SELECT session_id FROM sessions WHERE file = $file)",
+    *(
+        f"DELETE FROM {t} WHERE session_id IN (SELECT session_id FROM sessions WHERE file = $file)"
+        for t in process.SESSION_CHILDREN
+        if t != "session_players"
+    ),
     "DELETE FROM hands WHERE file = $file",
     "DELETE FROM sessions WHERE file = $file",
     "DELETE FROM rejects WHERE file = $file",
@@ -262,7 +265,7 @@ class _Writer:
                         )
             # sessions: the first file that brings a session id keeps it
             if sessions_plain:
-                for name in ("sessions", "session_players", "session_scores"):
+                for name in ("sessions", *process.SESSION_CHILDREN):
                     if tables[name].num_rows:
                         self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
             else:
@@ -280,6 +283,12 @@ class _Writer:
                         f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
                         "WHERE session_id IN (SELECT session_id FROM _new_sessions) "
                         "QUALIFY row_number() OVER (PARTITION BY session_id, seat) = 1"
+                    )
+                if tables["session_findings"].num_rows:  # those of the file that kept it
+                    self._q(
+                        "INSERT INTO session_findings BY NAME SELECT * FROM _b_session_findings "
+                        "WHERE (session_id, file) IN (SELECT session_id, file FROM sessions "
+                        "WHERE session_id IN (SELECT session_id FROM _new_sessions))"
                     )
             self._q(
                 "INSERT INTO players BY NAME "
@@ -796,6 +805,8 @@ def _ingest_locked(
             summary.files_unchanged += len(reread)
             _process(reread, buf, 1, spill / "parts", batch_hands, progress)
             buf.flush()
+            w.begin()
+            tournaments.refresh(con)  # placement points and standings need whole rounds
             w.commit()
             con.execute("CHECKPOINT").fetchall()
         finally:

@@ -67,6 +67,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_hands", I32),
             ("file", STR),
             ("line", I32),
+            ("verification", STR),
         ]
     ),
     "session_players": pa.schema(
@@ -91,6 +92,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_violations", I32),
             ("n_discrepancies", I32),
             ("unverified", STRS),
+            ("verification", STR),
+            ("n_errors", I32),
             ("deal", STR),
             ("result", STR),
             ("notes", STR),
@@ -161,6 +164,45 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("card", STR),
         ]
     ),
+    # the findings model (docs/audit.md): a hand's findings, and a session's
+    "findings": pa.schema(
+        [
+            ("hand_id", STR),
+            ("level", STR),
+            ("action_index", I32),
+            ("code", STR),
+            ("severity", STR),
+            ("message", STR),
+            ("player_ids", STRS),
+            ("seats", pa.list_(U8)),
+            ("players", STR),
+            ("rule", STR),
+            ("rule_text", STR),
+            ("consequence", STR),
+            ("item", STR),
+            ("recorded", pa.float64()),
+            ("recomputed", pa.float64()),
+            ("card", STR),
+        ]
+    ),
+    "session_findings": pa.schema(
+        [
+            ("session_id", STR),
+            ("file", STR),
+            ("tournament", STR),
+            ("code", STR),
+            ("severity", STR),
+            ("message", STR),
+            ("player_ids", STRS),
+            ("seats", pa.list_(U8)),
+            ("players", STR),
+            ("rule", STR),
+            ("consequence", STR),
+            ("item", STR),
+            ("recorded", pa.float64()),
+            ("recomputed", pa.float64()),
+        ]
+    ),
     "score_items": pa.schema(
         [
             ("hand_id", STR),
@@ -214,7 +256,11 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 
 #: Child tables of a hand (deleted and re-inserted with it).
-HAND_CHILDREN = ("actions", "irregularities", "tricks", "violations", "score_items", "hand_scores")
+HAND_CHILDREN = (
+    "actions", "irregularities", "tricks", "violations", "findings", "score_items", "hand_scores",
+)  # fmt: skip
+#: Child tables of a session (deleted and re-inserted with it).
+SESSION_CHILDREN = ("session_players", "session_scores", "session_findings")
 
 #: Contracts in which every seat plays for itself (no declarer side).
 ALONE_CONTRACTS = frozenset({"klop", "trischaken"})
@@ -456,7 +502,9 @@ def _add_session(
         n_hands=len(session.hands),
         file=file,
         line=line,
+        verification=audited.session.get("verification"),
     )
+    _add_session_findings(b, session.id, file, audited.session.get("findings") or [])
     for seat, p in enumerate(session.players):
         b.t["players"].add(player_id=p.id, name=p.name)
         b.t["session_players"].add(
@@ -515,6 +563,8 @@ def _add_session(
             n_violations=len(violations),
             n_discrepancies=len(discrepancies),
             unverified=unverified,
+            verification=audit.get("verification"),
+            n_errors=sum(1 for v in violations if v.get("severity", "error") == "error"),
             deal=_dumps(
                 hand.deal.model_dump(mode="json", exclude_defaults=True) if hand.deal else None
             ),
@@ -597,6 +647,26 @@ def _add_session(
                     cards_col.append(())
             tcol["points"].extend([tr.get("points") for tr in tricks])
             tc.n += k
+        for f in audit.get("findings") or ():
+            players = f.get("players") or []
+            b.t["findings"].add(
+                hand_id=hand_id,
+                level=f["level"],
+                action_index=f.get("action_index"),
+                code=f["code"],
+                severity=f["severity"],
+                message=f["message"],
+                player_ids=[p["id"] for p in players],
+                seats=[p["seat"] for p in players if p.get("seat") is not None],
+                players=_dumps(players),
+                rule=f.get("rule"),
+                rule_text=_dumps(f.get("rule_text") or None),
+                consequence=f.get("consequence"),
+                item=f.get("item"),
+                recorded=f.get("recorded"),
+                recomputed=f.get("recomputed"),
+                card=f.get("card"),
+            )
         for v in violations:
             b.t["violations"].add(
                 hand_id=hand_id,
@@ -670,6 +740,30 @@ def _add_session(
             ),
         )
     return added
+
+
+def _add_session_findings(
+    b: _Batch, session_id: str, file: str, findings: list[dict[str, Any]]
+) -> None:
+    """The session-level findings of one session record (``SessionAudit.to_dict()``)."""
+    for f in findings:
+        players = f.get("players") or []
+        b.t["session_findings"].add(
+            session_id=session_id,
+            file=file,
+            tournament=f.get("tournament"),
+            code=f["code"],
+            severity=f["severity"],
+            message=f["message"],
+            player_ids=[p["id"] for p in players],
+            seats=[p["seat"] for p in players if p.get("seat") is not None],
+            players=_dumps(players),
+            rule=f.get("rule"),
+            consequence=f.get("consequence"),
+            item=f.get("item"),
+            recorded=f.get("recorded"),
+            recomputed=f.get("recomputed"),
+        )
 
 
 def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:

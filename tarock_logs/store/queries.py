@@ -9,7 +9,10 @@ values, so a caller can cache each result per database version.
 
 Kinds of finding (:data:`FINDING_KINDS`): an *illegal* action (a violation citing the rule it
 breaks), a score *discrepancy* (a score item whose recorded value differs from the recomputed
-one) and an *unverified* item (something the engine could not check).
+one) and an *unverified* item (something the engine could not check). Every hand, session and
+tournament is in one verification state (:data:`VERIFICATION_STATES`); findings of sessions
+(totals, placement points) and tournaments (standings) are listed by :func:`session_findings`
+and :func:`tournament_findings` (docs/audit.md).
 """
 
 from __future__ import annotations
@@ -54,6 +57,12 @@ GAME_SECTIONS = {
 
 #: Kinds of finding the audit page filters on.
 FINDING_KINDS = ("illegal", "discrepancy", "unverified")
+#: The verification states (docs/audit.md), best first.
+VERIFICATION_STATES = ("verified", "partial", "unverified")
+#: a stored hand's illegal actions (errors only); rows stored before: every violation
+_HAND_ERRORS = "coalesce(h.n_errors, h.n_violations)"
+#: a stored hand's state; rows stored before the states existed: from ``verified``
+_HAND_STATE = "coalesce(h.verification, CASE WHEN h.verified THEN 'verified' ELSE 'partial' END)"
 
 
 # --------------------------------------------------------------------------- connection
@@ -91,22 +100,113 @@ def fetch(
 
 
 def overview(cur: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Counts for the landing page."""
+    """Counts for the landing page: hands with illegal actions, with score differences, not
+    fully verified (``unverified``: partial or unverified), hands per verification state
+    (``hands_verified``, ``hands_partial``, ``hands_unverified``), sessions with a finding
+    of their own (``session_findings``: session totals, placement points), those with a
+    score difference (``session_discrepancy``), tournament findings (standings)."""
     row = fetch(
         cur,
-        """
+        f"""
         SELECT
           (SELECT count(*) FROM sessions),
           (SELECT count(*) FROM hands),
-          (SELECT count(*) FROM hands WHERE n_violations > 0),
+          (SELECT count(*) FROM hands h WHERE {_HAND_ERRORS} > 0),
           (SELECT count(*) FROM hands WHERE n_discrepancies > 0),
           (SELECT count(*) FROM hands WHERE NOT verified),
           (SELECT count(*) FROM players),
-          (SELECT count(*) FROM rejects)
+          (SELECT count(*) FROM rejects),
+          (SELECT count(*) FROM hands h WHERE {_HAND_STATE} = 'verified'),
+          (SELECT count(*) FROM hands h WHERE {_HAND_STATE} = 'partial'),
+          (SELECT count(*) FROM hands h WHERE {_HAND_STATE} = 'unverified'),
+          (SELECT count(DISTINCT session_id) FROM session_findings WHERE severity = 'error'),
+          (SELECT count(DISTINCT session_id) FROM session_findings WHERE item IS NOT NULL),
+          (SELECT count(*) FROM tournament_findings),
+          (SELECT count(*) FROM tournaments)
         """,
     )[0]
-    keys = ("sessions", "hands", "illegal", "discrepancy", "unverified", "players", "rejects")
+    keys = ("sessions", "hands", "illegal", "discrepancy", "unverified", "players", "rejects",
+            "hands_verified", "hands_partial", "hands_unverified", "session_findings",
+            "session_discrepancy", "tournament_findings", "tournaments")  # fmt: skip
     return dict(zip(keys, (int(x) for x in row), strict=True))
+
+
+def session_findings(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every finding of a session (session totals, placement points), with the session's
+    event, round, table and verification state; players as names (``players``: JSON)."""
+    return frame(
+        cur,
+        """
+        SELECT f.session_id, coalesce(s.event_name, s.tournament) AS event, s.tournament,
+               CAST(s.round AS INTEGER) AS round, s.table_name AS "table",
+               CAST(s.game AS VARCHAR) AS game, s.verification, f.code, f.severity,
+               f.message, f.item, f.recorded, f.recomputed, f.player_ids,
+               json_extract_string(f.players, '$[*].name') AS names, f.rule
+        FROM session_findings f JOIN sessions s USING (session_id)
+        ORDER BY s.tournament NULLS LAST, s.round NULLS LAST, s.table_name NULLS LAST,
+                 f.session_id, f.code
+        """,
+    )
+
+
+def tournament_findings(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every finding of a tournament (a player the recorded placement points would rank
+    differently), with the tournament's verification state."""
+    return frame(
+        cur,
+        """
+        SELECT f.tournament, t.verification, f.code, f.severity, f.message, f.item,
+               f.recorded, f.recomputed, f.player_ids,
+               json_extract_string(f.players, '$[*].name') AS names, f.rule
+        FROM tournament_findings f LEFT JOIN tournaments t USING (tournament)
+        ORDER BY f.tournament, f.recomputed
+        """,
+    )
+
+
+def session_sheet(cur: duckdb.DuckDBPyConnection, session_id: str) -> dict[str, Any] | None:
+    """A session's score sheet: its players, one row per stored hand (number, recorded and
+    recomputed total per seat), the session totals (the recorded ones, the recorded hands
+    added up, the recomputed ones) and the placement points (recorded, recomputed); the
+    session's findings say which cells differ (``differs``: (row, seat) pairs with row
+    ``"session_total"``, ``"session_total_sum"``, ``"placement_points"`` or a hand number)."""
+    if not fetch(cur, "SELECT 1 FROM sessions WHERE session_id = ?", [session_id]):
+        return None
+    players = [
+        str(r[0])
+        for r in fetch(
+            cur,
+            """SELECT coalesce(p.name, sp.player_id) FROM session_players sp
+               LEFT JOIN players p USING (player_id) WHERE sp.session_id = ? ORDER BY sp.seat""",
+            [session_id],
+        )
+    ]
+    hands = frame(
+        cur,
+        """SELECT h.number, h.hand_id, CAST(hs.seat AS INTEGER) AS seat, hs.recorded_total,
+                  hs.recomputed_total, hs.delta
+           FROM hands h JOIN hand_scores hs USING (hand_id)
+           WHERE h.session_id = ? ORDER BY h.number, hs.seat""",
+        [session_id],
+    ).to_dicts()
+    totals = frame(
+        cur,
+        """SELECT CAST(seat AS INTEGER) AS seat, recorded_session_total, recorded_total,
+                  recomputed_total, placement_points, placement_points_recomputed
+           FROM session_scores WHERE session_id = ? ORDER BY seat""",
+        [session_id],
+    ).to_dicts()
+    differs: set[tuple[Any, int]] = set()
+    for item, seats in fetch(
+        cur, "SELECT item, seats FROM session_findings WHERE session_id = ?", [session_id]
+    ):
+        for seat in seats or []:
+            differs.add((item, int(seat)))
+    for h in hands:
+        if h["delta"]:
+            differs.add((h["number"], h["seat"]))
+    return {"players": players, "hands": hands, "totals": totals, "differs": sorted(
+        differs, key=str)}  # fmt: skip
 
 
 def rejects(cur: duckdb.DuckDBPyConnection, limit: int = 500) -> pl.DataFrame:
@@ -123,18 +223,21 @@ def hands_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every stored hand with its session facts and kinds of finding, in playing order.
 
     Columns: hand_id, session_id, number, game, ruleset, event, tournament, round, table, date,
-    contract, declarer, won, n_violations, n_discrepancies, verified, players (names by seat),
-    player_ids, illegal, discrepancy, unverified, label.
+    contract, declarer, won, n_violations (illegal actions: violations of severity error),
+    n_discrepancies, verified, verification (verified,
+    partial or unverified), players (names by seat), player_ids, illegal, discrepancy,
+    unverified, label.
     """
     df = frame(
         cur,
-        """
+        f"""
         SELECT h.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
                coalesce(h.ruleset, s.ruleset) AS ruleset,
                coalesce(s.event_name, s.tournament) AS event, s.tournament,
                CAST(s.round AS INTEGER) AS round, s.table_name AS "table", s.date,
                h.contract, CAST(h.declarer AS INTEGER) AS declarer, h.won,
-               h.n_violations, h.n_discrepancies, h.verified,
+               {_HAND_ERRORS} AS n_violations, h.n_discrepancies, h.verified,
+               {_HAND_STATE} AS verification,
                p.players, p.player_ids
         FROM hands h
         JOIN sessions s ON s.session_id = h.session_id
@@ -167,8 +270,10 @@ def filter_hands(
     game: str | None = None,
     kinds: list[str] | tuple[str, ...] | None = None,
     findings_only: bool = False,
+    states: list[str] | tuple[str, ...] | None = None,
 ) -> pl.DataFrame:
-    """Filter :func:`hands_index`'s frame; ``kinds`` keeps hands with any of those findings."""
+    """Filter :func:`hands_index`'s frame; ``kinds`` keeps hands with any of those findings,
+    ``states`` the hands in one of those verification states."""
     out = df
     if event:
         out = out.filter(pl.col("event") == event)
@@ -182,6 +287,9 @@ def filter_hands(
         )
     if game:
         out = out.filter(pl.col("game") == game)
+    wanted = [x for x in (states or ()) if x in VERIFICATION_STATES]
+    if wanted:
+        out = out.filter(pl.col("verification").is_in(wanted))
     selected = [k for k in (kinds or ()) if k in FINDING_KINDS]
     if findings_only and not selected:
         selected = list(FINDING_KINDS)
@@ -212,7 +320,7 @@ def session_hands(cur: duckdb.DuckDBPyConnection, session_id: str) -> pl.DataFra
     """The stored hands of one session in order: hand_id, number, contract, illegal, discrepancy."""
     return frame(
         cur,
-        """SELECT hand_id, number, contract, n_violations > 0 AS illegal,
+        """SELECT hand_id, number, contract, coalesce(n_errors, n_violations) > 0 AS illegal,
                   n_discrepancies > 0 AS discrepancy, NOT verified AS unverified
            FROM hands WHERE session_id = ? ORDER BY number""",
         [session_id],
@@ -276,12 +384,23 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
            FROM hand_scores WHERE hand_id = ? ORDER BY seat""",
         [hand_id],
     )
-    unv = fetch(cur, "SELECT unverified FROM hands WHERE hand_id = ?", [hand_id])
+    unv = fetch(cur, f"SELECT unverified, {_HAND_STATE} FROM hands h WHERE hand_id = ?", [hand_id])
+    found = frame(
+        cur,
+        """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
+                  item, recorded, recomputed, card, player_ids,
+                  json_extract_string(players, '$[*].name') AS names
+           FROM findings WHERE hand_id = ?
+           ORDER BY action_index NULLS LAST, severity, code""",
+        [hand_id],
+    )
     return {
         "violations": viol.to_dicts(),
         "items": items.to_dicts(),
         "totals": totals.to_dicts(),
         "unverified": list(unv[0][0] or []) if unv else [],
+        "verification": str(unv[0][1]) if unv else "unverified",
+        "findings": found.to_dicts(),
     }
 
 

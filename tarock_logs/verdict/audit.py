@@ -779,7 +779,9 @@ def audit_session(
         sa.recorded_hand_sum = _session_totals(
             eng, rs_obj, [h.result.scores for h in session.hands if h.result is not None], n
         )
-    if eng is not None and all(h.recomputed is not None for h in hands):
+    if eng is not None and not hands:
+        sa.unverified.append("the session has no hands: nothing to recompute")
+    elif eng is not None and all(h.recomputed is not None for h in hands):
         sa.recomputed_totals = _session_totals(
             eng, rs_obj, [h.recomputed.totals for h in hands if h.recomputed is not None], n
         )

@@ -273,3 +273,18 @@ def test_session_totals_are_a_rule_of_the_game() -> None:
     sa = audit_session(session(doc), engine=MatchEngine())
     assert sa.recomputed_totals == [10, 0, 0, 0] and sa.recorded_hand_sum == [10, 0, 0, 0]
     assert sa.discrepancies == []
+
+
+def test_a_session_without_hands_is_unverified_and_its_tournament_still_ranks() -> None:
+    """A session none of whose hands is there (a store keeps a hand once, under the first
+    session that brought it) recomputes nothing; its tournament ranks the others."""
+    from tarock_logs.verdict.tournament import audit_tournaments
+
+    empty = b1_doc()
+    empty["hands"] = []
+    empty["id"] = "empty"
+    sa = audit_session(session(empty))
+    assert sa.recomputed_totals is None and sa.verification == "unverified"
+    assert any("no hands" in u for u in sa.unverified)
+    (t,) = audit_tournaments([sa, audit_session(session(b1_doc()))])
+    assert t.verification == "partial" and len(t.standings) == 4
