@@ -265,9 +265,22 @@ def url_selectbox(
     return value
 
 
+def _marked(rows: list[dict[str, Any]], column: str) -> Any:
+    """Score rows as a table whose differing rows are red, marked ``✖`` in ``column``
+    (was a checkbox, which a differing row was easy to miss by)."""
+    import pandas as pd
+
+    df = pd.DataFrame(rows)
+    flags = df[column].astype(bool).tolist()
+    df[column] = [f"✖ {column}" if f else "" for f in flags]
+    return df.style.apply(
+        lambda row: ["background-color: #ffcdd2" if flags[row.name] else ""] * len(row), axis=1
+    )
+
+
 def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
-    table (and flagged in its *differs* column); then the totals per player. Labels in the
+    table, and their rows are red and marked ✖ in it; then the totals per player. Labels in the
     interface language, the score items in the game's words."""
     from dashboard.view_model import _item_name
 
@@ -305,29 +318,21 @@ def score_table(view: HandView, players: list[str]) -> None:
             }
             for r in rows
         ]
-        st.dataframe(
-            shown,
-            hide_index=True,
-            width="stretch",
-            column_config={tr("differs"): st.column_config.CheckboxColumn(tr("differs"))},
-        )
+        st.dataframe(_marked(shown, tr("differs")), hide_index=True, width="stretch")
     else:
         st.caption(tr("No itemised score stored for this hand."))
     totals = total_lines(view, players)
     if totals:
-        st.dataframe(
-            [
-                {
-                    tr("player"): r["player"],
-                    tr("recorded"): _dash(r["recorded"]),
-                    tr("recomputed"): _dash(r["recomputed"]),
-                    tr("differs"): r["differs"],
-                }
-                for r in totals
-            ],
-            hide_index=True,
-            column_config={tr("differs"): st.column_config.CheckboxColumn(tr("differs"))},
-        )
+        shown_totals = [
+            {
+                tr("player"): r["player"],
+                tr("recorded"): _dash(r["recorded"]),
+                tr("recomputed"): _dash(r["recomputed"]),
+                tr("differs"): r["differs"],
+            }
+            for r in totals
+        ]
+        st.dataframe(_marked(shown_totals, tr("differs")), hide_index=True)
 
 
 def _dash(value: Any) -> Any:

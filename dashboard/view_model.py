@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
+import polars as pl
 
 from tarock_logs.log import models as m
 from tarock_logs.report import text
@@ -104,6 +105,10 @@ class HandView:
     declarer: int | None
     partner: int | None
     won: bool | None
+    #: the stored findings in the players' words (docs/audit.md, "The fields of a finding")
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    #: verified, partial or unverified
+    verification: str = "unverified"
     prev_hand: str | None = None
     next_hand: str | None = None
     #: the engine's phase of each action (``phases[k]``: action ``k``, shown at step ``k + 1``)
@@ -176,6 +181,8 @@ def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
         declarer=r["declarer"],
         partner=r["partner"],
         won=r["won"],
+        findings=found["findings"],
+        verification=found["verification"],
         prev_hand=ids[index - 1] if index > 0 else None,
         next_hand=ids[index + 1] if index + 1 < len(ids) else None,
         phases=_phases(r["game"], replay.steps),
@@ -677,3 +684,69 @@ def _item_name(item: str, game: str, lang: str) -> str:
     if named != item.replace("_", " "):
         return named
     return t(SCORE_ITEMS[item], lang) if item in SCORE_ITEMS else item.replace("_", " ")
+
+
+# ------------------------------------------------------------------- a session's score sheet
+
+
+def score_sheet(
+    sheet: dict[str, Any], players: list[str]
+) -> tuple[pl.DataFrame, set[tuple[int, str]]]:
+    """A session's score sheet (:func:`tarock_logs.store.queries.session_sheet`) as a table:
+    one row per hand (the recorded totals by player), then the session total as recorded,
+    the recorded hands added up, the recomputed total and the placement points. A cell that
+    differs from the recomputation reads ``✖ recorded → recomputed``; the second value is the
+    set of those cells as (row index, column) for highlighting."""
+    cols = [p or f"seat {i}" for i, p in enumerate(players)]
+    differs = {(str(a), int(b)) for a, b in sheet["differs"]}
+    rows: list[dict[str, Any]] = []
+    marked: set[tuple[int, str]] = set()
+
+    def cell(row: int, seat: int, key: str, recorded: Any, recomputed: Any) -> str:
+        if (key, seat) in differs:
+            marked.add((row, cols[seat]))
+            return f"✖ {_num(recorded)} → {_num(recomputed)}"
+        return _num(recorded)
+
+    by_hand: dict[int, dict[int, dict[str, Any]]] = {}
+    for h in sheet["hands"]:
+        by_hand.setdefault(int(h["number"]), {})[int(h["seat"])] = h
+    for number, seats in by_hand.items():
+        r = len(rows)
+        row: dict[str, Any] = {"": f"hand {number}"}
+        for s, c in enumerate(cols):
+            h = seats.get(s, {})
+            row[c] = cell(r, s, str(number), h.get("recorded_total"), h.get("recomputed_total"))
+        rows.append(row)
+    totals = {int(t["seat"]): t for t in sheet["totals"]}
+    lines = (
+        ("session total (recorded)", "session_total", "recorded_session_total",
+         "recomputed_total"),
+        ("recorded hands added up", "session_total_sum", "recorded_total",
+         "recorded_session_total"),
+        ("session total (recomputed)", "", "recomputed_total", "recomputed_total"),
+        ("placement points", "placement_points", "placement_points",
+         "placement_points_recomputed"),
+    )  # fmt: skip
+    for label, key, rec_col, cmp_col in lines:
+        r = len(rows)
+        row = {"": label}
+        for s, c in enumerate(cols):
+            t = totals.get(s, {})
+            if key == "session_total_sum":  # the sheet's total against its own hands
+                row[c] = _num(t.get(rec_col))
+                if (key, s) in differs:
+                    marked.add((r, c))
+                    row[c] = f"✖ {row[c]} (the sheet says {_num(t.get(cmp_col))})"
+            else:
+                row[c] = cell(r, s, key, t.get(rec_col), t.get(cmp_col))
+        rows.append(row)
+    return pl.DataFrame(rows), marked
+
+
+def _num(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)

@@ -1,13 +1,20 @@
 """Audit: every hand with findings, its verdicts with the rules they cite, the score item by item,
-a link to the replay at the offending action and the HTML dispute dossier.
+a link to the replay at the offending action and the HTML dispute dossier; beside them the
+findings of sessions (totals, placement points: the session's score sheet opens with the
+differing cells marked) and of tournaments (standings).
 
 Findings: an *illegal* action (the engine's verdict, citing a ruleset section), a score
 *discrepancy* (recorded ≠ recomputed for an item) or an *unverified* item (not checkable).
-Deep link: ``/audit?hand=<hand_id>``.
+Every hand has a verification state (verified, partial, unverified), shown as a badge and
+filtered on. Texts from the logs are shown as text (Markdown characters escaped).
+Deep link: ``/audit?hand=<hand_id>``, ``/audit?session=<session_id>`` (its score sheet).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+import orjson
 import polars as pl
 import streamlit as st
 
@@ -19,6 +26,26 @@ from tarock_logs.store import queries as q
 require_db()
 st.title("Audit")
 index: pl.DataFrame = data(q.hands_index)
+
+#: how a verification state is shown (a badge: icon, colour, words)
+STATE_BADGE: dict[str, tuple[str, Literal["green", "orange", "gray"], str]] = {
+    "verified": (":material/verified:", "green", "verified"),
+    "partial": (":material/warning:", "orange", "partly verified"),
+    "unverified": (":material/help:", "gray", "not verified"),
+}
+
+
+def masked_text(text: str, names: list[str]) -> str:
+    """A message with the players' names masked when masking is on."""
+    for n in sorted(set(names), key=len, reverse=True):
+        if n:
+            text = text.replace(n, masked(n))
+    return text
+
+
+def badge(state: str) -> None:
+    icon, colour, words = STATE_BADGE.get(state, STATE_BADGE["unverified"])
+    st.badge(words, icon=icon, color=colour)
 
 
 def _opts(col: str) -> list[str]:
@@ -38,6 +65,9 @@ with st.sidebar:
     kinds = st.multiselect(
         "Kind of finding", list(q.FINDING_KINDS), key="f_kinds", placeholder="any finding"
     )
+    states = st.multiselect(
+        "Verification", list(q.VERIFICATION_STATES), key="f_states", placeholder="any state"
+    )
 
 found = q.filter_hands(
     index,
@@ -47,9 +77,14 @@ found = q.filter_hands(
     player=player,
     game=game,
     kinds=kinds,
-    findings_only=True,
+    findings_only=not states,  # a state asked for: its hands with or without findings
+    states=states,
 )
-st.caption(f"{len(found)} of {len(index)} hands have findings matching the filters.")
+counts = {s_: int((index["verification"] == s_).sum()) for s_ in q.VERIFICATION_STATES}
+st.caption(
+    f"{len(found)} of {len(index)} hands match the filters · hands "
+    + ", ".join(f"{n} {s_}" for s_, n in counts.items())
+)
 
 
 def _open_selected() -> None:
@@ -71,7 +106,7 @@ else:
         "contract",
         "n_violations",
         "n_discrepancies",
-        "unverified",
+        "verification",
     ).rename(
         {"label": "hand", "n_violations": "illegal actions", "n_discrepancies": "score differences"}
     )
@@ -85,6 +120,73 @@ else:
         selection_mode="single-row",
     )
     st.caption("Select a row to see the hand's verdicts.")
+
+# ------------------------------------------------------------------ session and tournament findings
+sess_f: pl.DataFrame = data(q.session_findings)
+tour_f: pl.DataFrame = data(q.tournament_findings)
+if event:
+    sess_f = sess_f.filter(pl.col("event") == event)
+    tour_f = tour_f.filter(pl.col("tournament") == event)
+if rnd:
+    sess_f = sess_f.filter(pl.col("round") == int(rnd))
+if table:
+    sess_f = sess_f.filter(pl.col("table") == table)
+if game:
+    sess_f = sess_f.filter(pl.col("game") == game)
+if player:
+    sess_f = sess_f.filter(pl.col("names").list.contains(player))
+    tour_f = tour_f.filter(pl.col("names").list.contains(player))
+st.markdown("#### Session and tournament findings")
+if sess_f.is_empty() and tour_f.is_empty():
+    st.success("No session total, placement points or standing differs.")
+else:
+    rows = [
+        {"level": "session", "where": r["session_id"], "severity": r["severity"],
+         "code": r["code"], "finding": masked_text(r["message"], r["names"] or []),
+         "state": r["verification"]}
+        for r in sess_f.to_dicts()
+    ] + [
+        {"level": "tournament", "where": r["tournament"], "severity": r["severity"],
+         "code": r["code"], "finding": masked_text(r["message"], r["names"] or []),
+         "state": r["verification"]}
+        for r in tour_f.to_dicts()
+    ]  # fmt: skip
+    st.dataframe(
+        pl.DataFrame(rows),
+        hide_index=True,
+        width="stretch",
+        key="session_findings",
+        column_config={"finding": st.column_config.TextColumn("finding", width="large")},
+    )
+    sessions = list(dict.fromkeys(sess_f["session_id"].to_list()))
+    if sessions:
+        sid = url_selectbox(
+            "Session score sheet",
+            sessions,
+            param="session",
+            key="audit_session",
+            placeholder="Select a session to see its score sheet",
+        )
+        if sid:
+            sheet = data(q.session_sheet, sid)
+            if sheet is not None:
+                table_df, marked = vm.score_sheet(sheet, [masked(p) for p in sheet["players"]])
+                st.caption(
+                    f"{md(sid)}: recorded score sheet · cells marked ✖ differ from the "
+                    "recomputation (recorded → recomputed)"
+                )
+                st.dataframe(
+                    table_df.to_pandas().style.apply(
+                        lambda col: [
+                            "background-color: #ffcdd2" if (i, col.name) in marked else ""
+                            for i in range(len(col))
+                        ]
+                    ),
+                    hide_index=True,
+                    width="stretch",
+                    height=38 + 35 * table_df.height,
+                    key="session_sheet",
+                )
 
 ids = found["hand_id"].to_list()
 labels = dict(zip(found["hand_id"].to_list(), found["label"].to_list(), strict=True))
@@ -113,21 +215,20 @@ if view is None:
     st.stop()
 players = [masked(p) for p in view.players]
 st.subheader(f"{md(view.session_id)} · hand {view.number}", anchor=False)
+badge(view.verification)
 st.caption(f"hand id {md(hand_id)} · {md(view.game)} · ruleset {md(view.ruleset)}")
 
 # ------------------------------------------------------------------ verdicts
 st.markdown("#### Verdicts")
-if view.violations:
-    for v in view.violations:
-        ai = v.get("action_index")
-        seat = v.get("seat")
-        who = players[seat] if seat is not None and seat < len(players) else "—"
+if view.findings:
+    for f in view.findings:
+        ai = f.get("action_index")
         where = f"action {ai}" if ai is not None else "hand"
-        text = (
-            f"**{where}** · {md(who)}: {md(v['message'])}  \n"
-            f"Rule: **{md(v.get('rule') or '—')}** · {md(v['code'])}"
-        )
-        (st.error if v.get("severity") == "error" else st.warning)(text)
+        message = md(masked_text(f["message"], view.players))
+        text = f"**{where}** · {md(f['severity'])} {md(f['code'])}: {message}"
+        for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
+            text += f"  \n*{md(quote)}*"
+        (st.error if f.get("severity") == "error" else st.warning)(text)
         if ai is not None:
             st.page_link(
                 "app_pages/replay.py",
@@ -138,7 +239,7 @@ if view.violations:
 else:
     st.success("Every action is legal.")
 for u in view.unverified:
-    st.warning(f"Unverified: {md(u)}")
+    st.warning(f"Not checked: {md(u)}")
 
 # ------------------------------------------------------------------ score
 st.markdown("#### Score: recorded vs recomputed")

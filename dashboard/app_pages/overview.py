@@ -21,6 +21,13 @@ findings = st.columns(3)
 findings[0].metric(tr("Hands with illegal actions"), counts["illegal"])
 findings[1].metric(tr("Hands with score differences"), counts["discrepancy"])
 findings[2].metric(tr("Hands not fully verified"), counts["unverified"])
+beyond = st.columns(3)
+beyond[0].metric(tr("Sessions with score differences"), counts["session_discrepancy"])
+beyond[1].metric(tr("Tournament findings"), counts["tournament_findings"])
+beyond[2].metric(
+    tr("Hands verified / partial / unverified"),
+    f"{counts['hands_verified']} / {counts['hands_partial']} / {counts['hands_unverified']}",
+)
 
 st.page_link(
     "app_pages/audit.py", label=tr("Audit: every hand with findings"), icon=":material/gavel:"

@@ -332,7 +332,7 @@ def test_audit_shows_the_planted_wrong_score_item(app_env: DashDB, planted: dict
     at = _open("app_pages/audit.py", hand=hand)
     items = next(d.value for d in at.dataframe if "differs" in d.value.columns)
     exp = planted["expect"]
-    row = items[(items["item"] == exp["item"]) & items["differs"]].iloc[0]
+    row = items[(items["item"] == exp["item"]) & (items["differs"] == "✖ differs")].iloc[0]
     assert (row["recorded"], row["recomputed"]) == (exp["recorded"], exp["recomputed"])
 
 

@@ -320,3 +320,43 @@ def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
     assert metric.inner_text().split()[-1] == str(after)
     assert after == before + 1
     page.close()
+
+
+def _grid_text(page: object) -> str:
+    """The text of every data grid on the page (the grids draw on a canvas; their cells are
+    also in an accessible table, which is what is read here)."""
+    grids = page.locator("[role='grid']")  # type: ignore[attr-defined]
+    return " ".join(grids.nth(i).text_content() or "" for i in range(grids.count()))
+
+
+def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
+    served,
+    browser,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Issue 11's acceptance in Chromium: the five planted disputes of sample_logs/disputed
+    (four hands, and the placement points of session E with the standings they move) are on
+    the Audit page, dispute 2's session total beside them, and the Overview counts them."""
+    manifest = Path(__file__).resolve().parents[2] / "sample_logs/disputed/disputes.manifest"
+    if not manifest.is_file():
+        pytest.skip("no disputed samples")
+    planted = json.loads(manifest.read_text(encoding="utf-8"))
+    url, _ = served
+    page = browser.new_page(viewport={"width": 1600, "height": 2400})
+    _goto(page, f"{url}/audit")
+    page.locator("[role='grid']").first.wait_for(state="attached", timeout=15_000)
+    grids = _grid_text(page)
+    for p in planted:
+        if p["hand"] is not None:
+            assert f"{p['session']} · hand {p['hand']}" in grids, p["description"]
+        else:
+            assert p["session"] in grids and "session.placement_points_differ" in grids
+    assert "session.total_differs" in grids and "tournament.standing_differs" in grids
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.screenshot(path=str(tmp_path / "audit-findings.png"), full_page=True)
+    _goto(page, f"{url}/")
+    metric = page.locator("[data-testid='stMetric']", has_text="Sessions with score differences")
+    assert int(metric.first.inner_text().split()[-1]) >= 2
+    metric = page.locator("[data-testid='stMetric']", has_text="Tournament findings")
+    assert int(metric.first.inner_text().split()[-1]) >= 3
+    page.close()
