@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from enum import IntEnum
@@ -27,6 +28,38 @@ app = typer.Typer(
 )
 import_app = typer.Typer(help="Convert logs from other programs into the tarock log format.")
 app.add_typer(import_app, name="import")
+
+
+def _reflow(text: str) -> str:
+    """One paragraph per line: docstrings are wrapped at 100 columns in the source, and Typer
+    keeps those line breaks inside the terminal's own wrapping (ragged help). A line that starts
+    a list item (``- ``, ``* ``) or a line of its own (``\\b``) keeps its break."""
+    paragraphs = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        lines = para.split("\n")
+        if lines[0].startswith("\b"):
+            paragraphs.append(para)
+            continue
+        out: list[str] = []
+        for line in lines:
+            if out and not line.lstrip().startswith(("- ", "* ")):
+                out[-1] = f"{out[-1]} {line.strip()}"
+            else:
+                out.append(line.strip())
+        paragraphs.append("\n".join(out))
+    return "\n\n".join(paragraphs)
+
+
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Give every command of ``typer_app`` (and of its sub-apps) its help text reflowed."""
+    for info in typer_app.registered_commands:
+        doc = info.help or (inspect.getdoc(info.callback) if info.callback else None)
+        if doc:
+            info.help = _reflow(doc)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            reflow_help(group.typer_instance)
+
 
 #: Diagnostics go to stderr; data goes to stdout.
 err_console = Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")))
