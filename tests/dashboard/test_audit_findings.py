@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from tarock_logs.log.reader import read_paths
@@ -50,7 +49,7 @@ def test_every_planted_dispute_is_on_the_audit_page(app_env: DashDB) -> None:
 
 
 def test_overview_counts_session_and_tournament_findings(app_env: DashDB) -> None:
-    con = duckdb.connect(str(app_env.path), read_only=True)
+    con = q.connect_reader(app_env.path)
     try:
         counts = q.overview(con.cursor())
         sessions = {r[0] for r in con.execute("SELECT session_id FROM session_findings").fetchall()}
