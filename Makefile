@@ -1,6 +1,7 @@
 # Two commands on a fresh machine (Python 3.11+, pip, Debian/PyPI registries):
 #   make run    set everything up, then validate, ingest and audit sample_logs/ and open the dashboard
-#   make test   set everything up, then pass the whole test suite (what .ci/run calls)
+#   make check  set everything up, then pass the static checks and the whole suite (what .ci/run calls)
+#   make test   the same without the static checks
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
