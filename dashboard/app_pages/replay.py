@@ -31,7 +31,7 @@ from dashboard.state import (
 from dashboard.table import position, table_html
 from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
-from tarock_logs.report import text
+from tarock_logs.report import i18n, text
 from tarock_logs.store import queries as q
 
 LANG = lang()
@@ -351,8 +351,16 @@ def viewer() -> None:
     assert (None if seat_sel in (None, "all") else int(seat_sel)) == only
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
+        said = i18n.finding_message(
+            v.code,
+            v.message,
+            LANG,
+            game=view.game,
+            player=players[v.seat] if v.seat is not None and v.seat < n_seats else None,
+            card=text.card_text(v.card, view.game) if v.card else None,
+        )
         verdict = (
-            f"**{tr('Illegal action')}** — {md(v.message)}  \n"
+            f"**{tr('Illegal action')}** — {md(said)}  \n"
             f"{tr('Rule')}: **{md(v.rule or '—')}** · {tr('code')} {md(v.code)}"
         )
         if v.severity == "error":

@@ -78,3 +78,31 @@ def test_sentences_are_translated_and_the_game_terms_stay_the_games_own() -> Non
     assert text.describe_action(naprej, game="zwanzigerrufen", lang="de") == "Platz 1 sagt weiter"
     # English stays what the CLI and the JSON outputs print
     assert text.describe_action(bid, game="slovenian", players=names) == "Ana bids tri"
+
+
+@pytest.mark.parametrize("lang", ["sl", "de"])
+def test_every_finding_code_of_every_engine_and_of_the_audit_has_its_meaning_translated(
+    lang: str,
+) -> None:
+    from tarock_logs.rules import get_engine
+    from tarock_logs.verdict.findings import AUDIT_CODES
+
+    wanted = {f"audit:{code}" for code in AUDIT_CODES}
+    for game in ("slovenian", "zwanzigerrufen", "royal"):
+        engine = get_engine(game)
+        assert engine is not None
+        wanted |= {f"{game}:{code}" for code in engine.codes()}
+    cat = i18n.findings_catalogue(lang)
+    assert sorted(wanted - set(cat)) == []
+    assert sorted(set(cat) - wanted) == []  # no translation of a code nobody reports
+
+
+def test_a_finding_reads_in_the_language_with_its_player_and_card_english_stays_english() -> None:
+    english = "seat 1 played H4 while holding CK: clubs must be followed"
+    args = {"game": "slovenian", "player": "Luka", "card": "♥4"}
+    assert i18n.finding_message("play.illegal_card", english, "en", **args) == english
+    sl = i18n.finding_message("play.illegal_card", english, "sl", **args)
+    assert sl.startswith("Luka: karta, ki jo osnovno pravilo prepoveduje") and sl.endswith("(♥4)")
+    de = i18n.finding_message("score.item_differs", "the contract differs", "de")
+    assert de == "Ein aufgeschriebener Wertungsposten weicht vom nachgerechneten ab"
+    assert i18n.finding_message("no.such_code", english, "de", game="royal") == english

@@ -11,7 +11,10 @@ The **game terms** stay in each game's own words whatever the language of the se
 (:mod:`tarock_logs.report.text` names them): Slovenian tarok's *naprej, ležim, kontra, radelc,
 renons, tri, berač* …, Zwanzigerrufen's and Royal Tarock's German *Farbensolo, Kontra, Retour,
 Sküs, Schlemm* …. Machine outputs (JSON, JSONL, CSV of the CLI) stay English; only what the
-dashboard and the dossier show is translated.
+dashboard and the dossier show is translated. The **findings** are translated by their code:
+``findings.sl.json`` and ``findings.de.json`` give the meaning of every engine's code (keyed
+``<game>:<code>``) and of the audit's own (``audit:<code>``); :func:`finding_message` words a
+finding with them, and keeps the finding's English message where the code has none.
 
 :func:`negotiate` picks the language from a browser's ``Accept-Language`` header (or a locale
 such as ``sl-SI``), English when none of the three is asked for.
@@ -25,7 +28,16 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGS", "LANG_NAMES", "catalogue", "negotiate", "normalize", "t"]
+__all__ = [
+    "LANGS",
+    "LANG_NAMES",
+    "catalogue",
+    "finding_message",
+    "findings_catalogue",
+    "negotiate",
+    "normalize",
+    "t",
+]
 
 #: the languages of the interface, English first (the default)
 LANGS: tuple[str, ...] = ("en", "sl", "de")
@@ -78,3 +90,39 @@ def t(msgid: str, lang: str | None = "en", /, **fields: Any) -> str:
     """The label ``msgid`` (English) in ``lang``, with ``{fields}`` filled in."""
     text = catalogue(normalize(lang)).get(msgid, msgid) if lang and lang != "en" else msgid
     return text.format(**fields) if fields else text
+
+
+@cache
+def findings_catalogue(lang: str) -> Mapping[str, str]:
+    """The meanings of the finding codes in ``lang``, keyed ``<game>:<code>`` (an engine's
+    code) or ``audit:<code>`` (the audit's own): ``findings.<lang>.json`` beside this module;
+    empty for English (the findings' own messages are English)."""
+    if lang == "en" or lang not in LANGS:
+        return {}
+    path = resources.files(__package__).joinpath(f"findings.{lang}.json")
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def finding_message(
+    code: str,
+    message: str,
+    lang: str | None,
+    *,
+    game: str | None = None,
+    player: str | None = None,
+    card: str | None = None,
+) -> str:
+    """A finding as people reading ``lang`` see it. In English: its own ``message`` (the one
+    the JSON outputs keep). Otherwise the meaning of its ``code`` in that language, said of
+    ``player`` and ``card`` (already worded); the English message when the code has no
+    translation."""
+    lang = normalize(lang)
+    if lang == "en":
+        return message
+    cat = findings_catalogue(lang)
+    meaning = cat.get(f"{game}:{code}") or cat.get(f"audit:{code}")
+    if meaning is None:
+        return message
+    said = f"{player}: {meaning}" if player else meaning[:1].upper() + meaning[1:]
+    return said + (f" ({card})" if card else "")
