@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import base64
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,10 @@ class SeatView:
     sitting_out: bool = False
     #: another seat's hand in one seat's view: only the number of cards is shown
     hidden: bool = False
+    #: a short value under some of the held cards (card → text), e.g. what each card would
+    #: score if played now: the place for the solver's per-card values (the analysis of a
+    #: position); empty, nothing is drawn
+    values: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,7 @@ TABLE_CSS = """
 .tl-a-bottom{grid-area:bottom}.tl-a-top{grid-area:top}.tl-a-left{grid-area:left}
 .tl-a-right{grid-area:right}.tl-a-tl{grid-area:tl}.tl-a-tr{grid-area:tr}
 .tl-legend{font-size:12px;color:#555;margin:4px 2px 0}
+.tl-value{font-size:11px;font-weight:bold;color:#ffd54f}
 @media (max-width:700px){
   .tl-table{grid-template-columns:1fr;grid-template-areas:none}
   .tl-table>*{grid-area:auto !important}
@@ -271,7 +276,14 @@ def _seat_box(parent: ET.Element, sv: SeatView, pos: Position, place: str, lang:
         label = text.card_text(card, pos.game)
         if mark:
             label += " — " + t("allowed by the rules", lang)
-        row.append(_card(card, pos, label=label, mark=mark))
+        img = _card(card, pos, label=label, mark=mark)
+        value = sv.values.get(card)
+        if value is None:
+            row.append(img)
+            continue
+        cell = _div(row, "tl-play")
+        cell.append(img)
+        ET.SubElement(cell, "span", {"class": "tl-value", "data-value": card}).text = value
 
 
 def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str) -> None:
@@ -390,11 +402,14 @@ def position(
     lang: str = "en",
     viewer: int | None = None,
     allowed: Sequence[str] = (),
+    card_values: Mapping[int, Mapping[str, str]] | None = None,
 ) -> Position:
     """The card table at ``step`` of the hand ``view`` (a
     :class:`~dashboard.view_model.HandView`); ``players`` the names to show by seat (masked or
     not), ``viewer`` a seat whose view is shown (the other hands hidden), ``allowed`` the cards
-    the rules allowed in place of this step's illegal card."""
+    the rules allowed in place of this step's illegal card, ``card_values`` a short text to
+    draw under held cards, by seat and card (the solver's per-card values, when an analysis
+    gives them)."""
     cur = view.steps[step]
     state: dict[str, Any] = cur.view or {}
     n = len(players)
@@ -413,6 +428,7 @@ def position(
                 to_move=to_move == s,
                 sitting_out=not dealt,
                 hidden=viewer is not None and s != viewer and dealt,
+                values=dict((card_values or {}).get(s, {})),
             )
         )
     trick = list(state.get("trick") or [])

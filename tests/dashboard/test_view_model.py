@@ -224,3 +224,65 @@ def test_text_from_a_log_is_never_read_as_markdown(text: str) -> None:
 @given(st.text())
 def test_md_text_always_shows_the_text_itself(text: str) -> None:
     assert _read_as_commonmark_text(vm.md_text(text)) == " ".join(text.splitlines())
+
+
+def test_the_card_table_marks_the_illegal_card_and_the_allowed_ones(cur) -> None:
+    from dashboard.table import position, table_html
+
+    view = _view(cur, "sim-slovenian-2027-r1-A", 2)
+    step = view.first_problem_step()
+    assert step is not None
+    allowed = vm.allowed_cards(view, step)
+    bad = view.steps[step].action.card
+    assert allowed and bad not in allowed
+    pos = position(view, step, players=view.players, allowed=allowed)
+    html = table_html(pos)
+    assert f'data-card="{bad}" data-mark="illegal"' in html
+    for card in allowed:
+        assert f'data-card="{card}" data-mark="allowed"' in html
+    seat = view.steps[step].action.seat
+    assert bad not in pos.seats[seat].held  # played cards leave the hand
+    assert [c.card for c in pos.trick][-1] == bad
+
+
+def test_the_card_table_escapes_names_and_draws_per_card_values_where_given(cur) -> None:
+    from dashboard.table import position, table_html
+
+    view = _view(cur, "si-appendix-b1", 1)
+    names = ["<b>Ana</b>", "Bor & Co", "Cene", "Dani"]
+    held = view.steps[0].view["hands"][0]
+    pos = position(view, 0, players=names, card_values={0: {held[0]: "+10"}})
+    html = table_html(pos)
+    assert "<b>Ana</b>" not in html and "&lt;b&gt;Ana&lt;/b&gt;" in html
+    assert "Bor &amp; Co" in html
+    assert f'data-value="{held[0]}">+10</span>' in html
+
+
+def test_the_trick_stops_are_the_phases_and_the_completed_tricks(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    stops = vm.trick_stops(view)
+    completed = [
+        s.index
+        for s in view.steps[1:]
+        if s.action is not None and s.action.type == "play" and not (s.view or {}).get("trick")
+    ]
+    assert set(completed) <= set(stops) and len(completed) == 12
+    assert stops[0] == 0 and stops[-1] == len(view.steps) - 1
+    assert vm.next_stop(stops, completed[0], True) == completed[1]
+    assert vm.next_stop(stops, completed[1] - 1, False) == completed[0]
+
+
+def test_the_phase_jumps_list_each_phase_once_in_hand_order(cur) -> None:
+    view = _view(cur, "si-appendix-b1", 1)
+    jumps = vm.phase_jumps(view)
+    steps = [s for _, s in jumps]
+    assert steps == sorted(steps)
+    labels = [lbl for lbl, _ in jumps if not lbl.startswith("trick ")]
+    assert len(labels) == len(set(labels))
+    assert labels[0] == "the deal" and labels[-1] == "end of the hand"
+    assert labels.index("bidding") < labels.index("talon") < labels.index("announcements")
+    assert [lbl for lbl, _ in jumps if lbl.startswith("trick ")] == [
+        f"trick {n}" for n in range(1, 13)
+    ]
+    sl = [lbl for lbl, _ in vm.phase_jumps(view, "sl")]
+    assert "licitacija" in sl and "štih 1" in sl
