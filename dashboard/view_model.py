@@ -429,11 +429,13 @@ def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[s
     return {"tournament": report, "tables": tables}
 
 
-def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> str:
+def dossier_html(
+    view: HandView, rename: Callable[[str], str] | None = None, lang: str = "en"
+) -> str:
     """The self-contained HTML dispute dossier of the hand (:mod:`tarock_logs.report.dossier`).
 
     ``rename`` maps each player's name (e.g. to its pseudonym) before rendering; player ids
-    (and so the hand's content hash) are kept.
+    (and so the hand's content hash) are kept; ``lang`` is the language of its labels.
     """
     session, hand = view.session, view.hand
     if session is None or hand is None:
@@ -441,7 +443,7 @@ def dossier_html(view: HandView, rename: Callable[[str], str] | None = None) -> 
     if rename is not None:
         players = [p.model_copy(update={"name": rename(p.name or p.id)}) for p in session.players]
         session = session.model_copy(update={"players": players})
-    return render_dossier(session, hand)
+    return render_dossier(session, hand, lang=lang)
 
 
 def alternatives(view: HandView, step: int) -> list[Action]:
@@ -665,25 +667,10 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
     }
 
 
-#: the score items that are no bonus of the game, by their label id
-SCORE_ITEMS = {
-    "contract": "contract",
-    "difference": "difference",
-    "game": "game",
-    "consolation": "consolation",
-    "cap": "cap",
-    "kontra": "kontra",
-    "radelc": "radelc",
-    "klop": "klop",
-}
-
-
 def _item_name(item: str, game: str, lang: str) -> str:
-    """A score item in the game's words (a bonus or contract term), else translated."""
-    named = text.bonus_name(item, game)
-    if named != item.replace("_", " "):
-        return named
-    return t(SCORE_ITEMS[item], lang) if item in SCORE_ITEMS else item.replace("_", " ")
+    """A score item in the game's words (a bonus), else translated
+    (:func:`tarock_logs.report.text.score_item_name`)."""
+    return text.score_item_name(item, game, lang=lang)
 
 
 # ------------------------------------------------------------------- a session's score sheet

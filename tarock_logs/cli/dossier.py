@@ -11,6 +11,7 @@ from tarock_logs.cli.common import ExitCode, app, checked_paths, err_console, fa
 from tarock_logs.log import models as m
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
+from tarock_logs.report.i18n import LANGS
 from tarock_logs.verdict.audit import hand_content_hash
 
 
@@ -55,6 +56,9 @@ def dossier_command(
     output: Path | None = typer.Option(
         None, "-o", "--output", help="Write the HTML here (default, or -: stdout)."
     ),
+    lang: str = typer.Option(
+        "en", "--lang", help="The language of the labels: en, sl or de (game terms stay)."
+    ),
 ) -> None:
     """Write one hand's dispute dossier: the verdict with every finding in the players' words,
     the deal, every action and trick, recorded vs recomputed score, the ruleset, content hash
@@ -93,7 +97,9 @@ def dossier_command(
         from tarock_logs.cli.audit import _check_ruleset
 
         _check_ruleset(ruleset)
-    dossier = build_dossier(sess, number, ruleset=ruleset, file=file)
+    if lang not in LANGS:
+        raise fail(f"--lang must be one of {', '.join(LANGS)}")
+    dossier = build_dossier(sess, number, ruleset=ruleset, file=file, lang=lang)
     if output is None or str(output) == "-":
         sys.stdout.write(dossier.html)
     else:

@@ -22,6 +22,11 @@ the dashboard.
 Self-contained: inline CSS, cards as inline SVG, no script, no link, no network; it opens from
 disk and prints on A4. The whole document is built with :mod:`xml.etree.ElementTree`, so every
 text (player names, notes: user input) is escaped by construction.
+
+Every label is in the dossier's language (``lang``: ``en``, ``sl`` or ``de``, the catalogues of
+:mod:`tarock_logs.report.i18n`, the same as the dashboard's); the game terms stay in the game's
+own words, and the findings are worded by their code
+(:func:`tarock_logs.report.i18n.finding_message`: English keeps each finding's own message).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any
 
 from tarock_logs import __version__
 from tarock_logs.log import models as m
-from tarock_logs.report import text
+from tarock_logs.report import i18n, text
 from tarock_logs.report.cards_svg import card_element
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
@@ -249,6 +254,8 @@ class _Page:
     said: dict[int, list[Finding]] = field(default_factory=dict)
     #: who is who in the hand: the roles the audit's findings name
     people: HandPeople | None = None
+    #: the language of the labels (:data:`tarock_logs.report.i18n.LANGS`)
+    lang: str = "en"
 
     @classmethod
     def of(
@@ -258,6 +265,7 @@ class _Page:
         replay: HandReplay,
         audit: HandAudit,
         engine: GameEngine | None,
+        lang: str = "en",
     ) -> _Page:
         by_action: dict[int, list[Violation]] = {}
         for v in audit.violations:
@@ -279,11 +287,23 @@ class _Page:
             phases=_phases(engine, hand.actions),
             said=said,
             people=hand_people(session, hand, replay),
+            lang=i18n.normalize(lang),
         )
 
     @property
     def game(self) -> str:
         return self.session.game
+
+    def t(self, msgid: str, /, **fields: Any) -> str:
+        """The label ``msgid`` (English) in the dossier's language."""
+        return i18n.t(msgid, self.lang, **fields)
+
+    def count(self, n: int, one: str, many: str) -> str:
+        """``n`` things: ``one`` / ``many`` (label ids with ``{n}``) in English; the
+        languages with more plural forms say it as ``many`` ("…: {n}")."""
+        if self.lang == "en":
+            return self.t(one if n == 1 else many, n=n)
+        return self.t(many, n=n)
 
     @property
     def n(self) -> int:
@@ -300,7 +320,7 @@ class _Page:
         if seat is None:
             return "—"
         if not 0 <= seat < self.n:
-            return f"seat {seat} (not at the table)"
+            return self.t("seat {seat} (not at the table)", seat=seat)
         p = self.session.players[seat]
         return f"{p.name} ({p.id})" if p.name else p.id
 
@@ -325,17 +345,26 @@ class _Page:
         vs = self.by_action.get(i, [])
         cls = "bad" if any(v.severity == "error" for v in vs) else ("warn" if vs else "")
         if self.replay.ruleset is None:
-            return "not checked", "", cls
+            return self.t("not checked"), "", cls
         if vs:
             found = self.said.get(i, [])
-            said = " ".join(f"{f.severity} {f.code}: {f.message}" for f in found)
+            said = " ".join(
+                f"{self.t(f.severity)} {f.code}: {self.finding(f.code, f.message, f.players)}"
+                for f in found
+            )
             return said, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
         if i >= self.replay.actions_applied:
-            return "not replayed", "", cls
-        return "legal", "", cls
+            return self.t("not replayed"), "", cls
+        return self.t("legal"), "", cls
+
+    def finding(self, code: str, message: str, players: Sequence[Any] = ()) -> str:
+        """A finding's message in the dossier's language (its own message in English), said
+        of the ``players`` it concerns (the finding's :class:`PlayerRef` list)."""
+        who = ", ".join(p.name for p in players) or None
+        return i18n.finding_message(code, message, self.lang, game=self.game, player=who)
 
     def describe(self, action: Any, index: int) -> str:
-        return text.action_phrase(action, self.game, phase=self.phases[index])
+        return text.action_phrase(action, self.game, phase=self.phases[index], lang=self.lang)
 
 
 # --------------------------------------------------------------------------- the page
@@ -358,15 +387,23 @@ def render_dossier(
     file: str | None = None,
     engine: GameEngine | None = None,
     generated_at: datetime | None = None,
+    lang: str = "en",
 ) -> str:
     """The dossier of one hand of ``session`` as a complete HTML document (a str).
 
     ``hand`` is the :class:`~tarock_logs.log.models.Hand` or its number (``Hand.number``). The
     whole session is replayed up to and including that hand so that carried state (radelci)
-    is right; ``ruleset`` re-scores under another ruleset (what-if).
+    is right; ``ruleset`` re-scores under another ruleset (what-if); ``lang`` is the language
+    of its labels (``en``, ``sl``, ``de``).
     """
     return build_dossier(
-        session, hand, ruleset=ruleset, file=file, engine=engine, generated_at=generated_at
+        session,
+        hand,
+        ruleset=ruleset,
+        file=file,
+        engine=engine,
+        generated_at=generated_at,
+        lang=lang,
     ).html
 
 
@@ -386,6 +423,7 @@ def build_dossier(
     file: str | None = None,
     engine: GameEngine | None = None,
     generated_at: datetime | None = None,
+    lang: str = "en",
 ) -> Dossier:
     """Like :func:`render_dossier`, also returning the hand's :class:`HandAudit`."""
     if isinstance(hand, int):
@@ -398,18 +436,20 @@ def build_dossier(
     eng = engine if engine is not None else get_engine(session.game)
     replay = replay_in_session(session, idx, ruleset, engine=eng)
     audit = audit_hand(session, h, replay, file=file, engine=eng, keep_replay=True)
-    page = _Page.of(session, h, replay, audit, eng)
+    page = _Page.of(session, h, replay, audit, eng, lang)
     html = _render(page, generated_at or datetime.now(UTC))
     return Dossier(html, audit)
 
 
 def _render(page: _Page, generated_at: datetime) -> str:
     """The whole document: the head, then one function per section, in reading order."""
-    html = ET.Element("html", {"lang": "en"})
+    html = ET.Element("html", {"lang": page.lang})
     head = _el(html, "head")
     _el(head, "meta", charset="utf-8")
     _el(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
-    title = f"Dispute dossier: {page.session.id}, hand {page.hand.number}"
+    title = page.t(
+        "Dispute dossier: {session}, hand {n}", session=page.session.id, n=page.hand.number
+    )
     _el(head, "title", title)
     _el(head, "style", _CSS)
     body = _el(html, "body")
@@ -440,63 +480,68 @@ def _verdict(body: ET.Element, page: _Page) -> None:
     box = _el(body, "div", class_="verdict" + ("" if audit.has_findings else " clean"))
     if audit.has_findings:
         box.set("class", "verdict illegal")
-    _el(box, "p", _verification_sentence(audit), class_="state " + audit.verification)
+    _el(box, "p", _verification_sentence(audit, page), class_="state " + audit.verification)
     if audit.recomputed is None and page.replay.ruleset is None:
-        legality = "The actions were not checked."
+        legality = page.t("The actions were not checked.")
     elif errors:
-        which = "; ".join(_finding_label(f) for f in errors)
-        legality = f"{text.plural(len(errors), 'illegal action')}: {which}."
+        which = "; ".join(_finding_label(f, page) for f in errors)
+        n = page.count(len(errors), "{n} illegal action", "{n} illegal actions")
+        legality = f"{n}: {which}."
     else:
-        legality = "All actions legal."
+        legality = page.t("All actions legal.")
     if warnings:
-        which = "; ".join(_finding_label(f) for f in warnings)
-        legality += f" {text.plural(len(warnings), 'warning')}: {which}."
+        which = "; ".join(_finding_label(f, page) for f in warnings)
+        legality += f" {page.count(len(warnings), '{n} warning', '{n} warnings')}: {which}."
     _el(box, "p", legality)
-    _el(box, "p", _score_sentence(audit))
+    _el(box, "p", _score_sentence(audit, page))
     if audit.findings:
         ul = _el(box, "ul", class_="findings")
         for f in audit.findings:
             li = _el(ul, "li", class_=f"finding {f.severity}")
-            _el(li, "b", f"{f.severity}: ").tail = f.message
+            said = page.finding(f.code, f.message, f.players)
+            _el(li, "b", f"{page.t(f.severity)}: ").tail = said
             for lang, quote in f.rule_text.items():
                 _el(li, "q", quote, class_="rule", lang=lang)
 
 
-def _finding_label(f: Finding) -> str:
-    where = f"action {f.action_index}" if f.action_index is not None else "the whole hand"
-    return f"{f.code} at {where}"
+def _finding_label(f: Finding, page: _Page) -> str:
+    if f.action_index is not None:
+        return page.t("{code} at action {n}", code=f.code, n=f.action_index)
+    return page.t("{code} at the whole hand", code=f.code)
 
 
-def _verification_sentence(audit: HandAudit) -> str:
+def _verification_sentence(audit: HandAudit, page: _Page) -> str:
     """The dossier's first line: the hand's verification state in words."""
     if audit.verification == "verified":
-        return "Verified: every recorded item was recomputed and compared."
+        return page.t("Verified: every recorded item was recomputed and compared.")
     if audit.verification == "partial":
-        n = len(audit.unverified)
-        return (
-            f"Partly verified: {text.plural(n, 'item')} could not be checked "
-            "(listed under Score): " + "; ".join(audit.unverified) + "."
+        n = page.count(len(audit.unverified), "{n} item", "{n} items")
+        return page.t(
+            "Partly verified: {n} could not be checked (listed under Score): {what}.",
+            n=n,
+            what="; ".join(audit.unverified),
         )
-    return "Not verified: " + ("; ".join(audit.unverified) or "nothing could be checked") + "."
+    what = "; ".join(audit.unverified) or page.t("nothing could be checked")
+    return page.t("Not verified: {what}.", what=what)
 
 
-def _score_sentence(audit: HandAudit) -> str:
+def _score_sentence(audit: HandAudit, page: _Page) -> str:
     if audit.recorded is None:
-        return "No recorded score."
+        return page.t("No recorded score.")
     if audit.recomputed is None:
-        return "The recorded score could not be compared: the hand was not scored."
+        return page.t("The recorded score could not be compared: the hand was not scored.")
     if audit.discrepancies:
         items = ", ".join(dict.fromkeys(d.item for d in audit.discrepancies))
-        n = len(audit.discrepancies)
-        return f"{text.plural(n, 'score difference')} ({items})."
+        n = page.count(len(audit.discrepancies), "{n} score difference", "{n} score differences")
+        return f"{n} ({items})."
     if audit.verification == "partial":
-        return "Recorded score agrees with the recomputation wherever it could be checked."
-    return "Recorded score agrees with the recomputation."
+        return page.t("Recorded score agrees with the recomputation wherever it could be checked.")
+    return page.t("Recorded score agrees with the recomputation.")
 
 
 def _event(body: ET.Element, page: _Page) -> None:
     """Where the hand was played: session, file, game, tournament, event, round and table."""
-    tb = _table(_section(body, "Event"), ["", ""])
+    tb = _table(_section(body, page.t("Event")), ["", ""])
     ev = page.session.event
     hand = page.hand
     facts: list[tuple[str, Any]] = [
@@ -508,29 +553,34 @@ def _event(body: ET.Element, page: _Page) -> None:
         ("Date", ev.date if ev else None),
         ("Site", ev.site if ev else None),
         ("Round / table", f"{ev.round or '—'} / {ev.table or '—'}" if ev else None),
-        ("Hand", f"{hand.number} (hand {page.replay.hand_index + 1} of the session)"),
+        (
+            "Hand",
+            page.t("{n} (hand {k} of the session)", n=hand.number, k=page.replay.hand_index + 1),
+        ),
         ("Hand id (source)", hand.id),
     ]
     for k, v in facts:
         if v is not None:
-            _row(tb, [k, v])
+            _row(tb, [page.t(k), v])
 
 
 def _ruleset(body: ET.Element, page: _Page) -> None:
     """The ruleset used (and the log's, when re-scored under another), with every option."""
-    sec = _section(body, "Ruleset")
+    sec = _section(body, page.t("Ruleset"))
     rs = page.replay.ruleset
     session = page.session
     tb = _table(sec, ["", ""])
     if rs is not None:
-        _row(tb, ["Ruleset used", page.audit.ruleset])
-        _row(tb, ["Title", rs.title])
+        _row(tb, [page.t("Ruleset used"), page.audit.ruleset])
+        _row(tb, [page.t("Title"), rs.title])
         if rs.id != session.ruleset and session.ruleset not in rs.aliases:
-            _row(tb, ["Ruleset of the log", f"{session.ruleset} (re-scored: what-if)"])
+            said = page.t("{ruleset} (re-scored: what-if)", ruleset=session.ruleset)
+            _row(tb, [page.t("Ruleset of the log"), said])
     else:
-        _row(tb, ["Ruleset of the log", f"{session.ruleset} (not resolved: no engine)"])
+        said = page.t("{ruleset} (not resolved: no engine)", ruleset=session.ruleset)
+        _row(tb, [page.t("Ruleset of the log"), said])
     for k, opt in sorted(session.options.items()):
-        _row(tb, [f"session option {k}", _plain(opt)])
+        _row(tb, [page.t("session option {name}", name=k), _plain(opt)])
     if rs is not None and rs.options:
         opts = _el(sec, "div", class_="opts")
         for k, opt in sorted(rs.options.items()):
@@ -540,22 +590,29 @@ def _ruleset(body: ET.Element, page: _Page) -> None:
 
 def _players(body: ET.Element, page: _Page) -> None:
     """Every seat: position (P1 = forehand), player, role in this hand, recorded score."""
-    sec = _section(body, "Players and seats")
+    sec = _section(body, page.t("Players and seats"))
     audit = page.audit
-    headers = ["Seat", "Position", "Player", "Role in this hand", "Recorded score"]
+    headers = [
+        page.t(h) for h in ("Seat", "Position", "Player", "Role in this hand", "Recorded score")
+    ]
     tb = _table(sec, headers, num=(4,))
     roles = page.people.roles if page.people is not None else []
     for s in range(page.n):
-        role = [roles[s].replace("_", " ")] if s < len(roles) and roles[s] != "player" else []
+        role = (
+            [text.role_name(roles[s], lang=page.lang)]
+            if s < len(roles) and roles[s] != "player"
+            else []
+        )
         if s == page.hand.dealer and "sitting_out" not in roles[s : s + 1]:
-            role.append("dealer")
+            role.append(text.role_name("dealer", lang=page.lang))
         totals = audit.recorded.totals if audit.recorded else []
         rec = totals[s] if s < len(totals) else None
         cells = [s, page.positions.get(s, "—"), page.player(s), ", ".join(role) or "—"]
         _row(tb, [*cells, _fmt_num(rec)], num=(4,))
     if audit.contract is not None:
-        won = {True: "won", False: "lost", None: ""}[audit.won]
-        said = f"Contract: {text.contract_name(audit.contract, page.game)} {won}".strip()
+        won = {True: page.t("won"), False: page.t("lost"), None: ""}[audit.won]
+        contract = text.contract_name(audit.contract, page.game, lang=page.lang)
+        said = page.t("Contract: {contract} {result}", contract=contract, result=won).strip()
         _el(sec, "p", said + ".")
 
 
@@ -564,33 +621,40 @@ def _deal(body: ET.Element, page: _Page) -> None:
     deal = page.hand.deal
     if deal is None:
         return  # a hand recorded as facts: no cards (its facts are shown instead)
-    tb = _table(_section(body, "The deal"), ["Seat", "Player", "Cards as dealt"])
+    tb = _table(
+        _section(body, page.t("The deal")),
+        [page.t("Seat"), page.t("Player"), page.t("Cards as dealt")],
+    )
     for s in range(page.n):
         cards = deal.hands[s] if s < len(deal.hands) else []
         _row(tb, [f"{s} {page.positions.get(s, '')}", page.player(s), page.cards(cards)])
-    _row(tb, ["talon", "in dealt order", page.cards(deal.talon)])
+    _row(tb, [page.t("talon"), page.t("in dealt order"), page.cards(deal.talon)])
 
 
 def _actions(body: ET.Element, page: _Page) -> None:
     """Every action but the card plays, with its verdict and rule; then hand-level findings."""
-    sec = _section(body, "Every action and its verdict")
-    _el(sec, "p", "Card plays are listed with their verdicts under Tricks.", class_="small")
-    tb = _table(sec, ["#", "Phase", "Seat", "Player", "Action", "Verdict", "Rule"])
+    sec = _section(body, page.t("Every action and its verdict"))
+    note = page.t("Card plays are listed with their verdicts under Tricks.")
+    _el(sec, "p", note, class_="small")
+    headers = ["Phase", "Seat", "Player", "Action", "Verdict", "Rule"]
+    tb = _table(sec, ["#", *(page.t(h) for h in headers)])
     tb.set("class", "actions")
     for i, a in enumerate(page.hand.actions):
         if a.type == "play":
             continue
         said, rule, cls = page.verdict(i)
-        phase = text.phase_name(page.phases[i]) if page.phases[i] else "—"
+        phase = text.phase_name(page.phases[i], lang=page.lang) if page.phases[i] else "—"
         cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
         _row(tb, cells, cls=cls)
     hand_level = [v for v in page.audit.violations if v.action_index is None]
     if hand_level:
-        _el(sec, "h3", "Findings about the whole hand")
-        tb = _table(sec, ["Seat", "Severity", "Code", "Finding", "Rule"])
+        _el(sec, "h3", page.t("Findings about the whole hand"))
+        headers = ["Seat", "Severity", "Code", "Finding", "Rule"]
+        tb = _table(sec, [page.t(h) for h in headers])
         for v in hand_level:
             cls = "bad" if v.severity == "error" else "warn"
-            _row(tb, [v.seat, v.severity, v.code, v.message, v.rule], cls=cls)
+            said = page.finding(v.code, v.message)
+            _row(tb, [v.seat, page.t(v.severity), v.code, said, v.rule], cls=cls)
 
 
 def _auction(body: ET.Element, page: _Page) -> None:
@@ -599,67 +663,74 @@ def _auction(body: ET.Element, page: _Page) -> None:
     view = page.view
     if not view:
         return
-    tb = _table(_section(body, "Bidding, king call, talon and announcements"), ["", ""])
+    tb = _table(_section(body, page.t("Bidding, king call, talon and announcements")), ["", ""])
     game = page.game
     bids = [b for b in view.get("bids") or [] if isinstance(b, (list, tuple)) and len(b) == 2]
     if bids:
         said = ", ".join(f"{page.name(s)}: {text.contract_name(c, game)}" for s, c in bids)
-        _row(tb, ["Bids", said])
+        _row(tb, [page.t("Bids"), said])
     if view.get("contract"):
         contract = text.contract_name(view["contract"], game)
-        _row(tb, ["Contract", f"{contract} (declarer {page.name(view.get('declarer'))})"])
+        said = page.t(
+            "{contract} (declarer {name})", contract=contract, name=page.name(view.get("declarer"))
+        )
+        _row(tb, [page.t("Contract"), said])
     anns = [a for a in view.get("announcements") or [] if isinstance(a, Mapping)]
     if anns:
         said = ", ".join(
             f"{page.name(a.get('seat'))}: {text.bonus_name(str(a.get('bonus')), game)}"
             for a in anns
         )
-        _row(tb, ["Announcements", said])
+        _row(tb, [page.t("Announcements"), said])
     kons = [k for k in view.get("kontras") or [] if isinstance(k, Mapping)]
     if kons:
         said = ", ".join(
-            f"{page.name(k.get('seat'))}: {text.kontra_name(k.get('level'), game)} on "
-            f"{text.target_name(k.get('target'), game)}"
+            f"{page.name(k.get('seat'))}: "
+            + page.t(
+                "{kontra} on {target}",
+                kontra=text.kontra_name(k.get("level"), game),
+                target=text.target_name(k.get("target"), game, lang=page.lang),
+            )
             for k in kons
         )
-        _row(tb, ["Kontras", said])
+        _row(tb, [page.t("Kontras"), said])
     called = next((a.card for a in page.hand.actions if a.type == "call"), None)
     if called:
-        _row(tb, ["King called", page.cards([called])])
+        _row(tb, [page.t("King called"), page.cards([called])])
     groups = view.get("talon_groups")
     if isinstance(groups, list) and groups:
         cell = ET.Element("div")
         for gi, g in enumerate(groups):
             if not isinstance(g, list):
                 continue
-            mark = " (taken)" if gi == view.get("talon_group") else ""
-            _el(cell, "span", f"group {gi}{mark}:", class_="small")
+            mark = " " + page.t("(taken)") if gi == view.get("talon_group") else ""
+            _el(cell, "span", page.t("group {n}", n=gi) + f"{mark}:", class_="small")
             cell.append(page.cards([c for c in g if isinstance(c, str)]))
-        _row(tb, ["Talon groups", cell])
+        _row(tb, [page.t("Talon groups"), cell])
     else:
         talon = view.get("talon")
         if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
-            _row(tb, ["Talon", page.cards(talon)])
+            _row(tb, [page.t("Talon"), page.cards(talon)])
     disc = view.get("discards")
     if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
-        _row(tb, ["Discards", page.cards(disc)])
+        _row(tb, [page.t("Discards"), page.cards(disc)])
 
 
 def _tricks(body: ET.Element, page: _Page) -> None:
     """Every trick: leader, cards in playing order (each with its action number and verdict,
     an offending card highlighted), winner and card points; then the cards still on the table
     and any card play outside a trick."""
-    sec = _section(body, "Tricks")
+    sec = _section(body, page.t("Tricks"))
     view = page.view
     tricks = view.get("tricks") if view else None
     if not isinstance(tricks, list) or not tricks:
         tricks = _tricks_from_actions(page.hand, 4 if page.n == 5 else page.n)
         if tricks:
-            note = "Winners not derived (no engine replay): cards in playing order."
+            note = page.t("Winners not derived (no engine replay): cards in playing order.")
             _el(sec, "p", note, class_="small")
     plays = [i for i, a in enumerate(page.hand.actions) if a.type == "play"]
-    headers = ["#", "Leader", "Cards in playing order (action #)", "Winner", "Card points"]
-    tb = _table(sec, [*headers, "Verdict"], num=(4,))
+    headers = ["Leader", "Cards in playing order (action #)", "Winner", "Card points", "Verdict"]
+    tb = _table(sec, ["#", *(page.t(h) for h in headers)], num=(4,))
     pos = 0
     for tno, t in enumerate(tricks, start=1):
         pairs = t.get("cards", [])
@@ -667,12 +738,13 @@ def _tricks(body: ET.Element, page: _Page) -> None:
         pos += len(pairs)
     cur = view.get("trick") if view else None
     if cur:
-        _el(sec, "p", "Cards on the table when the log ends: " + _plain(cur))
+        _el(sec, "p", page.t("Cards on the table when the log ends: {cards}", cards=_plain(cur)))
         pos += len(cur)
     rest = plays[pos:]
     if rest:
-        _el(sec, "h3", "Card plays outside any trick")
-        tb = _table(sec, ["#", "Seat", "Player", "Action", "Verdict", "Rule"])
+        _el(sec, "h3", page.t("Card plays outside any trick"))
+        headers = ["Seat", "Player", "Action", "Verdict", "Rule"]
+        tb = _table(sec, ["#", *(page.t(h) for h in headers)])
         for i in rest:
             a = page.hand.actions[i]
             said, rule, cls = page.verdict(i)
@@ -696,7 +768,7 @@ def _trick_row(
         wrap.append(page.card(card, highlight=c == "bad"))
         required = _required_cards(page, idx, card) if c == "bad" else []
         if required:
-            _el(wrap, "span", "legal were:", class_="small required")
+            _el(wrap, "span", page.t("legal were:"), class_="small required")
             for r in required:
                 wrap.append(page.card(r))
         if c:
@@ -707,7 +779,9 @@ def _trick_row(
     pts_txt = _thirds(pts) if trick.get("points_unit") == "thirds" else _plain(pts)
     verdict_cell = ET.Element("div")
     verdict_cell.text = (
-        " ".join(said) if said else ("not checked" if page.replay.ruleset is None else "legal")
+        " ".join(said)
+        if said
+        else (page.t("not checked") if page.replay.ruleset is None else page.t("legal"))
     )
     if rules:
         _el(verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)), class_="small")
@@ -732,11 +806,11 @@ def _irregularities(body: ET.Element, page: _Page) -> None:
     hand = page.hand
     if not (hand.irregularities or hand.notes):
         return
-    sec = _section(body, "Irregularities and notes")
+    sec = _section(body, page.t("Irregularities and notes"))
     for irr in hand.irregularities:
         _el(sec, "p", _describe_irregularity(page, irr))
     if hand.notes:
-        _el(sec, "p", f"Notes: {hand.notes}")
+        _el(sec, "p", page.t("Notes: {notes}", notes=hand.notes))
 
 
 def _describe_irregularity(page: _Page, irr: Any) -> str:
@@ -769,30 +843,33 @@ def _describe_irregularity(page: _Page, irr: Any) -> str:
 def _score(body: ET.Element, page: _Page) -> None:
     """Recorded and recomputed score line by line (differences highlighted), the differences
     again as a list, what could not be verified, and the card points."""
-    sec = _section(body, "Score: recorded and recomputed")
+    sec = _section(body, page.t("Score: recorded and recomputed"))
     audit = page.audit
     if audit.recomputed is None or audit.recorded is None:
-        _el(sec, "p", "; ".join(audit.unverified) or "Nothing to compare.")
+        _el(sec, "p", "; ".join(audit.unverified) or page.t("Nothing to compare."))
+    headers = [page.t(h) for h in ("Item", "Seat", "Recorded", "Recomputed", "Reason")]
     if audit.recorded is not None or audit.recomputed is not None:
-        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed", "Reason"], num=(2, 3))
+        tb = _table(sec, headers, num=(2, 3))
         _score_items(tb, page)
         _score_totals(tb, page)
         _score_radelci(tb, page)
     if audit.discrepancies:
-        _el(sec, "h3", "Differences")
-        tb = _table(sec, ["Item", "Seat", "Recorded", "Recomputed"], num=(2, 3))
+        _el(sec, "h3", page.t("Differences"))
+        tb = _table(sec, headers[:4], num=(2, 3))
         for d in audit.discrepancies:
             who = "—" if d.seat is None else f"{d.seat} {page.player(d.seat)}"
-            cells = [d.item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
+            item = text.score_item_name(d.item, page.game, lang=page.lang)
+            cells = [item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
             _row(tb, cells, cls="bad", num=(2, 3))
     if audit.unverified and audit.recomputed is not None:
-        _el(sec, "h3", "Not verified")
+        _el(sec, "h3", page.t("Not verified"))
         ul = _el(sec, "ul")
         for u in audit.unverified:
             _el(ul, "li", u)
     score = page.replay.score
     if score is not None and score.card_points:
-        _el(sec, "p", "Card points: " + _plain(dict(score.card_points)), class_="small")
+        said = page.t("Card points: {points}", points=_plain(dict(score.card_points)))
+        _el(sec, "p", said, class_="small")
 
 
 def _score_items(tb: ET.Element, page: _Page) -> None:
@@ -808,8 +885,9 @@ def _score_items(tb: ET.Element, page: _Page) -> None:
     for item, seat in keys:
         rv = _line_sum(rec_lines, item, seat)
         cv = _line_sum(cmp_lines, item, seat)
-        who = "declarer's side" if seat is None else f"{seat} {page.player(seat)}"
-        cells = [item, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")]
+        who = page.t("declarer's side") if seat is None else f"{seat} {page.player(seat)}"
+        named = text.score_item_name(item, page.game, lang=page.lang)
+        cells = [named, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")]
         tr = _row(tb, cells, num=(2, 3))
         if any(d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies):
             _mark_diff(tr)
@@ -824,7 +902,7 @@ def _score_totals(tb: ET.Element, page: _Page) -> None:
     for s in range(page.n):
         rv = rec[s] if s < len(rec) else None
         cv = cmp[s] if s < len(cmp) else None
-        cells = ["total", f"{s} {page.player(s)}", _fmt_num(rv), _fmt_num(cv), ""]
+        cells = [page.t("total"), f"{s} {page.player(s)}", _fmt_num(rv), _fmt_num(cv), ""]
         tr = _row(tb, cells, num=(2, 3))
         if ("total", s) in diff:
             _mark_diff(tr)
@@ -838,15 +916,16 @@ def _score_radelci(tb: ET.Element, page: _Page) -> None:
     rb = list(page.hand.radelci_before) if page.hand.radelci_before is not None else None
     cb = replay.carry_before.get("radelci") if replay.ruleset is not None else None
     if rb is not None or cb is not None:
-        src = " (the log's, applied)" if replay.carry_source == "recorded" else ""
-        cells = ["radelci before the hand", "all", _plain(rb), _plain(cb)]
-        tr = _row(tb, [*cells, f"state the hand was scored with{src}"])
+        src = " " + page.t("(the log's, applied)") if replay.carry_source == "recorded" else ""
+        cells = [page.t("radelci before the hand"), page.t("all"), _plain(rb), _plain(cb)]
+        tr = _row(tb, [*cells, page.t("state the hand was scored with") + src])
         if "radelci_before" in items:
             _mark_diff(tr)
     ra = audit.recorded.radelci_after if audit.recorded else None
     ca = audit.recomputed.radelci_after if audit.recomputed else None
     if ra is not None or ca is not None:
-        tr = _row(tb, ["radelci after the hand", "all", _plain(ra), _plain(ca), ""])
+        cells = [page.t("radelci after the hand"), page.t("all"), _plain(ra), _plain(ca), ""]
+        tr = _row(tb, cells)
         if "radelci_after" in items:
             _mark_diff(tr)
 
@@ -856,10 +935,13 @@ def _footer(body: ET.Element, page: _Page, generated_at: datetime) -> None:
     foot = _el(body, "footer")
     sign = _el(foot, "div", class_="sign")
     for label in ("Referee (name)", "Decision", "Date and signature"):
-        _el(sign, "div", label)
+        _el(sign, "div", page.t(label))
     p = _el(foot, "p", class_="small")
-    p.text = (
-        f"tarock-logs {__version__} · generated {generated_at:%Y-%m-%d %H:%M} UTC · "
-        f"ruleset {page.audit.ruleset} · hand content hash (sha256): "
+    p.text = page.t(
+        "tarock-logs {version} · generated {when} UTC · ruleset {ruleset} · hand content hash "
+        "(sha256): ",
+        version=__version__,
+        when=f"{generated_at:%Y-%m-%d %H:%M}",
+        ruleset=page.audit.ruleset,
     )
     _el(p, "code", page.audit.hand_id)

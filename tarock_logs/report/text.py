@@ -48,6 +48,7 @@ __all__ = [
     "player_names",
     "plural",
     "role_name",
+    "score_item_name",
     "target_name",
     "tarok_numeral",
     "trula_card_name",
@@ -240,6 +241,29 @@ def bonus_name(bonus: str, game: str | None = None) -> str:
     """An announced bonus or premium in the game's words (``pagat_ultimo`` → ``pagat ultimo``,
     ``absolut`` → ``Absolut``, Royal ``S_HONNEUR`` → ``Honneur``)."""
     return _term(_BONUSES, game, bonus)
+
+
+#: the score items that are no bonus of any game, by their label id
+_SCORE_ITEMS = {
+    "contract": "contract",
+    "difference": "difference",
+    "game": "game",
+    "consolation": "consolation",
+    "cap": "cap",
+    "kontra": "kontra",
+    "radelc": "radelc",
+    "klop": "klop",
+    "total": "total",
+}
+
+
+def score_item_name(item: str, game: str | None = None, *, lang: str = "en") -> str:
+    """A score item in words: a bonus in the game's own words (``pagat_ultimo`` → ``pagat
+    ultimo``, Royal ``S_VISI`` → ``Visi``), the other items in ``lang`` (``difference``)."""
+    named = bonus_name(item, game)
+    if named != item.replace("_", " "):
+        return named
+    return t(_SCORE_ITEMS[item], lang) if item in _SCORE_ITEMS else item.replace("_", " ")
 
 
 def meld_name(meld: str, game: str | None = None) -> str:

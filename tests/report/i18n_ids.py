@@ -12,15 +12,18 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     *sorted((ROOT / "dashboard").rglob("*.py")),
     ROOT / "tarock_logs" / "report" / "text.py",
+    ROOT / "tarock_logs" / "report" / "dossier.py",
 ]
 #: module-level tables whose values are label ids (file name, variable)
 TABLES = {
     ("text.py", "_ROLES"),
     ("text.py", "_PHASES"),
     ("view_model.py", "GAME_NAMES"),
-    ("view_model.py", "SCORE_ITEMS"),
+    ("text.py", "_SCORE_ITEMS"),
     ("tournament.py", "HEADERS"),
 }
+#: label ids translated by value: a finding's severity (``page.t(f.severity)``)
+BY_VALUE = ("error", "warning", "info")
 #: the kinds of a Players table column ``(column, label, kind)``: its label is an id
 KINDS = {"name", "term", "role", "pct", "num", "int", "text", "list"}
 
@@ -33,11 +36,45 @@ def _literal_dict_values(node: ast.AST) -> list[str]:
     return []
 
 
+def _strings(node: ast.AST) -> list[str]:
+    """The elements of a list or tuple of string literals (empty otherwise)."""
+    if isinstance(node, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        return [e.value for e in node.elts]  # type: ignore[attr-defined]
+    return []
+
+
+def _dossier_ids(tree: ast.AST) -> list[str]:
+    """The dossier's labels given as data: table headers (``headers = [...]``, ``page.t(h)
+    for h in (...)``), the signature lines (``for label in (...)``) and the event facts
+    (``facts = [("Session", ...), ...]``)."""
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "headers" for t in node.targets
+        ):
+            out += [h for h in _strings(node.value) if h != "#"]
+        elif isinstance(node, ast.comprehension):
+            out += _strings(node.iter)
+        elif isinstance(node, ast.For):
+            out += _strings(node.iter)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.target.id == "facts" and isinstance(node.value, ast.List):
+                for elt in node.value.elts:
+                    if isinstance(elt, ast.Tuple) and isinstance(elt.elts[0], ast.Constant):
+                        out.append(elt.elts[0].value)
+    return out
+
+
 def used_msgids() -> dict[str, list[str]]:
     """Each label id with the files using it."""
     out: dict[str, list[str]] = {}
     for path in SOURCES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path.name == "dossier.py":
+            for i in _dossier_ids(tree):
+                out.setdefault(i, []).append(str(path.relative_to(ROOT)))
         for node in ast.walk(tree):
             ids: list[str] = []
             if isinstance(node, ast.Call):
@@ -47,6 +84,8 @@ def used_msgids() -> dict[str, list[str]]:
                     if isinstance(fn, ast.Name)
                     else (fn.attr if isinstance(fn, ast.Attribute) else None)
                 )
+                if name == "count" and len(node.args) == 3:  # page.count(n, one, many)
+                    ids += [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
                 if name in ("tr", "t") and node.args:
                     first = node.args[0]
                     if isinstance(first, ast.Constant) and isinstance(first.value, str):
@@ -68,4 +107,8 @@ def used_msgids() -> dict[str, list[str]]:
                         ids += _literal_dict_values(node.value)
             for i in ids:
                 out.setdefault(i, []).append(str(path.relative_to(ROOT)))
+    for i in BY_VALUE:
+        out.setdefault(i, []).append("tarock_logs/report/dossier.py")
+    for i in BY_VALUE:
+        out.setdefault(i, []).append("tarock_logs/report/dossier.py")
     return out

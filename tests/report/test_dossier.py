@@ -309,3 +309,35 @@ def test_the_phase_of_each_action_is_the_engines() -> None:
     for idx, phase in rows:
         assert phase == text.phase_name(want[int(idx)])
     assert "announcements" in {p for _, p in rows} and "bidding" in {p for _, p in rows}
+
+
+@pytest.mark.parametrize("lang", ["sl", "de"])
+def test_the_dossier_in_slovenian_and_german_leaves_no_english_label(lang: str) -> None:
+    from tarock_logs.report import i18n
+
+    doc = _disputed_b1()
+    html = render_dossier(session(doc), 1, generated_at=WHEN, lang=lang)
+    assert f'<html lang="{lang}">' in html
+    # the ruleset's option names (``announcements = yes``) are identifiers, like the codes
+    words = _parse(re.sub(r"<b>[a-z_]+</b> =", "", html)).text
+    english = {
+        msgid
+        for msgid, translated in i18n.catalogue(lang).items()
+        if translated != msgid and "{" not in msgid and len(msgid) > 3
+    }
+    left = sorted({w.strip() for w in words} & english)
+    assert not left, left
+    joined = " ".join(words)
+    assert "tri" in joined and "pagat ultimo" in joined  # the game's own terms stay
+    assert i18n.t("Every action and its verdict", lang) in joined
+    # the finding in the language, by its code (English keeps the engine's own message)
+    assert i18n.findings_catalogue(lang)["slovenian:play.illegal_card"] in joined
+
+
+def test_tarock_dossier_lang_writes_the_labels_in_that_language(tmp_path: Path) -> None:
+    log = tmp_path / "b1.json"
+    log.write_bytes(orjson.dumps([_disputed_b1()]))
+    res = CliRunner().invoke(app, ["dossier", str(log), "--hand", "1", "--lang", "de"])
+    assert '<html lang="de">' in res.output and "Streitakte" in res.output
+    bad = CliRunner().invoke(app, ["dossier", str(log), "--hand", "1", "--lang", "fr"])
+    assert bad.exit_code == 2
