@@ -445,3 +445,19 @@ def test_overview_lists_rejected_records_when_there_are_some(
     assert n > 0
     table = at.dataframe[0].value
     assert len(table) == n and table["first error code"].str.fullmatch(r"[a-z]+\.[a-z0-9_]+").all()
+
+
+def test_the_end_panel_of_a_hand_that_ended_early_lists_the_cards_still_held(
+    app_env: DashDB,
+) -> None:
+    hand = _stored_hand(app_env, "sim-slovenian-2026-r2-A", 10)  # a berač lost in trick 2
+    facts = next(h for h in hand_ids(app_env.path)["hands"] if h["hand_id"] == hand)
+    at = _open("app_pages/replay.py", hand=hand, step=str(facts["na"]))
+    shown = _texts(at)
+    assert "End of the hand" in shown and "berač" in shown and "lost" in shown
+    assert "Cards still held when the hand ended" in shown
+    lines = [_shown(m.value) for m in at.markdown]
+    held = [s for s in lines if ": " in s and any(suit in s for suit in "♥♦♠♣")]
+    assert len(held) >= 3  # the players who still held cards, each with them
+    at = _open("app_pages/replay.py", hand=hand, step=str(facts["na"]), lang="sl")
+    assert "Karte, ki so ostale v rokah ob koncu igre" in _texts(at)
