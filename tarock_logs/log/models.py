@@ -354,7 +354,8 @@ class Facts(_Model):
     given in any combination the contract needs: a fixed-value contract (berač, valat) needs
     ``won`` only; tri … solo brez need the difference and the result, or the card points
     (35 points need ``won``: 35 and a card wins, 35 exactly loses). ``points_by_seat`` is klop's
-    record: each seat's card points (none taken: empty). ``called`` is the called king
+    record: each seat's card points (none taken: empty; more than 35: full), and ``full`` the
+    seats with 35 points and a card (full, which rounding hides). ``called`` is the called king
     (Slovenian) or tarock (Zwanzigerrufen); ``partner`` the seat that held it (None: the
     declarer plays alone, e.g. the king was in the talon or in his own hand).
     """
@@ -367,6 +368,7 @@ class Facts(_Model):
     card_points: Annotated[int, Field(ge=0, le=100)] | None = None
     difference: Annotated[int, Field(ge=0, le=100)] | None = None
     points_by_seat: list[Annotated[int, Field(ge=0, le=100)]] | None = None
+    full: list[Seat] = Field(default_factory=list)
     bonuses: list[BonusFact] = Field(default_factory=list)
     kontras: list[KontraFact] = Field(default_factory=list)
     mondfang: list[MondfangFact] = Field(default_factory=list)

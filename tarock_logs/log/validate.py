@@ -692,6 +692,8 @@ class _Validator:
         seat_ok(f.partner, f"{fp}.partner", "the partner")
         for k, kf in enumerate(f.kontras):
             seat_ok(kf.seat, f"{fp}.kontras[{k}].seat", "the kontra giver")
+        for k, s in enumerate(f.full):
+            seat_ok(s, f"{fp}.full[{k}]", "the full")
         for k, mf in enumerate(f.mondfang):
             seat_ok(mf.seat, f"{fp}.mondfang[{k}].seat", "the mond's")
             seat_ok(mf.captured_by, f"{fp}.mondfang[{k}].captured_by", "the capturer")

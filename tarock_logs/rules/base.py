@@ -333,7 +333,8 @@ class RecordedFacts:
 
     ``won`` is whether the declarer's side won, ``card_points`` that side's card points as
     counted (rounded), ``difference`` the recorded difference; any of them may be missing.
-    ``points_by_seat`` is a klop record (each seat's card points). ``kontras`` are
+    ``points_by_seat`` is a klop record (each seat's card points; ``full``: the seats with 35
+    and a card, which rounding hides). ``kontras`` are
     ``(target, level, seat or None)``, ``mondfang`` ``(seat that lost the mond, capturer or
     None)``.
     """
@@ -346,6 +347,7 @@ class RecordedFacts:
     card_points: int | None = None
     difference: int | None = None
     points_by_seat: tuple[int, ...] | None = None
+    full: tuple[int, ...] = ()
     bonuses: tuple[BonusOutcome, ...] = ()
     kontras: tuple[tuple[str, int, int | None], ...] = ()
     mondfang: tuple[tuple[int, int | None], ...] = ()
@@ -424,6 +426,12 @@ class HandState(ABC):
         """An independent copy (push and pop on it leave this state alone), like OpenSpiel's
         ``Clone()``. Default: a deep copy; engines may share what never changes."""
         return copy.deepcopy(self)
+
+    def recorded_facts(self) -> RecordedFacts | None:
+        """What a score sheet keeps of this finished hand: the facts that
+        :meth:`SessionState.score_facts` scores exactly as this hand is scored (None when the
+        hand has no such record, e.g. no contract). Default: None."""
+        return None
 
 
 class SessionState(ABC):

@@ -95,6 +95,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("verification", STR),
             ("n_errors", I32),
             ("deal", STR),
+            ("facts", STR),
             ("result", STR),
             ("notes", STR),
             ("file", STR),
@@ -567,6 +568,9 @@ def _add_session(
             n_errors=sum(1 for v in violations if v.get("severity", "error") == "error"),
             deal=_dumps(
                 hand.deal.model_dump(mode="json", exclude_defaults=True) if hand.deal else None
+            ),
+            facts=_dumps(
+                hand.facts.model_dump(mode="json", exclude_defaults=True) if hand.facts else None
             ),
             result=_dumps(
                 hand.result.model_dump(mode="json", exclude_defaults=True) if hand.result else None

@@ -193,7 +193,7 @@ def _hands_doc(
     """The session's stored hands as log-format dicts (in playing order) and their ids."""
     hands = frame(
         cur,
-        """SELECT hand_id, number, dealer, deal, result, notes FROM hands
+        """SELECT hand_id, number, dealer, deal, facts, result, notes FROM hands
            WHERE session_id = ? ORDER BY number""",
         [session_id],
     ).to_dicts()
@@ -220,10 +220,13 @@ def _hands_doc(
         hd: dict[str, Any] = {
             "number": int(h["number"]),
             "dealer": int(h["dealer"]),
-            "deal": _json(h["deal"]),
             "actions": acts_by.get(h["hand_id"], []),
             "irregularities": irr_by.get(h["hand_id"], []),
         }
+        if h.get("deal") is not None:
+            hd["deal"] = _json(h["deal"])
+        if h.get("facts") is not None:  # a hand recorded as facts (format 1.1)
+            hd["facts"] = _json(h["facts"])
         if h.get("result") is not None:
             hd["result"] = _json(h["result"])
         if h.get("notes"):
@@ -283,4 +286,8 @@ def load_session(
     recorded = _recorded_doc(cur, session_id)
     if recorded:
         doc["recorded"] = recorded
-    return m.SessionAdapter.validate_python(doc, strict=False), ids
+    session = m.SessionAdapter.validate_python(doc, strict=False)
+    version = m.format_version_for(session)  # 1.1 when it holds hands recorded as facts
+    if version != session.format_version:
+        session = session.model_copy(update={"format_version": version})
+    return session, ids

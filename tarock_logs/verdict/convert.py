@@ -111,6 +111,7 @@ def to_engine_facts(facts: Any) -> RecordedFacts:
         card_points=facts.card_points,
         difference=facts.difference,
         points_by_seat=tuple(facts.points_by_seat) if facts.points_by_seat is not None else None,
+        full=tuple(facts.full),
         bonuses=tuple(BonusOutcome(b.bonus, b.side, b.announced, b.made) for b in facts.bonuses),
         kontras=tuple((k.target, k.level, k.seat) for k in facts.kontras),
         mondfang=tuple((mf.seat, mf.captured_by) for mf in facts.mondfang),

@@ -52,13 +52,25 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Violation
+from tarock_logs.rules.base import (
+    Action,
+    HandScore,
+    HandState,
+    Irregularity,
+    RecordedFacts,
+    Violation,
+)
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
 from tarock_logs.rules.slovenian.bidding import BiddingMixin
 from tarock_logs.rules.slovenian.codes import violation
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.exchange import ExchangeMixin
-from tarock_logs.rules.slovenian.scoring import hand_facts, score_facts, score_hand
+from tarock_logs.rules.slovenian.scoring import (
+    hand_facts,
+    recorded_facts,
+    score_facts,
+    score_hand,
+)
 from tarock_logs.rules.slovenian.state import Phase
 from tarock_logs.rules.slovenian.tricks import (
     PACK_SET,
@@ -1055,6 +1067,10 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def score(self) -> HandScore:
         return score_hand(self)
+
+    def recorded_facts(self) -> RecordedFacts | None:
+        """The score-sheet line of this hand (:func:`.scoring.recorded_facts`)."""
+        return recorded_facts(self)
 
     def view(self) -> dict[str, Any]:
         """A JSON-able snapshot for the replay viewer (see ``rules.base.HandState.view``)."""

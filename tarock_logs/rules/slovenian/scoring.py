@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.rules.base import (
+    BonusOutcome,
     FactsNotScored,
     FactTerms,
     HandScore,
@@ -317,13 +318,14 @@ def facts_from_record(
     row = CONTRACTS.get(c)
     if row is None:
         raise FactsNotScored(f"unknown contract {c!r} (contracts: {', '.join(CONTRACTS)})")
-    active = tuple(s for s in range(table_size) if not (table_size == 5 and s == dealer))
+    order = [(dealer + 1 + k) % table_size for k in range(table_size)]  # from P1 on
+    active = tuple(s for s in order if not (table_size == 5 and s == dealer))
     tricks_total = 48 // len(active) if len(active) in (3, 4) else 12
     side = {"declarer": "M", "defenders": "O"}
     f = HandFacts(
         contract=c, active=active, table_size=table_size, declarer=rec.declarer,
         partner=rec.partner, radelci=tuple(radelci), tricks_total=tricks_total,
-        kontra={t: lv for t, lv, _ in rec.kontras},
+        kontra={t: max(lv for t2, lv, _ in rec.kontras if t2 == t) for t, _, _ in rec.kontras},
         kontra_givers=frozenset(s for _, _, s in rec.kontras if s is not None),
         irregularities=tuple(irregularities), misdeals_before=tuple(misdeals),
     )  # fmt: skip
@@ -347,7 +349,17 @@ def facts_from_record(
         pts = rec.points_by_seat
         if pts is None or len(pts) != table_size:
             raise FactsNotScored("klop needs each seat's card points (points_by_seat)")
-        f.klop_thirds = {s: 3 * pts[s] for s in active}
+        for s in rec.full:
+            if s not in active or pts[s] != 35:
+                raise FactsNotScored(
+                    f"seat {s} is recorded full with {pts[s]} card points "
+                    "(full with 35 and a card; more points are full anyway)"
+                )
+        f.klop_thirds = {
+            s: _thirds_of(rules, pts[s], s in rec.full, f"seat {s} in klop with")
+            if pts[s] == 35 else 3 * pts[s]
+            for s in active
+        }  # fmt: skip
         f.klop_tricks = {s: (1 if pts[s] else 0) for s in active}
         f.card_points["points"] = [pts[s] if s in active else None for s in range(table_size)]
         return f
@@ -397,6 +409,65 @@ def facts_from_record(
     f.card_points.update({"declarer_side_thirds": f.t_m, "defenders_thirds": f.t_o,
                           "declarer_side_points": points})  # fmt: skip
     return f
+
+
+def recorded_facts(h: HandFields) -> RecordedFacts | None:
+    """What a score sheet keeps of a finished played hand: the :class:`RecordedFacts` that
+    :func:`facts_from_record` turns back into this hand's scoring facts (so scoring them gives
+    this hand's score). None when the hand has no contract."""
+    if h.contract is None:
+        return None
+    f = hand_facts(h)
+    side = {"M": "declarer", "O": "defenders"}
+    bonuses: list[BonusOutcome] = []
+    for b in ("trula", "kralji", "pagat_ultimo", "kralj_ultimo"):
+        if b in f.announced:
+            who = f.announced[b]
+            bonuses.append(BonusOutcome(b, side[who], True, f.outcomes.get(b) == who))
+        elif f.outcomes.get(b):
+            bonuses.append(BonusOutcome(b, side[str(f.outcomes[b])]))
+        elif b in f.failed_silent:
+            bonuses.append(BonusOutcome(b, side[f.failed_silent[b]], False, False))
+    if "valat" in f.announced:
+        bonuses.append(BonusOutcome("valat", "declarer", True, f.valat_side == "M"))
+        if f.valat_side == "O":
+            bonuses.append(BonusOutcome("valat", "defenders"))
+    elif f.valat_side is not None:
+        bonuses.append(BonusOutcome("valat", side[f.valat_side]))
+    won: bool | None = None
+    if "barvni_valat" in f.announced:
+        won = f.declarer_tricks == f.tricks_total
+        bonuses.append(BonusOutcome("barvni_valat", "declarer", True, won))
+    kontras = tuple((target, level, seat) for seat, target, level in h.kontra_list)
+    capturer: dict[int, int | None] = {}
+    for t in h.tricks:
+        for seat, card in t.cards:
+            if card == MOND and t.winning_card != MOND:
+                capturer[seat] = t.winner
+    mondfang = tuple((seat, capturer.pop(seat, None)) for seat, _ in f.mond_events)
+    c = f.contract
+    if c == "klop":
+        th = f.klop_thirds
+        return RecordedFacts(
+            c, points_by_seat=tuple(rounded(th.get(s, 0)) for s in range(h.table_size)),
+            full=tuple(s for s in h.active if rounded(th[s]) == 35
+                       and th[s] >= h.rules.win_threshold),
+            kontras=kontras, bonuses=tuple(bonuses),
+        )  # fmt: skip
+    card_points = difference = None
+    if c in ("berac", "odprti_berac"):
+        won = f.declarer_tricks == 0
+    elif c in ("barvni_valat", "valat"):
+        won = f.declarer_tricks == f.tricks_total
+    elif won is None:
+        won = f.t_m >= h.rules.win_threshold
+        card_points = rounded(f.t_m)
+        difference = abs(card_points - 35)
+    return RecordedFacts(
+        c, declarer=f.declarer, partner=f.partner, called=h.called_king, won=won,
+        card_points=card_points, difference=difference, bonuses=tuple(bonuses),
+        kontras=kontras, mondfang=mondfang,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- scoring from facts
@@ -825,6 +896,7 @@ __all__ = [
     "facts_from_record",
     "hand_facts",
     "openspiel_hand_score",
+    "recorded_facts",
     "score_facts",
     "score_hand",
 ]
