@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DB ?= tarock.duckdb
 PORT ?= 8501
 
-.PHONY: setup browser run test test-fast lint check bench clean
+.PHONY: setup browser run test test-fast lint check bench clean fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -47,6 +47,12 @@ lint: setup
 
 # everything a change must pass: the static checks, then the whole suite
 check: lint test
+
+# the reader's long fuzz run (benchmarks/fuzz.py): FUZZ_MUTANTS mutated logs, at low priority
+FUZZ_MUTANTS ?= 1000000
+FUZZ_SEED ?= 1
+fuzz: setup
+	nice -n 19 $(BIN)/python benchmarks/fuzz.py --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
 
 bench: setup
 	$(BIN)/tarock bench

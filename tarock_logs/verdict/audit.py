@@ -716,7 +716,8 @@ def _session_totals(
     """Session totals from per-hand totals: the engine's ``session_totals(ruleset, rows)``
     (Royal Tarock divides the match sum by 8; by default the plain sum)."""
     if eng is not None and rs is not None:
-        return [int(x) for x in eng.session_totals(rs, [list(r) for r in rows])]
+        totals = [int(x) for x in eng.session_totals(rs, [list(r) for r in rows])]
+        return totals + [0] * (n - len(totals))  # (no hand at all: the engine sees no seats)
     return _sum_columns(rows, n)
 
 
