@@ -316,3 +316,23 @@ def test_validate_that_cannot_write_its_output_exits_with_the_disk_code(monkeypa
     monkeypatch.setattr(JsonErrors, "add", full_disk)
     r = _run("validate", str(MALFORMED), "--format", "json")
     assert r.exit_code == 6 and "No space left on device" in r.output
+
+
+def test_json_test_suite_cases_as_log_files_give_no_traceback_in_validate_fmt_and_audit(tmp_path):
+    """Every case of tests/log/json_cases.py as a .json file and as a line of one .jsonl file,
+    through the commands (in-process: an exception would fail the test)."""
+    from tests.log.json_cases import json_cases
+
+    lines = []
+    for name, data in json_cases():
+        (tmp_path / f"{name}.json").write_bytes(data)
+        if b"\n" not in data and b"\r" not in data:
+            lines.append(data)
+    (tmp_path / "all-cases.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    r = _run("validate", str(tmp_path), "--format", "json")
+    assert r.exit_code == 1
+    d = json.loads(r.stdout)
+    assert d["files"] == len(json_cases()) + 1
+    assert all(e["file"] and e["line"] for e in d["errors"])
+    assert _run("fmt", "--check", str(tmp_path)).exit_code == 1
+    assert _run("audit", str(tmp_path), "--summary").exit_code in (0, 1, 5)
