@@ -37,6 +37,12 @@ PAGES = [
         icon=":material/emoji_events:",
         url_path="tournament",
     ),
+    st.Page(
+        "app_pages/enter.py",
+        title=tr("Enter a hand"),
+        icon=":material/edit_note:",
+        url_path="enter",
+    ),
 ]
 
 page = st.navigation(PAGES)

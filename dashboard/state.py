@@ -52,6 +52,20 @@ def db_path() -> Path | None:
     return Path(env) if env else None
 
 
+def entry_dir() -> Path | None:
+    """The folder the hand entry saves logs into (``tarock ingest`` picks them up there):
+    ``--entry-dir DIR`` after ``--`` on the command line, else ``TAROCK_ENTRY_DIR``; None
+    when the dashboard was started without one (the entry then only offers downloads)."""
+    argv = sys.argv[1:]
+    for i, arg in enumerate(argv):
+        if arg == "--entry-dir" and i + 1 < len(argv):
+            return Path(argv[i + 1])
+        if arg.startswith("--entry-dir="):
+            return Path(arg.split("=", 1)[1])
+    env = os.environ.get("TAROCK_ENTRY_DIR")
+    return Path(env) if env else None
+
+
 class _Holder:
     """One read-only connection per database file version, closed when the file changes."""
 

@@ -15,8 +15,9 @@ from tarock_logs.cli.common import ExitCode, app, fail
 APP_SCRIPT = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
-def streamlit_argv(db: Path, port: int, host: str) -> list[str]:
+def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None) -> list[str]:
     """The command line that serves the dashboard (headless, no file watcher, no telemetry)."""
+    extra = ["--entry-dir", str(entry_dir)] if entry_dir is not None else []
     return [
         sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
         f"--server.port={port}",
@@ -26,7 +27,7 @@ def streamlit_argv(db: Path, port: int, host: str) -> list[str]:
         "--server.maxUploadSize=16",
         "--browser.gatherUsageStats=false",
         "--client.toolbarMode=viewer",
-        "--", "--db", str(db),
+        "--", "--db", str(db), *extra,
     ]  # fmt: skip
 
 
@@ -38,15 +39,31 @@ def dashboard(
     ] = Path("tarock.duckdb"),
     port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8501,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    entry_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--entry-dir",
+            envvar="TAROCK_ENTRY_DIR",
+            help="Folder the hand entry (page /enter) saves logs into, for `tarock ingest`. "
+            "With it the dashboard starts without a database (only the entry works then).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the dashboard (audit, replay, players, tournament) for a database, read-only."""
+    """Serve the dashboard (audit, replay, players, tournament, hand entry) for a database,
+    read-only: it never writes the database (the hand entry writes log files)."""
     db = db.expanduser().resolve()
-    if not db.is_file():
+    if entry_dir is not None:
+        entry_dir = entry_dir.expanduser().resolve()
+        if entry_dir.exists() and not entry_dir.is_dir():
+            raise fail(f"--entry-dir {entry_dir} is not a folder", ExitCode.USAGE)
+    if not db.is_file() and entry_dir is None:
         raise fail(f"no database at {db}: run `tarock ingest PATH --db {db}` first", ExitCode.USAGE)
     if not APP_SCRIPT.is_file():
         raise fail(f"dashboard script missing: {APP_SCRIPT}", ExitCode.INTERNAL)
     env = {**os.environ, "TAROCK_DB": str(db)}
-    argv = streamlit_argv(db, port, host)
+    if entry_dir is not None:
+        env["TAROCK_ENTRY_DIR"] = str(entry_dir)
+    argv = streamlit_argv(db, port, host, entry_dir)
     sys.stdout.flush()
     sys.stderr.flush()
     # Replace this process, so that stopping `tarock dashboard` stops the server.

@@ -459,6 +459,13 @@ class Hand(_Model):
     irregularities: list[Irregularity] = Field(default_factory=list)
     result: HandResult | None = None
     notes: Annotated[str, Field(max_length=4000)] | None = None
+    extent: Literal["whole", "partial"] = Field(
+        "whole",
+        description="partial: the hand is recorded only up to a point on purpose (a referee "
+        "entering a dispute: the tricks up to the disputed one); the audit judges what is "
+        "recorded and does not count the missing rest as a violation",
+        json_schema_extra=SINCE_1_1,
+    )
 
     _check_record = model_validator(mode="after")(_hand_record)
 

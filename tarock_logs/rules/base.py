@@ -544,6 +544,9 @@ class GameEngine(ABC):
     score_items: frozenset[str] | None = None
     #: retired finding codes -> the codes that replaced them (``tarock audit --code OLD``)
     code_aliases: Mapping[str, str] = MappingProxyType({})
+    #: the codes of hand-level findings that only say the log stops before the hand is over
+    #: (for a hand recorded in part on purpose they are not violations)
+    stop_codes: frozenset[str] = frozenset()
 
     # ---------------------------------------------------------------- rulesets
 

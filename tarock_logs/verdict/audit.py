@@ -179,6 +179,11 @@ class HandAudit:
     incomplete_seats: list[int] = field(default_factory=list)
     #: every violation and score difference as a finding in the players' words
     findings: list[Finding] = field(default_factory=list)
+    #: how many of the hand's actions the engine judged (0: none, e.g. no engine, or a hand
+    #: recorded as facts)
+    actions_checked: int = 0
+    #: the engine could not apply one of the recorded actions (the replay stopped there)
+    stopped: bool = False
     replay: HandReplay | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -189,9 +194,11 @@ class HandAudit:
     @property
     def verification(self) -> Verification:
         """``verified`` (every recorded item recomputed and compared), ``partial`` (scored,
-        but something is listed in ``unverified``) or ``unverified`` (not scored at all)."""
+        but something is listed in ``unverified``; or not scored, but the engine judged the
+        actions recorded: a hand entered only up to a disputed trick) or ``unverified``
+        (nothing checked)."""
         if self.recomputed is None:
-            return "unverified"
+            return "partial" if self.actions_checked and not self.stopped else "unverified"
         return "partial" if self.unverified else "verified"
 
     def to_dict(self) -> dict[str, Any]:
@@ -441,6 +448,8 @@ def audit_hand(
         won=score.won if score else None,
         findings=findings,
         replay=replay if keep_replay else None,
+        actions_checked=replay.actions_applied if replay.ruleset is not None else 0,
+        stopped=replay.actions_applied < len(hand.actions),
     )
 
 

@@ -395,6 +395,12 @@ def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
     return True
 
 
+def _stop_codes(out: HandReplay) -> frozenset[str]:
+    """The engine's codes for "the log stops before the hand is over"."""
+    eng = get_engine(out.game)
+    return eng.stop_codes if eng is not None else frozenset()
+
+
 def _score_facts(out: HandReplay, session_state: SessionState, hand: m.Hand) -> None:
     """Score a hand recorded as facts (:meth:`~tarock_logs.rules.base.SessionState.score_facts`)
     into ``out``: the score, and what facts cannot show (:data:`FACTS_NOT_CHECKED`)."""
@@ -473,12 +479,20 @@ def _replay_into(
         return  # the engine could not apply an action: the replay stopped there
     # Hand-level findings (deal checks, unclaimed renons)
     try:
-        out.violations.extend(state.hand_findings())
+        found = state.hand_findings()
     except Exception as exc:  # noqa: BLE001
+        found = []
         out.unverified.append(f"the engine's hand-level checks failed: {exc}")
+    if hand.extent == "partial":  # recorded in part on purpose: stopping early is no violation
+        stops = _stop_codes(out)  # (what is not known then is said below, in unverified)
+        found = [v for v in found if v.code not in stops]
+    out.violations.extend(found)
     if not state.is_over():
+        n = len(hand.actions)
         out.unverified.append(
-            f"the hand is incomplete: the engine expects more actions (phase {state.phase})"
+            f"the hand stops before its end (phase {state.phase}, after {n} action"
+            f"{'' if n == 1 else 's'}): the legality of the actions recorded was checked; the "
+            "rest of the hand, its card points and its score are not known, so not checked"
         )
         return
     out.complete = True

@@ -21,7 +21,7 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 #: the dashboard's pages by URL path
-PAGES = ["", "audit", "replay", "players", "tournament"]
+PAGES = ["", "audit", "replay", "players", "tournament", "enter"]
 
 
 def free_port() -> int:

@@ -21,6 +21,8 @@ TABLES = {
     ("view_model.py", "GAME_NAMES"),
     ("text.py", "_SCORE_ITEMS"),
     ("tournament.py", "HEADERS"),
+    ("enter.py", "SUITS"),
+    ("entry_model.py", "SENTENCES"),
 }
 #: label ids translated by value: a finding's severity (``page.t(f.severity)``)
 BY_VALUE = ("error", "warning", "info")

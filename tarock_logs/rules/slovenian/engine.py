@@ -43,6 +43,7 @@ class SlovenianEngine(GameEngine):
             "penalty",
         }
     )
+    stop_codes: frozenset[str] = frozenset({"play.missing_tricks"})
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
     #: retired codes -> their replacements (``tarock audit --code OLD``)

@@ -33,6 +33,7 @@ class ZwanzigerrufenEngine(GameEngine):
     first_phase = Phase.AUCTION
     #: the spec's E_…/I_… codes -> the codes that replaced them
     code_aliases: Mapping[str, str] = CODE_ALIASES
+    stop_codes: frozenset[str] = frozenset({"auction.incomplete", "play.missing_tricks"})
 
     def codes(self) -> Mapping[str, Code]:
         return CODES

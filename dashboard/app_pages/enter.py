@@ -1,0 +1,571 @@
+"""Enter a hand at the table: the deal by clicks (or pasted tokens), then every action with the
+engine offering the legal choices, an illegal action recorded anyway and judged at once, the
+irregularities and the written score; the result is a log file and its dossier.
+
+Everything the page does is :class:`dashboard.entry_model.Entry` (Streamlit-free); the page
+keeps one in the browser session and presents it. It never touches the store: the log is
+downloaded, or saved into the folder named by ``tarock dashboard --entry-dir DIR`` for
+``tarock ingest`` to pick up. One column of wrapping buttons, so that it works on a phone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from dashboard.entry_model import GAMES, Entry
+from dashboard.state import entry_dir, tr
+from dashboard.view_model import md_text as md
+from tarock_logs.log.models import Renons
+from tarock_logs.report import text
+from tarock_logs.report.cards_svg import cards_svg
+
+SUITS = {
+    "T": "Remaining taroks",
+    "H": "Remaining hearts",
+    "D": "Remaining diamonds",
+    "S": "Remaining spades",
+    "C": "Remaining clubs",
+}
+ACTION_TYPES = (
+    "play",
+    "bid",
+    "pass",
+    "call",
+    "talon",
+    "announce",
+    "kontra",
+    "lezim",
+    "claim",
+    "throw_in",
+)
+RENONS_KINDS: tuple[str, ...] = Renons.model_fields["kind"].annotation.__args__  # type: ignore[union-attr]
+
+st.title(tr("Enter a hand"))
+st.caption(
+    tr(
+        "Reconstruct a hand at the table: the seating, the deal, then every action in order. "
+        "The engine offers the legal choices and judges anything else at once. The page "
+        "writes a log file and its dossier; it never writes the database."
+    )
+)
+
+
+def entry() -> Entry:
+    e = st.session_state.get("entry")
+    if not isinstance(e, Entry):
+        e = st.session_state["entry"] = Entry()
+    return e
+
+
+def _note(msg: str, kind: str = "error") -> None:
+    st.session_state["entry_note"] = (kind, msg)
+
+
+def card(c: str) -> str:
+    return md(text.card_text(c, entry().game))
+
+
+# ------------------------------------------------------------------------------ callbacks
+
+
+def _set_table() -> None:
+    e = entry()
+    ss = st.session_state
+    game = ss.get("e_game", e.game)
+    n = int(ss.get("e_size", e.n))
+    if game != e.game:  # a new game: its own ruleset and table size
+        probe = Entry(game=game)
+        ss["e_ruleset"], n = probe.ruleset, probe.n
+        ss["e_size"] = n
+    names = [ss.get(f"e_player_{s}") or f"Player {s + 1}" for s in range(n)]
+    dealer = ss.get("e_dealer", e.dealer)
+    e.set_table(
+        game=game,
+        ruleset=ss.get("e_ruleset", e.ruleset),
+        players=names,
+        dealer=dealer if isinstance(dealer, int) and dealer < n else n - 1,
+    )
+    ss["e_dealer"] = e.dealer
+    for s, name in enumerate(e.players):
+        ss[f"e_player_{s}"] = name
+
+
+def _set_session_id() -> None:
+    value = (st.session_state.get("e_session_id") or "").strip()
+    if value:
+        entry().session_id = value
+
+
+def _buttons(
+    key: str,
+    title: str,
+    items: list[tuple[str, str]],
+    on_click: Any,
+    *,
+    chosen: Any = (),
+    disabled: bool = False,
+) -> None:
+    """A titled row of wrapping buttons (one per item ``(value, label)``), the way cards and
+    choices are clicked on this page: a click is one event calling ``on_click(value)``, so
+    clicking the same label twice in a row (two passes) records it twice, and nothing stays
+    selected in the browser. ``chosen`` values are drawn as primary buttons. The row's key
+    names it for tests (``.st-key-<key>``); each button's key holds its value, so a click on
+    a row drawn before the last change is never read as another choice."""
+    st.markdown(f"**{title}**")
+    with st.container(horizontal=True, key=key, gap="small"):
+        for value, label in items:
+            st.button(
+                label,
+                key=f"{key}__{value}",
+                on_click=on_click,
+                args=(value,),
+                type="primary" if value in chosen else "secondary",
+                disabled=disabled,
+            )
+
+
+def _deal_clicked(c: str) -> None:
+    why = entry().deal_card(c)
+    if why:
+        _note(why)
+
+
+def _undeal_clicked(target: int, c: str) -> None:
+    entry().undeal(target, c)
+
+
+def _target_clicked(t: int) -> None:
+    entry().target = int(t)
+
+
+def _paste() -> None:
+    e = entry()
+    problems = e.paste(e.target, st.session_state.get("e_paste", ""))
+    st.session_state["e_paste"] = ""
+    if problems:
+        _note("; ".join(problems))
+
+
+def _choice_clicked(value: str) -> None:
+    """Record the choice ``value`` (``<action count>:<the action as JSON>``): a choice offered
+    before the last action was recorded or undone is not recorded."""
+    n, _, action = value.partition(":")
+    e = entry()
+    if int(n) == len(e.actions):
+        e.push(json.loads(action))
+
+
+def _discard_toggled(c: str) -> None:
+    chosen: list[str] = st.session_state.setdefault("e_discard", [])
+    if c in chosen:
+        chosen.remove(c)
+    else:
+        chosen.append(c)
+
+
+def _discard() -> None:
+    seat = st.session_state.get("e_discard_seat")
+    cards = list(st.session_state.get("e_discard") or [])
+    if isinstance(seat, int) and cards:
+        entry().discard(seat, cards)
+        st.session_state["e_discard"] = []
+
+
+def _undo() -> None:
+    entry().undo()
+
+
+def _free_action() -> None:
+    ss = st.session_state
+    t = ss.get("e_free_type")
+    value = (ss.get("e_free_value") or "").strip()
+    a: dict[str, Any] = {"type": t, "seat": ss.get("e_free_seat")}
+    try:
+        if t in ("play", "call"):
+            a["card"] = value.upper()
+        elif t == "bid":
+            a["contract"] = value
+        elif t == "talon":
+            a["group"] = int(value)
+        elif t == "announce":
+            a["bonus"] = value
+        elif t == "kontra":
+            target, _, level = value.partition(":")
+            a["target"] = target or "game"
+            a["level"] = int(level or 1)
+        elif t == "claim":
+            a["claim"] = value or "rest"
+        entry().push(a)
+        ss["e_free_value"] = ""
+    except Exception as exc:  # noqa: BLE001 - a malformed action: say why, record nothing
+        _note(tr("Not recorded: {why}", why=str(exc)))
+
+
+def _add_irregularity() -> None:
+    ss = st.session_state
+    e = entry()
+    kind = ss.get("e_irr_type")
+    seat = ss.get("e_irr_seat")
+    if kind == "renons":
+        irr: dict[str, Any] = {
+            "type": "renons",
+            "offender": seat,
+            "kind": ss.get("e_irr_kind") or "illegal_card",
+        }
+        if isinstance(ss.get("e_irr_by"), int):
+            irr["called_by"] = ss["e_irr_by"]
+        idx = ss.get("e_irr_action")
+        if isinstance(idx, int) and 0 <= idx < len(e.actions):
+            irr["action_index"] = idx
+        if not ss.get("e_irr_upheld", True):
+            irr["upheld"] = False
+    elif kind == "misdeal":
+        irr = {"type": "misdeal", "seat": seat}
+    else:
+        irr = {"type": "arbiter", "decision": (ss.get("e_irr_text") or "").strip() or "ruling"}
+    e.irregularities.append(irr)
+
+
+def _drop_irregularity(i: int) -> None:
+    irr = entry().irregularities
+    if 0 <= i < len(irr):
+        del irr[i]
+
+
+def _set_score() -> None:
+    ss = st.session_state
+    e = entry()
+    e.scores = (
+        [int(ss.get(f"e_score_{s}") or 0) for s in range(e.n)] if ss.get("e_has_score") else None
+    )
+
+
+def _new_entry() -> None:
+    game = entry().game
+    for k in list(st.session_state):
+        if str(k).startswith("e_") or k in ("entry", "entry_note"):
+            del st.session_state[k]
+    st.session_state["entry"] = Entry(game=game)
+
+
+# ------------------------------------------------------------------------------ the page
+
+
+def _table(e: Entry) -> None:
+    open_ = not e.actions and not any(e.hands)
+    with st.expander(tr("Table: game, ruleset, players, dealer"), expanded=open_):
+        ss = st.session_state
+        ss.setdefault("e_game", e.game)
+        st.selectbox(tr("Game"), GAMES, key="e_game", on_change=_set_table)
+        ss.setdefault("e_ruleset", e.ruleset)
+        st.selectbox(tr("Ruleset"), e.rulesets(), key="e_ruleset", on_change=_set_table)
+        ss.setdefault("e_size", e.n)
+        st.selectbox(
+            tr("Players at the table"), list(e.table_sizes()), key="e_size", on_change=_set_table
+        )
+        for s in range(e.n):
+            ss.setdefault(f"e_player_{s}", e.players[s])
+            st.text_input(
+                tr("Seat {seat} (in playing order)", seat=s + 1),
+                key=f"e_player_{s}",
+                on_change=_set_table,
+            )
+        ss.setdefault("e_dealer", e.dealer)
+        st.selectbox(
+            tr("Dealer"),
+            list(range(e.n)),
+            key="e_dealer",
+            format_func=lambda s: md(e.players[s]),
+            on_change=_set_table,
+        )
+        ss.setdefault("e_session_id", e.session_id)
+        st.text_input(
+            tr("Session id (the file name)"), key="e_session_id", on_change=_set_session_id
+        )
+
+
+def _target_label(e: Entry, t: int) -> str:
+    return tr("the talon") if t == e.n else e.players[t]
+
+
+def _deal(e: Entry) -> bool:
+    """The deal section; True when the deal is complete."""
+    st.subheader(tr("The deal"))
+    st.markdown(
+        " · ".join(f"{md(_target_label(e, i))} {have}/{need}" for i, _, need, have in e.targets())
+    )
+    if not e.deal_complete:
+        targets = {i: f"{_target_label(e, i)} ({have}/{need})" for i, _, need, have in e.targets()}
+        _buttons(
+            "e_target",
+            tr("Cards go to"),
+            [(str(t), md(lab)) for t, lab in targets.items()],
+            lambda t: _target_clicked(int(t)),
+            chosen={str(e.target)},
+        )
+        groups: dict[str, list[str]] = {}
+        for c in e.remaining():
+            groups.setdefault(c[0], []).append(c)
+        for suit, label in SUITS.items():
+            if groups.get(suit):
+                _buttons(
+                    f"e_pack_{suit}",
+                    tr(label),
+                    [(c, card(c)) for c in groups[suit]],
+                    _deal_clicked,
+                )
+        seat = e.fill_last()
+        if seat is not None:
+            st.button(
+                tr(
+                    "The remaining {n} cards to {player}",
+                    n=len(e.remaining()),
+                    player=md(e.players[seat]),
+                ),
+                key="e_fill_last",
+                on_click=e.deal_rest,
+            )
+        st.text_input(
+            tr(
+                "…or paste tokens for {target} (e.g. T1 T21 HK S10)",
+                target=md(_target_label(e, e.target)),
+            ),
+            key="e_paste",
+            on_change=_paste,
+        )
+    for idx, _, need, have in e.targets():
+        cards = e.talon if idx == e.n else e.hands[idx]
+        if cards:
+            _buttons(
+                f"e_dealt_{idx}",
+                tr(
+                    "{place}: {have}/{need} (click a card to take it back)",
+                    place=md(_target_label(e, idx)),
+                    have=have,
+                    need=need,
+                ),
+                [(c, card(c)) for c in cards],
+                lambda c, idx=idx: _undeal_clicked(idx, c),
+                disabled=bool(e.actions),
+            )
+    if not e.deal_complete:
+        msg, fields = e.statement()[0]
+        st.info(tr(msg, **fields))
+        return False
+    st.success(tr("Deal complete."))
+    return True
+
+
+def _verdict_line(v: Any) -> str:
+    return f"{v.index}. {v.label}"
+
+
+def _actions(e: Entry, r: Any) -> None:
+    st.subheader(tr("The actions"))
+    verdicts = e.verdicts(r)
+    if verdicts:
+        last = verdicts[-1]
+        if last.legal:
+            st.success(
+                md(tr("{action}: legal", action=_verdict_line(last))), icon=":material/check:"
+            )
+        for x in last.violations:
+            if x.severity == "error":
+                st.error(
+                    md(
+                        tr(
+                            "{action}: ILLEGAL — {code}: {message} ({rule})",
+                            action=_verdict_line(last),
+                            code=x.code,
+                            message=x.message,
+                            rule=x.rule,
+                        )
+                    ),
+                    icon=":material/gavel:",
+                )
+        with st.expander(tr("Every action and its verdict")):
+            for v in verdicts:
+                mark = "✓" if v.legal else "✖ " + "; ".join(x.code for x in v.violations)
+                st.text(f"{_verdict_line(v)}  {mark}")
+    view = e.state_view(r)
+    mover = e.to_move(r)
+    phase = e.phase(r)
+    trick = view.get("trick") or []
+    if trick:
+        played = ", ".join(f"{e.players[s]} {text.card_text(c, e.game)}" for s, c in trick)
+        st.caption(md(tr("On the table: {cards}", cards=played)))
+    if r is not None and r.state is not None and r.state.is_over():
+        st.success(tr("The hand is over."))
+    elif mover is not None:
+        st.markdown(
+            md(
+                tr(
+                    "{player} to move ({phase})",
+                    player=e.players[mover],
+                    phase=text.phase_name(phase),
+                )
+            )
+        )
+        if phase == "discard":
+            seat, held, ok = e.discard_choices(r)
+            k = e.discard_count(seat, r)
+            st.session_state["e_discard_seat"] = seat
+            chosen: list[str] = st.session_state.setdefault("e_discard", [])
+            marks = {c: ("" if c in ok else " ✖") + (" ✓" if c in chosen else "") for c in held}
+            _buttons(
+                "e_discard_pick",
+                tr("Lay away {n} cards: click to choose or unchoose (✖: not allowed)", n=k),
+                [(c, card(c) + marks[c]) for c in held],
+                _discard_toggled,
+                chosen=set(chosen),
+            )
+            st.caption(tr("Chosen: {cards}", cards=text.cards_text(chosen, e.game)))
+            st.button(
+                tr("Discard {n} card(s)", n=len(chosen)),
+                key="e_discard_go",
+                on_click=_discard,
+                disabled=len(chosen) != k,
+            )
+        else:
+            choices = e.choices(r)
+            n = len(e.actions)
+
+            def items(legal: bool) -> list[tuple[str, str]]:
+                return [
+                    (f"{n}:{json.dumps(c.action, sort_keys=True)}", md(c.label))
+                    for c in choices
+                    if c.legal is legal
+                ]
+
+            _buttons("e_choice", tr("Legal choices"), items(True), _choice_clicked)
+            if other := items(False):
+                _buttons(
+                    "e_choice_bad", tr("Record anyway (not legal here)"), other, _choice_clicked
+                )
+        held = e.held(mover, view)
+        if held:
+            st.image(cards_svg(held, game=e.game, scale=0.6))
+    with st.expander(tr("Record another action (any seat, any action)")):
+        st.selectbox(
+            tr("Seat"), list(range(e.n)), key="e_free_seat", format_func=lambda s: md(e.players[s])
+        )
+        st.selectbox(tr("Action"), ACTION_TYPES, key="e_free_type")
+        st.text_input(
+            tr("Card, contract, bonus, talon group or kontra target[:level]"), key="e_free_value"
+        )
+        st.button(tr("Record"), key="e_free_go", on_click=_free_action)
+    if e.actions:
+        st.button(tr("Undo the last action"), key="e_undo", on_click=_undo)
+
+
+def _irregularities(e: Entry) -> None:
+    st.subheader(tr("Irregularities"))
+    for i, irr in enumerate(e.irregularities):
+        who = irr.get("offender", irr.get("seat"))
+        said = irr["type"] + (f" — {e.players[who]}" if isinstance(who, int) else "")
+        said += f" ({irr['kind']})" if "kind" in irr else ""
+        said += f": {irr['decision']}" if "decision" in irr else ""
+        st.button(
+            md(tr("Remove: {what}", what=said)),
+            key=f"e_irr_drop_{i}",
+            on_click=_drop_irregularity,
+            args=(i,),
+        )
+    with st.expander(tr("Add a renons, misdeal or the arbiter's decision")):
+        st.selectbox(tr("Kind"), ["renons", "misdeal", "arbiter"], key="e_irr_type")
+        st.selectbox(
+            tr("Offender (renons) or dealer (misdeal)"),
+            list(range(e.n)),
+            key="e_irr_seat",
+            format_func=lambda s: md(e.players[s]),
+        )
+        st.selectbox(
+            tr("Called by"),
+            [None, *range(e.n)],
+            key="e_irr_by",
+            format_func=lambda s: tr("nobody") if s is None else md(e.players[s]),
+        )
+        st.selectbox(tr("Renons kind"), RENONS_KINDS, key="e_irr_kind")
+        st.number_input(tr("About action (index)"), min_value=0, step=1, key="e_irr_action")
+        st.checkbox(tr("Upheld"), value=True, key="e_irr_upheld")
+        st.text_input(tr("The arbiter's decision"), key="e_irr_text")
+        st.button(tr("Add"), key="e_irr_add", on_click=_add_irregularity)
+
+
+def _score(e: Entry) -> None:
+    st.subheader(tr("The written score"))
+    st.checkbox(
+        tr("The scorer wrote a score for this hand"), key="e_has_score", on_change=_set_score
+    )
+    if st.session_state.get("e_has_score"):
+        for s in range(e.n):
+            st.session_state.setdefault(f"e_score_{s}", (e.scores or [0] * e.n)[s])
+            st.number_input(md(e.players[s]), step=1, key=f"e_score_{s}", on_change=_set_score)
+
+
+def _conclusions(e: Entry, r: Any) -> None:
+    st.subheader(tr("What the audit concludes"))
+    audit = e.audit()
+    for msg, fields in e.statement(r, audit):
+        st.markdown("- " + md(tr(msg, **fields)))
+    if audit is not None:
+        for f in audit.findings:
+            (st.error if f.severity == "error" else st.warning)(md(f.message))
+        for u in audit.unverified:
+            st.caption(md(tr("Not checked: {what}", what=u)))
+    session, errors = e.read()
+    if session is None:
+        st.error(md(tr("Not a valid log yet: {errors}", errors="; ".join(errors))))
+        return
+    st.download_button(
+        tr("Download the log"),
+        e.log_text,
+        file_name=e.file_name(),
+        mime="application/json",
+        key="e_download",
+        on_click="ignore",
+    )
+    st.download_button(
+        tr("Download the dossier (HTML)"),
+        e.dossier_html,
+        file_name=e.file_name().removesuffix(".json") + ".html",
+        mime="text/html",
+        key="e_dossier",
+        on_click="ignore",
+    )
+    folder = entry_dir()
+    if folder is not None and st.button(
+        tr("Save into {folder}", folder=md(str(folder))), key="e_save"
+    ):
+        path = e.save(folder)
+        st.success(md(tr("Saved {path} (for tarock ingest)", path=str(path))))
+
+
+@st.fragment
+def editor() -> None:
+    e = entry()
+    st.caption(
+        tr(
+            "{dealt} of {pack} cards dealt · actions entered: {n}",
+            dealt=len(e.dealt()),
+            pack=len(e.pack()),
+            n=len(e.actions),
+        )
+    )
+    note = st.session_state.pop("entry_note", None)
+    if note:
+        getattr(st, note[0])(md(note[1]))
+    _table(e)
+    if _deal(e):
+        r = e.replay()
+        _actions(e, r)
+        _irregularities(e)
+        _score(e)
+        _conclusions(e, r)
+    st.button(tr("Start a new hand"), key="e_new", on_click=_new_entry)
+
+
+editor()

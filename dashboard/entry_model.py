@@ -1,0 +1,600 @@
+"""The hand entry of the ``enter`` page: a hand built click by click and judged as it grows.
+
+No Streamlit here: the page (``app_pages/enter.py``) only presents an :class:`Entry` and calls
+its methods, so everything it does is tested without a browser. An entry holds what a referee
+reconstructs at the table: the game, ruleset and seating, the deal (each seat's cards and the
+talon, clicked in or pasted as tokens), then the actions in order, the irregularities ruled on
+and the score as written. At every moment it can replay itself through the game's engine
+(:func:`tarock_logs.verdict.replay.replay_hand`): the seat to move, the legal choices there, the
+verdict of every action entered so far, and the audit of the whole hand with a statement of what
+can and cannot be concluded from what was entered.
+
+The result is a valid log file (:meth:`Entry.log_text`, one session with one hand, format
+1.0 unless something of 1.1 is used) and its dispute dossier (:meth:`Entry.dossier_html`);
+:meth:`Entry.save` writes the log into a folder for ``tarock ingest`` (the dashboard never
+writes the store).
+
+Words: a *target* is where the next clicked card goes while dealing (a seat's hand or the
+talon); the *remaining* cards are those of the pack not dealt yet; a *choice* is an action
+offered for the seat to move, legal (the engine's ``legal_actions``) or, to record what
+happened at the table, illegal (a card the rules forbid): the engine judges it at once.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tarock_logs.cards import CARDS, CardError, parse_card
+from tarock_logs.log import models as m
+from tarock_logs.log.reader import read_bytes
+from tarock_logs.log.writer import dumps_sessions
+from tarock_logs.report import text
+from tarock_logs.report.dossier import render_dossier
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import Action, GameEngine, Ruleset, Violation
+from tarock_logs.verdict.audit import HandAudit, audit_hand
+from tarock_logs.verdict.convert import action_to_log
+from tarock_logs.verdict.replay import HandReplay, replay_hand
+
+__all__ = ["GAMES", "SENTENCES", "Choice", "Entry", "Verdict"]
+
+#: the games a hand can be entered for (those with an engine)
+GAMES: tuple[str, ...] = ("slovenian", "zwanzigerrufen", "royal")
+_ROYAL_SEATS = (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
+
+#: the sentences of :meth:`Entry.statement` (English; the page translates them)
+SENTENCES: dict[str, str] = {
+    "deal_open": "The deal is not complete ({n} cards to place): nothing can be judged yet, "
+    "because whether a card was legal depends on every player's cards.",
+    "invalid": "The entry is not a valid log yet.",
+    "checked": "Checked: the deal, and the legality of {n} entered actions against it ({bad} "
+    "illegal).",
+    "stopped": "The engine could not apply action {i}: the actions after it are not judged.",
+    "partial": "The hand was entered only up to the {phase} ({tricks} tricks complete): the "
+    "rest of the play, the card points, the bonuses and the score are not known, so they are "
+    "not checked; nothing about the entered actions depends on what came later.",
+    "no_score": "The hand is complete and the engine scored it; no written score was entered, "
+    "so there is nothing to compare it with.",
+    "differs": "The written score differs from the engine's in {n} lines.",
+    "agrees": "The written score agrees with the engine's, line by line.",
+    "verified": "Verification: verified.",
+    "partial_state": "Verification: partly verified.",
+    "unverified": "Verification: not verified.",
+}
+_STATE_SENTENCE = {"verified": "verified", "partial": "partial_state", "unverified": "unverified"}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An action offered for the seat to move: its log-format dict, its words, and whether the
+    engine finds it legal (an illegal choice records what happened; the verdict follows)."""
+
+    action: dict[str, Any]
+    label: str
+    legal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The engine's verdict on one entered action: its violations (empty: legal)."""
+
+    index: int
+    label: str
+    violations: tuple[Violation, ...]
+
+    @property
+    def legal(self) -> bool:
+        return not any(v.severity == "error" for v in self.violations)
+
+
+def _canonical(action: dict[str, Any]) -> dict[str, Any]:
+    """A log action as the canonical writer has it: validated, defaults left out, ``type``
+    first (raises ``ValidationError`` for a malformed action)."""
+    d = m.ActionAdapter.validate_python(action).model_dump(mode="json", exclude_defaults=True)
+    return {"type": d["type"], **{k: v for k, v in d.items() if k != "type"}}
+
+
+def _slug(name: str) -> str:
+    import unicodedata
+
+    t = "".join(
+        c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c)
+    )
+    return re.sub(r"[^a-z0-9]+", ".", t).strip(".") or "player"
+
+
+@dataclass
+class Entry:
+    """One hand being entered (see the module docstring). Seats are 0-based in playing order;
+    target ``n`` (the table size) is the talon."""
+
+    game: str = "slovenian"
+    ruleset: str = ""
+    players: list[str] = field(default_factory=list)
+    dealer: int = -1
+    hands: list[list[str]] = field(default_factory=list)
+    talon: list[str] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    irregularities: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[int] | None = None
+    radelci_before: list[int] | None = None
+    radelci_after: list[int] | None = None
+    event: dict[str, Any] = field(default_factory=dict)
+    notes: str = ""
+    session_id: str = ""
+    target: int = 0
+    #: what was read, replayed and audited for the entry as it last stood (keyed by its log)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.ruleset:
+            self.ruleset = self.engine.default_ruleset
+        if not self.players:
+            n = self.engine.table_sizes(self.ruleset_obj)[-1 if self.game == "slovenian" else 0]
+            n = 4 if 4 in self.engine.table_sizes(self.ruleset_obj) else n
+            self.players = [f"Player {s + 1}" for s in range(n)]
+        if self.dealer < 0 or self.dealer >= len(self.players):
+            self.dealer = len(self.players) - 1  # then P1 (the forehand) is the first seat
+        if not self.session_id:
+            stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+            self.session_id = f"entry-{stamp}-{secrets.token_hex(2)}"
+        self._fit_deal()
+
+    # ------------------------------------------------------------------ the table
+
+    @property
+    def engine(self) -> GameEngine:
+        eng = get_engine(self.game)
+        if eng is None:
+            raise ValueError(f"no rules engine for {self.game}")
+        return eng
+
+    @property
+    def ruleset_obj(self) -> Ruleset:
+        return self.engine.ruleset(self.ruleset)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def table_sizes(self) -> tuple[int, ...]:
+        return self.engine.table_sizes(self.ruleset_obj)
+
+    def rulesets(self) -> list[str]:
+        return sorted(self.engine.rulesets)
+
+    def set_table(self, *, game: str, ruleset: str, players: Sequence[str], dealer: int) -> None:
+        """Change the game, ruleset, seating or dealer. A new game or table size starts the
+        deal and the actions afresh; renaming players or another dealer keeps the cards (the
+        actions are kept too and judged again)."""
+        names = [p.strip() or f"Player {s + 1}" for s, p in enumerate(players)]
+        reset = game != self.game or len(names) != self.n
+        self.game = game
+        self.ruleset = ruleset if ruleset in self.engine.rulesets else self.engine.default_ruleset
+        self.players = names
+        self.dealer = dealer if 0 <= dealer < self.n else self.n - 1
+        if reset:
+            self.hands, self.talon, self.actions = [], [], []
+            self.irregularities, self.scores = [], None
+            self.radelci_before = self.radelci_after = None
+            self.target = 0
+        self._fit_deal()
+
+    def _fit_deal(self) -> None:
+        while len(self.hands) < self.n:
+            self.hands.append([])
+        del self.hands[self.n :]
+        if self.target > self.n:
+            self.target = 0
+        self._advance()
+
+    # ------------------------------------------------------------------ the deal
+
+    def pack(self) -> tuple[str, ...]:
+        return self.engine.pack(self.ruleset_obj)
+
+    def shape(self) -> tuple[tuple[int, ...], int]:
+        """Cards each seat is dealt (0: sits out) and the talon size."""
+        s = self.engine.deal_shape(self.n, self.dealer, self.ruleset_obj)
+        if s is None:
+            return tuple([0] * self.n), 0
+        return tuple(s.hands), s.talon
+
+    def targets(self) -> list[tuple[int, str, int, int]]:
+        """Every target (index, name, cards it takes, cards it has)."""
+        sizes, talon = self.shape()
+        out = [(s, self.players[s], sizes[s], len(self.hands[s])) for s in range(self.n)]
+        if talon:
+            out.append((self.n, "talon", talon, len(self.talon)))
+        return out
+
+    def dealt(self) -> set[str]:
+        return {c for h in self.hands for c in h} | set(self.talon)
+
+    def remaining(self) -> list[str]:
+        """The pack's cards not dealt yet, in the pack's order."""
+        dealt = self.dealt()
+        return [c for c in self.pack() if c not in dealt]
+
+    def _cards_of(self, target: int) -> list[str]:
+        return self.talon if target == self.n else self.hands[target]
+
+    def _advance(self) -> None:
+        """Move the target on to the first target with room, from the current one."""
+        ts = self.targets()
+        order = [t for t in ts if t[0] >= self.target] + [t for t in ts if t[0] < self.target]
+        for idx, _, need, have in order:
+            if have < need:
+                self.target = idx
+                return
+
+    def deal_card(self, card: str, target: int | None = None) -> str | None:
+        """Put ``card`` into ``target`` (default: the current target); the problem, if any.
+        The target moves on when it is full."""
+        t = self.target if target is None else target
+        if card not in self.pack():
+            return f"{card} is not a card of the {self.game} pack"
+        if card in self.dealt():
+            return f"{text.card_text(card, self.game)} is dealt already"
+        need = {i: nd for i, _, nd, _ in self.targets()}.get(t)
+        if need is None:
+            return "no such place for a card"
+        cards = self._cards_of(t)
+        if len(cards) >= need:
+            return f"{self.target_name(t)} has all {need} cards"
+        cards.append(card)
+        self.target = t
+        self._advance()
+        return None
+
+    def undeal(self, target: int, card: str) -> None:
+        """Take ``card`` back out of ``target`` (it returns to the remaining cards)."""
+        cards = self._cards_of(target)
+        if card in cards:
+            cards.remove(card)
+            self.target = target
+
+    def paste(self, target: int, tokens: str) -> list[str]:
+        """Deal the cards written in ``tokens`` (any of the log format's aliases, separated by
+        spaces or commas) into ``target``, in order; the problems, one per bad token."""
+        problems: list[str] = []
+        for tok in re.split(r"[\s,;]+", tokens.strip()):
+            if not tok:
+                continue
+            try:
+                card = parse_card(tok, self.game)
+            except CardError:
+                problems.append(f"{tok!r} is not a card of the {self.game} pack")
+                continue
+            why = self.deal_card(card, target)
+            if why:
+                problems.append(why)
+        return problems
+
+    def fill_last(self) -> int | None:
+        """When one seat's hand alone lacks cards and the remaining cards are just enough, the
+        seat that takes them all (None otherwise; the talon is never filled this way: its
+        order is part of the deal)."""
+        open_ = [t for t in self.targets() if t[3] < t[2]]
+        if (
+            len(open_) == 1
+            and open_[0][0] < self.n
+            and open_[0][2] - open_[0][3] == len(self.remaining())
+        ):
+            return open_[0][0]
+        return None
+
+    def deal_rest(self) -> None:
+        """Deal the remaining cards to the one seat that lacks them (:meth:`fill_last`)."""
+        seat = self.fill_last()
+        if seat is not None:
+            for c in self.remaining():
+                self.hands[seat].append(c)
+            self._advance()
+
+    def target_name(self, target: int) -> str:
+        return "the talon" if target == self.n else self.players[target]
+
+    @property
+    def deal_complete(self) -> bool:
+        return all(have == need for _, _, need, have in self.targets())
+
+    # ------------------------------------------------------------------ the log
+
+    def players_doc(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        ids: set[str] = set()
+        for s, name in enumerate(self.players):
+            pid = _slug(name)
+            while pid in ids:
+                pid += f".{s + 1}"
+            ids.add(pid)
+            p: dict[str, Any] = {"id": pid, "name": name}
+            if self.game == "royal" and self.n == 4:
+                p["pair"], p["role"] = _ROYAL_SEATS[s]
+            out.append(p)
+        return out
+
+    def hand_doc(self) -> dict[str, Any]:
+        deal: dict[str, Any] = {"hands": [list(h) for h in self.hands]}
+        if self.talon:
+            deal["talon"] = list(self.talon)
+        hand: dict[str, Any] = {"number": 1, "dealer": self.dealer, "deal": deal}
+        if self.radelci_before is not None:
+            hand["radelci_before"] = list(self.radelci_before)
+        hand["actions"] = [dict(a) for a in self.actions]
+        if self.irregularities:
+            hand["irregularities"] = [dict(i) for i in self.irregularities]
+        if self.scores is not None:
+            result: dict[str, Any] = {"scores": list(self.scores)}
+            if self.radelci_after is not None:
+                result["radelci_after"] = list(self.radelci_after)
+            hand["result"] = result
+        if self.notes.strip():
+            hand["notes"] = self.notes.strip()
+        return hand
+
+    def session_doc(self) -> dict[str, Any]:
+        """The log session of the entry. A hand whose play is not over is marked recorded in
+        part (``extent: partial``): entering it only up to the disputed trick is on purpose."""
+        doc = self._session_doc()
+        if self.deal_complete and self._stops_early(doc):
+            doc["hands"][0]["extent"] = "partial"
+            doc["format_version"] = m.LATEST_FORMAT_VERSION
+        return doc
+
+    def _stops_early(self, doc: dict[str, Any]) -> bool:
+        raw = json.dumps(doc, ensure_ascii=False).encode()
+        memo = self._memo
+        if memo.get("whole_key") != raw:
+            s, _ = self._read(raw)
+            st = replay_hand(s, 0, with_views=False).state if s is not None else None
+            memo["whole_key"], memo["stops"] = raw, st is not None and not st.is_over()
+        stops: bool = memo["stops"]
+        return stops
+
+    def _session_doc(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "format": m.FORMAT_NAME,
+            "format_version": m.FORMAT_VERSION,
+            "id": self.session_id,
+            "game": self.game,
+            "ruleset": self.ruleset,
+        }
+        ev = {k: v for k, v in self.event.items() if v not in (None, "")}
+        if ev:
+            doc["event"] = ev
+        doc["players"] = self.players_doc()
+        doc["first_dealer"] = self.dealer
+        doc["hands"] = [self.hand_doc()]
+        doc["source"] = {"software": "tarock-logs hand entry (dashboard /enter)"}
+        return doc
+
+    def read(self) -> tuple[m.Session | None, list[str]]:
+        """The entry read back as a log (by the reader: canonical cards, every structural
+        check): the session, or None with the reader's errors."""
+        raw = json.dumps(self.session_doc(), ensure_ascii=False).encode()
+        memo = self._memo
+        if memo.get("key") != raw:
+            memo.clear()
+            memo["key"] = raw
+        if "read" not in memo:
+            memo["read"] = self._read(raw)
+        out: tuple[m.Session | None, list[str]] = memo["read"]
+        return out
+
+    def _read(self, raw: bytes) -> tuple[m.Session | None, list[str]]:
+        recs = read_bytes(raw, file=f"{self.session_id}.json", kind="json")
+        errors = [f"{e.code}: {e.message}" for r in recs for e in r.all_errors() if e.is_error]
+        s = recs[0].session if recs else None
+        if s is None or not s.hands or errors:
+            return None, errors or ["the hand could not be read"]
+        return s, []
+
+    def log_text(self) -> str:
+        """The log file: the entry as one session in canonical JSON (raises ``ValueError``
+        while the entry is not a valid log, e.g. the deal is incomplete)."""
+        s, errors = self.read()
+        if s is None:
+            raise ValueError("; ".join(errors))
+        return dumps_sessions([s], kind="json")
+
+    def file_name(self) -> str:
+        return re.sub(r"[^A-Za-z0-9._-]+", "-", self.session_id).strip("-") + ".json"
+
+    def save(self, folder: Path) -> Path:
+        """Write the log into ``folder`` as ``<session id>.json`` (atomically: a reader or an
+        ingest never sees half a file); the same entry saved again replaces its own file."""
+        text_ = self.log_text()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / self.file_name()
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text_, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def dossier_html(self) -> str:
+        s, errors = self.read()
+        if s is None:
+            raise ValueError("; ".join(errors))
+        return render_dossier(s, 1)
+
+    # ------------------------------------------------------------------ judging
+
+    def replay(self) -> HandReplay | None:
+        """The entry replayed with views (None while it is not a valid log)."""
+        s, _ = self.read()
+        if s is None:
+            return None
+        if "replay" not in self._memo:
+            self._memo["replay"] = replay_hand(s, 0, with_views=True)
+        r: HandReplay = self._memo["replay"]
+        return r
+
+    def audit(self) -> HandAudit | None:
+        s, _ = self.read()
+        if s is None:
+            return None
+        if "audit" not in self._memo:
+            r = self.replay()
+            assert r is not None
+            self._memo["audit"] = audit_hand(
+                s, s.hands[0], r, file=self.file_name(), engine=self.engine
+            )
+        a: HandAudit = self._memo["audit"]
+        return a
+
+    def state_view(self, r: HandReplay | None = None) -> dict[str, Any]:
+        r = r if r is not None else self.replay()
+        st = r.state if r is not None else None
+        return st.view() if st is not None else {}
+
+    def to_move(self, r: HandReplay | None = None) -> int | None:
+        r = r if r is not None else self.replay()
+        if r is None or r.state is None or r.actions_applied < len(self.actions):
+            return None
+        return r.state.to_move()
+
+    def phase(self, r: HandReplay | None = None) -> str | None:
+        r = r if r is not None else self.replay()
+        st = r.state if r is not None else None
+        return str(st.phase) if st is not None else None
+
+    def label(self, action: dict[str, Any] | Action) -> str:
+        a = m.ActionAdapter.validate_python(action) if isinstance(action, dict) else action
+        return text.describe_action(a, game=self.game, players=self.players)
+
+    def choices(self, r: HandReplay | None = None) -> list[Choice]:
+        """What the seat to move may do now (the engine's legal actions), and in the play
+        the other cards that seat holds, offered as illegal choices. A discard is chosen card
+        by card (:meth:`discard_choices`)."""
+        r = r if r is not None else self.replay()
+        st = r.state if r is not None else None
+        if r is None or st is None or st.is_over() or r.actions_applied < len(self.actions):
+            return []
+        legal = st.legal_actions()
+        if str(st.phase) == "discard":
+            return []
+        out = [Choice(_canonical(action_to_log(a)), self._phrase(a)) for a in legal]
+        seat = st.to_move()
+        if str(st.phase) == "play" and seat is not None:
+            held = self.held(seat, st.view())
+            ok = {a.card for a in legal if a.type == "play"}
+            out += [
+                Choice(
+                    {"type": "play", "seat": seat, "card": c},
+                    self._phrase(Action("play", seat, card=c)),
+                    legal=False,
+                )
+                for c in held
+                if c not in ok
+            ]
+        return out
+
+    def _phrase(self, a: Action) -> str:
+        return text.action_phrase(a, self.game)
+
+    def held(self, seat: int | None, view: dict[str, Any]) -> list[str]:
+        """The cards ``seat`` holds now (the engine's view)."""
+        if seat is None:
+            return []
+        hands = view.get("hands") or []
+        return list(hands[seat]) if seat < len(hands) else []
+
+    def discard_choices(self, r: HandReplay | None = None) -> tuple[int, list[str], set[str]]:
+        """In the discard phase: the declarer, his cards, and those he may lay away."""
+        r = r if r is not None else self.replay()
+        st = r.state if r is not None else None
+        if st is None or str(st.phase) != "discard":
+            return -1, [], set()
+        seat = st.to_move()
+        if seat is None:
+            return -1, [], set()
+        ok = {c for a in st.legal_actions() for c in a.cards}
+        return seat, self.held(seat, st.view()), ok
+
+    def discard_count(self, seat: int, r: HandReplay | None = None) -> int:
+        """How many cards the declarer lays away: what he holds beyond a full hand."""
+        view = self.state_view(r)
+        sizes, _ = self.shape()
+        return max(0, len(self.held(seat, view)) - sizes[seat])
+
+    def discard(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
+        """Record the discard of ``cards`` by ``seat`` (taroks laid away are shown)."""
+        a: dict[str, Any] = {"type": "discard", "seat": seat, "cards": list(cards)}
+        shown = [c for c in cards if CARDS[c].is_tarok]
+        if shown:
+            a["shown"] = shown
+        return self.push(a)
+
+    def push(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Record ``action`` (a log-format dict, legal or not) and return it as validated."""
+        d = _canonical(action)
+        self.actions.append(d)
+        return d
+
+    def undo(self) -> dict[str, Any] | None:
+        return self.actions.pop() if self.actions else None
+
+    def verdicts(self, r: HandReplay | None = None) -> list[Verdict]:
+        """The engine's verdict on every entered action, in order."""
+        r = r if r is not None else self.replay()
+        if r is None:
+            return []
+        by: dict[int, list[Violation]] = {}
+        for v in r.violations:
+            if v.action_index is not None:
+                by.setdefault(v.action_index, []).append(v)
+        return [Verdict(i, self.label(a), tuple(by.get(i, ()))) for i, a in enumerate(self.actions)]
+
+    def hand_findings(self, r: HandReplay | None = None) -> list[Violation]:
+        r = r if r is not None else self.replay()
+        return [v for v in (r.violations if r else []) if v.action_index is None]
+
+    # ------------------------------------------------------------------ what can be concluded
+
+    def statement(
+        self, r: HandReplay | None = None, audit: HandAudit | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """What the audit can and cannot conclude from what was entered: sentences of
+        :data:`SENTENCES` with their fields (English text, fields), so that the page says them
+        in its language (:meth:`statement_text` in English)."""
+        if not self.deal_complete:
+            missing = sum(need - have for _, _, need, have in self.targets())
+            return [(SENTENCES["deal_open"], {"n": missing})]
+        r = r if r is not None else self.replay()
+        if r is None:
+            return [(SENTENCES["invalid"], {})]
+        a = audit if audit is not None else self.audit()
+        bad = sum(1 for v in self.verdicts(r) if not v.legal)
+        out: list[tuple[str, dict[str, Any]]] = [
+            (SENTENCES["checked"], {"n": r.actions_applied, "bad": bad})
+        ]
+        if r.actions_applied < len(self.actions):
+            out.append((SENTENCES["stopped"], {"i": r.actions_applied}))
+        st = r.state
+        if st is not None and not st.is_over():
+            tricks = len(self.state_view(r).get("tricks") or [])
+            fields = {"phase": text.phase_name(st.phase), "tricks": tricks}
+            out.append((SENTENCES["partial"], fields))
+        elif a is not None and a.recomputed is not None:
+            if a.recorded is None:
+                out.append((SENTENCES["no_score"], {}))
+            elif a.discrepancies:
+                out.append((SENTENCES["differs"], {"n": len(a.discrepancies)}))
+            else:
+                out.append((SENTENCES["agrees"], {}))
+        if a is not None:
+            out.append((SENTENCES[_STATE_SENTENCE[a.verification]], {}))
+        return out
+
+    def statement_text(self) -> list[str]:
+        """:meth:`statement` in English."""
+        return [msg.format(**fields) for msg, fields in self.statement()]
