@@ -46,7 +46,12 @@ class AnnouncementsMixin(HandFields):
             if not (r.announcements or r.kontra_levels > 0):
                 self._start_play()
                 return
-            self.stage = 0 if (r.announcements and r.has_bonuses(c)) else 1  # type: ignore[arg-type]
+            # the declarer's turn, closed by "ležim", opens the round (spec 7.5): where he may
+            # announce, and also in contracts without bonuses under lezim_without_bonuses =
+            # said (rulebook point 6a: the kontras start when he says "ležim"); under none the
+            # round consists only of the kontras (spec 7.5)
+            bonuses = r.announcements and r.has_bonuses(c)  # type: ignore[arg-type]
+            self.stage = 0 if (bonuses or r.lezim_always) else 1
             if self.stage == 1:
                 self.lezim = True
         self.phase = Phase.ANNOUNCEMENTS
@@ -210,6 +215,17 @@ class AnnouncementsMixin(HandFields):
             )
         return None
 
+    def _kontra_item(self, target: str) -> tuple[str, ...]:
+        """The kontra targets that are one item with ``target``: with barvni valat bid or
+        announced, the game and ``barvni_valat`` (its value replaces the game's: spec 9.6,
+        "only one kontra exists"; rulebook point 6, "Kontra je lahko samo ENA"); otherwise
+        ``target`` alone."""
+        if target in ("game", "barvni_valat") and (
+            self.contract == "barvni_valat" or "barvni_valat" in self.ann
+        ):
+            return ("game", "barvni_valat")
+        return (target,)
+
     def _kontra_problem(
         self, seat: int, target: str, level: int | None, explain: bool = True
     ) -> Violation | None:
@@ -238,16 +254,23 @@ class AnnouncementsMixin(HandFields):
                 seat,
                 target=target,
             )
-        cur = self.kontra.get(target, 0)
+        joint = self._kontra_item(target)
+        cur = max(self.kontra.get(t, 0) for t in joint)
         maxl = 1 if c == "klop" else r.kontra_levels
         if level is not None and level <= cur:
             if not explain:
                 return _DENIED
+            one = (
+                " (barvni valat and the game are one item: only one kontra exists, spec 9.6)"
+                if len(joint) > 1 and self.kontra.get(target, 0) < cur
+                else ""
+            )
             return self._v(
                 "kontra.duplicate",
-                f"{who} gave kontra on {target}, already doubled",
+                f"{who} gave kontra on {target}, already doubled{one}",
                 seat,
                 target=target,
+                item=list(joint),
             )
         if cur + 1 > maxl:
             if not explain:
@@ -295,7 +318,17 @@ class AnnouncementsMixin(HandFields):
                     self._v("ann.order", f"seat {seat} said 'ležim'; only the declarer does", seat)
                 ]
             if self.lezim:
-                return []
+                if not self.rules.lezim_always and not self._declarer_may_announce():
+                    return [
+                        self._v(
+                            "ann.lezim_not_expected",
+                            f"seat {seat} said 'ležim' in {self.contract}, which has no "
+                            f"ležim under {self.rules.ruleset.id} (lezim_without_bonuses = "
+                            "none: the round consists only of the kontras)",
+                            seat,
+                        )
+                    ]
+                return [self._v("ann.order", f"seat {seat} said 'ležim' again", seat)]
             self.lezim = True
             if self.stage == 0:
                 self.stage = 1
@@ -374,7 +407,7 @@ class AnnouncementsMixin(HandFields):
             out.append(
                 self._v("ann.order", f"seat {seat} gave kontra on {target} out of turn", seat)
             )
-        lvl = self.kontra.get(target, 0) + 1
+        lvl = max(self.kontra.get(t, 0) for t in self._kontra_item(target)) + 1
         self.kontra = {**self.kontra, target: lvl}
         self.kontra_list += ((seat, target, lvl),)
         return out
@@ -398,5 +431,18 @@ class AnnouncementsMixin(HandFields):
                     out.append(
                         Action("kontra", seat, target=tgt, level=self.kontra.get(tgt, 0) + 1)
                     )
-        out.append(Action("lezim", seat) if self.stage == 0 else Action("pass", seat))
+        if self.stage == 0:  # the declarer closes his turn with "ležim" (or "v redu", read so)
+            out += [Action("lezim", seat), Action("pass", seat)]
+        else:
+            out.append(Action("pass", seat))
         return out
+
+    def _declarer_may_announce(self) -> bool:
+        """Whether the contract has announcements (the declarer's turn then ends in "ležim")."""
+        c = self.contract
+        return (
+            c is not None
+            and c != "klop"
+            and self.rules.announcements
+            and (self.rules.has_bonuses(c))
+        )

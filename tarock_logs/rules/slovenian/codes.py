@@ -101,6 +101,13 @@ CODES: Final[Mapping[str, Code]] = code_table(
     Code("ann.after_first_card", "7.5", "error", "an announcement after the first card"),
     Code("ann.card_not_held", "7.3", "warning", "an ultimo announced without holding its card"),
     Code("ann.order", "7.5", "warning", "a turn-order deviation inside the announcement round"),
+    Code(
+        "ann.lezim_not_expected",
+        "7.5",
+        "warning",
+        "'ležim' in a contract without bonuses "
+        "where the ruleset has none (lezim_without_bonuses = none)",
+    ),
     Code("kontra.not_allowed", "7.6", "error", "kontra where the ruleset has none"),
     Code("kontra.not_eligible", "7.6", "error", "kontra by a player who may not give it"),
     Code("kontra.item_not_announced", "7.6", "error", "kontra on a bonus nobody announced"),

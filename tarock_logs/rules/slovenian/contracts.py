@@ -111,6 +111,7 @@ class Rules:
         "klop_kontra_full_and_empty_doubled",
         "klop_nearest_5",
         "kontra_levels",
+        "lezim_always",
         "mondfang_value",
         "mondfang_when_valat",
         "openspiel_scoring",
@@ -118,6 +119,7 @@ class Rules:
         "overtake_by_rank",
         "pagat_in_berac",
         "pagat_last_tarok",
+        "protect_either",
         "protection",
         "radelci",
         "radelci_from_silent_valat",
@@ -162,6 +164,8 @@ class Rules:
         self.mondfang_value = int(o["mondfang_value"])
         self.announced_valat_leads = bool(o["announced_valat_declarer_leads"])
         self.protection = bool(o["announced_card_protection"])
+        self.protect_either = o["protected_only_left"] == "either"
+        self.lezim_always = o["lezim_without_bonuses"] == "said"
         self.renons_with_bonuses = bool(o["renons_includes_announced_bonuses"])
         self.renons_partner_plus = bool(o["renons_partner_shares_plus"])
         self.radelci_from_silent_valat = bool(o["radelci_from_silent_valat"])

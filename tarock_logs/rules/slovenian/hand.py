@@ -195,6 +195,7 @@ def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> 
         by_rank=rules.overtake_by_rank,
         emperor_always=rules.emperor_always,
         colour_valat=colour_valat or contract == "barvni_valat",
+        protect_either=rules.protect_either,
     )
 
 

@@ -52,6 +52,16 @@ OPTIONS: Final[dict[str, tuple[Any, Any, str]]] = {
     "mondfang_value": (20, 20, "mondfang penalty"),
     "announced_valat_declarer_leads": (True, True, "the declarer leads after announcing valat"),
     "announced_card_protection": (True, False, "announced pagat/king may not be played early"),
+    "lezim_without_bonuses": (
+        "said",
+        "none",
+        "said | none: the declarer's ležim opens the kontras in berač, valat... too (6a)",
+    ),
+    "protected_only_left": (
+        "either",
+        "either",
+        "either | pagat_kept: both ultimo cards the only legal ones (8.4c)",
+    ),
     "renons_includes_announced_bonuses": (True, True, "renons penalty adds announced bonuses"),
     "renons_partner_shares_plus": (False, False, "partner writes the declarer's renons plus (A48)"),
     "radelci_from_silent_valat": (False, False, "an achieved valat in tri…solo ena awards radelci"),
@@ -112,6 +122,8 @@ _CHOICES: Final = {
     "pagat_restriction": {"only_legal_card", "last_tarok"},
     "emperor_forcing": {"when_tarok_required", "always"},
     "table_tie_points": {"average", "best_shared"},
+    "protected_only_left": {"either", "pagat_kept"},
+    "lezim_without_bonuses": {"said", "none"},
 }
 
 

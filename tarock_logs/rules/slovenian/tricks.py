@@ -84,7 +84,9 @@ class PlayRules:
 
     ``negative``: klop, berač, odprti berač (must overtake); ``pagat_restricted``: the pagat may
     be played only when it is the only legal card (or the last tarok, per option);
-    ``colour_valat``: the colour-valat trick-winner rule.
+    ``colour_valat``: the colour-valat trick-winner rule; ``protect_either``: when only
+    protected cards (announced pagat and called king ultimo) are legal, either may be played
+    (else the pagat is kept and the king must be played, spec 8.4(c) in its order).
     """
 
     __slots__ = (
@@ -94,6 +96,7 @@ class PlayRules:
         "negative",
         "pagat_last_tarok",
         "pagat_restricted",
+        "protect_either",
     )
 
     def __init__(
@@ -105,7 +108,9 @@ class PlayRules:
         by_rank: bool,
         emperor_always: bool,
         colour_valat: bool,
+        protect_either: bool = True,
     ) -> None:
+        self.protect_either = protect_either
         self.negative = negative
         self.pagat_restricted = pagat_restricted
         self.pagat_last_tarok = pagat_last_tarok
@@ -161,10 +166,16 @@ class PlayRules:
             if not self.pagat_last_tarok or any(SUIT[c] == "T" and c != PAGAT for c in hand):
                 cands.remove(PAGAT)
                 why += ", pagat restriction"
-        for x in protected:
-            if len(cands) > 1 and x in cands:
-                cands.remove(x)
-                why += ", protected " + x
+        held = [x for x in protected if x in cands]
+        if held and len(cands) > 1 and (len(held) < len(cands) or not self.protect_either):
+            # spec 8.4(c): a protected card waits while another card is legal; when only
+            # protected cards are (both ultimo cards, the last two cards) one of them is forced
+            # and either may be played (rulebook: "razen če je izsiljen"), or, under
+            # protected_only_left = pagat_kept, the pagat is kept and the king must be played
+            for x in held:
+                if len(cands) > 1:
+                    cands.remove(x)
+                    why += ", protected " + x
         return cands, why
 
     def _overtake_rank(

@@ -167,7 +167,8 @@ def test_declarer_announcement_options_then_lezim():
         "kralj_ultimo",
         "valat",
     }
-    assert acts[-1].type == "lezim" and h.to_move() == 0
+    # he closes his turn with "ležim" (a "v redu" of his is read as "ležim")
+    assert [a.type for a in acts][-2:] == ["lezim", "pass"] and h.to_move() == 0
 
 
 def test_defender_options_after_lezim():
@@ -263,11 +264,30 @@ def test_announced_card_not_held_is_a_warning():
     assert [(v.code, v.severity) for v in found] == [("ann.card_not_held", "warning")]
 
 
-def test_berac_has_no_announcements_only_kontra():
+def test_berac_has_no_announcements_only_kontra_after_the_declarers_lezim():
+    """Rulebook point 6a (the seed): the kontras start when the declarer says "ležim", in
+    every contract; berač has no bonuses, so his turn is only that (lezim_without_bonuses =
+    said). A defender's kontra before it is out of turn, as in a contract with bonuses."""
     h = b1_after_bidding(contract="berac")
-    assert h.phase == "announcements" and h.to_move() == 1
+    assert h.phase == "announcements" and h.to_move() == 0
     assert codes(h.push(Action("announce", 0, bonus="trula"))) == ["ann.not_allowed_in_contract"]
+    assert [a.type for a in h.legal_actions()] == ["lezim", "pass"]
+    assert codes(h.check(Action("kontra", 1, target="game", level=1))) == ["ann.before_lezim"]
+    assert h.push(Action("lezim", 0)) == [] and h.to_move() == 1
     assert [a.type for a in h.legal_actions()] == ["kontra", "pass"]
+    assert codes(h.check(Action("lezim", 0))) == ["ann.order"]  # said again
+
+
+def test_under_the_spec_reading_berac_has_only_kontras_and_no_lezim():
+    """Spec 7.5 (option lezim_without_bonuses = none): in contracts without bonuses the phase
+    consists only of kontras, the first defender speaks first; a "ležim" there is reported
+    (a warning), never silently taken."""
+    h = b1_after_bidding(contract="berac", options={"lezim_without_bonuses": "none"})
+    assert h.phase == "announcements" and h.to_move() == 1
+    assert [a.type for a in h.legal_actions()] == ["kontra", "pass"]
+    (v,) = h.check(Action("lezim", 0))
+    assert (v.code, v.severity) == ("ann.lezim_not_expected", "warning")
+    assert h.push(Action("kontra", 1, target="game", level=1)) == []
 
 
 def test_first_card_ends_the_announcement_phase():
@@ -446,3 +466,41 @@ def test_R4_claim_with_kralj_ultimo_announced_is_a_partial_renons():
     ku = [i for i in s.items if i.item == "kralj_ultimo"]
     assert [(i.value, i.seat) for i in ku] == [(-40, None)]  # failed and doubled
     assert "renons.unclaimed" in codes(h.hand_findings())
+
+
+# ---------------------------------------------------------------- barvni valat: one kontra
+
+
+def _solo_with_barvni_valat_announced():
+    """B1's deal, P1 declares solo tri, lays away H4 DJ S9 and announces barvni valat."""
+    h = b1_after_bidding(contract="solo_three")
+    for a in [
+        Action("talon", 0, group=0),
+        Action("discard", 0, cards=("H4", "DJ", "S9")),
+        Action("announce", 0, bonus="barvni_valat"),
+        Action("lezim", 0),
+    ]:
+        assert h.push(a) == []
+    return h
+
+
+@pytest.mark.parametrize(("first", "second"), [("game", "barvni_valat"), ("barvni_valat", "game")])
+def test_barvni_valat_and_the_game_take_only_one_kontra(first, second):
+    """Spec 9.6 ("only one kontra exists") and rulebook point 6 ("Kontra je lahko samo ENA"):
+    with barvni valat announced, a kontra on the game and one on barvni valat are one item; the
+    second, whichever name it uses, is kontra.duplicate and is not applied."""
+    h = _solo_with_barvni_valat_announced()
+    assert h.push(Action("kontra", 1, target=first, level=1)) == []
+    (v,) = h.push(Action("kontra", 2, target=second, level=1))
+    assert v.code == "kontra.duplicate" and v.rule == "si-tournament-2021 §7.6"
+    assert "one item" in v.message and v.params["item"] == ["game", "barvni_valat"]
+    assert h.kontra == {first: 1}
+    # nor is it offered: after the kontra no defender may double the other name
+    assert not [a for a in h.legal_actions() if a.type == "kontra"]
+
+
+def test_either_name_of_the_one_item_may_take_the_first_kontra():
+    h = _solo_with_barvni_valat_announced()
+    assert h.to_move() == 1
+    targets = [a.target for a in h.legal_actions() if a.type == "kontra"]
+    assert targets == ["game", "barvni_valat"]

@@ -92,3 +92,36 @@ def test_emperor_trick_needs_all_three_trula_cards():
 def test_red_pips_rank_one_highest_black_ten_highest():
     assert winner_index(["H4", "H1", "H2"]) == 1
     assert winner_index(["S7", "S10", "S9"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "hand", "trick", "expected"),
+    [
+        ("either", "T1 CK", "", "T1 CK"),
+        ("pagat_kept", "T1 CK", "", "CK"),
+        ("either", "T1 CK H3", "", "H3"),
+        ("pagat_kept", "T1 CK H3", "", "H3"),
+        ("either", "T1 CK", "C8", "CK"),
+        ("either", "T1 CK", "T8", "T1"),
+    ],
+)
+def test_two_protected_ultimo_cards_as_the_only_legal_cards(option, hand, trick, expected):
+    """Spec 8.4(c) with both the announced pagat and the called king (kralj ultimo) protected:
+    while another card is legal both wait; when they are the only legal cards (leading with the
+    last two cards) one of them is forced and, by the rulebook ("razen če je izsiljen": unless
+    forced), either may be played (option ``protected_only_left = either``); the spec's rule
+    applied in its order keeps the pagat and forces the king (``pagat_kept``). The fast path's
+    bitmask rules give the same sets."""
+    from tarock_logs.rules.slovenian.fast.cardbits import BIT, CID, mask_of
+    from tarock_logs.rules.slovenian.fast.fastpath import _legal_mask
+
+    rules = Rules(ENGINE.ruleset("tournament", {"protected_only_left": option}))
+    pr = make_play_rules(rules, "three")
+    prot = ("T1", "CK")
+    got, _why = pr.legal(set(hand.split()), trick.split(), prot)
+    assert set(got) == set(expected.split())
+    tids = [CID[c] for c in trick.split()]
+    mask = _legal_mask(
+        pr, mask_of(hand.split()), tids, mask_of(trick.split()), tuple(BIT[x] for x in prot)
+    )
+    assert mask == mask_of(got)

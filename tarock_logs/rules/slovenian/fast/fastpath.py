@@ -177,9 +177,14 @@ def _legal_mask(pr: PlayRules, hm: int, tids: list[int], tm: int, prot: tuple[in
     if pr.pagat_restricted and cands & _P and cands & (cands - 1):
         if not pr.pagat_last_tarok or hm & _TAROKS & ~_P:
             cands &= ~_P
-    for x in prot:  # announced ultimo cards, in the reference's order
-        if cands & x and cands & (cands - 1):
-            cands &= ~x
+    if prot and cands & (cands - 1):  # announced ultimo cards, as the reference does
+        held = 0
+        for x in prot:
+            held |= cands & x
+        if held and (cands & ~held or not pr.protect_either):
+            for x in prot:
+                if cands & x and cands & (cands - 1):
+                    cands &= ~x
     return cands
 
 
@@ -465,13 +470,13 @@ def _before_play(
         if h.phase == "announcements":
             if t == "pass" and _fast_ann_pass(h, a.seat):
                 continue
-            if t == "lezim" and a.seat == h.declarer:  # ``_announce``'s clean "ležim"
-                if not h.lezim:
-                    h.lezim = True
-                    if h.stage == 0:
-                        h.stage = 1
-                    if h.stage_done or h.stage != 1:  # else the advance is a no-op
-                        h._advance_stage()
+            if t == "lezim" and a.seat == h.declarer and not h.lezim:
+                # ``_announce``'s clean "ležim" (a second one is reported: the reference's)
+                h.lezim = True
+                if h.stage == 0:
+                    h.stage = 1
+                if h.stage_done or h.stage != 1:  # else the advance is a no-op
+                    h._advance_stage()
                 continue
         if push(to_action(a)):
             return None
