@@ -49,6 +49,7 @@ class Auction:
     __slots__ = (
         "announced",
         "called",
+        "changed_turn",
         "contract",
         "cur_decls",
         "cur_had_contract",
@@ -105,6 +106,9 @@ class Auction:
         self.over = False
         self.last_turn: dict[int, int] = {}  # seat -> index of its last completed turn
         self.last_change: dict[str, int] = {}  # target -> turn it was announced/raised in
+        #: the turn of the last change of game (an overcall, C5), after which everybody may
+        #: declare again (C7), also under late_declarations = responses_only
+        self.changed_turn = -1
         self.p1_opened = False  # forehand's first turn has started
         # "merged" (one rotation); two_phase: "contract" (ascending auction), then "announce"
         self.stage = "contract" if opts["auction_model"] == "two_phase" else "merged"
@@ -144,6 +148,7 @@ class Auction:
         new.cur_pending = list(self.cur_pending)
         new.last_turn = dict(self.last_turn)
         new.last_change = dict(self.last_change)
+        new.changed_turn = self.changed_turn
         return new
 
     # ------------------------------------------------------------------ helpers
@@ -491,6 +496,7 @@ class Auction:
             )
             return
         name = "Farbensolo" if contract == FARBENSOLO else "Solo"
+        not_higher = False
         if opening:
             self.p1_opened = True
             if (
@@ -511,7 +517,8 @@ class Auction:
             if seat == self.p1 and not self.p1_opened:
                 self.p1_opened = True
             current = CONTRACT_RANK.get(self.contract or "", 0)
-            if CONTRACT_RANK[contract] <= current:
+            not_higher = CONTRACT_RANK[contract] <= current
+            if not_higher:
                 out.append(
                     self._v(
                         "auction.not_higher",
@@ -522,9 +529,8 @@ class Auction:
                         current=self.contract,
                     )
                 )
-                return
-            # C5 (a)-(d): the first condition that fails is reported; the overcall is still
-            # applied, because the table evidently played it.
+            # C5 (a)-(d): every condition that fails is reported, in that order; an overcall
+            # that is higher is still applied, because the table evidently played it.
             if not self.open:
                 out.append(
                     self._v(
@@ -535,7 +541,7 @@ class Auction:
                         contract=contract,
                     )
                 )
-            elif not first:
+            if not first:
                 out.append(
                     self._v(
                         "auction.declaration_position",
@@ -545,7 +551,7 @@ class Auction:
                         contract=contract,
                     )
                 )
-            elif seat in self.passed:
+            if seat in self.passed:
                 out.append(
                     self._v(
                         "auction.already_passed",
@@ -555,7 +561,7 @@ class Auction:
                         contract=contract,
                     )
                 )
-            elif seat == self.holder:
+            if seat == self.holder:
                 out.append(
                     self._v(
                         "auction.own_contract",
@@ -578,6 +584,8 @@ class Auction:
                         required=need,
                     )
                 )
+        if not opening and not_higher:
+            return
         if self.game_level > 0 or self.announced:
             out.append(
                 self._v(
@@ -595,6 +603,8 @@ class Auction:
         self.game_level = 0
         self.announced = {}
         self.last_change = {}
+        if self.history:  # an overcall (not the opening declaration): the game changed (C7)
+            self.changed_turn = self.turns_done
         self.quiet = 0
         self.cur_had_contract = True
         self.cur_pending = []
@@ -603,8 +613,12 @@ class Auction:
     # ------------------------------------------------------------------ announcements
 
     def _late(self, seat: int, target: str | None) -> bool:
-        """True when ``responses_only`` forbids this declaration in a later turn (T3)."""
+        """True when ``responses_only`` forbids this declaration in a later turn (T3). A change
+        of game since the seat's previous turn (an overcall) reopens everything to him: "after
+        a change of game everybody may announce again" (C7)."""
         if self.opts["late_declarations"] != "responses_only" or seat not in self.last_turn:
+            return False
+        if self.changed_turn > self.last_turn[seat]:
             return False
         if target is None:
             return True
@@ -656,6 +670,7 @@ class Auction:
                     side=side,
                 )
             )
+        ignored = False  # every rule broken is reported (N2, N3, N4, T3), then it is ignored
         if bonus == "pagat":
             if self.contract == FARBENSOLO:
                 out.append(
@@ -667,7 +682,7 @@ class Auction:
                         bonus=bonus,
                     )
                 )
-                return
+                ignored = True
             t1 = self.holder_of(PAGAT)
             if self.opts["pagat_announcer"] == "holder_only":
                 if t1 != seat:
@@ -680,7 +695,7 @@ class Auction:
                             bonus=bonus,
                         )
                     )
-                    return
+                    ignored = True
             elif t1 is None or t1 not in self.side_seats(side):
                 out.append(
                     self._v(
@@ -691,7 +706,7 @@ class Auction:
                         bonus=bonus,
                     )
                 )
-                return
+                ignored = True
         existing = [k for k in self.announced if k[0] == bonus]
         if (bonus, side) in self.announced or (
             existing and self.opts["one_announcement_per_bonus"]
@@ -705,7 +720,7 @@ class Auction:
                     bonus=bonus,
                 )
             )
-            return
+            ignored = True
         if self._late(seat, None):
             out.append(
                 self._v(
@@ -716,6 +731,8 @@ class Auction:
                     bonus=bonus,
                 )
             )
+        if ignored:
+            return
         turn = self.turns_done
         self.announced[(bonus, side)] = {"side": side, "seat": seat, "level": 0, "turn": turn}
         self.last_change[bonus] = turn
@@ -766,6 +783,7 @@ class Auction:
             current = self.announced[key]["level"]
             owner = self.side_seats(key[1])
         level = action.level if action.level is not None else current + 1
+        ignored = False
         if level > self.max_level() or level <= current:
             out.append(
                 self._v(
@@ -779,8 +797,8 @@ class Auction:
                     current=current,
                 )
             )
-            return
-        if level != current + 1:
+            ignored = True  # K4 and T3 are still judged (every rule it breaks is reported)
+        elif level != current + 1:
             out.append(
                 self._v(
                     "kontra.level",
@@ -824,6 +842,8 @@ class Auction:
                     target=target,
                 )
             )
+        if ignored:
+            return
         if key is None:
             self.game_level = level
         else:

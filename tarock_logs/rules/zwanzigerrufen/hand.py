@@ -245,7 +245,12 @@ class ZRHand(HandState):
         return action
 
     def legal_actions(self) -> list[Action]:
-        """Everything that may be done now without an error-level finding."""
+        """Everything that may be done now without an error-level finding.
+
+        In the play this is stricter than the card rules of §6.3 by the Pagat's hold
+        obligation (§6.6): the holder of an announced Pagat does not get it offered before the
+        last trick while he has another legal card (playing it is legal under §6.3 but the
+        infraction ``play.pagat_released``). :meth:`legal_cards` gives the §6.3 view."""
         st = self._st
         if st.thrown_in is not None:
             return []
@@ -476,6 +481,15 @@ class ZRHand(HandState):
             self._contract(st),
             self.opts["farbensolo_tarock_compulsion"],
         )
+
+    def legal_cards(self) -> list[str]:
+        """The cards the seat to move may play under the card rules alone (§6.3: follow suit,
+        tarock compulsion, the Farbensolo lead), without the Pagat's hold obligation of §6.6
+        that :meth:`legal_actions` applies too; empty outside the play."""
+        st = self._st
+        if st.phase != Phase.PLAY or st.thrown_in is not None:
+            return []
+        return list(self._legal_for(st, self._play_to_move(st)))
 
     def _must_keep_pagat(self, st: _State, seat: int) -> bool:
         """§6.6: the Pagat's holder on the side that announced Pagat Ultimo keeps it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from tarock_logs.cards import BLACK_PIPS, RED_PIPS
 from tarock_logs.rules.base import Ruleset, RulesetRegistry
 
 GAME: Final = "zwanzigerrufen"
@@ -101,6 +102,32 @@ def _as_bool(name: str, value: Any) -> bool:
     raise ValueError(f"option {name}: expected true or false, got {value!r}")
 
 
+#: Physical Glatze cards of each ``glatzen`` set (O2, spec §2.2): physical name -> token.
+GLATZEN_SETS: Final[Mapping[str, Mapping[str, str]]] = {
+    "red_ace_black_ten": {"H1": "HG", "D1": "DG", "HA": "HG", "DA": "DG", "S10": "SG", "C10": "CG"},
+    "red_four": {"H4": "HG", "D4": "DG", "S10": "SG", "C10": "CG"},
+}
+
+
+def _check_glatzen(value: Any) -> None:
+    """O2: a set name of :data:`GLATZEN_SETS`, or one physical pip card per suit."""
+    if isinstance(value, str):
+        if value not in GLATZEN_SETS:
+            known = ", ".join(sorted(GLATZEN_SETS))
+            raise ValueError(f"option glatzen: {value!r} is not one of {known} or a list")
+        return
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"option glatzen: expected a set name or a list, got {value!r}")
+    cards = [str(c).strip().upper() for c in value]
+    pips = {s: {s + p for p in (RED_PIPS if s in "HD" else BLACK_PIPS)} for s in "HDSC"}
+    if sorted(c[:1] for c in cards) != sorted("HDSC") or any(
+        c not in pips.get(c[:1], set()) for c in cards
+    ):
+        raise ValueError(
+            f"option glatzen: expected one pip card per suit (e.g. H4 D4 S10 C10), got {value!r}"
+        )
+
+
 def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Checked, canonical option values (``"true"`` → ``True``, ``"unlimited"`` kept).
 
@@ -125,8 +152,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
             ):
                 raise ValueError(f"option {name}: expected 3, 4 or 'unlimited', got {value!r}")
         elif name == "glatzen":
-            if not isinstance(value, (str, list, tuple)):
-                raise ValueError(f"option {name}: expected a set name or a list, got {value!r}")
+            _check_glatzen(value)
         elif name == "farbensolo_tarock_compulsion":
             if isinstance(value, str) and value.lower() in ("true", "false"):
                 value = value.lower() == "true"
@@ -169,16 +195,9 @@ def check_ruleset(ruleset: Ruleset) -> None:
     normalize_options(ruleset.options)
 
 
-#: Physical Glatze cards of each ``glatzen`` set (O2, spec §2.2): physical name -> token.
-GLATZEN_SETS: Final[Mapping[str, Mapping[str, str]]] = {
-    "red_ace_black_ten": {"H1": "HG", "D1": "DG", "HA": "HG", "DA": "DG", "S10": "SG", "C10": "CG"},
-    "red_four": {"H4": "HG", "D4": "DG", "S10": "SG", "C10": "CG"},
-}
-
-
 def glatzen_names(value: Any) -> dict[str, str]:
     """Physical name -> Glatze token under the option value ``glatzen`` (a set name, or an
     explicit list of one physical card per suit, e.g. ``["H4", "D4", "S7", "C7"]``)."""
     if isinstance(value, str):
-        return dict(GLATZEN_SETS.get(value, GLATZEN_SETS["red_ace_black_ten"]))
+        return dict(GLATZEN_SETS[value])
     return {str(c).strip().upper(): str(c).strip().upper()[0] + "G" for c in value}

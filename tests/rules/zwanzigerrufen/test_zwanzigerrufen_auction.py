@@ -133,7 +133,8 @@ def test_at13_no_overcall_after_the_contract_closed():
     found = push_all(
         fd_hand("FD1"), auction("1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [] · 5 P1 [SOLO]")
     )
-    assert error_codes(found) == ["auction.contract_closed"]
+    # C5 (a) and (d): the contract has closed, and P1 holds it (every rule broken is reported)
+    assert error_codes(found) == ["auction.contract_closed", "auction.own_contract"]
 
 
 def test_at14_forehand_must_declare_in_her_first_turn():
@@ -209,7 +210,9 @@ def test_full_kontra_chain_stops_at_resupra():
     assert "auction.turn_order" in codes(found)
     assert hand.auction.game_level == 4
     found = hand.push(Action("kontra", seat("P2"), target="game", level=5))
-    assert [v.code for v in found] == ["kontra.level"]
+    # K3 (no fifth level) and K4 (an odd level comes from the opponents of the declarer side,
+    # and P2 is on it): both reported, in that order, and the declaration is ignored
+    assert [v.code for v in found] == ["kontra.level", "kontra.wrong_side"]
     assert hand.auction.game_level == 4
 
 
@@ -280,6 +283,47 @@ def test_responses_only_forbids_new_announcements_in_later_turns():
     hand = fd_hand("FD1", {"late_declarations": "responses_only"})
     ok = "1 P1 [CALL T19] · 2 P2 [KONTRA GAME] · 3 P3 [] · 4 P4 [] · 5 P1 [RETOUR GAME]"
     assert error_codes(push_all(hand, auction(ok))) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # C5 and C4: a passed player's Farbensolo below the Solo, with too few suit cards
+        # (was: only "not higher")
+        (
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [SOLO] · 4 P4 [] · 5 P1 [] · 6 P2 [FARBENSOLO]",
+            ["auction.not_higher", "auction.already_passed", "auction.farbensolo_ineligible"],
+        ),
+        # N2 then N3: a wrong-side Pagat in a Farbensolo
+        (
+            "1 P1 [CALL T20] · 2 P2 [] · 3 P3 [FARBENSOLO] · 4 P4 [ANN PAGAT DAZU]",
+            ["announce.wrong_side", "announce.not_in_contract"],
+        ),
+    ],
+)
+def test_every_rule_a_declaration_breaks_is_reported_in_the_spec_order(text, want):
+    """A declaration that breaks several rules gets one finding per rule, in the order of the
+    spec's rule lists (C2, C5 higher and (a)-(d), C4; N2, N3, N4; K1, K3, K4; then T3)."""
+    found = push_all(fd_hand("FD3"), auction(text))
+    assert error_codes(found) == want
+
+
+def test_an_overcall_reopens_every_declaration_under_responses_only():
+    """C7: an overcall voids the announcements and Kontras so far and "everybody may announce
+    again afterwards"; under responses_only (T3) a player who spoke before the change of game
+    may Kontra the new game and announce in his next turn (the overcall used to clear the
+    record of changes, so that nothing counted as raised since his turn)."""
+    text = (
+        "1 P1 [CALL T19] · 2 P2 [] · 3 P3 [SOLO] · 4 P4 [] · 5 P1 [KONTRA GAME] · "
+        "6 P2 [ANN ABSOLUT DAGEGEN]"
+    )
+    hand = fd_hand("FD1", {"late_declarations": "responses_only"})
+    found = push_all(hand, auction(text))
+    assert error_codes(found) == [], found
+    assert hand.auction.contract == "solo" and hand.auction.game_level >= 1
+    # once a player has spoken after the change he is bound again (T3): P1 may not announce
+    later = "7 P3 [] · 8 P4 [] · 9 P1 [ANN VALAT DAGEGEN]"
+    assert error_codes(push_all(hand, auction(later))) == ["auction.late_declaration"]
 
 
 def test_declaration_after_the_auction_ended():

@@ -167,3 +167,55 @@ def test_a_session_resumes_from_its_carry():
     )
     assert mid.multiplier() == 4 and mid.carry()["totals"] == [4, -4, 4, -4]
     assert [v.code for v in mid.new_hand(A, _seats(A, {})).deal_violations] == ["deal.dealer_order"]
+
+
+def _fd_session_with_glatzen(physical: dict[str, str], options: dict) -> bytes:
+    """FD1 of the sample log with its Glatzen written as physical cards."""
+    import copy
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    doc = json.loads((root / "sample_logs/zwanzigerrufen/fd-examples.json").read_text("utf-8"))
+    s = copy.deepcopy(doc[0])
+    s["options"] = {**s.get("options", {}), **options}
+    h = s["hands"][0]
+    h["deal"]["hands"] = [[physical.get(c, c) for c in hand] for hand in h["deal"]["hands"]]
+    for a in h["actions"]:
+        if a.get("card") in physical:
+            a["card"] = physical[a["card"]]
+    s["hands"] = [h]
+    return json.dumps(s).encode()
+
+
+@pytest.mark.parametrize(
+    ("option", "physical", "accepted"),
+    [
+        ("red_four", {"HG": "H4", "DG": "D4"}, True),
+        ("red_four", {"HG": "H1", "DG": "D1"}, False),
+        ("red_ace_black_ten", {"HG": "H1", "DG": "D1"}, True),
+        ("red_ace_black_ten", {"HG": "H4", "DG": "D4"}, False),
+    ],
+)
+def test_the_pack_of_a_session_follows_its_glatzen_option(option, physical, accepted):
+    """§2.2 ("Physical Glatze names MUST be mapped to G; a physical pip card that is not in the
+    configured Glatze set MUST be rejected") and option O2: the reader asks the engine which
+    physical cards are the Glatzen of the session's ruleset."""
+    from tarock_logs.log.reader import read_bytes
+
+    (rec,) = read_bytes(_fd_session_with_glatzen(physical, {"glatzen": option}), kind="json")
+    codes = [e.code for e in rec.all_errors()]
+    if accepted:
+        assert rec.session is not None and rec.session.hands and codes == [], codes
+        dealt = {c for h in rec.session.hands[0].deal.hands for c in h}
+        assert {"HG", "DG", "SG", "CG"} <= dealt
+    else:
+        assert "card.not_in_pack" in codes
+
+
+def test_a_glatzen_option_must_name_a_set_or_one_pip_card_per_suit():
+    listed = ENGINE.card_names(ENGINE.ruleset("zr-std", {"glatzen": ["H3", "D3", "S7", "C7"]}))
+    assert dict(listed) == {"H3": "HG", "D3": "DG", "S7": "SG", "C7": "CG"}
+    for bad in ("red_five", ["H4", "D4"], ["H4", "D4", "S10", "HK"]):
+        with pytest.raises(ValueError, match="glatzen"):
+            ENGINE.ruleset("zr-std", {"glatzen": bad})

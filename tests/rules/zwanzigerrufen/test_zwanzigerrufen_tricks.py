@@ -263,3 +263,30 @@ def test_l4_forced_pagat_is_no_infraction_but_the_announced_bonus_is_lost():
         assert not error_codes([hand.push(hand.legal_actions()[0])])
     pagat = {line.seat: line.value for line in hand.score().items if line.item == "pagat"}
     assert pagat == {0: 2, 1: 2, 2: -2, 3: -2}  # lost: to the declarer side, base 2
+
+
+def test_a_released_announced_pagat_is_legal_by_the_card_rules_but_not_offered():
+    """§6.3 counts the Pagat as a legal card; §6.6 makes its early release by the holder of an
+    announced Pagat a separate infraction. legal_actions() (no error-level finding) leaves it
+    out, legal_cards() (the §6.3 view) keeps it, and check() says why."""
+    from tests.support.zwanzigerrufen_support import auction, fd_hand, push_all
+
+    hand = fd_hand("FD1")
+    text = (
+        "1 P1 [CALL T19] · 2 P2 [] · 3 P3 [] · 4 P4 [KONTRA GAME, ANN PAGAT DAGEGEN] · "
+        "5 P1 [] · 6 P2 [] · 7 P3 [] · 8 P4 []"
+    )
+    assert [v for f in push_all(hand, auction(text)) for v in f if v.severity == "error"] == []
+    found = []
+    while hand.phase == "play":
+        seat = hand.to_move()
+        assert seat is not None
+        if "T1" in hand.legal_cards() and len(hand.legal_cards()) > 1:
+            break
+        a = hand.legal_actions()[0]
+        found += hand.push(a)
+    else:
+        raise AssertionError("the holder never had the Pagat and another card legal")
+    assert found == [] and seat == 3
+    assert "T1" not in [a.card for a in hand.legal_actions()]
+    assert [v.code for v in hand.check(Action("play", seat, card="T1"))] == ["play.pagat_released"]
