@@ -22,10 +22,11 @@ import duckdb
 import streamlit as st
 from PIL import Image, ImageDraw
 
-from dashboard.view_model import HandView, md_text, pseudonym, score_lines, total_lines
+from dashboard.view_model import HandView, md_text, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
 from tarock_logs.report import i18n
 from tarock_logs.store import db_fingerprint, queries
+from tarock_logs.store.pseudonyms import pseudonym
 
 T = TypeVar("T")
 

@@ -16,7 +16,6 @@ check). A *pseudonym* stands for a player's name when names are masked.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,16 +35,6 @@ from tarock_logs.store.rebuild import load_session
 from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.tournament import audit_tournaments
-
-_PSEUDO_ADJ = (
-    "Amber", "Brisk", "Cobalt", "Dusky", "Elder", "Fleet", "Gilded", "Hazel", "Ivory", "Jade",
-    "Keen", "Lunar", "Mossy", "Noble", "Olive", "Plum", "Quiet", "Russet", "Silver", "Tawny",
-)  # fmt: skip
-_PSEUDO_NOUN = (
-    "Badger", "Crane", "Falcon", "Heron", "Ibex", "Lynx", "Marten", "Otter", "Owl", "Raven",
-    "Stoat", "Swift", "Viper", "Wolf", "Wren", "Yak", "Bison", "Finch", "Gecko", "Hare",
-)  # fmt: skip
-
 
 #: every ASCII punctuation character (CommonMark reads a backslash before one as the character)
 _MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
@@ -70,12 +59,6 @@ def md_text(text: object) -> str:
     s = _MD_PUNCTUATION.sub(r"\\\1", s)
     s = s.replace("\\:", "\\:" + _WJ).replace("\\@", "\\@" + _WJ)
     return re.sub(r"(?i)(www)(\\\.)", r"\1" + _WJ + r"\2", s)
-
-
-def pseudonym(name: str) -> str:
-    """A stable pseudonym for a player name (same name → same pseudonym, in every view)."""
-    h = hashlib.sha256(name.encode("utf-8")).digest()
-    return f"{_PSEUDO_ADJ[h[0] % 20]} {_PSEUDO_NOUN[h[1] % 20]} {h[2] % 100:02d}"
 
 
 # --------------------------------------------------------------------------- the view model

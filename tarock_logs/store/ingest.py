@@ -49,8 +49,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
+from tarock_logs.store import facts, process, sources, tournaments
 from tarock_logs.store import lock as writer_lock
-from tarock_logs.store import process, sources, tournaments
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
 from tarock_logs.store.schema import migrate
@@ -121,7 +121,7 @@ Progress = Callable[[str, int], None]
 
 _CHILD_DELETE = [
     *(
-        f"DELETE FROM {t} WHERE hand_id IN (SELECT hand_id FROM hands WHERE file = $file)"
+        f"DELETE FROM {t} WHERE hand_key IN (SELECT hand_key FROM hands WHERE file = $file)"
         for t in process.HAND_CHILDREN
     ),
     "DELETE FROM session_players WHERE session_id IN"
@@ -163,6 +163,8 @@ class _Writer:
         self.pending = 0
         #: whether ``_old_ids`` holds anything (hands of changed or pruned files)
         self.old_ids = False
+        #: the ``hand_key`` the next loaded hand gets (keys are never reused within a run)
+        self.next_key = 1
 
     def begin(self) -> None:
         if not self.in_txn:
@@ -181,8 +183,24 @@ class _Writer:
 
     def begin_run(self) -> None:
         """``_old_ids``: the hands of changed files, removed during this run (to tell a hand
-        that comes back unchanged from a new one)."""
+        that comes back unchanged from a new one); the next hand key; the facts of a store
+        that has hands but none yet (migrated from an older schema version)."""
         self._q("CREATE OR REPLACE TEMP TABLE _old_ids (hand_id VARCHAR)")
+        facts.begin_run(self.con)
+        top, n_hands, n_facts = self._q(
+            "SELECT (SELECT max(hand_key) FROM hands), (SELECT count(*) FROM hands), "
+            "(SELECT count(*) FROM seat_facts)"
+        )[0]
+        self.next_key = int(top or 0) + 1
+        if n_hands and not n_facts:
+            self.begin()
+            facts.rebuild_all(self.con)
+            self.commit()
+
+    def end_run(self) -> None:
+        """Bring the per-player summaries up to date (in the open transaction)."""
+        self.begin()
+        facts.refresh_summaries(self.con)
 
     def start_file(self, file: str) -> None:
         """Forget a changed file's previous rows (the caller holds the transaction).
@@ -197,6 +215,7 @@ class _Writer:
             self._q("INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file = ?", [file])
             self.s.hands_removed += n
             self.old_ids = True
+            facts.remove(self.con, "SELECT hand_key FROM hands WHERE file = $file", {"file": file})
         for sql in _CHILD_DELETE:
             self._q(sql, {"file": file})
 
@@ -207,6 +226,8 @@ class _Writer:
         con = self.con
         self.begin()
         registered: list[str] = []
+        tables, lo, hi = _with_hand_keys(tables, self.next_key)
+        self.next_key = hi + 1
         try:
             for file in starts:
                 self.start_file(file)
@@ -255,7 +276,7 @@ class _Writer:
                 self._q(
                     "INSERT INTO hands BY NAME SELECT * FROM _b_hands "
                     "WHERE hand_id IN (SELECT hand_id FROM _new) "
-                    "QUALIFY row_number() OVER (PARTITION BY hand_id) = 1"
+                    "QUALIFY row_number() OVER (PARTITION BY hand_id ORDER BY hand_key) = 1"
                 )
                 for child in process.HAND_CHILDREN:
                     if tables[child].num_rows:
@@ -265,7 +286,12 @@ class _Writer:
                         )
             # sessions: the first file that brings a session id keeps it
             if sessions_plain:
-                for name in ("sessions", *process.SESSION_CHILDREN):
+                if tables["sessions"].num_rows:
+                    self._q(
+                        "INSERT INTO sessions BY NAME "
+                        f"SELECT *, {_NEXT_SESSION_KEY} FROM _b_sessions"
+                    )
+                for name in process.SESSION_CHILDREN:
                     if tables[name].num_rows:
                         self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
             else:
@@ -274,7 +300,7 @@ class _Writer:
                     "session_id FROM _b_sessions ANTI JOIN sessions USING (session_id)"
                 )
                 self._q(
-                    "INSERT INTO sessions BY NAME SELECT * FROM _b_sessions "
+                    f"INSERT INTO sessions BY NAME SELECT *, {_NEXT_SESSION_KEY} FROM _b_sessions "
                     "WHERE session_id IN (SELECT session_id FROM _new_sessions) QUALIFY "
                     "row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1"
                 )
@@ -292,7 +318,9 @@ class _Writer:
                     )
             self._q(
                 "INSERT INTO players BY NAME "
-                "SELECT player_id, max(name) AS name FROM _b_players GROUP BY player_id "
+                "SELECT player_id, max(name) AS name, (SELECT coalesce(max(player_key), 0) "
+                "FROM players) + CAST(row_number() OVER (ORDER BY player_id) AS INTEGER) "
+                "AS player_key FROM _b_players GROUP BY player_id "
                 "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
             )
             if tables["rejects"].num_rows:
@@ -304,6 +332,8 @@ class _Writer:
                 "INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
                 "FROM _b_raw_logs"
             )
+            if lo <= hi:
+                facts.add(con, lo, hi)
         except BaseException:
             self._q("ROLLBACK")
             self.in_txn = False
@@ -355,6 +385,34 @@ class _Writer:
         )
         cols = [d[0] for d in cur.description]
         self._collect_rejects([dict(zip(cols, row, strict=True)) for row in cur.fetchall()])
+
+
+#: the ``session_key`` of the sessions one insert adds: after the store's highest
+_NEXT_SESSION_KEY = (
+    "(SELECT coalesce(max(session_key), 0) FROM sessions) "
+    "+ CAST(row_number() OVER () AS INTEGER) AS session_key"
+)
+
+
+def _with_hand_keys(
+    tables: dict[str, pa.Table], first: int
+) -> tuple[dict[str, pa.Table], int, int]:
+    """The batch with a ``hand_key`` column on its hands (``first``, ``first + 1``, … in
+    order) and on every child row (its hand's key); and the keys' range ``(lo, hi)``."""
+    hands = tables["hands"]
+    n = hands.num_rows
+    keys = pa.array(range(first, first + n), type=pa.int32())
+    out = dict(tables)
+    out["hands"] = hands.append_column("hand_key", keys)
+    ids = hands.column("hand_id")
+    for child in process.HAND_CHILDREN:
+        t = tables[child]
+        if t.num_rows:
+            col = pc.take(keys, pc.index_in(t.column("hand_id"), value_set=ids))
+        else:
+            col = pa.array([], type=pa.int32())
+        out[child] = t.append_column("hand_key", col)
+    return out, first, first + n - 1
 
 
 class _Buffer:
@@ -805,7 +863,7 @@ def _ingest_locked(
             summary.files_unchanged += len(reread)
             _process(reread, buf, 1, spill / "parts", batch_hands, progress)
             buf.flush()
-            w.begin()
+            w.end_run()
             tournaments.refresh(con)  # placement points and standings need whole rounds
             w.commit()
             con.execute("CHECKPOINT").fetchall()

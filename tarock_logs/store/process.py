@@ -68,6 +68,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("file", STR),
             ("line", I32),
             ("verification", STR),
+            ("byte_start", I64),
+            ("byte_length", I32),
         ]
     ),
     "session_players": pa.schema(
@@ -482,8 +484,10 @@ def _add_session(
     line: int | None,
     audited: sources.AuditedSession,
     seen: set[str],
+    where: tuple[int, int] | None = None,
 ) -> int:
-    """Add one session and its hands; returns the number of hands added."""
+    """Add one session and its hands; returns the number of hands added. ``where`` is the
+    ``(byte_start, byte_length)`` of the session's record in a plain JSONL file."""
     n = len(session.players)
     ev = session.event
     b.t["sessions"].add(
@@ -504,6 +508,8 @@ def _add_session(
         file=file,
         line=line,
         verification=audited.session.get("verification"),
+        byte_start=where[0] if where else None,
+        byte_length=where[1] if where else None,
     )
     _add_session_findings(b, session.id, file, audited.session.get("findings") or [])
     for seat, p in enumerate(session.players):
@@ -808,6 +814,7 @@ def iter_batches(
     b = _Batch()
     seen: set[str] = set()
     n_sessions = n_hands = n_rejected = 0
+    lines = sources.LineStarts.of(p, span)
     for rec in sources.read_file(p, span):
         for rj in rec.rejected:
             _add_reject(b, name, rj)
@@ -839,7 +846,8 @@ def iter_batches(
                 n_rejected += 1
                 continue
             n_sessions += 1
-            added = _add_session(b, rec.session, name, rec.line, audited, seen)
+            where = lines.span(rec.line) if lines is not None and rec.line else None
+            added = _add_session(b, rec.session, name, rec.line, audited, seen, where)
             n_hands += added  # distinct hands of the file (a repeat within it counts once)
             b.hands += added
         if b.hands >= batch_hands:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,6 +143,51 @@ def split_jsonl(path: Path, parts: int) -> list[Any]:
                 done += len(block)
             firsts.append(lines + 1)
     return [ByteSpan(a, b, f) for a, b, f in zip(cuts[:-1], cuts[1:], firsts, strict=True)]
+
+
+class LineStarts:
+    """Where each line of a plain JSONL file (or of one ``span`` of it) starts, so that a
+    session's record can be read again by its bytes alone (``sessions.byte_start`` and
+    ``byte_length``) instead of the whole file. One 8-byte offset per line."""
+
+    def __init__(self, first_line: int, starts: array[int]) -> None:
+        self.first_line = first_line
+        self.starts = starts  # the line starts, then the end of the last line
+
+    @classmethod
+    def of(cls, path: Path, span: Any = None) -> LineStarts | None:
+        """The line starts of ``path`` (of ``span`` when given); None for a file that is not
+        plain JSONL (``.json``, gzip), whose records are not lines."""
+        name = Path(path).name.lower()
+        if not name.endswith((".jsonl", ".ndjson")):
+            return None
+        starts: array[int] = array("q")
+        with open(path, "rb") as fh:
+            pos = span.start if span is not None else 0
+            stop = span.stop if span is not None else None
+            fh.seek(pos)
+            while stop is None or pos < stop:
+                line = fh.readline()
+                if not line:
+                    break
+                starts.append(pos)
+                pos += len(line)
+            starts.append(pos)
+        return cls(span.first_line if span is not None else 1, starts)
+
+    def span(self, line: int) -> tuple[int, int] | None:
+        """``(byte_start, byte_length)`` of line ``line`` (1-based), or None outside."""
+        i = line - self.first_line
+        if not 0 <= i < len(self.starts) - 1:
+            return None
+        return self.starts[i], self.starts[i + 1] - self.starts[i]
+
+
+def read_span(path: Path, start: int, length: int) -> bytes:
+    """The bytes of one record (see :class:`LineStarts`)."""
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        return fh.read(length)
 
 
 def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:

@@ -29,6 +29,14 @@ Conventions, written once:
 
 Rates come with ``n`` and ``enough`` (``n >= MIN_SAMPLE``): charts and rankings should show
 only rows with enough hands.
+
+The figures are read from the facts the ingest computes (:mod:`tarock_logs.store.facts`: one
+row per seat of a stored hand with its counts, one per announcement and kontra, per-player
+totals), so a statistic of a million hands is a scan of narrow integer columns, never a join
+of actions and tricks; ``tests/store/test_facts.py`` checks them against plain queries over
+the raw tables. ``mask=True`` gives players' names as their pseudonyms (in SQL, the same as
+``dashboard.view_model.pseudonym``); :func:`hands_for` pages with ``limit`` and ``offset``
+and :func:`count_hands_for` counts what it lists.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from typing import Any
 
 import duckdb
 import polars as pl
+
+from tarock_logs.store.pseudonyms import pseudonym_sql
 
 MIN_SAMPLE = 10
 ROLES = ("declarer", "partner", "defender", "klop", "sitting_out", "unknown")
@@ -59,8 +69,42 @@ class Filters:
     role: str | None = None
     contract: str | None = None
 
-    def where(self, alias: str = "ph", *, with_player: bool = True) -> tuple[str, list[Any]]:
-        """SQL conditions on the player-hand relation ``alias`` and their bound values."""
+    def where(self, alias: str = "sf", *, with_player: bool = True) -> tuple[str, list[Any]]:
+        """SQL conditions on the seat facts ``alias`` and their bound values."""
+        conds: list[str] = []
+        vals: list[Any] = []
+        if with_player and self.player is not None:
+            conds.append(
+                f"{alias}.player_key IN "
+                "(SELECT player_key FROM players WHERE player_id = ? OR name = ?)"
+            )
+            vals += [self.player, self.player]
+        if self.game is not None:
+            conds.append(f"{alias}.game = ?")
+            vals.append(self.game)
+        if self.event is not None:
+            conds.append(
+                f"{alias}.session_key IN "
+                "(SELECT session_key FROM sessions WHERE event_name = ? OR tournament = ?)"
+            )
+            vals += [self.event, self.event]
+        if self.date_from is not None:
+            conds.append(f"{alias}.date >= ?")
+            vals.append(self.date_from)
+        if self.date_to is not None:
+            conds.append(f"{alias}.date <= ?")
+            vals.append(self.date_to)
+        if self.role is not None:
+            conds.append(f"{alias}.role = ?")
+            vals.append(self.role)
+        if self.contract is not None:
+            conds.append(f"{alias}.contract = ?")
+            vals.append(self.contract)
+        return (" AND ".join(conds) or "TRUE"), vals
+
+    def where_rows(self, alias: str = "ph", *, with_player: bool = True) -> tuple[str, list[Any]]:
+        """SQL conditions on a player-hand relation of the raw tables (:data:`PLAYER_HANDS`:
+        player_id, name, game, event_name, tournament, date, role, contract) ``alias``."""
         conds: list[str] = []
         vals: list[Any] = []
         if with_player and self.player is not None:
@@ -86,78 +130,26 @@ class Filters:
             vals.append(self.contract)
         return (" AND ".join(conds) or "TRUE"), vals
 
-
-#: One row per seat of a stored hand.
-PLAYER_HANDS = """
-SELECT hs.hand_id, hs.seat, hs.player_id, pl.name, CAST(hs.role AS VARCHAR) AS role,
-       CAST(h.game AS VARCHAR) AS game, h.ruleset, h.contract, h.declarer, h.partner,
-       h.won AS declarer_won, h.session_id, h.number, s.event_name, s.tournament, s.date,
-       coalesce(hs.recorded_total, hs.recomputed_total) AS score,
-       CASE WHEN hs.role IN ('declarer', 'partner') THEN h.won
-            WHEN hs.role = 'defender' THEN NOT h.won END AS won,
-       hs.radelci_before, hs.radelci_after
-FROM hand_scores hs
-JOIN hands h ON h.hand_id = hs.hand_id
-JOIN sessions s ON s.session_id = h.session_id
-LEFT JOIN players pl ON pl.player_id = hs.player_id
-"""
-
-#: Seat-level events, each with the player-hand row it belongs to (``ph``) via hand_id + seat.
-_BONUS_EVENTS = """
-SELECT a.hand_id, a.seat, a.bonus,
-       CASE WHEN v.value IS NULL THEN NULL
-            WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0 ELSE v.value < 0 END AS made
-FROM actions a
-JOIN ph ON ph.hand_id = a.hand_id AND ph.seat = a.seat
-LEFT JOIN (
-    SELECT si.hand_id, si.item, coalesce(si.recomputed, si.recorded) AS value
-    FROM score_items si JOIN hands h ON h.hand_id = si.hand_id AND si.seat = h.declarer
-) v ON v.hand_id = a.hand_id AND v.item = a.bonus
-WHERE a.type = 'announce' AND a.bonus IS NOT NULL
-"""
-
-_KONTRA_EVENTS = """
-SELECT a.hand_id, a.seat, coalesce(a.target, 'game') AS target, coalesce(a.level, 1) AS level,
-       CASE WHEN v.value IS NULL THEN NULL
-            WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0 ELSE v.value < 0 END
-           AS success
-FROM actions a
-JOIN ph ON ph.hand_id = a.hand_id AND ph.seat = a.seat
-LEFT JOIN (
-    SELECT si.hand_id, si.item, coalesce(si.recomputed, si.recorded) AS value
-    FROM score_items si JOIN hands h ON h.hand_id = si.hand_id AND si.seat = h.declarer
-) v ON v.hand_id = a.hand_id
-   AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
-WHERE a.type = 'kontra'
-"""
-
-_MOND_EVENTS = """
-SELECT m.hand_id, m.loser AS loser_seat, m.winner AS winner_seat
-FROM (
-    SELECT hand_id, seats[list_position(cards, 'T21')] AS loser, winner
-    FROM tricks WHERE list_contains(cards, 'T21')
-) m
-JOIN hand_scores a ON a.hand_id = m.hand_id AND a.seat = m.loser
-JOIN hand_scores b ON b.hand_id = m.hand_id AND b.seat = m.winner
-WHERE m.loser <> m.winner
-  AND NOT (a.role IN ('declarer', 'partner') AND b.role IN ('declarer', 'partner'))
-  AND NOT (a.role = 'defender' AND b.role = 'defender')
-"""
-
-_RENONS_EVENTS = """
-SELECT hand_id, seat FROM irregularities WHERE type = 'renons' AND coalesce(upheld, TRUE)
-"""
-
-_BIDS = """
-SELECT DISTINCT hand_id, seat FROM actions
-WHERE type = 'bid' AND contract IS NOT NULL AND contract <> 'klop'
-"""
+    @property
+    def unfiltered(self) -> bool:
+        """Nothing but (perhaps) a player: the per-player summaries answer."""
+        return replace(self, player=None) == Filters()
 
 
-def _with(f: Filters, *, with_player: bool = True) -> tuple[str, list[Any]]:
-    """The ``WITH ph AS (filtered player-hands)`` prefix."""
-    cond, vals = f.where("p", with_player=with_player)
-    return f"WITH ph AS (SELECT * FROM ({PLAYER_HANDS}) p WHERE {cond})\n", vals
+def _name(expr: str, mask: bool) -> str:
+    """A player's name column: the name, or with ``mask`` the pseudonym of the name (or of
+    the id when the player has no name)."""
+    return pseudonym_sql(f"coalesce({expr}, player_id)") if mask else expr
+
+
+def _with(f: Filters, *, with_player: bool = True, mask: bool = False) -> tuple[str, list[Any]]:
+    """The ``WITH ph AS (filtered seat facts with the player's id and name)`` prefix."""
+    cond, vals = f.where("sf", with_player=with_player)
+    return (
+        "WITH ph AS (SELECT sf.* EXCLUDE (role, game), CAST(sf.role AS VARCHAR) AS role, "
+        f"CAST(sf.game AS VARCHAR) AS game, p.player_id, {_name('p.name', mask)} AS name "
+        f"FROM seat_facts sf JOIN players p USING (player_key) WHERE {cond})\n"
+    ), vals
 
 
 def _pl(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
@@ -179,95 +171,107 @@ def _enough(df: pl.DataFrame, n: str) -> pl.DataFrame:
     return df.with_columns((pl.col(n) >= MIN_SAMPLE).alias("enough"))
 
 
+def _summary(f: Filters, mask: bool) -> tuple[str, list[Any]]:
+    """``WITH ps AS (the per-player summaries of the filter's player, or everyone)``."""
+    cond, vals = f.where("ps")
+    return (
+        "WITH ps AS (SELECT ps.* EXCLUDE (role), CAST(ps.role AS VARCHAR) AS role, p.player_id, "
+        f"{_name('p.name', mask)} AS name FROM player_summary ps JOIN players p "
+        f"USING (player_key) WHERE {cond})\n"
+    ), vals
+
+
 # --------------------------------------------------------------------------- figures
 
 
-def player_roles(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def player_roles(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per player and role: hands, decided hands, won, win rate, total and average score."""
-    w, vals = _with(f)
-    df = _pl(
-        con,
-        w
-        + """
-        SELECT player_id, any_value(name) AS name, role, count(*) AS hands,
-               count(won) AS decided, count(*) FILTER (WHERE won) AS won,
-               CAST(sum(score) AS BIGINT) AS total_score, avg(score) AS avg_score
-        FROM ph GROUP BY player_id, role ORDER BY player_id, role""",
-        vals,
+    if f.unfiltered:
+        w, vals = _summary(f, mask)
+        sql = (
+            w + "SELECT player_id, name, role, hands, decided, won, total_score, "
+            "CAST(total_score AS DOUBLE) / nullif(score_count, 0) AS avg_score "
+            "FROM ps ORDER BY player_id, role"
+        )
+    else:
+        w, vals = _with(f, mask=mask)
+        sql = (
+            w + "SELECT player_id, any_value(name) AS name, role, count(*) AS hands, "
+            "count(won) AS decided, count(*) FILTER (WHERE won) AS won, "
+            "CAST(sum(score) AS BIGINT) AS total_score, avg(score) AS avg_score "
+            "FROM ph GROUP BY player_id, role ORDER BY player_id, role"
+        )
+    df = _pl(con, sql, vals).with_columns(
+        pl.col("hands", "decided", "won").cast(pl.Int64), pl.col("total_score").cast(pl.Int64)
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
 
 
-def players(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+#: the per-seat counts of the facts that the players section sums
+_COUNTS = (
+    "bonuses_announced", "bonuses_made", "kontras_given", "kontras_successful", "monds_lost",
+    "monds_captured", "radelci_earned", "radelci_cleared", "renons", "tricks_won",
+)  # fmt: skip
+
+
+def players(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per player: hands, score, contracts bid/played/won, bonuses, kontras, monds, radelci,
     renons and tricks won (see the module docstring for each definition)."""
-    w, vals = _with(f)
-    df = _pl(
-        con,
-        w
-        + f"""
-        , bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}),
-          mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS}),
-          ev AS (
-            SELECT hand_id, seat, sum(bid) AS bid, sum(ann) AS ann, sum(made) AS made,
-                   sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn,
-                   sum(tw) AS tw
-            FROM (
-                SELECT hand_id, seat, 1 AS bid, 0 AS ann, 0 AS made, 0 AS kg, 0 AS ks,
-                       0 AS ml, 0 AS mc, 0 AS rn, 0 AS tw FROM bids
-                UNION ALL SELECT hand_id, seat, 0, 1, CAST(coalesce(made, FALSE) AS INT),
-                       0, 0, 0, 0, 0, 0 FROM bon
-                UNION ALL SELECT hand_id, seat, 0, 0, 0, 1,
-                       CAST(coalesce(success, FALSE) AS INT), 0, 0, 0, 0 FROM kon
-                UNION ALL SELECT hand_id, loser_seat, 0, 0, 0, 0, 0, 1, 0, 0, 0 FROM mond
-                UNION ALL SELECT hand_id, winner_seat, 0, 0, 0, 0, 0, 0, 1, 0, 0 FROM mond
-                UNION ALL SELECT hand_id, seat, 0, 0, 0, 0, 0, 0, 0, 1, 0 FROM ren
-                UNION ALL SELECT hand_id, winner, 0, 0, 0, 0, 0, 0, 0, 0, 1 FROM tricks
-                    WHERE winner IS NOT NULL
-            ) GROUP BY hand_id, seat)
-        SELECT ph.player_id, any_value(ph.name) AS name, count(*) AS hands,
-               count(ph.won) AS decided, count(*) FILTER (WHERE ph.won) AS won,
-               CAST(sum(ph.score) AS BIGINT) AS total_score, avg(ph.score) AS avg_score,
-               count(*) FILTER (WHERE ev.bid > 0) AS contracts_bid,
-               count(*) FILTER (WHERE ph.role = 'declarer') AS contracts_played,
-               count(*) FILTER (WHERE ph.role = 'declarer' AND ph.won) AS contracts_won,
-               sum(ev.ann) AS bonuses_announced, sum(ev.made) AS bonuses_made,
-               sum(ev.kg) AS kontras_given, sum(ev.ks) AS kontras_successful,
-               sum(ev.ml) AS monds_lost, sum(ev.mc) AS monds_captured,
-               sum(greatest(coalesce(ph.radelci_after, 0) - coalesce(ph.radelci_before, 0), 0))
-                   AS radelci_earned,
-               sum(greatest(coalesce(ph.radelci_before, 0) - coalesce(ph.radelci_after, 0), 0))
-                   AS radelci_cleared,
-               sum(ev.rn) AS renons, sum(ev.tw) AS tricks_won
-        FROM ph LEFT JOIN ev ON ev.hand_id = ph.hand_id AND ev.seat = ph.seat
-        GROUP BY ph.player_id ORDER BY ph.player_id""",
-        vals,
+    sums = ", ".join(f"sum({c}) AS {c}" for c in _COUNTS)
+    if f.unfiltered:
+        w, vals = _summary(f, mask)
+        sql = (
+            w + "SELECT player_id, any_value(name) AS name, sum(hands) AS hands, "
+            "sum(decided) AS decided, sum(won) AS won, "
+            "CAST(sum(total_score) AS BIGINT) AS total_score, "
+            "sum(total_score) / nullif(sum(score_count), 0) AS avg_score, "
+            "sum(contracts_bid) AS contracts_bid, "
+            "sum(hands) FILTER (WHERE role = 'declarer') AS contracts_played, "
+            "sum(won) FILTER (WHERE role = 'declarer') AS contracts_won, "
+            f"{sums} FROM ps GROUP BY player_id ORDER BY player_id"
+        )
+    else:
+        w, vals = _with(f, mask=mask)
+        sql = (
+            w + "SELECT player_id, any_value(name) AS name, count(*) AS hands, "
+            "count(won) AS decided, count(*) FILTER (WHERE won) AS won, "
+            "CAST(sum(score) AS BIGINT) AS total_score, avg(score) AS avg_score, "
+            "count(*) FILTER (WHERE contracts_bid > 0) AS contracts_bid, "
+            "count(*) FILTER (WHERE role = 'declarer') AS contracts_played, "
+            "count(*) FILTER (WHERE role = 'declarer' AND won) AS contracts_won, "
+            f"{sums} FROM ph GROUP BY player_id ORDER BY player_id"
+        )
+    counts = ("hands", "decided", "won", "contracts_bid", "contracts_played", "contracts_won")
+    df = _pl(con, sql, vals).with_columns(
+        pl.col(*counts).fill_null(0).cast(pl.Int64),
+        pl.col("total_score").cast(pl.Int64),
+        pl.col("avg_score").cast(pl.Float64),
+        pl.col(*_COUNTS).fill_null(0).cast(pl.Int64),
     )
     df = _rate(df, "won", "decided", "win_rate")
     df = _rate(df, "contracts_won", "contracts_played", "contract_win_rate")
-    int_cols = [
-        c
-        for c in df.columns
-        if c.startswith(("bonuses", "kontras", "monds", "radelci")) or c in ("renons", "tricks_won")
-    ]
-    df = df.with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in int_cols])
     return _enough(df, "hands")
 
 
-def contracts(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def contracts(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per contract: hands played, won, win rate and the declarer's average score (with a
     player filter: the contracts that player declared). Klop has no declarer: its row counts
     the hands (``played``) with no win rate. ``drill_role`` is the role to pass to
     :func:`hands_for` with the contract to list the hands behind the row."""
-    base = replace(f, role=None)
-    w, vals = _with(base)
+    w, vals = _with(replace(f, role=None), mask=mask)
     df = _pl(
         con,
         w
         + """
-        SELECT contract, count(DISTINCT hand_id) AS played,
-               count(DISTINCT hand_id) FILTER (WHERE declarer_won) AS won,
-               count(DISTINCT hand_id) FILTER (WHERE declarer_won IS NOT NULL) AS decided,
+        SELECT contract, count(DISTINCT hand_key) AS played,
+               count(DISTINCT hand_key) FILTER (WHERE declarer_won) AS won,
+               count(DISTINCT hand_key) FILTER (WHERE declarer_won IS NOT NULL) AS decided,
                avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score,
                CASE WHEN bool_or(role = 'declarer') THEN 'declarer' ELSE 'klop' END
                    AS drill_role
@@ -279,35 +283,39 @@ def contracts(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.Data
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")
 
 
-def bonuses(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def bonuses(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
-    w, vals = _with(f)
+    w, vals = _with(f, mask=mask)
     df = _pl(
         con,
         w
-        + f""", bon AS ({_BONUS_EVENTS})
-        SELECT ph.player_id, any_value(ph.name) AS name, bon.bonus, count(*) AS announced,
-               count(bon.made) AS decided, count(*) FILTER (WHERE bon.made) AS made
-        FROM bon JOIN ph ON ph.hand_id = bon.hand_id AND ph.seat = bon.seat
-        GROUP BY ph.player_id, bon.bonus ORDER BY ph.player_id, bon.bonus""",
+        + """
+        SELECT ph.player_id, any_value(ph.name) AS name, b.bonus, count(*) AS announced,
+               count(b.made) AS decided, count(*) FILTER (WHERE b.made) AS made
+        FROM bonus_facts b JOIN ph ON ph.hand_key = b.hand_key AND ph.seat = b.seat
+        GROUP BY ph.player_id, b.bonus ORDER BY ph.player_id, b.bonus""",
         vals,
     )
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
 
 
-def kontras(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def kontras(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
-    w, vals = _with(f)
+    w, vals = _with(f, mask=mask)
     df = _pl(
         con,
         w
-        + f""", kon AS ({_KONTRA_EVENTS})
-        SELECT ph.player_id, any_value(ph.name) AS name, kon.target, kon.level,
-               count(*) AS given, count(kon.success) AS decided,
-               count(*) FILTER (WHERE kon.success) AS successful
-        FROM kon JOIN ph ON ph.hand_id = kon.hand_id AND ph.seat = kon.seat
-        GROUP BY ph.player_id, kon.target, kon.level
-        ORDER BY ph.player_id, kon.target, kon.level""",
+        + """
+        SELECT ph.player_id, any_value(ph.name) AS name, k.target, k.level,
+               count(*) AS given, count(k.success) AS decided,
+               count(*) FILTER (WHERE k.success) AS successful
+        FROM kontra_facts k JOIN ph ON ph.hand_key = k.hand_key AND ph.seat = k.seat
+        GROUP BY ph.player_id, k.target, k.level
+        ORDER BY ph.player_id, k.target, k.level""",
         vals,
     )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
@@ -315,19 +323,22 @@ def kontras(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
 
 _SAME_SIDE = """
     ((a.role IN ('declarer', 'partner') AND b.role IN ('declarer', 'partner'))
-     OR (spa.pair IS NOT NULL AND spa.pair = spb.pair))
+     OR (a.pair IS NOT NULL AND a.pair = b.pair))
 """
 
 
-def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def synergy(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """For each pair of players who played on the same side (called-king partners; Royal
     Tarock's fixed pairs): hands together, won, win rate, each one's average score together,
     and each one's own win rate and average over all their hands (same filters)."""
-    w, vals = _with(replace(f, role=None), with_player=False)  # a pair spans two roles
+    w, vals = _with(replace(f, role=None), with_player=False, mask=mask)  # a pair spans roles
     pvals: list[Any] = []
     pcond = "TRUE"
     if f.player is not None:
-        pcond = "(a.player_id = ? OR a.name = ? OR b.player_id = ? OR b.name = ?)"
+        # (the real names: with ``mask`` the names of ``ph`` are pseudonyms)
+        pcond = "(a.player_id = ? OR pa.name = ? OR b.player_id = ? OR pb.name = ?)"
         pvals = [f.player] * 4
     df = _pl(
         con,
@@ -337,13 +348,15 @@ def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
             SELECT player_id, count(*) AS own_hands, avg(score) AS own_avg_score,
                    count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_win_rate
             FROM ph GROUP BY player_id)
+        , side AS (
+            SELECT * FROM ph WHERE role IN ('declarer', 'partner') OR pair IS NOT NULL)
         , pairs AS (
-            SELECT a.hand_id, a.player_id AS player_a, b.player_id AS player_b,
+            SELECT a.hand_key, a.player_id AS player_a, b.player_id AS player_b,
                    a.name AS name_a, b.name AS name_b, a.won, a.score AS score_a,
                    b.score AS score_b
-            FROM ph a JOIN ph b ON a.hand_id = b.hand_id AND a.player_id < b.player_id
-            JOIN session_players spa ON spa.session_id = a.session_id AND spa.seat = a.seat
-            JOIN session_players spb ON spb.session_id = b.session_id AND spb.seat = b.seat
+            FROM side a JOIN side b ON a.hand_key = b.hand_key AND a.player_id < b.player_id
+            JOIN players pa ON pa.player_id = a.player_id
+            JOIN players pb ON pb.player_id = b.player_id
             WHERE {_SAME_SIDE} AND {pcond})
         SELECT p.player_a, any_value(p.name_a) AS name_a, p.player_b,
                any_value(p.name_b) AS name_b, count(*) AS hands, count(p.won) AS decided,
@@ -361,20 +374,25 @@ def synergy(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFr
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
 
 
-def score_over_time(con: duckdb.DuckDBPyConnection, f: Filters = Filters()) -> pl.DataFrame:
+def score_over_time(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
+) -> pl.DataFrame:
     """Per player and session (in date order): hands, score, and the running total."""
-    w, vals = _with(f)
+    w, vals = _with(f, mask=mask)
     return _pl(
         con,
         w
         + """
-        SELECT player_id, any_value(name) AS name, date, session_id, count(*) AS hands,
-               CAST(sum(score) AS BIGINT) AS score,
-               CAST(sum(sum(score)) OVER (PARTITION BY player_id
-                                          ORDER BY date NULLS FIRST, session_id
-                                          ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
-        FROM ph GROUP BY player_id, date, session_id
-        ORDER BY player_id, date NULLS FIRST, session_id""",
+        , per AS (
+            SELECT player_id, any_value(name) AS name, date, session_key, count(*) AS hands,
+                   CAST(sum(score) AS BIGINT) AS score
+            FROM ph GROUP BY player_id, date, session_key)
+        SELECT per.player_id, per.name, per.date, s.session_id, per.hands, per.score,
+               CAST(sum(per.score) OVER (PARTITION BY per.player_id
+                                         ORDER BY per.date NULLS FIRST, s.session_id
+                                         ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
+        FROM per JOIN sessions s USING (session_key)
+        ORDER BY per.player_id, per.date NULLS FIRST, s.session_id""",
         vals,
     )
 
@@ -402,7 +420,8 @@ class Drill:
     ``bonus`` the player announced it (``made`` narrows to made / not made); ``kontra`` the
     player gave a kontra (on ``kontra_target`` if given; ``success`` narrows);
     ``mond`` ``"lost"`` / ``"captured"``; ``renons`` the player's upheld renons;
-    ``partner`` the hands the player played on the same side as this other player.
+    ``partner`` the hands the player played on the same side as this other player;
+    ``radelc`` ``"earned"`` / ``"cleared"`` (as the players section counts them).
     """
 
     won: bool | None = None
@@ -420,94 +439,164 @@ class Drill:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def hands_for(
-    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), d: Drill = Drill(), **kw: Any
-) -> pl.DataFrame:
-    """The hands behind a figure: ``hand_id, session_id, number, date, player_id, seat, role,
-    contract, score, won``, one row per (hand, seat) that the figure counted.
-
-    Keyword arguments are shorthands for :class:`Filters` and :class:`Drill` fields
-    (``hands_for(con, player="ana", role="declarer", contract="three")``). Counting the
-    distinct ``hand_id`` of the result gives the figure for a player; with no player filter a
-    per-contract figure counts distinct hands too.
-    """
+def _drill(f: Filters, d: Drill, kw: dict[str, Any]) -> tuple[Filters, Drill]:
     fkw = {k: v for k, v in kw.items() if k in Filters.__dataclass_fields__}
     dkw = {k: v for k, v in kw.items() if k in Drill.__dataclass_fields__}
     unknown = set(kw) - set(fkw) - set(dkw)
     if unknown:
         raise TypeError(f"unknown drill-down field(s): {', '.join(sorted(unknown))}")
-    f = replace(f, **fkw)
-    d = replace(d, **dkw)
-    w, vals = _with(f)
+    return replace(f, **fkw), replace(d, **dkw)
+
+
+def _drill_where(d: Drill) -> tuple[str, list[Any]]:
+    """The drill-down's conditions on the filtered seat facts ``ph``."""
     conds: list[str] = []
     extra: list[Any] = []
-    ctes = (
-        f", bids AS ({_BIDS}), bon AS ({_BONUS_EVENTS}), kon AS ({_KONTRA_EVENTS}), "
-        f"mond AS ({_MOND_EVENTS}), ren AS ({_RENONS_EVENTS})"
-    )
     if d.won is not None:
         conds.append("ph.won = ?")
         extra.append(d.won)
     if d.bid:
-        conds.append("(ph.hand_id, ph.seat) IN (SELECT (hand_id, seat) FROM bids)")
+        conds.append("ph.contracts_bid > 0")
     if d.bonus is not None:
-        sub = (
-            "SELECT 1 FROM bon WHERE bon.hand_id = ph.hand_id AND bon.seat = ph.seat"
-            " AND bon.bonus = ?"
-        )
+        sub = "SELECT 1 FROM bonus_facts b WHERE b.hand_key = ph.hand_key AND b.seat = ph.seat"
+        sub += " AND b.bonus = ?"
         extra.append(d.bonus)
         if d.made is not None:
-            sub += " AND bon.made = ?"
+            sub += " AND b.made = ?"
             extra.append(d.made)
         conds.append(f"EXISTS ({sub})")
     if d.kontra:
-        sub = "SELECT 1 FROM kon WHERE kon.hand_id = ph.hand_id AND kon.seat = ph.seat"
+        sub = "SELECT 1 FROM kontra_facts k WHERE k.hand_key = ph.hand_key AND k.seat = ph.seat"
         if d.kontra_target is not None:
-            sub += " AND kon.target = ?"
+            sub += " AND k.target = ?"
             extra.append(d.kontra_target)
         if d.kontra_level is not None:
-            sub += " AND kon.level = ?"
+            sub += " AND k.level = ?"
             extra.append(d.kontra_level)
         if d.success is not None:
-            sub += " AND kon.success = ?"
+            sub += " AND k.success = ?"
             extra.append(d.success)
         conds.append(f"EXISTS ({sub})")
     if d.mond is not None:
-        col = {"lost": "loser_seat", "captured": "winner_seat"}[d.mond]
-        conds.append(
-            f"EXISTS (SELECT 1 FROM mond WHERE mond.hand_id = ph.hand_id AND mond.{col} = ph.seat)"
-        )
+        conds.append({"lost": "ph.monds_lost > 0", "captured": "ph.monds_captured > 0"}[d.mond])
     if d.renons:
-        conds.append(
-            "EXISTS (SELECT 1 FROM ren WHERE ren.hand_id = ph.hand_id AND ren.seat = ph.seat)"
-        )
+        conds.append("ph.renons > 0")
     if d.radelc is not None:
-        expr = {
-            "earned": "ph.radelci_after > ph.radelci_before",
-            "cleared": "ph.radelci_after < ph.radelci_before",
-        }[d.radelc]
-        conds.append(expr)
+        conds.append(
+            {"earned": "ph.radelci_earned > 0", "cleared": "ph.radelci_cleared > 0"}[d.radelc]
+        )
     if d.partner is not None:
         conds.append(f"""EXISTS (
-            SELECT 1 FROM ({PLAYER_HANDS}) b
-            JOIN session_players spa ON spa.session_id = ph.session_id AND spa.seat = ph.seat
-            JOIN session_players spb ON spb.session_id = b.session_id AND spb.seat = b.seat
-            WHERE b.hand_id = ph.hand_id AND b.seat <> ph.seat
-              AND (b.player_id = ? OR b.name = ?)
-              AND {_SAME_SIDE.replace("a.role", "ph.role")})""")
+            SELECT 1 FROM seat_facts b JOIN players pb USING (player_key)
+            WHERE b.hand_key = ph.hand_key AND b.seat <> ph.seat
+              AND (pb.player_id = ? OR pb.name = ?)
+              AND {_SAME_SIDE.replace("a.role", "ph.role").replace("a.pair", "ph.pair")})""")
         extra += [d.partner, d.partner]
-    where = " AND ".join(conds) or "TRUE"
+    return " AND ".join(conds) or "TRUE", extra
+
+
+#: how :func:`hands_for` may sort (a page of the drill-down): key -> ORDER BY
+ORDERS = {
+    "date": "d.date NULLS FIRST, d.session_id, d.number, d.seat",
+    "score": "d.score DESC NULLS LAST, d.date NULLS FIRST, d.session_id, d.number, d.seat",
+    "contract": "d.contract NULLS LAST, d.date NULLS FIRST, d.session_id, d.number, d.seat",
+}
+
+
+def hands_for(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters = Filters(),
+    d: Drill = Drill(),
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    order: str = "date",
+    mask: bool = False,
+    **kw: Any,
+) -> pl.DataFrame:
+    """The hands behind a figure: ``hand_id, session_id, number, date, player_id, seat, role,
+    contract, score, won``, one row per (hand, seat) that the figure counted; with ``mask`` a
+    ``name`` column too (the player's pseudonym; else the name).
+
+    Keyword arguments are shorthands for :class:`Filters` and :class:`Drill` fields
+    (``hands_for(con, player="ana", role="declarer", contract="three")``). Counting the
+    distinct ``hand_id`` of the result gives the figure for a player; with no player filter a
+    per-contract figure counts distinct hands too. ``limit`` and ``offset`` give one page, in
+    the ``order`` of :data:`ORDERS` (by date by default).
+    """
+    f, d = _drill(f, d, kw)
+    w, vals = _with(f, mask=mask)
+    where, extra = _drill_where(d)
+    page = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+    name = ", d.name" if mask else ""
     return _pl(
         con,
         w
-        + ctes
         + f"""
-        SELECT ph.hand_id, ph.session_id, ph.number, ph.date, ph.player_id, ph.seat, ph.role,
-               ph.contract, ph.score, ph.won
-        FROM ph WHERE {where}
-        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""",
+        , d AS (
+            SELECT ph.hand_key, s.session_id, ph.number, ph.date, ph.player_id, ph.name,
+                   ph.seat, ph.role, ph.contract, ph.score, ph.won
+            FROM ph JOIN sessions s USING (session_key) WHERE {where})
+        SELECT h.hand_id, d.session_id, d.number, d.date, d.player_id, d.seat, d.role,
+               d.contract, d.score, d.won{name}
+        FROM d JOIN hands h USING (hand_key)
+        ORDER BY {ORDERS[order]} {page}""",
         vals + extra,
-    )
+    ).with_columns(pl.col("number").cast(pl.Int32), pl.col("seat").cast(pl.Int64))
+
+
+def count_hands_for(
+    con: duckdb.DuckDBPyConnection, f: Filters = Filters(), d: Drill = Drill(), **kw: Any
+) -> tuple[int, int]:
+    """``(seats, hands)``: the rows :func:`hands_for` lists and their distinct hands."""
+    f, d = _drill(f, d, kw)
+    w, vals = _with(f)
+    where, extra = _drill_where(d)
+    cur = con.cursor()
+    try:
+        rows = cur.execute(
+            w + f"SELECT count(*), count(DISTINCT hand_key) FROM ph WHERE {where}",
+            vals + extra,
+        ).fetchall()
+    finally:
+        cur.close()
+    return int(rows[0][0]), int(rows[0][1])
+
+
+# --------------------------------------------------------------------------- raw relations
+#
+# The per-game tables below still read the raw tables through these relations (the
+# player-hand of every seat, the kontras with their success).
+
+#: One row per seat of a stored hand (the raw tables joined).
+PLAYER_HANDS = """
+SELECT hs.hand_id, hs.seat, hs.player_id, pl.name, CAST(hs.role AS VARCHAR) AS role,
+       CAST(h.game AS VARCHAR) AS game, h.ruleset, h.contract, h.declarer, h.partner,
+       h.won AS declarer_won, h.session_id, h.number, s.event_name, s.tournament, s.date,
+       coalesce(hs.recorded_total, hs.recomputed_total) AS score,
+       CASE WHEN hs.role IN ('declarer', 'partner') THEN h.won
+            WHEN hs.role = 'defender' THEN NOT h.won END AS won,
+       hs.radelci_before, hs.radelci_after
+FROM hand_scores hs
+JOIN hands h ON h.hand_id = hs.hand_id
+JOIN sessions s ON s.session_id = h.session_id
+LEFT JOIN players pl ON pl.player_id = hs.player_id
+"""
+
+_KONTRA_EVENTS = """
+SELECT a.hand_id, a.seat, coalesce(a.target, 'game') AS target, coalesce(a.level, 1) AS level,
+       CASE WHEN v.value IS NULL THEN NULL
+            WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0 ELSE v.value < 0 END
+           AS success
+FROM actions a
+JOIN ph ON ph.hand_id = a.hand_id AND ph.seat = a.seat
+LEFT JOIN (
+    SELECT si.hand_id, si.item, coalesce(si.recomputed, si.recorded) AS value
+    FROM score_items si JOIN hands h ON h.hand_id = si.hand_id AND si.seat = h.declarer
+) v ON v.hand_id = a.hand_id
+   AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
+WHERE a.type = 'kontra'
+"""
 
 
 # --------------------------------------------------------------------------- per game
@@ -565,7 +654,7 @@ def _game(f: Filters) -> str:
 def _gwith(f: Filters, *, with_player: bool = True) -> tuple[str, list[Any]]:
     """``WITH gph0, gpair, gph, ph AS (the filtered per-game player-hands)``."""
     _game(f)
-    cond, vals = f.where("p", with_player=with_player)
+    cond, vals = f.where_rows("p", with_player=with_player)
     return f"WITH {_GAME_BASE}, ph AS (SELECT * FROM gph p WHERE {cond})\n", vals
 
 

@@ -9,8 +9,8 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.view_model import pseudonym
 from tarock_logs.report import text
+from tarock_logs.store.pseudonyms import pseudonym
 from tarock_logs.store.queries import connect_reader
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 

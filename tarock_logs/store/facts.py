@@ -1,0 +1,205 @@
+"""Facts computed at ingest: what the statistics count, one row per seat of a stored hand.
+
+The statistics (:mod:`tarock_logs.store.stats`) read these tables instead of joining the raw
+ones (actions, tricks, score items) for every figure:
+
+* ``seat_facts``: per (hand, seat) the player, session, game, date, role, contract, the
+  side's result, the score, and per seat the counts the Players page sums: contracts bid,
+  bonuses announced and made, kontras given and successful, monds lost and captured, radelci
+  earned and cleared, upheld renons, tricks won;
+* ``bonus_facts`` and ``kontra_facts``: one row per announcement and per kontra, with whether
+  it was made (succeeded);
+* ``player_summary``: per player and role, the totals of ``seat_facts`` (the unfiltered
+  Players page), refreshed for the players an ingest touched.
+
+The definitions are the module docstring of :mod:`tarock_logs.store.stats`; each is written
+once, here, in SQL over the raw tables. The writer calls :func:`add` for every loaded batch
+(its hands have consecutive ``hand_key``\\ s, so every scan is pruned to the batch's row
+groups), :func:`remove` before a changed or pruned file's hands are deleted, and
+:func:`refresh_summaries` once per run. A store migrated from an older schema version gets all its
+facts from :func:`rebuild_all`. ``tests/store/test_facts.py`` checks that the statistics over
+the facts equal plain queries over the raw tables, also after re-ingests.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+#: Seats of the key range ``$lo..$hi``: the player-hand relation of the statistics.
+_PH = """
+    SELECT hs.hand_key, hs.seat, pl.player_key, s.session_key, h.game, s.date, h.number,
+           hs.role, h.contract, sp.pair, h.won AS declarer_won,
+           CASE WHEN hs.role IN ('declarer', 'partner') THEN h.won
+                WHEN hs.role = 'defender' THEN NOT h.won END AS won,
+           coalesce(hs.recorded_total, hs.recomputed_total) AS score,
+           hs.radelci_before, hs.radelci_after
+    FROM hand_scores hs
+    JOIN hands h ON h.hand_key = hs.hand_key
+    JOIN sessions s ON s.session_id = h.session_id
+    JOIN players pl ON pl.player_id = hs.player_id
+    LEFT JOIN session_players sp ON sp.session_id = h.session_id AND sp.seat = hs.seat
+    WHERE hs.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
+"""
+
+#: The value of a hand's score item for the declarer's side (to tell whether a bonus or a
+#: kontra went its announcer's way): the engine's, else the recorded one.
+_DECLARER_ITEMS = """
+    SELECT si.hand_key, si.item, coalesce(si.recomputed, si.recorded) AS value
+    FROM score_items si JOIN hands h ON h.hand_key = si.hand_key AND si.seat = h.declarer
+    WHERE si.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
+"""
+
+#: An announcement is made when the bonus's item favours the announcer's side.
+_BONUSES = f"""
+    SELECT a.hand_key, a.seat, a.bonus,
+           CASE WHEN v.value IS NULL THEN NULL
+                WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
+                ELSE v.value < 0 END AS made
+    FROM actions a
+    JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
+    LEFT JOIN ({_DECLARER_ITEMS}) v ON v.hand_key = a.hand_key AND v.item = a.bonus
+    WHERE a.hand_key BETWEEN $lo AND $hi AND a.type = 'announce' AND a.bonus IS NOT NULL
+"""
+
+#: A kontra succeeds when the doubled item (``contract`` for the game) favours the side that
+#: gave it.
+_KONTRAS = f"""
+    SELECT a.hand_key, a.seat, coalesce(a.target, 'game') AS target,
+           CAST(coalesce(a.level, 1) AS UTINYINT) AS level,
+           CASE WHEN v.value IS NULL THEN NULL
+                WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
+                ELSE v.value < 0 END AS success
+    FROM actions a
+    JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
+    LEFT JOIN ({_DECLARER_ITEMS}) v
+      ON v.hand_key = a.hand_key
+     AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
+    WHERE a.hand_key BETWEEN $lo AND $hi AND a.type = 'kontra'
+"""
+
+#: The mond (T21) is lost by the seat that played it when the trick goes to the other side
+#: (in klop: to anybody else), and captured by the trick's winner.
+_MONDS = """
+    SELECT m.hand_key, m.loser, m.winner
+    FROM (
+        SELECT hand_key, seats[list_position(cards, 'T21')] AS loser, winner
+        FROM tricks WHERE hand_key BETWEEN $lo AND $hi AND list_contains(cards, 'T21')
+    ) m
+    JOIN hand_scores a ON a.hand_key = m.hand_key AND a.seat = m.loser
+    JOIN hand_scores b ON b.hand_key = m.hand_key AND b.seat = m.winner
+    WHERE a.hand_key BETWEEN $lo AND $hi AND b.hand_key BETWEEN $lo AND $hi
+      AND m.loser <> m.winner
+      AND NOT (a.role IN ('declarer', 'partner') AND b.role IN ('declarer', 'partner'))
+      AND NOT (a.role = 'defender' AND b.role = 'defender')
+"""
+
+_SEAT_FACTS = f"""
+    INSERT INTO seat_facts
+    WITH ph AS ({_PH}),
+    bon AS ({_BONUSES}),
+    kon AS ({_KONTRAS}),
+    ev AS (
+        SELECT hand_key, seat, max(bid) AS bid, sum(ann) AS ann, sum(made) AS made,
+               sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn,
+               sum(tw) AS tw
+        FROM (
+            SELECT DISTINCT hand_key, seat, 1 AS bid, 0 AS ann, 0 AS made, 0 AS kg, 0 AS ks,
+                   0 AS ml, 0 AS mc, 0 AS rn, 0 AS tw
+            FROM actions WHERE hand_key BETWEEN $lo AND $hi AND type = 'bid'
+                AND contract IS NOT NULL AND contract <> 'klop'
+            UNION ALL SELECT hand_key, seat, 0, 1, CAST(coalesce(made, FALSE) AS INT),
+                   0, 0, 0, 0, 0, 0 FROM bon
+            UNION ALL SELECT hand_key, seat, 0, 0, 0, 1,
+                   CAST(coalesce(success, FALSE) AS INT), 0, 0, 0, 0 FROM kon
+            UNION ALL SELECT hand_key, loser, 0, 0, 0, 0, 0, 1, 0, 0, 0 FROM ({_MONDS})
+            UNION ALL SELECT hand_key, winner, 0, 0, 0, 0, 0, 0, 1, 0, 0 FROM ({_MONDS})
+            UNION ALL SELECT hand_key, seat, 0, 0, 0, 0, 0, 0, 0, 1, 0 FROM irregularities
+                WHERE hand_key BETWEEN $lo AND $hi AND type = 'renons'
+                  AND coalesce(upheld, TRUE)
+            UNION ALL SELECT hand_key, winner, 0, 0, 0, 0, 0, 0, 0, 0, 1 FROM tricks
+                WHERE hand_key BETWEEN $lo AND $hi AND winner IS NOT NULL
+        ) GROUP BY hand_key, seat
+    )
+    SELECT ph.hand_key, ph.seat, ph.player_key, ph.session_key, ph.game, ph.date, ph.number,
+           ph.role, ph.contract, ph.pair, ph.declarer_won, ph.won, ph.score,
+           greatest(coalesce(ph.radelci_after, 0) - coalesce(ph.radelci_before, 0), 0),
+           greatest(coalesce(ph.radelci_before, 0) - coalesce(ph.radelci_after, 0), 0),
+           coalesce(ev.bid, 0), coalesce(ev.ann, 0), coalesce(ev.made, 0), coalesce(ev.kg, 0),
+           coalesce(ev.ks, 0), coalesce(ev.ml, 0), coalesce(ev.mc, 0), coalesce(ev.rn, 0),
+           coalesce(ev.tw, 0)
+    FROM ph LEFT JOIN ev ON ev.hand_key = ph.hand_key AND ev.seat = ph.seat
+"""
+
+_BONUS_FACTS = f"INSERT INTO bonus_facts WITH ph AS ({_PH}) {_BONUSES}"
+_KONTRA_FACTS = f"INSERT INTO kontra_facts WITH ph AS ({_PH}) {_KONTRAS}"
+
+#: the facts tables, all keyed by hand_key
+TABLES = ("seat_facts", "bonus_facts", "kontra_facts")
+
+
+def begin_run(con: duckdb.DuckDBPyConnection) -> None:
+    """``_touched``: the players whose summaries this run must refresh."""
+    con.execute("CREATE OR REPLACE TEMP TABLE _touched (player_key INTEGER)")
+
+
+def add(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
+    """The facts of the stored hands with ``lo <= hand_key <= hi`` (their raw rows are in)."""
+    params = {"lo": lo, "hi": hi}
+    for sql in (_SEAT_FACTS, _BONUS_FACTS, _KONTRA_FACTS):
+        con.execute(sql, params)
+    con.execute(
+        "INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "
+        "WHERE hand_key BETWEEN $lo AND $hi",
+        params,
+    )
+
+
+def remove(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:
+    """Remove the facts of the hands whose keys ``keys_sql`` selects (before the hands
+    themselves go), remembering their players."""
+    con.execute(
+        f"INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "
+        f"WHERE hand_key IN ({keys_sql})",
+        params,
+    )
+    for table in TABLES:
+        con.execute(f"DELETE FROM {table} WHERE hand_key IN ({keys_sql})", params)
+
+
+_SUMMARY = """
+    SELECT player_key, role, count(*) AS hands, count(won) AS decided,
+           count(*) FILTER (WHERE won) AS won, CAST(sum(score) AS BIGINT) AS total_score,
+           count(score) AS score_count, sum(contracts_bid) AS contracts_bid,
+           sum(bonuses_announced) AS bonuses_announced, sum(bonuses_made) AS bonuses_made,
+           sum(kontras_given) AS kontras_given, sum(kontras_successful) AS kontras_successful,
+           sum(monds_lost) AS monds_lost, sum(monds_captured) AS monds_captured,
+           sum(radelci_earned) AS radelci_earned, sum(radelci_cleared) AS radelci_cleared,
+           sum(renons) AS renons, sum(tricks_won) AS tricks_won
+    FROM seat_facts
+"""
+
+
+def refresh_summaries(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute ``player_summary`` for the players this run touched."""
+    con.execute("DELETE FROM player_summary WHERE player_key IN (SELECT player_key FROM _touched)")
+    con.execute(
+        f"INSERT INTO player_summary {_SUMMARY} "
+        "WHERE player_key IN (SELECT player_key FROM _touched) GROUP BY player_key, role"
+    )
+    con.execute("DELETE FROM _touched")
+
+
+def rebuild_all(con: duckdb.DuckDBPyConnection) -> None:
+    """Every fact and summary from the raw tables (a store migrated from an older schema)."""
+    for table in (*TABLES, "player_summary"):
+        con.execute(f"DELETE FROM {table}")
+    lo, hi = con.execute("SELECT min(hand_key), max(hand_key) FROM hands").fetchall()[0]
+    if lo is not None:
+        add(con, int(lo), int(hi))
+    con.execute(f"INSERT INTO player_summary {_SUMMARY} GROUP BY player_key, role")
+    con.execute("DELETE FROM _touched")
+
+
+def summary_sql() -> str:
+    """The aggregation that ``player_summary`` holds, over ``seat_facts`` (for the tests)."""
+    return _SUMMARY

@@ -1,0 +1,245 @@
+"""The facts computed at ingest against plain queries over the raw tables (issue 18).
+
+Every statistic and drill-down read from the facts (``tarock_logs/store/stats.py``) must
+equal the same figure computed the old way, joining actions, tricks and score items
+(``tests/support/stats_reference.py``), under every filter; the per-player summaries must
+equal the facts they sum; and after re-ingests of changed, unchanged and pruned files the
+facts must equal those of a fresh ingest of the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from tarock_logs.store import facts, stats
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.pseudonyms import pseudonym
+from tarock_logs.tools.simulate import dumps_session, simulate_hands
+from tests.support import stats_reference as ref
+from tests.support.store_fixtures import ROOT
+
+SAMPLES = [ROOT / "sample_logs" / g for g in ("slovenian", "disputed", "tournament",
+                                              "zwanzigerrufen", "royal")]  # fmt: skip
+
+
+def _same(new: pl.DataFrame, old: pl.DataFrame, what: str) -> None:
+    assert new.columns == old.columns, what
+    assert_frame_equal(new, old, check_dtypes=False, check_exact=False, rel_tol=1e-9)
+
+
+def _filters(con: duckdb.DuckDBPyConnection) -> list[stats.Filters]:
+    """No filter, and each filter with a value the store holds."""
+    player, name = con.execute(
+        "SELECT player_id, coalesce(name, player_id) FROM players ORDER BY player_id LIMIT 1"
+    ).fetchall()[0]
+    event = con.execute(
+        "SELECT coalesce(tournament, event_name) FROM sessions ORDER BY 1 NULLS LAST LIMIT 1"
+    ).fetchall()[0][0]
+    lo, hi = con.execute("SELECT min(date), max(date) FROM sessions").fetchall()[0]
+    contract = con.execute(
+        "SELECT contract FROM hands WHERE contract IS NOT NULL GROUP BY 1 "
+        "ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()
+    out = [
+        stats.Filters(),
+        stats.Filters(player=player),
+        stats.Filters(player=name),
+        stats.Filters(game="slovenian"),
+        stats.Filters(game="zwanzigerrufen"),
+        stats.Filters(role="declarer"),
+        stats.Filters(player=player, role="defender", game="slovenian"),
+    ]
+    if event is not None:
+        out.append(stats.Filters(event=event))
+    if lo is not None:
+        out.append(stats.Filters(date_from=lo, date_to=hi))
+    if contract:
+        out.append(stats.Filters(contract=contract[0][0]))
+    return out
+
+
+def _drills(con: duckdb.DuckDBPyConnection) -> list[dict[str, object]]:
+    player = con.execute("SELECT player_id FROM players ORDER BY player_id LIMIT 1").fetchall()
+    bonus = con.execute("SELECT bonus FROM bonus_facts LIMIT 1").fetchall()
+    target = con.execute("SELECT target FROM kontra_facts LIMIT 1").fetchall()
+    partner = con.execute(
+        "SELECT b.player_key FROM seat_facts a JOIN seat_facts b USING (hand_key) "
+        "WHERE a.role = 'declarer' AND b.role = 'partner' LIMIT 1"
+    ).fetchall()
+    out: list[dict[str, object]] = [
+        {}, {"won": True}, {"won": False}, {"bid": True}, {"mond": "lost"},
+        {"mond": "captured"}, {"renons": True}, {"role": "declarer", "contract": "three"},
+    ]  # fmt: skip
+    if bonus:
+        out += [{"bonus": bonus[0][0]}, {"bonus": bonus[0][0], "made": True}]
+    if target:
+        out += [{"kontra": True}, {"kontra": True, "kontra_target": target[0][0]}]
+    if player and partner:
+        pid = con.execute(
+            "SELECT player_id FROM players WHERE player_key = ?", [partner[0][0]]
+        ).fetchall()[0][0]
+        out.append({"player": player[0][0], "partner": pid})
+    return out
+
+
+def _check_against_the_raw_tables(db: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for f in _filters(con):
+            old = ref.Filters(**{k: getattr(f, k) for k in ref.Filters.__dataclass_fields__})
+            for name, fn in stats.SECTIONS.items():
+                _same(fn(con, f), ref.SECTIONS[name](con, old), f"{name} {f}")
+        for kw in _drills(con):
+            new = stats.hands_for(con, **kw)  # type: ignore[arg-type]
+            _same(new, ref.hands_for(con, **kw), f"hands_for {kw}")
+            assert stats.count_hands_for(con, **kw) == (  # type: ignore[arg-type]
+                new.height,
+                new["hand_id"].n_unique(),
+            )
+        summary = con.execute("SELECT * FROM player_summary ORDER BY player_key, role").fetchall()
+        summed = con.execute(
+            f"SELECT * FROM ({facts.summary_sql()} GROUP BY player_key, role) "
+            "ORDER BY player_key, role"
+        ).fetchall()
+        assert summary == summed
+    finally:
+        con.close()
+
+
+def _facts_by_content(db: Path) -> dict[str, list[tuple]]:
+    """The facts with hand ids, player ids and session ids instead of keys (keys differ
+    between two stores of the same hands)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        seat = con.execute(
+            "SELECT h.hand_id, p.player_id, s.session_id, sf.* EXCLUDE (hand_key, player_key, "
+            "session_key) FROM seat_facts sf JOIN hands h USING (hand_key) "
+            "JOIN players p USING (player_key) JOIN sessions s USING (session_key)"
+        ).fetchall()
+        bon = con.execute(
+            "SELECT h.hand_id, b.* EXCLUDE (hand_key) FROM bonus_facts b "
+            "JOIN hands h USING (hand_key)"
+        ).fetchall()
+        kon = con.execute(
+            "SELECT h.hand_id, k.* EXCLUDE (hand_key) FROM kontra_facts k "
+            "JOIN hands h USING (hand_key)"
+        ).fetchall()
+        summary = con.execute(
+            "SELECT p.player_id, ps.* EXCLUDE (player_key) FROM player_summary ps "
+            "JOIN players p USING (player_key)"
+        ).fetchall()
+    finally:
+        con.close()
+    return {k: sorted(v, key=repr) for k, v in
+            {"seat": seat, "bonus": bon, "kontra": kon, "summary": summary}.items()}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("facts") / "samples.duckdb"
+    ingest(SAMPLES, db=db, exclude=["malformed"])
+    return db
+
+
+def test_statistics_from_the_facts_equal_plain_queries_over_the_raw_tables(
+    sample_store: Path,
+) -> None:
+    _check_against_the_raw_tables(sample_store)
+
+
+def test_every_seat_of_every_stored_hand_has_its_facts(sample_store: Path) -> None:
+    con = duckdb.connect(str(sample_store), read_only=True)
+    try:
+        assert (
+            con.execute("SELECT count(*) FROM hand_scores").fetchall()
+            == con.execute("SELECT count(*) FROM seat_facts").fetchall()
+        )
+        assert (
+            con.execute(
+                "SELECT count(*) FROM actions WHERE type = 'announce' AND bonus IS NOT NULL"
+            ).fetchall()
+            == con.execute("SELECT count(*) FROM bonus_facts").fetchall()
+        )
+        assert (
+            con.execute(
+                "SELECT count(*) FROM hands h ANTI JOIN actions a USING (hand_key)"
+            ).fetchall()[0][0]
+            == con.execute("SELECT count(*) FROM hands WHERE n_actions = 0").fetchall()[0][0]
+        )
+    finally:
+        con.close()
+
+
+def test_masked_names_are_the_pseudonyms(sample_store: Path) -> None:
+    con = duckdb.connect(str(sample_store), read_only=True)
+    try:
+        plain = stats.players(con)
+        masked = stats.players(con, mask=True)
+    finally:
+        con.close()
+    for row, m in zip(plain.iter_rows(named=True), masked["name"].to_list(), strict=True):
+        assert m == pseudonym(row["name"] or row["player_id"])
+    assert plain.drop("name").equals(masked.drop("name"))
+
+
+def _write(folder: Path, name: str, sessions: list[dict]) -> None:
+    (folder / name).write_bytes(b"".join(dumps_session(s) for s in sessions))
+
+
+def test_facts_after_reingests_equal_a_fresh_ingest(tmp_path: Path) -> None:
+    """Changed, unchanged and pruned files: the facts and summaries of the store that saw
+    every ingest equal those of one fresh ingest of the files as they are at the end."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    sessions = simulate_hands(192, 5, hands_per_session=16)
+    _write(logs, "a.jsonl", sessions[:4])
+    _write(logs, "b.jsonl", sessions[4:8])
+    _write(logs, "c.jsonl", sessions[8:])
+    db = tmp_path / "t.duckdb"
+    ingest([logs], db=db)
+    changed = json.loads(json.dumps(sessions[:4]))
+    del changed[0]["hands"][3]  # a hand dropped
+    changed[1]["hands"][0]["result"]["scores"][0] += 10  # a recorded score changed
+    _write(logs, "a.jsonl", changed)
+    (logs / "c.jsonl").unlink()
+    ingest([logs], db=db, prune=True)  # a changed, b unchanged, c pruned
+    ingest([logs], db=db)  # nothing changed
+    fresh = tmp_path / "fresh.duckdb"
+    ingest([logs], db=fresh)
+    assert _facts_by_content(db) == _facts_by_content(fresh)
+    _check_against_the_raw_tables(db)
+
+
+def test_a_store_migrated_from_before_the_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
+    """Migrated from a schema without facts (hands but no facts): the next ingest builds them all."""
+    logs = tmp_path / "logs"
+    shutil.copytree(ROOT / "sample_logs" / "tournament", logs)
+    db = tmp_path / "t.duckdb"
+    ingest([logs], db=db)
+    con = duckdb.connect(str(db))
+    for table in (*facts.TABLES, "player_summary"):
+        con.execute(f"DELETE FROM {table}")
+    con.close()
+    assert ingest([logs], db=db).hands_stored == 0
+    fresh = tmp_path / "fresh.duckdb"
+    ingest([logs], db=fresh)
+    assert _facts_by_content(db) == _facts_by_content(fresh)
+
+
+@pytest.mark.slow
+def test_statistics_equal_plain_queries_on_20000_simulated_hands(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    sessions = simulate_hands(20_000, 18, hands_per_session=16)
+    for i in range(0, len(sessions), 250):
+        _write(logs, f"part-{i // 250:03d}.jsonl", sessions[i : i + 250])
+    db = tmp_path / "t.duckdb"
+    ingest([logs], db=db)
+    _check_against_the_raw_tables(db)
