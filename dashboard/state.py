@@ -293,6 +293,22 @@ def _marked(rows: list[dict[str, Any]], column: str) -> Any:
     )
 
 
+def pager(key: str, total: int, size: int) -> int:
+    """Page controls for a list of ``total`` rows shown ``size`` at a time (the page number is
+    kept in ``st.session_state[key]``); the offset of the page to show. Only that page is
+    fetched from the database and sent to the browser."""
+    pages = max(1, -(-total // size))
+    if not 1 <= int(st.session_state.get(key, 1) or 1) <= pages:
+        st.session_state[key] = 1
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages})", 1, pages, step=1, key=key))
+    offset = (page - 1) * size
+    if total:
+        st.caption(f"rows {offset + 1}–{min(offset + size, total)} of {total}")
+    return offset
+
+
 def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
     table, and their rows are red and marked ✖ in it; then the totals per player. Labels in the

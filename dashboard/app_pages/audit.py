@@ -19,14 +19,23 @@ import polars as pl
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, hand_view, masked, require_db, score_table, url_selectbox
+from dashboard.state import (
+    data,
+    hand_view,
+    masked,
+    pager,
+    require_db,
+    score_table,
+    url_selectbox,
+)
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
+#: rows of the findings list per page
+PAGE = 50
+
 require_db()
 st.title("Audit")
-index: pl.DataFrame = data(q.hands_index)
-
 #: how a verification state is shown (a badge: icon, colour, words)
 STATE_BADGE: dict[str, tuple[str, Literal["green", "orange", "gray"], str]] = {
     "verified": (":material/verified:", "green", "verified"),
@@ -48,20 +57,22 @@ def badge(state: str) -> None:
     st.badge(words, icon=icon, color=colour)
 
 
-def _opts(col: str) -> list[str]:
-    return sorted({str(x) for x in index[col].to_list() if x is not None})
-
+opts: dict[str, list[object]] = data(q.finding_options)
 
 with st.sidebar:
     st.header("Filters")
-    event = st.selectbox("Event", _opts("event"), index=None, key="f_event", placeholder="all")
-    rnd = st.selectbox("Round", _opts("round"), index=None, key="f_round", placeholder="all")
-    table = st.selectbox("Table", _opts("table"), index=None, key="f_table", placeholder="all")
-    all_players = sorted({p for ps in index["players"].to_list() for p in (ps or [])})
+    event = st.selectbox("Event", opts["event"], index=None, key="f_event", placeholder="all")
+    rnd = st.selectbox("Round", opts["round"], index=None, key="f_round", placeholder="all")
+    table = st.selectbox("Table", opts["table"], index=None, key="f_table", placeholder="all")
     player = st.selectbox(
-        "Player", all_players, index=None, key="f_player", placeholder="all", format_func=masked
+        "Player",
+        opts["player"],
+        index=None,
+        key="f_player",
+        placeholder="all",
+        format_func=lambda p: masked(str(p)),
     )
-    game = st.selectbox("Game", _opts("game"), index=None, key="f_game", placeholder="all")
+    game = st.selectbox("Game", opts["game"], index=None, key="f_game", placeholder="all")
     kinds = st.multiselect(
         "Kind of finding", list(q.FINDING_KINDS), key="f_kinds", placeholder="any finding"
     )
@@ -69,22 +80,28 @@ with st.sidebar:
         "Verification", list(q.VERIFICATION_STATES), key="f_states", placeholder="any state"
     )
 
-found = q.filter_hands(
-    index,
-    event=event,
-    round=int(rnd) if rnd else None,
-    table=table,
-    player=player,
-    game=game,
-    kinds=kinds,
+ff = q.FindingFilters(
+    event=str(event) if event is not None else None,
+    round=int(str(rnd)) if rnd is not None else None,
+    table=str(table) if table is not None else None,
+    player=str(player) if player is not None else None,
+    game=str(game) if game is not None else None,
+    kinds=tuple(kinds),
     findings_only=not states,  # a state asked for: its hands with or without findings
-    states=states,
+    states=tuple(states),
 )
-counts = {s_: int((index["verification"] == s_).sum()) for s_ in q.VERIFICATION_STATES}
+n_found: int = data(q.count_findings, ff)
+ov: dict[str, int] = data(q.overview)
+counts = {s_: ov[f"hands_{s_}"] for s_ in q.VERIFICATION_STATES}
 st.caption(
-    f"{len(found)} of {len(index)} hands match the filters · hands "
+    f"{n_found} of {ov['hands']} hands match the filters · hands "
     + ", ".join(f"{n} {s_}" for s_, n in counts.items())
 )
+c_order, c_page = st.columns([2, 1])
+order = c_order.selectbox("Sort by", list(q.FINDING_ORDERS), key="audit_order")
+with c_page:
+    offset = pager("audit_page", n_found, PAGE)
+found: pl.DataFrame = data(q.findings_page, ff, offset, PAGE, order)
 
 
 def _open_selected() -> None:
@@ -127,15 +144,15 @@ tour_f: pl.DataFrame = data(q.tournament_findings)
 if event:
     sess_f = sess_f.filter(pl.col("event") == event)
     tour_f = tour_f.filter(pl.col("tournament") == event)
-if rnd:
-    sess_f = sess_f.filter(pl.col("round") == int(rnd))
+if ff.round is not None:
+    sess_f = sess_f.filter(pl.col("round") == ff.round)
 if table:
     sess_f = sess_f.filter(pl.col("table") == table)
 if game:
     sess_f = sess_f.filter(pl.col("game") == game)
-if player:
-    sess_f = sess_f.filter(pl.col("names").list.contains(player))
-    tour_f = tour_f.filter(pl.col("names").list.contains(player))
+if ff.player:
+    sess_f = sess_f.filter(pl.col("names").list.contains(ff.player))
+    tour_f = tour_f.filter(pl.col("names").list.contains(ff.player))
 st.markdown("#### Session and tournament findings")
 if sess_f.is_empty() and tour_f.is_empty():
     st.success("No session total, placement points or standing differs.")
@@ -192,12 +209,11 @@ ids = found["hand_id"].to_list()
 labels = dict(zip(found["hand_id"].to_list(), found["label"].to_list(), strict=True))
 options = list(ids)
 url_hand = st.query_params.get("hand")
-if url_hand and url_hand not in labels and data(q.hand_exists, url_hand):
-    options.insert(0, url_hand)  # a deep link to a hand without findings, or filtered out
-    row = index.filter(pl.col("hand_id") == url_hand)
-    labels[url_hand] = (
-        row["label"][0] if row.height else url_hand
-    ) + " (no finding / filtered out)"
+if url_hand and url_hand not in labels:
+    label = data(q.hand_label, url_hand)
+    if label is not None:  # a deep link to a hand on another page, or without findings
+        options.insert(0, url_hand)
+        labels[url_hand] = f"{label} (not on this page)"
 hand_id = url_selectbox(
     "Hand",
     options,

@@ -34,16 +34,16 @@ from dashboard.view_model import md_text as md
 from tarock_logs.report import i18n, text
 from tarock_logs.store import queries as q
 
+#: sessions the session picker offers at once (its search narrows them; issue 18: a store
+#: of a million hands has tens of thousands of sessions, never all sent to the browser)
+SESSIONS_SHOWN = 200
+
 LANG = lang()
 require_db()
-sessions: pl.DataFrame = data(q.sessions_index)
-sessions = sessions.filter(pl.col("n_hands") > 0)
 st.title(tr("Replay"))
-if sessions.is_empty():
+if not data(q.count_sessions):
     st.info(tr("The database holds no hands yet."))
     st.stop()
-sids: list[str] = sessions["session_id"].to_list()
-slabels = dict(zip(sids, sessions["label"].to_list(), strict=True))
 
 
 def _set_step(n: int) -> None:
@@ -79,12 +79,10 @@ url_hand = st.query_params.get("hand")
 bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
     url_session = data(q.hand_session, url_hand)
-    if url_session in slabels:
+    if url_session is not None:
         st.session_state["replay_session"] = url_session
     else:
         bad_hand = url_hand
-if st.session_state.get("replay_session") not in slabels:
-    st.session_state["replay_session"] = sids[0]
 
 if bad_hand is not None:
     st.error(
@@ -95,6 +93,25 @@ if bad_hand is not None:
     st.session_state["replay_hand"] = None
 
 picker = st.expander(tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:")
+search = picker.text_input(
+    tr("Find a session"),
+    key="session_search",
+    placeholder=tr("event, round, table or session id"),
+)
+shown: pl.DataFrame = data(q.sessions_page, search or None, 0, SESSIONS_SHOWN)
+sids: list[str] = shown["session_id"].to_list()
+slabels = dict(zip(sids, shown["label"].to_list(), strict=True))
+current = st.session_state.get("replay_session")
+if current and current not in slabels:  # the session of a deep link or an earlier choice
+    label = data(q.session_label, current)
+    if label is not None:
+        sids.insert(0, current)
+        slabels[current] = label
+if not sids:
+    picker.info(tr("No session matches the search."))
+    st.stop()
+if st.session_state.get("replay_session") not in slabels:
+    st.session_state["replay_session"] = sids[0]
 c_session, c_hand = picker.columns([3, 2])
 session_id = c_session.selectbox(
     tr("Session"),

@@ -110,7 +110,11 @@ for u in t["unverified"]:
 st.subheader(tr("Rounds and tables: recorded vs recomputed"))
 tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)
 if not tables.is_empty():
-    tables = tables.with_columns(pl.col("player").map_elements(masked, return_dtype=pl.String))
+    # masked here, in the script's thread (a polars callback runs in other threads, where
+    # Streamlit's session state is not there: one warning per row)
+    tables = tables.with_columns(
+        pl.Series("player", [masked(p) for p in tables["player"].to_list()], dtype=pl.String)
+    )
     shown = tables.drop("player_id").rename(_header).to_pandas()
     styled = (
         shown.style.apply(_highlight((tr("recorded score"), tr("recomputed score"))), axis=1)
@@ -125,8 +129,10 @@ if t["discrepancies"]:
     if "player" in diffs.columns:
         ids_to_names = {r["player_id"]: r["player"] for r in report["tables"]}
         diffs = diffs.with_columns(
-            pl.col("player").map_elements(
-                lambda p: masked(ids_to_names.get(p, p)), return_dtype=pl.String
+            pl.Series(
+                "player",
+                [masked(ids_to_names.get(p, p)) for p in diffs["player"].to_list()],
+                dtype=pl.String,
             )
         )
     st.dataframe(diffs.rename(_header), hide_index=True, width="stretch")

@@ -18,27 +18,33 @@ and :func:`tournament_findings` (docs/audit.md).
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
 from tarock_logs.store.stats import (
     SECTIONS,
     Filters,
     contra_success,
+    count_hands_for,
     game_contracts,
     game_hands_for,
     game_players,
     game_roles,
     hands_for,
+    hands_for_sql,
     head_to_head,
     partners,
     royal_matches,
     royal_pairs,
     royal_schlemm,
+    score_timeline,
     thrown_in,
 )
 
@@ -219,101 +225,191 @@ def rejects(cur: duckdb.DuckDBPyConnection, limit: int = 500) -> pl.DataFrame:
     )
 
 
-def hands_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every stored hand with its session facts and kinds of finding, in playing order.
-
-    Columns: hand_id, session_id, number, game, ruleset, event, tournament, round, table, date,
-    contract, declarer, won, n_violations (illegal actions: violations of severity error),
-    n_discrepancies, verified, verification (verified,
-    partial or unverified), players (names by seat), player_ids, illegal, discrepancy,
-    unverified, label.
-    """
-    df = frame(
-        cur,
-        f"""
-        SELECT h.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
-               coalesce(h.ruleset, s.ruleset) AS ruleset,
-               coalesce(s.event_name, s.tournament) AS event, s.tournament,
-               CAST(s.round AS INTEGER) AS round, s.table_name AS "table", s.date,
-               h.contract, CAST(h.declarer AS INTEGER) AS declarer, h.won,
-               {_HAND_ERRORS} AS n_violations, h.n_discrepancies, h.verified,
-               {_HAND_STATE} AS verification,
-               p.players, p.player_ids
-        FROM hands h
-        JOIN sessions s ON s.session_id = h.session_id
-        LEFT JOIN (
-            SELECT sp.session_id,
-                   list(coalesce(pl.name, sp.player_id) ORDER BY sp.seat) AS players,
-                   list(sp.player_id ORDER BY sp.seat) AS player_ids
-            FROM session_players sp LEFT JOIN players pl USING (player_id)
-            GROUP BY sp.session_id
-        ) p ON p.session_id = h.session_id
-        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
-                 s.table_name NULLS LAST, h.session_id, h.number
-        """,
-    )
-    return df.with_columns(
-        illegal=pl.col("n_violations") > 0,
-        discrepancy=pl.col("n_discrepancies") > 0,
-        unverified=~pl.col("verified"),
-        label=pl.format("{} · hand {}", pl.col("session_id"), pl.col("number")),
-    )
+#: Playing order of hands: date, tournament, round, table (missing ones last), session,
+#: number, as a row value (``(missing?, value)`` pairs keep missing values last).
+_PLAY_ORDER_KEY = """(s.date IS NULL, coalesce(s.date, DATE '1970-01-01'),
+    s.tournament IS NULL, coalesce(s.tournament, ''), s.round IS NULL, coalesce(s.round, 0),
+    s.table_name IS NULL, coalesce(s.table_name, ''), h.session_id, h.number)"""
+_PLAY_ORDER = (
+    "s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST, s.table_name NULLS LAST, "
+    "h.session_id, h.number"
+)
+#: How the Audit page's list may be sorted (the sort is done by the database).
+FINDING_ORDERS = {
+    "playing order": _PLAY_ORDER,
+    "most illegal actions": f"{_HAND_ERRORS} DESC, {_PLAY_ORDER}",
+    "most score differences": f"h.n_discrepancies DESC, {_PLAY_ORDER}",
+}
 
 
-def filter_hands(
-    df: pl.DataFrame,
-    *,
-    event: str | None = None,
-    round: int | None = None,  # noqa: A002 - the tournament round
-    table: str | None = None,
-    player: str | None = None,
-    game: str | None = None,
-    kinds: list[str] | tuple[str, ...] | None = None,
-    findings_only: bool = False,
-    states: list[str] | tuple[str, ...] | None = None,
+@dataclass(frozen=True, slots=True)
+class FindingFilters:
+    """Which hands the Audit page lists: by event (name or tournament), round, table, player
+    (id or name), game, kinds of finding (:data:`FINDING_KINDS`; any of them) and
+    verification states (:data:`VERIFICATION_STATES`; any of them). With ``findings_only``
+    and no kinds: hands with any finding."""
+
+    event: str | None = None
+    round: int | None = None
+    table: str | None = None
+    player: str | None = None
+    game: str | None = None
+    kinds: tuple[str, ...] = ()
+    findings_only: bool = True
+    states: tuple[str, ...] = ()
+
+    def where(self) -> tuple[str, list[Any]]:
+        """Conditions on ``hands h JOIN sessions s`` and their values."""
+        conds: list[str] = []
+        vals: list[Any] = []
+        if self.event:
+            conds.append("coalesce(s.event_name, s.tournament) = ?")
+            vals.append(self.event)
+        if self.round is not None:
+            conds.append("s.round = ?")
+            vals.append(self.round)
+        if self.table:
+            conds.append("s.table_name = ?")
+            vals.append(self.table)
+        if self.player:
+            conds.append(
+                "h.session_id IN (SELECT sp.session_id FROM session_players sp "
+                "LEFT JOIN players p USING (player_id) "
+                "WHERE sp.player_id = ? OR coalesce(p.name, sp.player_id) = ?)"
+            )
+            vals += [self.player, self.player]
+        if self.game:
+            conds.append("h.game = ?")
+            vals.append(self.game)
+        states = [x for x in self.states if x in VERIFICATION_STATES]
+        if states:
+            conds.append(f"{_HAND_STATE} IN ({', '.join('?' for _ in states)})")
+            vals += states
+        kinds = [k for k in self.kinds if k in FINDING_KINDS]
+        if self.findings_only and not kinds:
+            kinds = list(FINDING_KINDS)
+        if kinds:
+            cond = {"illegal": f"{_HAND_ERRORS} > 0", "discrepancy": "h.n_discrepancies > 0",
+                    "unverified": "NOT h.verified"}  # fmt: skip
+            conds.append("(" + " OR ".join(cond[k] for k in kinds) + ")")
+        return " AND ".join(conds) or "TRUE", vals
+
+
+def findings_page(
+    cur: duckdb.DuckDBPyConnection,
+    ff: FindingFilters,
+    offset: int = 0,
+    limit: int = 50,
+    order: str = "playing order",
 ) -> pl.DataFrame:
-    """Filter :func:`hands_index`'s frame; ``kinds`` keeps hands with any of those findings,
-    ``states`` the hands in one of those verification states."""
-    out = df
-    if event:
-        out = out.filter(pl.col("event") == event)
-    if round is not None:
-        out = out.filter(pl.col("round") == round)
-    if table:
-        out = out.filter(pl.col("table") == table)
-    if player:
-        out = out.filter(
-            pl.col("players").list.contains(player) | pl.col("player_ids").list.contains(player)
-        )
-    if game:
-        out = out.filter(pl.col("game") == game)
-    wanted = [x for x in (states or ()) if x in VERIFICATION_STATES]
-    if wanted:
-        out = out.filter(pl.col("verification").is_in(wanted))
-    selected = [k for k in (kinds or ()) if k in FINDING_KINDS]
-    if findings_only and not selected:
-        selected = list(FINDING_KINDS)
-    if selected:
-        out = out.filter(pl.any_horizontal([pl.col(k) for k in selected]))
-    return out
-
-
-def sessions_index(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every session in playing order with a readable label and its number of stored hands."""
+    """One page of the hands the filters select, sorted by the database: hand_id, label,
+    event, round, table, game, contract, n_violations (illegal actions: violations of severity
+    error), n_discrepancies, unverified, verification."""
+    where, vals = ff.where()
     return frame(
         cur,
-        """
-        SELECT s.session_id,
-               concat_ws(' · ', coalesce(s.event_name, s.tournament),
-                         CASE WHEN s.round IS NOT NULL THEN 'round ' || s.round END,
-                         CASE WHEN s.table_name IS NOT NULL THEN 'table ' || s.table_name END,
-                         s.session_id) AS label,
-               (SELECT count(*) FROM hands h WHERE h.session_id = s.session_id) AS n_hands
-        FROM sessions s
-        ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
-                 s.table_name NULLS LAST, s.session_id
-        """,
+        f"""SELECT h.hand_id, h.session_id || ' · hand ' || h.number AS label,
+                   coalesce(s.event_name, s.tournament) AS event, CAST(s.round AS INTEGER) AS round,
+                   s.table_name AS "table", CAST(h.game AS VARCHAR) AS game, h.contract,
+                   {_HAND_ERRORS} AS n_violations, h.n_discrepancies,
+                   NOT h.verified AS unverified, {_HAND_STATE} AS verification
+            FROM hands h JOIN sessions s ON s.session_id = h.session_id
+            WHERE {where} ORDER BY {FINDING_ORDERS[order]} LIMIT ? OFFSET ?""",
+        [*vals, int(limit), int(offset)],
     )
+
+
+def count_findings(cur: duckdb.DuckDBPyConnection, ff: FindingFilters) -> int:
+    """How many hands the filters select (all pages)."""
+    where, vals = ff.where()
+    rows = fetch(
+        cur,
+        f"SELECT count(*) FROM hands h JOIN sessions s ON s.session_id = h.session_id "
+        f"WHERE {where}",
+        vals,
+    )
+    return int(rows[0][0])
+
+
+def finding_options(cur: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
+    """What the Audit filters offer: events, rounds, tables, players (names) and games."""
+
+    def distinct(expr: str, table: str = "sessions") -> list[Any]:
+        return [
+            r[0]
+            for r in fetch(
+                cur, f"SELECT DISTINCT {expr} AS v FROM {table} WHERE v IS NOT NULL ORDER BY 1"
+            )
+        ]
+
+    return {
+        "event": distinct("coalesce(event_name, tournament)"),
+        "round": distinct("CAST(round AS INTEGER)"),
+        "table": distinct("table_name"),
+        "player": distinct("coalesce(name, player_id)", "players"),
+        "game": distinct("CAST(game AS VARCHAR)"),
+    }
+
+
+def hand_label(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
+    """``"<session> · hand <n>"`` of a stored hand, or None."""
+    rows = fetch(
+        cur, "SELECT session_id || ' · hand ' || number FROM hands WHERE hand_id = ?", [hand_id]
+    )
+    return str(rows[0][0]) if rows else None
+
+
+_SESSION_LABEL = """concat_ws(' · ', coalesce(s.event_name, s.tournament),
+    CASE WHEN s.round IS NOT NULL THEN 'round ' || s.round END,
+    CASE WHEN s.table_name IS NOT NULL THEN 'table ' || s.table_name END, s.session_id)"""
+
+
+def _session_search(search: str | None) -> tuple[str, list[Any]]:
+    if not search:
+        return "TRUE", []
+    like = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return f"{_SESSION_LABEL} ILIKE ? ESCAPE '\\'", [like]
+
+
+def sessions_page(
+    cur: duckdb.DuckDBPyConnection,
+    search: str | None = None,
+    offset: int = 0,
+    limit: int = 200,
+) -> pl.DataFrame:
+    """One page of the sessions with stored hands, in playing order, whose label (event,
+    round, table, session id) contains ``search`` (any case): session_id, label, n_hands."""
+    where, vals = _session_search(search)
+    return frame(
+        cur,
+        f"""SELECT s.session_id, {_SESSION_LABEL} AS label, n.n_hands
+            FROM sessions s
+            JOIN (SELECT session_id, count(*) AS n_hands FROM hands GROUP BY session_id) n
+              USING (session_id)
+            WHERE {where}
+            ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                     s.table_name NULLS LAST, s.session_id
+            LIMIT ? OFFSET ?""",
+        [*vals, int(limit), int(offset)],
+    )
+
+
+def count_sessions(cur: duckdb.DuckDBPyConnection, search: str | None = None) -> int:
+    """How many sessions with stored hands :func:`sessions_page` pages through."""
+    where, vals = _session_search(search)
+    rows = fetch(
+        cur,
+        f"SELECT count(*) FROM sessions s WHERE {where} "
+        "AND s.session_id IN (SELECT session_id FROM hands)",
+        vals,
+    )
+    return int(rows[0][0])
+
+
+def session_label(cur: duckdb.DuckDBPyConnection, session_id: str) -> str | None:
+    """The readable label of one session (event, round, table, id), or None."""
+    rows = fetch(cur, f"SELECT {_SESSION_LABEL} FROM sessions s WHERE session_id = ?", [session_id])
+    return str(rows[0][0]) if rows else None
 
 
 def session_hands(cur: duckdb.DuckDBPyConnection, session_id: str) -> pl.DataFrame:
@@ -333,15 +429,6 @@ def hand_session(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
-_HAND_ORDER = """
-    SELECT h.hand_id, h.session_id,
-           row_number() OVER (ORDER BY s.date NULLS LAST, s.tournament NULLS LAST,
-                              s.round NULLS LAST, s.table_name NULLS LAST, h.session_id,
-                              h.number) AS k
-    FROM hands h JOIN sessions s ON s.session_id = h.session_id
-"""
-
-
 def player_neighbour_hand(
     cur: duckdb.DuckDBPyConnection, hand_id: str, player_id: str, forward: bool = True
 ) -> tuple[str, str] | None:
@@ -351,48 +438,57 @@ def player_neighbour_hand(
     rows = fetch(
         cur,
         f"""
-        WITH o AS ({_HAND_ORDER})
-        SELECT o.hand_id, o.session_id FROM o
-        JOIN session_players sp ON sp.session_id = o.session_id AND sp.player_id = ?
-        WHERE o.k {cmp} (SELECT k FROM o WHERE hand_id = ?)
-        ORDER BY o.k {order} LIMIT 1
+        WITH here AS (
+            SELECT {_PLAY_ORDER_KEY} AS k
+            FROM hands h JOIN sessions s ON s.session_id = h.session_id WHERE h.hand_id = ?)
+        SELECT h.hand_id, h.session_id FROM hands h
+        JOIN sessions s ON s.session_id = h.session_id
+        WHERE h.session_id IN (SELECT session_id FROM session_players WHERE player_id = ?)
+          AND {_PLAY_ORDER_KEY} {cmp} (SELECT k FROM here)
+        ORDER BY {_PLAY_ORDER_KEY} {order} LIMIT 1
         """,
-        [player_id, hand_id],
+        [hand_id, player_id],
     )
     return (str(rows[0][0]), str(rows[0][1])) if rows else None
 
 
 def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
-    """The stored verdicts of one hand: violations, score items, totals, unverified."""
+    """The stored verdicts of one hand: violations, score items, totals, unverified.
+
+    The child rows are found by the hand's integer key (a constant: the zone maps of the few
+    row groups that hold it are read, not a 64-character id column)."""
+    unv = fetch(
+        cur, f"SELECT unverified, {_HAND_STATE}, hand_key FROM hands h WHERE hand_id = ?", [hand_id]
+    )
+    key = unv[0][2] if unv else -1
     viol = frame(
         cur,
         """SELECT action_index, CAST(seat AS INTEGER) AS seat, code,
                   CAST(severity AS VARCHAR) AS severity, message, rule, card
-           FROM violations WHERE hand_id = ? ORDER BY action_index NULLS LAST, code""",
-        [hand_id],
+           FROM violations WHERE hand_key = ? ORDER BY action_index NULLS LAST, code""",
+        [key],
     )
     items = frame(
         cur,
         """SELECT item, CAST(seat AS INTEGER) AS seat, recorded, recomputed, delta
-           FROM score_items WHERE hand_id = ? ORDER BY item, seat NULLS FIRST""",
-        [hand_id],
+           FROM score_items WHERE hand_key = ? ORDER BY item, seat NULLS FIRST""",
+        [key],
     )
     totals = frame(
         cur,
         """SELECT CAST(seat AS INTEGER) AS seat, player_id, CAST(role AS VARCHAR) AS role,
                   recorded_total, recomputed_total, delta
-           FROM hand_scores WHERE hand_id = ? ORDER BY seat""",
-        [hand_id],
+           FROM hand_scores WHERE hand_key = ? ORDER BY seat""",
+        [key],
     )
-    unv = fetch(cur, f"SELECT unverified, {_HAND_STATE} FROM hands h WHERE hand_id = ?", [hand_id])
     found = frame(
         cur,
         """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
                   item, recorded, recomputed, card, player_ids,
                   json_extract_string(players, '$[*].name') AS names
-           FROM findings WHERE hand_id = ?
+           FROM findings WHERE hand_key = ?
            ORDER BY action_index NULLS LAST, severity, code""",
-        [hand_id],
+        [key],
     )
     return {
         "violations": viol.to_dicts(),
@@ -470,24 +566,87 @@ def stats_filters(
 
 
 def stats_section(
-    cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]
+    cur: duckdb.DuckDBPyConnection,
+    section: str,
+    filters: tuple[Any, ...],
+    mask: bool = False,
 ) -> pl.DataFrame:
     """One statistics table of :data:`tarock_logs.store.stats.SECTIONS` (``players``, ``roles``,
     ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
-    ``(game, event, date_from, date_to, player)``."""
-    return SECTIONS[section](cur, stats_filters(*filters))
+    ``(game, event, date_from, date_to, player)``; ``mask``: names as pseudonyms."""
+    return SECTIONS[section](cur, stats_filters(*filters), mask=mask)
 
 
-def drill_hands(
-    cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], drill: tuple[tuple[str, Any], ...]
+def timeline(
+    cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], mask: bool = False
 ) -> pl.DataFrame:
-    """The hands behind a figure (:func:`tarock_logs.store.stats.hands_for`) with the filters and
-    drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``), plus each hand's
-    replay link."""
-    df = hands_for(cur, stats_filters(*filters), **dict(drill))
-    return df.with_columns(
-        pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay")
+    """The running totals to chart (:func:`tarock_logs.store.stats.score_timeline`)."""
+    return score_timeline(cur, stats_filters(*filters), mask=mask)
+
+
+#: the replay link of a drill-down row
+_REPLAY_LINK = pl.format("/replay?hand={}&step=0&seat=all", pl.col("hand_id")).alias("replay")
+
+
+def drill_page(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+    offset: int = 0,
+    limit: int = 50,
+    order: str = "date",
+    mask: bool = False,
+) -> pl.DataFrame:
+    """One page of the hands behind a figure (:func:`tarock_logs.store.stats.hands_for`)
+    under the filters and drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``),
+    with the player's name (masked on request) and each hand's replay link."""
+    df = hands_for(
+        cur,
+        stats_filters(*filters),
+        limit=limit,
+        offset=offset,
+        order=order,
+        mask=True,
+        **dict(drill),
     )
+    if not mask:  # the real names (hands_for masks in SQL; names are joined back here)
+        names = frame(cur, "SELECT player_id, coalesce(name, player_id) AS name FROM players")
+        df = df.drop("name").join(names, on="player_id", how="left", maintain_order="left")
+    return df.with_columns(_REPLAY_LINK)
+
+
+def drill_count(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+) -> tuple[int, int]:
+    """``(seats, hands)`` behind the figure (all pages of :func:`drill_page`)."""
+    return count_hands_for(cur, stats_filters(*filters), **dict(drill))
+
+
+def drill_csv(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+    mask: bool = False,
+    batch_rows: int = 100_000,
+) -> bytes:
+    """Every hand behind the figure as CSV (made only when asked for): the rows stream from
+    the database a batch at a time into the CSV text, never as one frame."""
+    sql, vals = hands_for_sql(stats_filters(*filters), mask=True, **dict(drill))
+    if not mask:
+        sql = (
+            f"SELECT d.* EXCLUDE (name), coalesce(p.name, d.player_id) AS name FROM ({sql}) d "
+            "LEFT JOIN players p USING (player_id)"
+        )
+    reader = cur.sql(sql, params=vals).to_arrow_reader(batch_rows)
+    out = io.BytesIO()
+    if reader is None:
+        return b""
+    with pacsv.CSVWriter(out, reader.schema) as writer:
+        for batch in reader:
+            writer.write_batch(batch)
+    return bytes(out.getvalue())
 
 
 def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:

@@ -8,6 +8,9 @@ store's raw facts (sessions, players, deals, actions, irregularities, recorded r
 validates it with the log format's own models, so either way the caller holds what the reader
 would have given.
 
+A session of a plain JSONL file is read back by its byte span (``sessions.byte_start`` and
+``byte_length``), not by reading and hashing the whole file again.
+
 The store's columns for a log action's fields are :data:`tarock_logs.store.process.ACTION_COLUMNS`
 (written by the ingest); :func:`action_from_row` reads them back.
 """
@@ -23,10 +26,10 @@ import orjson
 import polars as pl
 
 from tarock_logs.log import models as m
-from tarock_logs.log.reader import read_file
+from tarock_logs.log.reader import read_bytes, read_file
 from tarock_logs.store.process import ACTION_COLUMNS
 from tarock_logs.store.queries import fetch, frame
-from tarock_logs.store.sources import sha256_file
+from tarock_logs.store.sources import read_span, sha256_file
 from tarock_logs.verdict.audit import hand_content_hash
 
 __all__ = ["action_from_row", "irregularity_from_row", "load_session"]
@@ -116,15 +119,28 @@ def irregularity_from_row(row: dict[str, Any]) -> dict[str, Any]:
 
 def _session_from_source(cur: duckdb.DuckDBPyConnection, s: dict[str, Any]) -> m.Session | None:
     """The session exactly as logged, read again from its file, if that file is still where
-    the ingest found it and unchanged (same sha256); else None."""
+    the ingest found it; else None.
+
+    A session of a plain JSONL file is read by its stored byte span alone when the file still
+    has the size it had (the caller then checks every stored hand's content hash against the
+    record); any other file is read whole, and only when its sha256 is unchanged."""
     file = s.get("file")
     if not file:
         return None
-    known = fetch(cur, "SELECT sha256 FROM raw_logs WHERE file = ?", [file])
+    known = fetch(cur, "SELECT sha256, size FROM raw_logs WHERE file = ?", [file])
     path = Path(file)
     if not known or not path.is_file():
         return None
+    start, length = s.get("byte_start"), s.get("byte_length")
     try:
+        if start is not None and length is not None:
+            if path.stat().st_size != known[0][1]:
+                return None
+            data = read_span(path, int(start), int(length))
+            for rec in read_bytes(data, file=str(path), kind="jsonl"):
+                if rec.session is not None and rec.session.id == s["session_id"]:
+                    return rec.session
+            return None
         if sha256_file(path)[0] != known[0][0]:
             return None
         for rec in read_file(path):
@@ -193,22 +209,21 @@ def _hands_doc(
     """The session's stored hands as log-format dicts (in playing order) and their ids."""
     hands = frame(
         cur,
-        """SELECT hand_id, number, dealer, deal, facts, result, notes FROM hands
+        """SELECT hand_id, hand_key, number, dealer, deal, facts, result, notes FROM hands
            WHERE session_id = ? ORDER BY number""",
         [session_id],
     ).to_dicts()
+    # the hands' child rows by their integer keys, within the keys' range (zone maps)
+    keys = [int(h["hand_key"]) for h in hands] or [-1]
+    in_keys = f"hand_key BETWEEN ? AND ? AND hand_key IN ({', '.join('?' * len(keys))})"
+    span = [min(keys), max(keys), *keys]
     acts = frame(
         cur,
-        "SELECT * EXCLUDE (legal, violation_code) FROM actions WHERE hand_id IN "
-        "(SELECT hand_id FROM hands WHERE session_id = ?) ORDER BY hand_id, idx",
-        [session_id],
+        f"SELECT * EXCLUDE (legal, violation_code) FROM actions WHERE {in_keys} "
+        "ORDER BY hand_id, idx",
+        span,
     ).with_columns(pl.col("type").cast(pl.String))
-    irr = frame(
-        cur,
-        "SELECT * FROM irregularities WHERE hand_id IN "
-        "(SELECT hand_id FROM hands WHERE session_id = ?) ORDER BY hand_id, idx",
-        [session_id],
-    )
+    irr = frame(cur, f"SELECT * FROM irregularities WHERE {in_keys} ORDER BY hand_id, idx", span)
     acts_by: dict[str, list[dict[str, Any]]] = {}
     for row in acts.to_dicts():
         acts_by.setdefault(row["hand_id"], []).append(action_from_row(row))

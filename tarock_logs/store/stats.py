@@ -397,6 +397,41 @@ def score_over_time(
     )
 
 
+def score_timeline(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters = Filters(),
+    *,
+    points: int = 200,
+    min_hands: int = MIN_SAMPLE,
+    mask: bool = False,
+) -> pl.DataFrame:
+    """The running total of :func:`score_over_time` for a chart: per player with at least
+    ``min_hands`` hands, at most ``points`` points (the last session of each of ``points``
+    equal runs of the player's sessions): player_id, name, session_no (1-based, in date
+    order), cumulative."""
+    w, vals = _with(f, mask=mask)
+    return _pl(
+        con,
+        w
+        + """
+        , per AS (
+            SELECT player_id, any_value(name) AS name, date, session_key, count(*) AS hands,
+                   sum(score) AS score
+            FROM ph GROUP BY player_id, date, session_key)
+        , run AS (
+            SELECT per.player_id, per.name, per.hands,
+                   row_number() OVER w AS k, count(*) OVER (PARTITION BY per.player_id) AS n,
+                   sum(per.hands) OVER (PARTITION BY per.player_id) AS total_hands,
+                   CAST(sum(per.score) OVER (w ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
+            FROM per JOIN sessions s USING (session_key)
+            WINDOW w AS (PARTITION BY per.player_id ORDER BY per.date NULLS FIRST, s.session_id))
+        SELECT player_id, name, k AS session_no, cumulative FROM run
+        WHERE total_hands >= ? AND (k = n OR (k * ?) // n <> ((k - 1) * ?) // n)
+        ORDER BY player_id, k""",
+        [*vals, int(min_hands), int(points), int(points)],
+    )
+
+
 SECTIONS = {
     "players": players,
     "roles": player_roles,
@@ -503,6 +538,38 @@ ORDERS = {
 }
 
 
+def hands_for_sql(
+    f: Filters = Filters(),
+    d: Drill = Drill(),
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    order: str = "date",
+    mask: bool = False,
+    **kw: Any,
+) -> tuple[str, list[Any]]:
+    """The query of :func:`hands_for` and its values (for callers that stream the rows)."""
+    f, d = _drill(f, d, kw)
+    w, vals = _with(f, mask=mask)
+    where, extra = _drill_where(d)
+    page = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+    name = ", d.name" if mask else ""
+    sql = (
+        w
+        + f"""
+        , d AS (
+            SELECT ph.hand_key, s.session_id, ph.number, ph.date, ph.player_id, ph.name,
+                   ph.seat, ph.role, ph.contract, ph.score, ph.won
+            FROM ph JOIN sessions s USING (session_key) WHERE {where})
+        SELECT h.hand_id, d.session_id, CAST(d.number AS INTEGER) AS number, d.date,
+               d.player_id, CAST(d.seat AS BIGINT) AS seat, d.role, d.contract, d.score,
+               d.won{name}
+        FROM d JOIN hands h USING (hand_key)
+        ORDER BY {ORDERS[order]} {page}"""
+    )
+    return sql, vals + extra
+
+
 def hands_for(
     con: duckdb.DuckDBPyConnection,
     f: Filters = Filters(),
@@ -516,7 +583,7 @@ def hands_for(
 ) -> pl.DataFrame:
     """The hands behind a figure: ``hand_id, session_id, number, date, player_id, seat, role,
     contract, score, won``, one row per (hand, seat) that the figure counted; with ``mask`` a
-    ``name`` column too (the player's pseudonym; else the name).
+    ``name`` column too (the player's pseudonym).
 
     Keyword arguments are shorthands for :class:`Filters` and :class:`Drill` fields
     (``hands_for(con, player="ana", role="declarer", contract="three")``). Counting the
@@ -524,25 +591,8 @@ def hands_for(
     per-contract figure counts distinct hands too. ``limit`` and ``offset`` give one page, in
     the ``order`` of :data:`ORDERS` (by date by default).
     """
-    f, d = _drill(f, d, kw)
-    w, vals = _with(f, mask=mask)
-    where, extra = _drill_where(d)
-    page = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
-    name = ", d.name" if mask else ""
-    return _pl(
-        con,
-        w
-        + f"""
-        , d AS (
-            SELECT ph.hand_key, s.session_id, ph.number, ph.date, ph.player_id, ph.name,
-                   ph.seat, ph.role, ph.contract, ph.score, ph.won
-            FROM ph JOIN sessions s USING (session_key) WHERE {where})
-        SELECT h.hand_id, d.session_id, d.number, d.date, d.player_id, d.seat, d.role,
-               d.contract, d.score, d.won{name}
-        FROM d JOIN hands h USING (hand_key)
-        ORDER BY {ORDERS[order]} {page}""",
-        vals + extra,
-    ).with_columns(pl.col("number").cast(pl.Int32), pl.col("seat").cast(pl.Int64))
+    sql, vals = hands_for_sql(f, d, limit=limit, offset=offset, order=order, mask=mask, **kw)
+    return _pl(con, sql, vals)
 
 
 def count_hands_for(

@@ -217,8 +217,8 @@ def test_facts_after_reingests_equal_a_fresh_ingest(tmp_path: Path) -> None:
     _check_against_the_raw_tables(db)
 
 
-def test_a_store_migrated_from_before_the_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
-    """Migrated from a schema without facts (hands but no facts): the next ingest builds them all."""
+def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
+    """Migrated from a schema without facts (hands, no facts): the next ingest builds them."""
     logs = tmp_path / "logs"
     shutil.copytree(ROOT / "sample_logs" / "tournament", logs)
     db = tmp_path / "t.duckdb"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
 import duckdb
+import polars as pl
 import pytest
 
 from tarock_logs.store import queries as q
+from tarock_logs.store.pseudonyms import pseudonym
 from tests.support.store_fixtures import stored_hand_id
 
 NO_FILTERS = (None, None, None, None, None)
@@ -33,28 +36,78 @@ def test_a_stored_hand_is_found_with_its_session_and_facts(sample_cur) -> None:
     )
 
 
-def test_the_overview_counts_match_the_hand_index(sample_cur) -> None:
+def _all_findings(cur, ff: q.FindingFilters) -> list[dict]:
+    rows, offset = [], 0
+    while True:
+        page = q.findings_page(cur, ff, offset=offset, limit=7)
+        rows += page.to_dicts()
+        if page.height < 7:
+            return rows
+        offset += 7
+
+
+def test_the_overview_counts_match_the_finding_lists(sample_cur) -> None:
     counts = q.overview(sample_cur)
-    idx = q.hands_index(sample_cur)
-    assert counts["hands"] == idx.height
-    assert counts["illegal"] == idx["illegal"].sum()
-    assert counts["discrepancy"] == idx["discrepancy"].sum()
-    assert counts["sessions"] == q.sessions_index(sample_cur).height
+    everything = q.FindingFilters(findings_only=False)
+    assert counts["hands"] == q.count_findings(sample_cur, everything)
+    assert counts["illegal"] == q.count_findings(sample_cur, q.FindingFilters(kinds=("illegal",)))
+    assert counts["discrepancy"] == q.count_findings(
+        sample_cur, q.FindingFilters(kinds=("discrepancy",))
+    )
+    assert counts["sessions"] == q.count_sessions(sample_cur)
 
 
-def test_filter_hands_by_kind_of_finding(sample_cur) -> None:
-    idx = q.hands_index(sample_cur)
-    illegal = q.filter_hands(idx, kinds=["illegal"])
-    assert set(illegal["session_id"]) == {
+def test_findings_by_kind_of_finding(sample_cur) -> None:
+    def sessions(**kw) -> set[str]:
+        rows = _all_findings(sample_cur, q.FindingFilters(**kw))
+        return {r["label"].split(" · ")[0] for r in rows}
+
+    assert sessions(kinds=("illegal",)) == {
         "sim-slovenian-2027-r1-A",
         "sim-slovenian-2027-r1-C",
         "sim-slovenian-2027-r1-D",
     }
-    wrong = q.filter_hands(idx, kinds=["discrepancy"])
-    assert set(wrong["session_id"]) == {"sim-slovenian-2027-r1-B"}
-    anything = q.filter_hands(idx, findings_only=True)
-    assert anything.height >= illegal.height + wrong.height
-    assert q.filter_hands(idx, player="no such player").is_empty()
+    assert sessions(kinds=("discrepancy",)) == {"sim-slovenian-2027-r1-B"}
+    assert len(_all_findings(sample_cur, q.FindingFilters())) >= 4
+    assert q.count_findings(sample_cur, q.FindingFilters(player="no such player")) == 0
+
+
+def test_the_finding_pages_are_the_whole_list_in_order_without_repeats(sample_cur) -> None:
+    """Server-side paging: consecutive pages cover the count, each hand once, in the order
+    asked for (sorted by the database)."""
+    everything = q.FindingFilters(findings_only=False)
+    rows = _all_findings(sample_cur, everything)
+    assert len(rows) == q.count_findings(sample_cur, everything)
+    assert len({r["hand_id"] for r in rows}) == len(rows)
+    worst = q.findings_page(sample_cur, everything, limit=5, order="most illegal actions")
+    assert worst["n_violations"].to_list() == sorted(worst["n_violations"].to_list(), reverse=True)
+    assert worst["n_violations"][0] == max(r["n_violations"] for r in rows)
+
+
+def test_the_finding_filters_narrow_the_list(sample_cur) -> None:
+    opts = q.finding_options(sample_cur)
+    assert opts["game"] == ["slovenian"] and opts["round"]
+    name = opts["player"][0]
+    mine = _all_findings(sample_cur, q.FindingFilters(player=name, findings_only=False))
+    assert mine and len(mine) < q.count_findings(sample_cur, q.FindingFilters(findings_only=False))
+    one_round = q.FindingFilters(round=opts["round"][0], findings_only=False)
+    assert all(r["round"] == opts["round"][0] for r in _all_findings(sample_cur, one_round))
+
+
+def test_sessions_are_paged_and_searched(sample_cur) -> None:
+    n = q.count_sessions(sample_cur)
+    first, second = (
+        q.sessions_page(sample_cur, limit=3),
+        q.sessions_page(sample_cur, offset=3, limit=3),
+    )
+    assert first.height == 3 and not set(first["session_id"]) & set(second["session_id"])
+    found = q.sessions_page(sample_cur, "R1-c")  # any case, a part of the label
+    assert found["session_id"].to_list() == ["sim-slovenian-2027-r1-C"]
+    assert q.count_sessions(sample_cur, "r1-C") == 1 and n > 3
+    assert q.sessions_page(sample_cur, "100%_\\").is_empty()  # LIKE's wildcards are text
+    assert q.session_label(sample_cur, "sim-slovenian-2027-r1-C").endswith(
+        "sim-slovenian-2027-r1-C"
+    )
 
 
 def test_a_players_next_hand_follows_the_playing_order(sample_cur) -> None:
@@ -83,11 +136,28 @@ def test_the_tournament_sessions_are_its_tables(sample_cur) -> None:
 def test_drill_down_counts_the_same_hands_as_the_figure(sample_cur) -> None:
     roles = q.stats_section(sample_cur, "roles", NO_FILTERS)
     for row in roles.head(6).iter_rows(named=True):
-        hands = q.drill_hands(
-            sample_cur, (None, None, None, None, row["player_id"]), (("role", row["role"]),)
-        )
-        assert hands["hand_id"].n_unique() == row["hands"]
-        assert hands["replay"].str.starts_with("/replay?hand=").all()
+        filters = (None, None, None, None, row["player_id"])
+        drill = (("role", row["role"]),)
+        seats, hands = q.drill_count(sample_cur, filters, drill)
+        assert hands == row["hands"]
+        page = q.drill_page(sample_cur, filters, drill, 0, 1000)
+        assert page.height == seats and page["hand_id"].n_unique() == hands
+        assert page["replay"].str.starts_with("/replay?hand=").all()
+        assert set(page["name"]) == {row["name"]}
+
+
+def test_drill_down_pages_and_the_csv_hold_the_same_rows(sample_cur) -> None:
+    drill = (("role", "declarer"),)
+    seats, _ = q.drill_count(sample_cur, NO_FILTERS, drill)
+    pages = [q.drill_page(sample_cur, NO_FILTERS, drill, k, 10) for k in range(0, seats, 10)]
+    together = pl.concat(pages)
+    assert together.height == seats
+    assert together.equals(q.drill_page(sample_cur, NO_FILTERS, drill, 0, seats))
+    csv = pl.read_csv(io.BytesIO(q.drill_csv(sample_cur, NO_FILTERS, drill)))
+    assert csv.height == seats
+    assert csv["hand_id"].to_list() == together["hand_id"].to_list()
+    masked = pl.read_csv(io.BytesIO(q.drill_csv(sample_cur, NO_FILTERS, drill, mask=True)))
+    assert masked["name"].to_list() == [pseudonym(n) for n in together["name"].to_list()]
 
 
 def test_the_filter_values_are_what_the_store_holds(sample_cur) -> None:

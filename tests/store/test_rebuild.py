@@ -118,3 +118,36 @@ def test_a_changed_log_file_is_not_read_again_but_rebuilt_from_the_store(tmp_pat
         assert [h.actions for h in loaded[0].hands] == [h.actions for h in logged.hands]
     finally:
         con.close()
+
+
+def test_a_jsonl_session_is_read_back_by_its_byte_span_not_the_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: the replay read the session's whole log file again (and hashed it) for
+    every hand it opened; a JSONL session is read by the bytes of its line alone."""
+    log = tmp_path / "round.jsonl"
+    log.write_bytes(DISPUTED.read_bytes())
+    db = tmp_path / "t.duckdb"
+    ingest([str(log)], db=str(db))
+    logged = [SessionAdapter.validate_json(x) for x in DISPUTED.read_bytes().splitlines() if x]
+    con = connect_reader(db)
+    try:
+        cur = con.cursor()
+        spans = cur.execute(
+            "SELECT session_id, byte_start, byte_length FROM sessions ORDER BY byte_start"
+        ).fetchall()
+        lines = log.read_bytes().splitlines(keepends=True)
+        assert [(a, b) for _, a, b in spans] == [
+            (sum(len(x) for x in lines[:i]), len(lines[i])) for i in range(len(lines))
+        ]
+
+        def no_whole_file(*_a: object, **_k: object) -> None:
+            raise AssertionError("the whole file was read again")
+
+        monkeypatch.setattr(rebuild, "read_file", no_whole_file)
+        monkeypatch.setattr(rebuild, "sha256_file", no_whole_file)
+        for session in logged:
+            loaded = rebuild.load_session(cur, session.id)
+            assert loaded is not None and loaded[0] == session
+    finally:
+        con.close()

@@ -1,0 +1,328 @@
+"""Statistics on a million hands (issue 18): build the store from the simulator, then time
+every dashboard query and page and ``tarock stats``, cold and warm.
+
+    .venv/bin/python benchmarks/stats_1m.py build --workdir /tmp/tarock-1m       # ~1M hands
+    .venv/bin/python benchmarks/stats_1m.py measure --workdir /tmp/tarock-1m     # the timings
+    .venv/bin/python benchmarks/stats_1m.py all --workdir /tmp/tarock-1m --hands 50000
+
+**build**: a pool of ``--pool`` simulated Slovenian hands (``tarock_logs.tools.simulate``,
+sessions of 16 at tables of 4, players drawn from 24 names) is written out again and again
+with new session and hand ids (every hand stored, none a duplicate) into files of
+``--per-file`` hands, each copy dated one day later; then ``tarock ingest`` (the CLI, default
+workers) loads them into a fresh store. The proportional set size (PSS) of the whole ingest
+process tree is sampled every 0.5 s from ``/proc/<pid>/smaps_rollup`` (target: ≤ 1 GB).
+
+**measure**: in a fresh process each query of the read API (``store.queries``) and each
+statistics section runs once (cold: the first query of the process, data not in DuckDB's
+buffers) and then five times (warm: the median); ``tarock stats --format json`` runs as a
+subprocess (wall time and peak RSS, targets ≤ 2 s and ≤ 1 GB); the dashboard is served by
+``tarock dashboard`` and driven in Debian's Chromium: the Players and Audit pages are opened
+cold (first visit after the server started) and warm (a reload), each time until the page's
+script has finished and its tables are drawn (targets: Players ≤ 3 s cold and ≤ 1 s warm,
+Audit ≤ 1 s); a replay step is timed server-side with Streamlit's AppTest on the hand with
+the most actions (p95 target ≤ 150 ms). One JSON object on stdout, progress on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TAROCK = Path(sys.executable).with_name("tarock")
+
+
+def say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- build
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(parents.get(p, []))
+    return out
+
+
+def _pss_mb(pids: list[int]) -> float:
+    total = 0
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def write_copies(
+    lines: list[bytes], n_hands: int, per_file: int, folder: Path, prefix: bytes
+) -> int:
+    """``n_hands`` hands as renamed copies of the pool ``lines``, each copy a day later."""
+    written = file_no = copy = in_file = 0
+    out = None
+    start = dt.date(2024, 1, 1)
+    while written < n_hands:
+        day = (start + dt.timedelta(days=copy)).isoformat().encode()
+        for line in lines:
+            if written >= n_hands:
+                break
+            if out is None:
+                out = open(folder / f"part-{file_no:05d}.jsonl", "wb")
+                in_file = 0
+            line = line.replace(prefix, prefix + b"c%d-" % copy)
+            line = line.replace(b'"id":', b'"event":{"date":"' + day + b'"},"id":', 1)
+            out.write(line)
+            n = line.count(b'"number":')
+            written += n
+            in_file += n
+            if in_file >= per_file:
+                out.close()
+                out = None
+                file_no += 1
+        copy += 1
+    if out is not None:
+        out.close()
+    return written
+
+
+def build(args: argparse.Namespace) -> dict[str, Any]:
+    from tarock_logs.tools.simulate import dumps_session, simulate_hands
+
+    work: Path = args.workdir
+    logs = work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    db = work / "store.duckdb"
+    for old in [db, *work.glob("store.duckdb.*")]:
+        if old.is_file():
+            old.unlink()
+    for old in logs.iterdir():
+        old.unlink()
+    t0 = time.perf_counter()
+    pool = simulate_hands(args.pool, args.seed, hands_per_session=16)
+    lines = [dumps_session(s) for s in pool]
+    written = write_copies(
+        lines, args.hands, args.per_file, logs, f'"sim-slovenian-{args.seed}-'.encode()
+    )
+    size = sum(p.stat().st_size for p in logs.iterdir())
+    say(f"generated {written} hands ({size / 1e6:.0f} MB) in {time.perf_counter() - t0:.0f} s")
+    t1 = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(TAROCK), "ingest", str(logs), "--db", str(db), "-q", "--format", "json"],
+        stdout=subprocess.PIPE,
+    )
+    peak = 0.0
+    curve = []
+    while proc.poll() is None:
+        pss = _pss_mb(_tree(proc.pid))
+        peak = max(peak, pss)
+        if not curve or time.perf_counter() - t1 - curve[-1][0] >= 30:
+            curve.append((round(time.perf_counter() - t1), round(pss)))
+            say(f"  {curve[-1][0]:6.0f} s  tree PSS {pss:6.0f} MB")
+        time.sleep(0.5)
+    out = proc.stdout.read() if proc.stdout else b""
+    summary = json.loads(out) if out.strip() else {}
+    t_ingest = time.perf_counter() - t1
+    return {
+        "hands": written,
+        "log_mb": round(size / 1e6),
+        "ingest_seconds": round(t_ingest, 1),
+        "ingest_hands_per_s": round(written / t_ingest),
+        "ingest_tree_peak_pss_mb": round(peak),
+        "ingest_exit": proc.returncode,
+        "db_mb": round(db.stat().st_size / 1e6) if db.exists() else None,
+        "hands_stored": summary.get("hands_stored"),
+        "pss_curve": curve,
+    }
+
+
+# --------------------------------------------------------------------------- measure
+
+
+def _timed(fn: Any, warm: int = 5) -> dict[str, float]:
+    t0 = time.perf_counter()
+    fn()
+    cold = time.perf_counter() - t0
+    runs = []
+    for _ in range(warm):
+        t0 = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - t0)
+    return {"cold_ms": round(cold * 1000, 1), "warm_ms": round(statistics.median(runs) * 1000, 1)}
+
+
+def measure_queries(db: Path) -> dict[str, Any]:
+    """Every read-API query and statistics section, cold then warm, in this process."""
+    from tarock_logs.store import queries as q
+    from tarock_logs.store import stats
+
+    con = q.connect_reader(db)
+    cur = con.cursor()
+    hand_id = cur.execute("SELECT hand_id FROM hands ORDER BY n_actions DESC LIMIT 1").fetchall()
+    hid = hand_id[0][0]
+    sid = q.hand_session(cur, hid)
+    pid = cur.execute("SELECT player_id FROM players ORDER BY 1 LIMIT 1").fetchall()[0][0]
+    none = (None, None, None, None, None)
+    cases: dict[str, Any] = {
+        "overview": lambda: q.overview(cur),
+        "filter_values": lambda: q.filter_values(cur),
+        "audit_page": lambda: q.findings_page(cur, q.FindingFilters(), offset=0, limit=50),
+        "audit_count": lambda: q.count_findings(cur, q.FindingFilters()),
+        "audit_options": lambda: q.finding_options(cur),
+        "sessions_page": lambda: q.sessions_page(cur, offset=0, limit=200),
+        "session_hands": lambda: q.session_hands(cur, sid),
+        "hand_facts": lambda: q.hand_facts(cur, hid),
+        "hand_findings": lambda: q.hand_findings(cur, hid),
+        "player_neighbour_hand": lambda: q.player_neighbour_hand(cur, hid, pid, True),
+        "drill_page": lambda: q.drill_page(cur, none, (("role", "declarer"),), 0, 50),
+        "drill_count": lambda: q.drill_count(cur, none, (("role", "declarer"),)),
+    }
+    for name in stats.SECTIONS:
+        cases[f"stats_{name}"] = lambda name=name: q.stats_section(cur, name, none)
+        cases[f"stats_{name}_player"] = lambda name=name: q.stats_section(
+            cur, name, (None, None, None, None, pid)
+        )
+    out = {}
+    for name, fn in cases.items():
+        out[name] = _timed(fn)
+        say(f"  {name:28s} {out[name]}")
+    con.close()
+    return out
+
+
+def measure_stats_cli(db: Path) -> dict[str, Any]:
+    runs = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        res = subprocess.run(
+            [str(TAROCK), "stats", "--db", str(db), "--format", "json"],
+            capture_output=True,
+        )
+        runs.append(time.perf_counter() - t0)
+        assert res.returncode == 0, res.stderr.decode()
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {
+        "cold_s": round(runs[0], 2),
+        "warm_s": round(min(runs[1:]), 2),
+        "peak_rss_mb": round(peak),
+        "json_bytes": len(res.stdout),
+    }
+
+
+def measure_pages(db: Path) -> dict[str, Any]:
+    """The Players and Audit pages in Chromium, cold and warm; a replay step (AppTest)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.dashboard.browser_helpers import ARGS, CHROMIUM, serve, settle
+
+    out: dict[str, Any] = {}
+
+    def load(page: Any, url: str, ready: str) -> float:
+        t0 = time.perf_counter()
+        page.goto(url)
+        settle(page)
+        page.wait_for_selector(ready, timeout=120_000)
+        return time.perf_counter() - t0
+
+    with serve(db) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            table = "[data-testid='stDataFrame']"
+            out["players_cold_s"] = round(load(page, f"{url}/players", table), 2)
+            out["players_warm_s"] = round(
+                min(load(page, f"{url}/players", table) for _ in range(3)), 2
+            )
+            out["audit_cold_s"] = round(load(page, f"{url}/audit", table), 2)
+            out["audit_warm_s"] = round(min(load(page, f"{url}/audit", table) for _ in range(3)), 2)
+        finally:
+            browser.close()
+    out["replay_step"] = measure_replay_step(db)
+    return out
+
+
+def measure_replay_step(db: Path, steps: int = 40) -> dict[str, Any]:
+    from streamlit.testing.v1 import AppTest
+
+    from tarock_logs.store.queries import connect_reader
+
+    con = connect_reader(db)
+    hand_id = con.execute(
+        "SELECT hand_id FROM hands WHERE verified ORDER BY n_actions DESC LIMIT 1"
+    ).fetchall()[0][0]
+    con.close()
+    os.environ["TAROCK_DB"] = str(db)
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("app_pages/replay.py")
+    at.query_params["hand"] = hand_id
+    at.query_params["step"] = "0"
+    t0 = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - t0
+    at.run()
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        at.button(key="forward").click().run()
+        times.append(time.perf_counter() - t0)
+        assert not at.exception, [e.value for e in at.exception]
+    ms = sorted(t * 1000 for t in times)
+    return {
+        "first_open_s": round(first, 2),
+        "median_ms": round(statistics.median(ms)),
+        "p95_ms": round(ms[max(0, int(len(ms) * 0.95) - 1)]),
+        "max_ms": round(ms[-1]),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["build", "measure", "all"])
+    ap.add_argument("--workdir", type=Path, required=True)
+    ap.add_argument("--hands", type=int, default=1_000_000)
+    ap.add_argument("--pool", type=int, default=4000)
+    ap.add_argument("--per-file", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    report: dict[str, Any] = {}
+    if args.what in ("build", "all"):
+        report["build"] = build(args)
+        say(json.dumps(report["build"]))
+    if args.what in ("measure", "all"):
+        db = args.workdir / "store.duckdb"
+        report["queries"] = measure_queries(db)
+        report["stats_cli"] = measure_stats_cli(db)
+        say(json.dumps(report["stats_cli"]))
+        report["pages"] = measure_pages(db)
+        say(json.dumps(report["pages"]))
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
