@@ -302,10 +302,10 @@ def pager(key: str, total: int, size: int) -> int:
         st.session_state[key] = 1
     page = 1
     if pages > 1:
-        page = int(st.number_input(f"Page (of {pages})", 1, pages, step=1, key=key))
+        page = int(st.number_input(tr("Page (of {n})", n=pages), 1, pages, step=1, key=key))
     offset = (page - 1) * size
-    if total:
-        st.caption(f"rows {offset + 1}–{min(offset + size, total)} of {total}")
+    if total > size:
+        st.caption(tr("rows {a}–{b} of {n}", a=offset + 1, b=min(offset + size, total), n=total))
     return offset
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard.state import data, lang, masked, require_db, tr, url_selectbox
+from dashboard.state import data, lang, masked, pager, query, require_db, tr, url_selectbox
 from dashboard.view_model import game_name
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
@@ -165,17 +165,35 @@ def _pending(table: str) -> Callable[[], None]:
     return mark
 
 
+#: rows of a table (and of the hands behind a figure) per page
+PAGE = 25
+
+
 def table(
     df: pl.DataFrame,
     cols: list[Col],
     key: str,
     drill: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = None,
 ) -> None:
-    """Show ``df``; with ``drill`` a selected row opens the dialog of the hands behind it
+    """Show one page of ``df``, sorted on the server by the column chosen (never the whole
+    table); with ``drill`` a selected row opens the dialog of the hands behind it
     (``drill(row)`` gives its title and the drill-down fields)."""
     if df.is_empty():
         st.caption(tr("Nothing to show for this selection."))
         return
+    present = {col: (label, kind) for col, label, kind in cols if col in df.columns}
+    if df.height > PAGE:
+        c_sort, c_page = st.columns([2, 1])
+        by = c_sort.selectbox(
+            tr("Sort by"), list(present), key=f"{key}_sort",
+            format_func=lambda c: tr(present[c][0]),
+        )  # fmt: skip
+        if by is not None:
+            desc = present[by][1] in {"int", "num", "pct"}  # numbers: the largest first
+            df = df.sort(by, descending=desc, nulls_last=True, maintain_order=True)
+        with c_page:
+            offset = pager(f"{key}_page", df.height, PAGE)
+        df = df.slice(offset, PAGE)
     st.dataframe(
         _display(df, cols),
         hide_index=True,
@@ -196,13 +214,15 @@ def table(
 
 @st.dialog(" ", width="large")
 def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
-    """The hands behind one figure, each with a link into the replay."""
-    hands: pl.DataFrame = data(q.game_drill_hands, filters, drill, LANG)
+    """The hands behind one figure, a page at a time (fetched from the database page by
+    page), each with a link into the replay; the CSV of them all is made when asked for."""
+    total: int = data(q.game_drill_count, filters, drill)
     st.markdown(f"**{md(title)}**")
-    st.caption(tr("{n} hands", n=hands["hand_id"].n_unique()))
+    st.caption(tr("{n} hands", n=total))
+    offset = pager("drill_page", total, PAGE)
+    hands: pl.DataFrame = data(q.game_drill_page, filters, drill, offset, PAGE, LANG)
     shown = _display(
         hands.with_columns(
-            pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("name"),
             pl.col("date").cast(pl.String),
             pl.when(pl.col("won")).then(pl.lit(tr("yes")))
             .when(~pl.col("won")).then(pl.lit(tr("no")))
@@ -221,13 +241,22 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
         width="stretch",
         column_config={tr("replay"): st.column_config.LinkColumn(display_text=tr("open"))},
     )
-    st.download_button(
-        tr("Download these hands (CSV)"),
-        hands.write_csv(),
-        file_name=f"hands-{dt.date.today()}.csv",
-        mime="text/csv",
-        icon=":material/download:",
-    )
+    mask = bool(st.session_state.get("mask_names"))
+    csv_key = (filters, drill, mask)
+    if st.session_state.get("_csv_for") != csv_key:
+        if st.button(tr("Prepare the CSV of these hands"), icon=":material/table_view:"):
+            with st.spinner(tr("Writing the CSV…")):
+                st.session_state["_csv_bytes"] = query(q.game_drill_csv, filters, drill, mask)
+            st.session_state["_csv_for"] = csv_key
+            st.rerun(scope="fragment")
+    else:
+        st.download_button(
+            tr("Download these hands (CSV)"),
+            st.session_state.get("_csv_bytes", b""),
+            file_name=f"hands-{dt.date.today()}.csv",
+            mime="text/csv",
+            icon=":material/download:",
+        )
 
 
 def section(name: str) -> pl.DataFrame:
@@ -280,16 +309,12 @@ with next(tab):
         "t_players",
         lambda r: (_who(r), {"player": r["player_id"]}),
     )  # fmt: skip
-    sot: pl.DataFrame = data(q.stats_section, "time", filters)
-    counts = sot.group_by("player_id").agg(pl.col("hands").sum())
-    ok = counts.filter(pl.col("hands") >= MIN_SAMPLE)["player_id"].to_list()
-    if ok:
+    # charted from an aggregate: at most a few hundred points per player, names masked in
+    # the query (issue 18)
+    sot: pl.DataFrame = data(q.timeline, filters, bool(st.session_state.get("mask_names")))
+    if sot.height:
         st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
-        chart = sot.filter(pl.col("player_id").is_in(ok)).with_columns(
-            pl.int_range(1, pl.len() + 1).over("player_id").alias(tr("session")),
-            pl.col("name").fill_null("").map_elements(masked, return_dtype=pl.String),
-            pl.col("cumulative").alias(tr("score")),
-        )
+        chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})
         st.line_chart(chart, x=tr("session"), y=tr("score"), color="name")
 
 with next(tab):

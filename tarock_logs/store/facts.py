@@ -8,7 +8,9 @@ ones (actions, tricks, score items) for every figure:
   bonuses announced and made, kontras given and successful, monds lost and captured, radelci
   earned and cleared, upheld renons, tricks won;
 * ``bonus_facts`` and ``kontra_facts``: one row per announcement and per kontra, with whether
-  it was made (succeeded);
+  it was made (succeeded); ``schlemm_facts``: Royal Tarock's Schlemme with their outcome;
+* for the per-game tables, in ``seat_facts``: thrown-in deals, Royal Tarock's attacker and
+  defender roles and its hands decided pair against pair;
 * ``player_summary``: per player and role, the totals of ``seat_facts`` (the unfiltered
   Players page), refreshed for the players an ingest touched.
 
@@ -25,19 +27,24 @@ from __future__ import annotations
 
 import duckdb
 
-#: Seats of the key range ``$lo..$hi``: the player-hand relation of the statistics.
+#: Seats of the key range ``$lo..$hi``: the player-hand relation of the statistics, with the
+#: seat's fixed pair and the dealer's (Royal Tarock) and whether the deal was thrown in.
 _PH = """
     SELECT hs.hand_key, hs.seat, pl.player_key, s.session_key, h.game, s.date, h.number,
-           hs.role, h.contract, sp.pair, h.won AS declarer_won,
+           hs.role, h.contract, sp.pair, dp.pair AS dealer_pair, h.won AS declarer_won,
            CASE WHEN hs.role IN ('declarer', 'partner') THEN h.won
                 WHEN hs.role = 'defender' THEN NOT h.won END AS won,
            coalesce(hs.recorded_total, hs.recomputed_total) AS score,
-           hs.radelci_before, hs.radelci_after
+           hs.radelci_before, hs.radelci_after, ti.hand_key IS NOT NULL AS thrown_in
     FROM hand_scores hs
     JOIN hands h ON h.hand_key = hs.hand_key
     JOIN sessions s ON s.session_id = h.session_id
     JOIN players pl ON pl.player_id = hs.player_id
     LEFT JOIN session_players sp ON sp.session_id = h.session_id AND sp.seat = hs.seat
+    LEFT JOIN session_players dp ON dp.session_id = h.session_id AND dp.seat = h.dealer
+    LEFT JOIN (SELECT DISTINCT hand_key FROM actions
+               WHERE hand_key BETWEEN $lo AND $hi AND type = 'throw_in') ti
+           ON ti.hand_key = hs.hand_key
     WHERE hs.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
 """
 
@@ -62,19 +69,57 @@ _BONUSES = f"""
 """
 
 #: A kontra succeeds when the doubled item (``contract`` for the game) favours the side that
-#: gave it.
+#: gave it; for the per-game tables, a Royal Tarock contra on a Schlemm succeeds when that
+#: Schlemm failed (its announcer's item is negative).
 _KONTRAS = f"""
     SELECT a.hand_key, a.seat, coalesce(a.target, 'game') AS target,
            CAST(coalesce(a.level, 1) AS UTINYINT) AS level,
            CASE WHEN v.value IS NULL THEN NULL
                 WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
-                ELSE v.value < 0 END AS success
+                ELSE v.value < 0 END AS success,
+           CASE WHEN ph.game <> 'royal' THEN
+                    CASE WHEN v.value IS NULL THEN NULL
+                         WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
+                         ELSE v.value < 0 END
+                WHEN rv.value < 0 THEN TRUE WHEN rv.value > 0 THEN FALSE END AS game_success
     FROM actions a
     JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v
       ON v.hand_key = a.hand_key
      AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
+    LEFT JOIN (
+        SELECT an.hand_key, an.bonus, min(coalesce(si.recomputed, si.recorded)) AS value
+        FROM actions an
+        JOIN score_items si ON si.hand_key = an.hand_key AND si.seat = an.seat
+         AND si.item = an.bonus
+        WHERE an.hand_key BETWEEN $lo AND $hi AND si.hand_key BETWEEN $lo AND $hi
+          AND an.type = 'announce'
+        GROUP BY an.hand_key, an.bonus
+    ) rv ON rv.hand_key = a.hand_key AND rv.bonus = a.target
     WHERE a.hand_key BETWEEN $lo AND $hi AND a.type = 'kontra'
+"""
+
+#: A Royal Tarock Schlemm (``S_…`` or the Spiel ``F_SPIEL``) announced by a seat, with its
+#: outcome for the announcer: made (the announcer's item is positive), failed (negative),
+#: raised (a partner's Hebung replaced it) or unknown (no item).
+_SCHLEMME = """
+    SELECT a.hand_key, a.seat, a.bonus,
+           CASE WHEN v.value > 0 THEN 'made' WHEN v.value < 0 THEN 'failed'
+                WHEN r.raised THEN 'raised' ELSE 'unknown' END AS outcome
+    FROM actions a
+    JOIN hands h ON h.hand_key = a.hand_key AND h.game = 'royal'
+    LEFT JOIN (
+        SELECT hand_key, seat, item, coalesce(recomputed, recorded) AS value FROM score_items
+        WHERE hand_key BETWEEN $lo AND $hi
+    ) v ON v.hand_key = a.hand_key AND v.seat = a.seat AND v.item = a.bonus
+    LEFT JOIN (
+        SELECT DISTINCT x.hand_key, x.raises AS bonus, TRUE AS raised
+        FROM actions x WHERE x.hand_key BETWEEN $lo AND $hi AND x.type = 'announce'
+          AND x.raises IS NOT NULL
+    ) r ON r.hand_key = a.hand_key AND r.bonus = a.bonus
+    WHERE a.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
+      AND a.type = 'announce' AND a.bonus IS NOT NULL
+      AND (a.bonus LIKE 'S\\_%' ESCAPE '\\' OR a.bonus = 'F_SPIEL')
 """
 
 #: The mond (T21) is lost by the seat that played it when the trick goes to the other side
@@ -120,21 +165,36 @@ _SEAT_FACTS = f"""
                 WHERE hand_key BETWEEN $lo AND $hi AND winner IS NOT NULL
         ) GROUP BY hand_key, seat
     )
+    , gpair AS (
+        SELECT hand_key, pair, max(score) AS pair_score
+        FROM ph WHERE game = 'royal' AND pair IS NOT NULL GROUP BY hand_key, pair
+    )
     SELECT ph.hand_key, ph.seat, ph.player_key, ph.session_key, ph.game, ph.date, ph.number,
            ph.role, ph.contract, ph.pair, ph.declarer_won, ph.won, ph.score,
            greatest(coalesce(ph.radelci_after, 0) - coalesce(ph.radelci_before, 0), 0),
            greatest(coalesce(ph.radelci_before, 0) - coalesce(ph.radelci_after, 0), 0),
            coalesce(ev.bid, 0), coalesce(ev.ann, 0), coalesce(ev.made, 0), coalesce(ev.kg, 0),
            coalesce(ev.ks, 0), coalesce(ev.ml, 0), coalesce(ev.mc, 0), coalesce(ev.rn, 0),
-           coalesce(ev.tw, 0)
+           coalesce(ev.tw, 0), ph.thrown_in,
+           CASE WHEN ph.role = 'unknown' AND ph.game = 'royal' AND ph.pair IS NOT NULL
+                THEN CASE WHEN ph.pair = ph.dealer_pair THEN 'defender' ELSE 'attacker' END
+                ELSE CAST(ph.role AS VARCHAR) END,
+           CASE WHEN ph.thrown_in THEN NULL
+                WHEN ph.game = 'royal' AND ph.pair IS NOT NULL THEN
+                    CASE WHEN mine.pair_score > theirs.pair_score THEN TRUE
+                         WHEN mine.pair_score < theirs.pair_score THEN FALSE END
+                ELSE ph.won END
     FROM ph LEFT JOIN ev ON ev.hand_key = ph.hand_key AND ev.seat = ph.seat
+    LEFT JOIN gpair mine ON mine.hand_key = ph.hand_key AND mine.pair = ph.pair
+    LEFT JOIN gpair theirs ON theirs.hand_key = ph.hand_key AND theirs.pair <> ph.pair
 """
 
 _BONUS_FACTS = f"INSERT INTO bonus_facts WITH ph AS ({_PH}) {_BONUSES}"
 _KONTRA_FACTS = f"INSERT INTO kontra_facts WITH ph AS ({_PH}) {_KONTRAS}"
+_SCHLEMM_FACTS = f"INSERT INTO schlemm_facts {_SCHLEMME}"
 
 #: the facts tables, all keyed by hand_key
-TABLES = ("seat_facts", "bonus_facts", "kontra_facts")
+TABLES = ("seat_facts", "bonus_facts", "kontra_facts", "schlemm_facts")
 
 
 def begin_run(con: duckdb.DuckDBPyConnection) -> None:
@@ -145,7 +205,7 @@ def begin_run(con: duckdb.DuckDBPyConnection) -> None:
 def add(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
     """The facts of the stored hands with ``lo <= hand_key <= hi`` (their raw rows are in)."""
     params = {"lo": lo, "hi": hi}
-    for sql in (_SEAT_FACTS, _BONUS_FACTS, _KONTRA_FACTS):
+    for sql in (_SEAT_FACTS, _BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS):
         con.execute(sql, params)
     con.execute(
         "INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "

@@ -32,9 +32,11 @@ from tarock_logs.store.stats import (
     SECTIONS,
     Filters,
     contra_success,
+    count_game_hands_for,
     count_hands_for,
     game_contracts,
     game_hands_for,
+    game_hands_for_sql,
     game_players,
     game_roles,
     hands_for,
@@ -639,6 +641,11 @@ def drill_csv(
             f"SELECT d.* EXCLUDE (name), coalesce(p.name, d.player_id) AS name FROM ({sql}) d "
             "LEFT JOIN players p USING (player_id)"
         )
+    return _csv(cur, sql, vals, batch_rows)
+
+
+def _csv(cur: duckdb.DuckDBPyConnection, sql: str, vals: list[Any], batch_rows: int) -> bytes:
+    """The rows of ``sql`` as CSV text, streamed from the database ``batch_rows`` at a time."""
     reader = cur.sql(sql, params=vals).to_arrow_reader(batch_rows)
     out = io.BytesIO()
     if reader is None:
@@ -697,11 +704,15 @@ def games_by_hands(cur: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
 
 
 def game_section(
-    cur: duckdb.DuckDBPyConnection, section: str, filters: tuple[Any, ...]
+    cur: duckdb.DuckDBPyConnection,
+    section: str,
+    filters: tuple[Any, ...],
+    mask: bool = False,
 ) -> pl.DataFrame:
     """One per-game statistics table of :data:`GAME_SECTIONS` under the filters ``(game,
-    event, date_from, date_to, player)`` (the game is required: games are never mixed)."""
-    return GAME_SECTIONS[section](cur, stats_filters(*filters))
+    event, date_from, date_to, player)`` (the game is required: games are never mixed);
+    ``mask``: names as pseudonyms."""
+    return GAME_SECTIONS[section](cur, stats_filters(*filters), mask=mask)
 
 
 def game_thrown_in(cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...]) -> int:
@@ -709,26 +720,69 @@ def game_thrown_in(cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...]) -> 
     return thrown_in(cur, stats_filters(*filters))
 
 
-def game_drill_hands(
-    cur: duckdb.DuckDBPyConnection,
-    filters: tuple[Any, ...],
-    drill: tuple[tuple[str, Any], ...],
-    lang: str = "en",
-) -> pl.DataFrame:
-    """The hands behind a per-game figure (:func:`tarock_logs.store.stats.game_hands_for`):
-    the filters ``(game, event, date_from, date_to, player)`` with the drill-down fields
-    (``role``, ``contract`` narrow the filters; ``won``, ``thrown_in``, ``schlemm``,
-    ``outcome``, ``kontra``, ``success``, ``opponent``, ``partner``), plus each hand's replay
-    link (in the page's language ``lang``)."""
+def _game_drill(
+    filters: tuple[Any, ...], drill: tuple[tuple[str, Any], ...]
+) -> tuple[Filters, dict[str, Any]]:
+    """The filters narrowed by a drill-down's ``role``, ``contract``, ``player`` and the other
+    drill fields (``won``, ``thrown_in``, ``schlemm``, ``outcome``, ``kontra``, ``success``,
+    ``opponent``, ``partner``)."""
     fields = dict(drill)
     f = stats_filters(*filters)
     narrowed = {k: fields.pop(k) for k in ("role", "contract", "player") if k in fields}
     if narrowed:
         f = dataclasses.replace(f, **narrowed)
-    df = game_hands_for(cur, f, **fields)
+    return f, fields
+
+
+def game_drill_page(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+    offset: int = 0,
+    limit: int = 50,
+    lang: str = "en",
+    mask: bool = False,
+) -> pl.DataFrame:
+    """One page of the hands behind a per-game figure
+    (:func:`tarock_logs.store.stats.game_hands_for`), with the player's name (a pseudonym
+    with ``mask``) and each hand's replay link (in the page's language ``lang``)."""
+    f, fields = _game_drill(filters, drill)
+    df = game_hands_for(cur, f, limit=limit, offset=offset, mask=True, **fields)
+    if not mask:  # the real names
+        names = frame(cur, "SELECT player_id, coalesce(name, player_id) AS name FROM players")
+        df = df.drop("name").join(names, on="player_id", how="left", maintain_order="left")
     return df.with_columns(
         pl.format("/replay?hand={}&step=0&seat=all&lang=" + lang, pl.col("hand_id")).alias("replay")
     )
+
+
+def game_drill_count(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+) -> int:
+    """How many rows the per-game drill-down lists (all pages of :func:`game_drill_page`)."""
+    f, fields = _game_drill(filters, drill)
+    return count_game_hands_for(cur, f, **fields)
+
+
+def game_drill_csv(
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    drill: tuple[tuple[str, Any], ...],
+    mask: bool = False,
+    batch_rows: int = 100_000,
+) -> bytes:
+    """Every hand behind a per-game figure as CSV, made only when asked for: the rows stream
+    from the database a batch at a time into the CSV text, never as one frame."""
+    f, fields = _game_drill(filters, drill)
+    sql, vals = game_hands_for_sql(f, mask=True, **fields)
+    if not mask:
+        sql = (
+            f"SELECT d.* EXCLUDE (name), coalesce(p.name, d.player_id) AS name FROM ({sql}) d "
+            "LEFT JOIN players p USING (player_id)"
+        )
+    return _csv(cur, sql, vals, batch_rows)
 
 
 def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:

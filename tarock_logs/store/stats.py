@@ -102,34 +102,6 @@ class Filters:
             vals.append(self.contract)
         return (" AND ".join(conds) or "TRUE"), vals
 
-    def where_rows(self, alias: str = "ph", *, with_player: bool = True) -> tuple[str, list[Any]]:
-        """SQL conditions on a player-hand relation of the raw tables (:data:`PLAYER_HANDS`:
-        player_id, name, game, event_name, tournament, date, role, contract) ``alias``."""
-        conds: list[str] = []
-        vals: list[Any] = []
-        if with_player and self.player is not None:
-            conds.append(f"({alias}.player_id = ? OR {alias}.name = ?)")
-            vals += [self.player, self.player]
-        if self.game is not None:
-            conds.append(f"{alias}.game = ?")
-            vals.append(self.game)
-        if self.event is not None:
-            conds.append(f"({alias}.event_name = ? OR {alias}.tournament = ?)")
-            vals += [self.event, self.event]
-        if self.date_from is not None:
-            conds.append(f"{alias}.date >= ?")
-            vals.append(self.date_from)
-        if self.date_to is not None:
-            conds.append(f"{alias}.date <= ?")
-            vals.append(self.date_to)
-        if self.role is not None:
-            conds.append(f"{alias}.role = ?")
-            vals.append(self.role)
-        if self.contract is not None:
-            conds.append(f"{alias}.contract = ?")
-            vals.append(self.contract)
-        return (" AND ".join(conds) or "TRUE"), vals
-
     @property
     def unfiltered(self) -> bool:
         """Nothing but (perhaps) a player: the per-player summaries answer."""
@@ -613,86 +585,19 @@ def count_hands_for(
     return int(rows[0][0]), int(rows[0][1])
 
 
-# --------------------------------------------------------------------------- raw relations
-#
-# The per-game tables below still read the raw tables through these relations (the
-# player-hand of every seat, the kontras with their success).
-
-#: One row per seat of a stored hand (the raw tables joined).
-PLAYER_HANDS = """
-SELECT hs.hand_id, hs.seat, hs.player_id, pl.name, CAST(hs.role AS VARCHAR) AS role,
-       CAST(h.game AS VARCHAR) AS game, h.ruleset, h.contract, h.declarer, h.partner,
-       h.won AS declarer_won, h.session_id, h.number, s.event_name, s.tournament, s.date,
-       coalesce(hs.recorded_total, hs.recomputed_total) AS score,
-       CASE WHEN hs.role IN ('declarer', 'partner') THEN h.won
-            WHEN hs.role = 'defender' THEN NOT h.won END AS won,
-       hs.radelci_before, hs.radelci_after
-FROM hand_scores hs
-JOIN hands h ON h.hand_id = hs.hand_id
-JOIN sessions s ON s.session_id = h.session_id
-LEFT JOIN players pl ON pl.player_id = hs.player_id
-"""
-
-_KONTRA_EVENTS = """
-SELECT a.hand_id, a.seat, coalesce(a.target, 'game') AS target, coalesce(a.level, 1) AS level,
-       CASE WHEN v.value IS NULL THEN NULL
-            WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0 ELSE v.value < 0 END
-           AS success
-FROM actions a
-JOIN ph ON ph.hand_id = a.hand_id AND ph.seat = a.seat
-LEFT JOIN (
-    SELECT si.hand_id, si.item, coalesce(si.recomputed, si.recorded) AS value
-    FROM score_items si JOIN hands h ON h.hand_id = si.hand_id AND si.seat = h.declarer
-) v ON v.hand_id = a.hand_id
-   AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
-WHERE a.type = 'kontra'
-"""
-
-
 # --------------------------------------------------------------------------- per game
 #
 # The Players page opens on one game and never mixes games: every function below requires
-# ``Filters.game``. Their base relation is the player-hand with, in addition, the seat's
-# fixed pair (Royal Tarock), the pair's part in the hand (Royal Tarock's ``attacker`` and
-# ``defender``: the dealer's pair defends) and whether the deal was **thrown in** (a
-# ``throw_in`` action: nobody played it). Thrown-in deals are counted on their own and left
-# out of every average, rate and count of hands played.
+# ``Filters.game``. Their base relation is the seat facts with the per-game columns: the
+# seat's fixed pair (Royal Tarock), the seat's role with Royal Tarock's ``attacker`` and
+# ``defender`` (the pair's part in the hand: the dealer's pair defends), the side's result
+# with Royal Tarock's hands decided pair against pair (a pair won the hand when its seats
+# wrote more than the other pair's; no result on a tie) and whether the deal was **thrown
+# in** (a ``throw_in`` action: nobody played it). Thrown-in deals are counted on their own
+# and left out of every average, rate and count of hands played.
 
 #: roles of the per-game tables, in the order they are shown
 GAME_ROLES = ("declarer", "partner", "attacker", "defender", "klop", "sitting_out", "unknown")
-
-_GAME_PH = f"""
-SELECT p.* REPLACE (
-           CASE WHEN p.role = 'unknown' AND p.game = 'royal' AND sp.pair IS NOT NULL
-                THEN CASE WHEN sp.pair = dp.pair THEN 'defender' ELSE 'attacker' END
-                ELSE p.role END AS role),
-       sp.pair, sp.role AS seat_part, coalesce(ti.thrown_in, FALSE) AS thrown_in
-FROM ({PLAYER_HANDS}) p
-JOIN hands hh ON hh.hand_id = p.hand_id
-LEFT JOIN session_players sp ON sp.session_id = p.session_id AND sp.seat = p.seat
-LEFT JOIN session_players dp ON dp.session_id = p.session_id AND dp.seat = hh.dealer
-LEFT JOIN (SELECT DISTINCT hand_id, TRUE AS thrown_in FROM actions WHERE type = 'throw_in') ti
-       ON ti.hand_id = p.hand_id
-"""
-
-#: the player-hand of one game, with Royal Tarock's hands decided pair against pair: a
-#: pair won the hand when its seats wrote more than the other pair's (no result on a tie)
-_GAME_BASE = f"""
-gph0 AS ({_GAME_PH}),
-gpair AS (
-    SELECT hand_id, pair, max(score) AS pair_score
-    FROM gph0 WHERE game = 'royal' AND pair IS NOT NULL GROUP BY hand_id, pair),
-gph AS (
-    SELECT g.* REPLACE (
-               CASE WHEN g.thrown_in THEN NULL
-                    WHEN g.game = 'royal' AND g.pair IS NOT NULL THEN
-                        CASE WHEN mine.pair_score > theirs.pair_score THEN TRUE
-                             WHEN mine.pair_score < theirs.pair_score THEN FALSE END
-                    ELSE g.won END AS won)
-    FROM gph0 g
-    LEFT JOIN gpair mine ON mine.hand_id = g.hand_id AND mine.pair = g.pair
-    LEFT JOIN gpair theirs ON theirs.hand_id = g.hand_id AND theirs.pair <> g.pair)
-"""
 
 
 def _game(f: Filters) -> str:
@@ -701,18 +606,26 @@ def _game(f: Filters) -> str:
     return f.game
 
 
-def _gwith(f: Filters, *, with_player: bool = True) -> tuple[str, list[Any]]:
-    """``WITH gph0, gpair, gph, ph AS (the filtered per-game player-hands)``."""
+def _gwith(f: Filters, *, with_player: bool = True, mask: bool = False) -> tuple[str, list[Any]]:
+    """``WITH ph AS (the filtered per-game seat facts)``: ``role`` is the per-game role,
+    ``won`` the per-game result; ``player_id``, ``name`` (masked on request) and
+    ``session_id`` joined."""
     _game(f)
-    cond, vals = f.where_rows("p", with_player=with_player)
-    return f"WITH {_GAME_BASE}, ph AS (SELECT * FROM gph p WHERE {cond})\n", vals
+    cond, vals = f.where("sf", with_player=with_player)
+    return (
+        "WITH ph AS (SELECT sf.* EXCLUDE (role, won, game, game_role, game_won), "
+        "sf.game_role AS role, sf.game_won AS won, CAST(sf.game AS VARCHAR) AS game, "
+        f"p.player_id, {_name('p.name', mask)} AS name, s.session_id "
+        "FROM seat_facts sf JOIN players p USING (player_key) "
+        f"JOIN sessions s USING (session_key) WHERE {cond})\n"
+    ), vals
 
 
-def game_players(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def game_players(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
     """Per player in one game: hands at the table, thrown-in deals (on their own), hands
     played, decided, won, win rate, total and average score (thrown-in deals left out), and
     the hands in each role."""
-    w, vals = _gwith(f)
+    w, vals = _gwith(f, mask=mask)
     df = _pl(
         con,
         w
@@ -734,11 +647,11 @@ def game_players(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")
 
 
-def game_roles(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def game_roles(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
     """Per player and role in one game (Royal Tarock: ``attacker`` / ``defender``, the pair's
     part in the hand): hands played, decided, won, win rate, average score; thrown-in deals
     left out."""
-    w, vals = _gwith(f)
+    w, vals = _gwith(f, mask=mask)
     df = _pl(
         con,
         w
@@ -752,62 +665,48 @@ def game_roles(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
 
 
-def game_contracts(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def game_contracts(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
     """Per contract of one game only (contract tables never mix games): hands played, won,
     win rate, the declarer's average score; thrown-in deals left out (they have no
     contract). ``drill_role`` is the role to drill down with."""
     _game(f)
-    return contracts(con, f)
+    return contracts(con, f, mask=mask)
 
 
 def thrown_in(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
     """The number of thrown-in deals of one game under the filters (counted on their own)."""
     w, vals = _gwith(f)
-    rows = con.execute(
-        w + "SELECT count(DISTINCT hand_id) FROM ph WHERE thrown_in", vals
-    ).fetchall()
+    cur = con.cursor()
+    try:
+        rows = cur.execute(
+            w + "SELECT count(DISTINCT hand_key) FROM ph WHERE thrown_in", vals
+        ).fetchall()
+    finally:
+        cur.close()
     return int(rows[0][0])
 
 
-#: a Royal Tarock Schlemm (an announced premium, ``S_…``, or the Spiel ``F_SPIEL``) with its
-#: outcome for the announcing pair, read from the stored score items: made (the announcer's
-#: item is positive), failed (negative), raised (a partner's Hebung replaced it: the raising
-#: Schlemm carries the score), unknown (no item stored)
-_ROYAL_SCHLEMM = """
-SELECT a.hand_id, a.seat, a.bonus,
-       CASE WHEN v.value > 0 THEN 'made' WHEN v.value < 0 THEN 'failed'
-            WHEN r.raised THEN 'raised' ELSE 'unknown' END AS outcome
-FROM actions a
-JOIN hands h ON h.hand_id = a.hand_id AND h.game = 'royal'
-LEFT JOIN (
-    SELECT hand_id, seat, item, coalesce(recomputed, recorded) AS value FROM score_items
-) v ON v.hand_id = a.hand_id AND v.seat = a.seat AND v.item = a.bonus
-LEFT JOIN (
-    SELECT DISTINCT x.hand_id, x.raises AS bonus, TRUE AS raised
-    FROM actions x WHERE x.type = 'announce' AND x.raises IS NOT NULL
-) r ON r.hand_id = a.hand_id AND r.bonus = a.bonus
-WHERE a.type = 'announce' AND a.bonus IS NOT NULL
-  AND (a.bonus LIKE 'S\\_%' ESCAPE '\\' OR a.bonus = 'F_SPIEL')
-"""
-
-
-def royal_schlemm(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def royal_schlemm(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
     """Royal Tarock: per player and Schlemm, announced, made, failed, raised (replaced by the
     partner's Hebung) and of unknown outcome, and the success rate over the decided ones."""
     if _game(f) != "royal":
         raise ValueError("Schlemm statistics are Royal Tarock's")
-    w, vals = _gwith(f)
+    w, vals = _gwith(f, mask=mask)
     df = _pl(
         con,
         w
-        + f""", sch AS ({_ROYAL_SCHLEMM})
+        + """
         SELECT ph.player_id, any_value(ph.name) AS name, sch.bonus, count(*) AS announced,
                count(*) FILTER (WHERE outcome = 'made') AS made,
                count(*) FILTER (WHERE outcome = 'failed') AS failed,
                count(*) FILTER (WHERE outcome = 'raised') AS raised,
                count(*) FILTER (WHERE outcome = 'unknown') AS unknown,
                count(*) FILTER (WHERE outcome IN ('made', 'failed')) AS decided
-        FROM sch JOIN ph ON ph.hand_id = sch.hand_id AND ph.seat = sch.seat
+        FROM schlemm_facts sch JOIN ph ON ph.hand_key = sch.hand_key AND ph.seat = sch.seat
         WHERE NOT ph.thrown_in
         GROUP BY ph.player_id, sch.bonus ORDER BY ph.player_id, sch.bonus""",
         vals,
@@ -815,48 +714,32 @@ def royal_schlemm(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
 
 
-#: a kontra of one game with its success for the side that gave it: in Royal Tarock a
-#: contra on the opponents' Schlemm succeeds when that Schlemm failed (the announcer's item
-#: is negative); elsewhere as :data:`_KONTRA_EVENTS` (the doubled item favours the giver)
-_ROYAL_CONTRA = """
-SELECT a.hand_id, a.seat, a.target, coalesce(a.level, 1) AS level,
-       CASE WHEN v.value < 0 THEN TRUE WHEN v.value > 0 THEN FALSE END AS success
-FROM actions a
-JOIN hands h ON h.hand_id = a.hand_id AND h.game = 'royal'
-LEFT JOIN (
-    SELECT an.hand_id, an.bonus, min(coalesce(si.recomputed, si.recorded)) AS value
-    FROM actions an
-    JOIN score_items si ON si.hand_id = an.hand_id AND si.seat = an.seat AND si.item = an.bonus
-    WHERE an.type = 'announce'
-    GROUP BY an.hand_id, an.bonus
-) v ON v.hand_id = a.hand_id AND v.bonus = a.target
-WHERE a.type = 'kontra'
-"""
-
-
-def contra_success(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def contra_success(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
     """Per player in one game: kontras given, decided, successful, failed and the success
-    rate, by what was doubled (``game`` or a bonus / Schlemm) and level."""
-    game = _game(f)
-    w, vals = _gwith(f)
-    events = _ROYAL_CONTRA if game == "royal" else _KONTRA_EVENTS
+    rate, by what was doubled (``game`` or a bonus / Schlemm) and level (in Royal Tarock a
+    contra on the opponents' Schlemm succeeds when that Schlemm failed)."""
+    w, vals = _gwith(f, mask=mask)
     df = _pl(
         con,
         w
-        + f""", kon AS ({events})
-        SELECT ph.player_id, any_value(ph.name) AS name, coalesce(kon.target, 'game') AS target,
-               kon.level, count(*) AS given, count(kon.success) AS decided,
-               count(*) FILTER (WHERE kon.success) AS successful,
-               count(*) FILTER (WHERE NOT kon.success) AS failed
-        FROM kon JOIN ph ON ph.hand_id = kon.hand_id AND ph.seat = kon.seat
+        + """
+        SELECT ph.player_id, any_value(ph.name) AS name, k.target, k.level,
+               count(*) AS given, count(k.game_success) AS decided,
+               count(*) FILTER (WHERE k.game_success) AS successful,
+               count(*) FILTER (WHERE NOT k.game_success) AS failed
+        FROM kontra_facts k JOIN ph ON ph.hand_key = k.hand_key AND ph.seat = k.seat
         WHERE NOT ph.thrown_in
-        GROUP BY ph.player_id, 3, kon.level ORDER BY ph.player_id, 3, kon.level""",
+        GROUP BY ph.player_id, k.target, k.level ORDER BY ph.player_id, k.target, k.level""",
         vals,
     )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
 
 
-def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def royal_matches(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
     """Royal Tarock's match standings: per match (a session) and pair, the players, the
     games, the sum of the pair's game scores, the match result by the engine's rule
     (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: each sum divided by the match
@@ -865,19 +748,20 @@ def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         raise ValueError("match standings are Royal Tarock's")
     from tarock_logs.rules import get_engine
 
-    w, vals = _gwith(f, with_player=False)
+    w, vals = _gwith(f, with_player=False, mask=mask)
     df = _pl(
         con,
         w
         + """
-        SELECT session_id, any_value(date) AS date, any_value(ruleset) AS ruleset, pair,
-               list(DISTINCT player_id ORDER BY player_id) AS player_ids,
-               list(DISTINCT coalesce(name, player_id) ORDER BY coalesce(name, player_id))
-                   AS players,
-               count(DISTINCT hand_id) AS games,
-               CAST(sum(score) / count(DISTINCT player_id) AS BIGINT) AS points
-        FROM ph WHERE pair IS NOT NULL AND NOT thrown_in
-        GROUP BY session_id, pair ORDER BY date NULLS LAST, session_id, pair""",
+        SELECT ph.session_id, any_value(ph.date) AS date, any_value(h.ruleset) AS ruleset,
+               ph.pair, list(DISTINCT ph.player_id ORDER BY ph.player_id) AS player_ids,
+               list(DISTINCT coalesce(ph.name, ph.player_id)
+                    ORDER BY coalesce(ph.name, ph.player_id)) AS players,
+               count(DISTINCT ph.hand_key) AS games,
+               CAST(sum(ph.score) / count(DISTINCT ph.player_id) AS BIGINT) AS points
+        FROM ph JOIN hands h USING (hand_key)
+        WHERE ph.pair IS NOT NULL AND NOT ph.thrown_in
+        GROUP BY ph.session_id, ph.pair ORDER BY date NULLS LAST, ph.session_id, ph.pair""",
         vals,
     )
     if df.is_empty():
@@ -910,10 +794,10 @@ def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return pl.DataFrame(out, infer_schema_length=None).drop("ruleset")
 
 
-def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
     """Royal Tarock's pair standings over the matches: per pair of players, matches played,
     won, drawn, lost, match points for and against."""
-    matches = royal_matches(con, f)
+    matches = royal_matches(con, f, mask=mask)
     if matches.is_empty():
         return pl.DataFrame(
             schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
@@ -940,43 +824,45 @@ def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     )
 
 
-def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def _pair_player(f: Filters) -> tuple[str, list[Any]]:
+    """The condition on the first player of a pair table (the real names, also with
+    ``mask``)."""
+    if f.player is None:
+        return "TRUE", []
+    return "(a.player_id = ? OR pa.name = ?)", [f.player, f.player]
+
+
+def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
     """How a player does **against** each other player in one game: for every two players
     on opposite sides of a decided hand (declarer's side against defenders; Royal Tarock's
     pairs), hands, the first player's wins, win rate and average score in those hands. With
     a player filter, only that player's rows."""
-    w, vals = _gwith(replace(f, role=None), with_player=False)
-    pvals: list[Any] = []
-    pcond = "TRUE"
-    if f.player is not None:
-        pcond = "(a.player_id = ? OR a.name = ?)"
-        pvals = [f.player, f.player]
+    w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
+    pcond, pvals = _pair_player(f)
     df = _pl(
         con,
         w
         + f"""
+        , decided AS (SELECT * FROM ph WHERE won IS NOT NULL)
         SELECT a.player_id AS player_a, any_value(a.name) AS name_a, b.player_id AS player_b,
                any_value(b.name) AS name_b, count(*) AS hands,
                count(*) FILTER (WHERE a.won) AS won, avg(a.score) AS avg_score
-        FROM ph a JOIN ph b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
-        WHERE a.won IS NOT NULL AND b.won IS NOT NULL AND a.won <> b.won AND {pcond}
+        FROM decided a JOIN decided b ON a.hand_key = b.hand_key AND a.player_id <> b.player_id
+        JOIN players pa ON pa.player_id = a.player_id
+        WHERE a.won <> b.won AND {pcond}
         GROUP BY a.player_id, b.player_id ORDER BY hands DESC, a.player_id, b.player_id""",
         vals + pvals,
     )
     return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
 
 
-def partners(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def partners(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
     """How a player does **with** each other player in one game: for every two players on the
     same side of a decided hand (declarer and partner; Royal Tarock's fixed pair), hands
     together, wins, win rate and the first player's average score together, beside the
     first player's own win rate over all their decided hands."""
-    w, vals = _gwith(replace(f, role=None), with_player=False)
-    pvals: list[Any] = []
-    pcond = "TRUE"
-    if f.player is not None:
-        pcond = "(a.player_id = ? OR a.name = ?)"
-        pvals = [f.player, f.player]
+    w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
+    pcond, pvals = _pair_player(f)
     df = _pl(
         con,
         w
@@ -984,13 +870,17 @@ def partners(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         , own AS (
             SELECT player_id, count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_rate
             FROM ph GROUP BY player_id)
+        , side AS (
+            SELECT * FROM ph WHERE won IS NOT NULL
+              AND (role IN ('declarer', 'partner') OR pair IS NOT NULL))
         SELECT a.player_id AS player_a, any_value(a.name) AS name_a, b.player_id AS player_b,
                any_value(b.name) AS name_b, count(*) AS hands,
                count(*) FILTER (WHERE a.won) AS won, avg(a.score) AS avg_score,
                any_value(own.own_rate) AS own_win_rate
-        FROM ph a JOIN ph b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+        FROM side a JOIN side b ON a.hand_key = b.hand_key AND a.player_id <> b.player_id
         JOIN own ON own.player_id = a.player_id
-        WHERE a.won IS NOT NULL AND a.won = b.won AND {pcond}
+        JOIN players pa ON pa.player_id = a.player_id
+        WHERE a.won = b.won AND {pcond}
           AND ((a.role IN ('declarer', 'partner') AND b.role IN ('declarer', 'partner'))
                OR (a.pair IS NOT NULL AND a.pair = b.pair))
         GROUP BY a.player_id, b.player_id ORDER BY hands DESC, a.player_id, b.player_id""",
@@ -999,16 +889,10 @@ def partners(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
 
 
-def game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> pl.DataFrame:
-    """The hands behind a per-game figure: ``hand_id, session_id, number, date, player_id,
-    seat, role, contract, score, won, thrown_in``, one row per (hand, seat) counted. Drill
-    fields: ``won`` (True/False), ``thrown_in`` (True: only those), ``schlemm`` with
-    ``outcome`` (Royal), ``kontra`` (True) with ``success``, ``opponent`` / ``partner`` (a
-    player id: hands against / with that player)."""
-    w, vals = _gwith(f)
+def _game_drill(f: Filters, drill: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The conditions of a per-game drill-down on its seat facts ``ph``."""
     conds: list[str] = []
     extra: list[Any] = []
-    ctes = ""
     if "thrown_in" in drill and drill["thrown_in"] is not None:
         conds.append("ph.thrown_in = ?")
         extra.append(bool(drill["thrown_in"]))
@@ -1018,20 +902,19 @@ def game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> 
         conds.append("ph.won = ?")
         extra.append(bool(drill["won"]))
     if drill.get("schlemm") is not None:
-        ctes += f", sch AS ({_ROYAL_SCHLEMM})"
-        sub = "SELECT 1 FROM sch WHERE sch.hand_id = ph.hand_id AND sch.seat = ph.seat"
-        sub += " AND sch.bonus = ?"
+        sub = (
+            "SELECT 1 FROM schlemm_facts sch WHERE sch.hand_key = ph.hand_key "
+            "AND sch.seat = ph.seat AND sch.bonus = ?"
+        )
         extra.append(drill["schlemm"])
         if drill.get("outcome") is not None:
             sub += " AND sch.outcome = ?"
             extra.append(drill["outcome"])
         conds.append(f"EXISTS ({sub})")
     if drill.get("kontra"):
-        events = _ROYAL_CONTRA if f.game == "royal" else _KONTRA_EVENTS
-        ctes += f", kon AS ({events})"
-        sub = "SELECT 1 FROM kon WHERE kon.hand_id = ph.hand_id AND kon.seat = ph.seat"
+        sub = "SELECT 1 FROM kontra_facts k WHERE k.hand_key = ph.hand_key AND k.seat = ph.seat"
         if drill.get("success") is not None:
-            sub += " AND kon.success = ?"
+            sub += " AND k.game_success = ?"
             extra.append(bool(drill["success"]))
         conds.append(f"EXISTS ({sub})")
     for key, same in (("opponent", False), ("partner", True)):
@@ -1039,25 +922,71 @@ def game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> 
         if other is None:
             continue
         side = (
-            "b.won = ph.won AND ((ph.role IN ('declarer', 'partner') AND b.role IN "
+            "b.game_won = ph.won AND ((ph.role IN ('declarer', 'partner') AND b.game_role IN "
             "('declarer', 'partner')) OR (ph.pair IS NOT NULL AND ph.pair = b.pair))"
             if same
-            else "b.won <> ph.won"
+            else "b.game_won <> ph.won"
         )
         conds.append(
-            "EXISTS (SELECT 1 FROM gph b WHERE b.hand_id = ph.hand_id AND b.player_id = ? "
-            f"AND b.won IS NOT NULL AND ph.won IS NOT NULL AND {side})"
+            "EXISTS (SELECT 1 FROM seat_facts b JOIN players pb USING (player_key) "
+            "WHERE b.hand_key = ph.hand_key AND pb.player_id = ? "
+            f"AND b.game_won IS NOT NULL AND ph.won IS NOT NULL AND {side})"
         )
         extra.append(other)
-    where = " AND ".join(conds) or "TRUE"
-    return _pl(
-        con,
+    return " AND ".join(conds) or "TRUE", extra
+
+
+def game_hands_for_sql(
+    f: Filters,
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    mask: bool = False,
+    **drill: Any,
+) -> tuple[str, list[Any]]:
+    """The query of :func:`game_hands_for` and its values (for callers that stream rows)."""
+    w, vals = _gwith(f, mask=mask)
+    where, extra = _game_drill(f, drill)
+    page = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+    name = ", ph.name" if mask else ""
+    sql = (
         w
-        + ctes
         + f"""
-        SELECT ph.hand_id, ph.session_id, ph.number, ph.date, ph.player_id, ph.seat, ph.role,
-               ph.contract, ph.score, ph.won, ph.thrown_in
-        FROM ph WHERE {where}
-        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""",
-        vals + extra,
+        SELECT h.hand_id, ph.session_id, CAST(ph.number AS INTEGER) AS number, ph.date,
+               ph.player_id, CAST(ph.seat AS BIGINT) AS seat, ph.role, ph.contract, ph.score,
+               ph.won, ph.thrown_in{name}
+        FROM ph JOIN hands h USING (hand_key) WHERE {where}
+        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat {page}"""
     )
+    return sql, vals + extra
+
+
+def game_hands_for(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    mask: bool = False,
+    **drill: Any,
+) -> pl.DataFrame:
+    """The hands behind a per-game figure: ``hand_id, session_id, number, date, player_id,
+    seat, role, contract, score, won, thrown_in``, one row per (hand, seat) counted (one page
+    with ``limit`` and ``offset``; with ``mask`` a ``name`` column of pseudonyms). Drill
+    fields: ``won`` (True/False), ``thrown_in`` (True: only those), ``schlemm`` with
+    ``outcome`` (Royal), ``kontra`` (True) with ``success``, ``opponent`` / ``partner`` (a
+    player id: hands against / with that player)."""
+    sql, vals = game_hands_for_sql(f, limit=limit, offset=offset, mask=mask, **drill)
+    return _pl(con, sql, vals)
+
+
+def count_game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> int:
+    """How many rows :func:`game_hands_for` lists (all pages)."""
+    w, vals = _gwith(f)
+    where, extra = _game_drill(f, drill)
+    cur = con.cursor()
+    try:
+        rows = cur.execute(w + f"SELECT count(*) FROM ph WHERE {where}", vals + extra).fetchall()
+    finally:
+        cur.close()
+    return int(rows[0][0])

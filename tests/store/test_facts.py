@@ -113,6 +113,51 @@ def _check_against_the_raw_tables(db: Path) -> None:
         con.close()
 
 
+#: the per-game tables of the Players page: (name, function name, games)
+_GAME_TABLES = [
+    ("players", "game_players", None), ("roles", "game_roles", None),
+    ("contracts", "game_contracts", None), ("kontras", "contra_success", None),
+    ("partners", "partners", None), ("head_to_head", "head_to_head", None),
+    ("schlemm", "royal_schlemm", {"royal"}), ("matches", "royal_matches", {"royal"}),
+    ("pairs", "royal_pairs", {"royal"}),
+]  # fmt: skip
+
+
+def _check_the_game_tables(db: Path) -> None:
+    """The per-game tables and their drill-downs from the facts equal the raw queries."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        games = [
+            r[0] for r in con.execute("SELECT DISTINCT CAST(game AS VARCHAR) FROM hands").fetchall()
+        ]
+        for game in games:
+            player = con.execute(
+                "SELECT sp.player_id FROM session_players sp JOIN sessions s USING (session_id) "
+                "WHERE s.game = ? ORDER BY 1 LIMIT 1",
+                [game],
+            ).fetchall()[0][0]
+            for f in (stats.Filters(game=game), stats.Filters(game=game, player=player)):
+                old = ref.Filters(**{k: getattr(f, k) for k in ref.Filters.__dataclass_fields__})
+                for name, fn, only in _GAME_TABLES:
+                    if only is None or game in only:
+                        new_t = getattr(stats, fn)(con, f)
+                        _same(new_t, getattr(ref, fn)(con, old), f"{name} {f}")
+                assert stats.thrown_in(con, f) == ref.thrown_in(con, old)
+                drills: list[dict[str, object]] = [
+                    {}, {"won": True}, {"won": False}, {"thrown_in": True}, {"kontra": True},
+                    {"kontra": True, "success": True}, {"opponent": player},
+                    {"partner": player},
+                ]  # fmt: skip
+                if game == "royal":
+                    drills += [{"schlemm": "S_HONNEUR"}, {"schlemm": "S_ENGEL", "outcome": "made"}]
+                for kw in drills:
+                    new = stats.game_hands_for(con, f, **kw)
+                    _same(new, ref.game_hands_for(con, old, **kw), f"game_hands_for {kw}")
+                    assert stats.count_game_hands_for(con, f, **kw) == new.height
+    finally:
+        con.close()
+
+
 def _facts_by_content(db: Path) -> dict[str, list[tuple]]:
     """The facts with hand ids, player ids and session ids instead of keys (keys differ
     between two stores of the same hands)."""
@@ -129,6 +174,10 @@ def _facts_by_content(db: Path) -> dict[str, list[tuple]]:
         ).fetchall()
         kon = con.execute(
             "SELECT h.hand_id, k.* EXCLUDE (hand_key) FROM kontra_facts k "
+            "JOIN hands h USING (hand_key)"
+        ).fetchall()
+        kon += con.execute(
+            "SELECT h.hand_id, k.* EXCLUDE (hand_key) FROM schlemm_facts k "
             "JOIN hands h USING (hand_key)"
         ).fetchall()
         summary = con.execute(
@@ -152,6 +201,12 @@ def test_statistics_from_the_facts_equal_plain_queries_over_the_raw_tables(
     sample_store: Path,
 ) -> None:
     _check_against_the_raw_tables(sample_store)
+
+
+def test_the_per_game_tables_from_the_facts_equal_plain_queries_over_the_raw_tables(
+    sample_store: Path,
+) -> None:
+    _check_the_game_tables(sample_store)
 
 
 def test_every_seat_of_every_stored_hand_has_its_facts(sample_store: Path) -> None:
@@ -215,6 +270,7 @@ def test_facts_after_reingests_equal_a_fresh_ingest(tmp_path: Path) -> None:
     ingest([logs], db=fresh)
     assert _facts_by_content(db) == _facts_by_content(fresh)
     _check_against_the_raw_tables(db)
+    _check_the_game_tables(db)
 
 
 def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
@@ -243,3 +299,4 @@ def test_statistics_equal_plain_queries_on_20000_simulated_hands(tmp_path: Path)
     db = tmp_path / "t.duckdb"
     ingest([logs], db=db)
     _check_against_the_raw_tables(db)
+    _check_the_game_tables(db)

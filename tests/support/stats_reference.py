@@ -1,7 +1,8 @@
 """The statistics as plain queries over the raw tables: the definitions of
-``tarock_logs/store/stats.py`` before the facts existed, kept unchanged so that the
-differential tests (``tests/store/test_facts.py``) can check that the figures over the facts
-computed at ingest are the same.
+``tarock_logs/store/stats.py`` before the facts existed (the generic sections and the
+per-game tables of the Players page), kept unchanged so that the differential tests
+(``tests/store/test_facts.py``) can check that the figures over the facts computed at ingest
+are the same.
 
 All figures are computed from one base relation, the **player-hand**: one row per seat of a
 stored hand (``hand_scores``) with the player, the seat's role (``declarer``, ``partner`` —
@@ -507,6 +508,420 @@ def hands_for(
         + f"""
         SELECT ph.hand_id, ph.session_id, ph.number, ph.date, ph.player_id, ph.seat, ph.role,
                ph.contract, ph.score, ph.won
+        FROM ph WHERE {where}
+        ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""",
+        vals + extra,
+    )
+
+
+# --------------------------------------------------------------------------- per game
+#
+# The Players page opens on one game and never mixes games: every function below requires
+# ``Filters.game``. Their base relation is the player-hand with, in addition, the seat's
+# fixed pair (Royal Tarock), the pair's part in the hand (Royal Tarock's ``attacker`` and
+# ``defender``: the dealer's pair defends) and whether the deal was **thrown in** (a
+# ``throw_in`` action: nobody played it). Thrown-in deals are counted on their own and left
+# out of every average, rate and count of hands played.
+
+#: roles of the per-game tables, in the order they are shown
+GAME_ROLES = ("declarer", "partner", "attacker", "defender", "klop", "sitting_out", "unknown")
+
+_GAME_PH = f"""
+SELECT p.* REPLACE (
+           CASE WHEN p.role = 'unknown' AND p.game = 'royal' AND sp.pair IS NOT NULL
+                THEN CASE WHEN sp.pair = dp.pair THEN 'defender' ELSE 'attacker' END
+                ELSE p.role END AS role),
+       sp.pair, sp.role AS seat_part, coalesce(ti.thrown_in, FALSE) AS thrown_in
+FROM ({PLAYER_HANDS}) p
+JOIN hands hh ON hh.hand_id = p.hand_id
+LEFT JOIN session_players sp ON sp.session_id = p.session_id AND sp.seat = p.seat
+LEFT JOIN session_players dp ON dp.session_id = p.session_id AND dp.seat = hh.dealer
+LEFT JOIN (SELECT DISTINCT hand_id, TRUE AS thrown_in FROM actions WHERE type = 'throw_in') ti
+       ON ti.hand_id = p.hand_id
+"""
+
+#: the player-hand of one game, with Royal Tarock's hands decided pair against pair: a
+#: pair won the hand when its seats wrote more than the other pair's (no result on a tie)
+_GAME_BASE = f"""
+gph0 AS ({_GAME_PH}),
+gpair AS (
+    SELECT hand_id, pair, max(score) AS pair_score
+    FROM gph0 WHERE game = 'royal' AND pair IS NOT NULL GROUP BY hand_id, pair),
+gph AS (
+    SELECT g.* REPLACE (
+               CASE WHEN g.thrown_in THEN NULL
+                    WHEN g.game = 'royal' AND g.pair IS NOT NULL THEN
+                        CASE WHEN mine.pair_score > theirs.pair_score THEN TRUE
+                             WHEN mine.pair_score < theirs.pair_score THEN FALSE END
+                    ELSE g.won END AS won)
+    FROM gph0 g
+    LEFT JOIN gpair mine ON mine.hand_id = g.hand_id AND mine.pair = g.pair
+    LEFT JOIN gpair theirs ON theirs.hand_id = g.hand_id AND theirs.pair <> g.pair)
+"""
+
+
+def _game(f: Filters) -> str:
+    if f.game is None:
+        raise ValueError("per-game statistics need Filters.game: games are never mixed")
+    return f.game
+
+
+def _gwith(f: Filters, *, with_player: bool = True) -> tuple[str, list[Any]]:
+    """``WITH gph0, gpair, gph, ph AS (the filtered per-game player-hands)``."""
+    _game(f)
+    cond, vals = f.where("p", with_player=with_player)
+    return f"WITH {_GAME_BASE}, ph AS (SELECT * FROM gph p WHERE {cond})\n", vals
+
+
+def game_players(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per player in one game: hands at the table, thrown-in deals (on their own), hands
+    played, decided, won, win rate, total and average score (thrown-in deals left out), and
+    the hands in each role."""
+    w, vals = _gwith(f)
+    df = _pl(
+        con,
+        w
+        + """
+        SELECT player_id, any_value(name) AS name, count(*) AS hands,
+               count(*) FILTER (WHERE thrown_in) AS thrown_in,
+               count(*) FILTER (WHERE NOT thrown_in) AS played,
+               count(won) AS decided, count(*) FILTER (WHERE won) AS won,
+               CAST(coalesce(sum(score) FILTER (WHERE NOT thrown_in), 0) AS BIGINT)
+                   AS total_score,
+               avg(score) FILTER (WHERE NOT thrown_in) AS avg_score,
+               count(*) FILTER (WHERE role = 'declarer' AND NOT thrown_in) AS as_declarer,
+               count(*) FILTER (WHERE role = 'partner' AND NOT thrown_in) AS as_partner,
+               count(*) FILTER (WHERE role = 'attacker' AND NOT thrown_in) AS as_attacker,
+               count(*) FILTER (WHERE role = 'defender' AND NOT thrown_in) AS as_defender
+        FROM ph GROUP BY player_id ORDER BY player_id""",
+        vals,
+    )
+    return _enough(_rate(df, "won", "decided", "win_rate"), "played")
+
+
+def game_roles(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per player and role in one game (Royal Tarock: ``attacker`` / ``defender``, the pair's
+    part in the hand): hands played, decided, won, win rate, average score; thrown-in deals
+    left out."""
+    w, vals = _gwith(f)
+    df = _pl(
+        con,
+        w
+        + """
+        SELECT player_id, any_value(name) AS name, role, count(*) AS hands,
+               count(won) AS decided, count(*) FILTER (WHERE won) AS won,
+               avg(score) AS avg_score
+        FROM ph WHERE NOT thrown_in GROUP BY player_id, role ORDER BY player_id, role""",
+        vals,
+    )
+    return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
+
+
+def game_contracts(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per contract of one game only (contract tables never mix games): hands played, won,
+    win rate, the declarer's average score; thrown-in deals left out (they have no
+    contract). ``drill_role`` is the role to drill down with."""
+    _game(f)
+    return contracts(con, f)
+
+
+def thrown_in(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
+    """The number of thrown-in deals of one game under the filters (counted on their own)."""
+    w, vals = _gwith(f)
+    rows = con.execute(
+        w + "SELECT count(DISTINCT hand_id) FROM ph WHERE thrown_in", vals
+    ).fetchall()
+    return int(rows[0][0])
+
+
+#: a Royal Tarock Schlemm (an announced premium, ``S_…``, or the Spiel ``F_SPIEL``) with its
+#: outcome for the announcing pair, read from the stored score items: made (the announcer's
+#: item is positive), failed (negative), raised (a partner's Hebung replaced it: the raising
+#: Schlemm carries the score), unknown (no item stored)
+_ROYAL_SCHLEMM = """
+SELECT a.hand_id, a.seat, a.bonus,
+       CASE WHEN v.value > 0 THEN 'made' WHEN v.value < 0 THEN 'failed'
+            WHEN r.raised THEN 'raised' ELSE 'unknown' END AS outcome
+FROM actions a
+JOIN hands h ON h.hand_id = a.hand_id AND h.game = 'royal'
+LEFT JOIN (
+    SELECT hand_id, seat, item, coalesce(recomputed, recorded) AS value FROM score_items
+) v ON v.hand_id = a.hand_id AND v.seat = a.seat AND v.item = a.bonus
+LEFT JOIN (
+    SELECT DISTINCT x.hand_id, x.raises AS bonus, TRUE AS raised
+    FROM actions x WHERE x.type = 'announce' AND x.raises IS NOT NULL
+) r ON r.hand_id = a.hand_id AND r.bonus = a.bonus
+WHERE a.type = 'announce' AND a.bonus IS NOT NULL
+  AND (a.bonus LIKE 'S\\_%' ESCAPE '\\' OR a.bonus = 'F_SPIEL')
+"""
+
+
+def royal_schlemm(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Royal Tarock: per player and Schlemm, announced, made, failed, raised (replaced by the
+    partner's Hebung) and of unknown outcome, and the success rate over the decided ones."""
+    if _game(f) != "royal":
+        raise ValueError("Schlemm statistics are Royal Tarock's")
+    w, vals = _gwith(f)
+    df = _pl(
+        con,
+        w
+        + f""", sch AS ({_ROYAL_SCHLEMM})
+        SELECT ph.player_id, any_value(ph.name) AS name, sch.bonus, count(*) AS announced,
+               count(*) FILTER (WHERE outcome = 'made') AS made,
+               count(*) FILTER (WHERE outcome = 'failed') AS failed,
+               count(*) FILTER (WHERE outcome = 'raised') AS raised,
+               count(*) FILTER (WHERE outcome = 'unknown') AS unknown,
+               count(*) FILTER (WHERE outcome IN ('made', 'failed')) AS decided
+        FROM sch JOIN ph ON ph.hand_id = sch.hand_id AND ph.seat = sch.seat
+        WHERE NOT ph.thrown_in
+        GROUP BY ph.player_id, sch.bonus ORDER BY ph.player_id, sch.bonus""",
+        vals,
+    )
+    return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
+
+
+#: a kontra of one game with its success for the side that gave it: in Royal Tarock a
+#: contra on the opponents' Schlemm succeeds when that Schlemm failed (the announcer's item
+#: is negative); elsewhere as :data:`_KONTRA_EVENTS` (the doubled item favours the giver)
+_ROYAL_CONTRA = """
+SELECT a.hand_id, a.seat, a.target, coalesce(a.level, 1) AS level,
+       CASE WHEN v.value < 0 THEN TRUE WHEN v.value > 0 THEN FALSE END AS success
+FROM actions a
+JOIN hands h ON h.hand_id = a.hand_id AND h.game = 'royal'
+LEFT JOIN (
+    SELECT an.hand_id, an.bonus, min(coalesce(si.recomputed, si.recorded)) AS value
+    FROM actions an
+    JOIN score_items si ON si.hand_id = an.hand_id AND si.seat = an.seat AND si.item = an.bonus
+    WHERE an.type = 'announce'
+    GROUP BY an.hand_id, an.bonus
+) v ON v.hand_id = a.hand_id AND v.bonus = a.target
+WHERE a.type = 'kontra'
+"""
+
+
+def contra_success(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per player in one game: kontras given, decided, successful, failed and the success
+    rate, by what was doubled (``game`` or a bonus / Schlemm) and level."""
+    game = _game(f)
+    w, vals = _gwith(f)
+    events = _ROYAL_CONTRA if game == "royal" else _KONTRA_EVENTS
+    df = _pl(
+        con,
+        w
+        + f""", kon AS ({events})
+        SELECT ph.player_id, any_value(ph.name) AS name, coalesce(kon.target, 'game') AS target,
+               kon.level, count(*) AS given, count(kon.success) AS decided,
+               count(*) FILTER (WHERE kon.success) AS successful,
+               count(*) FILTER (WHERE NOT kon.success) AS failed
+        FROM kon JOIN ph ON ph.hand_id = kon.hand_id AND ph.seat = kon.seat
+        WHERE NOT ph.thrown_in
+        GROUP BY ph.player_id, 3, kon.level ORDER BY ph.player_id, 3, kon.level""",
+        vals,
+    )
+    return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
+
+
+def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Royal Tarock's match standings: per match (a session) and pair, the players, the
+    games, the sum of the pair's game scores, the match result by the engine's rule
+    (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: each sum divided by the match
+    length), and whether the pair won, lost or drew the match."""
+    if _game(f) != "royal":
+        raise ValueError("match standings are Royal Tarock's")
+    from tarock_logs.rules import get_engine
+
+    w, vals = _gwith(f, with_player=False)
+    df = _pl(
+        con,
+        w
+        + """
+        SELECT session_id, any_value(date) AS date, any_value(ruleset) AS ruleset, pair,
+               list(DISTINCT player_id ORDER BY player_id) AS player_ids,
+               list(DISTINCT coalesce(name, player_id) ORDER BY coalesce(name, player_id))
+                   AS players,
+               count(DISTINCT hand_id) AS games,
+               CAST(sum(score) / count(DISTINCT player_id) AS BIGINT) AS points
+        FROM ph WHERE pair IS NOT NULL AND NOT thrown_in
+        GROUP BY session_id, pair ORDER BY date NULLS LAST, session_id, pair""",
+        vals,
+    )
+    if df.is_empty():
+        return df.with_columns(
+            pl.lit(None, pl.Int64).alias("match_points"), pl.lit(None, pl.String).alias("result")
+        )
+    engine = get_engine("royal")
+    out = []
+    for _, part in df.group_by(["session_id"], maintain_order=True):
+        rows = part.to_dicts()
+        sums = [int(r["points"]) for r in rows]
+        if engine is not None and len(rows) == 2:
+            try:
+                rs = engine.ruleset(str(rows[0]["ruleset"]))
+                sums = engine.session_totals(rs, [sums])
+            except (KeyError, ValueError):
+                pass
+        for i, r in enumerate(rows):
+            best_other = max((s for j, s in enumerate(sums) if j != i), default=sums[i])
+            r["match_points"] = int(sums[i])
+            r["result"] = (
+                "won" if sums[i] > best_other else ("lost" if sums[i] < best_other else "drawn")
+            )
+            out.append(r)
+    if f.player is not None:
+        keep = {
+            r["session_id"] for r in out if f.player in r["player_ids"] or f.player in r["players"]
+        }
+        out = [r for r in out if r["session_id"] in keep]
+    return pl.DataFrame(out, infer_schema_length=None).drop("ruleset")
+
+
+def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Royal Tarock's pair standings over the matches: per pair of players, matches played,
+    won, drawn, lost, match points for and against."""
+    matches = royal_matches(con, f)
+    if matches.is_empty():
+        return pl.DataFrame(
+            schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
+                    "drawn": pl.Int64, "lost": pl.Int64, "points_for": pl.Int64,
+                    "points_against": pl.Int64}
+        )  # fmt: skip
+    against = matches.join(
+        matches.select("session_id", pl.col("pair").alias("other"), "match_points"),
+        on="session_id",
+    ).filter(pl.col("pair") != pl.col("other"))
+    return (
+        against.group_by(pl.col("player_ids").list.join("+").alias("key"))
+        .agg(
+            pl.col("players").first(),
+            pl.len().alias("matches"),
+            (pl.col("result") == "won").sum().alias("won"),
+            (pl.col("result") == "drawn").sum().alias("drawn"),
+            (pl.col("result") == "lost").sum().alias("lost"),
+            pl.col("match_points").sum().alias("points_for"),
+            pl.col("match_points_right").sum().alias("points_against"),
+        )
+        .sort(["won", "points_for"], descending=True)
+        .drop("key")
+    )
+
+
+def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """How a player does **against** each other player in one game: for every two players
+    on opposite sides of a decided hand (declarer's side against defenders; Royal Tarock's
+    pairs), hands, the first player's wins, win rate and average score in those hands. With
+    a player filter, only that player's rows."""
+    w, vals = _gwith(replace(f, role=None), with_player=False)
+    pvals: list[Any] = []
+    pcond = "TRUE"
+    if f.player is not None:
+        pcond = "(a.player_id = ? OR a.name = ?)"
+        pvals = [f.player, f.player]
+    df = _pl(
+        con,
+        w
+        + f"""
+        SELECT a.player_id AS player_a, any_value(a.name) AS name_a, b.player_id AS player_b,
+               any_value(b.name) AS name_b, count(*) AS hands,
+               count(*) FILTER (WHERE a.won) AS won, avg(a.score) AS avg_score
+        FROM ph a JOIN ph b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+        WHERE a.won IS NOT NULL AND b.won IS NOT NULL AND a.won <> b.won AND {pcond}
+        GROUP BY a.player_id, b.player_id ORDER BY hands DESC, a.player_id, b.player_id""",
+        vals + pvals,
+    )
+    return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
+
+
+def partners(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """How a player does **with** each other player in one game: for every two players on the
+    same side of a decided hand (declarer and partner; Royal Tarock's fixed pair), hands
+    together, wins, win rate and the first player's average score together, beside the
+    first player's own win rate over all their decided hands."""
+    w, vals = _gwith(replace(f, role=None), with_player=False)
+    pvals: list[Any] = []
+    pcond = "TRUE"
+    if f.player is not None:
+        pcond = "(a.player_id = ? OR a.name = ?)"
+        pvals = [f.player, f.player]
+    df = _pl(
+        con,
+        w
+        + f"""
+        , own AS (
+            SELECT player_id, count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_rate
+            FROM ph GROUP BY player_id)
+        SELECT a.player_id AS player_a, any_value(a.name) AS name_a, b.player_id AS player_b,
+               any_value(b.name) AS name_b, count(*) AS hands,
+               count(*) FILTER (WHERE a.won) AS won, avg(a.score) AS avg_score,
+               any_value(own.own_rate) AS own_win_rate
+        FROM ph a JOIN ph b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+        JOIN own ON own.player_id = a.player_id
+        WHERE a.won IS NOT NULL AND a.won = b.won AND {pcond}
+          AND ((a.role IN ('declarer', 'partner') AND b.role IN ('declarer', 'partner'))
+               OR (a.pair IS NOT NULL AND a.pair = b.pair))
+        GROUP BY a.player_id, b.player_id ORDER BY hands DESC, a.player_id, b.player_id""",
+        vals + pvals,
+    )
+    return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
+
+
+def game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> pl.DataFrame:
+    """The hands behind a per-game figure: ``hand_id, session_id, number, date, player_id,
+    seat, role, contract, score, won, thrown_in``, one row per (hand, seat) counted. Drill
+    fields: ``won`` (True/False), ``thrown_in`` (True: only those), ``schlemm`` with
+    ``outcome`` (Royal), ``kontra`` (True) with ``success``, ``opponent`` / ``partner`` (a
+    player id: hands against / with that player)."""
+    w, vals = _gwith(f)
+    conds: list[str] = []
+    extra: list[Any] = []
+    ctes = ""
+    if "thrown_in" in drill and drill["thrown_in"] is not None:
+        conds.append("ph.thrown_in = ?")
+        extra.append(bool(drill["thrown_in"]))
+    elif drill.get("won") is not None or f.role is not None:
+        conds.append("NOT ph.thrown_in")
+    if drill.get("won") is not None:
+        conds.append("ph.won = ?")
+        extra.append(bool(drill["won"]))
+    if drill.get("schlemm") is not None:
+        ctes += f", sch AS ({_ROYAL_SCHLEMM})"
+        sub = "SELECT 1 FROM sch WHERE sch.hand_id = ph.hand_id AND sch.seat = ph.seat"
+        sub += " AND sch.bonus = ?"
+        extra.append(drill["schlemm"])
+        if drill.get("outcome") is not None:
+            sub += " AND sch.outcome = ?"
+            extra.append(drill["outcome"])
+        conds.append(f"EXISTS ({sub})")
+    if drill.get("kontra"):
+        events = _ROYAL_CONTRA if f.game == "royal" else _KONTRA_EVENTS
+        ctes += f", kon AS ({events})"
+        sub = "SELECT 1 FROM kon WHERE kon.hand_id = ph.hand_id AND kon.seat = ph.seat"
+        if drill.get("success") is not None:
+            sub += " AND kon.success = ?"
+            extra.append(bool(drill["success"]))
+        conds.append(f"EXISTS ({sub})")
+    for key, same in (("opponent", False), ("partner", True)):
+        other = drill.get(key)
+        if other is None:
+            continue
+        side = (
+            "b.won = ph.won AND ((ph.role IN ('declarer', 'partner') AND b.role IN "
+            "('declarer', 'partner')) OR (ph.pair IS NOT NULL AND ph.pair = b.pair))"
+            if same
+            else "b.won <> ph.won"
+        )
+        conds.append(
+            "EXISTS (SELECT 1 FROM gph b WHERE b.hand_id = ph.hand_id AND b.player_id = ? "
+            f"AND b.won IS NOT NULL AND ph.won IS NOT NULL AND {side})"
+        )
+        extra.append(other)
+    where = " AND ".join(conds) or "TRUE"
+    return _pl(
+        con,
+        w
+        + ctes
+        + f"""
+        SELECT ph.hand_id, ph.session_id, ph.number, ph.date, ph.player_id, ph.seat, ph.role,
+               ph.contract, ph.score, ph.won, ph.thrown_in
         FROM ph WHERE {where}
         ORDER BY ph.date NULLS FIRST, ph.session_id, ph.number, ph.seat""",
         vals + extra,

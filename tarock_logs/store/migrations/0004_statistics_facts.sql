@@ -6,7 +6,8 @@
 -- a scan of 64-character ids; players get a player_key. seat_facts holds one row per seat of a
 -- stored hand with everything the statistics count (tarock_logs/store/facts.py defines each
 -- column from the raw tables, as tarock_logs/store/stats.py's docstring does in words);
--- bonus_facts and kontra_facts one row per announcement and kontra; player_summary the
+-- bonus_facts and kontra_facts one row per announcement and kontra, schlemm_facts per Royal
+-- Tarock Schlemm; player_summary the
 -- per-player, per-role totals over seat_facts, kept up to date for the players an ingest
 -- touched. Existing rows get their keys here; the writer builds the facts of a store that has
 -- hands but no facts yet (a store migrated from an older version) before its first load.
@@ -71,7 +72,13 @@ CREATE TABLE seat_facts (
     monds_lost UTINYINT NOT NULL,
     monds_captured UTINYINT NOT NULL,
     renons UTINYINT NOT NULL,
-    tricks_won UTINYINT NOT NULL
+    tricks_won UTINYINT NOT NULL,
+    -- the per-game tables (store/stats.py, "per game"): a thrown-in deal, the seat's role
+    -- with Royal Tarock's attacker/defender (the dealer's pair defends) and the side's
+    -- result with Royal Tarock's hands decided pair against pair (NULL when thrown in)
+    thrown_in BOOLEAN NOT NULL,
+    game_role VARCHAR NOT NULL,
+    game_won BOOLEAN
 );
 
 -- One row per announcement of a bonus (made: NULL when no score item decides it).
@@ -88,7 +95,17 @@ CREATE TABLE kontra_facts (
     seat UTINYINT NOT NULL,
     target VARCHAR NOT NULL,
     level UTINYINT NOT NULL,
-    success BOOLEAN
+    success BOOLEAN,
+    game_success BOOLEAN      -- Royal Tarock: the doubled Schlemm failed; else = success
+);
+
+-- Royal Tarock: one row per announced Schlemm (S_… or F_SPIEL) with its outcome for the
+-- announcer: made, failed, raised (a partner's Hebung replaced it) or unknown.
+CREATE TABLE schlemm_facts (
+    hand_key INTEGER NOT NULL,
+    seat UTINYINT NOT NULL,
+    bonus VARCHAR NOT NULL,
+    outcome VARCHAR NOT NULL
 );
 
 -- Per player and role: the totals of seat_facts (the Players page without filters).
