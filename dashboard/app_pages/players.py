@@ -167,6 +167,17 @@ def _pending(table: str) -> Callable[[], None]:
 
 #: rows of a table (and of the hands behind a figure) per page
 PAGE = 25
+#: at most this many points per line of a chart over time
+CHART_POINTS = 300
+
+
+def _thinned(df: pl.DataFrame, by: str, points: int) -> pl.DataFrame:
+    """At most about ``points`` rows per ``by`` (evenly spaced, the last one kept), so a chart
+    over a large store draws a few hundred points per line, not a row per session."""
+    i = pl.int_range(pl.len()).over(by)
+    n = pl.len().over(by)
+    step = (n // points + 1).cast(pl.Int64)
+    return df.filter((i % step == 0) | (i == n - 1))
 
 
 def table(
@@ -382,7 +393,11 @@ else:
         if charted.height:
             st.bar_chart(
                 charted.with_columns(
-                    pl.col("contract").map_elements(_term, return_dtype=pl.String),
+                    # named here, in the script's thread (not per row in polars' threads,
+                    # where Streamlit's session is not there)
+                    pl.col("contract").replace(
+                        {c: _term(c) for c in charted["contract"].unique().to_list() if c}
+                    ),
                     (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
                 ),
                 x="contract",
@@ -486,10 +501,11 @@ with next(tab):
     )  # fmt: skip
     if history.height:
         shown = history if player is None else history.filter(pl.col("player_id") == player)
+        shown = _thinned(shown, "player_id", CHART_POINTS)
         st.markdown("**" + tr("Rating over time") + "**")
         st.line_chart(
             shown.with_columns(
-                pl.col("name").map_elements(masked, return_dtype=pl.String),
+                pl.col("name").replace({n: masked(n) for n in shown["name"].unique() if n}),
                 pl.col("order").alias(tr("session")),
                 pl.col("rating").alias(tr("rating")),
             ),

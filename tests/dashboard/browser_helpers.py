@@ -45,14 +45,16 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -
 
 
 @contextmanager
-def serve(db: Path) -> Iterator[str]:
-    """``tarock dashboard`` over ``db`` on a free 127.0.0.1 port; its URL."""
+def serve(db: Path, log: Path | None = None) -> Iterator[str]:
+    """``tarock dashboard`` over ``db`` on a free 127.0.0.1 port; its URL. With ``log``, the
+    server's output goes to that file (else nowhere)."""
     port = free_port()
     env = {**os.environ, "TAROCK_DB": ""}
+    out = open(log, "wb") if log is not None else None
     proc = subprocess.Popen(
         [str(TAROCK), "dashboard", "--db", str(db), "--port", str(port), "--host", "127.0.0.1"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out or subprocess.DEVNULL,
+        stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
         env=env,
     )
     url = f"http://127.0.0.1:{port}"
@@ -66,6 +68,8 @@ def serve(db: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if out is not None:
+            out.close()
 
 
 def settle(page: Any) -> None:

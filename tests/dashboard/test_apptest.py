@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 
@@ -461,3 +462,35 @@ def test_the_end_panel_of_a_hand_that_ended_early_lists_the_cards_still_held(
     assert len(held) >= 3  # the players who still held cards, each with them
     at = _open("app_pages/replay.py", hand=hand, step=str(facts["na"]), lang="sl")
     assert "Karte, ki so ostale v rokah ob koncu igre" in _texts(at)
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_players_page_logs_no_per_row_missing_script_run_context_warning(
+    app_env: DashDB,
+) -> None:
+    """Issue 18: nothing on the Players page calls Streamlit from polars' threads (a name
+    masked or a term translated per row there logged one warning per row: 8.25 million on a
+    1,000,000-hand store)."""
+    log = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    seen = _Records()
+    log.addHandler(seen)
+    try:
+        for game in ("slovenian", "royal"):
+            at = _open("app_pages/players.py", game=game)
+            at.toggle(key="mask_names").set_value(True).run()
+            assert not at.exception
+    finally:
+        log.removeHandler(seen)
+    # AppTest's own thread reads the session between runs; polars' threads are the others
+    from_other_threads = [
+        m for m in seen.messages if "missing ScriptRunContext" in m and "'MainThread'" not in m
+    ]
+    assert not from_other_threads
