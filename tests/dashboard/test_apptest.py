@@ -110,6 +110,8 @@ def test_without_a_database_the_app_says_how_to_make_one(
 def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: DashDB) -> None:
     hand = _disputed(app_env)
     at = _open("app_pages/audit.py")
+    # the list is paged (50 hands a page): the hands with score differences first
+    at.selectbox(key="audit_order").set_value("most score differences").run()
     listed = at.dataframe[0].value
     assert any(f"{app_env.disputed_session} · hand 1" == h for h in listed["hand"])
     at = _open("app_pages/audit.py", hand=str(hand["hand_id"]))
