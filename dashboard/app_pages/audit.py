@@ -22,25 +22,37 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     hand_view,
+    lang,
     masked,
     pager,
     require_db,
     score_table,
+    tr,
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
+from tarock_logs.report import i18n, text
 from tarock_logs.store import queries as q
 
 #: rows of the findings list per page
 PAGE = 50
 
 require_db()
-st.title("Audit")
-#: how a verification state is shown (a badge: icon, colour, words)
-STATE_BADGE: dict[str, tuple[str, Literal["green", "orange", "gray"], str]] = {
-    "verified": (":material/verified:", "green", "verified"),
-    "partial": (":material/warning:", "orange", "partly verified"),
-    "unverified": (":material/help:", "gray", "not verified"),
+LANG = lang()
+st.title(tr("Audit"))
+#: the verification states in words (label ids)
+STATE_WORDS = {"verified": "verified", "partial": "partly verified", "unverified": "not verified"}
+#: how a verification state is shown (a badge: icon, colour)
+STATE_BADGE: dict[str, tuple[str, Literal["green", "orange", "gray"]]] = {
+    "verified": (":material/check_circle:", "green"),
+    "partial": (":material/report:", "orange"),
+    "unverified": (":material/help:", "gray"),
+}
+#: the orders of the findings list in words (label ids)
+ORDER_WORDS = {
+    "playing order": "playing order",
+    "most illegal actions": "most illegal actions",
+    "most score differences": "most score differences",
 }
 
 
@@ -53,31 +65,72 @@ def masked_text(text: str, names: list[str]) -> str:
 
 
 def badge(state: str) -> None:
-    icon, colour, words = STATE_BADGE.get(state, STATE_BADGE["unverified"])
-    st.badge(words, icon=icon, color=colour)
+    icon, colour = STATE_BADGE.get(state, STATE_BADGE["unverified"])
+    st.badge(tr(STATE_WORDS.get(state, "not verified")), icon=icon, color=colour)
+
+
+#: the kinds of finding the filter offers, in words (label ids)
+KIND_LABEL = {
+    "illegal": "illegal actions",
+    "discrepancy": "score differences",
+    "unverified": "not verified",
+}
+
+
+def _said(f: dict[str, object], level: str, hand: object | None = None) -> str:
+    """A finding in the interface language: its English message, or the meaning of its code
+    (report/i18n) said of the player concerned."""
+    code, message = str(f.get("code") or ""), str(f.get("message") or "")
+    if LANG == "en":
+        return message
+    game = getattr(hand, "game", None) or (str(f["game"]) if f.get("game") else None)
+    seat = f.get("seat")
+    players = list(getattr(hand, "players", []) or [])
+    player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+    card = f.get("card")
+    return i18n.finding_message(
+        code,
+        message,
+        LANG,
+        game=game,
+        player=masked(player) if player else None,
+        card=text.card_text(str(card), game) if card and game else None,
+    )
 
 
 opts: dict[str, list[object]] = data(q.finding_options)
 
 with st.sidebar:
-    st.header("Filters")
-    event = st.selectbox("Event", opts["event"], index=None, key="f_event", placeholder="all")
-    rnd = st.selectbox("Round", opts["round"], index=None, key="f_round", placeholder="all")
-    table = st.selectbox("Table", opts["table"], index=None, key="f_table", placeholder="all")
+    st.header(tr("Filters"))
+    event = st.selectbox(
+        tr("Event"), opts["event"], index=None, key="f_event", placeholder=tr("all")
+    )
+    rnd = st.selectbox(tr("Round"), opts["round"], index=None, key="f_round", placeholder=tr("all"))
+    table = st.selectbox(
+        tr("Table"), opts["table"], index=None, key="f_table", placeholder=tr("all")
+    )
     player = st.selectbox(
-        "Player",
+        tr("Player"),
         opts["player"],
         index=None,
         key="f_player",
-        placeholder="all",
+        placeholder=tr("all"),
         format_func=lambda p: masked(str(p)),
     )
-    game = st.selectbox("Game", opts["game"], index=None, key="f_game", placeholder="all")
+    game = st.selectbox(tr("Game"), opts["game"], index=None, key="f_game", placeholder=tr("all"))
     kinds = st.multiselect(
-        "Kind of finding", list(q.FINDING_KINDS), key="f_kinds", placeholder="any finding"
+        tr("Kind of finding"),
+        list(q.FINDING_KINDS),
+        key="f_kinds",
+        placeholder=tr("any finding"),
+        format_func=lambda k: tr(KIND_LABEL.get(k, k)),
     )
     states = st.multiselect(
-        "Verification", list(q.VERIFICATION_STATES), key="f_states", placeholder="any state"
+        tr("Verification"),
+        list(q.VERIFICATION_STATES),
+        key="f_states",
+        placeholder=tr("any state"),
+        format_func=lambda s_: tr(STATE_WORDS[s_]),
     )
 
 ff = q.FindingFilters(
@@ -94,11 +147,17 @@ n_found: int = data(q.count_findings, ff)
 ov: dict[str, int] = data(q.overview)
 counts = {s_: ov[f"hands_{s_}"] for s_ in q.VERIFICATION_STATES}
 st.caption(
-    f"{n_found} of {ov['hands']} hands match the filters · hands "
-    + ", ".join(f"{n} {s_}" for s_, n in counts.items())
+    tr("{n} of {total} hands match the filters", n=n_found, total=ov["hands"])
+    + " · "
+    + ", ".join(f"{n} {tr(STATE_WORDS[s_])}" for s_, n in counts.items())
 )
 c_order, c_page = st.columns([2, 1])
-order = c_order.selectbox("Sort by", list(q.FINDING_ORDERS), key="audit_order")
+order = c_order.selectbox(
+    tr("Sort by"),
+    list(q.FINDING_ORDERS),
+    key="audit_order",
+    format_func=lambda o: tr(ORDER_WORDS.get(o, o)),
+)
 with c_page:
     offset = pager("audit_page", n_found, PAGE)
 found: pl.DataFrame = data(q.findings_page, ff, offset, PAGE, order)
@@ -112,7 +171,7 @@ def _open_selected() -> None:
 
 
 if found.is_empty():
-    st.success("No hand with findings matches the filters.")
+    st.success(tr("No hand with findings matches the filters."))
 else:
     show = found.select(
         "label",
@@ -124,8 +183,23 @@ else:
         "n_violations",
         "n_discrepancies",
         "verification",
-    ).rename(
-        {"label": "hand", "n_violations": "illegal actions", "n_discrepancies": "score differences"}
+    ).with_columns(
+        pl.col("verification").replace_strict(
+            {k: tr(v) for k, v in STATE_WORDS.items()}, default=pl.col("verification")
+        )
+    )
+    show = show.rename(
+        {
+            "label": tr("session · hand"),
+            "event": tr("event"),
+            "round": tr("round"),
+            "table": tr("table"),
+            "game": tr("kind of game"),
+            "contract": tr("contract"),
+            "n_violations": tr("illegal actions"),
+            "n_discrepancies": tr("score differences"),
+            "verification": tr("verification"),
+        }
     )
     st.dataframe(
         show,
@@ -136,7 +210,7 @@ else:
         on_select=_open_selected,
         selection_mode="single-row",
     )
-    st.caption("Select a row to see the hand's verdicts.")
+    st.caption(tr("Select a row to see the hand's verdicts."))
 
 # ------------------------------------------------------------------ session and tournament findings
 sess_f: pl.DataFrame = data(q.session_findings)
@@ -153,19 +227,21 @@ if game:
 if ff.player:
     sess_f = sess_f.filter(pl.col("names").list.contains(ff.player))
     tour_f = tour_f.filter(pl.col("names").list.contains(ff.player))
-st.markdown("#### Session and tournament findings")
+st.markdown("#### " + md(tr("Session and tournament findings")))
 if sess_f.is_empty() and tour_f.is_empty():
-    st.success("No session total, placement points or standing differs.")
+    st.success(tr("No session total, placement points or standing differs."))
 else:
     rows = [
-        {"level": "session", "where": r["session_id"], "severity": r["severity"],
-         "code": r["code"], "finding": masked_text(r["message"], r["names"] or []),
-         "state": r["verification"]}
+        {tr("level"): tr("session"), tr("where"): r["session_id"],
+         tr("severity"): tr(r["severity"]), tr("code"): r["code"],
+         tr("finding"): masked_text(_said(r, "session"), r["names"] or []),
+         tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in sess_f.to_dicts()
     ] + [
-        {"level": "tournament", "where": r["tournament"], "severity": r["severity"],
-         "code": r["code"], "finding": masked_text(r["message"], r["names"] or []),
-         "state": r["verification"]}
+        {tr("level"): tr("tournament"), tr("where"): r["tournament"],
+         tr("severity"): tr(r["severity"]), tr("code"): r["code"],
+         tr("finding"): masked_text(_said(r, "tournament"), r["names"] or []),
+         tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in tour_f.to_dicts()
     ]  # fmt: skip
     st.dataframe(
@@ -173,24 +249,30 @@ else:
         hide_index=True,
         width="stretch",
         key="session_findings",
-        column_config={"finding": st.column_config.TextColumn("finding", width="large")},
+        column_config={tr("finding"): st.column_config.TextColumn(tr("finding"), width="large")},
     )
     sessions = list(dict.fromkeys(sess_f["session_id"].to_list()))
     if sessions:
         sid = url_selectbox(
-            "Session score sheet",
+            tr("Session score sheet"),
             sessions,
             param="session",
             key="audit_session",
-            placeholder="Select a session to see its score sheet",
+            placeholder=tr("Select a session to see its score sheet"),
         )
         if sid:
             sheet = data(q.session_sheet, sid)
             if sheet is not None:
                 table_df, marked = vm.score_sheet(sheet, [masked(p) for p in sheet["players"]])
                 st.caption(
-                    f"{md(sid)}: recorded score sheet · cells marked ✖ differ from the "
-                    "recomputation (recorded → recomputed)"
+                    md(sid)
+                    + ": "
+                    + md(
+                        tr(
+                            "recorded score sheet · cells marked ✖ differ from the "
+                            "recomputation (recorded → recomputed)"
+                        )
+                    )
                 )
                 st.dataframe(
                     table_df.to_pandas().style.apply(
@@ -213,52 +295,61 @@ if url_hand and url_hand not in labels:
     label = data(q.hand_label, url_hand)
     if label is not None:  # a deep link to a hand on another page, or without findings
         options.insert(0, url_hand)
-        labels[url_hand] = f"{label} (not on this page)"
+        labels[url_hand] = tr("{label} (not on this page)", label=label)
 hand_id = url_selectbox(
-    "Hand",
+    tr("Hand"),
     options,
     param="hand",
     key="audit_hand",
     format_func=lambda h: labels.get(h, h),
-    placeholder="Select a hand to see its verdicts",
+    placeholder=tr("Select a hand to see its verdicts"),
 )
 if not hand_id:
     st.stop()
 
 view = hand_view(hand_id)
 if view is None:
-    st.error("Unknown hand.")
+    st.error(tr("Unknown hand."))
     st.stop()
 players = [masked(p) for p in view.players]
-st.subheader(f"{md(view.session_id)} · hand {view.number}", anchor=False)
+st.subheader(f"{md(view.session_id)} · {md(tr('hand'))} {view.number}", anchor=False)
 badge(view.verification)
-st.caption(f"hand id {md(hand_id)} · {md(view.game)} · ruleset {md(view.ruleset)}")
+st.caption(
+    md(
+        tr(
+            "hand id {id} · {game} · ruleset {ruleset}",
+            id=hand_id,
+            game=view.game,
+            ruleset=view.ruleset,
+        )
+    )
+)
 
 # ------------------------------------------------------------------ verdicts
-st.markdown("#### Verdicts")
+st.markdown("#### " + md(tr("Verdicts")))
 if view.findings:
     for f in view.findings:
         ai = f.get("action_index")
-        where = f"action {ai}" if ai is not None else "hand"
-        message = md(masked_text(f["message"], view.players))
-        text = f"**{where}** · {md(f['severity'])} {md(f['code'])}: {message}"
+        where = tr("action {n}", n=ai) if ai is not None else tr("hand")
+        message = md(masked_text(_said(f, "hand", view), view.players))
+        text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
         for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
             text += f"  \n*{md(quote)}*"
         (st.error if f.get("severity") == "error" else st.warning)(text)
         if ai is not None:
             st.page_link(
                 "app_pages/replay.py",
-                label=f"Replay at action {ai}",
+                label=tr("Replay at action {n}", n=ai),
                 icon=":material/play_circle:",
                 query_params={"hand": hand_id, "step": str(ai + 1), "seat": "all"},
             )
 else:
-    st.success("Every action is legal.")
+    st.success(tr("Every action is legal."))
 for u in view.unverified:
-    st.warning(f"Not checked: {md(u)}")
+    st.warning(md(tr("Not checked: {what}", what=u)))
 
 # ------------------------------------------------------------------ score
-st.markdown("#### Score: recorded vs recomputed")
+st.markdown("#### " + md(tr("Score: recorded vs recomputed")))
 score_table(view, players)
 
 # ------------------------------------------------------------------ links and dossier
@@ -266,17 +357,19 @@ c1, c2 = st.columns(2)
 first = view.first_problem_step()
 c1.page_link(
     "app_pages/replay.py",
-    label="Open in the replay viewer" + (" at the first problem" if first else ""),
+    label=tr("Open in the replay viewer at the first problem")
+    if first
+    else tr("Open in the replay viewer"),
     icon=":material/play_circle:",
     query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )
 try:
     html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
-    c2.warning(f"Dossier not available: {md(exc)}")
+    c2.warning(md(tr("Dossier not available: {error}", error=exc)))
 else:
     c2.download_button(
-        "Download the dispute dossier (HTML)",
+        tr("Download the dispute dossier (HTML)"),
         html,
         file_name=f"dossier-{view.session_id}-{view.number}.html",
         mime="text/html",

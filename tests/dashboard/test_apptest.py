@@ -113,7 +113,7 @@ def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: D
     # the list is paged (50 hands a page): the hands with score differences first
     at.selectbox(key="audit_order").set_value("most score differences").run()
     listed = at.dataframe[0].value
-    assert any(f"{app_env.disputed_session} · hand 1" == h for h in listed["hand"])
+    assert any(f"{app_env.disputed_session} · hand 1" == h for h in listed["session · hand"])
     at = _open("app_pages/audit.py", hand=str(hand["hand_id"]))
     assert at.selectbox(key="audit_hand").value == hand["hand_id"]
     items = next(d.value for d in at.dataframe if "differs" in d.value.columns)

@@ -30,8 +30,8 @@ def _label(session: str, number: int) -> str:
 
 def test_every_planted_dispute_is_on_the_audit_page(app_env: DashDB) -> None:
     at = _open("app_pages/audit.py")
-    hands = next(d.value for d in at.dataframe if "hand" in d.value.columns)
-    listed = set(hands["hand"])
+    hands = next(d.value for d in at.dataframe if "session · hand" in d.value.columns)
+    listed = set(hands["session · hand"])
     findings = next(d.value for d in at.dataframe if "finding" in d.value.columns)
     for p in PLANTED:
         if p["hand"] is not None:
@@ -91,7 +91,7 @@ def test_the_hand_shows_its_verification_badge_and_the_state_filters(app_env: Da
     errors = "\n".join(e.value for e in at.error).replace("\\", "")  # Markdown escapes
     assert "the declarer's partner (who holds the called" in errors
     at.multiselect(key="f_states").set_value(["verified"]).run()
-    hands = next(d.value for d in at.dataframe if "hand" in d.value.columns)
+    hands = next(d.value for d in at.dataframe if "session · hand" in d.value.columns)
     assert set(hands["verification"]) == {"verified"}
 
 

@@ -254,8 +254,7 @@ def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: 
     hand = _disputed_hand(db)
     english = _english_labels(lang)
     page = browser.new_page(viewport={"width": 1400, "height": 1400})
-    # the Audit page is the findings model's (issue 11), translated once it lands
-    for path in ["", f"replay?hand={hand}&step=23", "players", "tournament"]:
+    for path in ["", f"audit?hand={hand}", f"replay?hand={hand}&step=23", "players", "tournament"]:
         sep = "&" if "?" in path else "?"
         _goto(page, f"{url}/{path}{sep}lang={lang}")
         texts: list[str] = page.eval_on_selector_all(

@@ -23,6 +23,9 @@ TABLES = {
     ("tournament.py", "HEADERS"),
     ("enter.py", "SUITS"),
     ("entry_model.py", "SENTENCES"),
+    ("audit.py", "STATE_WORDS"),
+    ("audit.py", "ORDER_WORDS"),
+    ("audit.py", "KIND_LABEL"),
 }
 #: label ids translated by value: a finding's severity (``page.t(f.severity)``)
 BY_VALUE = ("error", "warning", "info")
