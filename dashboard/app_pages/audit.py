@@ -232,13 +232,13 @@ if sess_f.is_empty() and tour_f.is_empty():
     st.success(tr("No session total, placement points or standing differs."))
 else:
     rows = [
-        {tr("level"): tr("session"), tr("where"): r["session_id"],
+        {tr("level"): tr("Session"), tr("where"): r["session_id"],
          tr("severity"): tr(r["severity"]), tr("code"): r["code"],
          tr("finding"): masked_text(_said(r, "session"), r["names"] or []),
          tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in sess_f.to_dicts()
     ] + [
-        {tr("level"): tr("tournament"), tr("where"): r["tournament"],
+        {tr("level"): tr("Tournament"), tr("where"): r["tournament"],
          tr("severity"): tr(r["severity"]), tr("code"): r["code"],
          tr("finding"): masked_text(_said(r, "tournament"), r["names"] or []),
          tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}

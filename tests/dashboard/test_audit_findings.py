@@ -43,7 +43,7 @@ def test_every_planted_dispute_is_on_the_audit_page(app_env: DashDB) -> None:
     # dispute 2's knock-on session-total difference is listed beside the hands
     b = findings[findings["code"] == "session.total_differs"]
     assert any("hand 4" in m for m in b["finding"])
-    assert set(findings[findings["level"] == "tournament"]["code"]) == {
+    assert set(findings[findings["level"] == "Tournament"]["code"]) == {
         "tournament.standing_differs"
     }
 
