@@ -113,8 +113,39 @@ def record_from_obj(
     that go first in its errors). A defect inside a hand rejects that hand; one elsewhere
     rejects the session."""
     v = _Validator(file, line)
+    v.surrogates = _SURROGATE_ESCAPE.search(raw) is not None
     session, rejected = v.session(obj, defects)
     return SessionRecord(file, line, index, session, pending + v.errors, raw, rejected)
+
+
+#: an escaped surrogate code unit in a record's text (``\\ud800`` .. ``\\udfff``): only then
+#: can a decoded string hold a lone surrogate (orjson refuses them; the careful decoder keeps them)
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+#: the message of a string that is not Unicode text
+_SURROGATE_MESSAGE: Final = (
+    "a string with a lone surrogate (an escape from \\ud800 to \\udfff without its pair) "
+    "is not Unicode text"
+)
+
+
+def _lone_surrogate_paths(obj: Any, path: tuple[Any, ...] = ()) -> Iterable[tuple[Any, ...]]:
+    """The paths of the strings (values and keys) in ``obj`` that hold a lone surrogate. A
+    field the schema constrains rejects them itself; a free-form one (a source's
+    ``importer``, an option's value, a note) would carry one into the canonical text, which
+    UTF-8 cannot write."""
+    if isinstance(obj, str):
+        if _LONE_SURROGATE.search(obj):
+            yield path
+    elif isinstance(obj, dict):
+        for k, val in obj.items():
+            if isinstance(k, str) and _LONE_SURROGATE.search(k):
+                yield (*path, k)
+            else:
+                yield from _lone_surrogate_paths(val, (*path, k))
+    elif isinstance(obj, list):
+        for i, val in enumerate(obj):
+            yield from _lone_surrogate_paths(val, (*path, i))
 
 
 def _json_path(loc: Iterable[Any], base: str = "$") -> str:
@@ -282,6 +313,8 @@ class _Validator:
         self.rules: GameRules
         #: the folder of the log, when the session's options name a file in it
         self.source: Path | None = None
+        #: the record's text has an escaped surrogate: strings are checked for lone ones
+        self.surrogates = False
 
     def err(
         self, code: str, message: str, path: str | None = None, *, hand: int | None = None,
@@ -359,6 +392,11 @@ class _Validator:
         except ValidationError as exc:
             self.schema_errors(exc, "$", None, self.errors)
             return None, []
+        if self.surrogates:
+            for p in _lone_surrogate_paths(envelope):
+                self.err("schema.string_unicode", _SURROGATE_MESSAGE, _json_path(p))
+            if self.errors and any(e.is_error for e in self.errors):
+                return None, []
         self.rules = game_rules(env.game, env.ruleset, env.options)
         self.envelope_checks(env)
         if any(e.is_error for e in self.errors):
@@ -377,6 +415,10 @@ class _Validator:
                 self.err(d.code, d.message, _json_path(p, f"$.hands[{i}]"), hand=number,
                          action=act, into=herrs)  # fmt: skip
             hand = self.hand(h, i, env, number, herrs)
+            if self.surrogates and hand is not None and not any(e.is_error for e in herrs):
+                for p in _lone_surrogate_paths(h):
+                    self.err("schema.string_unicode", _SURROGATE_MESSAGE,
+                             _json_path(p, f"$.hands[{i}]"), hand=number, into=herrs)  # fmt: skip
             if hand is not None and hand.number in numbers:
                 self.err("hand.duplicate_number", f"hand number {hand.number} is used by an "
                          "earlier hand of this session", f"$.hands[{i}].number",

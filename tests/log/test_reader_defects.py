@@ -72,6 +72,37 @@ def test_lone_surrogate_in_the_session_id_is_kept_escaped_in_every_error():
         _usable(records)
 
 
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [
+        (("source", "importer"), "$.source.importer"),
+        (("options", "note"), "$.options.note"),
+    ],
+)
+def test_lone_surrogate_in_a_free_form_field_rejects_the_session_not_the_writer(where, path):
+    """Found by the long fuzz run (benchmarks/fuzz.py, seeds 1 and 1000): a free-form string
+    (a source's importer, an option's value) kept a lone surrogate, the session was accepted
+    and ``fmt`` and ``ingest`` exited 3 writing it back."""
+    s = _b1()
+    s.setdefault(where[0], {})[where[1]] = "MARK"
+    for records in _both(json.dumps(s).replace("MARK", "x\\ud800")):
+        assert _errors(records) == [("schema.string_unicode", path)]
+        assert records[0].session is None
+        _usable(records)
+
+
+def test_lone_surrogate_in_a_free_form_field_of_a_hand_rejects_only_that_hand():
+    """The same in a hand (an announcement's free-form ``raises``): that hand is rejected."""
+    doc = _b1()
+    acts = doc["hands"][0]["actions"]
+    k = next(i for i, a in enumerate(acts) if a["type"] == "announce")
+    acts[k]["raises"] = "MARK"
+    for records in _both(json.dumps(doc).replace("MARK", "\\udfff")):
+        assert ("schema.string_unicode", f"$.hands[0].actions[{k}].raises") in _errors(records)
+        assert records[0].session is not None and len(records[0].rejected_hands) == 1
+        _usable(records)
+
+
 def test_a_surrogate_pair_is_one_character_and_accepted():
     s = _b1()
     s["notes"] = "MARK"
