@@ -31,7 +31,8 @@ from dashboard.state import (
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
-from tarock_logs.report import i18n, text
+from tarock_logs.report import i18n
+from tarock_logs.report import text as wording
 from tarock_logs.store import queries as q
 
 #: rows of the findings list per page
@@ -94,7 +95,7 @@ def _said(f: dict[str, object], level: str, hand: object | None = None) -> str:
         LANG,
         game=game,
         player=masked(player) if player else None,
-        card=text.card_text(str(card), game) if card and game else None,
+        card=wording.card_text(str(card), game) if card and game else None,
     )
 
 
@@ -123,7 +124,7 @@ with st.sidebar:
         list(q.FINDING_KINDS),
         key="f_kinds",
         placeholder=tr("any finding"),
-        format_func=lambda k: tr(KIND_LABEL.get(k, k)),
+        format_func=lambda k: tr(KIND_LABEL.get(str(k), str(k))),
     )
     states = st.multiselect(
         tr("Verification"),
@@ -156,7 +157,7 @@ order = c_order.selectbox(
     tr("Sort by"),
     list(q.FINDING_ORDERS),
     key="audit_order",
-    format_func=lambda o: tr(ORDER_WORDS.get(o, o)),
+    format_func=lambda o: tr(ORDER_WORDS.get(str(o), str(o))),
 )
 with c_page:
     offset = pager("audit_page", n_found, PAGE)
