@@ -336,7 +336,7 @@ def score_table(view: HandView, players: list[str]) -> None:
                     )
                     for r in bad
                 ),
-                icon=":material/error:",
+                icon=":material/block:",
             )
         shown = [
             {

@@ -49,6 +49,10 @@ STATE_BADGE: dict[str, tuple[str, Literal["green", "orange", "gray"]]] = {
     "partial": (":material/report:", "orange"),
     "unverified": (":material/help:", "gray"),
 }
+#: the icons of errors and warnings, named: Streamlit's default alert icon is a Material
+#: ligature whose text ("error", "warning") would read as an untranslated label
+ICON_ERROR = ":material/block:"
+ICON_WARNING = ":material/report:"
 #: the orders of the findings list in words (label ids)
 ORDER_WORDS = {
     "playing order": "playing order",
@@ -310,7 +314,7 @@ if not hand_id:
 
 view = hand_view(hand_id)
 if view is None:
-    st.error(tr("Unknown hand."))
+    st.error(tr("Unknown hand."), icon=ICON_ERROR)
     st.stop()
 players = [masked(p) for p in view.players]
 st.subheader(f"{md(view.session_id)} · {md(tr('hand'))} {view.number}", anchor=False)
@@ -336,7 +340,10 @@ if view.findings:
         text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
         for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
             text += f"  \n*{md(quote)}*"
-        (st.error if f.get("severity") == "error" else st.warning)(text)
+        if f.get("severity") == "error":
+            st.error(text, icon=ICON_ERROR)
+        else:
+            st.warning(text, icon=ICON_WARNING)
         if ai is not None:
             st.page_link(
                 "app_pages/replay.py",
@@ -347,7 +354,7 @@ if view.findings:
 else:
     st.success(tr("Every action is legal."))
 for u in view.unverified:
-    st.warning(md(tr("Not checked: {what}", what=u)))
+    st.warning(md(tr("Not checked: {what}", what=u)), icon=ICON_WARNING)
 
 # ------------------------------------------------------------------ score
 st.markdown("#### " + md(tr("Score: recorded vs recomputed")))
@@ -367,7 +374,7 @@ c1.page_link(
 try:
     html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
-    c2.warning(md(tr("Dossier not available: {error}", error=exc)))
+    c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
 else:
     c2.download_button(
         tr("Download the dispute dossier (HTML)"),
