@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from dashboard.view_model import HandView, md_text, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
 from tarock_logs.report import i18n
+from tarock_logs.report import text as wording
 from tarock_logs.store import db_fingerprint, queries
 from tarock_logs.store.pseudonyms import pseudonym
 
@@ -221,6 +222,23 @@ def lang() -> str:
 def tr(msgid: str, /, **fields: Any) -> str:
     """The label ``msgid`` (English) in the interface language."""
     return i18n.t(msgid, lang(), **fields)
+
+
+def finding_text(
+    code: str, message: str, *, game: str | None, player: str | None, card: str | None
+) -> str:
+    """A finding as the page's reader sees it (the replay's verdicts and the Audit page's):
+    in English its own ``message``; otherwise the meaning of its ``code`` in the interface
+    language (``report/i18n``), said of ``player`` (a name as shown) and ``card`` (a token,
+    worded here)."""
+    return i18n.finding_message(
+        code,
+        message,
+        lang(),
+        game=game,
+        player=player,
+        card=wording.card_text(card, game) if card and game else None,
+    )
 
 
 def sidebar_common() -> None:

@@ -21,8 +21,8 @@ import streamlit as st
 from dashboard import view_model as vm
 from dashboard.state import (
     data,
+    finding_text,
     hand_view,
-    lang,
     masked,
     pager,
     require_db,
@@ -31,15 +31,12 @@ from dashboard.state import (
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
-from tarock_logs.report import i18n
-from tarock_logs.report import text as wording
 from tarock_logs.store import queries as q
 
 #: rows of the findings list per page
 PAGE = 50
 
 require_db()
-LANG = lang()
 st.title(tr("Audit"))
 #: the verification states in words (label ids)
 STATE_WORDS = {"verified": "verified", "partial": "partly verified", "unverified": "not verified"}
@@ -82,24 +79,18 @@ KIND_LABEL = {
 }
 
 
-def _said(f: dict[str, object], level: str, hand: object | None = None) -> str:
-    """A finding in the interface language: its English message, or the meaning of its code
-    (report/i18n) said of the player concerned."""
-    code, message = str(f.get("code") or ""), str(f.get("message") or "")
-    if LANG == "en":
-        return message
-    game = getattr(hand, "game", None) or (str(f["game"]) if f.get("game") else None)
+def _said(f: dict[str, object], players: list[str] | None = None, game: str | None = None) -> str:
+    """A stored finding in the interface language, said of the player at its seat."""
     seat = f.get("seat")
-    players = list(getattr(hand, "players", []) or [])
-    player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
-    card = f.get("card")
-    return i18n.finding_message(
-        code,
-        message,
-        LANG,
-        game=game,
+    player = (
+        players[seat] if players and isinstance(seat, int) and 0 <= seat < len(players) else None
+    )
+    return finding_text(
+        str(f.get("code") or ""),
+        str(f.get("message") or ""),
+        game=game or (str(f["game"]) if f.get("game") else None),
         player=masked(player) if player else None,
-        card=wording.card_text(str(card), game) if card and game else None,
+        card=str(f["card"]) if f.get("card") else None,
     )
 
 
@@ -239,13 +230,13 @@ else:
     rows = [
         {tr("level"): tr("Session"), tr("where"): r["session_id"],
          tr("severity"): tr(r["severity"]), tr("code"): r["code"],
-         tr("finding"): masked_text(_said(r, "session"), r["names"] or []),
+         tr("finding"): masked_text(_said(r), r["names"] or []),
          tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in sess_f.to_dicts()
     ] + [
         {tr("level"): tr("Tournament"), tr("where"): r["tournament"],
          tr("severity"): tr(r["severity"]), tr("code"): r["code"],
-         tr("finding"): masked_text(_said(r, "tournament"), r["names"] or []),
+         tr("finding"): masked_text(_said(r), r["names"] or []),
          tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in tour_f.to_dicts()
     ]  # fmt: skip
@@ -336,7 +327,7 @@ if view.findings:
     for f in view.findings:
         ai = f.get("action_index")
         where = tr("action {n}", n=ai) if ai is not None else tr("hand")
-        message = md(masked_text(_said(f, "hand", view), view.players))
+        message = md(masked_text(_said(f, view.players, view.game), view.players))
         text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
         for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
             text += f"  \n*{md(quote)}*"

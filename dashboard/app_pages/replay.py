@@ -20,6 +20,7 @@ import streamlit as st
 from dashboard import view_model as vm
 from dashboard.state import (
     data,
+    finding_text,
     hand_view,
     lang,
     masked,
@@ -31,7 +32,7 @@ from dashboard.state import (
 from dashboard.table import position, table_html
 from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
-from tarock_logs.report import i18n, text
+from tarock_logs.report import text
 from tarock_logs.store import queries as q
 
 #: sessions the session picker offers at once (its search narrows them; issue 18: a store
@@ -368,13 +369,12 @@ def viewer() -> None:
     assert (None if seat_sel in (None, "all") else int(seat_sel)) == only
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
-        said = i18n.finding_message(
+        said = finding_text(
             v.code,
             v.message,
-            LANG,
             game=view.game,
             player=players[v.seat] if v.seat is not None and v.seat < n_seats else None,
-            card=text.card_text(v.card, view.game) if v.card else None,
+            card=v.card,
         )
         verdict = (
             f"**{tr('Illegal action')}** — {md(said)}  \n"

@@ -395,7 +395,7 @@ class _Validator:
         if self.surrogates:
             for p in _lone_surrogate_paths(envelope):
                 self.err("schema.string_unicode", _SURROGATE_MESSAGE, _json_path(p))
-            if self.errors and any(e.is_error for e in self.errors):
+            if any(e.is_error for e in self.errors):
                 return None, []
         self.rules = game_rules(env.game, env.ruleset, env.options)
         self.envelope_checks(env)
