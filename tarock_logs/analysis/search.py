@@ -1,0 +1,395 @@
+"""The pure-Python solver: alpha-beta with a transposition table over card masks.
+
+It is the readable reference of the native solver (``tarock_logs/_native/solver.c``, the same
+algorithm) and its fallback where no compiler built it; fast enough for endgames.
+
+* **Minimax, two sides.** The maximising side is the declarer's (for klop: the perspective
+  player); everybody else minimises. All cards are visible.
+* **Transposition table** at trick boundaries, keyed by the cards still in play, the leader
+  and the accumulated facts (:data:`~tarock_logs.analysis.objective.ACC_FIELDS`); it stores
+  a lower and an upper bound of the value and the best card. For a fixed deal the cards in
+  play determine every hand, so one table serves a whole hand.
+* **Card equivalence.** Two cards of one player that are neighbours in rank among the cards
+  still in play, of the same point value and without a role of their own (the plain taroks
+  T2 … T20 and the pips of a suit) give the same value: only one of each run is searched.
+* **Bounds.** At a trick boundary, :meth:`~.objective.Objective.bounds` brackets the final
+  value; a window outside the bracket is cut at once.
+* **Move ordering**: the table's best card first, then cheap heuristics (win cheaply, throw
+  points on a partner's trick, throw low on an opponent's).
+
+:meth:`PySolver.values` values every legal card (exact values, each by MTD(f) null-window
+searches); :meth:`PySolver.line` follows one principal line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tarock_logs.analysis.cardset import (
+    KINGS,
+    MOND,
+    PAGAT,
+    PLAIN_TAROKS,
+    TRULA,
+    bits,
+    legal,
+    thirds,
+    winner,
+)
+from tarock_logs.analysis.objective import M, NONE, O, Outcome
+from tarock_logs.analysis.position import Position, Setting
+from tarock_logs.rules.slovenian.cardbits import STR, SUIT_MASK, THIRDS
+
+__all__ = ["INF", "EQUIVALENCE_RANGES", "PySolver", "representatives"]
+
+INF = 1 << 30
+#: the ranks inside which neighbouring cards of one player are interchangeable
+EQUIVALENCE_RANGES = (PLAIN_TAROKS, *(SUIT_MASK[s] & ~(0xF << (22 + 8 * (s - 1))) for s in
+                                      range(1, 5)))  # fmt: skip
+_TT_LIMIT = 1 << 21
+
+
+def representatives(own: int, legal_mask: int, outstanding: int) -> dict[int, int]:
+    """Legal cards of one player grouped by equivalence: representative id → mask of the
+    cards it stands for (see the module docstring). ``outstanding``: the other players' cards
+    and the cards of the trick in progress."""
+    groups: dict[int, int] = {}
+    rest = legal_mask
+    for rng in EQUIVALENCE_RANGES:
+        mine = legal_mask & rng
+        if mine.bit_count() < 2:
+            continue
+        rest &= ~mine
+        rel = (own | outstanding) & rng
+        rep = -1
+        for c in bits(rel):
+            if mine >> c & 1:
+                if rep < 0:
+                    rep = c
+                    groups[c] = 1 << c
+                else:
+                    groups[rep] |= 1 << c
+            else:
+                rep = -1
+    for c in bits(rest):
+        groups[c] = 1 << c
+    return groups
+
+
+class PySolver:
+    """Alpha-beta search of one hand's card play under a :class:`Setting` (see the module
+    docstring). One solver serves one deal: its table is keyed by the cards in play."""
+
+    def __init__(self, setting: Setting) -> None:
+        self.setting = setting
+        self.rules = setting.rules
+        self.obj = setting.objective
+        self.maxside = self.obj.maxside
+        self.n = len(self.maxside)
+        self.kind = self.obj.kind
+        self.tt: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
+        self.nodes = 0
+        # the search state (set by _load)
+        self.hands: list[int] = []
+        self.trick: list[int] = []
+        self.leader = 0
+        self.done = 0
+        self.acc: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------------ public
+
+    def search(self, pos: Position, alpha: int = -INF, beta: int = INF) -> int:
+        """The value of ``pos`` (fail-soft: exact inside the window, a bound outside)."""
+        self._load(pos)
+        return self._ab(alpha, beta)
+
+    def value(self, pos: Position) -> int:
+        """The exact value of ``pos`` (MTD(f) from a guess of 0)."""
+        return self._mtdf(pos, None, 0)
+
+    def values(self, pos: Position) -> dict[int, int]:
+        """The exact value of every legal card of the player to move."""
+        self._load(pos)
+        p = pos.to_move
+        lm = legal(self.hands[p], self.trick, self.rules)
+        groups = representatives(self.hands[p], lm, self._outstanding(p))
+        out: dict[int, int] = {}
+        guess = 0
+        for rep, members in groups.items():
+            v = self._mtdf(pos, rep, guess)
+            guess = v
+            for c in bits(members):
+                out[c] = v
+        return out
+
+    def line(self, pos: Position, card: int | None = None) -> list[int]:
+        """A principal line from ``pos``: ``card`` (if given) then best play by both sides to
+        the end of the hand, as card ids."""
+        out: list[int] = []
+        cur = pos
+        if card is not None:
+            nxt = self._after(cur, card)
+            out.append(card)
+            if nxt is None:
+                return out
+            cur = nxt
+        while True:
+            self._load(cur)
+            p = cur.to_move
+            lm = legal(self.hands[p], self.trick, self.rules)
+            if not lm:
+                return out
+            v = self._mtdf(cur, None, 0)
+            best = None
+            for rep in self._ordered(p, representatives(self.hands[p], lm, self._outstanding(p))):
+                w = self._mtdf_bound(cur, rep, v, self.maxside[p])
+                if w:
+                    best = rep
+                    break
+            assert best is not None, "no card reaches the position's value"
+            out.append(best)
+            nxt = self._after(cur, best)
+            if nxt is None:
+                return out
+            cur = nxt
+
+    # ------------------------------------------------------------------ positions
+
+    def _load(self, pos: Position) -> None:
+        self.hands = list(pos.hands)
+        self.trick = list(pos.trick)
+        self.leader = pos.leader
+        self.done = pos.tricks_done
+        self.acc = pos.acc
+
+    def _snapshot(self) -> Position:
+        return Position(tuple(self.hands), tuple(self.trick), self.leader, self.done, self.acc)
+
+    def _after(self, pos: Position, card: int) -> Position | None:
+        """The position after ``card``; None when the hand is over."""
+        self._load(pos)
+        p = pos.to_move
+        self.hands[p] &= ~(1 << card)
+        self.trick.append(card)
+        if len(self.trick) == self.n:
+            v, acc, w = self._complete()
+            if v is not None:
+                return None
+            self.trick = []
+            self.leader = w
+            self.done += 1
+            self.acc = acc
+        return self._snapshot()
+
+    def _outstanding(self, p: int) -> int:
+        o = 0
+        for i, h in enumerate(self.hands):
+            if i != p:
+                o |= h
+        for c in self.trick:
+            o |= 1 << c
+        return o
+
+    # ------------------------------------------------------------------ MTD(f)
+
+    def _mtdf(self, pos: Position, card: int | None, guess: int) -> int:
+        """Exact value of ``pos`` (after ``card`` if given) by null-window searches."""
+        lo, hi = -INF, INF
+        g = guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self._probe(pos, card, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def _mtdf_bound(self, pos: Position, card: int, v: int, maximising: bool) -> bool:
+        """Whether ``card`` reaches the value ``v`` of ``pos`` (≥ v for the maximiser, ≤ v for
+        the minimiser)."""
+        if maximising:
+            return self._probe(pos, card, v - 1, v) >= v
+        return self._probe(pos, card, v, v + 1) <= v
+
+    def _probe(self, pos: Position, card: int | None, alpha: int, beta: int) -> int:
+        self._load(pos)
+        if card is None:
+            return self._ab(alpha, beta)
+        return self._play(card, alpha, beta)
+
+    # ------------------------------------------------------------------ the search
+
+    def _complete(self) -> tuple[int | None, tuple[int, ...], int]:
+        """Score the full trick: (the final value if the hand ends, the new facts, winner)."""
+        trick = self.trick
+        n = self.n
+        wi = winner(trick, self.rules.colour_valat)
+        w = (self.leader + wi) % n
+        win_card = trick[wi]
+        pile = 0
+        for c in trick:
+            pile |= 1 << c
+        last = self.done + 1 == self.obj.tricks_total
+        kind = self.kind
+        acc = self.acc
+        mx = self.maxside[w]
+        if kind == "normal":
+            tm, mt, ot, kw, trm, tro, kgm, kgo, mond = acc
+            if mx:
+                tm += thirds(pile)
+                mt = 1
+                trm |= int(bool(pile & TRULA))
+                kgm |= int(bool(pile & KINGS))
+            else:
+                ot = 1
+                tro |= int(bool(pile & TRULA))
+                kgo |= int(bool(pile & KINGS))
+            if win_card == self.obj.king:
+                kw = 1
+            if pile >> MOND & 1 and win_card != MOND:
+                mond = M if self.maxside[(self.leader + trick.index(MOND)) % n] else O
+            acc = (tm, mt, ot, kw, trm, tro, kgm, kgo, mond)
+            if not last:
+                return None, acc, w
+            side = M if mx else O
+            pag = fail = NONE
+            if win_card == PAGAT:
+                pag = side
+            elif pile >> PAGAT & 1:
+                fail = M if self.maxside[(self.leader + trick.index(PAGAT)) % n] else O
+            k = self.obj.king
+            in_last = k >= 0 and bool(pile >> k & 1)
+            out = Outcome(pag, fail, in_last and mx, in_last and not mx)
+            return self.obj.leaf(acc, out), acc, w
+        if kind == "klop":
+            g = self.obj.gifts
+            if self.done < len(g) and g[self.done] >= 0:
+                pile |= 1 << g[self.done]
+            th = list(acc)
+            th[w] += thirds(pile)
+            th[4 + w] = 1
+            acc = tuple(th)
+            return (self.obj.leaf(acc) if last else None), acc, w
+        if kind == "no_trick":
+            if mx:
+                return self.obj.fixed(False), acc, w
+            return (self.obj.fixed(True) if last else None), acc, w
+        # all_tricks
+        if not mx:
+            return self.obj.fixed(False), acc, w
+        return (self.obj.fixed(True) if last else None), acc, w
+
+    def _remaining(self) -> int:
+        r = 0
+        for h in self.hands:
+            r |= h
+        return r
+
+    def _ordered(self, p: int, groups: dict[int, int]) -> Iterator[int]:
+        """Representatives in search order: cheap heuristics of tarok play."""
+        trick = self.trick
+        if not trick:
+            # lead: strong cards first, then weak ones
+            yield from sorted(groups, key=lambda c: (-STR[c], c))
+            return
+        mx = self.maxside[p]
+        wi = winner(trick, self.rules.colour_valat)
+        ally = self.maxside[(self.leader + wi) % self.n] == mx
+        last = len(trick) == self.n - 1
+
+        def key(c: int) -> tuple[int, int]:
+            wins = winner([*trick, c], self.rules.colour_valat) == len(trick)
+            if ally and not wins:
+                return (0, -THIRDS[c])  # throw points on the partner's trick
+            if wins:
+                return (1, THIRDS[c] if last else -STR[c])
+            return (2, THIRDS[c])  # cannot win: throw low
+
+        yield from sorted(groups, key=key)
+
+    def _play(self, c: int, alpha: int, beta: int) -> int:
+        """Play card ``c`` for the player to move and search on; the state is restored."""
+        self.nodes += 1
+        p = (self.leader + len(self.trick)) % self.n
+        bit = 1 << c
+        self.hands[p] &= ~bit
+        self.trick.append(c)
+        if len(self.trick) < self.n:
+            v = self._ab(alpha, beta)
+            self.trick.pop()
+            self.hands[p] |= bit
+            return v
+        final, acc, w = self._complete()
+        if final is not None:
+            self.trick.pop()
+            self.hands[p] |= bit
+            return final
+        saved = (self.trick, self.leader, self.done, self.acc)
+        self.trick, self.leader, self.done, self.acc = [], w, self.done + 1, acc
+        v = self._ab(alpha, beta)
+        self.trick, self.leader, self.done, self.acc = saved
+        self.trick.pop()
+        self.hands[p] |= bit
+        return v
+
+    def _ab(self, alpha: int, beta: int) -> int:
+        trick = self.trick
+        key = None
+        entry = None
+        if not trick:
+            remaining = self._remaining()
+            key = (remaining, self.leader, self.acc)
+            entry = self.tt.get(key)
+            if entry is not None:
+                lo, hi = entry[0], entry[1]
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                alpha, beta = max(alpha, lo), min(beta, hi)
+            else:
+                lo, hi = self.obj.bounds(self.acc, remaining)
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+        a0, b0 = alpha, beta
+        p = (self.leader + len(trick)) % self.n
+        lm = legal(self.hands[p], trick, self.rules)
+        groups = representatives(self.hands[p], lm, self._outstanding(p))
+        order = list(self._ordered(p, groups))
+        if entry is not None and entry[2] in groups:
+            order.remove(entry[2])
+            order.insert(0, entry[2])
+        mx = self.maxside[p]
+        best = -INF if mx else INF
+        best_card = order[0]
+        for c in order:
+            v = self._play(c, alpha, beta)
+            if mx:
+                if v > best:
+                    best, best_card = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if key is not None:
+            if len(self.tt) > _TT_LIMIT:
+                self.tt.clear()
+            # classified against the window searched (narrowed by the entry), then merged
+            lo, hi = (entry[0], entry[1]) if entry is not None else (-INF, INF)
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.tt[key] = [lo, hi, best_card]
+        return best
