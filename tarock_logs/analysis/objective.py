@@ -41,7 +41,7 @@ KINDS: Final[tuple[Kind, ...]] = ("normal", "no_trick", "all_tricks", "klop")
 ACC_FIELDS: Final = ("tm", "m_trick", "o_trick", "king_won", "trula_m", "trula_o", "kings_m",
                      "kings_o", "mond")  # fmt: skip
 #: side codes of an announcement or an outcome
-NONE, M, O = 0, 1, 2
+NONE, M, O = 0, 1, 2  # noqa: E741 - the spec's names of the two sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +278,7 @@ class Objective:
         f = self.radelc
         lo, hi = lo * f, hi * f
         mond_live = bool(remaining >> MOND & 1)
-        md = (-self.mondfang if mond == M else self.mondfang if mond == O else 0,)
+        md: tuple[int, ...] = (-self.mondfang if mond == M else self.mondfang if mond == O else 0,)
         if mond_live:
             md = (-self.mondfang, 0, self.mondfang)
         tal = 0

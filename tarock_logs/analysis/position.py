@@ -21,7 +21,7 @@ from tarock_logs.analysis.cardset import (
     mask_of,
     thirds,
 )
-from tarock_logs.analysis.objective import M, NONE, O, Objective
+from tarock_logs.analysis.objective import NONE, Kind, M, O, Objective
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 
@@ -165,7 +165,7 @@ def read_position(h: SlovenianHand, perspective: int | None = None) -> tuple[Pos
             value = 125 * max(_kontra(h, "barvni_valat"), kg)
         else:
             value = r.contract_value(c) * kg
-        kind = "no_trick" if c in ("berac", "odprti_berac") else "all_tricks"
+        kind: Kind = "no_trick" if c in ("berac", "odprti_berac") else "all_tricks"
         obj = Objective(kind=kind, maxside=maxside, tricks_total=h.tricks_total,
                         value=value * fd, radelc=fd)  # fmt: skip
         return (Position(hands, trick, leader, len(h.tricks), (0,) * 9),

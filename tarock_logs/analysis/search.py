@@ -36,11 +36,11 @@ from tarock_logs.analysis.cardset import (
     thirds,
     winner,
 )
-from tarock_logs.analysis.objective import M, NONE, O, Outcome
+from tarock_logs.analysis.objective import NONE, M, O, Outcome
 from tarock_logs.analysis.position import Position, Setting
 from tarock_logs.rules.slovenian.cardbits import STR, SUIT_MASK, THIRDS
 
-__all__ = ["INF", "EQUIVALENCE_RANGES", "PySolver", "representatives"]
+__all__ = ["EQUIVALENCE_RANGES", "INF", "PySolver", "representatives"]
 
 INF = 1 << 30
 #: the ranks inside which neighbouring cards of one player are interchangeable
@@ -103,9 +103,9 @@ class PySolver:
         self._load(pos)
         return self._ab(alpha, beta)
 
-    def value(self, pos: Position) -> int:
-        """The exact value of ``pos`` (MTD(f) from a guess of 0)."""
-        return self._mtdf(pos, None, 0)
+    def value(self, pos: Position, card: int | None = None) -> int:
+        """The exact value of ``pos`` (after ``card`` if given), by MTD(f) from a guess of 0."""
+        return self._mtdf(pos, card, 0)
 
     def values(self, pos: Position) -> dict[int, int]:
         """The exact value of every legal card of the player to move."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from tarock_logs.cli import analyse as _analyse  # noqa: F401
 from tarock_logs.cli import audit as _audit  # noqa: F401
 from tarock_logs.cli import bench as _bench  # noqa: F401
 from tarock_logs.cli import dashboard as _dashboard  # noqa: F401

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from tarock_logs.analysis.position import Position, Setting, read_position
 from tarock_logs.rules.base import HandScore
 from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.hand import SlovenianHand
@@ -124,6 +125,27 @@ def endgame(rng: Random, table: int, contract: str, tricks_left: int,
             break
         _random_card(rng, h)
     return None if h.is_over() else h
+
+
+def endgame_positions(
+    rng: Random, table: int, contract: str, tricks_left: int, every: int = 2,
+    **kw: float | str,
+) -> list[tuple[Position, Setting]]:  # fmt: skip
+    """Several positions of one random hand: from ``tricks_left`` tricks to the end, one every
+    ``every`` cards, read with :func:`~tarock_logs.analysis.position.read_position` (cheaper
+    than one hand per position; the positions of a hand share its deal)."""
+    h = start_of_play(rng, table, contract, **kw)  # type: ignore[arg-type]
+    if h is None:
+        return []
+    out = []
+    k = 0
+    while not h.is_over():
+        if h.tricks_total - len(h.tricks) <= tricks_left:
+            if k % every == 0:
+                out.append(read_position(h))
+            k += 1
+        _random_card(rng, h)
+    return out
 
 
 def _random_card(rng: Random, h: SlovenianHand) -> None:

@@ -1,0 +1,133 @@
+"""Time the perfect-information solver ("all cards visible") against the targets of issue 17.
+
+    .venv/bin/python benchmarks/analysis.py                  # 6, 8, 10 tricks; 12 with --whole
+    .venv/bin/python benchmarks/analysis.py --tricks 6,8 --positions 20
+    .venv/bin/python benchmarks/analysis.py --whole 3        # + 3 whole 12-trick hands
+
+Positions are real card-play positions of simulated hands (``tarock_logs.tools.simulate``: the
+engine's own heuristic players at tables of 4), taken at the start of a trick with K tricks
+left, in normal contracts (tri ... solo ena, the hardest objective: card points in thirds,
+the difference and the bonuses). For each, every legal card of the player to move is valued
+(``values()``) by a fresh native solver; the pure-Python solver values the same positions at
+the smallest K, for the native / Python ratio in one run. ``--whole N`` analyses every card of
+N whole hands (``analyse_replay(last_tricks=12, lines=False)``, one solver per hand).
+
+Targets: 8 tricks ≤ 0.1 s median, 10 tricks ≤ 2 s, a whole 12-trick hand ≤ 60 s median, on
+one core. The output is one JSON object on stdout; progress on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from tarock_logs import _native
+from tarock_logs.analysis.hand import _tt_bits, analyse_replay
+from tarock_logs.analysis.native import NativeSolver
+from tarock_logs.analysis.position import Position, Setting, read_position
+from tarock_logs.analysis.search import PySolver
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.tools.simulate import simulate_hands
+from tarock_logs.verdict.replay import HandReplay, replay_session
+
+NORMAL = {"three", "two", "one", "solo_three", "solo_two", "solo_one"}
+
+
+def _replays(n_hands: int, seed: int) -> list[tuple[Any, Any, HandReplay]]:
+    out = []
+    for doc in simulate_hands(n_hands, seed, table_size=4):
+        session = SessionAdapter.validate_python(doc)
+        for hand, r in zip(session.hands, replay_session(session), strict=True):
+            out.append((session, hand, r))
+    return out
+
+
+def _position_at(r: HandReplay, tricks_left: int) -> tuple[Position, Setting] | None:
+    """The position at the start of the trick with ``tricks_left`` tricks to play."""
+    h = r._state
+    if not isinstance(h, SlovenianHand) or h.contract not in NORMAL or not h.tricks:
+        return None
+    undone = []
+    try:
+        while h.phase != "play" or h.trick or h.tricks_total - len(h.tricks) < tricks_left:
+            if not h.history:
+                return None
+            undone.append(h.pop())
+            if h.phase not in ("play", "done"):
+                return None
+        if h.tricks_total - len(h.tricks) != tricks_left:
+            return None
+        return read_position(h)
+    finally:
+        for a in reversed(undone):
+            h.push(a)
+
+
+def _time_values(make: Any, pos: Position) -> tuple[float, int]:
+    solver = make()
+    t = time.perf_counter()
+    solver.values(pos)
+    return time.perf_counter() - t, solver.nodes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tricks", default="6,8,10", help="tricks left to time (comma list)")
+    ap.add_argument("--positions", type=int, default=12, help="positions per K")
+    ap.add_argument("--python-positions", type=int, default=6,
+                    help="positions the pure-Python solver also values (smallest K)")
+    ap.add_argument("--whole", type=int, default=0, help="whole 12-trick hands to analyse")
+    ap.add_argument("--seed", type=int, default=17)
+    args = ap.parse_args()
+    if not _native.available():
+        sys.exit(f"the native core is needed: {_native.why_not}")
+    ks = [int(k) for k in args.tricks.split(",")]
+    replays = _replays(max(64, 6 * args.positions), args.seed)
+    out: dict[str, Any] = {"positions_per_k": args.positions, "seed": args.seed, "tricks": {}}
+    for k in ks:
+        positions = [p for p in (_position_at(r, k) for _, _, r in replays) if p is not None]
+        positions = positions[: args.positions]
+        times, nodes = [], 0
+        for i, (pos, setting) in enumerate(positions):
+            dt, nd = _time_values(lambda s=setting: NativeSolver(s, _tt_bits(k)), pos)
+            times.append(dt)
+            nodes += nd
+            print(f"K={k} position {i + 1}/{len(positions)}: {dt:.3f} s, {nd} nodes",
+                  file=sys.stderr)  # fmt: skip
+        row: dict[str, Any] = {
+            "positions": len(times), "median_s": round(statistics.median(times), 4),
+            "max_s": round(max(times), 4), "mean_s": round(statistics.mean(times), 4),
+            "nodes_per_s": int(nodes / sum(times)) if sum(times) else None,
+        }  # fmt: skip
+        if k == min(ks) and args.python_positions:
+            sub = positions[: args.python_positions]
+            nat = sum(_time_values(lambda s=s: NativeSolver(s, _tt_bits(k)), p)[0]
+                      for p, s in sub)  # fmt: skip
+            py = sum(_time_values(lambda s=s: PySolver(s), p)[0] for p, s in sub)
+            row["python_s_total"] = round(py, 3)
+            row["native_s_total"] = round(nat, 4)
+            row["native_over_python_speed"] = round(py / nat, 1) if nat else None
+        out["tricks"][str(k)] = row
+    if args.whole:
+        whole = []
+        for session, hand, r in replays:
+            if len(whole) >= args.whole:
+                break
+            if not isinstance(r._state, SlovenianHand) or r._state.contract not in NORMAL:
+                continue
+            ha = analyse_replay(r, session.id, hand, last_tricks=12, lines=False)
+            whole.append(ha.seconds)
+            print(f"whole hand {len(whole)}: {ha.seconds:.1f} s, {len(ha.cards)} cards, "
+                  f"{ha.nodes} nodes", file=sys.stderr)  # fmt: skip
+        out["whole_hand"] = {"hands": len(whole), "median_s": round(statistics.median(whole), 2),
+                             "max_s": round(max(whole), 2)}  # fmt: skip
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

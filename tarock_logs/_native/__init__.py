@@ -1,0 +1,38 @@
+"""The native core: a C extension (``_core``) built by the package's own build when a C
+compiler is present, and nothing otherwise.
+
+``core`` is the extension module, or None when it is not there (built without a compiler) or
+switched off with ``TAROCK_NATIVE=0`` in the environment; ``why_not`` then says which. Every
+user has a pure-Python path and must take it when ``core`` is None: the native code is a
+faster twin, never the only implementation.
+
+The C sources: ``cards.h`` (card sets as 64-bit masks: suits, strength, card points in thirds,
+the trick winner and the legal cards, shared by every native card loop), ``solver.h`` /
+``solver.c`` (the perfect-information solver of :mod:`tarock_logs.analysis`) and ``module.c``
+(the Python bindings).
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+__all__ = ["available", "core", "why_not"]
+
+
+def _load() -> tuple[ModuleType | None, str]:
+    if os.environ.get("TAROCK_NATIVE", "").strip().lower() in ("0", "false", "no", "off"):
+        return None, "switched off by TAROCK_NATIVE=0"
+    try:
+        import tarock_logs._native._core as _core
+    except ImportError as exc:
+        return None, f"the C extension was not built ({exc})"
+    return _core, ""
+
+
+core, why_not = _load()
+
+
+def available() -> bool:
+    """Whether the native core is loaded (built, and not switched off)."""
+    return core is not None

@@ -1,0 +1,69 @@
+"""Type stubs of the C extension (``module.c``)."""
+
+from collections.abc import Sequence
+
+OBJECTIVE_INTS: int
+
+def legal(hand: int, trick: Sequence[int], rules: Sequence[int]) -> int: ...
+def winner(trick: Sequence[int], colour_valat: bool) -> int: ...
+def thirds(mask: int) -> int: ...
+def tables() -> tuple[tuple[int, int, int], ...]: ...
+
+class Solver:
+    nodes: int
+    probes: int
+    def __init__(
+        self,
+        maxside: Sequence[int],
+        rules: Sequence[int],
+        objective: Sequence[int],
+        tt_bits: int = 20,
+    ) -> None: ...
+    def values(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        tricks_done: int,
+        acc: Sequence[int],
+    ) -> list[tuple[int, int]]: ...
+    def value(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        tricks_done: int,
+        acc: Sequence[int],
+        card: int = -1,
+        guess: int = 0,
+    ) -> int: ...
+    def search(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        tricks_done: int,
+        acc: Sequence[int],
+        alpha: int,
+        beta: int,
+    ) -> int: ...
+    def line(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        tricks_done: int,
+        acc: Sequence[int],
+        card: int = -1,
+    ) -> list[int]: ...
+    def minimax(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        tricks_done: int,
+        acc: Sequence[int],
+    ) -> int: ...
+    def leaf(self, acc: Sequence[int], last: Sequence[int]) -> int: ...
+    def bounds(self, acc: Sequence[int], remaining: int) -> tuple[int, int]: ...
+    def clear(self) -> None: ...

@@ -1,0 +1,386 @@
+/* tarock_logs._native._core: the native core as a CPython extension.
+ *
+ * Module functions expose the card-set primitives of cards.h (legal, winner, thirds) so that
+ * tests compare them with the pure-Python engine; the Solver type wraps solver.h. Positions
+ * cross the boundary as plain ints and tuples (see tarock_logs/analysis/native.py).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "cards.h"
+#include "solver.h"
+
+static int read_ints(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d values", what, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static int read_rules(PyObject *seq, tk_rules *r) {
+    int v[8];
+    int n = read_ints(seq, v, 8, "rules");
+    if (n < 0) return -1;
+    if (n != 8) {
+        PyErr_SetString(PyExc_ValueError, "rules: 8 ints expected");
+        return -1;
+    }
+    r->negative = v[0];
+    r->pagat_restricted = v[1];
+    r->pagat_last_tarok = v[2];
+    r->by_rank = v[3];
+    r->emperor_always = v[4];
+    r->colour_valat = v[5];
+    r->protected_[0] = v[6];
+    r->protected_[1] = v[7];
+    return 0;
+}
+
+static int read_card(int c) {
+    if (c < 0 || c >= TK_NCARDS) {
+        PyErr_Format(PyExc_ValueError, "card id %d outside the pack", c);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ primitives */
+
+static PyObject *py_legal(PyObject *self, PyObject *args) {
+    unsigned long long hand;
+    PyObject *trick_o, *rules_o;
+    if (!PyArg_ParseTuple(args, "KOO", &hand, &trick_o, &rules_o)) return NULL;
+    int trick[4];
+    int k = read_ints(trick_o, trick, 4, "trick");
+    if (k < 0) return NULL;
+    for (int i = 0; i < k; i++)
+        if (read_card(trick[i]) < 0) return NULL;
+    tk_rules r;
+    if (read_rules(rules_o, &r) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(tk_legal((tk_set)hand, trick, k, &r));
+}
+
+static PyObject *py_winner(PyObject *self, PyObject *args) {
+    PyObject *trick_o;
+    int cv;
+    if (!PyArg_ParseTuple(args, "Op", &trick_o, &cv)) return NULL;
+    int trick[5];
+    int k = read_ints(trick_o, trick, 5, "trick");
+    if (k < 0) return NULL;
+    if (k == 0) {
+        PyErr_SetString(PyExc_ValueError, "an empty trick has no winner");
+        return NULL;
+    }
+    for (int i = 0; i < k; i++)
+        if (read_card(trick[i]) < 0) return NULL;
+    return PyLong_FromLong(tk_winner(trick, k, cv));
+}
+
+static PyObject *py_thirds(PyObject *self, PyObject *args) {
+    unsigned long long m;
+    if (!PyArg_ParseTuple(args, "K", &m)) return NULL;
+    return PyLong_FromLong(tk_thirds((tk_set)m));
+}
+
+static PyObject *py_tables(PyObject *self, PyObject *noargs) {
+    /* per card id: (suit, strength, points) -- for the tests comparing them with cardbits */
+    PyObject *out = PyTuple_New(TK_NCARDS);
+    if (!out) return NULL;
+    for (int i = 0; i < TK_NCARDS; i++) {
+        PyObject *t = Py_BuildValue("(iii)", tk_suit_of(i), tk_strength(i), tk_points(i));
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------------ Solver */
+
+typedef struct {
+    PyObject_HEAD tk_solver s;
+    int ready;
+} SolverObject;
+
+static void Solver_dealloc(SolverObject *self) {
+    if (self->ready) tk_solver_free(&self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"maxside", "rules", "objective", "tt_bits", NULL};
+    PyObject *maxside_o, *rules_o, *obj_o;
+    int tt_bits = 20;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|i", kwlist, &maxside_o, &rules_o, &obj_o,
+                                     &tt_bits))
+        return -1;
+    int maxside[4];
+    int n = read_ints(maxside_o, maxside, 4, "maxside");
+    if (n < 0) return -1;
+    if (n < 3) {
+        PyErr_SetString(PyExc_ValueError, "maxside: one flag per player (3 or 4)");
+        return -1;
+    }
+    tk_rules r;
+    if (read_rules(rules_o, &r) < 0) return -1;
+    int ob[TK_OBJECTIVE_INTS];
+    int m = read_ints(obj_o, ob, TK_OBJECTIVE_INTS, "objective");
+    if (m < 0) return -1;
+    if (m != TK_OBJECTIVE_INTS) {
+        PyErr_Format(PyExc_ValueError, "objective: %d ints expected, got %d", TK_OBJECTIVE_INTS,
+                     m);
+        return -1;
+    }
+    if (self->ready) tk_solver_free(&self->s);
+    self->ready = 0;
+    if (tk_solver_init(&self->s, n, maxside, &r, ob, tt_bits) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->ready = 1;
+    return 0;
+}
+
+/* (hands, trick, leader, tricks_done, acc) -> tk_position */
+static int read_position(SolverObject *self, PyObject *hands_o, PyObject *trick_o, int leader,
+                         int done, PyObject *acc_o, tk_position *p) {
+    if (!self->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "Solver not initialised");
+        return -1;
+    }
+    memset(p, 0, sizeof(*p));
+    PyObject *fast = PySequence_Fast(hands_o, "hands");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n != self->s.n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "hands: one mask per player");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (h == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        p->hand[i] = (tk_set)h & TK_ALL;
+    }
+    Py_DECREF(fast);
+    p->tk = read_ints(trick_o, p->trick, self->s.n - 1, "trick");
+    if (p->tk < 0) return -1;
+    for (int i = 0; i < p->tk; i++)
+        if (read_card(p->trick[i]) < 0) return -1;
+    if (leader < 0 || leader >= self->s.n) {
+        PyErr_SetString(PyExc_ValueError, "leader out of range");
+        return -1;
+    }
+    p->leader = leader;
+    p->done = done;
+    int k = read_ints(acc_o, p->acc, TK_ACC, "acc");
+    if (k < 0) return -1;
+    if (k != TK_ACC) {
+        PyErr_SetString(PyExc_ValueError, "acc: 9 ints expected");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Solver_values(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick, *acc;
+    int leader, done;
+    if (!PyArg_ParseTuple(args, "OOiiO", &hands, &trick, &leader, &done, &acc)) return NULL;
+    tk_position p;
+    if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
+    int cards[16], values[16], k;
+    k = tk_values(&self->s, &p, cards, values);
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *t = Py_BuildValue("(ii)", cards[i], values[i]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+static PyObject *Solver_value(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick, *acc;
+    int leader, done, card = -1, guess = 0;
+    if (!PyArg_ParseTuple(args, "OOiiO|ii", &hands, &trick, &leader, &done, &acc, &card, &guess))
+        return NULL;
+    tk_position p;
+    if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
+    if (card >= 0 && read_card(card) < 0) return NULL;
+    int v;
+    v = tk_value(&self->s, &p, card, guess);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_search(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick, *acc;
+    int leader, done, alpha, beta;
+    if (!PyArg_ParseTuple(args, "OOiiOii", &hands, &trick, &leader, &done, &acc, &alpha, &beta))
+        return NULL;
+    tk_position p;
+    if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
+    tk_load(&self->s, &p);
+    int v;
+    v = tk_search(&self->s, alpha, beta);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_line(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick, *acc;
+    int leader, done, card = -1;
+    if (!PyArg_ParseTuple(args, "OOiiO|i", &hands, &trick, &leader, &done, &acc, &card))
+        return NULL;
+    tk_position p;
+    if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
+    if (card >= 0 && read_card(card) < 0) return NULL;
+    int line[TK_NCARDS + 1], k;
+    k = tk_line(&self->s, &p, card, line, TK_NCARDS);
+    if (k < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "no card reaches the position's value");
+        return NULL;
+    }
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(line[i]));
+    return out;
+}
+
+static PyObject *Solver_minimax(SolverObject *self, PyObject *args) {
+    PyObject *hands, *trick, *acc;
+    int leader, done;
+    if (!PyArg_ParseTuple(args, "OOiiO", &hands, &trick, &leader, &done, &acc)) return NULL;
+    tk_position p;
+    if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
+    tk_load(&self->s, &p);
+    int v;
+    v = tk_minimax(&self->s);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_leaf(SolverObject *self, PyObject *args) {
+    PyObject *acc_o, *last_o;
+    if (!PyArg_ParseTuple(args, "OO", &acc_o, &last_o)) return NULL;
+    int acc[TK_ACC], last[4] = {0, 0, 0, 0};
+    if (read_ints(acc_o, acc, TK_ACC, "acc") != TK_ACC) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "acc: 9 ints expected");
+        return NULL;
+    }
+    if (read_ints(last_o, last, 4, "last") < 0) return NULL;
+    tk_last l = {last[0], last[1], last[2], last[3]};
+    return PyLong_FromLong(tk_leaf(&self->s.ob, acc, &l, self->s.n));
+}
+
+static PyObject *Solver_bounds(SolverObject *self, PyObject *args) {
+    PyObject *acc_o;
+    unsigned long long rem;
+    if (!PyArg_ParseTuple(args, "OK", &acc_o, &rem)) return NULL;
+    int acc[TK_ACC];
+    if (read_ints(acc_o, acc, TK_ACC, "acc") != TK_ACC) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "acc: 9 ints expected");
+        return NULL;
+    }
+    int lo, hi;
+    tk_bounds(&self->s.ob, acc, (tk_set)rem, &lo, &hi);
+    return Py_BuildValue("(ii)", lo, hi);
+}
+
+static PyObject *Solver_clear(SolverObject *self, PyObject *noargs) {
+    if (self->ready) tk_solver_clear(&self->s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_get_nodes(SolverObject *self, void *closure) {
+    return PyLong_FromLongLong(self->s.nodes);
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"values", (PyCFunction)Solver_values, METH_VARARGS,
+     "values(hands, trick, leader, tricks_done, acc) -> [(card, value)]: every legal card"},
+    {"value", (PyCFunction)Solver_value, METH_VARARGS,
+     "value(hands, trick, leader, tricks_done, acc, card=-1, guess=0) -> exact value"},
+    {"search", (PyCFunction)Solver_search, METH_VARARGS,
+     "search(hands, trick, leader, tricks_done, acc, alpha, beta) -> fail-soft value"},
+    {"line", (PyCFunction)Solver_line, METH_VARARGS,
+     "line(hands, trick, leader, tricks_done, acc, card=-1) -> principal line (card ids)"},
+    {"minimax", (PyCFunction)Solver_minimax, METH_VARARGS,
+     "minimax(hands, trick, leader, tricks_done, acc) -> value by exhaustive search"},
+    {"leaf", (PyCFunction)Solver_leaf, METH_VARARGS,
+     "leaf(acc, (pagat, pagat_failed, kralj, kralj_failed)) -> the objective's value"},
+    {"bounds", (PyCFunction)Solver_bounds, METH_VARARGS,
+     "bounds(acc, remaining) -> (low, high) of the final value"},
+    {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "empty the transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *Solver_get_probes(SolverObject *self, void *closure) {
+    return PyLong_FromLongLong(self->s.probes);
+}
+
+static PyGetSetDef Solver_getset[] = {
+    {"nodes", (getter)Solver_get_nodes, NULL, "cards played in the search so far", NULL},
+    {"probes", (getter)Solver_get_probes, NULL, "null-window searches so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tarock_logs._native._core.Solver",
+    .tp_basicsize = sizeof(SolverObject),
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Solver(maxside, rules, objective, tt_bits=20): one hand's card-play search",
+    .tp_methods = Solver_methods,
+    .tp_getset = Solver_getset,
+    .tp_init = (initproc)Solver_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyMethodDef module_methods[] = {
+    {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
+    {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
+    {"thirds", py_thirds, METH_VARARGS, "thirds(mask) -> card points of the pile in thirds"},
+    {"tables", py_tables, METH_NOARGS, "tables() -> per card id (suit, strength, points)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The native core: card sets as 64-bit masks and the perfect-information solver.", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "OBJECTIVE_INTS", TK_OBJECTIVE_INTS);
+    return m;
+}

@@ -1,0 +1,728 @@
+/* The perfect-information solver (see solver.h and tarock_logs/analysis/search.py, whose
+ * algorithm this is, function for function). */
+#include "solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ the objective */
+
+static int game_value(const tk_objective *o, int tm) {
+    int won = tm >= o->win_threshold;
+    int diff = abs((tm + 1) / 3 - 35);
+    if (o->diff_nearest_5) diff = 5 * ((diff + 2) / 5);
+    if (o->no_difference) diff = 0;
+    return (won ? 1 : -1) * (o->value + diff) * o->kontra_game;
+}
+
+static int bonus(const tk_objective *o, int ann, int k, int v, int outcome, int failed) {
+    if (ann == TK_SIDE_M) return (outcome == TK_SIDE_M ? 2 * v : -2 * v) * k;
+    if (ann == TK_SIDE_O) return (outcome == TK_SIDE_O ? -2 * v : 2 * v) * k;
+    if (outcome == TK_SIDE_M) return v;
+    if (outcome == TK_SIDE_O) return -v;
+    if (failed && o->silent_ultimo_failure_counts) return failed == TK_SIDE_M ? -v : v;
+    return 0;
+}
+
+static int set_outcome(const tk_objective *o, int took_m, int took_o, int discarded, int in_rem,
+                       int rem_to_m) {
+    int rem_m = in_rem == 0 || (o->count_remainder && rem_to_m);
+    int rem_o = in_rem == 0 || (o->count_remainder && !rem_to_m);
+    if (!took_o && rem_m) return TK_SIDE_M;
+    if (!took_m && !discarded && rem_o) return TK_SIDE_O;
+    return TK_SIDE_NONE;
+}
+
+static int klop_leaf(const tk_objective *o, const int *acc, int n) {
+    int any_full = 0, any_empty = 0, p = o->perspective;
+    for (int i = 0; i < n; i++) {
+        if (acc[i] >= o->win_threshold) any_full = 1;
+        if (!acc[4 + i]) any_empty = 1;
+    }
+    int base;
+    if (any_full || any_empty) {
+        base = acc[p] >= o->win_threshold ? -70 : !acc[4 + p] ? 70 : 0;
+    } else {
+        int pts = (acc[p] + 1) / 3;
+        if (o->klop_nearest_5) pts = 5 * ((pts + 2) / 5);
+        base = -pts;
+    }
+    if (o->klop_kontra && (!(any_full && any_empty) || o->klop_full_empty_doubled)) base *= 2;
+    return base * o->radelc;
+}
+
+int tk_leaf(const tk_objective *o, const int *acc, const tk_last *last, int n) {
+    if (o->kind == TK_KLOP) return klop_leaf(o, acc, n);
+    int tm = acc[0], m_trick = acc[1], o_trick = acc[2], king_won = acc[3];
+    int rem_to_m = o->remainder_if_king_wins && king_won;
+    int t_m = tm + o->discard_thirds + (rem_to_m ? o->remainder_thirds : 0);
+    int valat = !o_trick ? TK_SIDE_M : !m_trick ? TK_SIDE_O : TK_SIDE_NONE;
+    int r = 0;
+    if (valat == TK_SIDE_NONE || o->valat_announced) {
+        r = game_value(o, t_m);
+        if (o->bonuses) {
+            int tr = set_outcome(o, acc[4], acc[5], o->trula_discarded, o->trula_in_remainder,
+                                 rem_to_m);
+            int kg = set_outcome(o, acc[6], acc[7], o->kings_discarded, o->kings_in_remainder,
+                                 rem_to_m);
+            r += bonus(o, o->trula_ann, o->trula_k, 10, tr, 0);
+            r += bonus(o, o->kralji_ann, o->kralji_k, 10, kg, 0);
+            r += bonus(o, o->pagat_ann, o->pagat_k, 25, last->pagat, last->pagat_failed);
+            if (o->kralj_exists || o->kralj_ann)
+                r += bonus(o, o->kralj_ann, o->kralj_k, 10, last->kralj ? TK_SIDE_M : 0,
+                           last->kralj_failed ? TK_SIDE_M : 0);
+        }
+    }
+    if (o->valat_announced) {
+        int kv = o->valat_k;
+        if (valat == TK_SIDE_M)
+            r = 500 * kv;
+        else if (valat == TK_SIDE_O)
+            r = -250 * o->kontra_game - 500 * kv;
+        else
+            r -= 500 * kv;
+    } else if (valat == TK_SIDE_M) {
+        r = 250 * o->kontra_game;
+    } else if (valat == TK_SIDE_O) {
+        r = -250 * o->kontra_game;
+    }
+    r *= o->radelc;
+    if (valat == TK_SIDE_NONE || o->mondfang_when_valat) {
+        if (acc[8] == TK_SIDE_M) r -= o->mondfang;
+        if (acc[8] == TK_SIDE_O) r += o->mondfang;
+        if (o->mond_in_talon && !rem_to_m) r -= o->mondfang;
+    }
+    return r;
+}
+
+static void bonus_range(const tk_objective *o, int ann, int k, int v, const int *outs, int no,
+                        const int *fails, int nf, int *lo, int *hi) {
+    int mn = TK_INF, mx = -TK_INF;
+    for (int i = 0; i < no; i++)
+        for (int j = 0; j < nf; j++) {
+            int x = bonus(o, ann, k, v, outs[i], fails[j]);
+            if (x < mn) mn = x;
+            if (x > mx) mx = x;
+        }
+    *lo += mn;
+    *hi += mx;
+}
+
+static int add_unique(int *arr, int n, int x) {
+    for (int i = 0; i < n; i++)
+        if (arr[i] == x) return n;
+    arr[n] = x;
+    return n + 1;
+}
+
+void tk_bounds(const tk_objective *o, const int *acc, tk_set remaining, int *plo, int *phi) {
+    if (o->kind != TK_NORMAL) {
+        int big = (o->kind == TK_KLOP ? 140 : o->value) * o->radelc;
+        *plo = -big;
+        *phi = big;
+        return;
+    }
+    int tm = acc[0], m_trick = acc[1], o_trick = acc[2], king_won = acc[3], mond = acc[8];
+    int rest = tk_thirds(remaining);
+    int king_live = o->king >= 0 && ((remaining >> o->king) & 1);
+    int kw_open = o->remainder_if_king_wins && !king_won && king_live;
+    int rem_sure = o->remainder_if_king_wins && king_won;
+    int base = tm + o->discard_thirds;
+    int t_lo = base + (rem_sure ? o->remainder_thirds : 0);
+    int t_hi = base + rest + ((rem_sure || kw_open) ? o->remainder_thirds : 0);
+    int lo = game_value(o, t_lo), hi = game_value(o, t_hi);
+    if (o->bonuses) {
+        int rems[2], nr = 0;
+        if (kw_open) {
+            rems[nr++] = 1;
+            rems[nr++] = 0;
+        } else {
+            rems[nr++] = rem_sure;
+        }
+        const int none[1] = {TK_SIDE_NONE};
+        for (int set = 0; set < 2; set++) {
+            int took_m = acc[4 + 2 * set], took_o = acc[5 + 2 * set];
+            int disc = set ? o->kings_discarded : o->trula_discarded;
+            int in_rem = set ? o->kings_in_remainder : o->trula_in_remainder;
+            tk_set cards = set ? TK_KINGS : TK_TRULA;
+            int live = (remaining & cards) != 0;
+            int outs[8], no = 0;
+            no = add_unique(outs, no, TK_SIDE_NONE);
+            for (int i = 0; i < nr; i++) {
+                no = add_unique(outs, no, set_outcome(o, took_m, took_o, disc, in_rem, rems[i]));
+                if (live) {
+                    no = add_unique(outs, no, set_outcome(o, 1, took_o, disc, in_rem, rems[i]));
+                    no = add_unique(outs, no, set_outcome(o, took_m, 1, disc, in_rem, rems[i]));
+                }
+            }
+            if (set)
+                bonus_range(o, o->kralji_ann, o->kralji_k, 10, outs, no, none, 1, &lo, &hi);
+            else
+                bonus_range(o, o->trula_ann, o->trula_k, 10, outs, no, none, 1, &lo, &hi);
+        }
+        const int sides3[3] = {TK_SIDE_NONE, TK_SIDE_M, TK_SIDE_O};
+        int pl = (remaining >> TK_PAGAT) & 1;
+        bonus_range(o, o->pagat_ann, o->pagat_k, 25, sides3, pl ? 3 : 1, sides3, pl ? 3 : 1,
+                    &lo, &hi);
+        if (o->kralj_exists || o->kralj_ann)
+            bonus_range(o, o->kralj_ann, o->kralj_k, 10, sides3, king_live ? 2 : 1, sides3,
+                        king_live ? 2 : 1, &lo, &hi);
+    }
+    if (o->valat_announced) {
+        lo -= 500 * o->valat_k;
+        hi -= 500 * o->valat_k;
+    }
+    int f = o->radelc;
+    lo *= f;
+    hi *= f;
+    int mf = o->mondfang;
+    int md_lo, md_hi;
+    if ((remaining >> TK_MOND) & 1) {
+        md_lo = -mf;
+        md_hi = mf;
+    } else {
+        md_lo = md_hi = mond == TK_SIDE_M ? -mf : mond == TK_SIDE_O ? mf : 0;
+    }
+    int tal = 0;
+    if (o->mond_in_talon) tal = rem_sure ? 0 : -mf;
+    lo += md_lo + tal;
+    hi += md_hi + ((kw_open && o->mond_in_talon) ? 0 : tal);
+    int cl[3], ch[3], nc = 1;
+    cl[0] = lo;
+    ch[0] = hi;
+    int kg = o->kontra_game;
+    if (o->valat_announced) {
+        int kv = o->valat_k;
+        if (!o_trick) {
+            cl[nc] = ch[nc] = 500 * kv * f;
+            nc++;
+        }
+        if (!m_trick) {
+            cl[nc] = ch[nc] = (-250 * kg - 500 * kv) * f;
+            nc++;
+        }
+    } else {
+        if (!o_trick) {
+            cl[nc] = ch[nc] = 250 * kg * f;
+            nc++;
+        }
+        if (!m_trick) {
+            cl[nc] = ch[nc] = -250 * kg * f;
+            nc++;
+        }
+    }
+    if (o->mondfang_when_valat && nc > 1) {
+        int spread = mf * (o->mond_in_talon ? 2 : 1);
+        for (int i = 1; i < nc; i++) {
+            cl[i] -= spread;
+            ch[i] += spread;
+        }
+    }
+    int mn = cl[0], mx = ch[0];
+    for (int i = 1; i < nc; i++) {
+        if (cl[i] < mn) mn = cl[i];
+        if (ch[i] > mx) mx = ch[i];
+    }
+    *plo = mn;
+    *phi = mx;
+}
+
+/* ------------------------------------------------------------------------ the solver */
+
+int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rules,
+                   const int *objective, int tt_bits) {
+    memset(s, 0, sizeof(*s));
+    s->n = n;
+    for (int i = 0; i < n; i++) s->maxside[i] = maxside[i];
+    s->rules = *rules;
+    memcpy(&s->ob, objective, sizeof(tk_objective));
+    if (tt_bits < 4) tt_bits = 4;
+    if (tt_bits > 28) tt_bits = 28;
+    s->tt = (tk_entry *)calloc((size_t)1 << tt_bits, sizeof(tk_entry));
+    if (!s->tt) return -1;
+    s->tt_mask = ((uint64_t)1 << tt_bits) - 1;
+    return 0;
+}
+
+void tk_solver_free(tk_solver *s) {
+    free(s->tt);
+    s->tt = NULL;
+}
+
+void tk_solver_clear(tk_solver *s) {
+    memset(s->tt, 0, (size_t)(s->tt_mask + 1) * sizeof(tk_entry));
+    s->nodes = 0;
+    s->probes = 0;
+}
+
+void tk_load(tk_solver *s, const tk_position *p) {
+    for (int i = 0; i < 4; i++) {
+        s->hand[i] = p->hand[i];
+        s->trick[i] = p->trick[i];
+    }
+    s->tk = p->tk;
+    s->leader = p->leader;
+    s->done = p->done;
+    memcpy(s->acc, p->acc, sizeof(s->acc));
+}
+
+static void save(const tk_solver *s, tk_position *p) {
+    for (int i = 0; i < 4; i++) {
+        p->hand[i] = s->hand[i];
+        p->trick[i] = s->trick[i];
+    }
+    p->tk = s->tk;
+    p->leader = s->leader;
+    p->done = s->done;
+    memcpy(p->acc, s->acc, sizeof(p->acc));
+}
+
+static inline tk_set remaining_cards(const tk_solver *s) {
+    tk_set r = 0;
+    for (int i = 0; i < s->n; i++) r |= s->hand[i];
+    return r;
+}
+
+static inline tk_set outstanding(const tk_solver *s, int p) {
+    tk_set o = 0;
+    for (int i = 0; i < s->n; i++)
+        if (i != p) o |= s->hand[i];
+    for (int i = 0; i < s->tk; i++) o |= TK_BIT(s->trick[i]);
+    return o;
+}
+
+/* Score the full trick: 1 and the final value in *final when the hand ends, else 0; the
+ * new facts in acc, the winner in *w. */
+static int complete(const tk_solver *s, int *final, int *acc, int *w) {
+    const tk_objective *o = &s->ob;
+    int n = s->n;
+    int wi = tk_winner(s->trick, n, s->rules.colour_valat);
+    *w = (s->leader + wi) % n;
+    int win_card = s->trick[wi];
+    tk_set pile = 0;
+    for (int i = 0; i < n; i++) pile |= TK_BIT(s->trick[i]);
+    int last = s->done + 1 == o->tricks_total;
+    int mx = s->maxside[*w];
+    memcpy(acc, s->acc, sizeof(int) * TK_ACC);
+    switch (o->kind) {
+    case TK_NORMAL: {
+        if (mx) {
+            acc[0] += tk_thirds(pile);
+            acc[1] = 1;
+            if (pile & TK_TRULA) acc[4] = 1;
+            if (pile & TK_KINGS) acc[6] = 1;
+        } else {
+            acc[2] = 1;
+            if (pile & TK_TRULA) acc[5] = 1;
+            if (pile & TK_KINGS) acc[7] = 1;
+        }
+        if (win_card == o->king) acc[3] = 1;
+        if (((pile >> TK_MOND) & 1) && win_card != TK_MOND) {
+            for (int i = 0; i < n; i++)
+                if (s->trick[i] == TK_MOND)
+                    acc[8] = s->maxside[(s->leader + i) % n] ? TK_SIDE_M : TK_SIDE_O;
+        }
+        if (!last) return 0;
+        tk_last l = {0, 0, 0, 0};
+        if (win_card == TK_PAGAT) {
+            l.pagat = mx ? TK_SIDE_M : TK_SIDE_O;
+        } else if ((pile >> TK_PAGAT) & 1) {
+            for (int i = 0; i < n; i++)
+                if (s->trick[i] == TK_PAGAT)
+                    l.pagat_failed = s->maxside[(s->leader + i) % n] ? TK_SIDE_M : TK_SIDE_O;
+        }
+        if (o->king >= 0 && ((pile >> o->king) & 1)) {
+            l.kralj = mx;
+            l.kralj_failed = !mx;
+        }
+        *final = tk_leaf(o, acc, &l, n);
+        return 1;
+    }
+    case TK_KLOP: {
+        if (s->done < 16 && o->gifts[s->done] >= 0) pile |= TK_BIT(o->gifts[s->done]);
+        acc[*w] += tk_thirds(pile);
+        acc[4 + *w] = 1;
+        if (!last) return 0;
+        *final = tk_leaf(o, acc, NULL, n);
+        return 1;
+    }
+    case TK_NO_TRICK:
+        if (mx) {
+            *final = -o->value;
+            return 1;
+        }
+        if (last) {
+            *final = o->value;
+            return 1;
+        }
+        return 0;
+    default: /* TK_ALL_TRICKS */
+        if (!mx) {
+            *final = -o->value;
+            return 1;
+        }
+        if (last) {
+            *final = o->value;
+            return 1;
+        }
+        return 0;
+    }
+}
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t pack_acc(const int *acc) {
+    uint64_t k = 0;
+    for (int i = 0; i < 7; i++) k |= (uint64_t)(acc[i] & 0xFF) << (8 * i);
+    k |= (uint64_t)(acc[7] & 0xF) << 56;
+    k |= (uint64_t)(acc[8] & 0xF) << 60;
+    return k;
+}
+
+static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
+    if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
+    if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
+    return NULL;
+}
+
+static tk_entry *tt_slot(tk_solver *s, uint64_t k0, uint64_t k1, int depth) {
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
+    if (a->key0 == k0 && a->key1 == k1) return a;
+    if (b->key0 == k0 && b->key1 == k1) return b;
+    /* keep the entry that saves more work (more cards in play); replace the other */
+    if (!a->depth) return a;
+    if (!b->depth) return b;
+    (void)depth;
+    return a->depth <= b->depth ? a : b;
+}
+
+static const tk_set EQ_RANGES[5] = {
+    TK_PLAIN_TAROKS,
+    (tk_set)0xF0 << 22,
+    (tk_set)0xF0 << 30,
+    (tk_set)0xF0 << 38,
+    (tk_set)0xF0 << 46,
+};
+
+/* Legal cards grouped by equivalence: representatives in rep[], what each stands for in
+ * members[] (search.representatives). */
+static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_set *members) {
+    int k = 0;
+    tk_set rest = legal;
+    for (int r = 0; r < 5; r++) {
+        tk_set mine = legal & EQ_RANGES[r];
+        if (tk_popcount(mine) < 2) continue;
+        rest &= ~mine;
+        tk_set rel = (own | outst) & EQ_RANGES[r];
+        int cur = -1;
+        for (tk_set m = rel; m; m &= m - 1) {
+            int c = tk_lowest(m);
+            if ((mine >> c) & 1) {
+                if (cur < 0) {
+                    cur = k;
+                    rep[k] = c;
+                    members[k] = TK_BIT(c);
+                    k++;
+                } else {
+                    members[cur] |= TK_BIT(c);
+                }
+            } else {
+                cur = -1;
+            }
+        }
+    }
+    for (tk_set m = rest; m; m &= m - 1) {
+        rep[k] = tk_lowest(m);
+        members[k] = m & -m;
+        k++;
+    }
+    return k;
+}
+
+static const int THIRDS_OF[TK_NCARDS] = {
+    13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 13,
+    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
+    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
+};
+
+/* Representatives in search order (search.PySolver._ordered). */
+static void order_moves(const tk_solver *s, int p, int *rep, int k) {
+    int key[16];
+    if (s->tk == 0) {
+        for (int i = 0; i < k; i++) key[i] = -tk_strength(rep[i]) * 64 + rep[i];
+    } else {
+        int wi = tk_winner(s->trick, s->tk, s->rules.colour_valat);
+        int mx = s->maxside[p];
+        int ally = s->maxside[(s->leader + wi) % s->n] == mx;
+        int last = s->tk == s->n - 1;
+        int probe[5];
+        for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
+        for (int i = 0; i < k; i++) {
+            int c = rep[i];
+            probe[s->tk] = c;
+            int wins = tk_winner(probe, s->tk + 1, s->rules.colour_valat) == s->tk;
+            int cls, sub;
+            if (ally && !wins) {
+                cls = 0;
+                sub = -THIRDS_OF[c];
+            } else if (wins) {
+                cls = 1;
+                sub = last ? THIRDS_OF[c] : -tk_strength(c);
+            } else {
+                cls = 2;
+                sub = THIRDS_OF[c];
+            }
+            key[i] = cls * 100000 + (sub + 100) * 64 + c;
+        }
+    }
+    for (int i = 1; i < k; i++) {
+        int kk = key[i], rr = rep[i], j = i - 1;
+        while (j >= 0 && key[j] > kk) {
+            key[j + 1] = key[j];
+            rep[j + 1] = rep[j];
+            j--;
+        }
+        key[j + 1] = kk;
+        rep[j + 1] = rr;
+    }
+}
+
+static int ab(tk_solver *s, int alpha, int beta);
+
+/* Play card c for the player to move and search on; the state is restored. */
+static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive);
+static int minimax(tk_solver *s);
+
+static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
+    s->nodes++;
+    int p = (s->leader + s->tk) % s->n;
+    tk_set bit = TK_BIT(c);
+    s->hand[p] &= ~bit;
+    s->trick[s->tk++] = c;
+    int v;
+    if (s->tk < s->n) {
+        v = exhaustive ? minimax(s) : ab(s, alpha, beta);
+    } else {
+        int acc[TK_ACC], w, final = 0;
+        if (complete(s, &final, acc, &w)) {
+            v = final;
+        } else {
+            int trick[4], saved_acc[TK_ACC];
+            int leader = s->leader, done = s->done;
+            memcpy(trick, s->trick, sizeof(trick));
+            memcpy(saved_acc, s->acc, sizeof(saved_acc));
+            s->tk = 0;
+            s->leader = w;
+            s->done = done + 1;
+            memcpy(s->acc, acc, sizeof(acc));
+            v = exhaustive ? minimax(s) : ab(s, alpha, beta);
+            memcpy(s->trick, trick, sizeof(trick));
+            memcpy(s->acc, saved_acc, sizeof(saved_acc));
+            s->tk = s->n;
+            s->leader = leader;
+            s->done = done;
+        }
+    }
+    s->tk--;
+    s->hand[p] |= bit;
+    return v;
+}
+
+static int ab(tk_solver *s, int alpha, int beta) {
+    tk_entry *e = NULL;
+    uint64_t k0 = 0, k1 = 0;
+    int tt_best = -1, boundary = s->tk == 0;
+    int elo = -TK_INF, ehi = TK_INF;
+    tk_set rem = 0;
+    if (boundary) {
+        rem = remaining_cards(s);
+        k0 = rem | ((uint64_t)s->leader << 56);
+        k1 = pack_acc(s->acc);
+        e = tt_find(s, k0, k1);
+        if (e) {
+            elo = e->lo <= -32767 ? -TK_INF : e->lo;
+            ehi = e->hi >= 32767 ? TK_INF : e->hi;
+            if (elo >= beta) return elo;
+            if (ehi <= alpha) return ehi;
+            if (elo == ehi) return elo;
+            if (elo > alpha) alpha = elo;
+            if (ehi < beta) beta = ehi;
+            tt_best = e->best;
+        } else {
+            int lo, hi;
+            tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
+        }
+    }
+    int a0 = alpha, b0 = beta;
+    int p = (s->leader + s->tk) % s->n;
+    tk_set legal = tk_legal(s->hand[p], s->trick, s->tk, &s->rules);
+    if (!legal) return 0; /* inconsistent input: nothing to play */
+    int rep[16];
+    tk_set members[16];
+    int k = representatives(s->hand[p], legal, outstanding(s, p), rep, members);
+    order_moves(s, p, rep, k);
+    if (tt_best >= 0) {
+        for (int i = 0; i < k; i++)
+            if (rep[i] == tt_best) {
+                for (int j = i; j > 0; j--) rep[j] = rep[j - 1];
+                rep[0] = tt_best;
+                break;
+            }
+    }
+    int mx = s->maxside[p];
+    int best = mx ? -TK_INF : TK_INF, best_card = rep[0];
+    for (int i = 0; i < k; i++) {
+        int v = play(s, rep[i], alpha, beta, 0);
+        if (mx) {
+            if (v > best) {
+                best = v;
+                best_card = rep[i];
+                if (v > alpha) alpha = v;
+            }
+        } else if (v < best) {
+            best = v;
+            best_card = rep[i];
+            if (v < beta) beta = v;
+        }
+        if (alpha >= beta) break;
+    }
+    if (boundary) {
+        int lo = elo, hi = ehi;
+        if (best <= a0) {
+            if (best < hi) hi = best;
+        } else if (best >= b0) {
+            if (best > lo) lo = best;
+        } else {
+            lo = hi = best;
+        }
+        int depth = tk_popcount(rem);
+        tk_entry *slot = e ? e : tt_slot(s, k0, k1, depth);
+        slot->key0 = k0;
+        slot->key1 = k1;
+        slot->lo = (int16_t)(lo < -32767 ? -32767 : lo > 32767 ? 32767 : lo);
+        slot->hi = (int16_t)(hi < -32767 ? -32767 : hi > 32767 ? 32767 : hi);
+        slot->best = (int8_t)best_card;
+        slot->depth = (int8_t)(depth ? depth : 1);
+    }
+    return best;
+}
+
+int tk_search(tk_solver *s, int alpha, int beta) { return ab(s, alpha, beta); }
+
+static int probe_pos(tk_solver *s, const tk_position *p, int card, int alpha, int beta) {
+    s->probes++;
+    tk_load(s, p);
+    if (card < 0) return ab(s, alpha, beta);
+    return play(s, card, alpha, beta, 0);
+}
+
+int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
+    int lo = -TK_INF, hi = TK_INF, g = guess;
+    while (lo < hi) {
+        int beta = g == lo ? g + 1 : g;
+        g = probe_pos(s, p, card, beta - 1, beta);
+        if (g < beta)
+            hi = g;
+        else
+            lo = g;
+    }
+    return g;
+}
+
+int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
+    tk_load(s, p);
+    int who = (s->leader + s->tk) % s->n;
+    tk_set legal = tk_legal(s->hand[who], s->trick, s->tk, &s->rules);
+    int rep[16];
+    tk_set members[16];
+    int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
+    int out = 0, guess = 0;
+    for (int i = 0; i < k; i++) {
+        int v = tk_value(s, p, rep[i], guess);
+        guess = v;
+        for (tk_set m = members[i]; m; m &= m - 1) {
+            cards[out] = tk_lowest(m);
+            values[out] = v;
+            out++;
+        }
+    }
+    return out;
+}
+
+/* The position after `card`; 0 when the hand is over. */
+static int after(tk_solver *s, const tk_position *p, int card, tk_position *next) {
+    tk_load(s, p);
+    int who = (s->leader + s->tk) % s->n;
+    s->hand[who] &= ~TK_BIT(card);
+    s->trick[s->tk++] = card;
+    if (s->tk == s->n) {
+        int acc[TK_ACC], w, final;
+        if (complete(s, &final, acc, &w)) return 0;
+        s->tk = 0;
+        s->leader = w;
+        s->done++;
+        memcpy(s->acc, acc, sizeof(acc));
+    }
+    save(s, next);
+    return 1;
+}
+
+int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
+    int len = 0;
+    tk_position cur = *p, next;
+    if (card >= 0) {
+        line[len++] = card;
+        if (!after(s, &cur, card, &next)) return len;
+        cur = next;
+    }
+    while (len < max) {
+        tk_load(s, &cur);
+        int who = (s->leader + s->tk) % s->n;
+        tk_set legal = tk_legal(s->hand[who], s->trick, s->tk, &s->rules);
+        if (!legal) return len;
+        int v = tk_value(s, &cur, -1, 0);
+        tk_load(s, &cur);
+        int rep[16];
+        tk_set members[16];
+        int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
+        order_moves(s, who, rep, k);
+        int best = -1, mx = s->maxside[who];
+        for (int i = 0; i < k && best < 0; i++) {
+            int w = mx ? probe_pos(s, &cur, rep[i], v - 1, v) >= v
+                       : probe_pos(s, &cur, rep[i], v, v + 1) <= v;
+            if (w) best = rep[i];
+        }
+        if (best < 0) return -1;
+        line[len++] = best;
+        if (!after(s, &cur, best, &next)) return len;
+        cur = next;
+    }
+    return len;
+}
+
+static int minimax(tk_solver *s) {
+    int p = (s->leader + s->tk) % s->n;
+    tk_set legal = tk_legal(s->hand[p], s->trick, s->tk, &s->rules);
+    if (!legal) return 0;
+    int mx = s->maxside[p];
+    int best = mx ? -TK_INF : TK_INF;
+    for (tk_set m = legal; m; m &= m - 1) {
+        int v = play(s, tk_lowest(m), 0, 0, 1);
+        if (mx ? v > best : v < best) best = v;
+    }
+    return best;
+}
+
+int tk_minimax(tk_solver *s) { return minimax(s); }

@@ -1,0 +1,92 @@
+/* The perfect-information ("all cards visible") solver of Slovenian tarok card play: the
+ * native twin of tarock_logs/analysis/search.py (same algorithm, same values).
+ *
+ * Alpha-beta with a transposition table at trick boundaries (key: the cards in play, the
+ * leader, the accumulated facts), card equivalence, bounds from the objective, move ordering,
+ * and MTD(f) null-window searches for exact values. The objective (what the maximising side
+ * wants) is tarock_logs.analysis.objective.Objective, passed as the flat int array of
+ * Objective.native_params() in the field order of tk_objective below.
+ */
+#ifndef TAROCK_SOLVER_H
+#define TAROCK_SOLVER_H
+
+#include "cards.h"
+
+enum { TK_NORMAL = 0, TK_NO_TRICK = 1, TK_ALL_TRICKS = 2, TK_KLOP = 3 };
+enum { TK_SIDE_NONE = 0, TK_SIDE_M = 1, TK_SIDE_O = 2 };
+#define TK_ACC 9
+#define TK_INF (1 << 30)
+
+/* Objective.native_params(), in order */
+typedef struct {
+    int kind, tricks_total, value, kontra_game, radelc, win_threshold, diff_nearest_5,
+        no_difference, discard_thirds, remainder_thirds, remainder_if_king_wins, king, bonuses,
+        count_remainder, trula_discarded, trula_in_remainder, kings_discarded,
+        kings_in_remainder, trula_ann, trula_k, kralji_ann, kralji_k, pagat_ann, pagat_k,
+        kralj_exists, kralj_ann, kralj_k, silent_ultimo_failure_counts, valat_announced,
+        valat_k, mondfang, mondfang_when_valat, mond_in_talon, klop_kontra,
+        klop_full_empty_doubled, klop_nearest_5, perspective;
+    int gifts[16];
+} tk_objective;
+#define TK_OBJECTIVE_INTS ((int)(sizeof(tk_objective) / sizeof(int)))
+
+/* how the last trick decided the ultimo bonuses (objective.Outcome) */
+typedef struct {
+    int pagat, pagat_failed, kralj, kralj_failed;
+} tk_last;
+
+/* 24 bytes: the cards in play and the leader (key0), the packed facts (key1), the bounds */
+typedef struct {
+    uint64_t key0, key1;
+    int16_t lo, hi;
+    int8_t best, depth;
+} tk_entry;
+
+typedef struct {
+    tk_objective ob;
+    tk_rules rules;
+    int n;
+    int maxside[4];
+    /* the search state */
+    tk_set hand[4];
+    int trick[4];
+    int tk;
+    int leader;
+    int done;
+    int acc[TK_ACC];
+    /* the transposition table (two-way buckets) */
+    tk_entry *tt;
+    uint64_t tt_mask;
+    long long nodes;  /* cards played in the search */
+    long long probes; /* null-window searches of MTD(f) */
+} tk_solver;
+
+/* one position: what a Python caller hands over */
+typedef struct {
+    tk_set hand[4];
+    int trick[4];
+    int tk, leader, done;
+    int acc[TK_ACC];
+} tk_position;
+
+int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rules,
+                   const int *objective, int tt_bits);
+void tk_solver_free(tk_solver *s);
+void tk_solver_clear(tk_solver *s);
+void tk_load(tk_solver *s, const tk_position *p);
+
+int tk_leaf(const tk_objective *ob, const int *acc, const tk_last *last, int n);
+void tk_bounds(const tk_objective *ob, const int *acc, tk_set remaining, int *lo, int *hi);
+
+/* value of the loaded position within (alpha, beta), fail-soft */
+int tk_search(tk_solver *s, int alpha, int beta);
+/* exact value of the position `p`, after `card` if card >= 0 (MTD(f) from `guess`) */
+int tk_value(tk_solver *s, const tk_position *p, int card, int guess);
+/* the exact value of every legal card: fills cards[] and values[], returns their number */
+int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values);
+/* a principal line from `p` (after `card` if >= 0): fills line[], returns its length */
+int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max);
+/* exhaustive minimax without pruning or table (the tests' oracle) */
+int tk_minimax(tk_solver *s);
+
+#endif /* TAROCK_SOLVER_H */

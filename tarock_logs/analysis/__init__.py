@@ -1,0 +1,42 @@
+"""Perfect-information analysis of Slovenian tarok card play ("all cards visible").
+
+For a card-play position the solver values every legal card of the player to move, with every
+hand visible, in points of the score sheet for the declarer side (klop: for the player
+himself); :func:`~tarock_logs.analysis.hand.analyse_hand` does it for every card of a recorded
+hand and says what each card cost and changed. docs/analysis.md gives the objectives per
+contract, the techniques and the measured speed.
+
+Modules: ``cardset`` (card rules over bitmasks), ``objective`` (what is maximised, per
+contract), ``position`` (positions read off the engine), ``search`` (the pure-Python solver),
+``native`` (the C solver of ``tarock_logs/_native`` behind the same interface), ``outcome``
+(lines played out and scored by the engine), ``hand`` (recorded hands).
+
+A card that loses with all cards visible may have been the right card on what the player knew.
+"""
+
+from __future__ import annotations
+
+from tarock_logs.analysis.hand import (
+    LABEL,
+    CardAnalysis,
+    HandAnalysis,
+    analyse_hand,
+    analyse_replay,
+    iter_analyses,
+)
+from tarock_logs.analysis.native import make_solver
+from tarock_logs.analysis.position import Position, Setting, Unsupported, read_position
+
+__all__ = [
+    "LABEL",
+    "CardAnalysis",
+    "HandAnalysis",
+    "Position",
+    "Setting",
+    "Unsupported",
+    "analyse_hand",
+    "analyse_replay",
+    "iter_analyses",
+    "make_solver",
+    "read_position",
+]

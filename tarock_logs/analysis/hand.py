@@ -1,0 +1,295 @@
+"""Per-card analysis of recorded hands ("all cards visible").
+
+For every card played in the analysed tricks of a hand (the last ``last_tricks``, and every
+illegal card wherever it fell), :func:`analyse_hand` values every legal
+card of the player to move with all four hands visible (:mod:`tarock_logs.analysis.search`),
+and reports the value of the card played, of the best card(s), the points lost and whether
+the card changed the outcome (contract made or lost, a bonus won or lost: the engine scores
+the principal line after the played card and after the best card, and the two are compared).
+
+Values are for the **declarer side** (klop: for the player to move himself) in points of the
+score sheet (:mod:`tarock_logs.analysis.objective`); the loss is oriented for the player who
+played (≥ 0 for a legal card). A card that loses with all cards visible may have been the right
+card on what the player knew: the analysis knows every hand, the player did not.
+
+An illegal card (a held card the rules forbade) is valued too: its value is that of the
+position it left (best play afterwards), compared with the legal cards, which answers the
+referee's question "did the illegal card change the result".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs.analysis.cardset import CARD, CID
+from tarock_logs.analysis.native import Backend, NativeSolver, Solver, make_solver
+from tarock_logs.analysis.outcome import LineResult, changes, play_line, score_value
+from tarock_logs.analysis.position import Unsupported, read_position
+from tarock_logs.log import models as m
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.verdict.replay import HandReplay, replay_in_session, replay_session
+
+__all__ = ["LABEL", "CardAnalysis", "HandAnalysis", "analyse_hand", "analyse_replay",
+           "iter_analyses"]  # fmt: skip
+
+#: the words every output carries
+LABEL = "all cards visible"
+
+
+@dataclass(frozen=True, slots=True)
+class CardAnalysis:
+    """One card played, valued with all cards visible (see the module docstring)."""
+
+    action_index: int
+    trick: int
+    tricks_left: int
+    seat: int
+    #: ``declarer side``, ``defender`` or ``klop`` (the values are the mover's own)
+    role: str
+    card: str
+    legal: bool
+    #: every legal card and its value (declarer side; klop: the mover)
+    values: tuple[tuple[str, int], ...]
+    #: the value after the card played (best play afterwards)
+    value: int
+    best_value: int
+    best_cards: tuple[str, ...]
+    #: points the card cost the mover's side against the best legal card (negative: it gained,
+    #: possible only for an illegal card)
+    loss: int
+    changed: tuple[str, ...] = ()
+    best_line: LineResult | None = None
+    played_line: LineResult | None = None
+    #: the engine's score of both lines equals the solver's values
+    consistent: bool = True
+
+    @property
+    def best(self) -> bool:
+        return self.card in self.best_cards
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "action_index": self.action_index, "trick": self.trick,
+            "tricks_left": self.tricks_left, "seat": self.seat, "role": self.role,
+            "card": self.card, "legal": self.legal, "value": self.value,
+            "best_value": self.best_value, "best_cards": list(self.best_cards),
+            "loss": self.loss, "changed": list(self.changed),
+            "values": dict(self.values),
+        }  # fmt: skip
+        if self.best_line is not None:
+            out["best_line"] = list(self.best_line.cards)
+            out["best_outcome"] = self.best_line.facts()
+        if self.played_line is not None:
+            out["played_line"] = list(self.played_line.cards)
+            out["played_outcome"] = self.played_line.facts()
+        out["consistent"] = self.consistent
+        return out
+
+
+@dataclass(slots=True)
+class HandAnalysis:
+    """The analysis of one recorded hand: its cards (:class:`CardAnalysis`), or why none."""
+
+    session: str
+    hand_number: int
+    hand_id: str | None
+    contract: str | None = None
+    declarer: int | None = None
+    cards: list[CardAnalysis] = field(default_factory=list)
+    skipped: str | None = None
+    backend: str = ""
+    seconds: float = 0.0
+    nodes: int = 0
+    last_tricks: int = 8
+
+    @property
+    def illegal(self) -> list[CardAnalysis]:
+        return [c for c in self.cards if not c.legal]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": LABEL, "session": self.session, "hand": self.hand_number,
+            "hand_id": self.hand_id, "contract": self.contract, "declarer": self.declarer,
+            "last_tricks": self.last_tricks, "backend": self.backend,
+            "seconds": round(self.seconds, 3), "nodes": self.nodes, "skipped": self.skipped,
+            "cards": [c.to_dict() for c in self.cards],
+        }  # fmt: skip
+
+
+def _is_legal(h: SlovenianHand, card: str) -> bool:
+    return any(a.card == card for a in h.legal_actions())
+
+
+def _tt_bits(tricks: int) -> int:
+    """Transposition-table size (log2 entries) for a search of ``tricks`` tricks."""
+    return 16 if tricks <= 6 else 18 if tricks <= 8 else 20 if tricks <= 10 else 22
+
+
+def _role(h: SlovenianHand, seat: int) -> str:
+    if h.contract == "klop":
+        return "klop"
+    return "declarer side" if h.side(seat) == "M" else "defender"
+
+
+def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tricks: int = 8,
+                   backend: Backend = "auto", lines: bool = True) -> HandAnalysis:  # fmt: skip
+    """Analyse the card play of a replayed hand (a reference replay, with its engine state)."""
+    out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks)
+    state = replay._state
+    if not isinstance(state, SlovenianHand):
+        out.skipped = (f"the analysis covers Slovenian tarok card play; {replay.game} is the "
+                       "next step (docs/analysis.md)")  # fmt: skip
+        return out
+    out.contract, out.declarer = state.contract, state.declarer
+    started = time.perf_counter()
+    actions = [s.action for s in replay.steps[1:]]
+    solvers: dict[int, Solver] = {}
+    # the replay's own engine state is stepped back to the deal and forward again (restored
+    # exactly by push/pop, as legal_alternatives does)
+    with replay._lock:
+        h = state
+        undone = [h.pop() for _ in range(replay.actions_applied)]
+        try:
+            for i, a in enumerate(actions):
+                if a is None:
+                    continue
+                if (a.type == "play" and h.phase == "play" and out.skipped is None
+                        and a.seat == h.to_move() and a.card in h.hands[a.seat]
+                        and (h.tricks_total - len(h.tricks) <= last_tricks
+                             or not _is_legal(h, a.card))):  # fmt: skip
+                    try:
+                        ca = _analyse_card(h, i, a.card, solvers, backend, lines, out)
+                    except Unsupported as exc:
+                        out.skipped = str(exc)
+                        ca = None
+                    if ca is not None:
+                        out.cards.append(ca)
+                h.push(a)
+                undone.pop()
+        finally:
+            for a in reversed(undone):
+                h.push(a)
+    out.seconds = time.perf_counter() - started
+    out.nodes = sum(s.nodes for s in solvers.values())
+    if not out.backend:
+        out.backend = "none"
+    return out
+
+
+def _analyse_card(
+    h: SlovenianHand, index: int, card: str, solvers: dict[int, Solver], backend: Backend,
+    lines: bool, out: HandAnalysis,
+) -> CardAnalysis | None:  # fmt: skip
+    seat = h.to_move()
+    assert seat is not None
+    klop = h.contract == "klop"
+    persp = h.active.index(seat) if klop else None
+    pos, setting = read_position(h, persp)
+    key = persp if persp is not None else -1
+    solver = solvers.get(key)
+    if solver is None:
+        left = h.tricks_total - len(h.tricks)
+        solver = solvers[key] = make_solver(setting, backend, _tt_bits(left))
+        out.backend = "native" if isinstance(solver, NativeSolver) else "python"
+    vals = solver.values(pos)
+    if not vals:
+        return None
+    maximiser = setting.objective.maxside[pos.to_move]
+    best = max(vals.values()) if maximiser else min(vals.values())
+    best_ids = sorted(c for c, v in vals.items() if v == best)
+    cid = CID[card]
+    persp_seat = seat if klop else None
+    legal = cid in vals
+    if legal:
+        played = vals[cid]
+    else:
+        played = _value_after(h, card, solver, persp_seat, persp)
+    loss = (best - played) if maximiser else (played - best)
+    best_line = played_line = None
+    consistent = True
+    changed: tuple[str, ...] = ()
+    if lines:
+        best_line = play_line(h, solver.line(pos, best_ids[0]), persp_seat)
+        if legal:
+            played_line = play_line(h, solver.line(pos, cid), persp_seat)
+        else:
+            played_line = _line_after_illegal(h, card, solver, persp_seat, persp)
+        consistent = best_line.value == best and (played_line is None
+                                                  or played_line.value == played)  # fmt: skip
+        if played_line is not None:
+            changed = tuple(changes(best_line, played_line))
+    return CardAnalysis(
+        action_index=index, trick=len(h.tricks) + 1, tricks_left=h.tricks_total - len(h.tricks),
+        seat=seat, role=_role(h, seat), card=card, legal=legal,
+        values=tuple((CARD[c], v) for c, v in sorted(vals.items())), value=played,
+        best_value=best, best_cards=tuple(CARD[c] for c in best_ids), loss=loss,
+        changed=changed, best_line=best_line, played_line=played_line, consistent=consistent,
+    )  # fmt: skip
+
+
+def _value_after(h: SlovenianHand, card: str, solver: Solver, persp_seat: int | None,
+                 persp: int | None) -> int:  # fmt: skip
+    """The value of the position an (illegal) card leaves, best play afterwards."""
+    seat = h.to_move()
+    assert seat is not None
+    h.push(Action("play", seat, card=card))
+    try:
+        if h.is_over():
+            return score_value(h, h.score(), persp_seat)
+        pos, _ = read_position(h, persp)
+        return solver.value(pos)
+    finally:
+        h.pop()
+
+
+def _line_after_illegal(h: SlovenianHand, card: str, solver: Solver, persp_seat: int | None,
+                        persp: int | None) -> LineResult:  # fmt: skip
+    seat = h.to_move()
+    assert seat is not None
+    h.push(Action("play", seat, card=card))
+    try:
+        rest: list[int] = []
+        if not h.is_over():
+            pos, _ = read_position(h, persp)
+            rest = solver.line(pos)
+        res = play_line(h, rest, persp_seat)
+    finally:
+        h.pop()
+    return LineResult((card, *res.cards), res.value, res.made, res.items, res.klop)
+
+
+def analyse_hand(session: m.Session, index: int, *, last_tricks: int = 8,
+                 backend: Backend = "auto", lines: bool = True) -> HandAnalysis:  # fmt: skip
+    """Analyse hand ``index`` (0-based) of ``session``, replayed after the earlier hands."""
+    hand = session.hands[index]
+    if session.game != "slovenian":
+        why = (f"the analysis covers Slovenian tarok card play; {session.game} is the next "
+               "step (docs/analysis.md)")  # fmt: skip
+        return HandAnalysis(session.id, hand.number, hand.id, last_tricks=last_tricks,
+                            skipped=why)  # fmt: skip
+    replay = replay_in_session(session, index)
+    return analyse_replay(replay, session.id, hand, last_tricks=last_tricks, backend=backend,
+                          lines=lines)  # fmt: skip
+
+
+def iter_analyses(
+    session: m.Session, *, hands: set[int] | None = None, last_tricks: int = 8,
+    backend: Backend = "auto", lines: bool = True,
+) -> Iterator[HandAnalysis]:  # fmt: skip
+    """Analyse the hands of ``session`` (those numbered in ``hands``, or all), in order; the
+    session is replayed once (the radelci carried from hand to hand)."""
+    if session.game != "slovenian":
+        for i, hand in enumerate(session.hands):
+            if hands is None or hand.number in hands:
+                yield analyse_hand(session, i, last_tricks=last_tricks)
+        return
+    replays = replay_session(session)
+    for hand, replay in zip(session.hands, replays, strict=True):
+        if hands is not None and hand.number not in hands:
+            continue
+        yield analyse_replay(replay, session.id, hand, last_tricks=last_tricks,
+                             backend=backend, lines=lines)  # fmt: skip

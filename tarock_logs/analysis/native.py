@@ -1,0 +1,88 @@
+"""The native solver behind the interface of :class:`~tarock_logs.analysis.search.PySolver`.
+
+:func:`make_solver` gives the native solver when the C extension is loaded (see
+:mod:`tarock_logs._native`) and the pure-Python one otherwise, or as asked.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from tarock_logs import _native
+from tarock_logs.analysis.position import Position, Setting
+from tarock_logs.analysis.search import PySolver
+
+__all__ = ["Backend", "NativeSolver", "Solver", "make_solver"]
+
+Backend = Literal["auto", "native", "python"]
+
+
+class Solver(Protocol):
+    """What both solvers offer (see :class:`~tarock_logs.analysis.search.PySolver`)."""
+
+    setting: Setting
+
+    @property
+    def nodes(self) -> int: ...
+
+    def values(self, pos: Position) -> dict[int, int]: ...
+
+    def value(self, pos: Position, card: int | None = None) -> int: ...
+
+    def line(self, pos: Position, card: int | None = None) -> list[int]: ...
+
+
+def rules_tuple(setting: Setting) -> tuple[int, ...]:
+    r = setting.rules
+    prot = (tuple(r.protected) + (-1, -1))[:2]
+    return (int(r.negative), int(r.pagat_restricted), int(r.pagat_last_tarok), int(r.by_rank),
+            int(r.emperor_always), int(r.colour_valat), *prot)  # fmt: skip
+
+
+class NativeSolver:
+    """The C solver (``tarock_logs/_native/solver.c``) of one hand under ``setting``."""
+
+    def __init__(self, setting: Setting, tt_bits: int = 20) -> None:
+        core = _native.core
+        if core is None:
+            raise RuntimeError(f"the native core is not available: {_native.why_not}")
+        self.setting = setting
+        ob = setting.objective
+        self._s = core.Solver([int(x) for x in ob.maxside], rules_tuple(setting),
+                              ob.native_params(), tt_bits)  # fmt: skip
+
+    @property
+    def nodes(self) -> int:
+        return int(self._s.nodes)
+
+    @staticmethod
+    def _args(pos: Position) -> tuple[object, ...]:
+        return (pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.acc)
+
+    def values(self, pos: Position) -> dict[int, int]:
+        return dict(self._s.values(*self._args(pos)))
+
+    def value(self, pos: Position, card: int | None = None) -> int:
+        return int(self._s.value(*self._args(pos), -1 if card is None else card))
+
+    def line(self, pos: Position, card: int | None = None) -> list[int]:
+        return list(self._s.line(*self._args(pos), -1 if card is None else card))
+
+    def minimax(self, pos: Position) -> int:
+        """Exhaustive minimax without pruning or table (the tests' oracle)."""
+        return int(self._s.minimax(*self._args(pos)))
+
+    def leaf(self, acc: tuple[int, ...], last: tuple[int, int, int, int]) -> int:
+        return int(self._s.leaf(acc, last))
+
+    def bounds(self, acc: tuple[int, ...], remaining: int) -> tuple[int, int]:
+        lo, hi = self._s.bounds(acc, remaining)
+        return int(lo), int(hi)
+
+
+def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20) -> Solver:
+    """The native solver if loaded (``auto``) or asked for, else the pure-Python one.
+    ``tt_bits``: log2 of the native transposition table's entries (24 bytes each)."""
+    if backend == "native" or (backend == "auto" and _native.available()):
+        return NativeSolver(setting, tt_bits)
+    return PySolver(setting)

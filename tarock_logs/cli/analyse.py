@@ -1,0 +1,183 @@
+"""``tarock analyse``: where were the points lost, with all cards visible.
+
+For every card played in the last ``--last-tricks`` tricks of each Slovenian hand (and for
+every illegal card wherever it fell) the perfect-information solver values every legal card;
+the output gives the value of the card played, of the best card(s), the points lost and what
+the card changed (contract made or lost, a bonus won or lost). Values are for the declarer
+side (klop: for the player himself), in points of the score sheet. Everything is labelled
+"all cards visible": a card that loses with every hand visible may have been the right card
+on what the player knew.
+
+Data goes to stdout (``--format table|json|jsonl``), reader errors to stderr. Exit 0, 1 when
+the input had errors, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tarock_logs.analysis.hand import LABEL, HandAnalysis, iter_analyses
+from tarock_logs.cli.common import ExitCode, app, err_console, fail
+from tarock_logs.log.reader import read_paths
+
+FORMATS = ("table", "json", "jsonl")
+BACKENDS = ("auto", "native", "python")
+NOTE = ("all cards visible: the solver sees every hand; a card that loses with all cards "
+        "visible may have been the right card on what the player knew")  # fmt: skip
+
+
+def illegal_verdicts(ha: HandAnalysis) -> list[dict[str, Any]]:
+    """For each illegal card of the hand: did it change the result (all cards visible)."""
+    out = []
+    for c in ha.illegal:
+        gain = -c.loss
+        changed = gain != 0 or bool(c.changed)
+        if changed:
+            what = ", ".join(c.changed) if c.changed else "the score"
+            words = (f"yes: {c.card} gave the offender's side {gain:+d} points against the "
+                     f"best legal card ({', '.join(c.best_cards)}); it changed {what}")  # fmt: skip
+        else:
+            words = (f"no: {c.card} leaves {c.value}, as the best legal card "
+                     f"({', '.join(c.best_cards)}) does")  # fmt: skip
+        out.append({"action_index": c.action_index, "trick": c.trick, "seat": c.seat,
+                    "card": c.card, "value": c.value, "best_legal_value": c.best_value,
+                    "best_legal_cards": list(c.best_cards), "gain": gain,
+                    "changed_result": changed, "changed": list(c.changed),
+                    "verdict": words})  # fmt: skip
+    return out
+
+
+def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
+    d = ha.to_dict()
+    d["file"] = file
+    d["illegal_cards"] = illegal_verdicts(ha)
+    return d
+
+
+def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
+    cards = [c for h in hands for c in h.cards]
+    return {
+        "label": LABEL,
+        "hands": len(hands),
+        "hands_analysed": sum(1 for h in hands if h.cards),
+        "hands_skipped": sum(1 for h in hands if h.skipped and not h.cards),
+        "cards": len(cards),
+        "mistakes": sum(1 for c in cards if c.legal and c.loss > 0),
+        "outcome_changes": sum(1 for c in cards if c.legal and c.changed),
+        "points_lost": sum(c.loss for c in cards if c.legal),
+        "illegal_cards": sum(1 for c in cards if not c.legal),
+        "illegal_cards_changing_result": sum(
+            1 for h in hands for v in illegal_verdicts(h) if v["changed_result"]
+        ),
+        "seconds": round(sum(h.seconds for h in hands), 3),
+        "input_errors": errors,
+    }
+
+
+def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
+    title = (f"{ha.session} hand {ha.hand_number} ({ha.contract or '?'}"
+             + (f", declarer seat {ha.declarer}" if ha.declarer is not None else "")
+             + f") — {LABEL}")  # fmt: skip
+    if ha.skipped and not ha.cards:
+        out.print(f"{title}: not analysed: {ha.skipped}", markup=False, highlight=False)
+        return
+    t = Table(title=title, title_justify="left", expand=False)
+    for col in ("trick", "seat", "role", "card", "value", "best", "best card(s)", "loss",
+                "changed"):  # fmt: skip
+        t.add_column(col, overflow="fold")
+    for c in ha.cards:
+        card = c.card if c.legal else f"{c.card} (illegal)"
+        t.add_row(
+            str(c.trick), str(c.seat), c.role.replace(" side", ""), card, str(c.value),
+            str(c.best_value), " ".join(c.best_cards), str(c.loss) if c.loss else "",
+            "; ".join(c.changed),
+        )  # fmt: skip
+    out.print(t)
+    for v in illegal_verdicts(ha):
+        out.print(f"illegal card {v['card']} by seat {v['seat']} in trick {v['trick']}: did it "
+                  f"change the result ({LABEL})? {v['verdict']}", markup=False,
+                  highlight=False)  # fmt: skip
+    if ha.skipped:
+        out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
+
+
+@app.command("analyse")
+def analyse_command(
+    paths: list[Path] = typer.Argument(..., help="Log files or folders."),
+    session: str | None = typer.Option(None, "--session", help="Only this session id."),
+    hand: list[int] = typer.Option([], "--hand", help="Only this hand number (repeatable)."),
+    last_tricks: int = typer.Option(
+        8,
+        "--last-tricks",
+        min=1,
+        max=16,
+        help="Analyse the cards of the last K tricks of each hand (12: whole 4-player hands).",
+    ),
+    fmt: str = typer.Option("table", "--format", help="table | json | jsonl"),
+    exclude: list[str] = typer.Option([], "--exclude", help="Skip paths containing this."),
+    backend: str = typer.Option(
+        "auto", "--backend", help="auto | native | python (the solver to use)"
+    ),
+    lines: bool = typer.Option(
+        True,
+        "--lines/--no-lines",
+        help="Play out the best and the played card's lines to say what changed (slower).",
+    ),
+) -> None:
+    """Value every card played with all cards visible: the card played, the best card(s), the
+    points lost and whether the outcome changed (contract, bonuses). Illegal cards are always
+    analysed: did the illegal card change the result."""
+    if fmt not in FORMATS:
+        raise fail(f"--format must be one of {', '.join(FORMATS)}")
+    if backend not in BACKENDS:
+        raise fail(f"--backend must be one of {', '.join(BACKENDS)}")
+    if backend == "native":
+        from tarock_logs import _native
+
+        if not _native.available():
+            raise fail(f"--backend native: {_native.why_not}")
+    for p in paths:
+        if not p.exists():
+            raise fail(f"no such file or folder: {p}")
+    out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
+    results: list[tuple[HandAnalysis, str]] = []
+    errors = 0
+    found_session = False
+    wanted = set(hand) or None
+    for rec in read_paths(paths, exclude):
+        for e in rec.all_errors():
+            if e.is_error:
+                errors += 1
+                err_console.print(f"tarock: {e}", markup=False, highlight=False, soft_wrap=True)
+        s = rec.session
+        if s is None or (session is not None and s.id != session):
+            continue
+        found_session = True
+        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks,
+                                backend=backend, lines=lines):  # type: ignore[arg-type]  # fmt: skip
+            file = str(rec.file)
+            if fmt == "jsonl":
+                typer.echo(orjson.dumps(_hand_dict(ha, file)).decode())
+            elif out is not None:
+                _print_hand(out, ha, file)
+            results.append((ha, file))
+    if session is not None and not found_session:
+        raise fail(f"no readable session {session!r} under the given paths")
+    summary = _summary([h for h, _ in results], errors)
+    if fmt == "json":
+        doc = {"label": LABEL, "note": NOTE, "summary": summary,
+               "hands": [_hand_dict(h, f) for h, f in results]}  # fmt: skip
+        typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+    elif out is not None:
+        out.print(f"{summary['hands_analysed']} hands analysed ({summary['cards']} cards, "
+                  f"{summary['mistakes']} costing points, {summary['outcome_changes']} changing "
+                  f"the outcome, {summary['illegal_cards']} illegal) in {summary['seconds']} s",
+                  markup=False, highlight=False)  # fmt: skip
+    err_console.print(f"tarock: {NOTE}", markup=False, highlight=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if errors else ExitCode.OK))

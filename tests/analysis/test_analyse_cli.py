@@ -1,0 +1,79 @@
+"""``tarock analyse`` and the per-card analysis of recorded hands (all cards visible)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tarock_logs.analysis.hand import LABEL, iter_analyses
+from tarock_logs.cli import app
+from tarock_logs.log.reader import read_sessions
+
+DISPUTED = Path(__file__).resolve().parents[2] / "sample_logs" / "disputed"
+SESSION_A = "sim-slovenian-2027-r1-A"  # hand 2: seat 1 played H4 while holding CK
+
+
+def test_the_illegal_card_of_the_disputed_sample_did_not_change_the_result() -> None:
+    session = next(s for s in read_sessions([DISPUTED]) if s.id == SESSION_A)
+    (ha,) = iter_analyses(session, hands={2}, last_tricks=4)
+    (bad,) = ha.illegal
+    assert (bad.action_index, bad.seat, bad.card, bad.trick) == (22, 1, "H4", 3)
+    assert bad.best_cards == ("CK",) and bad.value == bad.best_value and bad.changed == ()
+    assert all(c.consistent for c in ha.cards)
+    assert next(c.tricks_left for c in ha.cards if c.legal) == 4
+    for c in ha.cards:
+        values = dict(c.values)
+        if c.legal:
+            assert values[c.card] == c.value and c.loss >= 0
+        assert all(values[b] == c.best_value for b in c.best_cards)
+
+
+def test_cli_json_reports_every_card_with_the_label_and_the_illegal_card_verdict() -> None:
+    r = CliRunner().invoke(app, ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand",
+                                 "2", "--last-tricks", "3", "--format", "json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["label"] == LABEL and LABEL in doc["note"]
+    (hand,) = doc["hands"]
+    assert hand["label"] == LABEL and hand["contract"] == "three"
+    assert len(hand["cards"]) == 1 + 3 * 4  # the illegal card and the last three tricks
+    (verdict,) = hand["illegal_cards"]
+    assert verdict["card"] == "H4" and verdict["changed_result"] is False
+    assert verdict["verdict"].startswith("no:")
+    assert doc["summary"]["illegal_cards"] == 1
+
+
+def test_cli_table_and_jsonl() -> None:
+    args = ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand", "2", "--last-tricks",
+            "2"]  # fmt: skip
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0
+    assert LABEL in r.stdout and "did it change the result" in r.stdout
+    # hand 1 has no illegal card: the pure-Python solver does its last two tricks quickly
+    args[5] = "1"
+    r = CliRunner().invoke(app, [*args, "--format", "jsonl", "--backend", "python"])
+    assert r.exit_code == 0
+    (line,) = r.stdout.strip().splitlines()
+    doc = json.loads(line)
+    assert doc["backend"] == "python" and len(doc["cards"]) == 8 and doc["label"] == LABEL
+
+
+def test_cli_usage_errors() -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["analyse", "nope.jsonl"]).exit_code == 2
+    assert runner.invoke(app, ["analyse", str(DISPUTED), "--format", "csv"]).exit_code == 2
+    assert runner.invoke(app, ["analyse", str(DISPUTED), "--session", "x"]).exit_code == 2
+
+
+def test_tarock_native_0_forces_the_pure_python_solver() -> None:
+    code = ("from tarock_logs import _native; from tarock_logs.analysis.native import "
+            "make_solver; print(_native.core is None, _native.why_not)")  # fmt: skip
+    env = {**os.environ, "TAROCK_NATIVE": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout  # fmt: skip
+    assert out.startswith("True switched off by TAROCK_NATIVE=0")

@@ -1,0 +1,159 @@
+"""Trust in the solver: differential tests against exhaustive minimax and between the two
+solvers, and the invariants of a principal line.
+
+* the pure-Python solver against an exhaustive minimax **over the engine itself** (every
+  legal card by ``legal_actions()``, every finished hand scored by ``score()``: legality and
+  scoring are the engine's, not the solver's) on random endgames of 1 to 3 tricks of every
+  contract at tables of 3, 4 and 5;
+* the native solver against the native exhaustive minimax without pruning, table or card
+  equivalence on thousands of random endgames of up to 4 tricks;
+* native against pure Python on up to 7 tricks;
+* the solver's legal cards equal the engine's ``legal_actions()`` in every position reached;
+* invariants: the best value bounds every card's value, the engine's score of a principal
+  line equals the solver's value, and the value does not change along the line.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from tarock_logs import _native
+from tarock_logs.analysis.cardset import CARD, CID, legal
+from tarock_logs.analysis.native import NativeSolver, rules_tuple
+from tarock_logs.analysis.outcome import line_value
+from tarock_logs.analysis.position import read_position
+from tarock_logs.analysis.search import PySolver
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tests.analysis.support import (
+    CONTRACTS_3,
+    CONTRACTS_4,
+    endgame,
+    endgame_positions,
+    engine_card_values,
+)
+
+native = pytest.mark.skipif(not _native.available(), reason=f"native core: {_native.why_not}")
+
+
+def _positions(seed: int, count: int, tricks: tuple[int, ...],
+               tables: tuple[int, ...] = (3, 4, 4, 5)) -> list[SlovenianHand]:  # fmt: skip
+    """``count`` random endgames, every contract in turn (and announced barvni valat)."""
+    rng = Random(seed)
+    out: list[SlovenianHand] = []
+    i = 0
+    while len(out) < count:
+        table = tables[i % len(tables)]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        extra = () if table == 3 else ("solo_brez+bv",)
+        pick = (*cs, *extra)[i % (len(cs) + len(extra))]
+        i += 1
+        kw: dict[str, object] = {"p_announce": 0.5, "p_kontra": 0.3}
+        contract = pick
+        if pick.endswith("+bv"):
+            contract, kw["announce"] = pick[:-3], "barvni_valat"
+        h = endgame(rng, table, contract, rng.choice(tricks), **kw)  # type: ignore[arg-type]
+        if h is not None:
+            out.append(h)
+    return out
+
+
+def _solver_values(h: SlovenianHand, solver_cls: type) -> dict[str, int]:
+    pos, setting = read_position(h)
+    return {CARD[c]: v for c, v in solver_cls(setting).values(pos).items()}
+
+
+def test_python_solver_equals_engine_minimax_on_endgames() -> None:
+    """Every contract type, tables of 3, 4 and 5, announcements and kontras at random."""
+    hands = _positions(11, 500, (1, 2, 2))
+    contracts = set()
+    for h in hands:
+        contracts.add(h.contract if "barvni_valat" not in h.ann else "barvni_valat announced")
+        assert _solver_values(h, PySolver) == engine_card_values(h), (h.contract, h.view())
+    assert len(contracts) == 13
+
+
+def test_python_solver_equals_engine_minimax_on_three_tricks() -> None:
+    for h in _positions(12, 60, (3,), tables=(3, 4)):
+        assert _solver_values(h, PySolver) == engine_card_values(h), (h.contract, h.view())
+
+
+@native
+def test_native_solver_equals_exhaustive_minimax_up_to_four_tricks() -> None:
+    """Thousands of endgames of 1-4 tricks against a minimax without pruning, table or
+    equivalence (the native ``minimax``; its legality and leaf are the ones pinned against
+    the engine above)."""
+    rng = Random(13)
+    positions = []
+    i = 0
+    while len(positions) < 2000:
+        table = (3, 4, 4, 5)[i % 4]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        positions += endgame_positions(rng, table, cs[i % len(cs)], 4, every=2,
+                                       p_announce=0.5, p_kontra=0.3)  # fmt: skip
+        i += 1
+    kinds = {setting.objective.kind for _, setting in positions}
+    assert kinds == {"normal", "klop", "no_trick", "all_tricks"}
+    for pos, setting in positions:
+        fast = NativeSolver(setting, tt_bits=12).values(pos)
+        mm = NativeSolver(setting, tt_bits=4)
+        py = PySolver(setting)
+        for card, v in fast.items():
+            after = py._after(pos, card)
+            want = py.value(pos, card) if after is None else mm.minimax(after)
+            assert v == want, (CARD[card], pos, setting)
+
+
+@native
+def test_native_equals_python_up_to_seven_tricks() -> None:
+    hands = _positions(14, 16, (4, 5)) + _positions(15, 2, (6, 7), tables=(4,))
+    for h in hands:
+        assert _solver_values(h, NativeSolver) == _solver_values(h, PySolver), h.contract
+
+
+@native
+@pytest.mark.slow
+def test_native_equals_python_on_many_seven_trick_endgames() -> None:
+    for h in _positions(18, 30, (6, 7), tables=(3, 4)):
+        assert _solver_values(h, NativeSolver) == _solver_values(h, PySolver), h.contract
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=native)])
+def test_legal_cards_equal_the_engines_in_every_position(backend: str) -> None:
+    for h in _positions(16, 300, (1, 2, 3, 6, 9, 12)):
+        pos, setting = read_position(h)
+        engine = {a.card for a in h.legal_actions()}
+        mask = legal(pos.hands[pos.to_move], pos.trick, setting.rules)
+        assert {CARD[c] for c in range(54) if mask >> c & 1} == engine
+        if backend == "native":
+            assert _native.core is not None
+            nat = _native.core.legal(pos.hands[pos.to_move], pos.trick, rules_tuple(setting))
+            assert nat == sum(1 << CID[c] for c in engine)
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=native)])
+def test_principal_lines_are_consistent(backend: str) -> None:
+    """The best value bounds every card; the engine scores each card's line at the solver's
+    value; every position along the best line keeps the root's value."""
+    cls = NativeSolver if backend == "native" else PySolver
+    count, tricks = (60, (2, 3, 4)) if backend == "native" else (25, (1, 2, 3))
+    for h in _positions(17, count, tricks):
+        pos, setting = read_position(h)
+        solver = cls(setting)
+        vals = solver.values(pos)
+        mx = setting.objective.maxside[pos.to_move]
+        best = max(vals.values()) if mx else min(vals.values())
+        persp = h.to_move() if h.contract == "klop" else None
+        for card, v in vals.items():
+            assert (best >= v) if mx else (best <= v)
+            assert line_value(h, solver.line(pos, card), persp) == v
+        best_card = next(c for c, v in vals.items() if v == best)
+        line = solver.line(pos, best_card)
+        walker = PySolver(setting)
+        cur = pos
+        for card in line[:-1]:
+            nxt = walker._after(cur, card)
+            assert nxt is not None
+            assert solver.value(nxt) == best
+            cur = nxt
