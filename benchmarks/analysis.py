@@ -49,23 +49,19 @@ def _replays(n_hands: int, seed: int) -> list[tuple[Any, Any, HandReplay]]:
 
 def _position_at(r: HandReplay, tricks_left: int) -> tuple[Position, Setting] | None:
     """The position at the start of the trick with ``tricks_left`` tricks to play."""
-    h = r._state
-    if not isinstance(h, SlovenianHand) or h.contract not in NORMAL or not h.tricks:
+    st = r.state
+    if not isinstance(st, SlovenianHand) or st.contract not in NORMAL or not st.tricks:
         return None
-    undone = []
-    try:
-        while h.phase != "play" or h.trick or h.tricks_total - len(h.tricks) < tricks_left:
-            if not h.history:
-                return None
-            undone.append(h.pop())
-            if h.phase not in ("play", "done"):
-                return None
-        if h.tricks_total - len(h.tricks) != tricks_left:
+    h = st.copy()
+    while h.phase != "play" or h.trick or h.tricks_total - len(h.tricks) < tricks_left:
+        if not h.history:
             return None
-        return read_position(h)
-    finally:
-        for a in reversed(undone):
-            h.push(a)
+        h.pop()
+        if h.phase not in ("play", "done"):
+            return None
+    if h.tricks_total - len(h.tricks) != tricks_left:
+        return None
+    return read_position(h)
 
 
 def _time_values(make: Any, pos: Position) -> tuple[float, int]:
@@ -79,8 +75,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tricks", default="6,8,10", help="tricks left to time (comma list)")
     ap.add_argument("--positions", type=int, default=12, help="positions per K")
-    ap.add_argument("--python-positions", type=int, default=6,
-                    help="positions the pure-Python solver also values (smallest K)")
+    ap.add_argument(
+        "--python-positions",
+        type=int,
+        default=6,
+        help="positions the pure-Python solver also values (smallest K)",
+    )
     ap.add_argument("--whole", type=int, default=0, help="whole 12-trick hands to analyse")
     ap.add_argument("--seed", type=int, default=17)
     args = ap.parse_args()
@@ -94,7 +94,7 @@ def main() -> None:
         positions = positions[: args.positions]
         times, nodes = [], 0
         for i, (pos, setting) in enumerate(positions):
-            dt, nd = _time_values(lambda s=setting: NativeSolver(s, _tt_bits(k)), pos)
+            dt, nd = _time_values(lambda s=setting, k=k: NativeSolver(s, _tt_bits(k)), pos)
             times.append(dt)
             nodes += nd
             print(f"K={k} position {i + 1}/{len(positions)}: {dt:.3f} s, {nd} nodes",
@@ -106,7 +106,7 @@ def main() -> None:
         }  # fmt: skip
         if k == min(ks) and args.python_positions:
             sub = positions[: args.python_positions]
-            nat = sum(_time_values(lambda s=s: NativeSolver(s, _tt_bits(k)), p)[0]
+            nat = sum(_time_values(lambda s=s, k=k: NativeSolver(s, _tt_bits(k)), p)[0]
                       for p, s in sub)  # fmt: skip
             py = sum(_time_values(lambda s=s: PySolver(s), p)[0] for p, s in sub)
             row["python_s_total"] = round(py, 3)
@@ -118,7 +118,7 @@ def main() -> None:
         for session, hand, r in replays:
             if len(whole) >= args.whole:
                 break
-            if not isinstance(r._state, SlovenianHand) or r._state.contract not in NORMAL:
+            if not isinstance(r.state, SlovenianHand) or r.state.contract not in NORMAL:
                 continue
             ha = analyse_replay(r, session.id, hand, last_tricks=12, lines=False)
             whole.append(ha.seconds)

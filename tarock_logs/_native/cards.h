@@ -1,7 +1,8 @@
 /* Card sets of the Slovenian pack as 64-bit masks: the primitives every native card loop
  * shares (the perfect-information solver today; the bulk audit's card loops next).
  *
- * A card's id is its index in the pack of tarock_logs.rules.slovenian.cardbits: T1 ... T22 are
+ * A card's id is its index in the Slovenian pack (tarock_logs.cards.PACKS, the ids of
+ * tarock_logs/rules/slovenian/fast/cardbits.py and analysis/cardset.py): T1 ... T22 are
  * ids 0 ... 21 (strength = id + 1), then hearts, diamonds, spades and clubs, eight ids per suit
  * from the king down to the weakest pip (H4 / D4 / S7 / C7). A set of cards (a hand, a trick,
  * a pile) is a uint64_t with bit `id` set for each card. Within a suit the strongest card of a
@@ -101,7 +102,7 @@ static inline int tk_winner(const int *cards, int k, int colour_valat) {
 }
 
 /* The legal-card rules of one hand (contract and ruleset fixed), spec 8.3-8.4; the fields of
- * tarock_logs.rules.slovenian.cardplay.PlayRules. */
+ * tarock_logs.rules.slovenian.tricks.PlayRules. */
 typedef struct {
     int negative;         /* klop, berac, odprti berac: must overtake */
     int pagat_restricted; /* the pagat only when it is the only legal card */

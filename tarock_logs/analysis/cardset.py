@@ -1,15 +1,15 @@
 """Card sets as bitmasks for the solver: the pure-Python twin of ``tarock_logs/_native/cards.h``.
 
-A card's **id** is its index in the Slovenian pack of
-:mod:`tarock_logs.rules.slovenian.cardbits` (``T1`` … ``T22`` are ids 0 … 21, then eight ids
-per suit from the king down to the weakest pip); a set of cards is an ``int`` with bit ``id``
-set for each card. Within a suit the strongest card of a set is its lowest bit; among taroks
+A card's **id** is its index in the Slovenian pack (``tarock_logs.cards.PACKS``, the ids of
+the bulk audit's ``rules/slovenian/fast/cardbits`` too: ``T1`` … ``T22`` are ids 0 … 21, then
+eight ids per suit from the king down to the weakest pip); a set of cards is an ``int`` with
+bit ``id`` set for each card. Within a suit the strongest card of a set is its lowest bit; among taroks
 its highest bit. Card points are counted in **thirds** (spec 2.4): a card worth ``v`` counts
 ``3v − 2``.
 
 :func:`legal` and :func:`winner` decide exactly what the engine's
-:class:`~tarock_logs.rules.slovenian.cardplay.PlayRules` and
-:func:`~tarock_logs.rules.slovenian.cardplay.winner_index` decide (a differential test pins
+:class:`~tarock_logs.rules.slovenian.tricks.PlayRules` and
+:func:`~tarock_logs.rules.slovenian.tricks.winner_index` decide (a differential test pins
 it); they are written over masks so that the search does not build token lists.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from tarock_logs.rules.slovenian.cardbits import CARD, CID, STR, SUIT_MASK, SUIT_OF, THIRDS
+from tarock_logs.cards import CARDS, PACKS
 
 __all__ = [
     "CARD",
@@ -40,6 +40,18 @@ __all__ = [
     "winner",
 ]  # fmt: skip
 
+#: card id → token and token → id
+CARD: Final[tuple[str, ...]] = tuple(PACKS["slovenian"])
+CID: Final[dict[str, int]] = {c: i for i, c in enumerate(CARD)}
+_SUIT_INDEX: Final = {"T": 0, "H": 1, "D": 2, "S": 3, "C": 4}
+#: per card id: suit index (0 taroks, then H D S C), strength in the suit, thirds (3v − 2)
+SUIT_OF: Final[tuple[int, ...]] = tuple(_SUIT_INDEX[CARDS[c].suit] for c in CARD)
+STR: Final[tuple[int, ...]] = tuple(CARDS[c].strength for c in CARD)
+THIRDS: Final[tuple[int, ...]] = tuple(3 * CARDS[c].points - 2 for c in CARD)
+#: per suit index: the mask of its cards
+SUIT_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << i for i, s in enumerate(SUIT_OF) if s == k) for k in range(5)
+)
 PAGAT: Final = CID["T1"]
 MOND: Final = CID["T21"]
 SKIS: Final = CID["T22"]

@@ -139,7 +139,7 @@ def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tr
                    backend: Backend = "auto", lines: bool = True) -> HandAnalysis:  # fmt: skip
     """Analyse the card play of a replayed hand (a reference replay, with its engine state)."""
     out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks)
-    state = replay._state
+    state = replay.state
     if not isinstance(state, SlovenianHand):
         out.skipped = (f"the analysis covers Slovenian tarok card play; {replay.game} is the "
                        "next step (docs/analysis.md)")  # fmt: skip
@@ -148,31 +148,25 @@ def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tr
     started = time.perf_counter()
     actions = [s.action for s in replay.steps[1:]]
     solvers: dict[int, Solver] = {}
-    # the replay's own engine state is stepped back to the deal and forward again (restored
-    # exactly by push/pop, as legal_alternatives does)
-    with replay._lock:
-        h = state
-        undone = [h.pop() for _ in range(replay.actions_applied)]
-        try:
-            for i, a in enumerate(actions):
-                if a is None:
-                    continue
-                if (a.type == "play" and h.phase == "play" and out.skipped is None
-                        and a.seat == h.to_move() and a.card in h.hands[a.seat]
-                        and (h.tricks_total - len(h.tricks) <= last_tricks
-                             or not _is_legal(h, a.card))):  # fmt: skip
-                    try:
-                        ca = _analyse_card(h, i, a.card, solvers, backend, lines, out)
-                    except Unsupported as exc:
-                        out.skipped = str(exc)
-                        ca = None
-                    if ca is not None:
-                        out.cards.append(ca)
-                h.push(a)
-                undone.pop()
-        finally:
-            for a in reversed(undone):
-                h.push(a)
+    # a copy of the replay's engine state, stepped back to the deal and forward again
+    h = state.copy()
+    for _ in range(replay.actions_applied):
+        h.pop()
+    for i, a in enumerate(actions):
+        if a is None:
+            continue
+        if (a.type == "play" and h.phase == "play" and out.skipped is None
+                and a.seat == h.to_move() and a.card in h.hands[a.seat]
+                and (h.tricks_total - len(h.tricks) <= last_tricks
+                     or not _is_legal(h, a.card))):  # fmt: skip
+            try:
+                ca = _analyse_card(h, i, a.card, solvers, backend, lines, out)
+            except Unsupported as exc:
+                out.skipped = str(exc)
+                ca = None
+            if ca is not None:
+                out.cards.append(ca)
+        h.push(a)
     out.seconds = time.perf_counter() - started
     out.nodes = sum(s.nodes for s in solvers.values())
     if not out.backend:

@@ -30,6 +30,9 @@ from tarock_logs.analysis.cardset import (
     MOND,
     PAGAT,
     PLAIN_TAROKS,
+    STR,
+    SUIT_MASK,
+    THIRDS,
     TRULA,
     bits,
     legal,
@@ -38,7 +41,6 @@ from tarock_logs.analysis.cardset import (
 )
 from tarock_logs.analysis.objective import NONE, M, O, Outcome
 from tarock_logs.analysis.position import Position, Setting
-from tarock_logs.rules.slovenian.cardbits import STR, SUIT_MASK, THIRDS
 
 __all__ = ["EQUIVALENCE_RANGES", "INF", "PySolver", "representatives"]
 

@@ -36,7 +36,7 @@ def start_of_play(rng: Random, table: int, contract: str, *, ruleset: str = "tou
     session = ENGINE.new_session(rs, table)
     session.restore({"radelci": radelci})
     dealer = rng.randrange(table)
-    hands, talon = deal_pack("slovenian", rng, dealer, table)
+    hands, talon = deal_pack(ENGINE, rs, rng, dealer, table)
     active = [s for s in range(table) if hands[s]]
     declarer = rng.choice(active) if contract != "klop" else None
     if declarer is not None and (contract in _RIGGED or announce in _RIGGED):

@@ -9,11 +9,12 @@ import pytest
 
 from tarock_logs import _native
 from tarock_logs.analysis import cardset as cs
+from tarock_logs.analysis.cardset import CARD, STR, SUIT_OF
 from tarock_logs.analysis.native import rules_tuple
 from tarock_logs.analysis.objective import Objective
 from tarock_logs.analysis.position import Setting
-from tarock_logs.rules.slovenian.cardbits import CARD, STR, SUIT_OF
-from tarock_logs.rules.slovenian.cardplay import POINTS, PlayRules, thirds, winner_index
+from tarock_logs.rules.slovenian.fast import cardbits
+from tarock_logs.rules.slovenian.tricks import POINTS, PlayRules, thirds, winner_index
 
 native = pytest.mark.skipif(not _native.available(), reason=f"native core: {_native.why_not}")
 
@@ -37,7 +38,10 @@ def _random_situation(rng: Random) -> tuple[list[str], list[str]]:
     return hand, trick
 
 
-def test_pack_tables_match_cardbits() -> None:
+def test_card_ids_are_the_fast_paths() -> None:
+    """One numbering of the cards for every bitmask user (the solver, the bulk audit)."""
+    assert cardbits.CARD == CARD
+    assert cardbits.STR == STR and cardbits.SUIT_OF == SUIT_OF and cardbits.THIRDS == cs.THIRDS
     assert cs.thirds(cs.mask_of(CARD)) == 210
     assert [SUIT_OF[i] for i in range(54)] == [0] * 22 + [s for s in range(1, 5) for _ in range(8)]
 
