@@ -3,9 +3,9 @@
 A card's **id** is its index in the Slovenian pack (``tarock_logs.cards.PACKS``, the ids of
 the bulk audit's ``rules/slovenian/fast/cardbits`` too: ``T1`` … ``T22`` are ids 0 … 21, then
 eight ids per suit from the king down to the weakest pip); a set of cards is an ``int`` with
-bit ``id`` set for each card. Within a suit the strongest card of a set is its lowest bit; among taroks
-its highest bit. Card points are counted in **thirds** (spec 2.4): a card worth ``v`` counts
-``3v − 2``.
+bit ``id`` set for each card. Within a suit the strongest card of a set is its lowest bit;
+among taroks its highest bit. Card points are counted in **thirds** (spec 2.4): a card worth
+``v`` counts ``3v − 2``.
 
 :func:`legal` and :func:`winner` decide exactly what the engine's
 :class:`~tarock_logs.rules.slovenian.tricks.PlayRules` and
