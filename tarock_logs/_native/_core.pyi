@@ -12,6 +12,7 @@ def tables() -> tuple[tuple[int, int, int], ...]: ...
 class Solver:
     nodes: int
     probes: int
+    budget: int
     def __init__(
         self,
         maxside: Sequence[int],

@@ -118,6 +118,12 @@ typedef struct {
     int ready;
 } SolverObject;
 
+static PyObject *budget_error(SolverObject *self) {
+    PyErr_Format(PyExc_TimeoutError, "the search budget of %lld cards played was spent",
+                 self->s.max_nodes);
+    return NULL;
+}
+
 static void Solver_dealloc(SolverObject *self) {
     if (self->ready) tk_solver_free(&self->s);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -208,7 +214,9 @@ static PyObject *Solver_values(SolverObject *self, PyObject *args) {
     tk_position p;
     if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
     int cards[16], values[16], k;
+    tk_begin(&self->s);
     k = tk_values(&self->s, &p, cards, values);
+    if (self->s.aborted) return budget_error(self);
     PyObject *out = PyList_New(k);
     if (!out) return NULL;
     for (int i = 0; i < k; i++) {
@@ -231,7 +239,9 @@ static PyObject *Solver_value(SolverObject *self, PyObject *args) {
     if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
     if (card >= 0 && read_card(card) < 0) return NULL;
     int v;
+    tk_begin(&self->s);
     v = tk_value(&self->s, &p, card, guess);
+    if (self->s.aborted) return budget_error(self);
     return PyLong_FromLong(v);
 }
 
@@ -244,7 +254,9 @@ static PyObject *Solver_search(SolverObject *self, PyObject *args) {
     if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
     tk_load(&self->s, &p);
     int v;
+    tk_begin(&self->s);
     v = tk_search(&self->s, alpha, beta);
+    if (self->s.aborted) return budget_error(self);
     return PyLong_FromLong(v);
 }
 
@@ -257,7 +269,9 @@ static PyObject *Solver_line(SolverObject *self, PyObject *args) {
     if (read_position(self, hands, trick, leader, done, acc, &p) < 0) return NULL;
     if (card >= 0 && read_card(card) < 0) return NULL;
     int line[TK_NCARDS + 1], k;
+    tk_begin(&self->s);
     k = tk_line(&self->s, &p, card, line, TK_NCARDS);
+    if (self->s.aborted) return budget_error(self);
     if (k < 0) {
         PyErr_SetString(PyExc_RuntimeError, "no card reaches the position's value");
         return NULL;
@@ -339,7 +353,20 @@ static PyObject *Solver_get_probes(SolverObject *self, void *closure) {
     return PyLong_FromLongLong(self->s.probes);
 }
 
+static PyObject *Solver_get_budget(SolverObject *self, void *closure) {
+    return PyLong_FromLongLong(self->s.max_nodes);
+}
+
+static int Solver_set_budget(SolverObject *self, PyObject *value, void *closure) {
+    long long v = value ? PyLong_AsLongLong(value) : 0;
+    if (v == -1 && PyErr_Occurred()) return -1;
+    self->s.max_nodes = v < 0 ? 0 : v;
+    return 0;
+}
+
 static PyGetSetDef Solver_getset[] = {
+    {"budget", (getter)Solver_get_budget, (setter)Solver_set_budget,
+     "cards a public call may play before it stops with TimeoutError (0: no limit)", NULL},
     {"nodes", (getter)Solver_get_nodes, NULL, "cards played in the search so far", NULL},
     {"probes", (getter)Solver_get_probes, NULL, "null-window searches so far", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -503,8 +503,14 @@ static int ab(tk_solver *s, int alpha, int beta);
 static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive);
 static int minimax(tk_solver *s);
 
+void tk_begin(tk_solver *s) {
+    s->aborted = 0;
+    s->call_start = s->nodes;
+}
+
 static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
-    s->nodes++;
+    if (++s->nodes - s->call_start > s->max_nodes && s->max_nodes > 0) s->aborted = 1;
+    if (s->aborted) return 0;
     int p = (s->leader + s->tk) % s->n;
     tk_set bit = TK_BIT(c);
     s->hand[p] &= ~bit;
@@ -539,6 +545,7 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
 }
 
 static int ab(tk_solver *s, int alpha, int beta) {
+    if (s->aborted) return 0;
     tk_entry *e = NULL;
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
@@ -598,7 +605,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
         }
         if (alpha >= beta) break;
     }
-    if (boundary) {
+    if (boundary && !s->aborted) {
         int lo = elo, hi = ehi;
         if (best <= a0) {
             if (best < hi) hi = best;
@@ -630,7 +637,7 @@ static int probe_pos(tk_solver *s, const tk_position *p, int card, int alpha, in
 
 int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
     int lo = -TK_INF, hi = TK_INF, g = guess;
-    while (lo < hi) {
+    while (lo < hi && !s->aborted) {
         int beta = g == lo ? g + 1 : g;
         g = probe_pos(s, p, card, beta - 1, beta);
         if (g < beta)
@@ -649,7 +656,7 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
     tk_set members[16];
     int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
     int out = 0, guess = 0;
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < k && !s->aborted; i++) {
         int v = tk_value(s, p, rep[i], guess);
         guess = v;
         for (tk_set m = members[i]; m; m &= m - 1) {
@@ -687,7 +694,7 @@ int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
         if (!after(s, &cur, card, &next)) return len;
         cur = next;
     }
-    while (len < max) {
+    while (len < max && !s->aborted) {
         tk_load(s, &cur);
         int who = (s->leader + s->tk) % s->n;
         tk_set legal = tk_legal(s->hand[who], s->trick, s->tk, &s->rules);

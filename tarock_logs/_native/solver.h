@@ -59,6 +59,9 @@ typedef struct {
     uint64_t tt_mask;
     long long nodes;  /* cards played in the search */
     long long probes; /* null-window searches of MTD(f) */
+    /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */
+    long long max_nodes, call_start;
+    int aborted;
 } tk_solver;
 
 /* one position: what a Python caller hands over */
@@ -88,5 +91,7 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values);
 int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max);
 /* exhaustive minimax without pruning or table (the tests' oracle) */
 int tk_minimax(tk_solver *s);
+/* start a public call under the budget (see tk_solver.max_nodes) */
+void tk_begin(tk_solver *s);
 
 #endif /* TAROCK_SOLVER_H */

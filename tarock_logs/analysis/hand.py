@@ -105,6 +105,8 @@ class HandAnalysis:
     seconds: float = 0.0
     nodes: int = 0
     last_tricks: int = 8
+    #: cards not valued because the search budget ran out: (action index, card)
+    undecided: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def illegal(self) -> list[CardAnalysis]:
@@ -116,6 +118,7 @@ class HandAnalysis:
             "hand_id": self.hand_id, "contract": self.contract, "declarer": self.declarer,
             "last_tricks": self.last_tricks, "backend": self.backend,
             "seconds": round(self.seconds, 3), "nodes": self.nodes, "skipped": self.skipped,
+            "undecided": [{"action_index": i, "card": c} for i, c in self.undecided],
             "cards": [c.to_dict() for c in self.cards],
         }  # fmt: skip
 
@@ -135,9 +138,13 @@ def _role(h: SlovenianHand, seat: int) -> str:
     return "declarer side" if h.side(seat) == "M" else "defender"
 
 
-def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tricks: int = 8,
-                   backend: Backend = "auto", lines: bool = True) -> HandAnalysis:  # fmt: skip
-    """Analyse the card play of a replayed hand (a reference replay, with its engine state)."""
+def analyse_replay(
+    replay: HandReplay, session_id: str, hand: m.Hand, *, last_tricks: int = 8,
+    backend: Backend = "auto", lines: bool = True, budget: int = 0,
+) -> HandAnalysis:  # fmt: skip
+    """Analyse the card play of a replayed hand (a reference replay, with its engine state).
+    ``budget``: cards one search may play (0: no limit); a card whose search runs out is listed
+    in ``undecided`` instead."""
     out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks)
     state = replay.state
     if not isinstance(state, SlovenianHand):
@@ -160,9 +167,12 @@ def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tr
                 and (h.tricks_total - len(h.tricks) <= last_tricks
                      or not _is_legal(h, a.card))):  # fmt: skip
             try:
-                ca = _analyse_card(h, i, a.card, solvers, backend, lines, out)
+                ca = _analyse_card(h, i, a.card, solvers, backend, lines, out, budget)
             except Unsupported as exc:
                 out.skipped = str(exc)
+                ca = None
+            except TimeoutError:
+                out.undecided.append((i, a.card))
                 ca = None
             if ca is not None:
                 out.cards.append(ca)
@@ -176,7 +186,7 @@ def analyse_replay(replay: HandReplay, session_id: str, hand: m.Hand, *, last_tr
 
 def _analyse_card(
     h: SlovenianHand, index: int, card: str, solvers: dict[int, Solver], backend: Backend,
-    lines: bool, out: HandAnalysis,
+    lines: bool, out: HandAnalysis, budget: int = 0,
 ) -> CardAnalysis | None:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
@@ -187,7 +197,7 @@ def _analyse_card(
     solver = solvers.get(key)
     if solver is None:
         left = h.tricks_total - len(h.tricks)
-        solver = solvers[key] = make_solver(setting, backend, _tt_bits(left))
+        solver = solvers[key] = make_solver(setting, backend, _tt_bits(left), budget)
         out.backend = "native" if isinstance(solver, NativeSolver) else "python"
     vals = solver.values(pos)
     if not vals:
@@ -256,8 +266,10 @@ def _line_after_illegal(h: SlovenianHand, card: str, solver: Solver, persp_seat:
     return LineResult((card, *res.cards), res.value, res.made, res.items, res.klop)
 
 
-def analyse_hand(session: m.Session, index: int, *, last_tricks: int = 8,
-                 backend: Backend = "auto", lines: bool = True) -> HandAnalysis:  # fmt: skip
+def analyse_hand(
+    session: m.Session, index: int, *, last_tricks: int = 8, backend: Backend = "auto",
+    lines: bool = True, budget: int = 0,
+) -> HandAnalysis:  # fmt: skip
     """Analyse hand ``index`` (0-based) of ``session``, replayed after the earlier hands."""
     hand = session.hands[index]
     if session.game != "slovenian":
@@ -267,12 +279,12 @@ def analyse_hand(session: m.Session, index: int, *, last_tricks: int = 8,
                             skipped=why)  # fmt: skip
     replay = replay_in_session(session, index)
     return analyse_replay(replay, session.id, hand, last_tricks=last_tricks, backend=backend,
-                          lines=lines)  # fmt: skip
+                          lines=lines, budget=budget)  # fmt: skip
 
 
 def iter_analyses(
     session: m.Session, *, hands: set[int] | None = None, last_tricks: int = 8,
-    backend: Backend = "auto", lines: bool = True,
+    backend: Backend = "auto", lines: bool = True, budget: int = 0,
 ) -> Iterator[HandAnalysis]:  # fmt: skip
     """Analyse the hands of ``session`` (those numbered in ``hands``, or all), in order; the
     session is replayed once (the radelci carried from hand to hand)."""
@@ -286,4 +298,4 @@ def iter_analyses(
         if hands is not None and hand.number not in hands:
             continue
         yield analyse_replay(replay, session.id, hand, last_tricks=last_tricks,
-                             backend=backend, lines=lines)  # fmt: skip
+                             backend=backend, lines=lines, budget=budget)  # fmt: skip

@@ -21,6 +21,8 @@ class Solver(Protocol):
     """What both solvers offer (see :class:`~tarock_logs.analysis.search.PySolver`)."""
 
     setting: Setting
+    #: cards one public call may play before it raises ``TimeoutError`` (0: no limit)
+    budget: int
 
     @property
     def nodes(self) -> int: ...
@@ -55,6 +57,14 @@ class NativeSolver:
     def nodes(self) -> int:
         return int(self._s.nodes)
 
+    @property
+    def budget(self) -> int:
+        return int(self._s.budget)
+
+    @budget.setter
+    def budget(self, value: int) -> None:
+        self._s.budget = value
+
     @staticmethod
     def _args(pos: Position) -> tuple[object, ...]:
         return (pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.acc)
@@ -80,9 +90,15 @@ class NativeSolver:
         return int(lo), int(hi)
 
 
-def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20) -> Solver:
+def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20,
+                budget: int = 0) -> Solver:  # fmt: skip
     """The native solver if loaded (``auto``) or asked for, else the pure-Python one.
-    ``tt_bits``: log2 of the native transposition table's entries (24 bytes each)."""
+    ``tt_bits``: log2 of the native transposition table's entries (24 bytes each);
+    ``budget``: cards one call may play before it raises ``TimeoutError`` (0: no limit)."""
+    s: Solver
     if backend == "native" or (backend == "auto" and _native.available()):
-        return NativeSolver(setting, tt_bits)
-    return PySolver(setting)
+        s = NativeSolver(setting, tt_bits)
+    else:
+        s = PySolver(setting)
+    s.budget = budget
+    return s

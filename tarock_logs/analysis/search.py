@@ -42,13 +42,18 @@ from tarock_logs.analysis.cardset import (
 from tarock_logs.analysis.objective import NONE, M, O, Outcome
 from tarock_logs.analysis.position import Position, Setting
 
-__all__ = ["EQUIVALENCE_RANGES", "INF", "PySolver", "representatives"]
+__all__ = ["EQUIVALENCE_RANGES", "INF", "PySolver", "SearchBudgetExceeded", "representatives"]
 
 INF = 1 << 30
 #: the ranks inside which neighbouring cards of one player are interchangeable
 EQUIVALENCE_RANGES = (PLAIN_TAROKS, *(SUIT_MASK[s] & ~(0xF << (22 + 8 * (s - 1))) for s in
                                       range(1, 5)))  # fmt: skip
 _TT_LIMIT = 1 << 21
+
+
+class SearchBudgetExceeded(TimeoutError):
+    """A public call played more cards than the solver's ``budget`` allows (the native solver
+    raises ``TimeoutError`` too); the table stays valid."""
 
 
 def representatives(own: int, legal_mask: int, outstanding: int) -> dict[int, int]:
@@ -91,6 +96,9 @@ class PySolver:
         self.kind = self.obj.kind
         self.tt: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
         self.nodes = 0
+        #: cards a public call may play before it raises SearchBudgetExceeded (0: no limit)
+        self.budget = 0
+        self._start = 0
         # the search state (set by _load)
         self.hands: list[int] = []
         self.trick: list[int] = []
@@ -102,15 +110,18 @@ class PySolver:
 
     def search(self, pos: Position, alpha: int = -INF, beta: int = INF) -> int:
         """The value of ``pos`` (fail-soft: exact inside the window, a bound outside)."""
+        self._start = self.nodes
         self._load(pos)
         return self._ab(alpha, beta)
 
     def value(self, pos: Position, card: int | None = None) -> int:
         """The exact value of ``pos`` (after ``card`` if given), by MTD(f) from a guess of 0."""
+        self._start = self.nodes
         return self._mtdf(pos, card, 0)
 
     def values(self, pos: Position) -> dict[int, int]:
         """The exact value of every legal card of the player to move."""
+        self._start = self.nodes
         self._load(pos)
         p = pos.to_move
         lm = legal(self.hands[p], self.trick, self.rules)
@@ -127,6 +138,7 @@ class PySolver:
     def line(self, pos: Position, card: int | None = None) -> list[int]:
         """A principal line from ``pos``: ``card`` (if given) then best play by both sides to
         the end of the hand, as card ids."""
+        self._start = self.nodes
         out: list[int] = []
         cur = pos
         if card is not None:
@@ -313,6 +325,8 @@ class PySolver:
     def _play(self, c: int, alpha: int, beta: int) -> int:
         """Play card ``c`` for the player to move and search on; the state is restored."""
         self.nodes += 1
+        if self.budget and self.nodes - self._start > self.budget:
+            raise SearchBudgetExceeded(f"the search budget of {self.budget} cards was spent")
         p = (self.leader + len(self.trick)) % self.n
         bit = 1 << c
         self.hands[p] &= ~bit

@@ -72,6 +72,7 @@ def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
         "outcome_changes": sum(1 for c in cards if c.legal and c.changed),
         "points_lost": sum(c.loss for c in cards if c.legal),
         "illegal_cards": sum(1 for c in cards if not c.legal),
+        "undecided_cards": sum(len(h.undecided) for h in hands),
         "illegal_cards_changing_result": sum(
             1 for h in hands for v in illegal_verdicts(h) if v["changed_result"]
         ),
@@ -105,6 +106,9 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
                   highlight=False)  # fmt: skip
     if ha.skipped:
         out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
+    for i, card in ha.undecided:
+        out.print(f"not decided within the search budget: {card} (action {i})", markup=False,
+                  highlight=False)  # fmt: skip
 
 
 @app.command("analyse")
@@ -123,6 +127,12 @@ def analyse_command(
     exclude: list[str] = typer.Option([], "--exclude", help="Skip paths containing this."),
     backend: str = typer.Option(
         "auto", "--backend", help="auto | native | python (the solver to use)"
+    ),
+    budget: int = typer.Option(
+        0,
+        "--budget",
+        min=0,
+        help="Cards one search may play before the card is left undecided (0: no limit).",
     ),
     lines: bool = typer.Option(
         True,
@@ -159,7 +169,7 @@ def analyse_command(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
-        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks,
+        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=budget,
                                 backend=backend, lines=lines):  # type: ignore[arg-type]  # fmt: skip
             file = str(rec.file)
             if fmt == "jsonl":

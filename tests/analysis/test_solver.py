@@ -157,3 +157,17 @@ def test_principal_lines_are_consistent(backend: str) -> None:
             assert nxt is not None
             assert solver.value(nxt) == best
             cur = nxt
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=native)])
+def test_a_spent_budget_raises_and_leaves_the_table_valid(backend: str) -> None:
+    cls = NativeSolver if backend == "native" else PySolver
+    for h in _positions(19, 6, (3, 4), tables=(4,)):
+        pos, setting = read_position(h)
+        want = PySolver(setting).values(pos)
+        solver = cls(setting)
+        solver.budget = 5
+        with pytest.raises(TimeoutError):
+            solver.values(pos)
+        solver.budget = 0
+        assert solver.values(pos) == want
