@@ -112,6 +112,29 @@ class HandAnalysis:
     def illegal(self) -> list[CardAnalysis]:
         return [c for c in self.cards if not c.legal]
 
+    def illegal_verdicts(self) -> list[dict[str, Any]]:
+        """For each illegal card: did it change the result (all cards visible). ``gain`` is
+        what the card gave the offender's side against his best legal card; ``verdict`` says
+        it in a sentence."""
+        out = []
+        for c in self.illegal:
+            gain = -c.loss
+            changed = gain != 0 or bool(c.changed)
+            best = ", ".join(c.best_cards)
+            if changed:
+                what = ", ".join(c.changed) if c.changed else "the score"
+                words = (f"yes: {c.card} gave the offender's side {gain:+d} points against the "
+                         f"best legal card ({best}); it changed {what}")  # fmt: skip
+            else:
+                words = f"no: {c.card} leaves {c.value}, as the best legal card ({best}) does"
+            out.append({
+                "action_index": c.action_index, "trick": c.trick, "seat": c.seat,
+                "card": c.card, "value": c.value, "best_legal_value": c.best_value,
+                "best_legal_cards": list(c.best_cards), "gain": gain,
+                "changed_result": changed, "changed": list(c.changed), "verdict": words,
+            })  # fmt: skip
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "label": LABEL, "session": self.session, "hand": self.hand_number,

@@ -32,31 +32,10 @@ NOTE = ("all cards visible: the solver sees every hand; a card that loses with a
         "visible may have been the right card on what the player knew")  # fmt: skip
 
 
-def illegal_verdicts(ha: HandAnalysis) -> list[dict[str, Any]]:
-    """For each illegal card of the hand: did it change the result (all cards visible)."""
-    out = []
-    for c in ha.illegal:
-        gain = -c.loss
-        changed = gain != 0 or bool(c.changed)
-        if changed:
-            what = ", ".join(c.changed) if c.changed else "the score"
-            words = (f"yes: {c.card} gave the offender's side {gain:+d} points against the "
-                     f"best legal card ({', '.join(c.best_cards)}); it changed {what}")  # fmt: skip
-        else:
-            words = (f"no: {c.card} leaves {c.value}, as the best legal card "
-                     f"({', '.join(c.best_cards)}) does")  # fmt: skip
-        out.append({"action_index": c.action_index, "trick": c.trick, "seat": c.seat,
-                    "card": c.card, "value": c.value, "best_legal_value": c.best_value,
-                    "best_legal_cards": list(c.best_cards), "gain": gain,
-                    "changed_result": changed, "changed": list(c.changed),
-                    "verdict": words})  # fmt: skip
-    return out
-
-
 def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
     d = ha.to_dict()
     d["file"] = file
-    d["illegal_cards"] = illegal_verdicts(ha)
+    d["illegal_cards"] = ha.illegal_verdicts()
     return d
 
 
@@ -74,7 +53,7 @@ def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
         "illegal_cards": sum(1 for c in cards if not c.legal),
         "undecided_cards": sum(len(h.undecided) for h in hands),
         "illegal_cards_changing_result": sum(
-            1 for h in hands for v in illegal_verdicts(h) if v["changed_result"]
+            1 for h in hands for v in h.illegal_verdicts() if v["changed_result"]
         ),
         "seconds": round(sum(h.seconds for h in hands), 3),
         "input_errors": errors,
@@ -100,7 +79,7 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
             "; ".join(c.changed),
         )  # fmt: skip
     out.print(t)
-    for v in illegal_verdicts(ha):
+    for v in ha.illegal_verdicts():
         out.print(f"illegal card {v['card']} by seat {v['seat']} in trick {v['trick']}: did it "
                   f"change the result ({LABEL})? {v['verdict']}", markup=False,
                   highlight=False)  # fmt: skip

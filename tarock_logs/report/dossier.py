@@ -460,6 +460,7 @@ def _render(page: _Page, generated_at: datetime) -> str:
     _auction(body, page)
     _actions(body, page)
     _tricks(body, page)
+    _illegal_card_effect(body, page)
     _irregularities(body, page)
     _score(body, page)
     _event(body, page)
@@ -798,6 +799,41 @@ def _required_cards(page: _Page, index: int | None, played: str) -> list[str]:
         if v.severity == "error" and isinstance(legal, (list, tuple)):
             return [c for c in legal if isinstance(c, str) and c != played]
     return []
+
+
+#: cards the solver may play to judge one illegal card before it leaves it undecided (seconds,
+#: not minutes, for an early card of a whole hand)
+ILLEGAL_CARD_BUDGET = 20_000_000
+
+
+def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
+    """Did the illegal card change the result: for each illegal card (a held card the rules
+    forbade), the value of the position it left against the offender's best legal card, with
+    all cards visible (tarock_logs.analysis; docs/analysis.md)."""
+    if not any(v.code == "play.illegal_card" for v in page.audit.violations):
+        return
+    from tarock_logs.analysis.hand import LABEL, analyse_replay
+
+    sec = _section(body, f"Did the illegal card change the result? ({LABEL})")
+    ha = analyse_replay(page.replay, page.session.id, page.hand, last_tricks=0,
+                        budget=ILLEGAL_CARD_BUDGET)  # fmt: skip
+    if ha.skipped and not ha.cards:
+        _el(sec, "p", f"Not analysed: {ha.skipped}.")
+        return
+    tb = _table(sec, ["trick", "player", "illegal card", "value it left", "best legal card",
+                      "value", "effect", "what changed"], num=(3, 5, 6))  # fmt: skip
+    for v in ha.illegal_verdicts():
+        _row(tb, [v["trick"], page.player(v["seat"]), v["card"], v["value"],
+                  " ".join(v["best_legal_cards"]), v["best_legal_value"], f"{v['gain']:+d}",
+                  "; ".join(v["changed"]) or "—"], num=(3, 5, 6),
+             cls="bad" if v["changed_result"] else "")  # fmt: skip
+        _el(sec, "p", f"{page.player(v['seat'])}, {v['card']} in trick {v['trick']}: "
+                      f"{v['verdict']}.")  # fmt: skip
+    for i, card in ha.undecided:
+        _el(sec, "p", f"{card} (action {i + 1}): not decided within the search budget.")
+    _el(sec, "p", "Values are points of the score sheet for the declarer side (klop: for the "
+                  "player himself), with best play by everybody afterwards. All cards visible: "
+                  "the analysis sees every hand, the players did not.")  # fmt: skip
 
 
 def _irregularities(body: ET.Element, page: _Page) -> None:

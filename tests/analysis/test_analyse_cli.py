@@ -77,3 +77,13 @@ def test_tarock_native_0_forces_the_pure_python_solver() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout  # fmt: skip
     assert out.startswith("True switched off by TAROCK_NATIVE=0")
+
+
+def test_the_dossier_says_whether_the_illegal_card_changed_the_result() -> None:
+    from tarock_logs.report.dossier import render_dossier
+
+    session = next(s for s in read_sessions([DISPUTED]) if s.id == SESSION_A)
+    html = render_dossier(session, 2)
+    assert f"Did the illegal card change the result? ({LABEL})" in html
+    assert "H4 in trick 3: no: H4 leaves 48, as the best legal card (CK) does." in html
+    assert "Did the illegal card" not in render_dossier(session, 1)
