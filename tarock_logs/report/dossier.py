@@ -801,9 +801,9 @@ def _required_cards(page: _Page, index: int | None, played: str) -> list[str]:
     return []
 
 
-#: cards the solver may play to judge one illegal card before it leaves it undecided (seconds,
-#: not minutes, for an early card of a whole hand)
-ILLEGAL_CARD_BUDGET = 20_000_000
+#: cards one search may play to judge an illegal card before it is left undecided (a few
+#: seconds: an early card of a whole hand can need more than that today, docs/analysis.md)
+ILLEGAL_CARD_BUDGET = 4_000_000
 
 
 def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
