@@ -26,6 +26,7 @@ from dashboard.view_model import game_name
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
+from tarock_logs.store.analysis import points_lost
 from tarock_logs.store.stats import MIN_SAMPLE
 
 LANG = lang()
@@ -297,6 +298,7 @@ tabs = st.tabs(
     [tr("Players"), tr("Roles")]
     + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
     + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
+    + [tr("Card play")]
 )
 tab = iter(tabs)
 
@@ -513,3 +515,33 @@ with next(tab):
             y=tr("rating"),
             color="name",
         )
+
+with next(tab):
+    # card play with all cards visible (tarock ingest --analyse): points lost, never a rating
+    lost: pl.DataFrame = data(points_lost, filters)
+    if lost.is_empty():
+        st.caption(
+            tr("No card-play analysis stored for this selection: run {command}.",
+               command="tarock ingest PATH --db FILE --analyse")
+        )  # fmt: skip
+    else:
+        st.caption(
+            tr(
+                "Points lost in card play, all cards visible: per player the analysed hands "
+                "(the sample), the cards valued and the points they cost against the best "
+                "card, with every hand visible. A card that loses with all cards visible may "
+                "have been right on what the player knew: this is no rating, and a sample "
+                "under {min} hands says little.",
+                min=MIN_SAMPLE,
+            )
+        )
+        table(
+            lost,
+            [
+                ("name", "player", "name"), ("hands", "analysed hands", "int"),
+                ("cards", "cards valued", "int"), ("points_lost", "points lost", "int"),
+                ("points_lost_per_hand", "points lost per hand", "num"),
+                ("cards_changing_outcome", "cards that changed the outcome", "int"),
+            ],
+            "t_card_play",
+        )  # fmt: skip

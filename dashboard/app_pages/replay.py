@@ -34,6 +34,8 @@ from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
+from tarock_logs.store.analysis import hand_card_analysis
+from tarock_logs.verdict import replay as rp
 
 #: sessions the session picker offers at once (its search narrows them; issue 18: a store
 #: of a million hands has tens of thousands of sessions, never all sent to the browser)
@@ -208,6 +210,105 @@ def _entry_label(step: int) -> str:
         where = text.phase_name(e.phase, lang=LANG) + " · "
     mark = " ✗" if e.illegal else ""
     return md(f"{step}. {where}{e.text}") + mark
+
+
+#: the stored card-play analysis of this hand (``tarock ingest --analyse``), by action index
+ANALYSIS: dict[int, dict[str, Any]] = {
+    int(r["action_index"]): r for r in data(hand_card_analysis, view.hand_id)
+}
+
+
+def card_values(step: int, cur: rp.Step, only: int | None) -> None:
+    """The card-play analysis at ``step`` (all cards visible): the value of every legal card
+    of the card just played (the card played and the best ones marked), what it cost, and the
+    previous / next mistake of at least a chosen size. In one seat's view only that seat's
+    cards are valued and navigated (other seats' values would reveal their hands)."""
+    if not ANALYSIS:
+        return
+    with st.container(border=True, key="card_values"):
+        st.markdown("**" + tr("Every legal card valued (all cards visible)") + "**")
+        row = ANALYSIS.get(step - 1) if cur.action is not None else None
+        if row is not None and cur.action is not None and only in (None, cur.action.seat):
+            best = set(row["best_cards"])
+            played, best_mark = tr("played"), tr("best")
+            values = sorted(row["values"].items(), key=lambda kv: (-kv[1], kv[0]))
+            st.dataframe(
+                [
+                    {
+                        tr("card"): text.card_text(c, view.game),
+                        tr("value"): v,
+                        " ": " · ".join(
+                            m
+                            for m, on in ((played, c == row["card"]), (best_mark, c in best))
+                            if on
+                        ),
+                    }
+                    for c, v in values
+                ],
+                hide_index=True,
+            )
+            card = text.card_text(str(row["card"]), view.game)
+            lost = int(row["loss"])
+            said = (
+                tr(
+                    "{card} cost {lost} points against {best}",
+                    card=card,
+                    lost=lost,
+                    best=text.cards_text(row["best_cards"], view.game, lang=LANG),
+                )
+                if lost > 0
+                else tr("{card} was a best card", card=card)
+            )
+            if row["changed"]:
+                said += "; " + "; ".join(row["changed"])
+            st.caption(
+                md(said)
+                + ". "
+                + tr(
+                    "Values: points for the declarer side (klop: for the player), best play "
+                    "afterwards, every hand visible; a card that loses with all cards visible "
+                    "may have been right on what the player knew."
+                )
+            )
+        else:
+            st.caption(tr("No card of this step is valued: step to a card played."))
+        nav = st.container(
+            horizontal=True, key="mistake_nav", gap="small", vertical_alignment="bottom"
+        )
+        threshold = nav.number_input(
+            tr("Mistakes of at least (points)"),
+            min_value=1,
+            value=1,
+            step=1,
+            key="mistake_min",
+            help=tr("Points a card cost its side against the best card, all cards visible"),
+            width=220,
+        )
+        mistakes = sorted(
+            i + 1
+            for i, r in ANALYSIS.items()
+            if r["legal"] and int(r["loss"]) >= threshold and only in (None, r["seat"])
+        )
+        prev_m = max((m for m in mistakes if m < step), default=None)
+        next_m = min((m for m in mistakes if m > step), default=None)
+        nav.button(
+            tr("Previous mistake"),
+            icon=":material/skip_previous:",
+            key="prev_mistake",
+            on_click=_set_step,
+            args=(prev_m or 0,),
+            disabled=prev_m is None,
+        )
+        nav.button(
+            tr("Next mistake"),
+            icon=":material/skip_next:",
+            icon_position="right",
+            key="next_mistake",
+            on_click=_set_step,
+            args=(next_m or 0,),
+            disabled=next_m is None,
+        )
+        nav.caption(tr("{n} mistakes in this hand", n=len(mistakes)))
 
 
 def viewer() -> None:
@@ -396,6 +497,7 @@ def viewer() -> None:
     state: dict[str, Any] = cur.view or {}
     if "error" in state:
         st.warning(tr("The engine could not show this position.") + f" {md(state['error'])}")
+    card_values(step, cur, only)
 
     left, right = st.columns([2, 3])
     with left:

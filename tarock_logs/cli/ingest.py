@@ -62,6 +62,17 @@ def ingest(
             "that are no longer there (deleted, renamed or excluded).",
         ),
     ] = False,
+    analyse: Annotated[
+        bool,
+        typer.Option(
+            "--analyse",
+            help="Also value every card of the last --analyse-tricks tricks of each Slovenian "
+            "hand with all cards visible, into card_analysis (docs/analysis.md).",
+        ),
+    ] = False,
+    analyse_tricks: Annotated[
+        int, typer.Option("--analyse-tricks", min=1, max=16, help="Tricks to analyse per hand.")
+    ] = 8,
     wait: Annotated[
         float,
         typer.Option(
@@ -135,13 +146,30 @@ def ingest(
         raise fail(f"{db}: {exc}", ExitCode.DB) from exc
     except duckdb.Error as exc:
         raise fail(f"{db}: not a usable DuckDB database ({exc})", ExitCode.DB) from exc
+    analysis = None
+    if analyse and not dry_run:
+        from tarock_logs.store.analysis import store_analysis
+
+        try:
+            analysis = store_analysis(paths, db=db, exclude=exclude, last_tricks=analyse_tricks,
+                                      wait=wait)  # fmt: skip
+        except IngestLocked as exc:
+            raise fail(str(exc), ExitCode.DB) from exc
     if fmt is IngestFormat.json:
-        sys.stdout.write(orjson.dumps(summary.to_dict()).decode() + "\n")
+        doc = summary.to_dict()
+        if analysis is not None:
+            doc["analysis"] = {"hands": analysis.hands, "cards": analysis.cards,
+                               "undecided": analysis.undecided,
+                               "seconds": round(analysis.seconds, 3),
+                               "label": "all cards visible"}  # fmt: skip
+        sys.stdout.write(orjson.dumps(doc).decode() + "\n")
     else:
         for r in summary.rejects:
             where = r["file"] + (f":{r['line']}" if r.get("line") else "")
             what = f" hand {r['hand']}" if r.get("hand") is not None else ""
             sys.stdout.write(f"rejected {where}{what}: {r['first_code']}: {r['reason']}\n")
         sys.stdout.write(summary.line() + "\n")
+        if analysis is not None:
+            sys.stdout.write(analysis.line() + "\n")
     if strict and summary.hands_rejected:
         raise typer.Exit(int(ExitCode.FINDINGS))

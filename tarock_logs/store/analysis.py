@@ -1,0 +1,190 @@
+"""Per-card analysis in the store: ``tarock ingest --analyse`` (docs/analysis.md).
+
+A focused step after the ingest: the hands of the files just ingested are analysed with all
+cards visible (:mod:`tarock_logs.analysis`) and the rows go into ``analysed_hands`` and
+``card_analysis`` (migration 0003), replaced per hand, in one transaction on a staging copy
+published atomically under the writer lock, like the ingest itself. Hands are matched to the
+stored ones by session id and number (their ``hand_id``); analysis rows of hands no longer
+stored are dropped.
+
+:func:`points_lost` is what the Players page shows: points lost per analysed hand per player,
+with the number of hands behind each figure. It is no rating of players: with all cards
+visible a card can lose that was right on what the player knew.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import polars as pl
+import pyarrow as pa
+
+from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
+from tarock_logs.log.reader import read_paths
+from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
+from tarock_logs.store.lock import acquire
+from tarock_logs.store.queries import stats_filters
+from tarock_logs.store.schema import migrate
+from tarock_logs.store.stats import PLAYER_HANDS
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "AnalysisSummary",
+    "hand_card_analysis",
+    "points_lost",
+    "store_analysis",
+]
+
+#: cards one search may play before a card is left undecided (a few seconds per search)
+DEFAULT_BUDGET = 4_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisSummary:
+    hands: int
+    cards: int
+    undecided: int
+    seconds: float
+
+    def line(self) -> str:
+        return (f"analysed {self.hands} hands ({self.cards} cards, {self.undecided} undecided) "
+                f"in {self.seconds:.1f} s, all cards visible")  # fmt: skip
+
+
+def _rows(hand_id: str, ha: HandAnalysis) -> list[dict[str, object]]:
+    return [{
+        "hand_id": hand_id, "action_index": c.action_index, "trick": c.trick,
+        "tricks_left": c.tricks_left, "seat": c.seat, "role": c.role, "card": c.card,
+        "legal": c.legal, "value": c.value, "best_value": c.best_value,
+        "best_cards": list(c.best_cards), "loss": c.loss, "changed": list(c.changed),
+        "card_values": orjson.dumps(dict(c.values)).decode(),
+    } for c in ha.cards]  # fmt: skip
+
+
+def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.PathLike[str],
+                   exclude: Sequence[str] = (), last_tricks: int = 8,
+                   budget: int = DEFAULT_BUDGET, wait: float = 0.0) -> AnalysisSummary:  # fmt: skip
+    """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``."""
+    if not Path(db).exists():
+        raise FileNotFoundError(f"no database {db}: ingest first")
+    lock = acquire(db, wait=wait)
+    stage = begin_staging(db)
+    try:
+        con = connect_writer(stage)
+        try:
+            migrate(con)
+            got = con.execute("SELECT hand_id, session_id, number FROM hands").fetchall()
+            stored = {(s, int(n)): h for h, s, n in got}
+            cards: list[dict[str, object]] = []
+            hands: list[dict[str, object]] = []
+            seconds = 0.0
+            undecided = 0
+            for rec in read_paths(paths, exclude):
+                s = rec.session
+                if s is None:
+                    continue
+                for ha in iter_analyses(s, last_tricks=last_tricks, budget=budget):
+                    hid = stored.get((s.id, ha.hand_number))
+                    if hid is None:
+                        continue
+                    cards += _rows(hid, ha)
+                    seconds += ha.seconds
+                    undecided += len(ha.undecided)
+                    hands.append({"hand_id": hid, "last_tricks": last_tricks,
+                                  "backend": ha.backend, "cards": len(ha.cards),
+                                  "undecided": len(ha.undecided), "skipped": ha.skipped,
+                                  "seconds": ha.seconds})  # fmt: skip
+            _write(con, hands, cards)
+        finally:
+            con.close()
+        publish(stage, db)
+    except BaseException:
+        discard_staging(stage)
+        raise
+    finally:
+        lock.release()
+    return AnalysisSummary(len(hands), len(cards), undecided, seconds)
+
+
+def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
+           cards: list[dict[str, object]]) -> None:  # fmt: skip
+    ids = pa.table({"hand_id": pa.array([h["hand_id"] for h in hands], pa.string())})
+    ht = pa.Table.from_pylist(hands, schema=pa.schema([
+        ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("backend", pa.string()),
+        ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
+        ("seconds", pa.float64())]))  # fmt: skip
+    ct = pa.Table.from_pylist(cards, schema=pa.schema([
+        ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
+        ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
+        ("card", pa.string()), ("legal", pa.bool_()), ("value", pa.int64()),
+        ("best_value", pa.int64()), ("best_cards", pa.list_(pa.string())),
+        ("loss", pa.int64()), ("changed", pa.list_(pa.string())),
+        ("card_values", pa.string())]))  # fmt: skip
+    con.register("new_ids", ids)
+    con.register("new_hands", ht)
+    con.register("new_cards", ct)
+    con.execute("BEGIN")
+    for table in ("analysed_hands", "card_analysis"):
+        con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM new_ids) "
+                    f"OR hand_id NOT IN (SELECT hand_id FROM hands)")  # fmt: skip
+    con.execute("""INSERT INTO analysed_hands SELECT hand_id, last_tricks, backend, cards,
+                   undecided, skipped, seconds, current_timestamp FROM new_hands""")
+    con.execute("""INSERT INTO card_analysis SELECT hand_id, action_index, trick, tricks_left,
+                   seat, role, card, legal, value, best_value, best_cards, loss, changed,
+                   card_values::JSON FROM new_cards""")
+    con.execute("COMMIT")
+
+
+def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -> pl.DataFrame:
+    """Per player: the analysed hands he played cards in (the sample), his legal cards valued,
+    points lost in all and per analysed hand, and the cards that changed the outcome (all
+    cards visible; never a single score to rate players).
+
+    ``filters`` are the Players page's ``(game, event, date_from, date_to, player)``
+    (:func:`tarock_logs.store.queries.stats_filters`): the same hands as its other tables."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
+                       "'card_analysis'").fetchall()[0][0]:  # fmt: skip
+        return pl.DataFrame()
+    where, vals = stats_filters(*filters).where("ph")
+    return con.execute(f"""
+        WITH ph AS ({PLAYER_HANDS})
+        SELECT ph.player_id, any_value(ph.name) AS name,
+               count(DISTINCT c.hand_id) AS hands,
+               count(*) FILTER (WHERE c.legal) AS cards,
+               coalesce(sum(c.loss) FILTER (WHERE c.legal), 0)::BIGINT AS points_lost,
+               round(coalesce(sum(c.loss) FILTER (WHERE c.legal), 0)
+                     / count(DISTINCT c.hand_id), 1) AS points_lost_per_hand,
+               count(*) FILTER (WHERE c.legal AND len(c.changed) > 0) AS cards_changing_outcome
+        FROM card_analysis c
+        JOIN ph ON ph.hand_id = c.hand_id AND ph.seat = c.seat
+        WHERE {where}
+        GROUP BY ph.player_id
+        ORDER BY points_lost_per_hand DESC, ph.player_id
+    """, vals).pl()  # fmt: skip
+
+
+def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dict[str, object]]:
+    """The stored analysis of one hand's cards, by action index (the replayer's values)."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
+                       "'card_analysis'").fetchall()[0][0]:  # fmt: skip
+        return []
+    rows = con.execute(
+        """SELECT action_index, trick, seat, role, card, legal, value, best_value, best_cards,
+                  loss, changed, card_values::VARCHAR
+           FROM card_analysis WHERE hand_id = ? ORDER BY action_index""",
+        [hand_id],
+    ).fetchall()
+    keys = ("action_index", "trick", "seat", "role", "card", "legal", "value", "best_value",
+            "best_cards", "loss", "changed", "values")  # fmt: skip
+    out = []
+    for r in rows:
+        d = dict(zip(keys, r, strict=True))
+        d["values"] = orjson.loads(str(d["values"]))
+        out.append(d)
+    return out

@@ -1,0 +1,113 @@
+"""The replayer shows every legal card's value and steps from mistake to mistake, in Debian's
+headless Chromium (never a downloaded browser), over a database made by
+``tarock ingest --analyse``; the screenshot lands in ``docs/analysis-replay.png``."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+TAROCK = Path(sys.executable).with_name("tarock")
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    db = tmp_path_factory.mktemp("analysed") / "a.duckdb"
+    subprocess.run([str(TAROCK), "ingest", str(ROOT / "sample_logs" / "disputed"), "--db",
+                    str(db), "--analyse", "--analyse-tricks", "3"], check=True,
+                   capture_output=True)  # fmt: skip
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(TAROCK), "dashboard", "--db", str(db), "--port", str(port), "--host", "127.0.0.1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "TAROCK_DB": ""},
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                time.sleep(0.2)
+        yield url, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _settle(page: object) -> None:
+    page.wait_for_selector(  # type: ignore[attr-defined]
+        "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=30_000
+    )
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=60_000)  # type: ignore[attr-defined]
+
+
+def test_the_replayer_shows_card_values_and_steps_to_the_next_mistake(served) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    url, db = served
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        hand, first, mistake = con.execute(
+            """SELECT hand_id, min(action_index), min(action_index) FILTER (WHERE loss > 0)
+               FROM card_analysis WHERE legal GROUP BY hand_id
+               HAVING count(*) FILTER (WHERE loss > 0) > 0 ORDER BY hand_id LIMIT 1"""
+        ).fetchall()[0]
+    finally:
+        con.close()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1800})
+            page.goto(f"{url}/replay?hand={hand}&step={first + 1}&seat=all")
+            _settle(page)
+            body = page.inner_text("body")
+            assert "Every legal card valued (all cards visible)" in body
+            assert "may have been right on what the player knew" in body
+            nxt = page.get_by_role("button", name="Next mistake")
+            if first < mistake:
+                nxt.click()
+                _settle(page)
+                page.wait_for_url(f"**step={mistake + 1}**", timeout=10_000)
+            body = page.inner_text("body")
+            assert " cost " in body and "points against" in body
+            assert page.locator("[data-testid='stException']").count() == 0
+            page.locator(".st-key-card_values").scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ROOT / "docs" / "analysis-replay.png"), full_page=False)
+        finally:
+            browser.close()
