@@ -85,7 +85,7 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
             hands: list[dict[str, object]] = []
             seconds = 0.0
             undecided = 0
-            for rec in read_paths(paths, exclude):
+            for rec in read_paths([Path(p) for p in paths], exclude):
                 s = rec.session
                 if s is None:
                     continue
@@ -152,7 +152,7 @@ def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -
                        "'card_analysis'").fetchall()[0][0]:  # fmt: skip
         return pl.DataFrame()
     where, vals = stats_filters(*filters).where("ph")
-    return con.execute(f"""
+    df: pl.DataFrame = con.execute(f"""
         WITH ph AS ({PLAYER_HANDS})
         SELECT ph.player_id, any_value(ph.name) AS name,
                count(DISTINCT c.hand_id) AS hands,
@@ -167,9 +167,10 @@ def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -
         GROUP BY ph.player_id
         ORDER BY points_lost_per_hand DESC, ph.player_id
     """, vals).pl()  # fmt: skip
+    return df
 
 
-def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dict[str, object]]:
+def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dict[str, Any]]:
     """The stored analysis of one hand's cards, by action index (the replayer's values)."""
     if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
                        "'card_analysis'").fetchall()[0][0]:  # fmt: skip
