@@ -152,7 +152,7 @@ def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -
                        "'card_analysis'").fetchall()[0][0]:  # fmt: skip
         return pl.DataFrame()
     where, vals = stats_filters(*filters).where("ph")
-    df: pl.DataFrame = con.execute(f"""
+    df: pl.DataFrame = con.sql(f"""
         WITH ph AS ({PLAYER_HANDS})
         SELECT ph.player_id, any_value(ph.name) AS name,
                count(DISTINCT c.hand_id) AS hands,
@@ -166,7 +166,7 @@ def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -
         WHERE {where}
         GROUP BY ph.player_id
         ORDER BY points_lost_per_hand DESC, ph.player_id
-    """, vals).pl()  # fmt: skip
+    """, params=vals).pl()  # fmt: skip
     return df
 
 

@@ -38,6 +38,12 @@ def test_ingest_analyse_stores_every_analysed_card_and_points_lost(tmp_path: Pat
         assert per["hands"].min() >= 1 and per["cards"].sum() == n - 1
         assert per["points_lost"].sum() == con.execute(
             "SELECT sum(loss) FROM card_analysis WHERE legal").fetchall()[0][0]  # fmt: skip
+        # the Players page's filters: one game (never mixed), one player
+        assert points_lost(con, ("slovenian",))["cards"].sum() == per["cards"].sum()
+        assert points_lost(con, ("royal",)).is_empty()
+        one = per.row(0, named=True)
+        mine = points_lost(con, ("slovenian", None, None, None, one["player_id"]))
+        assert mine.to_dicts() == [one]
     finally:
         con.close()
     # analysing again replaces the rows of each hand
