@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tarock_logs import __version__
+from tarock_logs import __version__, _native
 from tarock_logs.log import models as m
 from tarock_logs.report import i18n, text
 from tarock_logs.report.cards_svg import card_element
@@ -804,6 +804,8 @@ def _required_cards(page: _Page, index: int | None, played: str) -> list[str]:
 #: cards one search may play to judge an illegal card before it is left undecided (a few
 #: seconds: an early card of a whole hand can need more than that today, docs/analysis.md)
 ILLEGAL_CARD_BUDGET = 4_000_000
+#: the same for the pure-Python solver (no C extension): about as many seconds
+ILLEGAL_CARD_BUDGET_PYTHON = 100_000
 
 
 def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
@@ -812,16 +814,18 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
     all cards visible (tarock_logs.analysis; docs/analysis.md)."""
     if not any(v.code == "play.illegal_card" for v in page.audit.violations):
         return
-    from tarock_logs.analysis.hand import LABEL, analyse_replay
+    from tarock_logs.analysis.hand import analyse_replay
 
-    sec = _section(body, f"Did the illegal card change the result? ({LABEL})")
-    ha = analyse_replay(page.replay, page.session.id, page.hand, last_tricks=0,
-                        budget=ILLEGAL_CARD_BUDGET)  # fmt: skip
+    sec = _section(body, page.t("Did the illegal card change the result? ({label})",
+                                label=page.t("all cards visible")))  # fmt: skip
+    budget = ILLEGAL_CARD_BUDGET if _native.available() else ILLEGAL_CARD_BUDGET_PYTHON
+    ha = analyse_replay(page.replay, page.session.id, page.hand, last_tricks=0, budget=budget)
     if ha.skipped and not ha.cards:
-        _el(sec, "p", f"Not analysed: {ha.skipped}.")
+        _el(sec, "p", page.t("Not analysed: {reason}.", reason=ha.skipped))
         return
-    tb = _table(sec, ["trick", "player", "illegal card", "value it left", "best legal card",
-                      "value", "effect", "what changed"], num=(3, 5, 6))  # fmt: skip
+    headers = ["trick", "player", "illegal card", "value it left", "best legal card", "value",
+               "effect", "what changed"]  # fmt: skip
+    tb = _table(sec, [page.t(h) for h in headers], num=(3, 5, 6))
     for v in ha.illegal_verdicts():
         _row(tb, [v["trick"], page.player(v["seat"]), v["card"], v["value"],
                   " ".join(v["best_legal_cards"]), v["best_legal_value"], f"{v['gain']:+d}",
@@ -830,10 +834,17 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
         _el(sec, "p", f"{page.player(v['seat'])}, {v['card']} in trick {v['trick']}: "
                       f"{v['verdict']}.")  # fmt: skip
     for i, card in ha.undecided:
-        _el(sec, "p", f"{card} (action {i + 1}): not decided within the search budget.")
-    _el(sec, "p", "Values are points of the score sheet for the declarer side (klop: for the "
-                  "player himself), with best play by everybody afterwards. All cards visible: "
-                  "the analysis sees every hand, the players did not.")  # fmt: skip
+        _el(sec, "p", page.t("{card} (action {n}): not decided within the search budget.",
+                             card=card, n=i + 1))  # fmt: skip
+    _el(
+        sec,
+        "p",
+        page.t(
+            "Values are points of the score sheet for the declarer side (klop: for "
+            "the player himself), with best play by everybody afterwards. All "
+            "cards visible: the analysis sees every hand, the players did not."
+        ),
+    )
 
 
 def _irregularities(body: ET.Element, page: _Page) -> None:
