@@ -13,7 +13,9 @@ the smallest K, for the native / Python ratio in one run. ``--whole N`` analyses
 N whole hands (``analyse_replay(last_tricks=12, lines=False)``, one solver per hand).
 
 Targets: 8 tricks ≤ 0.1 s median, 10 tricks ≤ 2 s, a whole 12-trick hand ≤ 60 s median, on
-one core. The output is one JSON object on stdout; progress on stderr.
+one core: each time is given as wall seconds and as the CPU seconds of the process (the
+figure for one core on a shared, loaded machine). The output is one JSON object on stdout;
+progress on stderr.
 """
 
 from __future__ import annotations
@@ -64,11 +66,12 @@ def _position_at(r: HandReplay, tricks_left: int) -> tuple[Position, Setting] | 
     return read_position(h)
 
 
-def _time_values(make: Any, pos: Position) -> tuple[float, int]:
+def _time_values(make: Any, pos: Position) -> tuple[float, int, float]:
+    """Wall seconds, nodes and CPU seconds of valuing every legal card of ``pos``."""
     solver = make()
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     solver.values(pos)
-    return time.perf_counter() - t, solver.nodes
+    return time.perf_counter() - t, solver.nodes, time.process_time() - c
 
 
 def main() -> None:
@@ -92,40 +95,47 @@ def main() -> None:
     for k in ks:
         positions = [p for p in (_position_at(r, k) for _, _, r in replays) if p is not None]
         positions = positions[: args.positions]
-        times, nodes = [], 0
+        times, cpus, counts = [], [], []
         for i, (pos, setting) in enumerate(positions):
-            dt, nd = _time_values(lambda s=setting, k=k: NativeSolver(s, _tt_bits(k)), pos)
+            dt, nd, cpu = _time_values(lambda s=setting, k=k: NativeSolver(s, _tt_bits(k)), pos)
             times.append(dt)
-            nodes += nd
-            print(f"K={k} position {i + 1}/{len(positions)}: {dt:.3f} s, {nd} nodes",
-                  file=sys.stderr)  # fmt: skip
+            cpus.append(cpu)
+            counts.append(nd)
+            print(f"K={k} position {i + 1}/{len(positions)}: {dt:.3f} s ({cpu:.3f} s CPU), "
+                  f"{nd} nodes", file=sys.stderr)  # fmt: skip
         row: dict[str, Any] = {
             "positions": len(times), "median_s": round(statistics.median(times), 4),
             "max_s": round(max(times), 4), "mean_s": round(statistics.mean(times), 4),
-            "nodes_per_s": int(nodes / sum(times)) if sum(times) else None,
+            "median_cpu_s": round(statistics.median(cpus), 4),
+            "max_cpu_s": round(max(cpus), 4),
+            "median_nodes": int(statistics.median(counts)),
+            "nodes_per_cpu_s": int(sum(counts) / sum(cpus)) if sum(cpus) else None,
         }  # fmt: skip
         if k == min(ks) and args.python_positions:
             sub = positions[: args.python_positions]
-            nat = sum(_time_values(lambda s=s, k=k: NativeSolver(s, _tt_bits(k)), p)[0]
+            nat = sum(_time_values(lambda s=s, k=k: NativeSolver(s, _tt_bits(k)), p)[2]
                       for p, s in sub)  # fmt: skip
-            py = sum(_time_values(lambda s=s: PySolver(s), p)[0] for p, s in sub)
-            row["python_s_total"] = round(py, 3)
-            row["native_s_total"] = round(nat, 4)
+            py = sum(_time_values(lambda s=s: PySolver(s), p)[2] for p, s in sub)
+            row["python_cpu_s_total"] = round(py, 3)
+            row["native_cpu_s_total"] = round(nat, 4)
             row["native_over_python_speed"] = round(py / nat, 1) if nat else None
         out["tricks"][str(k)] = row
     if args.whole:
-        whole = []
+        whole, whole_cpu = [], []
         for session, hand, r in replays:
             if len(whole) >= args.whole:
                 break
             if not isinstance(r.state, SlovenianHand) or r.state.contract not in NORMAL:
                 continue
+            c = time.process_time()
             ha = analyse_replay(r, session.id, hand, last_tricks=12, lines=False)
             whole.append(ha.seconds)
-            print(f"whole hand {len(whole)}: {ha.seconds:.1f} s, {len(ha.cards)} cards, "
-                  f"{ha.nodes} nodes", file=sys.stderr)  # fmt: skip
+            whole_cpu.append(time.process_time() - c)
+            print(f"whole hand {len(whole)}: {ha.seconds:.1f} s ({whole_cpu[-1]:.1f} s CPU), "
+                  f"{len(ha.cards)} cards, {ha.nodes} nodes", file=sys.stderr)  # fmt: skip
         out["whole_hand"] = {"hands": len(whole), "median_s": round(statistics.median(whole), 2),
-                             "max_s": round(max(whole), 2)}  # fmt: skip
+                             "max_s": round(max(whole), 2),
+                             "median_cpu_s": round(statistics.median(whole_cpu), 2)}  # fmt: skip
     print(json.dumps(out, indent=2))
 
 

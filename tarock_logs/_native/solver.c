@@ -241,6 +241,17 @@ int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rule
     s->tt = (tk_entry *)calloc((size_t)1 << tt_bits, sizeof(tk_entry));
     if (!s->tt) return -1;
     s->tt_mask = ((uint64_t)1 << tt_bits) - 1;
+    if (s->ob.kind == TK_NORMAL && s->ob.radelc > 0) {
+        /* monotone: the game value never falls with more thirds (the rest of the leaf does
+         * not depend on them), so a table entry's bounds carry over to more / fewer thirds */
+        int mono = 1, prev = game_value(&s->ob, 0);
+        for (int t = 1; t <= 3 * 80 && mono; t++) {
+            int g = game_value(&s->ob, t);
+            mono = g >= prev;
+            prev = g;
+        }
+        s->thirds_free = mono;
+    }
     return 0;
 }
 
@@ -414,6 +425,34 @@ static const tk_set EQ_RANGES[5] = {
     (tk_set)0xF0 << 46,
 };
 
+/* first id of each range of EQ_RANGES */
+static const int EQ_LO[5] = {1, 26, 34, 42, 50};
+#define EQ_ALL (EQ_RANGES[0] | EQ_RANGES[1] | EQ_RANGES[2] | EQ_RANGES[3] | EQ_RANGES[4])
+
+/* Relative ranks (bridge solvers' trick): inside a range of EQ_RANGES every card scores the
+ * same and only the order matters, so the position where the j-th remaining card of a range
+ * is held by seat p equals every other such position whichever cards those are. The hands in
+ * that canonical form give the j-th remaining card of each range the range's j-th id. */
+static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
+    for (int p = 0; p < s->n; p++) out[p] = s->hand[p] & ~EQ_ALL;
+    for (int r = 0; r < 5; r++) {
+        int j = EQ_LO[r];
+        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
+            tk_set b = m & -m;
+            for (int p = 0; p < s->n; p++)
+                if (s->hand[p] & b) out[p] |= TK_BIT(j);
+        }
+    }
+}
+
+/* the id card c has in the canonical form of the remaining cards rem */
+static int canonical_id(tk_set rem, int c) {
+    for (int r = 0; r < 5; r++)
+        if ((EQ_RANGES[r] >> c) & 1)
+            return EQ_LO[r] + tk_popcount(rem & EQ_RANGES[r] & (TK_BIT(c) - 1));
+    return c;
+}
+
 /* Legal cards grouped by equivalence: representatives in rep[], what each stands for in
  * members[] (search.representatives). */
 static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_set *members) {
@@ -544,27 +583,58 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
     return v;
 }
 
+/* The last trick: every hand holds one card, so the play is forced; score it at once. */
+static int last_trick(tk_solver *s) {
+    int tk0 = s->tk, n = s->n;
+    for (int i = tk0; i < n; i++) {
+        tk_set h = s->hand[(s->leader + i) % n];
+        if (!h) return 0; /* inconsistent input: nothing to play */
+        s->trick[i] = tk_lowest(h);
+    }
+    s->nodes += n - tk0;
+    if (s->nodes - s->call_start > s->max_nodes && s->max_nodes > 0) s->aborted = 1;
+    if (s->aborted) return 0;
+    int acc[TK_ACC], w, final = 0;
+    s->tk = n;
+    complete(s, &final, acc, &w);
+    s->tk = tk0;
+    return final;
+}
+
 static int ab(tk_solver *s, int alpha, int beta) {
     if (s->aborted) return 0;
+    if (s->done + 1 == s->ob.tricks_total) return last_trick(s);
     tk_entry *e = NULL;
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
     int elo = -TK_INF, ehi = TK_INF;
+    int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
         rem = remaining_cards(s);
-        k0 = rem | ((uint64_t)s->leader << 56);
-        k1 = pack_acc(s->acc);
+        /* the key: a 128-bit fingerprint of the canonical hands, the leader and the facts */
+        tk_set ch[4] = {0, 0, 0, 0};
+        canonical_hands(s, rem, ch);
+        uint64_t facts = pack_acc(s->acc);
+        if (s->thirds_free) facts &= ~(uint64_t)0xFF;
+        k0 = mix64(ch[0] ^ 0x9e3779b97f4a7c15ULL);
+        k1 = mix64(ch[0] ^ 0xc2b2ae3d27d4eb4fULL);
+        for (int i = 1; i < 4; i++) {
+            k0 = mix64(k0 ^ ch[i]) + 0x165667b19e3779f9ULL * (uint64_t)i;
+            k1 = mix64(k1 + ch[i] * 0x94d049bb133111ebULL) ^ (uint64_t)i;
+        }
+        k0 = mix64(k0 ^ facts ^ ((uint64_t)s->leader << 60));
+        k1 = mix64(k1 ^ mix64(facts + (uint64_t)s->leader * 0xbf58476d1ce4e5b9ULL));
         e = tt_find(s, k0, k1);
         if (e) {
-            elo = e->lo <= -32767 ? -TK_INF : e->lo;
-            ehi = e->hi >= 32767 ? TK_INF : e->hi;
+            elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo;
+            ehi = e->hi >= 32767 || t > e->thi ? TK_INF : e->hi;
             if (elo >= beta) return elo;
             if (ehi <= alpha) return ehi;
             if (elo == ehi) return elo;
             if (elo > alpha) alpha = elo;
             if (ehi < beta) beta = ehi;
-            tt_best = e->best;
+            tt_best = e->best; /* a canonical id */
         } else {
             int lo, hi;
             tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
@@ -582,9 +652,10 @@ static int ab(tk_solver *s, int alpha, int beta) {
     order_moves(s, p, rep, k);
     if (tt_best >= 0) {
         for (int i = 0; i < k; i++)
-            if (rep[i] == tt_best) {
+            if (canonical_id(rem, rep[i]) == tt_best) {
+                int c = rep[i];
                 for (int j = i; j > 0; j--) rep[j] = rep[j - 1];
-                rep[0] = tt_best;
+                rep[0] = c;
                 break;
             }
     }
@@ -606,21 +677,28 @@ static int ab(tk_solver *s, int alpha, int beta) {
         if (alpha >= beta) break;
     }
     if (boundary && !s->aborted) {
-        int lo = elo, hi = ehi;
-        if (best <= a0) {
-            if (best < hi) hi = best;
-        } else if (best >= b0) {
-            if (best > lo) lo = best;
-        } else {
-            lo = hi = best;
-        }
         int depth = tk_popcount(rem);
-        tk_entry *slot = e ? e : tt_slot(s, k0, k1, depth);
+        tk_entry *slot = e;
+        if (!slot) {
+            slot = tt_slot(s, k0, k1, depth);
+            slot->lo = -32767;
+            slot->hi = 32767;
+            slot->tlo = slot->thi = (int16_t)t;
+        }
+        /* the search proved an upper bound (fail low), a lower bound (fail high) or the exact
+         * value at these thirds; a bound of the entry that held here is never looser */
+        int clipped = best < -32767 ? -32767 : best > 32767 ? 32767 : best;
+        if (best < b0) {
+            slot->hi = (int16_t)clipped;
+            slot->thi = (int16_t)t;
+        }
+        if (best > a0) {
+            slot->lo = (int16_t)clipped;
+            slot->tlo = (int16_t)t;
+        }
         slot->key0 = k0;
         slot->key1 = k1;
-        slot->lo = (int16_t)(lo < -32767 ? -32767 : lo > 32767 ? 32767 : lo);
-        slot->hi = (int16_t)(hi < -32767 ? -32767 : hi > 32767 ? 32767 : hi);
-        slot->best = (int8_t)best_card;
+        slot->best = (int8_t)canonical_id(rem, best_card);
         slot->depth = (int8_t)(depth ? depth : 1);
     }
     return best;
@@ -635,17 +713,27 @@ static int probe_pos(tk_solver *s, const tk_position *p, int card, int alpha, in
     return play(s, card, alpha, beta, 0);
 }
 
+/* MTD(f) with a growing step: each null-window test "value >= t?" returns a fail-soft bound
+ * (hi when it fails low, lo when it fails high); the next t is that bound moved on by `step`,
+ * which doubles while the tests keep failing the same way (a far first guess costs a few tests,
+ * not one per point) and halves when they turn. t stays within (lo, hi]: the loop ends with
+ * lo == hi, the exact value. */
 int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
-    int lo = -TK_INF, hi = TK_INF, g = guess;
+    int lo = -TK_INF, hi = TK_INF, t = guess, step = 1, dir = 0;
     while (lo < hi && !s->aborted) {
-        int beta = g == lo ? g + 1 : g;
-        g = probe_pos(s, p, card, beta - 1, beta);
-        if (g < beta)
+        if (t <= lo) t = lo + 1;
+        if (t > hi) t = hi;
+        int g = probe_pos(s, p, card, t - 1, t);
+        int d = g < t ? -1 : 1;
+        if (d < 0)
             hi = g;
         else
             lo = g;
+        step = d == dir ? 2 * step : step > 1 ? step / 2 : 1;
+        dir = d;
+        t = d < 0 ? g - step + 1 : g + step;
     }
-    return g;
+    return lo;
 }
 
 int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {

@@ -35,10 +35,13 @@ typedef struct {
     int pagat, pagat_failed, kralj, kralj_failed;
 } tk_last;
 
-/* 24 bytes: the cards in play and the leader (key0), the packed facts (key1), the bounds */
+/* 32 bytes: the cards in play and the leader (key0), the packed facts (key1), the bounds.
+ * In a thirds-free table (normal contracts, see tk_solver.thirds_free) key1 leaves out the
+ * declarer side's thirds and each bound says for which thirds it holds: `lo` for every
+ * number of thirds >= `tlo`, `hi` for every number <= `thi` (the value is monotone in them). */
 typedef struct {
     uint64_t key0, key1;
-    int16_t lo, hi;
+    int16_t lo, hi, tlo, thi;
     int8_t best, depth;
 } tk_entry;
 
@@ -57,6 +60,9 @@ typedef struct {
     /* the transposition table (two-way buckets) */
     tk_entry *tt;
     uint64_t tt_mask;
+    /* the table is keyed without the declarer side's thirds (acc[0]): set for normal
+     * contracts, whose value never falls when the declarer side has more card points */
+    int thirds_free;
     long long nodes;  /* cards played in the search */
     long long probes; /* null-window searches of MTD(f) */
     /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */

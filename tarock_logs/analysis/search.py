@@ -207,17 +207,26 @@ class PySolver:
     # ------------------------------------------------------------------ MTD(f)
 
     def _mtdf(self, pos: Position, card: int | None, guess: int) -> int:
-        """Exact value of ``pos`` (after ``card`` if given) by null-window searches."""
+        """Exact value of ``pos`` (after ``card`` if given) by null-window tests "value ≥ t?".
+
+        Each test returns a fail-soft bound (an upper bound when it fails low, a lower bound
+        when it fails high); the next ``t`` is that bound moved on by a step that doubles while
+        the tests keep failing the same way (a far first guess costs a few tests, not one per
+        point) and halves when they turn; ``t`` stays within (lo, hi] until lo == hi."""
         lo, hi = -INF, INF
-        g = guess
+        t, step, direction = guess, 1, 0
         while lo < hi:
-            beta = g + 1 if g == lo else g
-            g = self._probe(pos, card, beta - 1, beta)
-            if g < beta:
+            t = min(max(t, lo + 1), hi)
+            g = self._probe(pos, card, t - 1, t)
+            d = -1 if g < t else 1
+            if d < 0:
                 hi = g
             else:
                 lo = g
-        return g
+            step = 2 * step if d == direction else max(step // 2, 1)
+            direction = d
+            t = g - step + 1 if d < 0 else g + step
+        return lo
 
     def _mtdf_bound(self, pos: Position, card: int, v: int, maximising: bool) -> bool:
         """Whether ``card`` reaches the value ``v`` of ``pos`` (≥ v for the maximiser, ≤ v for

@@ -7,9 +7,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
+from tarock_logs import _native
 from tarock_logs.analysis.hand import LABEL, iter_analyses
 from tarock_logs.cli import app
 from tarock_logs.log.reader import read_sessions
@@ -87,3 +89,43 @@ def test_the_dossier_says_whether_the_illegal_card_changed_the_result() -> None:
     assert f"Did the illegal card change the result? ({LABEL})" in html
     assert "H4 in trick 3: no: H4 leaves 48, as the best legal card (CK) does." in html
     assert "Did the illegal card" not in render_dossier(session, 1)
+
+
+#: what a package built without a C compiler looks like: ``tarock_logs._native._core`` absent
+HIDE_THE_EXTENSION = """
+import sys
+class HideTheExtension:
+    def find_spec(self, name, path=None, target=None):
+        if name == "tarock_logs._native._core":
+            raise ImportError("not built (hidden by the test)")
+        return None
+sys.meta_path.insert(0, HideTheExtension())
+from tarock_logs import _native
+assert _native.core is None and "not built" in _native.why_not, _native.why_not
+from tarock_logs.cli import app
+app(sys.argv[1:], prog_name="tarock")
+"""
+
+
+def test_without_the_extension_the_pure_python_solver_gives_the_same_values() -> None:
+    """A package built without a compiler has no ``_core`` (and TAROCK_NATIVE unset): every card
+    is valued by the pure-Python solver, with the native solver's values and verdicts."""
+    args = ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand", "1", "--last-tricks",
+            "3", "--format", "jsonl"]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "TAROCK_NATIVE"}
+    hidden = subprocess.run([sys.executable, "-c", HIDE_THE_EXTENSION, *args], env=env,
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    (python_doc,) = [json.loads(line) for line in hidden.splitlines()]
+    (doc,) = [json.loads(line) for line in r.stdout.splitlines()]
+    assert python_doc["backend"] == "python"
+    assert doc["backend"] == ("native" if _native.available() else "python")
+    assert len(python_doc["cards"]) == len(doc["cards"]) == 3 * 4
+
+    def values(d: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return [(c["card"], c["value"], c["best_value"], c["loss"], json.dumps(c["values"]))
+                for c in d["cards"]]  # fmt: skip
+
+    assert values(python_doc) == values(doc)
+    assert python_doc["undecided"] == doc["undecided"] == []

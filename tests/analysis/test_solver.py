@@ -171,3 +171,28 @@ def test_a_spent_budget_raises_and_leaves_the_table_valid(backend: str) -> None:
             solver.values(pos)
         solver.budget = 0
         assert solver.values(pos) == want
+
+
+@native
+def test_one_table_kept_across_the_positions_of_a_hand_gives_a_fresh_solvers_values() -> None:
+    """The hand analysis keeps one solver (and its transposition table) for every position of
+    a hand: entries keyed by the relative ranks of the cards in play and, in normal contracts,
+    bounds carried over to other card points of the declarer side must give every position the
+    values a fresh solver finds."""
+    rng = Random(19)
+    hands = 0
+    for i in range(24):
+        table = (4, 4, 3)[i % 3]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        positions = endgame_positions(rng, table, cs[i % len(cs)], 6, every=1,
+                                      p_announce=0.5, p_kontra=0.3)  # fmt: skip
+        if not positions:
+            continue
+        hands += 1
+        kept: dict[str, NativeSolver] = {}  # one per setting (klop: per perspective)
+        for pos, setting in positions:
+            solver = kept.get(repr(setting))
+            if solver is None:
+                solver = kept[repr(setting)] = NativeSolver(setting, tt_bits=14)
+            assert solver.values(pos) == NativeSolver(setting, tt_bits=14).values(pos), setting
+    assert hands >= 16
