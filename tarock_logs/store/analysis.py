@@ -2,7 +2,7 @@
 
 A focused step after the ingest: the hands of the files just ingested are analysed with all
 cards visible (:mod:`tarock_logs.analysis`) and the rows go into ``analysed_hands`` and
-``card_analysis`` (migration 0004), replaced per hand, in one transaction on a staging copy
+``card_analysis`` (migration 0005), replaced per hand, in one transaction on a staging copy
 published atomically under the writer lock, like the ingest itself. Hands are matched to the
 stored ones by session id and number (their ``hand_id``); analysis rows of hands no longer
 stored are dropped.
