@@ -31,7 +31,7 @@ from tarock_logs.store.connect import begin_staging, connect_writer, discard_sta
 from tarock_logs.store.lock import acquire
 from tarock_logs.store.queries import stats_filters
 from tarock_logs.store.schema import migrate
-from tarock_logs.store.stats import PLAYER_HANDS
+from tarock_logs.store.stats import _pl, _with
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -141,19 +141,22 @@ def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
     con.execute("COMMIT")
 
 
-def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -> pl.DataFrame:
+def points_lost(
+    con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = (), mask: bool = False
+) -> pl.DataFrame:
     """Per player: the analysed hands he played cards in (the sample), his legal cards valued,
     points lost in all and per analysed hand, and the cards that changed the outcome (all
     cards visible; never a single score to rate players).
 
     ``filters`` are the Players page's ``(game, event, date_from, date_to, player)``
-    (:func:`tarock_logs.store.queries.stats_filters`): the same hands as its other tables."""
+    (:func:`tarock_logs.store.queries.stats_filters`): the same seat facts as its other tables;
+    ``mask``: names as pseudonyms. Aggregated in SQL: one row per player."""
     if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
                        "'card_analysis'").fetchall()[0][0]:  # fmt: skip
         return pl.DataFrame()
-    where, vals = stats_filters(*filters).where("ph")
-    df: pl.DataFrame = con.sql(f"""
-        WITH ph AS ({PLAYER_HANDS})
+    with_ph, vals = _with(stats_filters(*filters), mask=mask)
+    return _pl(con, f"""
+        {with_ph}
         SELECT ph.player_id, any_value(ph.name) AS name,
                count(DISTINCT c.hand_id) AS hands,
                count(*) FILTER (WHERE c.legal) AS cards,
@@ -162,12 +165,11 @@ def points_lost(con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = ()) -
                      / count(DISTINCT c.hand_id), 1) AS points_lost_per_hand,
                count(*) FILTER (WHERE c.legal AND len(c.changed) > 0) AS cards_changing_outcome
         FROM card_analysis c
-        JOIN ph ON ph.hand_id = c.hand_id AND ph.seat = c.seat
-        WHERE {where}
+        JOIN hands h ON h.hand_id = c.hand_id
+        JOIN ph ON ph.hand_key = h.hand_key AND ph.seat = c.seat
         GROUP BY ph.player_id
         ORDER BY points_lost_per_hand DESC, ph.player_id
-    """, params=vals).pl()  # fmt: skip
-    return df
+    """, vals)  # fmt: skip
 
 
 def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dict[str, Any]]:
