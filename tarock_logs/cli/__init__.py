@@ -22,14 +22,14 @@ from tarock_logs.cli import stats as _stats  # noqa: F401
 
 # Command modules (importing them registers their commands).
 from tarock_logs.cli import validate as _validate  # noqa: F401
-from tarock_logs.cli.common import ExitCode, app, err_console, reflow_help
+from tarock_logs.cli.common import ExitCode, app, err_console, optional_dask_address, reflow_help
 
 
 def main() -> None:
     """Entry point: run the app, turning unexpected exceptions into exit code 3."""
     reflow_help(app)
     try:
-        app()
+        app(args=optional_dask_address(sys.argv[1:]))
     except SystemExit:
         raise
     except KeyboardInterrupt:

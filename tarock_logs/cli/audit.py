@@ -24,6 +24,7 @@ from rich.text import Text
 
 from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import (
+    DASK_LOCAL,
     ExitCode,
     app,
     checked_paths,
@@ -74,6 +75,35 @@ def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
         line = rec.line
         errors = [_error_dict(e, file, line) for e in rec.all_errors()]
         yield _Input(file, rec.session, errors)
+
+
+#: one session record's input errors and its audit (None: no readable session)
+_Audited = tuple[list[dict[str, Any]], SessionAudit | None]
+
+
+def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: str | None,
+             jobs: int | None) -> Iterator[_Audited]:  # fmt: skip
+    """Each session record's input errors and audit (None: no readable session), in the
+    reader's order: audited here, or on a Dask cluster (``dask``: a scheduler's address or
+    ``local``, see :mod:`tarock_logs.store.scaleout`), with the same records either way."""
+    if dask is None:
+        for item in read_inputs(paths, exclude):
+            sa = None
+            if item.session is not None:
+                sa = audit_session(item.session, file=item.file, ruleset=ruleset)
+            yield item.errors, sa
+        return
+    from tarock_logs.log.reader import iter_log_files
+    from tarock_logs.store import scaleout
+
+    files = list(iter_log_files(paths, exclude))
+    address = None if dask == DASK_LOCAL else dask
+    try:
+        with scaleout.cluster(address, jobs) as on:
+            for rec in scaleout.audit_records(files, on, ruleset):
+                yield rec.errors, rec.audit
+    except scaleout.SchedulerUnreachable as exc:
+        raise fail(str(exc)) from exc
 
 
 # --------------------------------------------------------------------------- selection
@@ -403,6 +433,17 @@ def audit_command(
         help="Report only findings with this code (repeatable or comma-separated; the codes "
         "used before the renaming are accepted too).",
     ),
+    dask: str | None = typer.Option(
+        None,
+        "--dask",
+        metavar="[ADDRESS]",
+        help="Audit on a Dask cluster: the scheduler's ADDRESS (tcp://host:8786; workers need "
+        "the package and the files at the same paths), or without one a local cluster of "
+        "--jobs worker processes (default: one per core). Same findings and exit code.",
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", min=1, help="Worker processes of the local cluster (with --dask)."
+    ),
 ) -> None:
     """Replay every hand: illegal actions with the rule they break, recorded vs recomputed
     scores item by item, session totals, placement points and standings, and whether each
@@ -414,6 +455,8 @@ def audit_command(
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     paths = checked_paths(args)
+    if jobs is not None and dask is None:
+        raise fail("--jobs sizes the local Dask cluster: give it with --dask")
     if ruleset is not None:
         _check_ruleset(ruleset)
     sel = _Selection(_select_codes(code))
@@ -427,9 +470,9 @@ def audit_command(
     if status is not None:
         status.start()
     try:
-        for item in read_inputs(paths, exclude):
+        for item_errors, sa in _audited(paths, exclude, ruleset, dask, jobs):
             n_inputs += 1
-            for e in item.errors:
+            for e in item_errors:
                 if sel.codes and current_code(str(e.get("code"))) not in sel.codes:
                     continue
                 input_errors.append(e)
@@ -439,9 +482,8 @@ def audit_command(
                     highlight=False,
                     soft_wrap=True,
                 )
-            if item.session is None:
+            if sa is None:
                 continue
-            sa = audit_session(item.session, file=item.file, ruleset=ruleset)
             sessions.append(sa)
             hands.extend(sa.hands)
             if fmt == "jsonl" and not summary:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import sys
 from enum import IntEnum
 from pathlib import Path
@@ -123,3 +124,29 @@ def checked_paths(args: list[str]) -> list[Path]:
     if missing:
         raise fail(f"no such file or folder: {', '.join(missing)}")
     return paths
+
+
+#: ``--dask`` without an address: a local Dask cluster (``tarock_logs.store.ingest.LOCAL_CLUSTER``)
+DASK_LOCAL = "local"
+#: what a Dask scheduler's address looks like: ``tcp://host:8786``, ``host:8786``
+_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+|[A-Za-z0-9_.\[\]:-]+:\d+")
+
+
+def optional_dask_address(argv: list[str]) -> list[str]:
+    """``argv`` with a bare ``--dask`` made ``--dask=local``.
+
+    ``--dask [ADDRESS]`` takes an optional value, which Typer's options cannot: a ``--dask``
+    that is last, or followed by an option or by something that is not a scheduler's address
+    (a path), gets the local cluster, so ``tarock ingest --dask logs/`` and ``tarock ingest
+    logs/ --dask`` both work; ``--dask tcp://host:8786`` and ``--dask=ADDRESS`` name a
+    scheduler. Everything after ``--`` is left alone."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg == "--dask" and (nxt is None or nxt.startswith("-") or not _ADDRESS.fullmatch(nxt)):
+            out.append(f"--dask={DASK_LOCAL}")
+        else:
+            out.append(arg)
+    return out

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
 from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestIOError, IngestLocked
 from tarock_logs.store.ingest import ingest as run_ingest
+from tarock_logs.store.scaleout import SchedulerUnreachable
 from tarock_logs.store.schema import SchemaError
 from tarock_logs.store.sources import list_files
 
@@ -83,6 +84,17 @@ def ingest(
             "(default 0: exit 4 at once).",
         ),
     ] = 0.0,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            metavar="[ADDRESS]",
+            help="Process the files on a Dask cluster: the scheduler's ADDRESS "
+            "(tcp://host:8786; workers need the package and the files at the same paths), or "
+            "without one a local cluster of --jobs worker processes (default: one per core). "
+            "Same rows, rejects and summary as without it.",
+        ),
+    ] = None,
 ) -> None:
     """Store every good hand of PATHS in the database; rejected sessions and hands are kept in
     `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
@@ -130,11 +142,14 @@ def ingest(
                 progress=progress,
                 prune=prune,
                 wait=wait,
+                dask=dask,
             )
         finally:
             if bar is not None:
                 bar.stop()
     except FileNotFoundError as exc:
+        raise fail(str(exc), ExitCode.USAGE) from exc
+    except SchedulerUnreachable as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
     except IngestIOError as exc:  # a full or read-only disk, an I/O error: nothing published
         raise fail(str(exc.strerror), ExitCode.IO) from exc

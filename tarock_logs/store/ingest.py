@@ -31,6 +31,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import multiprocessing
@@ -49,7 +50,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, process, sources, tournaments
+from tarock_logs.store import facts, process, scaleout, sources, tournaments
 from tarock_logs.store import lock as writer_lock
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
@@ -600,7 +601,7 @@ class _ParallelStream:
 
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
-             started: _ParallelStream | None = None,
+             started: _ParallelStream | scaleout.DaskStream | None = None,
              drained: Callable[[], None] | None = None,
              lock_fd: int | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
@@ -614,7 +615,8 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     started on ``files``; ``drained``: called when the workers have nothing left to do;
     ``lock_fd``: the writer lock's descriptor, which new workers close (:class:`_ParallelStream`).
     """
-    parallel = jobs > 1 and bool(files)  # one big file is read in parts (_plan_units)
+    # one big file is read in parts (_plan_units); ``started`` may be a Dask stream of one worker
+    parallel = (jobs > 1 or started is not None) and bool(files)
     if parallel:
         pool = started or _ParallelStream(files, jobs, parts, batch_hands, lock_fd)
         pool.on_drain = drained
@@ -688,6 +690,10 @@ class IngestIOError(OSError):
     was published and nothing is left behind."""
 
 
+#: ``ingest(dask=LOCAL_CLUSTER)``: a local Dask cluster started for the ingest (``--dask``
+#: without an address)
+LOCAL_CLUSTER = "local"
+
 #: ``FILE.duckdb.tmp-<pid>`` and what hangs off it (``.wal``, ``.spill``): a writer's staging
 _STAGING_PID = re.compile(r"\.tmp-(\d+)(?:\..*)?$")
 
@@ -733,6 +739,7 @@ def ingest(
     progress: Progress | None = None,
     prune: bool = False,
     wait: float = 0.0,
+    dask: str | None = None,
 ) -> IngestSummary:
     """Ingest the log files under ``paths`` into ``db`` and publish it atomically.
 
@@ -747,6 +754,11 @@ def ingest(
 
     ``wait``: seconds to wait for another ingest of the same database to finish (0: refuse
     at once).
+
+    ``dask``: process the files on a Dask cluster instead (:mod:`tarock_logs.store.scaleout`):
+    the scheduler's address, or :data:`LOCAL_CLUSTER` for a local cluster of ``jobs`` worker
+    processes (default: one per usable core) started for this ingest. The rows, rejects and
+    summary are those of a local ingest.
 
     Raises ``FileNotFoundError`` for a path that does not exist, :class:`IngestLocked` when
     another ingest still holds the database after ``wait`` seconds and :class:`IngestIOError`
@@ -764,7 +776,7 @@ def ingest(
     try:
         _remove_leftovers(target)
         _ingest_locked(target, files, summary, lock, paths, jobs, batch_hands, dry_run, progress,
-                       prune)  # fmt: skip
+                       prune, dask)  # fmt: skip
     except (OSError, duckdb.Error) as exc:
         errno = dbc.disk_errno(exc)
         if errno is not None and not isinstance(exc, IngestIOError):
@@ -788,17 +800,49 @@ def _ingest_locked(
     dry_run: bool,
     progress: Progress | None,
     prune: bool,
+    dask: str | None = None,
 ) -> None:
     """The ingest proper, with the writer lock held: stage, migrate, load, publish (see
     :func:`ingest`). On any failure the staging copy and the spill folder are removed."""
     fresh = not target.exists()
     stage = dbc.staging_path(target)
     spill = stage.with_name(stage.name + ".spill")
-    started: _ParallelStream | None = None
+    on: scaleout.Cluster | None = None
+    with contextlib.ExitStack() as cluster_stack:
+        if dask is not None:
+            on = cluster_stack.enter_context(
+                scaleout.cluster(None if dask == LOCAL_CLUSTER else dask, jobs)
+            )
+        _ingest_staged(target, files, summary, lock, paths, jobs, batch_hands, dry_run,
+                       progress, prune, on, fresh, stage, spill)  # fmt: skip
+
+
+def _ingest_staged(
+    target: Path,
+    files: list[Path],
+    summary: IngestSummary,
+    lock: writer_lock.WriterLock,
+    paths: Sequence[str | os.PathLike[str]],
+    jobs: int | None,
+    batch_hands: int,
+    dry_run: bool,
+    progress: Progress | None,
+    prune: bool,
+    on: scaleout.Cluster | None,
+    fresh: bool,
+    stage: Path,
+    spill: Path,
+) -> None:
+    """:func:`_ingest_locked`'s work, with the Dask cluster ``on`` (if any) up."""
+    started: _ParallelStream | scaleout.DaskStream | None = None
     n_jobs = 1
     try:
         dbc.begin_staging(target)
-        if fresh:  # nothing is known yet: every file is to do, the workers start now
+        if on is not None:
+            n_jobs = on.workers
+            if fresh:
+                started = scaleout.DaskStream(files, on, batch_hands)
+        elif fresh:  # nothing is known yet: every file is to do, the workers start now
             n_jobs = jobs if jobs is not None else _default_jobs(len(files))
             if n_jobs > 1 and files:
                 started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
@@ -819,11 +863,14 @@ def _ingest_locked(
                 digests[f] = sources.sha256_file(f)
                 (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
             summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
-            if started is None:
+            if on is not None:
+                if started is None and todo:
+                    started = scaleout.DaskStream(todo, on, batch_hands)
+            elif started is None:
                 n_jobs = jobs if jobs is not None else _default_jobs(len(todo))
             else:
                 assert todo == files  # a fresh database knows no file
-            if n_jobs > 1 and todo:
+            if n_jobs > 1 and todo and (on is None or on.local):
                 # the workers have the cores: DuckDB loads with what is left (at least
                 # one thread) instead of competing with them (measured on 2 cores with 2
                 # workers: 8% faster, best and median of 6), and with all of them again
