@@ -20,6 +20,7 @@ Dask is imported here only, and only when a command asks for it: the CLI does no
 from __future__ import annotations
 
 import copyreg
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -50,8 +51,9 @@ def _reduce_mappingproxy(m: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict
 copyreg.pickle(MappingProxyType, _reduce_mappingproxy)
 
 
-#: how long to try reaching a scheduler (``--dask ADDRESS``) before giving up
-CONNECT_TIMEOUT = "10s"
+#: how long to try reaching a scheduler (``--dask ADDRESS``) before giving up: Dask's own
+#: setting when it is given in the environment, else 10 s
+CONNECT_TIMEOUT = os.environ.get("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "10s")
 
 
 class SchedulerUnreachable(Exception):

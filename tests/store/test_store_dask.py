@@ -1,0 +1,137 @@
+"""``tarock ingest --dask``: the files and JSONL byte spans processed on a Dask cluster of 2
+worker processes store exactly what a serial ingest stores (every table, row for row), with
+the same summary and rejects, and a re-run stores nothing twice. (The Dask ingests run as
+``tarock`` commands: no test process imports Dask, see ``tests/support/dask_cluster.py``.)"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from tarock_logs.cli.common import app
+from tarock_logs.store import ingest as ing
+from tests.support.dask_cluster import dask_address, every_row, needs_dask, tarock
+
+__all__ = ["dask_address"]  # the fixture, used by name
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
+
+
+def _serial(paths: list[Path], db: Path) -> dict[str, Any]:
+    d = ing.ingest(paths, db=db, jobs=1).to_dict()
+    d.pop("db")
+    return d
+
+
+def _on_dask(paths: list[Path], db: Path, *dask: str) -> dict[str, Any]:
+    """``tarock ingest PATHS --db DB --format json --dask …``: its summary (db left out)."""
+    res = tarock("ingest", *map(str, paths), "--db", str(db), "--format", "json", "--dask", *dask)
+    assert res.returncode == 0, res.stderr
+    d: dict[str, Any] = orjson.loads(res.stdout)
+    assert d.pop("db") == str(db)
+    return d
+
+
+def test_dask_ingest_of_the_sample_logs_stores_the_serial_rows_and_rejects(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    serial = _serial([SAMPLES], tmp_path / "serial.duckdb")
+    dask = _on_dask([SAMPLES], tmp_path / "dask.duckdb", dask_address)
+    assert serial["hands_rejected"] > 0 and serial["files_rejected"] > 0  # the malformed logs
+    assert dask == serial
+    rows = every_row(tmp_path / "dask.duckdb")
+    assert rows["hands"] and rows["rejects"]
+    assert rows == every_row(tmp_path / "serial.duckdb")
+
+
+def test_dask_ingest_numbers_players_as_the_local_parallel_ingest_does(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    """Even the surrogate player keys (numbered batch by batch) are the ``--jobs 2`` ones:
+    the work is cut and loaded alike."""
+    ing.ingest([SAMPLES], db=tmp_path / "pool.duckdb", jobs=2)
+    _on_dask([SAMPLES], tmp_path / "dask.duckdb", dask_address)
+    assert every_row(tmp_path / "dask.duckdb", raw_keys=True) == every_row(
+        tmp_path / "pool.duckdb", raw_keys=True
+    )
+
+
+def test_dask_ingest_run_again_stores_nothing_and_counts_everything_unchanged(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    db = tmp_path / "t.duckdb"
+    first = _on_dask([SAMPLES], db, dask_address)
+    before = every_row(db)
+    again = _on_dask([SAMPLES], db, dask_address)
+    assert again["hands_stored"] == 0
+    assert again["files_unchanged"] == first["files"]
+    assert again["hands_unchanged"] == first["hands_stored"]
+    assert again["rejects"] == first["rejects"]
+    assert every_row(db) == before
+
+
+def test_dask_ingest_of_a_changed_file_replaces_its_rows_as_a_serial_ingest_does(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    logs = tmp_path / "logs"
+    shutil.copytree(SAMPLES / "slovenian", logs / "slovenian")
+    shutil.copytree(SAMPLES / "disputed", logs / "disputed")
+    _serial([logs], tmp_path / "serial.duckdb")
+    _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
+    changed = sorted((logs / "disputed").glob("*.jsonl"))[0]
+    lines = changed.read_bytes().splitlines(keepends=True)
+    changed.write_bytes(b"".join(lines[:-1]))  # its last session gone
+    serial = _serial([logs], tmp_path / "serial.duckdb")
+    dask = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
+    assert serial["files_changed"] == 1 and serial["hands_removed"] > 0
+    assert dask == serial
+    assert every_row(tmp_path / "dask.duckdb") == every_row(tmp_path / "serial.duckdb")
+
+
+def test_dask_ingest_on_a_local_cluster_of_its_own_stores_the_serial_rows(tmp_path: Path) -> None:
+    """A bare ``--dask`` starts (and closes) a local cluster of ``--jobs`` workers."""
+    needs_dask()
+    src = [SAMPLES / "slovenian", SAMPLES / "tournament"]
+    serial = _serial(src, tmp_path / "serial.duckdb")
+    assert _on_dask(src, tmp_path / "dask.duckdb", "--jobs", "2") == serial
+    assert every_row(tmp_path / "dask.duckdb") == every_row(tmp_path / "serial.duckdb")
+
+
+def test_dask_ingest_with_no_scheduler_at_the_address_exits_2_and_publishes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    needs_dask()
+    monkeypatch.setitem(os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "1s")
+    db = tmp_path / "t.duckdb"
+    res = tarock(
+        "ingest", str(SAMPLES / "slovenian"), "--db", str(db), "--dask", "tcp://127.0.0.1:9"
+    )
+    assert res.returncode == 2
+    assert "no Dask scheduler at tcp://127.0.0.1:9" in res.stderr
+    assert list(tmp_path.iterdir()) == []  # no database, staging copy, spill folder or lock
+
+
+@pytest.mark.slow
+def test_dask_ingest_of_20000_simulated_hands_read_in_byte_spans_stores_the_serial_rows(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    """A season of 20,000 hands (``tarock simulate``: 4 rounds of 5 tables of 1,000 hands) in
+    one JSONL archive, which the workers read in four byte spans (``_plan_units``): the rows
+    are still the serial ones, and a re-run stores nothing."""
+    sim = tmp_path / "sim"
+    season = ["--tables", "4,4,4,4,4", "--rounds", "4", "--games-per-round", "1000"]
+    res = CliRunner().invoke(app, ["simulate", "-o", str(sim), "--seed", "7", *season])
+    assert res.exit_code == 0, res.output
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    archive = logs / "season.jsonl"
+    archive.write_bytes(b"".join(f.read_bytes() for f in sorted(sim.glob("*.jsonl"))))
+    units = ing._plan_units([archive], 2)
+    assert len(units) == 4 and all(u.span is not None for u in units)
+    serial = _serial([logs], tmp_path / "serial.duckdb")
+    dask = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
+    assert serial["hands_stored"] == 20_000
+    assert dask == serial
+    assert every_row(tmp_path / "dask.duckdb") == every_row(tmp_path / "serial.duckdb")
+    again = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
+    assert again["hands_stored"] == 0 and again["hands_unchanged"] == 20_000
