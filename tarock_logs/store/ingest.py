@@ -561,8 +561,14 @@ class _ParallelStream:
         )
         self.units = iter(_plan_units(files, jobs))
         self.pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
-        for _ in range(2 * jobs):
-            self._submit()
+        # The first submit forks every worker. A forked copy must not collect the garbage it
+        # inherits from earlier work (in the test suite a worker crashed in its first
+        # collection, finalising objects of earlier tests): collect it here, and fork with
+        # everything else frozen (:func:`gc_frozen`), out of the children's collector's sight.
+        gc.collect()
+        with gc_frozen():
+            for _ in range(2 * jobs):
+                self._submit()
 
     def _submit(self) -> None:
         nxt = next(self.units, None)
