@@ -32,6 +32,8 @@ import gc
 import os
 import platform
 import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,8 +56,14 @@ SESSIONS_PER_FILE = 32
 JSON_KEYS = (
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
-    "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine",
+    "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
+    "startup_s",
 )  # fmt: skip
+#: the keys a run with ``--dask`` adds (:func:`stage_dask`)
+DASK_KEYS = ("dask_ingest_hands_per_s", "dask_vs_ingest", "dask_workers")
+
+#: how many times ``tarock --help`` is started for ``startup_s`` (the median is reported)
+STARTUP_RUNS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,9 @@ class BenchOptions:
     openspiel_hands: int = 1000
     seed: int = 7
     repeat: int = 3  # best of ``repeat`` for every stage but simulation
+    #: also time the ingest on a Dask cluster: a scheduler's address, or ``local`` (a local
+    #: cluster of one worker per usable core, started once and reused by the timed runs)
+    dask: str | None = None
 
 
 def _rate(n: int, seconds: float) -> float | None:
@@ -331,6 +342,49 @@ def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
     return len(games)
 
 
+def startup_seconds(runs: int = STARTUP_RUNS) -> float:
+    """The median wall time of ``tarock --help`` started ``runs`` times as a new process
+    (the command line's start-up: interpreter, imports, the commands' declarations)."""
+    cmd = [sys.executable, "-c", "import sys; sys.argv[0] = 'tarock'; "
+           "from tarock_logs.cli import main; main()", "--help"]  # fmt: skip
+    times = []
+    for _ in range(max(1, runs)):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times), 3)
+
+
+def native_card_loop() -> bool:
+    """Whether the replay's card loop runs as native code. Not yet: the C extension
+    (:mod:`tarock_logs._native`) holds the card primitives and the analysis solver, and the
+    replay's fast path is still the pure-Python one, so this is False even when the
+    extension is loaded (``details.native_core`` says whether it is)."""
+    return False
+
+
+def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:
+    """Best of ``repeat`` ingests of ``folder`` on a Dask cluster, each into a new database:
+    the scheduler at ``address``, or a local cluster (one worker per usable core) started
+    once for all of them (its start-up is not timed); the figures of :data:`DASK_KEYS` but
+    ``dask_vs_ingest``."""
+    from tarock_logs.store import scaleout
+    from tarock_logs.store.ingest import ingest
+
+    best = float("inf")
+    hands = 0
+    with scaleout.cluster(address) as on:
+        scheduler = str(on.client.scheduler.address)
+        for k in range(max(1, repeat)):
+            t, summary = _timed(
+                functools.partial(ingest, [folder], db=tmp / f"dask{k}.duckdb", dask=scheduler)
+            )
+            best = min(best, t)
+            hands = summary.hands_stored
+        workers = on.workers
+    return {"dask_ingest_hands_per_s": _rate(hands, best), "dask_workers": workers}
+
+
 def have_openspiel() -> bool:
     try:
         import pyspiel  # noqa: F401
@@ -459,6 +513,14 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             details.get("ingest_single_process_hands_per_s"), report["baseline_hands_per_s"]
         )
 
+        if options.dask is not None:
+            say(f"ingest on Dask ({options.dask})")
+            address = None if options.dask == "local" else options.dask
+            report.update(stage_dask(folder, Path(tmp), address, options.repeat))
+            report["dask_vs_ingest"] = _ratio(
+                report["dask_ingest_hands_per_s"], report["ingest_hands_per_s"]
+            )
+
         if have_openspiel() and options.openspiel_hands > 0:
             say(f"OpenSpiel comparison ({options.openspiel_hands} hands simulated)")
             os_sessions = openspiel_sessions(options.openspiel_hands, options.seed)
@@ -485,6 +547,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             )
         else:
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
+    say("start-up (tarock --help)")
+    report["startup_s"] = startup_seconds()
+    report["native"] = native_card_loop()
+    from tarock_logs import _native
+
+    details["native_core"] = _native.available() or _native.why_not
     report["peak_rss_mb"] = peak_rss_mb()
     report["machine"] = machine_info()
     report["details"] = details

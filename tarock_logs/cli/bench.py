@@ -60,6 +60,15 @@ def bench(
     ] = None,
     seed: Annotated[int, typer.Option(help="simulation seed")] = 7,
     fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            metavar="[ADDRESS]",
+            help="Also time the ingest on a Dask cluster: the scheduler's ADDRESS, or without "
+            "one a local cluster of one worker per core (dask_* keys).",
+        ),
+    ] = None,
 ) -> None:
     """Simulate N hands to a temporary folder, then time validation, replay (legality +
     itemised scoring), ingest into DuckDB, an orjson+Arrow baseline and, when open-spiel is
@@ -67,6 +76,7 @@ def bench(
     if fmt not in ("table", "json"):
         raise fail(f"--format must be table or json, not {fmt!r}")
     from tarock_logs.bench import BenchOptions, run
+    from tarock_logs.store.scaleout import SchedulerUnreachable
     from tarock_logs.tools.simulate import SimulationError
 
     n = hands if hands is not None else (QUICK_HANDS if quick else DEFAULT_HANDS)
@@ -78,9 +88,13 @@ def bench(
             err_console.print(f"[dim]bench:[/dim] {msg}")
 
     try:
-        report = run(BenchOptions(hands=n, openspiel_hands=n_os, seed=seed), progress=say)
+        report = run(
+            BenchOptions(hands=n, openspiel_hands=n_os, seed=seed, dask=dask), progress=say
+        )
     except SimulationError as exc:
         raise fail(str(exc), ExitCode.INTERNAL) from exc
+    except SchedulerUnreachable as exc:
+        raise fail(str(exc)) from exc
     if fmt == "json":
         sys.stdout.write(orjson.dumps(report).decode() + "\n")
     else:

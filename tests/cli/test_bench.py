@@ -6,14 +6,25 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from tarock_logs.bench import JSON_KEYS, have_openspiel, machine_info, peak_rss_mb
+from tarock_logs.bench import (
+    DASK_KEYS,
+    JSON_KEYS,
+    have_openspiel,
+    machine_info,
+    native_card_loop,
+    peak_rss_mb,
+)
 from tarock_logs.cli import app
 from tarock_logs.rules import get_engine
+from tests.support.dask_cluster import dask_address, tarock
+
+__all__ = ["dask_address"]  # the fixture, used by name
 
 DOCUMENTED_KEYS = {
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
-    "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine",
+    "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
+    "startup_s",
 }  # fmt: skip
 
 
@@ -51,6 +62,28 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
         assert report["openspiel_hands_per_s"] is None
     # the simulated data replays clean, so both programs accepted the same games
     assert report["details"]["replay_hands_not_clean"] == 0
+    # no native card loop yet (whether the C extension is loaded is a detail), start-up timed
+    assert report["native"] is False
+    assert report["details"]["native_core"] is True or isinstance(
+        report["details"]["native_core"], str
+    )
+    assert isinstance(report["startup_s"], float) and 0 < report["startup_s"] < 60
+    assert not set(DASK_KEYS) & set(report)  # only with --dask
+
+
+def test_native_is_reported_false_until_the_card_loop_is_native() -> None:
+    assert native_card_loop() is False
+
+
+@pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")
+def test_bench_with_dask_adds_the_dask_ingest_figures(dask_address: str) -> None:
+    res = tarock("bench", "--hands", "12", "--openspiel-hands", "0", "--format", "json",
+                 "--dask", dask_address)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    report = orjson.loads(res.stdout)
+    assert DOCUMENTED_KEYS <= set(report)
+    assert report["dask_workers"] == 2
+    assert report["dask_ingest_hands_per_s"] > 0 and report["dask_vs_ingest"] > 0
 
 
 def test_bench_rejects_an_unknown_format() -> None:
