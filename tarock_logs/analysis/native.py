@@ -12,9 +12,31 @@ from tarock_logs import _native
 from tarock_logs.analysis.position import Position, Setting
 from tarock_logs.analysis.search import PySolver
 
-__all__ = ["Backend", "NativeSolver", "Solver", "make_solver"]
+__all__ = [
+    "BUDGET_NATIVE",
+    "BUDGET_PYTHON",
+    "Backend",
+    "NativeSolver",
+    "Solver",
+    "default_budget",
+    "make_solver",
+]
 
 Backend = Literal["auto", "native", "python"]
+
+#: the default budget of one search (cards it may play before its card is left undecided) of
+#: the native solver: a few seconds of one core
+BUDGET_NATIVE = 4_000_000
+#: the same for the pure-Python solver (a package built without a C compiler): about as many
+#: seconds
+BUDGET_PYTHON = 100_000
+
+
+def default_budget(backend: Backend = "auto") -> int:
+    """The default search budget for ``backend`` (``auto``: the solver :func:`make_solver`
+    picks): :data:`BUDGET_NATIVE` or :data:`BUDGET_PYTHON`."""
+    native = backend == "native" or (backend == "auto" and _native.available())
+    return BUDGET_NATIVE if native else BUDGET_PYTHON
 
 
 class Solver(Protocol):

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tarock_logs import __version__, _native
+from tarock_logs import __version__
 from tarock_logs.log import models as m
 from tarock_logs.report import i18n, text
 from tarock_logs.report.cards_svg import card_element
@@ -801,13 +801,6 @@ def _required_cards(page: _Page, index: int | None, played: str) -> list[str]:
     return []
 
 
-#: cards one search may play to judge an illegal card before it is left undecided (a few
-#: seconds: an early card of a whole hand can need more than that today, docs/analysis.md)
-ILLEGAL_CARD_BUDGET = 4_000_000
-#: the same for the pure-Python solver (no C extension): about as many seconds
-ILLEGAL_CARD_BUDGET_PYTHON = 100_000
-
-
 def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
     """Did the illegal card change the result: for each illegal card (a held card the rules
     forbade), the value of the position it left against the offender's best legal card, with
@@ -815,11 +808,15 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
     if not any(v.code == "play.illegal_card" for v in page.audit.violations):
         return
     from tarock_logs.analysis.hand import analyse_replay
+    from tarock_logs.analysis.native import default_budget
 
     sec = _section(body, page.t("Did the illegal card change the result? ({label})",
                                 label=page.t("all cards visible")))  # fmt: skip
-    budget = ILLEGAL_CARD_BUDGET if _native.available() else ILLEGAL_CARD_BUDGET_PYTHON
-    ha = analyse_replay(page.replay, page.session.id, page.hand, last_tricks=0, budget=budget)
+    # a few seconds per search (default_budget): an early card of a whole hand can need more
+    # than that today and is then said to be undecided (docs/analysis.md)
+    ha = analyse_replay(
+        page.replay, page.session.id, page.hand, last_tricks=0, budget=default_budget()
+    )
     if ha.skipped and not ha.cards:
         _el(sec, "p", page.t("Not analysed: {reason}.", reason=ha.skipped))
         return

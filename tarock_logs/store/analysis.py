@@ -26,6 +26,7 @@ import polars as pl
 import pyarrow as pa
 
 from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
+from tarock_logs.analysis.native import BUDGET_NATIVE, default_budget
 from tarock_logs.log.reader import read_paths
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
 from tarock_logs.store.lock import acquire
@@ -41,8 +42,9 @@ __all__ = [
     "store_analysis",
 ]
 
-#: cards one search may play before a card is left undecided (a few seconds per search)
-DEFAULT_BUDGET = 4_000_000
+#: cards one search may play before a card is left undecided (a few seconds per search) with
+#: the C extension; :data:`~tarock_logs.analysis.native.BUDGET_PYTHON` without it
+DEFAULT_BUDGET = BUDGET_NATIVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +71,14 @@ def _rows(hand_id: str, ha: HandAnalysis) -> list[dict[str, object]]:
 
 def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.PathLike[str],
                    exclude: Sequence[str] = (), last_tricks: int = 8,
-                   budget: int = DEFAULT_BUDGET, wait: float = 0.0) -> AnalysisSummary:  # fmt: skip
-    """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``."""
+                   budget: int | None = None, wait: float = 0.0) -> AnalysisSummary:  # fmt: skip
+    """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``.
+
+    The cost is bounded per hand: the last ``last_tricks`` tricks (and any illegal card), each
+    card's search at most ``budget`` cards played (None: the solver's
+    :func:`~tarock_logs.analysis.native.default_budget`), a card past it left undecided."""
+    if budget is None:
+        budget = default_budget()
     if not Path(db).exists():
         raise FileNotFoundError(f"no database {db}: ingest first")
     lock = acquire(db, wait=wait)

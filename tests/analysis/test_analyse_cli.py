@@ -15,11 +15,13 @@ from tarock_logs import _native
 from tarock_logs.analysis.hand import LABEL, iter_analyses
 from tarock_logs.cli import app
 from tarock_logs.log.reader import read_sessions
+from tests.analysis.support import needs_native
 
 DISPUTED = Path(__file__).resolve().parents[2] / "sample_logs" / "disputed"
 SESSION_A = "sim-slovenian-2027-r1-A"  # hand 2: seat 1 played H4 while holding CK
 
 
+@needs_native
 def test_the_illegal_card_of_the_disputed_sample_did_not_change_the_result() -> None:
     session = next(s for s in read_sessions([DISPUTED]) if s.id == SESSION_A)
     (ha,) = iter_analyses(session, hands={2}, last_tricks=4)
@@ -35,6 +37,7 @@ def test_the_illegal_card_of_the_disputed_sample_did_not_change_the_result() -> 
         assert all(values[b] == c.best_value for b in c.best_cards)
 
 
+@needs_native
 def test_cli_json_reports_every_card_with_the_label_and_the_illegal_card_verdict() -> None:
     r = CliRunner().invoke(app, ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand",
                                  "2", "--last-tricks", "3", "--format", "json"])  # fmt: skip
@@ -50,6 +53,7 @@ def test_cli_json_reports_every_card_with_the_label_and_the_illegal_card_verdict
     assert doc["summary"]["illegal_cards"] == 1
 
 
+@needs_native
 def test_cli_table_and_jsonl() -> None:
     args = ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand", "2", "--last-tricks",
             "2"]  # fmt: skip
@@ -81,6 +85,7 @@ def test_tarock_native_0_forces_the_pure_python_solver() -> None:
     assert out.startswith("True switched off by TAROCK_NATIVE=0")
 
 
+@needs_native
 def test_the_dossier_says_whether_the_illegal_card_changed_the_result() -> None:
     from tarock_logs.report.dossier import render_dossier
 

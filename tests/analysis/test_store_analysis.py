@@ -10,14 +10,22 @@ from typer.testing import CliRunner
 
 from tarock_logs.cli import app
 from tarock_logs.store.analysis import points_lost
+from tests.analysis.support import needs_native
 
 DISPUTED = Path(__file__).resolve().parents[2] / "sample_logs" / "disputed"
 
 
+def _ingest_analysed(db: Path, *extra: str) -> list[str]:
+    """``tarock ingest`` of the disputed sample with ``--analyse`` of the last trick."""
+    return ["ingest", str(DISPUTED), "--db", str(db), "--analyse", "--analyse-tricks", "1",
+            "--format", "json", *extra]  # fmt: skip
+
+
 def test_ingest_analyse_stores_every_analysed_card_and_points_lost(tmp_path: Path) -> None:
+    """The last trick of every hand is stored (the illegal card of trick 3 is left undecided
+    under a small budget, so that the test takes seconds with either solver)."""
     db = tmp_path / "a.duckdb"
-    args = ["ingest", str(DISPUTED), "--db", str(db), "--analyse", "--analyse-tricks", "1",
-            "--format", "json"]  # fmt: skip
+    args = _ingest_analysed(db, "--analyse-budget", "2000")
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
@@ -29,13 +37,13 @@ def test_ingest_analyse_stores_every_analysed_card_and_points_lost(tmp_path: Pat
                "bool_and(loss >= 0 OR NOT legal) FROM card_analysis")  # fmt: skip
         rows = con.execute(sql).fetchall()
         n, hands, left, nonneg = rows[0]
-        # the last trick of 42 hands (4 cards each, some at tables of 5), and the illegal card
-        assert hands == 42 and left == 1 and nonneg and n == 42 * 4 + 1
-        bad = con.execute("SELECT card, legal, value, best_value FROM card_analysis "
-                          "WHERE NOT legal").fetchall()  # fmt: skip
-        assert bad == [("H4", False, 48, 48)]
+        # the last trick of 42 hands (4 cards each, some at tables of 5)
+        assert hands == 42 and left == 1 and nonneg and n == 42 * 4
+        assert doc["analysis"]["undecided"] == 1  # the illegal card, past the budget
+        undecided = con.execute("SELECT sum(undecided) FROM analysed_hands").fetchall()
+        assert undecided == [(1,)]
         per = points_lost(con)
-        assert per["hands"].min() >= 1 and per["cards"].sum() == n - 1
+        assert per["hands"].min() >= 1 and per["cards"].sum() == n
         assert per["points_lost"].sum() == con.execute(
             "SELECT sum(loss) FROM card_analysis WHERE legal").fetchall()[0][0]  # fmt: skip
         # the Players page's filters: one game (never mixed), one player
@@ -53,3 +61,31 @@ def test_ingest_analyse_stores_every_analysed_card_and_points_lost(tmp_path: Pat
         assert con.execute("SELECT count(*) FROM card_analysis").fetchall()[0][0] == n
     finally:
         con.close()
+
+
+@needs_native
+def test_ingest_analyse_stores_the_illegal_cards_value_under_the_default_budget(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "a.duckdb"
+    r = CliRunner().invoke(app, _ingest_analysed(db))
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["analysis"]["undecided"] == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        bad = con.execute("SELECT card, legal, value, best_value, tricks_left FROM "
+                          "card_analysis WHERE NOT legal").fetchall()  # fmt: skip
+        assert bad == [("H4", False, 48, 48, 10)]
+    finally:
+        con.close()
+
+
+def test_ingest_help_states_the_analysis_cost_bounds() -> None:
+    """The per-hand bound of ``--analyse`` is in the help, with the budgets the code uses."""
+    from tarock_logs.analysis.native import BUDGET_NATIVE, BUDGET_PYTHON
+
+    r = CliRunner().invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0
+    said = " ".join(r.stdout.replace("│", " ").split())
+    assert "The cost is bounded per hand" in said and "[default: 8]" in said
+    assert f"default: {BUDGET_NATIVE:,} with the C extension, {BUDGET_PYTHON:,} without" in said
