@@ -12,6 +12,7 @@ deal and the last action. The action list is clickable: choosing a line moves th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import polars as pl
@@ -218,6 +219,36 @@ ANALYSIS: dict[int, dict[str, Any]] = {
 }
 
 
+#: the forms of :func:`tarock_logs.analysis.outcome.changes` with an item: "ITEM NOW (best: BEST)"
+_CHANGE = re.compile(r"^(?P<item>\w+) (?P<now>.+) \(best: (?P<best>.+)\)$")
+
+
+def _change_text(phrase: str) -> str:
+    """One stored "what the card changed" phrase (English, from the analysis) in the interface
+    language: "contract lost", "contract made", "klop full (best: points)", "trula for the
+    defenders (best: for the declarer side)", ..."""
+    words = {
+        "contract lost": tr("contract lost"),
+        "contract made": tr("contract made"),
+        "for the declarer side": tr("for the declarer side"),
+        "for nobody": tr("for nobody"),
+        "for the defenders": tr("for the defenders"),
+        "paid by the defenders": tr("paid by the defenders"),
+        "not paid": tr("not paid"),
+        "paid by the declarer side": tr("paid by the declarer side"),
+        "empty": tr("empty"),
+        "full": tr("full"),
+        "points": tr("points"),
+    }
+    m = _CHANGE.match(phrase)
+    if m is None:
+        return words.get(phrase, phrase)
+    item = m["item"]
+    name = tr("klop") if item == "klop" else text.bonus_name(item, view.game)
+    now, best = words.get(m["now"], m["now"]), words.get(m["best"], m["best"])
+    return tr("{item} {now} (best: {best})", item=name, now=now, best=best)
+
+
 def card_values(step: int, cur: rp.Step, only: int | None) -> None:
     """The card-play analysis at ``step`` (all cards visible): the value of every legal card
     of the card just played (the card played and the best ones marked), what it cost, and the
@@ -260,7 +291,7 @@ def card_values(step: int, cur: rp.Step, only: int | None) -> None:
                 else tr("{card} was a best card", card=card)
             )
             if row["changed"]:
-                said += "; " + "; ".join(row["changed"])
+                said += "; " + "; ".join(_change_text(str(c)) for c in row["changed"])
             st.caption(
                 md(said)
                 + ". "

@@ -111,3 +111,38 @@ def test_the_replayer_shows_card_values_and_steps_to_the_next_mistake(served) ->
             page.screenshot(path=str(ROOT / "docs" / "analysis-replay.png"), full_page=False)
         finally:
             browser.close()
+
+
+def test_what_a_card_changed_reads_in_the_interface_language(served) -> None:  # type: ignore[no-untyped-def]
+    """The stored "what the card changed" phrases (English, from the analysis) are worded in
+    Slovenian and German on the replay page, never left in English."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = served
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        hand, index = con.execute(
+            """SELECT hand_id, action_index FROM card_analysis
+               WHERE list_contains(changed, 'kralj_ultimo for nobody (best: for the declarer side)')
+                  OR list_contains(changed, 'kralji for nobody (best: for the declarer side)')
+               ORDER BY hand_id, action_index LIMIT 1"""
+        ).fetchall()[0]
+    finally:
+        con.close()
+    said = {
+        "sl": "za nikogar (najboljša: za igralčevo stran)",
+        "de": "für niemanden (beste Karte: für die Spielerseite)",
+    }
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1800})
+            for lang, words in said.items():
+                page.goto(f"{url}/replay?hand={hand}&step={index + 1}&seat=all&lang={lang}")
+                _settle(page)
+                # md_text puts a word joiner after a colon (no emoji shortcode is read)
+                body = page.inner_text("body").replace("\u2060", "")
+                assert words in body, lang
+                assert "for nobody" not in body and "best:" not in body
+        finally:
+            browser.close()
