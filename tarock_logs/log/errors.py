@@ -109,6 +109,12 @@ CODES: Final[dict[str, Code]] = {
         "a hand or the talon has the wrong number of cards for the game and table",
         "E-DEAL-COUNT",
     ),
+    "deal.misdeal_count": Code(
+        "warning",
+        "a hand of a deal recorded as a misdeal (thrown in, or a misdeal irregularity) has the "
+        "wrong number of cards: kept for the rules to judge",
+        None,
+    ),
     "deal.dealer_rotation": Code(
         "warning", "the dealer is not the one the rotation gives", "E-DEALER-ROTATION"
     ),

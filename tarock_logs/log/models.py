@@ -123,6 +123,14 @@ class Deal(_Model):
     talon: list[CardToken] = Field(default_factory=list)
     method: Literal["normal", "knocked"] = "normal"
     cut_by: Seat | None = None
+    stacks: (
+        Annotated[list[Annotated[int, Field(ge=1, le=4)]], Field(min_length=4, max_length=4)] | None
+    ) = Field(
+        None,
+        description="after a knock (method knocked; Zwanzigerrufen §3.3): per seat, the stack "
+        "(1-4, in the order laid out) the seat took",
+        json_schema_extra=SINCE_1_1,
+    )
     seed: int | None = Field(None, description="a generator's deal seed (e.g. OpenSpiel's)")
 
 
@@ -209,6 +217,12 @@ class ThrowIn(_Action):
 
     type: Literal["throw_in"]
     reason: str | None = None
+    compulsory: bool | None = Field(
+        None,
+        description="whether the throw-in was compulsory (true) or the player's choice (false)"
+        ", as recorded (Zwanzigerrufen §3.4)",
+        json_schema_extra=SINCE_1_1,
+    )
 
 
 class Claim(_Action):
@@ -470,6 +484,23 @@ class Hand(_Model):
     _check_record = model_validator(mode="after")(_hand_record)
 
 
+class SessionStart(_Model):
+    """Where a session recorded from its middle starts (Zwanzigerrufen §3.5, a Royal Tarock
+    match in progress): what the game carried into its first recorded hand. Slovenian radelci
+    go on the first hand (``radelci_before``)."""
+
+    games: Annotated[int, Field(ge=0, le=100_000)] | None = Field(
+        None, description="games already played (thrown-in deals are not games)"
+    )
+    double_round_windows: list[Annotated[int, Field(ge=1, le=100)]] | None = Field(
+        None,
+        description="Zwanzigerrufen: for each open double-round window, the games it still covers",
+    )
+    totals: list[Score] | None = Field(
+        None, description="each seat's running total before the first recorded hand"
+    )
+
+
 class SessionResult(_Model):
     """Session totals and placement points as recorded (per seat)."""
 
@@ -491,6 +522,11 @@ class Session(_Model):
     event: Event | None = None
     players: Annotated[list[Player], Field(min_length=3, max_length=5)]
     first_dealer: Seat | None = None
+    start: SessionStart | None = Field(
+        None,
+        description="a session recorded from its middle: the state its first hand starts from",
+        json_schema_extra=SINCE_1_1,
+    )
     hands: list[Hand] = Field(default_factory=list)
     recorded: SessionResult | None = None
     source: Source | None = None

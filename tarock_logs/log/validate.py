@@ -460,6 +460,10 @@ class _Validator:
                 if vals is not None and len(vals) != n:
                     self.err("result.size", f"recorded {name} has {len(vals)} entries for "
                              f"{n} seats", f"$.recorded.{name}")  # fmt: skip
+        start = env.start
+        if start is not None and start.totals is not None and len(start.totals) != n:
+            self.err("result.size", f"start.totals has {len(start.totals)} entries for {n} "
+                     "seats", "$.start.totals")  # fmt: skip
         if env.game == "royal" and n == 4:
             self.royal_pairs(env)
 
@@ -787,6 +791,12 @@ class _Validator:
         if shape is None:
             return
         per_seat, talon = shape
+        # a deal recorded as a misdeal (thrown in, or a misdeal irregularity) keeps its wrong
+        # counts: they are what the engine judges (Royal Tarock §3.4: "wenn falsch gegeben
+        # wurde ... muss er das zeigen"), so they are warnings here
+        misdeal = any(a.type == "throw_in" for a in hand.actions) or any(
+            i.type == "misdeal" for i in hand.irregularities
+        )
         for s, cs in enumerate(deal.hands):
             if len(cs) != per_seat[s]:
                 why = (
@@ -794,7 +804,9 @@ class _Validator:
                     if per_seat[s] == 0
                     else f"{game} at a table of {n} deals {per_seat[s]} to each active player"
                 )
-                self.err("deal.count", f"seat {s} was dealt {len(cs)} cards; {why}",
+                code = "deal.misdeal_count" if misdeal else "deal.count"
+                self.err(code, f"seat {s} was dealt {len(cs)} cards; {why}"
+                         + ("; recorded as a misdeal, for the rules to judge" if misdeal else ""),
                          f"{base}.deal.hands[{s}]", hand=num, into=errs)  # fmt: skip
         if len(deal.talon) != talon:
             self.err("deal.count", f"the talon has {len(deal.talon)} cards; {game} deals "

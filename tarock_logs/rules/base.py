@@ -156,6 +156,11 @@ class HandScore:
     #: premium of unknown value): the audit does not compare these seats' totals
     incomplete_seats: tuple[int, ...] = ()
     carry_after: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"radelci": [0, 1, 0, 0]}
+    #: items the engine cannot value and takes from the record as a claimed value (Royal
+    #: Tarock's consolation of unknown formula): a recorded line of one is checked against
+    #: nothing (partial, never wrong); :meth:`GameEngine.implied_claims` says what the
+    #: recorded totals imply for them
+    claimed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +289,26 @@ def rank_by_total_and_deviation(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRole:
+    """What a log records about a seated player beyond the seat: Royal Tarock's fixed pair
+    (``A`` / ``B``) and role in it (``abfaenger`` / ``eintreiber``); None when not recorded."""
+
+    pair: str | None = None
+    role: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealInfo:
+    """How a hand was dealt, as recorded: ``method`` (``normal``, or ``knocked``: the cutter
+    knocked and the pack was laid out in stacks, Zwanzigerrufen §3.3), ``cut_by`` (the seat that
+    cut; None when not recorded) and, after a knock, ``stacks`` (per seat, the stack taken)."""
+
+    method: str = "normal"
+    cut_by: int | None = None
+    stacks: tuple[int, ...] | None = None
+
+
 class DealShape(NamedTuple):
     """How a hand is dealt: the cards each seat receives (0 for a seat that sits out) and the
     size of the talon (0 in games without one)."""
@@ -383,7 +408,10 @@ class HandState(ABC):
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
-        """Everything that may be done now without an error-severity violation."""
+        """Everything that may be done now without an error-severity violation: each action
+        passes :meth:`check` without an error, and every action :meth:`check` takes without
+        any finding is offered (except forms of record that only write down what the rules
+        imply, e.g. a first card closing the announcements; docs/rulesets.md)."""
 
     @abstractmethod
     def check(self, action: Action) -> list[Violation]:
@@ -444,8 +472,10 @@ class SessionState(ABC):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> HandState:
-        """A new hand dealt by ``dealer`` with the session's carried state."""
+        """A new hand dealt by ``dealer`` with the session's carried state (``deal``: how it
+        was dealt, as recorded; None: normally, nothing more recorded)."""
 
     @abstractmethod
     def end_hand(self, hand: HandState, score: HandScore) -> None:
@@ -454,6 +484,11 @@ class SessionState(ABC):
     @abstractmethod
     def carry(self) -> dict[str, Any]:
         """The carried state as plain data (e.g. ``{"radelci": [0, 1, 0, 0]}``)."""
+
+    def set_seats(self, seats: Sequence[SeatRole]) -> None:
+        """Take what the log records about the seated players (Royal Tarock's pairs and
+        roles), once, before the first hand. Default: nothing to take."""
+        return None
 
     def restore(self, carry: Mapping[str, Any]) -> bool:
         """Set the carried state from ``carry`` (keys of :meth:`carry`, e.g. the radelci a log
@@ -653,6 +688,18 @@ class GameEngine(ABC):
         ``ruleset``; None when the engine cannot score hands from facts (then
         :meth:`SessionState.score_facts` raises). Default: None."""
         return None
+
+    def implied_claims(
+        self, ruleset: Ruleset, score: HandScore, recorded_totals: Sequence[int]
+    ) -> Mapping[str, tuple[int | None, ...]]:
+        """For each item of ``score.claimed``, per seat, the value the recorded totals imply
+        (None where they do not determine it). Default: nothing claimed."""
+        return MappingProxyType({})
+
+    def session_notes(self, ruleset: Ruleset, carry: Mapping[str, Any]) -> list[str]:
+        """What the result of a session that ended in the carried state ``carry`` cannot say
+        (Royal Tarock: a match of fewer games than its match length). Default: nothing."""
+        return []
 
     def score_items_for(self, ruleset: Ruleset) -> frozenset[str] | None:
         """The score item names the engine writes under ``ruleset`` (None: it does not say).

@@ -312,6 +312,30 @@ def _expand(
     return out
 
 
+def claimed_values(
+    engine: GameEngine, ruleset: Ruleset, score: HandScore, recorded: ScoreSheet
+) -> dict[str, list[int | None]]:
+    """Per item of ``score.claimed`` and per seat, the value the score sheet claims for it:
+    its own line where it itemises one, else what its totals imply
+    (:meth:`~tarock_logs.rules.base.GameEngine.implied_claims`)."""
+    out: dict[str, list[int | None]] = {}
+    if not score.claimed:
+        return out
+    implied = engine.implied_claims(ruleset, score, recorded.totals)
+    n = len(recorded.totals)
+    for item in score.claimed:
+        lines: dict[int, int] = {}
+        for name, seat, value in recorded.items:
+            if name == item and seat is not None:
+                lines[seat] = lines.get(seat, 0) + value
+        fallback = implied.get(item, ())
+        out[item] = [
+            lines[s] if s in lines else (fallback[s] if s < len(fallback) else None)
+            for s in range(n)
+        ]
+    return out
+
+
 def _sort_key(k: tuple[str, int | None]) -> tuple[str, int]:
     return (k[0], -1 if k[1] is None else k[1])
 
@@ -324,14 +348,19 @@ def compare_scores(
     partner: int | None = None,
     known_items: frozenset[str] | None = None,
     incomplete_seats: tuple[int, ...] = (),
+    claimed_items: frozenset[str] = frozenset(),
 ) -> tuple[list[Discrepancy], list[str]]:
-    """Compare two score sheets: (discrepancies, unverified notes). Rules: module docstring."""
+    """Compare two score sheets: (discrepancies, unverified notes). Rules: module docstring.
+    A recorded line of a ``claimed_items`` item (one the engine cannot value: Royal Tarock's
+    consolation) is a claimed value: compared with nothing, never a discrepancy."""
     out: list[Discrepancy] = []
     notes: list[str] = []
     side = [s for s in (declarer, partner) if s is not None]
     side = list(dict.fromkeys(side))
     if recorded.items:
         rec_items = list(recorded.items)
+        if claimed_items:
+            rec_items = [it for it in rec_items if it[0] not in claimed_items]
         if known_items is not None:
             unknown = [it for it in rec_items if it[0] not in known_items]
             for item, seat, value in unknown:
@@ -420,9 +449,20 @@ def audit_hand(
             partner=score.partner if score else None,
             known_items=_engine_item_names(engine, replay.ruleset),
             incomplete_seats=score.incomplete_seats if score else (),
+            claimed_items=frozenset(score.claimed) if score else frozenset(),
         )
         discrepancies.extend(d)
         unverified.extend(notes)
+        if score is not None and engine is not None and replay.ruleset is not None:
+            for item, per_seat in claimed_values(engine, replay.ruleset, score, recorded).items():
+                told = ", ".join(
+                    f"seat {s} {v:+d}" if v is not None else f"seat {s} not determined"
+                    for s, v in enumerate(per_seat)
+                )
+                unverified.append(
+                    f"{item}: the engine cannot value it; the score sheet implies {told} "
+                    "(a claimed value, checked for consistency across the session)"
+                )
     discrepancies.extend(sheet)
     hand_id = hand_content_hash(session, hand)
     findings: list[Finding] = []
@@ -508,7 +548,8 @@ def running_total_discrepancies(session: m.Session) -> dict[int, list[Discrepanc
     against the previous running total plus the hand's recorded score, by hand index.
 
     The previous running total is the one under the hand before (which must be the previous
-    hand number: after a missing row nothing is compared), or 0 before hand 1. Only the
+    hand number: after a missing row nothing is compared), or 0 before hand 1, or for a session
+    recorded from its middle the totals it starts from (``start.totals``). Only the
     sheet's own arithmetic is checked here; the hand scores are compared with the engine's
     on each hand.
     """
@@ -519,7 +560,11 @@ def running_total_discrepancies(session: m.Session) -> dict[int, list[Discrepanc
         r = h.result
         base: list[int] | None = None
         if prev is None:
-            base = [0] * n if h.number == 1 and i == 0 else None
+            start = session.start.totals if session.start is not None else None
+            if start is not None:  # a session recorded from its middle (format 1.1 start)
+                base = list(start) if len(start) == n else None
+            else:
+                base = [0] * n if h.number == 1 and i == 0 else None
         elif prev.result is not None and h.number == prev.number + 1:
             base = list(prev.result.totals_after) if prev.result.totals_after else None
         prev = h
@@ -823,5 +868,33 @@ def audit_session(
                     sa.discrepancies.append(
                         Discrepancy("session_total_sum", s, r, sa.recorded_hand_sum[s])
                     )
+    if eng is not None and rs_obj is not None:
+        sa.unverified.extend(_claims_across(eng, rs_obj, replays, hands))
+        if replays and replays[-1].score is not None:
+            sa.unverified.extend(eng.session_notes(rs_obj, replays[-1].carry_after))
     sa.score_placement(n == 5 if all_tables_of_five is None else all_tables_of_five)
     return sa
+
+
+def _claims_across(
+    eng: GameEngine, rs: Ruleset, replays: Sequence[HandReplay], hands: Sequence[HandAudit]
+) -> list[str]:
+    """A claimed value (Royal Tarock's consolation) is one value per seat for the session:
+    where the hands' score sheets imply different ones, say which."""
+    seen: dict[tuple[str, int], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for r, h in zip(replays, hands, strict=True):
+        if r.score is None or h.recorded is None or not r.score.claimed:
+            continue
+        for item, per_seat in claimed_values(eng, rs, r.score, h.recorded).items():
+            for seat, v in enumerate(per_seat):
+                if v is not None:
+                    seen[(item, seat)][v].append(h.hand)
+    out: list[str] = []
+    for (item, seat), values in sorted(seen.items()):
+        if len(values) > 1:
+            told = "; ".join(
+                f"{v:+d} (hand{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))})"
+                for v, ns in sorted(values.items())
+            )
+            out.append(f"{item} of seat {seat} is not the same in every hand: {told}")
+    return out

@@ -29,7 +29,7 @@ def _params(p: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(p.items()))
 
 
-_SIMPLE = frozenset({"play", "call", "pass", "lezim", "throw_in"})
+_SIMPLE = frozenset({"play", "call", "pass", "lezim"})
 _SIMPLE_CACHE: dict[tuple[str, int, str | None], Action] = {}
 _PLAY_CACHE: dict[tuple[int, str], Action] = {}
 
@@ -69,6 +69,9 @@ def to_engine_action(model_action: Any) -> Action:
         )
     if t == "kontra":
         return Action(t, a.seat, target=a.target, level=a.level)
+    if t == "throw_in":  # format 1.1 may record whether it was compulsory
+        c = a.compulsory
+        return Action(t, a.seat, params=(("compulsory", c),) if c is not None else ())
     if t == "claim":
         return Action(t, a.seat, claim=a.claim, cards=tuple(a.cards))
     if t == "meld":

@@ -30,12 +30,14 @@ from tarock_logs.log.options import session_options
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
+    DealInfo,
     FactsNotScored,
     FastReplay,
     GameEngine,
     HandScore,
     HandState,
     Ruleset,
+    SeatRole,
     SessionState,
     Violation,
 )
@@ -296,6 +298,41 @@ def restore_carry(session_state: SessionState, carry: Mapping[str, Any]) -> bool
     return bool(session_state.restore(dict(carry)))
 
 
+def start_session(session: m.Session, session_state: SessionState) -> list[str]:
+    """Tell a fresh engine session what the log records before its first hand: the seated
+    players' pairs and roles (Royal Tarock) and, for a session recorded from its middle
+    (format 1.1 ``start``), the carried state (games played, open double-round windows,
+    running totals). Returns notes for ``unverified`` (a start the engine could not apply)."""
+    session_state.set_seats([SeatRole(p.pair, p.role) for p in session.players])
+    start = session.start
+    if start is None:
+        return []
+    carry = {
+        k: v
+        for k, v in (
+            ("games", start.games),
+            ("double_round_windows", start.double_round_windows),
+            ("totals", start.totals),
+        )
+        if v is not None
+    }
+    # a game that carries none of these (Slovenian tarok: only the radelci, on the first
+    # hand) has nothing to apply: the audit reads start.totals for the running totals
+    carried = set(session_state.carry())
+    if carried & {"games", "double_round_windows", "totals", "match_sum"} and carry:
+        if not session_state.restore(carry):
+            return ["the state the session starts from (start) could not be applied"]
+    return []
+
+
+def deal_info(hand: m.Hand) -> DealInfo | None:
+    """How ``hand`` was dealt, as recorded (None: normally, nothing more recorded)."""
+    d = hand.deal
+    if d is None or (d.method == "normal" and d.cut_by is None and d.stacks is None):
+        return None
+    return DealInfo(d.method, d.cut_by, tuple(d.stacks) if d.stacks is not None else None)
+
+
 def _not_applicable(out: HandReplay, i: int, action: Action, exc: Exception) -> Violation:
     v = Violation(
         code="replay.not_applicable",
@@ -466,6 +503,7 @@ def _replay_into(
             [list(h) for h in deal.hands],
             list(deal.talon),
             [to_engine_irregularity(i) for i in hand.irregularities],
+            deal_info(hand),
         )
     except Exception as exc:  # noqa: BLE001 - the engine refused the deal
         out.unverified.append(f"the engine refused the deal: {exc}")
@@ -560,6 +598,9 @@ def replay_hand(
         except Exception as exc:  # noqa: BLE001
             out.unverified.append(f"the engine cannot set up this table: {exc}")
             return out
+        # a fresh session: the seats, and (for the first hand) where the session starts
+        first = session.start is not None and idx == 0
+        out.unverified += start_session(session if first else _no_start(session), session_state)
     _replay_into(out, session_state, hand, with_views=with_views, trust_carry=trust)
     return out
 
@@ -627,6 +668,7 @@ def replay_session(
             )
             for i, h in enumerate(session.hands)
         ]
+    notes = notes + start_session(session, ss)
     out: list[HandReplay] = []
     for i, hand in enumerate(session.hands):
         r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
@@ -636,6 +678,12 @@ def replay_session(
         _replay_into(r, ss, hand, with_views=views, trust_carry=trust, resync=resync)
         out.append(r)
     return out
+
+
+def _no_start(session: m.Session) -> m.Session:
+    """``session`` without its ``start`` (a hand after the first replayed on its own starts from
+    a fresh session: the recorded start is not its carry)."""
+    return session.model_copy(update={"start": None}) if session.start is not None else session
 
 
 def _recorded_after(prev: m.Hand, replay: HandReplay) -> dict[str, Any] | None:

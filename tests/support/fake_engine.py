@@ -14,6 +14,7 @@ from typing import Any
 
 from tarock_logs.rules.base import (
     Action,
+    DealInfo,
     GameEngine,
     HandScore,
     HandState,
@@ -156,6 +157,7 @@ class FakeSession(SessionState):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> FakeHand:
         return FakeHand(self.rs, hands)
 

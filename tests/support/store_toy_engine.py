@@ -28,6 +28,7 @@ from tarock_logs.cards import CARDS
 from tarock_logs.rules import slovenian
 from tarock_logs.rules.base import (
     Action,
+    DealInfo,
     DealShape,
     GameEngine,
     HandScore,
@@ -218,6 +219,7 @@ class ToySession(SessionState):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> ToyHand:
         return ToyHand(hands, list(self.radelci))
 

@@ -277,3 +277,33 @@ def test_pyspiel_refuses_the_revoke_the_importer_keeps() -> None:
 def _as_action(d: dict[str, object]) -> Action:
     fields = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
     return Action(**fields)  # type: ignore[arg-type]
+
+
+def test_cards_recorded_after_the_end_of_the_hand_are_imported_and_judged() -> None:
+    """Issue 15: a record whose cards go on after the point where the hand ends (here the berač
+    declarer wins trick 1 because the defenders throw off other suits, illegally) was rejected
+    whole, so its illegal card was never judged. Now every recorded card is imported: the audit
+    reports the first illegal card at its index and the cards after the end as such."""
+    from tarock_logs.verdict.replay import replay_session
+
+    seed = 1791095845
+    hands, _talon = deal_ids_from_seed(seed, 4)
+    berac = next(k for k, c in BID_CONTRACTS.items() if c == "berac")
+    declarer = 1  # player 1 speaks first: berač, everybody passes, his final berač
+    lead = next(c for c in sorted(hands[declarer]) if c >= 22)  # a suit card
+    trick = [lead]
+    for p in (2, 3, 0):  # each defender throws a card of another suit (illegal if he may not)
+        trick.append(next(c for c in sorted(hands[p]) if c >= 22 and suit(c) != suit(lead)))
+    after = [next(c for c in sorted(hands[p]) if c not in trick) for p in (1, 2, 3, 0)]
+    ids = [berac, 0, 0, 0, berac, *trick, *after]
+    g = decode_game(seed, 4, ids)
+    assert g.finished and len(g.tricks) == 1 and g.tricks[0][2] == declarer  # ended in trick 1
+    assert g.after_end == 4 and [a["type"] for a in g.actions[-4:]] == ["play"] * 4
+    record = {"players": 4, "serialized": "\n".join(map(str, [seed, *ids]))}
+    session = SessionAdapter.validate_python(record_to_session(record, session_id="after-end"))
+    (r,) = replay_session(session)
+    first = r.first_error()
+    assert first is not None and first.code == "play.illegal_card"
+    assert 5 < first.action_index < 9  # a defender's card of trick 1 (actions 5..8)
+    late = [v for v in r.violations if v.code == "play.after_end"]
+    assert [v.action_index for v in late] == [9, 10, 11, 12]

@@ -25,6 +25,12 @@ CODES: Final[Mapping[str, Code]] = code_table(
         old=("DEALER_NOT_EINTREIBER",),
     ),
     Code(
+        "deal.wrong_cutter",
+        "3.3",
+        "error",
+        "the pack cut by someone other than the attacking pair's Eintreiber",
+    ),
+    Code(
         "deal.not_the_pack",
         "3.3",
         "error",

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, Ruleset
+from tarock_logs.rules.base import Code, GameEngine, HandScore, Ruleset
 from tarock_logs.rules.royal.catalogue import Catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
@@ -20,6 +20,7 @@ from tarock_logs.rules.royal.rulesets import (
     normalize_options,
     options_of,
 )
+from tarock_logs.rules.royal.scoring import implied_consolation
 from tarock_logs.rules.royal.session import RoyalSession, match_result
 
 #: item names of the score that are no catalogue item
@@ -91,6 +92,28 @@ class RoyalEngine(GameEngine):
         """The match result itself: tournament aggregation beyond one match is unknown
         (royal-tarock.md §8.1 item 18), so no further placement table is applied."""
         return [float(x) for x in round_scores]
+
+    def implied_claims(
+        self, ruleset: Ruleset, score: HandScore, recorded_totals: Sequence[int]
+    ) -> Mapping[str, tuple[int | None, ...]]:
+        """The consolation each party's recorded score implies (§7.1), when it is unknown."""
+        if "consolation" not in score.claimed:
+            return {}
+        options = normalize_options(ruleset.options)
+        return {"consolation": implied_consolation(score, recorded_totals, options)}
+
+    def session_notes(self, ruleset: Ruleset, carry: Mapping[str, Any]) -> list[str]:
+        """§7.2: the match result divides the sum by the match length; a match of fewer games
+        (a one-game "match": floor(15 / 8) = 1) is not a match result yet."""
+        games = carry.get("games")
+        length = int(normalize_options(ruleset.options)["match_length"])
+        if isinstance(games, int) and games < length:
+            return [
+                f"the match is incomplete: {games} of {length} games were played, and the "
+                f"match result (each total divided by {length}, §7.2) counts the missing "
+                "games as 0"
+            ]
+        return []
 
     def score_items_for(self, ruleset: Ruleset) -> frozenset[str]:
         """Item names the engine checks under ``ruleset``'s catalogue: those of items whose

@@ -26,7 +26,15 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from tarock_logs.cards import PACKS, sort_cards
-from tarock_logs.rules.base import Action, HandScore, HandState, Irregularity, Ruleset, Violation
+from tarock_logs.rules.base import (
+    Action,
+    DealInfo,
+    HandScore,
+    HandState,
+    Irregularity,
+    Ruleset,
+    Violation,
+)
 from tarock_logs.rules.royal.bidding import ATT, DEF, PARTY_NAMES, Bidding
 from tarock_logs.rules.royal.codes import violation
 from tarock_logs.rules.royal.rulesets import options_of
@@ -86,7 +94,12 @@ class RoyalHand(HandState):
         irregularities: Sequence[Irregularity] = (),
         *,
         session_findings: Sequence[Violation] = (),
+        pairs: tuple[tuple[int, int], tuple[int, int]] | None = None,
+        deal: DealInfo | None = None,
     ) -> None:
+        """``pairs``: the two fixed pairs as recorded, each (Abfänger, Eintreiber); the dealer's
+        pair defends. Without them the dealer is taken to be the defending Eintreiber (§3.2)
+        and the pairs are derived from his seat. ``deal``: how the hand was dealt (the cut)."""
         if len(hands) != 4:
             raise ValueError(f"Royal Tarock is played by four players, not {len(hands)}")
         if not 0 <= dealer < 4:
@@ -102,6 +115,8 @@ class RoyalHand(HandState):
             tuple(talon),
             tuple(irregularities),
             tuple(session_findings),
+            pairs,
+            deal,
         )
         self.ruleset = ruleset
         opts = options_of(ruleset)
@@ -113,11 +128,16 @@ class RoyalHand(HandState):
         self.irregularities = tuple(irregularities)
         self.session_findings = list(session_findings)
         d = dealer
+        self.deal = deal or DealInfo()
+        self.recorded_pairs = pairs
         #: (Abfänger, Eintreiber) of the attackers and of the defenders
-        self.parties: tuple[tuple[int, int], tuple[int, int]] = (
-            ((d + 1) % 4, (d + 2) % 4),
-            ((d - 1) % 4, d),
-        )
+        self.parties: tuple[tuple[int, int], tuple[int, int]]
+        if pairs is not None:
+            defending = next(p for p in pairs if d in p)
+            attacking = next(p for p in pairs if d not in p)
+            self.parties = (attacking, defending)
+        else:
+            self.parties = (((d + 1) % 4, (d + 2) % 4), ((d - 1) % 4, d))
         self._party = {s: p for p, seats in enumerate(self.parties) for s in seats}
         self.phase = Phase.BIDDING
         self.actions: list[Action] = []
@@ -213,7 +233,9 @@ class RoyalHand(HandState):
         if not self.actions:
             raise IndexError("pop from a hand with no actions")
         last = self.actions[-1]
-        fresh = RoyalHand(*self._init[:5], session_findings=self._init[5])
+        fresh = RoyalHand(
+            *self._init[:5], session_findings=self._init[5], pairs=self._init[6], deal=self._init[7]
+        )
         for a in self.actions[:-1]:
             fresh.push(a)
         self.__dict__.update(fresh.__dict__)
@@ -539,6 +561,17 @@ class RoyalHand(HandState):
         if self.phase == Phase.PLAY:
             j = judge(self.held[seat], self.trick, len(self.tricks) + 1, self.bindings(seat))
             return [Action("play", seat, card=c) for c in sort_cards(list(j.legal), "royal")]
+        out = self._bidding_actions(seat)
+        if self.cur_seat is None:  # the opening turn: §3.5's two readings of the seed
+            other = self.ein_att if seat == self.dealer else self.dealer
+            out += self._bidding_actions(other)
+        return out
+
+    def _bidding_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may say in his turn of the bidding (a pass, melds, announcements,
+        kontras). Before the bidding is opened both the dealer and the attackers' Eintreiber
+        may open it (the ruleset's ``bidding_opener`` is the one :meth:`to_move` names; the
+        other reading is taken without a finding), so both are offered."""
         out = [Action("pass", seat)]
         out += self.bidding.meld_candidates(seat)
         seq = len(self.actions)
@@ -593,8 +626,31 @@ class RoyalHand(HandState):
         return score
 
     def hand_findings(self) -> list[Violation]:
-        """Hand-level findings: the deal (§3.3) and the dealer (§3.2, from the session)."""
+        """Hand-level findings: the dealer and the cut (§3.2, §3.3; by the recorded pairs, or
+        from the session) and the deal (§3.3)."""
         out = list(self.session_findings)
+        ein_def = self.parties[DEF][1]
+        if self.recorded_pairs is not None and self.dealer != ein_def:
+            out.append(
+                self._v(
+                    "deal.dealer_not_eintreiber",
+                    f"{self.who(self.dealer)} dealt: the cards must always be dealt by the "
+                    f"defending pair's Eintreiber, {self.who(ein_def)} (§3.2)",
+                    self.dealer,
+                    expected=ein_def,
+                )
+            )
+        cut = self.deal.cut_by
+        if cut is not None and cut != self.ein_att:
+            out.append(
+                self._v(
+                    "deal.wrong_cutter",
+                    f"{self.who(cut)} cut the pack: the attacking pair's Eintreiber, "
+                    f"{self.who(self.ein_att)}, cuts (§3.3)",
+                    cut,
+                    expected=self.ein_att,
+                )
+            )
         if self.thrown_in:
             return out
         if self.talon:

@@ -40,6 +40,11 @@ class PartyScore:
     lines: list[tuple[str, int, str]] = field(default_factory=list)  # item, value, reason
     unknown: list[str] = field(default_factory=list)
     score: int = 0
+    consolation_unknown: bool = False
+    #: the sum of the known items before the cap and the trophies (what a claimed
+    #: consolation is added to: :func:`implied_consolation`)
+    known: int = 0
+    trophies: int = 0
 
     def add(self, item: str, value: int, reason: str) -> None:
         self.lines.append((item, value, reason))
@@ -120,6 +125,7 @@ def score_game(
         _contras(ps, p, bidding, cat, outcome, options)
         n = sum(v for _, v, _ in ps.lines)
         t = sum(v for _, v, _ in trophies)
+        ps.known, ps.trophies = n, t
         ps.lines.extend(trophies)
         cap = options["cap"]
         if options["trophy_cap_order"] == "lost_trophies_inside_cap" and t < 0:
@@ -140,6 +146,7 @@ def score_game(
     totals = [0, 0, 0, 0]
     unverified: list[str] = []
     incomplete: list[int] = []
+    claimed = any(ps.consolation_unknown for ps in results)
     for p, ps in enumerate(results):
         for s in ps.seats:
             totals[s] = ps.score
@@ -152,13 +159,42 @@ def score_game(
                 f"{_fmt_party(p, parties)}: score not fully verifiable, the total counts the "
                 "known items only: " + "; ".join(ps.unknown)
             )
+    info = dict(card_info or {})
+    if claimed:  # what a recorded total implies for the consolation (implied_consolation)
+        info["claim_basis"] = [[list(ps.seats), ps.known, ps.trophies] for ps in results]
     return HandScore(
         totals=tuple(totals),
         items=tuple(items),
-        card_points=dict(card_info or {}),
+        card_points=info,
         unverified=tuple(unverified),
         incomplete_seats=tuple(sorted(incomplete)),
+        claimed=("consolation",) if claimed else (),
     )
+
+
+def implied_consolation(
+    score: HandScore, recorded_totals: Sequence[int], options: Mapping[str, Any]
+) -> tuple[int | None, ...]:
+    """Per seat, the consolation a party's recorded score implies when the consolation is
+    unknown (§7.1: score = max(0, min(cap, C + known) + trophies)): C = recorded − trophies −
+    known, where the recorded score is neither floored at 0 nor capped (else None: the record
+    does not determine it)."""
+    out: list[int | None] = [None] * len(recorded_totals)
+    cap = int(options["cap"])
+    inside = options["trophy_cap_order"] == "lost_trophies_inside_cap"
+    for seats, known, trophies in score.card_points.get("claim_basis", ()):
+        for s in seats:
+            if s >= len(recorded_totals):
+                continue
+            r = recorded_totals[s]
+            if inside and trophies < 0:
+                ok = 0 < r < cap
+                c = r - trophies - known
+            else:
+                ok = r > 0 and r - trophies < cap
+                c = r - trophies - known
+            out[s] = c if ok else None
+    return tuple(out)
 
 
 def _consolation(ps: PartyScore, p: int, options: Mapping[str, Any]) -> None:
@@ -166,8 +202,10 @@ def _consolation(ps: PartyScore, p: int, options: Mapping[str, Any]) -> None:
     if c is None:
         c = options["consolation"]
     if c is None:
+        ps.consolation_unknown = True
         ps.unknown.append(
-            "consolation: its formula is unknown (§1.4); set the ruleset option 'consolation'"
+            "consolation: its formula is unknown (§1.4); set the ruleset option 'consolation' "
+            "(a recorded consolation is taken as a claimed value)"
         )
     else:
         ps.add("consolation", int(c), "consolation (starting score), from the ruleset options")

@@ -13,10 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.rules.base import (
+    DealInfo,
     HandScore,
     HandState,
     Irregularity,
     Ruleset,
+    SeatRole,
     SessionState,
     Violation,
 )
@@ -43,19 +45,39 @@ class RoyalSession(SessionState):
         self.sums = [0, 0, 0, 0]
         self.next_dealer: int | None = None
         self.eintreiber_parity: int | None = None  # the seats of the two Eintreibers, mod 2
+        #: the two pairs as recorded, each (Abfänger, Eintreiber); None: not recorded
+        self.pairs: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def set_seats(self, seats: Sequence[SeatRole]) -> None:
+        """The fixed pairs and roles the log records (§3.1): with both pairs complete, every
+        game's parties come from them (the dealer's pair defends), not from the dealer."""
+        found: dict[tuple[str | None, str | None], list[int]] = {}
+        for s, sr in enumerate(seats):
+            found.setdefault((sr.pair, sr.role), []).append(s)
+        pairs = []
+        for pr in ("A", "B"):
+            abf, ein = found.get((pr, "abfaenger"), []), found.get((pr, "eintreiber"), [])
+            if len(abf) != 1 or len(ein) != 1:
+                return
+            pairs.append((abf[0], ein[0]))
+        self.pairs = (pairs[0], pairs[1])
+        self.eintreiber_parity = pairs[0][1] % 2
 
     def restore(self, carry: Mapping[str, Any]) -> bool:
-        """Resume a match in its middle from a :meth:`carry` mapping (keys optional)."""
+        """Resume a match in its middle from a :meth:`carry` mapping (keys optional;
+        ``totals``, the running totals a log records before its first game, is the match sum)."""
         if "games" in carry:
             self.games = int(carry["games"])
         if "match_sum" in carry:
             self.sums = [int(x) for x in carry["match_sum"]]
+        elif "totals" in carry:
+            self.sums = [int(x) for x in carry["totals"]]
         if "next_dealer" in carry:
             nd = carry["next_dealer"]
             self.next_dealer = None if nd is None else int(nd)
             if self.next_dealer is not None:
                 self.eintreiber_parity = self.next_dealer % 2
-        return any(k in carry for k in ("games", "match_sum", "next_dealer"))
+        return any(k in carry for k in ("games", "match_sum", "totals", "next_dealer"))
 
     def carry(self) -> dict[str, Any]:
         return {
@@ -71,11 +93,17 @@ class RoyalSession(SessionState):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> HandState:
         # who deals next (§3.2, ``RoyalEngine.next_dealer``) is judged by the reader, which
         # sees the whole match (``deal.dealer_rotation``); the engine checks the pairs
         found: list[Violation] = []
-        if self.eintreiber_parity is not None and dealer % 2 != self.eintreiber_parity:
+        # with the pairs recorded the hand itself judges its dealer (deal.dealer_not_eintreiber)
+        if (
+            self.pairs is None
+            and self.eintreiber_parity is not None
+            and dealer % 2 != self.eintreiber_parity
+        ):
             found.append(
                 violation(
                     self.ruleset,
@@ -88,7 +116,16 @@ class RoyalSession(SessionState):
             )
         if self.eintreiber_parity is None:
             self.eintreiber_parity = dealer % 2
-        return RoyalHand(self.ruleset, dealer, hands, talon, irregularities, session_findings=found)
+        return RoyalHand(
+            self.ruleset,
+            dealer,
+            hands,
+            talon,
+            irregularities,
+            session_findings=found,
+            pairs=self.pairs,
+            deal=deal,
+        )
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         if not isinstance(hand, RoyalHand):

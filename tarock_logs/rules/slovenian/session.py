@@ -12,6 +12,7 @@ from typing import Any
 
 from tarock_logs.rules.base import (
     Action,
+    DealInfo,
     FactsNotScored,
     FastReplay,
     HandScore,
@@ -46,6 +47,7 @@ class SlovenianSession(SessionState):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> SlovenianHand:
         """A new hand dealt by ``dealer`` (at a table of 5 the dealer sits out).
 

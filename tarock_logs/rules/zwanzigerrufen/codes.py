@@ -55,6 +55,21 @@ CODES: Final[Mapping[str, Code]] = code_table(
         "a hand does not have exactly 10 cards (or cards were dealt to a fifth seat)",
         old=("E_HAND_SIZE",),
     ),
+    Code("deal.knock_forbidden", "3.3", "error", "the cutter knocked under knocking = forbidden"),
+    Code(
+        "deal.stacks",
+        "3.3",
+        "error",
+        "the stacks recorded after a knock are not four different stacks, or stacks are "
+        "recorded without a knock",
+    ),
+    Code(
+        "throw_in.compulsion_mismatch",
+        "3.4",
+        "warning",
+        "the log says the throw-in was compulsory (or voluntary) and the thrown hand says "
+        "otherwise",
+    ),
     Code(
         "throw_in.missing",
         "3.4",

@@ -619,6 +619,21 @@ class ZRHand(HandState):
                     seat=seat,
                 )
             )
+        recorded = dict(action.params).get("compulsory")
+        status = self.throw_in_seats.get(seat)
+        if recorded is not None and status is not None and recorded != (status == "must"):
+            out.append(
+                self._v(
+                    "throw_in.compulsion_mismatch",
+                    f"the log records {self._who(seat)}'s throw-in as "
+                    f"{'compulsory' if recorded else 'voluntary'}, but his hand "
+                    f"{'must' if status == 'must' else 'may'} throw in under throw_in = "
+                    f"{self.opts['throw_in']} (§3.4)",
+                    seat=seat,
+                    recorded=bool(recorded),
+                    required=status == "must",
+                )
+            )
         st.thrown_in = seat
         st.phase = Phase.DONE
         return out

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tarock_logs.rules.base import (
+    DealInfo,
     HandScore,
     HandState,
     Irregularity,
@@ -77,6 +78,7 @@ class ZRSession(SessionState):
         hands: Sequence[Sequence[str]],
         talon: Sequence[str] = (),
         irregularities: Sequence[Irregularity] = (),
+        deal: DealInfo | None = None,
     ) -> HandState:
         findings: list[Violation] = []
         if self.next_dealer is not None and dealer != self.next_dealer:
@@ -98,6 +100,7 @@ class ZRSession(SessionState):
                     f"Zwanzigerrufen has no talon, but {len(talon)} talon card(s) were recorded",
                 )
             )
+        findings += self._deal_method(dealer, deal or DealInfo())
         # Renonce records are kept for the referee; the engine reports infractions itself and
         # (under infraction_policy = penalize) scores them (A36).
         self.irregularities = tuple(irregularities)
@@ -110,6 +113,43 @@ class ZRSession(SessionState):
             game_number=self.games + 1,
             deal_violations=findings,
         )
+
+    def _deal_method(self, dealer: int, deal: DealInfo) -> list[Violation]:
+        """§3.3: the cutter (P3) cuts or, where ``knocking`` allows it, knocks; after a knock
+        P1, P2, P3 and P4 each take one whole stack, so four different stacks are taken."""
+        out: list[Violation] = []
+        if deal.method == "knocked" and self.opts["knocking"] == "forbidden":
+            out.append(
+                violation(
+                    self.ruleset,
+                    "deal.knock_forbidden",
+                    "the cutter knocked, which this ruleset does not allow (knocking = "
+                    "forbidden): the pack must be cut and dealt",
+                    seat=(dealer + 3) % 4,
+                )
+            )
+        if deal.stacks is not None:
+            if deal.method != "knocked":
+                out.append(
+                    violation(
+                        self.ruleset,
+                        "deal.stacks",
+                        "stacks are recorded for a deal that was not knocked (only after a "
+                        "knock does each player take a stack)",
+                        stacks=list(deal.stacks),
+                    )
+                )
+            elif len(deal.stacks) != 4 or len(set(deal.stacks)) != 4:
+                out.append(
+                    violation(
+                        self.ruleset,
+                        "deal.stacks",
+                        f"after a knock each player takes one of the four stacks, but the log "
+                        f"records the stacks {list(deal.stacks)}",
+                        stacks=list(deal.stacks),
+                    )
+                )
+        return out
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         dealer = hand.dealer if isinstance(hand, ZRHand) else None

@@ -19,8 +19,11 @@ which phases a contract has, trick winners, early ends) but **never judges legal
 action id that OpenSpiel would refuse but that has a meaning in the current phase (a card the
 player may not play, or does not even hold; a king call of a non-king; a talon group that does
 not exist) becomes the corresponding log action, applied as OpenSpiel would apply it, so the
-audit flags it. Only ids with no meaning at all in their phase (a bid id 13, a card id 60, an
-action after the end of the hand) are errors (:class:`OpenSpielFormatError`).
+audit flags it. Cards recorded after the point where the hand ends (OpenSpiel's own end: the
+last trick, the berač declarer's first trick, the valat declarer's first lost trick) are
+imported too, as plays in turn (``after_end`` counts them): the audit judges every card the
+record holds and reports those as played after the end. Only ids with no meaning at all in
+their phase (a bid id 13, a card id 60) are errors (:class:`OpenSpielFormatError`).
 
 OpenSpiel player ``p`` sits in seat ``p``: seat 0 is forehand (the first to play, who speaks
 last in bidding and wins ties), seat ``n−1`` is the dealer.
@@ -282,6 +285,8 @@ class DecodedGame:
     discards: list[str] = field(default_factory=list)
     tricks: list[tuple[int, list[str], int]] = field(default_factory=list)
     finished: bool = False
+    #: cards recorded after the hand ended (imported as plays in turn)
+    after_end: int = 0
 
     @property
     def dealer(self) -> int:
@@ -420,8 +425,14 @@ def decode_game(seed: int, num_players: int, action_ids: Sequence[int]) -> Decod
             ):
                 phase = "done"
                 g.finished = True
-        else:
-            raise OpenSpielFormatError(f"action id {a} comes after the end of the hand", idx)
+        else:  # after the end of the hand: the record goes on, so its cards are imported
+            if not 0 <= a < NUM_CARDS:
+                raise OpenSpielFormatError(
+                    f"action id {a} after the end of the hand is not a card id (0..53)", idx
+                )
+            emit({"type": "play", "seat": to_move, "card": CARD_TOKENS[a]}, idx)
+            g.after_end += 1
+            to_move = (to_move + 1) % n
     if pending_discards:  # a record that stops in the middle of the discards
         _emit_discard(g, pending_discards, discard_index)
     return g

@@ -326,3 +326,23 @@ def test_legal_actions_in_the_bidding_are_all_clean() -> None:
     assert Action("kontra", B1, target="S_HONNEUR", level=1) in acts
     assert all(hand.check(a) == [] for a in acts)
     assert not any(a.type == "announce" and a.bonus == "Q_OBSCUR" for a in acts)
+
+
+def test_the_opening_turn_offers_both_readings_of_the_opener() -> None:
+    """§4.2: the bidding is opened by the dealer or, by the other reading of the seed, by the
+    attackers' Eintreiber; ``check()`` takes either without a finding, so ``legal_actions()``
+    offers both (the ruleset's ``bidding_opener`` first, the seat ``to_move()`` names)."""
+    import random
+
+    from tarock_logs.rules.royal import ENGINE
+    from tests.rules.royal.test_royal_invariants import random_deal
+
+    hand = ENGINE.new_hand(
+        ENGINE.ruleset("royal", {"consolation": 0}), 3, random_deal(random.Random(2), 3)
+    )
+    legal = hand.legal_actions()
+    assert hand.to_move() == 3 and legal[0] == Action("pass", 3)
+    assert {a.seat for a in legal} == {3, 1}  # the dealer and the attackers' Eintreiber
+    assert all(hand.check(a) == [] for a in legal)
+    hand.push(Action("pass", 1))  # opened by the Eintreiber: from now on one seat speaks
+    assert {a.seat for a in hand.legal_actions()} == {2}

@@ -11,7 +11,7 @@ import pytest
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules import get_engine
-from tarock_logs.rules.base import Action, GameEngine, HandState, SessionState
+from tarock_logs.rules.base import Action, DealInfo, GameEngine, HandState, SeatRole, SessionState
 from tarock_logs.rules.royal import ENGINE, RoyalHand
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.replay import replay_session
@@ -260,3 +260,136 @@ def test_a_recorded_line_for_an_item_of_unknown_value_is_not_checked_rather_than
     first = sa.hands[0]
     assert first.discrepancies == []
     assert any("TR_VALAT" in u and "not checked" in u for u in first.unverified)
+
+
+# --------------------------------------------------------------------- pairs from the log
+
+
+ROLES = [
+    SeatRole("A", "abfaenger"),
+    SeatRole("A", "eintreiber"),
+    SeatRole("B", "abfaenger"),
+    SeatRole("B", "eintreiber"),
+]
+
+
+def _recorded_session():  # type: ignore[no-untyped-def]
+    ss = ENGINE.new_session(ENGINE.ruleset("royal", {"consolation": 0}), 4)
+    ss.set_seats(ROLES)
+    return ss
+
+
+def test_the_pairs_come_from_the_recorded_roles_and_an_abfaenger_dealing_is_reported():
+    """§3.2, the seed: "Die Karten müssen immer vom Eintreiber der Verteidigungspartei gegeben
+    werden". The parties follow the recorded pairs (the dealer's pair defends), not the
+    dealer's seat; a dealer who is not his pair's Eintreiber is deal.dealer_not_eintreiber."""
+    normal = deal_of(E8_TRICKS)  # T19 with seat 0, T20 with seat 1: pair A attacks
+    ok = _recorded_session().new_hand(3, normal)
+    assert isinstance(ok, RoyalHand) and ok.parties == ((0, 1), (2, 3))
+    assert ok.hand_findings() == []
+    wrong = _recorded_session().new_hand(2, normal)  # pair B's Abfänger deals
+    assert isinstance(wrong, RoyalHand) and wrong.parties == ((0, 1), (2, 3))
+    (v,) = wrong.hand_findings()
+    assert v.code == "deal.dealer_not_eintreiber" and v.seat == 2 and v.params["expected"] == 3
+    assert v.rule == "royal-gerots-2023 §3.2"
+    # derived from the dealer alone the parties would be wrong, and so would the honours
+    derived = ENGINE.new_session(ENGINE.ruleset("royal", {"consolation": 0}), 4).new_hand(2, normal)
+    assert isinstance(derived, RoyalHand) and derived.parties == ((3, 0), (1, 2))
+
+
+def test_the_pack_is_cut_by_the_attacking_eintreiber():
+    """§3.3 (seed): "wonach der Eintreiber der Angriffspartei die Karten abhebt"."""
+    normal = deal_of(E8_TRICKS)
+    assert _recorded_session().new_hand(3, normal, deal=DealInfo(cut_by=1)).hand_findings() == []
+    (v,) = _recorded_session().new_hand(3, normal, deal=DealInfo(cut_by=2)).hand_findings()
+    assert (v.code, v.seat, v.params["expected"]) == ("deal.wrong_cutter", 2, 1)
+
+
+def _misdealt_session(actions: list[dict]) -> bytes:
+    """The sample match's first game with one card moved from seat 2 to seat 3 (9 and 11
+    cards), with ``actions``."""
+    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    s = dict(doc[0] if isinstance(doc, list) else doc)
+    h = json.loads(json.dumps(s["hands"][0]))
+    hands = h["deal"]["hands"]
+    moved = next(c for c in hands[2] if c[0] != "T")
+    hands[2].remove(moved)
+    hands[3].append(moved)
+    h.pop("result", None)
+    s.pop("recorded", None)
+    s["hands"] = [{**h, "number": 1, "actions": actions}]
+    return json.dumps(s).encode()
+
+
+def test_a_recorded_misdeal_reaches_the_engine_and_is_judged():
+    """§3.4 (seed): "Wenn falsch gegeben wurde ... muss er das zeigen und das Spiel damit
+    annullieren". A deal of 9 and 11 cards thrown in by the player with 9 is read (the wrong
+    counts are the reader's warnings, deal.misdeal_count) and judged by the engine: a valid
+    throw-in. Thrown in by a player with a sound hand, it is the engine's throw_in.unjustified."""
+    from tarock_logs.log.reader import read_bytes
+
+    for seat, want in ((2, []), (0, ["throw_in.unjustified"])):
+        (rec,) = read_bytes(_misdealt_session([{"type": "throw_in", "seat": seat}]), kind="json")
+        assert [e.code for e in rec.all_errors()] == ["deal.misdeal_count"] * 2
+        assert rec.session is not None and len(rec.session.hands) == 1
+        (r,) = replay_session(rec.session)
+        assert [v.code for v in r.violations if v.severity == "error"] == want
+    # not recorded as a misdeal (played on), the wrong counts stay the reader's errors
+    (rec,) = read_bytes(_misdealt_session([]), kind="json")
+    assert {e.code for e in rec.all_errors()} == {"deal.count"}
+
+
+# --------------------------------------------------------------- consolation and the match
+
+
+def _sample_match(options: dict | None = None, hands: slice = slice(None)) -> bytes:
+    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    s = dict(doc[0] if isinstance(doc, list) else doc)
+    s["options"] = {k: v for k, v in s["options"].items() if k != "consolation"} | (options or {})
+    s["hands"] = s["hands"][hands]
+    if hands != slice(None):
+        s.pop("recorded", None)
+    return json.dumps(s).encode()
+
+
+def _audit(data: bytes):  # type: ignore[no-untyped-def]
+    from tarock_logs.log.reader import read_bytes
+
+    (rec,) = read_bytes(data, kind="json")
+    assert rec.session is not None and not rec.all_errors()
+    return audit_session(rec.session)
+
+
+def test_a_recorded_consolation_is_a_claimed_value_never_a_discrepancy():
+    """§7.1: the consolation's formula is unknown. Without the ruleset option, a score sheet's
+    consolation line is a claimed value: no "recorded 30, recomputed null" discrepancy, the
+    hand partial (the party totals it decides are not compared), and the consolation each game
+    implies is reported; the sample match scored with 0 implies 0 everywhere."""
+    sa = _audit(_sample_match())
+    assert not [d for h in sa.hands for d in h.discrepancies]
+    assert all(h.verification == "partial" for h in sa.hands)
+    notes = [u for h in sa.hands for u in h.unverified if u.startswith("consolation:")]
+    assert len(notes) == len(sa.hands) and all("seat 0 +0" in u for u in notes)
+    assert not [u for u in sa.unverified if "not the same in every hand" in u]
+
+
+def test_a_consolation_that_differs_between_games_is_reported_for_the_session():
+    doc = json.loads(_sample_match())
+    for k, h in enumerate(doc["hands"][:2]):
+        for it in h["result"]["items"]:
+            if it["item"] == "consolation" and k == 1:
+                it["value"] += 5
+        if k == 1 and not any(it["item"] == "consolation" for it in h["result"]["items"]):
+            h["result"]["items"].append({"item": "consolation", "seat": 0, "value": 5})
+    sa = _audit(json.dumps(doc).encode())
+    assert any("consolation of seat 0 is not the same in every hand" in u for u in sa.unverified)
+    assert not [d for h in sa.hands for d in h.discrepancies if d.item == "consolation"]
+
+
+def test_a_match_shorter_than_its_match_length_is_flagged_incomplete():
+    """§7.2: the match result is each total divided by the match length (8); a one-game
+    "match" (floor(15 / 8) = 1) is not a finished match, and the audit says so."""
+    one = _audit(_sample_match({"consolation": 0}, slice(0, 1)))
+    assert any("the match is incomplete: 1 of 8 games" in u for u in one.unverified)
+    full = _audit(_sample_match({"consolation": 0}))
+    assert not any("incomplete" in u for u in full.unverified)

@@ -219,3 +219,99 @@ def test_a_glatzen_option_must_name_a_set_or_one_pip_card_per_suit():
     for bad in ("red_five", ["H4", "D4"], ["H4", "D4", "S10", "HK"]):
         with pytest.raises(ValueError, match="glatzen"):
             ENGINE.ruleset("zr-std", {"glatzen": bad})
+
+
+def _fd_doc() -> dict:
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    doc = json.loads((root / "sample_logs/zwanzigerrufen/fd-examples.json").read_text("utf-8"))
+    return doc[0]
+
+
+def test_a_session_recorded_from_its_middle_starts_from_its_recorded_state():
+    """§3.5 ("A log that starts in the middle of a session MUST give the initial values"),
+    format 1.1 ``start``: the games played, the open double-round windows and the running
+    totals carry into the first recorded deal, which is then played doubled."""
+    import json
+
+    from tarock_logs.log.reader import read_bytes
+    from tarock_logs.verdict.replay import replay_session
+
+    plain = _fd_doc()
+    resumed = {
+        **plain,
+        "format_version": "1.1",
+        "start": {"games": 6, "double_round_windows": [2], "totals": [10, -10, 5, -5]},
+    }
+    (a,), (b,) = (read_bytes(json.dumps(d).encode(), kind="json") for d in (plain, resumed))
+    assert a.session is not None and b.session is not None and not b.all_errors()
+    fresh, mid = replay_session(a.session)[0], replay_session(b.session)[0]
+    assert fresh.score is not None and mid.score is not None
+    assert mid.carry_before["games"] == 6 and mid.carry_before["next_multiplier"] == 2
+    assert [2 * x for x in fresh.score.totals] == list(mid.score.totals)
+    # the sheet's running totals under the first hand continue from the recorded start
+    from tarock_logs.verdict.audit import audit_session
+
+    rec_scores = resumed["hands"][0]["result"]["scores"]
+    start = resumed["start"]["totals"]
+    for base, flagged in ((start, False), ([0, 0, 0, 0], True)):
+        h = {**resumed["hands"][0]}
+        h["result"] = {
+            **h["result"],
+            "totals_after": [x + y for x, y in zip(base, rec_scores, strict=True)],
+        }
+        (c,) = read_bytes(json.dumps({**resumed, "hands": [h]}).encode(), kind="json")
+        assert c.session is not None
+        items = {d.item for d in audit_session(c.session).hands[0].discrepancies}
+        assert ("running_total" in items) is flagged
+
+
+@pytest.mark.parametrize(
+    ("knocking", "deal", "want"),
+    [
+        ("allowed", {"method": "knocked", "stacks": [2, 4, 1, 3]}, []),
+        ("forbidden", {"method": "knocked"}, ["deal.knock_forbidden"]),
+        ("allowed", {"method": "knocked", "stacks": [1, 1, 2, 3]}, ["deal.stacks"]),
+        ("allowed", {"stacks": [1, 2, 3, 4]}, ["deal.stacks"]),
+    ],
+)
+def test_a_knocked_deal_is_judged_against_option_o4(knocking, deal, want):
+    """§3.3 and option O4 (``knocking``): the cutter may knock where the ruleset allows it;
+    after a knock each player takes one of the four stacks (format 1.1 ``deal.stacks``)."""
+    import json
+
+    from tarock_logs.log.reader import read_bytes
+    from tarock_logs.verdict.replay import replay_session
+
+    d = _fd_doc()
+    h = d["hands"][0]
+    s = {
+        **d,
+        "format_version": "1.1",
+        "options": {**d.get("options", {}), "knocking": knocking},
+        "hands": [{**h, "deal": {**h["deal"], **deal}}],
+    }
+    (rec,) = read_bytes(json.dumps(s).encode(), kind="json")
+    assert rec.session is not None and rec.session.hands, rec.all_errors()
+    (r,) = replay_session(rec.session)
+    assert [v.code for v in r.violations if v.code.startswith("deal.")] == want
+
+
+@pytest.mark.parametrize(
+    ("compulsory", "want"), [(True, []), (False, ["throw_in.compulsion_mismatch"])]
+)
+def test_a_recorded_compulsory_throw_in_is_checked_against_section_3_4(compulsory, want):
+    """§3.4: a hand without a tarock MUST throw in; format 1.1 records whether the throw-in
+    was compulsory, and a record that calls it the player's choice is reported."""
+    from tarock_logs.cards import PACKS
+
+    pack = list(PACKS["zwanzigerrufen"])
+    suits = [c for c in pack if not c.startswith("T")]
+    taroks = [c for c in pack if c.startswith("T")]
+    rest = suits[10:] + taroks
+    hands = [suits[:10], rest[:10], rest[10:20], rest[20:]]  # dealer 3: seat 0 is P1
+    hand = ENGINE.new_session(ZR_STD, 4).new_hand(3, hands)
+    found = hand.push(Action("throw_in", 0, params=(("compulsory", compulsory),)))
+    assert [v.code for v in found] == want
