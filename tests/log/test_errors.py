@@ -43,9 +43,14 @@ def test_new_and_foreign_codes_pass_through_unchanged():
         assert canonical_code(code) == code
 
 
-def test_warnings_are_the_rotation_and_the_duplicates_and_everything_else_is_an_error():
+def test_warnings_are_the_rotation_the_duplicates_and_a_misdeals_counts_and_the_rest_errors():
     warnings = {c for c, info in CODES.items() if info.severity == "warning"}
-    assert warnings == {"deal.dealer_rotation", "session.duplicate", "hand.duplicate"}
+    assert warnings == {
+        "deal.dealer_rotation",
+        "session.duplicate",
+        "hand.duplicate",
+        "deal.misdeal_count",  # a misdeal's wrong counts are for the rules to judge
+    }
     assert severity_of("schema.missing") == "error"
     assert severity_of("deal.dealer_rotation") == "warning"
 

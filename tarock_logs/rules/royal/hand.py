@@ -580,10 +580,13 @@ class RoyalHand(HandState):
                 continue
             act = self.bidding.active(self.party_of(seat))
             related = [i for i in act if self.catalogue.raises(item.id, i.item_id)]
-            raises = max(related, key=lambda i: i.seq).item_id if related else None
-            a = Action("announce", seat, bonus=item.id, raises=raises)
-            if not self.bidding.announce(a, seq, apply=False):
-                out.append(a)
+            # a raise may name any active item of the pair that it raises (each is a form the
+            # rules accept, the latest one first); a direct announcement names none
+            targets = sorted({i.item_id: i.seq for i in related}.items(), key=lambda t: -t[1])
+            for raises in [t[0] for t in targets] or [None]:
+                a = Action("announce", seat, bonus=item.id, raises=raises)
+                if not self.bidding.announce(a, seq, apply=False):
+                    out.append(a)
         for inst in self.bidding.active(1 - self.party_of(seat)):
             a = Action("kontra", seat, target=inst.item_id, level=1)
             if not self.bidding.kontra(a, seq, apply=False):
