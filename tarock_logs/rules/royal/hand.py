@@ -583,7 +583,8 @@ class RoyalHand(HandState):
             # a raise may name any active item of the pair that it raises (each is a form the
             # rules accept, the latest one first); a direct announcement names none
             targets = sorted({i.item_id: i.seq for i in related}.items(), key=lambda t: -t[1])
-            for raises in [t[0] for t in targets] or [None]:
+            names: list[str | None] = [t[0] for t in targets]
+            for raises in names or [None]:
                 a = Action("announce", seat, bonus=item.id, raises=raises)
                 if not self.bidding.announce(a, seq, apply=False):
                     out.append(a)
