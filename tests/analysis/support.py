@@ -15,8 +15,8 @@ from random import Random
 import pytest
 
 from tarock_logs import _native
+from tarock_logs.analysis.outcome import score_value
 from tarock_logs.analysis.position import Position, Setting, read_position
-from tarock_logs.rules.base import HandScore
 from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.tools.simulate import deal_pack
@@ -172,21 +172,6 @@ def _random_card(rng: Random, h: SlovenianHand) -> None:
             return
         h.pop()
     h.push(legal[0])
-
-
-def score_value(h: SlovenianHand, score: HandScore, perspective_seat: int | None) -> int:
-    """The solver's objective read off the engine's itemised score: the declarer side's items
-    plus the mondfang of each side made zero-sum (klop: the perspective's own total)."""
-    if h.contract == "klop":
-        assert perspective_seat is not None
-        return score.totals[perspective_seat]
-    v = 0
-    for it in score.items:
-        if it.seat is None or h.side(it.seat) == "M":
-            v += it.value
-        else:
-            v -= it.value
-    return v
 
 
 def engine_minimax(h: SlovenianHand, maximiser: Callable[[int], bool],

@@ -4,25 +4,17 @@ headless Chromium (never a downloaded browser), over a database made by
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-TAROCK = Path(sys.executable).with_name("tarock")
+from tests.dashboard.browser_helpers import ARGS, CHROMIUM, serve
+from tests.dashboard.dash_helpers import TAROCK
+
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,41 +23,14 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("analysed") / "a.duckdb"
     subprocess.run([str(TAROCK), "ingest", str(ROOT / "sample_logs" / "disputed"), "--db",
                     str(db), "--analyse", "--analyse-tricks", "3"], check=True,
                    capture_output=True)  # fmt: skip
-    port = _free_port()
-    proc = subprocess.Popen(
-        [str(TAROCK), "dashboard", "--db", str(db), "--port", str(port), "--host", "127.0.0.1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "TAROCK_DB": ""},
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                time.sleep(0.2)
+    with serve(db) as url:
         yield url, db
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def _settle(page: object) -> None:
