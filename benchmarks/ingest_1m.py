@@ -19,6 +19,7 @@ object on stdout; progress on stderr.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import resource
 import shutil
 import sys
@@ -52,22 +53,31 @@ class Sampler(threading.Thread):
 
 
 def write_copies(
-    lines: list[bytes], n_hands: int, per_file: int, folder: Path, prefix: bytes
+    lines: list[bytes],
+    n_hands: int,
+    per_file: int,
+    folder: Path,
+    prefix: bytes,
+    dated: bool = False,
 ) -> int:
-    """Write ``n_hands`` hands as renamed copies of the pool ``lines`` (16 hands each)."""
-    written = 0
-    file_no = 0
-    copy = 0
+    """Write ``n_hands`` hands as renamed copies of the pool ``lines`` (16 hands each) into
+    files of ``per_file`` hands; ``dated``: each copy's sessions get an event date a day later
+    than the copy before (from 2024-01-01)."""
+    written = file_no = copy = in_file = 0
     out = None
-    in_file = 0
+    start = dt.date(2024, 1, 1)
     while written < n_hands:
+        day = (start + dt.timedelta(days=copy)).isoformat().encode()
         for line in lines:
             if written >= n_hands:
                 break
             if out is None:
                 out = open(folder / f"part-{file_no:05d}.jsonl", "wb")
                 in_file = 0
-            out.write(line.replace(prefix, prefix + b"c%d-" % copy))
+            line = line.replace(prefix, prefix + b"c%d-" % copy)
+            if dated:
+                line = line.replace(b'"id":', b'"event":{"date":"' + day + b'"},"id":', 1)
+            out.write(line)
             n = line.count(b'"number":')
             written += n
             in_file += n

@@ -28,7 +28,6 @@ the most actions (p95 target ≤ 150 ms). One JSON object on stdout, progress on
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import statistics
@@ -40,6 +39,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.ingest_1m import write_copies  # noqa: E402 (the same copies, dated)
 
 TAROCK = Path(sys.executable).with_name("tarock")
 
@@ -81,37 +82,6 @@ def _pss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-def write_copies(
-    lines: list[bytes], n_hands: int, per_file: int, folder: Path, prefix: bytes
-) -> int:
-    """``n_hands`` hands as renamed copies of the pool ``lines``, each copy a day later."""
-    written = file_no = copy = in_file = 0
-    out = None
-    start = dt.date(2024, 1, 1)
-    while written < n_hands:
-        day = (start + dt.timedelta(days=copy)).isoformat().encode()
-        for line in lines:
-            if written >= n_hands:
-                break
-            if out is None:
-                out = open(folder / f"part-{file_no:05d}.jsonl", "wb")
-                in_file = 0
-            line = line.replace(prefix, prefix + b"c%d-" % copy)
-            line = line.replace(b'"id":', b'"event":{"date":"' + day + b'"},"id":', 1)
-            out.write(line)
-            n = line.count(b'"number":')
-            written += n
-            in_file += n
-            if in_file >= per_file:
-                out.close()
-                out = None
-                file_no += 1
-        copy += 1
-    if out is not None:
-        out.close()
-    return written
-
-
 def build(args: argparse.Namespace) -> dict[str, Any]:
     from tarock_logs.tools.simulate import dumps_session, simulate_hands
 
@@ -128,7 +98,12 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     pool = simulate_hands(args.pool, args.seed, hands_per_session=16)
     lines = [dumps_session(s) for s in pool]
     written = write_copies(
-        lines, args.hands, args.per_file, logs, f'"sim-slovenian-{args.seed}-'.encode()
+        lines,
+        args.hands,
+        args.per_file,
+        logs,
+        f'"sim-slovenian-{args.seed}-'.encode(),
+        dated=True,
     )
     size = sum(p.stat().st_size for p in logs.iterdir())
     say(f"generated {written} hands ({size / 1e6:.0f} MB) in {time.perf_counter() - t0:.0f} s")
