@@ -1,9 +1,11 @@
 """The replayer shows every legal card's value and steps from mistake to mistake, in Debian's
 headless Chromium (never a downloaded browser), over a database made by
-``tarock ingest --analyse``; the screenshot lands in ``docs/analysis-replay.png``."""
+``tarock ingest --analyse``; the screenshot goes to the test's temporary folder, and to
+``docs/analysis-replay.png`` with ``UPDATE_SCREENSHOTS=1``."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +43,7 @@ def _settle(page: object) -> None:
     page.wait_for_selector("[data-test-script-state='notRunning']", timeout=60_000)  # type: ignore[attr-defined]
 
 
-def test_the_replayer_shows_card_values_and_steps_to_the_next_mistake(served) -> None:  # type: ignore[no-untyped-def]
+def test_the_replayer_shows_card_values_and_steps_to_the_next_mistake(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import sync_playwright
 
     url, db = served
@@ -73,7 +75,13 @@ def test_the_replayer_shows_card_values_and_steps_to_the_next_mistake(served) ->
             assert page.locator("[data-testid='stException']").count() == 0
             page.locator(".st-key-card_values").scroll_into_view_if_needed()
             page.wait_for_timeout(300)
-            page.screenshot(path=str(ROOT / "docs" / "analysis-replay.png"), full_page=False)
+            shot = (
+                ROOT / "docs" / "analysis-replay.png"
+                if os.environ.get("UPDATE_SCREENSHOTS")
+                else tmp_path / "analysis-replay.png"
+            )
+            page.screenshot(path=str(shot), full_page=False)
+            assert shot.stat().st_size > 0
         finally:
             browser.close()
 
