@@ -54,11 +54,9 @@ from tarock_logs.store import facts, process, scaleout, sources, tournaments
 from tarock_logs.store import lock as writer_lock
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
+from tarock_logs.store.paths import DB_ENV as DB_ENV
+from tarock_logs.store.paths import DEFAULT_DB as DEFAULT_DB
 from tarock_logs.store.schema import migrate
-
-#: Environment variable naming the database when ``--db`` is not given.
-DB_ENV = "TAROCK_DB"
-DEFAULT_DB = "tarock.duckdb"
 
 
 def default_db() -> str:

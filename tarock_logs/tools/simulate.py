@@ -34,13 +34,9 @@ from tarock_logs.log import writer
 from tarock_logs.log.models import FORMAT_NAME, FORMAT_VERSION, SessionAdapter
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, DealShape, GameEngine, HandScore, HandState, Ruleset
+from tarock_logs.tools.disputes import DISPUTE_KINDS as DISPUTE_KINDS
 from tarock_logs.tools.sim_players import Policy, get_policy
 from tarock_logs.verdict.convert import action_to_log, score_to_log
-
-#: The kinds of irregularity ``--plant-disputes`` plants, in the order they are handed out.
-DISPUTE_KINDS = (
-    "illegal_card", "wrong_score_item", "bad_discard", "bad_kontra", "wrong_placement_points",
-)  # fmt: skip
 
 #: The kinds each game's simulation can plant (discards and the partner's kontra are
 #: Slovenian situations).
