@@ -15,16 +15,17 @@ the input had errors, 2 on usage errors.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from tarock_logs.analysis.hand import LABEL, HandAnalysis, iter_analyses
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.log.reader import read_paths
+
+if TYPE_CHECKING:
+    from tarock_logs.analysis.hand import HandAnalysis
 
 FORMATS = ("table", "json", "jsonl")
 BACKENDS = ("auto", "native", "python")
@@ -40,6 +41,8 @@ def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
 
 
 def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
+    from tarock_logs.analysis.hand import LABEL
+
     cards = [c for h in hands for c in h.cards]
     return {
         "label": LABEL,
@@ -61,6 +64,8 @@ def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
 
 
 def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
+    from tarock_logs.analysis.hand import LABEL
+
     title = (f"{ha.session} hand {ha.hand_number} ({ha.contract or '?'}"
              + (f", declarer seat {ha.declarer}" if ha.declarer is not None else "")
              + f") — {LABEL}")  # fmt: skip
@@ -134,6 +139,9 @@ def analyse_command(
     for p in paths:
         if not p.exists():
             raise fail(f"no such file or folder: {p}")
+    from tarock_logs.analysis.hand import LABEL, iter_analyses
+    from tarock_logs.log.reader import read_paths
+
     out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
     results: list[tuple[HandAnalysis, str]] = []
     errors = 0

@@ -14,7 +14,7 @@ import dataclasses
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
@@ -33,12 +33,15 @@ from tarock_logs.cli.common import (
     progress_enabled,
 )
 from tarock_logs.log.errors import LogError, canonical_code, printable
-from tarock_logs.log.reader import read_paths
 from tarock_logs.report.text import plural
-from tarock_logs.rules import get_engine
-from tarock_logs.verdict.audit import HandAudit, SessionAudit, audit_session
-from tarock_logs.verdict.findings import VERIFICATION_STATES, Finding
-from tarock_logs.verdict.tournament import TournamentAudit, audit_tournaments
+
+if TYPE_CHECKING:
+    from tarock_logs.verdict.audit import HandAudit, SessionAudit
+    from tarock_logs.verdict.findings import Finding
+    from tarock_logs.verdict.tournament import TournamentAudit
+
+    #: one session record's input errors and its audit (None: no readable session)
+    _Audited = tuple[list[dict[str, Any]], SessionAudit | None]
 
 FORMATS = ("table", "json", "jsonl")
 #: how each severity is marked in the table (the marker also says it without colour)
@@ -70,15 +73,13 @@ def _error_dict(err: LogError, file: str, line: int | None) -> dict[str, Any]:
 
 def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
     """Sessions and input errors (with warnings) from the project's lenient reader."""
+    from tarock_logs.log.reader import read_paths
+
     for rec in read_paths(paths, exclude):
         file = str(rec.file)
         line = rec.line
         errors = [_error_dict(e, file, line) for e in rec.all_errors()]
         yield _Input(file, rec.session, errors)
-
-
-#: one session record's input errors and its audit (None: no readable session)
-_Audited = tuple[list[dict[str, Any]], SessionAudit | None]
 
 
 def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: str | None,
@@ -87,6 +88,8 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
     reader's order: audited here, or on a Dask cluster (``dask``: a scheduler's address or
     ``local``, see :mod:`tarock_logs.store.scaleout`), with the same records either way."""
     if dask is None:
+        from tarock_logs.verdict.audit import audit_session
+
         for item in read_inputs(paths, exclude):
             sa = None
             if item.session is not None:
@@ -130,6 +133,8 @@ def current_code(code: str) -> str:
     new = canonical_code(code)
     if new != code:
         return new
+    from tarock_logs.rules import get_engine
+
     for game in GAMES:
         eng = get_engine(game)
         if eng is not None and code in eng.code_aliases:
@@ -152,6 +157,8 @@ def _dumps(obj: Any) -> str:
 
 
 def _counts(states: Iterable[str]) -> dict[str, int]:
+    from tarock_logs.verdict.findings import VERIFICATION_STATES
+
     out: dict[str, int] = dict.fromkeys(VERIFICATION_STATES, 0)
     for s in states:
         out[s] += 1
@@ -390,6 +397,8 @@ def _session_records(
 
 
 def _check_ruleset(ruleset: str) -> None:
+    from tarock_logs.rules import get_engine
+
     for game in GAMES:
         eng = get_engine(game)
         if eng is None:
@@ -497,6 +506,8 @@ def audit_command(
             status.stop()
     if n_inputs == 0:
         raise fail(f"no log files found in {', '.join(str(p) for p in paths)}")
+    from tarock_logs.verdict.tournament import audit_tournaments
+
     tournaments = audit_tournaments(sessions)
     summ = _summary(hands, sessions, tournaments, input_errors, ruleset, sel)
     if fmt == "jsonl":

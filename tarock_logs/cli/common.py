@@ -8,9 +8,11 @@ import re
 import sys
 from enum import IntEnum
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 #: the exit codes as ``--help`` and the docs list them (:class:`ExitCode`)
 EXIT_CODES_HELP = (
@@ -20,14 +22,33 @@ EXIT_CODES_HELP = (
     "interrupted."
 )
 
+
+class _Group(TyperGroup):
+    """A command group whose ``--help`` flag defaults to False rather than None.
+
+    Typer coerces a parameter's value through a pydantic ``TypeAdapter`` unless the value is
+    already a bool; a group's unset ``--help`` is None, so ``tarock CMD --help`` paid for
+    importing pydantic (and building an adapter) for nothing. With the default False the flag
+    needs no coercion and the help reads the same."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None and option.default is None:
+            option.default = False
+        return option
+
+
 app = typer.Typer(
+    cls=_Group,
     name="tarock",
     help="Validate, replay, audit, store and explore recorded tarock games.\n\n" + EXIT_CODES_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-import_app = typer.Typer(help="Convert logs from other programs into the tarock log format.")
+import_app = typer.Typer(
+    cls=_Group, help="Convert logs from other programs into the tarock log format."
+)
 app.add_typer(import_app, name="import")
 
 

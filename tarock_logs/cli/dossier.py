@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, checked_paths, err_console, fail
-from tarock_logs.log import models as m
-from tarock_logs.log.reader import read_paths
-from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
 from tarock_logs.report.i18n import LANGS
-from tarock_logs.verdict.audit import hand_content_hash
+
+if TYPE_CHECKING:
+    from tarock_logs.log import models as m
 
 
 def _find_by_id(sessions: list[tuple[str, m.Session]], hand_id: str) -> tuple[str, m.Session, int]:
     """The (file, session, hand number) of the hand whose content hash (or source id, or a
     unique prefix of the hash of at least 8 characters) is ``hand_id``."""
+    from tarock_logs.verdict.audit import hand_content_hash
+
     found: list[tuple[str, m.Session, int]] = []
     for file, s in sessions:
         for h in s.hands:
@@ -67,6 +69,9 @@ def dossier_command(
     paths = checked_paths(args)
     if (hand is None) == (hand_id is None):
         raise fail("give the hand with --hand NUMBER (and --session) or with --hand-id ID")
+    from tarock_logs.log.reader import read_paths
+    from tarock_logs.report.dossier import DossierError, build_dossier, find_hand
+
     sessions: list[tuple[str, m.Session]] = []
     for rec in read_paths(paths):
         for e in rec.all_errors():

@@ -11,9 +11,7 @@ import orjson
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, fail
-from tarock_logs.store.export import ExportError
-from tarock_logs.store.export import export as run_export
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB
+from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
 
 
 class ExportTo(str, Enum):
@@ -34,6 +32,9 @@ def export(
     json_out: Annotated[bool, typer.Option("--json", help="Print the row counts as JSON.")] = False,
 ) -> None:
     """Export every table of the database (read-only) to OUT_DIR."""
+    from tarock_logs.store.export import ExportError
+    from tarock_logs.store.export import export as run_export
+
     try:
         rows = run_export(db, to.value, out_dir, overwrite=overwrite)
     except ExportError as exc:

@@ -25,14 +25,15 @@ import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
 from tarock_logs.log.errors import printable
-from tarock_logs.log.reader import iter_log_files, log_kind, read_file
-from tarock_logs.log.writer import dumps_sessions
 
 _REPAIRABLE = frozenset({"json.bom"})
 
 
 def canonical_text(path: Path) -> tuple[bytes | None, list[str]]:
     """The canonical bytes of a log file, or None with the reasons it cannot be formatted."""
+    from tarock_logs.log.reader import log_kind, read_file
+    from tarock_logs.log.writer import dumps_sessions
+
     records = list(read_file(path))
     problems = [
         str(e) for r in records for e in r.all_errors()
@@ -65,6 +66,8 @@ def _same(path: Path, data: bytes) -> bool:
 
 
 def _targets(paths: list[Path], exclude: list[str], out: Path | None) -> list[tuple[Path, Path]]:
+    from tarock_logs.log.reader import iter_log_files
+
     pairs = []
     single = len(paths) == 1 and paths[0].is_file()
     for root in paths:

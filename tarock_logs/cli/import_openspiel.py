@@ -20,16 +20,16 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import orjson
 import typer
-from pydantic import ValidationError
 
 from tarock_logs.cli.common import ExitCode, err_console, fail, import_app, progress_enabled
 from tarock_logs.log.errors import LogError
-from tarock_logs.log.models import Session, SessionAdapter
-from tarock_logs.tools.importers.openspiel import OpenSpielFormatError, record_to_session
+
+if TYPE_CHECKING:
+    from tarock_logs.log.models import Session
 
 #: Error codes of this importer (each rejected line gets one).
 IMPORT_CODES = {
@@ -54,6 +54,11 @@ def import_lines(lines: Iterable[bytes | str], *, name: str) -> Iterator[Importe
 
     ``name`` is the file name used in errors and in the session ids (its stem).
     """
+    from pydantic import ValidationError
+
+    from tarock_logs.log.models import SessionAdapter
+    from tarock_logs.tools.importers.openspiel import OpenSpielFormatError, record_to_session
+
     stem = Path(name).name.split(".")[0] or "openspiel"
     for lineno, raw in enumerate(lines, start=1):
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw

@@ -16,9 +16,6 @@ from pathlib import Path
 import typer
 
 from tarock_logs.cli.common import ExitCode, err_console, fail, import_app
-from tarock_logs.log.writer import dumps_session
-from tarock_logs.tools.importers import IMPORTERS
-from tarock_logs.tools.importers.scoresheet import import_sheet
 
 
 @import_app.callback(invoke_without_command=True)
@@ -30,6 +27,8 @@ def _import(
 ) -> None:
     """Convert records of other programs and of people into the tarock log format."""
     if list_:
+        from tarock_logs.tools.importers import IMPORTERS
+
         for imp in IMPORTERS.values():
             typer.echo(f"{imp.name}\n  usage:   {imp.command}\n  reads:   {imp.input}")
             typer.echo(f"  carries: {imp.carries}\n  cannot:  {imp.cannot_carry}")
@@ -61,6 +60,9 @@ def import_scoresheet(
         raise fail(f"{output}: the output must end in .jsonl (or be - for stdout)")
     if session is not None and len(files) > 1:
         raise fail("--session names one session: give one sheet")
+    from tarock_logs.log.writer import dumps_session
+    from tarock_logs.tools.importers.scoresheet import import_sheet
+
     overrides = {
         "game": game,
         "ruleset": ruleset,

@@ -5,19 +5,16 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import orjson
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail, progress_enabled
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB, IngestIOError, IngestLocked
-from tarock_logs.store.ingest import ingest as run_ingest
-from tarock_logs.store.scaleout import SchedulerUnreachable
-from tarock_logs.store.schema import SchemaError
-from tarock_logs.store.sources import list_files
+from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class IngestFormat(str, Enum):
@@ -121,10 +118,27 @@ def ingest(
     `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
     changed file's hands are replaced. Readers of the database keep working meanwhile (the new
     database is published atomically at the end)."""
+    import duckdb
+
+    from tarock_logs.store.ingest import IngestIOError, IngestLocked
+    from tarock_logs.store.ingest import ingest as run_ingest
+    from tarock_logs.store.scaleout import SchedulerUnreachable
+    from tarock_logs.store.schema import SchemaError
+
     show = progress_enabled(quiet, fmt.value)
     progress = None
     bar: Progress | None = None
     if show:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        from tarock_logs.store.sources import list_files
+
         bar = Progress(
             TextColumn("{task.description}"),
             BarColumn(),

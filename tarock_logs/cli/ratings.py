@@ -9,16 +9,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import duckdb
 import orjson
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from tarock_logs.cli.common import ExitCode, app, fail
-from tarock_logs.store import connect_readonly
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB
-from tarock_logs.store.ratings import METHOD, ratings
+from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
 
 GAMES = ("slovenian", "zwanzigerrufen", "royal")
 
@@ -49,6 +46,11 @@ def ratings_command(
     the same ratings."""
     if game is not None and game not in GAMES:
         raise fail(f"--game must be one of {', '.join(GAMES)}", ExitCode.USAGE)
+    import duckdb
+
+    from tarock_logs.store import connect_readonly
+    from tarock_logs.store.ratings import METHOD, ratings
+
     try:
         con = connect_readonly(db)
     except FileNotFoundError:

@@ -8,13 +8,7 @@ from typing import Annotated
 import typer
 
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
-from tarock_logs.tools.simulate import (
-    DISPUTE_KINDS,
-    SimulationError,
-    TournamentSpec,
-    simulate_tournament,
-    write_result,
-)
+from tarock_logs.tools.disputes import DISPUTE_KINDS
 
 
 def _parse_tables(text: str) -> tuple[int, ...]:
@@ -59,6 +53,13 @@ def simulate(
     """Simulate a tournament (rounds x tables, one session per table and round) through the
     rules engine with heuristic players, and write one .jsonl per round (one session per
     line) to OUT, plus disputes.manifest when disputes were planted."""
+    from tarock_logs.tools.simulate import (
+        SimulationError,
+        TournamentSpec,
+        simulate_tournament,
+        write_result,
+    )
+
     spec = TournamentSpec(
         seed=seed, game=game, tables=_parse_tables(tables), rounds=rounds,
         games_per_round=games_per_round, plant_disputes=plant_disputes, ruleset=ruleset,

@@ -7,19 +7,18 @@ import datetime as dt
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
 import orjson
-import polars as pl
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from tarock_logs.cli.common import ExitCode, app, fail
-from tarock_logs.store import connect_readonly
-from tarock_logs.store import stats as st
-from tarock_logs.store.ingest import DB_ENV, DEFAULT_DB
+from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class StatsFormat(str, Enum):
@@ -108,6 +107,8 @@ def _print_table(name: str, df: pl.DataFrame, console: Console, columns: list[st
 
 def _drill_args(items: list[str]) -> dict[str, Any]:
     """``["won=true", "partner=ana"]`` → ``{"won": True, "partner": "ana"}`` (Drill fields)."""
+    from tarock_logs.store import stats as st
+
     out: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -173,6 +174,11 @@ def stats(
 ) -> None:
     """Statistics of the stored hands; every filter also applies to `--hands` (drill-down).
     Rates come with `enough` (at least 10 hands) so thin samples are visible."""
+    import duckdb
+
+    from tarock_logs.store import connect_readonly
+    from tarock_logs.store import stats as st
+
     if role is not None and role not in st.ROLES:
         raise fail(f"--role must be one of {', '.join(st.ROLES)}", ExitCode.USAGE)
     f = st.Filters(

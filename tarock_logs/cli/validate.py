@@ -19,7 +19,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
@@ -35,7 +35,9 @@ from tarock_logs.cli.common import (
     progress_enabled,
 )
 from tarock_logs.log.errors import LogError, severity_of
-from tarock_logs.log.reader import SessionRecord, iter_log_files, read_file
+
+if TYPE_CHECKING:
+    from tarock_logs.log.reader import SessionRecord
 
 
 def plural(n: int, noun: str) -> str:
@@ -131,6 +133,8 @@ def validate_paths(
     (``session.duplicate``) and a hand recorded twice with the same deal, actions and result
     (``hand.duplicate``; the same *deal* alone is normal in pre-dealt tournaments).
     """
+    from tarock_logs.log.reader import iter_log_files, read_file
+
     summary = ValidationSummary()
     seen = DuplicateTracker() if duplicates else None
     for f in iter_log_files(paths, exclude):
@@ -203,6 +207,8 @@ def validate(
     if fmt not in ("table", "json"):
         raise fail(f"unknown --format {fmt!r} (use table or json)")
     paths = checked_paths(args)  # an empty or missing path: exit 2
+    from tarock_logs.log.reader import iter_log_files
+
     if next(iter(iter_log_files(paths, exclude)), None) is None:
         raise fail(f"no log files found in {', '.join(str(p) for p in paths)}")
     out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False)

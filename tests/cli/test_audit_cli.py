@@ -149,12 +149,13 @@ def test_missing_path_exits_2(tmp_path: Path) -> None:
 
 
 def test_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tarock_logs.cli.audit as cli_audit
+    # (the command imports audit_session when it runs: patch it where it is defined)
+    import tarock_logs.verdict.audit as verdict_audit
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(cli_audit, "audit_session", boom)
+    monkeypatch.setattr(verdict_audit, "audit_session", boom)
     monkeypatch.setattr(sys, "argv", ["tarock", "audit", str(APPENDIX_B)])
     with pytest.raises(SystemExit) as exc:
         main()
