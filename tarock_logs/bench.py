@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -57,13 +57,16 @@ JSON_KEYS = (
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
-    "startup_s",
+    "startup_s", "startup_validate_s",
 )  # fmt: skip
 #: the keys a run with ``--dask`` adds (:func:`stage_dask`)
 DASK_KEYS = ("dask_ingest_hands_per_s", "dask_vs_ingest", "dask_workers")
 
-#: how many times ``tarock --help`` is started for ``startup_s`` (the median is reported)
+#: how many times ``tarock --help`` is started for ``startup_s``, and ``tarock validate``
+#: of :data:`STARTUP_LOG` for ``startup_validate_s`` (the median is reported)
 STARTUP_RUNS = 5
+#: the small log (one file, 2 hands) ``tarock validate`` reads for ``startup_validate_s``
+STARTUP_LOG = Path(__file__).resolve().parents[1] / "sample_logs" / "slovenian" / "appendix-b.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,11 +345,12 @@ def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
     return len(games)
 
 
-def startup_seconds(runs: int = STARTUP_RUNS) -> float:
-    """The median wall time of ``tarock --help`` started ``runs`` times as a new process
-    (the command line's start-up: interpreter, imports, the commands' declarations)."""
+def startup_seconds(runs: int = STARTUP_RUNS, args: Sequence[str] = ("--help",)) -> float:
+    """The median wall time of ``tarock ARGS`` (``tarock --help`` by default) started ``runs``
+    times as a new process (the command line's start-up: interpreter, imports, the commands'
+    declarations, and whatever the command itself does)."""
     cmd = [sys.executable, "-c", "import sys; sys.argv[0] = 'tarock'; "
-           "from tarock_logs.cli import main; main()", "--help"]  # fmt: skip
+           "from tarock_logs.cli import main; main()", *args]  # fmt: skip
     times = []
     for _ in range(max(1, runs)):
         t0 = time.perf_counter()
@@ -549,6 +553,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
     say("start-up (tarock --help)")
     report["startup_s"] = startup_seconds()
+    if STARTUP_LOG.is_file():
+        say(f"start-up (tarock validate {STARTUP_LOG.name})")
+        report["startup_validate_s"] = startup_seconds(args=("validate", str(STARTUP_LOG)))
+    else:  # (an installed package without the repository's sample logs)
+        report["startup_validate_s"] = None
+        details["startup_validate"] = f"no sample log at {STARTUP_LOG}"
     report["native"] = native_card_loop()
     from tarock_logs import _native
 

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from tarock_logs.bench import (
     DASK_KEYS,
     JSON_KEYS,
+    STARTUP_LOG,
     have_openspiel,
     machine_info,
     native_card_loop,
@@ -24,7 +25,7 @@ DOCUMENTED_KEYS = {
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
-    "startup_s",
+    "startup_s", "startup_validate_s",
 }  # fmt: skip
 
 
@@ -68,6 +69,9 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
         report["details"]["native_core"], str
     )
     assert isinstance(report["startup_s"], float) and 0 < report["startup_s"] < 60
+    if STARTUP_LOG.is_file():  # (the repository's sample logs: always in a checkout)
+        assert isinstance(report["startup_validate_s"], float)
+        assert 0 < report["startup_validate_s"] < 60
     assert not set(DASK_KEYS) & set(report)  # only with --dask
 
 
