@@ -13,7 +13,11 @@ setup(
         Extension(
             "tarock_logs._native._core",
             sources=["tarock_logs/_native/module.c", "tarock_logs/_native/solver.c"],
-            depends=["tarock_logs/_native/cards.h", "tarock_logs/_native/solver.h"],
+            depends=[
+                "tarock_logs/_native/cards.h",
+                "tarock_logs/_native/cardloop.h",
+                "tarock_logs/_native/solver.h",
+            ],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
         )

@@ -360,11 +360,13 @@ def startup_seconds(runs: int = STARTUP_RUNS, args: Sequence[str] = ("--help",))
 
 
 def native_card_loop() -> bool:
-    """Whether the replay's card loop runs as native code. Not yet: the C extension
-    (:mod:`tarock_logs._native`) holds the card primitives and the analysis solver, and the
-    replay's fast path is still the pure-Python one, so this is False even when the
-    extension is loaded (``details.native_core`` says whether it is)."""
-    return False
+    """Whether the replay's card loop runs as native code: the Slovenian fast path's card play
+    in C (``tarock_logs/_native/cardloop.h``) when the C extension is built and not switched
+    off (``TAROCK_NATIVE=0``; ``details.native_core`` says why not). The Zwanzigerrufen and
+    Royal Tarock card loops are still Python, and so is everything around the card play."""
+    from tarock_logs.rules.slovenian.fast.fastpath import native_card_loop as slovenian
+
+    return slovenian()
 
 
 def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:

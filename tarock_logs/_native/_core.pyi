@@ -1,6 +1,6 @@
 """Type stubs of the C extension (``module.c``)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 OBJECTIVE_INTS: int
 
@@ -8,6 +8,18 @@ def legal(hand: int, trick: Sequence[int], rules: Sequence[int]) -> int: ...
 def winner(trick: Sequence[int], colour_valat: bool) -> int: ...
 def thirds(mask: int) -> int: ...
 def tables() -> tuple[tuple[int, int, int], ...]: ...
+def play_cards(
+    hands: Sequence[Iterable[str]],
+    actions: Sequence[object],
+    start: int,
+    leader: int,
+    order: dict[int, tuple[int, ...]],
+    rules: Sequence[int],
+    cid: dict[str, int],
+    tricks_total: int,
+    declarer: int,
+    ends: int,
+) -> tuple[list[tuple[int, list[str], int]], list[int], list[int], list[int], bool] | None: ...
 
 class Solver:
     nodes: int

@@ -111,6 +111,8 @@ typedef struct {
     int emperor_always;   /* skis and mond in the trick force the pagat whenever it is held */
     int colour_valat;     /* the colour-valat trick-winner rule */
     int protected_[2];    /* announced ultimo cards, in the engine's order (pagat first), or -1 */
+    int protect_either;   /* only protected cards legal: either may be played (else the pagat
+                             is kept, spec 8.4(c)); 0 in the solver's rules */
 } tk_rules;
 
 /* OpenSpiel's overtake rule (Appendix A.6): judged by rank within the suit played. */
@@ -179,9 +181,16 @@ static inline tk_set tk_legal(tk_set hand, const int *trick, int k, const tk_rul
         if (!r->pagat_last_tarok || (hand & TK_TAROKS & ~TK_BIT(TK_PAGAT)))
             cands &= ~TK_BIT(TK_PAGAT);
     }
-    for (int i = 0; i < 2; i++) {
-        int x = r->protected_[i];
-        if (x >= 0 && tk_popcount(cands) > 1 && (cands & TK_BIT(x))) cands &= ~TK_BIT(x);
+    /* spec 8.4(c): a protected card waits while another card is legal; when only protected
+     * cards are legal, either may be played under protect_either */
+    tk_set held = 0;
+    for (int i = 0; i < 2; i++)
+        if (r->protected_[i] >= 0) held |= cands & TK_BIT(r->protected_[i]);
+    if (held && (cands & ~held || !r->protect_either)) {
+        for (int i = 0; i < 2; i++) {
+            int x = r->protected_[i];
+            if (x >= 0 && tk_popcount(cands) > 1 && (cands & TK_BIT(x))) cands &= ~TK_BIT(x);
+        }
     }
     return cands;
 }

@@ -7,8 +7,12 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "cardloop.h"
 #include "cards.h"
 #include "solver.h"
+
+/* attribute names of the log's actions, interned at import */
+static PyObject *s_type, *s_seat, *s_card;
 
 static int read_ints(PyObject *seq, int *out, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -31,14 +35,22 @@ static int read_ints(PyObject *seq, int *out, int max, const char *what) {
     return (int)n;
 }
 
+/* The play rules as ints: negative, pagat_restricted, pagat_last_tarok, by_rank,
+ * emperor_always, colour_valat, the two protected card ids (or -1), and optionally
+ * protect_either (0 when absent: the solver's rules). */
 static int read_rules(PyObject *seq, tk_rules *r) {
-    int v[8];
-    int n = read_ints(seq, v, 8, "rules");
+    int v[9] = {0};
+    int n = read_ints(seq, v, 9, "rules");
     if (n < 0) return -1;
-    if (n != 8) {
-        PyErr_SetString(PyExc_ValueError, "rules: 8 ints expected");
+    if (n != 8 && n != 9) {
+        PyErr_SetString(PyExc_ValueError, "rules: 8 or 9 ints expected");
         return -1;
     }
+    for (int i = 6; i < 8; i++)
+        if (v[i] < -1 || v[i] >= TK_NCARDS) {
+            PyErr_Format(PyExc_ValueError, "rules: protected card id %d outside the pack", v[i]);
+            return -1;
+        }
     r->negative = v[0];
     r->pagat_restricted = v[1];
     r->pagat_last_tarok = v[2];
@@ -47,6 +59,7 @@ static int read_rules(PyObject *seq, tk_rules *r) {
     r->colour_valat = v[5];
     r->protected_[0] = v[6];
     r->protected_[1] = v[7];
+    r->protect_either = v[8];
     return 0;
 }
 
@@ -109,6 +122,225 @@ static PyObject *py_tables(PyObject *self, PyObject *noargs) {
         PyTuple_SET_ITEM(out, i, t);
     }
     return out;
+}
+
+
+/* ------------------------------------------------------------------------ the card loop */
+
+/* The card id of a card token: `cid` maps the Slovenian pack's tokens to their ids; -1 for
+ * anything else (an unknown token, not a string). */
+static int card_id(PyObject *cid, PyObject *token) {
+    PyObject *v = PyDict_GetItemWithError(cid, token);
+    if (!v) {
+        PyErr_Clear(); /* unhashable or unknown: not a card of the pack */
+        return -1;
+    }
+    long id = PyLong_AsLong(v);
+    if (id < 0 || id >= TK_NCARDS) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)id;
+}
+
+/* An action's field (a new reference, or NULL with an exception set): from the instance's
+ * __dict__ when it has one (the log's pydantic models: one dict look-up), else by getattr
+ * (engine actions with __slots__, any other object). */
+static PyObject *field(PyObject *a, PyObject *name) {
+    PyObject **dp = _PyObject_GetDictPtr(a);
+    if (dp && *dp) {
+        PyObject *v = PyDict_GetItemWithError(*dp, name);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+        if (PyErr_Occurred()) return NULL;
+    }
+    return PyObject_GetAttr(a, name);
+}
+
+static int is_play(PyObject *t) {
+    return PyUnicode_Check(t) && PyUnicode_CompareWithASCIIString(t, "play") == 0;
+}
+
+/* play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, ends)
+ * -> None (decline) or (records, winning-card indexes, card masks, hands left, ended early).
+ * See cardloop.h; the caller is fastpath._native_play_cards. */
+static PyObject *py_play_cards(PyObject *self, PyObject *args) {
+    PyObject *hands_o, *actions_o, *order_o, *rules_o, *cid;
+    Py_ssize_t start;
+    int leader, tricks_total, declarer, ends;
+    if (!PyArg_ParseTuple(args, "OOniO!OO!iii", &hands_o, &actions_o, &start, &leader,
+                          &PyDict_Type, &order_o, &rules_o, &PyDict_Type, &cid, &tricks_total,
+                          &declarer, &ends))
+        return NULL;
+    tk_play p;
+    memset(&p, 0, sizeof p);
+    if (read_rules(rules_o, &p.rules) < 0) return NULL;
+    p.tricks_total = tricks_total;
+    p.declarer = declarer;
+    p.ends_on_win = (ends & 1) != 0;
+    p.ends_on_loss = (ends & 2) != 0;
+
+    /* the hands: one set of card tokens per seat */
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return NULL;
+    Py_ssize_t nseats = PySequence_Fast_GET_SIZE(hf);
+    if (nseats < 2 || nseats > TK_MAX_SEATS) {
+        Py_DECREF(hf);
+        Py_RETURN_NONE;
+    }
+    p.nseats = (int)nseats;
+    tk_set hands[TK_MAX_SEATS] = {0};
+    for (Py_ssize_t s = 0; s < nseats; s++) {
+        PyObject *it = PyObject_GetIter(PySequence_Fast_GET_ITEM(hf, s));
+        if (!it) {
+            Py_DECREF(hf);
+            return NULL;
+        }
+        PyObject *c;
+        while ((c = PyIter_Next(it))) {
+            int id = card_id(cid, c);
+            Py_DECREF(c);
+            if (id < 0) {
+                Py_DECREF(it);
+                Py_DECREF(hf);
+                Py_RETURN_NONE;
+            }
+            hands[s] |= TK_BIT(id);
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) {
+            Py_DECREF(hf);
+            return NULL;
+        }
+    }
+    Py_DECREF(hf);
+
+    /* the trick order from each leader */
+    for (int s = 0; s < p.nseats; s++) {
+        PyObject *key = PyLong_FromLong(s);
+        if (!key) return NULL;
+        PyObject *seats = PyDict_GetItemWithError(order_o, key);
+        Py_DECREF(key);
+        if (!seats) {
+            if (PyErr_Occurred()) return NULL;
+            continue; /* a seat that does not play */
+        }
+        int len = read_ints(seats, p.order[s], 4, "order");
+        if (len < 0) return NULL;
+        for (int j = 0; j < len; j++)
+            if (p.order[s][j] < 0 || p.order[s][j] >= p.nseats) Py_RETURN_NONE;
+        p.order_len[s] = len;
+    }
+
+    /* the card actions: each must be a play of a card of the pack */
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return NULL;
+    Py_ssize_t total = PySequence_Fast_GET_SIZE(af);
+    Py_ssize_t n = total - start;
+    if (start < 0 || n <= 0 || n > TK_NCARDS) {
+        Py_DECREF(af);
+        Py_RETURN_NONE;
+    }
+    int seat[TK_NCARDS], card[TK_NCARDS];
+    PyObject *token[TK_NCARDS];
+    Py_ssize_t got = 0;
+    PyObject *result = NULL;
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < n && ok; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(af, start + i);
+        PyObject *t = field(a, s_type);
+        if (!t) {
+            ok = 0;
+            break;
+        }
+        int play = is_play(t);
+        Py_DECREF(t);
+        if (!play) {
+            ok = 0;
+            break;
+        }
+        PyObject *so = field(a, s_seat);
+        if (!so) {
+            ok = 0;
+            break;
+        }
+        long sv = PyLong_Check(so) ? PyLong_AsLong(so) : -1;
+        Py_DECREF(so);
+        if (sv < 0 || sv >= p.nseats) {
+            ok = 0;
+            break;
+        }
+        PyObject *co = field(a, s_card);
+        if (!co) {
+            ok = 0;
+            break;
+        }
+        int id = card_id(cid, co);
+        if (id < 0) {
+            Py_DECREF(co);
+            ok = 0;
+            break;
+        }
+        seat[i] = (int)sv;
+        card[i] = id;
+        token[i] = co; /* a new reference, released below */
+        got = i + 1;
+    }
+    Py_DECREF(af);
+    if (!ok) {
+        PyErr_Clear(); /* an action without those fields: the reference reports it */
+        goto done;
+    }
+    tk_trick tricks[TK_MAX_TRICKS];
+    int early = 0;
+    int nt = tk_play_cards(&p, hands, leader, seat, card, (int)n, tricks, &early);
+    if (nt < 0) goto done;
+
+    /* the records (leader, [card tokens], winner), the winning indexes, the masks */
+    PyObject *recs = PyList_New(nt), *wins = PyList_New(nt), *masks = PyList_New(nt);
+    PyObject *left = PyList_New(p.nseats);
+    if (!recs || !wins || !masks || !left) goto fail;
+    for (int k = 0, i = 0; k < nt; k++) {
+        tk_trick *t = &tricks[k];
+        PyObject *cards = PyList_New(t->n);
+        if (!cards) goto fail;
+        for (int j = 0; j < t->n; j++, i++) {
+            Py_INCREF(token[i]);
+            PyList_SET_ITEM(cards, j, token[i]);
+        }
+        PyObject *rec = Py_BuildValue("(iNi)", t->leader, cards, t->winner);
+        if (!rec) goto fail;
+        PyList_SET_ITEM(recs, k, rec);
+        PyObject *w = PyLong_FromLong(t->wi), *m = PyLong_FromUnsignedLongLong(t->mask);
+        if (!w || !m) {
+            Py_XDECREF(w);
+            Py_XDECREF(m);
+            goto fail;
+        }
+        PyList_SET_ITEM(wins, k, w);
+        PyList_SET_ITEM(masks, k, m);
+    }
+    for (int s = 0; s < p.nseats; s++) {
+        PyObject *m = PyLong_FromUnsignedLongLong(hands[s]);
+        if (!m) goto fail;
+        PyList_SET_ITEM(left, s, m);
+    }
+    result = Py_BuildValue("(NNNNO)", recs, wins, masks, left, early ? Py_True : Py_False);
+    goto done;
+fail:
+    Py_XDECREF(recs);
+    Py_XDECREF(wins);
+    Py_XDECREF(masks);
+    Py_XDECREF(left);
+    for (Py_ssize_t i = 0; i < got; i++) Py_DECREF(token[i]);
+    return NULL;
+done:
+    for (Py_ssize_t i = 0; i < got; i++) Py_DECREF(token[i]);
+    if (result) return result;
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
 }
 
 /* ------------------------------------------------------------------------ Solver */
@@ -389,6 +621,9 @@ static PyMethodDef module_methods[] = {
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
     {"thirds", py_thirds, METH_VARARGS, "thirds(mask) -> card points of the pile in thirds"},
     {"tables", py_tables, METH_NOARGS, "tables() -> per card id (suit, strength, points)"},
+    {"play_cards", py_play_cards, METH_VARARGS,
+     "play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, "
+     "ends) -> None or (records, wins, masks, hands left, ended early): the card loop"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -400,6 +635,10 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&SolverType) < 0) return NULL;
+    s_type = PyUnicode_InternFromString("type");
+    s_seat = PyUnicode_InternFromString("seat");
+    s_card = PyUnicode_InternFromString("card");
+    if (!s_type || !s_seat || !s_card) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&SolverType);

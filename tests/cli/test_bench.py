@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import orjson
 import pytest
 from typer.testing import CliRunner
@@ -63,8 +65,8 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
         assert report["openspiel_hands_per_s"] is None
     # the simulated data replays clean, so both programs accepted the same games
     assert report["details"]["replay_hands_not_clean"] == 0
-    # no native card loop yet (whether the C extension is loaded is a detail), start-up timed
-    assert report["native"] is False
+    # the card loop is native exactly when the C extension is loaded; start-up timed
+    assert report["native"] is (report["details"]["native_core"] is True)
     assert report["details"]["native_core"] is True or isinstance(
         report["details"]["native_core"], str
     )
@@ -75,8 +77,25 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
     assert not set(DASK_KEYS) & set(report)  # only with --dask
 
 
-def test_native_is_reported_false_until_the_card_loop_is_native() -> None:
-    assert native_card_loop() is False
+def test_native_is_reported_when_the_card_loop_runs_in_c() -> None:
+    from tarock_logs import _native
+
+    assert native_card_loop() is _native.available()
+
+
+def test_native_is_reported_false_with_tarock_native_0() -> None:
+    """``TAROCK_NATIVE=0`` forces the pure-Python fallback, and the bench says so."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", "from tarock_logs.bench import native_card_loop as n; print(n())"],
+        env={**os.environ, "TAROCK_NATIVE": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == "False"
 
 
 @pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")

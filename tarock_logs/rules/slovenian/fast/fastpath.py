@@ -55,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from tarock_logs import _native
 from tarock_logs.rules.base import Action, FastReplay, HandScore, TrickRows
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast.cardbits import (
@@ -79,7 +80,18 @@ from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_fact
 from tarock_logs.rules.slovenian.state import Phase
 from tarock_logs.rules.slovenian.tricks import KINGS, PACK_SET, SUIT, PlayRules, Trick, thirds
 
-__all__ = ["fast_replay", "trick_views"]
+__all__ = ["fast_replay", "native_card_loop", "trick_views"]
+
+#: the native card loop (``tarock_logs/_native/cardloop.h``), or None: built without a C
+#: compiler, or switched off with ``TAROCK_NATIVE=0``; then :func:`_play_cards` is the loop
+_CORE: Final = _native.core
+
+
+def native_card_loop() -> bool:
+    """Whether the card loop of :func:`fast_replay` runs as native code (the C twin of
+    :func:`_play_cards`, :func:`_native_play_cards`), or in Python."""
+    return _CORE is not None
+
 
 _CID: Final = CID
 _CARD: Final = CARD
@@ -547,6 +559,53 @@ def fast_replay(
     return FastReplay(score, h, rebuild, tricks.views, trick_rows=tricks.rows)
 
 
+def _native_play_cards(
+    h: SlovenianHand, actions: Sequence[Any], k: int
+) -> tuple[list[TrickRecord], list[int], list[int]] | None:
+    """:func:`_play_cards` in C (``_native/cardloop.h``): the same tricks, the same state left
+    on ``h``, the same declines; differential-tested against the Python loop
+    (tests/rules/slovenian/test_native_cards.py)."""
+    assert _CORE is not None
+    pr = h._pr or h._play_rules()
+    prot = [CID[x] for x in h._protected]
+    contract = h.contract
+    # berač ends at the declarer's first trick (1), (colour) valat at his first lost one (2)
+    ends = (1 if contract in ("berac", "odprti_berac") else 0) | (
+        2 if contract in ("barvni_valat", "valat") or "barvni_valat" in h.ann else 0
+    )
+    rules = (
+        pr.negative,
+        pr.pagat_restricted,
+        pr.pagat_last_tarok,
+        pr.by_rank,
+        pr.emperor_always,
+        pr.colour_valat,
+        prot[0] if prot else -1,
+        prot[1] if len(prot) > 1 else -1,
+        pr.protect_either,
+    )
+    res = _CORE.play_cards(
+        h.hands,
+        actions,
+        k,
+        h._first_leader(),
+        h._order,
+        rules,
+        _CID,
+        h.tricks_total,
+        h.declarer if h.declarer is not None else -1,
+        ends,
+    )
+    if res is None:
+        return None
+    recs, wins, tmasks, left, ended_early = res
+    h.phase = Phase.DONE
+    h.ended_early = ended_early
+    h.trick = []
+    h.hands = [cards_of(m) if m else set() for m in left]
+    return recs, wins, tmasks
+
+
 def _play_cards(
     h: SlovenianHand, actions: Sequence[Any], k: int
 ) -> tuple[list[TrickRecord], list[int], list[int]] | None:
@@ -554,7 +613,10 @@ def _play_cards(
     end of the hand: the completed tricks as ``(records, winning-card indexes, card masks)``,
     with the hand's phase, early end and remaining cards set as the reference would leave
     them; None at the first action that is not a legal card of the seat to play, or when the
-    hand does not end exactly with the last action."""
+    hand does not end exactly with the last action. With the native core and at most two
+    protected cards, :func:`_native_play_cards` plays them in C."""
+    if _CORE is not None and len(h._protected) <= 2:
+        return _native_play_cards(h, actions, k)
     pr = h._pr or h._play_rules()
     prot = tuple([BIT[x] for x in h._protected]) if h._protected else ()
     protmask = sum(prot)
