@@ -1,7 +1,8 @@
 """Players: statistics of one game at a time (games are never mixed), with ratings.
 
-Deep link: ``/players?game=<game>&player=<id>&event=<event>&from=<date>&to=<date>&lang=…``:
-the game, the filters and the selected player are written to the URL as they change.
+Deep link: ``/players?game=<game>&player=<id>&event=<event>&from=<date>&to=<date>&tab=<tab>
+&lang=…``: the game, the filters, the selected player and the tab shown are written to the URL
+as they change. Only the tab shown runs its queries.
 
 The tables (per player, per role, per contract or Schlemm, kontras, partners, head to head,
 Royal Tarock's matches and pairs, ratings) come from :mod:`tarock_logs.store.stats` and
@@ -298,250 +299,265 @@ tabs = st.tabs(
     [tr("Players"), tr("Roles")]
     + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
     + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
-    + [tr("Card play")]
+    + [tr("Card play")],
+    # the shown tab is in the URL (``?tab=Partners``), and only it runs: a tab's queries cost
+    # up to seconds on a large store, so the others wait until they are opened (issue 18)
+    key="tab",
+    bind="query-params",
 )
 tab = iter(tabs)
 
-with next(tab):
-    table(
-        per_player,
-        [
-            ("name", "player", "name"), ("hands", "hands", "int"),
-            ("thrown_in", "thrown in", "int"), ("decided", "n", "int"),
-            ("won", "won", "int"), ("win_rate", "win rate", "pct"),
-            ("avg_score", "average score", "num"), ("total_score", "total score", "int"),
-        ]
-        + (
-            [("as_attacker", "as attacker", "int"), ("as_defender", "as defender", "int")]
-            if royal
-            else [
-                ("as_declarer", "as declarer", "int"), ("as_partner", "as partner", "int"),
-                ("as_defender", "as defender", "int"),
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        table(
+            per_player,
+            [
+                ("name", "player", "name"), ("hands", "hands", "int"),
+                ("thrown_in", "thrown in", "int"), ("decided", "n", "int"),
+                ("won", "won", "int"), ("win_rate", "win rate", "pct"),
+                ("avg_score", "average score", "num"), ("total_score", "total score", "int"),
             ]
-        ),
-        "t_players",
-        lambda r: (_who(r), {"player": r["player_id"]}),
-    )  # fmt: skip
-    # charted from an aggregate: at most a few hundred points per player, names masked in
-    # the query (issue 18)
-    sot: pl.DataFrame = data(q.timeline, filters, bool(st.session_state.get("mask_names")))
-    if sot.height:
-        st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
-        chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})
-        st.line_chart(chart, x=tr("session"), y=tr("score"), color="name")
+            + (
+                [("as_attacker", "as attacker", "int"), ("as_defender", "as defender", "int")]
+                if royal
+                else [
+                    ("as_declarer", "as declarer", "int"), ("as_partner", "as partner", "int"),
+                    ("as_defender", "as defender", "int"),
+                ]
+            ),
+            "t_players",
+            lambda r: (_who(r), {"player": r["player_id"]}),
+        )  # fmt: skip
+        # charted from an aggregate: at most a few hundred points per player, names masked in
+        # the query (issue 18)
+        sot: pl.DataFrame = data(q.timeline, filters, bool(st.session_state.get("mask_names")))
+        if sot.height:
+            st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
+            chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})
+            st.line_chart(chart, x=tr("session"), y=tr("score"), color="name")
 
-with next(tab):
-    table(
-        section("roles"),
-        [
-            ("name", "player", "name"), ("role", "role", "role"), ("hands", "hands", "int"),
-            ("decided", "n", "int"), ("won", "won", "int"), ("win_rate", "win rate", "pct"),
-            ("avg_score", "average score", "num"),
-        ],
-        "t_roles",
-        lambda r: (
-            f"{_who(r)} · {_role(r['role'])}",
-            {"player": r["player_id"], "role": r["role"]},
-        ),
-    )  # fmt: skip
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        table(
+            section("roles"),
+            [
+                ("name", "player", "name"), ("role", "role", "role"), ("hands", "hands", "int"),
+                ("decided", "n", "int"), ("won", "won", "int"), ("win_rate", "win rate", "pct"),
+                ("avg_score", "average score", "num"),
+            ],
+            "t_roles",
+            lambda r: (
+                f"{_who(r)} · {_role(r['role'])}",
+                {"player": r["player_id"], "role": r["role"]},
+            ),
+        )  # fmt: skip
 
 if royal:
-    with next(tab):
-        table(
-            section("schlemm"),
-            [
-                ("name", "player", "name"), ("bonus", "Schlemm", "term"),
-                ("announced", "announced", "int"), ("made", "made", "int"),
-                ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
-                ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
-            ],
-            "t_schlemm",
-            lambda r: (
-                f"{_who(r)} · {_term(r['bonus'])}",
-                {"player": r["player_id"], "schlemm": r["bonus"]},
-            ),
-        )  # fmt: skip
-    with next(tab):
-        st.markdown("**" + tr("Pair standings") + "**")
-        table(
-            section("pairs"),
-            [
-                ("players", "pair", "list"), ("matches", "matches", "int"),
-                ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
-                ("points_for", "match points for", "int"),
-                ("points_against", "match points against", "int"),
-            ],
-            "t_pairs",
-        )  # fmt: skip
-        st.markdown("**" + tr("Match standings") + "**")
-        matches = section("matches")
-        table(
-            matches.with_columns(pl.col("result").replace_strict(
-                {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
-                default=pl.col("result"),
-            )) if matches.height else matches,
-            [
-                ("session_id", "match", "text"), ("date", "date", "text"),
-                ("players", "pair", "list"), ("games", "games", "int"),
-                ("points", "points", "int"), ("match_points", "match points", "int"),
-                ("result", "result", "text"),
-            ],
-            "t_matches",
-        )  # fmt: skip
-else:
-    with next(tab):
-        contracts = section("contracts")
-        charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
-        if charted.height:
-            st.bar_chart(
-                charted.with_columns(
-                    # named here, in the script's thread (not per row in polars' threads,
-                    # where Streamlit's session is not there)
-                    pl.col("contract").replace(
-                        {c: _term(c) for c in charted["contract"].unique().to_list() if c}
-                    ),
-                    (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
+    with (t := next(tab)):
+        if t.open is not False:  # only the tab shown runs its queries
+            table(
+                section("schlemm"),
+                [
+                    ("name", "player", "name"), ("bonus", "Schlemm", "term"),
+                    ("announced", "announced", "int"), ("made", "made", "int"),
+                    ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
+                    ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
+                ],
+                "t_schlemm",
+                lambda r: (
+                    f"{_who(r)} · {_term(r['bonus'])}",
+                    {"player": r["player_id"], "schlemm": r["bonus"]},
                 ),
-                x="contract",
-                y=tr("win rate") + " %",
-                x_label=tr("contract"),
-            )
+            )  # fmt: skip
+    with (t := next(tab)):
+        if t.open is not False:  # only the tab shown runs its queries
+            st.markdown("**" + tr("Pair standings") + "**")
+            table(
+                section("pairs"),
+                [
+                    ("players", "pair", "list"), ("matches", "matches", "int"),
+                    ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
+                    ("points_for", "match points for", "int"),
+                    ("points_against", "match points against", "int"),
+                ],
+                "t_pairs",
+            )  # fmt: skip
+            st.markdown("**" + tr("Match standings") + "**")
+            matches = section("matches")
+            table(
+                matches.with_columns(pl.col("result").replace_strict(
+                    {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
+                    default=pl.col("result"),
+                )) if matches.height else matches,
+                [
+                    ("session_id", "match", "text"), ("date", "date", "text"),
+                    ("players", "pair", "list"), ("games", "games", "int"),
+                    ("points", "points", "int"), ("match_points", "match points", "int"),
+                    ("result", "result", "text"),
+                ],
+                "t_matches",
+            )  # fmt: skip
+else:
+    with (t := next(tab)):
+        if t.open is not False:  # only the tab shown runs its queries
+            contracts = section("contracts")
+            charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
+            if charted.height:
+                st.bar_chart(
+                    charted.with_columns(
+                        # named here, in the script's thread (not per row in polars' threads,
+                        # where Streamlit's session is not there)
+                        pl.col("contract").replace(
+                            {c: _term(c) for c in charted["contract"].unique().to_list() if c}
+                        ),
+                        (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
+                    ),
+                    x="contract",
+                    y=tr("win rate") + " %",
+                    x_label=tr("contract"),
+                )
+            table(
+                contracts,
+                [
+                    ("contract", "contract", "term"), ("played", "played", "int"),
+                    ("decided", "n", "int"), ("won", "won", "int"),
+                    ("win_rate", "win rate", "pct"),
+                    ("avg_declarer_score", "declarer's average score", "num"),
+                ],
+                "t_contracts",
+                lambda r: (
+                    _term(r["contract"]),
+                    {"contract": r["contract"], "role": r["drill_role"]},
+                ),
+            )  # fmt: skip
+    with (t := next(tab)):
+        if t.open is not False:  # only the tab shown runs its queries
+            table(
+                data(q.stats_section, "bonuses", filters),
+                [
+                    ("name", "player", "name"), ("bonus", "bonus", "term"),
+                    ("announced", "announced", "int"), ("decided", "n", "int"),
+                    ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
+                ],
+                "t_bonuses",
+            )  # fmt: skip
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
         table(
-            contracts,
+            section("kontras"),
             [
-                ("contract", "contract", "term"), ("played", "played", "int"),
-                ("decided", "n", "int"), ("won", "won", "int"),
-                ("win_rate", "win rate", "pct"),
-                ("avg_declarer_score", "declarer's average score", "num"),
+                ("name", "player", "name"), ("target", "on", "term"), ("level", "level", "int"),
+                ("given", "given", "int"), ("decided", "n", "int"),
+                ("successful", "successful", "int"), ("failed", "failed", "int"),
+                ("success_rate", "success rate", "pct"),
             ],
-            "t_contracts",
+            "t_kontras",
             lambda r: (
-                _term(r["contract"]),
-                {"contract": r["contract"], "role": r["drill_role"]},
+                f"{_who(r)} · {text.kontra_name(r['level'], game)} · {_term(r['target'])}",
+                {"player": r["player_id"], "kontra": True},
             ),
         )  # fmt: skip
-    with next(tab):
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        st.caption(tr("How each player does with each partner on the same side."))
         table(
-            data(q.stats_section, "bonuses", filters),
+            section("partners"),
             [
-                ("name", "player", "name"), ("bonus", "bonus", "term"),
-                ("announced", "announced", "int"), ("decided", "n", "int"),
-                ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
+                ("name_a", "player", "name"), ("name_b", "with", "name"),
+                ("hands", "hands", "int"), ("won", "won", "int"),
+                ("win_rate", "win rate together", "pct"),
+                ("own_win_rate", "own win rate", "pct"),
+                ("avg_score", "average score together", "num"),
             ],
-            "t_bonuses",
-        )  # fmt: skip
-
-with next(tab):
-    table(
-        section("kontras"),
-        [
-            ("name", "player", "name"), ("target", "on", "term"), ("level", "level", "int"),
-            ("given", "given", "int"), ("decided", "n", "int"),
-            ("successful", "successful", "int"), ("failed", "failed", "int"),
-            ("success_rate", "success rate", "pct"),
-        ],
-        "t_kontras",
-        lambda r: (
-            f"{_who(r)} · {text.kontra_name(r['level'], game)} · {_term(r['target'])}",
-            {"player": r["player_id"], "kontra": True},
-        ),
-    )  # fmt: skip
-
-with next(tab):
-    st.caption(tr("How each player does with each partner on the same side."))
-    table(
-        section("partners"),
-        [
-            ("name_a", "player", "name"), ("name_b", "with", "name"),
-            ("hands", "hands", "int"), ("won", "won", "int"),
-            ("win_rate", "win rate together", "pct"),
-            ("own_win_rate", "own win rate", "pct"),
-            ("avg_score", "average score together", "num"),
-        ],
-        "t_partners",
-        lambda r: (
-            f"{_who(r, 'player_a')} + {_who(r, 'player_b')}",
-            {"player": r["player_a"], "partner": r["player_b"]},
-        ),
-    )  # fmt: skip
-
-with next(tab):
-    st.caption(tr("How each player does against each opponent."))
-    table(
-        section("head_to_head"),
-        [
-            ("name_a", "player", "name"), ("name_b", "against", "name"),
-            ("hands", "hands", "int"), ("won", "won", "int"),
-            ("win_rate", "win rate", "pct"), ("avg_score", "average score", "num"),
-        ],
-        "t_h2h",
-        lambda r: (
-            f"{_who(r, 'player_a')} – {_who(r, 'player_b')}",
-            {"player": r["player_a"], "opponent": r["player_b"]},
-        ),
-    )  # fmt: skip
-
-with next(tab):
-    rated = data(q.game_ratings, game)
-    current: pl.DataFrame = rated.current
-    history: pl.DataFrame = rated.history
-    if player is not None:
-        current = current.filter(pl.col("player_id") == player)
-    st.caption(
-        tr(
-            "openskill (Plackett-Luce) ratings from each table session's placement by session "
-            "score; rating = μ − 3σ, recomputed from the store in playing order."
-        )
-    )
-    table(
-        current,
-        [
-            ("rank", "rank", "int"), ("name", "player", "name"), ("rating", "rating", "num"),
-            ("mu", "μ", "num"), ("sigma", "σ", "num"), ("sessions", "sessions", "int"),
-        ],
-        "t_ratings",
-    )  # fmt: skip
-    if history.height:
-        shown = history if player is None else history.filter(pl.col("player_id") == player)
-        shown = _thinned(shown, "player_id", CHART_POINTS)
-        st.markdown("**" + tr("Rating over time") + "**")
-        st.line_chart(
-            shown.with_columns(
-                pl.col("name").replace({n: masked(n) for n in shown["name"].unique() if n}),
-                pl.col("order").alias(tr("session")),
-                pl.col("rating").alias(tr("rating")),
+            "t_partners",
+            lambda r: (
+                f"{_who(r, 'player_a')} + {_who(r, 'player_b')}",
+                {"player": r["player_a"], "partner": r["player_b"]},
             ),
-            x=tr("session"),
-            y=tr("rating"),
-            color="name",
-        )
-
-with next(tab):
-    # card play with all cards visible (tarock ingest --analyse): points lost, never a rating
-    lost: pl.DataFrame = data(points_lost, filters)
-    if lost.is_empty():
-        st.caption(
-            tr("No card-play analysis stored for this selection: run {command}.",
-               command="tarock ingest PATH --db FILE --analyse")
         )  # fmt: skip
-    else:
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        st.caption(tr("How each player does against each opponent."))
+        table(
+            section("head_to_head"),
+            [
+                ("name_a", "player", "name"), ("name_b", "against", "name"),
+                ("hands", "hands", "int"), ("won", "won", "int"),
+                ("win_rate", "win rate", "pct"), ("avg_score", "average score", "num"),
+            ],
+            "t_h2h",
+            lambda r: (
+                f"{_who(r, 'player_a')} – {_who(r, 'player_b')}",
+                {"player": r["player_a"], "opponent": r["player_b"]},
+            ),
+        )  # fmt: skip
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        rated = data(q.game_ratings, game)
+        current: pl.DataFrame = rated.current
+        history: pl.DataFrame = rated.history
+        if player is not None:
+            current = current.filter(pl.col("player_id") == player)
         st.caption(
             tr(
-                "Points lost in card play, all cards visible: per player the analysed hands "
-                "(the sample), the cards valued and the points they cost against the best "
-                "card, with every hand visible. A card that loses with all cards visible may "
-                "have been right on what the player knew: this is no rating, and a sample "
-                "under {min} hands says little.",
-                min=MIN_SAMPLE,
+                "openskill (Plackett-Luce) ratings from each table session's placement by session "
+                "score; rating = μ − 3σ, recomputed from the store in playing order."
             )
         )
         table(
-            lost,
+            current,
             [
-                ("name", "player", "name"), ("hands", "analysed hands", "int"),
-                ("cards", "cards valued", "int"), ("points_lost", "points lost", "int"),
-                ("points_lost_per_hand", "points lost per hand", "num"),
-                ("cards_changing_outcome", "cards that changed the outcome", "int"),
+                ("rank", "rank", "int"), ("name", "player", "name"), ("rating", "rating", "num"),
+                ("mu", "μ", "num"), ("sigma", "σ", "num"), ("sessions", "sessions", "int"),
             ],
-            "t_card_play",
+            "t_ratings",
         )  # fmt: skip
+        if history.height:
+            shown = history if player is None else history.filter(pl.col("player_id") == player)
+            shown = _thinned(shown, "player_id", CHART_POINTS)
+            st.markdown("**" + tr("Rating over time") + "**")
+            st.line_chart(
+                shown.with_columns(
+                    pl.col("name").replace({n: masked(n) for n in shown["name"].unique() if n}),
+                    pl.col("order").alias(tr("session")),
+                    pl.col("rating").alias(tr("rating")),
+                ),
+                x=tr("session"),
+                y=tr("rating"),
+                color="name",
+            )
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its queries
+        # card play with all cards visible (tarock ingest --analyse): points lost, never a rating
+        lost: pl.DataFrame = data(points_lost, filters)
+        if lost.is_empty():
+            st.caption(
+                tr("No card-play analysis stored for this selection: run {command}.",
+                   command="tarock ingest PATH --db FILE --analyse")
+            )  # fmt: skip
+        else:
+            st.caption(
+                tr(
+                    "Points lost in card play, all cards visible: per player the analysed hands "
+                    "(the sample), the cards valued and the points they cost against the best "
+                    "card, with every hand visible. A card that loses with all cards visible may "
+                    "have been right on what the player knew: this is no rating, and a sample "
+                    "under {min} hands says little.",
+                    min=MIN_SAMPLE,
+                )
+            )
+            table(
+                lost,
+                [
+                    ("name", "player", "name"), ("hands", "analysed hands", "int"),
+                    ("cards", "cards valued", "int"), ("points_lost", "points lost", "int"),
+                    ("points_lost_per_hand", "points lost per hand", "num"),
+                    ("cards_changing_outcome", "cards that changed the outcome", "int"),
+                ],
+                "t_card_play",
+            )  # fmt: skip

@@ -579,11 +579,21 @@ def stats_section(
     return SECTIONS[section](cur, stats_filters(*filters), mask=mask)
 
 
+#: points per player of the score-over-time chart: drawing the chart is the browser's largest
+#: cost on the Players page (24 players at 200 points each: ≈ 0.9 s of a 1.5 s warm load on
+#: the 2-core machine, at 50 each ≈ 0.3 s; docs/performance.md, issue 18)
+TIMELINE_POINTS = 60
+
+
 def timeline(
-    cur: duckdb.DuckDBPyConnection, filters: tuple[Any, ...], mask: bool = False
+    cur: duckdb.DuckDBPyConnection,
+    filters: tuple[Any, ...],
+    mask: bool = False,
+    points: int = TIMELINE_POINTS,
 ) -> pl.DataFrame:
-    """The running totals to chart (:func:`tarock_logs.store.stats.score_timeline`)."""
-    return score_timeline(cur, stats_filters(*filters), mask=mask)
+    """The running totals to chart (:func:`tarock_logs.store.stats.score_timeline`), at most
+    ``points`` per player."""
+    return score_timeline(cur, stats_filters(*filters), mask=mask, points=points)
 
 
 #: the replay link of a drill-down row

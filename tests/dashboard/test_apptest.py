@@ -216,7 +216,7 @@ def test_players_opens_on_the_most_played_game_and_never_mixes_games(app_env: Da
     at = _open("app_pages/players.py")
     assert at.selectbox(key="players_game").value == top
     for game in ("slovenian", "zwanzigerrufen"):
-        at = _open("app_pages/players.py", game=game)
+        at = _open("app_pages/players.py", game=game, tab="Contracts")
         contracts = next(d.value for d in at.dataframe if "contract" in d.value.columns)
         words = {text.contract_name(c, game) for c in by_game[game]}
         assert set(contracts["contract"]) == words  # that game's contracts and no other's
@@ -235,26 +235,53 @@ def test_players_filters_and_the_selected_player_are_in_the_url(app_env: DashDB)
     assert at.query_params["game"] in ("zwanzigerrufen", ["zwanzigerrufen"])
 
 
+#: the Players page's tabs per game (only the tab shown runs: ``?tab=`` opens one)
+PLAYER_TABS = {
+    "slovenian": ["Players", "Roles", "Contracts", "Bonuses", "Kontras", "Partners",
+                  "Head to head", "Ratings", "Card play"],
+    "royal": ["Players", "Roles", "Schlemme", "Matches and pairs", "Kontras", "Partners",
+              "Head to head", "Ratings", "Card play"],
+}  # fmt: skip
+
+
 def test_players_tables_show_percentages_sample_sizes_and_no_none(app_env: DashDB) -> None:
     for game in ("slovenian", "royal"):
+        for tab in PLAYER_TABS[game]:
+            at = _open("app_pages/players.py", game=game, tab=tab)
+            assert not at.exception
+            assert [t.label for t in at.tabs] == PLAYER_TABS[game]
+            for frame in at.dataframe:
+                df = frame.value
+                assert all("_" not in c for c in df.columns), (tab, list(df.columns))
+                cells = df.astype(str).to_numpy().ravel().tolist()
+                assert "None" not in cells and "nan" not in cells
         at = _open("app_pages/players.py", game=game)
-        assert not at.exception
-        for frame in at.dataframe:
-            df = frame.value
-            assert all("_" not in c for c in df.columns), list(df.columns)  # readable headers
-            cells = df.astype(str).to_numpy().ravel().tolist()
-            assert "None" not in cells and "nan" not in cells
         per_player = at.dataframe[0].value
         assert {"n", "win rate"} <= set(per_player.columns)
         assert per_player["win rate"].str.fullmatch(r"\d+ %|—").all()
 
 
+def test_players_page_runs_only_the_tab_shown(app_env: DashDB) -> None:
+    """Issue 18: a hidden tab runs none of its queries (each costs up to seconds on a large
+    store); ``?tab=`` opens one, and the tab shown is what the page drew."""
+    at = _open("app_pages/players.py", game="slovenian")
+    cols = [set(d.value.columns) for d in at.dataframe]
+    assert any("as declarer" in c for c in cols)
+    assert not any("with" in c for c in cols)  # the partners tab did not run
+    at = _open("app_pages/players.py", game="slovenian", tab="Partners")
+    cols = [set(d.value.columns) for d in at.dataframe]
+    assert any("with" in c for c in cols)
+    assert not any("as declarer" in c for c in cols)
+
+
 def test_players_royal_tables_have_roles_schlemme_and_standings(app_env: DashDB) -> None:
-    at = _open("app_pages/players.py", game="royal")
+    at = _open("app_pages/players.py", game="royal", tab="Roles")
     roles = next(d.value for d in at.dataframe if "role" in d.value.columns)
     assert set(roles["role"]) == {"attacker", "defender"}
+    at = _open("app_pages/players.py", game="royal", tab="Schlemme")
     schlemm = next(d.value for d in at.dataframe if "Schlemm" in d.value.columns)
     assert schlemm["made"].astype(int).sum() > 0
+    at = _open("app_pages/players.py", game="royal", tab="Matches and pairs")
     matches = next(d.value for d in at.dataframe if "match points" in d.value.columns)
     assert sorted(matches["match points"].astype(int)) == [11, 21]
 
@@ -486,9 +513,10 @@ def test_players_page_logs_no_per_row_missing_script_run_context_warning(
     log.addHandler(seen)
     try:
         for game in ("slovenian", "royal"):
-            at = _open("app_pages/players.py", game=game)
-            at.toggle(key="mask_names").set_value(True).run()
-            assert not at.exception
+            for tab in PLAYER_TABS[game]:
+                at = _open("app_pages/players.py", game=game, tab=tab)
+                at.toggle(key="mask_names").set_value(True).run()
+                assert not at.exception
     finally:
         log.removeHandler(seen)
     # AppTest's own thread reads the session between runs; polars' threads are the others
