@@ -36,6 +36,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -274,6 +275,13 @@ def measure_stats_cli(db: Path) -> dict[str, Any]:
     }
 
 
+#: the Players page's tabs after the first (a Slovenian store), as ``?tab=`` opens them
+PLAYER_TABS = (
+    "Roles", "Contracts", "Bonuses", "Kontras", "Partners", "Head to head", "Ratings",
+    "Card play",
+)  # fmt: skip
+
+
 def measure_pages(db: Path) -> dict[str, Any]:
     """The Players and Audit pages in Chromium, cold and warm; a replay step (AppTest)."""
     from playwright.sync_api import sync_playwright
@@ -318,7 +326,22 @@ def measure_pages(db: Path) -> dict[str, Any]:
                 min(load(page, f"{url}/audit", listed) for _ in range(3)), 2
             )
             # the server's CPU seconds per load: players cold, 3 warm, audit cold, 3 warm
-            out["server_cpu_s"] = {"players": cpu[:4], "audit": cpu[4:]}
+            out["server_cpu_s"] = {"players": cpu[:4], "audit": cpu[4:8]}
+            # every other tab of the Players page (only the tab shown runs its queries):
+            # opened cold (its first view since the server started), then warm (a reload)
+            tabs: dict[str, dict[str, float]] = {}
+            for label in PLAYER_TABS:
+                link = f"{url}/players?tab={quote(label)}"
+                # a table, but for the card-play tab of a store without analysis: its caption
+                drawn = table if label != "Card play" else "[data-testid='stCaptionContainer']"
+                cold = load(page, link, drawn)
+                warm = min(load(page, link, drawn) for _ in range(2))
+                tabs[label] = {
+                    "cold_s": round(cold, 2),
+                    "warm_s": round(warm, 2),
+                    "server_cpu_cold_s": cpu[-3],
+                }
+            out["players_tabs"] = tabs
         finally:
             browser.close()
     out["loadavg_after"] = os.getloadavg()[0]
@@ -375,7 +398,7 @@ def measure_replay_step(db: Path, steps: int = 40) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["build", "measure", "all"])
+    ap.add_argument("what", choices=["build", "measure", "pages", "all"])
     ap.add_argument("--workdir", type=Path, required=True)
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--pool", type=int, default=4000)
@@ -393,6 +416,8 @@ def main() -> None:
         say(json.dumps(report["stats_cli"]))
         report["pages"] = measure_pages(db)
         say(json.dumps(report["pages"]))
+    if args.what == "pages":  # the dashboard only (Chromium and the replay step)
+        report["pages"] = measure_pages(args.workdir / "store.duckdb")
     print(json.dumps(report))
 
 

@@ -16,10 +16,12 @@ APP_SCRIPT = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
 def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None) -> list[str]:
-    """The command line that serves the dashboard (headless, no file watcher, no telemetry)."""
+    """The command line that serves the dashboard (headless, no file watcher, no telemetry):
+    Streamlit's ``run`` through ``dashboard.serve``, which imports what the pages need while
+    the server starts."""
     extra = ["--entry-dir", str(entry_dir)] if entry_dir is not None else []
     return [
-        sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
+        sys.executable, "-m", "dashboard.serve", "run", str(APP_SCRIPT),
         f"--server.port={port}",
         f"--server.address={host}",
         "--server.headless=true",
