@@ -169,8 +169,9 @@ def _pending(table: str) -> Callable[[], None]:
 
 #: rows of a table (and of the hands behind a figure) per page
 PAGE = 25
-#: at most this many points per line of a chart over time
-CHART_POINTS = 300
+#: at most this many points per line of a chart over time (the browser's drawing of the
+#: charts is most of a warm load on a large store: the score and rating charts alike)
+CHART_POINTS = q.TIMELINE_POINTS
 
 
 def _thinned(df: pl.DataFrame, by: str, points: int) -> pl.DataFrame:

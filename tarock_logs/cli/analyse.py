@@ -172,7 +172,10 @@ def analyse_command(
                "hands": [_hand_dict(h, f) for h, f in results]}  # fmt: skip
         typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
     elif out is not None:
-        out.print(f"{summary['hands_analysed']} hands analysed ({summary['cards']} cards, "
+        from tarock_logs.report.text import plural
+
+        out.print(f"{plural(summary['hands_analysed'], 'hand')} analysed "
+                  f"({plural(summary['cards'], 'card')}, "
                   f"{summary['mistakes']} costing points, {summary['outcome_changes']} changing "
                   f"the outcome, {summary['illegal_cards']} illegal) in {summary['seconds']} s",
                   markup=False, highlight=False)  # fmt: skip

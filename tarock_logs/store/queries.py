@@ -579,9 +579,10 @@ def stats_section(
     return SECTIONS[section](cur, stats_filters(*filters), mask=mask)
 
 
-#: points per player of the score-over-time chart: drawing the chart is the browser's largest
-#: cost on the Players page (24 players at 200 points each: ≈ 0.9 s of a 1.5 s warm load on
-#: the 2-core machine, at 50 each ≈ 0.3 s; docs/performance.md, issue 18)
+#: points per player of a chart over time (the score's here, the dashboard's rating history
+#: too): drawing the chart is the browser's largest cost on the Players page (24 players at
+#: 200 points each: ≈ 0.9 s of a 1.5 s warm load on the 2-core machine, at 50 each ≈ 0.3 s;
+#: docs/performance.md, issue 18)
 TIMELINE_POINTS = 60
 
 
