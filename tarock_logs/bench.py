@@ -57,7 +57,7 @@ JSON_KEYS = (
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
-    "startup_s", "startup_validate_s",
+    "startup_s", "startup_validate_s", "orjson_parse_hands_per_s", "validate_vs_orjson",
 )  # fmt: skip
 #: the keys a run with ``--dask`` adds (:func:`stage_dask`)
 DASK_KEYS = ("dask_ingest_hands_per_s", "dask_vs_ingest", "dask_workers")
@@ -217,6 +217,18 @@ def stage_validate(files: list[Path]) -> int:
         session = getattr(rec, "session", None)
         if session is not None:
             n += len(session.hands)
+    return n
+
+
+def stage_orjson_parse(files: list[Path]) -> int:
+    """Hands in the files, each line only parsed by ``orjson.loads``: the floor under any
+    validation (no framing, no models, no checks)."""
+    n = 0
+    for f in files:
+        with open(f, "rb") as fh:
+            for line in fh:
+                if line.strip():
+                    n += len(orjson.loads(line)["hands"])
     return n
 
 
@@ -430,6 +442,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
             t, n = _timed(lambda: stage_validate(files), options.repeat)
             report["validate_hands_per_s"] = _rate(n, t)
+            t, n = _timed(lambda: stage_orjson_parse(files), options.repeat)
+            report["orjson_parse_hands_per_s"] = _rate(n, t)
+            # how much of bare parsing speed the validation keeps (models, checks, errors)
+            report["validate_vs_orjson"] = round(
+                report["validate_hands_per_s"] / report["orjson_parse_hands_per_s"], 3
+            )
         except ImportError as exc:
             details["validate_error"] = f"reader not available: {exc}"
 

@@ -27,7 +27,7 @@ DOCUMENTED_KEYS = {
     "hands", "validate_hands_per_s", "replay_hands_per_s", "replay_actions_per_s",
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
-    "startup_s", "startup_validate_s",
+    "startup_s", "startup_validate_s", "orjson_parse_hands_per_s", "validate_vs_orjson",
 }  # fmt: skip
 
 
@@ -52,6 +52,8 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
     assert report["hands"] == 12
     for key in (
         "validate_hands_per_s",
+        "orjson_parse_hands_per_s",
+        "validate_vs_orjson",
         "replay_hands_per_s",
         "replay_actions_per_s",
         "ingest_hands_per_s",
