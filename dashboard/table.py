@@ -33,6 +33,7 @@ from typing import Any
 from tarock_logs.report import text
 from tarock_logs.report.cards_svg import card_element
 from tarock_logs.report.i18n import t
+from tarock_logs.rules import get_engine
 
 __all__ = [
     "TABLE_CSS",
@@ -118,27 +119,11 @@ def thirds_text(thirds: int | float | None) -> str:
 
 def winning_seat(game: str, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
     """The seat whose card wins the (possibly unfinished) trick ``cards`` so far, by the game's
-    own trick rule (Slovenian *barvni valat*, Zwanzigerrufen's *Farbensolo* and
-    *Märchenstich*, Royal Tarock's plain rule); None for no card or an unknown game."""
-    if not cards:
-        return None
-    tokens = [c for _, c in cards]
-    try:
-        if game == "slovenian":
-            from tarock_logs.rules.slovenian.tricks import winner_index
-
-            return cards[winner_index(tokens, colour_valat=contract == "barvni_valat")][0]
-        if game == "zwanzigerrufen":
-            from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner
-
-            return cards[zr_winner(tokens, contract)][0]
-        if game == "royal":
-            from tarock_logs.rules.royal.tricks import trick_winner
-
-            return trick_winner(list(cards))
-    except (KeyError, IndexError, ValueError):
-        return None
-    return None
+    own trick rule (the engine's ``trick_winner``: Slovenian *barvni valat*, Zwanzigerrufen's
+    *Farbensolo* and *Märchenstich*, Royal Tarock's plain rule); None for no card or an
+    unknown game."""
+    engine = get_engine(game)
+    return engine.trick_winner(cards, contract) if engine is not None else None
 
 
 def legend_text(game: str, lang: str) -> str:

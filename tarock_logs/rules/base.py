@@ -662,6 +662,13 @@ class GameEngine(ABC):
         Default: none declared."""
         return MappingProxyType({})
 
+    def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
+        """The seat whose card wins the trick ``cards`` (``(seat, card)`` in playing order,
+        possibly unfinished: who is winning it so far) in a hand of ``contract``, by the game's
+        own trick rule; None for no card, or a card the rule does not know. Default: None (the
+        engine does not say)."""
+        return None
+
     # ---------------------------------------------------------------- sessions and tournaments
 
     def session_totals(self, ruleset: Ruleset, rows: Sequence[Sequence[int]]) -> list[int]:

@@ -22,6 +22,7 @@ from tarock_logs.rules.royal.rulesets import (
 )
 from tarock_logs.rules.royal.scoring import implied_consolation
 from tarock_logs.rules.royal.session import RoyalSession, match_result
+from tarock_logs.rules.royal.tricks import trick_winner as royal_trick_winner
 
 #: item names of the score that are no catalogue item
 STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
@@ -57,6 +58,16 @@ class RoyalEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
+        """The strongest tarock, else the strongest card of the led suit (no contract changes
+        the rule)."""
+        if not cards:
+            return None
+        try:
+            return royal_trick_winner(list(cards))
+        except (KeyError, IndexError, ValueError):
+            return None
 
     def new_session(self, ruleset: Ruleset, table_size: int = 4) -> RoyalSession:
         return RoyalSession(ruleset, table_size)

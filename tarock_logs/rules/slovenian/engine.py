@@ -13,6 +13,7 @@ from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
 from tarock_logs.rules.slovenian.scoring import fact_terms
 from tarock_logs.rules.slovenian.session import SlovenianSession
+from tarock_logs.rules.slovenian.tricks import winner_index
 
 #: the talon: six cards at every table (spec 3.4)
 TALON_SIZE = 6
@@ -51,6 +52,17 @@ class SlovenianEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
+        """Spec 8.2: the emperor's trick, else the strongest tarok or card of the led suit; in
+        barvni valat (colour valat) taroks win only when led."""
+        if not cards:
+            return None
+        try:
+            i = winner_index([c for _, c in cards], colour_valat=contract == "barvni_valat")
+        except (KeyError, IndexError):
+            return None
+        return cards[i][0]
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         validate(ruleset)

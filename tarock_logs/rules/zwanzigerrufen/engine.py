@@ -20,6 +20,7 @@ from tarock_logs.rules.zwanzigerrufen.rulesets import (
     normalize_options,
 )
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
+from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner_index
 
 
 class ZwanzigerrufenEngine(GameEngine):
@@ -37,6 +38,17 @@ class ZwanzigerrufenEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
+        """Spec 6: the Märchenstich, else the strongest tarock or card of the led suit; in a
+        Farbensolo tarocks are no trumps."""
+        if not cards:
+            return None
+        try:
+            i = zr_winner_index([c for _, c in cards], contract)
+        except (KeyError, IndexError, ValueError):
+            return None
+        return cards[i][0]
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         check_ruleset(ruleset)
