@@ -16,9 +16,11 @@ setup(
             depends=[
                 "tarock_logs/_native/cards.h",
                 "tarock_logs/_native/cardloop.h",
+                "tarock_logs/_native/openspiel.h",
                 "tarock_logs/_native/solver.h",
             ],
             extra_compile_args=["-O3", "-std=c99"],
+            libraries=["m"],
             optional=True,
         )
     ]

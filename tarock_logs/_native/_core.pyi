@@ -8,6 +8,20 @@ def legal(hand: int, trick: Sequence[int], rules: Sequence[int]) -> int: ...
 def winner(trick: Sequence[int], colour_valat: bool) -> int: ...
 def thirds(mask: int) -> int: ...
 def tables() -> tuple[tuple[int, int, int], ...]: ...
+def openspiel_returns(
+    n: int,
+    kind: int,
+    value: int,
+    k: int,
+    declarer: int,
+    partner: int,
+    called_king: str | None,
+    talon: Sequence[str],
+    talon_group: int,
+    discards: Sequence[str],
+    tricks: Sequence[tuple[int, Sequence[str], int]],
+    cid: dict[str, int],
+) -> list[int] | None: ...
 def play_cards(
     hands: Sequence[Iterable[str]],
     actions: Sequence[object],

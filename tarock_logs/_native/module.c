@@ -9,6 +9,7 @@
 
 #include "cardloop.h"
 #include "cards.h"
+#include "openspiel.h"
 #include "solver.h"
 
 /* attribute names of the log's actions, interned at import */
@@ -343,6 +344,102 @@ done:
     Py_RETURN_NONE;
 }
 
+
+/* ------------------------------------------------------------------------ OpenSpiel's returns */
+
+/* Card ids of a sequence of tokens (at most `max`); the count, or -1 when a token is not a card
+ * of the pack (or too many), -2 with an exception set. */
+static int token_ids(PyObject *cid, PyObject *seq, int *out, int max) {
+    PyObject *f = PySequence_Fast(seq, "cards");
+    if (!f) return -2;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > max) {
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int id = card_id(cid, PySequence_Fast_GET_ITEM(f, i));
+        if (id < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = id;
+    }
+    Py_DECREF(f);
+    return (int)n;
+}
+
+/* openspiel_returns(n, kind, value, k, declarer, partner, called_king, talon, talon_group,
+ * discards, tricks, cid) -> [int] * n, or None (decline: the reference scores the hand).
+ * See openspiel.h; the caller is openspiel_scoring.openspiel_returns. */
+static PyObject *py_openspiel_returns(PyObject *self, PyObject *args) {
+    int n, kind, value, k, declarer, partner, talon_group;
+    PyObject *king_o, *talon_o, *discards_o, *tricks_o, *cid;
+    if (!PyArg_ParseTuple(args, "iiiiiiOOiOOO!", &n, &kind, &value, &k, &declarer, &partner,
+                          &king_o, &talon_o, &talon_group, &discards_o, &tricks_o, &PyDict_Type,
+                          &cid))
+        return NULL;
+    int called_king = -1;
+    if (king_o != Py_None && (called_king = card_id(cid, king_o)) < 0) Py_RETURN_NONE;
+    int talon[6], discards[6];
+    int ntalon = token_ids(cid, talon_o, talon, 6);
+    if (ntalon == -2) return NULL;
+    if (ntalon < 0) Py_RETURN_NONE;
+    int ndiscards = token_ids(cid, discards_o, discards, 6);
+    if (ndiscards == -2) return NULL;
+    if (ndiscards < 0) Py_RETURN_NONE;
+    PyObject *tf = PySequence_Fast(tricks_o, "tricks");
+    if (!tf) return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(tf);
+    if (nt > TK_MAX_TRICKS) {
+        Py_DECREF(tf);
+        Py_RETURN_NONE;
+    }
+    tk_os_trick tricks[TK_MAX_TRICKS];
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        PyObject *rec = PySequence_Fast_GET_ITEM(tf, t);
+        if (!PyTuple_Check(rec) || PyTuple_GET_SIZE(rec) != 3) {
+            Py_DECREF(tf);
+            Py_RETURN_NONE;
+        }
+        long ld = PyLong_AsLong(PyTuple_GET_ITEM(rec, 0));
+        long w = PyLong_AsLong(PyTuple_GET_ITEM(rec, 2));
+        if ((ld == -1 || w == -1) && PyErr_Occurred()) {
+            PyErr_Clear(); /* a winner that is not a seat number: the reference's */
+            Py_DECREF(tf);
+            Py_RETURN_NONE;
+        }
+        int c = token_ids(cid, PyTuple_GET_ITEM(rec, 1), tricks[t].cards, 4);
+        if (c == -2) {
+            Py_DECREF(tf);
+            return NULL;
+        }
+        if (c < 0 || ld < 0 || ld >= n || w < 0 || w >= n) {
+            Py_DECREF(tf);
+            Py_RETURN_NONE;
+        }
+        tricks[t].leader = (int)ld;
+        tricks[t].winner = (int)w;
+        tricks[t].n = c;
+    }
+    Py_DECREF(tf);
+    int returns[4];
+    if (tk_openspiel_returns(n, kind, value, k, declarer, partner, called_king, talon, ntalon,
+                             talon_group, discards, ndiscards, tricks, (int)nt, returns) < 0)
+        Py_RETURN_NONE;
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int s = 0; s < n; s++) {
+        PyObject *v = PyLong_FromLong(returns[s]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, s, v);
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------------------ Solver */
 
 typedef struct {
@@ -621,6 +718,9 @@ static PyMethodDef module_methods[] = {
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
     {"thirds", py_thirds, METH_VARARGS, "thirds(mask) -> card points of the pile in thirds"},
     {"tables", py_tables, METH_NOARGS, "tables() -> per card id (suit, strength, points)"},
+    {"openspiel_returns", py_openspiel_returns, METH_VARARGS,
+     "openspiel_returns(n, kind, value, k, declarer, partner, called_king, talon, talon_group, "
+     "discards, tricks, cid) -> None or OpenSpiel's returns per seat"},
     {"play_cards", py_play_cards, METH_VARARGS,
      "play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, "
      "ends) -> None or (records, wins, masks, hands left, ended early): the card loop"},

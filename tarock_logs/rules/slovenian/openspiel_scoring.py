@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from tarock_logs import _native
 from tarock_logs.cards import PACKS
 
 #: OpenSpiel's contract values V.
@@ -66,6 +67,17 @@ TALON_CARDS: Final[dict[str, int]] = {
 TALON_CONTRACTS: Final = frozenset(c for c, k in TALON_CARDS.items() if k)
 MOND_PENALTY: Final = -20
 VALAT_SCORE: Final = 250
+
+#: the contract kinds of the native twin (``_native/openspiel.h``)
+_KIND: Final[dict[str, int]] = {
+    c: 0 if c == "klop" else 1 if TALON_CARDS[c] else 2 if c in ("berac", "odprti_berac")
+    else 3 if c in ("barvni_valat", "valat") else 4
+    for c in CONTRACT_VALUES
+}  # fmt: skip
+#: the card ids the native twin reads tokens by
+_CID: Final[dict[str, int]] = {c: i for i, c in enumerate(PACKS["slovenian"])}
+#: the native core, or None (no C compiler at build time, or ``TAROCK_NATIVE=0``)
+_CORE: Final = _native.core
 
 _FACE: Final = {"K": 5, "Q": 4, "N": 3, "J": 2}
 _TRULA: Final = frozenset({"T1", "T21", "T22"})
@@ -141,8 +153,28 @@ def openspiel_returns(
     ``tricks`` every trick played: (leader seat, card tokens in playing order, winner seat).
     Seats are ``0..num_players-1``; ``forehand`` is OpenSpiel's player 0 (only checked: the
     score depends on the tricks, not on who led). The piles, the talon gifts of klop and the
-    called-king talon remainder are rebuilt from these facts.
+    called-king talon remainder are rebuilt from these facts. With the native core the hand is
+    scored by its C twin (``_native/openspiel.h``), which declines anything unusual (a card
+    outside the pack or twice, a seat outside the table) for this reference to score.
     """
+    kind = _KIND.get(contract)
+    if _CORE is not None and kind is not None and 0 <= forehand < num_players:
+        got: list[int] | None = _CORE.openspiel_returns(
+            num_players,
+            kind,
+            CONTRACT_VALUES[contract],
+            TALON_CARDS[contract],
+            -1 if declarer is None else declarer,
+            -1 if partner is None else partner,
+            called_king,
+            talon,
+            -1 if talon_group is None else talon_group,
+            discards,
+            tricks,
+            _CID,
+        )
+        if got is not None:
+            return got
     return _play_out(
         num_players,
         forehand,
