@@ -49,7 +49,7 @@ def ratings_command(
     import duckdb
 
     from tarock_logs.store import connect_readonly
-    from tarock_logs.store.ratings import METHOD, ratings
+    from tarock_logs.store.ratings import METHOD, read_ratings
 
     try:
         con = connect_readonly(db)
@@ -60,7 +60,7 @@ def ratings_command(
     except duckdb.Error as exc:
         raise fail(f"cannot open {db}: {exc}", ExitCode.DB) from exc
     try:
-        result = ratings(con, game)
+        result = read_ratings(con, game)  # as stored at ingest (else recomputed)
     finally:
         con.close()
     if fmt is RatingsFormat.json:

@@ -50,7 +50,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, process, scaleout, sources, tournaments
+from tarock_logs.store import facts, process, ratings, scaleout, sources, tournaments
 from tarock_logs.store import lock as writer_lock
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
@@ -916,6 +916,7 @@ def _ingest_staged(
             buf.flush()
             w.end_run()
             tournaments.refresh(con)  # placement points and standings need whole rounds
+            ratings.refresh(con)  # the games whose sessions changed, each recomputed whole
             w.commit()
             con.execute("CHECKPOINT").fetchall()
         finally:

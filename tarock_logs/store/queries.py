@@ -798,7 +798,7 @@ def game_drill_csv(
 
 def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:
     """The ratings of one game (:func:`tarock_logs.store.ratings.ratings`): current and
-    history."""
-    from tarock_logs.store.ratings import ratings
+    history, as the ingest stored them (recomputed for a store without them)."""
+    from tarock_logs.store.ratings import read_ratings
 
-    return ratings(cur, game)
+    return read_ratings(cur, game)

@@ -18,12 +18,27 @@ id: the order the store lists them in), players in a session by seat, and nothin
 involved, so the same store gives the same ratings, to the last digit. Each game is rated on
 its own (a Royal Tarock match says nothing of a player's Slovenian tarok). A session where
 nobody has a score is skipped.
+
+**Stored at ingest.** :func:`ratings` is the recomputation (the reference). The ingest calls
+:func:`refresh` where it finishes writing (in its last transaction, before the store is
+published): a game is recomputed when the key of its inputs changed, the files (and their
+sha256) that hold its sessions and hands, or the method (:data:`METHOD` and the openskill
+version); its rows in ``rating_current`` and ``rating_history`` (migration 0006) are then
+replaced. Ratings are order-dependent (a session added, replaced or deleted anywhere in the
+playing order moves every rating after it), so a changed game is recomputed entirely, from
+its first session: correct and simple, and the cost is one game's recomputation. A re-ingest
+of unchanged files changes no key and recomputes nothing. Names are not stored (a player's
+name may change with another game's file): readers join them from ``players`` as
+:func:`ratings` does. :func:`read_ratings` (``store.queries.game_ratings``, ``tarock
+ratings``) reads the stored rows, the same frames :func:`ratings` computes; a store without
+them (older than migration 0006, or migrated and not ingested into since) is recomputed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -31,7 +46,15 @@ from typing import Any
 import duckdb
 import polars as pl
 
-__all__ = ["METHOD", "RatingHistory", "ratings", "session_placements"]
+__all__ = [
+    "METHOD",
+    "RatingHistory",
+    "ratings",
+    "read_ratings",
+    "refresh",
+    "session_placements",
+    "stored_ratings",
+]
 
 #: the method in one line (shown beside the ratings)
 METHOD = (
@@ -54,6 +77,16 @@ GROUP BY ALL
 ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
          s.table_name NULLS LAST, s.session_id, hs.seat
 """
+
+
+#: the columns and types of :attr:`RatingHistory.current` and ``.history``
+CURRENT_SCHEMA = {"game": pl.String, "player_id": pl.String, "name": pl.String,
+                  "rating": pl.Float64, "mu": pl.Float64, "sigma": pl.Float64,
+                  "sessions": pl.Int64}  # fmt: skip
+HISTORY_SCHEMA = {"game": pl.String, "session_id": pl.String, "date": pl.Date,
+                  "order": pl.Int64, "player_id": pl.String, "name": pl.String,
+                  "place": pl.Int64, "rating": pl.Float64, "mu": pl.Float64,
+                  "sigma": pl.Float64}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,13 +122,25 @@ def session_placements(rows: Iterable[dict[str, Any]]) -> list[tuple[list[str], 
 def ratings(con: duckdb.DuckDBPyConnection, game: str | None = None) -> RatingHistory:
     """The ratings of every player (of ``game``, or of each game on its own), recomputed from
     the store by the method of the module docstring."""
-    from openskill.models import PlackettLuce
-
     cur = con.cursor()
     try:
-        frame: pl.DataFrame = cur.sql(_SESSIONS, params=[game, game]).pl()
+        frame = session_rows(cur, game)
     finally:
         cur.close()
+    return rate(frame)
+
+
+def session_rows(con: duckdb.DuckDBPyConnection, game: str | None = None) -> pl.DataFrame:
+    """The seat rows of the sessions (of ``game``), in playing order: what :func:`rate`
+    rates. Runs on ``con`` itself (the writer's open transaction sees its own rows)."""
+    frame: pl.DataFrame = con.sql(_SESSIONS, params=[game, game]).pl()
+    return frame
+
+
+def rate(frame: pl.DataFrame) -> RatingHistory:
+    """The ratings from :func:`session_rows` (the method of the module docstring)."""
+    from openskill.models import PlackettLuce
+
     model = PlackettLuce()
     state: dict[tuple[str, str], Any] = {}
     names: dict[str, str] = {}
@@ -151,20 +196,166 @@ def ratings(con: duckdb.DuckDBPyConnection, game: str | None = None) -> RatingHi
         }
         for (g, pid), r in state.items()
     ]
-    cur_df = pl.DataFrame(
-        current,
-        schema={"game": pl.String, "player_id": pl.String, "name": pl.String,
-                "rating": pl.Float64, "mu": pl.Float64, "sigma": pl.Float64,
-                "sessions": pl.Int64},
-    )  # fmt: skip
-    cur_df = cur_df.sort(["game", "rating", "player_id"], descending=[False, True, False])
+    cur_df = _sort_current(pl.DataFrame(current, schema=CURRENT_SCHEMA))
     cur_df = cur_df.with_columns(
         pl.col("rating").rank("min", descending=True).over("game").cast(pl.Int64).alias("rank")
     )
-    hist_df = pl.DataFrame(
-        history,
-        schema={"game": pl.String, "session_id": pl.String, "date": pl.Date, "order": pl.Int64,
-                "player_id": pl.String, "name": pl.String, "place": pl.Int64,
-                "rating": pl.Float64, "mu": pl.Float64, "sigma": pl.Float64},
-    )  # fmt: skip
+    hist_df = pl.DataFrame(history, schema=HISTORY_SCHEMA)
     return RatingHistory(cur_df, hist_df)
+
+
+def _sort_current(frame: pl.DataFrame) -> pl.DataFrame:
+    """By game, best rating first, then player id."""
+    return frame.sort(["game", "rating", "player_id"], descending=[False, True, False])
+
+
+# --------------------------------------------------------------------------- stored at ingest
+
+#: per game, the key of the ratings' inputs: the files (with their sha256) that hold the
+#: game's sessions or any of their hands (a hand may come from another file than its session)
+_INPUTS = """
+WITH f AS (
+    SELECT DISTINCT CAST(s.game AS VARCHAR) AS game, x.file
+    FROM (SELECT session_id, file FROM sessions
+          UNION SELECT session_id, file FROM hands) x
+    JOIN sessions s USING (session_id)
+)
+SELECT f.game, md5(string_agg(f.file || ':' || coalesce(r.sha256, ''), ',' ORDER BY f.file))
+FROM f LEFT JOIN raw_logs r USING (file)
+GROUP BY f.game
+"""
+
+_DELETE = [
+    "DELETE FROM rating_current WHERE game = ?",
+    "DELETE FROM rating_history WHERE game = ?",
+    "DELETE FROM rating_games WHERE game = ?",
+]
+
+
+@cache
+def stored_method() -> str:
+    """What a game's stored ratings were computed by: :data:`METHOD` and the openskill
+    version (a new version may rate differently, so the next ingest recomputes)."""
+    from importlib.metadata import version
+
+    return f"{METHOD}; openskill {version('openskill')}"
+
+
+def refresh(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Recompute the stored ratings of every game whose inputs changed since the last refresh
+    (the module docstring: the files holding its sessions and hands, or the method), in the
+    caller's open transaction on ``con``; returns those games.
+
+    Called by the ingest once every file is loaded, before the store is published. A game is
+    recomputed entirely (ratings depend on the order of the sessions, so one changed session
+    changes every rating after it); a game with no sessions left loses its rows; a re-ingest
+    of unchanged files recomputes nothing."""
+    method = stored_method()
+    current: dict[str, str] = dict(con.execute(_INPUTS).fetchall())
+    stored = {
+        str(g): (str(k), str(m))
+        for g, k, m in con.execute(
+            "SELECT CAST(game AS VARCHAR), inputs_key, method FROM rating_games"
+        ).fetchall()
+    }
+    for g in stored:
+        if g not in current:
+            for sql in _DELETE:
+                con.execute(sql, [g])
+    changed = sorted(g for g, key in current.items() if stored.get(g) != (key, method))
+    for g in changed:
+        result = rate(session_rows(con, g))
+        for sql in _DELETE:
+            con.execute(sql, [g])
+        cur_rows = result.current.drop("name").to_arrow()
+        hist_rows = (
+            result.history.drop("name")
+            .with_row_index("seq")
+            .with_columns(pl.col("seq").cast(pl.Int64))
+            .to_arrow()
+        )
+        con.register("_rating_current", cur_rows)
+        con.register("_rating_history", hist_rows)
+        try:
+            con.execute("INSERT INTO rating_current BY NAME SELECT * FROM _rating_current")
+            con.execute("INSERT INTO rating_history BY NAME SELECT * FROM _rating_history")
+        finally:
+            con.unregister("_rating_current")
+            con.unregister("_rating_history")
+        con.execute(
+            "INSERT INTO rating_games VALUES (?, ?, ?, current_timestamp)",
+            [g, current[g], method],
+        )
+    return changed
+
+
+_STORED_CURRENT = """
+SELECT CAST(c.game AS VARCHAR) AS game, c.player_id, coalesce(p.name, c.player_id) AS name,
+       c.rating, c.mu, c.sigma, c.sessions, c.rank
+FROM rating_current c LEFT JOIN players p USING (player_id)
+WHERE (? IS NULL OR CAST(c.game AS VARCHAR) = ?)
+"""
+
+_STORED_HISTORY_OF_GAME = """
+SELECT CAST(h.game AS VARCHAR) AS game, h.session_id, h.date, h."order", h.player_id,
+       coalesce(p.name, h.player_id) AS name, h.place, h.rating, h.mu, h.sigma
+FROM rating_history h LEFT JOIN players p USING (player_id)
+WHERE CAST(h.game AS VARCHAR) = ?
+ORDER BY h.seq
+"""
+
+#: every game's history: the sessions numbered in one playing order across the games (as
+#: :func:`ratings` without a game numbers them; the order of ``_SESSIONS``)
+_STORED_HISTORY_ALL = """
+WITH h AS (
+    SELECT h.*, dense_rank() OVER (
+               ORDER BY s.date NULLS LAST, s.tournament NULLS LAST, s.round NULLS LAST,
+                        s.table_name NULLS LAST, s.session_id) AS all_order
+    FROM rating_history h JOIN sessions s USING (session_id)
+)
+SELECT CAST(h.game AS VARCHAR) AS game, h.session_id, h.date, h.all_order AS "order",
+       h.player_id, coalesce(p.name, h.player_id) AS name, h.place, h.rating, h.mu, h.sigma
+FROM h LEFT JOIN players p USING (player_id)
+ORDER BY h.all_order, h.seq
+"""
+
+
+def stored_ratings(con: duckdb.DuckDBPyConnection, game: str | None = None) -> RatingHistory | None:
+    """The stored ratings (of ``game``, or of every game), the frames :func:`ratings`
+    computes; None when the store does not hold them for every game it has sessions of (a
+    store older than migration 0006, one migrated but not ingested into since, or one whose
+    ratings were computed by another method)."""
+    cur = con.cursor()
+    try:
+        has_table = cur.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rating_games'"
+        ).fetchall()[0][0]
+        if not has_table:
+            return None
+        methods = dict(
+            cur.execute("SELECT CAST(game AS VARCHAR), method FROM rating_games").fetchall()
+        )
+        games = cur.execute(
+            "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions "
+            "WHERE (? IS NULL OR CAST(game AS VARCHAR) = ?)",
+            [game, game],
+        ).fetchall()
+        method = stored_method()
+        if any(methods.get(g) != method for (g,) in games):
+            return None
+        current = cur.sql(_STORED_CURRENT, params=[game, game]).pl()
+        if game is None:
+            history = cur.sql(_STORED_HISTORY_ALL).pl()
+        else:
+            history = cur.sql(_STORED_HISTORY_OF_GAME, params=[game]).pl()
+    finally:
+        cur.close()
+    current = _sort_current(current.cast({**CURRENT_SCHEMA, "rank": pl.Int64}))
+    return RatingHistory(current, history.cast(HISTORY_SCHEMA))
+
+
+def read_ratings(con: duckdb.DuckDBPyConnection, game: str | None = None) -> RatingHistory:
+    """The ratings (of ``game``, or of every game): the stored ones (:func:`stored_ratings`),
+    else recomputed (:func:`ratings`)."""
+    stored = stored_ratings(con, game)
+    return stored if stored is not None else ratings(con, game)

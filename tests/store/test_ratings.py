@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +101,26 @@ def test_the_ratings_command_prints_json_and_refuses_an_unknown_game(db: Path) -
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "--game must be one of" in bad.stderr
+
+
+def test_the_ratings_command_prints_the_same_from_stored_and_recomputed_ratings(
+    db: Path, tmp_path: Path
+) -> None:
+    old = tmp_path / "old.duckdb"  # the same store without the stored ratings (pre-0006)
+    shutil.copyfile(db, old)
+    con = duckdb.connect(str(old))
+    for table in ("rating_games", "rating_current", "rating_history"):
+        con.execute(f"DROP TABLE {table}")
+    con.close()
+    for args in ([], ["--format", "json", "--history"],
+                 ["--game", "slovenian", "--format", "json", "--history"]):  # fmt: skip
+        out = [
+            subprocess.run([str(TAROCK), "ratings", "--db", str(p), *args],
+                           capture_output=True, text=True, check=True).stdout
+            for p in (db, old)
+        ]  # fmt: skip
+        assert out[0] == out[1] and out[0].strip(), args
+    doc = json.loads(out[0])
+    assert doc["history"] == json.loads(
+        json.dumps(_rate(db, "slovenian").history.to_dicts(), default=str)
+    )
