@@ -114,9 +114,18 @@ def _name(expr: str, mask: bool) -> str:
     return pseudonym_sql(f"coalesce({expr}, player_id)") if mask else expr
 
 
-def _with(f: Filters, *, with_player: bool = True, mask: bool = False) -> tuple[str, list[Any]]:
-    """The ``WITH ph AS (filtered seat facts with the player's id and name)`` prefix."""
+def _with(
+    f: Filters, *, with_player: bool = True, mask: bool = False, narrow: bool = False
+) -> tuple[str, list[Any]]:
+    """The ``WITH ph AS (filtered seat facts with the player's id and name)`` prefix; with
+    ``narrow`` only the facts' own columns, ``role`` and ``game`` still enums (no id or name:
+    a query that groups by ``player_key`` looks them up for its groups, not for every seat)."""
     cond, vals = f.where("sf", with_player=with_player)
+    if narrow:
+        return (
+            "WITH ph AS NOT MATERIALIZED (SELECT sf.* FROM seat_facts sf "
+            f"JOIN players p USING (player_key) WHERE {cond})\n"
+        ), vals
     return (
         "WITH ph AS (SELECT sf.* EXCLUDE (role, game), CAST(sf.role AS VARCHAR) AS role, "
         f"CAST(sf.game AS VARCHAR) AS game, p.player_id, {_name('p.name', mask)} AS name "
@@ -236,20 +245,33 @@ def contracts(
     player filter: the contracts that player declared). Klop has no declarer: its row counts
     the hands (``played``) with no win rate. ``drill_role`` is the role to pass to
     :func:`hands_for` with the contract to list the hands behind the row."""
-    w, vals = _with(replace(f, role=None), mask=mask)
+    # the hands are counted from one row per (contract, hand) (one hash of a million groups
+    # at a million hands, where three ``count(DISTINCT hand_key)`` made three), the average
+    # and the drill role from the seats themselves
+    w, vals = _with(replace(f, role=None), mask=mask, narrow=True)
     df = _pl(
         con,
         w
         + """
-        SELECT contract, count(DISTINCT hand_key) AS played,
-               count(DISTINCT hand_key) FILTER (WHERE declarer_won) AS won,
-               count(DISTINCT hand_key) FILTER (WHERE declarer_won IS NOT NULL) AS decided,
-               avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score,
-               CASE WHEN bool_or(role = 'declarer') THEN 'declarer' ELSE 'klop' END
-                   AS drill_role
-        FROM ph
-        WHERE contract IS NOT NULL AND (role = 'declarer' OR role = 'klop')
-        GROUP BY contract ORDER BY played DESC, contract""",
+        , seats AS (
+            SELECT contract, hand_key, declarer_won, score, role FROM ph
+            WHERE contract IS NOT NULL AND (role = 'declarer' OR role = 'klop'))
+        , per_hand AS (
+            SELECT contract, hand_key, bool_or(declarer_won) AS won,
+                   bool_or(declarer_won IS NOT NULL) AS decided
+            FROM seats GROUP BY contract, hand_key)
+        , counted AS (
+            SELECT contract, count(*) AS played, count(*) FILTER (WHERE won) AS won,
+                   count(*) FILTER (WHERE decided) AS decided
+            FROM per_hand GROUP BY contract)
+        , by_seat AS (
+            SELECT contract, avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score,
+                   CASE WHEN bool_or(role = 'declarer') THEN 'declarer' ELSE 'klop' END
+                       AS drill_role
+            FROM seats GROUP BY contract)
+        SELECT contract, played, won, decided, avg_declarer_score, drill_role
+        FROM counted JOIN by_seat USING (contract)
+        ORDER BY played DESC, contract""",
         vals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")
@@ -305,42 +327,51 @@ def synergy(
     """For each pair of players who played on the same side (called-king partners; Royal
     Tarock's fixed pairs): hands together, won, win rate, each one's average score together,
     and each one's own win rate and average over all their hands (same filters)."""
-    w, vals = _with(replace(f, role=None), with_player=False, mask=mask)  # a pair spans roles
+    # on integer keys and the few columns needed (the pairs of a million hands are joined
+    # on ``hand_key`` and ordered by each player's rank among the ids); ids and names are
+    # looked up for the pairs found
+    w, vals = _with(replace(f, role=None), with_player=False, mask=mask, narrow=True)
     pvals: list[Any] = []
     pcond = "TRUE"
     if f.player is not None:
-        # (the real names: with ``mask`` the names of ``ph`` are pseudonyms)
-        pcond = "(a.player_id = ? OR pa.name = ? OR b.player_id = ? OR pb.name = ?)"
+        # (the real names: with ``mask`` the names shown are pseudonyms)
+        pcond = "(pa.player_id = ? OR pa.real_name = ? OR pb.player_id = ? OR pb.real_name = ?)"
         pvals = [f.player] * 4
     df = _pl(
         con,
         w
         + f"""
         , own AS (
-            SELECT player_id, count(*) AS own_hands, avg(score) AS own_avg_score,
+            SELECT player_key, count(*) AS own_hands, avg(score) AS own_avg_score,
                    count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_win_rate
-            FROM ph GROUP BY player_id)
+            FROM ph GROUP BY player_key)
+        , ranked AS (
+            SELECT player_key, row_number() OVER (ORDER BY player_id) AS rank FROM players)
         , side AS (
-            SELECT * FROM ph WHERE role IN ('declarer', 'partner') OR pair IS NOT NULL)
+            SELECT ph.hand_key, ph.player_key, r.rank, ph.won, ph.score, ph.pair,
+                   ph.role IN ('declarer', 'partner') AS declaring
+            FROM ph JOIN ranked r USING (player_key)
+            WHERE ph.role IN ('declarer', 'partner') OR ph.pair IS NOT NULL)
         , pairs AS (
-            SELECT a.hand_key, a.player_id AS player_a, b.player_id AS player_b,
-                   a.name AS name_a, b.name AS name_b, a.won, a.score AS score_a,
-                   b.score AS score_b
-            FROM side a JOIN side b ON a.hand_key = b.hand_key AND a.player_id < b.player_id
-            JOIN players pa ON pa.player_id = a.player_id
-            JOIN players pb ON pb.player_id = b.player_id
-            WHERE {_SAME_SIDE} AND {pcond})
-        SELECT p.player_a, any_value(p.name_a) AS name_a, p.player_b,
-               any_value(p.name_b) AS name_b, count(*) AS hands, count(p.won) AS decided,
-               count(*) FILTER (WHERE p.won) AS won, avg(p.score_a) AS avg_score_a,
-               avg(p.score_b) AS avg_score_b,
-               any_value(oa.own_win_rate) AS own_win_rate_a,
-               any_value(ob.own_win_rate) AS own_win_rate_b,
-               any_value(oa.own_avg_score) AS own_avg_score_a,
-               any_value(ob.own_avg_score) AS own_avg_score_b
-        FROM pairs p JOIN own oa ON oa.player_id = p.player_a
-        JOIN own ob ON ob.player_id = p.player_b
-        GROUP BY p.player_a, p.player_b ORDER BY hands DESC, p.player_a, p.player_b""",
+            SELECT a.player_key AS key_a, b.player_key AS key_b, count(*) AS hands,
+                   count(a.won) AS decided, count(*) FILTER (WHERE a.won) AS won,
+                   avg(a.score) AS avg_score_a, avg(b.score) AS avg_score_b
+            FROM side a JOIN side b ON a.hand_key = b.hand_key AND a.rank < b.rank
+            WHERE (a.declaring AND b.declaring) OR (a.pair IS NOT NULL AND a.pair = b.pair)
+            GROUP BY a.player_key, b.player_key)
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
+            FROM players)
+        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
+               pb.name AS name_b, p.hands, p.decided, p.won, p.avg_score_a, p.avg_score_b,
+               oa.own_win_rate AS own_win_rate_a, ob.own_win_rate AS own_win_rate_b,
+               oa.own_avg_score AS own_avg_score_a, ob.own_avg_score AS own_avg_score_b
+        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
+        JOIN named pb ON pb.player_key = p.key_b
+        JOIN own oa ON oa.player_key = p.key_a
+        JOIN own ob ON ob.player_key = p.key_b
+        WHERE {pcond}
+        ORDER BY p.hands DESC, player_a, player_b""",
         vals + pvals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
@@ -350,21 +381,34 @@ def score_over_time(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and session (in date order): hands, score, and the running total."""
-    w, vals = _with(f, mask=mask)
+    # grouped and ordered on integer keys (the player's, the session's and the session's
+    # rank by date and id), with ids and names looked up once per player and session
+    w, vals = _with(f, mask=mask, narrow=True)
     return _pl(
         con,
         w
-        + """
+        + f"""
         , per AS (
-            SELECT player_id, any_value(name) AS name, date, session_key, count(*) AS hands,
+            SELECT player_key, date, session_key, count(*) AS hands,
                    CAST(sum(score) AS BIGINT) AS score
-            FROM ph GROUP BY player_id, date, session_key)
-        SELECT per.player_id, per.name, per.date, s.session_id, per.hands, per.score,
-               CAST(sum(per.score) OVER (PARTITION BY per.player_id
-                                         ORDER BY per.date NULLS FIRST, s.session_id
-                                         ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
-        FROM per JOIN sessions s USING (session_key)
-        ORDER BY per.player_id, per.date NULLS FIRST, s.session_id""",
+            FROM ph GROUP BY player_key, date, session_key)
+        , ranked AS (
+            SELECT session_key, session_id,
+                   row_number() OVER (ORDER BY date NULLS FIRST, session_id) AS rank
+            FROM sessions)
+        , run AS (
+            SELECT per.*, s.rank AS session_rank,
+                   CAST(sum(per.score) OVER (PARTITION BY per.player_key
+                                             ORDER BY per.date NULLS FIRST, s.rank
+                                             ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
+            FROM per JOIN ranked s USING (session_key))
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name,
+                   row_number() OVER (ORDER BY player_id) AS rank
+            FROM players)
+        SELECT n.player_id, n.name, run.date, s.session_id, run.hands, run.score, run.cumulative
+        FROM run JOIN ranked s USING (session_key) JOIN named n USING (player_key)
+        ORDER BY n.rank, run.date NULLS FIRST, run.session_rank""",
         vals,
     )
 
