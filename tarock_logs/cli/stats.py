@@ -74,6 +74,8 @@ def _write_json(filters: dict[str, Any], frames: dict[str, pl.DataFrame]) -> Non
     it took more time and memory than its queries)."""
     import io
 
+    from tarock_logs.store import stats as st
+
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)
     out = buffer if buffer is not None else io.BytesIO()
