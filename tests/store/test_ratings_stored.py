@@ -113,9 +113,7 @@ def test_the_ingest_stores_what_ratings_recomputes_on_the_sample_store(sample_db
 def test_the_ingest_stores_what_ratings_recomputes_on_simulated_hands(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
-    # (no simulated Zwanzigerrufen: its info-severity findings do not fit the store's
-    # severity_t today; the sample store has its sessions)
-    games = [("slovenian", 2400), ("royal", 80)]
+    games = [("slovenian", 2400), ("royal", 80), ("zwanzigerrufen", 160)]
     for game, n in games:
         sessions = simulate_hands(n, 7, game=game, hands_per_session=8)
         half = len(sessions) // 2

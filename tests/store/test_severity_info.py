@@ -1,0 +1,58 @@
+"""Info-severity findings are stored (migration 0007): Zwanzigerrufen's auction writes them
+(an overcall voids the announcements so far, C7; an Absolut or Valat dagegen implies a Kontra,
+N5), and schema version 1's ``severity_t`` had only error and warning."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.schema import migrate, migrations
+from tarock_logs.tools.simulate import dumps_session, simulate_hands
+
+
+def test_simulated_zwanzigerrufen_with_info_findings_is_stored(tmp_path: Path) -> None:
+    sessions = simulate_hands(400, 3, game="zwanzigerrufen", hands_per_session=8)
+    (tmp_path / "zr.jsonl").write_bytes(b"".join(dumps_session(s) for s in sessions))
+    db = tmp_path / "zr.duckdb"
+    summary = ingest([str(tmp_path / "zr.jsonl")], db=str(db), jobs=1)
+    assert summary.hands_stored == 400 and summary.hands_rejected == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT code, count(*) FROM violations WHERE severity = 'info' GROUP BY 1"
+        ).fetchall()
+    finally:
+        con.close()
+    codes = dict(rows)
+    assert codes and set(codes) <= {"announce.voided_by_overcall", "kontra.implied"}, codes
+
+
+def test_a_version_6_store_keeps_its_violations_when_migrated(tmp_path: Path) -> None:
+    con = duckdb.connect(str(tmp_path / "v6.duckdb"))
+    try:
+        con.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
+            " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
+        )
+        for m in migrations()[:6]:
+            con.execute(m.sql)
+            con.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
+                [m.version, m.name, m.checksum],
+            )
+        con.execute(
+            "INSERT INTO violations (hand_id, code, severity) VALUES"
+            " ('h1', 'play.revoke', 'error'), ('h2', 'announce.side_missing', 'warning')"
+        )
+        assert migrate(con) == [7]
+        con.execute(
+            "INSERT INTO violations (hand_id, code, severity)"
+            " VALUES ('h3', 'kontra.implied', 'info')"
+        )
+        got = con.execute("SELECT hand_id, severity::VARCHAR FROM violations ORDER BY 1").fetchall()
+    finally:
+        con.close()
+    assert got == [("h1", "error"), ("h2", "warning"), ("h3", "info")]
