@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
+from tarock_logs.store.paths import LOCAL_CLUSTER
+
 #: the exit codes as ``--help`` and the docs list them (:class:`ExitCode`)
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 findings (an error, a score difference, an input error); 2 usage "
@@ -147,8 +149,8 @@ def checked_paths(args: list[str]) -> list[Path]:
     return paths
 
 
-#: ``--dask`` without an address: a local Dask cluster (``tarock_logs.store.ingest.LOCAL_CLUSTER``)
-DASK_LOCAL = "local"
+#: ``--dask`` without an address: a local Dask cluster (its one home: ``store.paths``)
+DASK_LOCAL = LOCAL_CLUSTER
 #: what a Dask scheduler's address looks like: ``tcp://host:8786``, ``host:8786``
 _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+|[A-Za-z0-9_.\[\]:-]+:\d+")
 

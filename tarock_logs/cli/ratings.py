@@ -14,10 +14,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, fail
 from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
-
-GAMES = ("slovenian", "zwanzigerrufen", "royal")
 
 
 class RatingsFormat(str, Enum):

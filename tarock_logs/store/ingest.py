@@ -56,6 +56,7 @@ from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
 from tarock_logs.store.paths import DB_ENV as DB_ENV
 from tarock_logs.store.paths import DEFAULT_DB as DEFAULT_DB
+from tarock_logs.store.paths import LOCAL_CLUSTER as LOCAL_CLUSTER
 from tarock_logs.store.schema import migrate
 
 
@@ -693,10 +694,6 @@ class IngestIOError(OSError):
     """The database could not be written: a full disk, a read-only one, an I/O error. Nothing
     was published and nothing is left behind."""
 
-
-#: ``ingest(dask=LOCAL_CLUSTER)``: a local Dask cluster started for the ingest (``--dask``
-#: without an address)
-LOCAL_CLUSTER = "local"
 
 #: ``FILE.duckdb.tmp-<pid>`` and what hangs off it (``.wal``, ``.spill``): a writer's staging
 _STAGING_PID = re.compile(r"\.tmp-(\d+)(?:\..*)?$")
