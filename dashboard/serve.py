@@ -1,20 +1,21 @@
 """``python -m dashboard.serve run APP [options]``: Streamlit's own command line (what
-``tarock dashboard`` starts), with the modules every page needs imported in a background
-thread while the server starts.
+``tarock dashboard`` starts), after the modules the pages need have been imported.
 
 A page's first run after the server started otherwise pays for those imports itself: about
 1 s on the 2-core machine (polars and DuckDB for the queries, pandas and altair that Streamlit
 loads for its first table and chart, the dashboard's own modules), a third of the Players
-page's cold load on a 1,000,000-hand store (docs/performance.md, issue 18). A page that runs
-before the warm-up is done simply waits for the import in progress (Python's import lock);
-nothing else is shared, and the server starts as fast as before.
+page's cold load on a 1,000,000-hand store (docs/performance.md, issue 18). The imports run
+before Streamlit starts listening, so that the server answers (its health check, the URL it
+prints) once a first page can run at full speed: the start takes that second longer, the
+first visit does not. (A background thread, tried first, gave the first page nothing on two
+cores: imports hold the interpreter lock, and a page that came early waited for them anyway.)
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
-import threading
 
 #: imported at start-up, in this order (the heavy libraries first, then the dashboard's)
 WARM_MODULES = (
@@ -25,26 +26,43 @@ WARM_MODULES = (
     "altair",
     "tarock_logs.store.queries",
     "tarock_logs.store.stats",
+    "tarock_logs.store.analysis",
+    "tarock_logs.store.ratings",
     "tarock_logs.report.text",
     "dashboard.view_model",
     "dashboard.state",
+    "dashboard.table",
 )
+
+
+class _NoRuntimeYet(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "No runtime found" not in record.getMessage()
 
 
 def warm() -> list[str]:
     """Import :data:`WARM_MODULES`; the ones that could not be imported (a missing optional
     library never stops the server: the page that needs it reports it)."""
     failed = []
-    for name in WARM_MODULES:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a warm-up only: the page imports it again
-            failed.append(name)
+    # st.cache_data checks its parameters when a function is decorated: without a runtime yet
+    # (the server has not started) it says so on the log, once per decorated function; the
+    # caches themselves are made on first call, in the runtime (nothing to warn about)
+    quiet = logging.getLogger("streamlit.runtime.caching.cache_data_api")
+    no_runtime = _NoRuntimeYet()
+    quiet.addFilter(no_runtime)  # (a filter: Streamlit sets its loggers' levels on import)
+    try:
+        for name in WARM_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - a warm-up only: the page imports it again
+                failed.append(name)
+    finally:
+        quiet.removeFilter(no_runtime)
     return failed
 
 
 def main() -> None:
-    threading.Thread(target=warm, name="tarock-warm-up", daemon=True).start()
+    warm()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv[0] = "streamlit"

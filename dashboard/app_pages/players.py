@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from dashboard import charts
 from dashboard.state import data, lang, masked, pager, query, require_db, tr, url_selectbox
 from dashboard.view_model import game_name
 from dashboard.view_model import md_text as md
@@ -335,7 +336,7 @@ with (t := next(tab)):
         if sot.height:
             st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
             chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})
-            st.line_chart(chart, x=tr("session"), y=tr("score"), color="name")
+            charts.line(chart, x=tr("session"), y=tr("score"), color="name", legend=tr("player"))
 
 with (t := next(tab)):
     if t.open is not False:  # only the tab shown runs its queries
@@ -404,7 +405,7 @@ else:
             contracts = section("contracts")
             charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
             if charted.height:
-                st.bar_chart(
+                charts.bar(
                     charted.with_columns(
                         # named here, in the script's thread (not per row in polars' threads,
                         # where Streamlit's session is not there)
@@ -521,7 +522,7 @@ with (t := next(tab)):
             shown = history if player is None else history.filter(pl.col("player_id") == player)
             shown = _thinned(shown, "player_id", CHART_POINTS)
             st.markdown("**" + tr("Rating over time") + "**")
-            st.line_chart(
+            charts.line(
                 shown.with_columns(
                     pl.col("name").replace({n: masked(n) for n in shown["name"].unique() if n}),
                     pl.col("order").alias(tr("session")),
@@ -530,6 +531,7 @@ with (t := next(tab)):
                 x=tr("session"),
                 y=tr("rating"),
                 color="name",
+                legend=tr("player"),
             )
 
 with (t := next(tab)):

@@ -425,25 +425,30 @@ def score_timeline(
     ``min_hands`` hands, at most ``points`` points (the last session of each of ``points``
     equal runs of the player's sessions): player_id, name, session_no (1-based, in date
     order), cumulative."""
-    w, vals = _with(f, mask=mask)
+    # grouped on integer keys from the narrow seat facts; ids and names looked up for the
+    # points kept (at most ``points`` per player), not for every seat
+    w, vals = _with(f, mask=mask, narrow=True)
     return _pl(
         con,
         w
-        + """
+        + f"""
         , per AS (
-            SELECT player_id, any_value(name) AS name, date, session_key, count(*) AS hands,
-                   sum(score) AS score
-            FROM ph GROUP BY player_id, date, session_key)
+            SELECT player_key, date, session_key, count(*) AS hands, sum(score) AS score
+            FROM ph GROUP BY player_key, date, session_key)
         , run AS (
-            SELECT per.player_id, per.name, per.hands,
-                   row_number() OVER w AS k, count(*) OVER (PARTITION BY per.player_id) AS n,
-                   sum(per.hands) OVER (PARTITION BY per.player_id) AS total_hands,
+            SELECT per.player_key, per.hands,
+                   row_number() OVER w AS k, count(*) OVER (PARTITION BY per.player_key) AS n,
+                   sum(per.hands) OVER (PARTITION BY per.player_key) AS total_hands,
                    CAST(sum(per.score) OVER (w ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
             FROM per JOIN sessions s USING (session_key)
-            WINDOW w AS (PARTITION BY per.player_id ORDER BY per.date NULLS FIRST, s.session_id))
-        SELECT player_id, name, k AS session_no, cumulative FROM run
-        WHERE total_hands >= ? AND (k = n OR (k * ?) // n <> ((k - 1) * ?) // n)
-        ORDER BY player_id, k""",
+            WINDOW w AS (PARTITION BY per.player_key ORDER BY per.date NULLS FIRST, s.session_id))
+        , kept AS (
+            SELECT player_key, k, cumulative FROM run
+            WHERE total_hands >= ? AND (k = n OR (k * ?) // n <> ((k - 1) * ?) // n))
+        SELECT p.player_id, {_name("p.name", mask)} AS name, kept.k AS session_no,
+               kept.cumulative
+        FROM kept JOIN players p USING (player_key)
+        ORDER BY p.player_id, kept.k""",
         [*vals, int(min_hands), int(points), int(points)],
     )
 
@@ -669,23 +674,28 @@ def game_players(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     """Per player in one game: hands at the table, thrown-in deals (on their own), hands
     played, decided, won, win rate, total and average score (thrown-in deals left out), and
     the hands in each role."""
-    w, vals = _gwith(f, mask=mask)
+    # grouped on the player's key over the seat facts alone (the per-game role and result),
+    # the id and name looked up once per player
+    _game(f)
+    cond, vals = f.where("sf")
     df = _pl(
         con,
-        w
-        + """
-        SELECT player_id, any_value(name) AS name, count(*) AS hands,
-               count(*) FILTER (WHERE thrown_in) AS thrown_in,
-               count(*) FILTER (WHERE NOT thrown_in) AS played,
-               count(won) AS decided, count(*) FILTER (WHERE won) AS won,
-               CAST(coalesce(sum(score) FILTER (WHERE NOT thrown_in), 0) AS BIGINT)
-                   AS total_score,
-               avg(score) FILTER (WHERE NOT thrown_in) AS avg_score,
-               count(*) FILTER (WHERE role = 'declarer' AND NOT thrown_in) AS as_declarer,
-               count(*) FILTER (WHERE role = 'partner' AND NOT thrown_in) AS as_partner,
-               count(*) FILTER (WHERE role = 'attacker' AND NOT thrown_in) AS as_attacker,
-               count(*) FILTER (WHERE role = 'defender' AND NOT thrown_in) AS as_defender
-        FROM ph GROUP BY player_id ORDER BY player_id""",
+        f"""
+        WITH g AS (
+            SELECT player_key, count(*) AS hands,
+                   count(*) FILTER (WHERE thrown_in) AS thrown_in,
+                   count(*) FILTER (WHERE NOT thrown_in) AS played,
+                   count(game_won) AS decided, count(*) FILTER (WHERE game_won) AS won,
+                   CAST(coalesce(sum(score) FILTER (WHERE NOT thrown_in), 0) AS BIGINT)
+                       AS total_score,
+                   avg(score) FILTER (WHERE NOT thrown_in) AS avg_score,
+                   count(*) FILTER (WHERE game_role = 'declarer' AND NOT thrown_in) AS as_declarer,
+                   count(*) FILTER (WHERE game_role = 'partner' AND NOT thrown_in) AS as_partner,
+                   count(*) FILTER (WHERE game_role = 'attacker' AND NOT thrown_in) AS as_attacker,
+                   count(*) FILTER (WHERE game_role = 'defender' AND NOT thrown_in) AS as_defender
+            FROM seat_facts sf WHERE {cond} GROUP BY player_key)
+        SELECT p.player_id, {_name("p.name", mask)} AS name, g.* EXCLUDE (player_key)
+        FROM g JOIN players p USING (player_key) ORDER BY p.player_id""",
         vals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")

@@ -359,3 +359,19 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     metric = page.locator("[data-testid='stMetric']", has_text="Tournament findings")
     assert int(metric.first.inner_text().split()[-1]) >= 3
     page.close()
+
+
+def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, browser) -> None:  # type: ignore[no-untyped-def]
+    """The score over time (Players tab) and the contracts' win rates (Contracts tab) are
+    plain Vega-Lite specifications (dashboard/charts.py): the browser draws them."""
+    url, _ = served
+    page = browser.new_page()
+    try:
+        for link in (f"{url}/players", f"{url}/players?tab=Contracts"):
+            _goto(page, link)
+            chart = page.locator("[data-testid='stVegaLiteChart']").first
+            chart.wait_for(timeout=30_000)
+            chart.locator("canvas, svg").first.wait_for(timeout=30_000)
+            assert page.locator("[data-testid='stException']").count() == 0, link
+    finally:
+        page.close()
