@@ -120,6 +120,7 @@ def ingest(
     database is published atomically at the end)."""
     import duckdb
 
+    from tarock_logs.store.connect import WriterMemoryError
     from tarock_logs.store.ingest import IngestIOError, IngestLocked
     from tarock_logs.store.ingest import ingest as run_ingest
     from tarock_logs.store.scaleout import SchedulerUnreachable
@@ -185,6 +186,8 @@ def ingest(
     except FileNotFoundError as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
     except SchedulerUnreachable as exc:
+        raise fail(str(exc), ExitCode.USAGE) from exc
+    except WriterMemoryError as exc:
         raise fail(str(exc), ExitCode.USAGE) from exc
     except IngestIOError as exc:  # a full or read-only disk, an I/O error: nothing published
         raise fail(str(exc.strerror), ExitCode.IO) from exc

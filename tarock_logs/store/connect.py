@@ -30,7 +30,31 @@ from typing import Any
 import duckdb
 
 #: Writer settings for big loads (engineering guide §2): bounded memory with spill to disk.
-WRITER_MEMORY_LIMIT = "384MB"
+#: DuckDB's own memory (its buffers and the primary-key indexes) in the writing process;
+#: ``$TAROCK_WRITER_MEMORY`` (e.g. ``512MB``, ``1GB``) sets another. With the default and
+#: the two workers a million-hand ingest's whole process tree stays under 1 GB (PSS,
+#: docs/performance.md).
+WRITER_MEMORY_ENV = "TAROCK_WRITER_MEMORY"
+WRITER_MEMORY_LIMIT = "256MB"
+_MEMORY = re.compile(r"\d+(?:\.\d+)?\s*(?:[KMGT]i?B)", re.IGNORECASE)
+
+
+class WriterMemoryError(ValueError):
+    """``$TAROCK_WRITER_MEMORY`` is not a size."""
+
+
+def writer_memory_limit() -> str:
+    """:data:`WRITER_MEMORY_LIMIT`, or ``$TAROCK_WRITER_MEMORY`` when it is a size DuckDB
+    reads (digits and a unit: ``KB`` ... ``TB``, ``KiB`` ... ``TiB``); anything else is an
+    error that says so (never passed into the SQL)."""
+    value = os.environ.get(WRITER_MEMORY_ENV, "").strip()
+    if not value:
+        return WRITER_MEMORY_LIMIT
+    if not _MEMORY.fullmatch(value):
+        raise WriterMemoryError(
+            f"${WRITER_MEMORY_ENV}={value!r} is not a size such as 256MB or 1GB"
+        )
+    return value
 
 
 def staging_path(target: str | os.PathLike[str]) -> Path:
@@ -111,7 +135,7 @@ def connect_writer(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     """A read-write connection with the writer's memory settings."""
     con = duckdb.connect(str(path))
     tmp = Path(path).with_name(Path(path).name + ".spill")
-    con.execute(f"SET memory_limit = '{WRITER_MEMORY_LIMIT}'")
+    con.execute(f"SET memory_limit = '{writer_memory_limit()}'")
     con.execute("SET temp_directory = ?", [str(tmp)])
     con.execute("SET preserve_insertion_order = false")
     return con
