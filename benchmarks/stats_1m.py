@@ -373,6 +373,7 @@ def measure_pages(db: Path) -> dict[str, Any]:
                     "server_cpu_cold_s": cpu[-3],
                 }
             out["players_tabs"] = tabs
+            out["replay_step_browser"] = measure_replay_steps_browser(db, page, url)
         finally:
             browser.close()
     out["loadavg_after"] = os.getloadavg()[0]
@@ -381,6 +382,52 @@ def measure_pages(db: Path) -> dict[str, Any]:
     out["server_log_script_run_context_warnings"] = text.count("missing ScriptRunContext")
     out["replay_step"] = measure_replay_step(db)
     return out
+
+
+def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30) -> dict[str, Any]:
+    """A replay step as a user takes it: the hand with the most actions opened in Chromium,
+    then ``steps`` presses of the right-arrow key, each timed until the page shows the new
+    step and the script has finished, with the server's CPU seconds for it (the step reruns
+    the viewer fragment only; AppTest, :func:`measure_replay_step`, reruns the whole page)."""
+    from tarock_logs.store.queries import connect_reader
+
+    con = connect_reader(db)
+    hand_id = con.execute(
+        "SELECT hand_id FROM hands WHERE verified ORDER BY n_actions DESC LIMIT 1"
+    ).fetchall()[0][0]
+    con.close()
+    page.goto(f"{url}/replay?hand={hand_id}&step=0&seat=all")
+    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=300_000)
+    page.get_by_text("Step 0 of").first.wait_for(timeout=300_000)
+    servers = _server_pids()
+    times, cpus = [], []
+    for k in range(1, steps + 1):
+        for _attempt in range(3):  # a key pressed while the page re-draws can be lost
+            page.locator("h1").first.click()
+            c0, t0 = _cpu_s(servers), time.perf_counter()
+            page.keyboard.press("ArrowRight")
+            try:
+                page.get_by_text(f"Step {k} of").first.wait_for(timeout=10_000)
+                page.wait_for_selector("[data-test-script-state='notRunning']", timeout=60_000)
+            except Exception:  # noqa: BLE001 - pressed again
+                continue
+            times.append(time.perf_counter() - t0)
+            cpus.append(_cpu_s(servers) - c0)
+            break
+    ms = sorted(t * 1000 for t in times)
+    cpu_ms = sorted(c * 1000 for c in cpus)
+
+    def p95(xs: list[float]) -> int | None:
+        return round(xs[max(0, int(len(xs) * 0.95) - 1)]) if xs else None
+
+    return {
+        "steps": len(ms),
+        "median_ms": round(statistics.median(ms)) if ms else None,
+        "p95_ms": p95(ms),
+        "server_cpu_median_ms": round(statistics.median(cpu_ms)) if cpu_ms else None,
+        "server_cpu_p95_ms": p95(cpu_ms),
+        "loadavg": os.getloadavg()[0],
+    }
 
 
 def measure_replay_step(db: Path, steps: int = 40) -> dict[str, Any]:

@@ -25,6 +25,7 @@ the rules allowed; gold: the card winning the trick).
 from __future__ import annotations
 
 import base64
+import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -194,6 +195,19 @@ _PLACES = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
+def _card_uri(
+    card: str, game: str, mark: str | None, highlight: bool, greyed: bool, scale: float
+) -> tuple[str, str, str]:
+    """The data URI, width and height of one drawn card face (the same card is drawn the same
+    way every time: kept, as a replay step redraws some fifty of them)."""
+    svg = card_element(card, game=game, mark=mark, highlight=highlight, greyed=greyed, scale=scale)
+    uri = "data:image/svg+xml;base64," + base64.b64encode(
+        ET.tostring(svg, encoding="utf-8")
+    ).decode("ascii")
+    return uri, svg.get("width", "44"), svg.get("height", "64")
+
+
 def _card(
     card: str,
     pos: Position,
@@ -207,18 +221,13 @@ def _card(
     """One card face of the one card drawing as an ``<img>`` (an SVG data URI: the page's HTML
     is sanitised to HTML elements, which keeps images but not inline SVG). ``data-card`` and
     ``data-mark`` (``illegal``, ``allowed``, ``winning``) say what it shows."""
-    svg = card_element(
-        card, game=pos.game, mark=mark, highlight=highlight, greyed=greyed, scale=scale
-    )
-    uri = "data:image/svg+xml;base64," + base64.b64encode(
-        ET.tostring(svg, encoding="utf-8")
-    ).decode("ascii")
+    uri, width, height = _card_uri(card, pos.game, mark, highlight, greyed, scale)
     attrs = {
         "src": uri,
         "alt": label,
         "title": label,
-        "width": svg.get("width", "44"),
-        "height": svg.get("height", "64"),
+        "width": width,
+        "height": height,
         "data-card": card,
     }
     if highlight or mark:

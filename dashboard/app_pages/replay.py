@@ -594,13 +594,15 @@ def viewer() -> None:
                     or tr("none")
                 )
             )
-    with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
-        score_table(view, players)
-        for u in view.unverified:
-            st.warning(tr("Unverified") + f": {md(u)}")
 
 
 st.fragment(viewer, run_every=1.0 if st.session_state.get("autoplay") else None)()
+# the hand's score is the same at every step: drawn once per hand, outside the fragment
+# that a step reruns (its tables were most of a step's server time)
+with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
+    score_table(view, players)
+    for u in view.unverified:
+        st.warning(tr("Unverified") + f": {md(u)}")
 
 # ---------------------------------------------------------------- other hands
 with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):

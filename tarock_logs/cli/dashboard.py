@@ -16,8 +16,10 @@ APP_SCRIPT = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
 def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None) -> list[str]:
-    """The command line that serves the dashboard (headless, no file watcher, no telemetry):
-    Streamlit's ``run`` through ``dashboard.serve``, which imports what the pages need while
+    """The command line that serves the dashboard (headless, no file watcher, no telemetry, no
+    full garbage collection after every run of a page: with a large store's views in memory
+    it took longer than a replay step's own work; Python's own collector still runs):
+    Streamlit's ``run`` through ``dashboard.serve``, which imports what the pages need before
     the server starts."""
     extra = ["--entry-dir", str(entry_dir)] if entry_dir is not None else []
     return [
@@ -29,6 +31,7 @@ def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None
         "--server.maxUploadSize=16",
         "--browser.gatherUsageStats=false",
         "--client.toolbarMode=viewer",
+        "--runner.postScriptGC=false",
         "--", "--db", str(db), *extra,
     ]  # fmt: skip
 

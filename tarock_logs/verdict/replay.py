@@ -146,6 +146,8 @@ class HandReplay:
     _actions: list[Action] | None = field(default=None, repr=False)
     _found: dict[int, list[Violation]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: :func:`legal_alternatives` of every step, found in one pass on first use
+    _alternatives: dict[int, list[Action]] | None = field(default=None, repr=False)
 
     @property
     def tricks(self) -> Sequence[Any] | None:
@@ -704,31 +706,52 @@ def legal_alternatives(replay: HandReplay, step: int) -> list[Action]:
     Step ``k`` is the position after ``k`` actions, so ``legal_alternatives(r, k)`` are the
     alternatives to action ``k`` (shown at step ``k + 1``). Empty when the replay has no
     engine state or never reached that position. The replay itself is not modified.
+
+    Every step's alternatives are found together on first use and kept on the replay (a
+    viewer steps through the hand: one copy of the engine state, taken back to the deal and
+    played forward again, instead of a copy per step).
     """
-    original = replay.state
-    if original is None or step < 0 or step > replay.actions_applied:
+    if step < 0 or step > replay.actions_applied or replay.state is None:
         return []
-    back = replay.actions_applied - step
-    try:
-        state = original.copy()
-    except Exception:  # noqa: BLE001 - not copyable: step back and forth on the original
-        state = None
-    if state is not None:
-        try:
-            for _ in range(back):
-                state.pop()
-            return list(state.legal_actions())
-        except Exception:  # noqa: BLE001
-            return []
+    memo = replay._alternatives
+    if memo is None:
+        memo = _all_alternatives(replay)
+    return list(memo.get(step, ()))
+
+
+def _all_alternatives(replay: HandReplay) -> dict[int, list[Action]]:
+    """``{step: legal actions}`` of every position of the replay (see
+    :func:`legal_alternatives`), kept on ``replay``. A position that cannot be reached or
+    whose actions cannot be listed has none."""
     with replay._lock:
-        st = original
-        undone: list[Action] = []
-        try:
-            for _ in range(back):
-                undone.append(st.pop())
-            return list(st.legal_actions())
-        except Exception:  # noqa: BLE001
-            return []
-        finally:
-            for a in reversed(undone):
-                st.push(a)
+        if replay._alternatives is not None:
+            return replay._alternatives
+        original = replay.state
+        memo: dict[int, list[Action]] = {}
+        if original is not None:
+            try:
+                state = original.copy()
+            except Exception:  # noqa: BLE001 - not copyable: back and forth on the original
+                state = original
+            n = replay.actions_applied
+            undone: list[Action] = []  # the actions taken back, last first
+            try:
+                for _ in range(n):
+                    undone.append(state.pop())
+            except Exception:  # noqa: BLE001 - could not go further back
+                pass
+            k = n - len(undone)  # the position reached
+            while True:
+                try:
+                    memo[k] = list(state.legal_actions())
+                except Exception:  # noqa: BLE001
+                    memo[k] = []
+                if not undone:
+                    break
+                try:
+                    state.push(undone.pop())
+                except Exception:  # noqa: BLE001 - the positions after it stay unknown
+                    break
+                k += 1
+        replay._alternatives = memo
+        return memo

@@ -194,3 +194,36 @@ def test_a_dealer_out_of_turn_is_reported_once_by_the_reader_not_by_the_engine()
         replays = replay_session(rec.session, with_views=with_views)
         found = [v.code for r in replays for v in r.violations]
         assert len(replays) == 2 and not any("dealer" in c for c in found), found
+
+
+def _alternatives_by_copy(r: object, step: int) -> list[Action]:
+    """The reference: a copy of the final state taken back to ``step`` (one copy per step)."""
+    state = r.state.copy()  # type: ignore[attr-defined]
+    for _ in range(r.actions_applied - step):  # type: ignore[attr-defined]
+        state.pop()
+    return list(state.legal_actions())
+
+
+@pytest.mark.parametrize("game", ["slovenian", "zwanzigerrufen", "royal"])
+def test_every_steps_alternatives_found_in_one_pass_equal_a_copy_per_step(game: str) -> None:
+    """legal_alternatives finds every position's legal actions in one pass back to the deal
+    and forward again; they are those of a copy of the state taken back to each step, and
+    the replay's own state is left as it was (the last step is still the end of the hand)."""
+    from pathlib import Path
+
+    from tarock_logs.log.reader import read_sessions
+
+    root = Path(__file__).resolve().parents[2] / "sample_logs" / game
+    sessions = read_sessions([root])
+    checked = 0
+    for s in sessions[:3]:
+        for r in replay_session(s):
+            if r.state is None:
+                continue
+            before = r.state.view()
+            for step in range(r.actions_applied + 1):
+                assert legal_alternatives(r, step) == _alternatives_by_copy(r, step), step
+                checked += 1
+            assert r.state.view() == before
+            assert legal_alternatives(r, r.actions_applied + 1) == []
+    assert checked > 100
