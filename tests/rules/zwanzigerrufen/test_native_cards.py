@@ -79,9 +79,7 @@ def test_every_zwanzigerrufen_sample_replays_alike_with_and_without_the_native_l
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sessions = [
-        r.session
-        for r in read_paths([ROOT])
-        if r.session is not None and r.session.game == GAME
+        r.session for r in read_paths([ROOT]) if r.session is not None and r.session.game == GAME
     ]
     assert sessions
     hands, taken = _replays_equal(sessions, monkeypatch)
