@@ -18,6 +18,8 @@ setup(
                 "tarock_logs/_native/cardloop.h",
                 "tarock_logs/_native/openspiel.h",
                 "tarock_logs/_native/solver.h",
+                "tarock_logs/_native/zrloop.h",
+                "tarock_logs/_native/royalloop.h",
             ],
             extra_compile_args=["-O3", "-std=c99"],
             libraries=["m"],

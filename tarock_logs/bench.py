@@ -374,11 +374,22 @@ def startup_seconds(runs: int = STARTUP_RUNS, args: Sequence[str] = ("--help",))
 def native_card_loop() -> bool:
     """Whether the replay's card loop runs as native code: the Slovenian fast path's card play
     in C (``tarock_logs/_native/cardloop.h``) when the C extension is built and not switched
-    off (``TAROCK_NATIVE=0``; ``details.native_core`` says why not). The Zwanzigerrufen and
-    Royal Tarock card loops are still Python, and so is everything around the card play."""
+    off (``TAROCK_NATIVE=0``; ``details.native_core`` says why not). The bench replays
+    Slovenian hands, so this is the Slovenian loop; ``details.native_card_loops`` gives it per
+    game (the Zwanzigerrufen and Royal Tarock bulk paths' card loops, ``zrloop.h`` and
+    ``royalloop.h``, see :func:`native_card_loops`). Everything around the card play is
+    Python."""
     from tarock_logs.rules.slovenian.fast.fastpath import native_card_loop as slovenian
 
     return slovenian()
+
+
+def native_card_loops() -> dict[str, bool]:
+    """Per game, whether its replay's card loop runs as native code."""
+    from tarock_logs.rules.royal.fast import native_card_loop as royal
+    from tarock_logs.rules.zwanzigerrufen.fast import native_card_loop as zwanzigerrufen
+
+    return {"slovenian": native_card_loop(), "zwanzigerrufen": zwanzigerrufen(), "royal": royal()}
 
 
 def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:
@@ -583,6 +594,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
     from tarock_logs import _native
 
     details["native_core"] = _native.available() or _native.why_not
+    details["native_card_loops"] = native_card_loops()
     report["peak_rss_mb"] = peak_rss_mb()
     report["machine"] = machine_info()
     report["details"] = details

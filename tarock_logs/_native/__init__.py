@@ -7,7 +7,9 @@ user has a pure-Python path and must take it when ``core`` is None: the native c
 faster twin, never the only implementation.
 
 The C sources: ``cards.h`` (card sets as 64-bit masks: suits, strength, card points in thirds,
-the trick winner and the legal cards, shared by every native card loop), ``solver.h`` /
+the trick winner and the legal cards, shared by every native card loop), the card loops of
+the bulk paths (``cardloop.h`` Slovenian, ``zrloop.h`` Zwanzigerrufen, ``royalloop.h`` Royal
+Tarock), ``solver.h`` /
 ``solver.c`` (the perfect-information solver of :mod:`tarock_logs.analysis`) and ``module.c``
 (the Python bindings).
 """

@@ -34,6 +34,24 @@ def play_cards(
     declarer: int,
     ends: int,
 ) -> tuple[list[tuple[int, list[str], int]], list[int], list[int], list[int], bool] | None: ...
+def zr_play_cards(
+    hands: Sequence[Iterable[str]],
+    actions: Sequence[object],
+    start: int,
+    leader: int,
+    rules: Sequence[int],
+    cid: dict[str, int],
+) -> (
+    list[tuple[int, tuple[tuple[int, str], ...], int, int, bool, tuple[int, int] | None]] | None
+): ...
+def royal_play_cards(
+    hands: Sequence[Iterable[str]],
+    actions: Sequence[object],
+    start: int,
+    leader: int,
+    bound: Sequence[Sequence[tuple[int, int, int]]],
+    cid: dict[str, int],
+) -> list[tuple[tuple[tuple[int, str], ...], int]] | None: ...
 
 class Solver:
     nodes: int

@@ -10,7 +10,9 @@
 #include "cardloop.h"
 #include "cards.h"
 #include "openspiel.h"
+#include "royalloop.h"
 #include "solver.h"
+#include "zrloop.h"
 
 /* attribute names of the log's actions, interned at import */
 static PyObject *s_type, *s_seat, *s_card;
@@ -713,6 +715,259 @@ static PyTypeObject SolverType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ------------------------------------------------------------------------ the card loops of
+ * Zwanzigerrufen (zrloop.h) and Royal Tarock (royalloop.h) */
+
+/* Four seats' hands (iterables of card tokens) as masks: 1, 0 when a token is not a card of
+ * `cid` or there are not four seats (decline), -1 with an exception set. */
+static int read_four_hands(PyObject *hands_o, PyObject *cid, tk_set *hands) {
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return -1;
+    if (PySequence_Fast_GET_SIZE(hf) != 4) {
+        Py_DECREF(hf);
+        return 0;
+    }
+    for (Py_ssize_t s = 0; s < 4; s++) {
+        hands[s] = 0;
+        PyObject *it = PyObject_GetIter(PySequence_Fast_GET_ITEM(hf, s));
+        if (!it) {
+            Py_DECREF(hf);
+            return -1;
+        }
+        PyObject *c;
+        while ((c = PyIter_Next(it))) {
+            int id = card_id(cid, c);
+            Py_DECREF(c);
+            if (id < 0 || (hands[s] & TK_BIT(id))) {
+                Py_DECREF(it);
+                Py_DECREF(hf);
+                return 0;
+            }
+            hands[s] |= TK_BIT(id);
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) {
+            Py_DECREF(hf);
+            return -1;
+        }
+    }
+    Py_DECREF(hf);
+    return 1;
+}
+
+/* The card actions `actions[start:]` of a table of four: exactly `want` plays by seats 0-3 of
+ * cards of `cid`. Fills seat/card/token (new references in token[0..*got-1], which the caller
+ * releases); 1 when they are, 0 to decline, -1 with an exception set. */
+static int read_four_plays(PyObject *actions_o, Py_ssize_t start, PyObject *cid, int want,
+                           int *seat, int *card, PyObject **token, int *got) {
+    *got = 0;
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(af) - start;
+    if (start < 0 || n != want) {
+        Py_DECREF(af);
+        return 0;
+    }
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < n && ok; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(af, start + i);
+        PyObject *t = field(a, s_type);
+        if (!t) {
+            ok = 0;
+            break;
+        }
+        int play = is_play(t);
+        Py_DECREF(t);
+        PyObject *so = play ? field(a, s_seat) : NULL;
+        if (!so) {
+            ok = 0;
+            break;
+        }
+        long sv = PyLong_Check(so) ? PyLong_AsLong(so) : -1;
+        Py_DECREF(so);
+        PyObject *co = (sv >= 0 && sv < 4) ? field(a, s_card) : NULL;
+        if (!co) {
+            ok = 0;
+            break;
+        }
+        int id = card_id(cid, co);
+        if (id < 0) {
+            Py_DECREF(co);
+            ok = 0;
+            break;
+        }
+        seat[i] = (int)sv;
+        card[i] = id;
+        token[i] = co;
+        *got = (int)i + 1;
+    }
+    Py_DECREF(af);
+    if (!ok) PyErr_Clear(); /* an action without those fields: the reference reports it */
+    return ok;
+}
+
+/* A trick's cards as ((seat, token), ...) in playing order (tokens from `token`). */
+static PyObject *seat_cards(const int *seats, PyObject **token) {
+    PyObject *cards = PyTuple_New(4);
+    if (!cards) return NULL;
+    for (int j = 0; j < 4; j++) {
+        PyObject *pair = Py_BuildValue("(iO)", seats[j], token[j]);
+        if (!pair) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(cards, j, pair);
+    }
+    return cards;
+}
+
+/* zr_play_cards(hands, actions, start, leader, rules, cid) -> None (decline) or the ten tricks
+ * as (leader, ((seat, card), ...), winner, points, maerchenstich, mondfang or None), the
+ * fields of zwanzigerrufen.tricks.Trick after its number. rules: (farbensolo, compulsion,
+ * maerchen, keep_pagat), see zrloop.h; the caller is zwanzigerrufen.fast. */
+static PyObject *py_zr_play_cards(PyObject *self, PyObject *args) {
+    PyObject *hands_o, *actions_o, *rules_o, *cid;
+    Py_ssize_t start;
+    int leader;
+    if (!PyArg_ParseTuple(args, "OOniOO!", &hands_o, &actions_o, &start, &leader, &rules_o,
+                          &PyDict_Type, &cid))
+        return NULL;
+    int rv[4];
+    int nr = read_ints(rules_o, rv, 4, "rules");
+    if (nr < 0) return NULL;
+    if (nr != 4) {
+        PyErr_SetString(PyExc_ValueError, "rules: 4 ints expected");
+        return NULL;
+    }
+    zr_rules r = {rv[0], rv[1], rv[2], rv[3]};
+    tk_set hands[4];
+    int st = read_four_hands(hands_o, cid, hands);
+    if (st < 0) return NULL;
+    if (st == 0) Py_RETURN_NONE;
+    int seat[ZR_CARDS], card[ZR_CARDS], got = 0;
+    PyObject *token[ZR_CARDS];
+    PyObject *result = NULL;
+    st = read_four_plays(actions_o, start, cid, ZR_CARDS, seat, card, token, &got);
+    if (st <= 0) goto done;
+    zr_trick tricks[ZR_TRICKS];
+    if (zr_play_cards(&r, hands, leader, seat, card, ZR_CARDS, tricks) != ZR_TRICKS) goto done;
+    PyObject *out = PyList_New(ZR_TRICKS);
+    if (!out) goto done;
+    for (int k = 0; k < ZR_TRICKS; k++) {
+        zr_trick *t = &tricks[k];
+        PyObject *cards = seat_cards(t->seats, token + 4 * k);
+        if (!cards) {
+            Py_DECREF(out);
+            goto done;
+        }
+        PyObject *mf = Py_None;
+        if (t->mond_owner >= 0) {
+            mf = Py_BuildValue("(ii)", t->mond_owner, t->winner);
+            if (!mf) {
+                Py_DECREF(cards);
+                Py_DECREF(out);
+                goto done;
+            }
+        } else {
+            Py_INCREF(mf);
+        }
+        /* "N" steals cards and mf, also when the build fails */
+        PyObject *rec = Py_BuildValue("(iNiiON)", t->leader, cards, t->winner, t->points,
+                                      t->maerchen ? Py_True : Py_False, mf);
+        if (!rec) {
+            Py_DECREF(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, k, rec);
+    }
+    result = out;
+done:
+    for (int i = 0; i < got; i++) Py_DECREF(token[i]);
+    if (result) return result;
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* royal_play_cards(hands, actions, start, leader, bound, cid) -> None (decline) or the ten
+ * tricks as (((seat, card), ...), winner), the records of RoyalHand.tricks. bound: per seat a
+ * sequence of (card id, trick, seq), the bound cards of §6.2 (royalloop.h); the caller is
+ * royal.fast. */
+static PyObject *py_royal_play_cards(PyObject *self, PyObject *args) {
+    PyObject *hands_o, *actions_o, *bound_o, *cid;
+    Py_ssize_t start;
+    int leader;
+    if (!PyArg_ParseTuple(args, "OOniOO!", &hands_o, &actions_o, &start, &leader, &bound_o,
+                          &PyDict_Type, &cid))
+        return NULL;
+    rt_rules r;
+    memset(&r, 0, sizeof r);
+    PyObject *bf = PySequence_Fast(bound_o, "bound");
+    if (!bf) return NULL;
+    if (PySequence_Fast_GET_SIZE(bf) != 4) {
+        Py_DECREF(bf);
+        PyErr_SetString(PyExc_ValueError, "bound: four seats expected");
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++) {
+        PyObject *lf = PySequence_Fast(PySequence_Fast_GET_ITEM(bf, s), "bound");
+        if (!lf) {
+            Py_DECREF(bf);
+            return NULL;
+        }
+        Py_ssize_t nb = PySequence_Fast_GET_SIZE(lf);
+        if (nb > RT_MAX_BOUND) {
+            Py_DECREF(lf);
+            Py_DECREF(bf);
+            Py_RETURN_NONE; /* more bindings than the loop takes: decline */
+        }
+        for (Py_ssize_t i = 0; i < nb; i++) {
+            int v[3];
+            int k = read_ints(PySequence_Fast_GET_ITEM(lf, i), v, 3, "binding");
+            if (k != 3 || v[0] < 0 || v[0] >= TK_NCARDS) {
+                Py_DECREF(lf);
+                Py_DECREF(bf);
+                if (k >= 0) PyErr_SetString(PyExc_ValueError, "binding: (card id, trick, seq)");
+                return NULL;
+            }
+            r.b[s][i].card = v[0];
+            r.b[s][i].trick = v[1];
+            r.b[s][i].seq = v[2];
+        }
+        r.n[s] = (int)nb;
+        Py_DECREF(lf);
+    }
+    Py_DECREF(bf);
+    tk_set hands[4];
+    int st = read_four_hands(hands_o, cid, hands);
+    if (st < 0) return NULL;
+    if (st == 0) Py_RETURN_NONE;
+    int seat[RT_CARDS], card[RT_CARDS], got = 0;
+    PyObject *token[RT_CARDS];
+    PyObject *result = NULL;
+    st = read_four_plays(actions_o, start, cid, RT_CARDS, seat, card, token, &got);
+    if (st <= 0) goto done;
+    rt_trick tricks[RT_TRICKS];
+    if (rt_play_cards(&r, hands, leader, seat, card, RT_CARDS, tricks) != RT_TRICKS) goto done;
+    PyObject *out = PyList_New(RT_TRICKS);
+    if (!out) goto done;
+    for (int k = 0; k < RT_TRICKS; k++) {
+        PyObject *cards = seat_cards(tricks[k].seats, token + 4 * k);
+        PyObject *rec = cards ? Py_BuildValue("(Ni)", cards, tricks[k].winner) : NULL; /* N */
+        if (!rec) {
+            Py_DECREF(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, k, rec);
+    }
+    result = out;
+done:
+    for (int i = 0; i < got; i++) Py_DECREF(token[i]);
+    if (result) return result;
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -724,6 +979,12 @@ static PyMethodDef module_methods[] = {
     {"play_cards", py_play_cards, METH_VARARGS,
      "play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, "
      "ends) -> None or (records, wins, masks, hands left, ended early): the card loop"},
+    {"zr_play_cards", py_zr_play_cards, METH_VARARGS,
+     "zr_play_cards(hands, actions, start, leader, rules, cid) -> None or the ten tricks of a "
+     "Zwanzigerrufen hand: the card loop of zrloop.h"},
+    {"royal_play_cards", py_royal_play_cards, METH_VARARGS,
+     "royal_play_cards(hands, actions, start, leader, bound, cid) -> None or the ten tricks of "
+     "a Royal Tarock hand: the card loop of royalloop.h"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -502,12 +502,14 @@ class SessionState(ABC):
         talon: Sequence[str],
         actions: Sequence[Any],
         to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
     ) -> FastReplay | None:
         """The optional bulk path: replay a hand whose every action is legal much faster than
         the reference, or decline with None (then the session is untouched and the caller
         uses :meth:`new_hand` and ``push``). ``actions`` are the log's actions, ``to_action``
-        converts one into an :class:`Action`. On success the session has recorded the deal;
-        the caller ends the hand with :meth:`end_hand`. Default: always declines."""
+        converts one into an :class:`Action`, ``deal`` is how the hand was dealt (what
+        :meth:`new_hand` gets). On success the session has recorded the deal; the caller ends
+        the hand with :meth:`end_hand`. Default: always declines."""
         return None
 
     def score_facts(

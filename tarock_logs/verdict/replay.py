@@ -410,6 +410,7 @@ def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
             deal.talon,
             hand.actions,
             to_engine_action,
+            deal=deal_info(hand),
         )
     except Exception:  # noqa: BLE001 - the reference path will say what is wrong
         return False

@@ -15,6 +15,7 @@ from tarock_logs.bench import (
     have_openspiel,
     machine_info,
     native_card_loop,
+    native_card_loops,
     peak_rss_mb,
 )
 from tarock_logs.cli import app
@@ -72,6 +73,11 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
     assert report["details"]["native_core"] is True or isinstance(
         report["details"]["native_core"], str
     )
+    # per game: every game's card loop is native exactly when the C extension is loaded
+    loops = report["details"]["native_card_loops"]
+    assert set(loops) == {"slovenian", "zwanzigerrufen", "royal"}
+    assert all(v is (report["details"]["native_core"] is True) for v in loops.values())
+    assert loops["slovenian"] is report["native"]
     assert isinstance(report["startup_s"], float) and 0 < report["startup_s"] < 60
     if STARTUP_LOG.is_file():  # (the repository's sample logs: always in a checkout)
         assert isinstance(report["startup_validate_s"], float)
@@ -83,6 +89,9 @@ def test_native_is_reported_when_the_card_loop_runs_in_c() -> None:
     from tarock_logs import _native
 
     assert native_card_loop() is _native.available()
+    assert native_card_loops() == dict.fromkeys(
+        ("slovenian", "zwanzigerrufen", "royal"), _native.available()
+    )
 
 
 def test_native_is_reported_false_with_tarock_native_0() -> None:
@@ -90,14 +99,18 @@ def test_native_is_reported_false_with_tarock_native_0() -> None:
     import subprocess
     import sys
 
+    code = (
+        "from tarock_logs.bench import native_card_loop as n, native_card_loops as m; "
+        "print(n(), sorted(m().values()))"
+    )
     out = subprocess.run(
-        [sys.executable, "-c", "from tarock_logs.bench import native_card_loop as n; print(n())"],
+        [sys.executable, "-c", code],
         env={**os.environ, "TAROCK_NATIVE": "0"},
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert out.strip() == "False"
+    assert out.strip() == "False [False, False, False]"
 
 
 @pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")

@@ -40,3 +40,28 @@ def test_ingest_stores_the_same_rows_with_and_without_the_fast_path(
         fast, ref = _rows(tmp_path / "fast.duckdb", table), _rows(tmp_path / "ref.duckdb", table)
         assert fast == ref, table
     assert len(_rows(tmp_path / "fast.duckdb", "tricks")) > 1000
+
+
+@pytest.mark.parametrize("game", ["zwanzigerrufen", "royal"])
+def test_simulated_zr_and_royal_ingest_stores_the_same_rows_with_and_without_the_native_loop(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zwanzigerrufen and Royal Tarock hands whose cards the native loop played (their bulk
+    paths, ``rules/zwanzigerrufen/fast.py`` and ``rules/royal/fast.py``) store the rows the
+    reference replay stores (tricks with card points, Märchenstich and Mondfang included)."""
+    from tarock_logs import _native
+    from tarock_logs.tools.simulate import dumps_session, simulate_hands
+
+    if not _native.available():
+        pytest.skip(f"the native core is not loaded: {_native.why_not}")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    docs = simulate_hands(160, 11, game=game, hands_per_session=8)
+    (folder / f"{game}.jsonl").write_bytes(b"".join(dumps_session(d) for d in docs))
+    ingest([str(folder)], db=str(tmp_path / "fast.duckdb"), jobs=1)
+    monkeypatch.setattr(rp, "FAST_PATH", False)
+    ingest([str(folder)], db=str(tmp_path / "ref.duckdb"), jobs=1)
+    for table in TABLES:
+        fast, ref = _rows(tmp_path / "fast.duckdb", table), _rows(tmp_path / "ref.duckdb", table)
+        assert fast == ref, table
+    assert len(_rows(tmp_path / "fast.duckdb", "tricks")) >= 1500

@@ -80,6 +80,17 @@ def bidding_over(nonempty: Sequence[bool]) -> bool:
     return k >= 3
 
 
+def trick_views(
+    tricks: Sequence[tuple[tuple[tuple[int, str], ...], int]],
+) -> list[dict[str, Any]]:
+    """The completed tricks ``(((seat, card), ...), winner)`` as ``view()["tricks"]`` gives
+    them (Royal Tarock counts no card points: ``points`` is 0)."""
+    return [
+        {"leader": cards[0][0], "cards": [[s, c] for s, c in cards], "winner": w, "points": 0}
+        for cards, w in tricks
+    ]
+
+
 class RoyalHand(HandState):
     """One Royal Tarock game (see the module docstring)."""
 
@@ -726,15 +737,7 @@ class RoyalHand(HandState):
             "to_move": self.to_move(),
             "hands": [sort_cards(h, "royal") for h in self.held],
             "trick": [[s, c] for s, c in self.trick],
-            "tricks": [
-                {
-                    "leader": cards[0][0],
-                    "cards": [[s, c] for s, c in cards],
-                    "winner": w,
-                    "points": 0,
-                }
-                for cards, w in self.tricks
-            ],
+            "tricks": trick_views(self.tricks),
             "talon": [],
             "discards": [],
             "contract": None,

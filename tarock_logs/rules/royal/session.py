@@ -9,11 +9,13 @@ down (760 : 759 → 95 : 94).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarock_logs.rules.base import (
+    Action,
     DealInfo,
+    FastReplay,
     HandScore,
     HandState,
     Irregularity,
@@ -23,6 +25,7 @@ from tarock_logs.rules.base import (
     Violation,
 )
 from tarock_logs.rules.royal.codes import violation
+from tarock_logs.rules.royal.fast import fast_replay as royal_fast_replay
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.rulesets import normalize_options, options_of
 
@@ -126,6 +129,20 @@ class RoyalSession(SessionState):
             pairs=self.pairs,
             deal=deal,
         )
+
+    def fast_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The bulk path: a clean game's forty cards played by the native card loop (see
+        :mod:`.fast`), or None when it declines or the native core is not loaded (the caller
+        replays the game through :meth:`new_hand` and ``push``)."""
+        return royal_fast_replay(self, dealer, hands, talon, actions, to_action, deal)
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         if not isinstance(hand, RoyalHand):

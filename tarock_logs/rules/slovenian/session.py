@@ -116,9 +116,11 @@ class SlovenianSession(SessionState):
         talon: Sequence[str],
         actions: Sequence[Any],
         to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
     ) -> FastReplay | None:
         """The bulk-audit path for an ordinary hand (see :mod:`.fast.fastpath`), or None (session
-        untouched) unless every action is proved legal."""
+        untouched) unless every action is proved legal. ``deal`` is not judged here (as in
+        :meth:`new_hand`)."""
         return fast_replay(
             self.rules,
             self.table_size,

@@ -10,11 +10,13 @@ after the other (``extend``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarock_logs.rules.base import (
+    Action,
     DealInfo,
+    FastReplay,
     HandScore,
     HandState,
     Irregularity,
@@ -23,6 +25,7 @@ from tarock_logs.rules.base import (
     Violation,
 )
 from tarock_logs.rules.zwanzigerrufen.codes import violation
+from tarock_logs.rules.zwanzigerrufen.fast import fast_replay as zr_fast_replay
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.rulesets import normalize_options
 
@@ -113,6 +116,20 @@ class ZRSession(SessionState):
             game_number=self.games + 1,
             deal_violations=findings,
         )
+
+    def fast_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The bulk path: a clean hand's forty cards played by the native card loop (see
+        :mod:`.fast`), or None when it declines or the native core is not loaded (the caller
+        replays the hand through :meth:`new_hand` and ``push``)."""
+        return zr_fast_replay(self, dealer, hands, talon, actions, to_action, deal)
 
     def _deal_method(self, dealer: int, deal: DealInfo) -> list[Violation]:
         """§3.3: the cutter (P3) cuts or, where ``knocking`` allows it, knocks; after a knock

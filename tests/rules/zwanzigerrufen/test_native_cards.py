@@ -1,0 +1,212 @@
+"""The native card loop of Zwanzigerrufen (``tarock_logs/_native/zrloop.h``, the bulk path
+``zwanzigerrufen.fast``) against the reference engine (``ZRHand`` pushing every card, with the
+native core off: ``fast._CORE = None``).
+
+The property: the same replay either way: the same verdicts, findings, scores, carries and
+tricks (the native path's trick views equal the reference state's ``view()["tricks"]``:
+winners, card points, Märchenstich and Mondfang). Checked on every Zwanzigerrufen sample log,
+on simulated hands (3,000 in the suite, 100,000 with ``TAROCK_LONG_CHECKS=1``), on simulated
+hands replayed under other play options (Märchenstich in fixed order or off, no or
+suit-first compulsion in the Farbensolo, the Pagat's hold obligation ignored: hands then
+become illegal, the native loop must decline them) and on hands with one planted illegal or
+misplaced card (never accepted by the native loop).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarock_logs import _native
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.log.reader import read_paths
+from tarock_logs.rules.zwanzigerrufen import fast
+from tarock_logs.tools.simulate import simulate_hands
+from tarock_logs.verdict import replay as rp
+
+needs_native = pytest.mark.skipif(
+    not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
+)
+pytestmark = needs_native
+
+ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
+LONG = os.environ.get("TAROCK_LONG_CHECKS") == "1"
+GAME = "zwanzigerrufen"
+
+
+def _sessions(docs: list[dict[str, Any]]) -> list[Any]:
+    return [SessionAdapter.validate_python(d) for d in docs]
+
+
+def _replays_equal(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Replay ``sessions`` with the native loop and with the reference; assert equal verdicts,
+    scores, carries and tricks. Returns (hands, hands the native loop took)."""
+    native = [rp.replay_session(s) for s in sessions]
+    with monkeypatch.context() as mp:
+        mp.setattr(fast, "_CORE", None)
+        python = [rp.replay_session(s) for s in sessions]
+    hands = taken = 0
+    for xs, ys in zip(native, python, strict=True):
+        for x, y in zip(xs, ys, strict=True):
+            hands += 1
+            assert y._tricks is None  # the reference took every hand
+            assert x.score == y.score
+            assert x.violations == y.violations and x.legal == y.legal
+            assert x.unverified == y.unverified and x.complete == y.complete
+            assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
+            if x._tricks is not None:
+                taken += 1
+                assert x.legal and x.complete and not x.violations
+                ref = y.state
+                assert ref is not None
+                assert list(x.tricks or ()) == ref.view()["tricks"]
+                if taken % 10 == 1:  # the reference state, rebuilt on demand (a sample)
+                    rebuilt = x.state
+                    assert rebuilt is not None and rebuilt.view() == ref.view()
+    return hands, taken
+
+
+def test_the_zwanzigerrufen_bulk_path_uses_the_native_loop_when_the_core_is_loaded() -> None:
+    assert fast.native_card_loop() is True
+
+
+def test_every_zwanzigerrufen_sample_replays_alike_with_and_without_the_native_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sessions = [
+        r.session for r in read_paths([ROOT]) if r.session is not None and r.session.game == GAME
+    ]
+    assert sessions
+    hands, taken = _replays_equal(sessions, monkeypatch)
+    assert hands >= 4 and taken == hands  # the worked examples are clean hands
+
+
+def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Farbzwang, Tarockzwang, the Farbensolo and Solo, Märchenstich and Mondfang as the
+    simulator plays them: 3,000 hands in the suite; 100,000 with TAROCK_LONG_CHECKS=1."""
+    n = 100_000 if LONG else 3_000
+    step = 5_000
+    hands = taken = 0
+    for start in range(0, n, step):  # in slices: the replays of 100,000 hands do not fit
+        docs = simulate_hands(min(step, n - start), 41 + start, game=GAME, hands_per_session=8)
+        h, t = _replays_equal(_sessions(docs), monkeypatch)
+        hands += h
+        taken += t
+    assert hands == n
+    assert taken >= 0.85 * n  # the rest: auction info lines (implied kontra) or thrown in
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"maerchenstich": "fixed_order"},
+        {"maerchenstich": "off"},
+        {"farbensolo_tarock_compulsion": False},
+        {"farbensolo_tarock_compulsion": "suit_first"},
+        {"pagat_hold_obligation": "ignore"},
+    ],
+    ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_play_options_replay_alike_with_and_without_the_native_loop(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Simulated hands replayed under another Märchenstich rule (O29), Farbensolo compulsion
+    (O30) or Pagat hold obligation (O32): the same verdicts and tricks either way (hands the
+    option makes illegal are declined by the native loop and reported by the reference)."""
+    docs = simulate_hands(800, 7, game=GAME, hands_per_session=8)
+    for d in docs:
+        d["options"] = dict(options)
+    hands, taken = _replays_equal(_sessions(docs), monkeypatch)
+    assert hands == 800 and taken >= 400
+
+
+def _plant(rng: random.Random, doc: dict[str, Any]) -> bool:
+    """Change one card action of one hand of ``doc``: another card of the same seat (held or
+    not), two cards of a trick swapped (out of turn), a card dropped or played twice."""
+    hands = [h for h in doc["hands"] if "actions" in h]
+    if not hands:
+        return False
+    h = rng.choice(hands)
+    acts = h["actions"]
+    plays = [i for i, a in enumerate(acts) if a["type"] == "play"]
+    if len(plays) < 8:
+        return False
+    i = rng.choice(plays[:-1])
+    kind = rng.randrange(5)
+    if kind == 0:  # another card the seat was dealt (often illegal, sometimes already played)
+        seat = acts[i]["seat"]
+        acts[i] = {**acts[i], "card": rng.choice(h["deal"]["hands"][seat])}
+    elif kind == 1:  # a card of another seat (not held)
+        seat = (acts[i]["seat"] + 1 + rng.randrange(3)) % 4
+        acts[i] = {**acts[i], "card": rng.choice(h["deal"]["hands"][seat])}
+    elif kind == 2:  # the next card played first (out of turn)
+        acts[i], acts[i + 1] = acts[i + 1], acts[i]
+    elif kind == 3:  # a card dropped
+        del acts[i]
+    else:  # a card played twice
+        acts.insert(i, dict(acts[i]))
+    return True
+
+
+def test_native_card_loop_never_accepts_a_planted_illegal_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One card of one hand per session changed: the replays agree, and no hand the reference
+    reports a play finding for (illegal card, not in hand, out of turn, Pagat released,
+    missing tricks) was taken by the native loop."""
+    rng = random.Random(16)
+    docs = simulate_hands(1_600, 99, game=GAME, hands_per_session=8)
+    planted = 0
+    for d in docs:
+        planted += _plant(rng, d)
+    sessions = _sessions(copy.deepcopy(docs))
+    _replays_equal(sessions, monkeypatch)
+    flagged = 0
+    for s in sessions:
+        for r in rp.replay_session(s):
+            play = [v for v in r.violations if v.code.startswith("play.")]
+            if play:
+                flagged += 1
+                assert r._tricks is None, play
+    assert planted >= 150 and flagged >= 150
+
+
+def test_the_pagat_released_early_is_declined_and_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """§6.6: a hand whose announced Pagat is played before the last trick while its holder
+    had another legal card is never taken by the native loop (the reference reports
+    play.pagat_released)."""
+    docs = simulate_hands(1_500, 5, game=GAME, hands_per_session=8)
+    found = 0
+    for d in docs:
+        for h in d["hands"]:
+            acts = h.get("actions", [])
+            pagat = [a for a in acts if a["type"] == "announce" and a.get("bonus") == "pagat"]
+            if not pagat:
+                continue
+            plays = [i for i, a in enumerate(acts) if a["type"] == "play"]
+            at = next((i for i in plays if acts[i]["card"] == "T1"), None)
+            if at is None or at == plays[-1]:
+                continue
+            # move the Pagat's play to the holder's first card: released early
+            seat = acts[at]["seat"]
+            first = next(i for i in plays if acts[i]["seat"] == seat)
+            acts[first]["card"], acts[at]["card"] = acts[at]["card"], acts[first]["card"]
+            found += 1
+    sessions = _sessions(docs)
+    _replays_equal(sessions, monkeypatch)
+    released = 0
+    for s in sessions:
+        for r in rp.replay_session(s):
+            if any(v.code == "play.pagat_released" for v in r.violations):
+                released += 1
+                assert r._tricks is None
+    assert found >= 20 and released >= 15
