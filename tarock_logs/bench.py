@@ -243,16 +243,20 @@ def parse_sessions(files: list[Path]) -> list[Session]:
 
 
 def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
-    """(hands, actions, hands with an error-severity violation) replayed through the engine."""
+    """(hands, actions, hands with an error-severity violation) replayed through the engine,
+    with the collector set as the bulk audit sets it (:func:`~tarock_logs.verdict.bulk.bulk_gc`,
+    what ``tarock audit`` and the ingest run with; OpenSpiel's stage runs with it too)."""
+    from tarock_logs.verdict.bulk import bulk_gc
     from tarock_logs.verdict.replay import replay_session
 
     hands = actions = illegal = 0
-    for s in sessions:
-        for r in replay_session(s, with_views=False):
-            hands += 1
-            actions += r.actions_applied
-            if not r.legal or r.score is None:
-                illegal += 1
+    with bulk_gc():
+        for s in sessions:
+            for r in replay_session(s, with_views=False):
+                hands += 1
+                actions += r.actions_applied
+                if not r.legal or r.score is None:
+                    illegal += 1
     return hands, actions, illegal
 
 
@@ -271,18 +275,21 @@ def stage_engine(sessions: list[Session]) -> tuple[int, int]:
         hands = [(h.dealer, h.deal.hands, h.deal.talon, [to_engine_action(a) for a in h.actions])
                  for h in s.hands if h.deal is not None]  # fmt: skip
         prepared.append((eng, rs, len(s.players), hands))
+    from tarock_logs.verdict.bulk import bulk_gc
+
     t0 = time.perf_counter()
     n_hands = n_actions = 0
-    for eng, rs, n, hands in prepared:
-        ss = eng.new_session(rs, n)
-        for dealer, dealt, talon, actions in hands:
-            state = ss.new_hand(dealer, dealt, talon)
-            for a in actions:
-                state.push(a)
-            score = state.score()
-            ss.end_hand(state, score)
-            n_hands += 1
-            n_actions += len(actions)
+    with bulk_gc():  # as stage_replay
+        for eng, rs, n, hands in prepared:
+            ss = eng.new_session(rs, n)
+            for dealer, dealt, talon, actions in hands:
+                state = ss.new_hand(dealer, dealt, talon)
+                for a in actions:
+                    state.push(a)
+                score = state.score()
+                ss.end_hand(state, score)
+                n_hands += 1
+                n_actions += len(actions)
     _ENGINE_SECONDS[0] = time.perf_counter() - t0
     return n_hands, n_actions
 
@@ -344,16 +351,19 @@ def stage_openspiel(games: list[tuple[int, list[int]]]) -> int:
     """Replay each game in pyspiel, checking ``legal_actions()`` before every action."""
     import pyspiel
 
+    from tarock_logs.verdict.bulk import bulk_gc
+
     game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": 0})
-    for seed, ids in games:
-        state = game.deserialize_state(str(seed))
-        for a in ids:
-            if a not in state.legal_actions():
-                raise RuntimeError(f"OpenSpiel refuses action {a} in game with seed {seed}")
-            state.apply_action(a)
-        if not state.is_terminal():
-            raise RuntimeError(f"OpenSpiel game with seed {seed} did not finish")
-        state.returns()
+    with bulk_gc():  # the same collector setting as our replay's
+        for seed, ids in games:
+            state = game.deserialize_state(str(seed))
+            for a in ids:
+                if a not in state.legal_actions():
+                    raise RuntimeError(f"OpenSpiel refuses action {a} in game with seed {seed}")
+                state.apply_action(a)
+            if not state.is_terminal():
+                raise RuntimeError(f"OpenSpiel game with seed {seed} did not finish")
+            state.returns()
     return len(games)
 
 

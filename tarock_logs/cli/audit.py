@@ -89,12 +89,14 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
     ``local``, see :mod:`tarock_logs.store.scaleout`), with the same records either way."""
     if dask is None:
         from tarock_logs.verdict.audit import audit_session
+        from tarock_logs.verdict.bulk import bulk_gc
 
-        for item in read_inputs(paths, exclude):
-            sa = None
-            if item.session is not None:
-                sa = audit_session(item.session, file=item.file, ruleset=ruleset)
-            yield item.errors, sa
+        with bulk_gc():
+            for item in read_inputs(paths, exclude):
+                sa = None
+                if item.session is not None:
+                    sa = audit_session(item.session, file=item.file, ruleset=ruleset)
+                yield item.errors, sa
         return
     from tarock_logs.log.reader import iter_log_files
     from tarock_logs.store import scaleout

@@ -25,6 +25,7 @@ import pyarrow as pa
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
+from tarock_logs.verdict.bulk import bulk_gc
 
 U8 = pa.uint8()
 U16 = pa.uint16()
@@ -815,44 +816,45 @@ def iter_batches(
     seen: set[str] = set()
     n_sessions = n_hands = n_rejected = 0
     lines = sources.LineStarts.of(p, span)
-    for rec in sources.read_file(p, span):
-        for rj in rec.rejected:
-            _add_reject(b, name, rj)
-            n_rejected += 1
-        if rec.session is not None:
-            try:
-                audited = sources.audit_session(rec.session, name)
-            except Exception as exc:  # noqa: BLE001 - an audit crash rejects the session only
-                _add_reject(
-                    b,
-                    name,
-                    sources.Rejected(
-                        rec.line,
-                        rec.session.id,
-                        None,
-                        None,
-                        "",
-                        [
-                            {
-                                "code": "store.audit_failed",
-                                "message": f"{type(exc).__name__}: {exc}",
-                                "file": name,
-                                "line": rec.line,
-                                "session": rec.session.id,
-                            }
-                        ],
-                    ),
-                )
+    with bulk_gc():  # the collector set for a bulk replay (verdict/bulk.py)
+        for rec in sources.read_file(p, span):
+            for rj in rec.rejected:
+                _add_reject(b, name, rj)
                 n_rejected += 1
-                continue
-            n_sessions += 1
-            where = lines.span(rec.line) if lines is not None and rec.line else None
-            added = _add_session(b, rec.session, name, rec.line, audited, seen, where)
-            n_hands += added  # distinct hands of the file (a repeat within it counts once)
-            b.hands += added
-        if b.hands >= batch_hands:
-            yield b.tables()
-            b = _Batch()
+            if rec.session is not None:
+                try:
+                    audited = sources.audit_session(rec.session, name)
+                except Exception as exc:  # noqa: BLE001 - an audit crash rejects the session only
+                    _add_reject(
+                        b,
+                        name,
+                        sources.Rejected(
+                            rec.line,
+                            rec.session.id,
+                            None,
+                            None,
+                            "",
+                            [
+                                {
+                                    "code": "store.audit_failed",
+                                    "message": f"{type(exc).__name__}: {exc}",
+                                    "file": name,
+                                    "line": rec.line,
+                                    "session": rec.session.id,
+                                }
+                            ],
+                        ),
+                    )
+                    n_rejected += 1
+                    continue
+                n_sessions += 1
+                where = lines.span(rec.line) if lines is not None and rec.line else None
+                added = _add_session(b, rec.session, name, rec.line, audited, seen, where)
+                n_hands += added  # distinct hands of the file (a repeat within it counts once)
+                b.hands += added
+            if b.hands >= batch_hands:
+                yield b.tables()
+                b = _Batch()
     if span is None:
         b.t["raw_logs"].add(
             file=name,
