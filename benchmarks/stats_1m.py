@@ -308,8 +308,8 @@ def measure_stats_cli(db: Path) -> dict[str, Any]:
 
 #: the Players page's tabs after the first (a Slovenian store), as ``?tab=`` opens them
 PLAYER_TABS = (
-    "Roles", "Contracts", "Bonuses", "Kontras", "Partners", "Head to head", "Ratings",
-    "Card play",
+    "Score over time", "Roles", "Contracts", "Bonuses", "Kontras", "Partners", "Head to head",
+    "Ratings", "Card play",
 )  # fmt: skip
 
 

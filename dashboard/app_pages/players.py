@@ -298,7 +298,7 @@ st.caption(
 )
 royal = game == "royal"
 tabs = st.tabs(
-    [tr("Players"), tr("Roles")]
+    [tr("Players"), tr("Score over time"), tr("Roles")]
     + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
     + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
     + [tr("Card play")],
@@ -330,13 +330,19 @@ with (t := next(tab)):
             "t_players",
             lambda r: (_who(r), {"player": r["player_id"]}),
         )  # fmt: skip
-        # charted from an aggregate: at most a few hundred points per player, names masked in
-        # the query (issue 18)
+
+with (t := next(tab)):
+    if t.open is not False:  # only the tab shown runs its query and draws its chart
+        # charted from an aggregate: at most TIMELINE_POINTS per player, names masked in the
+        # query. A tab of its own: drawing the chart is the browser's largest work on this
+        # page (issue 18), and the first tab opens without it
         sot: pl.DataFrame = data(q.timeline, filters, bool(st.session_state.get("mask_names")))
         if sot.height:
             st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
             chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})
             charts.line(chart, x=tr("session"), y=tr("score"), color="name", legend=tr("player"))
+        else:
+            st.caption(tr("No player has {min} hands under these filters yet.", min=MIN_SAMPLE))
 
 with (t := next(tab)):
     if t.open is not False:  # only the tab shown runs its queries

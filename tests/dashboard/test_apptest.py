@@ -237,10 +237,10 @@ def test_players_filters_and_the_selected_player_are_in_the_url(app_env: DashDB)
 
 #: the Players page's tabs per game (only the tab shown runs: ``?tab=`` opens one)
 PLAYER_TABS = {
-    "slovenian": ["Players", "Roles", "Contracts", "Bonuses", "Kontras", "Partners",
-                  "Head to head", "Ratings", "Card play"],
-    "royal": ["Players", "Roles", "Schlemme", "Matches and pairs", "Kontras", "Partners",
-              "Head to head", "Ratings", "Card play"],
+    "slovenian": ["Players", "Score over time", "Roles", "Contracts", "Bonuses", "Kontras",
+                  "Partners", "Head to head", "Ratings", "Card play"],
+    "royal": ["Players", "Score over time", "Roles", "Schlemme", "Matches and pairs", "Kontras",
+              "Partners", "Head to head", "Ratings", "Card play"],
 }  # fmt: skip
 
 

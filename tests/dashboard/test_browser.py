@@ -362,12 +362,16 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
 
 
 def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, browser) -> None:  # type: ignore[no-untyped-def]
-    """The score over time (Players tab) and the contracts' win rates (Contracts tab) are
-    plain Vega-Lite specifications (dashboard/charts.py): the browser draws them."""
+    """The score over time (its own tab: the first tab opens without a chart) and the
+    contracts' win rates (Contracts tab) are plain Vega-Lite specifications
+    (dashboard/charts.py): the browser draws them."""
     url, _ = served
     page = browser.new_page()
     try:
-        for link in (f"{url}/players", f"{url}/players?tab=Contracts"):
+        _goto(page, f"{url}/players")
+        page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
+        assert page.locator("[data-testid='stVegaLiteChart']").count() == 0
+        for link in (f"{url}/players?tab=Score%20over%20time", f"{url}/players?tab=Contracts"):
             _goto(page, link)
             chart = page.locator("[data-testid='stVegaLiteChart']").first
             chart.wait_for(timeout=30_000)
