@@ -363,8 +363,15 @@ def measure_pages(db: Path) -> dict[str, Any]:
             tabs: dict[str, dict[str, float]] = {}
             for label in PLAYER_TABS:
                 link = f"{url}/players?tab={quote(label)}"
-                # a table, but for the card-play tab of a store without analysis: its caption
-                drawn = table if label != "Card play" else "[data-testid='stCaptionContainer']"
+                # a table; the chart of the score over time; the card-play tab of a store
+                # without analysis: its caption
+                drawn = {
+                    "Card play": "[data-testid='stCaptionContainer']",
+                    "Score over time": (
+                        "[data-testid='stVegaLiteChart'] canvas, "
+                        "[data-testid='stVegaLiteChart'] svg"
+                    ),
+                }.get(label, table)
                 cold = load(page, link, drawn)
                 warm = min(load(page, link, drawn) for _ in range(2))
                 tabs[label] = {
