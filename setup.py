@@ -20,6 +20,7 @@ setup(
                 "tarock_logs/_native/solver.h",
                 "tarock_logs/_native/zrloop.h",
                 "tarock_logs/_native/royalloop.h",
+                "tarock_logs/_native/slohand.h",
             ],
             extra_compile_args=["-O3", "-std=c99"],
             libraries=["m"],

@@ -11,11 +11,12 @@
 #include "cards.h"
 #include "openspiel.h"
 #include "royalloop.h"
+#include "slohand.h"
 #include "solver.h"
 #include "zrloop.h"
 
 /* attribute names of the log's actions, interned at import */
-static PyObject *s_type, *s_seat, *s_card;
+static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown;
 
 static int read_ints(PyObject *seq, int *out, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -968,6 +969,290 @@ done:
 }
 
 
+/* ------------------------------------------------------------------------ a whole hand */
+
+/* Read the log's actions into sh_action records (slohand.h); 0, or -1 to decline (an action
+ * without the fields, too many actions), -2 with an exception set. `kinds` maps a ``type`` to
+ * its SH_ kind, `contracts` a contract code to its index. */
+static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *contracts,
+                             PyObject *cid, sh_action *out, int *nacts) {
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return -2;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(af);
+    int rc = 0;
+    if (n > SH_MAX_ACTIONS) rc = -1;
+    for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(af, i);
+        sh_action *x = &out[i];
+        x->type = SH_OTHER;
+        x->seat = -1;
+        x->arg = -1;
+        x->ncards = 0;
+        x->shown = 0;
+        PyObject *t = field(a, s_type);
+        if (!t) {
+            rc = -1;
+            break;
+        }
+        PyObject *kv = PyUnicode_Check(t) ? PyDict_GetItemWithError(kinds, t) : NULL;
+        Py_DECREF(t);
+        if (!kv) {
+            rc = -1; /* another kind of action (or no type): the Python path's */
+            break;
+        }
+        x->type = (int)PyLong_AsLong(kv);
+        PyObject *so = field(a, s_seat);
+        if (!so) {
+            rc = -1;
+            break;
+        }
+        long sv = PyLong_Check(so) ? PyLong_AsLong(so) : -1;
+        Py_DECREF(so);
+        if (sv == -1 && PyErr_Occurred()) PyErr_Clear();
+        x->seat = (sv < 0 || sv > 8) ? -1 : (int)sv;
+        PyObject *v;
+        switch (x->type) {
+        case SH_BID:
+            v = field(a, s_contract);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            if (PyUnicode_Check(v)) {
+                PyObject *ix = PyDict_GetItemWithError(contracts, v);
+                if (ix) x->arg = (int)PyLong_AsLong(ix);
+            }
+            Py_DECREF(v);
+            break;
+        case SH_CALL:
+        case SH_PLAY:
+            v = field(a, s_card);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            x->arg = card_id(cid, v);
+            Py_DECREF(v);
+            break;
+        case SH_TALON:
+            v = field(a, s_group);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            if (PyLong_CheckExact(v)) { /* type(g) is int: never a bool */
+                long g = PyLong_AsLong(v);
+                if (g == -1 && PyErr_Occurred()) PyErr_Clear();
+                x->arg = (g < 0 || g > 6) ? -1 : (int)g;
+            }
+            Py_DECREF(v);
+            break;
+        case SH_DISCARD: {
+            v = field(a, s_cards);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            int ids[7];
+            int m = PySequence_Check(v) && !PyUnicode_Check(v) ? token_ids(cid, v, ids, 6) : -1;
+            if (m == -2) PyErr_Clear();
+            if (m < 0) {
+                /* more than six, or a token outside the pack: not held (the Python declines) */
+                if (PySequence_Check(v) && PySequence_Size(v) > 0) {
+                    x->ncards = 1;
+                    x->cards[0] = -1;
+                } else {
+                    PyErr_Clear();
+                    rc = -1;
+                }
+            } else {
+                x->ncards = m;
+                for (int j = 0; j < m; j++) x->cards[j] = ids[j];
+            }
+            Py_DECREF(v);
+            if (rc) break;
+            v = field(a, s_shown);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            PyObject *it = PyUnicode_Check(v) ? NULL : PyObject_GetIter(v);
+            Py_DECREF(v);
+            if (!it) {
+                PyErr_Clear();
+                rc = -1;
+                break;
+            }
+            PyObject *c;
+            while ((c = PyIter_Next(it))) {
+                int id = card_id(cid, c);
+                Py_DECREF(c);
+                if (id >= 0) x->shown |= TK_BIT(id);
+            }
+            Py_DECREF(it);
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                rc = -1;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    Py_DECREF(af);
+    if (rc == -1) PyErr_Clear(); /* a field missing: the Python path says what is wrong */
+    *nacts = (int)n;
+    return rc;
+}
+
+/* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
+ * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
+ * ended early, returns, index of the first card). `config` is the bytes of an sh_config
+ * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
+ * index, then the card ids (255 for none). See slohand.h; the caller is
+ * fastpath._native_hand. */
+static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
+    PyObject *config_o, *hands_o, *talon_o, *actions_o, *kinds, *contracts, *cid;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "O!iOOOO!O!O!", &PyBytes_Type, &config_o, &dealer, &hands_o,
+                          &talon_o, &actions_o, &PyDict_Type, &kinds, &PyDict_Type, &contracts,
+                          &PyDict_Type, &cid))
+        return NULL;
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config)) {
+        PyErr_SetString(PyExc_ValueError, "slovenian_hand: not a slovenian_config");
+        return NULL;
+    }
+    sh_config c;
+    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
+    if (c.n != 3 && c.n != 4) Py_RETURN_NONE;
+    /* the deal */
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return NULL;
+    if (PySequence_Fast_GET_SIZE(hf) != c.n) {
+        Py_DECREF(hf);
+        Py_RETURN_NONE;
+    }
+    tk_set hands[TK_MAX_SEATS] = {0};
+    int hand_len[4] = {0};
+    for (int s = 0; s < c.n; s++) {
+        int ids[TK_NCARDS];
+        int m = token_ids(cid, PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS);
+        if (m < 0) {
+            Py_DECREF(hf);
+            if (m == -2) PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        hand_len[s] = m;
+        for (int j = 0; j < m; j++) hands[s] |= TK_BIT(ids[j]);
+    }
+    Py_DECREF(hf);
+    int talon[7];
+    int nt = token_ids(cid, talon_o, talon, 6);
+    if (nt < 0) {
+        if (nt == -2) PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    tk_set talon_set = 0;
+    for (int i = 0; i < nt; i++) talon_set |= TK_BIT(talon[i]);
+    if (!sh_deal_clean(&c, hand_len, hands, talon_set, nt)) Py_RETURN_NONE;
+    /* the actions */
+    sh_action acts[SH_MAX_ACTIONS];
+    int nacts = 0;
+    int rc = read_hand_actions(actions_o, kinds, contracts, cid, acts, &nacts);
+    if (rc == -2) return NULL;
+    if (rc < 0) Py_RETURN_NONE;
+    sh_result r;
+    if (sh_play_hand(&c, dealer, hands, talon, acts, nacts, &r) < 0) Py_RETURN_NONE;
+    /* the result */
+    PyObject *packed = PyBytes_FromStringAndSize(NULL, 7 * r.ntricks);
+    if (!packed) return NULL;
+    unsigned char *b = (unsigned char *)PyBytes_AS_STRING(packed);
+    for (int t = 0; t < r.ntricks; t++, b += 7) {
+        const tk_trick *tr = &r.tricks[t];
+        b[0] = (unsigned char)tr->leader;
+        b[1] = (unsigned char)tr->winner;
+        b[2] = (unsigned char)tr->wi;
+        for (int j = 0; j < 4; j++) b[3 + j] = j < tr->n ? (unsigned char)tr->cards[j] : 255;
+    }
+    PyObject *disc = PyTuple_New(r.ndiscards);
+    PyObject *ret = PyTuple_New(c.n);
+    if (!disc || !ret) {
+        Py_XDECREF(disc);
+        Py_XDECREF(ret);
+        Py_DECREF(packed);
+        return NULL;
+    }
+    for (int i = 0; i < r.ndiscards; i++) PyTuple_SET_ITEM(disc, i, PyLong_FromLong(r.discards[i]));
+    for (int s = 0; s < c.n; s++) PyTuple_SET_ITEM(ret, s, PyLong_FromLong(r.returns[s]));
+    return Py_BuildValue("(iiiiiNNONi)", r.contract, r.declarer, r.partner, r.called_king,
+                         r.talon_group, disc, packed, r.early ? Py_True : Py_False, ret,
+                         r.first_card);
+}
+
+/* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, klop, three, contracts)
+ * -> bytes: the sh_config of slovenian_hand. `contracts` holds per contract (rank, at_three,
+ * king_call, talon, declarer_leads, ends, os_kind, os_value, play rules (9 ints as
+ * play_cards)). */
+static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
+    sh_config c;
+    memset(&c, 0, sizeof c);
+    PyObject *rows;
+    if (!PyArg_ParseTuple(args, "iiiiiiiO", &c.n, &c.tricks_total, &c.table_ok, &c.check_taroks,
+                          &c.forced, &c.klop, &c.three, &rows))
+        return NULL;
+    PyObject *f = PySequence_Fast(rows, "contracts");
+    if (!f) return NULL;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(f);
+    if (nc > SH_MAX_CONTRACTS || c.klop < 0 || c.klop >= nc || c.three < 0 || c.three >= nc) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "slovenian_config: bad contract table");
+        return NULL;
+    }
+    c.ncontracts = (int)nc;
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(f, i);
+        int v[8];
+        PyObject *rf = PySequence_Fast(row, "contract row");
+        if (!rf || PySequence_Fast_GET_SIZE(rf) != 9) {
+            Py_XDECREF(rf);
+            Py_DECREF(f);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 9 values");
+            return NULL;
+        }
+        for (int j = 0; j < 8; j++) {
+            v[j] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(rf, j));
+            if (v[j] == -1 && PyErr_Occurred()) {
+                Py_DECREF(rf);
+                Py_DECREF(f);
+                return NULL;
+            }
+        }
+        if (read_rules(PySequence_Fast_GET_ITEM(rf, 8), &c.rules[i]) < 0) {
+            Py_DECREF(rf);
+            Py_DECREF(f);
+            return NULL;
+        }
+        Py_DECREF(rf);
+        c.rank[i] = v[0];
+        c.at_three[i] = v[1];
+        c.king_call[i] = v[2];
+        c.talon[i] = v[3];
+        c.declarer_leads[i] = v[4];
+        c.ends[i] = v[5];
+        c.os_kind[i] = v[6];
+        c.os_value[i] = v[7];
+        if (c.talon[i] < 0 || c.talon[i] > 3) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "contract row: talon 0..3");
+            return NULL;
+        }
+    }
+    Py_DECREF(f);
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -985,6 +1270,12 @@ static PyMethodDef module_methods[] = {
     {"royal_play_cards", py_royal_play_cards, METH_VARARGS,
      "royal_play_cards(hands, actions, start, leader, bound, cid) -> None or the ten tricks of "
      "a Royal Tarock hand: the card loop of royalloop.h"},
+    {"slovenian_config", py_slovenian_config, METH_VARARGS,
+     "slovenian_config(n, tricks_total, table_ok, check_taroks, forced, klop, three, contracts)"
+     " -> bytes: the ruleset's side of slovenian_hand"},
+    {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
+     "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
+     "one whole clean hand's result: slohand.h"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -999,7 +1290,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     s_type = PyUnicode_InternFromString("type");
     s_seat = PyUnicode_InternFromString("seat");
     s_card = PyUnicode_InternFromString("card");
-    if (!s_type || !s_seat || !s_card) return NULL;
+    s_contract = PyUnicode_InternFromString("contract");
+    s_group = PyUnicode_InternFromString("group");
+    s_cards = PyUnicode_InternFromString("cards");
+    s_shown = PyUnicode_InternFromString("shown");
+    if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown)
+        return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&SolverType);

@@ -18,6 +18,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, Self
 
@@ -136,6 +137,14 @@ class ScoreItem:
     value: int
     seat: int | None = None
     reason: str = ""
+
+
+@lru_cache(maxsize=8192)
+def score_item(item: str, value: int, seat: int | None = None, reason: str = "") -> ScoreItem:
+    """``ScoreItem(item, value, seat, reason)``, shared: items are frozen values, and a bulk
+    audit makes the same few thousand of them again and again (one look-up instead of a new
+    object per line)."""
+    return ScoreItem(item, value, seat, reason)
 
 
 @dataclass(frozen=True, slots=True)

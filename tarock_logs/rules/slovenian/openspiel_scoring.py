@@ -74,6 +74,13 @@ _KIND: Final[dict[str, int]] = {
     else 3 if c in ("barvni_valat", "valat") else 4
     for c in CONTRACT_VALUES
 }  # fmt: skip
+
+
+def os_kind(contract: str) -> int:
+    """The contract's kind in the native twin (``_native/openspiel.h``), -1 for none."""
+    return _KIND.get(contract, -1)
+
+
 #: the card ids the native twin reads tokens by
 _CID: Final[dict[str, int]] = {c: i for i, c in enumerate(PACKS["slovenian"])}
 #: the native core, or None (no C compiler at build time, or ``TAROCK_NATIVE=0``)

@@ -31,6 +31,7 @@ from tarock_logs.rules.base import (
     Irregularity,
     RecordedFacts,
     ScoreItem,
+    score_item,
 )
 from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
 from tarock_logs.rules.slovenian.state import HandFields
@@ -89,7 +90,7 @@ class _Acc:
         self.items: list[ScoreItem] = []
 
     def add(self, item: str, value: int, seat: int | None, reason: str) -> None:
-        self.items.append(ScoreItem(item, int(value), seat, reason))
+        self.items.append(score_item(item, int(value), seat, reason))
 
     def totals(self) -> tuple[int, ...]:
         f = self.f
@@ -875,7 +876,7 @@ def openspiel_hand_score(
             unverified=(f"OpenSpiel cannot score this hand: {exc}",),
         )
     item = "klop" if c == "klop" else "contract"
-    items = tuple([ScoreItem(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active])
+    items = tuple([score_item(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active])
     won = None
     if c != "klop" and h.declarer is not None:
         won = returns[h.declarer] > 0

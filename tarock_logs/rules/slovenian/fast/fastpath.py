@@ -53,10 +53,18 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, Final, cast
 
 from tarock_logs import _native
-from tarock_logs.rules.base import Action, FastReplay, HandScore, TrickRows
+from tarock_logs.rules.base import (
+    Action,
+    FastReplay,
+    HandScore,
+    HandState,
+    TrickRows,
+    score_item,
+)
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast.cardbits import (
     BIT,
@@ -75,12 +83,18 @@ from tarock_logs.rules.slovenian.fast.cardbits import (
     cards_of,
 )
 from tarock_logs.rules.slovenian.fast.fastfacts import TrickRecord, fast_hand_facts
-from tarock_logs.rules.slovenian.hand import _PAIRS_BY_SEAT, SlovenianHand
+from tarock_logs.rules.slovenian.hand import (
+    _PAIRS_BY_SEAT,
+    _SEATING,
+    SlovenianHand,
+    make_play_rules,
+)
+from tarock_logs.rules.slovenian.openspiel_scoring import CONTRACT_VALUES, TALON_CARDS, os_kind
 from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_facts
 from tarock_logs.rules.slovenian.state import Phase
 from tarock_logs.rules.slovenian.tricks import KINGS, PACK_SET, SUIT, PlayRules, Trick, thirds
 
-__all__ = ["fast_replay", "native_card_loop", "trick_views"]
+__all__ = ["fast_replay", "native_card_loop", "native_whole_hand", "trick_views"]
 
 #: the native card loop (``tarock_logs/_native/cardloop.h``), or None: built without a C
 #: compiler, or switched off with ``TAROCK_NATIVE=0``; then :func:`_play_cards` is the loop
@@ -525,6 +539,12 @@ def fast_replay(
     """
     radelci = list(radelci)
     misdeals = list(misdeals)
+    cfg = _native_config(rules, table_size)
+    if cfg is not None:
+        done = _native_hand(cfg, rules, table_size, radelci, misdeals, dealer, hands, talon,
+                            actions, to_action)  # fmt: skip
+        if done is not None:
+            return done
     h = SlovenianHand(
         rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
     )
@@ -557,6 +577,154 @@ def fast_replay(
         return ref
 
     return FastReplay(score, h, rebuild, tricks.views, trick_rows=tricks.rows)
+
+
+# ---------------------------------------------------------------- the whole hand in C
+
+#: the action kinds of ``_native/slohand.h`` (its ``SH_`` enum); any other kind declines
+_SH_KINDS: Final[dict[str, int]] = {
+    "pass": 0, "bid": 1, "call": 2, "talon": 3, "discard": 4, "play": 5,
+}  # fmt: skip
+#: the contracts as slohand.h indexes them: the order of ``CONTRACTS``
+_CONTRACT_CODES: Final = tuple(CONTRACTS)
+_CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_CODES)}
+
+
+def native_whole_hand(rules: Rules, table_size: int) -> bool:
+    """Whether :func:`fast_replay` plays a clean hand of ``rules`` at a table of
+    ``table_size`` in one native call (``_native/slohand.h``): the deal check, the bidding,
+    the king call, the talon and the discards, the cards and OpenSpiel's returns. That is
+    the case for a ruleset scored by OpenSpiel's returns whose hands go from the exchange
+    straight to the play (no announcements, no kontra: ``openspiel-2.0``) at a table of 3 or
+    4, when the native core is there; every other hand takes the steps below in Python."""
+    return _native_config(rules, table_size) is not None
+
+
+def _native_config(rules: Rules, table_size: int) -> bytes | None:
+    """The ruleset's side of the native whole hand (``slovenian_config``), or None where it
+    does not apply (see :func:`native_whole_hand`)."""
+    return None if _CORE is None else _config(rules, table_size)
+
+
+@lru_cache(maxsize=64)
+def _config(rules: Rules, table_size: int) -> bytes | None:
+    core = _native.core
+    if core is None or not hasattr(core, "slovenian_hand"):
+        return None
+    if not rules.openspiel_scoring or table_size not in (3, 4):
+        return None
+    if rules.announcements or rules.kontra_levels > 0 or rules.klop_kontra:
+        return None  # an announcement round (even of passes only): the Python steps take it
+    rows = []
+    for code, row in CONTRACTS.items():
+        pr = make_play_rules(rules, code)
+        play = (int(pr.negative), int(pr.pagat_restricted), int(pr.pagat_last_tarok),
+                int(pr.by_rank), int(pr.emperor_always), int(pr.colour_valat), -1, -1,
+                int(pr.protect_either))  # fmt: skip
+        ends = (1 if code in ("berac", "odprti_berac") else 0) | (
+            2 if code in ("barvni_valat", "valat") else 0
+        )
+        # scored in C only where OpenSpiel's talon agrees with the contract table
+        kind = os_kind(code) if TALON_CARDS.get(code) == row.talon else -1
+        value = CONTRACT_VALUES.get(code, 0)
+        rows.append((row.rank, int(row.at_three), int(row.king_call), row.talon,
+                     int(row.declarer_leads), ends, kind, value, play))  # fmt: skip
+    cfg: bytes = core.slovenian_config(
+        table_size,
+        48 // table_size,
+        int(table_size in rules.table_sizes),
+        int(rules.redeal_without_taroks),
+        int(rules.discard_only_if_forced),
+        _CONTRACT_INDEX["klop"],
+        _CONTRACT_INDEX["three"],
+        rows,
+    )
+    return cfg
+
+
+class FinishedHand:
+    """The light stand-in of a hand played by the native whole hand: what the session takes
+    back (``end_hand``) and what :class:`HandTricks` reads (the trick order from each seat,
+    the contract, the talon); the reference state is rebuilt only when asked for
+    (``FastReplay.rebuild``)."""
+
+    __slots__ = ("_order", "contract", "dealer", "table_size", "talon", "tricks")
+
+    def __init__(self, table_size: int, dealer: int, contract: str, talon: tuple[str, ...]) -> None:
+        self.table_size = table_size
+        self.dealer = dealer
+        self._order = _SEATING[(table_size, dealer)][6]
+        self.contract = contract
+        self.talon = talon
+        self.tricks: list[Trick] = []
+
+
+def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
+    """The trick records of slohand.h's packed tricks (7 bytes each: leader, winner, the
+    winning card's index, four card ids, 255 for none)."""
+    card = _CARD
+    recs: list[TrickRecord] = []
+    wins: list[int] = []
+    for i in range(0, len(packed), 7):
+        leader, winner, wi, *ids = packed[i : i + 7]
+        recs.append((leader, [card[x] for x in ids if x != 255], winner))
+        wins.append(wi)
+    return recs, wins
+
+
+def _native_hand(
+    cfg: bytes,
+    rules: Rules,
+    table_size: int,
+    radelci: list[int],
+    misdeals: list[int],
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    talon: Sequence[str],
+    actions: Sequence[Any],
+    to_action: Callable[[Any], Action],
+) -> FastReplay | None:
+    """The whole clean hand in one native call (``_native/slohand.h``), or None: the steps of
+    :func:`fast_replay` in Python then take the hand (anything the C does not take, they
+    judge, or leave to the reference). The score is :func:`openspiel_hand_score`'s."""
+    assert _CORE is not None
+    res = _CORE.slovenian_hand(cfg, dealer, hands, talon, actions, _SH_KINDS, _CONTRACT_INDEX,
+                               _CID)  # fmt: skip
+    if res is None:
+        return None
+    ci, declarer, partner, _king, _group, _discards, packed, _early, returns, _first = res
+    contract = _CONTRACT_CODES[ci]
+    n = table_size
+    active = _SEATING[(n, dealer)][0]
+    klop = contract == "klop"
+    item = "klop" if klop else "contract"
+    score = HandScore(
+        totals=returns,
+        items=tuple([score_item(item, returns[s], s, "OpenSpiel returns") for s in active]),
+        contract=contract,
+        declarer=None if declarer < 0 else declarer,
+        partner=None if partner < 0 else partner,
+        won=None if klop else returns[declarer] > 0,
+        carry_after={"radelci": [0] * n},
+    )
+    info = FinishedHand(n, dealer, contract, tuple(talon))
+    tricks = HandTricks(cast(SlovenianHand, info), packed=packed)
+
+    def rebuild() -> SlovenianHand:
+        ref = SlovenianHand(
+            rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
+        )
+        for a in actions:
+            ref.push(to_action(a))
+        return ref
+
+    return FastReplay(
+        score,
+        cast(HandState, info),
+        rebuild,
+        tricks.views,
+        trick_rows=tricks.rows,
+    )
 
 
 def _native_play_cards(
@@ -766,12 +934,39 @@ class HandTricks:
     from the records: equal to ``trick_views(self())`` without the Trick objects.
     """
 
-    __slots__ = ("h", "recs", "wins")
+    __slots__ = ("_packed", "_recs", "_wins", "h")
 
-    def __init__(self, h: SlovenianHand, recs: Sequence[TrickRecord], wins: Sequence[int]) -> None:
+    def __init__(
+        self,
+        h: SlovenianHand,
+        recs: Sequence[TrickRecord] = (),
+        wins: Sequence[int] = (),
+        packed: bytes | None = None,
+    ) -> None:
         self.h = h
-        self.recs = recs
-        self.wins = wins
+        self._recs = recs
+        self._wins = wins
+        #: the native whole hand's tricks (slohand.h), decoded into records on first use
+        self._packed = packed
+
+    def _decode(self) -> None:
+        packed, self._packed = self._packed, None
+        if packed is not None:
+            self._recs, self._wins = _decode_tricks(packed)
+
+    @property
+    def recs(self) -> Sequence[TrickRecord]:
+        """The trick records ``(leader, cards, winner)``."""
+        if self._packed is not None:
+            self._decode()
+        return self._recs
+
+    @property
+    def wins(self) -> Sequence[int]:
+        """Each trick's winning card's index."""
+        if self._packed is not None:
+            self._decode()
+        return self._wins
 
     def __call__(self) -> list[Trick]:
         h = self.h

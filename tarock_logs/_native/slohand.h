@@ -1,0 +1,299 @@
+/* One whole clean Slovenian hand in C: the deal check, the bidding, the king call, the talon,
+ * the discards, the card play and OpenSpiel's returns, for the rulesets whose hands go from
+ * the exchange straight to the play (no announcement round: no announcements, no kontra) and
+ * are scored by OpenSpiel's returns (the ``openspiel-2.0`` ruleset).
+ *
+ * The twin of the clean case of tarock_logs/rules/slovenian/fast/fastpath.py: SlovenianHand's
+ * deal check (_deal_findings), _fast_bidding with _finish_bidding, _fast_exchange with
+ * _discards_clean, _play_cards and openspiel_hand_score. The Python stays the readable
+ * reference; tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python
+ * fast path would leave to the reference engine (a doubtful bid, any action the reference
+ * would have to judge, any finding), and anything else unusual, makes this decline: the caller
+ * then runs the Python fast path, which runs the reference for what it does not take.
+ *
+ * Vocabulary: the talon is the six cards dealt face down; the declarer takes one of its groups
+ * and lays away (discards) as many cards; in klop nobody declares and the first six tricks each
+ * take a talon card (a gift). Seats follow cards.h and cardloop.h.
+ *
+ * Depends on cards.h, cardloop.h and openspiel.h only (no Python): module.c reads the log.
+ */
+#ifndef TAROCK_SLOHAND_H
+#define TAROCK_SLOHAND_H
+
+#include "cardloop.h"
+#include "cards.h"
+#include "openspiel.h"
+
+#define SH_MAX_CONTRACTS 16
+#define SH_MAX_ACTIONS 80
+
+/* action kinds, as the binding reads the log's ``type`` */
+enum { SH_PASS = 0, SH_BID = 1, SH_CALL = 2, SH_TALON = 3, SH_DISCARD = 4, SH_PLAY = 5, SH_OTHER = 6 };
+
+/* One action of the log: its kind and seat, and for a bid the contract index (-1: not a
+ * contract), a call or a card its card id (-1: not a card of the pack), a talon pick its group
+ * (-1: not an int); a discard's cards (``ncards`` tokens, -1 when one is not a card of the pack)
+ * and the taroks it shows (unknown tokens left out: they match no card). */
+typedef struct {
+    int type;
+    int seat;
+    int arg;
+    int ncards;
+    int cards[6];
+    tk_set shown;
+} sh_action;
+
+/* The ruleset's side of a hand: fixed per ruleset and table size (built once in Python,
+ * fastpath._native_config). Contracts are indexed as rules/slovenian/contracts.CONTRACTS. */
+typedef struct {
+    int n;              /* 3 or 4 active seats (5 is left to Python: the dealer sits out) */
+    int tricks_total;   /* 48 / n */
+    int table_ok;       /* n is among the ruleset's table sizes */
+    int check_taroks;   /* redeal_without_taroks: a seat without a tarok is a finding */
+    int forced;         /* discard_only_if_forced: a tarok only when nothing else may go */
+    int ncontracts;
+    int klop, three;    /* the indexes of klop and three */
+    int rank[SH_MAX_CONTRACTS];
+    int at_three[SH_MAX_CONTRACTS];
+    int king_call[SH_MAX_CONTRACTS];
+    int talon[SH_MAX_CONTRACTS];          /* talon cards taken (= discarded) */
+    int declarer_leads[SH_MAX_CONTRACTS];
+    int ends[SH_MAX_CONTRACTS];           /* 1: berac ends at his first trick; 2: valat at a loss */
+    int os_kind[SH_MAX_CONTRACTS];        /* openspiel.h's kind, -1: not scored natively */
+    int os_value[SH_MAX_CONTRACTS];
+    tk_rules rules[SH_MAX_CONTRACTS];     /* the play rules of each contract */
+} sh_config;
+
+typedef struct {
+    int contract;
+    int declarer;   /* -1 in klop */
+    int partner;    /* -1: none */
+    int called_king;
+    int talon_group;
+    int discards[6];
+    int ndiscards;
+    int first_card; /* index of the first card action */
+    int ntricks;
+    int early;
+    tk_trick tricks[TK_MAX_TRICKS];
+    int returns[4];
+} sh_result;
+
+/* The deal check's usual case (SlovenianHand._deal_is_clean): a table size of the ruleset, the
+ * 54 cards of the pack each once, a talon of six, tricks_total cards a seat, and (under
+ * redeal_without_taroks) a tarok in every hand. 1 when clean. */
+static int sh_deal_clean(const sh_config *c, const int hand_len[4], const tk_set hands[4],
+                         tk_set talon, int talon_len) {
+    if (!c->table_ok || talon_len != 6 || tk_popcount(talon) != 6) return 0;
+    tk_set all = talon;
+    for (int s = 0; s < c->n; s++) {
+        if (hand_len[s] != c->tricks_total || tk_popcount(hands[s]) != hand_len[s]) return 0;
+        if (all & hands[s]) return 0;
+        all |= hands[s];
+        if (c->check_taroks && !(hands[s] & TK_TAROKS)) return 0;
+    }
+    return all == TK_ALL;
+}
+
+/* The seat after `s` among the n active seats, skipping the seats in `passed`. */
+static inline int sh_next(int n, int s, int passed) {
+    int t = (s + 1) % n;
+    while (passed & (1 << t)) t = (t + 1) % n;
+    return t;
+}
+
+/* Run the hand; 0 with `r` filled, or -1 to decline. `hands` are each seat's dealt cards (they
+ * are played down), `talon` the six talon ids in dealt order. */
+static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int *talon,
+                        const sh_action *acts, int nacts, sh_result *r) {
+    const int n = c->n;
+    if (dealer < 0 || dealer >= n) return -1;
+    const int p1 = (dealer + 1) % n;
+    /* position in the bidding order from P1 */
+#define SH_POS(s) ((((s) - p1) % n + n) % n)
+
+    /* ---- the bidding (fastpath._fast_bidding, BiddingMixin._finish_bidding) */
+    int nbids = 0, passed = 0, high = c->three, hrank = c->rank[c->three], holder = p1;
+    int others_bid = 0, turn = (p1 + 1) % n, final = 0, k = 0, done = 0;
+    int contract = -1, declarer = -1;
+    while (k < nacts) {
+        const sh_action *a = &acts[k];
+        int code; /* -1: pass; else a contract index; -2: not a contract */
+        if (a->type == SH_PASS)
+            code = -1;
+        else if (a->type == SH_BID)
+            code = a->arg >= 0 ? a->arg : -2;
+        else
+            return -1;
+        int seat = a->seat;
+        if (seat < 0 || seat >= n) return -1;
+        if (seat != turn && !(nbids == 0 && seat == p1 && code == c->three)) return -1;
+        if (final) {
+            int special = seat == p1 && high == c->three && !others_bid;
+            if (code < 0 || !(n == 4 || c->at_three[code])) return -1;
+            if (code == c->klop) {
+                if (!special) return -1;
+            } else if (c->rank[code] < hrank) {
+                return -1;
+            }
+            k++;
+            contract = code;
+            declarer = code == c->klop ? -1 : seat;
+            done = 1;
+            break;
+        }
+        if (nbids == 0 && seat == p1 && code == c->three) { /* the explicit mandatory three */
+            nbids++;
+            k++;
+            continue;
+        }
+        if (passed & (1 << seat)) return -1;
+        if (code == -1) {
+            passed |= 1 << seat;
+        } else {
+            if (code < 0 || code == c->klop || code == c->three || !(n == 4 || c->at_three[code]))
+                return -1;
+            int rk = c->rank[code];
+            if (rk < hrank || (rk == hrank && SH_POS(seat) > SH_POS(holder))) return -1;
+            high = code;
+            hrank = rk;
+            holder = seat;
+            if (seat != p1) others_bid = 1;
+        }
+        nbids++;
+        k++;
+        if (tk_popcount((tk_set)passed) >= n - 1) {
+            int rem = -1;
+            for (int i = 0; i < n; i++) {
+                int s = (p1 + i) % n;
+                if (!(passed & (1 << s))) {
+                    rem = s;
+                    break;
+                }
+            }
+            final = 1;
+            turn = rem >= 0 ? rem : holder;
+        } else {
+            turn = sh_next(n, seat, passed);
+        }
+    }
+    if (!done) return -1;
+#undef SH_POS
+
+    /* ---- the king call, the talon, the discards (fastpath._fast_exchange) */
+    enum { PH_KING, PH_TALON, PH_DISCARD, PH_PLAY } phase;
+    int partner = -1, called_king = -1, group = -1, ndisc = 0;
+    const int tk = c->talon[contract];
+    if (declarer < 0)
+        phase = PH_PLAY; /* klop: no announcement round under these rulesets */
+    else if (c->king_call[contract] && n == 4)
+        phase = PH_KING;
+    else if (tk)
+        phase = PH_TALON;
+    else
+        phase = PH_PLAY;
+    while (k < nacts && phase != PH_PLAY) {
+        const sh_action *a = &acts[k];
+        if (a->seat != declarer) return -1;
+        if (a->type == SH_CALL && phase == PH_KING) {
+            int king = a->arg;
+            if (king < 0 || !(TK_BIT(king) & TK_KINGS)) return -1;
+            called_king = king;
+            partner = -1;
+            for (int s = 0; s < n; s++)
+                if (s != declarer && (hands[s] & TK_BIT(king))) partner = s;
+            phase = PH_TALON;
+        } else if (a->type == SH_TALON && phase == PH_TALON) {
+            int g = a->arg;
+            if (tk <= 0 || g < 0 || g >= 6 / tk) return -1;
+            group = g;
+            for (int i = g * tk; i < (g + 1) * tk; i++) hands[declarer] |= TK_BIT(talon[i]);
+            phase = PH_DISCARD;
+        } else if (a->type == SH_DISCARD && phase == PH_DISCARD) {
+            int m = a->ncards;
+            if (m <= 0 || ndisc + m > tk) return -1;
+            tk_set cards = 0;
+            for (int i = 0; i < m; i++) {
+                if (a->cards[i] < 0) return -1; /* not held (not a card of the pack) */
+                cards |= TK_BIT(a->cards[i]);
+            }
+            if (tk_popcount(cards) != m) return -1; /* a card twice */
+            tk_set hand = hands[declarer];
+            for (int i = 0; i < m; i++) {
+                int cd = a->cards[i];
+                tk_set b = TK_BIT(cd);
+                if (!(hand & b)) return -1;
+                if (b & (TK_KINGS | TK_TRULA)) return -1; /* never a king or a trula card */
+                if (b & TK_TAROKS) {
+                    if (c->forced) {
+                        /* a tarok only when nothing but taroks and kings is left to lay away */
+                        if (hand & ~b & ~cards & ~TK_TAROKS & ~TK_KINGS) return -1;
+                    } else if (!(a->shown & b)) {
+                        return -1; /* a tarok laid away must be shown */
+                    }
+                }
+            }
+            for (int i = 0; i < m; i++) {
+                hands[declarer] &= ~TK_BIT(a->cards[i]);
+                r->discards[ndisc++] = a->cards[i];
+            }
+            if (ndisc >= tk) phase = PH_PLAY; /* no announcement round under these rulesets */
+        } else {
+            return -1;
+        }
+        k++;
+    }
+    if (phase != PH_PLAY || k >= nacts) return -1;
+
+    /* ---- the card play (cardloop.h) */
+    int seat[TK_NCARDS], card[TK_NCARDS], ncards = nacts - k;
+    if (ncards > TK_NCARDS) return -1;
+    for (int i = 0; i < ncards; i++) {
+        const sh_action *a = &acts[k + i];
+        if (a->type != SH_PLAY || a->arg < 0 || a->seat < 0 || a->seat >= n) return -1;
+        seat[i] = a->seat;
+        card[i] = a->arg;
+    }
+    tk_play p;
+    p.nseats = n;
+    for (int s = 0; s < n; s++) {
+        for (int j = 0; j < n; j++) p.order[s][j] = (s + j) % n;
+        p.order_len[s] = n;
+    }
+    for (int s = n; s < TK_MAX_SEATS; s++) p.order_len[s] = 0;
+    p.rules = c->rules[contract];
+    p.tricks_total = c->tricks_total;
+    p.declarer = declarer;
+    p.ends_on_win = (c->ends[contract] & 1) != 0;
+    p.ends_on_loss = (c->ends[contract] & 2) != 0;
+    int leader = (declarer >= 0 && c->declarer_leads[contract]) ? declarer : p1;
+    int early = 0;
+    int nt = tk_play_cards(&p, hands, leader, seat, card, ncards, r->tricks, &early);
+    if (nt < 0) return -1;
+
+    /* ---- OpenSpiel's returns (openspiel.h) */
+    int kind = c->os_kind[contract];
+    if (kind < 0) return -1;
+    tk_os_trick os[TK_MAX_TRICKS];
+    for (int t = 0; t < nt; t++) {
+        os[t].leader = r->tricks[t].leader;
+        os[t].winner = r->tricks[t].winner;
+        os[t].n = r->tricks[t].n;
+        for (int j = 0; j < r->tricks[t].n; j++) os[t].cards[j] = r->tricks[t].cards[j];
+    }
+    if (tk_openspiel_returns(n, kind, c->os_value[contract], tk, declarer, partner, called_king,
+                             talon, 6, group, r->discards, ndisc, os, nt, r->returns) < 0)
+        return -1;
+    r->contract = contract;
+    r->declarer = declarer;
+    r->partner = partner;
+    r->called_king = called_king;
+    r->talon_group = group;
+    r->ndiscards = ndisc;
+    r->first_card = k;
+    r->ntricks = nt;
+    r->early = early;
+    return 0;
+}
+
+#endif /* TAROCK_SLOHAND_H */

@@ -1,0 +1,211 @@
+"""The native whole hand (``tarock_logs/_native/slohand.h``) against the Python steps of the
+fast path it stands in for, and against the reference engine.
+
+Under a ruleset scored by OpenSpiel's returns with no announcement round (``openspiel-2.0``),
+``fastpath.fast_replay`` plays a clean hand in one C call: the deal check, the bidding, the
+king call, the talon, the discards, the cards and the returns. The property: where the C takes
+a hand, the Python steps take it too, with the same score (items, totals, carry), the same
+tricks (as views, as columns, as the reference's Trick records), and the reference engine
+finds nothing wrong with the hand and scores it the same; a hand with one planted illegal
+action is never taken. Checked on OpenSpiel's own deals (the bench's comparison set), on
+random legal games at tables of 3 and 4, on planted illegal actions and bidding changes, and
+on simulated sessions (1,000 hands in the suite; 100,000 with ``TAROCK_LONG_CHECKS=1``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+
+from tarock_logs import _native
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.rules.base import Action
+from tarock_logs.rules.slovenian import ENGINE
+from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.fast import fastpath
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.verdict import replay as rp
+from tarock_logs.verdict.convert import to_engine_action
+from tests.rules.slovenian.test_fastpath import _mutate, _mutate_bidding, _random_game
+
+pytestmark = pytest.mark.skipif(
+    not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
+)
+
+LONG = os.environ.get("TAROCK_LONG_CHECKS") == "1"
+OPENSPIEL = Rules(ENGINE.ruleset("openspiel"))
+
+
+def _same(a: Action) -> Action:
+    return a
+
+
+def _both(
+    rules: Rules,
+    n: int,
+    dealer: int,
+    hands: Any,
+    talon: Any,
+    actions: list[Any],
+    radelci: list[int],
+    to_action: Any = _same,
+) -> bool:
+    """The native whole hand and the Python steps on one hand: where the C takes it, assert
+    the Python steps take it alike and the reference engine finds it clean and scores it the
+    same. Returns whether the C took it."""
+    cfg = fastpath._native_config(rules, n)
+    assert cfg is not None
+    native = fastpath._native_hand(cfg, rules, n, list(radelci), [], dealer, hands, talon,
+                                   actions, to_action)  # fmt: skip
+    if native is None:
+        return False
+    saved = fastpath._native_config
+    try:
+        fastpath._native_config = lambda _r, _n: None  # type: ignore[assignment]
+        python = fastpath.fast_replay(rules, n, radelci, [], dealer, hands, talon, actions,
+                                      to_action)  # fmt: skip
+    finally:
+        fastpath._native_config = saved  # type: ignore[assignment]
+    assert python is not None, "the C took a hand the Python steps leave to the reference"
+    assert native.findings == python.findings == ()
+    assert native.score == python.score
+    assert native.score.items == python.score.items
+    assert native.score.totals == python.score.totals
+    assert native.score.carry_after == python.score.carry_after
+    assert callable(native.tricks) and callable(python.tricks)
+    assert native.tricks() == python.tricks()
+    assert native.trick_rows is not None and python.trick_rows is not None
+    assert native.trick_rows() == python.trick_rows()
+    # the reference's Trick records, made from the C's tricks on demand
+    assert native.tricks.__self__() == python.tricks.__self__()  # type: ignore[attr-defined]
+    # the reference engine on the whole hand: nothing reported, the same score
+    ref = SlovenianHand(rules, n, dealer, hands, talon, radelci=list(radelci))
+    found = [v for a in actions for v in ref.push(to_action(a))] + list(ref.hand_findings())
+    assert not found, found
+    assert ref.is_over() and ref.score() == native.score
+    rebuilt = native.rebuild()
+    assert rebuilt.is_over() and rebuilt.score() == native.score
+    return True
+
+
+def test_the_native_whole_hand_covers_openspiel_hands_only() -> None:
+    assert fastpath.native_whole_hand(OPENSPIEL, 4)
+    assert fastpath.native_whole_hand(OPENSPIEL, 3)
+    assert not fastpath.native_whole_hand(OPENSPIEL, 5)  # the dealer sits out: Python's
+    # an announcement round (even of passes only): the Python steps take the hand
+    assert not fastpath.native_whole_hand(Rules(ENGINE.ruleset("tournament")), 4)
+
+
+def test_the_native_whole_hand_is_off_without_the_native_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fastpath, "_CORE", None)
+    assert not fastpath.native_whole_hand(OPENSPIEL, 4)
+
+
+def test_openspiel_deals_all_take_the_native_whole_hand() -> None:
+    """The bench's comparison set (OpenSpiel's seeded deals, 4 players): every hand is clean,
+    and the C takes each one with the Python steps' result."""
+    from tarock_logs import bench
+
+    docs = bench.openspiel_sessions(600, 11)
+    hands = taken = 0
+    for d in docs:
+        s = SessionAdapter.validate_python(d)
+        for h in s.hands:
+            assert h.deal is not None
+            hands += 1
+            taken += _both(OPENSPIEL, 4, h.dealer, h.deal.hands, h.deal.talon, h.actions, [0] * 4,
+                           to_engine_action)  # fmt: skip
+    assert hands >= 590 and taken == hands
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_random_legal_games_take_the_native_whole_hand_alike(n: int) -> None:
+    taken = 0
+    for seed in range(300):
+        h, actions = _random_game(seed, n, "openspiel", [0] * n)
+        taken += _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, actions, [0] * n)
+    assert taken >= 280  # random legal games are (nearly) all clean
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_native_whole_hand_never_takes_a_planted_illegal_action(n: int) -> None:
+    """One action of a legal hand replaced (another card, held or not; a card out of turn; a
+    bid, discard, call or talon pick changed; an action dropped): where the C takes the hand,
+    the reference finds nothing wrong with it (``_both``); most are declined."""
+    declined = 0
+    for seed in range(400):
+        rng = random.Random(5000 + seed)
+        h, actions = _random_game(seed + 7000, n, "openspiel", [0] * n)
+        bad = _mutate(rng, h, actions)
+        declined += not _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
+    assert declined >= 300
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_native_bidding_stops_at_the_first_doubt(n: int) -> None:
+    """The bidding changed (out of turn, after a pass, too low, klop or three bid, unknown,
+    not at this table, twice, dropped): the C takes only what the reference finds clean."""
+    declined = 0
+    for seed in range(400):
+        rng = random.Random(9000 + seed)
+        h, actions = _random_game(seed + 11000, n, "openspiel", [0] * n)
+        bad = _mutate_bidding(rng, h, actions)
+        declined += not _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
+    assert declined >= 150
+
+
+def test_an_unusual_deal_is_left_to_the_python_steps() -> None:
+    """A card twice, a short hand, a card outside the pack: the C declines (the deal check's
+    findings are the reference's to report)."""
+    h, actions = _random_game(3, 4, "openspiel", [0] * 4)
+    cfg = fastpath._native_config(OPENSPIEL, 4)
+    assert cfg is not None
+
+    def run(hands: Any, talon: Any) -> Any:
+        return fastpath._native_hand(cfg, OPENSPIEL, 4, [0] * 4, [], h.dealer, hands, talon,
+                                     actions, _same)  # fmt: skip
+
+    assert run(h.dealt, h.talon) is not None
+    dealt = [list(x) for x in h.dealt]
+    assert run([dealt[0], dealt[1], dealt[2], dealt[3][:-1]], h.talon) is None
+    assert run([dealt[0], dealt[1], dealt[2], [*dealt[3][:-1], dealt[0][0]]], h.talon) is None
+    assert run([dealt[0], dealt[1], dealt[2], [*dealt[3][:-1], "X9"]], h.talon) is None
+    assert run(dealt[:3], h.talon) is None
+    assert run(dealt, list(h.talon)[:5]) is None
+
+
+def test_simulated_openspiel_sessions_replay_alike_with_and_without_the_native_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole replay (verdicts, scores, carries, tricks) of simulated ``openspiel-2.0``
+    sessions at tables of 3 and 4, with the native core and without it: 1,000 hands in the
+    suite, 100,000 with TAROCK_LONG_CHECKS=1."""
+    from tarock_logs.tools.simulate import simulate_hands
+
+    n = 50_000 if LONG else 500
+    for table in (3, 4):
+        docs = simulate_hands(n, 41 + table, ruleset="openspiel-2.0", table_size=table)
+        sessions = [SessionAdapter.validate_python(d) for d in docs]
+        native = [rp.replay_session(s) for s in sessions]
+        with monkeypatch.context() as mp:
+            mp.setattr(fastpath, "_CORE", None)
+            python = [rp.replay_session(s) for s in sessions]
+        hands = fast = 0
+        for xs, ys in zip(native, python, strict=True):
+            for x, y in zip(xs, ys, strict=True):
+                hands += 1
+                fast += x._tricks is not None
+                assert x.score == y.score
+                assert x.violations == y.violations and x.legal == y.legal
+                assert x.unverified == y.unverified and x.complete == y.complete
+                assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
+                assert (x._tricks is None) == (y._tricks is None)
+                if x._tricks is not None:
+                    assert list(x.tricks or ()) == list(y.tricks or ())
+                    assert x.trick_rows() == y.trick_rows()
+        assert hands == n and fast >= 0.95 * n
