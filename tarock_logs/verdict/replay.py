@@ -491,7 +491,8 @@ def _replay_into(
             out.carry_source = "recorded"
         else:
             out.unverified.append("the recorded state before the hand could not be applied")
-    out.carry_before = _carry(session_state)
+    # (nothing applied: the state the hand is played with is the one expected, one dict)
+    out.carry_before = _carry(session_state) if rec else out.carry_expected
     if hand.facts is not None:
         _score_facts(out, session_state, hand)
         return
@@ -696,7 +697,7 @@ def _recorded_after(prev: m.Hand, replay: HandReplay) -> dict[str, Any] | None:
     if rec is None or replay.score is None:
         return None
     mine = replay.carry_after.get("radelci")
-    if mine is None or [int(x) for x in mine] == list(rec):
+    if mine is None or mine == rec or [int(x) for x in mine] == list(rec):
         return None
     return {"radelci": list(rec)}
 

@@ -114,6 +114,7 @@ class Rules:
         "lezim_always",
         "mondfang_value",
         "mondfang_when_valat",
+        "native",
         "openspiel_scoring",
         "opts",
         "overtake_by_rank",
@@ -141,6 +142,8 @@ class Rules:
         self.ruleset = ruleset
         self.opts = o
         self.table_sizes = tuple(o["table_sizes"])
+        #: the bulk path's native set-up of these rules by table size (fastpath fills it)
+        self.native: dict[int, Any] = {}
         self.openspiel_scoring = o["scoring"] == "openspiel"
         self.win_threshold = int(o["win_threshold_thirds"])
         self.diff_nearest_5 = o["difference_rounding"] == "nearest_5"

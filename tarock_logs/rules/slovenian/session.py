@@ -92,7 +92,7 @@ class SlovenianSession(SessionState):
     def _carry_on(self, score: HandScore) -> None:
         rad = score.carry_after.get("radelci")
         if rad is not None and len(rad) == self.table_size:
-            self.radelci = [max(0, int(x)) for x in rad]
+            self.radelci = [0] * len(rad) if not any(rad) else [max(0, int(x)) for x in rad]
         mis = score.carry_after.get("misdeals")
         if mis is not None and len(mis) == self.table_size:
             self.misdeals = [int(x) for x in mis]

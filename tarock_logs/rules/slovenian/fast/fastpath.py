@@ -53,7 +53,6 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any, Final, cast
 
 from tarock_logs import _native
@@ -603,10 +602,30 @@ def native_whole_hand(rules: Rules, table_size: int) -> bool:
 def _native_config(rules: Rules, table_size: int) -> bytes | None:
     """The ruleset's side of the native whole hand (``slovenian_config``), or None where it
     does not apply (see :func:`native_whole_hand`)."""
-    return None if _CORE is None else _config(rules, table_size)
+    if _CORE is None:
+        return None
+    cache = rules.native  # per Rules object (a session's): built once from the options
+    if table_size not in cache:
+        key = (_config_key(rules), table_size)
+        if key not in _CONFIGS:
+            _CONFIGS[key] = _config(rules, table_size)
+        cache[table_size] = _CONFIGS[key]
+    cfg: bytes | None = cache[table_size]
+    return cfg
 
 
-@lru_cache(maxsize=64)
+#: :func:`_config` by :func:`_config_key` and table size: the sessions of a ruleset share it
+_CONFIGS: Final[dict[tuple[Any, ...], bytes | None]] = {}
+
+
+def _config_key(rules: Rules) -> tuple[Any, ...]:
+    """Every option :func:`_config` reads (the sessions of one ruleset share one set-up)."""
+    return (rules.openspiel_scoring, rules.announcements, rules.kontra_levels,
+            rules.klop_kontra, rules.table_sizes, rules.redeal_without_taroks,
+            rules.discard_only_if_forced, rules.pagat_in_berac, rules.pagat_last_tarok,
+            rules.overtake_by_rank, rules.emperor_always, rules.protect_either)  # fmt: skip
+
+
 def _config(rules: Rules, table_size: int) -> bytes | None:
     core = _native.core
     if core is None or not hasattr(core, "slovenian_hand"):
