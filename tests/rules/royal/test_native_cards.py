@@ -24,13 +24,13 @@ import pytest
 
 from tarock_logs import _native
 from tarock_logs.cards import PACKS
-from tarock_logs.log.models import SessionAdapter
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import fast
 from tarock_logs.rules.royal.tricks import Bound, judge, trick_winner
 from tarock_logs.tools.simulate import simulate_hands
 from tarock_logs.verdict import replay as rp
+from tests.support.native_replay import replays_equal, sessions_of
 
 needs_native = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -40,38 +40,6 @@ pytestmark = needs_native
 ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
 LONG = os.environ.get("TAROCK_LONG_CHECKS") == "1"
 GAME = "royal"
-
-
-def _sessions(docs: list[dict[str, Any]]) -> list[Any]:
-    return [SessionAdapter.validate_python(d) for d in docs]
-
-
-def _replays_equal(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """Replay ``sessions`` with the native loop and with the reference; assert equal verdicts,
-    scores, carries and tricks. Returns (games, games the native loop took)."""
-    native = [rp.replay_session(s) for s in sessions]
-    with monkeypatch.context() as mp:
-        mp.setattr(fast, "_CORE", None)
-        python = [rp.replay_session(s) for s in sessions]
-    games = taken = 0
-    for xs, ys in zip(native, python, strict=True):
-        for x, y in zip(xs, ys, strict=True):
-            games += 1
-            assert y._tricks is None  # the reference took every game
-            assert x.score == y.score
-            assert x.violations == y.violations and x.legal == y.legal
-            assert x.unverified == y.unverified and x.complete == y.complete
-            assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
-            if x._tricks is not None:
-                taken += 1
-                assert x.legal and x.complete and not x.violations
-                ref = y.state
-                assert ref is not None
-                assert list(x.tricks or ()) == ref.view()["tricks"]
-                if taken % 10 == 1:  # the reference state, rebuilt on demand (a sample)
-                    rebuilt = x.state
-                    assert rebuilt is not None and rebuilt.view() == ref.view()
-    return games, taken
 
 
 def test_the_royal_bulk_path_uses_the_native_loop_when_the_core_is_loaded() -> None:
@@ -85,7 +53,7 @@ def test_every_royal_sample_replays_alike_with_and_without_the_native_loop(
         r.session for r in read_paths([ROOT]) if r.session is not None and r.session.game == GAME
     ]
     assert sessions
-    games, taken = _replays_equal(sessions, monkeypatch)
+    games, taken = replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     assert games >= 8 and taken == games  # the worked examples are clean games
 
 
@@ -100,7 +68,7 @@ def test_simulated_games_replay_alike_with_and_without_the_native_loop(
     games = taken = 0
     for start in range(0, n, step):  # in slices: the replays of 100,000 games do not fit
         docs = simulate_hands(min(step, n - start), 43 + start, game=GAME, hands_per_session=8)
-        g, t = _replays_equal(_sessions(docs), monkeypatch)
+        g, t = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
         games += g
         taken += t
     assert games == n
@@ -146,8 +114,8 @@ def test_native_card_loop_never_accepts_a_planted_illegal_card(
     planted = 0
     for d in docs:
         planted += _plant(rng, d)
-    sessions = _sessions(copy.deepcopy(docs))
-    _replays_equal(sessions, monkeypatch)
+    sessions = sessions_of(copy.deepcopy(docs))
+    replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     flagged = 0
     for s in sessions:
         for r in rp.replay_session(s):

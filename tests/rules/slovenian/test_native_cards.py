@@ -28,8 +28,8 @@ from tarock_logs.rules.slovenian.fast import fastpath
 from tarock_logs.rules.slovenian.fast.cardbits import CID, mask_of
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.rules.slovenian.tricks import PACK
-from tarock_logs.verdict import replay as rp
 from tests.rules.slovenian.test_fastpath import _mutate, _random_game
+from tests.support.native_replay import replays_equal
 
 needs_native = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -193,36 +193,12 @@ def _sample_sessions() -> list[Any]:
     return out
 
 
-def _replays_equal(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """Replay ``sessions`` with the native loop and with the Python loop; assert equal
-    verdicts, scores, carries and tricks (as views and as columns). Returns (hands, hands the
-    fast path took)."""
-    native = [rp.replay_session(s) for s in sessions]
-    with monkeypatch.context() as mp:
-        mp.setattr(fastpath, "_CORE", None)
-        python = [rp.replay_session(s) for s in sessions]
-    hands = fast = 0
-    for xs, ys in zip(native, python, strict=True):
-        for x, y in zip(xs, ys, strict=True):
-            hands += 1
-            fast += x._tricks is not None
-            assert x.score == y.score
-            assert x.violations == y.violations and x.legal == y.legal
-            assert x.unverified == y.unverified and x.complete == y.complete
-            assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
-            assert (x._tricks is None) == (y._tricks is None)
-            if x._tricks is not None:
-                assert list(x.tricks or ()) == list(y.tricks or ())
-                assert x.trick_rows() == y.trick_rows()
-    return hands, fast
-
-
 def test_every_slovenian_sample_replays_alike_with_and_without_the_native_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sessions = _sample_sessions()
     assert sessions
-    hands, fast = _replays_equal(sessions, monkeypatch)
+    hands, fast = replays_equal(sessions, fastpath, monkeypatch, python_fast_path=True)
     assert hands >= 50 and fast >= 20
 
 
@@ -242,6 +218,6 @@ def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
     n = 25_000 if LONG else 1_000
     docs = simulate_hands(n, 23 + table, ruleset=ruleset, table_size=table)
     sessions = [SessionAdapter.validate_python(d) for d in docs]
-    hands, fast = _replays_equal(sessions, monkeypatch)
+    hands, fast = replays_equal(sessions, fastpath, monkeypatch, python_fast_path=True)
     assert hands == n
     assert fast >= 0.95 * n  # simulated hands are clean: (nearly) all take the fast path

@@ -27,9 +27,9 @@ from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.fast import fastpath
 from tarock_logs.rules.slovenian.hand import SlovenianHand
-from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.convert import to_engine_action
 from tests.rules.slovenian.test_fastpath import _mutate, _mutate_bidding, _random_game
+from tests.support.native_replay import replays_equal, sessions_of
 
 pytestmark = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -68,7 +68,7 @@ def _both(
         python = fastpath.fast_replay(rules, n, radelci, [], dealer, hands, talon, actions,
                                       to_action)  # fmt: skip
     finally:
-        fastpath._native_config = saved  # type: ignore[assignment]
+        fastpath._native_config = saved
     assert python is not None, "the C took a hand the Python steps leave to the reference"
     assert native.findings == python.findings == ()
     assert native.score == python.score
@@ -190,22 +190,5 @@ def test_simulated_openspiel_sessions_replay_alike_with_and_without_the_native_c
     n = 50_000 if LONG else 500
     for table in (3, 4):
         docs = simulate_hands(n, 41 + table, ruleset="openspiel-2.0", table_size=table)
-        sessions = [SessionAdapter.validate_python(d) for d in docs]
-        native = [rp.replay_session(s) for s in sessions]
-        with monkeypatch.context() as mp:
-            mp.setattr(fastpath, "_CORE", None)
-            python = [rp.replay_session(s) for s in sessions]
-        hands = fast = 0
-        for xs, ys in zip(native, python, strict=True):
-            for x, y in zip(xs, ys, strict=True):
-                hands += 1
-                fast += x._tricks is not None
-                assert x.score == y.score
-                assert x.violations == y.violations and x.legal == y.legal
-                assert x.unverified == y.unverified and x.complete == y.complete
-                assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
-                assert (x._tricks is None) == (y._tricks is None)
-                if x._tricks is not None:
-                    assert list(x.tricks or ()) == list(y.tricks or ())
-                    assert x.trick_rows() == y.trick_rows()
+        hands, fast = replays_equal(sessions_of(docs), fastpath, monkeypatch, python_fast_path=True)
         assert hands == n and fast >= 0.95 * n

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from tarock_logs import _native
-from tarock_logs.log.models import SessionAdapter
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules.zwanzigerrufen import fast
 from tarock_logs.tools.simulate import simulate_hands
 from tarock_logs.verdict import replay as rp
+from tests.support.native_replay import replays_equal, sessions_of
 
 needs_native = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -37,38 +37,6 @@ pytestmark = needs_native
 ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
 LONG = os.environ.get("TAROCK_LONG_CHECKS") == "1"
 GAME = "zwanzigerrufen"
-
-
-def _sessions(docs: list[dict[str, Any]]) -> list[Any]:
-    return [SessionAdapter.validate_python(d) for d in docs]
-
-
-def _replays_equal(sessions: list[Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """Replay ``sessions`` with the native loop and with the reference; assert equal verdicts,
-    scores, carries and tricks. Returns (hands, hands the native loop took)."""
-    native = [rp.replay_session(s) for s in sessions]
-    with monkeypatch.context() as mp:
-        mp.setattr(fast, "_CORE", None)
-        python = [rp.replay_session(s) for s in sessions]
-    hands = taken = 0
-    for xs, ys in zip(native, python, strict=True):
-        for x, y in zip(xs, ys, strict=True):
-            hands += 1
-            assert y._tricks is None  # the reference took every hand
-            assert x.score == y.score
-            assert x.violations == y.violations and x.legal == y.legal
-            assert x.unverified == y.unverified and x.complete == y.complete
-            assert x.carry_before == y.carry_before and x.carry_after == y.carry_after
-            if x._tricks is not None:
-                taken += 1
-                assert x.legal and x.complete and not x.violations
-                ref = y.state
-                assert ref is not None
-                assert list(x.tricks or ()) == ref.view()["tricks"]
-                if taken % 10 == 1:  # the reference state, rebuilt on demand (a sample)
-                    rebuilt = x.state
-                    assert rebuilt is not None and rebuilt.view() == ref.view()
-    return hands, taken
 
 
 def test_the_zwanzigerrufen_bulk_path_uses_the_native_loop_when_the_core_is_loaded() -> None:
@@ -82,7 +50,7 @@ def test_every_zwanzigerrufen_sample_replays_alike_with_and_without_the_native_l
         r.session for r in read_paths([ROOT]) if r.session is not None and r.session.game == GAME
     ]
     assert sessions
-    hands, taken = _replays_equal(sessions, monkeypatch)
+    hands, taken = replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     assert hands >= 4 and taken == hands  # the worked examples are clean hands
 
 
@@ -96,7 +64,7 @@ def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
     hands = taken = 0
     for start in range(0, n, step):  # in slices: the replays of 100,000 hands do not fit
         docs = simulate_hands(min(step, n - start), 41 + start, game=GAME, hands_per_session=8)
-        h, t = _replays_equal(_sessions(docs), monkeypatch)
+        h, t = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
         hands += h
         taken += t
     assert hands == n
@@ -123,7 +91,7 @@ def test_play_options_replay_alike_with_and_without_the_native_loop(
     docs = simulate_hands(800, 7, game=GAME, hands_per_session=8)
     for d in docs:
         d["options"] = dict(options)
-    hands, taken = _replays_equal(_sessions(docs), monkeypatch)
+    hands, taken = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
     assert hands == 800 and taken >= 400
 
 
@@ -166,8 +134,8 @@ def test_native_card_loop_never_accepts_a_planted_illegal_card(
     planted = 0
     for d in docs:
         planted += _plant(rng, d)
-    sessions = _sessions(copy.deepcopy(docs))
-    _replays_equal(sessions, monkeypatch)
+    sessions = sessions_of(copy.deepcopy(docs))
+    replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     flagged = 0
     for s in sessions:
         for r in rp.replay_session(s):
@@ -201,8 +169,8 @@ def test_the_pagat_released_early_is_declined_and_reported(
             first = next(i for i in plays if acts[i]["seat"] == seat)
             acts[first]["card"], acts[at]["card"] = acts[at]["card"], acts[first]["card"]
             found += 1
-    sessions = _sessions(docs)
-    _replays_equal(sessions, monkeypatch)
+    sessions = sessions_of(docs)
+    replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     released = 0
     for s in sessions:
         for r in rp.replay_session(s):
