@@ -58,8 +58,9 @@ def _both(
     same. Returns whether the C took it."""
     cfg = fastpath._native_config(rules, n)
     assert cfg is not None
-    native = fastpath._native_hand(cfg, rules, n, list(radelci), [], dealer, hands, talon,
-                                   actions, to_action)  # fmt: skip
+    inputs = fastpath.HandInputs(rules, n, list(radelci), [], dealer, hands, talon, actions,
+                                 to_action)  # fmt: skip
+    native = fastpath._native_hand(cfg, inputs)
     if native is None:
         return False
     saved = fastpath._native_config
@@ -132,31 +133,31 @@ def test_random_legal_games_take_the_native_whole_hand_alike(n: int) -> None:
     assert taken >= 280  # random legal games are (nearly) all clean
 
 
+def _declined(n: int, mutate: Any, seed0: int) -> int:
+    """How many of 400 random legal games, each with one change made by ``mutate``, the C
+    declined; where it took one, ``_both`` checked it clean and alike."""
+    declined = 0
+    for seed in range(400):
+        rng = random.Random(seed0 + seed)
+        h, actions = _random_game(seed0 + 2000 + seed, n, "openspiel", [0] * n)
+        bad = mutate(rng, h, actions)
+        declined += not _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
+    return declined
+
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_the_native_whole_hand_never_takes_a_planted_illegal_action(n: int) -> None:
     """One action of a legal hand replaced (another card, held or not; a card out of turn; a
     bid, discard, call or talon pick changed; an action dropped): where the C takes the hand,
     the reference finds nothing wrong with it (``_both``); most are declined."""
-    declined = 0
-    for seed in range(400):
-        rng = random.Random(5000 + seed)
-        h, actions = _random_game(seed + 7000, n, "openspiel", [0] * n)
-        bad = _mutate(rng, h, actions)
-        declined += not _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
-    assert declined >= 300
+    assert _declined(n, _mutate, 5000) >= 300
 
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_the_native_bidding_stops_at_the_first_doubt(n: int) -> None:
     """The bidding changed (out of turn, after a pass, too low, klop or three bid, unknown,
     not at this table, twice, dropped): the C takes only what the reference finds clean."""
-    declined = 0
-    for seed in range(400):
-        rng = random.Random(9000 + seed)
-        h, actions = _random_game(seed + 11000, n, "openspiel", [0] * n)
-        bad = _mutate_bidding(rng, h, actions)
-        declined += not _both(OPENSPIEL, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
-    assert declined >= 150
+    assert _declined(n, _mutate_bidding, 9000) >= 150
 
 
 def test_an_unusual_deal_is_left_to_the_python_steps() -> None:
@@ -167,8 +168,9 @@ def test_an_unusual_deal_is_left_to_the_python_steps() -> None:
     assert cfg is not None
 
     def run(hands: Any, talon: Any) -> Any:
-        return fastpath._native_hand(cfg, OPENSPIEL, 4, [0] * 4, [], h.dealer, hands, talon,
-                                     actions, _same)  # fmt: skip
+        inputs = fastpath.HandInputs(OPENSPIEL, 4, [0] * 4, [], h.dealer, hands, talon, actions,
+                                     _same)  # fmt: skip
+        return fastpath._native_hand(cfg, inputs)
 
     assert run(h.dealt, h.talon) is not None
     dealt = [list(x) for x in h.dealt]

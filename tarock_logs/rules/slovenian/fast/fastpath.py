@@ -53,7 +53,8 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, cast
+from functools import partial
+from typing import Any, Final, NamedTuple, cast
 
 from tarock_logs import _native
 from tarock_logs.rules.base import (
@@ -538,10 +539,11 @@ def fast_replay(
     """
     radelci = list(radelci)
     misdeals = list(misdeals)
+    inputs = HandInputs(rules, table_size, radelci, misdeals, dealer, hands, talon, actions,
+                        to_action)  # fmt: skip
     cfg = _native_config(rules, table_size)
     if cfg is not None:
-        done = _native_hand(cfg, rules, table_size, radelci, misdeals, dealer, hands, talon,
-                            actions, to_action)  # fmt: skip
+        done = _native_hand(cfg, inputs)
         if done is not None:
             return done
     h = SlovenianHand(
@@ -567,14 +569,7 @@ def fast_replay(
     if score.unverified:
         return None
 
-    def rebuild() -> SlovenianHand:
-        ref = SlovenianHand(
-            rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
-        )
-        for a in actions:
-            ref.push(to_action(a))
-        return ref
-
+    rebuild = partial(_reference_hand, inputs)
     return FastReplay(score, h, rebuild, tricks.views, trick_rows=tricks.rows)
 
 
@@ -691,29 +686,19 @@ def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
     return recs, wins
 
 
-def _native_hand(
-    cfg: bytes,
-    rules: Rules,
-    table_size: int,
-    radelci: list[int],
-    misdeals: list[int],
-    dealer: int,
-    hands: Sequence[Sequence[str]],
-    talon: Sequence[str],
-    actions: Sequence[Any],
-    to_action: Callable[[Any], Action],
-) -> FastReplay | None:
+def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     """The whole clean hand in one native call (``_native/slohand.h``), or None: the steps of
     :func:`fast_replay` in Python then take the hand (anything the C does not take, they
     judge, or leave to the reference). The score is :func:`openspiel_hand_score`'s."""
     assert _CORE is not None
-    res = _CORE.slovenian_hand(cfg, dealer, hands, talon, actions, _SH_KINDS, _CONTRACT_INDEX,
-                               _CID)  # fmt: skip
+    dealer, talon = inputs.dealer, inputs.talon
+    res = _CORE.slovenian_hand(cfg, dealer, inputs.hands, talon, inputs.actions, _SH_KINDS,
+                               _CONTRACT_INDEX, _CID)  # fmt: skip
     if res is None:
         return None
     ci, declarer, partner, _king, _group, _discards, packed, _early, returns, _first = res
     contract = _CONTRACT_CODES[ci]
-    n = table_size
+    n = inputs.table_size
     active = _SEATING[(n, dealer)][0]
     klop = contract == "klop"
     item = "klop" if klop else "contract"
@@ -729,14 +714,7 @@ def _native_hand(
     info = FinishedHand(n, dealer, contract, tuple(talon))
     tricks = HandTricks(cast(SlovenianHand, info), packed=packed)
 
-    def rebuild() -> SlovenianHand:
-        ref = SlovenianHand(
-            rules, table_size, dealer, hands, talon, radelci=radelci, misdeals_before=misdeals
-        )
-        for a in actions:
-            ref.push(to_action(a))
-        return ref
-
+    rebuild = partial(_reference_hand, inputs)
     return FastReplay(
         score,
         cast(HandState, info),
@@ -744,6 +722,30 @@ def _native_hand(
         tricks.views,
         trick_rows=tricks.rows,
     )
+
+
+class HandInputs(NamedTuple):
+    """What :func:`fast_replay` is given for one hand (the session's rules, table size,
+    radelci and misdeal counts; the deal; the log's actions and their converter)."""
+
+    rules: Rules
+    table_size: int
+    radelci: list[int]
+    misdeals: list[int]
+    dealer: int
+    hands: Sequence[Sequence[str]]
+    talon: Sequence[str]
+    actions: Sequence[Any]
+    to_action: Callable[[Any], Action]
+
+
+def _reference_hand(i: HandInputs) -> SlovenianHand:
+    """The hand replayed through the reference engine (a fast replay's ``rebuild``)."""
+    ref = SlovenianHand(i.rules, i.table_size, i.dealer, i.hands, i.talon, radelci=i.radelci,
+                        misdeals_before=i.misdeals)  # fmt: skip
+    for a in i.actions:
+        ref.push(i.to_action(a))
+    return ref
 
 
 def _native_play_cards(
