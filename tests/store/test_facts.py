@@ -273,6 +273,36 @@ def test_facts_after_reingests_equal_a_fresh_ingest(tmp_path: Path) -> None:
     _check_the_game_tables(db)
 
 
+def test_facts_computed_in_several_ranges_equal_facts_computed_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer computes the facts per range of loaded keys (``FACTS_EVERY``) and what is
+    left at the end of the run: with ranges of a few hands, batches of a few hands and
+    re-ingests of changed files, the store's facts equal one computation over all of it."""
+    from tarock_logs.store import ingest as ingest_mod
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    sessions = simulate_hands(96, 9, hands_per_session=8)
+    for i in range(0, len(sessions), 3):
+        _write(logs, f"p{i:02d}.jsonl", sessions[i : i + 3])
+    once = tmp_path / "once.duckdb"
+    ingest([logs], db=once)
+    monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 5)
+    db = tmp_path / "ranges.duckdb"
+    ingest([logs], db=db, batch_hands=4, jobs=1)
+    assert _facts_by_content(db) == _facts_by_content(once)
+    changed = json.loads(json.dumps(sessions[:3]))
+    changed[0]["hands"][1]["result"]["scores"][0] += 10
+    _write(logs, "p00.jsonl", changed)
+    ingest([logs], db=db, batch_hands=4, jobs=1)
+    fresh = tmp_path / "fresh.duckdb"
+    monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 50_000)
+    ingest([logs], db=fresh)
+    assert _facts_by_content(db) == _facts_by_content(fresh)
+    _check_against_the_raw_tables(db)
+
+
 def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
     """Migrated from a schema without facts (hands, no facts): the next ingest builds them."""
     logs = tmp_path / "logs"
