@@ -1108,7 +1108,8 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
 
 /* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
  * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
- * ended early, returns, index of the first card). `config` is the bytes of an sh_config
+ * ended early, the tricks' card masks, returns (None unless the ruleset is scored by
+ * OpenSpiel's returns), index of the first card). `config` is the bytes of an sh_config
  * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
  * index, then the card ids (255 for none). See slohand.h; the caller is
  * fastpath._native_hand. */
@@ -1176,30 +1177,52 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
         for (int j = 0; j < 4; j++) b[3 + j] = j < tr->n ? (unsigned char)tr->cards[j] : 255;
     }
     PyObject *disc = PyTuple_New(r.ndiscards);
-    PyObject *ret = PyTuple_New(c.n);
-    if (!disc || !ret) {
+    PyObject *masks = PyTuple_New(r.ntricks);
+    PyObject *ret = c.os_scoring ? PyTuple_New(c.n) : (Py_INCREF(Py_None), Py_None);
+    if (!disc || !masks || !ret) {
         Py_XDECREF(disc);
+        Py_XDECREF(masks);
         Py_XDECREF(ret);
         Py_DECREF(packed);
         return NULL;
     }
-    for (int i = 0; i < r.ndiscards; i++) PyTuple_SET_ITEM(disc, i, PyLong_FromLong(r.discards[i]));
-    for (int s = 0; s < c.n; s++) PyTuple_SET_ITEM(ret, s, PyLong_FromLong(r.returns[s]));
-    return Py_BuildValue("(iiiiiNNONi)", r.contract, r.declarer, r.partner, r.called_king,
-                         r.talon_group, disc, packed, r.early ? Py_True : Py_False, ret,
+    for (int i = 0; i < r.ndiscards; i++) {
+        PyObject *v = PyLong_FromLong(r.discards[i]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(disc, i, v);
+    }
+    for (int t = 0; t < r.ntricks; t++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(r.tricks[t].mask);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(masks, t, v);
+    }
+    if (c.os_scoring)
+        for (int s = 0; s < c.n; s++) {
+            PyObject *v = PyLong_FromLong(r.returns[s]);
+            if (!v) goto fail;
+            PyTuple_SET_ITEM(ret, s, v);
+        }
+    return Py_BuildValue("(iiiiiNNONNi)", r.contract, r.declarer, r.partner, r.called_king,
+                         r.talon_group, disc, packed, r.early ? Py_True : Py_False, masks, ret,
                          r.first_card);
+fail:
+    Py_DECREF(disc);
+    Py_DECREF(masks);
+    Py_DECREF(ret);
+    Py_DECREF(packed);
+    return NULL;
 }
 
-/* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, klop, three, contracts)
- * -> bytes: the sh_config of slovenian_hand. `contracts` holds per contract (rank, at_three,
- * king_call, talon, declarer_leads, ends, os_kind, os_value, play rules (9 ints as
- * play_cards)). */
+/* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, os_scoring, klop, three,
+ * contracts) -> bytes: the sh_config of slovenian_hand. `contracts` holds per contract (rank,
+ * at_three, king_call, talon, declarer_leads, ends, os_kind, os_value, ann_stage, play rules
+ * (9 ints as play_cards)). */
 static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
     sh_config c;
     memset(&c, 0, sizeof c);
     PyObject *rows;
-    if (!PyArg_ParseTuple(args, "iiiiiiiO", &c.n, &c.tricks_total, &c.table_ok, &c.check_taroks,
-                          &c.forced, &c.klop, &c.three, &rows))
+    if (!PyArg_ParseTuple(args, "iiiiiiiiO", &c.n, &c.tricks_total, &c.table_ok,
+                          &c.check_taroks, &c.forced, &c.os_scoring, &c.klop, &c.three, &rows))
         return NULL;
     PyObject *f = PySequence_Fast(rows, "contracts");
     if (!f) return NULL;
@@ -1212,15 +1235,15 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
     c.ncontracts = (int)nc;
     for (Py_ssize_t i = 0; i < nc; i++) {
         PyObject *row = PySequence_Fast_GET_ITEM(f, i);
-        int v[8];
+        int v[9];
         PyObject *rf = PySequence_Fast(row, "contract row");
-        if (!rf || PySequence_Fast_GET_SIZE(rf) != 9) {
+        if (!rf || PySequence_Fast_GET_SIZE(rf) != 10) {
             Py_XDECREF(rf);
             Py_DECREF(f);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 9 values");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 10 values");
             return NULL;
         }
-        for (int j = 0; j < 8; j++) {
+        for (int j = 0; j < 9; j++) {
             v[j] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(rf, j));
             if (v[j] == -1 && PyErr_Occurred()) {
                 Py_DECREF(rf);
@@ -1228,7 +1251,7 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
                 return NULL;
             }
         }
-        if (read_rules(PySequence_Fast_GET_ITEM(rf, 8), &c.rules[i]) < 0) {
+        if (read_rules(PySequence_Fast_GET_ITEM(rf, 9), &c.rules[i]) < 0) {
             Py_DECREF(rf);
             Py_DECREF(f);
             return NULL;
@@ -1242,9 +1265,10 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
         c.ends[i] = v[5];
         c.os_kind[i] = v[6];
         c.os_value[i] = v[7];
-        if (c.talon[i] < 0 || c.talon[i] > 3) {
+        c.ann_stage[i] = v[8];
+        if (c.talon[i] < 0 || c.talon[i] > 3 || v[8] < -1 || v[8] > 1) {
             Py_DECREF(f);
-            PyErr_SetString(PyExc_ValueError, "contract row: talon 0..3");
+            PyErr_SetString(PyExc_ValueError, "contract row: talon 0..3, ann_stage -1..1");
             return NULL;
         }
     }

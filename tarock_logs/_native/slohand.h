@@ -1,19 +1,23 @@
 /* One whole clean Slovenian hand in C: the deal check, the bidding, the king call, the talon,
- * the discards, the card play and OpenSpiel's returns, for the rulesets whose hands go from
- * the exchange straight to the play (no announcement round: no announcements, no kontra) and
- * are scored by OpenSpiel's returns (the ``openspiel-2.0`` ruleset).
+ * the discards, an announcement round in which nobody announces or doubles (passes and
+ * "ležim" only), the card play and, under a ruleset scored by OpenSpiel's returns
+ * (``openspiel-2.0``), the returns. Under the other rulesets the caller scores the tricks
+ * (fastfacts and the reference score_facts, in Python). Tables of 3 and 4.
  *
  * The twin of the clean case of tarock_logs/rules/slovenian/fast/fastpath.py: SlovenianHand's
  * deal check (_deal_findings), _fast_bidding with _finish_bidding, _fast_exchange with
- * _discards_clean, _play_cards and openspiel_hand_score. The Python stays the readable
- * reference; tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python
- * fast path would leave to the reference engine (a doubtful bid, any action the reference
- * would have to judge, any finding), and anything else unusual, makes this decline: the caller
- * then runs the Python fast path, which runs the reference for what it does not take.
+ * _discards_clean, _enter_announcements, _fast_ann_pass and the "ležim" of _before_play,
+ * _play_cards and openspiel_hand_score. The Python stays the readable reference;
+ * tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python fast path
+ * would leave to the reference engine (a doubtful bid, an announcement or a kontra, any action
+ * the reference would have to judge, any finding), and anything else unusual, makes this
+ * decline: the caller then runs the Python fast path, which runs the reference for what it
+ * does not take.
  *
  * Vocabulary: the talon is the six cards dealt face down; the declarer takes one of its groups
  * and lays away (discards) as many cards; in klop nobody declares and the first six tricks each
- * take a talon card (a gift). Seats follow cards.h and cardloop.h.
+ * take a talon card (a gift). "Ležim" ("I lie") is the declarer's word that he announces
+ * nothing more; "v redu" (a pass) a defender's. Seats follow cards.h and cardloop.h.
  *
  * Depends on cards.h, cardloop.h and openspiel.h only (no Python): module.c reads the log.
  */
@@ -28,7 +32,16 @@
 #define SH_MAX_ACTIONS 80
 
 /* action kinds, as the binding reads the log's ``type`` */
-enum { SH_PASS = 0, SH_BID = 1, SH_CALL = 2, SH_TALON = 3, SH_DISCARD = 4, SH_PLAY = 5, SH_OTHER = 6 };
+enum {
+    SH_PASS = 0,
+    SH_BID = 1,
+    SH_CALL = 2,
+    SH_TALON = 3,
+    SH_DISCARD = 4,
+    SH_PLAY = 5,
+    SH_LEZIM = 6,
+    SH_OTHER = 7
+};
 
 /* One action of the log: its kind and seat, and for a bid the contract index (-1: not a
  * contract), a call or a card its card id (-1: not a card of the pack), a talon pick its group
@@ -51,6 +64,7 @@ typedef struct {
     int table_ok;       /* n is among the ruleset's table sizes */
     int check_taroks;   /* redeal_without_taroks: a seat without a tarok is a finding */
     int forced;         /* discard_only_if_forced: a tarok only when nothing else may go */
+    int os_scoring;     /* scored by OpenSpiel's returns (else the caller scores) */
     int ncontracts;
     int klop, three;    /* the indexes of klop and three */
     int rank[SH_MAX_CONTRACTS];
@@ -61,6 +75,9 @@ typedef struct {
     int ends[SH_MAX_CONTRACTS];           /* 1: berac ends at his first trick; 2: valat at a loss */
     int os_kind[SH_MAX_CONTRACTS];        /* openspiel.h's kind, -1: not scored natively */
     int os_value[SH_MAX_CONTRACTS];
+    /* the announcement round of each contract (_enter_announcements): -1 none (straight to
+     * the play), 0 it opens with the declarer's turn, 1 with the defenders' (klop: everyone's) */
+    int ann_stage[SH_MAX_CONTRACTS];
     tk_rules rules[SH_MAX_CONTRACTS];     /* the play rules of each contract */
 } sh_config;
 
@@ -181,18 +198,21 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
 #undef SH_POS
 
     /* ---- the king call, the talon, the discards (fastpath._fast_exchange) */
-    enum { PH_KING, PH_TALON, PH_DISCARD, PH_PLAY } phase;
+    enum { PH_KING, PH_TALON, PH_DISCARD, PH_ANN, PH_PLAY } phase;
     int partner = -1, called_king = -1, group = -1, ndisc = 0;
     const int tk = c->talon[contract];
+    const int ann_stage = c->ann_stage[contract];
+    /* _enter_announcements: the round, or straight to the play */
+#define SH_ENTER_ANNOUNCEMENTS() (phase = ann_stage < 0 ? PH_PLAY : PH_ANN)
     if (declarer < 0)
-        phase = PH_PLAY; /* klop: no announcement round under these rulesets */
+        SH_ENTER_ANNOUNCEMENTS(); /* klop */
     else if (c->king_call[contract] && n == 4)
         phase = PH_KING;
     else if (tk)
         phase = PH_TALON;
     else
-        phase = PH_PLAY;
-    while (k < nacts && phase != PH_PLAY) {
+        SH_ENTER_ANNOUNCEMENTS();
+    while (k < nacts && phase != PH_PLAY && phase != PH_ANN) {
         const sh_action *a = &acts[k];
         if (a->seat != declarer) return -1;
         if (a->type == SH_CALL && phase == PH_KING) {
@@ -237,11 +257,72 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
                 hands[declarer] &= ~TK_BIT(a->cards[i]);
                 r->discards[ndisc++] = a->cards[i];
             }
-            if (ndisc >= tk) phase = PH_PLAY; /* no announcement round under these rulesets */
+            if (ndisc >= tk) SH_ENTER_ANNOUNCEMENTS();
         } else {
             return -1;
         }
         k++;
+    }
+#undef SH_ENTER_ANNOUNCEMENTS
+
+    /* ---- the announcement round when nobody announces or doubles (_fast_ann_pass, the
+     * "ležim" of _before_play): the declarer's turn (stage 0), the defenders' in order
+     * (stage 1; in klop everyone's), and the declarer's reply (stage 2), which needs an
+     * announcement or a kontra to double and so never comes here (stage 3: the play). The
+     * first card ends the round without a word (spec 7.5). */
+    if (phase == PH_ANN) {
+        int stage = ann_stage, lezim = stage == 1 && declarer >= 0, done_mask = 0;
+        int others = 0; /* the active seats other than the declarer */
+        for (int s = 0; s < n; s++)
+            if (s != declarer) others |= 1 << s;
+        while (k < nacts) {
+            const sh_action *a = &acts[k];
+            if (a->type == SH_PLAY) break;
+            int seat = a->seat;
+            int advance = 0;
+            if (a->type == SH_PASS) {
+                if (stage == 0 || stage == 2) {
+                    if (declarer < 0 || seat != declarer) return -1;
+                    if (stage == 0) {
+                        lezim = 1;
+                        stage = 1;
+                    } else {
+                        stage = 3;
+                    }
+                    advance = done_mask != 0 || stage != 1;
+                } else if (stage == 1) {
+                    /* the next defender in order from P1 who has not spoken */
+                    int first = -1, left = 0;
+                    for (int i = 0; i < n; i++) {
+                        int s = (p1 + i) % n;
+                        if (!(others & (1 << s)) || (done_mask & (1 << s))) continue;
+                        if (first < 0) first = s;
+                        left++;
+                    }
+                    if (first < 0 || seat != first) return -1;
+                    done_mask |= 1 << seat;
+                    advance = left == 1;
+                } else {
+                    return -1;
+                }
+            } else if (a->type == SH_LEZIM) {
+                if (declarer < 0 || seat != declarer || lezim) return -1;
+                lezim = 1;
+                if (stage == 0) stage = 1;
+                advance = done_mask != 0 || stage != 1;
+            } else {
+                return -1; /* an announcement, a kontra, anything else: the Python's */
+            }
+            k++;
+            if (advance) { /* _advance_stage */
+                if (stage == 1 && (done_mask & others) == others) stage = 3; /* no reply */
+                if (stage >= 3) {
+                    phase = PH_PLAY;
+                    break;
+                }
+            }
+        }
+        phase = PH_PLAY; /* the first card ends the round */
     }
     if (phase != PH_PLAY || k >= nacts) return -1;
 
@@ -271,6 +352,17 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     int nt = tk_play_cards(&p, hands, leader, seat, card, ncards, r->tricks, &early);
     if (nt < 0) return -1;
 
+    r->contract = contract;
+    r->declarer = declarer;
+    r->partner = partner;
+    r->called_king = called_king;
+    r->talon_group = group;
+    r->ndiscards = ndisc;
+    r->first_card = k;
+    r->ntricks = nt;
+    r->early = early;
+    if (!c->os_scoring) return 0; /* the caller scores the tricks */
+
     /* ---- OpenSpiel's returns (openspiel.h) */
     int kind = c->os_kind[contract];
     if (kind < 0) return -1;
@@ -284,15 +376,6 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     if (tk_openspiel_returns(n, kind, c->os_value[contract], tk, declarer, partner, called_king,
                              talon, 6, group, r->discards, ndisc, os, nt, r->returns) < 0)
         return -1;
-    r->contract = contract;
-    r->declarer = declarer;
-    r->partner = partner;
-    r->called_king = called_king;
-    r->talon_group = group;
-    r->ndiscards = ndisc;
-    r->first_card = k;
-    r->ntricks = nt;
-    r->early = early;
     return 0;
 }
 

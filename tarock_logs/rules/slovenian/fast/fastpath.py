@@ -577,7 +577,7 @@ def fast_replay(
 
 #: the action kinds of ``_native/slohand.h`` (its ``SH_`` enum); any other kind declines
 _SH_KINDS: Final[dict[str, int]] = {
-    "pass": 0, "bid": 1, "call": 2, "talon": 3, "discard": 4, "play": 5,
+    "pass": 0, "bid": 1, "call": 2, "talon": 3, "discard": 4, "play": 5, "lezim": 6,
 }  # fmt: skip
 #: the contracts as slohand.h indexes them: the order of ``CONTRACTS``
 _CONTRACT_CODES: Final = tuple(CONTRACTS)
@@ -587,10 +587,12 @@ _CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_C
 def native_whole_hand(rules: Rules, table_size: int) -> bool:
     """Whether :func:`fast_replay` plays a clean hand of ``rules`` at a table of
     ``table_size`` in one native call (``_native/slohand.h``): the deal check, the bidding,
-    the king call, the talon and the discards, the cards and OpenSpiel's returns. That is
-    the case for a ruleset scored by OpenSpiel's returns whose hands go from the exchange
-    straight to the play (no announcements, no kontra: ``openspiel-2.0``) at a table of 3 or
-    4, when the native core is there; every other hand takes the steps below in Python."""
+    the king call, the talon and the discards, an announcement round in which nobody
+    announces or doubles, the cards and (under ``openspiel-2.0``) OpenSpiel's returns; under
+    the other rulesets the tricks are then scored in Python (:func:`.fastfacts.fast_hand_facts`
+    and the reference ``score_facts``). That is the case at tables of 3 and 4 when the native
+    core is there; other hands (announcements, kontras, anything doubtful, a table of 5) take
+    the steps below in Python."""
     return _native_config(rules, table_size) is not None
 
 
@@ -616,19 +618,28 @@ _CONFIGS: Final[dict[tuple[Any, ...], bytes | None]] = {}
 def _config_key(rules: Rules) -> tuple[Any, ...]:
     """Every option :func:`_config` reads (the sessions of one ruleset share one set-up)."""
     return (rules.openspiel_scoring, rules.announcements, rules.kontra_levels,
-            rules.klop_kontra, rules.table_sizes, rules.redeal_without_taroks,
-            rules.discard_only_if_forced, rules.pagat_in_berac, rules.pagat_last_tarok,
-            rules.overtake_by_rank, rules.emperor_always, rules.protect_either)  # fmt: skip
+            rules.klop_kontra, rules.lezim_always, rules.solo_brez_bonuses, rules.table_sizes,
+            rules.redeal_without_taroks, rules.discard_only_if_forced, rules.pagat_in_berac,
+            rules.pagat_last_tarok, rules.overtake_by_rank, rules.emperor_always,
+            rules.protect_either)  # fmt: skip
+
+
+def _ann_stage(rules: Rules, code: str) -> int:
+    """How the announcement round of ``code`` opens (``_enter_announcements``): -1 there is
+    none (the play follows), 0 with the declarer's turn, 1 with the defenders' (in klop with
+    kontra: everyone's)."""
+    if code == "klop":
+        return 1 if rules.klop_kontra else -1
+    if not (rules.announcements or rules.kontra_levels > 0):
+        return -1
+    bonuses = rules.announcements and rules.has_bonuses(code)
+    return 0 if (bonuses or rules.lezim_always) else 1
 
 
 def _config(rules: Rules, table_size: int) -> bytes | None:
     core = _native.core
-    if core is None or not hasattr(core, "slovenian_hand"):
+    if core is None or not hasattr(core, "slovenian_hand") or table_size not in (3, 4):
         return None
-    if not rules.openspiel_scoring or table_size not in (3, 4):
-        return None
-    if rules.announcements or rules.kontra_levels > 0 or rules.klop_kontra:
-        return None  # an announcement round (even of passes only): the Python steps take it
     rows = []
     for code, row in CONTRACTS.items():
         pr = make_play_rules(rules, code)
@@ -642,13 +653,15 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
         kind = os_kind(code) if TALON_CARDS.get(code) == row.talon else -1
         value = CONTRACT_VALUES.get(code, 0)
         rows.append((row.rank, int(row.at_three), int(row.king_call), row.talon,
-                     int(row.declarer_leads), ends, kind, value, play))  # fmt: skip
+                     int(row.declarer_leads), ends, kind, value, _ann_stage(rules, code),
+                     play))  # fmt: skip
     cfg: bytes = core.slovenian_config(
         table_size,
         48 // table_size,
         int(table_size in rules.table_sizes),
         int(rules.redeal_without_taroks),
         int(rules.discard_only_if_forced),
+        int(rules.openspiel_scoring),
         _CONTRACT_INDEX["klop"],
         _CONTRACT_INDEX["three"],
         rows,
@@ -656,21 +669,55 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
     return cfg
 
 
+_NO_ANN: Final[dict[str, tuple[int, str]]] = {}
+_NO_KONTRA: Final[dict[str, int]] = {}
+
+
 class FinishedHand:
     """The light stand-in of a hand played by the native whole hand: what the session takes
-    back (``end_hand``) and what :class:`HandTricks` reads (the trick order from each seat,
-    the contract, the talon); the reference state is rebuilt only when asked for
+    back (``end_hand``), what :class:`HandTricks` reads (the trick order from each seat, the
+    contract, the talon) and what the scoring facts are read from
+    (:func:`.fastfacts.fast_hand_facts`): the seats, the contract and its declarer, partner
+    and called king, the talon taken and the discards, the radelci and misdeal counts before
+    the hand. Nobody announced or doubled (the native call takes no such hand), nothing was
+    claimed or recorded as irregular. The reference state is rebuilt only when asked for
     (``FastReplay.rebuild``)."""
 
-    __slots__ = ("_order", "contract", "dealer", "table_size", "talon", "tricks")
+    __slots__ = ("_order", "active", "ann", "called_king", "claim", "contract", "dealer",
+                 "declarer", "discards", "ended_early", "irregularities", "king_in_talon",
+                 "kontra", "kontra_list", "misdeals_before", "n_active", "partner",
+                 "radelci_before", "rules", "self_call", "table_size", "taken", "talon",
+                 "talon_group", "tricks", "tricks_total")  # fmt: skip
 
-    def __init__(self, table_size: int, dealer: int, contract: str, talon: tuple[str, ...]) -> None:
+    def __init__(self, rules: Rules, table_size: int, dealer: int, contract: str,
+                 talon: tuple[str, ...]) -> None:  # fmt: skip
+        seating = _SEATING[(table_size, dealer)]
+        self.rules = rules
         self.table_size = table_size
         self.dealer = dealer
-        self._order = _SEATING[(table_size, dealer)][6]
+        self.active: tuple[int, ...] = seating[0]
+        self.n_active: int = seating[1]
+        self.tricks_total: int = seating[5]
+        self._order: dict[int, tuple[int, ...]] = seating[6]
         self.contract = contract
         self.talon = talon
         self.tricks: list[Trick] = []
+        self.declarer: int | None = None
+        self.partner: int | None = None
+        self.called_king: str | None = None
+        self.king_in_talon = False
+        self.self_call = False
+        self.talon_group: int | None = None
+        self.taken: tuple[str, ...] = ()
+        self.discards: tuple[str, ...] = ()
+        self.ended_early = False
+        self.ann = _NO_ANN
+        self.kontra = _NO_KONTRA
+        self.kontra_list: tuple[tuple[int, str, int], ...] = ()
+        self.claim = None
+        self.irregularities: tuple[Any, ...] = ()
+        self.radelci_before: tuple[int, ...] = ()
+        self.misdeals_before: tuple[int, ...] = ()
 
 
 def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
@@ -696,32 +743,54 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
                                _CONTRACT_INDEX, _CID)  # fmt: skip
     if res is None:
         return None
-    ci, declarer, partner, _king, _group, _discards, packed, _early, returns, _first = res
+    ci, declarer, partner, king, group, discards, packed, early, masks, returns, _first = res
     contract = _CONTRACT_CODES[ci]
     n = inputs.table_size
-    active = _SEATING[(n, dealer)][0]
-    klop = contract == "klop"
-    item = "klop" if klop else "contract"
-    score = HandScore(
-        totals=returns,
-        items=tuple([score_item(item, returns[s], s, "OpenSpiel returns") for s in active]),
-        contract=contract,
-        declarer=None if declarer < 0 else declarer,
-        partner=None if partner < 0 else partner,
-        won=None if klop else returns[declarer] > 0,
-        carry_after={"radelci": [0] * n},
-    )
-    info = FinishedHand(n, dealer, contract, tuple(talon))
-    tricks = HandTricks(cast(SlovenianHand, info), packed=packed)
-
+    rules = inputs.rules
+    info = FinishedHand(rules, n, dealer, contract, tuple(talon))
     rebuild = partial(_reference_hand, inputs)
-    return FastReplay(
-        score,
-        cast(HandState, info),
-        rebuild,
-        tricks.views,
-        trick_rows=tricks.rows,
-    )
+    if returns is not None:  # OpenSpiel's returns, from the C
+        klop = contract == "klop"
+        item = "klop" if klop else "contract"
+        score = HandScore(
+            totals=returns,
+            items=tuple(
+                [score_item(item, returns[s], s, "OpenSpiel returns") for s in info.active]
+            ),
+            contract=contract,
+            declarer=None if declarer < 0 else declarer,
+            partner=None if partner < 0 else partner,
+            won=None if klop else returns[declarer] > 0,
+            carry_after={"radelci": [0] * n},
+        )
+        tricks = HandTricks(cast(SlovenianHand, info), packed=packed)
+        return FastReplay(score, cast(HandState, info), rebuild, tricks.views,
+                          trick_rows=tricks.rows)  # fmt: skip
+    # the reference's scoring facts of the tricks, and its items (fastfacts, score_facts)
+    if declarer >= 0:
+        info.declarer = declarer
+        info.partner = None if partner < 0 else partner
+        if king >= 0:
+            k = info.called_king = _CARD[king]
+            info.king_in_talon = k in info.talon
+            info.self_call = k in inputs.hands[declarer]
+        if group >= 0:
+            take = CONTRACTS[contract].talon
+            info.talon_group = group
+            info.taken = info.talon[group * take : (group + 1) * take]
+        info.discards = tuple([_CARD[x] for x in discards])
+    info.ended_early = early
+    info.radelci_before = (tuple([max(0, int(x)) for x in inputs.radelci]) + (0,) * n)[:n]
+    info.misdeals_before = (tuple(inputs.misdeals) + (0,) * n)[:n]
+    recs, wins = _decode_tricks(packed)
+    facts = fast_hand_facts(cast(SlovenianHand, info), recs, wins, masks)
+    if facts is None:
+        return None
+    score = score_facts(rules, facts)
+    if score.unverified:
+        return None
+    tricks = HandTricks(cast(SlovenianHand, info), recs, wins)
+    return FastReplay(score, cast(HandState, info), rebuild, tricks.views, trick_rows=tricks.rows)
 
 
 class HandInputs(NamedTuple):
