@@ -7,12 +7,15 @@
 The data is simulated exactly as ``tarock bench`` does (same seed), so the profile explains
 the bench figures. Prints the top functions by cumulative and by own ("tottime") time.
 
-``--split`` (replay only) measures instead, without a profiler, the Slovenian bulk fast path's
-steps in µs per hand: the deal (``new_hand`` with the deal check), the phases before play,
-the card play, the findings and the score, and what the replay layer adds (``HandReplay``
-records, carried state). Each step is timed as the difference of running the steps up to it
-(best of ``--repeat``, the cyclic garbage collector paused), so the figures add up to the
-fast replay; the replay as the bench runs it (collector on) is printed too.
+``--split`` (replay only) measures instead, without a profiler, the Slovenian bulk fast path
+in µs per hand: its Python steps (the deal: ``new_hand`` with the deal check; the phases
+before play; the card play; the findings; the score), which take the hands the native whole
+hand declines, then the native whole hand alone (``_native/slohand.h`` and the score around
+it; "declined" when it takes no hand), the fast replay as it runs (the native whole hand
+where it takes the hand, else the Python steps), and what the replay layer adds
+(``HandReplay`` records, carried state). Each Python step is timed as the difference of
+running the steps up to it (best of ``--repeat``, the cyclic garbage collector paused); the
+replay as the bench runs it (collector on) is printed too.
 """
 
 from __future__ import annotations
@@ -103,6 +106,14 @@ def split_replay(models: list, repeat: int) -> None:
             if upto == 5:
                 ss.fast_replay(dealer, dealt, talon, actions, to_engine_action)
                 continue
+            if upto == 8:
+                cfg = fp._native_config(ss.rules, n)
+                if cfg is not None:
+                    inputs = fp.HandInputs(ss.rules, n, list(ss.radelci), list(ss.misdeals),
+                                           dealer, dealt, talon, actions,
+                                           to_engine_action)  # fmt: skip
+                    taken[0] += fp._native_hand(cfg, inputs) is not None
+                continue
             h = ss.new_hand(dealer, dealt, talon)
             if upto == 0:
                 continue
@@ -119,7 +130,9 @@ def split_replay(models: list, repeat: int) -> None:
 
     # every variant once per round, rounds repeated: the machine's load drifts over seconds, so
     # each variant's best comes from the same stretch of time
+    taken = [0]
     variants = [lambda i=i: run(i) for i in range(6)] + [lambda: bench.stage_replay(models)]
+    variants.append(lambda: run(8))
     best = [float("inf")] * (len(variants) + 1)
     for _ in range(repeat):
         gc.disable()
@@ -136,14 +149,16 @@ def split_replay(models: list, repeat: int) -> None:
         bench.stage_replay(models)  # as the bench runs it: the collector on
         best[-1] = min(best[-1], time.perf_counter() - t0)
     t = [b / len(hands) * 1e6 for b in best]
-    layer, with_gc = t[6], t[7]
+    layer, with_gc, whole = t[6], t[8], t[7]
+    share = taken[0] / (repeat * len(hands))
     steps = [
-        ("deal (new_hand, deal check)", t[0]),
-        ("bidding, exchange, announcements", t[1] - t[0]),
-        ("card play", t[2] - t[1]),
-        ("hand-level findings", t[3] - t[2]),
-        ("score", t[4] - t[3]),
-        ("fast replay (all steps)", t[5]),
+        ("Python steps: deal (new_hand, check)", t[0]),
+        ("  bidding, exchange, announcements", t[1] - t[0]),
+        ("  card play", t[2] - t[1]),
+        ("  hand-level findings", t[3] - t[2]),
+        ("  score", t[4] - t[3]),
+        (f"native whole hand ({share:.0%} taken)", whole),
+        ("fast replay (as it runs)", t[5]),
         ("replay layer (HandReplay, carry)", layer - t[5]),
         ("replay_session, collector paused", layer),
         ("replay_session as benched", with_gc),
