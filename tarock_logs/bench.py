@@ -387,8 +387,9 @@ def native_card_loop() -> bool:
     off (``TAROCK_NATIVE=0``; ``details.native_core`` says why not). The bench replays
     Slovenian hands, so this is the Slovenian loop; ``details.native_card_loops`` gives it per
     game (the Zwanzigerrufen and Royal Tarock bulk paths' card loops, ``zrloop.h`` and
-    ``royalloop.h``, see :func:`native_card_loops`). Everything around the card play is
-    Python."""
+    ``royalloop.h``, see :func:`native_card_loops`), and ``details.native_whole_hand`` per
+    benched ruleset whether a clean Slovenian hand runs in one native call
+    (``slohand.h``: the deal check, the phases before play and the cards)."""
     from tarock_logs.rules.slovenian.fast.fastpath import native_card_loop as slovenian
 
     return slovenian()
@@ -400,6 +401,18 @@ def native_card_loops() -> dict[str, bool]:
     from tarock_logs.rules.zwanzigerrufen.fast import native_card_loop as zwanzigerrufen
 
     return {"slovenian": native_card_loop(), "zwanzigerrufen": zwanzigerrufen(), "royal": royal()}
+
+
+def native_whole_hand() -> dict[str, bool]:
+    """Per benched Slovenian ruleset (the bench's hands and the OpenSpiel set, 4 players),
+    whether a clean hand runs in one native call (``fastpath.native_whole_hand``)."""
+    from tarock_logs.rules.slovenian import ENGINE
+    from tarock_logs.rules.slovenian.contracts import Rules
+    from tarock_logs.rules.slovenian.fast.fastpath import native_whole_hand as whole
+
+    return {
+        rs: whole(Rules(ENGINE.ruleset(rs)), 4) for rs in ("si-tournament-2021", "openspiel-2.0")
+    }
 
 
 def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:
@@ -605,6 +618,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
     details["native_core"] = _native.available() or _native.why_not
     details["native_card_loops"] = native_card_loops()
+    details["native_whole_hand"] = native_whole_hand()
     report["peak_rss_mb"] = peak_rss_mb()
     report["machine"] = machine_info()
     report["details"] = details

@@ -78,6 +78,8 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
     assert set(loops) == {"slovenian", "zwanzigerrufen", "royal"}
     assert all(v is (report["details"]["native_core"] is True) for v in loops.values())
     assert loops["slovenian"] is report["native"]
+    whole = report["details"]["native_whole_hand"]
+    assert whole == dict.fromkeys(("si-tournament-2021", "openspiel-2.0"), report["native"])
     assert isinstance(report["startup_s"], float) and 0 < report["startup_s"] < 60
     if STARTUP_LOG.is_file():  # (the repository's sample logs: always in a checkout)
         assert isinstance(report["startup_validate_s"], float)
@@ -100,8 +102,8 @@ def test_native_is_reported_false_with_tarock_native_0() -> None:
     import sys
 
     code = (
-        "from tarock_logs.bench import native_card_loop as n, native_card_loops as m; "
-        "print(n(), sorted(m().values()))"
+        "from tarock_logs.bench import native_card_loop as n, native_card_loops as m, "
+        "native_whole_hand as w; print(n(), sorted(m().values()), sorted(w().values()))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],
@@ -110,7 +112,7 @@ def test_native_is_reported_false_with_tarock_native_0() -> None:
         text=True,
         check=True,
     ).stdout
-    assert out.strip() == "False [False, False, False]"
+    assert out.strip() == "False [False, False, False] [False, False]"
 
 
 @pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")
