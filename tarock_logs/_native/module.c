@@ -1109,17 +1109,24 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
 /* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
  * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
  * ended early, the tricks' card masks, returns (None unless the ruleset is scored by
- * OpenSpiel's returns), index of the first card). `config` is the bytes of an sh_config
+ * OpenSpiel's returns), index of the first card, records). With `tokens` (the 54 card tokens
+ * by id) and a ruleset not scored here, `records` is (the trick records (leader, [card
+ * tokens], winner), the winning cards' indexes), else None. `config` is the bytes of an sh_config
  * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
  * index, then the card ids (255 for none). See slohand.h; the caller is
  * fastpath._native_hand. */
 static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
     PyObject *config_o, *hands_o, *talon_o, *actions_o, *kinds, *contracts, *cid;
+    PyObject *tokens = NULL;
     int dealer;
-    if (!PyArg_ParseTuple(args, "O!iOOOO!O!O!", &PyBytes_Type, &config_o, &dealer, &hands_o,
+    if (!PyArg_ParseTuple(args, "O!iOOOO!O!O!|O!", &PyBytes_Type, &config_o, &dealer, &hands_o,
                           &talon_o, &actions_o, &PyDict_Type, &kinds, &PyDict_Type, &contracts,
-                          &PyDict_Type, &cid))
+                          &PyDict_Type, &cid, &PyTuple_Type, &tokens))
         return NULL;
+    if (tokens && PyTuple_GET_SIZE(tokens) != TK_NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "slovenian_hand: tokens must hold the 54 card tokens");
+        return NULL;
+    }
     if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config)) {
         PyErr_SetString(PyExc_ValueError, "slovenian_hand: not a slovenian_config");
         return NULL;
@@ -1179,12 +1186,44 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
     PyObject *disc = PyTuple_New(r.ndiscards);
     PyObject *masks = PyTuple_New(r.ntricks);
     PyObject *ret = c.os_scoring ? PyTuple_New(c.n) : (Py_INCREF(Py_None), Py_None);
-    if (!disc || !masks || !ret) {
+    /* the trick records (leader, [card tokens], winner) and winning indexes, for the caller's
+     * scoring, when it passed the tokens and the ruleset is not scored here */
+    int want = tokens != NULL && !c.os_scoring;
+    PyObject *recs = want ? PyList_New(r.ntricks) : NULL;
+    PyObject *wins = want ? PyList_New(r.ntricks) : NULL;
+    if (!disc || !masks || !ret || (want && (!recs || !wins))) {
         Py_XDECREF(disc);
         Py_XDECREF(masks);
         Py_XDECREF(ret);
+        Py_XDECREF(recs);
+        Py_XDECREF(wins);
         Py_DECREF(packed);
         return NULL;
+    }
+    PyObject *records = NULL;
+    if (want) {
+        for (int t = 0; t < r.ntricks; t++) {
+            const tk_trick *tr = &r.tricks[t];
+            PyObject *cards = PyList_New(tr->n);
+            if (!cards) goto fail_records;
+            for (int j = 0; j < tr->n; j++) {
+                PyObject *tok = PyTuple_GET_ITEM(tokens, tr->cards[j]);
+                Py_INCREF(tok);
+                PyList_SET_ITEM(cards, j, tok);
+            }
+            PyObject *rec = Py_BuildValue("(iNi)", tr->leader, cards, tr->winner);
+            if (!rec) goto fail_records;
+            PyList_SET_ITEM(recs, t, rec);
+            PyObject *w = PyLong_FromLong(tr->wi);
+            if (!w) goto fail_records;
+            PyList_SET_ITEM(wins, t, w);
+        }
+        records = Py_BuildValue("(NN)", recs, wins);
+        recs = wins = NULL;
+        if (!records) goto fail;
+    } else {
+        Py_INCREF(Py_None);
+        records = Py_None;
     }
     for (int i = 0; i < r.ndiscards; i++) {
         PyObject *v = PyLong_FromLong(r.discards[i]);
@@ -1202,14 +1241,18 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
             if (!v) goto fail;
             PyTuple_SET_ITEM(ret, s, v);
         }
-    return Py_BuildValue("(iiiiiNNONNi)", r.contract, r.declarer, r.partner, r.called_king,
+    return Py_BuildValue("(iiiiiNNONNiN)", r.contract, r.declarer, r.partner, r.called_king,
                          r.talon_group, disc, packed, r.early ? Py_True : Py_False, masks, ret,
-                         r.first_card);
+                         r.first_card, records);
+fail_records:
+    Py_XDECREF(recs);
+    Py_XDECREF(wins);
 fail:
     Py_DECREF(disc);
     Py_DECREF(masks);
     Py_DECREF(ret);
     Py_DECREF(packed);
+    Py_XDECREF(records);
     return NULL;
 }
 

@@ -740,10 +740,10 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     assert _CORE is not None
     dealer, talon = inputs.dealer, inputs.talon
     res = _CORE.slovenian_hand(cfg, dealer, inputs.hands, talon, inputs.actions, _SH_KINDS,
-                               _CONTRACT_INDEX, _CID)  # fmt: skip
+                               _CONTRACT_INDEX, _CID, _CARD)  # fmt: skip
     if res is None:
         return None
-    ci, declarer, partner, king, group, discards, packed, early, masks, returns, _first = res
+    ci, declarer, partner, king, group, discards, packed, early, masks, returns, _, recs = res
     contract = _CONTRACT_CODES[ci]
     n = inputs.table_size
     rules = inputs.rules
@@ -782,7 +782,7 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     info.ended_early = early
     info.radelci_before = (tuple([max(0, int(x)) for x in inputs.radelci]) + (0,) * n)[:n]
     info.misdeals_before = (tuple(inputs.misdeals) + (0,) * n)[:n]
-    recs, wins = _decode_tricks(packed)
+    recs, wins = recs  # the trick records, made by the C from the tokens of _CARD
     facts = fast_hand_facts(cast(SlovenianHand, info), recs, wins, masks)
     if facts is None:
         return None
