@@ -248,6 +248,15 @@ def _write(folder: Path, name: str, sessions: list[dict]) -> None:
     (folder / name).write_bytes(b"".join(dumps_session(s) for s in sessions))
 
 
+def _simulated_logs(folder: Path, n: int, seed: int, per_file: int, per_session: int) -> list[dict]:
+    """``n`` simulated hands in sessions of ``per_session``, ``per_file`` sessions a file."""
+    folder.mkdir()
+    sessions = simulate_hands(n, seed, hands_per_session=per_session)
+    for i in range(0, len(sessions), per_file):
+        _write(folder, f"part-{i // per_file:03d}.jsonl", sessions[i : i + per_file])
+    return sessions
+
+
 def test_facts_after_reingests_equal_a_fresh_ingest(tmp_path: Path) -> None:
     """Changed, unchanged and pruned files: the facts and summaries of the store that saw
     every ingest equal those of one fresh ingest of the files as they are at the end."""
@@ -282,10 +291,7 @@ def test_facts_computed_in_several_ranges_equal_facts_computed_at_once(
     from tarock_logs.store import ingest as ingest_mod
 
     logs = tmp_path / "logs"
-    logs.mkdir()
-    sessions = simulate_hands(96, 9, hands_per_session=8)
-    for i in range(0, len(sessions), 3):
-        _write(logs, f"p{i:02d}.jsonl", sessions[i : i + 3])
+    sessions = _simulated_logs(logs, 96, 9, per_file=3, per_session=8)
     once = tmp_path / "once.duckdb"
     ingest([logs], db=once)
     monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 5)
@@ -294,7 +300,7 @@ def test_facts_computed_in_several_ranges_equal_facts_computed_at_once(
     assert _facts_by_content(db) == _facts_by_content(once)
     changed = json.loads(json.dumps(sessions[:3]))
     changed[0]["hands"][1]["result"]["scores"][0] += 10
-    _write(logs, "p00.jsonl", changed)
+    _write(logs, "part-000.jsonl", changed)
     ingest([logs], db=db, batch_hands=4, jobs=1)
     fresh = tmp_path / "fresh.duckdb"
     monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 50_000)
@@ -322,10 +328,7 @@ def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: P
 @pytest.mark.slow
 def test_statistics_equal_plain_queries_on_20000_simulated_hands(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    logs.mkdir()
-    sessions = simulate_hands(20_000, 18, hands_per_session=16)
-    for i in range(0, len(sessions), 250):
-        _write(logs, f"part-{i // 250:03d}.jsonl", sessions[i : i + 250])
+    _simulated_logs(logs, 20_000, 18, per_file=250, per_session=16)
     db = tmp_path / "t.duckdb"
     ingest([logs], db=db)
     _check_against_the_raw_tables(db)
