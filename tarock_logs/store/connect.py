@@ -138,6 +138,12 @@ def connect_writer(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     con.execute(f"SET memory_limit = '{writer_memory_limit()}'")
     con.execute("SET temp_directory = ?", [str(tmp)])
     con.execute("SET preserve_insertion_order = false")
+    # every commit writes its rows straight into the database file (a checkpoint) instead of
+    # into the WAL first: the staging copy needs no WAL (a failed ingest discards it), the
+    # rows are written once instead of twice, and the writing happens as the loads commit,
+    # while the workers still run, instead of all in the final CHECKPOINT (measured on 2
+    # cores, 2,000 hands: the ingest ≈ 4 % faster)
+    con.execute("SET checkpoint_threshold = '1KB'")
     return con
 
 

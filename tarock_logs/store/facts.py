@@ -27,6 +27,17 @@ from __future__ import annotations
 
 import duckdb
 
+#: The actions of the key range ``$lo..$hi`` with the fields the facts read: from the two
+#: tables the store keeps them in (schema version 8), without the view ``actions``'s join
+#: of the hand ids, which the facts do not need.
+_ACTS = """(
+    SELECT r.hand_key, r.idx, r.seat, r.type, d.contract, d.bonus, d.target, d.level, d.raises
+    FROM action_rows r
+    LEFT JOIN action_details d
+           ON d.hand_key = r.hand_key AND d.idx = r.idx AND d.hand_key BETWEEN $lo AND $hi
+    WHERE r.hand_key BETWEEN $lo AND $hi
+)"""
+
 #: Seats of the key range ``$lo..$hi``: the player-hand relation of the statistics, with the
 #: seat's fixed pair and the dealer's (Royal Tarock) and whether the deal was thrown in.
 _PH = """
@@ -42,7 +53,7 @@ _PH = """
     JOIN players pl ON pl.player_id = hs.player_id
     LEFT JOIN session_players sp ON sp.session_id = h.session_id AND sp.seat = hs.seat
     LEFT JOIN session_players dp ON dp.session_id = h.session_id AND dp.seat = h.dealer
-    LEFT JOIN (SELECT DISTINCT hand_key FROM actions
+    LEFT JOIN (SELECT DISTINCT hand_key FROM action_rows
                WHERE hand_key BETWEEN $lo AND $hi AND type = 'throw_in') ti
            ON ti.hand_key = hs.hand_key
     WHERE hs.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
@@ -62,7 +73,7 @@ _BONUSES = f"""
            CASE WHEN v.value IS NULL THEN NULL
                 WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                 ELSE v.value < 0 END AS made
-    FROM actions a
+    FROM {_ACTS} a
     JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v ON v.hand_key = a.hand_key AND v.item = a.bonus
     WHERE a.hand_key BETWEEN $lo AND $hi AND a.type = 'announce' AND a.bonus IS NOT NULL
@@ -82,14 +93,14 @@ _KONTRAS = f"""
                          WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                          ELSE v.value < 0 END
                 WHEN rv.value < 0 THEN TRUE WHEN rv.value > 0 THEN FALSE END AS game_success
-    FROM actions a
+    FROM {_ACTS} a
     JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v
       ON v.hand_key = a.hand_key
      AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
     LEFT JOIN (
         SELECT an.hand_key, an.bonus, min(coalesce(si.recomputed, si.recorded)) AS value
-        FROM actions an
+        FROM {_ACTS} an
         JOIN score_items si ON si.hand_key = an.hand_key AND si.seat = an.seat
          AND si.item = an.bonus
         WHERE an.hand_key BETWEEN $lo AND $hi AND si.hand_key BETWEEN $lo AND $hi
@@ -102,11 +113,11 @@ _KONTRAS = f"""
 #: A Royal Tarock Schlemm (``S_…`` or the Spiel ``F_SPIEL``) announced by a seat, with its
 #: outcome for the announcer: made (the announcer's item is positive), failed (negative),
 #: raised (a partner's Hebung replaced it) or unknown (no item).
-_SCHLEMME = """
+_SCHLEMME = f"""
     SELECT a.hand_key, a.seat, a.bonus,
            CASE WHEN v.value > 0 THEN 'made' WHEN v.value < 0 THEN 'failed'
                 WHEN r.raised THEN 'raised' ELSE 'unknown' END AS outcome
-    FROM actions a
+    FROM {_ACTS} a
     JOIN hands h ON h.hand_key = a.hand_key AND h.game = 'royal'
     LEFT JOIN (
         SELECT hand_key, seat, item, coalesce(recomputed, recorded) AS value FROM score_items
@@ -114,7 +125,7 @@ _SCHLEMME = """
     ) v ON v.hand_key = a.hand_key AND v.seat = a.seat AND v.item = a.bonus
     LEFT JOIN (
         SELECT DISTINCT x.hand_key, x.raises AS bonus, TRUE AS raised
-        FROM actions x WHERE x.hand_key BETWEEN $lo AND $hi AND x.type = 'announce'
+        FROM {_ACTS} x WHERE x.type = 'announce'
           AND x.raises IS NOT NULL
     ) r ON r.hand_key = a.hand_key AND r.bonus = a.bonus
     WHERE a.hand_key BETWEEN $lo AND $hi AND h.hand_key BETWEEN $lo AND $hi
@@ -150,7 +161,7 @@ _SEAT_FACTS = f"""
         FROM (
             SELECT DISTINCT hand_key, seat, 1 AS bid, 0 AS ann, 0 AS made, 0 AS kg, 0 AS ks,
                    0 AS ml, 0 AS mc, 0 AS rn, 0 AS tw
-            FROM actions WHERE hand_key BETWEEN $lo AND $hi AND type = 'bid'
+            FROM {_ACTS} b WHERE type = 'bid'
                 AND contract IS NOT NULL AND contract <> 'klop'
             UNION ALL SELECT hand_key, seat, 0, 1, CAST(coalesce(made, FALSE) AS INT),
                    0, 0, 0, 0, 0, 0 FROM bon

@@ -280,7 +280,7 @@ class _Writer:
                 self.s.hands_stored += n_rows
                 for name in ("hands", *process.HAND_CHILDREN):
                     if tables[name].num_rows:
-                        self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
+                        self._q(f"INSERT INTO {name} BY NAME SELECT {_cols(name)} FROM _b_{name}")
             else:
                 # de-duplicate the batch ourselves: first occurrence of each key wins
                 self._q(
@@ -304,7 +304,7 @@ class _Writer:
                 for child in process.HAND_CHILDREN:
                     if tables[child].num_rows:
                         self._q(
-                            f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
+                            f"INSERT INTO {child} BY NAME SELECT {_cols(child)} FROM _b_{child} "
                             "WHERE hand_id IN (SELECT hand_id FROM _new)"
                         )
             # sessions: the first file that brings a session id keeps it
@@ -411,6 +411,12 @@ class _Writer:
         )
         cols = [d[0] for d in cur.description]
         self._collect_rejects([dict(zip(cols, row, strict=True)) for row in cur.fetchall()])
+
+
+def _cols(table: str) -> str:
+    """What a batch table's insert selects: every column, less ``hand_id`` where the store
+    keys the rows by ``hand_key`` alone (:data:`process.KEYED_ONLY`)."""
+    return "* EXCLUDE (hand_id)" if table in process.KEYED_ONLY else "*"
 
 
 #: the ``session_key`` of the sessions one insert adds: after the store's highest

@@ -105,13 +105,24 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("line", I32),
         ]
     ),
-    "actions": pa.schema(
+    # the actions (schema version 8): every action in ``action_rows``, the fields other than
+    # seat, type and card in ``action_details`` for the actions that have any; the store keys
+    # both by (hand_key, idx) and keeps no hand_id in them (the view ``actions`` joins them)
+    "action_rows": pa.schema(
         [
             ("hand_id", STR),
             ("idx", U16),
             ("seat", U8),
             ("type", STR),
             ("card", STR),
+            ("legal", BOOL),
+            ("violation_code", STR),
+        ]
+    ),
+    "action_details": pa.schema(
+        [
+            ("hand_id", STR),
+            ("idx", U16),
             ("cards", STRS),
             ("shown", STRS),
             ("contract", STR),
@@ -125,8 +136,6 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("raises", STR),
             ("params", STR),
             ("note", STR),
-            ("legal", BOOL),
-            ("violation_code", STR),
         ]
     ),
     "irregularities": pa.schema(
@@ -261,8 +270,12 @@ SCHEMAS: dict[str, pa.Schema] = {
 
 #: Child tables of a hand (deleted and re-inserted with it).
 HAND_CHILDREN = (
-    "actions", "irregularities", "tricks", "violations", "findings", "score_items", "hand_scores",
+    "action_rows", "action_details", "irregularities", "tricks", "violations", "findings",
+    "score_items", "hand_scores",
 )  # fmt: skip
+#: Child tables whose batch rows carry their hand's ``hand_id`` (to find their hand in the
+#: batch) but whose stored rows do not (they are keyed by ``hand_key`` alone).
+KEYED_ONLY = frozenset({"action_rows", "action_details"})
 #: Child tables of a session (deleted and re-inserted with it).
 SESSION_CHILDREN = ("session_players", "session_scores", "session_findings")
 
@@ -409,7 +422,8 @@ _ATTRS_BY_CLASS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 def _add_actions(
-    cols: _Columns,
+    rows: _Columns,
+    details: _Columns,
     hand_id: str,
     actions: list[Any],
     illegal: set[int],
@@ -419,52 +433,58 @@ def _add_actions(
 ) -> None:
     """All actions of one hand, column by column (the hot path of a big ingest).
 
-    Most actions are card plays with one column of their own (``card``): the common columns
-    are one list comprehension each, the rarer ones are filled with nulls first and then
-    set by the other actions only, for the attributes their class has (``_ATTRS_BY_CLASS``).
-    ``legal`` is the engine's verdict on the action: False when it raised an error-severity
-    violation, True when the hand was verified and it raised none, None when unchecked.
+    Every action gets an ``action_rows`` row (seat, type, card and the verdict); the actions
+    with any other field (everything but most card plays) get an ``action_details`` row too,
+    with the fields their class has (``_ATTRS_BY_CLASS``). ``legal`` is the engine's verdict
+    on the action: False when it raised an error-severity violation, True when the hand was
+    verified and it raised none, None when unchecked.
     """
     k = len(actions)
     if not k:
         return
-    c = cols.cols
-    base = cols.n
+    c = rows.cols
     ds = [a.__dict__ for a in actions]  # a missing attribute on a model is slow to ask for
     c["hand_id"].extend([hand_id] * k)
     c["idx"].extend(range(k))
     c["seat"].extend([d["seat"] for d in ds])
     c["type"].extend([d["type"] for d in ds])
-    # every action has a note; four in five (the card plays) have nothing else but a card
     c["card"].extend([d.get("card") for d in ds])
-    c["note"].extend([d["note"] for d in ds])
-    nulls = [None] * k
-    for col, _ in _SPARSE_ATTRS:
-        c[col].extend(nulls)
-    params = c["params"]
-    params.extend(nulls)
-    by_class = _ATTRS_BY_CLASS
-    play = m.Play
-    for i in [i for i, a in enumerate(actions) if type(a) is not play]:
-        a = actions[i]
-        cls = type(a)
-        attrs = by_class.get(cls)
-        if attrs is None:
-            attrs = by_class[cls] = _attrs_of(cls)
-        d = ds[i]
-        for col, attr in attrs:
-            v = d[attr]
-            if v is not None:
-                c[col][base + i] = v
-        p = d.get("params")
-        if p:
-            params[base + i] = _dumps(p)
     if verified:
         c["legal"].extend([i not in illegal for i in range(k)] if illegal else [True] * k)
     else:
         c["legal"].extend([False if i in illegal else None for i in range(k)])
-    c["violation_code"].extend([first_code.get(i) for i in range(k)] if first_code else nulls)
-    cols.n += k
+    c["violation_code"].extend([first_code.get(i) for i in range(k)] if first_code else [None] * k)
+    rows.n += k
+    by_class = _ATTRS_BY_CLASS
+    play = m.Play
+    dc = details.cols
+    for i, a in enumerate(actions):
+        cls = type(a)
+        d = ds[i]
+        note = d["note"]
+        if cls is play and note is None:
+            continue  # a plain card play: nothing but its action row
+        attrs = by_class.get(cls)
+        if attrs is None:
+            attrs = by_class[cls] = _attrs_of(cls)
+        values = dict.fromkeys(_DETAIL_COLUMNS)
+        for col, attr in attrs:
+            values[col] = d[attr]
+        p = d.get("params")
+        if p:
+            values["params"] = _dumps(p)
+        values["note"] = note
+        if not any(v is not None for v in values.values()):
+            continue  # e.g. a pass: no field beyond seat and type
+        dc["hand_id"].append(hand_id)
+        dc["idx"].append(i)
+        for col, v in values.items():
+            dc[col].append(v)
+        details.n += 1
+
+
+#: the columns of ``action_details`` that hold an action's fields
+_DETAIL_COLUMNS = tuple(c for c in SCHEMAS["action_details"].names if c not in ("hand_id", "idx"))
 
 
 class _Batch:
@@ -601,7 +621,13 @@ def _add_session(
             if ai is not None:
                 first_code.setdefault(ai, str(v["code"]))
         _add_actions(
-            b.t["actions"], hand_id, hand.actions, illegal, first_code, verified=not unverified
+            b.t["action_rows"],
+            b.t["action_details"],
+            hand_id,
+            hand.actions,
+            illegal,
+            first_code,
+            verified=not unverified,
         )
         for j, irr in enumerate(hand.irregularities):
             d = irr.__dict__

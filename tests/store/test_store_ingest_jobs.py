@@ -39,5 +39,5 @@ def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows
     assert used[0] == 1 and used[2] == 2  # the serial run, then the default run's files
     assert summary.hands_stored == 6
     a, b = stored_rows(tmp_path / "serial.duckdb"), stored_rows(tmp_path / "default.duckdb")
-    assert len(a["hands"]) == 6 and len(a["actions"]) > 0
+    assert len(a["hands"]) == 6 and len(a["action_rows"]) > 0
     assert a == b

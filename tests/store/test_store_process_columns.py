@@ -56,16 +56,29 @@ def test_action_rows_are_the_logged_actions_attribute_by_attribute() -> None:
     attributes, null where its class has none."""
     import orjson
 
+    keys = ("hand_id", "idx")
+    detail_cols = [c for c in process.SCHEMAS["action_details"].names if c not in keys]
     cols = [
         c
-        for c in process.SCHEMAS["actions"].names
+        for c in (*process.SCHEMAS["action_rows"].names, *detail_cols)
         if c not in ("hand_id", "idx", "legal", "violation_code")
     ]
     checked = 0
     types: set[str] = set()
     for path in SAMPLES:
-        got = process.process_shard(path)["actions"].to_pylist()
-        by_key = {(r["hand_id"], r["idx"]): r for r in got}
+        tables = process.process_shard(path)
+        # an action's row, with its details row (if it has one) or nulls
+        details = {(r["hand_id"], r["idx"]): r for r in tables["action_details"].to_pylist()}
+        assert all(any(r[c] is not None for c in detail_cols) for r in details.values())
+        by_key = {
+            (r["hand_id"], r["idx"]): {
+                **dict.fromkeys(detail_cols),
+                **details.get((r["hand_id"], r["idx"]), {}),
+                **r,
+            }
+            for r in tables["action_rows"].to_pylist()
+        }
+        assert set(details) <= set(by_key)
         for rec in read_file(path):
             if rec.session is None:
                 continue

@@ -36,7 +36,7 @@ def _per_file(db: Path) -> dict[str, dict[str, int]]:
         add("sessions", "SELECT file, count(*) FROM sessions GROUP BY file")
         add("rejects", "SELECT file, count(*) FROM rejects GROUP BY file")
         for child in HAND_CHILDREN:
-            add(child, f"SELECT h.file, count(*) FROM {child} JOIN hands h USING (hand_id) "
+            add(child, f"SELECT h.file, count(*) FROM {child} JOIN hands h USING (hand_key) "
                        "GROUP BY h.file")  # fmt: skip
         for t in ("session_players", "session_scores"):
             add(t, f"SELECT s.file, count(*) FROM {t} JOIN sessions s USING (session_id) "

@@ -226,12 +226,19 @@ def stored_rows(db: Path) -> dict[str, list[tuple]]:
     databases with equal ``stored_rows`` hold the same data."""
     import duckdb
 
-    from tarock_logs.store.process import SCHEMAS
+    from tarock_logs.store.process import KEYED_ONLY, SCHEMAS
+
+    def select(name: str, names: list[str]) -> str:
+        if name not in KEYED_ONLY:
+            return f"SELECT {', '.join(names)} FROM {name}"
+        # rows keyed by hand_key alone: their hand's id instead (keys differ between stores)
+        cols = ", ".join("h.hand_id" if c == "hand_id" else f"t.{c}" for c in names)
+        return f"SELECT {cols} FROM {name} t JOIN hands h ON h.hand_key = t.hand_key"
 
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return {name: sorted(con.execute(f"SELECT {', '.join(sch.names)} FROM {name}").fetchall(),
-                             key=repr) for name, sch in SCHEMAS.items()}  # fmt: skip
+        return {name: sorted(con.execute(select(name, sch.names)).fetchall(), key=repr)
+                for name, sch in SCHEMAS.items()}  # fmt: skip
     finally:
         con.close()
 

@@ -1,0 +1,86 @@
+"""The actions as two narrow tables (migration 0008): ``action_rows`` for every action,
+``action_details`` for the fields beyond seat, type and card, and the view ``actions`` that
+gives back the wide table of schema versions 1-7, column for column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from tarock_logs.store.ingest import ingest
+from tarock_logs.store.schema import migrate, migrations
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_logs"
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
+    return con.execute(sql).fetchall()
+
+
+def test_a_version_7_store_keeps_every_action_field_when_migrated(tmp_path: Path) -> None:
+    """A store of version 7 (the wide ``actions`` table) holding every sample's actions reads
+    the same rows through the view after the migration, and its two tables equal those a
+    fresh ingest writes."""
+    fresh = tmp_path / "fresh.duckdb"
+    ingest([str(SAMPLES)], db=str(fresh), jobs=1, exclude=["*malformed*"])
+    old = tmp_path / "v7.duckdb"
+    con = duckdb.connect(str(old))
+    try:
+        con.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
+            " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
+        )
+        for m in migrations()[:7]:
+            con.execute(m.sql)
+            con.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
+                [m.version, m.name, m.checksum],
+            )
+        con.execute(f"ATTACH '{fresh}' AS f (READ_ONLY)")
+        con.execute("INSERT INTO hands SELECT * FROM f.hands")
+        con.execute("INSERT INTO actions SELECT * FROM f.actions")  # the view, as version 7 held it
+        wide = _rows(con, "SELECT * FROM actions ORDER BY hand_key, idx")
+        assert len(wide) > 10_000
+        kinds = {r[3] for r in wide}
+        assert {"play", "bid", "call", "talon", "discard", "announce", "kontra"} <= kinds
+        assert migrate(con) == [8]
+        assert _rows(con, "SELECT * FROM actions ORDER BY hand_key, idx") == wide
+        for table in ("action_rows", "action_details"):
+            assert _rows(con, f"SELECT * FROM {table} ORDER BY hand_key, idx") == _rows(
+                con, f"SELECT * FROM f.{table} ORDER BY hand_key, idx"
+            ), table
+        # details only where an action has a field beyond seat, type and card
+        n_plain = _rows(
+            con,
+            "SELECT count(*) FROM actions WHERE cards IS NULL AND shown IS NULL AND contract IS "
+            "NULL AND talon_group IS NULL AND bonus IS NULL AND side IS NULL AND target IS NULL "
+            "AND level IS NULL AND claim IS NULL AND meld IS NULL AND raises IS NULL AND params "
+            "IS NULL AND note IS NULL",
+        )[0][0]
+        n_details = _rows(con, "SELECT count(*) FROM action_details")[0][0]
+        assert n_plain > n_details > 0 and n_plain + n_details == len(wide)
+    finally:
+        con.close()
+
+
+def test_the_view_gives_every_stored_action_once_with_its_hand_id(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    ingest([str(SAMPLES / "tournament")], db=str(db), jobs=1)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        n_actions, n_rows, n_keys = _rows(
+            con,
+            "SELECT (SELECT count(*) FROM actions), (SELECT count(*) FROM action_rows), "
+            "(SELECT count(DISTINCT (hand_id, idx)) FROM actions)",
+        )[0]
+        assert n_actions == n_rows == n_keys > 0
+        assert _rows(con, "SELECT sum(n_actions) FROM hands")[0][0] == n_actions
+        orphans = _rows(
+            con,
+            "SELECT count(*) FROM action_details d ANTI JOIN action_rows r USING (hand_key, idx)",
+        )[0][0]
+        assert orphans == 0
+    finally:
+        con.close()
