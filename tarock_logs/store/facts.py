@@ -74,7 +74,7 @@ _BONUSES = f"""
                 WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                 ELSE v.value < 0 END AS made
     FROM {_ACTS} a
-    JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
+    JOIN _ph ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v ON v.hand_key = a.hand_key AND v.item = a.bonus
     WHERE a.hand_key BETWEEN $lo AND $hi AND a.type = 'announce' AND a.bonus IS NOT NULL
 """
@@ -94,7 +94,7 @@ _KONTRAS = f"""
                          ELSE v.value < 0 END
                 WHEN rv.value < 0 THEN TRUE WHEN rv.value > 0 THEN FALSE END AS game_success
     FROM {_ACTS} a
-    JOIN ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
+    JOIN _ph ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v
       ON v.hand_key = a.hand_key
      AND v.item = CASE WHEN coalesce(a.target, 'game') = 'game' THEN 'contract' ELSE a.target END
@@ -151,9 +151,10 @@ _MONDS = """
 
 _SEAT_FACTS = f"""
     INSERT INTO seat_facts
-    WITH ph AS ({_PH}),
-    bon AS ({_BONUSES}),
-    kon AS ({_KONTRAS}),
+    WITH ph AS (SELECT * FROM _ph),
+    bon AS (SELECT hand_key, seat, made FROM bonus_facts WHERE hand_key BETWEEN $lo AND $hi),
+    kon AS (SELECT hand_key, seat, success FROM kontra_facts
+            WHERE hand_key BETWEEN $lo AND $hi),
     ev AS (
         SELECT hand_key, seat, max(bid) AS bid, sum(ann) AS ann, sum(made) AS made,
                sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn,
@@ -200,8 +201,8 @@ _SEAT_FACTS = f"""
     LEFT JOIN gpair theirs ON theirs.hand_key = ph.hand_key AND theirs.pair <> ph.pair
 """
 
-_BONUS_FACTS = f"INSERT INTO bonus_facts WITH ph AS ({_PH}) {_BONUSES}"
-_KONTRA_FACTS = f"INSERT INTO kontra_facts WITH ph AS ({_PH}) {_KONTRAS}"
+_BONUS_FACTS = f"INSERT INTO bonus_facts {_BONUSES}"
+_KONTRA_FACTS = f"INSERT INTO kontra_facts {_KONTRAS}"
 _SCHLEMM_FACTS = f"INSERT INTO schlemm_facts {_SCHLEMME}"
 
 #: the facts tables, all keyed by hand_key
@@ -216,8 +217,14 @@ def begin_run(con: duckdb.DuckDBPyConnection) -> None:
 def add(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
     """The facts of the stored hands with ``lo <= hand_key <= hi`` (their raw rows are in)."""
     params = {"lo": lo, "hi": hi}
-    for sql in (_SEAT_FACTS, _BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS):
-        con.execute(sql, params)
+    # the player-hand relation once (``_ph``), the announcements and kontras once (their
+    # tables), and the seats' counts from those: each computed a single time
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _ph AS {_PH}", params)
+    try:
+        for sql in (_BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS, _SEAT_FACTS):
+            con.execute(sql, params)
+    finally:
+        con.execute("DROP TABLE IF EXISTS _ph")
     con.execute(
         "INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "
         "WHERE hand_key BETWEEN $lo AND $hi",

@@ -632,6 +632,10 @@ class _ParallelStream:
         finally:
             self.close()
 
+    def next_ready(self) -> bool:
+        """Whether the next unit's worker has finished (its batches can be had at once)."""
+        return bool(self.pending) and self.pending[0][1].done()
+
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
@@ -654,10 +658,12 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     """
     # one big file is read in parts (_plan_units); ``started`` may be a Dask stream of one worker
     parallel = (jobs > 1 or started is not None) and bool(files)
+    ready: Callable[[], bool] = lambda: False  # noqa: E731 - whether the next unit is done
     if parallel:
         pool = started or _ParallelStream(files, jobs, parts, batch_hands, lock_fd)
         pool.on_drain = drained
         stream: _Stream = iter(pool)
+        ready = getattr(pool, "next_ready", ready)
     else:
         stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files)
     # With workers, load what has arrived once a unit is complete and the buffer holds a
@@ -682,7 +688,10 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
                     tables["raw_logs"] = process.raw_logs_row(key, digest, size, totals)
                     buf.add(key, tables, first=False)
                     totals = {}
-            if early is not None and buf.hands >= early:
+            # ... unless the next unit is done already: then one load takes both (each load
+            # has a fixed cost; at the end of a run, when the workers finish together, this
+            # saves a load after the last worker is done)
+            if early is not None and buf.hands >= early and not ready():
                 buf.flush()
 
 

@@ -15,7 +15,7 @@ file is kept once (the first time).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -286,13 +286,18 @@ DEFAULT_BATCH_HANDS = 2000
 
 
 class _Columns:
-    """Column-wise builder for one table (much faster than a list of row dicts)."""
+    """Column-wise builder for one table (much faster than a list of row dicts).
 
-    __slots__ = ("cols", "n", "schema")
+    A table is built either column by column (:meth:`add`, or extending ``cols`` directly)
+    or row by row (:meth:`row`: one tuple per row, turned into columns once, at the end);
+    never both."""
+
+    __slots__ = ("cols", "n", "rows", "schema")
 
     def __init__(self, schema: pa.Schema) -> None:
         self.schema = schema
         self.cols: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self.rows: list[tuple[Any, ...]] = []
         self.n = 0
 
     def add(self, **row: Any) -> None:
@@ -302,15 +307,20 @@ class _Columns:
 
     def row(self, *values: Any) -> None:
         """One row given positionally, in the schema's column order (the hot tables)."""
-        for col, v in zip(self.cols.values(), values, strict=True):
-            col.append(v)
+        self.rows.append(values)
         self.n += 1
 
     def table(self) -> pa.Table:
         n = self.n
+        if self.rows:
+            if len(self.rows) != n or any(self.cols.values()):
+                raise AssertionError("a table built both row by row and column by column")
+            # rows of unequal length, or of another length than the schema's, raise here
+            columns: list[Sequence[Any]] = list(zip(*self.rows, strict=True))
+        else:
+            columns = [self.cols[name] for name in self.schema.names]
         arrays = []
-        for f in self.schema:
-            col = self.cols[f.name]
+        for f, col in zip(self.schema, columns, strict=True):
             # a column with no value at all (most action columns in most batches) is made
             # without looking at its n Nones one by one
             if n and col[0] is None and col[-1] is None and col.count(None) == n:
@@ -418,9 +428,6 @@ def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
     return tuple((col, attr) for col, attr in _SPARSE_ATTRS if attr in fields)
 
 
-_ATTRS_BY_CLASS: dict[type, tuple[tuple[str, str], ...]] = {}
-
-
 def _add_actions(
     rows: _Columns,
     details: _Columns,
@@ -435,7 +442,7 @@ def _add_actions(
 
     Every action gets an ``action_rows`` row (seat, type, card and the verdict); the actions
     with any other field (everything but most card plays) get an ``action_details`` row too,
-    with the fields their class has (``_ATTRS_BY_CLASS``). ``legal`` is the engine's verdict
+    with the fields their class has (``_DETAIL_SLOTS``). ``legal`` is the engine's verdict
     on the action: False when it raised an error-severity violation, True when the hand was
     verified and it raised none, None when unchecked.
     """
@@ -455,36 +462,40 @@ def _add_actions(
         c["legal"].extend([False if i in illegal else None for i in range(k)])
     c["violation_code"].extend([first_code.get(i) for i in range(k)] if first_code else [None] * k)
     rows.n += k
-    by_class = _ATTRS_BY_CLASS
+    by_class = _DETAIL_SLOTS
     play = m.Play
-    dc = details.cols
-    for i, a in enumerate(actions):
-        cls = type(a)
+    width = len(_DETAIL_COLUMNS)
+    add = details.row
+    for i in [i for i, a in enumerate(actions) if type(a) is not play or a.note is not None]:
+        a = actions[i]
         d = ds[i]
-        note = d["note"]
-        if cls is play and note is None:
-            continue  # a plain card play: nothing but its action row
-        attrs = by_class.get(cls)
-        if attrs is None:
-            attrs = by_class[cls] = _attrs_of(cls)
-        values = dict.fromkeys(_DETAIL_COLUMNS)
-        for col, attr in attrs:
-            values[col] = d[attr]
+        slots = by_class.get(type(a))
+        if slots is None:
+            slots = by_class[type(a)] = _detail_slots(type(a))
+        values: list[Any] = [None] * width
+        for pos, attr in slots:
+            values[pos] = d[attr]
         p = d.get("params")
         if p:
-            values["params"] = _dumps(p)
-        values["note"] = note
-        if not any(v is not None for v in values.values()):
-            continue  # e.g. a pass: no field beyond seat and type
-        dc["hand_id"].append(hand_id)
-        dc["idx"].append(i)
-        for col, v in values.items():
-            dc[col].append(v)
-        details.n += 1
+            values[_PARAMS] = _dumps(p)
+        values[_NOTE] = d["note"]
+        if values.count(None) != width:  # a pass, say, has nothing beyond seat and type
+            add(hand_id, i, *values)
 
 
-#: the columns of ``action_details`` that hold an action's fields
+#: the columns of ``action_details`` that hold an action's fields, and the places of two
 _DETAIL_COLUMNS = tuple(c for c in SCHEMAS["action_details"].names if c not in ("hand_id", "idx"))
+_PARAMS = _DETAIL_COLUMNS.index("params")
+_NOTE = _DETAIL_COLUMNS.index("note")
+
+
+def _detail_slots(cls: type) -> tuple[tuple[int, str], ...]:
+    """``(place in _DETAIL_COLUMNS, attribute)`` of the detail fields action class ``cls``
+    has (:data:`_SPARSE_ATTRS`; the others are null for it)."""
+    return tuple((_DETAIL_COLUMNS.index(col), attr) for col, attr in _attrs_of(cls))
+
+
+_DETAIL_SLOTS: dict[type, tuple[tuple[int, str], ...]] = {}
 
 
 class _Batch:

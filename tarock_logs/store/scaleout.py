@@ -182,6 +182,10 @@ class DaskStream:
         finally:
             self.close()
 
+    def next_ready(self) -> bool:
+        """Whether the next unit's task has finished (its batches can be had at once)."""
+        return bool(self.pending) and self.pending[0][1].done()
+
     def close(self) -> None:
         """Cancel what has not run yet (the cluster itself belongs to the caller)."""
         if self.pending:
