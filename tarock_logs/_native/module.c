@@ -989,16 +989,25 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
         x->arg = -1;
         x->ncards = 0;
         x->shown = 0;
-        PyObject *t = field(a, s_type);
-        if (!t) {
-            rc = -1;
-            break;
-        }
-        PyObject *kv = PyUnicode_Check(t) ? PyDict_GetItemWithError(kinds, t) : NULL;
-        Py_DECREF(t);
+        /* a class whose every instance has one type (its key in `kinds`: fastpath's
+         * _learn_action_class) saves reading the type */
+        PyObject *kv = PyDict_GetItemWithError(kinds, (PyObject *)Py_TYPE(a));
         if (!kv) {
-            rc = -1; /* another kind of action (or no type): the Python path's */
-            break;
+            if (PyErr_Occurred()) {
+                rc = -1;
+                break;
+            }
+            PyObject *t = field(a, s_type);
+            if (!t) {
+                rc = -1;
+                break;
+            }
+            kv = PyUnicode_Check(t) ? PyDict_GetItemWithError(kinds, t) : NULL;
+            Py_DECREF(t);
+            if (!kv) {
+                rc = -1; /* another kind of action (or no type): the Python path's */
+                break;
+            }
         }
         x->type = (int)PyLong_AsLong(kv);
         PyObject *so = field(a, s_seat);

@@ -207,3 +207,31 @@ def test_simulated_sessions_replay_alike_with_and_without_the_native_core(
         docs = simulate_hands(n, 41 + table, ruleset=ruleset, table_size=table)
         hands, fast = replays_equal(sessions_of(docs), fastpath, monkeypatch, python_fast_path=True)
         assert hands == n and fast >= 0.95 * n
+
+
+def test_only_frozen_classes_of_one_type_are_read_by_class() -> None:
+    """The C takes an action's kind from its class only for a class whose every instance has
+    the same ``type`` (frozen, a ``Literal`` of one kind): the log format's ``Play`` and
+    ``Bid``; a mutable class, one of two types or of another kind is read field by field."""
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict
+
+    from tarock_logs.log import models as m
+
+    class Mutable(BaseModel):
+        type: Literal["play"]
+
+    class TwoTypes(BaseModel):
+        model_config = ConfigDict(frozen=True)
+        type: Literal["play", "bid"]
+
+    class OtherKind(BaseModel):
+        model_config = ConfigDict(frozen=True)
+        type: Literal["announce"]
+
+    for cls in (m.Play, m.Bid, Mutable, TwoTypes, OtherKind, int):
+        fastpath._learn_action_class(cls)
+    kinds = fastpath._SH_KINDS
+    assert kinds[m.Play] == kinds["play"] and kinds[m.Bid] == kinds["bid"]
+    assert not {Mutable, TwoTypes, OtherKind, int} & set(kinds)

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, Literal, NamedTuple, cast, get_args, get_origin
 
 from tarock_logs import _native
 from tarock_logs.rules.base import (
@@ -575,10 +575,30 @@ def fast_replay(
 
 # ---------------------------------------------------------------- the whole hand in C
 
-#: the action kinds of ``_native/slohand.h`` (its ``SH_`` enum); any other kind declines
-_SH_KINDS: Final[dict[str, int]] = {
+#: the action kinds of ``_native/slohand.h`` (its ``SH_`` enum); any other kind declines.
+#: Keyed by the ``type`` string, and by the classes :func:`_learn_action_class` found to have
+#: one type for all their instances (the C then takes the kind from an action's class).
+_SH_KINDS: Final[dict[str | type, int]] = {
     "pass": 0, "bid": 1, "call": 2, "talon": 3, "discard": 4, "play": 5, "lezim": 6,
 }  # fmt: skip
+#: the action classes :func:`_learn_action_class` has looked at
+_SEEN_CLASSES: Final[set[type]] = set()
+
+
+def _learn_action_class(cls: type) -> None:
+    """Key ``cls`` in :data:`_SH_KINDS` when every instance of it has the same ``type``: a
+    frozen pydantic model (its fields cannot be set after validation) whose ``type`` field is
+    a ``Literal`` of one of the kinds (the log format's ``Play``, for one). Read by duck
+    typing: the engine does not import the log format."""
+    _SEEN_CLASSES.add(cls)
+    config = getattr(cls, "model_config", None)
+    fields = getattr(cls, "model_fields", None)
+    if not isinstance(config, dict) or not config.get("frozen") or not isinstance(fields, dict):
+        return
+    ann = getattr(fields.get("type"), "annotation", None)
+    args = get_args(ann) if get_origin(ann) is Literal else ()
+    if len(args) == 1 and isinstance(args[0], str) and args[0] in _SH_KINDS:
+        _SH_KINDS[cls] = _SH_KINDS[args[0]]
 #: the contracts as slohand.h indexes them: the order of ``CONTRACTS``
 _CONTRACT_CODES: Final = tuple(CONTRACTS)
 _CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_CODES)}
@@ -739,6 +759,9 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     judge, or leave to the reference). The score is :func:`openspiel_hand_score`'s."""
     assert _CORE is not None
     dealer, talon = inputs.dealer, inputs.talon
+    acts = inputs.actions
+    if acts and type(acts[-1]) not in _SEEN_CLASSES:  # a hand ends with a card: its class
+        _learn_action_class(type(acts[-1]))
     res = _CORE.slovenian_hand(cfg, dealer, inputs.hands, talon, inputs.actions, _SH_KINDS,
                                _CONTRACT_INDEX, _CID, _CARD)  # fmt: skip
     if res is None:
