@@ -599,6 +599,8 @@ def _learn_action_class(cls: type) -> None:
     args = get_args(ann) if get_origin(ann) is Literal else ()
     if len(args) == 1 and isinstance(args[0], str) and args[0] in _SH_KINDS:
         _SH_KINDS[cls] = _SH_KINDS[args[0]]
+
+
 #: the contracts as slohand.h indexes them: the order of ``CONTRACTS``
 _CONTRACT_CODES: Final = tuple(CONTRACTS)
 _CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_CODES)}
