@@ -9,7 +9,8 @@ from pathlib import Path
 import duckdb
 
 from tarock_logs.store.ingest import ingest
-from tarock_logs.store.schema import migrate, migrations
+from tarock_logs.store.schema import migrate
+from tests.support.store_fixtures import store_at_version
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_logs"
@@ -28,16 +29,7 @@ def test_a_version_7_store_keeps_every_action_field_when_migrated(tmp_path: Path
     old = tmp_path / "v7.duckdb"
     con = duckdb.connect(str(old))
     try:
-        con.execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
-            " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
-        )
-        for m in migrations()[:7]:
-            con.execute(m.sql)
-            con.execute(
-                "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
-                [m.version, m.name, m.checksum],
-            )
+        store_at_version(con, 7)
         con.execute(f"ATTACH '{fresh}' AS f (READ_ONLY)")
         con.execute("INSERT INTO hands SELECT * FROM f.hands")
         con.execute("INSERT INTO actions SELECT * FROM f.actions")  # the view, as version 7 held it

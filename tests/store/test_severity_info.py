@@ -9,8 +9,9 @@ from pathlib import Path
 import duckdb
 
 from tarock_logs.store.ingest import ingest
-from tarock_logs.store.schema import migrate, migrations
+from tarock_logs.store.schema import migrate
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
+from tests.support.store_fixtures import store_at_version
 
 
 def test_simulated_zwanzigerrufen_with_info_findings_is_stored(tmp_path: Path) -> None:
@@ -33,16 +34,7 @@ def test_simulated_zwanzigerrufen_with_info_findings_is_stored(tmp_path: Path) -
 def test_a_version_6_store_keeps_its_violations_when_migrated(tmp_path: Path) -> None:
     con = duckdb.connect(str(tmp_path / "v6.duckdb"))
     try:
-        con.execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
-            " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
-        )
-        for m in migrations()[:6]:
-            con.execute(m.sql)
-            con.execute(
-                "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
-                [m.version, m.name, m.checksum],
-            )
+        store_at_version(con, 6)
         con.execute(
             "INSERT INTO violations (hand_id, code, severity) VALUES"
             " ('h1', 'play.revoke', 'error'), ('h2', 'announce.side_missing', 'warning')"

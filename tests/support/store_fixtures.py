@@ -265,3 +265,20 @@ def stored_hand_id(cur: Any, session: str, number: int) -> str:
         "SELECT hand_id FROM hands WHERE session_id = ? AND number = ?", [session, number]
     ).fetchall()
     return str(rows[0][0])
+
+
+def store_at_version(con: Any, version: int) -> None:
+    """Bring the empty database ``con`` to schema ``version`` as an older program would have
+    left it: migrations 1..``version`` applied and recorded, nothing newer."""
+    from tarock_logs.store.schema import migrations
+
+    con.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
+        " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
+    )
+    for m in migrations()[:version]:
+        con.execute(m.sql)
+        con.execute(
+            "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
+            [m.version, m.name, m.checksum],
+        )
