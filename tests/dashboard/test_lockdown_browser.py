@@ -171,6 +171,9 @@ def test_the_hostile_texts_read_literally_where_they_are_shown(
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
             goto(page, f"{url}/replay?hand={hands[0]}&step=0&seat=all")
+            # the table's drawing (st.html) can come in after the script has finished: the
+            # seats, which show the names, are what this test reads
+            page.wait_for_selector(".tl-seat", timeout=30_000)
             body = page.inner_text("body").replace("\u2060", "")  # md_text's word joiners
             name = hostile(trap, "name0")[:128].strip()
             assert name in body
