@@ -1117,8 +1117,8 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
 
 /* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
  * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
- * ended early, the tricks' card masks, returns (None unless the ruleset is scored by
- * OpenSpiel's returns), index of the first card, records). With `tokens` (the 54 card tokens
+ * ended early, the tricks' card masks (None when the returns are given), returns (None unless
+ * the ruleset is scored by OpenSpiel's returns), index of the first card, records). With `tokens` (the 54 card tokens
  * by id) and a ruleset not scored here, `records` is (the trick records (leader, [card
  * tokens], winner), the winning cards' indexes), else None. `config` is the bytes of an sh_config
  * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
@@ -1193,7 +1193,8 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
         for (int j = 0; j < 4; j++) b[3 + j] = j < tr->n ? (unsigned char)tr->cards[j] : 255;
     }
     PyObject *disc = PyTuple_New(r.ndiscards);
-    PyObject *masks = PyTuple_New(r.ntricks);
+    /* the tricks' card masks are for the caller's scoring: none when the returns are here */
+    PyObject *masks = c.os_scoring ? (Py_INCREF(Py_None), Py_None) : PyTuple_New(r.ntricks);
     PyObject *ret = c.os_scoring ? PyTuple_New(c.n) : (Py_INCREF(Py_None), Py_None);
     /* the trick records (leader, [card tokens], winner) and winning indexes, for the caller's
      * scoring, when it passed the tokens and the ruleset is not scored here */
@@ -1239,7 +1240,7 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
         if (!v) goto fail;
         PyTuple_SET_ITEM(disc, i, v);
     }
-    for (int t = 0; t < r.ntricks; t++) {
+    for (int t = 0; t < r.ntricks && masks != Py_None; t++) {
         PyObject *v = PyLong_FromUnsignedLongLong(r.tricks[t].mask);
         if (!v) goto fail;
         PyTuple_SET_ITEM(masks, t, v);

@@ -53,7 +53,7 @@ after the hand's end, and a hand that does not end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Final, Literal, NamedTuple, cast, get_args, get_origin
 
 from tarock_logs import _native
@@ -62,6 +62,7 @@ from tarock_logs.rules.base import (
     FastReplay,
     HandScore,
     HandState,
+    ScoreItem,
     TrickRows,
     score_item,
 )
@@ -755,6 +756,15 @@ def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
     return recs, wins
 
 
+@lru_cache(maxsize=4096)
+def _returns_items(
+    item: str, returns: tuple[int, ...], active: tuple[int, ...]
+) -> tuple[ScoreItem, ...]:
+    """The score items of OpenSpiel's ``returns`` (one ``item`` line per active seat): frozen
+    values, shared by the hands with the same returns."""
+    return tuple([score_item(item, returns[s], s, "OpenSpiel returns") for s in active])
+
+
 def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     """The whole clean hand in one native call (``_native/slohand.h``), or None: the steps of
     :func:`fast_replay` in Python then take the hand (anything the C does not take, they
@@ -779,9 +789,7 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
         item = "klop" if klop else "contract"
         score = HandScore(
             totals=returns,
-            items=tuple(
-                [score_item(item, returns[s], s, "OpenSpiel returns") for s in info.active]
-            ),
+            items=_returns_items(item, returns, info.active),
             contract=contract,
             declarer=None if declarer < 0 else declarer,
             partner=None if partner < 0 else partner,
