@@ -1117,10 +1117,10 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
 
 /* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
  * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
- * ended early, the tricks' card masks (None when the returns are given), returns (None unless
- * the ruleset is scored by OpenSpiel's returns), index of the first card, records). With `tokens` (the 54 card tokens
- * by id) and a ruleset not scored here, `records` is (the trick records (leader, [card
- * tokens], winner), the winning cards' indexes), else None. `config` is the bytes of an sh_config
+ * ended early, the tricks' card masks (None when the returns are given), returns (None
+ * unless the ruleset is scored by OpenSpiel's returns), index of the first card, records).
+ * With `tokens` (the 54 card tokens by id) and a ruleset not scored here, `records` is (the
+ * trick records (leader, [card tokens], winner), the winning cards' indexes), else None. `config` is the bytes of an sh_config
  * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
  * index, then the card ids (255 for none). See slohand.h; the caller is
  * fastpath._native_hand. */

@@ -663,7 +663,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
         pool = started or _ParallelStream(files, jobs, parts, batch_hands, lock_fd)
         pool.on_drain = drained
         stream: _Stream = iter(pool)
-        ready = getattr(pool, "next_ready", ready)
+        ready = pool.next_ready
     else:
         stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files)
     # With workers, load what has arrived once a unit is complete and the buffer holds a

@@ -421,13 +421,6 @@ ACTION_COLUMNS = (
 _SPARSE_ATTRS = tuple((col, attr) for col, attr in ACTION_COLUMNS if col not in ("card", "note"))
 
 
-def _attrs_of(cls: type) -> tuple[tuple[str, str], ...]:
-    """The ``(column, attribute)`` pairs of :data:`_SPARSE_ATTRS` that action class ``cls``
-    has (the others are null for it)."""
-    fields = cls.model_fields  # type: ignore[attr-defined]
-    return tuple((col, attr) for col, attr in _SPARSE_ATTRS if attr in fields)
-
-
 def _add_actions(
     rows: _Columns,
     details: _Columns,
@@ -490,9 +483,12 @@ _NOTE = _DETAIL_COLUMNS.index("note")
 
 
 def _detail_slots(cls: type) -> tuple[tuple[int, str], ...]:
-    """``(place in _DETAIL_COLUMNS, attribute)`` of the detail fields action class ``cls``
-    has (:data:`_SPARSE_ATTRS`; the others are null for it)."""
-    return tuple((_DETAIL_COLUMNS.index(col), attr) for col, attr in _attrs_of(cls))
+    """``(place in _DETAIL_COLUMNS, attribute)`` of the fields of :data:`_SPARSE_ATTRS` that
+    action class ``cls`` has (the others are null for it)."""
+    fields = cls.model_fields  # type: ignore[attr-defined]
+    return tuple(
+        (_DETAIL_COLUMNS.index(col), attr) for col, attr in _SPARSE_ATTRS if attr in fields
+    )
 
 
 _DETAIL_SLOTS: dict[type, tuple[tuple[int, str], ...]] = {}
