@@ -38,6 +38,7 @@ from tarock_logs.log.models import (
     ACTION_TYPES,
     FORMAT_NAME,
     FORMAT_VERSIONS,
+    ActionAdapter,
     Hand,
     HandAdapter,
     Play,
@@ -52,6 +53,14 @@ from tarock_logs.rules.base import DealShape, GameEngine, Ruleset
 _PLAYS: dict[tuple[int, str], Play] = {}
 _PLAY: Final = TypeAdapter(Play)
 _T = TypeVar("_T")
+
+#: Validated small actions with scalar fields only (a pass, a bid, a king call, a talon pick,
+#: ležim, a kontra) by their ``(key, value)`` pairs, as :data:`_PLAYS` for card plays: a few
+#: hundred distinct ones in any archive; capped at :data:`_ACTIONS_MAX` entries all the same.
+_ACTIONS: dict[tuple[tuple[str, Any], ...], Any] = {}
+_ACTIONS_MAX: Final = 50_000
+#: the action types :data:`_ACTIONS` holds (their validated models have no list or dict field)
+_SCALAR_ACTIONS: Final = frozenset({"pass", "bid", "call", "talon", "lezim", "kontra"})
 
 _UNION_TAGS: Final = frozenset(ACTION_TYPES) | {"renons", "misdeal", "arbiter", "penalty"}
 _TAGGED_LISTS: Final = frozenset({"actions", "irregularities"})
@@ -301,6 +310,56 @@ def _all_pack(pack: frozenset[str], tokens: list[Any]) -> bool:
         return False
 
 
+def _hand_from_valid_actions(norm: dict[str, Any]) -> Hand | None:
+    """``HandAdapter.validate_python(norm)`` for a hand recorded with its cards, made cheaper,
+    or None (then the caller validates ``norm`` itself, and reports what is wrong).
+
+    Validating a hand's list of some sixty actions is most of the cost of its model, even when
+    the card plays are already validated (:data:`_PLAYS`): so each action is validated on its
+    own (or taken from :data:`_PLAYS` and :data:`_ACTIONS`), the hand without its actions, and
+    the two put together with ``model_copy``. That is the same model: an action's validation
+    does not depend on the hand around it, and the hand's own check (:func:`_hand_record`)
+    reads the actions only for a hand recorded as facts, which never comes here. Any doubt
+    (an action that does not validate, a facts hand) returns None.
+    """
+    acts = norm.get("actions")
+    if type(acts) is not list or not acts or norm.get("facts") is not None:
+        return None
+    out: list[Any] = []
+    cache = _ACTIONS
+    play = Play
+    for a in acts:
+        if type(a) is play:  # (validated by normalise: :data:`_PLAYS`)
+            out.append(a)
+            continue
+        if type(a) is not dict:
+            return None
+        v = None
+        key = None
+        t = a.get("type")
+        if type(t) is str and t in _SCALAR_ACTIONS and "note" not in a:
+            key = tuple(a.items())
+            # exact types only: True == 1 and 1.0 == 1 as dict keys, but strict
+            # validation rejects a bool or a float for an integer field
+            if all(type(x) is int or type(x) is str for _, x in key):
+                v = cache.get(key)
+            else:
+                key = None
+        if v is None:
+            try:
+                v = ActionAdapter.validate_python(a)
+            except ValidationError:
+                return None
+            if key is not None and len(cache) < _ACTIONS_MAX:
+                cache[key] = v
+        out.append(v)
+    try:
+        bare = HandAdapter.validate_python({**norm, "actions": []})
+    except ValidationError:
+        return None
+    return bare.model_copy(update={"actions": out})
+
+
 class _Validator:
     """Validates one session record, collecting located errors."""
 
@@ -530,6 +589,10 @@ class _Validator:
         game = env.game
         card_errs: list[LogError] = []
         norm = self.normalise(h, game, base, number, card_errs)
+        fast = None if card_errs else _hand_from_valid_actions(norm)
+        if fast is not None:
+            self.structure(fast, env, base, herrs)
+            return fast
         try:
             hand = HandAdapter.validate_python(norm)
         except ValidationError as exc:

@@ -52,7 +52,17 @@ def gc_frozen() -> Iterator[None]:
     ~60 ms with the imported libraries and parsed data in view, a few ms without. In a
     forked worker it also keeps the collector from touching (and so copying) every page
     inherited from the parent. ``gc.unfreeze()`` at the end hands them back; nothing is leaked.
+
+    Inside a frozen block (already frozen objects: an outer :func:`gc_frozen`, or a worker
+    forked inside one) it changes nothing: a forked worker's inherited objects stay frozen
+    for its whole life, so its collector never scans, copies or finalises them.
     """
+    if gc.get_freeze_count():
+        # An enclosing freeze is in charge (a forked worker's inheritance, :func:`gc_frozen`
+        # around the fork): unfreezing here would hand the inherited objects to this
+        # process's collector, so leave the permanent generation as it is.
+        yield
+        return
     gc.freeze()
     try:
         yield

@@ -67,10 +67,12 @@ def applied_versions(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
     return {int(v): str(c) for v, c in rows}
 
 
-def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
+def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[int]:
     """Bring the database to the latest schema in one transaction; return the versions applied.
 
     Also records ``duckdb_version``, ``tool_version`` and ``schema_version`` in ``meta``.
+    ``restamp``: the database is a new copy of the schema template
+    (:mod:`tarock_logs.store.template`): its migrations' ``applied_at`` become now.
     """
     todo = migrations()
     con.execute("BEGIN TRANSACTION")
@@ -99,6 +101,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
                 [m.version, m.name, m.checksum],
             )
             applied.append(m.version)
+        if restamp:
+            con.execute("UPDATE schema_migrations SET applied_at = current_timestamp")
         meta = {
             "duckdb_version": duckdb.__version__,
             "tool_version": TOOL_VERSION,
