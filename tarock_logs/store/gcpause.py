@@ -17,6 +17,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from tarock_logs.verdict import bulk
+
 __all__ = ["gc_frozen", "gc_paused"]
 
 _lock = threading.Lock()
@@ -57,14 +59,11 @@ def gc_frozen() -> Iterator[None]:
     forked inside one) it changes nothing: a forked worker's inherited objects stay frozen
     for its whole life, so its collector never scans, copies or finalises them.
     """
-    if gc.get_freeze_count():
+    if bulk.frozen():
         # An enclosing freeze is in charge (a forked worker's inheritance, :func:`gc_frozen`
         # around the fork): unfreezing here would hand the inherited objects to this
         # process's collector, so leave the permanent generation as it is.
         yield
         return
-    gc.freeze()
-    try:
+    with bulk.frozen_here():
         yield
-    finally:
-        gc.unfreeze()

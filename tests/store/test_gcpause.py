@@ -86,3 +86,42 @@ def test_gc_frozen_hides_old_objects_from_the_collector_and_gives_them_back() ->
         assert gc.collect() >= 1
     assert gc.get_freeze_count() == 0
     del old
+
+
+def _forked_task() -> tuple[int, int, bool]:
+    import gc
+
+    from tarock_logs.store.gcpause import gc_frozen, gc_paused
+    from tarock_logs.verdict.bulk import bulk_gc, frozen
+
+    inherited = gc.get_freeze_count()
+    with gc_paused(), gc_frozen():
+        with bulk_gc():
+            pass
+        gc.collect()
+    gc.collect()
+    return inherited, gc.get_freeze_count(), frozen()
+
+
+@pytest.mark.skipif(
+    "fork" not in __import__("multiprocessing").get_all_start_methods(), reason="no fork"
+)
+def test_a_worker_forked_inside_gc_frozen_keeps_its_inheritance_frozen_for_good() -> None:
+    """What an ingest worker inherits stays out of its collector's sight after its blocks
+    end (so it never collects, nor finalises, the parent's garbage)."""
+    import gc
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tarock_logs.store.gcpause import gc_frozen
+    from tarock_logs.verdict.bulk import frozen
+
+    old = [[i] for i in range(1000)]
+    with gc_frozen():
+        assert frozen()
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            inherited, after, still = pool.submit(_forked_task).result()
+    assert not frozen() and gc.get_freeze_count() == 0  # the parent got its objects back
+    assert inherited >= len(old)
+    assert after >= inherited and still
+    del old
