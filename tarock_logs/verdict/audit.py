@@ -235,6 +235,15 @@ def _canonical_json(obj: Any) -> bytes:
 #: ``Play.model_dump(mode="json", exclude_defaults=True)`` of a play without a note, by
 #: (seat, card): at most 5 seats × the cards of the packs
 _PLAY_DOCS: dict[tuple[int, str], dict[str, Any]] = {}
+#: the same dump of other actions the reader shares between hands (its cache of validated
+#: small actions, ``log.validate._ACTIONS``), by the action's ``id`` with the action itself
+#: (so an id reused by a new object after the old one is gone is never taken for it)
+_SHARED_DOCS: dict[int, tuple[Any, dict[str, Any]]] = {}
+_SHARED_MAX = 4096  # (a few hundred distinct ones in any archive; one-off actions never fill more)
+
+
+#: action models with scalar fields only (the kinds the reader shares between hands)
+_SHAREABLE = frozenset({m.Pass, m.Bid, m.Call, m.TalonPick, m.Lezim, m.Kontra})
 
 
 def canonical_hand(hand: m.Hand) -> dict[str, Any]:
@@ -249,6 +258,7 @@ def canonical_hand(hand: m.Hand) -> dict[str, Any]:
         play = m.Play
         docs = _PLAY_DOCS
         out: list[dict[str, Any]] = []
+        shared = _SHARED_DOCS
         for a in actions:
             if type(a) is play and a.note is None:
                 key = (a.seat, a.card)
@@ -256,8 +266,15 @@ def canonical_hand(hand: m.Hand) -> dict[str, Any]:
                 if d is None:
                     d = docs[key] = a.model_dump(mode="json", exclude_defaults=True)
                 out.append(d)
-            else:
-                out.append(a.model_dump(mode="json", exclude_defaults=True))
+                continue
+            hit = shared.get(id(a))
+            if hit is not None and hit[0] is a:
+                out.append(hit[1])
+                continue
+            d = a.model_dump(mode="json", exclude_defaults=True)
+            if type(a) in _SHAREABLE and len(shared) < _SHARED_MAX:
+                shared[id(a)] = (a, d)
+            out.append(d)
         doc["actions"] = out
     return doc
 

@@ -44,3 +44,22 @@ def test_plays_with_and_without_a_note_and_a_hand_without_actions() -> None:
     bare = hand.model_copy(update={"actions": []})
     assert canonical_hand(bare) == _plain(bare)
     assert "actions" not in canonical_hand(bare)
+
+
+def test_shared_actions_dump_the_same_in_every_hand_that_holds_them() -> None:
+    """The reader shares validated small actions between hands and ``canonical_hand``
+    remembers their dumps by identity: a second read (every cache warm) still gives the plain
+    ``model_dump`` of every hand, and an action with a note is never taken for one without."""
+    for _ in range(2):
+        for rec in read_paths([ROOT / "sample_logs" / "slovenian"]):
+            for hand in rec.session.hands if rec.session else ():
+                assert canonical_hand(hand) == _plain(hand)
+    base = {"number": 1, "dealer": 0, "deal": {"hands": [["T1"], ["T2"], ["T3"]], "talon": []}}
+    plain = m.Hand.model_validate({**base, "actions": [{"type": "pass", "seat": 1}]})
+    noted = m.Hand.model_validate(
+        {**base, "actions": [{"type": "pass", "seat": 1, "note": "slowly"}]}
+    )
+    assert canonical_hand(plain) == _plain(plain)
+    assert canonical_hand(noted) == _plain(noted)
+    assert canonical_hand(noted)["actions"][0]["note"] == "slowly"
+    assert canonical_hand(plain) == _plain(plain)
