@@ -1,6 +1,7 @@
 """Type stubs of the C extension (``module.c``)."""
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 OBJECTIVE_INTS: int
 
@@ -8,6 +9,13 @@ def legal(hand: int, trick: Sequence[int], rules: Sequence[int]) -> int: ...
 def winner(trick: Sequence[int], colour_valat: bool) -> int: ...
 def thirds(mask: int) -> int: ...
 def tables() -> tuple[tuple[int, int, int], ...]: ...
+def prepare_actions(
+    actions: list[Any],
+    pack: frozenset[str],
+    plays: dict[tuple[int, str], Any],
+    shared: dict[tuple[tuple[str, Any], ...], Any],
+    scalar: frozenset[str],
+) -> tuple[list[Any], list[int]] | None: ...
 def openspiel_returns(
     n: int,
     kind: int,

@@ -16,7 +16,7 @@
 #include "zrloop.h"
 
 /* attribute names of the log's actions, interned at import */
-static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown;
+static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown, *s_note;
 
 static int read_ints(PyObject *seq, int *out, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -1330,6 +1330,138 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
 }
 
 
+/* ------------------------------------------------------------------ the reader's actions */
+
+/* 1 when x is a card token of the pack as written (an exact str in the frozenset), 0 when
+ * not, -1 on an error */
+static int in_pack(PyObject *pack, PyObject *x) {
+    if (!PyUnicode_CheckExact(x)) return 0;
+    return PySet_Contains(pack, x);
+}
+
+/* 1 when a[key] is absent, null, or a list of card tokens of the pack; 0 when not; -1 error */
+static int cards_ok(PyObject *a, PyObject *key, PyObject *pack) {
+    PyObject *v = PyDict_GetItemWithError(a, key);
+    if (!v) return PyErr_Occurred() ? -1 : 1;
+    if (v == Py_None) return 1;
+    if (!PyList_CheckExact(v)) return 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(v); k++) {
+        int r = in_pack(pack, PyList_GET_ITEM(v, k));
+        if (r <= 0) return r;
+    }
+    return 1;
+}
+
+/* the (key, value) pairs of a, in order, when every value is an exact int or str (a new
+ * reference); Py_None (a new reference) when some value is not; NULL on an error */
+static PyObject *scalar_items(PyObject *a) {
+    Py_ssize_t n = PyDict_GET_SIZE(a), pos = 0, k = 0;
+    PyObject *key, *value;
+    PyObject *items = PyTuple_New(n);
+    if (!items) return NULL;
+    while (PyDict_Next(a, &pos, &key, &value)) {
+        if (!PyLong_CheckExact(value) && !PyUnicode_CheckExact(value)) {
+            Py_DECREF(items);
+            Py_RETURN_NONE;
+        }
+        PyObject *pair = PyTuple_Pack(2, key, value);
+        if (!pair) {
+            Py_DECREF(items);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(items, k++, pair);
+    }
+    return items;
+}
+
+/* prepare_actions(actions, pack, plays, shared, scalar) -> None or (list, [places]): the C
+ * twin of tarock_logs.log.validate.prepare_actions_py (its docstring is the definition) */
+static PyObject *py_prepare_actions(PyObject *self, PyObject *args) {
+    PyObject *actions, *pack, *plays, *shared, *scalar;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!", &PyList_Type, &actions, &PyFrozenSet_Type, &pack,
+                          &PyDict_Type, &plays, &PyDict_Type, &shared, &PyFrozenSet_Type,
+                          &scalar))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(actions);
+    PyObject *out = PyList_New(n);
+    PyObject *todo = PyList_New(0);
+    if (!out || !todo) goto fail;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *a = PyList_GET_ITEM(actions, j);
+        if (!PyDict_CheckExact(a)) goto decline;
+        PyObject *c = PyDict_GetItemWithError(a, s_card);
+        if (!c && PyErr_Occurred()) goto fail;
+        if (c == Py_None) c = NULL;
+        if (c) {
+            int r = in_pack(pack, c);
+            if (r < 0) goto fail;
+            if (!r) goto decline;
+        }
+        int ok = cards_ok(a, s_cards, pack);
+        if (ok < 0) goto fail;
+        if (!ok) goto decline;
+        ok = cards_ok(a, s_shown, pack);
+        if (ok < 0) goto fail;
+        if (!ok) goto decline;
+        PyObject *t = PyDict_GetItemWithError(a, s_type);
+        if (!t && PyErr_Occurred()) goto fail;
+        int is_str = t && PyUnicode_CheckExact(t);
+        int plain_play = c && PyDict_GET_SIZE(a) == 3 && is_str &&
+                      PyUnicode_CompareWithASCIIString(t, "play") == 0;
+        PyObject *hit = NULL; /* borrowed */
+        if (plain_play) {
+            PyObject *seat = PyDict_GetItemWithError(a, s_seat);
+            if (!seat && PyErr_Occurred()) goto fail;
+            if (seat && PyLong_CheckExact(seat)) {
+                PyObject *key = PyTuple_Pack(2, seat, c);
+                if (!key) goto fail;
+                hit = PyDict_GetItemWithError(plays, key);
+                Py_DECREF(key);
+                if (!hit && PyErr_Occurred()) goto fail;
+            }
+        } else if (is_str) {
+            int r = PySet_Contains(scalar, t);
+            if (r < 0) goto fail;
+            int noted = r ? PyDict_Contains(a, s_note) : 0;
+            if (noted < 0) goto fail;
+            if (r && !noted) {
+                PyObject *items = scalar_items(a);
+                if (!items) goto fail;
+                if (items != Py_None) {
+                    hit = PyDict_GetItemWithError(shared, items);
+                    if (!hit && PyErr_Occurred()) {
+                        Py_DECREF(items);
+                        goto fail;
+                    }
+                }
+                Py_DECREF(items);
+            }
+        }
+        if (!hit) {
+            PyObject *place = PyLong_FromSsize_t(j);
+            if (!place) goto fail;
+            int r = PyList_Append(todo, place);
+            Py_DECREF(place);
+            if (r < 0) goto fail;
+            hit = a;
+        }
+        Py_INCREF(hit);
+        PyList_SET_ITEM(out, j, hit);
+    }
+    PyObject *res = PyTuple_Pack(2, out, todo);
+    Py_DECREF(out);
+    Py_DECREF(todo);
+    return res;
+decline:
+    Py_DECREF(out);
+    Py_DECREF(todo);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(todo);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -1353,6 +1485,9 @@ static PyMethodDef module_methods[] = {
     {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
      "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
      "one whole clean hand's result: slohand.h"},
+    {"prepare_actions", py_prepare_actions, METH_VARARGS,
+     "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
+     "reader's cached action models (log/validate.py, prepare_actions_py)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1371,7 +1506,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     s_group = PyUnicode_InternFromString("group");
     s_cards = PyUnicode_InternFromString("cards");
     s_shown = PyUnicode_InternFromString("shown");
-    if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown)
+    s_note = PyUnicode_InternFromString("note");
+    if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown ||
+        !s_note)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

@@ -31,6 +31,7 @@ from typing import Any, Final, TypeVar
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from tarock_logs import _native
 from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
 from tarock_logs.log.decode import JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
@@ -310,7 +311,101 @@ def _all_pack(pack: frozenset[str], tokens: list[Any]) -> bool:
         return False
 
 
-def _hand_from_valid_actions(norm: dict[str, Any]) -> Hand | None:
+def prepare_actions_py(
+    actions: list[Any],
+    pack: frozenset[str],
+    plays: dict[tuple[int, str], Any],
+    shared: dict[tuple[tuple[str, Any], ...], Any],
+    scalar: frozenset[str],
+) -> tuple[list[Any], list[int]] | None:
+    """A hand's actions as the reader's caches already know them, or None.
+
+    None when any action needs the careful normalisation (:meth:`_Validator.normalise`): it
+    is not a JSON object, or a card token of it (``card``, ``cards``, ``shown``) is not one
+    of ``pack`` as written. Otherwise a new list: each plain card play ``{type, seat, card}``
+    found in ``plays`` (by ``(seat, card)``) and each small action of a ``scalar`` type found
+    in ``shared`` (by its ``(key, value)`` pairs, every value an exact int or str, no note)
+    replaced by its validated model; every other action left as it is, its place in the
+    second list (to be validated one by one). This is the readable definition;
+    ``_native._core.prepare_actions`` is its C twin (``tests/log/test_reader_fast_hand.py``
+    compares the two).
+    """
+    out: list[Any] = []
+    todo: list[int] = []
+    for j, a in enumerate(actions):
+        if type(a) is not dict:
+            return None
+        c = a.get("card")
+        if c is not None and not (type(c) is str and c in pack):
+            return None
+        for key in ("cards", "shown"):
+            v = a.get(key)
+            if v is not None and not (
+                type(v) is list and all(type(x) is str and x in pack for x in v)
+            ):
+                return None
+        t = a.get("type")
+        hit = None
+        if c is not None and len(a) == 3 and type(t) is str and t == "play":
+            seat = a.get("seat")
+            if type(seat) is int:
+                hit = plays.get((seat, c))
+        elif type(t) is str and t in scalar and "note" not in a:
+            items = tuple(a.items())
+            if all(type(x) is int or type(x) is str for _, x in items):
+                hit = shared.get(items)
+        if hit is None:
+            todo.append(j)
+            out.append(a)
+        else:
+            out.append(hit)
+    return out, todo
+
+
+def _prepare_actions(
+    actions: list[Any], pack: frozenset[str]
+) -> tuple[list[Any], list[int]] | None:
+    """:func:`prepare_actions_py` over the reader's caches, in C when the native core is
+    loaded."""
+    native = _native.core
+    if native is not None:
+        out: tuple[list[Any], list[int]] | None = native.prepare_actions(
+            actions, pack, _PLAYS, _ACTIONS, _SCALAR_ACTIONS
+        )
+        return out
+    return prepare_actions_py(actions, pack, _PLAYS, _ACTIONS, _SCALAR_ACTIONS)
+
+
+def _validated_action(a: dict[str, Any]) -> Any:
+    """The model of one action (from :data:`_ACTIONS` when known, then remembered there, or
+    in :data:`_PLAYS` for a plain card play), or None when it does not validate."""
+    t = a.get("type")
+    key = None
+    if type(t) is str and t in _SCALAR_ACTIONS and "note" not in a:
+        key = tuple(a.items())
+        # exact types only: True == 1 and 1.0 == 1 as dict keys, but strict
+        # validation rejects a bool or a float for an integer field
+        if all(type(x) is int or type(x) is str for _, x in key):
+            v = _ACTIONS.get(key)
+            if v is not None:
+                return v
+        else:
+            key = None
+    try:
+        v = ActionAdapter.validate_python(a)
+    except ValidationError:
+        return None
+    if key is not None:
+        if len(_ACTIONS) < _ACTIONS_MAX:
+            _ACTIONS[key] = v
+    elif type(v) is Play and len(a) == 3:
+        seat, card = a.get("seat"), a.get("card")
+        if type(seat) is int and type(card) is str:
+            _PLAYS[(seat, card)] = v
+    return v
+
+
+def _hand_from_valid_actions(norm: dict[str, Any], todo: list[int] | None = None) -> Hand | None:
     """``HandAdapter.validate_python(norm)`` for a hand recorded with its cards, made cheaper,
     or None (then the caller validates ``norm`` itself, and reports what is wrong).
 
@@ -321,43 +416,30 @@ def _hand_from_valid_actions(norm: dict[str, Any]) -> Hand | None:
     does not depend on the hand around it, and the hand's own check (:func:`_hand_record`)
     reads the actions only for a hand recorded as facts, which never comes here. Any doubt
     (an action that does not validate, a facts hand) returns None.
+
+    ``todo``: the places of the actions still to validate (:func:`_prepare_actions`; the
+    list is then the prepared one, changed in place); None: every action that is not a
+    validated card play.
     """
     acts = norm.get("actions")
     if type(acts) is not list or not acts or norm.get("facts") is not None:
         return None
-    out: list[Any] = []
-    cache = _ACTIONS
-    play = Play
-    for a in acts:
-        if type(a) is play:  # (validated by normalise: :data:`_PLAYS`)
-            out.append(a)
-            continue
+    if todo is None:
+        acts = list(acts)
+        todo = [j for j, a in enumerate(acts) if type(a) is not Play]
+    for j in todo:
+        a = acts[j]
         if type(a) is not dict:
             return None
-        v = None
-        key = None
-        t = a.get("type")
-        if type(t) is str and t in _SCALAR_ACTIONS and "note" not in a:
-            key = tuple(a.items())
-            # exact types only: True == 1 and 1.0 == 1 as dict keys, but strict
-            # validation rejects a bool or a float for an integer field
-            if all(type(x) is int or type(x) is str for _, x in key):
-                v = cache.get(key)
-            else:
-                key = None
+        v = _validated_action(a)
         if v is None:
-            try:
-                v = ActionAdapter.validate_python(a)
-            except ValidationError:
-                return None
-            if key is not None and len(cache) < _ACTIONS_MAX:
-                cache[key] = v
-        out.append(v)
+            return None
+        acts[j] = v
     try:
         bare = HandAdapter.validate_python({**norm, "actions": []})
     except ValidationError:
         return None
-    return bare.model_copy(update={"actions": out})
+    return bare.model_copy(update={"actions": acts})
 
 
 class _Validator:
@@ -588,8 +670,8 @@ class _Validator:
             return None
         game = env.game
         card_errs: list[LogError] = []
-        norm = self.normalise(h, game, base, number, card_errs)
-        fast = None if card_errs else _hand_from_valid_actions(norm)
+        norm, todo = self.normalise(h, game, base, number, card_errs)
+        fast = None if card_errs else _hand_from_valid_actions(norm, todo)
         if fast is not None:
             self.structure(fast, env, base, herrs)
             return fast
@@ -607,8 +689,12 @@ class _Validator:
 
     def normalise(
         self, h: dict[str, Any], game: str, base: str, number: int | None, errs: list[LogError]
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], list[int] | None]:
+        """The hand with its card tokens in canonical form (``errs`` gets what is not a card
+        of the pack), and the places of the actions :func:`_prepare_actions` left to
+        validate (None: its actions went through the careful loop here)."""
         pack = self.rules.pack_set
+        todo: list[int] | None = None
         out = dict(h)
         deal = h.get("deal")
         if isinstance(deal, dict):
@@ -633,7 +719,10 @@ class _Validator:
                 out["facts"] = {**facts, "called": self.card(called, game, f"{base}.facts.called",
                                                              number, None, errs)}  # fmt: skip
         actions = h.get("actions")
-        if isinstance(actions, list):
+        prepared = _prepare_actions(actions, pack) if type(actions) is list else None
+        if prepared is not None:
+            out["actions"], todo = prepared
+        elif isinstance(actions, list):
             new_actions = actions
             plays = _PLAYS
             for j, a in enumerate(actions):
@@ -683,7 +772,7 @@ class _Validator:
                                             False)  # fmt: skip
                 new_actions[j] = a
             out["actions"] = new_actions
-        return out
+        return out, todo
 
     def card(
         self, tok: str, game: str, path: str, number: int | None, action: int | None,

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tarock_logs import _native
 from tarock_logs.log import validate
 from tarock_logs.log.models import HandAdapter
 from tarock_logs.log.reader import read_bytes, read_paths
@@ -41,11 +42,18 @@ HAND: dict[str, Any] = {
 
 
 def _records(read: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
-    """``read()`` with the cheaper path, then with it off (fresh caches both times)."""
+    """``read()`` with the cheaper path, then with it off (fresh caches both times); with the
+    native core loaded, the cheaper path in pure Python must read the same too."""
     validate._ACTIONS.clear()
     fast = read()
+    if _native.core is not None:
+        with monkeypatch.context() as mp:
+            mp.setattr(_native, "core", None)
+            validate._ACTIONS.clear()
+            assert _shape(read()) == _shape(fast)
     with monkeypatch.context() as mp:
-        mp.setattr(validate, "_hand_from_valid_actions", lambda _norm: None)
+        mp.setattr(validate, "_hand_from_valid_actions", lambda _norm, _todo=None: None)
+        mp.setattr(validate, "_prepare_actions", lambda _actions, _pack: None)
         careful = read()
     return fast, careful
 
@@ -132,3 +140,76 @@ def test_a_hand_field_the_schema_refuses_is_declined():
     assert validate._hand_from_valid_actions(doc) is None
     doc = {**copy.deepcopy(HAND), "extra_field": 1}
     assert validate._hand_from_valid_actions(doc) is None
+
+
+def _hands_of(doc: Any) -> list[Any]:
+    out = []
+    for d in doc if isinstance(doc, list) else [doc]:
+        hands = d.get("hands") if isinstance(d, dict) else None
+        for h in hands if isinstance(hands, list) else []:
+            if isinstance(h, dict) and isinstance(h.get("actions"), list):
+                out.append(h["actions"])
+    return out
+
+
+def _action_lists() -> list[Any]:
+    """Action lists as a reader meets them: of every sample hand, and of 3,000 mutants."""
+    import orjson
+
+    lists: list[Any] = []
+    for path in sorted((ROOT / "sample_logs").rglob("*")):
+        if path.suffix not in (".json", ".jsonl"):
+            continue
+        data = path.read_bytes()
+        for chunk in data.splitlines() if path.suffix == ".jsonl" else [data]:
+            try:
+                lists += _hands_of(orjson.loads(chunk))
+            except orjson.JSONDecodeError:
+                continue
+    mutator = Mutator(7)
+    for _ in range(3000):
+        m = mutator.mutant()
+        try:
+            lists += _hands_of(
+                orjson.loads(m.data.splitlines()[0] if m.kind == "jsonl" else m.data)
+            )
+        except (orjson.JSONDecodeError, IndexError):
+            continue
+    return lists
+
+
+@pytest.mark.skipif(_native.core is None, reason=f"native core: {_native.why_not}")
+def test_the_c_twin_prepares_every_action_list_as_the_python_definition():
+    from tarock_logs.cards import PACKS
+
+    # warm caches, as a reader has them: the validated models of the sample hands' actions
+    list(read_paths([ROOT / "sample_logs"]))
+    plays, shared, scalar = validate._PLAYS, validate._ACTIONS, validate._SCALAR_ACTIONS
+    assert plays and shared
+    lists = _action_lists()
+    assert len(lists) > 1000
+    taken = declined = 0
+    odd = [
+        {"type": "pass", "seat": True},
+        {"type": "talon", "seat": 1, "group": 1.0},
+        {"type": "play", "seat": 1, "card": "T1", "x": 1},
+        {"type": ["play"], "seat": 1},
+        {"type": "play", "seat": 1, "card": ["T1"]},
+        {"cards": "T1"},
+        {"shown": [1]},
+        3,
+    ]
+    for pack in {frozenset(p) for p in PACKS.values()}:
+        for acts in [*lists, odd, odd[:1], odd[1:2], odd[2:3]]:
+            py = validate.prepare_actions_py(acts, pack, plays, shared, scalar)
+            c = _native.core.prepare_actions(acts, pack, plays, shared, scalar)
+            if py is None:
+                assert c is None
+                declined += 1
+                continue
+            assert c is not None
+            assert c[1] == py[1]
+            assert len(c[0]) == len(py[0])
+            assert all(x is y for x, y in zip(c[0], py[0], strict=True))
+            taken += 1
+    assert taken > 500 and declined > 100
