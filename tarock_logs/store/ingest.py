@@ -174,6 +174,8 @@ class _Writer:
         #: the key range loaded since the facts were last computed (:meth:`_facts`)
         self.facts_from: int | None = None
         self.facts_to = 0
+        #: ``players`` as stored: id → name (read at :meth:`begin_run`, kept up to date)
+        self.players: dict[str, str | None] = {}
 
     def begin(self) -> None:
         if not self.in_txn:
@@ -195,6 +197,7 @@ class _Writer:
         that comes back unchanged from a new one); the next hand key; the facts of a store
         that has hands but none yet (migrated from an older schema version)."""
         self._q("CREATE OR REPLACE TEMP TABLE _old_ids (hand_id VARCHAR)")
+        self.players = dict(self._q("SELECT player_id, name FROM players"))
         facts.begin_run(self.con)
         top, n_hands, n_facts = self._q(
             "SELECT (SELECT max(hand_key) FROM hands), (SELECT count(*) FROM hands), "
@@ -339,13 +342,16 @@ class _Writer:
                         "WHERE (session_id, file) IN (SELECT session_id, file FROM sessions "
                         "WHERE session_id IN (SELECT session_id FROM _new_sessions))"
                     )
-            self._q(
-                "INSERT INTO players BY NAME "
-                "SELECT player_id, max(name) AS name, (SELECT coalesce(max(player_key), 0) "
-                "FROM players) + CAST(row_number() OVER (ORDER BY player_id) AS INTEGER) "
-                "AS player_key FROM _b_players GROUP BY player_id "
-                "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
-            )
+            seen = self._batch_players(tables["players"])
+            if seen is not None:  # a new player, or a new name: else nothing to write
+                self._q(
+                    "INSERT INTO players BY NAME "
+                    "SELECT player_id, max(name) AS name, (SELECT coalesce(max(player_key), 0) "
+                    "FROM players) + CAST(row_number() OVER (ORDER BY player_id) AS INTEGER) "
+                    "AS player_key FROM _b_players GROUP BY player_id "
+                    "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
+                )
+                self.players.update(seen)
             if tables["rejects"].num_rows:
                 self._q(
                     "INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
@@ -375,6 +381,22 @@ class _Writer:
             if r["n_hands"] == 0 and r["n_rejected"] > 0:
                 self.s.files_rejected += 1
         self._collect_rejects(tables["rejects"].to_pylist())
+
+    def _batch_players(self, t: pa.Table) -> dict[str, str | None] | None:
+        """What the players upsert of a load would make of the players it names
+        (``player_id`` → its name: the batch's greatest, else the stored one), or None when
+        that changes nothing in ``players`` (every one stored already, under that name).
+        Measured: the upsert is the dearest statement of a small load (≈ 3.5 ms)."""
+        names: dict[str, str | None] = {}
+        for pid, name in zip(t.column("player_id").to_pylist(),
+                             t.column("name").to_pylist(), strict=True):  # fmt: skip
+            old = names.get(pid)
+            names[pid] = name if old is None or (name is not None and name > old) else old
+        known = self.players
+        after = {pid: (name if name is not None else known.get(pid)) for pid, name in names.items()}
+        if all(pid in known and known[pid] == name for pid, name in after.items()):
+            return None
+        return after
 
     def _collect_rejects(self, rows: list[dict[str, Any]]) -> None:
         for r in rows:
