@@ -12,7 +12,8 @@ the bulk paths (``cardloop.h`` Slovenian, ``zrloop.h`` Zwanzigerrufen, ``royallo
 Tarock), the whole clean Slovenian hand (``slohand.h``: deal check, bidding, exchange, a quiet
 announcement round, the cards; ``openspiel.h``: OpenSpiel's returns), ``solver.h`` /
 ``solver.c`` (the perfect-information solver of :mod:`tarock_logs.analysis`) and ``module.c``
-(the Python bindings).
+(the Python bindings, and the reader's one pass over a hand's actions, ``prepare_actions``:
+the C twin of :func:`tarock_logs.log.validate.prepare_actions_py`).
 """
 
 from __future__ import annotations
