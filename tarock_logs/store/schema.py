@@ -82,7 +82,11 @@ def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[in
             " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
             " applied_at TIMESTAMPTZ NOT NULL, checksum VARCHAR NOT NULL)"
         )
-        done = applied_versions(con)
+        # (the table exists now: read it without asking the catalog, which costs ≈ 6 ms)
+        done = {
+            int(v): str(c)
+            for v, c in con.execute("SELECT version, checksum FROM schema_migrations").fetchall()
+        }
         newest = max(done, default=0)
         if newest > len(todo):
             raise SchemaError(
@@ -108,7 +112,10 @@ def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[in
             "tool_version": TOOL_VERSION,
             "schema_version": str(len(todo)),
         }
+        stored = dict(con.execute("SELECT key, value FROM meta").fetchall())
         for key, value in meta.items():
+            if stored.get(key) == value:  # (each upsert costs ≈ 2.5 ms; usually none is due)
+                continue
             con.execute(
                 "INSERT INTO meta VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -99,6 +99,20 @@ def test_migrate_twice_applies_nothing_the_second_time(tmp_path: Path) -> None:
     assert columns(con) == before
 
 
+def test_migrate_brings_meta_up_to_date_when_it_differs(tmp_path: Path) -> None:
+    """(migrate writes ``meta`` only where it differs: a store from another version of the
+    tool or of DuckDB gets the current ones, a current store is not written.)"""
+    con = duckdb.connect(str(tmp_path / "db.duckdb"))
+    migrate(con)
+    con.execute("UPDATE meta SET value = '0.0.1' WHERE key IN ('tool_version', 'duckdb_version')")
+    con.execute("DELETE FROM meta WHERE key = 'schema_version'")
+    assert migrate(con) == []
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    assert meta["duckdb_version"] == duckdb.__version__
+    assert meta["tool_version"] != "0.0.1"
+    assert meta["schema_version"] == str(latest_version())
+
+
 def test_an_edited_applied_migration_is_refused(tmp_path: Path) -> None:
     con = duckdb.connect(str(tmp_path / "db.duckdb"))
     migrate(con)
