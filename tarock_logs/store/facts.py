@@ -214,14 +214,37 @@ def begin_run(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("CREATE OR REPLACE TEMP TABLE _touched (player_key INTEGER)")
 
 
-def add(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
-    """The facts of the stored hands with ``lo <= hand_key <= hi`` (their raw rows are in)."""
+#: what each per-event facts statement reads: it can have rows only for a key range whose
+#: hands include these games (None: any) and whose actions include these types
+_NEEDS: dict[str, tuple[str | None, str]] = {
+    _BONUS_FACTS: (None, "announce"),
+    _KONTRA_FACTS: (None, "kontra"),
+    _SCHLEMM_FACTS: ("royal", "announce"),
+}
+
+
+def add(
+    con: duckdb.DuckDBPyConnection,
+    lo: int,
+    hi: int,
+    seen: tuple[frozenset[str], frozenset[str]] | None = None,
+) -> None:
+    """The facts of the stored hands with ``lo <= hand_key <= hi`` (their raw rows are in).
+
+    ``seen``: the games of those hands and the types of their actions, when the caller knows
+    them (the writer does): a statement that cannot have rows for them is not run (each costs
+    a few ms whatever its size)."""
     params = {"lo": lo, "hi": hi}
     # the player-hand relation once (``_ph``), the announcements and kontras once (their
     # tables), and the seats' counts from those: each computed a single time
     con.execute(f"CREATE OR REPLACE TEMP TABLE _ph AS {_PH}", params)
     try:
         for sql in (_BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS, _SEAT_FACTS):
+            need = _NEEDS.get(sql)
+            if seen is not None and need is not None:
+                game, action = need
+                if (game is not None and game not in seen[0]) or action not in seen[1]:
+                    continue
             con.execute(sql, params)
     finally:
         con.execute("DROP TABLE IF EXISTS _ph")

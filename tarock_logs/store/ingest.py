@@ -174,6 +174,9 @@ class _Writer:
         #: the key range loaded since the facts were last computed (:meth:`_facts`)
         self.facts_from: int | None = None
         self.facts_to = 0
+        #: the games of those hands and the types of their actions (:func:`facts.add`)
+        self.facts_games: set[str] = set()
+        self.facts_types: set[str] = set()
         #: ``players`` as stored: id → name (read at :meth:`begin_run`, kept up to date)
         self.players: dict[str, str | None] = {}
 
@@ -225,8 +228,11 @@ class _Writer:
         lo = self.facts_from
         if lo is None or not (force or self.facts_to - lo + 1 >= FACTS_EVERY):
             return
-        facts.add(self.con, lo, self.facts_to)
+        facts.add(self.con, lo, self.facts_to, (frozenset(self.facts_games),
+                                                 frozenset(self.facts_types)))  # fmt: skip
         self.facts_from = None
+        self.facts_games.clear()
+        self.facts_types.clear()
 
     def start_file(self, file: str) -> None:
         """Forget a changed file's previous rows (the caller holds the transaction).
@@ -365,6 +371,8 @@ class _Writer:
                 if self.facts_from is None:
                     self.facts_from = lo
                 self.facts_to = hi
+                self.facts_games.update(pc.unique(tables["hands"].column("game")).to_pylist())
+                self.facts_types.update(pc.unique(tables["action_rows"].column("type")).to_pylist())
                 self._facts()
         except BaseException:
             self._q("ROLLBACK")

@@ -309,6 +309,33 @@ def test_facts_computed_in_several_ranges_equal_facts_computed_at_once(
     _check_against_the_raw_tables(db)
 
 
+def test_facts_skipping_what_a_range_cannot_have_equal_facts_running_every_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer tells :func:`facts.add` the games and action types of the range, so that a
+    statement that cannot have rows for them is not run (Schlemme without Royal Tarock, say):
+    per file (a range each: some with kontras or announcements, some without, one Royal
+    Tarock) the facts equal those of every statement run on every range."""
+    from tarock_logs.store import ingest as ingest_mod
+
+    real = facts.add
+    skipped: list[object] = []
+
+    def every_statement(con, lo, hi, seen=None):  # type: ignore[no-untyped-def]
+        skipped.append(seen)
+        real(con, lo, hi, None)
+
+    monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 1)
+    db = tmp_path / "skip.duckdb"
+    ingest(SAMPLES, db=db, jobs=1, batch_hands=1)
+    monkeypatch.setattr(facts, "add", every_statement)
+    full = tmp_path / "full.duckdb"
+    ingest(SAMPLES, db=full, jobs=1, batch_hands=1)
+    assert any(s is not None and "royal" not in s[0] for s in skipped)  # (skips were possible)
+    assert any(s is not None and "royal" in s[0] for s in skipped)
+    assert _facts_by_content(db) == _facts_by_content(full)
+
+
 def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
     """Migrated from a schema without facts (hands, no facts): the next ingest builds them."""
     logs = tmp_path / "logs"
