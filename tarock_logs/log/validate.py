@@ -350,10 +350,10 @@ def prepare_actions_py(
             seat = a.get("seat")
             if type(seat) is int:
                 hit = plays.get((seat, c))
-        elif type(t) is str and t in scalar and "note" not in a:
-            items = tuple(a.items())
-            if all(type(x) is int or type(x) is str for _, x in items):
-                hit = shared.get(items)
+        else:
+            small = _scalar_key(a, scalar)
+            if small is not None:
+                hit = shared.get(small)
         if hit is None:
             todo.append(j)
             out.append(a)
@@ -376,21 +376,28 @@ def _prepare_actions(
     return prepare_actions_py(actions, pack, _PLAYS, _ACTIONS, _SCALAR_ACTIONS)
 
 
+def _scalar_key(a: dict[str, Any], scalar: frozenset[str]) -> tuple[tuple[str, Any], ...] | None:
+    """The key of a small action in :data:`_ACTIONS`: its ``(key, value)`` pairs, for an
+    action of a ``scalar`` type without a note whose every value is an exact int or str
+    (``True == 1`` and ``1.0 == 1`` as dict keys, but strict validation refuses a bool or a
+    float for an integer field); else None."""
+    t = a.get("type")
+    if type(t) is not str or t not in scalar or "note" in a:
+        return None
+    items = tuple(a.items())
+    if all(type(x) is int or type(x) is str for _, x in items):
+        return items
+    return None
+
+
 def _validated_action(a: dict[str, Any]) -> Any:
     """The model of one action (from :data:`_ACTIONS` when known, then remembered there, or
     in :data:`_PLAYS` for a plain card play), or None when it does not validate."""
-    t = a.get("type")
-    key = None
-    if type(t) is str and t in _SCALAR_ACTIONS and "note" not in a:
-        key = tuple(a.items())
-        # exact types only: True == 1 and 1.0 == 1 as dict keys, but strict
-        # validation rejects a bool or a float for an integer field
-        if all(type(x) is int or type(x) is str for _, x in key):
-            v = _ACTIONS.get(key)
-            if v is not None:
-                return v
-        else:
-            key = None
+    key = _scalar_key(a, _SCALAR_ACTIONS)
+    if key is not None:
+        v = _ACTIONS.get(key)
+        if v is not None:
+            return v
     try:
         v = ActionAdapter.validate_python(a)
     except ValidationError:
