@@ -328,6 +328,18 @@ def _grid_text(page: object) -> str:
     return " ".join(grids.nth(i).text_content() or "" for i in range(grids.count()))
 
 
+def _grid_text_with(page: object, needles: list[str], timeout: float = 30.0) -> str:
+    """:func:`_grid_text` once every one of ``needles`` is in it, or after ``timeout``
+    seconds (the page draws its grids one after another: the hands' first, the sessions'
+    and the tournaments' after, later on a loaded machine)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = _grid_text(page)
+        if all(n in text for n in needles) or time.monotonic() > deadline:
+            return text
+        page.wait_for_timeout(250)  # type: ignore[attr-defined]
+
+
 def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     served,
     browser,
@@ -344,7 +356,13 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     page = browser.new_page(viewport={"width": 1600, "height": 2400})
     _goto(page, f"{url}/audit")
     page.locator("[role='grid']").first.wait_for(state="attached", timeout=15_000)
-    grids = _grid_text(page)
+    needles = ["session.placement_points_differ", "session.total_differs",
+               "tournament.standing_differs"]  # fmt: skip
+    needles += [
+        f"{p['session']} · hand {p['hand']}" if p["hand"] is not None else p["session"]
+        for p in planted
+    ]
+    grids = _grid_text_with(page, needles)
     for p in planted:
         if p["hand"] is not None:
             assert f"{p['session']} · hand {p['hand']}" in grids, p["description"]
