@@ -11,7 +11,7 @@ then each stage is timed on those same files:
   reference engine alone (``replay_reference_only_hands_per_s``, fast path switched off);
 * ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
   (read, validate, replay, audit, Arrow batches, insert), hands/s, with the CLI's default
-  worker count (one per usable core when there are several files); the single-process figure
+  worker count (one per usable core and unit of work, serial below 1 MB); the single-process figure
   is ``details["ingest_single_process_hands_per_s"]``;
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
@@ -525,13 +525,13 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             stage_ingest(warm, Path(tmp) / "warm.duckdb")
             # the headline uses the CLI's default (jobs=None: one worker per usable core when
             # there are several files); the single-process figure stays in details
-            from tarock_logs.store.ingest import _default_jobs
+            from tarock_logs.store.ingest import _default_jobs, _sizes
 
             # ingest (CLI default jobs) and the baseline run interleaved, best of ``repeat``
             # each, so both see the same background load (as the OpenSpiel comparison)
             say(
-                f"ingest with the default jobs ({_default_jobs(len(files))}) and the baseline "
-                "(orjson + Arrow + DuckDB), interleaved"
+                f"ingest with the default jobs ({_default_jobs(len(files), _sizes(files))}) "
+                "and the baseline (orjson + Arrow + DuckDB), interleaved"
             )
             counter = iter(range(1_000_000))
             t_ing = t_base = float("inf")
@@ -548,7 +548,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             report["ingest_hands_per_s"] = _rate(n_hands, t_ing)
             report["baseline_hands_per_s"] = _rate(n, t_base)
             details["ingest_hands_stored"] = stored
-            details["ingest_default_jobs"] = _default_jobs(len(files))
+            details["ingest_default_jobs"] = _default_jobs(len(files), _sizes(files))
             say("ingest in one process")
             t, _ = _timed(
                 lambda: stage_ingest(folder, Path(tmp) / f"ingest{next(counter)}.duckdb", 1),

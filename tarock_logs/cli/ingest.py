@@ -37,8 +37,8 @@ def ingest(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes (default: one per usable "
-            "core when there are several files, at most one per file; 1 = serial). "
+            help="Worker processes (default: one per usable core, at most one per file "
+            "or part of a big .jsonl file; serial below 1 MB of input; 1 = serial). "
             "With N > 1 a big .jsonl file is read in parts by several workers.",
         ),
     ] = None,

@@ -1,5 +1,6 @@
-"""Ingest's default worker count: one per usable core (at most one per file) when there are
-several files, serial for one; the rows are the serial ingest's either way."""
+"""Ingest's default worker count: one per usable core, at most one per unit of work (a file,
+or a part of a big plain .jsonl file), serial below 1 MB of input; the rows are the serial
+ingest's either way."""
 
 from __future__ import annotations
 
@@ -19,6 +20,47 @@ def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.Mo
     assert ing._default_jobs(0) == 1
 
 
+def test_default_jobs_by_size_small_inputs_serial_big_files_in_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    kb, mb = 1024, 1024 * 1024
+    assert ing._default_jobs(4, [45 * kb] * 4) == 1  # 180 KB in all: serial
+    assert ing._default_jobs(1, [900 * kb]) == 1
+    assert ing._default_jobs(1, [6 * mb]) == 2  # one big file: read in parts by both
+    assert ing._default_jobs(4, [int(1.4 * mb)] * 4) == 2
+    assert ing._default_jobs(40, [30 * kb] * 40) == 2  # 1.2 MB in 40 files
+    assert ing._default_jobs(0, []) == 1
+    monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    assert ing._default_jobs(1, [60 * mb]) == 1  # one core
+
+
+def test_a_default_ingest_of_one_big_file_runs_workers_on_its_parts_and_stores_the_serial_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarock_logs.tools.simulate import dumps_session, simulate_hands
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    sessions = simulate_hands(480, 3)
+    (logs / "big.jsonl").write_bytes(b"".join(dumps_session(s) for s in sessions))
+    assert (logs / "big.jsonl").stat().st_size >= ing.SERIAL_BELOW_BYTES
+    monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    used: list[int] = []
+    real = ing._process
+
+    def spy(files, buf, jobs, *rest, **kw):  # type: ignore[no-untyped-def]
+        used.append(jobs)
+        return real(files, buf, jobs, *rest, **kw)
+
+    monkeypatch.setattr(ing, "_process", spy)
+    ing.ingest([logs], db=tmp_path / "serial.duckdb", jobs=1)
+    summary = ing.ingest([logs], db=tmp_path / "default.duckdb")
+    assert used[0] == 1 and used[2] == 2
+    assert summary.hands_stored == 480
+    assert stored_rows(tmp_path / "serial.duckdb") == stored_rows(tmp_path / "default.duckdb")
+
+
 def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     s1, s2 = stats_dataset()
@@ -32,7 +74,7 @@ def test_default_ingest_of_several_files_runs_workers_and_stores_the_serial_rows
         used.append(jobs)
         return real(files, buf, jobs, *rest, **kw)
 
-    monkeypatch.setattr(ing, "_default_jobs", lambda n: min(2, n))
+    monkeypatch.setattr(ing, "_default_jobs", lambda n, _sizes=None: min(2, n))
     monkeypatch.setattr(ing, "_process", spy)
     ing.ingest([logs], db=tmp_path / "serial.duckdb", jobs=1)
     summary = ing.ingest([logs], db=tmp_path / "default.duckdb")
