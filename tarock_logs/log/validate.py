@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import orjson
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from tarock_logs import _native
 from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
@@ -52,7 +52,6 @@ from tarock_logs.rules.base import DealShape, GameEngine, Ruleset
 
 #: Validated plain card plays by (seat, card): at most 5 seats × 54 cards (per pack).
 _PLAYS: dict[tuple[int, str], Play] = {}
-_PLAY: Final = TypeAdapter(Play)
 _T = TypeVar("_T")
 
 #: Validated small actions with scalar fields only (a pass, a bid, a king call, a talon pick,
@@ -742,13 +741,9 @@ class _Validator:
                     # and only kept when valid, so any defect is still reported in place
                     seat = a.get("seat")
                     if type(seat) is int and a.get("type") == "play":
-                        p = plays.get((seat, c))
+                        p = plays.get((seat, c)) or _validated_action(a)  # (which remembers it)
                         if p is None:
-                            try:
-                                p = _PLAY.validate_python(a)
-                            except ValidationError:
-                                continue
-                            plays[(seat, c)] = p
+                            continue
                         if new_actions is actions:
                             new_actions = list(actions)
                         new_actions[j] = p

@@ -545,14 +545,23 @@ def _plan_units(files: list[Path], jobs: int) -> list[_Unit]:
     is read by every worker, while files already about one part each are not cut at all
     (cutting them finer was measured no faster on 2 cores: each part costs a worker task,
     its IPC files and a load)."""
-    sizes = [f.stat().st_size for f in files]
-    target = max(UNIT_MIN_BYTES, sum(sizes) // (2 * jobs))
     units: list[_Unit] = []
-    for f, size in zip(files, sizes, strict=True):
-        parts = min(UNIT_MAX_PARTS, size // target)
+    for f, parts in zip(files, _part_counts(_sizes(files), jobs), strict=True):
         spans = sources.split_jsonl(f, parts) if parts > 1 else [None]
         units.extend(_Unit(f, i, len(spans), sp) for i, sp in enumerate(spans))
     return units
+
+
+def _part_counts(sizes: Sequence[int], jobs: int) -> list[int]:
+    """Into how many parts :func:`_plan_units` cuts each file of these sizes (bytes) for
+    ``jobs`` workers (0 or 1: the file stays whole; a file that is not plain JSONL, or that
+    has fewer lines, gets fewer parts than this)."""
+    target = max(UNIT_MIN_BYTES, sum(sizes) // (2 * jobs))
+    return [min(UNIT_MAX_PARTS, size // target) for size in sizes]
+
+
+def _sizes(files: Sequence[Path]) -> list[int]:
+    return [f.stat().st_size for f in files]
 
 
 def _shard_to_ipc(path: str, out_dir: str, batch_hands: int,
@@ -753,17 +762,10 @@ def _default_jobs(n_files: int, sizes: Sequence[int] | None = None) -> int:
     cores = _usable_cores()
     if sizes is None:
         return max(1, min(cores, n_files))
-    total = sum(sizes)
-    if total < SERIAL_BELOW_BYTES:
+    if sum(sizes) < SERIAL_BELOW_BYTES:
         return 1
-    target = max(UNIT_MIN_BYTES, total // (2 * cores))
-    # (an estimate: a file that is not plain JSONL, or of one long line, stays one unit)
-    units = sum(max(1, min(UNIT_MAX_PARTS, size // target)) for size in sizes)
+    units = sum(max(1, parts) for parts in _part_counts(sizes, cores))  # (an upper bound)
     return max(1, min(cores, units))
-
-
-def _sizes(files: Sequence[Path]) -> list[int]:
-    return [f.stat().st_size for f in files]
 
 
 def _prune(w: _Writer, known: dict[str, str], files: list[Path],
