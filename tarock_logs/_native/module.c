@@ -17,6 +17,10 @@
 
 /* attribute names of the log's actions, interned at import */
 static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown, *s_note;
+static PyObject *s_bonus, *s_target, *s_level;
+/* "game" and the bonus names (a kontra's targets, SH_GAME and 1 + SH_TRULA ...), and the two
+ * sides, interned at import */
+static PyObject *sh_names[1 + SH_NBONUS], *s_side_m, *s_side_o;
 
 static int read_ints(PyObject *seq, int *out, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -971,6 +975,18 @@ done:
 
 /* ------------------------------------------------------------------------ a whole hand */
 
+/* The bonuses of slohand.h's SH_TRULA ... SH_BARVNI_VALAT, by name (announcements.ANN_BONUSES) */
+static const char *const SH_BONUS_NAMES[SH_NBONUS] = {"trula", "kralji", "pagat_ultimo",
+                                                      "kralj_ultimo", "valat", "barvni_valat"};
+
+/* the SH_ index of a bonus name (an exact str), or -1 */
+static int bonus_index(PyObject *v) {
+    if (!v || !PyUnicode_Check(v)) return -1;
+    for (int b = 0; b < SH_NBONUS; b++)
+        if (PyUnicode_CompareWithASCIIString(v, SH_BONUS_NAMES[b]) == 0) return b;
+    return -1;
+}
+
 /* Read the log's actions into sh_action records (slohand.h); 0, or -1 to decline (an action
  * without the fields, too many actions), -2 with an exception set. `kinds` maps a ``type`` to
  * its SH_ kind, `contracts` a contract code to its index. */
@@ -987,6 +1003,7 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
         x->type = SH_OTHER;
         x->seat = -1;
         x->arg = -1;
+        x->level = 0;
         x->ncards = 0;
         x->shown = 0;
         /* a class whose every instance has one type (its key in `kinds`: fastpath's
@@ -1056,6 +1073,48 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
             }
             Py_DECREF(v);
             break;
+        case SH_ANNOUNCE:
+            v = field(a, s_bonus);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            x->arg = bonus_index(v);
+            Py_DECREF(v);
+            break;
+        case SH_KONTRA: {
+            /* the target (None or "" is the game, as ``a.target or "game"``) and the level
+             * (None: not compared) */
+            v = field(a, s_target);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            int empty = v == Py_None || (PyUnicode_Check(v) && PyUnicode_GET_LENGTH(v) == 0);
+            if (empty || (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "game") == 0))
+                x->arg = SH_GAME;
+            else {
+                int b = bonus_index(v);
+                x->arg = b < 0 ? -1 : 1 + b;
+            }
+            Py_DECREF(v);
+            v = field(a, s_level);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            if (v == Py_None) {
+                x->level = 1 << 30;
+            } else if (PyLong_CheckExact(v)) {
+                long lv = PyLong_AsLong(v);
+                if (lv == -1 && PyErr_Occurred()) PyErr_Clear();
+                x->level = (lv < -1000 || lv > 1000) ? (lv < 0 ? -1000 : 1000) : (int)lv;
+            } else {
+                x->arg = -1; /* not an int: the Python's */
+            }
+            Py_DECREF(v);
+            break;
+        }
         case SH_DISCARD: {
             v = field(a, s_cards);
             if (!v) {
@@ -1251,9 +1310,37 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
             if (!v) goto fail;
             PyTuple_SET_ITEM(ret, s, v);
         }
-    return Py_BuildValue("(iiiiiNNONNiN)", r.contract, r.declarer, r.partner, r.called_king,
+    /* the announcements ((seat, bonus, side "M" or "O"), in the order made) and the kontras
+     * ((seat, target, level reached)) */
+    PyObject *anns = PyTuple_New(r.nann), *kons = PyTuple_New(r.nkontra);
+    if (!anns || !kons) {
+        Py_XDECREF(anns);
+        Py_XDECREF(kons);
+        goto fail;
+    }
+    for (int i = 0; i < r.nann; i++) {
+        PyObject *e = Py_BuildValue("(iOO)", r.ann[i][0], sh_names[1 + r.ann[i][1]],
+                                    r.ann[i][2] ? s_side_o : s_side_m);
+        if (!e) {
+            Py_DECREF(anns);
+            Py_DECREF(kons);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(anns, i, e);
+    }
+    for (int i = 0; i < r.nkontra; i++) {
+        PyObject *e = Py_BuildValue("(iOi)", r.kontra[i][0], sh_names[r.kontra[i][1]],
+                                    r.kontra[i][2]);
+        if (!e) {
+            Py_DECREF(anns);
+            Py_DECREF(kons);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(kons, i, e);
+    }
+    return Py_BuildValue("(iiiiiNNONNiNNN)", r.contract, r.declarer, r.partner, r.called_king,
                          r.talon_group, disc, packed, r.early ? Py_True : Py_False, masks, ret,
-                         r.first_card, records);
+                         r.first_card, records, anns, kons);
 fail_records:
     Py_XDECREF(recs);
     Py_XDECREF(wins);
@@ -1267,16 +1354,30 @@ fail:
 }
 
 /* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, os_scoring, klop, three,
- * contracts) -> bytes: the sh_config of slovenian_hand. `contracts` holds per contract (rank,
- * at_three, king_call, talon, declarer_leads, ends, os_kind, os_value, ann_stage, play rules
- * (9 ints as play_cards)). */
+ * barvni, round, contracts) -> bytes: the sh_config of slovenian_hand. `round` is the
+ * announcement round's (announcements, kontra_levels, klop_kontra, protection,
+ * valat_leads); `contracts` holds per contract (rank, at_three, king_call, talon,
+ * declarer_leads, ends, os_kind, os_value, ann_stage, play rules (9 ints as play_cards),
+ * has_bonuses, solo). */
 static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
     sh_config c;
     memset(&c, 0, sizeof c);
-    PyObject *rows;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiO", &c.n, &c.tricks_total, &c.table_ok,
-                          &c.check_taroks, &c.forced, &c.os_scoring, &c.klop, &c.three, &rows))
+    PyObject *rows, *round_o;
+    if (!PyArg_ParseTuple(args, "iiiiiiiiiOO", &c.n, &c.tricks_total, &c.table_ok,
+                          &c.check_taroks, &c.forced, &c.os_scoring, &c.klop, &c.three,
+                          &c.barvni, &round_o, &rows))
         return NULL;
+    int rv[5];
+    if (read_ints(round_o, rv, 5, "announcement round") != 5) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "announcement round: 5 ints expected");
+        return NULL;
+    }
+    c.announcements = rv[0];
+    c.kontra_levels = rv[1];
+    c.klop_kontra = rv[2];
+    c.protection = rv[3];
+    c.valat_leads = rv[4];
     PyObject *f = PySequence_Fast(rows, "contracts");
     if (!f) return NULL;
     Py_ssize_t nc = PySequence_Fast_GET_SIZE(f);
@@ -1288,15 +1389,16 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
     c.ncontracts = (int)nc;
     for (Py_ssize_t i = 0; i < nc; i++) {
         PyObject *row = PySequence_Fast_GET_ITEM(f, i);
-        int v[9];
+        int v[12];
         PyObject *rf = PySequence_Fast(row, "contract row");
-        if (!rf || PySequence_Fast_GET_SIZE(rf) != 10) {
+        if (!rf || PySequence_Fast_GET_SIZE(rf) != 12) {
             Py_XDECREF(rf);
             Py_DECREF(f);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 10 values");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 12 values");
             return NULL;
         }
-        for (int j = 0; j < 9; j++) {
+        for (int j = 0; j < 12; j++) {
+            if (j == 9) continue; /* the play rules */
             v[j] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(rf, j));
             if (v[j] == -1 && PyErr_Occurred()) {
                 Py_DECREF(rf);
@@ -1319,6 +1421,8 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
         c.os_kind[i] = v[6];
         c.os_value[i] = v[7];
         c.ann_stage[i] = v[8];
+        c.has_bonuses[i] = v[10];
+        c.solo[i] = v[11];
         if (c.talon[i] < 0 || c.talon[i] > 3 || v[8] < -1 || v[8] > 1) {
             Py_DECREF(f);
             PyErr_SetString(PyExc_ValueError, "contract row: talon 0..3, ann_stage -1..1");
@@ -1507,8 +1611,19 @@ PyMODINIT_FUNC PyInit__core(void) {
     s_cards = PyUnicode_InternFromString("cards");
     s_shown = PyUnicode_InternFromString("shown");
     s_note = PyUnicode_InternFromString("note");
+    s_bonus = PyUnicode_InternFromString("bonus");
+    s_target = PyUnicode_InternFromString("target");
+    s_level = PyUnicode_InternFromString("level");
+    sh_names[0] = PyUnicode_InternFromString("game");
+    for (int b = 0; b < SH_NBONUS; b++) {
+        sh_names[1 + b] = PyUnicode_InternFromString(SH_BONUS_NAMES[b]);
+        if (!sh_names[1 + b]) return NULL;
+    }
+    s_side_m = PyUnicode_InternFromString("M");
+    s_side_o = PyUnicode_InternFromString("O");
+    if (!sh_names[0] || !s_side_m || !s_side_o) return NULL;
     if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown ||
-        !s_note)
+        !s_note || !s_bonus || !s_target || !s_level)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

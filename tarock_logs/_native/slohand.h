@@ -1,23 +1,26 @@
 /* One whole clean Slovenian hand in C: the deal check, the bidding, the king call, the talon,
- * the discards, an announcement round in which nobody announces or doubles (passes and
- * "ležim" only), the card play and, under a ruleset scored by OpenSpiel's returns
- * (``openspiel-2.0``), the returns. Under the other rulesets the caller scores the tricks
- * (fastfacts and the reference score_facts, in Python). Tables of 3 and 4.
+ * the discards, the announcement round (announcements, kontras, "ležim" and the passes), the
+ * card play and, under a ruleset scored by OpenSpiel's returns (``openspiel-2.0``), the
+ * returns. Under the other rulesets the caller scores the tricks (fastfacts and the reference
+ * score_facts, in Python), with the announcements and kontras this returns. Tables of 3 and 4.
  *
  * The twin of the clean case of tarock_logs/rules/slovenian/fast/fastpath.py: SlovenianHand's
  * deal check (_deal_findings), _fast_bidding with _finish_bidding, _fast_exchange with
- * _discards_clean, _enter_announcements, _fast_ann_pass and the "ležim" of _before_play,
- * _play_cards and openspiel_hand_score. The Python stays the readable reference;
- * tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python fast path
- * would leave to the reference engine (a doubtful bid, an announcement or a kontra, any action
- * the reference would have to judge, any finding), and anything else unusual, makes this
- * decline: the caller then runs the Python fast path, which runs the reference for what it
- * does not take.
+ * _discards_clean, _enter_announcements, the round of AnnouncementsMixin (_ann_pass,
+ * _announce, _ann_problem, _kontra_problem, _advance_stage) where it reports nothing,
+ * _play_cards under the play rules the announcements leave (_play_rules, _first_leader) and
+ * openspiel_hand_score. The Python stays the readable reference;
+ * tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python would
+ * report (a doubtful bid, an announcement or a kontra out of turn or not allowed, any finding)
+ * or leave to the reference engine, and anything else unusual, makes this decline: the caller
+ * then runs the Python fast path, which runs the reference for what it does not take.
  *
  * Vocabulary: the talon is the six cards dealt face down; the declarer takes one of its groups
  * and lays away (discards) as many cards; in klop nobody declares and the first six tricks each
  * take a talon card (a gift). "Ležim" ("I lie") is the declarer's word that he announces
- * nothing more; "v redu" (a pass) a defender's. Seats follow cards.h and cardloop.h.
+ * nothing more; "v redu" (a pass) a defender's. A kontra doubles the game or an announced
+ * bonus (re, sub and mord double it again, by turns of the sides). Seats follow cards.h and
+ * cardloop.h.
  *
  * Depends on cards.h, cardloop.h and openspiel.h only (no Python): module.c reads the log.
  */
@@ -40,17 +43,29 @@ enum {
     SH_DISCARD = 4,
     SH_PLAY = 5,
     SH_LEZIM = 6,
-    SH_OTHER = 7
+    SH_ANNOUNCE = 7,
+    SH_KONTRA = 8,
+    SH_OTHER = 9
 };
+
+/* the bonuses that may be announced (announcements.ANN_BONUSES), in that order; a kontra's
+ * target is SH_GAME or 1 + a bonus */
+#define SH_NBONUS 6
+enum { SH_TRULA = 0, SH_KRALJI, SH_PAGAT_ULTIMO, SH_KRALJ_ULTIMO, SH_VALAT, SH_BARVNI_VALAT };
+#define SH_GAME 0
+#define SH_MAX_KONTRAS 16
 
 /* One action of the log: its kind and seat, and for a bid the contract index (-1: not a
  * contract), a call or a card its card id (-1: not a card of the pack), a talon pick its group
- * (-1: not an int); a discard's cards (``ncards`` tokens, -1 when one is not a card of the pack)
- * and the taroks it shows (unknown tokens left out: they match no card). */
+ * (-1: not an int), an announcement its bonus (SH_TRULA ..., -1: not one of them), a kontra
+ * its target (SH_GAME or 1 + a bonus, -1: neither) with ``level`` its level as recorded; a
+ * discard's cards (``ncards`` tokens, -1 when one is not a card of the pack) and the taroks it
+ * shows (unknown tokens left out: they match no card). */
 typedef struct {
     int type;
     int seat;
     int arg;
+    int level;
     int ncards;
     int cards[6];
     tk_set shown;
@@ -67,6 +82,7 @@ typedef struct {
     int os_scoring;     /* scored by OpenSpiel's returns (else the caller scores) */
     int ncontracts;
     int klop, three;    /* the indexes of klop and three */
+    int barvni;         /* the index of barvni valat (-1: none) */
     int rank[SH_MAX_CONTRACTS];
     int at_three[SH_MAX_CONTRACTS];
     int king_call[SH_MAX_CONTRACTS];
@@ -79,6 +95,15 @@ typedef struct {
      * the play), 0 it opens with the declarer's turn, 1 with the defenders' (klop: everyone's) */
     int ann_stage[SH_MAX_CONTRACTS];
     tk_rules rules[SH_MAX_CONTRACTS];     /* the play rules of each contract */
+    /* the announcement round (announcements.py): the ruleset's switches, and per contract
+     * whether it has bonuses (Rules.has_bonuses) and is a solo (barvni valat announceable) */
+    int announcements;       /* bonuses may be announced */
+    int kontra_levels;       /* 0: no kontra; 1 kontra, 2 re, 3 sub, 4 mord */
+    int klop_kontra;         /* the one kontra on klop */
+    int protection;          /* announced ultimo cards are protected (spec 8.4(c)) */
+    int valat_leads;         /* announced valat: the declarer leads */
+    int has_bonuses[SH_MAX_CONTRACTS];
+    int solo[SH_MAX_CONTRACTS];
 } sh_config;
 
 typedef struct {
@@ -94,6 +119,12 @@ typedef struct {
     int early;
     tk_trick tricks[TK_MAX_TRICKS];
     int returns[4];
+    /* the announcements in the order made (seat, bonus, side: 0 the declarer's, 1 the
+     * defenders') and the kontras (seat, target, level reached) */
+    int nann;
+    int ann[SH_NBONUS][3];
+    int nkontra;
+    int kontra[SH_MAX_KONTRAS][3];
 } sh_result;
 
 /* The deal check's usual case (SlovenianHand._deal_is_clean): a table size of the ruleset, the
@@ -265,57 +296,141 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     }
 #undef SH_ENTER_ANNOUNCEMENTS
 
-    /* ---- the announcement round when nobody announces or doubles (_fast_ann_pass, the
-     * "ležim" of _before_play): the declarer's turn (stage 0), the defenders' in order
-     * (stage 1; in klop everyone's), and the declarer's reply (stage 2), which needs an
-     * announcement or a kontra to double and so never comes here (stage 3: the play). The
-     * first card ends the round without a word (spec 7.5). */
+    /* ---- the announcement round (AnnouncementsMixin; the Python fast path's _before_play
+     * and _fast_ann_pass), its clean case: the declarer's turn (stage 0: his announcements,
+     * closed by "ležim" or a pass), the other seats in order from P1 (stage 1: their
+     * announcements and kontras, each closed by "v redu", a pass; in klop everyone's, for the
+     * one kontra on klop), the declarer's reply when he has something to double (stage 2),
+     * then the play (stage 3). The first card ends the round without a word (spec 7.5). Any
+     * action the reference would report (out of turn, a bonus that may not be announced, a
+     * kontra that may not be given, ...) and this declines. */
+    int ann_seat[SH_NBONUS], ann_side[SH_NBONUS]; /* -1: not announced */
+    int kon[1 + SH_NBONUS];                       /* the kontra level reached per target */
+    for (int b = 0; b < SH_NBONUS; b++) ann_seat[b] = ann_side[b] = -1;
+    for (int t = 0; t <= SH_NBONUS; t++) kon[t] = 0;
+    r->nann = 0;
+    r->nkontra = 0;
+    const int klop = declarer < 0;
+    /* the side of a seat: 0 the declarer's (declarer and partner), 1 the defenders' */
+#define SH_SIDE(s) ((!klop && ((s) == declarer || (s) == partner)) ? 0 : 1)
+    /* a kontra on target t: the level it doubles now (the barvni valat and the game are one
+     * item, _kontra_item) */
+#define SH_KONTRA_CUR(t)                                                                        \
+    ((((t) == SH_GAME || (t) == 1 + SH_BARVNI_VALAT) &&                                         \
+      (contract == c->barvni || ann_seat[SH_BARVNI_VALAT] >= 0))                               \
+         ? (kon[SH_GAME] > kon[1 + SH_BARVNI_VALAT] ? kon[SH_GAME] : kon[1 + SH_BARVNI_VALAT]) \
+         : kon[(t)])
     if (phase == PH_ANN) {
-        int stage = ann_stage, lezim = stage == 1 && declarer >= 0, done_mask = 0;
-        int others = 0; /* the active seats other than the declarer */
+        int stage = ann_stage, lezim = stage == 1 && !klop, done_mask = 0;
+        int others = 0; /* the seats of stage 1: the active seats other than the declarer */
         for (int s = 0; s < n; s++)
             if (s != declarer) others |= 1 << s;
+        const int maxl = klop ? 1 : c->kontra_levels;
         while (k < nacts) {
             const sh_action *a = &acts[k];
             if (a->type == SH_PLAY) break;
             int seat = a->seat;
+            if (seat < 0 || seat >= n) return -1;
+            /* _ann_turn: whose turn it is (-1: nobody's) */
+            int turn = -1;
+            if (stage == 0 || stage == 2) {
+                turn = declarer;
+            } else if (stage == 1) {
+                for (int i = 0; i < n; i++) {
+                    int s = (p1 + i) % n;
+                    if ((others & (1 << s)) && !(done_mask & (1 << s))) {
+                        turn = s;
+                        break;
+                    }
+                }
+            }
             int advance = 0;
-            if (a->type == SH_PASS) {
+            if (a->type == SH_PASS) { /* _ann_pass */
                 if (stage == 0 || stage == 2) {
-                    if (declarer < 0 || seat != declarer) return -1;
+                    if (klop || seat != declarer) return -1;
                     if (stage == 0) {
                         lezim = 1;
                         stage = 1;
                     } else {
                         stage = 3;
                     }
-                    advance = done_mask != 0 || stage != 1;
                 } else if (stage == 1) {
-                    /* the next defender in order from P1 who has not spoken */
-                    int first = -1, left = 0;
-                    for (int i = 0; i < n; i++) {
-                        int s = (p1 + i) % n;
-                        if (!(others & (1 << s)) || (done_mask & (1 << s))) continue;
-                        if (first < 0) first = s;
-                        left++;
-                    }
-                    if (first < 0 || seat != first) return -1;
+                    if (seat != turn) return -1;
                     done_mask |= 1 << seat;
-                    advance = left == 1;
                 } else {
                     return -1;
                 }
+                advance = 1;
             } else if (a->type == SH_LEZIM) {
-                if (declarer < 0 || seat != declarer || lezim) return -1;
+                if (klop || seat != declarer || lezim) return -1;
                 lezim = 1;
                 if (stage == 0) stage = 1;
-                advance = done_mask != 0 || stage != 1;
+                advance = 1;
+            } else if (a->type == SH_ANNOUNCE) { /* _ann_problem, then _announce's checks */
+                int b = a->arg, side = SH_SIDE(seat);
+                if (b < 0 || !c->announcements || klop || !c->has_bonuses[contract]) return -1;
+                if (b == SH_KRALJ_ULTIMO && !(c->king_call[contract] && n == 4)) return -1;
+                if (b == SH_BARVNI_VALAT && !(c->solo[contract] || n == 3)) return -1;
+                if ((b == SH_VALAT || b == SH_BARVNI_VALAT) && seat != declarer) return -1;
+                if (side == 1 && b > SH_PAGAT_ULTIMO) return -1; /* BOTH_SIDES_BONUSES */
+                if (ann_seat[SH_BARVNI_VALAT] >= 0 || (b == SH_BARVNI_VALAT && r->nann > 0))
+                    return -1;
+                if (ann_seat[b] >= 0) return -1;
+                if (!lezim && seat != declarer) return -1;
+                if (lezim && seat == declarer && stage != 0) return -1;
+                if (turn >= 0 && turn != seat) return -1;
+                if (b == SH_PAGAT_ULTIMO || b == SH_KRALJ_ULTIMO) { /* the side holds the card */
+                    int card = b == SH_PAGAT_ULTIMO ? TK_PAGAT : called_king;
+                    if (card < 0) return -1;
+                    int held = 0;
+                    for (int s = 0; s < n; s++)
+                        if (SH_SIDE(s) == side && (hands[s] & TK_BIT(card))) held = 1;
+                    if (!held) return -1;
+                }
+                ann_seat[b] = seat;
+                ann_side[b] = side;
+                r->ann[r->nann][0] = seat;
+                r->ann[r->nann][1] = b;
+                r->ann[r->nann][2] = side;
+                r->nann++;
+            } else if (a->type == SH_KONTRA) { /* _kontra_problem, then _announce's checks */
+                int t = a->arg;
+                if (t < 0 || c->kontra_levels == 0 || (klop && !c->klop_kontra)) return -1;
+                if (t != SH_GAME && ann_seat[t - 1] < 0) return -1;
+                int cur = SH_KONTRA_CUR(t);
+                if (a->level <= cur || cur + 1 > maxl) return -1;
+                if (!klop) {
+                    int owner = t == SH_GAME ? 0 : ann_side[t - 1];
+                    int giver = (cur + 1) % 2 == 0 ? owner : 1 - owner;
+                    if (SH_SIDE(seat) != giver || (giver == 0 && seat != declarer)) return -1;
+                    if (!lezim) return -1;
+                }
+                if (turn >= 0 && turn != seat) return -1;
+                if (r->nkontra >= SH_MAX_KONTRAS) return -1;
+                kon[t] = cur + 1;
+                r->kontra[r->nkontra][0] = seat;
+                r->kontra[r->nkontra][1] = t;
+                r->kontra[r->nkontra][2] = cur + 1;
+                r->nkontra++;
             } else {
-                return -1; /* an announcement, a kontra, anything else: the Python's */
+                return -1; /* anything else: the Python's */
             }
             k++;
             if (advance) { /* _advance_stage */
-                if (stage == 1 && (done_mask & others) == others) stage = 3; /* no reply */
+                if (stage == 1 && (done_mask & others) == others) {
+                    /* the declarer's reply, when he has something he may double */
+                    int reply = 0;
+                    for (int t = 0; !klop && t <= SH_NBONUS && !reply; t++) {
+                        if (t != SH_GAME && ann_seat[t - 1] < 0) continue;
+                        if (c->kontra_levels == 0) break;
+                        int cur = SH_KONTRA_CUR(t);
+                        if (cur + 1 > c->kontra_levels) continue;
+                        int owner = t == SH_GAME ? 0 : ann_side[t - 1];
+                        int giver = (cur + 1) % 2 == 0 ? owner : 1 - owner;
+                        if (giver == 0) reply = 1;
+                    }
+                    stage = reply ? 2 : 3;
+                }
                 if (stage >= 3) {
                     phase = PH_PLAY;
                     break;
@@ -324,9 +439,17 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
         }
         phase = PH_PLAY; /* the first card ends the round */
     }
+#undef SH_KONTRA_CUR
+#undef SH_SIDE
     if (phase != PH_PLAY || k >= nacts) return -1;
+    if (c->os_scoring && (r->nann || r->nkontra)) return -1; /* (OpenSpiel has neither) */
 
-    /* ---- the card play (cardloop.h) */
+    /* ---- the card play (cardloop.h), under the play rules the announcements leave
+     * (HandFields._play_rules, _first_leader): an announced barvni valat plays by the
+     * colour-valat rules and ends at the declarer's first lost trick; announced pagat and
+     * king ultimo protect those cards (under announced_card_protection); the declarer leads
+     * after an announced barvni valat, and after an announced valat under
+     * announced_valat_declarer_leads */
     int seat[TK_NCARDS], card[TK_NCARDS], ncards = nacts - k;
     if (ncards > TK_NCARDS) return -1;
     for (int i = 0; i < ncards; i++) {
@@ -335,6 +458,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
         seat[i] = a->seat;
         card[i] = a->arg;
     }
+    const int barvni_ann = ann_seat[SH_BARVNI_VALAT] >= 0;
     tk_play p;
     p.nseats = n;
     for (int s = 0; s < n; s++) {
@@ -343,11 +467,21 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     }
     for (int s = n; s < TK_MAX_SEATS; s++) p.order_len[s] = 0;
     p.rules = c->rules[contract];
+    if (barvni_ann) p.rules.colour_valat = 1;
+    if (c->protection && !p.rules.negative) {
+        int np = 0;
+        if (ann_seat[SH_PAGAT_ULTIMO] >= 0) p.rules.protected_[np++] = TK_PAGAT;
+        if (ann_seat[SH_KRALJ_ULTIMO] >= 0 && called_king >= 0)
+            p.rules.protected_[np++] = called_king;
+    }
     p.tricks_total = c->tricks_total;
     p.declarer = declarer;
     p.ends_on_win = (c->ends[contract] & 1) != 0;
-    p.ends_on_loss = (c->ends[contract] & 2) != 0;
-    int leader = (declarer >= 0 && c->declarer_leads[contract]) ? declarer : p1;
+    p.ends_on_loss = (c->ends[contract] & 2) != 0 || barvni_ann;
+    int leader = p1;
+    if (declarer >= 0 &&
+        (c->declarer_leads[contract] || barvni_ann || (ann_seat[SH_VALAT] >= 0 && c->valat_leads)))
+        leader = declarer;
     int early = 0;
     int nt = tk_play_cards(&p, hands, leader, seat, card, ncards, r->tricks, &early);
     if (nt < 0) return -1;

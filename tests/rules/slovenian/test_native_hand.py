@@ -1,9 +1,10 @@
 """The native whole hand (``tarock_logs/_native/slohand.h``) against the Python steps of the
 fast path it stands in for, and against the reference engine.
 
-Under a ruleset scored by OpenSpiel's returns with no announcement round (``openspiel-2.0``),
 ``fastpath.fast_replay`` plays a clean hand in one C call: the deal check, the bidding, the
-king call, the talon, the discards, the cards and the returns. The property: where the C takes
+king call, the talon, the discards, the announcement round (announcements and kontras
+included), the cards and, under ``openspiel-2.0``, OpenSpiel's returns (else the tricks are
+scored in Python from what the C returns). The property: where the C takes
 a hand, the Python steps take it too, with the same score (items, totals, carry), the same
 tricks (as views, as columns, as the reference's Trick records), and the reference engine
 finds nothing wrong with the hand and scores it the same; a hand with one planted illegal
@@ -228,10 +229,113 @@ def test_only_frozen_classes_of_one_type_are_read_by_class() -> None:
 
     class OtherKind(BaseModel):
         model_config = ConfigDict(frozen=True)
-        type: Literal["announce"]
+        type: Literal["claim"]
 
     for cls in (m.Play, m.Bid, Mutable, TwoTypes, OtherKind, int):
         fastpath._learn_action_class(cls)
     kinds = fastpath._SH_KINDS
     assert kinds[m.Play] == kinds["play"] and kinds[m.Bid] == kinds["bid"]
     assert not {Mutable, TwoTypes, OtherKind, int} & set(kinds)
+
+
+#: ruleset options that change the announcement round or the play after it
+ROUND_OPTIONS = (
+    {},
+    {"kontra_levels": 4},
+    {"kontra_levels": 2, "announced_card_protection": False},
+    {"announced_valat_declarer_leads": False, "solo_brez_bonuses": False},
+    {"lezim_without_bonuses": "none", "klop_kontra": False},
+    {"announcements": False, "kontra_levels": 3},
+    {"kontra_levels": 0},
+)
+
+
+@pytest.mark.parametrize(
+    "options", ROUND_OPTIONS, ids=lambda o: ",".join(map(str, o)) or "tournament"
+)
+def test_announcements_and_kontras_take_the_native_whole_hand_alike(
+    options: dict[str, Any],
+) -> None:
+    """Spec 7 (the announcement round): random legal hands of every contract, at tables of 3
+    and 4, under ruleset options that change the round (kontra levels up to mord, no
+    protection of announced cards, no ležim, no kontra on klop, no announcements, ...): where
+    the C takes a hand with announcements or kontras, the Python steps take it alike and the
+    reference finds it clean (``_both``); the C takes most of them."""
+    from tarock_logs.rules.slovenian.contracts import CONTRACTS
+    from tests.rules.slovenian.randomgame import contract_game
+
+    rules = Rules(ENGINE.ruleset("tournament", options or None))
+    announced = taken = 0
+    for n in (3, 4):
+        for contract in CONTRACTS:
+            for seed in range(12):
+                game = contract_game(seed, n, "tournament", contract, [seed % 2] * n, options)
+                if game is None:
+                    continue
+                h, actions = game
+                loud = any(a.type in ("announce", "kontra") for a in actions)
+                took = _both(rules, n, h.dealer, h.dealt, h.talon, actions, [seed % 2] * n)
+                announced += loud
+                taken += took and loud
+    if rules.announcements or rules.kontra_levels:
+        assert announced >= 40
+        assert taken >= 0.75 * announced
+
+
+def _mutate_round(rng: random.Random, h0: Any, actions: list[Action]) -> list[Action]:
+    """One change in the announcement round: an announcement of another bonus or by another
+    seat, a kontra on another target, at another level or by another seat, a pass or ležim by
+    another seat, an action of the round dropped or said twice."""
+    first = next((i for i, a in enumerate(actions) if a.type == "play"), len(actions))
+    start = max((i + 1 for i, a in enumerate(actions[:first])
+                 if a.type in ("bid", "call", "talon", "discard")), default=0)  # fmt: skip
+    i = rng.randrange(start, first + 1) if first > start else first
+    out = list(actions)
+    seat = rng.randrange(h0.table_size)
+    bonus = rng.choice(("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat",
+                        "barvni_valat", "bogus"))  # fmt: skip
+    kind = rng.randrange(6)
+    if kind == 0:
+        out.insert(i, Action("announce", seat, bonus=bonus))
+    elif kind == 1:
+        target = rng.choice(("game", "game", bonus))
+        out.insert(i, Action("kontra", seat, target=target, level=rng.choice((1, 1, 2, 3))))
+    elif kind == 2:
+        out.insert(i, Action(rng.choice(("pass", "lezim")), seat))
+    elif kind == 3 and i < first:
+        del out[i]
+    elif kind == 4 and i < first:
+        out.insert(i, out[i])
+    else:
+        out.insert(i, Action("kontra", seat, target="game", level=None))
+    return out
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize(
+    "options", ROUND_OPTIONS[:3], ids=lambda o: ",".join(map(str, o)) or "tournament"
+)
+def test_a_changed_announcement_round_is_taken_only_when_clean(
+    n: int, options: dict[str, Any]
+) -> None:
+    """Spec 7.2-7.5: one change in the announcement round (a bonus that may not be announced,
+    by a seat whose turn it is not or on the wrong side, a kontra that may not be given or
+    at the wrong level, a pass out of turn, an action dropped or repeated): where the C takes
+    the hand, the reference finds nothing wrong with it; most are declined."""
+    from tests.rules.slovenian.randomgame import contract_game
+
+    rules = Rules(ENGINE.ruleset("tournament", options or None))
+    declined = tried = 0
+    for seed in range(300):
+        rng = random.Random(7000 + seed)
+        contract = rng.choice(
+            ("three", "two", "one", "solo_three", "solo_one", "solo_brez", "klop")
+        )
+        game = contract_game(seed, n, "tournament", contract, None, options)
+        if game is None:
+            continue
+        h, actions = game
+        bad = _mutate_round(rng, h, actions)
+        tried += 1
+        declined += not _both(rules, n, h.dealer, h.dealt, h.talon, bad, [0] * n)
+    assert tried >= 200 and declined >= 0.5 * tried

@@ -581,6 +581,7 @@ def fast_replay(
 #: one type for all their instances (the C then takes the kind from an action's class).
 _SH_KINDS: Final[dict[str | type, int]] = {
     "pass": 0, "bid": 1, "call": 2, "talon": 3, "discard": 4, "play": 5, "lezim": 6,
+    "announce": 7, "kontra": 8,
 }  # fmt: skip
 #: the action classes :func:`_learn_action_class` has looked at
 _SEEN_CLASSES: Final[set[type]] = set()
@@ -610,12 +611,12 @@ _CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_C
 def native_whole_hand(rules: Rules, table_size: int) -> bool:
     """Whether :func:`fast_replay` plays a clean hand of ``rules`` at a table of
     ``table_size`` in one native call (``_native/slohand.h``): the deal check, the bidding,
-    the king call, the talon and the discards, an announcement round in which nobody
-    announces or doubles, the cards and (under ``openspiel-2.0``) OpenSpiel's returns; under
-    the other rulesets the tricks are then scored in Python (:func:`.fastfacts.fast_hand_facts`
-    and the reference ``score_facts``). That is the case at tables of 3 and 4 when the native
-    core is there; other hands (announcements, kontras, anything doubtful, a table of 5) take
-    the steps below in Python."""
+    the king call, the talon and the discards, the announcement round (announcements, kontras,
+    "ležim" and the passes, where the reference reports nothing), the cards and (under
+    ``openspiel-2.0``) OpenSpiel's returns; under the other rulesets the tricks are then
+    scored in Python (:func:`.fastfacts.fast_hand_facts` and the reference ``score_facts``).
+    That is the case at tables of 3 and 4 when the native core is there; other hands
+    (anything doubtful, a table of 5) take the steps below in Python."""
     return _native_config(rules, table_size) is not None
 
 
@@ -644,7 +645,7 @@ def _config_key(rules: Rules) -> tuple[Any, ...]:
             rules.klop_kontra, rules.lezim_always, rules.solo_brez_bonuses, rules.table_sizes,
             rules.redeal_without_taroks, rules.discard_only_if_forced, rules.pagat_in_berac,
             rules.pagat_last_tarok, rules.overtake_by_rank, rules.emperor_always,
-            rules.protect_either)  # fmt: skip
+            rules.protect_either, rules.protection, rules.announced_valat_leads)  # fmt: skip
 
 
 def _ann_stage(rules: Rules, code: str) -> int:
@@ -677,7 +678,7 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
         value = CONTRACT_VALUES.get(code, 0)
         rows.append((row.rank, int(row.at_three), int(row.king_call), row.talon,
                      int(row.declarer_leads), ends, kind, value, _ann_stage(rules, code),
-                     play))  # fmt: skip
+                     play, int(rules.has_bonuses(code)), int(row.solo)))  # fmt: skip
     cfg: bytes = core.slovenian_config(
         table_size,
         48 // table_size,
@@ -687,8 +688,12 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
         int(rules.openspiel_scoring),
         _CONTRACT_INDEX["klop"],
         _CONTRACT_INDEX["three"],
+        _CONTRACT_INDEX.get("barvni_valat", -1),
+        # the announcement round (announcements.py)
+        (int(rules.announcements), rules.kontra_levels, int(rules.klop_kontra),
+         int(rules.protection), int(rules.announced_valat_leads)),
         rows,
-    )
+    )  # fmt: skip
     return cfg
 
 
@@ -701,10 +706,10 @@ class FinishedHand:
     back (``end_hand``), what :class:`HandTricks` reads (the trick order from each seat, the
     contract, the talon) and what the scoring facts are read from
     (:func:`.fastfacts.fast_hand_facts`): the seats, the contract and its declarer, partner
-    and called king, the talon taken and the discards, the radelci and misdeal counts before
-    the hand. Nobody announced or doubled (the native call takes no such hand), nothing was
-    claimed or recorded as irregular. The reference state is rebuilt only when asked for
-    (``FastReplay.rebuild``)."""
+    and called king, the talon taken and the discards, the announcements and kontras of the
+    round, the radelci and misdeal counts before the hand. Nothing was claimed or recorded
+    as irregular (the native call takes no such hand). The reference state is rebuilt only
+    when asked for (``FastReplay.rebuild``)."""
 
     __slots__ = ("_order", "active", "ann", "called_king", "claim", "contract", "dealer",
                  "declarer", "discards", "ended_early", "irregularities", "king_in_talon",
@@ -778,7 +783,8 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
                                _CONTRACT_INDEX, _CID, _CARD)  # fmt: skip
     if res is None:
         return None
-    ci, declarer, partner, king, group, discards, packed, early, masks, returns, _, recs = res
+    (ci, declarer, partner, king, group, discards, packed, early, masks, returns, _, recs,
+     anns, kontras) = res  # fmt: skip
     contract = _CONTRACT_CODES[ci]
     n = inputs.table_size
     rules = inputs.rules
@@ -813,6 +819,11 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
             info.taken = info.talon[group * take : (group + 1) * take]
         info.discards = tuple([_CARD[x] for x in discards])
     info.ended_early = early
+    if anns:  # the announcements and kontras of the round, as the reference keeps them
+        info.ann = {bonus: (seat, side) for seat, bonus, side in anns}
+    if kontras:
+        info.kontra = {target: level for _, target, level in kontras}
+        info.kontra_list = kontras
     info.radelci_before = (tuple([max(0, int(x)) for x in inputs.radelci]) + (0,) * n)[:n]
     info.misdeals_before = (tuple(inputs.misdeals) + (0,) * n)[:n]
     recs, wins = recs  # the trick records, made by the C from the tokens of _CARD
