@@ -12,6 +12,7 @@
 #include "openspiel.h"
 #include "royalloop.h"
 #include "slohand.h"
+#include "lane.h"
 #include "solver.h"
 #include "zrloop.h"
 
@@ -1174,6 +1175,121 @@ static int read_hand_actions(PyObject *actions_o, PyObject *kinds, PyObject *con
     return rc;
 }
 
+/* The Python value of a hand slohand.h played (see slovenian_hand below): ``tokens`` the 54
+ * card tokens by id (None: no trick records). */
+static PyObject *sh_result_py(const sh_config *c, const sh_result *r, PyObject *tokens) {
+    PyObject *packed = PyBytes_FromStringAndSize(NULL, 7 * r->ntricks);
+    if (!packed) return NULL;
+    unsigned char *b = (unsigned char *)PyBytes_AS_STRING(packed);
+    for (int t = 0; t < r->ntricks; t++, b += 7) {
+        const tk_trick *tr = &r->tricks[t];
+        b[0] = (unsigned char)tr->leader;
+        b[1] = (unsigned char)tr->winner;
+        b[2] = (unsigned char)tr->wi;
+        for (int j = 0; j < 4; j++) b[3 + j] = j < tr->n ? (unsigned char)tr->cards[j] : 255;
+    }
+    PyObject *disc = PyTuple_New(r->ndiscards);
+    /* the tricks' card masks are for the caller's scoring: none when the returns are here */
+    PyObject *masks = c->os_scoring ? (Py_INCREF(Py_None), Py_None) : PyTuple_New(r->ntricks);
+    PyObject *ret = c->os_scoring ? PyTuple_New(c->n) : (Py_INCREF(Py_None), Py_None);
+    /* the trick records (leader, [card tokens], winner) and winning indexes, for the caller's
+     * scoring, when it passed the tokens and the ruleset is not scored here */
+    int want = tokens != NULL && !c->os_scoring;
+    PyObject *recs = want ? PyList_New(r->ntricks) : NULL;
+    PyObject *wins = want ? PyList_New(r->ntricks) : NULL;
+    if (!disc || !masks || !ret || (want && (!recs || !wins))) {
+        Py_XDECREF(disc);
+        Py_XDECREF(masks);
+        Py_XDECREF(ret);
+        Py_XDECREF(recs);
+        Py_XDECREF(wins);
+        Py_DECREF(packed);
+        return NULL;
+    }
+    PyObject *records = NULL;
+    if (want) {
+        for (int t = 0; t < r->ntricks; t++) {
+            const tk_trick *tr = &r->tricks[t];
+            PyObject *cards = PyList_New(tr->n);
+            if (!cards) goto fail_records;
+            for (int j = 0; j < tr->n; j++) {
+                PyObject *tok = PyTuple_GET_ITEM(tokens, tr->cards[j]);
+                Py_INCREF(tok);
+                PyList_SET_ITEM(cards, j, tok);
+            }
+            PyObject *rec = Py_BuildValue("(iNi)", tr->leader, cards, tr->winner);
+            if (!rec) goto fail_records;
+            PyList_SET_ITEM(recs, t, rec);
+            PyObject *w = PyLong_FromLong(tr->wi);
+            if (!w) goto fail_records;
+            PyList_SET_ITEM(wins, t, w);
+        }
+        records = Py_BuildValue("(NN)", recs, wins);
+        recs = wins = NULL;
+        if (!records) goto fail;
+    } else {
+        Py_INCREF(Py_None);
+        records = Py_None;
+    }
+    for (int i = 0; i < r->ndiscards; i++) {
+        PyObject *v = PyLong_FromLong(r->discards[i]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(disc, i, v);
+    }
+    for (int t = 0; t < r->ntricks && masks != Py_None; t++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(r->tricks[t].mask);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(masks, t, v);
+    }
+    if (c->os_scoring)
+        for (int s = 0; s < c->n; s++) {
+            PyObject *v = PyLong_FromLong(r->returns[s]);
+            if (!v) goto fail;
+            PyTuple_SET_ITEM(ret, s, v);
+        }
+    /* the announcements ((seat, bonus, side "M" or "O"), in the order made) and the kontras
+     * ((seat, target, level reached)) */
+    PyObject *anns = PyTuple_New(r->nann), *kons = PyTuple_New(r->nkontra);
+    if (!anns || !kons) {
+        Py_XDECREF(anns);
+        Py_XDECREF(kons);
+        goto fail;
+    }
+    for (int i = 0; i < r->nann; i++) {
+        PyObject *e = Py_BuildValue("(iOO)", r->ann[i][0], sh_names[1 + r->ann[i][1]],
+                                    r->ann[i][2] ? s_side_o : s_side_m);
+        if (!e) {
+            Py_DECREF(anns);
+            Py_DECREF(kons);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(anns, i, e);
+    }
+    for (int i = 0; i < r->nkontra; i++) {
+        PyObject *e = Py_BuildValue("(iOi)", r->kontra[i][0], sh_names[r->kontra[i][1]],
+                                    r->kontra[i][2]);
+        if (!e) {
+            Py_DECREF(anns);
+            Py_DECREF(kons);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(kons, i, e);
+    }
+    return Py_BuildValue("(iiiiiNNONNiNNN)", r->contract, r->declarer, r->partner, r->called_king,
+                         r->talon_group, disc, packed, r->early ? Py_True : Py_False, masks, ret,
+                         r->first_card, records, anns, kons);
+fail_records:
+    Py_XDECREF(recs);
+    Py_XDECREF(wins);
+fail:
+    Py_DECREF(disc);
+    Py_DECREF(masks);
+    Py_DECREF(ret);
+    Py_DECREF(packed);
+    Py_XDECREF(records);
+    return NULL;
+}
+
 /* slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None
  * (decline) or (contract, declarer, partner, called king id, talon group, discard ids, tricks,
  * ended early, the tricks' card masks (None when the returns are given), returns (None
@@ -1240,117 +1356,7 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
     if (rc < 0) Py_RETURN_NONE;
     sh_result r;
     if (sh_play_hand(&c, dealer, hands, talon, acts, nacts, &r) < 0) Py_RETURN_NONE;
-    /* the result */
-    PyObject *packed = PyBytes_FromStringAndSize(NULL, 7 * r.ntricks);
-    if (!packed) return NULL;
-    unsigned char *b = (unsigned char *)PyBytes_AS_STRING(packed);
-    for (int t = 0; t < r.ntricks; t++, b += 7) {
-        const tk_trick *tr = &r.tricks[t];
-        b[0] = (unsigned char)tr->leader;
-        b[1] = (unsigned char)tr->winner;
-        b[2] = (unsigned char)tr->wi;
-        for (int j = 0; j < 4; j++) b[3 + j] = j < tr->n ? (unsigned char)tr->cards[j] : 255;
-    }
-    PyObject *disc = PyTuple_New(r.ndiscards);
-    /* the tricks' card masks are for the caller's scoring: none when the returns are here */
-    PyObject *masks = c.os_scoring ? (Py_INCREF(Py_None), Py_None) : PyTuple_New(r.ntricks);
-    PyObject *ret = c.os_scoring ? PyTuple_New(c.n) : (Py_INCREF(Py_None), Py_None);
-    /* the trick records (leader, [card tokens], winner) and winning indexes, for the caller's
-     * scoring, when it passed the tokens and the ruleset is not scored here */
-    int want = tokens != NULL && !c.os_scoring;
-    PyObject *recs = want ? PyList_New(r.ntricks) : NULL;
-    PyObject *wins = want ? PyList_New(r.ntricks) : NULL;
-    if (!disc || !masks || !ret || (want && (!recs || !wins))) {
-        Py_XDECREF(disc);
-        Py_XDECREF(masks);
-        Py_XDECREF(ret);
-        Py_XDECREF(recs);
-        Py_XDECREF(wins);
-        Py_DECREF(packed);
-        return NULL;
-    }
-    PyObject *records = NULL;
-    if (want) {
-        for (int t = 0; t < r.ntricks; t++) {
-            const tk_trick *tr = &r.tricks[t];
-            PyObject *cards = PyList_New(tr->n);
-            if (!cards) goto fail_records;
-            for (int j = 0; j < tr->n; j++) {
-                PyObject *tok = PyTuple_GET_ITEM(tokens, tr->cards[j]);
-                Py_INCREF(tok);
-                PyList_SET_ITEM(cards, j, tok);
-            }
-            PyObject *rec = Py_BuildValue("(iNi)", tr->leader, cards, tr->winner);
-            if (!rec) goto fail_records;
-            PyList_SET_ITEM(recs, t, rec);
-            PyObject *w = PyLong_FromLong(tr->wi);
-            if (!w) goto fail_records;
-            PyList_SET_ITEM(wins, t, w);
-        }
-        records = Py_BuildValue("(NN)", recs, wins);
-        recs = wins = NULL;
-        if (!records) goto fail;
-    } else {
-        Py_INCREF(Py_None);
-        records = Py_None;
-    }
-    for (int i = 0; i < r.ndiscards; i++) {
-        PyObject *v = PyLong_FromLong(r.discards[i]);
-        if (!v) goto fail;
-        PyTuple_SET_ITEM(disc, i, v);
-    }
-    for (int t = 0; t < r.ntricks && masks != Py_None; t++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(r.tricks[t].mask);
-        if (!v) goto fail;
-        PyTuple_SET_ITEM(masks, t, v);
-    }
-    if (c.os_scoring)
-        for (int s = 0; s < c.n; s++) {
-            PyObject *v = PyLong_FromLong(r.returns[s]);
-            if (!v) goto fail;
-            PyTuple_SET_ITEM(ret, s, v);
-        }
-    /* the announcements ((seat, bonus, side "M" or "O"), in the order made) and the kontras
-     * ((seat, target, level reached)) */
-    PyObject *anns = PyTuple_New(r.nann), *kons = PyTuple_New(r.nkontra);
-    if (!anns || !kons) {
-        Py_XDECREF(anns);
-        Py_XDECREF(kons);
-        goto fail;
-    }
-    for (int i = 0; i < r.nann; i++) {
-        PyObject *e = Py_BuildValue("(iOO)", r.ann[i][0], sh_names[1 + r.ann[i][1]],
-                                    r.ann[i][2] ? s_side_o : s_side_m);
-        if (!e) {
-            Py_DECREF(anns);
-            Py_DECREF(kons);
-            goto fail;
-        }
-        PyTuple_SET_ITEM(anns, i, e);
-    }
-    for (int i = 0; i < r.nkontra; i++) {
-        PyObject *e = Py_BuildValue("(iOi)", r.kontra[i][0], sh_names[r.kontra[i][1]],
-                                    r.kontra[i][2]);
-        if (!e) {
-            Py_DECREF(anns);
-            Py_DECREF(kons);
-            goto fail;
-        }
-        PyTuple_SET_ITEM(kons, i, e);
-    }
-    return Py_BuildValue("(iiiiiNNONNiNNN)", r.contract, r.declarer, r.partner, r.called_king,
-                         r.talon_group, disc, packed, r.early ? Py_True : Py_False, masks, ret,
-                         r.first_card, records, anns, kons);
-fail_records:
-    Py_XDECREF(recs);
-    Py_XDECREF(wins);
-fail:
-    Py_DECREF(disc);
-    Py_DECREF(masks);
-    Py_DECREF(ret);
-    Py_DECREF(packed);
-    Py_XDECREF(records);
-    return NULL;
+    return sh_result_py(&c, &r, tokens);
 }
 
 /* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, os_scoring, klop, three,
@@ -1566,6 +1572,422 @@ fail:
     return NULL;
 }
 
+
+/* ------------------------------------------------------------------ the ingest lane */
+
+/* lane_envelope(line) -> None or (start, stop): the bytes of the session record's "hands"
+ * array, when the line is one lane.h reads (ln_envelope: plain JSON, no key twice, no escape,
+ * every string of the hands plain ASCII); None: the careful reader reads the line. */
+static PyObject *py_lane_envelope(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    int hs = 0, he = 0, rc = -1;
+    if (buf.len < (1 << 30)) rc = ln_envelope((const unsigned char *)buf.buf, (int)buf.len, &hs, &he);
+    PyBuffer_Release(&buf);
+    if (rc < 0) Py_RETURN_NONE;
+    return Py_BuildValue("(ii)", hs, he);
+}
+
+/* a string of the line (ASCII) */
+static PyObject *ln_pystr(const unsigned char *s, ln_span sp) {
+    return PyUnicode_DecodeASCII((const char *)s + sp.off, sp.len, NULL);
+}
+
+/* the action_details row of action `i` (process.SCHEMAS["action_details"]: hand_id, idx, cards,
+ * shown, contract, talon_group, bonus, side, target, level, claim, meld, raises, params,
+ * note) with the values its model holds (defaults included), or Py_None when it has no field
+ * beyond seat, type and card (a pass, ležim, a king call, a card) */
+static PyObject *ln_details(const unsigned char *s, const ln_action *a, int i, PyObject *hand_id,
+                            PyObject *tokens) {
+    PyObject *v[15];
+    for (int j = 0; j < 15; j++) v[j] = Py_None;
+    PyObject *owned[3] = {NULL, NULL, NULL};
+    int no = 0;
+    switch (a->type) {
+    case SH_BID:
+        v[4] = owned[no++] = ln_pystr(s, a->str);
+        break;
+    case SH_TALON:
+        v[5] = owned[no++] = PyLong_FromLong(a->group);
+        break;
+    case SH_DISCARD: {
+        PyObject *cards = PyList_New(a->ncards), *shown = PyList_New(a->nshown);
+        owned[no++] = cards;
+        owned[no++] = shown;
+        if (!cards || !shown) goto fail;
+        for (int j = 0; j < a->ncards; j++) {
+            PyObject *t = PyTuple_GET_ITEM(tokens, a->cards[j]);
+            Py_INCREF(t);
+            PyList_SET_ITEM(cards, j, t);
+        }
+        for (int j = 0; j < a->nshown; j++) {
+            PyObject *t = PyTuple_GET_ITEM(tokens, a->shown[j]);
+            Py_INCREF(t);
+            PyList_SET_ITEM(shown, j, t);
+        }
+        v[2] = cards;
+        v[3] = shown;
+        break;
+    }
+    case SH_ANNOUNCE:
+        v[6] = owned[no++] = ln_pystr(s, a->str);
+        break;
+    case SH_KONTRA:
+        if (a->str.len) {
+            v[8] = owned[no++] = ln_pystr(s, a->str);
+        } else {
+            v[8] = sh_names[SH_GAME];
+        }
+        v[9] = owned[no++] = PyLong_FromLong(a->level);
+        break;
+    default:
+        Py_RETURN_NONE;
+    }
+    for (int j = 0; j < no; j++)
+        if (!owned[j]) goto fail;
+    v[0] = hand_id;
+    PyObject *idx = PyLong_FromLong(i);
+    if (!idx) goto fail;
+    v[1] = idx;
+    PyObject *row = PyTuple_New(15);
+    if (!row) {
+        Py_DECREF(idx);
+        goto fail;
+    }
+    for (int j = 0; j < 15; j++) {
+        if (j != 1) Py_INCREF(v[j]); /* (idx is handed over as it is) */
+        PyTuple_SET_ITEM(row, j, v[j]);
+    }
+    for (int j = 0; j < no; j++) Py_DECREF(owned[j]);
+    return row;
+fail:
+    for (int j = 0; j < no; j++) Py_XDECREF(owned[j]);
+    return NULL;
+}
+
+/* the index of a contract name in `contracts` (a tuple of str), or -1 */
+static int ln_contract(const unsigned char *s, ln_span sp, PyObject *contracts) {
+    Py_ssize_t n = PyTuple_GET_SIZE(contracts);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(contracts, i);
+        Py_ssize_t len;
+        const char *u = PyUnicode_AsUTF8AndSize(c, &len);
+        if (u && len == sp.len && memcmp(u, s + sp.off, len) == 0) return (int)i;
+        if (!u) PyErr_Clear();
+    }
+    return -1;
+}
+
+/* the SH_ bonus of a name of the line, or -1 */
+static int ln_bonus(const unsigned char *s, ln_span sp) {
+    for (int b = 0; b < SH_NBONUS; b++) {
+        int k = (int)strlen(SH_BONUS_NAMES[b]);
+        if (k == sp.len && memcmp(SH_BONUS_NAMES[b], s + sp.off, k) == 0) return b;
+    }
+    return -1;
+}
+
+#define LN_CANON_CAP (1 << 16)
+
+/* One hand through the lane: the checks that need the table (seats, sizes, the deal), the
+ * canonical JSON and its hash, the replay (slohand.h), and the Python values the store's
+ * rows are made of. NULL with an exception set, Py_None to decline, else the hand's tuple
+ * (see lane_hands). */
+static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_config *c,
+                            PyObject *contracts, PyObject *tokens, const char *const *tok,
+                            const int *toklen, const char *prefix, int nprefix,
+                            const char *suffix, int nsuffix, PyObject *sha256, PyObject *types,
+                            char *buf) {
+    const int n = c->n;
+    /* the structural checks of the reader that need the table (validate._Validator.structure,
+     * deal_checks): every seat at the table, a result per seat; the deal itself is judged by
+     * the replay's deal check (the whole pack, the sizes of the table) */
+    if (h->nseats != n || h->dealer >= n || h->nscores != n || (h->nrad >= 0 && h->nrad != n))
+        Py_RETURN_NONE;
+    for (int i = 0; i < h->nacts; i++)
+        if (h->acts[i].seat >= n) Py_RETURN_NONE;
+    for (int j = 0; j < h->nitems; j++)
+        if (h->items[j].seat >= n) Py_RETURN_NONE;
+    /* the replay */
+    sh_action acts[SH_MAX_ACTIONS];
+    for (int i = 0; i < h->nacts; i++) {
+        const ln_action *a = &h->acts[i];
+        sh_action *x = &acts[i];
+        x->type = a->type;
+        x->seat = a->seat;
+        x->arg = -1;
+        x->level = a->level;
+        x->ncards = 0;
+        x->shown = 0;
+        switch (a->type) {
+        case SH_BID: x->arg = ln_contract(s, a->str, contracts); break;
+        case SH_CALL: case SH_PLAY: x->arg = a->card; break;
+        case SH_TALON: x->arg = a->group; break;
+        case SH_ANNOUNCE: x->arg = ln_bonus(s, a->str); break;
+        case SH_KONTRA:
+            if (!a->str.len) {
+                x->arg = SH_GAME;
+            } else {
+                int b = ln_bonus(s, a->str);
+                x->arg = ln_is(&(ln_parser){s, 0, 0}, a->str, "game") ? SH_GAME : b < 0 ? -1 : 1 + b;
+            }
+            break;
+        case SH_DISCARD:
+            x->ncards = a->ncards;
+            for (int j = 0; j < a->ncards; j++) x->cards[j] = a->cards[j];
+            for (int j = 0; j < a->nshown; j++) x->shown |= TK_BIT(a->shown[j]);
+            break;
+        default: break;
+        }
+    }
+    tk_set hands[TK_MAX_SEATS] = {0}, talon_set = 0;
+    int hand_len[4] = {0};
+    for (int t = 0; t < n; t++) {
+        hands[t] = h->hand[t];
+        hand_len[t] = h->hand_len[t];
+    }
+    for (int j = 0; j < h->ntalon; j++) talon_set |= TK_BIT(h->talon[j]);
+    if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) Py_RETURN_NONE;
+    sh_result r;
+    if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) Py_RETURN_NONE;
+    int self_call = r.declarer >= 0 && r.called_king >= 0 &&
+                    (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
+    /* the canonical JSON, between the session's prefix and suffix, and its hash */
+    ln_out o = {buf, 0, LN_CANON_CAP};
+    ln_span deal, result;
+    ln_parser lp = {s, 0, 0};
+    if (ln_put(&o, prefix, nprefix) < 0 ||
+        ln_canonical(&o, &lp, h, tok, toklen, &deal, &result) < 0 ||
+        ln_put(&o, suffix, nsuffix) < 0)
+        Py_RETURN_NONE;
+    PyObject *doc = PyBytes_FromStringAndSize(buf, o.n);
+    if (!doc) return NULL;
+    PyObject *hasher = PyObject_CallOneArg(sha256, doc);
+    Py_DECREF(doc);
+    if (!hasher) return NULL;
+    PyObject *hand_id = PyObject_CallMethod(hasher, "hexdigest", NULL);
+    Py_DECREF(hasher);
+    if (!hand_id) return NULL;
+    PyObject *out = NULL, *replay = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
+    PyObject *scores = NULL, *items = NULL, *rad = NULL, *seats = NULL, *typs = NULL;
+    PyObject *cards = NULL, *details = NULL, *tricks = NULL, *talon_t = NULL;
+    talon_t = PyTuple_New(h->ntalon);
+    if (!talon_t) goto done;
+    for (int j = 0; j < h->ntalon; j++) {
+        PyObject *t = PyTuple_GET_ITEM(tokens, h->talon[j]);
+        Py_INCREF(t);
+        PyTuple_SET_ITEM(talon_t, j, t);
+    }
+    deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
+    result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
+    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    replay = sh_result_py(c, &r, tokens);
+    scores = PyTuple_New(n);
+    items = PyTuple_New(h->nitems);
+    rad = h->nrad >= 0 ? PyTuple_New(h->nrad) : (Py_INCREF(Py_None), Py_None);
+    seats = PyList_New(h->nacts);
+    typs = PyList_New(h->nacts);
+    cards = PyList_New(h->nacts);
+    details = PyList_New(0);
+    if (!deal_s || !result_s || !notes || !replay || !scores || !items || !rad || !seats ||
+        !typs || !cards || !details)
+        goto done;
+    for (int t = 0; t < n; t++) {
+        PyObject *v = PyLong_FromLongLong(h->scores[t]);
+        if (!v) goto done;
+        PyTuple_SET_ITEM(scores, t, v);
+    }
+    for (int j = 0; j < h->nitems; j++) {
+        PyObject *name = ln_pystr(s, h->items[j].item);
+        if (!name) goto done;
+        PyObject *e = h->items[j].seat >= 0
+                          ? Py_BuildValue("(NiL)", name, h->items[j].seat, h->items[j].value)
+                          : Py_BuildValue("(NOL)", name, Py_None, h->items[j].value);
+        if (!e) goto done;
+        PyTuple_SET_ITEM(items, j, e);
+    }
+    for (int t = 0; t < h->nrad; t++) {
+        PyObject *v = PyLong_FromLongLong(h->rad[t]);
+        if (!v) goto done;
+        PyTuple_SET_ITEM(rad, t, v);
+    }
+    for (int i = 0; i < h->nacts; i++) {
+        const ln_action *a = &h->acts[i];
+        PyObject *v = PyLong_FromLong(a->seat);
+        if (!v) goto done;
+        PyList_SET_ITEM(seats, i, v);
+        PyObject *ty = PyTuple_GET_ITEM(types, a->type);
+        Py_INCREF(ty);
+        PyList_SET_ITEM(typs, i, ty);
+        PyObject *cd = (a->type == SH_CALL || a->type == SH_PLAY) ? PyTuple_GET_ITEM(tokens, a->card)
+                                                                    : Py_None;
+        Py_INCREF(cd);
+        PyList_SET_ITEM(cards, i, cd);
+        PyObject *row = ln_details(s, a, i, hand_id, tokens);
+        if (!row) goto done;
+        if (row != Py_None && PyList_Append(details, row) < 0) {
+            Py_DECREF(row);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    /* the trick columns (HandTricks.rows): leader, winner, the seats from the leader, the
+     * cards, the card points in thirds (in klop the first six tricks take a talon card) */
+    {
+        int nt = r.ntricks;
+        PyObject *lead = PyList_New(nt), *win = PyList_New(nt), *tseats = PyList_New(nt);
+        PyObject *tcards = PyList_New(nt), *pts = PyList_New(nt);
+        tricks = Py_BuildValue("(NNNNN)", lead, win, tseats, tcards, pts);
+        if (!lead || !win || !tseats || !tcards || !pts || !tricks) goto done;
+        for (int t = 0; t < nt; t++) {
+            const tk_trick *tr = &r.tricks[t];
+            PyObject *ts = PyTuple_New(tr->n), *tc = PyTuple_New(tr->n);
+            if (!ts || !tc) {
+                Py_XDECREF(ts);
+                Py_XDECREF(tc);
+                goto done;
+            }
+            for (int j = 0; j < tr->n; j++) {
+                PyObject *st = PyLong_FromLong((tr->leader + j) % n);
+                if (!st) {
+                    Py_DECREF(ts);
+                    Py_DECREF(tc);
+                    goto done;
+                }
+                PyTuple_SET_ITEM(ts, j, st);
+                PyObject *cd = PyTuple_GET_ITEM(tokens, tr->cards[j]);
+                Py_INCREF(cd);
+                PyTuple_SET_ITEM(tc, j, cd);
+            }
+            int thirds = tk_thirds(tr->mask);
+            if (r.contract == c->klop && t < 6 && t < h->ntalon) thirds += tk_thirds(TK_BIT(h->talon[t]));
+            PyList_SET_ITEM(lead, t, PyLong_FromLong(tr->leader));
+            PyList_SET_ITEM(win, t, PyLong_FromLong(tr->winner));
+            PyList_SET_ITEM(tseats, t, ts);
+            PyList_SET_ITEM(tcards, t, tc);
+            PyList_SET_ITEM(pts, t, PyLong_FromLong(thirds));
+            if (PyErr_Occurred()) goto done;
+        }
+    }
+    out = Py_BuildValue("(OOOiiOiOOOOOOOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
+                        notes, h->nacts, self_call ? Py_True : Py_False, talon_t, replay, scores,
+                        items, rad, seats, typs, cards, details, tricks);
+done:
+    Py_DECREF(hand_id);
+    Py_XDECREF(deal_s);
+    Py_XDECREF(result_s);
+    Py_XDECREF(notes);
+    Py_XDECREF(replay);
+    Py_XDECREF(scores);
+    Py_XDECREF(items);
+    Py_XDECREF(rad);
+    Py_XDECREF(seats);
+    Py_XDECREF(typs);
+    Py_XDECREF(cards);
+    Py_XDECREF(details);
+    Py_XDECREF(tricks);
+    Py_XDECREF(talon_t);
+    return out;
+}
+
+/* lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256, types) ->
+ * None (decline: the careful path reads the session) or a tuple with one entry per hand of
+ * the "hands" array at line[start:stop] (lane_envelope):
+ *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, self call,
+ *    the talon's tokens, the replay (as slovenian_hand gives it), recorded scores, recorded items (item, seat,
+ *    value), recorded radelci after (or None), the actions' seats, types and cards, the
+ *    action_details rows, the trick columns (leaders, winners, seats, cards, thirds)).
+ * `config` is a slovenian_config; `contracts` the contract codes by index; `tokens` the 54
+ * card tokens by id; the content hash is sha256(prefix + canonical hand + suffix), hex;
+ * `types` the 9 action type names by slohand.h kind. Any hand the lane does not read, a hand
+ * number twice, and it declines. */
+static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int hs, he;
+    PyObject *config_o, *contracts, *tokens, *sha256, *types;
+    Py_buffer prefix, suffix;
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!y*y*OO!", &buf, &hs, &he, &PyBytes_Type, &config_o,
+                          &PyTuple_Type, &contracts, &PyTuple_Type, &tokens, &prefix, &suffix,
+                          &sha256, &PyTuple_Type, &types))
+        return NULL;
+    PyObject *out = NULL;
+    char *canon = NULL;
+    ln_hand *h = NULL;
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
+        PyTuple_GET_SIZE(tokens) != TK_NCARDS || PyTuple_GET_SIZE(types) != SH_OTHER ||
+        hs < 0 || he > buf.len || hs >= he) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
+        goto end;
+    }
+    sh_config c;
+    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
+    if (c.n != 3 && c.n != 4) {
+        out = (Py_INCREF(Py_None), Py_None);
+        goto end;
+    }
+    const char *tok[TK_NCARDS];
+    int toklen[TK_NCARDS];
+    for (int i = 0; i < TK_NCARDS; i++) {
+        Py_ssize_t len;
+        tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
+        if (!tok[i]) goto end;
+        toklen[i] = (int)len;
+    }
+    canon = PyMem_Malloc(LN_CANON_CAP);
+    h = PyMem_Malloc(sizeof *h);
+    if (!canon || !h) {
+        PyErr_NoMemory();
+        goto end;
+    }
+    const unsigned char *s = (const unsigned char *)buf.buf;
+    ln_parser p = {s, he, hs + 1};
+    PyObject *list = PyList_New(0);
+    if (!list) goto end;
+    int numbers[256], nnum = 0;
+    ln_ws(&p);
+    int more = !(p.i < p.n && s[p.i] == ']');
+    while (more) {
+        if (ln_hand_read(&p, h) < 0 || nnum >= 256) goto decline;
+        for (int j = 0; j < nnum; j++)
+            if (numbers[j] == h->number) goto decline; /* hand.duplicate_number */
+        numbers[nnum++] = h->number;
+        PyObject *one = ln_hand_py(s, h, &c, contracts, tokens, tok, toklen,
+                                   (const char *)prefix.buf, (int)prefix.len,
+                                   (const char *)suffix.buf, (int)suffix.len, sha256, types, canon);
+        if (!one) {
+            Py_DECREF(list);
+            goto end;
+        }
+        if (one == Py_None) {
+            Py_DECREF(one);
+            goto decline;
+        }
+        if (PyList_Append(list, one) < 0) {
+            Py_DECREF(one);
+            Py_DECREF(list);
+            goto end;
+        }
+        Py_DECREF(one);
+        int r = ln_next(&p, ']');
+        if (r < 0) goto decline;
+        more = r;
+    }
+    if (nnum == 0) goto decline; /* no hands: the careful path's */
+    out = PyList_AsTuple(list);
+    Py_DECREF(list);
+    goto end;
+decline:
+    Py_DECREF(list);
+    out = (Py_INCREF(Py_None), Py_None);
+end:
+    PyMem_Free(canon);
+    PyMem_Free(h);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&prefix);
+    PyBuffer_Release(&suffix);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -1589,6 +2011,11 @@ static PyMethodDef module_methods[] = {
     {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
      "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
      "one whole clean hand's result: slohand.h"},
+    {"lane_envelope", py_lane_envelope, METH_VARARGS,
+     "lane_envelope(line) -> None or (start, stop) of the record's hands array: lane.h"},
+    {"lane_hands", py_lane_hands, METH_VARARGS,
+     "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256, types) "
+     "-> None or the hands of the record read, replayed and hashed: lane.h"},
     {"prepare_actions", py_prepare_actions, METH_VARARGS,
      "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
      "reader's cached action models (log/validate.py, prepare_actions_py)"},

@@ -24,10 +24,10 @@ import io
 import json
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Final, Literal
+from typing import IO, Any, Final, Literal
 
 from tarock_logs.log.decode import (
     MAX_DEPTH,
@@ -134,18 +134,31 @@ class ByteSpan:
     first_line: int
 
 
+#: A fast lane for the records of a JSONL file (:func:`read_file`): given a record's bytes
+#: and its line, a value to yield in place of the record's :class:`SessionRecord`, or None
+#: (the reader then reads the record itself).
+Lane = Callable[[bytes, int], object | None]
+
+
 def read_file(
     path: str | Path,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_session_bytes: int = DEFAULT_MAX_SESSION_BYTES,
     span: ByteSpan | None = None,
-) -> Iterator[SessionRecord]:
+    lane: Lane | None = None,
+) -> Iterator[SessionRecord | Any]:
     """Stream the session records of one file. Never raises on bad input.
 
     ``span`` reads only those lines of a plain ``.jsonl`` file (see :class:`ByteSpan`); the
     checks that belong to the file's start (byte-order mark, first record, empty file) run
     only in the span that starts at byte 0.
+
+    ``lane``: each record of a JSONL file that the framing passes (a whole line that is not
+    the file's first with a byte-order mark, not over ``max_session_bytes``, starting as a
+    record) is offered to ``lane`` first; what it returns, when not None, is yielded in place
+    of the record's :class:`SessionRecord` (the store's ingest lane:
+    :mod:`tarock_logs.store.lane`). Records of ``.json`` files are never offered.
     """
     name = str(path)
     kind = log_kind(name)
@@ -168,9 +181,9 @@ def read_file(
         try:
             if kind == "jsonl" and span is not None:
                 stream.seek(span.start)
-                yield from _read_jsonl(stream, name, max_session_bytes, span=span)
+                yield from _read_jsonl(stream, name, max_session_bytes, span=span, lane=lane)
             elif kind == "jsonl":
-                yield from _read_jsonl(stream, name, max_session_bytes)
+                yield from _read_jsonl(stream, name, max_session_bytes, lane=lane)
             else:
                 data = stream.read(max_bytes + 1)
                 if len(data) > max_bytes:
@@ -216,8 +229,12 @@ def _file_error(file: str, code: str, message: str, line: int | None = 1) -> Ses
 
 
 def _read_jsonl(
-    stream: IO[bytes], file: str, max_session_bytes: int, span: ByteSpan | None = None
-) -> Iterator[SessionRecord]:
+    stream: IO[bytes],
+    file: str,
+    max_session_bytes: int,
+    span: ByteSpan | None = None,
+    lane: Lane | None = None,
+) -> Iterator[SessionRecord | Any]:
     line_no = 0
     index = 0
     pending: list[LogError] = []
@@ -279,6 +296,12 @@ def _read_jsonl(
             )  # fmt: skip
             return
         seen_content = True
+        if lane is not None and not pending:
+            taken = lane(chunk, line_no)
+            if taken is not None:
+                yield taken
+                index += 1
+                continue
         at_eof = not chunk.endswith(b"\n")
         yield _record_from_bytes(chunk, file, line_no, index, pending, at_eof=at_eof)
         pending = []

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from tarock_logs import _native
 from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
-from tarock_logs.log.decode import JsonDefect
+from tarock_logs.log.decode import NO_DEFECTS, JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
     ACTION_TYPES,
@@ -125,6 +125,22 @@ def record_from_obj(
     v.surrogates = _SURROGATE_ESCAPE.search(raw) is not None
     session, rejected = v.session(obj, defects)
     return SessionRecord(file, line, index, session, pending + v.errors, raw, rejected)
+
+
+def envelope_only(
+    obj: dict[str, Any], file: str, line: int | None
+) -> tuple[Session, GameRules] | None:
+    """The session of a record with its hands set aside (``obj["hands"]`` is ``[]``) and the
+    game knowledge of it, when the reader has nothing to say of the record (no error, no
+    warning: what :func:`record_from_obj` checks of a session besides its hands); else None.
+
+    The store's ingest lane (:mod:`tarock_logs.store.lane`) reads the hands of a record
+    itself and the rest of the record here, the way the reader does."""
+    v = _Validator(file, line)
+    session, rejected = v.session(obj, NO_DEFECTS)
+    if session is None or rejected or v.errors:
+        return None
+    return session, v.rules
 
 
 #: an escaped surrogate code unit in a record's text (``\\ud800`` .. ``\\udfff``): only then

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 import pyarrow as pa
@@ -350,41 +350,41 @@ def _date(s: str | None) -> dt.date | None:
 
 
 def _items_by_key(
-    block: dict[str, Any] | None, side: list[int]
+    items: Sequence[tuple[str, int | None, int]] | None, side: list[int]
 ) -> dict[tuple[str, int | None], int] | None:
-    """``{(item, seat): value}`` of an itemised score, or None when it is not itemised.
+    """``{(item, seat): value}`` of an itemised score (its ``(item, seat, value)`` lines), or
+    None when it is not itemised.
 
     A line with seat null (written by every member of the declarer's side) becomes one line
     per member of ``side``, as the audit compares them; it stays null when the side is unknown.
     """
-    if not block:
-        return None
-    items = block.get("items") or []
     if not items:
         return None
     out: dict[tuple[str, int | None], int] = {}
-    for it in items:
-        seat = it.get("seat")
+    for item, seat, value in items:
         for s in side if seat is None and side else [seat]:
-            key = (str(it["item"]), s)
-            out[key] = out.get(key, 0) + int(it["value"])
+            key = (str(item), s)
+            out[key] = out.get(key, 0) + int(value)
     return out
+
+
+def _sheet_items(block: dict[str, Any] | None) -> list[tuple[str, int | None, int]] | None:
+    """The ``(item, seat, value)`` lines of an audit record's score sheet (its ``recorded`` or
+    ``recomputed``), None without one."""
+    if not block:
+        return None
+    return [(it["item"], it.get("seat"), it["value"]) for it in block.get("items") or ()]
 
 
 def _role(
     seat: int,
-    hand: m.Hand,
-    table_size: int,
+    idle: frozenset[int],
     contract: str | None,
     declarer: int | None,
     partner: int | None,
 ) -> str:
-    if table_size == 5:
-        if hand.deal is None:  # a hand recorded as facts: the dealer sits out at five
-            if seat == hand.dealer:
-                return "sitting_out"
-        elif seat < len(hand.deal.hands) and not hand.deal.hands[seat]:
-            return "sitting_out"
+    if seat in idle:
+        return "sitting_out"
     if contract in ALONE_CONTRACTS:
         return "klop"
     if declarer is None:
@@ -394,6 +394,19 @@ def _role(
     if partner is not None and seat == partner:
         return "partner"
     return "defender"
+
+
+_NOBODY: Final[frozenset[int]] = frozenset()
+
+
+def _idle(hand: m.Hand, table_size: int) -> frozenset[int]:
+    """The seats that sit the hand out at a table of five: the dealer of a hand recorded as
+    facts, or the seats dealt no cards; nobody at a table of three or four."""
+    if table_size != 5:
+        return _NOBODY
+    if hand.deal is None:
+        return frozenset((hand.dealer,))
+    return frozenset(s for s, cards in enumerate(hand.deal.hands) if not cards)
 
 
 #: The ``actions`` table's columns that hold a log action's fields, as ``(column, field)``
@@ -505,6 +518,160 @@ class _Batch:
         return {name: c.table() for name, c in self.t.items()}
 
 
+def _add_session_rows(
+    b: _Batch,
+    session: m.Session,
+    file: str,
+    line: int | None,
+    audit: dict[str, Any],
+    n_hands: int,
+    where: tuple[int, int] | None,
+) -> None:
+    """The rows of the session itself: ``sessions``, its findings, ``players`` and
+    ``session_players`` (``audit``: ``SessionAudit.to_dict()``; ``n_hands``: the hands of the
+    record)."""
+    ev = session.event
+    b.t["sessions"].add(
+        session_id=session.id,
+        game=session.game,
+        ruleset=session.ruleset,
+        table_size=len(session.players),
+        event_name=ev.name if ev else None,
+        tournament=ev.tournament if ev else None,
+        round=ev.round if ev else None,
+        table_name=ev.table if ev else None,
+        site=ev.site if ev else None,
+        date=_date(ev.date) if ev else None,
+        first_dealer=session.first_dealer,
+        options=_dumps(session.options or None),
+        source=_dumps(session.source.model_dump(exclude_none=True) if session.source else None),
+        n_hands=n_hands,
+        file=file,
+        line=line,
+        verification=audit.get("verification"),
+        byte_start=where[0] if where else None,
+        byte_length=where[1] if where else None,
+    )
+    _add_session_findings(b, session.id, file, audit.get("findings") or [])
+    for seat, p in enumerate(session.players):
+        b.t["players"].add(player_id=p.id, name=p.name)
+        b.t["session_players"].add(
+            session_id=session.id, seat=seat, player_id=p.id, pair=p.pair, role=p.role
+        )
+
+
+class _Totals:
+    """A session's sums of its stored hands' recorded and recomputed totals per seat (for
+    ``session_scores``), and the radelci carried from hand to hand (for ``hand_scores``)."""
+
+    __slots__ = ("counted", "has_rcp", "has_rec", "radelci", "rcp", "rec")
+
+    def __init__(self, n: int) -> None:
+        self.rec = [0] * n
+        self.rcp = [0] * n
+        self.has_rec = [False] * n
+        self.has_rcp = [False] * n
+        self.counted = 0
+        self.radelci = [0] * n
+
+
+def _add_hand_scores(
+    b: _Batch,
+    hand_id: str,
+    ids: list[str],
+    roles: list[str],
+    rec_tot: Sequence[int] | None,
+    rcp_tot: Sequence[int] | None,
+    before: list[int],
+    after: bool,
+    sums: _Totals,
+) -> None:
+    """One hand's ``hand_scores`` rows (and its totals added to ``sums``): per seat the
+    recorded and recomputed totals, and the radelci before and after the hand (``before``,
+    then ``sums.radelci``) when the hand records or recomputes them (``after``)."""
+    hs = b.t["hand_scores"]
+    radelci = sums.radelci
+    for seat in range(len(ids)):
+        r = rec_tot[seat] if rec_tot and seat < len(rec_tot) else None
+        c = rcp_tot[seat] if rcp_tot and seat < len(rcp_tot) else None
+        if r is not None:
+            sums.rec[seat] += r
+            sums.has_rec[seat] = True
+        if c is not None:
+            sums.rcp[seat] += c
+            sums.has_rcp[seat] = True
+        # hand_id, seat, player_id, role, recorded_total, recomputed_total, delta,
+        # radelci_before, radelci_after
+        hs.row(
+            hand_id,
+            seat,
+            ids[seat],
+            roles[seat],
+            r,
+            c,
+            None if r is None or c is None else r - c,
+            before[seat] if after else None,
+            radelci[seat] if after else None,
+        )
+
+
+def _add_score_items(
+    b: _Batch,
+    hand_id: str,
+    rec: Sequence[tuple[str, int | None, int]] | None,
+    rcp: Sequence[tuple[str, int | None, int]] | None,
+    side: list[int],
+) -> None:
+    """One hand's ``score_items`` rows: per (item, seat), lines of the declarer's side
+    expanded to its members (``side``), the recorded and recomputed values and their
+    difference, in item and seat order."""
+    ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
+    keys = sorted(set(ri or ()) | set(ci or ()), key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+    si = b.t["score_items"]
+    for key in keys:
+        r = None if ri is None else ri.get(key, 0)
+        c = None if ci is None else ci.get(key, 0)
+        # hand_id, seat, item, recorded, recomputed, delta
+        si.row(hand_id, key[1], key[0], r, c, None if r is None or c is None else r - c)
+
+
+def _add_session_scores(
+    b: _Batch, session: m.Session, sums: _Totals, audit: dict[str, Any]
+) -> None:
+    """The session's ``session_scores`` rows: per seat the sums of its stored hands, the
+    recorded session total and placement points, and the recomputed placement points."""
+    recorded = session.recorded
+    pp_rcp = audit.get("placement_points")
+    tot = recorded.totals if recorded and recorded.totals else None
+    pp = recorded.placement_points if recorded and recorded.placement_points else None
+    for seat, p in enumerate(session.players):
+        rt = sums.rec[seat] if sums.has_rec[seat] else None
+        ct = sums.rcp[seat] if sums.has_rcp[seat] else None
+        b.t["session_scores"].add(
+            session_id=session.id,
+            seat=seat,
+            player_id=p.id,
+            hands=sums.counted,
+            recorded_total=rt,
+            recomputed_total=ct,
+            delta=None if rt is None or ct is None else rt - ct,
+            recorded_session_total=tot[seat] if tot and seat < len(tot) else None,
+            placement_points=float(pp[seat]) if pp and seat < len(pp) else None,
+            placement_points_recomputed=(
+                float(pp_rcp[seat]) if pp_rcp and seat < len(pp_rcp) else None
+            ),
+        )
+
+
+def _side(declarer: int | None, partner: int | None) -> tuple[list[int], int | None]:
+    """The declarer's side (declarer, then partner) and the partner that counts: none when
+    the declarer called himself (a self-call: he plays alone)."""
+    partner_eff = None if partner is not None and partner == declarer else partner
+    if declarer is None:
+        return [], partner_eff
+    return [declarer] + ([partner_eff] if partner_eff is not None else []), partner_eff
+
+
 def _add_session(
     b: _Batch,
     session: m.Session,
@@ -517,41 +684,9 @@ def _add_session(
     """Add one session and its hands; returns the number of hands added. ``where`` is the
     ``(byte_start, byte_length)`` of the session's record in a plain JSONL file."""
     n = len(session.players)
-    ev = session.event
-    b.t["sessions"].add(
-        session_id=session.id,
-        game=session.game,
-        ruleset=session.ruleset,
-        table_size=n,
-        event_name=ev.name if ev else None,
-        tournament=ev.tournament if ev else None,
-        round=ev.round if ev else None,
-        table_name=ev.table if ev else None,
-        site=ev.site if ev else None,
-        date=_date(ev.date) if ev else None,
-        first_dealer=session.first_dealer,
-        options=_dumps(session.options or None),
-        source=_dumps(session.source.model_dump(exclude_none=True) if session.source else None),
-        n_hands=len(session.hands),
-        file=file,
-        line=line,
-        verification=audited.session.get("verification"),
-        byte_start=where[0] if where else None,
-        byte_length=where[1] if where else None,
-    )
-    _add_session_findings(b, session.id, file, audited.session.get("findings") or [])
-    for seat, p in enumerate(session.players):
-        b.t["players"].add(player_id=p.id, name=p.name)
-        b.t["session_players"].add(
-            session_id=session.id, seat=seat, player_id=p.id, pair=p.pair, role=p.role
-        )
+    _add_session_rows(b, session, file, line, audited.session, len(session.hands), where)
     ids = [p.id for p in session.players]
-    sums_rec = [0] * n
-    sums_rcp = [0] * n
-    has_rec = [False] * n
-    has_rcp = [False] * n
-    counted = 0
-    radelci: list[int] = [0] * n
+    sums = _Totals(n)
     added = 0
     for hand, (audit, tricks) in zip(session.hands, audited.hands, strict=True):
         hand_id = str(audit["hand_id"])
@@ -559,24 +694,21 @@ def _add_session(
         rcp = audit.get("recomputed")
         after = (rcp or {}).get("radelci_after") or (rec or {}).get("radelci_after")
         if hand.radelci_before is not None:  # as on the score sheet (e.g. a mid-round start)
-            radelci = [int(x) for x in hand.radelci_before][:n] + [0] * max(
+            sums.radelci = [int(x) for x in hand.radelci_before][:n] + [0] * max(
                 0, n - len(hand.radelci_before)
             )
-        before = list(radelci)
+        before = list(sums.radelci)
         if after:
-            radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
+            sums.radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
         if hand_id in seen:
             continue
         seen.add(hand_id)
         added += 1
-        counted += 1
+        sums.counted += 1
         contract = audit.get("contract")
         declarer = audit.get("declarer")
         partner = audit.get("partner")
-        if partner is not None and partner == declarer:
-            partner_eff = None  # a self-call: the declarer plays alone
-        else:
-            partner_eff = partner
+        side, partner_eff = _side(declarer, partner)
         violations = audit.get("violations") or []
         discrepancies = audit.get("discrepancies") or []
         unverified = [str(u) for u in audit.get("unverified") or []]
@@ -660,17 +792,7 @@ def _add_session(
                 detail=_dumps(detail) if detail else None,
             )
         if isinstance(tricks, TrickRows):  # the engine's columns: taken as they are
-            tc = b.t["tricks"]
-            tcol = tc.cols
-            k = len(tricks.leaders)
-            tcol["hand_id"].extend([hand_id] * k)
-            tcol["trick_no"].extend(range(1, k + 1))
-            tcol["leader"].extend(tricks.leaders)
-            tcol["winner"].extend(tricks.winners)
-            tcol["seats"].extend(tricks.seats)
-            tcol["cards"].extend(tricks.cards)
-            tcol["points"].extend(tricks.points)
-            tc.n += k
+            _add_trick_columns(b, hand_id, tricks)
         elif tricks:  # column by column: a dozen rows per hand
             tc = b.t["tricks"]
             tcol = tc.cols
@@ -722,67 +844,98 @@ def _add_session(
                 rule=v.get("rule"),
                 card=v.get("card"),
             )
-        side = (
-            []
-            if declarer is None
-            else [declarer] + ([partner_eff] if partner_eff is not None else [])
-        )
-        ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
-        keys = sorted(
-            set(ri or ()) | set(ci or ()), key=lambda k: (k[0], -1 if k[1] is None else k[1])
-        )
-        si = b.t["score_items"]
-        for key in keys:
-            r = None if ri is None else ri.get(key, 0)
-            c = None if ci is None else ci.get(key, 0)
-            # hand_id, seat, item, recorded, recomputed, delta
-            si.row(hand_id, key[1], key[0], r, c, None if r is None or c is None else r - c)
-        hs = b.t["hand_scores"]
-        rec_tot = (rec or {}).get("totals")
-        rcp_tot = (rcp or {}).get("totals")
-        for seat in range(n):
-            r = rec_tot[seat] if rec_tot and seat < len(rec_tot) else None
-            c = rcp_tot[seat] if rcp_tot and seat < len(rcp_tot) else None
-            if r is not None:
-                sums_rec[seat] += r
-                has_rec[seat] = True
-            if c is not None:
-                sums_rcp[seat] += c
-                has_rcp[seat] = True
-            # hand_id, seat, player_id, role, recorded_total, recomputed_total, delta,
-            # radelci_before, radelci_after
-            hs.row(
-                hand_id,
-                seat,
-                ids[seat],
-                _role(seat, hand, n, contract, declarer, partner_eff),
-                r,
-                c,
-                None if r is None or c is None else r - c,
-                before[seat] if after else None,
-                radelci[seat] if after else None,
-            )
-    recorded = session.recorded
-    pp_rcp = audited.session.get("placement_points")
-    for seat in range(n):
-        rt = sums_rec[seat] if has_rec[seat] else None
-        ct = sums_rcp[seat] if has_rcp[seat] else None
-        tot = recorded.totals if recorded and recorded.totals else None
-        pp = recorded.placement_points if recorded and recorded.placement_points else None
-        b.t["session_scores"].add(
-            session_id=session.id,
-            seat=seat,
-            player_id=ids[seat],
-            hands=counted,
-            recorded_total=rt,
-            recomputed_total=ct,
-            delta=None if rt is None or ct is None else rt - ct,
-            recorded_session_total=tot[seat] if tot and seat < len(tot) else None,
-            placement_points=float(pp[seat]) if pp and seat < len(pp) else None,
-            placement_points_recomputed=(
-                float(pp_rcp[seat]) if pp_rcp and seat < len(pp_rcp) else None
-            ),
-        )
+        _add_score_items(b, hand_id, _sheet_items(rec), _sheet_items(rcp), side)
+        idle = _idle(hand, n)
+        roles = [_role(seat, idle, contract, declarer, partner_eff) for seat in range(n)]
+        _add_hand_scores(b, hand_id, ids, roles, (rec or {}).get("totals"),
+                         (rcp or {}).get("totals"), before, bool(after), sums)  # fmt: skip
+    _add_session_scores(b, session, sums, audited.session)
+    return added
+
+
+def _add_trick_columns(b: _Batch, hand_id: str, tricks: Any) -> None:
+    """A hand's ``tricks`` rows from the engine's columns (leaders, winners, seats, cards,
+    points: :class:`~tarock_logs.rules.base.TrickRows`, or the lane's tuple of them)."""
+    leaders, winners, seats, cards, points = tricks
+    tc = b.t["tricks"]
+    tcol = tc.cols
+    k = len(leaders)
+    tcol["hand_id"].extend([hand_id] * k)
+    tcol["trick_no"].extend(range(1, k + 1))
+    tcol["leader"].extend(leaders)
+    tcol["winner"].extend(winners)
+    tcol["seats"].extend(seats)
+    tcol["cards"].extend(cards)
+    tcol["points"].extend(points)
+    tc.n += k
+
+
+def _add_lane_session(
+    b: _Batch,
+    ls: Any,
+    file: str,
+    line: int | None,
+    seen: set[str],
+    where: tuple[int, int] | None = None,
+) -> int:
+    """Add a session the ingest lane took (:class:`tarock_logs.store.lane.LaneSession`) and
+    its hands: the rows :func:`_add_session` makes of the same record, from the lane's
+    columns (every hand verified, legal and scored as recorded: no violation, finding,
+    irregularity or difference). Returns the number of hands added."""
+    session = ls.session
+    n = len(session.players)
+    _add_session_rows(b, session, file, line, ls.audit, len(ls.hands), where)
+    ids = [p.id for p in session.players]
+    sums = _Totals(n)
+    added = 0
+    ruleset = ls.ruleset
+    t = b.t
+    hands_add = t["hands"].add
+    rows = t["action_rows"]
+    rcol = rows.cols
+    details = t["action_details"]
+    for lh in ls.hands:
+        raw = lh.raw
+        hand_id = raw[0]
+        rcp = lh.recomputed
+        before = sums.radelci
+        after = rcp.radelci_after or lh.recorded.radelci_after
+        if after:
+            sums.radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
+        if hand_id in seen:
+            continue
+        seen.add(hand_id)
+        added += 1
+        sums.counted += 1
+        declarer, partner = lh.declarer, lh.partner
+        side, partner_eff = _side(declarer, partner)
+        k = raw[6]
+        hands_add(
+            hand_id=hand_id, session_id=session.id, game=session.game, ruleset=ruleset,
+            number=raw[3], dealer=raw[4], table_size=n, contract=lh.contract,
+            declarer=declarer, partner=partner, won=lh.won, legal=True, verified=True,
+            n_actions=k, n_violations=0, n_discrepancies=0, unverified=[],
+            verification="verified", n_errors=0, deal=raw[1], facts=None, result=raw[2],
+            notes=raw[5], file=file, line=line,
+        )  # fmt: skip
+        # the actions (all legal), their details, the tricks
+        rcol["hand_id"].extend([hand_id] * k)
+        rcol["idx"].extend(range(k))
+        rcol["seat"].extend(raw[13])
+        rcol["type"].extend(raw[14])
+        rcol["card"].extend(raw[15])
+        rcol["legal"].extend([True] * k)
+        rcol["violation_code"].extend([None] * k)
+        rows.n += k
+        if raw[16]:
+            details.rows.extend(raw[16])
+            details.n += len(raw[16])
+        _add_trick_columns(b, hand_id, raw[17])
+        _add_score_items(b, hand_id, lh.recorded.items or None, rcp.items or None, side)
+        roles = [_role(seat, _NOBODY, lh.contract, declarer, partner_eff) for seat in range(n)]
+        _add_hand_scores(b, hand_id, ids, roles, lh.recorded.totals, rcp.totals, before,
+                         bool(after), sums)  # fmt: skip
+    _add_session_scores(b, session, sums, ls.audit)
     return added
 
 
@@ -810,19 +963,63 @@ def _add_session_findings(
         )
 
 
+#: the range of the store's INTEGER columns
+_I32_MIN: Final = -(2**31)
+_I32_MAX: Final = 2**31 - 1
+
+
 def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:
     errors = rj.errors or [{"code": "error", "message": "rejected"}]
+    # a rejected hand's number is what the log wrote, checked by nothing: one beyond the
+    # column's integers is kept in the raw text only (it crashed the ingest before)
+    hand = rj.hand if rj.hand is None or _I32_MIN <= rj.hand <= _I32_MAX else None
     b.t["rejects"].add(
         file=file,
         line=rj.line,
         session=rj.session,
-        hand=rj.hand,
+        hand=hand,
         hand_index=rj.hand_index,
         raw=rj.raw,
         errors=_dumps(errors),
         first_code=str(errors[0].get("code")),
         n_errors=len(errors),
     )
+
+
+#: Whether :func:`iter_batches` offers each record of a JSONL file to the ingest lane
+#: (:mod:`tarock_logs.store.lane`) first. Switch off to measure or debug the careful path
+#: alone (the rows are the same either way: tests/store/test_lane.py).
+LANE = True
+
+
+class _Taken:
+    """A record the ingest lane took: the lane's session and the record's line."""
+
+    __slots__ = ("line", "ls")
+
+    def __init__(self, ls: Any, line: int) -> None:
+        self.ls = ls
+        self.line = line
+
+
+def _lane_for(reader_file: str) -> Any:
+    """The reader's fast lane for the records of one file (None without the native core):
+    :func:`tarock_logs.store.lane.read_session`, where any failure of its own declines the
+    record (the careful path then reads it and says what is wrong)."""
+    from tarock_logs.store import lane
+
+    if not lane.available():
+        return None
+    read = lane.read_session
+
+    def take(chunk: bytes, line: int) -> _Taken | None:
+        try:
+            ls = read(chunk, reader_file, line)
+        except Exception:  # noqa: BLE001 - the careful path reads the record instead
+            return None
+        return None if ls is None else _Taken(ls, line)
+
+    return take
 
 
 def iter_batches(
@@ -849,8 +1046,19 @@ def iter_batches(
     seen: set[str] = set()
     n_sessions = n_hands = n_rejected = 0
     lines = sources.LineStarts.of(p, span)
+    fast = _lane_for(str(p)) if LANE else None
     with bulk_gc():  # the collector set for a bulk replay (verdict/bulk.py)
-        for rec in sources.read_file(p, span):
+        for rec in sources.read_file(p, span, fast):
+            if isinstance(rec, _Taken):  # a session the ingest lane took
+                where = lines.span(rec.line) if lines is not None else None
+                added = _add_lane_session(b, rec.ls, name, rec.line, seen, where)
+                n_sessions += 1
+                n_hands += added
+                b.hands += added
+                if b.hands >= batch_hands:
+                    yield b.tables()
+                    b = _Batch()
+                continue
             for rj in rec.rejected:
                 _add_reject(b, name, rj)
                 n_rejected += 1

@@ -190,17 +190,22 @@ def read_span(path: Path, start: int, length: int) -> bytes:
         return fh.read(length)
 
 
-def read_file(path: Path, span: Any = None) -> Iterator[FileRecord]:
+def read_file(path: Path, span: Any = None, lane: Any = None) -> Iterator[FileRecord | Any]:
     """The session records of one file (or of its ``span`` of lines, see
     :func:`split_jsonl`), through the project's reader.
 
     A record the reader could not read as a session becomes one rejected entry (hand None);
     a session with error-severity session-level errors keeps its good hands and also gets a
-    rejected entry listing those errors; each rejected hand becomes one entry.
+    rejected entry listing those errors; each rejected hand becomes one entry. ``lane``: the
+    reader's fast lane (``log.reader.read_file``); what it takes is yielded as it gives it.
     """
+    from tarock_logs.log.reader import SessionRecord
     from tarock_logs.log.reader import read_file as _read
 
-    for rec in _read(path, span=span):
+    for rec in _read(path, span=span, lane=lane):
+        if type(rec) is not SessionRecord:
+            yield rec
+            continue
         session = rec.session
         sid = session.id if session is not None else None
         rejected: list[Rejected] = []

@@ -823,20 +823,62 @@ def audit_session(
             rs_obj = resolve_ruleset(eng, ruleset or session.ruleset, session_options(session))
         except (ReplayError, ValueError):
             rs_obj = None
+    notes: list[str] = []
+    if eng is not None and rs_obj is not None:
+        notes.extend(_claims_across(eng, rs_obj, replays, hands))
+        if replays and replays[-1].score is not None:
+            notes.extend(eng.session_notes(rs_obj, replays[-1].carry_after))
+    scores = (
+        [h.result.scores for h in session.hands if h.result is not None]
+        if session.hands and all(h.result is not None for h in session.hands)
+        else None
+    )
+    return settle_session(
+        session, hands, file=file, engine=eng, ruleset=rs_obj,
+        asked=ruleset or session.ruleset, recorded_scores=scores,
+        penalties=_tournament_penalties(session), notes=notes,
+        all_tables_of_five=all_tables_of_five,
+    )  # fmt: skip
+
+
+def settle_session(
+    session: m.Session,
+    hands: list[HandAudit],
+    *,
+    file: str | None,
+    engine: GameEngine | None,
+    ruleset: Ruleset | None,
+    asked: str,
+    recorded_scores: Sequence[Sequence[int]] | None,
+    penalties: list[int],
+    notes: Sequence[str] = (),
+    all_tables_of_five: bool | None = None,
+) -> SessionAudit:
+    """The session-level part of :func:`audit_session`, from the audits of its hands: the
+    recorded and recomputed session totals, their differences, the placement points.
+
+    ``session`` gives the envelope (players, event, recorded totals; its ``hands`` are not
+    read); ``recorded_scores`` are the recorded hand scores when every hand has a result
+    (else None); ``penalties`` the tournament penalties per seat; ``notes`` what the engine
+    says of the session as a whole (claims across hands, :meth:`GameEngine.session_notes`);
+    ``asked`` the ruleset asked for (named when none resolved). The store's ingest lane
+    (:mod:`tarock_logs.store.lane`) calls this with the audits it made of its hands."""
+    eng = engine
+    rs_obj = ruleset
     n = len(session.players)
     ev = session.event
     sa = SessionAudit(
         file=file,
         session=session.id,
         game=session.game,
-        ruleset=rs_obj.id if rs_obj is not None else (ruleset or session.ruleset),
+        ruleset=rs_obj.id if rs_obj is not None else asked,
         players=[p.id for p in session.players],
         names=[p.name or p.id for p in session.players],
         hands=hands,
         tournament=ev.tournament if ev else None,
         round=ev.round if ev else None,
         table=ev.table if ev else None,
-        tournament_penalties=_tournament_penalties(session),
+        tournament_penalties=penalties,
         _engine=eng,
         _ruleset=rs_obj,
     )
@@ -847,10 +889,8 @@ def audit_session(
         sa.recorded_totals = list(rec.totals)
     if rec is not None and rec.placement_points is not None:
         sa.recorded_placement_points = [float(x) for x in rec.placement_points]
-    if eng is not None and session.hands and all(h.result is not None for h in session.hands):
-        sa.recorded_hand_sum = _session_totals(
-            eng, rs_obj, [h.result.scores for h in session.hands if h.result is not None], n
-        )
+    if eng is not None and recorded_scores is not None:
+        sa.recorded_hand_sum = _session_totals(eng, rs_obj, recorded_scores, n)
     if eng is not None and not hands:
         sa.unverified.append("the session has no hands: nothing to recompute")
     elif eng is not None and all(h.recomputed is not None for h in hands):
@@ -885,10 +925,7 @@ def audit_session(
                     sa.discrepancies.append(
                         Discrepancy("session_total_sum", s, r, sa.recorded_hand_sum[s])
                     )
-    if eng is not None and rs_obj is not None:
-        sa.unverified.extend(_claims_across(eng, rs_obj, replays, hands))
-        if replays and replays[-1].score is not None:
-            sa.unverified.extend(eng.session_notes(rs_obj, replays[-1].carry_after))
+    sa.unverified.extend(notes)
     sa.score_placement(n == 5 if all_tables_of_five is None else all_tables_of_five)
     return sa
 

@@ -57,6 +57,7 @@ __all__ = [
     "replay_in_session",
     "replay_session",
     "resolve_ruleset",
+    "session_setup",
     "to_engine_action",
     "to_engine_irregularity",
 ]
@@ -259,9 +260,12 @@ def resolve_ruleset(
         raise ReplayError(f"bad options for ruleset {base.id}: {exc}") from exc
 
 
-def _session_setup(
+def session_setup(
     session: m.Session, ruleset: str | None, engine: GameEngine | None
 ) -> tuple[GameEngine, Ruleset, list[str]]:
+    """The engine of ``session``'s game, its ruleset (``ruleset``, else the session's own)
+    with the session's options, and the notes to say of it (options the ruleset does not
+    know). Raises :class:`ReplayError` when there is no engine or the ruleset is unknown."""
     eng = engine if engine is not None else get_engine(session.game)
     if eng is None:
         raise ReplayError(f"no rules engine for {session.game} yet: not checked")
@@ -582,7 +586,7 @@ def replay_hand(
         if idx < 0:
             idx = next((i for i, h in enumerate(session.hands) if h == hand), -1)
     try:
-        eng, rs, notes = _session_setup(session, ruleset, engine)
+        eng, rs, notes = session_setup(session, ruleset, engine)
     except ReplayError as exc:
         return HandReplay(
             session.game,
@@ -645,7 +649,7 @@ def replay_session(
     score sheet is reported once, where it was made, and not again on every later hand.
     """
     try:
-        eng, rs, notes = _session_setup(session, ruleset, engine)
+        eng, rs, notes = session_setup(session, ruleset, engine)
         ss = eng.new_session(rs, len(session.players))
     except ReplayError as exc:
         return [

@@ -95,7 +95,15 @@ from tarock_logs.rules.slovenian.scoring import openspiel_hand_score, score_fact
 from tarock_logs.rules.slovenian.state import Phase
 from tarock_logs.rules.slovenian.tricks import KINGS, PACK_SET, SUIT, PlayRules, Trick, thirds
 
-__all__ = ["fast_replay", "native_card_loop", "native_whole_hand", "trick_views"]
+__all__ = [
+    "CONTRACT_CODES",
+    "fast_replay",
+    "native_card_loop",
+    "native_config",
+    "native_score",
+    "native_whole_hand",
+    "trick_views",
+]
 
 #: the native card loop (``tarock_logs/_native/cardloop.h``), or None: built without a C
 #: compiler, or switched off with ``TAROCK_NATIVE=0``; then :func:`_play_cards` is the loop
@@ -605,6 +613,8 @@ def _learn_action_class(cls: type) -> None:
 
 #: the contracts as slohand.h indexes them: the order of ``CONTRACTS``
 _CONTRACT_CODES: Final = tuple(CONTRACTS)
+#: the contract codes by the index the native whole hand (and the ingest lane) gives
+CONTRACT_CODES: Final = _CONTRACT_CODES
 _CONTRACT_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(_CONTRACT_CODES)}
 
 
@@ -618,6 +628,13 @@ def native_whole_hand(rules: Rules, table_size: int) -> bool:
     That is the case at tables of 3 and 4 when the native core is there; other hands
     (anything doubtful, a table of 5) take the steps below in Python."""
     return _native_config(rules, table_size) is not None
+
+
+def native_config(rules: Rules, table_size: int) -> bytes | None:
+    """The ruleset's side of the native whole hand for a table of ``table_size`` (the bytes
+    ``slovenian_hand`` and the store's ingest lane take), or None where the native whole
+    hand does not apply (:func:`native_whole_hand`)."""
+    return _native_config(rules, table_size)
 
 
 def _native_config(rules: Rules, table_size: int) -> bytes | None:
@@ -773,7 +790,7 @@ def _returns_items(
 def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     """The whole clean hand in one native call (``_native/slohand.h``), or None: the steps of
     :func:`fast_replay` in Python then take the hand (anything the C does not take, they
-    judge, or leave to the reference). The score is :func:`openspiel_hand_score`'s."""
+    judge, or leave to the reference). The score is :func:`native_score`'s."""
     assert _CORE is not None
     dealer, talon = inputs.dealer, inputs.talon
     acts = inputs.actions
@@ -783,13 +800,40 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
                                _CONTRACT_INDEX, _CID, _CARD)  # fmt: skip
     if res is None:
         return None
+    king = res[3]
+    declarer = res[1]
+    self_call = declarer >= 0 and king >= 0 and _CARD[king] in inputs.hands[declarer]
+    done = native_score(inputs.rules, inputs.table_size, dealer, tuple(talon), self_call,
+                        inputs.radelci, inputs.misdeals, res)  # fmt: skip
+    if done is None:
+        return None
+    score, info, tricks = done
+    rebuild = partial(_reference_hand, inputs)
+    return FastReplay(score, cast(HandState, info), rebuild, tricks.views, trick_rows=tricks.rows)
+
+
+def native_score(
+    rules: Rules,
+    n: int,
+    dealer: int,
+    talon: tuple[str, ...],
+    self_call: bool,
+    radelci: Sequence[int],
+    misdeals: Sequence[int],
+    res: tuple[Any, ...],
+) -> tuple[HandScore, FinishedHand, HandTricks] | None:
+    """The score of a hand the native whole hand played (``res``: what ``slovenian_hand``
+    returns, called with the card tokens), the light stand-in of the finished hand and its
+    tricks; None when the score leaves anything unverified (the caller then takes the Python
+    steps). Under ``openspiel-2.0`` OpenSpiel's returns from the C; otherwise the reference's
+    scoring facts of the tricks (:func:`.fastfacts.fast_hand_facts`) and its items
+    (``score_facts``), with ``radelci`` and ``misdeals`` the counts before the hand.
+    ``self_call``: the declarer called a king of his own hand. Shared by :func:`fast_replay`
+    and the store's ingest lane (:mod:`tarock_logs.store.lane`)."""
     (ci, declarer, partner, king, group, discards, packed, early, masks, returns, _, recs,
      anns, kontras) = res  # fmt: skip
     contract = _CONTRACT_CODES[ci]
-    n = inputs.table_size
-    rules = inputs.rules
-    info = FinishedHand(rules, n, dealer, contract, tuple(talon))
-    rebuild = partial(_reference_hand, inputs)
+    info = FinishedHand(rules, n, dealer, contract, talon)
     if returns is not None:  # OpenSpiel's returns, from the C
         klop = contract == "klop"
         item = "klop" if klop else "contract"
@@ -802,21 +846,19 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
             won=None if klop else returns[declarer] > 0,
             carry_after={"radelci": [0] * n},
         )
-        tricks = HandTricks(cast(SlovenianHand, info), packed=packed)
-        return FastReplay(score, cast(HandState, info), rebuild, tricks.views,
-                          trick_rows=tricks.rows)  # fmt: skip
+        return score, info, HandTricks(cast(SlovenianHand, info), packed=packed)
     # the reference's scoring facts of the tricks, and its items (fastfacts, score_facts)
     if declarer >= 0:
         info.declarer = declarer
         info.partner = None if partner < 0 else partner
         if king >= 0:
             k = info.called_king = _CARD[king]
-            info.king_in_talon = k in info.talon
-            info.self_call = k in inputs.hands[declarer]
+            info.king_in_talon = k in talon
+            info.self_call = self_call
         if group >= 0:
             take = CONTRACTS[contract].talon
             info.talon_group = group
-            info.taken = info.talon[group * take : (group + 1) * take]
+            info.taken = talon[group * take : (group + 1) * take]
         info.discards = tuple([_CARD[x] for x in discards])
     info.ended_early = early
     if anns:  # the announcements and kontras of the round, as the reference keeps them
@@ -824,8 +866,8 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     if kontras:
         info.kontra = {target: level for _, target, level in kontras}
         info.kontra_list = kontras
-    info.radelci_before = (tuple([max(0, int(x)) for x in inputs.radelci]) + (0,) * n)[:n]
-    info.misdeals_before = (tuple(inputs.misdeals) + (0,) * n)[:n]
+    info.radelci_before = (tuple([max(0, int(x)) for x in radelci]) + (0,) * n)[:n]
+    info.misdeals_before = (tuple(misdeals) + (0,) * n)[:n]
     recs, wins = recs  # the trick records, made by the C from the tokens of _CARD
     facts = fast_hand_facts(cast(SlovenianHand, info), recs, wins, masks)
     if facts is None:
@@ -833,8 +875,7 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     score = score_facts(rules, facts)
     if score.unverified:
         return None
-    tricks = HandTricks(cast(SlovenianHand, info), recs, wins)
-    return FastReplay(score, cast(HandState, info), rebuild, tricks.views, trick_rows=tricks.rows)
+    return score, info, HandTricks(cast(SlovenianHand, info), recs, wins)
 
 
 class HandInputs(NamedTuple):

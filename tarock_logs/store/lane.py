@@ -1,0 +1,253 @@
+"""The ingest lane: a session record read, replayed, audited and made into the store's rows
+with as little Python per hand as it takes, for the records the careful path would accept
+whole and find clean.
+
+The careful path of an ingest reads a record with the reader (:mod:`tarock_logs.log.reader`:
+the decoding, the pydantic models, the structural checks), audits it
+(:func:`tarock_logs.verdict.audit.audit_session`: every action replayed through the engine,
+the score recomputed and compared) and turns the audit into rows
+(:func:`tarock_logs.store.process._add_session`). Most of an archive is ordinary: sessions of
+Slovenian tarok whose every hand is legal and scored as recorded. The lane takes such a record
+from its bytes:
+
+* **in C** (``tarock_logs/_native/lane.h``, ``lane_envelope`` and ``lane_hands``): the JSON
+  of the line checked as the reader's decoder checks it, each hand read into a plain struct
+  under the format's constraints, the hand's canonical JSON and its content hash (the
+  ``hand_id`` of :func:`~tarock_logs.verdict.audit.hand_content_hash`), the whole hand
+  replayed by the native whole hand (``slohand.h``: every legality check of the fast path),
+  and the actions', tricks' and details' columns;
+* **in Python**, what has one home there: the session's envelope through the reader's own
+  validation (:func:`tarock_logs.log.validate.envelope_only`), the engine's ruleset, the
+  score of each hand (:func:`~tarock_logs.rules.slovenian.fast.fastpath.native_score`: the
+  reference ``score_facts``), the comparison with the recorded score
+  (:func:`~tarock_logs.verdict.audit.compare_scores`), the radelci carried from hand to hand
+  (the engine's session), and the session's totals and placement points
+  (:func:`~tarock_logs.verdict.audit.settle_session`).
+
+It **declines** (returns None, and the careful path reads the record) on anything else: a
+game other than Slovenian tarok, a table of five, a ruleset with notes, an escape or an
+unusual field anywhere, a card token not written as the pack writes it, any finding of the
+reader or of the engine, any difference between the recorded and the recomputed score, of
+a hand or of the session. So a record it takes is one the careful path would store with
+every hand ``verified`` and no finding, and its rows are the careful path's, row for row
+(``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
+ruleset and table, and on mutated records). Without the native core (no compiler, or
+``TAROCK_NATIVE=0``) there is no lane: every record takes the careful path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from tarock_logs import _native
+from tarock_logs.log import models as m
+from tarock_logs.log.options import session_options
+from tarock_logs.log.validate import envelope_only
+from tarock_logs.rules import get_engine
+from tarock_logs.rules.base import GameEngine, Ruleset
+from tarock_logs.rules.slovenian.fast import fastpath
+from tarock_logs.rules.slovenian.fast.cardbits import CARD
+from tarock_logs.verdict.audit import (
+    HandAudit,
+    ScoreSheet,
+    compare_scores,
+    settle_session,
+)
+from tarock_logs.verdict.replay import ReplayError, resolve_ruleset, start_session
+
+__all__ = ["LaneHand", "LaneSession", "available", "read_session"]
+
+_CORE: Final = _native.core
+
+#: the action types by the kind lane.h gives them (slohand.h's SH_ enum)
+_TYPES: Final = ("pass", "bid", "call", "talon", "discard", "play", "lezim", "announce",
+                 "kontra")  # fmt: skip
+_TOKENS: Final = tuple(CARD)
+_SHA256: Final = hashlib.sha256
+
+
+def available() -> bool:
+    """Whether the lane runs (the native core is loaded)."""
+    return _CORE is not None and hasattr(_CORE, "lane_hands")
+
+
+@dataclass(slots=True)
+class LaneHand:
+    """One hand the lane took: what lane.h gives (``raw``, see ``lane_hands``: the hash, the
+    deal's and result's JSON, the actions' columns, the tricks' columns), the recorded and
+    the recomputed score sheets (equal: nothing to report), and the engine's contract,
+    declarer, partner and verdict on the game."""
+
+    raw: tuple[Any, ...]
+    recorded: ScoreSheet
+    recomputed: ScoreSheet
+    contract: str | None
+    declarer: int | None
+    partner: int | None
+    won: bool | None
+
+
+@dataclass(slots=True)
+class LaneSession:
+    """A session record the lane took: the session (its envelope: ``hands`` is empty), the
+    ruleset id its hands were scored under, the session's audit record
+    (``SessionAudit.to_dict()``) and its hands in order."""
+
+    session: m.Session
+    ruleset: str
+    audit: dict[str, Any]
+    hands: list[LaneHand]
+
+
+@dataclass(slots=True)
+class _Setup:
+    """What the lane needs of one ruleset (with a session's options) at one table size."""
+
+    engine: GameEngine
+    ruleset: Ruleset
+    config: bytes
+    known: frozenset[str] | None
+
+
+#: :class:`_Setup` by (game, ruleset as written, options, table size); None: no lane there
+_SETUPS: dict[tuple[Any, ...], _Setup | None] = {}
+_SETUPS_MAX: Final = 256
+
+
+def _setup(session: m.Session, n: int) -> _Setup | None:
+    key = (session.game, session.ruleset, tuple(sorted(session.options.items())), n)
+    if key in _SETUPS:
+        return _SETUPS[key]
+    found: _Setup | None = None
+    eng = get_engine(session.game)
+    if eng is not None and session.game == "slovenian" and n in (3, 4):
+        notes: list[str] = []
+        try:
+            rs = resolve_ruleset(eng, session.ruleset, session_options(session), notes=notes)
+            ss = eng.new_session(rs, n)
+        except (ReplayError, ValueError, TypeError):
+            ss = None
+        if ss is not None and not notes:
+            cfg = fastpath.native_config(ss.rules, n)  # type: ignore[attr-defined]
+            names = eng.score_items_for(rs)
+            if cfg is not None:
+                found = _Setup(eng, rs, cfg, frozenset(names) if names is not None else None)
+    if len(_SETUPS) >= _SETUPS_MAX:
+        _SETUPS.pop(next(iter(_SETUPS)))
+    _SETUPS[key] = found
+    return found
+
+
+def _hash_frame(session: m.Session) -> tuple[bytes, bytes]:
+    """The canonical JSON of a hand's content-hash document around the hand: the prefix up to
+    ``"hand":`` and the suffix after it (verdict/audit.py, ``hand_content_hash``)."""
+    doc = {"game": session.game, "hand": None, "players": [p.id for p in session.players],
+           "ruleset": session.ruleset}  # fmt: skip
+    text = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    prefix, suffix = text.split(b'"hand":null', 1)
+    return prefix + b'"hand":', suffix
+
+
+def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | None:
+    """The session record ``chunk`` (one line of a JSONL file) through the lane, or None: the
+    careful path reads it (see the module docstring for what the lane takes)."""
+    if _CORE is None:
+        return None
+    span = _CORE.lane_envelope(chunk)
+    if span is None:
+        return None
+    hs, he = span
+    try:
+        obj = orjson.loads(chunk[:hs] + b"[]" + chunk[he:])
+    except orjson.JSONDecodeError:
+        return None
+    if type(obj) is not dict:
+        return None
+    got = envelope_only(obj, file, line)
+    if got is None:
+        return None
+    session = got[0]
+    n = len(session.players)
+    if session.start is not None:
+        return None
+    setup = _setup(session, n)
+    if setup is None:
+        return None
+    prefix, suffix = _hash_frame(session)
+    raws = _CORE.lane_hands(chunk, hs, he, setup.config, fastpath.CONTRACT_CODES, _TOKENS,
+                            prefix, suffix, _SHA256, _TYPES)  # fmt: skip
+    if raws is None:
+        return None
+    return _audit(session, file, setup, raws)
+
+
+def _audit(
+    session: m.Session, file: str, setup: _Setup, raws: Sequence[tuple[Any, ...]]
+) -> LaneSession | None:
+    """Score and compare the hands lane.h read and replayed, carrying the radelci through the
+    engine's session as the replay does, then settle the session; None at the first
+    difference or anything unverified."""
+    eng, rs = setup.engine, setup.ruleset
+    n = len(session.players)
+    ss = eng.new_session(rs, n)
+    start_session(session, ss)
+    rules = ss.rules  # type: ignore[attr-defined]
+    no_misdeals = [0] * n
+    hands: list[LaneHand] = []
+    audits: list[HandAudit] = []
+    last: Any = {}
+    known = setup.known
+    for raw in raws:
+        (hand_id, _, _, number, dealer, _, n_actions, self_call, talon, replay, scores, items,
+         rad) = raw[:13]  # fmt: skip
+        done = fastpath.native_score(rules, n, dealer, talon, self_call, ss.radelci,  # type: ignore[attr-defined]
+                                     no_misdeals, replay)  # fmt: skip
+        if done is None:
+            return None
+        score, info, _ = done
+        recorded = ScoreSheet(list(scores), list(items), list(rad) if rad is not None else None)
+        recomputed = ScoreSheet.from_score(score)
+        if score.claimed or score.incomplete_seats or score.unverified:
+            return None
+        diffs, notes = compare_scores(recorded, recomputed, declarer=score.declarer,
+                                      partner=score.partner, known_items=known)  # fmt: skip
+        if diffs or notes:
+            return None
+        ss.end_hand(info, score)  # type: ignore[arg-type]
+        audits.append(
+            HandAudit(
+                file=file,
+                session=session.id,
+                hand=number,
+                hand_id=hand_id,
+                game=session.game,
+                ruleset=rs.id,
+                legal=True,
+                violations=[],
+                recorded=recorded,
+                recomputed=recomputed,
+                discrepancies=[],
+                unverified=[],
+                contract=score.contract,
+                declarer=score.declarer,
+                partner=score.partner,
+                won=score.won,
+                actions_checked=n_actions,
+            )
+        )
+        hands.append(LaneHand(raw, recorded, recomputed, score.contract, score.declarer,
+                              score.partner, score.won))  # fmt: skip
+        last = score.carry_after
+    sa = settle_session(
+        session, audits, file=file, engine=eng, ruleset=rs, asked=session.ruleset,
+        recorded_scores=[raw[10] for raw in raws], penalties=[0] * n,
+        notes=eng.session_notes(rs, last),
+    )  # fmt: skip
+    if sa.discrepancies:
+        return None
+    return LaneSession(session, rs.id, sa.to_dict(), hands)

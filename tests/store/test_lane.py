@@ -1,0 +1,400 @@
+"""The ingest lane (``store/lane.py``, ``_native/lane.h``) gives the careful path's rows.
+
+The lane reads a session record from its bytes, replays and scores its hands and makes the
+store's rows, for the records the careful path (the reader, the audit, ``_add_session``)
+would store with every hand verified and nothing to report; it declines everything else.
+The property, checked on whole files: ``process.iter_batches`` gives the same tables, row for
+row, with the lane and without it. On every sample log, on simulated sessions of the three
+games (every Slovenian ruleset, tables of 3, 4 and 5), on sessions with one field changed in
+ways the careful path reads differently (aliases, escapes, defaults written out, numbers
+written otherwise, a wrong score, ...) and on the fuzz mutator's mutants. The coverage
+checks say the lane does take what it should (ordinary Slovenian sessions).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pytest
+
+from tarock_logs import _native
+from tarock_logs.store import lane, process
+from tarock_logs.tools.simulate import simulate_hands
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    not lane.available(), reason=f"the native core is not loaded: {_native.why_not}"
+)
+
+
+def _tables(path: Path, on: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, pa.Table]:
+    with monkeypatch.context() as mp:
+        mp.setattr(process, "LANE", on)
+        parts: dict[str, list[pa.Table]] = {n: [] for n in process.SCHEMAS}
+        for batch in process.iter_batches(path, batch_hands=1 << 30):
+            for name, t in batch.items():
+                parts[name].append(t)
+    return {n: pa.concat_tables(ts) for n, ts in parts.items()}
+
+
+class _Count:
+    """How many records the lane took (read_session gave a session)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.taken = 0
+        self.offered = 0
+        read = lane.read_session
+
+        def counted(chunk: bytes, file: str, line: int | None) -> Any:
+            self.offered += 1
+            got = read(chunk, file, line)
+            self.taken += got is not None
+            return got
+
+        monkeypatch.setattr(lane, "read_session", counted)
+
+
+def _same_rows(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    careful = _tables(path, False, monkeypatch)
+    fast = _tables(path, True, monkeypatch)
+    for name in process.SCHEMAS:
+        a, b = careful[name], fast[name]
+        if not a.equals(b):
+            rows_a, rows_b = a.to_pylist(), b.to_pylist()
+            first = next(
+                (i for i, (x, y) in enumerate(zip(rows_a, rows_b, strict=False)) if x != y),
+                min(len(rows_a), len(rows_b)),
+            )
+            pytest.fail(
+                f"{path.name}: table {name} differs ({len(rows_a)} careful rows, {len(rows_b)} "
+                f"lane rows); first at row {first}:\n careful "
+                f"{rows_a[first] if first < len(rows_a) else None}\n lane    "
+                f"{rows_b[first] if first < len(rows_b) else None}"
+            )
+
+
+def _write(path: Path, docs: list[Any]) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(d) + b"\n" for d in docs))
+    return path
+
+
+# ------------------------------------------------------------------ samples and simulations
+
+
+def test_every_sample_log_gives_the_careful_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    count = _Count(monkeypatch)
+    files = sorted(p for p in (ROOT / "sample_logs").rglob("*.jsonl*"))
+    assert len(files) > 30
+    for f in files:
+        _same_rows(f, monkeypatch)
+    assert count.offered > 20
+    assert count.taken >= 3  # the tournament rounds' ordinary tables
+
+
+@pytest.mark.parametrize("ruleset", ["si-tournament-2021", "openspiel-2.0"])
+@pytest.mark.parametrize("table", [3, 4, 5])
+def test_simulated_sessions_give_the_careful_rows(
+    ruleset: str, table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ordinary Slovenian sessions: at tables of 3 and 4 the lane takes nearly all of them
+    (a session whose every hand the native whole hand plays), at five none (the dealer sits
+    out: the careful path's)."""
+    if ruleset == "openspiel-2.0" and table == 5:
+        pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
+    docs = simulate_hands(320, 100 + table, ruleset=ruleset, table_size=table)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
+    assert count.offered == len(docs)  # (the careful read offers nothing)
+    if table == 5:
+        assert count.taken == 0
+    else:
+        assert count.taken >= 0.9 * len(docs)
+
+
+@pytest.mark.parametrize("game", ["zwanzigerrufen", "royal"])
+def test_other_games_take_the_careful_path(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = simulate_hands(48, 3, game=game)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
+    assert count.taken == 0
+
+
+def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Sessions with event, recorded totals and placement points, at tables of 3 and 4."""
+    from tarock_logs.tools.simulate import TournamentSpec, simulate_tournament
+
+    spec = TournamentSpec(seed=5, game="slovenian", tables=(4, 3, 4), rounds=2,
+                          games_per_round=8)  # fmt: skip
+    count = _Count(monkeypatch)
+    for name, docs in simulate_tournament(spec).files.items():
+        assert name.endswith(".jsonl")
+        _same_rows(_write(tmp_path / Path(name).name, docs), monkeypatch)
+    assert count.taken >= 4
+
+
+# ------------------------------------------------------------------ one field changed
+
+
+def _base(seed: int) -> dict[str, Any]:
+    return copy.deepcopy(simulate_hands(4, seed, ruleset="si-tournament-2021")[0])
+
+
+def _hand(doc: dict[str, Any], i: int = 0) -> dict[str, Any]:
+    h: dict[str, Any] = doc["hands"][i]
+    return h
+
+
+def _first(doc: dict[str, Any], kind: str) -> dict[str, Any]:
+    for h in doc["hands"]:
+        for a in h["actions"]:
+            if a["type"] == kind:
+                a_: dict[str, Any] = a
+                return a_
+    raise LookupError(kind)
+
+
+def _radelci(doc: dict[str, Any], wrong: int) -> None:
+    """Every hand's ``radelci_after`` written as the engine carries them (``wrong``: one more
+    for seat 0 on the first hand)."""
+    from tarock_logs.log.models import SessionAdapter
+    from tarock_logs.verdict.audit import audit_session
+
+    sa = audit_session(SessionAdapter.validate_python(doc))
+    for h, a in zip(doc["hands"], sa.hands, strict=True):
+        assert a.recomputed is not None and a.recomputed.radelci_after is not None
+        h["result"]["radelci_after"] = list(a.recomputed.radelci_after)
+    doc["hands"][0]["result"]["radelci_after"][0] += wrong
+
+
+#: one change each, as (name, what it does to a simulated session, whether the lane takes it)
+CHANGES: list[tuple[str, Any, bool]] = [
+    ("unchanged", lambda d: None, True),
+    ("deal hands unsorted", lambda d: _hand(d)["deal"]["hands"][0].reverse(), True),
+    (
+        "keys in another order",
+        lambda d: d["hands"].__setitem__(0, dict(reversed(list(_hand(d).items())))),
+        True,
+    ),
+    (
+        "defaults written out",
+        lambda d: _hand(d).update(
+            extent="whole", irregularities=[], facts=None, radelci_before=None, notes=None
+        ),
+        True,
+    ),
+    (
+        "deal defaults written out",
+        lambda d: _hand(d)["deal"].update(method="normal", cut_by=None, stacks=None, seed=None),
+        True,
+    ),
+    ("a deal seed", lambda d: _hand(d)["deal"].update(seed=123456789), True),
+    ("a hand without its id", lambda d: _hand(d).pop("id"), True),
+    ("notes", lambda d: _hand(d).update(notes="played at the club"), True),
+    ("notes with a quote", lambda d: _hand(d).update(notes='"ok" he said'), False),
+    ("notes not ASCII", lambda d: _hand(d).update(notes="igrano v Šiški"), False),
+    ("a player name not ASCII", lambda d: d["players"][0].update(name="Žan Čuk"), True),
+    ("an alias card token", lambda d: _first(d, "play").update(card="t5"), False),
+    ("a card not held", lambda d: _first(d, "play").update(card="T22"), False),
+    ("a seat out of range", lambda d: _first(d, "play").update(seat=7), False),
+    ("a seat of another table", lambda d: _first(d, "play").update(seat=4), False),
+    ("a bool seat", lambda d: _first(d, "play").update(seat=True), False),
+    ("a float seat", lambda d: _first(d, "play").update(seat=1.0), False),
+    ("a note on a card", lambda d: _first(d, "play").update(note="slow"), False),
+    ("a null note on a card", lambda d: _first(d, "play").update(note=None), False),
+    ("an unknown action field", lambda d: _first(d, "pass").update(x=1), False),
+    ("a score changed", lambda d: _hand(d)["result"]["scores"].__setitem__(0, 1), False),
+    ("an item changed", lambda d: _hand(d)["result"]["items"][0].update(value=-1), False),
+    (
+        "an unknown item",
+        lambda d: _hand(d)["result"]["items"].append({"item": "bogus", "value": 0}),
+        False,
+    ),
+    ("items dropped", lambda d: _hand(d)["result"].pop("items"), True),
+    ("radelci recorded", lambda d: _radelci(d, 0), True),
+    ("radelci recorded wrong", lambda d: _radelci(d, 1), False),
+    ("radelci before", lambda d: _hand(d).update(radelci_before=[0, 0, 0, 0]), False),
+    ("running totals", lambda d: _hand(d)["result"].update(totals_after=[0, 0, 0, 0]), False),
+    ("no result", lambda d: _hand(d).pop("result"), False),
+    ("a hand number twice", lambda d: _hand(d, 1).update(number=_hand(d)["number"]), False),
+    # (the bidding is then out of turn: the hand is illegal)
+    ("a dealer out of turn", lambda d: _hand(d, 1).update(dealer=_hand(d)["dealer"]), False),
+    ("session totals wrong", lambda d: d.update(recorded={"totals": [1, 2, 3, 4]}), False),
+    ("session options", lambda d: d.update(options={"kontra_levels": 2}), True),
+    ("unknown session option", lambda d: d.update(options={"bogus": 1}), False),
+    (
+        "an event",
+        lambda d: d.update(
+            event={
+                "tournament": "t1",
+                "round": 2,
+                "table": "B",
+                "date": "2026-11-30",
+                "name": "Open",
+            }
+        ),
+        True,
+    ),
+    ("a session start", lambda d: d.update(start={"games": 3}), False),
+    ("a table of five", lambda d: d["players"].append({"id": "p99"}), False),
+    ("another ruleset alias", lambda d: d.update(ruleset="tournament"), True),
+    ("an unknown ruleset", lambda d: d.update(ruleset="bogus-1"), False),
+    ("a kontra at level 1 written", lambda d: None, True),
+    ("the hands as the last key", lambda d: d.update(hands=d.pop("hands")), True),
+]
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=[c[0] for c in CHANGES])
+def test_one_field_changed_gives_the_careful_rows(
+    change: tuple[str, Any, bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, fn, taken = change
+    doc = _base(17)
+    fn(doc)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "one.jsonl", [doc]), monkeypatch)
+    assert count.taken == (1 if taken else 0), name
+
+
+#: lines written otherwise than orjson writes them (the same session, or not quite)
+TEXTS: list[tuple[str, Any, bool]] = [
+    ("spaces and tabs", lambda b: b.replace(b",", b", ").replace(b":", b":\t"), True),
+    ("CRLF line end", lambda b: b + b"\r", True),
+    ("an escaped slash", lambda b: b.replace(b'"sim-', b'"sim\\/', 1), False),
+    ("an escaped letter in a hand", lambda b: b.replace(b'"play"', b'"pl\\u0061y"', 1), False),
+    ("a key twice", lambda b: b.replace(b'{"number":', b'{"number":1,"number":', 1), False),
+    ("minus zero dealer", lambda b: b.replace(b'"dealer":0', b'"dealer":-0', 1), True),
+    ("a float seat 1.0", lambda b: b.replace(b'"seat":1,', b'"seat":1.0,', 1), False),
+    ("an exponent", lambda b: b.replace(b'"seat":1,', b'"seat":1e0,', 1), False),
+    ("a leading zero", lambda b: b.replace(b'"seat":1,', b'"seat":01,', 1), False),
+    ("19 digits", lambda b: b.replace(b'"number":1,', b'"number":1000000000000000000,', 1), False),
+    ("truncated", lambda b: b[: len(b) // 2], False),
+    ("trailing garbage", lambda b: b + b"x", False),
+    (
+        "deep nesting",
+        lambda b: b.replace(b'"source":', b'"x":' + b"[" * 40 + b"]" * 40 + b',"source":', 1),
+        False,
+    ),
+    ("a control character", lambda b: b.replace(b'"sim-', b'"sim\x01', 1), False),
+    ("invalid UTF-8 in a name", lambda b: b.replace(b'"name":"', b'"name":"\xff', 1), False),
+]
+
+
+@pytest.mark.parametrize("change", TEXTS, ids=[c[0] for c in TEXTS])
+def test_a_line_written_otherwise_gives_the_careful_rows(
+    change: tuple[str, Any, bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, fn, taken = change
+    line = fn(orjson.dumps(_base(23)))
+    path = tmp_path / "one.jsonl"
+    path.write_bytes(line + b"\n")
+    count = _Count(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == (1 if taken else 0), name
+
+
+# ------------------------------------------------------------------ mutants
+
+
+def _mutate(rng: random.Random, doc: dict[str, Any]) -> None:
+    """One small change somewhere in a session: a value replaced by a plausible other one
+    (another card, seat, number, name, a list shortened or shuffled), a key dropped or added."""
+    nodes: list[tuple[Any, Any]] = []
+    stack: list[Any] = [doc]
+    while stack:
+        o = stack.pop()
+        for k, v in o.items() if isinstance(o, dict) else enumerate(o):
+            nodes.append((o, k))
+            if isinstance(v, (dict, list)):
+                stack.append(v)
+    parent, key = rng.choice(nodes)
+    v = parent[key]
+    op = rng.randrange(8)
+    if isinstance(v, bool) or op == 0:
+        parent[key] = rng.choice((None, True, 0, "", [], {}, "T5", 1.5))
+    elif isinstance(v, int):
+        parent[key] = v + rng.choice((-1, 1, 2, -5, 10))
+    elif isinstance(v, str):
+        parent[key] = rng.choice(("T1", "T21", "HK", "h1", "XXI", "pass", "play", "game",
+                                  "trula", "three", "klop", "valat", "x" * 60, v + v))  # fmt: skip
+    elif isinstance(v, list) and v:
+        r = rng.randrange(3)
+        if r == 0:
+            del v[rng.randrange(len(v))]
+        elif r == 1:
+            rng.shuffle(v)
+        else:
+            v.append(copy.deepcopy(rng.choice(v)))
+    elif isinstance(parent, dict) and op < 4:
+        del parent[key]
+    elif isinstance(v, dict):
+        v[rng.choice(("note", "seat", "type", "card", "level", "target", "seed", "id"))] = (
+            rng.choice((None, 1, "game", "T2"))
+        )
+
+
+def test_mutated_sessions_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(20261206)
+    pool = simulate_hands(64, 31, ruleset="si-tournament-2021") + simulate_hands(
+        48, 32, ruleset="si-tournament-2021", table_size=3
+    )
+    docs = []
+    kept = 0
+    for _ in range(600):
+        doc = copy.deepcopy(rng.choice(pool))
+        doc["hands"] = doc["hands"][: rng.choice((1, 2, 4, 16))]
+        doc.pop("recorded", None)  # (the session's totals are of all its hands)
+        if rng.random() < 0.2:  # (some left as they are, among the mutants)
+            kept += 1
+        else:
+            for _ in range(rng.choice((1, 1, 1, 2))):
+                _mutate(rng, doc)
+        docs.append(doc)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "mutants.jsonl", docs), monkeypatch)
+    assert count.taken >= kept
+
+
+def test_the_fuzz_mutators_records_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.log_mutator import Mutator
+
+    mutator = Mutator(6121)
+    lines = []
+    for _ in range(800):
+        m = mutator.mutant()
+        if m.kind == "jsonl":
+            lines.extend(x for x in m.data.split(b"\n") if x.strip())
+    path = tmp_path / "fuzz.jsonl"
+    # a first line the reader takes as a log (the file's first record starts with "{")
+    path.write_bytes(orjson.dumps(_base(3)) + b"\n" + b"\n".join(lines) + b"\n")
+    _same_rows(path, monkeypatch)
+
+
+def test_without_the_native_core_nothing_takes_the_lane(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(lane, "_CORE", None)
+    assert lane.read_session(orjson.dumps(_base(3)), "x.jsonl", 1) is None
+
+
+def test_a_hand_number_beyond_the_stores_integers_is_a_reject_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand numbered 10^18 is rejected (schema: at most 100,000); its reject row keeps no
+    number (the column holds 32-bit integers: the ingest failed with an internal error)."""
+    doc = _base(9)
+    doc["hands"][0]["number"] = 10**18
+    path = _write(tmp_path / "big.jsonl", [doc])
+    _same_rows(path, monkeypatch)
+    rejects = _tables(path, True, monkeypatch)["rejects"].to_pylist()
+    assert [r["hand"] for r in rejects] == [None]
+    assert "1000000000000000000" in rejects[0]["raw"]
