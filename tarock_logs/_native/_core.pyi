@@ -16,6 +16,18 @@ def prepare_actions(
     shared: dict[tuple[tuple[str, Any], ...], Any],
     scalar: frozenset[str],
 ) -> tuple[list[Any], list[int]] | None: ...
+def lane_envelope(line: bytes) -> tuple[int, int] | None: ...
+def lane_hands(
+    line: bytes,
+    start: int,
+    stop: int,
+    config: bytes,
+    contracts: tuple[str, ...],
+    tokens: tuple[str, ...],
+    prefix: bytes,
+    suffix: bytes,
+    sha256: Any,
+) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], tuple[bytes, ...]]] | None: ...
 def openspiel_returns(
     n: int,
     kind: int,

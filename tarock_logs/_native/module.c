@@ -13,6 +13,8 @@
 #include "royalloop.h"
 #include "slohand.h"
 #include "lane.h"
+
+#include <stdint.h>
 #include "solver.h"
 #include "zrloop.h"
 
@@ -1688,16 +1690,35 @@ static int ln_bonus(const unsigned char *s, ln_span sp) {
 }
 
 #define LN_CANON_CAP (1 << 16)
+#define LN_MAX_HANDS 256
+
+/* The columns of a session's actions and tricks, as the Arrow buffers of the store's tables
+ * (process.py, _LaneParts): per hand its count of actions and of tricks; per action its
+ * index in the hand (u16), seat (u8), type (u8: slohand.h's kind) and card (u8: the card id,
+ * 255 for none); per trick its number (u16, from 1), leader and winner (u8), card points in
+ * thirds (i32) and count of cards (u8), then per card played its seat and card id (u8).
+ * Module-level buffers, filled by one lane_hands call at a time (under the GIL). */
+static struct {
+    int nh, na, nt, nc;
+    unsigned char a_count[LN_MAX_HANDS], t_count[LN_MAX_HANDS];
+    uint16_t a_idx[LN_MAX_HANDS * SH_MAX_ACTIONS];
+    unsigned char a_seat[LN_MAX_HANDS * SH_MAX_ACTIONS], a_type[LN_MAX_HANDS * SH_MAX_ACTIONS];
+    unsigned char a_card[LN_MAX_HANDS * SH_MAX_ACTIONS];
+    uint16_t t_no[LN_MAX_HANDS * TK_MAX_TRICKS];
+    unsigned char t_leader[LN_MAX_HANDS * TK_MAX_TRICKS], t_winner[LN_MAX_HANDS * TK_MAX_TRICKS];
+    int32_t t_points[LN_MAX_HANDS * TK_MAX_TRICKS];
+    unsigned char t_n[LN_MAX_HANDS * TK_MAX_TRICKS];
+    unsigned char t_seat[LN_MAX_HANDS * TK_MAX_TRICKS * 4], t_card[LN_MAX_HANDS * TK_MAX_TRICKS * 4];
+} ln_cols;
 
 /* One hand through the lane: the checks that need the table (seats, sizes, the deal), the
- * canonical JSON and its hash, the replay (slohand.h), and the Python values the store's
- * rows are made of. NULL with an exception set, Py_None to decline, else the hand's tuple
- * (see lane_hands). */
+ * canonical JSON and its hash, the replay (slohand.h); its actions and tricks appended to
+ * ln_cols; the Python values of the rest. NULL with an exception set, Py_None to decline,
+ * else the hand's tuple (see lane_hands). */
 static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_config *c,
                             PyObject *contracts, PyObject *tokens, const char *const *tok,
                             const int *toklen, const char *prefix, int nprefix,
-                            const char *suffix, int nsuffix, PyObject *sha256, PyObject *types,
-                            char *buf) {
+                            const char *suffix, int nsuffix, PyObject *sha256, char *buf) {
     const int n = c->n;
     /* the structural checks of the reader that need the table (validate._Validator.structure,
      * deal_checks): every seat at the table, a result per seat; the deal itself is judged by
@@ -1750,6 +1771,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) Py_RETURN_NONE;
     sh_result r;
     if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) Py_RETURN_NONE;
+    if (r.ntricks < 1 || ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     int self_call = r.declarer >= 0 && r.called_king >= 0 &&
                     (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
     /* the canonical JSON, between the session's prefix and suffix, and its hash */
@@ -1769,8 +1791,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     Py_DECREF(hasher);
     if (!hand_id) return NULL;
     PyObject *out = NULL, *replay = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
-    PyObject *scores = NULL, *items = NULL, *rad = NULL, *seats = NULL, *typs = NULL;
-    PyObject *cards = NULL, *details = NULL, *tricks = NULL, *talon_t = NULL;
+    PyObject *scores = NULL, *items = NULL, *rad = NULL, *details = NULL, *talon_t = NULL;
     talon_t = PyTuple_New(h->ntalon);
     if (!talon_t) goto done;
     for (int j = 0; j < h->ntalon; j++) {
@@ -1785,12 +1806,8 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     scores = PyTuple_New(n);
     items = PyTuple_New(h->nitems);
     rad = h->nrad >= 0 ? PyTuple_New(h->nrad) : (Py_INCREF(Py_None), Py_None);
-    seats = PyList_New(h->nacts);
-    typs = PyList_New(h->nacts);
-    cards = PyList_New(h->nacts);
     details = PyList_New(0);
-    if (!deal_s || !result_s || !notes || !replay || !scores || !items || !rad || !seats ||
-        !typs || !cards || !details)
+    if (!deal_s || !result_s || !notes || !replay || !scores || !items || !rad || !details)
         goto done;
     for (int t = 0; t < n; t++) {
         PyObject *v = PyLong_FromLongLong(h->scores[t]);
@@ -1812,18 +1829,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         PyTuple_SET_ITEM(rad, t, v);
     }
     for (int i = 0; i < h->nacts; i++) {
-        const ln_action *a = &h->acts[i];
-        PyObject *v = PyLong_FromLong(a->seat);
-        if (!v) goto done;
-        PyList_SET_ITEM(seats, i, v);
-        PyObject *ty = PyTuple_GET_ITEM(types, a->type);
-        Py_INCREF(ty);
-        PyList_SET_ITEM(typs, i, ty);
-        PyObject *cd = (a->type == SH_CALL || a->type == SH_PLAY) ? PyTuple_GET_ITEM(tokens, a->card)
-                                                                    : Py_None;
-        Py_INCREF(cd);
-        PyList_SET_ITEM(cards, i, cd);
-        PyObject *row = ln_details(s, a, i, hand_id, tokens);
+        PyObject *row = ln_details(s, &h->acts[i], i, hand_id, tokens);
         if (!row) goto done;
         if (row != Py_None && PyList_Append(details, row) < 0) {
             Py_DECREF(row);
@@ -1831,47 +1837,38 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         }
         Py_DECREF(row);
     }
-    /* the trick columns (HandTricks.rows): leader, winner, the seats from the leader, the
-     * cards, the card points in thirds (in klop the first six tricks take a talon card) */
-    {
-        int nt = r.ntricks;
-        PyObject *lead = PyList_New(nt), *win = PyList_New(nt), *tseats = PyList_New(nt);
-        PyObject *tcards = PyList_New(nt), *pts = PyList_New(nt);
-        tricks = Py_BuildValue("(NNNNN)", lead, win, tseats, tcards, pts);
-        if (!lead || !win || !tseats || !tcards || !pts || !tricks) goto done;
-        for (int t = 0; t < nt; t++) {
+    out = Py_BuildValue("(OOOiiOiOOOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
+                        notes, h->nacts, self_call ? Py_True : Py_False, talon_t, replay, scores,
+                        items, rad, details);
+    if (out) { /* the columns (HandTricks.rows for the tricks) */
+        ln_cols.a_count[ln_cols.nh] = (unsigned char)h->nacts;
+        ln_cols.t_count[ln_cols.nh] = (unsigned char)r.ntricks;
+        ln_cols.nh++;
+        for (int i = 0; i < h->nacts; i++) {
+            const ln_action *a = &h->acts[i];
+            int k = ln_cols.na++;
+            ln_cols.a_idx[k] = (uint16_t)i;
+            ln_cols.a_seat[k] = a->seat;
+            ln_cols.a_type[k] = a->type;
+            ln_cols.a_card[k] = (a->type == SH_CALL || a->type == SH_PLAY) ? (unsigned char)a->card : 255;
+        }
+        for (int t = 0; t < r.ntricks; t++) {
             const tk_trick *tr = &r.tricks[t];
-            PyObject *ts = PyTuple_New(tr->n), *tc = PyTuple_New(tr->n);
-            if (!ts || !tc) {
-                Py_XDECREF(ts);
-                Py_XDECREF(tc);
-                goto done;
-            }
-            for (int j = 0; j < tr->n; j++) {
-                PyObject *st = PyLong_FromLong((tr->leader + j) % n);
-                if (!st) {
-                    Py_DECREF(ts);
-                    Py_DECREF(tc);
-                    goto done;
-                }
-                PyTuple_SET_ITEM(ts, j, st);
-                PyObject *cd = PyTuple_GET_ITEM(tokens, tr->cards[j]);
-                Py_INCREF(cd);
-                PyTuple_SET_ITEM(tc, j, cd);
-            }
+            int k = ln_cols.nt++;
             int thirds = tk_thirds(tr->mask);
+            /* klop: the first six tricks each take a talon card (a gift) */
             if (r.contract == c->klop && t < 6 && t < h->ntalon) thirds += tk_thirds(TK_BIT(h->talon[t]));
-            PyList_SET_ITEM(lead, t, PyLong_FromLong(tr->leader));
-            PyList_SET_ITEM(win, t, PyLong_FromLong(tr->winner));
-            PyList_SET_ITEM(tseats, t, ts);
-            PyList_SET_ITEM(tcards, t, tc);
-            PyList_SET_ITEM(pts, t, PyLong_FromLong(thirds));
-            if (PyErr_Occurred()) goto done;
+            ln_cols.t_no[k] = (uint16_t)(t + 1);
+            ln_cols.t_leader[k] = (unsigned char)tr->leader;
+            ln_cols.t_winner[k] = (unsigned char)tr->winner;
+            ln_cols.t_points[k] = thirds;
+            ln_cols.t_n[k] = (unsigned char)tr->n;
+            for (int j = 0; j < tr->n; j++) {
+                ln_cols.t_seat[ln_cols.nc] = (unsigned char)((tr->leader + j) % n);
+                ln_cols.t_card[ln_cols.nc++] = (unsigned char)tr->cards[j];
+            }
         }
     }
-    out = Py_BuildValue("(OOOiiOiOOOOOOOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
-                        notes, h->nacts, self_call ? Py_True : Py_False, talon_t, replay, scores,
-                        items, rad, seats, typs, cards, details, tricks);
 done:
     Py_DECREF(hand_id);
     Py_XDECREF(deal_s);
@@ -1881,41 +1878,51 @@ done:
     Py_XDECREF(scores);
     Py_XDECREF(items);
     Py_XDECREF(rad);
-    Py_XDECREF(seats);
-    Py_XDECREF(typs);
-    Py_XDECREF(cards);
     Py_XDECREF(details);
-    Py_XDECREF(tricks);
     Py_XDECREF(talon_t);
     return out;
 }
 
-/* lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256, types) ->
- * None (decline: the careful path reads the session) or a tuple with one entry per hand of
- * the "hands" array at line[start:stop] (lane_envelope):
+/* the used part of ln_cols as bytes objects: (action counts, idx, seat, type, card), (trick
+ * counts, number, leader, winner, points, card counts, seats, cards) */
+static PyObject *ln_cols_py(void) {
+    return Py_BuildValue(
+        "((y#y#y#y#y#)(y#y#y#y#y#y#y#y#))", ln_cols.a_count, (Py_ssize_t)ln_cols.nh,
+        (const char *)ln_cols.a_idx, (Py_ssize_t)(2 * ln_cols.na), ln_cols.a_seat,
+        (Py_ssize_t)ln_cols.na, ln_cols.a_type, (Py_ssize_t)ln_cols.na, ln_cols.a_card,
+        (Py_ssize_t)ln_cols.na, ln_cols.t_count, (Py_ssize_t)ln_cols.nh,
+        (const char *)ln_cols.t_no, (Py_ssize_t)(2 * ln_cols.nt), ln_cols.t_leader,
+        (Py_ssize_t)ln_cols.nt, ln_cols.t_winner, (Py_ssize_t)ln_cols.nt,
+        (const char *)ln_cols.t_points, (Py_ssize_t)(4 * ln_cols.nt), ln_cols.t_n,
+        (Py_ssize_t)ln_cols.nt, ln_cols.t_seat, (Py_ssize_t)ln_cols.nc, ln_cols.t_card,
+        (Py_ssize_t)ln_cols.nc);
+}
+
+/* lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None
+ * (decline: the careful path reads the session) or (hands, action columns, trick columns)
+ * for the "hands" array at line[start:stop] (lane_envelope). One entry per hand:
  *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, self call,
- *    the talon's tokens, the replay (as slovenian_hand gives it), recorded scores, recorded items (item, seat,
- *    value), recorded radelci after (or None), the actions' seats, types and cards, the
- *    action_details rows, the trick columns (leaders, winners, seats, cards, thirds)).
- * `config` is a slovenian_config; `contracts` the contract codes by index; `tokens` the 54
- * card tokens by id; the content hash is sha256(prefix + canonical hand + suffix), hex;
- * `types` the 9 action type names by slohand.h kind. Any hand the lane does not read, a hand
- * number twice, and it declines. */
+ *    the talon's tokens, the replay (as slovenian_hand gives it), recorded scores, recorded
+ *    items (item, seat, value), recorded radelci after (or None), the action_details rows);
+ * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config;
+ * `contracts` the contract codes by index; `tokens` the 54 card tokens by id; the content
+ * hash is sha256(prefix + canonical hand + suffix), hex. Any hand the lane does not read, a
+ * hand number twice, and it declines. */
 static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
     Py_buffer buf;
     int hs, he;
-    PyObject *config_o, *contracts, *tokens, *sha256, *types;
+    PyObject *config_o, *contracts, *tokens, *sha256;
     Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!y*y*OO!", &buf, &hs, &he, &PyBytes_Type, &config_o,
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
                           &PyTuple_Type, &contracts, &PyTuple_Type, &tokens, &prefix, &suffix,
-                          &sha256, &PyTuple_Type, &types))
+                          &sha256))
         return NULL;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *list = NULL;
     char *canon = NULL;
     ln_hand *h = NULL;
+    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = 0;
     if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
-        PyTuple_GET_SIZE(tokens) != TK_NCARDS || PyTuple_GET_SIZE(types) != SH_OTHER ||
-        hs < 0 || he > buf.len || hs >= he) {
+        PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
         PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
         goto end;
     }
@@ -1941,30 +1948,26 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
     }
     const unsigned char *s = (const unsigned char *)buf.buf;
     ln_parser p = {s, he, hs + 1};
-    PyObject *list = PyList_New(0);
+    list = PyList_New(0);
     if (!list) goto end;
-    int numbers[256], nnum = 0;
+    int numbers[LN_MAX_HANDS], nnum = 0;
     ln_ws(&p);
     int more = !(p.i < p.n && s[p.i] == ']');
     while (more) {
-        if (ln_hand_read(&p, h) < 0 || nnum >= 256) goto decline;
+        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
         for (int j = 0; j < nnum; j++)
             if (numbers[j] == h->number) goto decline; /* hand.duplicate_number */
         numbers[nnum++] = h->number;
         PyObject *one = ln_hand_py(s, h, &c, contracts, tokens, tok, toklen,
                                    (const char *)prefix.buf, (int)prefix.len,
-                                   (const char *)suffix.buf, (int)suffix.len, sha256, types, canon);
-        if (!one) {
-            Py_DECREF(list);
-            goto end;
-        }
+                                   (const char *)suffix.buf, (int)suffix.len, sha256, canon);
+        if (!one) goto end;
         if (one == Py_None) {
             Py_DECREF(one);
             goto decline;
         }
         if (PyList_Append(list, one) < 0) {
             Py_DECREF(one);
-            Py_DECREF(list);
             goto end;
         }
         Py_DECREF(one);
@@ -1973,13 +1976,17 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
         more = r;
     }
     if (nnum == 0) goto decline; /* no hands: the careful path's */
-    out = PyList_AsTuple(list);
-    Py_DECREF(list);
+    {
+        PyObject *hands = PyList_AsTuple(list);
+        PyObject *cols = hands ? ln_cols_py() : NULL;
+        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
+        if (!cols) Py_XDECREF(hands);
+    }
     goto end;
 decline:
-    Py_DECREF(list);
     out = (Py_INCREF(Py_None), Py_None);
 end:
+    Py_XDECREF(list);
     PyMem_Free(canon);
     PyMem_Free(h);
     PyBuffer_Release(&buf);
@@ -2014,8 +2021,8 @@ static PyMethodDef module_methods[] = {
     {"lane_envelope", py_lane_envelope, METH_VARARGS,
      "lane_envelope(line) -> None or (start, stop) of the record's hands array: lane.h"},
     {"lane_hands", py_lane_hands, METH_VARARGS,
-     "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256, types) "
-     "-> None or the hands of the record read, replayed and hashed: lane.h"},
+     "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None "
+     "or the hands of the record read, replayed and hashed, and their columns: lane.h"},
     {"prepare_actions", py_prepare_actions, METH_VARARGS,
      "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
      "reader's cached action models (log/validate.py, prepare_actions_py)"},

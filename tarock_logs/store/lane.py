@@ -38,6 +38,7 @@ ruleset and table, and on mutated records). Without the native core (no compiler
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -65,15 +66,17 @@ __all__ = ["LaneHand", "LaneSession", "available", "read_session"]
 _CORE: Final = _native.core
 
 #: the action types by the kind lane.h gives them (slohand.h's SH_ enum)
-_TYPES: Final = ("pass", "bid", "call", "talon", "discard", "play", "lezim", "announce",
-                 "kontra")  # fmt: skip
-_TOKENS: Final = tuple(CARD)
+TYPES: Final = ("pass", "bid", "call", "talon", "discard", "play", "lezim", "announce",
+                "kontra")  # fmt: skip
+#: the card tokens by the id lane.h gives them (cards.h)
+TOKENS: Final = tuple(CARD)
 _SHA256: Final = hashlib.sha256
 
 
 def available() -> bool:
-    """Whether the lane runs (the native core is loaded)."""
-    return _CORE is not None and hasattr(_CORE, "lane_hands")
+    """Whether the lane runs: the native core is loaded (its columns are little-endian, as
+    Arrow's buffers)."""
+    return _CORE is not None and hasattr(_CORE, "lane_hands") and sys.byteorder == "little"
 
 
 @dataclass(slots=True)
@@ -83,7 +86,7 @@ class LaneHand:
     the recomputed score sheets (equal: nothing to report), and the engine's contract,
     declarer, partner and verdict on the game."""
 
-    raw: tuple[Any, ...]
+    raw: tuple[Any, ...]  # (hand_id, deal JSON, result JSON, number, dealer, notes, ...)
     recorded: ScoreSheet
     recomputed: ScoreSheet
     contract: str | None
@@ -96,12 +99,15 @@ class LaneHand:
 class LaneSession:
     """A session record the lane took: the session (its envelope: ``hands`` is empty), the
     ruleset id its hands were scored under, the session's audit record
-    (``SessionAudit.to_dict()``) and its hands in order."""
+    (``SessionAudit.to_dict()``), its hands in order, and the columns of its actions and
+    tricks as lane.h writes them (``lane_hands``: the buffers of the store's Arrow columns,
+    :class:`tarock_logs.store.process._LaneParts`)."""
 
     session: m.Session
     ruleset: str
     audit: dict[str, Any]
     hands: list[LaneHand]
+    columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
 
 @dataclass(slots=True)
@@ -156,9 +162,10 @@ def _hash_frame(session: m.Session) -> tuple[bytes, bytes]:
 def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | None:
     """The session record ``chunk`` (one line of a JSONL file) through the lane, or None: the
     careful path reads it (see the module docstring for what the lane takes)."""
-    if _CORE is None:
+    core = _CORE
+    if core is None or not available():
         return None
-    span = _CORE.lane_envelope(chunk)
+    span = core.lane_envelope(chunk)
     if span is None:
         return None
     hs, he = span
@@ -179,16 +186,21 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     if setup is None:
         return None
     prefix, suffix = _hash_frame(session)
-    raws = _CORE.lane_hands(chunk, hs, he, setup.config, fastpath.CONTRACT_CODES, _TOKENS,
-                            prefix, suffix, _SHA256, _TYPES)  # fmt: skip
-    if raws is None:
+    got = core.lane_hands(chunk, hs, he, setup.config, fastpath.CONTRACT_CODES, TOKENS, prefix,
+                           suffix, _SHA256)  # fmt: skip
+    if got is None:
         return None
-    return _audit(session, file, setup, raws)
+    raws, columns = got
+    done = _audit(session, file, setup, raws)
+    if done is None:
+        return None
+    ls, hands = done
+    return LaneSession(session, setup.ruleset.id, ls, hands, columns)
 
 
 def _audit(
     session: m.Session, file: str, setup: _Setup, raws: Sequence[tuple[Any, ...]]
-) -> LaneSession | None:
+) -> tuple[dict[str, Any], list[LaneHand]] | None:
     """Score and compare the hands lane.h read and replayed, carrying the radelci through the
     engine's session as the replay does, then settle the session; None at the first
     difference or anything unverified."""
@@ -250,4 +262,4 @@ def _audit(
     )  # fmt: skip
     if sa.discrepancies:
         return None
-    return LaneSession(session, rs.id, sa.to_dict(), hands)
+    return sa.to_dict(), hands

@@ -21,9 +21,11 @@ from typing import Any, Final
 
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
+from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.store import sources
 from tarock_logs.verdict.bulk import bulk_gc
 
@@ -507,15 +509,134 @@ def _detail_slots(cls: type) -> tuple[tuple[int, str], ...]:
 _DETAIL_SLOTS: dict[type, tuple[tuple[int, str], ...]] = {}
 
 
+#: the tables whose rows the ingest lane gives as Arrow buffers (:class:`_LaneParts`)
+_LANE_TABLES: Final = ("action_rows", "tricks")
+
+
+class _LaneParts:
+    """The ``action_rows`` and ``tricks`` of sessions the ingest lane took, as the buffers of
+    their Arrow columns (``lane_hands`` in ``_native/module.c``: per hand its counts, per
+    action and per trick fixed-width values), gathered per batch and made into two tables at
+    once (a few vectorised kernels instead of a Python object per value)."""
+
+    __slots__ = ("acts", "hand_ids", "tricks")
+
+    def __init__(self) -> None:
+        self.hand_ids: list[str] = []
+        self.acts: list[tuple[bytes, ...]] = []
+        self.tricks: list[tuple[bytes, ...]] = []
+
+    def add(
+        self, hand_ids: list[str], columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+    ) -> None:
+        self.hand_ids.extend(hand_ids)
+        self.acts.append(columns[0])
+        self.tricks.append(columns[1])
+
+    def tables(self) -> dict[str, pa.Table]:
+        ids = pa.array(self.hand_ids, type=STR)
+        a = [b"".join(part[k] for part in self.acts) for k in range(5)]
+        t = [b"".join(part[k] for part in self.tricks) for k in range(8)]
+        return {"action_rows": _lane_actions(ids, *a), "tricks": _lane_tricks(ids, *t)}
+
+
+def _fixed(kind: pa.DataType, n: int, data: bytes) -> pa.Array:
+    return pa.Array.from_buffers(kind, n, [None, pa.py_buffer(data)])
+
+
+def _per_hand(ids: pa.Array, counts: bytes) -> pa.Array:
+    """Each hand's id repeated as often as it has rows (``counts``: one byte per hand, each
+    at least 1)."""
+    ends = pc.cumulative_sum(_fixed(U8, len(counts), counts).cast(I32))
+    return pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(ends, ids))
+
+
+#: the action types and the card tokens by the codes the lane writes (255: no card)
+_LANE_TYPES: Final = pa.array(("pass", "bid", "call", "talon", "discard", "play", "lezim",
+                               "announce", "kontra"), type=STR)  # fmt: skip
+_LANE_CARDS: Final = pa.array([*CARD, *([None] * (256 - len(CARD)))], type=STR)
+
+
+def _lane_actions(
+    ids: pa.Array, count: bytes, idx: bytes, seat: bytes, kind: bytes, card: bytes
+) -> pa.Table:
+    n = len(seat)
+    return pa.Table.from_arrays(
+        [
+            _per_hand(ids, count),
+            _fixed(U16, n, idx),
+            _fixed(U8, n, seat),
+            _LANE_TYPES.take(_fixed(U8, n, kind)),
+            _LANE_CARDS.take(_fixed(U8, n, card)),
+            _fixed(BOOL, n, b"\xff" * ((n + 7) // 8)),  # every action legal
+            pa.nulls(n, type=STR),
+        ],
+        schema=SCHEMAS["action_rows"],
+    )
+
+
+def _lane_tricks(
+    ids: pa.Array, count: bytes, no: bytes, leader: bytes, winner: bytes, points: bytes,
+    ncards: bytes, seats: bytes, cards: bytes,
+) -> pa.Table:  # fmt: skip
+    n = len(leader)
+    ends = pc.cumulative_sum(_fixed(U8, n, ncards).cast(I32))
+    offsets = pa.concat_arrays([pa.array([0], type=I32), ends])
+    m = len(seats)
+    return pa.Table.from_arrays(
+        [
+            _per_hand(ids, count),
+            _fixed(U16, n, no),
+            _fixed(U8, n, leader),
+            _fixed(U8, n, winner),
+            pa.ListArray.from_arrays(offsets, _fixed(U8, m, seats)),
+            pa.ListArray.from_arrays(offsets, _LANE_CARDS.take(_fixed(U8, m, cards))),
+            _fixed(I32, n, points),
+        ],
+        schema=SCHEMAS["tricks"],
+    )
+
+
 class _Batch:
-    """The tables under construction for one batch of hands."""
+    """The tables under construction for one batch of hands.
+
+    ``action_rows`` and ``tricks`` are built in parts, in the order of the hands: rows of the
+    careful path in Python lists (:class:`_Columns`), rows of the ingest lane as Arrow
+    buffers (:class:`_LaneParts`); whenever the kind changes, the part so far is made into a
+    table (``chunks``), and :meth:`tables` puts the parts together."""
 
     def __init__(self) -> None:
         self.t = {name: _Columns(schema) for name, schema in SCHEMAS.items()}
         self.hands = 0
+        self.lane = _LaneParts()
+        self.chunks: dict[str, list[pa.Table]] = {name: [] for name in _LANE_TABLES}
+
+    def careful(self) -> None:
+        """Before rows of the careful path: the lane's rows so far made into tables."""
+        if self.lane.hand_ids:
+            for name, t in self.lane.tables().items():
+                self.chunks[name].append(t)
+            self.lane = _LaneParts()
+
+    def lane_parts(self) -> _LaneParts:
+        """Before rows of the lane: the careful path's rows so far made into tables."""
+        for name in _LANE_TABLES:
+            c = self.t[name]
+            if c.n:
+                self.chunks[name].append(c.table())
+                self.t[name] = _Columns(c.schema)
+        return self.lane
 
     def tables(self) -> dict[str, pa.Table]:
-        return {name: c.table() for name, c in self.t.items()}
+        self.careful()
+        out = {}
+        for name, c in self.t.items():
+            t = c.table()
+            parts = self.chunks.get(name)
+            if parts:
+                t = pa.concat_tables([*parts, t]) if t.num_rows else pa.concat_tables(parts)
+            out[name] = t
+        return out
 
 
 def _add_session_rows(
@@ -688,6 +809,7 @@ def _add_session(
     ids = [p.id for p in session.players]
     sums = _Totals(n)
     added = 0
+    b.careful()
     for hand, (audit, tricks) in zip(session.hands, audited.hands, strict=True):
         hand_id = str(audit["hand_id"])
         rec = audit.get("recorded")
@@ -887,13 +1009,22 @@ def _add_lane_session(
     _add_session_rows(b, session, file, line, ls.audit, len(ls.hands), where)
     ids = [p.id for p in session.players]
     sums = _Totals(n)
-    added = 0
     ruleset = ls.ruleset
-    t = b.t
-    hands_add = t["hands"].add
-    rows = t["action_rows"]
-    rcol = rows.cols
-    details = t["action_details"]
+    hands_add = b.t["hands"].add
+    details = b.t["action_details"]
+    hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
+    dups = seen.intersection(hand_ids)
+    if not dups:
+        b.lane_parts().add(hand_ids, ls.columns)
+    else:  # hands stored already from this file: their rows go, the session's others stay
+        one = _LaneParts()
+        one.add(hand_ids, ls.columns)
+        b.careful()  # (the rows so far, of either kind, made into tables: at most one is
+        b.lane_parts()  # pending)
+        gone = pa.array(sorted(dups), type=STR)
+        for name, t in one.tables().items():
+            b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))
+    added = 0
     for lh in ls.hands:
         raw = lh.raw
         hand_id = raw[0]
@@ -909,28 +1040,17 @@ def _add_lane_session(
         sums.counted += 1
         declarer, partner = lh.declarer, lh.partner
         side, partner_eff = _side(declarer, partner)
-        k = raw[6]
         hands_add(
             hand_id=hand_id, session_id=session.id, game=session.game, ruleset=ruleset,
             number=raw[3], dealer=raw[4], table_size=n, contract=lh.contract,
             declarer=declarer, partner=partner, won=lh.won, legal=True, verified=True,
-            n_actions=k, n_violations=0, n_discrepancies=0, unverified=[],
+            n_actions=raw[6], n_violations=0, n_discrepancies=0, unverified=[],
             verification="verified", n_errors=0, deal=raw[1], facts=None, result=raw[2],
             notes=raw[5], file=file, line=line,
         )  # fmt: skip
-        # the actions (all legal), their details, the tricks
-        rcol["hand_id"].extend([hand_id] * k)
-        rcol["idx"].extend(range(k))
-        rcol["seat"].extend(raw[13])
-        rcol["type"].extend(raw[14])
-        rcol["card"].extend(raw[15])
-        rcol["legal"].extend([True] * k)
-        rcol["violation_code"].extend([None] * k)
-        rows.n += k
-        if raw[16]:
-            details.rows.extend(raw[16])
-            details.n += len(raw[16])
-        _add_trick_columns(b, hand_id, raw[17])
+        if raw[13]:
+            details.rows.extend(raw[13])
+            details.n += len(raw[13])
         _add_score_items(b, hand_id, lh.recorded.items or None, rcp.items or None, side)
         roles = [_role(seat, _NOBODY, lh.contract, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, lh.recorded.totals, rcp.totals, before,

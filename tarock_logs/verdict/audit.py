@@ -353,6 +353,15 @@ def claimed_values(
     return out
 
 
+def _same_lines(a: Sequence[tuple[str, int | None, int]], b: Sequence[Any]) -> bool:
+    """Whether two score sheets' lines are the same lines, each once, in any order (their
+    comparison then finds nothing: a cheaper answer than expanding both)."""
+    if len(a) != len(b):
+        return False
+    lines = set(a)
+    return len(lines) == len(a) and lines == set(b)
+
+
 def _sort_key(k: tuple[str, int | None]) -> tuple[str, int]:
     return (k[0], -1 if k[1] is None else k[1])
 
@@ -387,7 +396,8 @@ def compare_scores(
                     "produces: not checked"
                 )
             rec_items = [it for it in rec_items if it[0] in known_items]
-        if rec_items != recomputed.items:  # (the same lines in the same order: all agree)
+        # the same lines (in the same order, or not): all agree
+        if rec_items != recomputed.items and not _same_lines(rec_items, recomputed.items):
             rec = _expand(rec_items, side)
             cmp = _expand(recomputed.items, side)
             for key in sorted(set(rec) | set(cmp), key=_sort_key):

@@ -398,3 +398,21 @@ def test_a_hand_number_beyond_the_stores_integers_is_a_reject_not_a_crash(
     rejects = _tables(path, True, monkeypatch)["rejects"].to_pylist()
     assert [r["hand"] for r in rejects] == [None]
     assert "1000000000000000000" in rejects[0]["raw"]
+
+
+def test_a_session_twice_and_sessions_of_both_paths_in_one_file_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands stored already from the file are not stored again (a session written twice, one
+    whose first hands repeat another's); the lane's rows and the careful path's interleave
+    in the file's order."""
+    docs = simulate_hands(64, 41, ruleset="si-tournament-2021")
+    again = copy.deepcopy(docs[1])
+    again["id"] = "again"
+    again.pop("recorded", None)
+    odd = copy.deepcopy(docs[2])
+    odd["hands"][3]["actions"][20]["card"] = "t5"  # (an alias: the careful path's)
+    lines = [docs[0], docs[1], odd, docs[1], again, docs[3], docs[0]]
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "mixed.jsonl", lines), monkeypatch)
+    assert count.taken == 6
