@@ -21,6 +21,8 @@ setup(
                 "tarock_logs/_native/zrloop.h",
                 "tarock_logs/_native/royalloop.h",
                 "tarock_logs/_native/slohand.h",
+                "tarock_logs/_native/sloscore.h",
+                "tarock_logs/_native/lane.h",
             ],
             extra_compile_args=["-O3", "-std=c99"],
             libraries=["m"],

@@ -13,6 +13,7 @@
 #include "royalloop.h"
 #include "slohand.h"
 #include "lane.h"
+#include "sloscore.h"
 
 #include <stdint.h>
 #include "solver.h"
@@ -1442,6 +1443,44 @@ static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
 }
 
 
+/* slovenian_score_config(win_threshold, diff_nearest_5, klop_nearest_5, solo_brez_difference,
+ * silent_failure, count_remainder, mondfang_when_valat, mondfang_value, radelci,
+ * radelci_from_silent_valat, klop_doubled_both, solo_brez, contracts) -> bytes: the ss_config
+ * of sloscore.h; `contracts` holds per contract (value, fixed, radelc). */
+static PyObject *py_slovenian_score_config(PyObject *self, PyObject *args) {
+    ss_config c;
+    memset(&c, 0, sizeof c);
+    PyObject *rows;
+    if (!PyArg_ParseTuple(args, "iiiiiiiiiiiiO", &c.win_threshold, &c.diff_nearest_5,
+                          &c.klop_nearest_5, &c.solo_brez_difference, &c.silent_failure,
+                          &c.count_remainder, &c.mondfang_when_valat, &c.mondfang_value,
+                          &c.radelci, &c.radelci_from_silent_valat, &c.klop_doubled_both,
+                          &c.solo_brez, &rows))
+        return NULL;
+    PyObject *f = PySequence_Fast(rows, "contracts");
+    if (!f) return NULL;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(f);
+    if (nc > SH_MAX_CONTRACTS) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "slovenian_score_config: too many contracts");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        int v[3];
+        if (read_ints(PySequence_Fast_GET_ITEM(f, i), v, 3, "contract") != 3) {
+            Py_DECREF(f);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract: 3 ints");
+            return NULL;
+        }
+        c.value[i] = v[0];
+        c.fixed[i] = v[1];
+        c.radelc[i] = v[2];
+    }
+    Py_DECREF(f);
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+
 /* ------------------------------------------------------------------ the reader's actions */
 
 /* 1 when x is a card token of the pack as written (an exact str in the frozenset), 0 when
@@ -1711,14 +1750,62 @@ static struct {
     unsigned char t_seat[LN_MAX_HANDS * TK_MAX_TRICKS * 4], t_card[LN_MAX_HANDS * TK_MAX_TRICKS * 4];
 } ln_cols;
 
+/* the score items' names (sloscore.h's SI_ codes), interned at import */
+static PyObject *si_names[SI_NITEMS];
+static const char *const SI_NAMES[SI_NITEMS] = {"contract", "difference", "trula", "kralji",
+                                                "pagat_ultimo", "kralj_ultimo", "valat",
+                                                "barvni_valat", "radelc", "mondfang", "klop"};
+
+/* (contract, declarer, partner, won, items ((item, seat, value), ...; seat None: the
+ * declarer's side), totals, radelci after) of a scored hand */
+static PyObject *ln_score_py(const sh_config *c, const sh_result *r, const ss_score *sco,
+                             PyObject *contracts) {
+    const int n = c->n;
+    PyObject *items = PyTuple_New(sco->nitems), *totals = PyTuple_New(n), *rad = PyTuple_New(n);
+    if (!items || !totals || !rad) goto fail;
+    for (int j = 0; j < sco->nitems; j++) {
+        const ss_item *it = &sco->items[j];
+        PyObject *e = it->seat >= 0 ? Py_BuildValue("(Oii)", si_names[it->item], it->seat, it->value)
+                                    : Py_BuildValue("(OOi)", si_names[it->item], Py_None, it->value);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(items, j, e);
+    }
+    for (int t = 0; t < n; t++) {
+        PyObject *a = PyLong_FromLong(sco->totals[t]), *b = PyLong_FromLong(sco->radelci[t]);
+        if (!a || !b) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(totals, t, a);
+        PyTuple_SET_ITEM(rad, t, b);
+    }
+    PyObject *contract = PyTuple_GET_ITEM(contracts, r->contract);
+    PyObject *decl = r->declarer >= 0 ? PyLong_FromLong(r->declarer) : (Py_INCREF(Py_None), Py_None);
+    PyObject *part = r->partner >= 0 ? PyLong_FromLong(r->partner) : (Py_INCREF(Py_None), Py_None);
+    PyObject *won = sco->won < 0 ? Py_None : sco->won ? Py_True : Py_False;
+    if (!decl || !part) {
+        Py_XDECREF(decl);
+        Py_XDECREF(part);
+        goto fail;
+    }
+    return Py_BuildValue("(ONNONNN)", contract, decl, part, won, items, totals, rad);
+fail:
+    Py_XDECREF(items);
+    Py_XDECREF(totals);
+    Py_XDECREF(rad);
+    return NULL;
+}
+
 /* One hand through the lane: the checks that need the table (seats, sizes, the deal), the
  * canonical JSON and its hash, the replay (slohand.h); its actions and tricks appended to
  * ln_cols; the Python values of the rest. NULL with an exception set, Py_None to decline,
  * else the hand's tuple (see lane_hands). */
 static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_config *c,
-                            PyObject *contracts, PyObject *tokens, const char *const *tok,
-                            const int *toklen, const char *prefix, int nprefix,
-                            const char *suffix, int nsuffix, PyObject *sha256, char *buf) {
+                            const ss_config *sc, int *rad, PyObject *contracts, PyObject *tokens,
+                            const char *const *tok, const int *toklen, const char *prefix,
+                            int nprefix, const char *suffix, int nsuffix, PyObject *sha256,
+                            char *buf) {
     const int n = c->n;
     /* the structural checks of the reader that need the table (validate._Validator.structure,
      * deal_checks): every seat at the table, a result per seat; the deal itself is judged by
@@ -1774,6 +1861,27 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     if (r.ntricks < 1 || ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     int self_call = r.declarer >= 0 && r.called_king >= 0 &&
                     (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
+    /* the score: OpenSpiel's returns, or the reference's items (sloscore.h), with the radelci
+     * carried from the session's earlier hands */
+    ss_score sco;
+    if (c->os_scoring) {
+        sco.nitems = 0;
+        int klop = r.contract == c->klop;
+        for (int i = 0; i < n; i++) {
+            int t = (h->dealer + 1 + i) % n; /* the active seats from P1 */
+            sco.items[sco.nitems++] = (ss_item){klop ? SI_KLOP : SI_CONTRACT, t, r.returns[t]};
+        }
+        for (int t = 0; t < 4; t++) {
+            sco.totals[t] = t < n ? r.returns[t] : 0;
+            sco.radelci[t] = 0;
+        }
+        sco.won = klop ? -1 : r.returns[r.declarer] > 0;
+    } else {
+        int talon_ids[6];
+        for (int j = 0; j < h->ntalon; j++) talon_ids[j] = h->talon[j];
+        if (ss_score_hand(c, sc, &r, h->dealer, talon_ids, h->ntalon, self_call, rad, &sco) < 0)
+            Py_RETURN_NONE;
+    }
     /* the canonical JSON, between the session's prefix and suffix, and its hash */
     ln_out o = {buf, 0, LN_CANON_CAP};
     ln_span deal, result;
@@ -1790,24 +1898,17 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     PyObject *hand_id = PyObject_CallMethod(hasher, "hexdigest", NULL);
     Py_DECREF(hasher);
     if (!hand_id) return NULL;
-    PyObject *out = NULL, *replay = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
-    PyObject *scores = NULL, *items = NULL, *rad = NULL, *details = NULL, *talon_t = NULL;
-    talon_t = PyTuple_New(h->ntalon);
-    if (!talon_t) goto done;
-    for (int j = 0; j < h->ntalon; j++) {
-        PyObject *t = PyTuple_GET_ITEM(tokens, h->talon[j]);
-        Py_INCREF(t);
-        PyTuple_SET_ITEM(talon_t, j, t);
-    }
+    PyObject *out = NULL, *score = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
+    PyObject *scores = NULL, *items = NULL, *radt = NULL, *details = NULL;
     deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
     result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
     notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
-    replay = sh_result_py(c, &r, tokens);
+    score = ln_score_py(c, &r, &sco, contracts);
     scores = PyTuple_New(n);
     items = PyTuple_New(h->nitems);
-    rad = h->nrad >= 0 ? PyTuple_New(h->nrad) : (Py_INCREF(Py_None), Py_None);
+    radt = h->nrad >= 0 ? PyTuple_New(h->nrad) : (Py_INCREF(Py_None), Py_None);
     details = PyList_New(0);
-    if (!deal_s || !result_s || !notes || !replay || !scores || !items || !rad || !details)
+    if (!deal_s || !result_s || !notes || !score || !scores || !items || !radt || !details)
         goto done;
     for (int t = 0; t < n; t++) {
         PyObject *v = PyLong_FromLongLong(h->scores[t]);
@@ -1826,7 +1927,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     for (int t = 0; t < h->nrad; t++) {
         PyObject *v = PyLong_FromLongLong(h->rad[t]);
         if (!v) goto done;
-        PyTuple_SET_ITEM(rad, t, v);
+        PyTuple_SET_ITEM(radt, t, v);
     }
     for (int i = 0; i < h->nacts; i++) {
         PyObject *row = ln_details(s, &h->acts[i], i, hand_id, tokens);
@@ -1837,10 +1938,10 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         }
         Py_DECREF(row);
     }
-    out = Py_BuildValue("(OOOiiOiOOOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
-                        notes, h->nacts, self_call ? Py_True : Py_False, talon_t, replay, scores,
-                        items, rad, details);
-    if (out) { /* the columns (HandTricks.rows for the tricks) */
+    out = Py_BuildValue("(OOOiiOiOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
+                        notes, h->nacts, score, scores, items, radt, details);
+    if (out) { /* the radelci carried on, the columns (HandTricks.rows for the tricks) */
+        for (int t = 0; t < n; t++) rad[t] = sco.radelci[t];
         ln_cols.a_count[ln_cols.nh] = (unsigned char)h->nacts;
         ln_cols.t_count[ln_cols.nh] = (unsigned char)r.ntricks;
         ln_cols.nh++;
@@ -1874,12 +1975,11 @@ done:
     Py_XDECREF(deal_s);
     Py_XDECREF(result_s);
     Py_XDECREF(notes);
-    Py_XDECREF(replay);
+    Py_XDECREF(score);
     Py_XDECREF(scores);
     Py_XDECREF(items);
-    Py_XDECREF(rad);
+    Py_XDECREF(radt);
     Py_XDECREF(details);
-    Py_XDECREF(talon_t);
     return out;
 }
 
@@ -1898,36 +1998,45 @@ static PyObject *ln_cols_py(void) {
         (Py_ssize_t)ln_cols.nc);
 }
 
-/* lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None
- * (decline: the careful path reads the session) or (hands, action columns, trick columns)
- * for the "hands" array at line[start:stop] (lane_envelope). One entry per hand:
- *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, self call,
- *    the talon's tokens, the replay (as slovenian_hand gives it), recorded scores, recorded
- *    items (item, seat, value), recorded radelci after (or None), the action_details rows);
- * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config;
- * `contracts` the contract codes by index; `tokens` the 54 card tokens by id; the content
+/* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
+ * sha256) -> None (decline: the careful path reads the session) or (hands, columns) for the
+ * "hands" array at line[start:stop] (lane_envelope). One entry per hand:
+ *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, the score
+ *    (ln_score_py: the radelci carried from the session's earlier hands, none before the
+ *    first), recorded scores, recorded items (item, seat, value), recorded radelci after
+ *    (or None), the action_details rows);
+ * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config,
+ * `score_config` a slovenian_score_config; `contracts` the contract codes by index; `tokens` the 54 card tokens by id; the content
  * hash is sha256(prefix + canonical hand + suffix), hex. Any hand the lane does not read, a
  * hand number twice, and it declines. */
 static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
     Py_buffer buf;
     int hs, he;
-    PyObject *config_o, *contracts, *tokens, *sha256;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
     Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
-                          &PyTuple_Type, &contracts, &PyTuple_Type, &tokens, &prefix, &suffix,
-                          &sha256))
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
+                          &tokens, &prefix, &suffix, &sha256))
         return NULL;
     PyObject *out = NULL, *list = NULL;
     char *canon = NULL;
     ln_hand *h = NULL;
     ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = 0;
     if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
+        PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config) ||
         PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
         PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
         goto end;
     }
     sh_config c;
+    ss_config sc;
     memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
+    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
+    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: a name for every contract");
+        goto end;
+    }
+    int rad[4] = {0, 0, 0, 0}; /* the radelci carried from hand to hand (none at the start) */
     if (c.n != 3 && c.n != 4) {
         out = (Py_INCREF(Py_None), Py_None);
         goto end;
@@ -1958,7 +2067,7 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
         for (int j = 0; j < nnum; j++)
             if (numbers[j] == h->number) goto decline; /* hand.duplicate_number */
         numbers[nnum++] = h->number;
-        PyObject *one = ln_hand_py(s, h, &c, contracts, tokens, tok, toklen,
+        PyObject *one = ln_hand_py(s, h, &c, &sc, rad, contracts, tokens, tok, toklen,
                                    (const char *)prefix.buf, (int)prefix.len,
                                    (const char *)suffix.buf, (int)suffix.len, sha256, canon);
         if (!one) goto end;
@@ -2015,6 +2124,8 @@ static PyMethodDef module_methods[] = {
     {"slovenian_config", py_slovenian_config, METH_VARARGS,
      "slovenian_config(n, tricks_total, table_ok, check_taroks, forced, klop, three, contracts)"
      " -> bytes: the ruleset's side of slovenian_hand"},
+    {"slovenian_score_config", py_slovenian_score_config, METH_VARARGS,
+     "slovenian_score_config(...) -> bytes: the ruleset's side of the lane's scoring (sloscore.h)"},
     {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
      "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
      "one whole clean hand's result: slohand.h"},
@@ -2055,6 +2166,10 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     s_side_m = PyUnicode_InternFromString("M");
     s_side_o = PyUnicode_InternFromString("O");
+    for (int j = 0; j < SI_NITEMS; j++) {
+        si_names[j] = PyUnicode_InternFromString(SI_NAMES[j]);
+        if (!si_names[j]) return NULL;
+    }
     if (!sh_names[0] || !s_side_m || !s_side_o) return NULL;
     if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown ||
         !s_note || !s_bonus || !s_target || !s_level)

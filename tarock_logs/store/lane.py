@@ -59,7 +59,7 @@ from tarock_logs.verdict.audit import (
     compare_scores,
     settle_session,
 )
-from tarock_logs.verdict.replay import ReplayError, resolve_ruleset, start_session
+from tarock_logs.verdict.replay import ReplayError, resolve_ruleset
 
 __all__ = ["LaneHand", "LaneSession", "available", "read_session"]
 
@@ -117,6 +117,7 @@ class _Setup:
     engine: GameEngine
     ruleset: Ruleset
     config: bytes
+    score_config: bytes
     known: frozenset[str] | None
 
 
@@ -139,10 +140,13 @@ def _setup(session: m.Session, n: int) -> _Setup | None:
         except (ReplayError, ValueError, TypeError):
             ss = None
         if ss is not None and not notes:
-            cfg = fastpath.native_config(ss.rules, n)  # type: ignore[attr-defined]
+            rules = ss.rules  # type: ignore[attr-defined]
+            cfg = fastpath.native_config(rules, n)
+            scoring = fastpath.native_score_config(rules)
             names = eng.score_items_for(rs)
-            if cfg is not None:
-                found = _Setup(eng, rs, cfg, frozenset(names) if names is not None else None)
+            if cfg is not None and scoring is not None:
+                known = frozenset(names) if names is not None else None
+                found = _Setup(eng, rs, cfg, scoring, known)
     if len(_SETUPS) >= _SETUPS_MAX:
         _SETUPS.pop(next(iter(_SETUPS)))
     _SETUPS[key] = found
@@ -186,8 +190,8 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     if setup is None:
         return None
     prefix, suffix = _hash_frame(session)
-    got = core.lane_hands(chunk, hs, he, setup.config, fastpath.CONTRACT_CODES, TOKENS, prefix,
-                           suffix, _SHA256)  # fmt: skip
+    got = core.lane_hands(chunk, hs, he, setup.config, setup.score_config,
+                          fastpath.CONTRACT_CODES, TOKENS, prefix, suffix, _SHA256)  # fmt: skip
     if got is None:
         return None
     raws, columns = got
@@ -201,36 +205,25 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
 def _audit(
     session: m.Session, file: str, setup: _Setup, raws: Sequence[tuple[Any, ...]]
 ) -> tuple[dict[str, Any], list[LaneHand]] | None:
-    """Score and compare the hands lane.h read and replayed, carrying the radelci through the
-    engine's session as the replay does, then settle the session; None at the first
-    difference or anything unverified."""
+    """Compare each hand's score (lane.h's, with the radelci carried from hand to hand as the
+    engine's session carries them) with the recorded one, then settle the session; None at
+    the first difference."""
     eng, rs = setup.engine, setup.ruleset
     n = len(session.players)
-    ss = eng.new_session(rs, n)
-    start_session(session, ss)
-    rules = ss.rules  # type: ignore[attr-defined]
-    no_misdeals = [0] * n
     hands: list[LaneHand] = []
     audits: list[HandAudit] = []
-    last: Any = {}
+    last: dict[str, Any] = {}
     known = setup.known
     for raw in raws:
-        (hand_id, _, _, number, dealer, _, n_actions, self_call, talon, replay, scores, items,
-         rad) = raw[:13]  # fmt: skip
-        done = fastpath.native_score(rules, n, dealer, talon, self_call, ss.radelci,  # type: ignore[attr-defined]
-                                     no_misdeals, replay)  # fmt: skip
-        if done is None:
-            return None
-        score, info, _ = done
-        recorded = ScoreSheet(list(scores), list(items), list(rad) if rad is not None else None)
-        recomputed = ScoreSheet.from_score(score)
-        if score.claimed or score.incomplete_seats or score.unverified:
-            return None
-        diffs, notes = compare_scores(recorded, recomputed, declarer=score.declarer,
-                                      partner=score.partner, known_items=known)  # fmt: skip
+        hand_id, number, n_actions = raw[0], raw[3], raw[6]
+        contract, declarer, partner, won, items, totals, radelci = raw[7]
+        rad = raw[10]
+        recorded = ScoreSheet(list(raw[8]), list(raw[9]), list(rad) if rad is not None else None)
+        recomputed = ScoreSheet(list(totals), list(items), list(radelci))
+        diffs, notes = compare_scores(recorded, recomputed, declarer=declarer, partner=partner,
+                                      known_items=known)  # fmt: skip
         if diffs or notes:
             return None
-        ss.end_hand(info, score)  # type: ignore[arg-type]
         audits.append(
             HandAudit(
                 file=file,
@@ -245,19 +238,18 @@ def _audit(
                 recomputed=recomputed,
                 discrepancies=[],
                 unverified=[],
-                contract=score.contract,
-                declarer=score.declarer,
-                partner=score.partner,
-                won=score.won,
+                contract=contract,
+                declarer=declarer,
+                partner=partner,
+                won=won,
                 actions_checked=n_actions,
             )
         )
-        hands.append(LaneHand(raw, recorded, recomputed, score.contract, score.declarer,
-                              score.partner, score.won))  # fmt: skip
-        last = score.carry_after
+        hands.append(LaneHand(raw, recorded, recomputed, contract, declarer, partner, won))
+        last = {"radelci": list(radelci)}
     sa = settle_session(
         session, audits, file=file, engine=eng, ruleset=rs, asked=session.ruleset,
-        recorded_scores=[raw[10] for raw in raws], penalties=[0] * n,
+        recorded_scores=[raw[8] for raw in raws], penalties=[0] * n,
         notes=eng.session_notes(rs, last),
     )  # fmt: skip
     if sa.discrepancies:

@@ -1048,9 +1048,9 @@ def _add_lane_session(
             verification="verified", n_errors=0, deal=raw[1], facts=None, result=raw[2],
             notes=raw[5], file=file, line=line,
         )  # fmt: skip
-        if raw[13]:
-            details.rows.extend(raw[13])
-            details.n += len(raw[13])
+        if raw[11]:
+            details.rows.extend(raw[11])
+            details.n += len(raw[11])
         _add_score_items(b, hand_id, lh.recorded.items or None, rcp.items or None, side)
         roles = [_role(seat, _NOBODY, lh.contract, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, lh.recorded.totals, rcp.totals, before,

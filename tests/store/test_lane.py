@@ -416,3 +416,49 @@ def test_a_session_twice_and_sessions_of_both_paths_in_one_file_give_the_careful
     count = _Count(monkeypatch)
     _same_rows(_write(tmp_path / "mixed.jsonl", lines), monkeypatch)
     assert count.taken == 6
+
+
+#: ruleset options that change the announcement round, the play or the score
+OPTIONS: list[dict[str, Any]] = [
+    {"kontra_levels": 4, "announced_card_protection": False},
+    {"difference_rounding": "nearest_5", "klop_points_rounding": "nearest_5",
+     "silent_ultimo_failure_counts": True},
+    {"trula_kralji_count_talon_remainder": False, "mondfang_when_valat": True,
+     "mondfang_value": 30, "valat_contract_value": 500},
+    {"radelci": False, "solo_brez_difference": False, "solo_brez_bonuses": False},
+    {"radelci_from_silent_valat": True, "klop_kontra_full_and_empty_doubled": True,
+     "win_threshold_thirds": 105},
+    {"lezim_without_bonuses": "none", "announced_valat_declarer_leads": False,
+     "kontra_levels": 2},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=[",".join(o) for o in OPTIONS])
+@pytest.mark.parametrize("table", [3, 4])
+def test_sessions_under_ruleset_options_give_the_careful_rows(
+    options: dict[str, Any], table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions simulated under options that change the round, the play and the score
+    (written in the session's ``options``): the lane replays and scores them alike."""
+    from random import Random
+
+    from tarock_logs.rules import get_engine
+    from tarock_logs.tools.simulate import SessionPlan, get_policy, simulate_session
+
+    engine = get_engine("slovenian")
+    policy = get_policy("slovenian")
+    assert engine is not None and policy is not None
+    try:
+        ruleset = engine.ruleset("si-tournament-2021", options)
+    except (KeyError, ValueError) as exc:
+        pytest.fail(f"options {options}: {exc}")
+    docs = []
+    for k in range(12):
+        players = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(table)]
+        plan = SessionPlan(session_id=f"opt-{table}-{k}", players=players, n_hands=16,
+                           source_seed=k, options=dict(options))  # fmt: skip
+        doc, _ = simulate_session(engine, ruleset, policy, plan, Random(f"{options}:{k}"))
+        docs.append(doc)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "opt.jsonl", docs), monkeypatch)
+    assert count.taken >= 0.8 * len(docs)

@@ -101,6 +101,7 @@ __all__ = [
     "native_card_loop",
     "native_config",
     "native_score",
+    "native_score_config",
     "native_whole_hand",
     "trick_views",
 ]
@@ -711,6 +712,36 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
          int(rules.protection), int(rules.announced_valat_leads)),
         rows,
     )  # fmt: skip
+    return cfg
+
+
+def native_score_config(rules: Rules) -> bytes | None:
+    """What the native scoring of a clean hand (``_native/sloscore.h``: the twin of
+    :func:`.fastfacts.fast_hand_facts` and the reference ``score_facts`` for a hand without
+    irregularities) reads of ``rules`` (``slovenian_score_config``); None without the native
+    core. The store's ingest lane scores its hands with it."""
+    core = _native.core
+    if core is None or not hasattr(core, "slovenian_score_config"):
+        return None
+    key = ("score", _config_key(rules), rules.win_threshold, rules.diff_nearest_5,
+           rules.klop_nearest_5, rules.solo_brez_difference, rules.silent_ultimo_failure_counts,
+           rules.count_remainder, rules.mondfang_when_valat, rules.mondfang_value, rules.radelci,
+           rules.radelci_from_silent_valat, rules.klop_kontra_full_and_empty_doubled,
+           rules.valat_value)  # fmt: skip
+    if key not in _CONFIGS:
+        rows = []
+        for code, row in CONTRACTS.items():
+            fixed = 1 if code in ("berac", "odprti_berac") else 2 if code in (
+                "barvni_valat", "valat") else 0  # fmt: skip
+            rows.append((rules.contract_value(code), fixed, int(row.radelc)))
+        _CONFIGS[key] = core.slovenian_score_config(
+            rules.win_threshold, int(rules.diff_nearest_5), int(rules.klop_nearest_5),
+            int(rules.solo_brez_difference), int(rules.silent_ultimo_failure_counts),
+            int(rules.count_remainder), int(rules.mondfang_when_valat), rules.mondfang_value,
+            int(rules.radelci), int(rules.radelci_from_silent_valat),
+            int(rules.klop_kontra_full_and_empty_doubled), _CONTRACT_INDEX["solo_brez"], rows,
+        )  # fmt: skip
+    cfg: bytes | None = _CONFIGS[key]
     return cfg
 
 
