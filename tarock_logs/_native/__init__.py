@@ -9,8 +9,10 @@ faster twin, never the only implementation.
 The C sources: ``cards.h`` (card sets as 64-bit masks: suits, strength, card points in thirds,
 the trick winner and the legal cards, shared by every native card loop), the card loops of
 the bulk paths (``cardloop.h`` Slovenian, ``zrloop.h`` Zwanzigerrufen, ``royalloop.h`` Royal
-Tarock), the whole clean Slovenian hand (``slohand.h``: deal check, bidding, exchange, a quiet
-announcement round, the cards; ``openspiel.h``: OpenSpiel's returns), ``solver.h`` /
+Tarock), the whole clean Slovenian hand (``slohand.h``: deal check, bidding, exchange, the
+announcement round, the cards; ``openspiel.h``: OpenSpiel's returns), the store's ingest lane
+(``lane.h``: a session record's line read, its hands in canonical JSON; ``sloscore.h``: a clean
+hand's itemised score), ``solver.h`` /
 ``solver.c`` (the perfect-information solver of :mod:`tarock_logs.analysis`) and ``module.c``
 (the Python bindings, and the reader's one pass over a hand's actions, ``prepare_actions``:
 the C twin of :func:`tarock_logs.log.validate.prepare_actions_py`).

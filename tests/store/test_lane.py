@@ -462,3 +462,40 @@ def test_sessions_under_ruleset_options_give_the_careful_rows(
     count = _Count(monkeypatch)
     _same_rows(_write(tmp_path / "opt.jsonl", docs), monkeypatch)
     assert count.taken >= 0.8 * len(docs)
+
+
+@pytest.mark.parametrize("options", [{}, *OPTIONS[:3]], ids=["tournament", "o1", "o2", "o3"])
+def test_random_hands_of_every_contract_give_the_careful_rows(
+    options: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random legal hands of every contract (announcements of every bonus, valat and barvni
+    valat, kontras, the rarer contracts the simulator seldom plays), each a one-hand session
+    recorded with the reference's score: the lane's replay and score give the careful rows."""
+    from tarock_logs.rules.slovenian.contracts import CONTRACTS
+    from tarock_logs.verdict.convert import action_to_log, score_to_log
+    from tests.rules.slovenian.randomgame import contract_game
+
+    docs = []
+    for n in (3, 4):
+        for contract in CONTRACTS:
+            for seed in range(10):
+                game = contract_game(seed, n, "tournament", contract, None, options or None)
+                if game is None:
+                    continue
+                h, actions = game
+                doc = _base(1)
+                doc["id"] = f"{contract}-{n}-{seed}"
+                doc["players"] = [{"id": f"p{i}"} for i in range(n)]
+                doc.pop("recorded", None)
+                if options:
+                    doc["options"] = options
+                doc["hands"] = [{
+                    "number": 1, "dealer": h.dealer,
+                    "deal": {"hands": [list(x) for x in h.dealt], "talon": list(h.talon)},
+                    "actions": [action_to_log(a) for a in actions],
+                    "result": score_to_log(h.score()),
+                }]  # fmt: skip
+                docs.append(doc)
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "random.jsonl", docs), monkeypatch)
+    assert count.taken >= 0.7 * len(docs)
