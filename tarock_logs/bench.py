@@ -12,7 +12,9 @@ then each stage is timed on those same files:
 * ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
   (read, validate, replay, audit, Arrow batches, insert), hands/s, with the CLI's default
   worker count (one per usable core and unit of work, serial below 1 MB); the single-process figure
-  is ``details["ingest_single_process_hands_per_s"]``;
+  is ``details["ingest_single_process_hands_per_s"]``; ``details["ingest_lane"]`` says how
+  many of the sessions the ingest lane took (``store/lane.py``: ordinary records from their
+  bytes; the others take the careful path);
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
 * ``openspiel`` (when ``pyspiel`` is installed): a second set of 4-player hands is simulated
@@ -415,6 +417,22 @@ def native_whole_hand() -> dict[str, bool]:
     }
 
 
+def lane_sessions(files: list[Path]) -> dict[str, int]:
+    """How many of the files' session records the store's ingest lane takes
+    (:mod:`tarock_logs.store.lane`: an ordinary record from its bytes to its rows), of all:
+    what the ingest's speed rests on (the rest take the careful path)."""
+    from tarock_logs.store import lane
+
+    taken = total = 0
+    for f in files:
+        with open(f, "rb") as fh:
+            for i, line in enumerate(fh, start=1):
+                if line.strip():
+                    total += 1
+                    taken += lane.read_session(line, str(f), i) is not None
+    return {"taken": taken, "sessions": total}
+
+
 def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:
     """Best of ``repeat`` ingests of ``folder`` on a Dask cluster, each into a new database:
     the scheduler at ``address``, or a local cluster (one worker per usable core) started
@@ -555,6 +573,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
                 options.repeat,
             )
             details["ingest_single_process_hands_per_s"] = _rate(n_hands, t)
+            details["ingest_lane"] = lane_sessions(files)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
             say("baseline (orjson + Arrow + DuckDB)")
