@@ -234,6 +234,23 @@ def stage_orjson_parse(files: list[Path]) -> int:
     return n
 
 
+def stage_lane_read(files: list[Path]) -> int:
+    """Hands in the files as the ingest lane reads them (:func:`tarock_logs.store.lane
+    .read_session`: the line's JSON checked, every hand validated, replayed, hashed and
+    scored, the session compared and settled; no rows made), 0 for a record it declines."""
+    from tarock_logs.store import lane
+
+    n = 0
+    for f in files:
+        name = str(f)
+        with open(f, "rb") as fh:
+            for i, line in enumerate(fh, start=1):
+                ls = lane.read_session(line, name, i)
+                if ls is not None:
+                    n += len(ls.hands)
+    return n
+
+
 def parse_sessions(files: list[Path]) -> list[Session]:
     out = []
     for f in files:
@@ -500,6 +517,16 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             report["validate_vs_orjson"] = round(
                 report["validate_hands_per_s"] / report["orjson_parse_hands_per_s"], 3
             )
+            # the ingest lane's reading (validation, replay, hash and score in one pass) of
+            # the same files, against the bare parse (None without the native core)
+            from tarock_logs.store import lane
+
+            if lane.available():
+                t, n = _timed(lambda: stage_lane_read(files), options.repeat)
+                details["lane_read_hands_per_s"] = _rate(n, t)
+                details["lane_read_vs_orjson"] = _ratio(
+                    details["lane_read_hands_per_s"], report["orjson_parse_hands_per_s"]
+                )
         except ImportError as exc:
             details["validate_error"] = f"reader not available: {exc}"
 
