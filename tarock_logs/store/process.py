@@ -27,6 +27,7 @@ from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.store import sources
+from tarock_logs.verdict.audit import same_lines
 from tarock_logs.verdict.bulk import bulk_gc
 
 U8 = pa.uint8()
@@ -742,11 +743,14 @@ def _add_score_items(
     rec: Sequence[tuple[str, int | None, int]] | None,
     rcp: Sequence[tuple[str, int | None, int]] | None,
     side: list[int],
+    same: bool = False,
 ) -> None:
     """One hand's ``score_items`` rows: per (item, seat), lines of the declarer's side
     expanded to its members (``side``), the recorded and recomputed values and their
-    difference, in item and seat order."""
-    ri, ci = _items_by_key(rec, side), _items_by_key(rcp, side)
+    difference, in item and seat order. ``same``: the two sheets have the same lines (in
+    any order): expanded once."""
+    ri = _items_by_key(rec, side)
+    ci = ri if same else _items_by_key(rcp, side)
     keys = sorted(set(ri or ()) | set(ci or ()), key=lambda k: (k[0], -1 if k[1] is None else k[1]))
     si = b.t["score_items"]
     for key in keys:
@@ -834,38 +838,39 @@ def _add_session(
         violations = audit.get("violations") or []
         discrepancies = audit.get("discrepancies") or []
         unverified = [str(u) for u in audit.get("unverified") or []]
-        b.t["hands"].add(
-            hand_id=hand_id,
-            session_id=session.id,
-            game=session.game,
-            ruleset=audit.get("ruleset") or session.ruleset,
-            number=hand.number,
-            dealer=hand.dealer,
-            table_size=n,
-            contract=contract,
-            declarer=declarer,
-            partner=partner,
-            won=audit.get("won"),
-            legal=audit.get("legal"),
-            verified=not unverified and rcp is not None,
-            n_actions=len(hand.actions),
-            n_violations=len(violations),
-            n_discrepancies=len(discrepancies),
-            unverified=unverified,
-            verification=audit.get("verification"),
-            n_errors=sum(1 for v in violations if v.get("severity", "error") == "error"),
-            deal=_dumps(
-                hand.deal.model_dump(mode="json", exclude_defaults=True) if hand.deal else None
-            ),
-            facts=_dumps(
+        # hand_id, session_id, game, ruleset, number, dealer, table_size, contract, declarer,
+        # partner, won, legal, verified, n_actions, n_violations, n_discrepancies, unverified,
+        # verification, n_errors, deal, facts, result, notes, file, line
+        b.t["hands"].row(
+            hand_id,
+            session.id,
+            session.game,
+            audit.get("ruleset") or session.ruleset,
+            hand.number,
+            hand.dealer,
+            n,
+            contract,
+            declarer,
+            partner,
+            audit.get("won"),
+            audit.get("legal"),
+            not unverified and rcp is not None,
+            len(hand.actions),
+            len(violations),
+            len(discrepancies),
+            unverified,
+            audit.get("verification"),
+            sum(1 for v in violations if v.get("severity", "error") == "error"),
+            _dumps(hand.deal.model_dump(mode="json", exclude_defaults=True) if hand.deal else None),
+            _dumps(
                 hand.facts.model_dump(mode="json", exclude_defaults=True) if hand.facts else None
             ),
-            result=_dumps(
+            _dumps(
                 hand.result.model_dump(mode="json", exclude_defaults=True) if hand.result else None
             ),
-            notes=hand.notes,
-            file=file,
-            line=line,
+            hand.notes,
+            file,
+            line,
         )
         # actions, with the verdict of each
         first_code: dict[int, str] = {}
@@ -1010,7 +1015,7 @@ def _add_lane_session(
     ids = [p.id for p in session.players]
     sums = _Totals(n)
     ruleset = ls.ruleset
-    hands_add = b.t["hands"].add
+    hands_row = b.t["hands"].row  # (the columns of SCHEMAS["hands"], in order)
     details = b.t["action_details"]
     hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
@@ -1040,18 +1045,15 @@ def _add_lane_session(
         sums.counted += 1
         declarer, partner = lh.declarer, lh.partner
         side, partner_eff = _side(declarer, partner)
-        hands_add(
-            hand_id=hand_id, session_id=session.id, game=session.game, ruleset=ruleset,
-            number=raw[3], dealer=raw[4], table_size=n, contract=lh.contract,
-            declarer=declarer, partner=partner, won=lh.won, legal=True, verified=True,
-            n_actions=raw[6], n_violations=0, n_discrepancies=0, unverified=[],
-            verification="verified", n_errors=0, deal=raw[1], facts=None, result=raw[2],
-            notes=raw[5], file=file, line=line,
-        )  # fmt: skip
+        hands_row(hand_id, session.id, session.game, ruleset, raw[3], raw[4], n, lh.contract,
+                  declarer, partner, lh.won, True, True, raw[6], 0, 0, [], "verified", 0,
+                  raw[1], None, raw[2], raw[5], file, line)  # fmt: skip
         if raw[11]:
             details.rows.extend(raw[11])
             details.n += len(raw[11])
-        _add_score_items(b, hand_id, lh.recorded.items or None, rcp.items or None, side)
+        rec_items = lh.recorded.items
+        same = rec_items == rcp.items or same_lines(rec_items, rcp.items)
+        _add_score_items(b, hand_id, rec_items or None, rcp.items or None, side, same)
         roles = [_role(seat, _NOBODY, lh.contract, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, lh.recorded.totals, rcp.totals, before,
                          bool(after), sums)  # fmt: skip

@@ -71,6 +71,7 @@ __all__ = [
     "compare_scores",
     "hand_content_hash",
     "running_total_discrepancies",
+    "same_lines",
     "violation_dict",
 ]
 
@@ -353,7 +354,7 @@ def claimed_values(
     return out
 
 
-def _same_lines(a: Sequence[tuple[str, int | None, int]], b: Sequence[Any]) -> bool:
+def same_lines(a: Sequence[tuple[str, int | None, int]], b: Sequence[Any]) -> bool:
     """Whether two score sheets' lines are the same lines, each once, in any order (their
     comparison then finds nothing: a cheaper answer than expanding both)."""
     if len(a) != len(b):
@@ -397,7 +398,7 @@ def compare_scores(
                 )
             rec_items = [it for it in rec_items if it[0] in known_items]
         # the same lines (in the same order, or not): all agree
-        if rec_items != recomputed.items and not _same_lines(rec_items, recomputed.items):
+        if rec_items != recomputed.items and not same_lines(rec_items, recomputed.items):
             rec = _expand(rec_items, side)
             cmp = _expand(recomputed.items, side)
             for key in sorted(set(rec) | set(cmp), key=_sort_key):
