@@ -14,15 +14,15 @@ from its bytes:
   of the line checked as the reader's decoder checks it, each hand read into a plain struct
   under the format's constraints, the hand's canonical JSON and its content hash (the
   ``hand_id`` of :func:`~tarock_logs.verdict.audit.hand_content_hash`), the whole hand
-  replayed by the native whole hand (``slohand.h``: every legality check of the fast path),
-  and the actions', tricks' and details' columns;
+  replayed by the native whole hand (``slohand.h``: every legality check of the fast path,
+  the announcement round included), its itemised score (``sloscore.h``: the twin of the
+  reference's ``fast_hand_facts`` and ``score_facts``) with the radelci carried from hand to
+  hand, and the actions', tricks' and details' columns;
 * **in Python**, what has one home there: the session's envelope through the reader's own
-  validation (:func:`tarock_logs.log.validate.envelope_only`), the engine's ruleset, the
-  score of each hand (:func:`~tarock_logs.rules.slovenian.fast.fastpath.native_score`: the
-  reference ``score_facts``), the comparison with the recorded score
-  (:func:`~tarock_logs.verdict.audit.compare_scores`), the radelci carried from hand to hand
-  (the engine's session), and the session's totals and placement points
-  (:func:`~tarock_logs.verdict.audit.settle_session`).
+  validation (:func:`tarock_logs.log.validate.envelope_only`), the engine's ruleset with the
+  session's options, the comparison of each hand's score with the recorded one
+  (:func:`~tarock_logs.verdict.audit.compare_scores`), and the session's totals and
+  placement points (:func:`~tarock_logs.verdict.audit.settle_session`).
 
 It **declines** (returns None, and the careful path reads the record) on anything else: a
 game other than Slovenian tarok, a table of five, a ruleset with notes, an escape or an
@@ -81,12 +81,14 @@ def available() -> bool:
 
 @dataclass(slots=True)
 class LaneHand:
-    """One hand the lane took: what lane.h gives (``raw``, see ``lane_hands``: the hash, the
-    deal's and result's JSON, the actions' columns, the tricks' columns), the recorded and
-    the recomputed score sheets (equal: nothing to report), and the engine's contract,
-    declarer, partner and verdict on the game."""
+    """One hand the lane took: what lane.h gives (``raw``, see ``lane_hands`` in
+    ``_native/module.c``: the content hash, the deal's and the result's canonical JSON, the
+    number, the dealer, the notes, the count of actions, the score, the recorded score, the
+    ``action_details`` rows), the recorded and the recomputed score sheets (they agree:
+    nothing to report), and the engine's contract, declarer, partner and verdict on the
+    game."""
 
-    raw: tuple[Any, ...]  # (hand_id, deal JSON, result JSON, number, dealer, notes, ...)
+    raw: tuple[Any, ...]
     recorded: ScoreSheet
     recomputed: ScoreSheet
     contract: str | None
@@ -127,7 +129,10 @@ _SETUPS_MAX: Final = 256
 
 
 def _setup(session: m.Session, n: int) -> _Setup | None:
-    key = (session.game, session.ruleset, tuple(sorted(session.options.items())), n)
+    # (an option's type is part of the key: True == 1 == 1.0, but a ruleset may take one and
+    # refuse another)
+    options = tuple(sorted((k, type(v).__name__, v) for k, v in session.options.items()))
+    key = (session.game, session.ruleset, options, n)
     if key in _SETUPS:
         return _SETUPS[key]
     found: _Setup | None = None

@@ -175,7 +175,7 @@ def _radelci(doc: dict[str, Any], wrong: int) -> None:
 
 
 #: one change each, as (name, what it does to a simulated session, whether the lane takes it)
-CHANGES: list[tuple[str, Any, bool]] = [
+CHANGES: list[tuple[str, Any, bool | None]] = [
     ("unchanged", lambda d: None, True),
     ("deal hands unsorted", lambda d: _hand(d)["deal"]["hands"][0].reverse(), True),
     (
@@ -229,6 +229,9 @@ CHANGES: list[tuple[str, Any, bool]] = [
     ("session totals wrong", lambda d: d.update(recorded={"totals": [1, 2, 3, 4]}), False),
     ("session options", lambda d: d.update(options={"kontra_levels": 2}), True),
     ("unknown session option", lambda d: d.update(options={"bogus": 1}), False),
+    # (the same option as 1, as True and as 1.0: each read as the ruleset reads it)
+    ("an option as a bool", lambda d: d.update(options={"kontra_levels": True}), None),
+    ("an option as a float", lambda d: d.update(options={"kontra_levels": 1.0}), None),
     (
         "an event",
         lambda d: d.update(
@@ -253,14 +256,17 @@ CHANGES: list[tuple[str, Any, bool]] = [
 
 @pytest.mark.parametrize("change", CHANGES, ids=[c[0] for c in CHANGES])
 def test_one_field_changed_gives_the_careful_rows(
-    change: tuple[str, Any, bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    change: tuple[str, Any, bool | None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     name, fn, taken = change
     doc = _base(17)
     fn(doc)
     count = _Count(monkeypatch)
-    _same_rows(_write(tmp_path / "one.jsonl", [doc]), monkeypatch)
-    assert count.taken == (1 if taken else 0), name
+    # (each twice in one file, after the plain session: the lane's caches see it warm)
+    path = _write(tmp_path / "one.jsonl", [_base(5), doc, _base(6), doc])
+    _same_rows(path, monkeypatch)
+    if taken is not None:
+        assert count.taken == 2 + (2 if taken else 0), name
 
 
 #: lines written otherwise than orjson writes them (the same session, or not quite)
