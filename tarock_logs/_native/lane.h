@@ -13,8 +13,9 @@
  * holds the lane's rows to the careful path's.
  *
  * The subset (docs/store.md, "The ingest lane"):
- *   - the line: no backslash (no escapes), no 19 digits in a row (no integer beyond 64 bits),
- *     no key twice in any object, nesting at most LN_MAX_DEPTH deep, JSON after that;
+ *   - the line: no backslash (no escapes), no number with 19 digits in a row (no integer
+ *     beyond 64 bits), no key twice in any object, nesting at most LN_MAX_DEPTH deep, JSON
+ *     after that;
  *   - a hand: number, dealer, deal {hands, talon, seed?}, actions, result, and optionally id,
  *     notes, and the defaults written out (extent "whole", irregularities [], facts null,
  *     radelci_before null, method "normal", cut_by/stacks/seed null, ...);
@@ -90,21 +91,8 @@ typedef struct {
 
 /* ------------------------------------------------------------------ the whole line */
 
-/* No backslash and no 19 digits in a row anywhere (decode.fast_decode's conditions: a
- * string is exactly its text, no integer is beyond 64 bits). */
-static int ln_plain_line(const unsigned char *s, int n) {
-    int run = 0;
-    for (int i = 0; i < n; i++) {
-        unsigned char ch = s[i];
-        if (ch == '\\') return 0;
-        if (ch >= '0' && ch <= '9') {
-            if (++run >= 19) return 0;
-        } else {
-            run = 0;
-        }
-    }
-    return 1;
-}
+/* No backslash anywhere (decode.fast_decode's condition: a string is exactly its text). */
+static int ln_plain_line(const unsigned char *s, int n) { return memchr(s, '\\', (size_t)n) == NULL; }
 
 static inline void ln_ws(ln_parser *p) {
     while (p->i < p->n) {
@@ -143,25 +131,31 @@ static int ln_number(ln_parser *p, long long *v, int *is_int) {
         i++;
     }
     if (i >= p->n || s[i] < '0' || s[i] > '9') return -1;
+    /* no run of 19 digits (an integer that may be beyond 64 bits: decode.has_long_int) */
     long long x = 0;
+    int k = i;
     if (s[i] == '0') {
         i++;
     } else {
-        while (i < p->n && s[i] >= '0' && s[i] <= '9') x = 10 * x + (s[i++] - '0'); /* <19 digits */
+        while (i < p->n && s[i] >= '0' && s[i] <= '9') x = 10 * x + (s[i++] - '0');
+        if (i - k >= 19) return -1;
     }
     *is_int = 1;
     if (i < p->n && s[i] == '.') {
         *is_int = 0;
-        i++;
+        k = ++i;
         if (i >= p->n || s[i] < '0' || s[i] > '9') return -1;
         while (i < p->n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i - k >= 19) return -1;
     }
     if (i < p->n && (s[i] == 'e' || s[i] == 'E')) {
         *is_int = 0;
         i++;
         if (i < p->n && (s[i] == '+' || s[i] == '-')) i++;
+        k = i;
         if (i >= p->n || s[i] < '0' || s[i] > '9') return -1;
         while (i < p->n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i - k >= 19) return -1;
     }
     p->i = i;
     *v = neg ? -x : x;
@@ -257,8 +251,29 @@ static int ln_skip(ln_parser *p, int depth, int ascii) {
     return ln_number(p, &v, &is_int);
 }
 
-/* The whole line: a JSON object with a key "hands" whose value is an array, every string in
- * that array plain ASCII; *hs, *he: the bytes of that array. 0, or -1 to decline. */
+/* Past the array or object at p->i (brackets counted, strings stepped over: the line has no
+ * escape), without checking what is inside: the hands array, which lane_hands reads
+ * strictly, member by member, up to the end this finds. */
+static int ln_past(ln_parser *p) {
+    int depth = 0;
+    while (p->i < p->n) {
+        unsigned char ch = p->s[p->i++];
+        if (ch == '"') {
+            const unsigned char *q = memchr(p->s + p->i, '"', (size_t)(p->n - p->i));
+            if (!q) return -1;
+            p->i = (int)(q - p->s) + 1;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > LN_MAX_DEPTH) return -1;
+        } else if (ch == ']' || ch == '}') {
+            if (--depth == 0) return 0;
+        }
+    }
+    return -1;
+}
+
+/* The whole line: a JSON object with a key "hands" whose value is an array (its members are
+ * not checked here: lane_hands reads them strictly); *hs, *he: the bytes of that array. 0,
+ * or -1 to decline. */
 static int ln_envelope(const unsigned char *s, int n, int *hs, int *he) {
     if (!ln_plain_line(s, n)) return -1;
     ln_parser p = {s, n, 0};
@@ -283,7 +298,7 @@ static int ln_envelope(const unsigned char *s, int n, int *hs, int *he) {
         if (ln_is(&p, k, "hands")) {
             if (p.i >= n || s[p.i] != '[') return -1;
             *hs = p.i;
-            if (ln_skip(&p, 1, 1) < 0) return -1;
+            if (ln_past(&p) < 0) return -1;
             *he = p.i;
             found = 1;
         } else if (ln_skip(&p, 1, 0) < 0) {

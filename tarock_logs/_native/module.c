@@ -1617,8 +1617,9 @@ fail:
 /* ------------------------------------------------------------------ the ingest lane */
 
 /* lane_envelope(line) -> None or (start, stop): the bytes of the session record's "hands"
- * array, when the line is one lane.h reads (ln_envelope: plain JSON, no key twice, no escape,
- * every string of the hands plain ASCII); None: the careful reader reads the line. */
+ * array, when the line is one lane.h reads (ln_envelope: plain JSON outside the hands, no key
+ * twice, no escape, no integer of 19 digits; the hands are lane_hands' to read); None: the
+ * careful reader reads the line. */
 static PyObject *py_lane_envelope(PyObject *self, PyObject *args) {
     Py_buffer buf;
     if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
@@ -2084,7 +2085,8 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
         if (r < 0) goto decline;
         more = r;
     }
-    if (nnum == 0) goto decline; /* no hands: the careful path's */
+    /* the array read strictly to its end (lane_envelope only counted its brackets) */
+    if (nnum == 0 || p.i != he) goto decline;
     {
         PyObject *hands = PyList_AsTuple(list);
         PyObject *cols = hands ? ln_cols_py() : NULL;

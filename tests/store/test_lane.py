@@ -281,6 +281,12 @@ TEXTS: list[tuple[str, Any, bool]] = [
     ("an exponent", lambda b: b.replace(b'"seat":1,', b'"seat":1e0,', 1), False),
     ("a leading zero", lambda b: b.replace(b'"seat":1,', b'"seat":01,', 1), False),
     ("19 digits", lambda b: b.replace(b'"number":1,', b'"number":1000000000000000000,', 1), False),
+    ("19 digits in a string", lambda b: b.replace(b'-h01"', b'-h1234567890123456789"', 1), True),
+    (
+        "19 digits in a fraction",
+        lambda b: b.replace(b'"seed":', b'"x":0.1234567890123456789,"seed":', 1),
+        False,
+    ),
     ("truncated", lambda b: b[: len(b) // 2], False),
     ("trailing garbage", lambda b: b + b"x", False),
     (
