@@ -162,16 +162,26 @@ class LineStarts:
         if not name.endswith((".jsonl", ".ndjson")):
             return None
         starts: array[int] = array("q")
+        start = span.start if span is not None else 0
         with open(path, "rb") as fh:
-            pos = span.start if span is not None else 0
-            stop = span.stop if span is not None else None
-            fh.seek(pos)
-            while stop is None or pos < stop:
-                line = fh.readline()
-                if not line:
+            fh.seek(start)
+            left = span.stop - start if span is not None else -1
+            pos = start  # where the line being read starts
+            at = start  # the file position of block[0]
+            while left != 0:
+                block = fh.read(1 << 20 if left < 0 else min(1 << 20, left))
+                if not block:
                     break
+                left -= len(block) if left > 0 else 0
+                i = block.find(b"\n")
+                while i >= 0:  # a line ends at at + i: the next one starts after it
+                    starts.append(pos)
+                    pos = at + i + 1
+                    i = block.find(b"\n", i + 1)
+                at += len(block)
+            if at > pos:  # the last line, without its newline
                 starts.append(pos)
-                pos += len(line)
+                pos = at
             starts.append(pos)
         return cls(span.first_line if span is not None else 1, starts)
 
