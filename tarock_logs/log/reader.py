@@ -69,6 +69,8 @@ DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
 DEFAULT_MAX_SESSION_BYTES: Final = 32 * 1024 * 1024
 
 _BOM: Final = b"\xef\xbb\xbf"
+#: the read buffer of a plain file
+_BUFFER: Final = 1 << 20
 _UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
 _WS_RE: Final = re.compile(r"[ \t\n\r]*")
 
@@ -173,7 +175,9 @@ def read_file(
         return
     gz = name.lower().endswith(".gz")
     try:
-        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb")  # type: ignore[assignment]
+        # (a buffer of a megabyte: a record is a long line, which readline otherwise finds and
+        # copies in pieces of the default 8 KB: 0.86 -> 0.14 ms for a 1.4 MB file)
+        stream: IO[bytes] = gzip.open(name, "rb") if gz else open(name, "rb", buffering=_BUFFER)  # type: ignore[assignment]
     except OSError as exc:
         yield _file_error(name, "file.unreadable", f"cannot open the file: {exc.strerror or exc}")
         return
