@@ -511,3 +511,26 @@ def test_random_hands_of_every_contract_give_the_careful_rows(
     count = _Count(monkeypatch)
     _same_rows(_write(tmp_path / "random.jsonl", docs), monkeypatch)
     assert count.taken >= 0.7 * len(docs)
+
+
+LONG = __import__("os").environ.get("TAROCK_LONG_CHECKS") == "1"
+
+
+@pytest.mark.parametrize("ruleset", ["si-tournament-2021", "openspiel-2.0"])
+def test_many_simulated_hands_give_the_careful_rows(
+    ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Simulated sessions at tables of 3 and 4: 1,000 hands per ruleset in the suite,
+    100,000 (in files of 4,000) with ``TAROCK_LONG_CHECKS=1``."""
+    total = 100_000 if LONG else 1_000
+    per_file = 4_000 if LONG else 500
+    count = _Count(monkeypatch)
+    done = 0
+    k = 0
+    while done < total:
+        table = 3 + k % 2
+        docs = simulate_hands(per_file, 9000 + k, ruleset=ruleset, table_size=table)
+        _same_rows(_write(tmp_path / f"sim{k}.jsonl", docs), monkeypatch)
+        done += per_file
+        k += 1
+    assert count.taken >= 0.9 * count.offered
