@@ -1731,6 +1731,7 @@ static int ln_bonus(const unsigned char *s, ln_span sp) {
 
 #define LN_CANON_CAP (1 << 16)
 #define LN_MAX_HANDS 256
+#define LN_MAX_ROWS 48 /* score_items rows of one hand */
 
 /* The columns of a session's actions and tricks, as the Arrow buffers of the store's tables
  * (process.py, _LaneParts): per hand its count of actions and of tricks; per action its
@@ -1749,7 +1750,73 @@ static struct {
     int32_t t_points[LN_MAX_HANDS * TK_MAX_TRICKS];
     unsigned char t_n[LN_MAX_HANDS * TK_MAX_TRICKS];
     unsigned char t_seat[LN_MAX_HANDS * TK_MAX_TRICKS * 4], t_card[LN_MAX_HANDS * TK_MAX_TRICKS * 4];
+    /* hand_scores: per hand a row per seat: seat, role (LN_ROLE_), recorded and recomputed
+     * totals (i32), radelci before and after (i16) */
+    int nhs;
+    unsigned char h_seat[LN_MAX_HANDS * 4], h_role[LN_MAX_HANDS * 4];
+    int32_t h_rec[LN_MAX_HANDS * 4], h_rcp[LN_MAX_HANDS * 4];
+    int16_t h_before[LN_MAX_HANDS * 4], h_after[LN_MAX_HANDS * 4];
+    /* score_items: per hand its count of rows; per row the item (LN_ITEM_), the seat, the
+     * recorded and the recomputed value (i32), each with a byte saying it is there */
+    int nsi;
+    unsigned char s_count[LN_MAX_HANDS];
+    unsigned char s_item[LN_MAX_HANDS * LN_MAX_ROWS], s_seat[LN_MAX_HANDS * LN_MAX_ROWS];
+    unsigned char s_has_seat[LN_MAX_HANDS * LN_MAX_ROWS];
+    int32_t s_rec[LN_MAX_HANDS * LN_MAX_ROWS], s_rcp[LN_MAX_HANDS * LN_MAX_ROWS];
+    unsigned char s_has_rec[LN_MAX_HANDS * LN_MAX_ROWS], s_has_rcp[LN_MAX_HANDS * LN_MAX_ROWS];
 } ln_cols;
+
+/* the names a score item may have in a lane hand: the engine's (sloscore.h's SI_ codes),
+ * then the two it writes only for irregularities, which a score sheet may still write as 0
+ * (SlovenianEngine.score_items) */
+#define LN_NITEMS (SI_NITEMS + 2)
+static const char *const LN_ITEM_NAMES[LN_NITEMS] = {
+    "contract", "difference", "trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat",
+    "barvni_valat", "radelc", "mondfang", "klop", "renons", "penalty"};
+/* each name's place in alphabetical order (the score_items rows are sorted by item, then seat:
+ * process._add_score_items) */
+static int ln_item_rank[LN_NITEMS];
+
+/* the roles of hand_scores (process._role) a lane hand has */
+enum { LN_ROLE_DECLARER = 0, LN_ROLE_PARTNER, LN_ROLE_DEFENDER, LN_ROLE_KLOP };
+
+/* the LN_ITEM_ code of a name of the line, or -1 */
+static int ln_item_code(const unsigned char *s, ln_span sp) {
+    for (int j = 0; j < LN_NITEMS; j++) {
+        int k = (int)strlen(LN_ITEM_NAMES[j]);
+        if (k == sp.len && memcmp(LN_ITEM_NAMES[j], s + sp.off, k) == 0) return j;
+    }
+    return -1;
+}
+
+/* one sheet's lines expanded to (item, seat) keys and summed (process._items_by_key): a line
+ * of the declarer's side (seat -1) counts for each member of `side` (none: it stays -1) */
+typedef struct {
+    int item, seat, rec, rcp, has_rec, has_rcp;
+} ln_item_key;
+
+static int ln_add_key(ln_item_key *keys, int *nk, int item, int seat, int value, int recorded) {
+    for (int j = 0; j < *nk; j++)
+        if (keys[j].item == item && keys[j].seat == seat) {
+            if (recorded) {
+                keys[j].rec += value;
+                keys[j].has_rec = 1;
+            } else {
+                keys[j].rcp += value;
+                keys[j].has_rcp = 1;
+            }
+            return 0;
+        }
+    if (*nk >= LN_MAX_ROWS) return -1;
+    ln_item_key *k = &keys[(*nk)++];
+    k->item = item;
+    k->seat = seat;
+    k->rec = recorded ? value : 0;
+    k->rcp = recorded ? 0 : value;
+    k->has_rec = recorded;
+    k->has_rcp = !recorded;
+    return 0;
+}
 
 /* the score items' names (sloscore.h's SI_ codes), interned at import */
 static PyObject *si_names[SI_NITEMS];
@@ -1883,6 +1950,47 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         if (ss_score_hand(c, sc, &r, h->dealer, talon_ids, h->ntalon, self_call, rad, &sco) < 0)
             Py_RETURN_NONE;
     }
+    /* the score_items rows (process._add_score_items): both sheets' lines by (item, seat),
+     * the declarer side's lines counted for its members (a self-called partner is none) */
+    ln_item_key keys[LN_MAX_ROWS];
+    int nk = 0;
+    int side[2], nside = 0;
+    if (r.declarer >= 0) {
+        side[nside++] = r.declarer;
+        if (r.partner >= 0 && r.partner != r.declarer) side[nside++] = r.partner;
+    }
+    for (int j = 0; j < h->nitems; j++) {
+        int code = ln_item_code(s, h->items[j].item);
+        if (code < 0) Py_RETURN_NONE; /* a name the engine does not know: the careful path's */
+        int seat = h->items[j].seat;
+        long long v = h->items[j].value;
+        if (seat < 0 && nside) {
+            for (int t = 0; t < nside; t++)
+                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) Py_RETURN_NONE;
+        } else if (ln_add_key(keys, &nk, code, seat, (int)v, 1) < 0) {
+            Py_RETURN_NONE;
+        }
+    }
+    for (int j = 0; j < sco.nitems; j++) {
+        const ss_item *it = &sco.items[j];
+        if (it->seat < 0 && nside) {
+            for (int t = 0; t < nside; t++)
+                if (ln_add_key(keys, &nk, it->item, side[t], it->value, 0) < 0) Py_RETURN_NONE;
+        } else if (ln_add_key(keys, &nk, it->item, it->seat, it->value, 0) < 0) {
+            Py_RETURN_NONE;
+        }
+    }
+    /* in item order (alphabetical), then seat (none first) */
+    for (int a = 1; a < nk; a++) {
+        ln_item_key x = keys[a];
+        int b = a - 1;
+        while (b >= 0 && (ln_item_rank[keys[b].item] > ln_item_rank[x.item] ||
+                          (keys[b].item == x.item && keys[b].seat > x.seat))) {
+            keys[b + 1] = keys[b];
+            b--;
+        }
+        keys[b + 1] = x;
+    }
     /* the canonical JSON, between the session's prefix and suffix, and its hash */
     ln_out o = {buf, 0, LN_CANON_CAP};
     ln_span deal, result;
@@ -1942,6 +2050,32 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     out = Py_BuildValue("(OOOiiOiOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
                         notes, h->nacts, score, scores, items, radt, details);
     if (out) { /* the radelci carried on, the columns (HandTricks.rows for the tricks) */
+        /* hand_scores (process._add_hand_scores, _role): every seat's totals and radelci */
+        for (int t = 0; t < n; t++) {
+            int k = ln_cols.nhs++;
+            int role = r.contract == c->klop ? LN_ROLE_KLOP
+                       : t == r.declarer ? LN_ROLE_DECLARER
+                       : (t == r.partner && r.partner != r.declarer) ? LN_ROLE_PARTNER
+                                                                     : LN_ROLE_DEFENDER;
+            ln_cols.h_seat[k] = (unsigned char)t;
+            ln_cols.h_role[k] = (unsigned char)role;
+            ln_cols.h_rec[k] = (int32_t)h->scores[t];
+            ln_cols.h_rcp[k] = sco.totals[t];
+            ln_cols.h_before[k] = (int16_t)rad[t];
+            ln_cols.h_after[k] = (int16_t)sco.radelci[t];
+        }
+        /* score_items: a sheet with no lines has no values (None), an absent line 0 */
+        ln_cols.s_count[ln_cols.nh] = (unsigned char)nk;
+        for (int j = 0; j < nk; j++) {
+            int k = ln_cols.nsi++;
+            ln_cols.s_item[k] = (unsigned char)keys[j].item;
+            ln_cols.s_seat[k] = (unsigned char)(keys[j].seat < 0 ? 0 : keys[j].seat);
+            ln_cols.s_has_seat[k] = keys[j].seat >= 0;
+            ln_cols.s_rec[k] = keys[j].rec;
+            ln_cols.s_has_rec[k] = h->nitems > 0;
+            ln_cols.s_rcp[k] = keys[j].rcp;
+            ln_cols.s_has_rcp[k] = sco.nitems > 0;
+        }
         for (int t = 0; t < n; t++) rad[t] = sco.radelci[t];
         ln_cols.a_count[ln_cols.nh] = (unsigned char)h->nacts;
         ln_cols.t_count[ln_cols.nh] = (unsigned char)r.ntricks;
@@ -1987,8 +2121,10 @@ done:
 /* the used part of ln_cols as bytes objects: (action counts, idx, seat, type, card), (trick
  * counts, number, leader, winner, points, card counts, seats, cards) */
 static PyObject *ln_cols_py(void) {
+    Py_ssize_t nhs = ln_cols.nhs, nsi = ln_cols.nsi;
     return Py_BuildValue(
-        "((y#y#y#y#y#)(y#y#y#y#y#y#y#y#))", ln_cols.a_count, (Py_ssize_t)ln_cols.nh,
+        "((y#y#y#y#y#)(y#y#y#y#y#y#y#y#)(y#y#y#y#y#y#)(y#y#y#y#y#y#y#y#))", ln_cols.a_count,
+        (Py_ssize_t)ln_cols.nh,
         (const char *)ln_cols.a_idx, (Py_ssize_t)(2 * ln_cols.na), ln_cols.a_seat,
         (Py_ssize_t)ln_cols.na, ln_cols.a_type, (Py_ssize_t)ln_cols.na, ln_cols.a_card,
         (Py_ssize_t)ln_cols.na, ln_cols.t_count, (Py_ssize_t)ln_cols.nh,
@@ -1996,7 +2132,12 @@ static PyObject *ln_cols_py(void) {
         (Py_ssize_t)ln_cols.nt, ln_cols.t_winner, (Py_ssize_t)ln_cols.nt,
         (const char *)ln_cols.t_points, (Py_ssize_t)(4 * ln_cols.nt), ln_cols.t_n,
         (Py_ssize_t)ln_cols.nt, ln_cols.t_seat, (Py_ssize_t)ln_cols.nc, ln_cols.t_card,
-        (Py_ssize_t)ln_cols.nc);
+        (Py_ssize_t)ln_cols.nc, ln_cols.h_seat, nhs, ln_cols.h_role, nhs,
+        (const char *)ln_cols.h_rec, 4 * nhs, (const char *)ln_cols.h_rcp, 4 * nhs,
+        (const char *)ln_cols.h_before, 2 * nhs, (const char *)ln_cols.h_after, 2 * nhs,
+        ln_cols.s_count, (Py_ssize_t)ln_cols.nh, ln_cols.s_item, nsi, ln_cols.s_seat, nsi,
+        ln_cols.s_has_seat, nsi, (const char *)ln_cols.s_rec, 4 * nsi, ln_cols.s_has_rec, nsi,
+        (const char *)ln_cols.s_rcp, 4 * nsi, ln_cols.s_has_rcp, nsi);
 }
 
 /* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
@@ -2022,7 +2163,7 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
     PyObject *out = NULL, *list = NULL;
     char *canon = NULL;
     ln_hand *h = NULL;
-    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = 0;
+    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
     if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
         PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config) ||
         PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
@@ -2171,6 +2312,11 @@ PyMODINIT_FUNC PyInit__core(void) {
     for (int j = 0; j < SI_NITEMS; j++) {
         si_names[j] = PyUnicode_InternFromString(SI_NAMES[j]);
         if (!si_names[j]) return NULL;
+    }
+    for (int j = 0; j < LN_NITEMS; j++) { /* alphabetical places */
+        ln_item_rank[j] = 0;
+        for (int i = 0; i < LN_NITEMS; i++)
+            if (strcmp(LN_ITEM_NAMES[i], LN_ITEM_NAMES[j]) < 0) ln_item_rank[j]++;
     }
     if (!sh_names[0] || !s_side_m || !s_side_o) return NULL;
     if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown ||

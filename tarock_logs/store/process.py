@@ -27,7 +27,6 @@ from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.store import sources
-from tarock_logs.verdict.audit import same_lines
 from tarock_logs.verdict.bulk import bulk_gc
 
 U8 = pa.uint8()
@@ -511,34 +510,44 @@ _DETAIL_SLOTS: dict[type, tuple[tuple[int, str], ...]] = {}
 
 
 #: the tables whose rows the ingest lane gives as Arrow buffers (:class:`_LaneParts`)
-_LANE_TABLES: Final = ("action_rows", "tricks")
+_LANE_TABLES: Final = ("action_rows", "tricks", "hand_scores", "score_items")
 
 
 class _LaneParts:
-    """The ``action_rows`` and ``tricks`` of sessions the ingest lane took, as the buffers of
-    their Arrow columns (``lane_hands`` in ``_native/module.c``: per hand its counts, per
-    action and per trick fixed-width values), gathered per batch and made into two tables at
-    once (a few vectorised kernels instead of a Python object per value)."""
+    """The ``action_rows``, ``tricks``, ``hand_scores`` and ``score_items`` of sessions the
+    ingest lane took, as the buffers of their Arrow columns (``lane_hands`` in
+    ``_native/module.c``: per hand its counts of rows, per row fixed-width values), gathered
+    per batch and made into tables at once (a few vectorised kernels instead of a Python
+    object per value)."""
 
-    __slots__ = ("acts", "hand_ids", "tricks")
+    __slots__ = ("hand_ids", "parts", "players", "seats")
 
     def __init__(self) -> None:
         self.hand_ids: list[str] = []
-        self.acts: list[tuple[bytes, ...]] = []
-        self.tricks: list[tuple[bytes, ...]] = []
+        #: per table, the sessions' buffers of each column
+        self.parts: tuple[list[tuple[bytes, ...]], ...] = ([], [], [], [])
+        #: per hand_scores row, its player's id; per hand, its count of seats
+        self.players: list[str] = []
+        self.seats: list[bytes] = []
 
-    def add(
-        self, hand_ids: list[str], columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
-    ) -> None:
+    def add(self, hand_ids: list[str], player_ids: list[str], columns: tuple[Any, ...]) -> None:
         self.hand_ids.extend(hand_ids)
-        self.acts.append(columns[0])
-        self.tricks.append(columns[1])
+        for part, cols in zip(self.parts, columns, strict=True):
+            part.append(cols)
+        self.players.extend(player_ids * len(hand_ids))
+        self.seats.append(bytes((len(player_ids),)) * len(hand_ids))
 
     def tables(self) -> dict[str, pa.Table]:
         ids = pa.array(self.hand_ids, type=STR)
-        a = [b"".join(part[k] for part in self.acts) for k in range(5)]
-        t = [b"".join(part[k] for part in self.tricks) for k in range(8)]
-        return {"action_rows": _lane_actions(ids, *a), "tricks": _lane_tricks(ids, *t)}
+        a, t, h, s = (
+            [b"".join(p[k] for p in part) for k in range(len(part[0]))] for part in self.parts
+        )
+        return {
+            "action_rows": _lane_actions(ids, *a),
+            "tricks": _lane_tricks(ids, *t),
+            "hand_scores": _lane_hand_scores(ids, b"".join(self.seats), self.players, *h),
+            "score_items": _lane_score_items(ids, *s),
+        }
 
 
 def _fixed(kind: pa.DataType, n: int, data: bytes) -> pa.Array:
@@ -546,10 +555,18 @@ def _fixed(kind: pa.DataType, n: int, data: bytes) -> pa.Array:
 
 
 def _per_hand(ids: pa.Array, counts: bytes) -> pa.Array:
-    """Each hand's id repeated as often as it has rows (``counts``: one byte per hand, each
-    at least 1)."""
-    ends = pc.cumulative_sum(_fixed(U8, len(counts), counts).cast(I32))
+    """Each hand's id repeated as often as it has rows (``counts``: one byte per hand)."""
+    n = _fixed(U8, len(counts), counts)
+    if 0 in counts:  # (a run ends after the last: a hand without rows has none)
+        some = pc.not_equal(n, 0)
+        ids, n = ids.filter(some), n.filter(some)
+    ends = pc.cumulative_sum(n.cast(I32))
     return pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(ends, ids))
+
+
+def _where(has: pa.Array, values: pa.Array) -> pa.Array:
+    """``values`` where ``has`` is not 0, else null."""
+    return pc.if_else(pc.not_equal(has, 0), values, pa.scalar(None, type=values.type))
 
 
 #: the action types and the card tokens by the codes the lane writes (255: no card)
@@ -595,6 +612,56 @@ def _lane_tricks(
             _fixed(I32, n, points),
         ],
         schema=SCHEMAS["tricks"],
+    )
+
+
+#: the roles and the score items by the codes the lane writes (``_native/module.c``: LN_ROLE_,
+#: LN_ITEM_NAMES)
+_LANE_ROLES: Final = pa.array(("declarer", "partner", "defender", "klop"), type=STR)
+_LANE_ITEMS: Final = pa.array(("contract", "difference", "trula", "kralji", "pagat_ultimo",
+                               "kralj_ultimo", "valat", "barvni_valat", "radelc", "mondfang",
+                               "klop", "renons", "penalty"), type=STR)  # fmt: skip
+
+
+def _lane_hand_scores(
+    ids: pa.Array, counts: bytes, players: list[str], seat: bytes, role: bytes, rec: bytes,
+    rcp: bytes, before: bytes, after: bytes,
+) -> pa.Table:  # fmt: skip
+    n = len(seat)
+    r, c = _fixed(I32, n, rec), _fixed(I32, n, rcp)
+    return pa.Table.from_arrays(
+        [
+            _per_hand(ids, counts),
+            _fixed(U8, n, seat),
+            pa.array(players, type=STR),
+            _LANE_ROLES.take(_fixed(U8, n, role)),
+            r,
+            c,
+            pc.subtract(r, c),
+            _fixed(I16, n, before),
+            _fixed(I16, n, after),
+        ],
+        schema=SCHEMAS["hand_scores"],
+    )
+
+
+def _lane_score_items(
+    ids: pa.Array, counts: bytes, item: bytes, seat: bytes, has_seat: bytes, rec: bytes,
+    has_rec: bytes, rcp: bytes, has_rcp: bytes,
+) -> pa.Table:  # fmt: skip
+    n = len(item)
+    r = _where(_fixed(U8, n, has_rec), _fixed(I32, n, rec))
+    c = _where(_fixed(U8, n, has_rcp), _fixed(I32, n, rcp))
+    return pa.Table.from_arrays(
+        [
+            _per_hand(ids, counts),
+            _where(_fixed(U8, n, has_seat), _fixed(U8, n, seat)),
+            _LANE_ITEMS.take(_fixed(U8, n, item)),
+            r,
+            c,
+            pc.subtract(r, c),
+        ],
+        schema=SCHEMAS["score_items"],
     )
 
 
@@ -1020,43 +1087,37 @@ def _add_lane_session(
     hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
     if not dups:
-        b.lane_parts().add(hand_ids, ls.columns)
+        b.lane_parts().add(hand_ids, ids, ls.columns)
     else:  # hands stored already from this file: their rows go, the session's others stay
         one = _LaneParts()
-        one.add(hand_ids, ls.columns)
+        one.add(hand_ids, ids, ls.columns)
         b.careful()  # (the rows so far, of either kind, made into tables: at most one is
         b.lane_parts()  # pending)
         gone = pa.array(sorted(dups), type=STR)
         for name, t in one.tables().items():
             b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))
     added = 0
+    rec_sums, rcp_sums = sums.rec, sums.rcp
     for lh in ls.hands:
         raw = lh.raw
         hand_id = raw[0]
-        rcp = lh.recomputed
-        before = sums.radelci
-        after = rcp.radelci_after or lh.recorded.radelci_after
-        if after:
-            sums.radelci = [int(x) for x in after][:n] + [0] * max(0, n - len(after))
         if hand_id in seen:
             continue
         seen.add(hand_id)
         added += 1
-        sums.counted += 1
-        declarer, partner = lh.declarer, lh.partner
-        side, partner_eff = _side(declarer, partner)
         hands_row(hand_id, session.id, session.game, ruleset, raw[3], raw[4], n, lh.contract,
-                  declarer, partner, lh.won, True, True, raw[6], 0, 0, [], "verified", 0,
-                  raw[1], None, raw[2], raw[5], file, line)  # fmt: skip
+                  lh.declarer, lh.partner, lh.won, True, True, raw[6], 0, 0, [], "verified",
+                  0, raw[1], None, raw[2], raw[5], file, line)  # fmt: skip
         if raw[11]:
             details.rows.extend(raw[11])
             details.n += len(raw[11])
-        rec_items = lh.recorded.items
-        same = rec_items == rcp.items or same_lines(rec_items, rcp.items)
-        _add_score_items(b, hand_id, rec_items or None, rcp.items or None, side, same)
-        roles = [_role(seat, _NOBODY, lh.contract, declarer, partner_eff) for seat in range(n)]
-        _add_hand_scores(b, hand_id, ids, roles, lh.recorded.totals, rcp.totals, before,
-                         bool(after), sums)  # fmt: skip
+        # the session's sums (hand_scores' rows are the lane's columns)
+        for seat, (r, c) in enumerate(zip(lh.recorded.totals, lh.recomputed.totals, strict=True)):
+            rec_sums[seat] += r
+            rcp_sums[seat] += c
+    if added:
+        sums.has_rec = sums.has_rcp = [True] * n
+    sums.counted = added
     _add_session_scores(b, session, sums, ls.audit)
     return added
 
