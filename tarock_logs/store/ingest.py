@@ -179,6 +179,12 @@ class _Writer:
         self.facts_types: set[str] = set()
         #: ``players`` as stored: id → name (read at :meth:`begin_run`, kept up to date)
         self.players: dict[str, str | None] = {}
+        #: the greatest ``player_key`` and ``session_key`` stored (kept up to date): a load
+        #: of new players or sessions gives the next keys itself instead of asking the store
+        self.top_player_key = 0
+        self.top_session_key = 0
+        #: the store's columns of each table loaded, in order (:meth:`_insert`)
+        self._columns: dict[str, tuple[str, ...]] = {}
 
     def begin(self) -> None:
         if not self.in_txn:
@@ -202,11 +208,14 @@ class _Writer:
         self._q("CREATE OR REPLACE TEMP TABLE _old_ids (hand_id VARCHAR)")
         self.players = dict(self._q("SELECT player_id, name FROM players"))
         facts.begin_run(self.con)
-        top, n_hands, n_facts = self._q(
+        top, n_hands, n_facts, top_player, top_session = self._q(
             "SELECT (SELECT max(hand_key) FROM hands), (SELECT count(*) FROM hands), "
-            "(SELECT count(*) FROM seat_facts)"
+            "(SELECT count(*) FROM seat_facts), (SELECT max(player_key) FROM players), "
+            "(SELECT max(session_key) FROM sessions)"
         )[0]
         self.next_key = int(top or 0) + 1
+        self.top_player_key = int(top_player or 0)
+        self.top_session_key = int(top_session or 0)
         if n_hands and not n_facts:
             self.begin()
             facts.rebuild_all(self.con)
@@ -258,38 +267,52 @@ class _Writer:
         con = self.con
         self.begin()
         registered: list[str] = []
+
+        def register(*names: str) -> None:
+            for name in names:
+                if name not in registered:
+                    con.register(f"_b_{name}", tables[name])
+                    registered.append(name)
+
         tables, lo, hi = _with_hand_keys(tables, self.next_key)
         self.next_key = hi + 1
         try:
             for file in starts:
                 self.start_file(file)
-            registered = [name for name, t in tables.items()
-                          if t.num_rows or name in _ALWAYS_REGISTERED]  # fmt: skip
-            for name in registered:
-                con.register(f"_b_{name}", tables[name])
             # The usual case, checked first with one query: no hand and no session of the
             # batch is stored yet, each is in the batch once, and no changed file's hands are
-            # pending; then every row goes in as it is (no temporary tables, no filters).
+            # pending; then every row goes in as it is (no temporary tables, no filters),
+            # straight from its Arrow table (no view registered: ≈ 0.4 ms a table).
             hand_ids = tables["hands"].column("hand_id")
             sess_ids = tables["sessions"].column("session_id")
-            stored_h, stored_s = self._q(
-                "SELECT (SELECT count(*) FROM _b_hands JOIN hands USING (hand_id)), "
-                "(SELECT count(*) FROM _b_sessions JOIN sessions USING (session_id))"
-            )[0]
-            n_rows = len(hand_ids)
+            n_rows, n_sess = len(hand_ids), len(sess_ids)
+            stored_h = stored_s = 0
+            if n_rows or n_sess:
+                register(*(["hands"] if n_rows else []), *(["sessions"] if n_sess else []))
+                stored_h, stored_s = self._q(
+                    "SELECT "
+                    + ("(SELECT count(*) FROM _b_hands JOIN hands USING (hand_id))"
+                       if n_rows else "0")
+                    + ", "
+                    + ("(SELECT count(*) FROM _b_sessions JOIN sessions USING (session_id))"
+                       if n_sess else "0")
+                )[0]  # fmt: skip
             hands_plain = (
                 stored_h == 0
                 and not self.old_ids
                 and (not n_rows or pc.count_distinct(hand_ids).as_py() == n_rows)
             )
             sessions_plain = stored_s == 0 and (
-                not len(sess_ids) or pc.count_distinct(sess_ids).as_py() == len(sess_ids)
+                not n_sess or pc.count_distinct(sess_ids).as_py() == n_sess
             )
+            if not (hands_plain and sessions_plain):  # the queries below read the batch
+                register(*(name for name, t in tables.items()
+                           if t.num_rows or name in _ALWAYS_REGISTERED))  # fmt: skip
             if hands_plain:
                 self.s.hands_stored += n_rows
                 for name in ("hands", *process.HAND_CHILDREN):
                     if tables[name].num_rows:
-                        self._q(f"INSERT INTO {name} BY NAME SELECT {_cols(name)} FROM _b_{name}")
+                        self._insert(name, tables[name])
             else:
                 # de-duplicate the batch ourselves: first occurrence of each key wins
                 self._q(
@@ -318,14 +341,15 @@ class _Writer:
                         )
             # sessions: the first file that brings a session id keeps it
             if sessions_plain:
-                if tables["sessions"].num_rows:
-                    self._q(
-                        "INSERT INTO sessions BY NAME "
-                        f"SELECT *, {_NEXT_SESSION_KEY} FROM _b_sessions"
-                    )
+                if n_sess:  # keys after the greatest stored, in the batch's order
+                    first = self.top_session_key + 1
+                    self._insert("sessions", tables["sessions"].append_column(
+                        "session_key", pa.array(range(first, first + n_sess), pa.int32())
+                    ))  # fmt: skip
+                    self.top_session_key += n_sess
                 for name in process.SESSION_CHILDREN:
                     if tables[name].num_rows:
-                        self._q(f"INSERT INTO {name} BY NAME SELECT * FROM _b_{name}")
+                        self._insert(name, tables[name])
             else:
                 self._q(
                     "CREATE OR REPLACE TEMP TABLE _new_sessions AS SELECT DISTINCT "
@@ -335,6 +359,9 @@ class _Writer:
                     f"INSERT INTO sessions BY NAME SELECT *, {_NEXT_SESSION_KEY} FROM _b_sessions "
                     "WHERE session_id IN (SELECT session_id FROM _new_sessions) QUALIFY "
                     "row_number() OVER (PARTITION BY session_id ORDER BY file, line) = 1"
+                )
+                self.top_session_key = int(
+                    self._q("SELECT coalesce(max(session_key), 0) FROM sessions")[0][0]
                 )
                 for child in ("session_players", "session_scores"):
                     self._q(
@@ -350,23 +377,26 @@ class _Writer:
                     )
             seen = self._batch_players(tables["players"])
             if seen is not None:  # a new player, or a new name: else nothing to write
-                self._q(
-                    "INSERT INTO players BY NAME "
-                    "SELECT player_id, max(name) AS name, (SELECT coalesce(max(player_key), 0) "
-                    "FROM players) + CAST(row_number() OVER (ORDER BY player_id) AS INTEGER) "
-                    "AS player_key FROM _b_players GROUP BY player_id "
-                    "ON CONFLICT (player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
-                )
+                new = self._new_players(tables["players"])
+                if new is not None:  # none of them stored: no conflict to resolve
+                    self._insert("players", new)
+                    self.top_player_key += new.num_rows
+                else:
+                    register("players")
+                    self._q(
+                        "INSERT INTO players BY NAME "
+                        "SELECT player_id, max(name) AS name, (SELECT coalesce(max(player_key), "
+                        "0) FROM players) + CAST(row_number() OVER (ORDER BY player_id) AS "
+                        "INTEGER) AS player_key FROM _b_players GROUP BY player_id ON CONFLICT "
+                        "(player_id) DO UPDATE SET name = coalesce(excluded.name, name)"
+                    )
+                    self.top_player_key = int(
+                        self._q("SELECT coalesce(max(player_key), 0) FROM players")[0][0]
+                    )
                 self.players.update(seen)
             if tables["rejects"].num_rows:
-                self._q(
-                    "INSERT INTO rejects BY NAME SELECT *, current_timestamp AS rejected_at "
-                    "FROM _b_rejects"
-                )
-            self._q(
-                "INSERT INTO raw_logs BY NAME SELECT *, current_timestamp AS ingested_at "
-                "FROM _b_raw_logs"
-            )
+                self._insert("rejects", tables["rejects"], rejected_at="current_timestamp")
+            self._insert("raw_logs", tables["raw_logs"], ingested_at="current_timestamp")
             if lo <= hi:
                 if self.facts_from is None:
                     self.facts_from = lo
@@ -405,6 +435,50 @@ class _Writer:
         if all(pid in known and known[pid] == name for pid, name in after.items()):
             return None
         return after
+
+    def _insert(self, table: str, t: pa.Table, **exprs: str) -> None:
+        """Append the rows of ``t`` to the store's ``table``, its columns matched by name
+        (``INSERT … BY NAME``): a store column the batch lacks gets its SQL expression from
+        ``exprs``, else NULL; the batch's ``hand_id`` is left out where the store keys the
+        rows by ``hand_key`` alone (:data:`process.KEYED_ONLY`); any other column the store
+        lacks is an error. The rows go in straight from Arrow (a relation inserted by
+        position, its columns put in the store's order), not through a registered view."""
+        cols = self._columns.get(table)
+        if cols is None:
+            cols = self._columns[table] = tuple(self.con.table(table).columns)
+        have = t.column_names
+        extra = set(have) - set(cols) - ({"hand_id"} if table in process.KEYED_ONLY else set())
+        if extra:
+            raise duckdb.BinderException(f"table {table} has no columns {sorted(extra)}")
+        if not exprs and all(c in have for c in cols):
+            rel = self.con.from_arrow(t.select(list(cols)))
+        else:
+            rel = self.con.from_arrow(t).project(", ".join(
+                f'"{c}"' if c in have else f'{exprs.get(c, "NULL")} AS "{c}"' for c in cols
+            ))  # fmt: skip
+        rel.insert_into(table)
+
+    def _new_players(self, t: pa.Table) -> pa.Table | None:
+        """The batch's players as rows of ``players`` when none of them is stored yet (the
+        usual load of a new store), else None: each once, with its greatest name and the key
+        the upsert would give it (after the greatest stored key, in ``player_id`` order).
+        A plain insert of these costs ≈ 0.4 ms, the upsert ≈ 2–5."""
+        names: dict[str, str | None] = {}
+        for pid, name in zip(t.column("player_id").to_pylist(),
+                             t.column("name").to_pylist(), strict=True):  # fmt: skip
+            if pid in self.players:
+                return None
+            old = names.get(pid)
+            names[pid] = name if old is None or (name is not None and name > old) else old
+        ids = sorted(names)
+        first = self.top_player_key + 1
+        return pa.table(
+            {
+                "player_id": pa.array(ids, pa.string()),
+                "name": pa.array([names[pid] for pid in ids], pa.string()),
+                "player_key": pa.array(range(first, first + len(ids)), pa.int32()),
+            }
+        )
 
     def _collect_rejects(self, rows: list[dict[str, Any]]) -> None:
         for r in rows:
@@ -984,8 +1058,12 @@ def _ingest_staged(
             same: list[Path] = []
             digests: dict[Path, tuple[str, int]] = {}
             for f in files:
+                stored = known.get(sources.file_key(f))
+                if stored is None:  # new: its digest is the worker's to take (raw_logs)
+                    todo.append(f)
+                    continue
                 digests[f] = sources.sha256_file(f)
-                (same if known.get(sources.file_key(f)) == digests[f][0] else todo).append(f)
+                (same if stored == digests[f][0] else todo).append(f)
             summary.files_changed = sum(1 for f in todo if sources.file_key(f) in known)
             if on is not None:
                 if started is None and todo:
@@ -1013,9 +1091,12 @@ def _ingest_staged(
             # A hand that a changed file dropped may still be in an unchanged file that
             # held a duplicate of it (stored once, under the changed file): read those
             # files again so nothing is lost.
-            lost = con.execute(
-                "SELECT count(*) FROM _old_ids WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
-            ).fetchall()[0][0]
+            lost = (
+                w.old_ids
+                and con.execute(
+                    "SELECT count(*) FROM _old_ids WHERE hand_id NOT IN (SELECT hand_id FROM hands)"
+                ).fetchall()[0][0]
+            )
             again: set[str] = set()
             if lost:
                 again = {
