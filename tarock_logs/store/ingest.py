@@ -155,6 +155,15 @@ _ALWAYS_REGISTERED = frozenset({"hands", "sessions", "session_players", "session
 COMMIT_EVERY: Final = 10_000
 
 
+#: the writer's DuckDB threads. Its statements are many and small (a load's inserts from
+#: Arrow, the facts' joins over a range of keys, a commit's checkpoint, which runs on one
+#: thread anyway): a second thread costs more to coordinate than it saves, also with a core to
+#: spare (measured, 2,000 bench hands alone on a quiet machine: 294 -> 277 ms wall, 302 ->
+#: 270 ms CPU; the loads 82 -> 73 ms, the facts 45 -> 36 ms CPU at the same wall time), and
+#: while workers run it competes with them for the cores
+WRITER_THREADS: Final = 1
+
+
 #: the facts are computed once the hands loaded since the last computation span this many
 #: keys (and at the end of the run): big enough that the ≈ 40 ms a computation costs is spread
 #: thin, small enough that one computation's memory stays well inside the writer's limit
@@ -770,7 +779,6 @@ class _ParallelStream:
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
              started: _ParallelStream | scaleout.DaskStream | None = None,
-             drained: Callable[[], None] | None = None,
              lock_fd: int | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
@@ -780,15 +788,14 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     of the processing time). One full collection per batch keeps memory bounded.
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
-    started on ``files``; ``drained``: called when the workers have nothing left to do;
-    ``lock_fd``: the writer lock's descriptor, which new workers close (:class:`_ParallelStream`).
+    started on ``files``; ``lock_fd``: the writer lock's descriptor, which new workers close
+    (:class:`_ParallelStream`).
     """
     # one big file is read in parts (_plan_units); ``started`` may be a Dask stream of one worker
     parallel = (jobs > 1 or started is not None) and bool(files)
     ready: Callable[[], bool] = lambda: False  # noqa: E731 - whether the next unit is done
     if parallel:
         pool = started or _ParallelStream(files, jobs, parts, batch_hands, lock_fd)
-        pool.on_drain = drained
         stream: _Stream = iter(pool)
         ready = pool.next_ready
     else:
@@ -1059,6 +1066,7 @@ def _ingest_staged(
                 started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
         con = _open_stage(stage, fresh)
         try:
+            con.execute(f"SET threads = {WRITER_THREADS}")
             w = _Writer(con, summary)
             w.begin_run()
             buf = _Buffer(w, batch_hands)
@@ -1082,19 +1090,8 @@ def _ingest_staged(
                 n_jobs = jobs if jobs is not None else _default_jobs(len(todo), _sizes(todo))
             else:
                 assert todo == files  # a fresh database knows no file
-            if n_jobs > 1 and todo and (on is None or on.local):
-                # the workers have the cores: DuckDB loads with what is left (at least
-                # one thread) instead of competing with them (measured on 2 cores with 2
-                # workers: 8% faster, best and median of 6), and with all of them again
-                # once the workers are done (the last loads, the commit, the checkpoint)
-                con.execute(f"SET threads = {max(1, _usable_cores() - n_jobs)}")
-
-            def all_threads_again() -> None:
-                con.execute("RESET threads")
-
             _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
-                     started, drained=all_threads_again)  # fmt: skip
-            con.execute("RESET threads")
+                     started, lock_fd=lock.fd)  # fmt: skip
             buf.flush()
             if prune:
                 _prune(w, known, files, paths)
