@@ -29,9 +29,10 @@ the writer names them, the per-batch collection, the lock, the listing). ``--jso
 one object.
 
 ``--compare OLD_TREE``: interleaved A/B runs of two trees, ``--pairs`` times the old tree's
-package (``PYTHONPATH=OLD_TREE``) then this one, each a new process of ``--rounds`` rounds;
-medians of the pairs. An old tree: ``git archive COMMIT tarock_logs | tar -x -C OLD_TREE``
-and the built ``tarock_logs/_native/_core*.so`` copied beside its sources.
+package (``PYTHONPATH=OLD_TREE``) then this one (or ``--new NEW_TREE``), each a new process
+of ``--rounds`` rounds; medians of the pairs. An old tree: ``git archive COMMIT tarock_logs |
+tar -x -C OLD_TREE`` and the built ``tarock_logs/_native/_core*.so`` copied beside its
+sources.
 """
 
 from __future__ import annotations
@@ -252,6 +253,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--compare", type=Path, default=None, help="an old tree to compare with")
     ap.add_argument("--pairs", type=int, default=7)
+    ap.add_argument("--new", type=Path, default=None, help="with --compare: the new tree")
+    ap.add_argument("--quiet", type=float, default=0.0,
+                    help="with --compare: before each run, wait (up to a minute) until the "
+                         "cores were idle this share of a half second, e.g. 0.9")  # fmt: skip
     args = ap.parse_args()
     if args.compare is not None:
         compare(args)
@@ -281,7 +286,7 @@ def main() -> None:
 
 def compare(args: argparse.Namespace) -> None:
     """Interleaved runs of the old tree and this one (``--compare``)."""
-    here = Path(__file__).resolve().parents[1]
+    here = args.new or Path(__file__).resolve().parents[1]
     cache = args.cache or Path(tempfile.gettempdir()) / "writer_alone_batches"
     argv = [sys.executable, str(Path(__file__).resolve()), str(args.folder), "--json",
             "--rounds", str(args.rounds), "--case", args.case, "--shape", args.shape,
@@ -290,6 +295,7 @@ def compare(args: argparse.Namespace) -> None:
     runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
     for _ in range(args.pairs):
         for name, tree in (("old", args.compare), ("new", here)):
+            _wait_quiet(args.quiet)
             env = dict(os.environ, PYTHONPATH=str(tree))
             out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
             runs[name].append(json.loads(out.stdout))
@@ -309,6 +315,30 @@ def compare(args: argparse.Namespace) -> None:
                     ]
                     cells.append(statistics.median(vals))
             print(f"  {label:16s} {cells[0]:8.1f} {cells[1]:8.1f} {cells[2]:9.1f} {cells[3]:9.1f}")
+
+
+def _idle_share(seconds: float) -> float:
+    """The share of the cores' time spent idle over ``seconds`` (Linux ``/proc/stat``)."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as fh:
+            ticks = [int(x) for x in fh.readline().split()[1:]]
+        return ticks[3] + ticks[4], sum(ticks)
+
+    idle0, total0 = sample()
+    time.sleep(seconds)
+    idle1, total1 = sample()
+    return (idle1 - idle0) / max(1, total1 - total0)
+
+
+def _wait_quiet(share: float, limit: float = 60.0) -> None:
+    """Wait until the machine is idle ``share`` of the time (other programs done), at most
+    ``limit`` seconds."""
+    if share <= 0 or not Path("/proc/stat").exists():
+        return
+    end = time.monotonic() + limit
+    while _idle_share(0.5) < share and time.monotonic() < end:
+        pass
 
 
 def _serial_batches(path: Any, **_: Any) -> Iterator[Any]:
