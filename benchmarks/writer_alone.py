@@ -16,7 +16,9 @@ files, 2 workers): the writer's DuckDB runs with the threads the workers leave i
 (``SET threads``) until the pool is drained, and the units arrive as in a typical timeline
 (``--ready``: which units find the next one already done, so one load takes both; default
 ``1000``: loads of 1,000, 500 and 500 hands). ``--shape serial``: the writer with every
-core (as once the workers are done).
+core (as once the workers are done). ``--arrival T0,T1,…``: the units are done at these times
+(seconds after the ingest started; the writer waits for them), e.g. workers three times as
+fast as today's: ``0.08,0.08,0.16,0.16``.
 
 Cases: ``fresh`` (a new store: the bench), ``unchanged`` (the same files again into the
 store: every file skipped), ``changed`` (the store's sha256 of every file altered first, so
@@ -143,6 +145,9 @@ class _Prepared:
 
 PREPARED: list[_Prepared] = []
 READY: list[set[int]] = [set()]
+#: ``--arrival``: when each unit is done, seconds after the ingest started (None: at once)
+ARRIVAL: list[list[float] | None] = [None]
+START = [0.0]
 
 
 class _FakeStream:
@@ -158,6 +163,9 @@ class _FakeStream:
     def __iter__(self) -> Iterator[tuple[Any, Iterator[Any], dict[str, int]]]:
         while self.i < len(self.units):
             unit = self.units[self.i]
+            arrival = ARRIVAL[0]
+            if arrival is not None:  # wait for the unit's worker
+                time.sleep(max(0.0, START[0] + arrival[self.i] - time.perf_counter()))
             self.i += 1
             if self.i == len(self.units) and self.on_drain is not None:
                 self.on_drain()
@@ -165,7 +173,10 @@ class _FakeStream:
             yield unit, (ig._read_ipc(d) for d in folders), {}
 
     def next_ready(self) -> bool:
-        """Whether the unit after the one just given is done (``--ready``)."""
+        """Whether the unit after the one just given is done (``--arrival``, ``--ready``)."""
+        arrival = ARRIVAL[0]
+        if arrival is not None:
+            return self.i < len(self.units) and time.perf_counter() >= START[0] + arrival[self.i]
         return self.i < len(self.units) and (self.i - 1) in READY[0]
 
     def close(self) -> None:
@@ -175,6 +186,7 @@ class _FakeStream:
 def _one(folder: Path, db: Path, jobs: int) -> tuple[float, float, dict[str, Any]]:
     CLOCK.reset()
     c0, w0 = time.process_time(), time.perf_counter()
+    START[0] = w0
     summary = ig.ingest([str(folder)], db=str(db), jobs=jobs)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     return cpu, wall, summary.to_dict()
@@ -248,6 +260,9 @@ def main() -> None:
     ap.add_argument("--case", default="fresh,unchanged,changed")
     ap.add_argument("--shape", choices=("parallel", "serial"), default="parallel")
     ap.add_argument("--ready", default="1000", help="per unit: 1 if the next one is done")
+    ap.add_argument("--arrival", default=None,
+                    help="seconds after the start at which each unit is done, e.g. "
+                         "0.08,0.08,0.16,0.16 (instead of --ready; the writer waits)")  # fmt: skip
     ap.add_argument("--batch-hands", type=int, default=2000)
     ap.add_argument("--cache", type=Path, default=None, help="where the IPC batches are kept")
     ap.add_argument("--json", action="store_true")
@@ -263,6 +278,8 @@ def main() -> None:
         return
     files = sources.list_files([str(args.folder)], ())
     READY[0] = {i for i, c in enumerate(args.ready) if c == "1"}
+    if args.arrival:
+        ARRIVAL[0] = [float(x) for x in args.arrival.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         cache = args.cache or Path(tmp) / "batches"
         PREPARED.append(_Prepared(files, cache, args.batch_hands))
@@ -291,6 +308,7 @@ def compare(args: argparse.Namespace) -> None:
     argv = [sys.executable, str(Path(__file__).resolve()), str(args.folder), "--json",
             "--rounds", str(args.rounds), "--case", args.case, "--shape", args.shape,
             "--ready", args.ready, "--batch-hands", str(args.batch_hands),
+            *(["--arrival", args.arrival] if args.arrival else []),
             "--cache", str(cache)]  # fmt: skip
     runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
     for _ in range(args.pairs):
