@@ -134,3 +134,31 @@ def test_a_batch_column_the_store_lacks_is_refused(tmp_path: Path) -> None:
         ).fetchall() == [(1, True)]
     finally:
         con.close()
+
+
+def test_ids_stored_in_earlier_loads_and_runs_are_found(tmp_path: Path) -> None:
+    """The writer's check for ids already stored (the hand ids' hashes, ``_hand_hashes``)
+    sees every id stored before, in an earlier load of the run or an earlier run, also after a
+    changed file's rows were replaced: each hand and session is stored once."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    sessions = simulate_hands(64, 5, hands_per_session=16)
+    _write(logs / "a.jsonl", sessions[:2])
+    _write(logs / "b.jsonl", sessions[2:])
+    _write(logs / "z.jsonl", [sessions[1]])  # a later load holds a copy of a's second session
+    db = tmp_path / "t.duckdb"
+    summary = ig.ingest([logs], db=db, jobs=1, batch_hands=16)
+    assert (summary.hands_stored, summary.hands_duplicate) == (64, 16)
+    _write(logs / "y.jsonl", [sessions[2], sessions[3]])  # a new file of stored sessions
+    changed = json.loads(json.dumps(sessions[:2]))
+    changed[0]["hands"][0]["result"]["scores"][0] += 10
+    _write(logs / "a.jsonl", changed)  # a changed: its rows replaced
+    ig.ingest([logs], db=db, jobs=1, batch_hands=16)
+    assert _rows(db, "SELECT count(*) - count(DISTINCT hand_id) FROM hands") == [(0,)]
+    assert _rows(db, "SELECT count(*), count(DISTINCT session_id) FROM sessions") == [(4, 4)]
+    fresh = tmp_path / "fresh.duckdb"
+    ig.ingest([logs], db=fresh, jobs=1, batch_hands=16)
+    for sql in ("SELECT hand_id, session_id FROM hands ORDER BY ALL",
+                "SELECT session_id, seat, player_id FROM session_players ORDER BY ALL",
+                "SELECT hand_id, seat, recorded_total FROM hand_scores ORDER BY ALL"):  # fmt: skip
+        assert _rows(db, sql) == _rows(fresh, sql)
