@@ -38,6 +38,8 @@ import multiprocessing
 import os
 import re
 import shutil
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -155,6 +157,14 @@ _ALWAYS_REGISTERED = frozenset({"hands", "sessions", "session_players", "session
 COMMIT_EVERY: Final = 10_000
 
 
+#: :meth:`_Writer.finish` commits the loads' last transaction beside the facts, the
+#: tournaments and the ratings when it holds this many hands (with fewer, the overlap does not
+#: pay for the second commit); ``_FENCE``: the table that tells the second connection that the
+#: commit is visible
+OVERLAP_HANDS: Final = 250
+_FENCE: Final = "_ingest_fence"
+
+
 #: the writer's DuckDB threads. Its statements are many and small (a load's inserts from
 #: Arrow, the facts' joins over a range of keys, a commit's checkpoint, which runs on one
 #: thread anyway): a second thread costs more to coordinate than it saves, also with a core to
@@ -251,6 +261,97 @@ class _Writer:
         self.begin()
         self._facts(force=True)
         facts.refresh_summaries(self.con)
+
+    def finish(self) -> None:
+        """The end of the run: the facts still due, the summaries, the tournaments and the
+        ratings (:meth:`end_run`, :func:`tournaments.refresh`, :func:`ratings.refresh`), all
+        committed and checkpointed.
+
+        When the open transaction holds at least :data:`OVERLAP_HANDS` hands, it is committed
+        first, in a thread, and the rest runs meanwhile in a second transaction on a second
+        connection (:meth:`_overlapped`): a DuckDB commit makes its rows visible to new
+        transactions part of the way through (≈ 25 ms into the 70 ms commit of the bench's
+        2,000 hands, before most of the checkpoint that writes them into the file), and the
+        rest of the writing then runs beside the facts and the ratings instead of before
+        them."""
+        if self.in_txn and self.pending >= OVERLAP_HANDS and _usable_cores() > 1:
+            self._overlapped()
+        else:
+            self.end_run()
+            tournaments.refresh(self.con)  # placement points and standings need whole rounds
+            ratings.refresh(self.con)  # the games whose sessions changed, each recomputed whole
+            self.commit()
+        self.con.execute("CHECKPOINT").fetchall()
+
+    def _overlapped(self) -> None:
+        """:meth:`finish` with the open transaction committed in a thread. The second
+        connection starts its transaction once that commit is visible, which it learns from a
+        table the committed transaction creates (``_ingest_fence``, holding a token of this
+        run) and the second transaction drops again at its end: a catalog entry is visible
+        exactly when the transaction's rows are. The players whose summaries are due
+        (``_touched``, a temporary table of the first connection) are carried over. Should
+        DuckDB make a reader wait for the whole checkpoint, the work is just not overlapped;
+        the second transaction never starts before the first is visible. Measured, 2,000
+        bench hands, writer alone: 297 -> 269 ms wall (292 -> 311 ms CPU: the second commit,
+        the thread); the whole ingest, interleaved on an idle machine: median 0.745 ->
+        0.710 s."""
+        con = self.con
+        token = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
+        touched = [k for (k,) in self._q("SELECT DISTINCT player_key FROM _touched")]
+        self._q(f"CREATE TABLE {_FENCE} (token VARCHAR)")
+        self._q(f"INSERT INTO {_FENCE} VALUES (?)", [token])
+        failed: list[BaseException] = []
+
+        def commit() -> None:
+            try:
+                con.execute("COMMIT")
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                failed.append(exc)
+
+        second = con.cursor()
+        committer = threading.Thread(target=commit, name="tarock-ingest-commit", daemon=True)
+        self.in_txn = False
+        self.pending = 0
+        committer.start()
+        self.con = second
+        try:
+            while not self._fence_visible(token):
+                if not committer.is_alive():
+                    committer.join()
+                    if failed:
+                        raise failed[0]
+                    if not self._fence_visible(token):  # (cannot be: committed, not visible)
+                        raise RuntimeError("the ingest's commit is not visible after it")
+                    break
+                time.sleep(0.0005)
+            facts.begin_run(second)
+            self.begin()
+            if touched:
+                self._q("INSERT INTO _touched SELECT unnest(?::INTEGER[])", [touched])
+            self.end_run()
+            tournaments.refresh(second)
+            ratings.refresh(second)
+            committer.join()
+            if failed:
+                raise failed[0]
+            self._q(f"DROP TABLE {_FENCE}")  # (at the end: a change to the catalog waits
+            self.commit()  # for the first commit's checkpoint)
+        except BaseException:
+            if self.in_txn:
+                self.in_txn = False
+                with contextlib.suppress(duckdb.Error):
+                    second.execute("ROLLBACK")
+            committer.join()
+            raise
+        finally:
+            self.con = con
+            second.close()
+
+    def _fence_visible(self, token: str) -> bool:
+        try:
+            return bool(self._q(f"SELECT count(*) FROM {_FENCE} WHERE token = ?", [token])[0][0])
+        except duckdb.CatalogException:
+            return False
 
     def _facts(self, *, force: bool = False) -> None:
         """The facts (:func:`facts.add`) of the hands loaded since the last call, once they
@@ -1152,11 +1253,7 @@ def _ingest_staged(
             summary.files_unchanged += len(reread)
             _process(reread, buf, 1, spill / "parts", batch_hands, progress)
             buf.flush()
-            w.end_run()
-            tournaments.refresh(con)  # placement points and standings need whole rounds
-            ratings.refresh(con)  # the games whose sessions changed, each recomputed whole
-            w.commit()
-            con.execute("CHECKPOINT").fetchall()
+            w.finish()
         finally:
             con.close()
         if dry_run:
