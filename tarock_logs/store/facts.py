@@ -15,9 +15,10 @@ ones (actions, tricks, score items) for every figure:
   Players page), refreshed for the players an ingest touched.
 
 The definitions are the module docstring of :mod:`tarock_logs.store.stats`; each is written
-once, here, in SQL over the raw tables. The writer calls :func:`add` for every loaded batch
-(its hands have consecutive ``hand_key``\\ s, so every scan is pruned to the batch's row
-groups), :func:`remove` before a changed or pruned file's hands are deleted, and
+once, here, in SQL over the raw tables. The writer calls :func:`add` for each range of
+loaded hands (their ``hand_key``\\ s are consecutive, so every scan is pruned to the range's
+row groups; a range spans up to ``ingest.FACTS_EVERY`` keys, the rest of a run's at its end),
+:func:`remove` before a changed or pruned file's hands are deleted, and
 :func:`refresh_summaries` once per run. A store migrated from an older schema version gets all its
 facts from :func:`rebuild_all`. ``tests/store/test_facts.py`` checks that the statistics over
 the facts equal plain queries over the raw tables, also after re-ingests.

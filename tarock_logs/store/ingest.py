@@ -25,8 +25,9 @@
   goes with it and its workers die with it, and its leftovers (staging copy, spill folder)
   are removed by the next ingest.
 * **Bounded memory.** Files are processed a batch of hands at a time (2,000 by default) and
-  loaded as Arrow tables (``INSERT … BY NAME SELECT * FROM batch``); DuckDB runs with a memory
-  limit and a spill folder.
+  loaded as Arrow tables (inserted straight from Arrow, matched by column name); DuckDB runs
+  with a memory limit and a spill folder, and the writer commits every
+  :data:`COMMIT_EVERY` hands.
 """
 
 from __future__ import annotations
