@@ -75,6 +75,7 @@ STEPS: list[tuple[Any, str, str]] = [
     (ig._Writer, "load", "load"),
     (ig._Writer, "commit", "commit"),
     (ig._Writer, "unchanged_file", "unchanged_file"),
+    (ig._Writer, "unchanged_files", "unchanged_file"),
     (ig._Writer, "end_run", "end_run"),
     (facts, "add", "facts"),
     (facts, "refresh_summaries", "summaries"),

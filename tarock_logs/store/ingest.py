@@ -645,25 +645,40 @@ class _Writer:
                 }
             )
 
-    def unchanged_file(self, file: str) -> None:
-        n_sessions, n_hands, n_rejected = self._q(
-            "SELECT n_sessions, n_hands, n_rejected FROM raw_logs WHERE file = ?", [file]
-        )[0]
-        self.s.files_unchanged += 1
-        self.s.sessions += n_sessions
-        self.s.hands_unchanged += self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
-        self.s.hands_duplicate += max(
-            0, n_hands - self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
-        )
-        if n_hands == 0 and n_rejected > 0:
-            self.s.files_rejected += 1
+    def unchanged_files(self, files: list[str]) -> None:
+        """Count the files skipped as unchanged into the summary, with their rejects as
+        stored: two queries for all of them (three per file before: ≈ 2 ms a file)."""
+        if not files:
+            return
+        counts = {
+            r[0]: r[1:]
+            for r in self._q(
+                "SELECT r.file, r.n_sessions, r.n_hands, r.n_rejected, coalesce(h.n, 0) "
+                "FROM raw_logs r LEFT JOIN (SELECT file, count(*) AS n FROM hands "
+                "WHERE file IN (SELECT unnest($files)) GROUP BY file) h USING (file) "
+                "WHERE r.file IN (SELECT unnest($files))",
+                {"files": files},
+            )
+        }
+        for file in files:
+            n_sessions, n_hands, n_rejected, stored = counts[file]
+            self.s.files_unchanged += 1
+            self.s.sessions += n_sessions
+            self.s.hands_unchanged += stored
+            self.s.hands_duplicate += max(0, n_hands - stored)
+            if n_hands == 0 and n_rejected > 0:
+                self.s.files_rejected += 1
         cur = self.con.execute(
             "SELECT file, line, session, hand, raw, errors, first_code, hand_index, n_errors "
-            "FROM rejects WHERE file = ? ORDER BY line, hand_index",
-            [file],
+            "FROM rejects WHERE file IN (SELECT unnest($files))",
+            {"files": files},
         )
         cols = [d[0] for d in cur.description]
-        self._collect_rejects([dict(zip(cols, row, strict=True)) for row in cur.fetchall()])
+        rows = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+        order = {f: i for i, f in enumerate(files)}  # file by file, each by line and hand
+        rows.sort(key=lambda r: (order[r["file"]], r["line"] is None, r["line"] or 0,
+                                 r["hand_index"] is None, r["hand_index"] or 0))  # fmt: skip
+        self._collect_rejects(rows)
 
 
 def _cols(table: str) -> str:
@@ -1246,11 +1261,11 @@ def _ingest_staged(
                     ).fetchall()
                 }
             reread = [f for f in same if sources.file_key(f) in again]
-            for f in same:
-                if sources.file_key(f) not in again:
-                    w.unchanged_file(sources.file_key(f))
-                    if progress:
-                        progress(sources.file_key(f), 0)
+            unchanged = [sources.file_key(f) for f in same if sources.file_key(f) not in again]
+            w.unchanged_files(unchanged)
+            if progress:
+                for key in unchanged:
+                    progress(key, 0)
             summary.files_unchanged += len(reread)
             _process(reread, buf, 1, spill / "parts", batch_hands, progress)
             buf.flush()

@@ -162,3 +162,34 @@ def test_ids_stored_in_earlier_loads_and_runs_are_found(tmp_path: Path) -> None:
                 "SELECT session_id, seat, player_id FROM session_players ORDER BY ALL",
                 "SELECT hand_id, seat, recorded_total FROM hand_scores ORDER BY ALL"):  # fmt: skip
         assert _rows(db, sql) == _rows(fresh, sql)
+
+
+def test_an_unchanged_reingest_reports_what_the_first_ingest_stored(tmp_path: Path) -> None:
+    """Files skipped as unchanged are counted in two queries for all of them: the counts are
+    those of the first ingest, and the rejects come file by file (the files' order), each
+    file's by line and hand, as a query per file gives them."""
+    root = Path(__file__).resolve().parents[2] / "sample_logs"
+    paths = [root / g for g in ("slovenian", "malformed", "tournament")]
+    db = tmp_path / "t.duckdb"
+    first = ig.ingest(paths, db=db)
+    again = ig.ingest(paths, db=db)
+    assert first.rejects and again.files_unchanged == first.files
+    assert (again.sessions, again.hands_rejected, again.files_rejected) == (
+        first.sessions, first.hands_rejected, first.files_rejected)  # fmt: skip
+    assert again.hands_unchanged == first.hands_stored + first.hands_unchanged
+    assert again.hands_duplicate == first.hands_duplicate
+    from tarock_logs.store import sources
+
+    expected = []
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for f in sources.list_files(paths, ()):
+            expected += con.execute(
+                "SELECT file, line, hand_index, first_code FROM rejects WHERE file = ? "
+                "ORDER BY line, hand_index",
+                [sources.file_key(f)],
+            ).fetchall()
+    finally:
+        con.close()
+    got = [(r["file"], r["line"], None, r["first_code"]) for r in again.rejects]
+    assert [(f, ln, c) for f, ln, _, c in got] == [(f, ln, c) for f, ln, _, c in expected]
