@@ -72,6 +72,7 @@ STEPS: list[tuple[Any, str, str]] = [
     (ig._Buffer, "add", "buffer"),
     (ig._Buffer, "flush", "buffer"),
     (ig._Writer, "start_file", "start_file"),
+    (ig._Writer, "start_files", "start_file"),
     (ig._Writer, "load", "load"),
     (ig._Writer, "commit", "commit"),
     (ig._Writer, "unchanged_file", "unchanged_file"),

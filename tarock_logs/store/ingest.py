@@ -122,22 +122,21 @@ Progress = Callable[[str, int], None]
 # --------------------------------------------------------------------------- the writer
 
 
+#: the rows of the files ``$files`` (deleted for changed and pruned files, all at once)
+_FILES = "file IN (SELECT unnest($files))"
 _CHILD_DELETE = [
     *(
-        f"DELETE FROM {t} WHERE hand_key IN (SELECT hand_key FROM hands WHERE file = $file)"
+        f"DELETE FROM {t} WHERE hand_key IN (SELECT hand_key FROM hands WHERE {_FILES})"
         for t in process.HAND_CHILDREN
     ),
-    "DELETE FROM session_players WHERE session_id IN"
-    " (SELECT session_id FROM sessions WHERE file = $file)",
     *(
-        f"DELETE FROM {t} WHERE session_id IN (SELECT session_id FROM sessions WHERE file = $file)"
+        f"DELETE FROM {t} WHERE session_id IN (SELECT session_id FROM sessions WHERE {_FILES})"
         for t in process.SESSION_CHILDREN
-        if t != "session_players"
     ),
-    "DELETE FROM hands WHERE file = $file",
-    "DELETE FROM sessions WHERE file = $file",
-    "DELETE FROM rejects WHERE file = $file",
-    "DELETE FROM raw_logs WHERE file = $file",
+    f"DELETE FROM hands WHERE {_FILES}",
+    f"DELETE FROM sessions WHERE {_FILES}",
+    f"DELETE FROM rejects WHERE {_FILES}",
+    f"DELETE FROM raw_logs WHERE {_FILES}",
 ]
 
 
@@ -369,22 +368,26 @@ class _Writer:
         self.facts_games.clear()
         self.facts_types.clear()
 
-    def start_file(self, file: str) -> None:
-        """Forget a changed file's previous rows (the caller holds the transaction).
+    def start_files(self, files: list[str]) -> None:
+        """Forget the previous rows of changed (or pruned) files, all at once (the caller
+        holds the transaction; the statements cost the same for one file or many: ≈ 20 of
+        them, ≈ 18 ms for a changed bench file).
 
         Only files already in ``raw_logs`` have rows (a file's ``raw_logs`` row is written in
         the same run as its other rows), so new files skip the deletes and their scans.
         """
-        if file not in self.known:
+        files = [f for f in files if f in self.known]
+        if not files:
             return
-        n = self._q("SELECT count(*) FROM hands WHERE file = ?", [file])[0][0]
+        params = {"files": files}
+        n = self._q(f"SELECT count(*) FROM hands WHERE {_FILES}", params)[0][0]
         if n:
-            self._q("INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file = ?", [file])
+            self._q(f"INSERT INTO _old_ids SELECT hand_id FROM hands WHERE {_FILES}", params)
             self.s.hands_removed += n
             self.old_ids = True
-            facts.remove(self.con, "SELECT hand_key FROM hands WHERE file = $file", {"file": file})
+            facts.remove(self.con, f"SELECT hand_key FROM hands WHERE {_FILES}", params)
         for sql in _CHILD_DELETE:
-            self._q(sql, {"file": file})
+            self._q(sql, params)
 
     def load(self, starts: list[str], tables: dict[str, pa.Table]) -> None:
         """Load one batch in the open transaction (committed once it holds ``commit_every``
@@ -403,8 +406,7 @@ class _Writer:
         tables, lo, hi = _with_hand_keys(tables, self.next_key)
         self.next_key = hi + 1
         try:
-            for file in starts:
-                self.start_file(file)
+            self.start_files(starts)
             # The usual case, checked first with one query: no hand and no session of the
             # batch is stored yet, each is in the batch once, and no changed file's hands are
             # pending; then every row goes in as it is (no temporary tables, no filters),
@@ -1012,7 +1014,7 @@ def _prune(w: _Writer, known: dict[str, str], files: list[Path],
            paths: Sequence[str | os.PathLike[str]]) -> None:  # fmt: skip
     """Remove the rows of the files stored before under ``paths`` that were not read now.
 
-    Their hands go to ``_old_ids`` like a changed file's (:meth:`_Writer.start_file`), so a
+    Their hands go to ``_old_ids`` like a changed file's (:meth:`_Writer.start_files`), so a
     hand another file still holds is read again from it by the caller.
     """
     listed = {sources.file_key(f) for f in files}
@@ -1022,9 +1024,8 @@ def _prune(w: _Writer, known: dict[str, str], files: list[Path],
     if not gone:
         return
     w.begin()
-    for key in gone:
-        w.start_file(key)
-        w.s.files_pruned += 1
+    w.start_files(gone)
+    w.s.files_pruned += len(gone)
     w.commit()
 
 
