@@ -122,21 +122,22 @@ Progress = Callable[[str, int], None]
 # --------------------------------------------------------------------------- the writer
 
 
-#: the rows of the files ``$files`` (deleted for changed and pruned files, all at once)
-_FILES = "file IN (SELECT unnest($files))"
+#: the rows of the files ``{files}`` (a list of parameters: a filter DuckDB pushes into the
+#: scans, where ``IN (SELECT unnest(?))`` would join), deleted for changed and pruned files
 _CHILD_DELETE = [
     *(
-        f"DELETE FROM {t} WHERE hand_key IN (SELECT hand_key FROM hands WHERE {_FILES})"
+        f"DELETE FROM {t} WHERE hand_key IN (SELECT hand_key FROM hands WHERE file IN ({{files}}))"
         for t in process.HAND_CHILDREN
     ),
     *(
-        f"DELETE FROM {t} WHERE session_id IN (SELECT session_id FROM sessions WHERE {_FILES})"
+        f"DELETE FROM {t} WHERE session_id IN "
+        f"(SELECT session_id FROM sessions WHERE file IN ({{files}}))"
         for t in process.SESSION_CHILDREN
     ),
-    f"DELETE FROM hands WHERE {_FILES}",
-    f"DELETE FROM sessions WHERE {_FILES}",
-    f"DELETE FROM rejects WHERE {_FILES}",
-    f"DELETE FROM raw_logs WHERE {_FILES}",
+    "DELETE FROM hands WHERE file IN ({files})",
+    "DELETE FROM sessions WHERE file IN ({files})",
+    "DELETE FROM rejects WHERE file IN ({files})",
+    "DELETE FROM raw_logs WHERE file IN ({files})",
 ]
 
 
@@ -379,15 +380,17 @@ class _Writer:
         files = [f for f in files if f in self.known]
         if not files:
             return
-        params = {"files": files}
-        n = self._q(f"SELECT count(*) FROM hands WHERE {_FILES}", params)[0][0]
+        marks = ", ".join("?" * len(files))
+        n = self._q(f"SELECT count(*) FROM hands WHERE file IN ({marks})", files)[0][0]
         if n:
-            self._q(f"INSERT INTO _old_ids SELECT hand_id FROM hands WHERE {_FILES}", params)
+            self._q(
+                f"INSERT INTO _old_ids SELECT hand_id FROM hands WHERE file IN ({marks})", files
+            )
             self.s.hands_removed += n
             self.old_ids = True
-            facts.remove(self.con, f"SELECT hand_key FROM hands WHERE {_FILES}", params)
+            facts.remove(self.con, f"SELECT hand_key FROM hands WHERE file IN ({marks})", files)
         for sql in _CHILD_DELETE:
-            self._q(sql, params)
+            self._q(sql.format(files=marks), files)
 
     def load(self, starts: list[str], tables: dict[str, pa.Table]) -> None:
         """Load one batch in the open transaction (committed once it holds ``commit_every``
