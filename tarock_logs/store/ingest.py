@@ -655,14 +655,15 @@ class _Writer:
         stored: two queries for all of them (three per file before: ≈ 2 ms a file)."""
         if not files:
             return
+        marks = ", ".join("?" * len(files))  # (a filter pushed into the scans)
         counts = {
             r[0]: r[1:]
             for r in self._q(
                 "SELECT r.file, r.n_sessions, r.n_hands, r.n_rejected, coalesce(h.n, 0) "
                 "FROM raw_logs r LEFT JOIN (SELECT file, count(*) AS n FROM hands "
-                "WHERE file IN (SELECT unnest($files)) GROUP BY file) h USING (file) "
-                "WHERE r.file IN (SELECT unnest($files))",
-                {"files": files},
+                f"WHERE file IN ({marks}) GROUP BY file) h USING (file) "
+                f"WHERE r.file IN ({marks})",
+                [*files, *files],
             )
         }
         for file in files:
@@ -675,8 +676,8 @@ class _Writer:
                 self.s.files_rejected += 1
         cur = self.con.execute(
             "SELECT file, line, session, hand, raw, errors, first_code, hand_index, n_errors "
-            "FROM rejects WHERE file IN (SELECT unnest($files))",
-            {"files": files},
+            f"FROM rejects WHERE file IN ({marks})",
+            files,
         )
         cols = [d[0] for d in cur.description]
         rows = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
