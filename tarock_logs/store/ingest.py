@@ -292,10 +292,12 @@ class _Writer:
         exactly when the transaction's rows are. The players whose summaries are due
         (``_touched``, a temporary table of the first connection) are carried over. Should
         DuckDB make a reader wait for the whole checkpoint, the work is just not overlapped;
-        the second transaction never starts before the first is visible. Measured, 2,000
-        bench hands, writer alone: 297 -> 269 ms wall (292 -> 311 ms CPU: the second commit,
-        the thread); the whole ingest, interleaved on an idle machine: median 0.745 ->
-        0.710 s."""
+        the second transaction never starts before the first is visible. Measured against
+        the one-transaction end, 2,000 bench hands, writer alone on an idle machine: 280 ->
+        243 ms wall with the bench's three loads, 254 -> 233 with one (≈ 16 ms more CPU: the
+        second commit, the thread); the whole ingest, interleaved: median 0.745 -> 0.710 s.
+        (The facts run about half as fast beside the checkpoint; computing them first and
+        only the ratings beside it, or the ratings on a third connection, was slower.)"""
         con = self.con
         token = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
         touched = [k for (k,) in self._q("SELECT DISTINCT player_key FROM _touched")]
@@ -417,10 +419,9 @@ class _Writer:
             # looks for the hand ids' hashes among those of the hand ids stored (_hand_hashes,
             # kept by this run: 8 bytes an id where the ids themselves are 64 characters; with
             # 100,000 hands stored 1.4 ms a load instead of 7, with 1,000,000 7.6 instead of
-            # 67, with 2,000 alike): no equal hash, no
-            # equal id; an equal hash (the same id, a collision, or a hand removed in this run
-            # with a changed file, which takes the careful path anyway) takes the careful
-            # path below, which compares the ids themselves.
+            # 67, with 2,000 alike): no equal hash, no equal id; an equal hash (the same id, a
+            # collision, or a hand removed in this run with a changed file, which takes the
+            # careful path anyway) takes the careful path below, which compares the ids.
             hand_ids = tables["hands"].column("hand_id")
             sess_ids = tables["sessions"].column("session_id")
             n_rows, n_sess = len(hand_ids), len(sess_ids)
@@ -507,7 +508,6 @@ class _Writer:
                 self.top_session_key = int(
                     self._q("SELECT coalesce(max(session_key), 0) FROM sessions")[0][0]
                 )
-
                 for child in ("session_players", "session_scores"):
                     self._q(
                         f"INSERT INTO {child} BY NAME SELECT * FROM _b_{child} "
@@ -591,26 +591,39 @@ class _Writer:
             self.hand_hashes = True
 
     def _insert(self, table: str, t: pa.Table, **exprs: str) -> None:
-        """Append the rows of ``t`` to the store's ``table``, its columns matched by name
-        (``INSERT … BY NAME``): a store column the batch lacks gets its SQL expression from
-        ``exprs``, else NULL; the batch's ``hand_id`` is left out where the store keys the
-        rows by ``hand_key`` alone (:data:`process.KEYED_ONLY`); any other column the store
-        lacks is an error. The rows go in straight from Arrow (a relation inserted by
-        position, its columns put in the store's order), not through a registered view."""
+        """Append the rows of ``t`` to the store's ``table`` as ``INSERT INTO table BY NAME
+        SELECT *, <exprs> FROM t`` does (``exprs``: SQL expressions of store columns the
+        batch lacks, e.g. a timestamp), less the batch's ``hand_id`` where the store keys the
+        rows by ``hand_key`` alone (:data:`process.KEYED_ONLY`); a column the store lacks is
+        an error. When the batch and ``exprs`` give every store column (the writer's tables
+        do), the rows go in straight from Arrow, a relation inserted by position with its
+        columns in the store's order, instead of through a registered view (≈ 0.2–0.4 ms a
+        table); else (a store column left to its default) through ``INSERT … BY NAME``."""
         cols = self._columns.get(table)
         if cols is None:
             cols = self._columns[table] = tuple(self.con.table(table).columns)
-        have = t.column_names
-        extra = set(have) - set(cols) - ({"hand_id"} if table in process.KEYED_ONLY else set())
+        have = set(t.column_names)
+        if table in process.KEYED_ONLY:
+            have.discard("hand_id")
+        extra = have - set(cols) - set(exprs)
         if extra:
             raise duckdb.BinderException(f"table {table} has no columns {sorted(extra)}")
-        if not exprs and all(c in have for c in cols):
-            rel = self.con.from_arrow(t.select(list(cols)))
-        else:
-            rel = self.con.from_arrow(t).project(", ".join(
-                f'"{c}"' if c in have else f'{exprs.get(c, "NULL")} AS "{c}"' for c in cols
-            ))  # fmt: skip
-        rel.insert_into(table)
+        if all(c in have or c in exprs for c in cols):
+            if not exprs:
+                rel = self.con.from_arrow(t.select(list(cols)))
+            else:
+                rel = self.con.from_arrow(t).project(", ".join(
+                    f'"{c}"' if c in have else f'{exprs[c]} AS "{c}"' for c in cols
+                ))  # fmt: skip
+            rel.insert_into(table)
+            return
+        view = f"_insert_{table}"
+        self.con.register(view, t.select([c for c in t.column_names if c in have]))
+        try:
+            extras = "".join(f', {sql} AS "{c}"' for c, sql in exprs.items())
+            self._q(f"INSERT INTO {table} BY NAME SELECT *{extras} FROM {view}")
+        finally:
+            self.con.unregister(view)
 
     def _new_players(self, t: pa.Table) -> pa.Table | None:
         """The batch's players as rows of ``players`` when none of them is stored yet (the

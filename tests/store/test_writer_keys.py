@@ -5,7 +5,7 @@ itself (``_new_players``), where a load with a stored player runs the upsert: th
 table must be the same either way. A load of new sessions gives them the next session keys
 itself: keys stay unique and follow the store's greatest across new, changed and duplicate
 files. A batch table with a column its store table lacks is refused (as ``INSERT … BY NAME``
-refuses it), never dropped silently.
+refuses it), never dropped silently; a store column it lacks gets its default.
 """
 
 from __future__ import annotations
@@ -132,6 +132,12 @@ def test_a_batch_column_the_store_lacks_is_refused(tmp_path: Path) -> None:
         assert con.execute(
             "SELECT size, ingested_at IS NOT NULL FROM raw_logs WHERE file = 'x'"
         ).fetchall() == [(1, True)]
+        # a store column the batch leaves out gets its default, as INSERT … BY NAME gives it
+        r = pa.table({"file": ["x"], "line": [3], "errors": ["[]"], "n_errors": [0]})
+        w._insert("rejects", r, rejected_at="current_timestamp")
+        assert con.execute(
+            "SELECT line, session, raw, rejected_at IS NOT NULL FROM rejects WHERE file = 'x'"
+        ).fetchall() == [(3, None, None, True)]
     finally:
         con.close()
 
