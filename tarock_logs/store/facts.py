@@ -15,9 +15,10 @@ ones (actions, tricks, score items) for every figure:
   Players page), refreshed for the players an ingest touched.
 
 The definitions are the module docstring of :mod:`tarock_logs.store.stats`; each is written
-once, here, in SQL over the raw tables. The writer calls :func:`add` for every loaded batch
-(its hands have consecutive ``hand_key``\\ s, so every scan is pruned to the batch's row
-groups), :func:`remove` before a changed or pruned file's hands are deleted, and
+once, here, in SQL over the raw tables. The writer calls :func:`add` for each range of
+loaded hands (their ``hand_key``\\ s are consecutive, so every scan is pruned to the range's
+row groups; a range spans up to ``ingest.FACTS_EVERY`` keys, the rest of a run's at its end),
+:func:`remove` before a changed or pruned file's hands are deleted, and
 :func:`refresh_summaries` once per run. A store migrated from an older schema version gets all its
 facts from :func:`rebuild_all`. ``tests/store/test_facts.py`` checks that the statistics over
 the facts equal plain queries over the raw tables, also after re-ingests.
@@ -149,31 +150,39 @@ _MONDS = """
       AND NOT (a.role = 'defender' AND b.role = 'defender')
 """
 
+#: The seats' counts: one row per event (a contract bid, an announcement and whether it was
+#: made, a kontra and whether it succeeded, a mond lost or captured, an upheld renons, a trick
+#: won) with its kind ``k`` and outcome ``v``, counted per seat. (Counting one narrow kind
+#: column instead of summing nine indicator columns, and the monds' relation read once for
+#: both of its seats: measured ≈ 5 ms less per computation, most of it fixed.)
 _SEAT_FACTS = f"""
     INSERT INTO seat_facts
     WITH ph AS (SELECT * FROM _ph),
-    bon AS (SELECT hand_key, seat, made FROM bonus_facts WHERE hand_key BETWEEN $lo AND $hi),
-    kon AS (SELECT hand_key, seat, success FROM kontra_facts
-            WHERE hand_key BETWEEN $lo AND $hi),
     ev AS (
-        SELECT hand_key, seat, max(bid) AS bid, sum(ann) AS ann, sum(made) AS made,
-               sum(kg) AS kg, sum(ks) AS ks, sum(ml) AS ml, sum(mc) AS mc, sum(rn) AS rn,
-               sum(tw) AS tw
+        SELECT hand_key, seat,
+               CAST(count(*) FILTER (WHERE k = 0) > 0 AS INTEGER) AS bid,
+               count(*) FILTER (WHERE k = 1) AS ann,
+               count(*) FILTER (WHERE k = 1 AND v) AS made,
+               count(*) FILTER (WHERE k = 2) AS kg,
+               count(*) FILTER (WHERE k = 2 AND v) AS ks,
+               count(*) FILTER (WHERE k = 3) AS ml,
+               count(*) FILTER (WHERE k = 4) AS mc,
+               count(*) FILTER (WHERE k = 5) AS rn,
+               count(*) FILTER (WHERE k = 6) AS tw
         FROM (
-            SELECT DISTINCT hand_key, seat, 1 AS bid, 0 AS ann, 0 AS made, 0 AS kg, 0 AS ks,
-                   0 AS ml, 0 AS mc, 0 AS rn, 0 AS tw
+            SELECT hand_key, seat, 0 AS k, CAST(NULL AS BOOLEAN) AS v
             FROM {_ACTS} b WHERE type = 'bid'
                 AND contract IS NOT NULL AND contract <> 'klop'
-            UNION ALL SELECT hand_key, seat, 0, 1, CAST(coalesce(made, FALSE) AS INT),
-                   0, 0, 0, 0, 0, 0 FROM bon
-            UNION ALL SELECT hand_key, seat, 0, 0, 0, 1,
-                   CAST(coalesce(success, FALSE) AS INT), 0, 0, 0, 0 FROM kon
-            UNION ALL SELECT hand_key, loser, 0, 0, 0, 0, 0, 1, 0, 0, 0 FROM ({_MONDS})
-            UNION ALL SELECT hand_key, winner, 0, 0, 0, 0, 0, 0, 1, 0, 0 FROM ({_MONDS})
-            UNION ALL SELECT hand_key, seat, 0, 0, 0, 0, 0, 0, 0, 1, 0 FROM irregularities
+            UNION ALL SELECT hand_key, seat, 1, made FROM bonus_facts
+                WHERE hand_key BETWEEN $lo AND $hi
+            UNION ALL SELECT hand_key, seat, 2, success FROM kontra_facts
+                WHERE hand_key BETWEEN $lo AND $hi
+            UNION ALL SELECT hand_key, unnest([loser, winner]), unnest([3, 4]), NULL
+                FROM ({_MONDS})
+            UNION ALL SELECT hand_key, seat, 5, NULL FROM irregularities
                 WHERE hand_key BETWEEN $lo AND $hi AND type = 'renons'
                   AND coalesce(upheld, TRUE)
-            UNION ALL SELECT hand_key, winner, 0, 0, 0, 0, 0, 0, 0, 0, 1 FROM tricks
+            UNION ALL SELECT hand_key, winner, 6, NULL FROM tricks
                 WHERE hand_key BETWEEN $lo AND $hi AND winner IS NOT NULL
         ) GROUP BY hand_key, seat
     )
@@ -246,13 +255,10 @@ def add(
                 if (game is not None and game not in seen[0]) or action not in seen[1]:
                     continue
             con.execute(sql, params)
+        # (the seats of the range are those of ``_ph``: one row of seat_facts each)
+        con.execute("INSERT INTO _touched SELECT DISTINCT player_key FROM _ph")
     finally:
         con.execute("DROP TABLE IF EXISTS _ph")
-    con.execute(
-        "INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "
-        "WHERE hand_key BETWEEN $lo AND $hi",
-        params,
-    )
 
 
 def remove(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:
