@@ -38,7 +38,8 @@ def ingest(
             "-j",
             min=1,
             help="Worker processes (default: one per usable core, at most one per file "
-            "or part of a big .jsonl file; serial below 1 MB of input; 1 = serial). "
+            "or part of a big .jsonl file; serial below 8 MB of input (1 MB without the "
+            "native core); 1 = serial). "
             "With N > 1 a big .jsonl file is read in parts by several workers.",
         ),
     ] = None,

@@ -1004,24 +1004,30 @@ def _usable_cores() -> int:
 
 #: Below this many bytes of input in all, the default is a serial ingest: starting workers,
 #: their first touches of the pages they inherit and passing the tables between processes
-#: cost more than they save (measured on 2 cores: 4 files of 45 KB, 0.17 s serial, 0.21 s
-#: with 2 workers; one file of 1.4 MB, 0.40 s and 0.39 s; one of 5.5 MB, 1.18 s and 0.82 s).
+#: cost more than they save (measured on 2 cores, the careful path: 4 files of 45 KB, 0.17 s
+#: serial, 0.21 s with 2 workers; one file of 1.4 MB, 0.40 s and 0.39 s; one of 5.5 MB, 1.18 s
+#: and 0.82 s).
 SERIAL_BELOW_BYTES: Final = 1 << 20
+#: The same with the ingest lane (:mod:`tarock_logs.store.lane`), whose workers are so cheap
+#: (≈ 46 µs a hand against ≈ 330) that the single writer sets the pace and two workers save
+#: little below this size (measured on 2 cores, 2026-12-06, medians of 4, serial against 2
+#: workers: 5.5 MB 0.300 / 0.316 s, 11 MB 0.544 / 0.521 s, 16 MB 0.751 / 0.709 s, 22 MB
+#: 1.029 / 0.916 s; with the other core busy, serial was ahead at every size).
+SERIAL_BELOW_BYTES_LANE: Final = 8 << 20
 
 
 def _default_jobs(n_files: int, sizes: Sequence[int] | None = None) -> int:
     """The worker count of an ingest without ``--jobs``: one per usable core, at most one
     per unit of work (a file, or a part of a big plain ``.jsonl`` file: :func:`_plan_units`);
-    1 (serial) for less than :data:`SERIAL_BELOW_BYTES` of input. Without ``sizes`` (the
-    files' sizes in bytes, in order), one unit per file.
+    1 (serial) for less than :data:`SERIAL_BELOW_BYTES` of input, or
+    :data:`SERIAL_BELOW_BYTES_LANE` when the ingest lane runs. Without ``sizes`` (the files'
+    sizes in bytes, in order), one unit per file."""
+    from tarock_logs.store import lane
 
-    Measured with ``tarock bench`` (2,000 hands in 4 files, 2 cores): 787 hands/s serial,
-    1,212 with 2 workers on a quiet machine; about equal when other work loads the cores.
-    """
     cores = _usable_cores()
     if sizes is None:
         return max(1, min(cores, n_files))
-    if sum(sizes) < SERIAL_BELOW_BYTES:
+    if sum(sizes) < (SERIAL_BELOW_BYTES_LANE if lane.available() else SERIAL_BELOW_BYTES):
         return 1
     units = sum(max(1, parts) for parts in _part_counts(sizes, cores))  # (an upper bound)
     return max(1, min(cores, units))
@@ -1108,7 +1114,8 @@ def ingest(
     ``jobs`` worker processes read, validate and audit the files (they never touch DuckDB;
     the rows are the same as a serial ingest's). By default (None) one per core the process
     may use, at most one per task (a file, or a part of a big ``.jsonl`` file), and serial
-    below :data:`SERIAL_BELOW_BYTES` of input (:func:`_default_jobs`).
+    below :data:`SERIAL_BELOW_BYTES_LANE` of input (:data:`SERIAL_BELOW_BYTES` without the
+    ingest lane; :func:`_default_jobs`).
 
     ``wait``: seconds to wait for another ingest of the same database to finish (0: refuse
     at once).

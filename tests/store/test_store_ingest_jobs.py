@@ -1,5 +1,6 @@
 """Ingest's default worker count: one per usable core, at most one per unit of work (a file,
-or a part of a big plain .jsonl file), serial below 1 MB of input; the rows are the serial
+or a part of a big plain .jsonl file), serial below 1 MB of input (8 MB when the ingest lane
+runs: its workers are cheap enough that the writer sets the pace); the rows are the serial
 ingest's either way."""
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.Mo
 def test_default_jobs_by_size_small_inputs_serial_big_files_in_parts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from tarock_logs.store import lane
+
     monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(lane, "available", lambda: False)  # (the careful path's sizes)
     kb, mb = 1024, 1024 * 1024
     assert ing._default_jobs(4, [45 * kb] * 4) == 1  # 180 KB in all: serial
     assert ing._default_jobs(1, [900 * kb]) == 1
@@ -33,6 +37,20 @@ def test_default_jobs_by_size_small_inputs_serial_big_files_in_parts(
     assert ing._default_jobs(0, []) == 1
     monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     assert ing._default_jobs(1, [60 * mb]) == 1  # one core
+
+
+def test_with_the_ingest_lane_inputs_below_eight_megabytes_are_ingested_serially(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarock_logs.store import lane
+
+    monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(lane, "available", lambda: True)
+    mb = 1024 * 1024
+    assert ing._default_jobs(4, [int(1.4 * mb)] * 4) == 1  # the bench's 5.5 MB: serial
+    assert ing._default_jobs(1, [6 * mb]) == 1
+    assert ing._default_jobs(4, [3 * mb] * 4) == 2  # 12 MB in 4 files
+    assert ing._default_jobs(1, [20 * mb]) == 2  # one big file: read in parts by both
 
 
 def test_a_default_ingest_of_one_big_file_runs_workers_on_its_parts_and_stores_the_serial_rows(
@@ -46,6 +64,7 @@ def test_a_default_ingest_of_one_big_file_runs_workers_on_its_parts_and_stores_t
     (logs / "big.jsonl").write_bytes(b"".join(dumps_session(s) for s in sessions))
     assert (logs / "big.jsonl").stat().st_size >= ing.SERIAL_BELOW_BYTES
     monkeypatch.setattr(ing.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(ing, "SERIAL_BELOW_BYTES_LANE", ing.SERIAL_BELOW_BYTES)
     used: list[int] = []
     real = ing._process
 
