@@ -11,8 +11,9 @@ then each stage is timed on those same files:
   reference engine alone (``replay_reference_only_hands_per_s``, fast path switched off);
 * ``ingest``: the end-to-end ``tarock ingest`` library call into a fresh DuckDB file
   (read, validate, replay, audit, Arrow batches, insert), hands/s, with the CLI's default
-  worker count (one per usable core and unit of work, serial below 8 MB with the ingest lane, 1 MB without); the single-process figure
-  is ``details["ingest_single_process_hands_per_s"]``; ``details["ingest_lane"]`` says how
+  worker count (one per usable core and unit of work, serial below 8 MB with the ingest
+  lane, 1 MB without); the single-process figure is
+  ``details["ingest_single_process_hands_per_s"]``; ``details["ingest_lane"]`` says how
   many of the sessions the ingest lane took (``store/lane.py``: ordinary records from their
   bytes; the others take the careful path);
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
