@@ -1730,7 +1730,9 @@ static int ln_bonus(const unsigned char *s, ln_span sp) {
 }
 
 #define LN_CANON_CAP (1 << 16)
-#define LN_MAX_HANDS 256
+/* the most hands of one session the lane reads (a longer one takes the careful path): its
+ * buffers grow to it as sessions need, ≈ 1.5 KB per hand */
+#define LN_MAX_HANDS 16384
 #define LN_MAX_ROWS 48 /* score_items rows of one hand */
 
 /* The columns of a session's actions and tricks, as the Arrow buffers of the store's tables
@@ -1738,33 +1740,76 @@ static int ln_bonus(const unsigned char *s, ln_span sp) {
  * index in the hand (u16), seat (u8), type (u8: slohand.h's kind) and card (u8: the card id,
  * 255 for none); per trick its number (u16, from 1), leader and winner (u8), card points in
  * thirds (i32) and count of cards (u8), then per card played its seat and card id (u8).
- * Module-level buffers, filled by one lane_hands call at a time (under the GIL). */
+ * Module-level buffers for `cap` hands (ln_cols_reserve), filled by one lane_hands call at a
+ * time (under the GIL) and kept for the next. */
 static struct {
+    int cap;
     int nh, na, nt, nc;
-    unsigned char a_count[LN_MAX_HANDS], t_count[LN_MAX_HANDS];
-    uint16_t a_idx[LN_MAX_HANDS * SH_MAX_ACTIONS];
-    unsigned char a_seat[LN_MAX_HANDS * SH_MAX_ACTIONS], a_type[LN_MAX_HANDS * SH_MAX_ACTIONS];
-    unsigned char a_card[LN_MAX_HANDS * SH_MAX_ACTIONS];
-    uint16_t t_no[LN_MAX_HANDS * TK_MAX_TRICKS];
-    unsigned char t_leader[LN_MAX_HANDS * TK_MAX_TRICKS], t_winner[LN_MAX_HANDS * TK_MAX_TRICKS];
-    int32_t t_points[LN_MAX_HANDS * TK_MAX_TRICKS];
-    unsigned char t_n[LN_MAX_HANDS * TK_MAX_TRICKS];
-    unsigned char t_seat[LN_MAX_HANDS * TK_MAX_TRICKS * 4], t_card[LN_MAX_HANDS * TK_MAX_TRICKS * 4];
+    unsigned char *a_count, *t_count;
+    uint16_t *a_idx;
+    unsigned char *a_seat, *a_type, *a_card;
+    uint16_t *t_no;
+    unsigned char *t_leader, *t_winner;
+    int32_t *t_points;
+    unsigned char *t_n, *t_seat, *t_card;
     /* hand_scores: per hand a row per seat: seat, role (LN_ROLE_), recorded and recomputed
      * totals (i32), radelci before and after (i16) */
     int nhs;
-    unsigned char h_seat[LN_MAX_HANDS * 4], h_role[LN_MAX_HANDS * 4];
-    int32_t h_rec[LN_MAX_HANDS * 4], h_rcp[LN_MAX_HANDS * 4];
-    int16_t h_before[LN_MAX_HANDS * 4], h_after[LN_MAX_HANDS * 4];
+    unsigned char *h_seat, *h_role;
+    int32_t *h_rec, *h_rcp;
+    int16_t *h_before, *h_after;
     /* score_items: per hand its count of rows; per row the item (LN_ITEM_), the seat, the
      * recorded and the recomputed value (i32), each with a byte saying it is there */
     int nsi;
-    unsigned char s_count[LN_MAX_HANDS];
-    unsigned char s_item[LN_MAX_HANDS * LN_MAX_ROWS], s_seat[LN_MAX_HANDS * LN_MAX_ROWS];
-    unsigned char s_has_seat[LN_MAX_HANDS * LN_MAX_ROWS];
-    int32_t s_rec[LN_MAX_HANDS * LN_MAX_ROWS], s_rcp[LN_MAX_HANDS * LN_MAX_ROWS];
-    unsigned char s_has_rec[LN_MAX_HANDS * LN_MAX_ROWS], s_has_rcp[LN_MAX_HANDS * LN_MAX_ROWS];
+    unsigned char *s_count, *s_item, *s_seat, *s_has_seat;
+    int32_t *s_rec, *s_rcp;
+    unsigned char *s_has_rec, *s_has_rcp;
 } ln_cols;
+
+/* ln_cols' buffers made room for `hands` hands (at most LN_MAX_HANDS); -1 when memory ran out
+ * (the buffers already grown stay valid: `cap` moves only when all of them have) */
+static int ln_cols_reserve(int hands) {
+    if (hands <= ln_cols.cap) return 0;
+    int cap = ln_cols.cap ? ln_cols.cap : 64;
+    while (cap < hands) cap *= 2;
+    if (cap > LN_MAX_HANDS) cap = LN_MAX_HANDS;
+#define LN_GROW(f, per)                                                                   \
+    do {                                                                                  \
+        void *q = PyMem_Realloc(ln_cols.f, (size_t)cap * (per) * sizeof *ln_cols.f);      \
+        if (!q) return -1;                                                                \
+        ln_cols.f = q;                                                                    \
+    } while (0)
+    LN_GROW(a_count, 1);
+    LN_GROW(t_count, 1);
+    LN_GROW(a_idx, SH_MAX_ACTIONS);
+    LN_GROW(a_seat, SH_MAX_ACTIONS);
+    LN_GROW(a_type, SH_MAX_ACTIONS);
+    LN_GROW(a_card, SH_MAX_ACTIONS);
+    LN_GROW(t_no, TK_MAX_TRICKS);
+    LN_GROW(t_leader, TK_MAX_TRICKS);
+    LN_GROW(t_winner, TK_MAX_TRICKS);
+    LN_GROW(t_points, TK_MAX_TRICKS);
+    LN_GROW(t_n, TK_MAX_TRICKS);
+    LN_GROW(t_seat, TK_MAX_TRICKS * 4);
+    LN_GROW(t_card, TK_MAX_TRICKS * 4);
+    LN_GROW(h_seat, 4);
+    LN_GROW(h_role, 4);
+    LN_GROW(h_rec, 4);
+    LN_GROW(h_rcp, 4);
+    LN_GROW(h_before, 4);
+    LN_GROW(h_after, 4);
+    LN_GROW(s_count, 1);
+    LN_GROW(s_item, LN_MAX_ROWS);
+    LN_GROW(s_seat, LN_MAX_ROWS);
+    LN_GROW(s_has_seat, LN_MAX_ROWS);
+    LN_GROW(s_rec, LN_MAX_ROWS);
+    LN_GROW(s_rcp, LN_MAX_ROWS);
+    LN_GROW(s_has_rec, LN_MAX_ROWS);
+    LN_GROW(s_has_rcp, LN_MAX_ROWS);
+#undef LN_GROW
+    ln_cols.cap = cap;
+    return 0;
+}
 
 /* the names a score item may have in a lane hand: the engine's (sloscore.h's SI_ codes),
  * then the two it writes only for irregularities, which a score sheet may still write as 0
@@ -1927,6 +1972,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     sh_result r;
     if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) Py_RETURN_NONE;
     if (r.ntricks < 1 || ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
+    if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     int self_call = r.declarer >= 0 && r.called_king >= 0 &&
                     (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
     /* the score: OpenSpiel's returns, or the reference's items (sloscore.h), with the radelci
@@ -2201,14 +2247,17 @@ static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
     ln_parser p = {s, he, hs + 1};
     list = PyList_New(0);
     if (!list) goto end;
-    int numbers[LN_MAX_HANDS], nnum = 0;
+    /* the hand numbers seen (hand.duplicate_number), a bit per number 1..LN_MAX_NUMBER */
+    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
+    memset(seen, 0, sizeof seen);
+    int nnum = 0;
     ln_ws(&p);
     int more = !(p.i < p.n && s[p.i] == ']');
     while (more) {
         if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
-        for (int j = 0; j < nnum; j++)
-            if (numbers[j] == h->number) goto decline; /* hand.duplicate_number */
-        numbers[nnum++] = h->number;
+        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
+        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
+        nnum++;
         PyObject *one = ln_hand_py(s, h, &c, &sc, rad, contracts, tokens, tok, toklen,
                                    (const char *)prefix.buf, (int)prefix.len,
                                    (const char *)suffix.buf, (int)suffix.len, sha256, canon);

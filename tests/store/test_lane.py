@@ -430,6 +430,40 @@ def test_a_session_twice_and_sessions_of_both_paths_in_one_file_give_the_careful
     assert count.taken == 6
 
 
+@pytest.mark.parametrize("table", [3, 4])
+def test_long_sessions_give_the_careful_rows(
+    table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session of many hands (an online platform's evening, a simulated season: 1,000 a
+    session) is read by the lane too: its buffers grow past the first 64, 128, ... hands,
+    the radelci carried through all of them; the second session reuses the grown buffers."""
+    docs = simulate_hands(700, 60 + table, table_size=table, hands_per_session=600)
+    assert [len(d["hands"]) for d in docs] == [600, 100]
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "long.jsonl", docs), monkeypatch)
+    assert count.taken == 2
+
+
+def test_hand_numbers_up_to_the_schemas_limit_and_a_late_duplicate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hand numbers anywhere in 1..100,000 are read; a number given twice (the 300th hand
+    repeats the 2nd's) is the careful path's (hand.duplicate_number), as is a session whose
+    number is one beyond the limit."""
+    (doc,) = simulate_hands(320, 71, hands_per_session=320)
+    doc.pop("recorded", None)
+    top = copy.deepcopy(doc)
+    for i, h in enumerate(top["hands"]):
+        h["number"] = 100_000 - i
+    twice = copy.deepcopy(doc)
+    twice["hands"][299]["number"] = twice["hands"][1]["number"]
+    beyond = copy.deepcopy(top)
+    beyond["hands"][5]["number"] = 100_001
+    count = _Count(monkeypatch)
+    _same_rows(_write(tmp_path / "numbers.jsonl", [top, twice, beyond, doc]), monkeypatch)
+    assert count.offered == 4 and count.taken == 2
+
+
 #: ruleset options that change the announcement round, the play or the score
 OPTIONS: list[dict[str, Any]] = [
     {"kontra_levels": 4, "announced_card_protection": False},
