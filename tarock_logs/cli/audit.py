@@ -76,10 +76,20 @@ def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
     from tarock_logs.log.reader import read_paths
 
     for rec in read_paths(paths, exclude):
-        file = str(rec.file)
-        line = rec.line
-        errors = [_error_dict(e, file, line) for e in rec.all_errors()]
-        yield _Input(file, rec.session, errors)
+        yield _input(rec)
+
+
+def _input(rec: Any) -> _Input:
+    file = str(rec.file)
+    errors = [_error_dict(e, file, rec.line) for e in rec.all_errors()]
+    return _Input(file, rec.session, errors)
+
+
+#: Whether the local audit offers each record of a JSONL file to the store's ingest lane
+#: first (:func:`tarock_logs.store.lane.reader_lane`: an ordinary record audited from its
+#: bytes, the same audit as :func:`~tarock_logs.verdict.audit.audit_session` makes of it:
+#: tests/cli/test_audit_lane.py). Never with ``--ruleset`` (a what-if re-scores every hand).
+LANE = True
 
 
 def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: str | None,
@@ -88,15 +98,23 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
     reader's order: audited here, or on a Dask cluster (``dask``: a scheduler's address or
     ``local``, see :mod:`tarock_logs.store.scaleout`), with the same records either way."""
     if dask is None:
+        from tarock_logs.log.reader import iter_log_files, read_file
+        from tarock_logs.store.lane import LaneSession, reader_lane
         from tarock_logs.verdict.audit import audit_session
         from tarock_logs.verdict.bulk import bulk_gc
 
         with bulk_gc():
-            for item in read_inputs(paths, exclude):
-                sa = None
-                if item.session is not None:
-                    sa = audit_session(item.session, file=item.file, ruleset=ruleset)
-                yield item.errors, sa
+            for f in iter_log_files(paths, exclude):
+                fast = reader_lane(str(f)) if LANE and ruleset is None else None
+                for rec in read_file(f, lane=fast):
+                    if isinstance(rec, LaneSession):  # the lane's: verified, nothing to say
+                        yield [], rec.record
+                        continue
+                    item = _input(rec)
+                    sa = None
+                    if item.session is not None:
+                        sa = audit_session(item.session, file=item.file, ruleset=ruleset)
+                    yield item.errors, sa
         return
     from tarock_logs.log.reader import iter_log_files
     from tarock_logs.store import scaleout

@@ -33,13 +33,17 @@ every hand ``verified`` and no finding, and its rows are the careful path's, row
 (``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
 ruleset and table, and on mutated records). Without the native core (no compiler, or
 ``TAROCK_NATIVE=0``) there is no lane: every record takes the careful path.
+
+``tarock audit`` uses it too (:func:`reader_lane`): a record the lane takes is reported by its
+:class:`LaneSession`'s ``record``, the audit the careful path would make of it
+(``tests/cli/test_audit_lane.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -56,12 +60,13 @@ from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.verdict.audit import (
     HandAudit,
     ScoreSheet,
+    SessionAudit,
     compare_scores,
     settle_session,
 )
 from tarock_logs.verdict.replay import ReplayError, resolve_ruleset
 
-__all__ = ["LaneHand", "LaneSession", "available", "read_session"]
+__all__ = ["LaneHand", "LaneSession", "available", "read_session", "reader_lane"]
 
 _CORE: Final = _native.core
 
@@ -100,16 +105,23 @@ class LaneHand:
 @dataclass(slots=True)
 class LaneSession:
     """A session record the lane took: the session (its envelope: ``hands`` is empty), the
-    ruleset id its hands were scored under, the session's audit record
-    (``SessionAudit.to_dict()``), its hands in order, and the columns of its actions and
+    ruleset id its hands were scored under, the session's audit (the
+    :class:`~tarock_logs.verdict.audit.SessionAudit` that
+    :func:`~tarock_logs.verdict.audit.audit_session` makes of the record: every hand
+    verified, nothing to report), its hands in order, and the columns of its actions and
     tricks as lane.h writes them (``lane_hands``: the buffers of the store's Arrow columns,
     :class:`tarock_logs.store.process._LaneParts`)."""
 
     session: m.Session
     ruleset: str
-    audit: dict[str, Any]
+    record: SessionAudit
     hands: list[LaneHand]
     columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+
+    @property
+    def audit(self) -> dict[str, Any]:
+        """The session's audit record as JSON (``SessionAudit.to_dict()``)."""
+        return self.record.to_dict()
 
 
 @dataclass(slots=True)
@@ -203,13 +215,32 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     done = _audit(session, file, setup, raws)
     if done is None:
         return None
-    ls, hands = done
-    return LaneSession(session, setup.ruleset.id, ls, hands, columns)
+    record, hands = done
+    return LaneSession(session, setup.ruleset.id, record, hands, columns)
+
+
+def reader_lane(file: str) -> Callable[[bytes, int], LaneSession | None] | None:
+    """The reader's fast lane (``lane`` of :func:`tarock_logs.log.reader.read_file`) for the
+    records of ``file``: :func:`read_session`, where any failure of the lane's own declines
+    the record (the careful path then reads it and says what is wrong). A record it takes
+    comes back as its :class:`LaneSession`: the ingest makes rows of it, ``tarock audit``
+    reports its ``record``. None without the native core."""
+    if not available():
+        return None
+    read = read_session
+
+    def take(chunk: bytes, line: int) -> LaneSession | None:
+        try:
+            return read(chunk, file, line)
+        except Exception:  # noqa: BLE001 - the careful path reads the record instead
+            return None
+
+    return take
 
 
 def _audit(
     session: m.Session, file: str, setup: _Setup, raws: Sequence[tuple[Any, ...]]
-) -> tuple[dict[str, Any], list[LaneHand]] | None:
+) -> tuple[SessionAudit, list[LaneHand]] | None:
     """Compare each hand's score (lane.h's, with the radelci carried from hand to hand as the
     engine's session carries them) with the recorded one, then settle the session; None at
     the first difference."""
@@ -259,4 +290,4 @@ def _audit(
     )  # fmt: skip
     if sa.discrepancies:
         return None
-    return sa.to_dict(), hands
+    return sa, hands

@@ -1078,7 +1078,8 @@ def _add_lane_session(
     irregularity or difference). Returns the number of hands added."""
     session = ls.session
     n = len(session.players)
-    _add_session_rows(b, session, file, line, ls.audit, len(ls.hands), where)
+    audit = ls.audit
+    _add_session_rows(b, session, file, line, audit, len(ls.hands), where)
     ids = [p.id for p in session.players]
     sums = _Totals(n)
     ruleset = ls.ruleset
@@ -1118,7 +1119,7 @@ def _add_lane_session(
     if added:
         sums.has_rec = sums.has_rcp = [True] * n
     sums.counted = added
-    _add_session_scores(b, session, sums, ls.audit)
+    _add_session_scores(b, session, sums, audit)
     return added
 
 
@@ -1187,19 +1188,15 @@ class _Taken:
 
 def _lane_for(reader_file: str) -> Any:
     """The reader's fast lane for the records of one file (None without the native core):
-    :func:`tarock_logs.store.lane.read_session`, where any failure of its own declines the
-    record (the careful path then reads it and says what is wrong)."""
+    :func:`tarock_logs.store.lane.reader_lane`, each session it takes with its line."""
     from tarock_logs.store import lane
 
-    if not lane.available():
+    read = lane.reader_lane(reader_file)
+    if read is None:
         return None
-    read = lane.read_session
 
     def take(chunk: bytes, line: int) -> _Taken | None:
-        try:
-            ls = read(chunk, reader_file, line)
-        except Exception:  # noqa: BLE001 - the careful path reads the record instead
-            return None
+        ls = read(chunk, line)
         return None if ls is None else _Taken(ls, line)
 
     return take

@@ -213,10 +213,16 @@ def audit_unit(path: str, file: str, ruleset: str | None,
     ``path`` is where the worker reads the file (its absolute path), ``file`` the name the
     driver's audit gives it (as it was listed), so that the records name it alike."""
     from tarock_logs.log.reader import read_file
+    from tarock_logs.store.lane import LaneSession, reader_lane
     from tarock_logs.verdict.audit import audit_session
 
     out: list[AuditedRecord] = []
-    for rec in read_file(path, span=span):
+    # (the local audit's lane: a record it takes is audited from its bytes, cli/audit.py)
+    fast = reader_lane(file) if ruleset is None else None
+    for rec in read_file(path, span=span, lane=fast):
+        if isinstance(rec, LaneSession):
+            out.append(AuditedRecord(file, [], replace(rec.record, _engine=None)))
+            continue
         errors = []
         for e in rec.all_errors():
             d = e.to_dict()

@@ -1,0 +1,137 @@
+"""``tarock audit`` through the ingest lane: a record the lane takes is reported as
+``audit_session`` reports it.
+
+The local audit offers each record of a JSONL file to :func:`tarock_logs.store.lane.reader_lane`
+first (``cli.audit.LANE``); the lane takes only records the careful path would find verified
+and clean, and its :class:`~tarock_logs.verdict.audit.SessionAudit` must be the careful one.
+Each test runs the command twice, with the lane and without it, and requires the same output
+(``--format json`` and ``jsonl``: every hand, session and tournament record, the input errors
+and the summary) and the same exit code; and that the lane took records at all.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from tarock_logs import _native
+from tarock_logs.cli import audit as audit_cli
+from tarock_logs.cli import main  # noqa: F401 - registers the commands
+from tarock_logs.cli.common import app
+from tarock_logs.store import lane
+from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
+from tests.store.test_lane import _mutate
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+pytestmark = pytest.mark.skipif(
+    not lane.available(), reason=f"the native core is not loaded: {_native.why_not}"
+)
+
+
+class _Count:
+    """How many records the lane took."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.taken = 0
+        read = lane.read_session
+
+        def counted(chunk: bytes, file: str, line: int | None) -> Any:
+            got = read(chunk, file, line)
+            self.taken += got is not None
+            return got
+
+        monkeypatch.setattr(lane, "read_session", counted)
+
+
+def _audit(args: list[str], on: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    with monkeypatch.context() as mp:
+        mp.setattr(audit_cli, "LANE", on)
+        res = runner.invoke(app, ["audit", *args])
+    assert res.exit_code in (0, 1, 5), res.output
+    return res.exit_code, res.stdout
+
+
+def _same(paths: list[Path], monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
+    """The command's output with and without the lane, in both JSON formats; returns how many
+    records the lane took (in the runs with it)."""
+    count = _Count(monkeypatch)
+    for fmt in ("json", "jsonl"):
+        args = [*map(str, paths), "--format", fmt, *extra]
+        careful = _audit(args, False, monkeypatch)
+        taken = count.taken
+        fast = _audit(args, True, monkeypatch)
+        assert count.taken > taken or not fast[1]
+        assert fast[0] == careful[0]
+        if fast[1] != careful[1]:
+            a, b = careful[1].splitlines(), fast[1].splitlines()
+            first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), 0)
+            pytest.fail(f"--format {fmt}: line {first} differs:\n careful {a[first][:2000]}\n"
+                        f" lane    {b[first][:2000]}")  # fmt: skip
+    return count.taken
+
+
+def _write(path: Path, docs: list[Any]) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(d) + b"\n" for d in docs))
+    return path
+
+
+def test_the_sample_logs_are_audited_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sample log (the malformed ones, the disputes and the tournament rounds): the
+    lane takes the ordinary tournament tables, the rest is the careful path's."""
+    taken = _same([ROOT / "sample_logs"], monkeypatch)
+    assert taken >= 6  # (three ordinary tables, in each of the two formats' runs)
+
+
+def test_a_simulated_tournament_is_audited_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds of tables of 3, 4 and 5 (the placement points settled over the tournament), one
+    planted dispute: the standings and the summary are the careful ones."""
+    spec = TournamentSpec(seed=11, game="slovenian", tables=(4, 3, 5, 4), rounds=3,
+                          games_per_round=8, plant_disputes=2)  # fmt: skip
+    folder = tmp_path / "t"
+    folder.mkdir()
+    for name, docs in simulate_tournament(spec).files.items():
+        if name.endswith(".jsonl"):
+            _write(folder / Path(name).name, docs)
+    assert _same([folder], monkeypatch) >= 10
+
+
+def test_long_sessions_and_mutants_are_audited_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions of 300 hands, and 200 sessions each changed a little (most of them then
+    illegal, misscored or unreadable: the careful path's), in one file."""
+    rng = random.Random(612)
+    pool = simulate_hands(600, 23, hands_per_session=300)
+    small = simulate_hands(64, 24, table_size=3)
+    docs = list(pool)
+    for _ in range(200):
+        doc = copy.deepcopy(rng.choice(small))
+        doc.pop("recorded", None)
+        if rng.random() < 0.8:
+            _mutate(rng, doc)
+        docs.append(doc)
+    assert _same([_write(tmp_path / "mixed.jsonl", docs)], monkeypatch) >= 4
+
+
+def test_a_what_if_ruleset_never_takes_the_lane(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--ruleset`` re-scores every hand under another ruleset: the lane (which scores under
+    the record's own) is not offered the records."""
+    path = _write(tmp_path / "s.jsonl", simulate_hands(32, 5))
+    count = _Count(monkeypatch)
+    code, out = _audit([str(path), "--format", "json", "--ruleset", "openspiel-2.0"], True,
+                       monkeypatch)  # fmt: skip
+    assert count.taken == 0
+    assert orjson.loads(out)["summary"]["hands"] == 32
+    assert code in (0, 1, 5)
