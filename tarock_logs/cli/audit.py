@@ -129,6 +129,45 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
         raise fail(str(exc)) from exc
 
 
+# --------------------------------------------------------------------------- memory
+
+
+#: A hand verified with nothing to report, standing in for every such hand once its own
+#: record is no longer needed (:func:`_compacted`).
+_CLEAN: list[HandAudit] = []
+
+
+def _is_clean(h: HandAudit) -> bool:
+    """Verified, legal, no violation, finding, difference or incomplete seat: a hand that
+    the summary, the tables and its session's record only count."""
+    return (
+        h.legal
+        and h.recomputed is not None
+        and not (h.unverified or h.violations or h.discrepancies or h.findings)
+        and not h.incomplete_seats
+        and not h.stopped
+    )
+
+
+def _compacted(sa: SessionAudit) -> SessionAudit:
+    """``sa`` with each clean hand (:func:`_is_clean`) replaced by one shared stand-in that
+    answers as it does (legal, verified, no finding: what the summary, the findings and
+    not-verified tables, the session's record and its placement points read of a hand). For
+    the outputs that do not print every hand record at the end (the table, ``jsonl``, whose
+    hand records are written as they come, and ``--summary``): an audit of a million clean
+    hands then keeps a pointer per hand instead of its record (≈ 2.5 KB each)."""
+    if not _CLEAN:
+        from tarock_logs.verdict.audit import HandAudit, ScoreSheet
+
+        _CLEAN.append(HandAudit(file=None, session="", hand=0, hand_id="", game="",
+                                ruleset=None, legal=True, violations=[],
+                                recorded=None, recomputed=ScoreSheet([], []), discrepancies=[],
+                                unverified=[]))  # fmt: skip
+    clean = _CLEAN[0]
+    sa.hands = [clean if _is_clean(h) else h for h in sa.hands]
+    return sa
+
+
 # --------------------------------------------------------------------------- selection
 
 
@@ -494,6 +533,8 @@ def audit_command(
     sessions: list[SessionAudit] = []
     input_errors: list[dict[str, Any]] = []
     n_inputs = 0
+    # (every hand record is printed at the end only by --format json without --summary)
+    compact = summary or fmt != "json"
     show_progress = progress_enabled(False, fmt) and not summary
     status = err_console.status("auditing…") if show_progress else None
     if status is not None:
@@ -513,12 +554,14 @@ def audit_command(
                 )
             if sa is None:
                 continue
-            sessions.append(sa)
-            hands.extend(sa.hands)
             if fmt == "jsonl" and not summary:
                 for h in sa.hands:
                     if not sel.codes or sel.findings(h.findings):
                         sys.stdout.write(_dumps(h.to_dict()) + "\n")
+            if compact:
+                sa = _compacted(sa)
+            sessions.append(sa)
+            hands.extend(sa.hands)
             if status is not None:
                 status.update(f"auditing… {len(hands)} hands")
     finally:
