@@ -10,8 +10,11 @@ everything could be verified. Record kinds and fields: ``docs/audit.md``.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import dataclasses
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,6 +169,40 @@ def _compacted(sa: SessionAudit) -> SessionAudit:
     clean = _CLEAN[0]
     sa.hands = [clean if _is_clean(h) else h for h in sa.hands]
     return sa
+
+
+class _HandSpool:
+    """The ``hands`` list of ``--format json``, spooled to a temporary file as the hands are
+    audited (so the records need not stay in memory), then written into the document, which
+    is the same, byte for byte, as ``_dumps`` of it whole."""
+
+    #: bytes copied at a time (a character's UTF-8 may straddle two reads)
+    CHUNK = 1 << 20
+
+    def __init__(self) -> None:
+        self.spool = tempfile.TemporaryFile()
+        self.n = 0
+
+    def add(self, h: HandAudit) -> None:
+        if self.n:
+            self.spool.write(b",")
+        self.n += 1
+        self.spool.write(orjson.dumps(h.to_dict(), option=orjson.OPT_NON_STR_KEYS))
+
+    def write(self, doc: dict[str, Any]) -> None:
+        """``doc`` (its ``hands`` an empty list, the first key) with the spooled hands."""
+        text = _dumps(doc)
+        head = '{"hands":['
+        assert text.startswith(head + "]")
+        sys.stdout.write(head)
+        self.spool.seek(0)
+        decode = codecs.getincrementaldecoder("utf-8")().decode
+        while chunk := self.spool.read(self.CHUNK):
+            sys.stdout.write(decode(chunk))
+        sys.stdout.write(decode(b"", True) + text[len(head) :] + "\n")
+
+    def close(self) -> None:
+        self.spool.close()
 
 
 # --------------------------------------------------------------------------- selection
@@ -533,8 +570,8 @@ def audit_command(
     sessions: list[SessionAudit] = []
     input_errors: list[dict[str, Any]] = []
     n_inputs = 0
-    # (every hand record is printed at the end only by --format json without --summary)
-    compact = summary or fmt != "json"
+    # (--format json without --summary prints every hand record at the end: from a spool)
+    spool = _HandSpool() if fmt == "json" and not summary else None
     show_progress = progress_enabled(False, fmt) and not summary
     status = err_console.status("auditing…") if show_progress else None
     if status is not None:
@@ -558,16 +595,25 @@ def audit_command(
                 for h in sa.hands:
                     if not sel.codes or sel.findings(h.findings):
                         sys.stdout.write(_dumps(h.to_dict()) + "\n")
-            if compact:
-                sa = _compacted(sa)
+            if spool is not None:
+                for h in sa.hands:
+                    if not sel.codes or sel.findings(h.findings):
+                        spool.add(h)
+            sa = _compacted(sa)
             sessions.append(sa)
             hands.extend(sa.hands)
             if status is not None:
                 status.update(f"auditing… {len(hands)} hands")
+    except BaseException:
+        if spool is not None:
+            spool.close()
+        raise
     finally:
         if status is not None:
             status.stop()
     if n_inputs == 0:
+        if spool is not None:
+            spool.close()
         raise fail(f"no log files found in {', '.join(str(p) for p in paths)}")
     from tarock_logs.verdict.tournament import audit_tournaments
 
@@ -583,17 +629,19 @@ def audit_command(
                 if not sel.codes or sel.findings(ta.findings):
                     sys.stdout.write(_dumps(ta.to_dict()) + "\n")
         sys.stdout.write(_dumps({"record": "summary", "summary": summ}) + "\n")
-    elif fmt == "json":
-        doc: dict[str, Any] = {"summary": summ}
-        if not summary:
-            doc = {
-                "hands": [h.to_dict() for h in hands if not sel.codes or sel.findings(h.findings)],
-                "sessions": [s.to_dict() for s in sessions],
-                "tournaments": [t.to_dict() for t in tournaments],
-                "input_errors": input_errors,
-                "summary": summ,
-            }
-        sys.stdout.write(_dumps(doc) + "\n")
+    elif fmt == "json" and spool is None:  # (--summary)
+        sys.stdout.write(_dumps({"summary": summ}) + "\n")
+    elif spool is not None:
+        with contextlib.closing(spool):
+            spool.write(
+                {
+                    "hands": [],  # (the spooled records)
+                    "sessions": [s.to_dict() for s in sessions],
+                    "tournaments": [t.to_dict() for t in tournaments],
+                    "input_errors": input_errors,
+                    "summary": summ,
+                }
+            )
     else:
         _print_table(out, hands, sessions, tournaments, summ, summary, sel)
     sys.stdout.flush()

@@ -1,15 +1,18 @@
 """``tarock audit`` keeps a pointer per clean hand, not its record (``cli.audit._compacted``),
-where it prints no hand record at the end: the table, ``--format jsonl`` and ``--summary``.
+and ``--format json`` spools the hand records to a file as they come (``cli.audit._HandSpool``).
 
-The stand-in must answer as every hand it replaces does, so each output is the same with and
-without the compaction: on the samples (malformed logs, disputes, tournament rounds, three
-games), a simulated tournament with planted disputes and tables of five, and mutants.
+The stand-in must answer as every hand it replaces does, and the spooled document must be the
+one made whole at the end from the hands themselves: so each output is the same as the old way
+(every hand kept, the json document dumped whole): on the samples (malformed logs, disputes,
+tournament rounds, three games, players' names beyond ASCII), a simulated tournament with
+planted disputes and tables of five, and mutants.
 """
 
 from __future__ import annotations
 
 import copy
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 OUTPUTS = [
+    ["--format", "json"],
+    ["--format", "json", "--code", "score.total_differs,renons.unclaimed"],
     ["--format", "table"],
     ["--format", "jsonl"],
     ["--format", "table", "--summary"],
@@ -36,10 +41,30 @@ OUTPUTS = [
 ]
 
 
+class _Whole:
+    """The old way of ``--format json``: the hands kept, the document dumped whole at the end."""
+
+    def __init__(self) -> None:
+        self.hands: list[HandAudit] = []
+
+    def add(self, h: HandAudit) -> None:
+        self.hands.append(h)
+
+    def write(self, doc: dict[str, Any]) -> None:
+        doc["hands"] = [h.to_dict() for h in self.hands]
+        sys.stdout.write(audit_cli._dumps(doc) + "\n")
+
+    def close(self) -> None:
+        pass
+
+
 def _run(args: list[str], compact: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     with monkeypatch.context() as mp:
-        if not compact:
+        if compact:
+            mp.setattr(audit_cli._HandSpool, "CHUNK", 7)  # (characters straddle the reads)
+        else:
             mp.setattr(audit_cli, "_compacted", lambda sa: sa)
+            mp.setattr(audit_cli, "_HandSpool", _Whole)
         res = runner.invoke(app, ["audit", *args], env={"COLUMNS": "200"})
     assert res.exit_code in (0, 1, 5), res.output
     return res.exit_code, res.stdout
