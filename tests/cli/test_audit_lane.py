@@ -27,6 +27,7 @@ from tarock_logs.cli.common import app
 from tarock_logs.store import lane
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
 from tests.store.test_lane import _mutate
+from tests.support.lane_count import LaneCount
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -34,21 +35,6 @@ runner = CliRunner()
 pytestmark = pytest.mark.skipif(
     not lane.available(), reason=f"the native core is not loaded: {_native.why_not}"
 )
-
-
-class _Count:
-    """How many records the lane took."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.taken = 0
-        read = lane.read_session
-
-        def counted(chunk: bytes, file: str, line: int | None) -> Any:
-            got = read(chunk, file, line)
-            self.taken += got is not None
-            return got
-
-        monkeypatch.setattr(lane, "read_session", counted)
 
 
 def _audit(args: list[str], on: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
@@ -62,7 +48,7 @@ def _audit(args: list[str], on: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[
 def _same(paths: list[Path], monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
     """The command's output with and without the lane, in both JSON formats; returns how many
     records the lane took (in the runs with it)."""
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     for fmt in ("json", "jsonl"):
         args = [*map(str, paths), "--format", fmt, *extra]
         careful = _audit(args, False, monkeypatch)
@@ -129,7 +115,7 @@ def test_a_what_if_ruleset_never_takes_the_lane(
     """``--ruleset`` re-scores every hand under another ruleset: the lane (which scores under
     the record's own) is not offered the records."""
     path = _write(tmp_path / "s.jsonl", simulate_hands(32, 5))
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     code, out = _audit([str(path), "--format", "json", "--ruleset", "openspiel-2.0"], True,
                        monkeypatch)  # fmt: skip
     assert count.taken == 0

@@ -26,6 +26,7 @@ from tarock_logs.log.reader import read_file
 from tarock_logs.store import lane
 from tarock_logs.tools.simulate import simulate_hands
 from tests.store.test_lane import _mutate
+from tests.support.lane_count import LaneCount
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -33,19 +34,6 @@ runner = CliRunner()
 pytestmark = pytest.mark.skipif(
     not lane.available(), reason=f"the native core is not loaded: {_native.why_not}"
 )
-
-
-class _Count:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.taken = 0
-        read = lane.read_session
-
-        def counted(chunk: bytes, file: str, line: int | None) -> Any:
-            got = read(chunk, file, line)
-            self.taken += got is not None
-            return got
-
-        monkeypatch.setattr(lane, "read_session", counted)
 
 
 def _validate(args: list[str], on: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, Any]:
@@ -58,7 +46,7 @@ def _validate(args: list[str], on: bool, monkeypatch: pytest.MonkeyPatch) -> tup
 
 
 def _same(paths: list[Path], monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     args = [*map(str, paths), *extra]
     careful = _validate(args, False, monkeypatch)
     assert count.taken == 0

@@ -25,6 +25,7 @@ import pytest
 from tarock_logs import _native
 from tarock_logs.store import lane, process
 from tarock_logs.tools.simulate import simulate_hands
+from tests.support.lane_count import LaneCount
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,23 +42,6 @@ def _tables(path: Path, on: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
             for name, t in batch.items():
                 parts[name].append(t)
     return {n: pa.concat_tables(ts) for n, ts in parts.items()}
-
-
-class _Count:
-    """How many records the lane took (read_session gave a session)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.taken = 0
-        self.offered = 0
-        read = lane.read_session
-
-        def counted(chunk: bytes, file: str, line: int | None) -> Any:
-            self.offered += 1
-            got = read(chunk, file, line)
-            self.taken += got is not None
-            return got
-
-        monkeypatch.setattr(lane, "read_session", counted)
 
 
 def _same_rows(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,7 +72,7 @@ def _write(path: Path, docs: list[Any]) -> Path:
 
 
 def test_every_sample_log_gives_the_careful_rows(monkeypatch: pytest.MonkeyPatch) -> None:
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     files = sorted(p for p in (ROOT / "sample_logs").rglob("*.jsonl*"))
     assert len(files) > 30
     for f in files:
@@ -108,7 +92,7 @@ def test_simulated_sessions_give_the_careful_rows(
     if ruleset == "openspiel-2.0" and table == 5:
         pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
     docs = simulate_hands(320, 100 + table, ruleset=ruleset, table_size=table)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
     assert count.offered == len(docs)  # (the careful read offers nothing)
     if table == 5:
@@ -122,7 +106,7 @@ def test_other_games_take_the_careful_path(
     game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     docs = simulate_hands(48, 3, game=game)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
     assert count.taken == 0
 
@@ -133,7 +117,7 @@ def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest
 
     spec = TournamentSpec(seed=5, game="slovenian", tables=(4, 3, 4), rounds=2,
                           games_per_round=8)  # fmt: skip
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     for name, docs in simulate_tournament(spec).files.items():
         assert name.endswith(".jsonl")
         _same_rows(_write(tmp_path / Path(name).name, docs), monkeypatch)
@@ -261,7 +245,7 @@ def test_one_field_changed_gives_the_careful_rows(
     name, fn, taken = change
     doc = _base(17)
     fn(doc)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     # (each twice in one file, after the plain session: the lane's caches see it warm)
     path = _write(tmp_path / "one.jsonl", [_base(5), doc, _base(6), doc])
     _same_rows(path, monkeypatch)
@@ -307,7 +291,7 @@ def test_a_line_written_otherwise_gives_the_careful_rows(
     line = fn(orjson.dumps(_base(23)))
     path = tmp_path / "one.jsonl"
     path.write_bytes(line + b"\n")
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(path, monkeypatch)
     assert count.taken == (1 if taken else 0), name
 
@@ -371,7 +355,7 @@ def test_mutated_sessions_give_the_careful_rows(
             for _ in range(rng.choice((1, 1, 1, 2))):
                 _mutate(rng, doc)
         docs.append(doc)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "mutants.jsonl", docs), monkeypatch)
     assert count.taken >= kept
 
@@ -425,7 +409,7 @@ def test_a_session_twice_and_sessions_of_both_paths_in_one_file_give_the_careful
     odd = copy.deepcopy(docs[2])
     odd["hands"][3]["actions"][20]["card"] = "t5"  # (an alias: the careful path's)
     lines = [docs[0], docs[1], odd, docs[1], again, docs[3], docs[0]]
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "mixed.jsonl", lines), monkeypatch)
     assert count.taken == 6
 
@@ -439,7 +423,7 @@ def test_long_sessions_give_the_careful_rows(
     the radelci carried through all of them; the second session reuses the grown buffers."""
     docs = simulate_hands(700, 60 + table, table_size=table, hands_per_session=600)
     assert [len(d["hands"]) for d in docs] == [600, 100]
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "long.jsonl", docs), monkeypatch)
     assert count.taken == 2
 
@@ -459,7 +443,7 @@ def test_hand_numbers_up_to_the_schemas_limit_and_a_late_duplicate(
     twice["hands"][299]["number"] = twice["hands"][1]["number"]
     beyond = copy.deepcopy(top)
     beyond["hands"][5]["number"] = 100_001
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "numbers.jsonl", [top, twice, beyond, doc]), monkeypatch)
     assert count.offered == 4 and count.taken == 2
 
@@ -505,7 +489,7 @@ def test_sessions_under_ruleset_options_give_the_careful_rows(
                            source_seed=k, options=dict(options))  # fmt: skip
         doc, _ = simulate_session(engine, ruleset, policy, plan, Random(f"{options}:{k}"))
         docs.append(doc)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "opt.jsonl", docs), monkeypatch)
     assert count.taken >= 0.8 * len(docs)
 
@@ -542,7 +526,7 @@ def test_random_hands_of_every_contract_give_the_careful_rows(
                     "result": score_to_log(h.score()),
                 }]  # fmt: skip
                 docs.append(doc)
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "random.jsonl", docs), monkeypatch)
     assert count.taken >= 0.7 * len(docs)
 
@@ -558,7 +542,7 @@ def test_many_simulated_hands_give_the_careful_rows(
     100,000 (in files of 4,000) with ``TAROCK_LONG_CHECKS=1``."""
     total = 100_000 if LONG else 1_000
     per_file = 4_000 if LONG else 500
-    count = _Count(monkeypatch)
+    count = LaneCount(monkeypatch)
     done = 0
     k = 0
     while done < total:
