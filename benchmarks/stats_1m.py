@@ -5,6 +5,7 @@ docs/performance.md).
     .venv/bin/python benchmarks/stats_1m.py build --workdir /tmp/tarock-1m       # ~1M hands
     .venv/bin/python benchmarks/stats_1m.py measure --workdir /tmp/tarock-1m     # the timings
     .venv/bin/python benchmarks/stats_1m.py all --workdir /tmp/tarock-1m --hands 50000
+    .venv/bin/python benchmarks/stats_1m.py audit --workdir /tmp/tarock-1m       # tarock audit
 
 **build**: a pool of ``--pool`` simulated Slovenian hands (``tarock_logs.tools.simulate``,
 sessions of 16 at tables of 4, players drawn from 24 names) is written out again and again
@@ -22,7 +23,12 @@ cold (first visit after the server started) and warm (a reload), each time until
 script has finished and its tables are drawn (targets: Players ≤ 3 s cold and ≤ 1 s warm,
 Audit ≤ 1 s; the server's log is kept and its per-row "missing ScriptRunContext" warnings
 counted); a replay step is timed server-side with Streamlit's AppTest on the hand with
-the most actions (p95 target ≤ 150 ms). One JSON object on stdout, progress on stderr.
+the most actions (p95 target ≤ 150 ms).
+
+**audit** (also in **all**): ``tarock audit LOGS --summary --format json`` over the whole
+archive the build wrote, once (wall, CPU, the command's own peak RSS, hands verified).
+
+One JSON object on stdout, progress on stderr.
 """
 
 from __future__ import annotations
@@ -277,6 +283,33 @@ sys.stderr.write("\\n" + json.dumps({"wall_s": time.perf_counter() - t0,
 """
 
 
+def _launched(args: list[str], ok: tuple[int, ...] = (0,)) -> tuple[dict[str, Any], bytes]:
+    """``tarock ARGS`` through :data:`_LAUNCHER`: its usage (wall, CPU, peak RSS) and stdout."""
+    proc = subprocess.run([sys.executable, "-S", "-c", _LAUNCHER, str(TAROCK), *args],
+                          capture_output=True, check=True)  # fmt: skip
+    usage = json.loads(proc.stderr.decode().strip().splitlines()[-1])
+    assert usage["exit"] in ok, usage
+    return usage, proc.stdout
+
+
+def measure_audit_cli(logs: Path) -> dict[str, Any]:
+    """``tarock audit LOGS --summary --format json`` once through :data:`_LAUNCHER` (a re-audit
+    of the whole archive, issue 16): wall time, CPU time, the command's own peak RSS, and how
+    many hands it verified."""
+    load = os.getloadavg()[0]
+    usage, stdout = _launched(["audit", str(logs), "--summary", "--format", "json"], (0, 1, 5))
+    summary = json.loads(stdout)["summary"]
+    return {
+        "wall_s": round(usage["wall_s"], 1),
+        "cpu_s": round(usage["cpu_s"], 1),
+        "peak_rss_mb": round(usage["maxrss_mb"]),
+        "hands": summary["hands"],
+        "verified_hands": summary["verified_hands"],
+        "exit": usage["exit"],
+        "loadavg": load,
+    }
+
+
 def measure_stats_cli(db: Path) -> dict[str, Any]:
     """``tarock stats --format json`` three times through :data:`_LAUNCHER`: wall time, CPU
     time and the command's own peak RSS."""
@@ -284,14 +317,7 @@ def measure_stats_cli(db: Path) -> dict[str, Any]:
     runs, cpus, peaks = [], [], []
     stdout = b""
     for _ in range(3):
-        proc = subprocess.run(
-            [sys.executable, "-S", "-c", _LAUNCHER, str(TAROCK), "stats", "--db", str(db),
-             "--format", "json"],
-            capture_output=True, check=True,
-        )  # fmt: skip
-        usage = json.loads(proc.stderr.decode().strip().splitlines()[-1])
-        assert usage["exit"] == 0, usage
-        stdout = proc.stdout
+        usage, stdout = _launched(["stats", "--db", str(db), "--format", "json"])
         runs.append(usage["wall_s"])
         cpus.append(usage["cpu_s"])
         peaks.append(usage["maxrss_mb"])
@@ -483,7 +509,7 @@ def measure_replay_step(db: Path, steps: int = 40) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["build", "measure", "pages", "all"])
+    ap.add_argument("what", choices=["build", "measure", "pages", "audit", "all"])
     ap.add_argument("--workdir", type=Path, required=True)
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--pool", type=int, default=4000)
@@ -503,6 +529,9 @@ def main() -> None:
         say(json.dumps(report["pages"]))
     if args.what == "pages":  # the dashboard only (Chromium and the replay step)
         report["pages"] = measure_pages(args.workdir / "store.duckdb")
+    if args.what in ("audit", "all"):  # tarock audit of the whole archive
+        report["audit_cli"] = measure_audit_cli(args.workdir / "logs")
+        say(json.dumps(report["audit_cli"]))
     print(json.dumps(report))
 
 
