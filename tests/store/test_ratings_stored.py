@@ -5,7 +5,6 @@ sessions changed."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from tarock_logs.store import ratings as r
 from tarock_logs.store.ingest import ingest
 from tarock_logs.store.queries import game_ratings
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
+from tests.support.store_fixtures import reverse_scores_of_first_session
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("tournament", "royal", "zwanzigerrufen")
@@ -78,18 +78,6 @@ def _copy_samples(dest: Path, games: tuple[str, ...] = GAMES) -> Path:
     return dest
 
 
-def _reverse_scores_of_first_session(path: Path) -> None:
-    """Reverse every hand's recorded scores in the file's first session (its placements turn
-    round)."""
-    lines = path.read_text("utf-8").splitlines()
-    doc = json.loads(lines[0])
-    for hand in doc["hands"]:
-        if hand.get("result") and hand["result"].get("scores"):
-            hand["result"]["scores"] = hand["result"]["scores"][::-1]
-    lines[0] = json.dumps(doc, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-
-
 @pytest.fixture(scope="module")
 def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("stored") / "t.duckdb"
@@ -133,7 +121,7 @@ def test_a_changed_session_recomputes_its_game_and_equals_a_fresh_ingest(
     ingest([str(logs)], db=str(db))
     assert sorted(map(str, recomputed)) == ["royal", "slovenian", "zwanzigerrufen"]
     before = _stored(db, "slovenian")
-    _reverse_scores_of_first_session(logs / "tournament" / "round-2.jsonl")
+    reverse_scores_of_first_session(logs / "tournament" / "round-2.jsonl")
     recomputed.clear()
     summary = ingest([str(logs)], db=str(db))
     assert summary.files_changed == 1

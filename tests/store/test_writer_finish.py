@@ -17,6 +17,7 @@ import pytest
 from tarock_logs.store import ingest as ig
 from tarock_logs.store import ratings
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
+from tests.support.store_fixtures import reverse_scores_of_first_session
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ("slovenian", "tournament", "zwanzigerrufen", "royal", "disputed")
@@ -46,19 +47,6 @@ def _logs(folder: Path) -> None:
         shutil.copytree(ROOT / "sample_logs" / g, folder / g)
 
 
-def _change(folder: Path) -> None:
-    """Reverse the recorded scores of a tournament file's first session (placements and
-    ratings move, its players' summaries are due)."""
-    path = sorted((folder / "tournament").glob("*.jsonl"))[0]
-    lines = path.read_text("utf-8").splitlines()
-    doc = json.loads(lines[0])
-    for hand in doc["hands"]:
-        if hand.get("result") and hand["result"].get("scores"):
-            hand["result"]["scores"] = hand["result"]["scores"][::-1]
-    lines[0] = json.dumps(doc, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-
-
 def _run(tmp: Path, tag: str, overlap: int, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     monkeypatch.setattr(ig, "OVERLAP_HANDS", overlap)
     monkeypatch.setattr(ig, "_usable_cores", lambda: 2)
@@ -69,7 +57,7 @@ def _run(tmp: Path, tag: str, overlap: int, monkeypatch: pytest.MonkeyPatch) -> 
     out = []
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)
     out.append(_content(db))
-    _change(logs)
+    reverse_scores_of_first_session(sorted((logs / "tournament").glob("*.jsonl"))[0])
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)
     out.append(_content(db))
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)  # nothing changed

@@ -206,6 +206,18 @@ def write_jsonl(path: Path, docs: list[Any], extra_lines: list[str] = ()) -> Pat
     return path
 
 
+def reverse_scores_of_first_session(path: Path) -> None:
+    """Reverse every hand's recorded scores in the JSONL file's first session (its placements
+    turn round, its players' ratings and summaries move)."""
+    lines = path.read_text("utf-8").splitlines()
+    doc = json.loads(lines[0])
+    for hand in doc["hands"]:
+        if hand.get("result") and hand["result"].get("scores"):
+            hand["result"]["scores"] = hand["result"]["scores"][::-1]
+    lines[0] = json.dumps(doc, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
 def bad_hand(h: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``h`` whose deal gives one card twice (deal.duplicate_card)."""
     b = copy.deepcopy(h)
