@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import dataclasses
+import functools
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -74,15 +75,9 @@ def _error_dict(err: LogError, file: str, line: int | None) -> dict[str, Any]:
     return d
 
 
-def read_inputs(paths: list[Path], exclude: list[str]) -> Iterator[_Input]:
-    """Sessions and input errors (with warnings) from the project's lenient reader."""
-    from tarock_logs.log.reader import read_paths
-
-    for rec in read_paths(paths, exclude):
-        yield _input(rec)
-
-
 def _input(rec: Any) -> _Input:
+    """A record of the project's lenient reader: its session and input errors (with
+    warnings)."""
     file = str(rec.file)
     errors = [_error_dict(e, file, rec.line) for e in rec.all_errors()]
     return _Input(file, rec.session, errors)
@@ -135,9 +130,15 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
 # --------------------------------------------------------------------------- memory
 
 
-#: A hand verified with nothing to report, standing in for every such hand once its own
-#: record is no longer needed (:func:`_compacted`).
-_CLEAN: list[HandAudit] = []
+@functools.cache
+def _clean_hand() -> HandAudit:
+    """A hand verified with nothing to report, standing in for every such hand once its own
+    record is no longer needed (:func:`_compacted`)."""
+    from tarock_logs.verdict.audit import HandAudit, ScoreSheet
+
+    return HandAudit(file=None, session="", hand=0, hand_id="", game="", ruleset=None,
+                     legal=True, violations=[], recorded=None, recomputed=ScoreSheet([], []),
+                     discrepancies=[], unverified=[])  # fmt: skip
 
 
 def _is_clean(h: HandAudit) -> bool:
@@ -155,18 +156,11 @@ def _is_clean(h: HandAudit) -> bool:
 def _compacted(sa: SessionAudit) -> SessionAudit:
     """``sa`` with each clean hand (:func:`_is_clean`) replaced by one shared stand-in that
     answers as it does (legal, verified, no finding: what the summary, the findings and
-    not-verified tables, the session's record and its placement points read of a hand). For
-    the outputs that do not print every hand record at the end (the table, ``jsonl``, whose
-    hand records are written as they come, and ``--summary``): an audit of a million clean
-    hands then keeps a pointer per hand instead of its record (≈ 2.5 KB each)."""
-    if not _CLEAN:
-        from tarock_logs.verdict.audit import HandAudit, ScoreSheet
-
-        _CLEAN.append(HandAudit(file=None, session="", hand=0, hand_id="", game="",
-                                ruleset=None, legal=True, violations=[],
-                                recorded=None, recomputed=ScoreSheet([], []), discrepancies=[],
-                                unverified=[]))  # fmt: skip
-    clean = _CLEAN[0]
+    not-verified tables, the session's record and its placement points read of a hand),
+    once the hand records have been written (``jsonl``) or spooled (``json``,
+    :class:`_HandSpool`): an audit of a million clean hands keeps a pointer per hand instead
+    of its record (≈ 2.5 KB each)."""
+    clean = _clean_hand()
     sa.hands = [clean if _is_clean(h) else h for h in sa.hands]
     return sa
 
@@ -591,14 +585,13 @@ def audit_command(
                 )
             if sa is None:
                 continue
-            if fmt == "jsonl" and not summary:
+            if (fmt == "jsonl" and not summary) or spool is not None:
                 for h in sa.hands:
                     if not sel.codes or sel.findings(h.findings):
-                        sys.stdout.write(_dumps(h.to_dict()) + "\n")
-            if spool is not None:
-                for h in sa.hands:
-                    if not sel.codes or sel.findings(h.findings):
-                        spool.add(h)
+                        if spool is not None:
+                            spool.add(h)
+                        else:
+                            sys.stdout.write(_dumps(h.to_dict()) + "\n")
             sa = _compacted(sa)
             sessions.append(sa)
             hands.extend(sa.hands)
