@@ -331,7 +331,7 @@ def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
     table, and their rows are red and marked ✖ in it; then the totals per player. Labels in the
     interface language, the score items in the game's words."""
-    from dashboard.view_model import _item_name
+    from tarock_logs.report.text import score_item_name
 
     game = view.game
     rows = score_lines(view, players)
@@ -345,7 +345,7 @@ def score_table(view: HandView, players: list[str]) -> None:
                 + "; ".join(
                     tr(
                         "{item} ({who}): recorded {recorded}, recomputed {recomputed}",
-                        item=md_text(_item_name(r["item"], game, lang())),
+                        item=md_text(score_item_name(r["item"], game, lang=lang())),
                         who=md_text(
                             r["who"] if r["who"] != "declarer side" else tr("declarer side")
                         ),
@@ -358,7 +358,7 @@ def score_table(view: HandView, players: list[str]) -> None:
             )
         shown = [
             {
-                tr("item"): _item_name(r["item"], game, lang()),
+                tr("item"): score_item_name(r["item"], game, lang=lang()),
                 tr("who"): r["who"] if r["who"] != "declarer side" else tr("declarer side"),
                 tr("recorded"): _dash(r["recorded"]),
                 tr("recomputed"): _dash(r["recomputed"]),

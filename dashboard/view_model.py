@@ -28,7 +28,7 @@ from tarock_logs.log import models as m
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import t
-from tarock_logs.rules import get_engine
+from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
@@ -182,17 +182,24 @@ def _phases(game: str, steps: list[rp.Step]) -> list[str]:
     return list(engine.action_phases(actions)) if engine is not None else []
 
 
-#: each game by its name, as a label id
-GAME_NAMES = {
-    "slovenian": "Slovenian tarok",
-    "zwanzigerrufen": "Zwanzigerrufen",
-    "royal": "Royal Tarock",
-}
-
-
 def game_name(game: str, lang: str = "en") -> str:
-    """A game by its name in ``lang`` (``slovenian`` → ``Slovenian tarok``)."""
-    return t(GAME_NAMES[game], lang) if game in GAME_NAMES else game
+    """A game by its name in ``lang`` (its engine's title, ``slovenian`` → ``Slovenian
+    tarok``; the id of a game without an engine)."""
+    return t(game_title(game), lang)
+
+
+def game_sections(game: str) -> tuple[str, ...]:
+    """The Players page's own sections of ``game``, in order (its engine's
+    ``stat_sections``)."""
+    engine = get_engine(game)
+    return engine.stat_sections if engine is not None else ("contracts", "bonuses")
+
+
+def has_feature(game: str, feature: str) -> bool:
+    """Whether ``game``'s engine declares ``feature`` (``fixed_pairs``, ``schlemm``: see
+    :attr:`tarock_logs.rules.base.GameEngine.features`)."""
+    engine = get_engine(game)
+    return engine is not None and feature in engine.features
 
 
 def event_line(view: HandView, lang: str = "en") -> str:

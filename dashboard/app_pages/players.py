@@ -24,7 +24,7 @@ import streamlit as st
 
 from dashboard import charts
 from dashboard.state import data, lang, masked, pager, query, require_db, tr, url_selectbox
-from dashboard.view_model import game_name
+from dashboard.view_model import game_name, game_sections, has_feature
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
@@ -296,10 +296,22 @@ st.caption(
     )
     + (" " + tr("{n} thrown-in deals, counted on their own.", n=thrown) if thrown else "")
 )
-royal = game == "royal"
+#: the game's own sections (its engine declares them) and whether it is played in fixed pairs
+sections = game_sections(game)
+pairs = has_feature(game, "fixed_pairs")
 tabs = st.tabs(
     [tr("Players"), tr("Score over time"), tr("Roles")]
-    + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
+    + [
+        tr(
+            {
+                "schlemm": "Schlemme",
+                "matches": "Matches and pairs",
+                "contracts": "Contracts",
+                "bonuses": "Bonuses",
+            }.get(name, name)
+        )
+        for name in sections
+    ]
     + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
     + [tr("Card play")],
     # the shown tab is in the URL (``?tab=Partners``), and only it runs: a tab's queries cost
@@ -321,7 +333,7 @@ with (t := next(tab)):
             ]
             + (
                 [("as_attacker", "as attacker", "int"), ("as_defender", "as defender", "int")]
-                if royal
+                if pairs
                 else [
                     ("as_declarer", "as declarer", "int"), ("as_partner", "as partner", "int"),
                     ("as_defender", "as defender", "int"),
@@ -360,95 +372,114 @@ with (t := next(tab)):
             ),
         )  # fmt: skip
 
-if royal:
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            table(
-                section("schlemm"),
-                [
-                    ("name", "player", "name"), ("bonus", "Schlemm", "term"),
-                    ("announced", "announced", "int"), ("made", "made", "int"),
-                    ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
-                    ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
-                ],
-                "t_schlemm",
-                lambda r: (
-                    f"{_who(r)} · {_term(r['bonus'])}",
-                    {"player": r["player_id"], "schlemm": r["bonus"]},
+
+def _schlemm_tab() -> None:
+    """The Schlemme of a game with them: per player, announced, made, failed, raised."""
+    table(
+        section("schlemm"),
+        [
+            ("name", "player", "name"), ("bonus", "Schlemm", "term"),
+            ("announced", "announced", "int"), ("made", "made", "int"),
+            ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
+            ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
+        ],
+        "t_schlemm",
+        lambda r: (
+            f"{_who(r)} · {_term(r['bonus'])}",
+            {"player": r["player_id"], "schlemm": r["bonus"]},
+        ),
+    )  # fmt: skip
+
+
+def _matches_tab() -> None:
+    """The pair and match standings of a game of fixed pairs."""
+    st.markdown("**" + tr("Pair standings") + "**")
+    table(
+        section("pairs"),
+        [
+            ("players", "pair", "list"), ("matches", "matches", "int"),
+            ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
+            ("points_for", "match points for", "int"),
+            ("points_against", "match points against", "int"),
+        ],
+        "t_pairs",
+    )  # fmt: skip
+    st.markdown("**" + tr("Match standings") + "**")
+    matches = section("matches")
+    table(
+        matches.with_columns(pl.col("result").replace_strict(
+            {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
+            default=pl.col("result"),
+        )) if matches.height else matches,
+        [
+            ("session_id", "match", "text"), ("date", "date", "text"),
+            ("players", "pair", "list"), ("games", "games", "int"),
+            ("points", "points", "int"), ("match_points", "match points", "int"),
+            ("result", "result", "text"),
+        ],
+        "t_matches",
+    )  # fmt: skip
+
+
+def _contracts_tab() -> None:
+    """Per contract: played, won, the declarer's average score (charted)."""
+    contracts = section("contracts")
+    charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
+    if charted.height:
+        charts.bar(
+            charted.with_columns(
+                # named here, in the script's thread (not per row in polars' threads,
+                # where Streamlit's session is not there)
+                pl.col("contract").replace(
+                    {c: _term(c) for c in charted["contract"].unique().to_list() if c}
                 ),
-            )  # fmt: skip
+                (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
+            ),
+            x="contract",
+            y=tr("win rate") + " %",
+            x_label=tr("contract"),
+        )
+    table(
+        contracts,
+        [
+            ("contract", "contract", "term"), ("played", "played", "int"),
+            ("decided", "n", "int"), ("won", "won", "int"),
+            ("win_rate", "win rate", "pct"),
+            ("avg_declarer_score", "declarer's average score", "num"),
+        ],
+        "t_contracts",
+        lambda r: (
+            _term(r["contract"]),
+            {"contract": r["contract"], "role": r["drill_role"]},
+        ),
+    )  # fmt: skip
+
+
+def _bonuses_tab() -> None:
+    """Per player and bonus: announced, made."""
+    table(
+        data(q.stats_section, "bonuses", filters),
+        [
+            ("name", "player", "name"), ("bonus", "bonus", "term"),
+            ("announced", "announced", "int"), ("decided", "n", "int"),
+            ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
+        ],
+        "t_bonuses",
+    )  # fmt: skip
+
+
+#: each per-game section's tab (the engine's ``stat_sections``, in its order)
+_SECTION_VIEWS = {
+    "schlemm": _schlemm_tab,
+    "matches": _matches_tab,
+    "contracts": _contracts_tab,
+    "bonuses": _bonuses_tab,
+}
+
+for name in sections:
     with (t := next(tab)):
         if t.open is not False:  # only the tab shown runs its queries
-            st.markdown("**" + tr("Pair standings") + "**")
-            table(
-                section("pairs"),
-                [
-                    ("players", "pair", "list"), ("matches", "matches", "int"),
-                    ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
-                    ("points_for", "match points for", "int"),
-                    ("points_against", "match points against", "int"),
-                ],
-                "t_pairs",
-            )  # fmt: skip
-            st.markdown("**" + tr("Match standings") + "**")
-            matches = section("matches")
-            table(
-                matches.with_columns(pl.col("result").replace_strict(
-                    {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
-                    default=pl.col("result"),
-                )) if matches.height else matches,
-                [
-                    ("session_id", "match", "text"), ("date", "date", "text"),
-                    ("players", "pair", "list"), ("games", "games", "int"),
-                    ("points", "points", "int"), ("match_points", "match points", "int"),
-                    ("result", "result", "text"),
-                ],
-                "t_matches",
-            )  # fmt: skip
-else:
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            contracts = section("contracts")
-            charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
-            if charted.height:
-                charts.bar(
-                    charted.with_columns(
-                        # named here, in the script's thread (not per row in polars' threads,
-                        # where Streamlit's session is not there)
-                        pl.col("contract").replace(
-                            {c: _term(c) for c in charted["contract"].unique().to_list() if c}
-                        ),
-                        (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
-                    ),
-                    x="contract",
-                    y=tr("win rate") + " %",
-                    x_label=tr("contract"),
-                )
-            table(
-                contracts,
-                [
-                    ("contract", "contract", "term"), ("played", "played", "int"),
-                    ("decided", "n", "int"), ("won", "won", "int"),
-                    ("win_rate", "win rate", "pct"),
-                    ("avg_declarer_score", "declarer's average score", "num"),
-                ],
-                "t_contracts",
-                lambda r: (
-                    _term(r["contract"]),
-                    {"contract": r["contract"], "role": r["drill_role"]},
-                ),
-            )  # fmt: skip
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            table(
-                data(q.stats_section, "bonuses", filters),
-                [
-                    ("name", "player", "name"), ("bonus", "bonus", "term"),
-                    ("announced", "announced", "int"), ("decided", "n", "int"),
-                    ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
-                ],
-                "t_bonuses",
-            )  # fmt: skip
+            _SECTION_VIEWS[name]()
 
 with (t := next(tab)):
     if t.open is not False:  # only the tab shown runs its queries

@@ -575,6 +575,11 @@ class RulesetRegistry(Mapping[str, Ruleset]):
         return self._by_id[rid]
 
 
+#: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`
+#: picks a game's): per contract, per bonus, Schlemme, matches and pairs
+STAT_SECTIONS: tuple[str, ...] = ("contracts", "bonuses", "schlemm", "matches")
+
+
 class GameEngine(ABC):
     """A game: its rulesets, sessions, deal and tournament arithmetic (subclass it).
 
@@ -593,6 +598,27 @@ class GameEngine(ABC):
     #: the codes of hand-level findings that only say the log stops before the hand is over
     #: (for a hand recorded in part on purpose they are not violations)
     stop_codes: frozenset[str] = frozenset()
+    #: the game's name in English, a label id the wording translates ("Slovenian tarok")
+    title: str = ""
+    #: what the game has beyond the common ground, declared so that the generic layers (log,
+    #: verdict, report, store, dashboard) ask for a feature instead of naming a game:
+    #:
+    #: * ``fixed_pairs``: the players play in two fixed pairs (the log's ``pair`` of each
+    #:   player; :meth:`seating`); a pair scores as one team, and a seat without a declared
+    #:   role is the attacker or the defender by the dealer's pair;
+    #: * ``schlemm``: Schlemme are announced, and one's outcome is its announcer's own item
+    #:   (made when positive, failed when negative, raised by a partner's Hebung); a kontra on
+    #:   a Schlemm succeeds when the Schlemm failed.
+    features: frozenset[str] = frozenset()
+    #: the Players page's per-game statistics sections, in order, after the roles (each a
+    #: key of the read API's ``GAME_SECTIONS`` with its tab)
+    stat_sections: tuple[str, ...] = ("contracts", "bonuses")
+    #: the display names of the values of a player's ``role`` field in the log (none: the
+    #: value as written)
+    player_role_names: Mapping[str, str] = MappingProxyType({})
+    #: the code and the sentence of the finding that a table's seating breaks
+    #: :meth:`seating` (the log's structural check, ``log/validate.py``)
+    seating_error: tuple[str, str] = ("table.size", "the players' seating is not the game's")
 
     # ---------------------------------------------------------------- rulesets
 
@@ -633,6 +659,12 @@ class GameEngine(ABC):
         if table_size not in self.table_sizes(ruleset):
             return None
         return DealShape((len(self.pack(ruleset)) // table_size,) * table_size, 0)
+
+    def seating(self, table_size: int) -> tuple[tuple[str, str], ...] | None:
+        """The ``(pair, role)`` of each seat the game requires at a table of ``table_size``,
+        in seat order of a usual table (the log's ``pair`` and ``role`` of each player); None
+        when the seating is free. Default: free."""
+        return None
 
     def next_dealer(self, dealer: int, table_size: int, *, thrown_in: bool = False) -> int:
         """Who deals the hand after one dealt by ``dealer`` (a thrown-in deal is dealt again

@@ -42,10 +42,10 @@ from tarock_logs.store.stats import (
     hands_for,
     hands_for_sql,
     head_to_head,
+    pair_matches,
+    pair_standings,
     partners,
-    royal_matches,
-    royal_pairs,
-    royal_schlemm,
+    schlemme,
     score_timeline,
     thrown_in,
 )
@@ -58,9 +58,9 @@ GAME_SECTIONS = {
     "kontras": contra_success,
     "partners": partners,
     "head_to_head": head_to_head,
-    "schlemm": royal_schlemm,
-    "matches": royal_matches,
-    "pairs": royal_pairs,
+    "schlemm": schlemme,
+    "matches": pair_matches,
+    "pairs": pair_standings,
 }
 
 #: Kinds of finding the audit page filters on.

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tarock_logs.rules import games, get_engine
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     *sorted((ROOT / "dashboard").rglob("*.py")),
@@ -18,7 +20,6 @@ SOURCES = [
 TABLES = {
     ("text.py", "_ROLES"),
     ("text.py", "_PHASES"),
-    ("view_model.py", "GAME_NAMES"),
     ("text.py", "_SCORE_ITEMS"),
     ("tournament.py", "HEADERS"),
     ("enter.py", "SUITS"),
@@ -116,4 +117,10 @@ def used_msgids() -> dict[str, list[str]]:
         out.setdefault(i, []).append("tarock_logs/report/dossier.py")
     for i in BY_VALUE:
         out.setdefault(i, []).append("tarock_logs/report/dossier.py")
+    # the games' titles are the engines' (the game plug-ins declare them;
+    # dashboard/view_model.py translates them)
+    for game in games():
+        engine = get_engine(game)
+        assert engine is not None
+        out.setdefault(engine.title, []).append(f"tarock_logs/rules/{game}/engine.py")
     return out

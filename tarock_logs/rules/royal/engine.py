@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
@@ -47,6 +48,25 @@ class RoyalEngine(GameEngine):
     code_aliases: Mapping[str, str] = CODE_ALIASES
     #: the items of the built-in catalogue (the default ruleset's); see :meth:`score_items_for`
     score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
+    title = "Royal Tarock"
+    features = frozenset({"fixed_pairs", "schlemm"})
+    #: the Players page's Royal sections: Schlemme, then matches and pairs
+    stat_sections = ("schlemm", "matches")
+    player_role_names: Mapping[str, str] = MappingProxyType(
+        {"abfaenger": "Abfänger", "eintreiber": "Eintreiber"}
+    )
+    seating_error = (
+        "table.royal_pairs",
+        "Royal Tarock needs two fixed pairs A and B, each with one 'abfaenger' and one "
+        "'eintreiber' (set pair and role of every player)",
+    )
+
+    def seating(self, table_size: int) -> tuple[tuple[str, str], ...] | None:
+        """Two fixed pairs A and B, each with an Abfänger followed by its Eintreiber (the
+        seat order of the rules' §3.1: partners sit next to each other)."""
+        if table_size != 4:
+            return None
+        return (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
 
     def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed

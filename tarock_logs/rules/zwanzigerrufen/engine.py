@@ -35,6 +35,7 @@ class ZwanzigerrufenEngine(GameEngine):
     #: the spec's E_…/I_… codes -> the codes that replaced them
     code_aliases: Mapping[str, str] = CODE_ALIASES
     stop_codes: frozenset[str] = frozenset({"auction.incomplete", "play.missing_tricks"})
+    title = "Zwanzigerrufen"
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
