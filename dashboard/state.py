@@ -11,6 +11,7 @@ seeing the old rows).
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
@@ -30,6 +31,7 @@ from tarock_logs.store import db_fingerprint, queries
 from tarock_logs.store.pseudonyms import pseudonym
 
 T = TypeVar("T")
+_log = logging.getLogger("tarock_logs.dashboard")
 
 #: The version key of the database file: its path, inode and modification time, which change
 #: whenever the ingest publishes a new file.
@@ -109,6 +111,19 @@ def require_db() -> tuple[Path, DbKey]:
         st.stop()
     assert path is not None
     return path, db_key(path)
+
+
+def store_unreadable(exc: BaseException) -> None:
+    """Tell the visitor, in plain words and their language, that the store cannot be read
+    now (no traceback, no server path); the details go to the server's log."""
+    _log.warning("the store cannot be read: %s", exc, exc_info=exc)
+    st.error(
+        tr(
+            "The database cannot be read right now: it was replaced by a file that is not a "
+            "tarock-logs store, or removed. The pages work again once a good store is "
+            "published (`tarock ingest`); reload the page then."
+        )
+    )
 
 
 def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -131,8 +131,9 @@ def progress_enabled(quiet: bool, fmt: str) -> bool:
 
 
 def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
-    """Print ``tarock: message`` on stderr and return the Exit to raise."""
-    err_console.print(f"tarock: {message}", markup=False, highlight=False)
+    """Print ``tarock: message`` on stderr, one line however narrow the terminal (scripts read
+    it), and return the Exit to raise."""
+    err_console.print(f"tarock: {message}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(int(code))
 
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -76,17 +78,76 @@ _HAND_STATE = "coalesce(h.verification, CASE WHEN h.verified THEN 'verified' ELS
 # --------------------------------------------------------------------------- connection
 
 
+#: the memory a long-lived reader's queries may hold at once (one visitor's uncached statistics
+#: must not starve the others or the server)
+READER_MEMORY_LIMIT = "1GB"
+
+
 def connect_reader(
     path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
 ) -> duckdb.DuckDBPyConnection:
     """Open the store at ``path`` read-only for the read API (the store's
     :func:`~tarock_logs.store.connect.connect_readonly`: retries briefly on lock errors),
     locked down (:data:`~tarock_logs.store.connect.LOCKED_DOWN`: no file, network or
-    extension access, the configuration locked) and with modest resources (2 threads) for a
-    long-lived reader such as the dashboard."""
+    extension access, the configuration locked) and with modest resources (2 threads,
+    :data:`READER_MEMORY_LIMIT`) for a long-lived reader such as the dashboard."""
     return connect_readonly(
-        path, retries=retries, delay=delay, config={"threads": 2, **LOCKED_DOWN}
+        path,
+        retries=retries,
+        delay=delay,
+        config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+#: the tables every page reads: a store without them is not one the dashboard can serve
+_REQUIRED_TABLES = ("sessions", "hands", "players", "rejects")
+
+
+def store_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why the file at ``path`` cannot be served, in one plain sentence (no traceback, no
+    internals); None when it is a tarock-logs store this version reads. Checked by
+    ``tarock dashboard`` before the server starts and by the dashboard when a page cannot
+    read its store."""
+    from tarock_logs.store.schema import applied_versions, latest_version
+
+    p = Path(path)
+    if not p.is_file():
+        return f"there is no database file at {p}"
+    if p.stat().st_size == 0:
+        return "the file is empty: it is not a tarock-logs store"
+    try:
+        con = connect_reader(p, retries=2)
+    except (duckdb.Error, OSError) as exc:
+        return f"DuckDB cannot open it as a database ({_first_line(exc)})"
+    try:
+        versions = applied_versions(con)
+        if not versions:
+            return "it is a DuckDB file without the tarock-logs schema"
+        newest, known = max(versions), latest_version()
+        if newest > known:
+            return (
+                f"its schema version {newest} is newer than this tarock-logs reads ({known}): "
+                "upgrade tarock-logs"
+            )
+        names = {
+            str(n) for (n,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }
+        missing = [t for t in _REQUIRED_TABLES if t not in names]
+        if missing:
+            return f"it lacks the tables {', '.join(missing)} of a tarock-logs store"
+        for table in _REQUIRED_TABLES:  # every page reads them: they must read to the end
+            con.execute(f"SELECT count(*) FROM {table}").fetchall()
+    except (duckdb.Error, OSError) as exc:
+        return f"it cannot be read ({_first_line(exc)})"
+    finally:
+        con.close()
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's message, without a path of this machine."""
+    line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return re.sub(r"\s*(\"/[^\"]*\"|'/[^']*')", "", line)[:160]
 
 
 def frame(
