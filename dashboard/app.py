@@ -19,10 +19,19 @@ from __future__ import annotations
 import duckdb
 import streamlit as st
 
-from dashboard.state import favicon, resolve_lang, sidebar_common, store_unreadable, tr
+from dashboard.state import (
+    begin_run,
+    end_run,
+    favicon,
+    resolve_lang,
+    sidebar_common,
+    store_unreadable,
+    tr,
+)
 
 st.set_page_config(page_title="tarock-logs", page_icon=favicon(), layout="wide")
 resolve_lang()  # before the page titles: they are in the interface language
+begin_run()  # the store version the whole page run reads (the sidebar's queries too)
 
 PAGES = [
     st.Page("app_pages/overview.py", title=tr("Overview"), icon=":material/home:", default=True),
@@ -51,8 +60,10 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-sidebar_common()
 try:
+    sidebar_common()
     page.run()
 except (duckdb.Error, OSError) as exc:  # the store turned bad or vanished while serving
     store_unreadable(exc)
+else:
+    end_run()

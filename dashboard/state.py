@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import duckdb
 import streamlit as st
@@ -98,8 +98,47 @@ def _holder() -> _Holder:
     return _Holder()
 
 
+#: the store version the running page reads, pinned by :func:`begin_run` (a page run is one
+#: thread): every query of one run reads that version, so a page never shows numbers of two
+#: published files side by side
+_RUN = threading.local()
+#: a run that finds a newer store than the one it pinned starts over on the new one, at most
+#: this many times in a row (publishes faster than a page runs); then it says so and stops
+MAX_STORE_RERUNS = 3
+
+
+def begin_run() -> None:
+    """Pin the store version this page run reads (``dashboard/app.py``, before the page)."""
+    path = db_path()
+    try:
+        _RUN.key = db_key(path) if path is not None and path.is_file() else None
+    except OSError:  # removed between the two looks
+        _RUN.key = None
+
+
+def end_run() -> None:
+    """The page ran to its end on one store version: forget the run's restarts."""
+    _RUN.key = None
+    st.session_state.pop("_store_reruns", None)
+
+
+def _start_over_on_the_new_store() -> NoReturn:
+    """The store was published anew during this run: run the page again on the new version
+    (a clean switch), or, after :data:`MAX_STORE_RERUNS` restarts in a row, say so."""
+    _RUN.key = None
+    n = int(st.session_state.get("_store_reruns", 0)) + 1
+    if n > MAX_STORE_RERUNS:
+        st.session_state["_store_reruns"] = 0
+        st.warning(tr("The database is being updated. Reload the page in a moment."))
+        st.stop()
+    st.session_state["_store_reruns"] = n
+    st.rerun()
+
+
 def require_db() -> tuple[Path, DbKey]:
-    """The database path and its version key; stops the page with a message if missing."""
+    """The database path and the version key this page run reads (pinned by
+    :func:`begin_run`; the file's current one outside a page run); stops the page with a
+    message if there is no database."""
     path = db_path()
     if path is None or not path.is_file():
         st.error(
@@ -110,6 +149,9 @@ def require_db() -> tuple[Path, DbKey]:
         )
         st.stop()
     assert path is not None
+    pinned: DbKey | None = getattr(_RUN, "key", None)
+    if pinned is not None and pinned[0] == str(path):
+        return path, pinned
     return path, db_key(path)
 
 
@@ -127,22 +169,34 @@ def store_unreadable(exc: BaseException) -> None:
 
 
 def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn(cursor, *args)`` on a fresh cursor of the cached read-only connection.
+    """Run ``fn(cursor, *args)`` on a fresh cursor of the cached read-only connection, on the
+    store version this page run reads.
 
-    Retries once on a fresh connection if the file was swapped under a running query.
+    When the store was published anew since the run began (the connection is of another
+    version, or the file was swapped under a running query), the page runs again on the new
+    version instead (:func:`_start_over_on_the_new_store`): one run never mixes two versions.
+    A lock held briefly is retried.
     """
-    path, _ = require_db()
+    path, pinned = require_db()
     last: Exception | None = None
     for _attempt in range(3):
-        con, _key = _holder().get(path)
+        con, key = _holder().get(path)
+        if key != pinned:
+            _start_over_on_the_new_store()
         cur = con.cursor()
         try:
             return fn(cur, *args, **kwargs)
-        except duckdb.Error as exc:  # the file was replaced or is briefly locked
+        except duckdb.Error as exc:  # the file was replaced, or is briefly locked
             last = exc
             h = _holder()
             with h.lock:
                 h.key = None  # force a re-open
+            try:
+                swapped = db_key(path) != pinned
+            except OSError:
+                swapped = True
+            if swapped:
+                _start_over_on_the_new_store()
         finally:
             try:
                 cur.close()

@@ -92,3 +92,57 @@ def test_the_read_connection_is_bounded(app_env: DashDB) -> None:
         con.close()
     assert threads == 2
     assert limit.endswith(("MiB", "MB", "GiB", "GB")) and float(limit.split()[0]) <= 1000
+
+
+def _publishing_page() -> None:
+    """A page run that an ingest publishes a new store into, between two of its queries."""
+    import os
+    from pathlib import Path
+
+    import streamlit as st
+
+    from dashboard.state import begin_run, data, end_run, query
+    from tarock_logs.store import queries as q
+
+    st.session_state["starts"] = st.session_state.get("starts", 0) + 1
+    begin_run()
+    first = data(q.overview)["hands"]
+    flag = Path(os.environ["TAROCK_TEST_PUBLISH"])
+    if flag.exists():
+        flag.unlink()
+        os.replace(os.environ["TAROCK_TEST_NEXT"], os.environ["TAROCK_DB"])
+    second = query(lambda cur: cur.execute("SELECT count(*) FROM hands").fetchall()[0][0])
+    st.session_state.setdefault("seen", []).append((first, second))
+    end_run()
+
+
+def test_a_page_run_reads_one_store_version_and_switches_cleanly_at_a_publish(
+    app_env: DashDB, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, nxt = tmp_path / "served.duckdb", tmp_path / "next.duckdb"
+    shutil.copy(app_env.path, db)
+    con = duckdb.connect(str(app_env.path), read_only=True)
+    try:
+        before = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    finally:
+        con.close()
+    from tarock_logs.store.ingest import ingest
+
+    ingest([str(app_env.logs / "slovenian")], db=str(nxt))  # the next store: other numbers
+    con = duckdb.connect(str(nxt), read_only=True)
+    try:
+        after = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    finally:
+        con.close()
+    assert after != before
+    flag = tmp_path / "publish"
+    flag.touch()
+    monkeypatch.setenv("TAROCK_DB", str(db))
+    monkeypatch.setenv("TAROCK_TEST_PUBLISH", str(flag))
+    monkeypatch.setenv("TAROCK_TEST_NEXT", str(nxt))
+    at = AppTest.from_function(_publishing_page, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    # the run the publish fell into started over on the new store: no page showed both
+    assert at.session_state["starts"] == 2
+    assert at.session_state["seen"] == [(after, after)]
