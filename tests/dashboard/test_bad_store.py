@@ -146,3 +146,31 @@ def test_a_page_run_reads_one_store_version_and_switches_cleanly_at_a_publish(
     # the run the publish fell into started over on the new store: no page showed both
     assert at.session_state["starts"] == 2
     assert at.session_state["seen"] == [(after, after)]
+
+
+def test_a_visitor_cannot_clear_the_shared_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit's ``clear_cache`` message (any client can send it) clears the caches of every
+    visitor; the server (``dashboard.serve``) makes it clear the sender's own session only."""
+    from streamlit.runtime import caching
+    from streamlit.runtime.app_session import AppSession
+
+    from dashboard import serve
+
+    monkeypatch.setattr(
+        AppSession, "_handle_clear_cache_request", AppSession._handle_clear_cache_request
+    )
+    assert serve.protect_shared_caches()
+
+    def shared(*_: object) -> None:
+        raise AssertionError("the shared caches were cleared")
+
+    monkeypatch.setattr(caching.cache_data, "clear", shared)
+    monkeypatch.setattr(caching.cache_resource, "clear", shared)
+
+    class _Session:
+        def __init__(self) -> None:
+            self._session_state = {"mask_names": True}
+
+    visitor = _Session()
+    AppSession._handle_clear_cache_request(visitor)  # type: ignore[arg-type]
+    assert visitor._session_state == {}
