@@ -62,7 +62,8 @@ with top:
         format_func=lambda p: masked(names.get(p) or p), placeholder=tr("everyone"), width=240,
     )  # fmt: skip
     event = url_selectbox(
-        tr("Event"), list(fv["events"]), param="event", key="players_event", default=None,
+        tr("Event"), list(fv["events_by_game"].get(game, [])), param="event",
+        key="players_event", default=None,
         placeholder=tr("every event"), width=260,
     )  # fmt: skip
 
@@ -99,7 +100,8 @@ filters = (game, event, d_from, d_to, player)
 
 #: (column, label, kind): kind ``name`` (a player's name, masked when asked), ``term`` (a
 #: game term: contract, bonus, Schlemm), ``role``, ``pct`` (a rate shown as a percentage),
-#: ``num`` (an average, one decimal), ``int``, ``text``, ``list`` (names)
+#: ``num`` (an average, one decimal), ``int``, ``rank`` (1 is first: sorted ascending),
+#: ``text``, ``list`` (names)
 Col = tuple[str, str, str]
 
 
@@ -112,7 +114,7 @@ def _cell(kind: str, value: Any, as_text: bool = False) -> Any:
         return f"{round(100 * float(value))} %"
     if kind == "num":
         return f"{float(value):.1f}" if as_text else round(float(value), 1)
-    if kind == "int" and as_text:
+    if kind in ("int", "rank") and as_text:
         return str(value)
     if kind == "name":
         return masked(str(value))
@@ -154,7 +156,9 @@ def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
     """The rows of ``df`` as the page shows them: readable headers in the interface
     language, percentages, no empty value shown as ``None``."""
     present = [c for c in cols if c[0] in df.columns]
-    gaps = {col for col, _, kind in present if kind in ("num", "int") and df[col].null_count()}
+    gaps = {
+        col for col, _, kind in present if kind in ("num", "int", "rank") and df[col].null_count()
+    }
     return [
         {tr(label): _cell(kind, r[col], col in gaps) for col, label, kind in present}
         for r in df.iter_rows(named=True)
@@ -204,7 +208,8 @@ def table(
             format_func=lambda c: tr(present[c][0]),
         )  # fmt: skip
         if by is not None:
-            desc = present[by][1] in {"int", "num", "pct"}  # numbers: the largest first
+            # numbers: the largest first; a rank: the first first
+            desc = present[by][1] in {"int", "num", "pct"}
             df = df.sort(by, descending=desc, nulls_last=True, maintain_order=True)
         with c_page:
             offset = pager(f"{key}_page", df.height, PAGE)
@@ -403,6 +408,10 @@ def _matches_tab() -> None:
             ("points_against", "match points against", "int"),
         ],
         "t_pairs",
+        lambda r: (
+            " + ".join(masked(str(n)) for n in r["players"]),
+            {"player": r["player_ids"][0], "partner": r["player_ids"][-1]},
+        ),
     )  # fmt: skip
     st.markdown("**" + tr("Match standings") + "**")
     matches = section("matches")
@@ -418,6 +427,10 @@ def _matches_tab() -> None:
             ("result", "result", "text"),
         ],
         "t_matches",
+        lambda r: (
+            f"{r['session_id']} · " + " + ".join(masked(str(n)) for n in r["players"]),
+            {"session": r["session_id"], "player": r["player_ids"][0]},
+        ),
     )  # fmt: skip
 
 
@@ -465,6 +478,10 @@ def _bonuses_tab() -> None:
             ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
         ],
         "t_bonuses",
+        lambda r: (
+            f"{_who(r)} · {_term(r['bonus'])}",
+            {"player": r["player_id"], "bonus": r["bonus"]},
+        ),
     )  # fmt: skip
 
 
@@ -550,10 +567,11 @@ with (t := next(tab)):
         table(
             current,
             [
-                ("rank", "rank", "int"), ("name", "player", "name"), ("rating", "rating", "num"),
+                ("rank", "rank", "rank"), ("name", "player", "name"), ("rating", "rating", "num"),
                 ("mu", "μ", "num"), ("sigma", "σ", "num"), ("sessions", "sessions", "int"),
             ],
             "t_ratings",
+            lambda r: (_who(r), {"player": r["player_id"]}),
         )  # fmt: skip
         if history.height:
             shown = history if player is None else history.filter(pl.col("player_id") == player)
@@ -600,4 +618,5 @@ with (t := next(tab)):
                     ("cards_changing_outcome", "cards that changed the outcome", "int"),
                 ],
                 "t_card_play",
+                lambda r: (_who(r), {"player": r["player_id"], "analysed": True}),
             )  # fmt: skip

@@ -729,8 +729,8 @@ def _csv(cur: duckdb.DuckDBPyConnection, sql: str, vals: list[Any], batch_rows: 
 
 
 def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """What the Players filters offer: games, events, the date range, players (id → name)
-    and contracts present in the store."""
+    """What the Players filters offer: games, events (all, and ``events_by_game``), the date
+    range, players (id → name) and contracts present in the store."""
     games = [
         r[0] for r in fetch(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")
     ]
@@ -752,9 +752,17 @@ def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
             cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1"
         )
     ]
+    events_by_game: dict[str, list[str]] = {}
+    for game, event in fetch(
+        cur,
+        "SELECT DISTINCT CAST(game AS VARCHAR), coalesce(event_name, tournament) FROM sessions "
+        "WHERE coalesce(event_name, tournament) IS NOT NULL ORDER BY 1, 2",
+    ):
+        events_by_game.setdefault(str(game), []).append(str(event))
     return {
         "games": games,
         "events": events,
+        "events_by_game": events_by_game,
         "date_min": lo,
         "date_max": hi,
         "players": players,
@@ -797,7 +805,7 @@ def _game_drill(
 ) -> tuple[Filters, dict[str, Any]]:
     """The filters narrowed by a drill-down's ``role``, ``contract``, ``player`` and the other
     drill fields (``won``, ``thrown_in``, ``schlemm``, ``outcome``, ``kontra``, ``success``,
-    ``opponent``, ``partner``)."""
+    ``opponent``, ``partner``, ``bonus``, ``session``, ``analysed``)."""
     fields = dict(drill)
     f = stats_filters(*filters)
     narrowed = {k: fields.pop(k) for k in ("role", "contract", "player") if k in fields}

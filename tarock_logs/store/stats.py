@@ -875,7 +875,8 @@ def pair_standings(
     matches = pair_matches(con, f, mask=mask)
     if matches.is_empty():
         return pl.DataFrame(
-            schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
+            schema={"players": pl.List(pl.String), "player_ids": pl.List(pl.String),
+                    "matches": pl.Int64, "won": pl.Int64,
                     "drawn": pl.Int64, "lost": pl.Int64, "points_for": pl.Int64,
                     "points_against": pl.Int64}
         )  # fmt: skip
@@ -887,6 +888,7 @@ def pair_standings(
         against.group_by(pl.col("player_ids").list.join("+").alias("key"))
         .agg(
             pl.col("players").first(),
+            pl.col("player_ids").first(),
             pl.len().alias("matches"),
             (pl.col("result") == "won").sum().alias("won"),
             (pl.col("result") == "drawn").sum().alias("drawn"),
@@ -986,6 +988,21 @@ def _game_drill(f: Filters, drill: dict[str, Any]) -> tuple[str, list[Any]]:
             sub += " AND sch.outcome = ?"
             extra.append(drill["outcome"])
         conds.append(f"EXISTS ({sub})")
+    if drill.get("bonus") is not None:
+        sub = (
+            "SELECT 1 FROM bonus_facts bf WHERE bf.hand_key = ph.hand_key "
+            "AND bf.seat = ph.seat AND bf.bonus = ?"
+        )
+        extra.append(drill["bonus"])
+        conds.append(f"EXISTS ({sub})")
+    if drill.get("session") is not None:
+        conds.append("ph.session_key = (SELECT session_key FROM sessions WHERE session_id = ?)")
+        extra.append(drill["session"])
+    if drill.get("analysed"):
+        conds.append(
+            "EXISTS (SELECT 1 FROM card_analysis ca JOIN hands ha ON ha.hand_id = ca.hand_id "
+            "WHERE ha.hand_key = ph.hand_key AND ca.seat = ph.seat)"
+        )
     if drill.get("kontra"):
         sub = "SELECT 1 FROM kontra_facts k WHERE k.hand_key = ph.hand_key AND k.seat = ph.seat"
         if drill.get("success") is not None:

@@ -31,7 +31,7 @@ TABLES = {
 #: label ids translated by value: a finding's severity (``page.t(f.severity)``)
 BY_VALUE = ("error", "warning", "info")
 #: the kinds of a Players table column ``(column, label, kind)``: its label is an id
-KINDS = {"name", "term", "role", "pct", "num", "int", "text", "list"}
+KINDS = {"name", "term", "role", "pct", "num", "int", "rank", "text", "list"}
 
 
 def _literal_dict_values(node: ast.AST) -> list[str]:

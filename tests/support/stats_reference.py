@@ -781,7 +781,8 @@ def pair_standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     matches = pair_matches(con, f)
     if matches.is_empty():
         return pl.DataFrame(
-            schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
+            schema={"players": pl.List(pl.String), "player_ids": pl.List(pl.String),
+                    "matches": pl.Int64, "won": pl.Int64,
                     "drawn": pl.Int64, "lost": pl.Int64, "points_for": pl.Int64,
                     "points_against": pl.Int64}
         )  # fmt: skip
@@ -793,6 +794,7 @@ def pair_standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         against.group_by(pl.col("player_ids").list.join("+").alias("key"))
         .agg(
             pl.col("players").first(),
+            pl.col("player_ids").first(),
             pl.len().alias("matches"),
             (pl.col("result") == "won").sum().alias("won"),
             (pl.col("result") == "drawn").sum().alias("drawn"),
