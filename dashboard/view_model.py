@@ -188,6 +188,43 @@ def game_name(game: str, lang: str = "en") -> str:
     return t(game_title(game), lang)
 
 
+#: the roles of a player in a hand as the Players page names them (label ids)
+ROLE_LABELS = {
+    "declarer": "declarer",
+    "partner": "partner",
+    "defender": "defender",
+    "attacker": "attacker",
+    "klop": "klop",
+    "sitting_out": "sitting out",
+    "unknown": "unknown",
+}
+
+
+def term_label(key: str, game: str, lang: str = "en") -> str:
+    """A game term of the statistics (a contract, a bonus, a Schlemm, ``game`` as a kontra's
+    target) as the page shows it, in ``lang`` and the game's own words."""
+    if key == "game":
+        return text.target_name("game", game, lang=lang)
+    named = text.contract_name(key, game, lang=lang)
+    if named != key.replace("_", " "):
+        return named
+    return text.bonus_name(key, game)
+
+
+def role_label(role: str, lang: str = "en") -> str:
+    """A player's role in a hand as the page shows it, in ``lang``."""
+    return t(ROLE_LABELS.get(role, role), lang)
+
+
+def csv_labels(game: str, lang: str = "en") -> dict[str, Callable[[str], str]]:
+    """How a CSV of hands names its contract and role columns: as the screen does (the ids
+    stay in ``contract_id`` and ``role_id``)."""
+    return {
+        "contract": lambda c: term_label(c, game, lang),
+        "role": lambda r: role_label(r, lang),
+    }
+
+
 def game_sections(game: str) -> tuple[str, ...]:
     """The Players page's own sections of ``game``, in order (its engine's
     ``stat_sections``)."""

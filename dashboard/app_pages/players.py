@@ -24,7 +24,14 @@ import streamlit as st
 
 from dashboard import charts
 from dashboard.state import data, lang, masked, pager, query, require_db, tr, url_selectbox
-from dashboard.view_model import game_name, game_sections, has_feature
+from dashboard.view_model import (
+    csv_labels,
+    game_name,
+    game_sections,
+    has_feature,
+    role_label,
+    term_label,
+)
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
@@ -54,6 +61,7 @@ with top:
         format_func=_game_name, width=220,
     )  # fmt: skip
 assert game is not None
+GAME: str = game  # (narrowed for the functions below)
 ids_in_game = data(q.game_section, "players", (game, None, None, None, None))["player_id"]
 player_opts = [p for p in names if p in set(ids_in_game.to_list())]
 with top:
@@ -130,26 +138,11 @@ def _cell(kind: str, value: Any, as_text: bool = False) -> Any:
 
 
 def _term(key: str) -> str:
-    if key == "game":
-        return text.target_name("game", game, lang=LANG)
-    named = text.contract_name(key, game, lang=LANG)
-    if named != key.replace("_", " "):
-        return named
-    return text.bonus_name(key, game)
+    return term_label(key, GAME, LANG)
 
 
 def _role(role: str) -> str:
-    return tr(
-        {
-            "declarer": "declarer",
-            "partner": "partner",
-            "defender": "defender",
-            "attacker": "attacker",
-            "klop": "klop",
-            "sitting_out": "sitting out",
-            "unknown": "unknown",
-        }.get(role, role)
-    )
+    return role_label(role, LANG)
 
 
 def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
@@ -266,7 +259,9 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
     if st.session_state.get("_csv_for") != csv_key:
         if st.button(tr("Prepare the CSV of these hands"), icon=":material/table_view:"):
             with st.spinner(tr("Writing the CSV…")):
-                st.session_state["_csv_bytes"] = query(q.game_drill_csv, filters, drill, mask)
+                st.session_state["_csv_bytes"] = query(
+                    q.game_drill_csv, filters, drill, mask, labels=csv_labels(GAME, LANG)
+                )
             st.session_state["_csv_for"] = csv_key
             st.rerun(scope="fragment")
     else:

@@ -21,12 +21,14 @@ import dataclasses
 import io
 import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
@@ -716,16 +718,49 @@ def drill_csv(
     return _csv(cur, sql, vals, batch_rows)
 
 
-def _csv(cur: duckdb.DuckDBPyConnection, sql: str, vals: list[Any], batch_rows: int) -> bytes:
-    """The rows of ``sql`` as CSV text, streamed from the database ``batch_rows`` at a time."""
+def _csv(
+    cur: duckdb.DuckDBPyConnection,
+    sql: str,
+    vals: list[Any],
+    batch_rows: int,
+    labels: Mapping[str, Callable[[str], str]] | None = None,
+) -> bytes:
+    """The rows of ``sql`` as CSV text, streamed from the database ``batch_rows`` at a time;
+    a column of ``labels`` shows each value as its function names it, its ids kept in
+    ``<column>_id`` beside it."""
     reader = cur.sql(sql, params=vals).to_arrow_reader(batch_rows)
     out = io.BytesIO()
     if reader is None:
         return b""
-    with pacsv.CSVWriter(out, reader.schema) as writer:
+    writer: pacsv.CSVWriter | None = None
+    try:
         for batch in reader:
-            writer.write_batch(batch)
+            table = _labelled(pa.Table.from_batches([batch]), labels or {})
+            if writer is None:
+                writer = pacsv.CSVWriter(out, table.schema)
+            writer.write_table(table)
+        if writer is None:  # no rows: the header alone
+            empty = _labelled(reader.schema.empty_table(), labels or {})
+            writer = pacsv.CSVWriter(out, empty.schema)
+    finally:
+        if writer is not None:
+            writer.close()
     return bytes(out.getvalue())
+
+
+def _labelled(table: pa.Table, labels: Mapping[str, Callable[[str], str]]) -> pa.Table:
+    """``table`` with each column of ``labels`` named by its function, the ids moved to
+    ``<column>_id`` right after it."""
+    for col, name in labels.items():
+        i = table.schema.get_field_index(col)
+        if i < 0:
+            continue
+        ids = table.column(i).cast(pa.string())
+        named: dict[str, str] = {}
+        shown = [None if v is None else named.setdefault(v, name(v)) for v in ids.to_pylist()]
+        table = table.set_column(i, col, pa.array(shown, pa.string()))
+        table = table.add_column(i + 1, f"{col}_id", ids)
+    return table
 
 
 def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -852,9 +887,12 @@ def game_drill_csv(
     drill: tuple[tuple[str, Any], ...],
     mask: bool = False,
     batch_rows: int = 100_000,
+    labels: Mapping[str, Callable[[str], str]] | None = None,
 ) -> bytes:
     """Every hand behind a per-game figure as CSV, made only when asked for: the rows stream
-    from the database a batch at a time into the CSV text, never as one frame."""
+    from the database a batch at a time into the CSV text, never as one frame. ``labels``:
+    the columns named as the screen names them (the Players page: contract and role in the
+    page's language), their ids kept in ``<column>_id``."""
     f, fields = _game_drill(filters, drill)
     sql, vals = game_hands_for_sql(f, mask=True, **fields)
     if not mask:
@@ -862,7 +900,7 @@ def game_drill_csv(
             f"SELECT d.* EXCLUDE (name), coalesce(p.name, d.player_id) AS name FROM ({sql}) d "
             "LEFT JOIN players p USING (player_id)"
         )
-    return _csv(cur, sql, vals, batch_rows)
+    return _csv(cur, sql, vals, batch_rows, labels)
 
 
 def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:

@@ -111,3 +111,33 @@ def test_the_event_filter_offers_the_games_own_events(app_env: DashDB) -> None:
         assert sum(map(len, fv["events_by_game"].values())) >= len(fv["events"])
     finally:
         con.close()
+
+
+def test_the_csv_names_contracts_and_roles_as_the_screen_does(app_env: DashDB) -> None:
+    """The drill-down's CSV has the screen's words in ``contract`` and ``role`` (the page's
+    language), the ids beside them in ``contract_id`` and ``role_id``."""
+    import csv
+    import io
+
+    from dashboard.view_model import csv_labels, role_label, term_label
+
+    con = q.connect_reader(app_env.path)
+    try:
+        filters = ("slovenian", None, None, None, None)
+        rows = list(
+            csv.DictReader(
+                io.StringIO(
+                    q.game_drill_csv(
+                        con, filters, (("role", "declarer"),), labels=csv_labels("slovenian", "sl")
+                    ).decode("utf-8")
+                )
+            )
+        )
+    finally:
+        con.close()
+    assert rows
+    for r in rows:
+        assert r["contract"] == term_label(r["contract_id"], "slovenian", "sl")
+        assert r["role"] == role_label(r["role_id"], "sl") != r["role_id"]
+    assert {"tri", "dva", "ena"} & {r["contract"] for r in rows}
+    assert {"three", "two", "one"} & {r["contract_id"] for r in rows}
