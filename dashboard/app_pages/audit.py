@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import orjson
 import polars as pl
 import streamlit as st
 
@@ -24,14 +23,17 @@ from dashboard.state import (
     finding_text,
     hand_view,
     masked,
+    masked_text,
     pager,
     require_db,
+    rule_quote,
     score_table,
     tr,
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
+from tarock_logs.verdict.findings import Finding
 
 #: rows of the findings list per page
 PAGE = 50
@@ -58,14 +60,6 @@ ORDER_WORDS = {
 }
 
 
-def masked_text(text: str, names: list[str]) -> str:
-    """A message with the players' names masked when masking is on."""
-    for n in sorted(set(names), key=len, reverse=True):
-        if n:
-            text = text.replace(n, masked(n))
-    return text
-
-
 def badge(state: str) -> None:
     icon, colour = STATE_BADGE.get(state, STATE_BADGE["unverified"])
     st.badge(tr(STATE_WORDS.get(state, "not verified")), icon=icon, color=colour)
@@ -79,19 +73,13 @@ KIND_LABEL = {
 }
 
 
-def _said(f: dict[str, object], players: list[str] | None = None, game: str | None = None) -> str:
-    """A stored finding in the interface language, said of the player at its seat."""
-    seat = f.get("seat")
-    player = (
-        players[seat] if players and isinstance(seat, int) and 0 <= seat < len(players) else None
-    )
-    return finding_text(
-        str(f.get("code") or ""),
-        str(f.get("message") or ""),
-        game=game or (str(f["game"]) if f.get("game") else None),
-        player=masked(player) if player else None,
-        card=str(f["card"]) if f.get("card") else None,
-    )
+def _said(f: dict[str, object]) -> str:
+    """A stored session or tournament finding in the interface language (its players by
+    the names stored with it)."""
+    names = f.get("names")
+    players = [{"name": n, "role": "player"} for n in names] if isinstance(names, list) else []
+    row = {**f, "players": players}
+    return finding_text(Finding.from_dict(row, game=str(f["game"]) if f.get("game") else None))
 
 
 opts: dict[str, list[object]] = data(q.finding_options)
@@ -327,9 +315,11 @@ if view.findings:
     for f in view.findings:
         ai = f.get("action_index")
         where = tr("action {n}", n=ai) if ai is not None else tr("hand")
-        message = md(masked_text(_said(f, view.players, view.game), view.players))
+        worded = view.stored_finding(f)
+        message = md(masked_text(finding_text(worded), view.players))
         text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
-        for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
+        quote = rule_quote(worded)
+        if quote:
             text += f"  \n*{md(quote)}*"
         if f.get("severity") == "error":
             st.error(text, icon=ICON_ERROR)

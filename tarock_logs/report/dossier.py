@@ -25,8 +25,8 @@ text (player names, notes: user input) is escaped by construction.
 
 Every label is in the dossier's language (``lang``: ``en``, ``sl`` or ``de``, the catalogues of
 :mod:`tarock_logs.report.i18n`, the same as the dashboard's); the game terms stay in the game's
-own words, and the findings are worded by their code
-(:func:`tarock_logs.report.i18n.finding_message`: English keeps each finding's own message).
+own words, and the findings are worded by the one renderer of a finding
+(:func:`tarock_logs.report.text.finding_sentence`).
 """
 
 from __future__ import annotations
@@ -299,11 +299,9 @@ class _Page:
         return i18n.t(msgid, self.lang, **fields)
 
     def count(self, n: int, one: str, many: str) -> str:
-        """``n`` things: ``one`` / ``many`` (label ids with ``{n}``) in English; the
-        languages with more plural forms say it as ``many`` ("…: {n}")."""
-        if self.lang == "en":
-            return self.t(one if n == 1 else many, n=n)
-        return self.t(many, n=n)
+        """``n`` things (``one`` / ``many``: the English forms, with ``{n}``) in the plural
+        form of ``n`` in the dossier's language (:func:`tarock_logs.report.i18n.tn`)."""
+        return i18n.tn(one, many, n, self.lang)
 
     @property
     def n(self) -> int:
@@ -348,20 +346,16 @@ class _Page:
             return self.t("not checked"), "", cls
         if vs:
             found = self.said.get(i, [])
-            said = " ".join(
-                f"{self.t(f.severity)} {f.code}: {self.finding(f.code, f.message, f.players)}"
-                for f in found
-            )
+            said = " ".join(f"{self.t(f.severity)} {f.code}: {self.finding(f)}" for f in found)
             return said, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
         if i >= self.replay.actions_applied:
             return self.t("not replayed"), "", cls
         return self.t("legal"), "", cls
 
-    def finding(self, code: str, message: str, players: Sequence[Any] = ()) -> str:
-        """A finding's message in the dossier's language (its own message in English), said
-        of the ``players`` it concerns (the finding's :class:`PlayerRef` list)."""
-        who = ", ".join(p.name for p in players) or None
-        return i18n.finding_message(code, message, self.lang, game=self.game, player=who)
+    def finding(self, f: Finding) -> str:
+        """A finding in the dossier's language: the one wording of a finding
+        (:func:`tarock_logs.report.text.finding_sentence`)."""
+        return text.finding_sentence(f, self.lang)
 
     def describe(self, action: Any, index: int) -> str:
         return text.action_phrase(action, self.game, phase=self.phases[index], lang=self.lang)
@@ -499,7 +493,7 @@ def _verdict(body: ET.Element, page: _Page) -> None:
         ul = _el(box, "ul", class_="findings")
         for f in audit.findings:
             li = _el(ul, "li", class_=f"finding {f.severity}")
-            said = page.finding(f.code, f.message, f.players)
+            said = page.finding(f)
             _el(li, "b", f"{page.t(f.severity)}: ").tail = said
             for lang, quote in f.rule_text.items():
                 _el(li, "q", quote, class_="rule", lang=lang)
@@ -647,15 +641,19 @@ def _actions(body: ET.Element, page: _Page) -> None:
         phase = text.phase_name(page.phases[i], lang=page.lang) if page.phases[i] else "—"
         cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
         _row(tb, cells, cls=cls)
-    hand_level = [v for v in page.audit.violations if v.action_index is None]
+    hand_level = [
+        f
+        for f in page.audit.findings
+        if f.action_index is None and f.level == "hand" and not f.item
+    ]
     if hand_level:
         _el(sec, "h3", page.t("Findings about the whole hand"))
         headers = ["Seat", "Severity", "Code", "Finding", "Rule"]
         tb = _table(sec, [page.t(h) for h in headers])
-        for v in hand_level:
-            cls = "bad" if v.severity == "error" else "warn"
-            said = page.finding(v.code, v.message)
-            _row(tb, [v.seat, page.t(v.severity), v.code, said, v.rule], cls=cls)
+        for f in hand_level:
+            cls = "bad" if f.severity == "error" else "warn"
+            seat = f.players[0].seat if f.players else None
+            _row(tb, [seat, page.t(f.severity), f.code, page.finding(f), f.rule], cls=cls)
 
 
 def _auction(body: ET.Element, page: _Page) -> None:

@@ -17,6 +17,11 @@ _ENGINES = {
 }
 
 
+def games() -> tuple[str, ...]:
+    """The games that have an engine, in the registry's order."""
+    return tuple(_ENGINES)
+
+
 def get_engine(game: str) -> GameEngine | None:
     """The engine of ``game`` (its package's ``ENGINE`` object), or None if not implemented."""
     mod_name = _ENGINES.get(game)

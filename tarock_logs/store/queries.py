@@ -487,7 +487,7 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
         cur,
         """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
                   item, recorded, recomputed, card, player_ids,
-                  json_extract_string(players, '$[*].name') AS names
+                  json_extract_string(players, '$[*].name') AS names, players
            FROM findings WHERE hand_key = ?
            ORDER BY action_index NULLS LAST, severity, code""",
         [key],
