@@ -26,7 +26,6 @@ only the shared field names are read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, Protocol
 
 from tarock_logs.cards import CARDS
@@ -167,7 +166,6 @@ def role_name(role: str, *, lang: str = "en") -> str:
 # --------------------------------------------------------------------------- game terms
 
 
-@cache
 def game_terms(game: str | None) -> GameTerms:
     """The game's own words for its terms (its engine's :meth:`~tarock_logs.rules.base.
     GameEngine.terms`); no game (or one without an engine): the first game's."""
@@ -734,9 +732,15 @@ def finding_parts(
     else:
         body = _card_body(f, code_lang, game) if f.code.endswith("illegal_card") else None
     if body is None and code_lang == "en":
-        body = f.detail
-        if body is None:  # nothing but the message (a finding from before the fields)
+        if f.detail is None:  # nothing but the message (a finding from before the fields)
             return f.message, None
+        body = f.detail
+        name, role = _who_parts(f, code_lang, game)
+        if name and name not in body:  # the engine's words do not say whose it is
+            body = t("{subject}: {meaning}", code_lang, subject=_subject(name, role, code_lang),
+                     meaning=body[:1].lower() + body[1:])  # fmt: skip
+        if f.card and card_text(f.card, game) not in body:
+            body += f" ({card_text(f.card, game)})"
     if body is None:
         name, role = _who_parts(f, code_lang, game)
         meaning = code_meaning(f.code, game, lang=code_lang)
