@@ -438,11 +438,12 @@ class Entry:
         tmp.replace(path)
         return path
 
-    def dossier_html(self) -> str:
+    def dossier_html(self, lang: str = "en") -> str:
+        """The hand's dispute dossier (HTML) in ``lang``."""
         s, errors = self.read()
         if s is None:
             raise ValueError("; ".join(errors))
-        return render_dossier(s, 1)
+        return render_dossier(s, 1, lang=lang)
 
     # ------------------------------------------------------------------ judging
 

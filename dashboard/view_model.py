@@ -16,6 +16,7 @@ check). A *pseudonym* stands for a player's name when names are masked.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import polars as pl
 from tarock_logs.log import models as m
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
+from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, Violation
@@ -231,13 +233,15 @@ def game_name(game: str, lang: str = "en") -> str:
 
 
 def event_line(view: HandView, lang: str = "en") -> str:
-    """The hand's event in one line: ``"Club cup · round 2 · table B · 2025-03-22"``."""
+    """The hand's event in one line: ``"Club cup · round 2 · table B · Mar 22, 2025"`` (the
+    date as the reader's locale writes it)."""
     e = view.event
+    day = e.get("date")
     parts = (
         e.get("name") or e.get("tournament"),
         t("round {n}", lang, n=e["round"]) if e.get("round") else None,
         t("table {name}", lang, name=e["table"]) if e.get("table") else None,
-        e.get("date"),
+        i18n_date(dt.date.fromisoformat(day), lang) if day else None,
     )
     return " · ".join(str(x) for x in parts if x)
 

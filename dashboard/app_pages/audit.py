@@ -22,6 +22,7 @@ from dashboard.state import (
     data,
     finding_text,
     hand_view,
+    lang,
     masked,
     masked_text,
     pager,
@@ -145,6 +146,10 @@ order = c_order.selectbox(
 with c_page:
     offset = pager("audit_page", n_found, PAGE)
 found: pl.DataFrame = data(q.findings_page, ff, offset, PAGE, order)
+if "label" in found.columns:  # "<session> · hand <n>" in the reader's words
+    found = found.with_columns(
+        pl.col("label").str.replace(" · hand ", f" · {tr('hand')} ", literal=True)
+    )
 
 
 def _open_selected() -> None:
@@ -353,7 +358,9 @@ c1.page_link(
     query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )
 try:
-    html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
+    html = vm.dossier_html(
+        view, masked if st.session_state.get("mask_names") else None, lang=lang()
+    )
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
 else:

@@ -530,7 +530,7 @@ def _conclusions(e: Entry, r: Any) -> None:
     )
     st.download_button(
         tr("Download the dossier (HTML)"),
-        e.dossier_html,
+        lambda: e.dossier_html(lang()),
         file_name=e.file_name().removesuffix(".json") + ".html",
         mime="text/html",
         key="e_dossier",

@@ -495,14 +495,27 @@ def _verdict(body: ET.Element, page: _Page) -> None:
             li = _el(ul, "li", class_=f"finding {f.severity}")
             said = page.finding(f)
             _el(li, "b", f"{page.t(f.severity)}: ").tail = said
-            for lang, quote in f.rule_text.items():
+            for lang, quote in _quotes(f, page.lang):
                 _el(li, "q", quote, class_="rule", lang=lang)
 
 
+def _quotes(f: Finding, lang: str) -> list[tuple[str, str]]:
+    """The rule's own words to print under a finding: in English every language the
+    ruleset's table has; in another language the reader's, else the ruleset's own words
+    (never an English translation the reader did not ask for)."""
+    if lang == "en":
+        return list(f.rule_text.items())
+    if lang in f.rule_text:
+        return [(lang, f.rule_text[lang])]
+    return [(k, q) for k, q in f.rule_text.items() if k != "en"]
+
+
 def _finding_label(f: Finding, page: _Page) -> str:
+    """What was found where, in plain words: the code's meaning and the action's number."""
+    said = text.code_meaning(f.code, page.game, lang=page.lang)
     if f.action_index is not None:
-        return page.t("{code} at action {n}", code=f.code, n=f.action_index)
-    return page.t("{code} at the whole hand", code=f.code)
+        return page.t("{code} at action {n}", code=said, n=f.action_index)
+    return page.t("{code} at the whole hand", code=said)
 
 
 def _verification_sentence(audit: HandAudit, page: _Page) -> str:
@@ -575,12 +588,14 @@ def _ruleset(body: ET.Element, page: _Page) -> None:
         said = page.t("{ruleset} (not resolved: no engine)", ruleset=session.ruleset)
         _row(tb, [page.t("Ruleset of the log"), said])
     for k, opt in sorted(session.options.items()):
-        _row(tb, [page.t("session option {name}", name=k), _plain(opt)])
+        shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
+        _row(tb, [page.t("session option {name}", name=k), shown])
     if rs is not None and rs.options:
         opts = _el(sec, "div", class_="opts")
         for k, opt in sorted(rs.options.items()):
             line = _el(opts, "div")
-            _el(line, "b", k).tail = f" = {_plain(opt)}"
+            shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
+            _el(line, "b", k).tail = f" = {shown}"
 
 
 def _players(body: ET.Element, page: _Page) -> None:
@@ -910,8 +925,51 @@ def _score(body: ET.Element, page: _Page) -> None:
             _el(ul, "li", u)
     score = page.replay.score
     if score is not None and score.card_points:
-        said = page.t("Card points: {points}", points=_plain(dict(score.card_points)))
-        _el(sec, "p", said, class_="small")
+        points = _card_points_text(score.card_points, page)
+        if points:
+            _el(sec, "p", page.t("Card points: {points}", points=points), class_="small")
+
+
+#: the facts of an engine's card count in words (label ids), by key (a ``_thirds`` suffix
+#: only says the unit); the facts not listed here are not shown
+_CARD_POINT_WORDS = {
+    "declarer_side": "the declarer's side",
+    "defenders": "the defenders",
+    "declarer_side_cards": "cards won by the declarer's side",
+    "defenders_cards": "cards won by the defenders",
+    "declarer_side_tricks": "tricks of the declarer's side",
+    "tricks_attackers": "tricks of the attackers",
+    "tricks_defenders": "tricks of the defenders",
+    "per_seat": "by player",
+    "remainder_to_declarer": "the odd points to the declarer's side",
+    "pagat_seat": "pagat played by",
+    "pagat_trick": "pagat in trick",
+    "pagat_won_last": "pagat won the last trick",
+    "mondfang": "mond caught from",
+}
+#: the facts that name a seat
+_SEAT_FACTS = frozenset({"pagat_seat", "mondfang"})
+
+
+def _card_points_text(facts: Mapping[str, Any], page: _Page) -> str:
+    """An engine's card count in words: ``the declarer's side 49⅔, the defenders 20⅓, by
+    player Ana 35, …`` (points in thirds as mixed numbers, seats by name, yes/no)."""
+    said = []
+    for key, value in facts.items():
+        thirds = key.endswith("_thirds")
+        label = _CARD_POINT_WORDS.get(key.removesuffix("_thirds"))
+        if label is None or value is None:
+            continue
+        if isinstance(value, bool):
+            shown = page.t("yes" if value else "no")
+        elif key in _SEAT_FACTS and isinstance(value, int):
+            shown = page.name(value)
+        elif isinstance(value, list | tuple):
+            shown = ", ".join(f"{page.name(s)} {_plain(v)}" for s, v in enumerate(value))
+        else:
+            shown = _thirds(value) if thirds else i18n.number(value, page.lang)
+        said.append(f"{page.t(label)} {shown}")
+    return ", ".join(said)
 
 
 def _score_items(tb: ET.Element, page: _Page) -> None:

@@ -22,6 +22,7 @@ TABLES = {
     ("view_model.py", "GAME_NAMES"),
     ("text.py", "_SCORE_ITEMS"),
     ("text.py", "_SUITS"),
+    ("dossier.py", "_CARD_POINT_WORDS"),
     ("tournament.py", "HEADERS"),
     ("enter.py", "SUITS"),
     ("entry_model.py", "SENTENCES"),
