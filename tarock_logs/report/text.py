@@ -2,19 +2,14 @@
 
 Everything a person reads about a hand (the CLI's findings, the dispute dossier, the dashboard's
 replay viewer) is worded here, so that the same action reads the same everywhere. Sentences are
-English; the game's own terms stay in the game's own words:
+in the reader's language (English by default; the catalogues of :mod:`tarock_logs.report.i18n`);
+the game's own terms stay in the game's own words, whatever the language of the sentence: each
+engine gives them (:meth:`tarock_logs.rules.base.GameEngine.terms`: contracts, bonuses and
+premiums, melds, the kontra chain, the trula cards, the word said for a pass), and this module
+names no game.
 
-* **Slovenian tarok**: contracts *klop, tri, dva, ena, solo tri … berač, solo brez, odprti
-  berač, barvni valat, valat*; bonuses *trula, kralji, pagat ultimo, kralj ultimo*; the kontra
-  chain *kontra, rekontra, subkontra, mordkontra*; the trula cards *škis, mond, pagat*; the
-  declarer's *ležim* ("I lie": discards and announcements complete).
-* **Zwanzigerrufen**: contracts *Farbensolo* (a suit solo) and *Solo*; bonuses *Absolut,
-  Pagat Ultimo, Valat*, announced *dazu* (for the declarer side) or *dagegen* (against); the
-  Kontra chain *Kontra, Retour, Supra, Resupra*; the card bonuses *Trull* and *Vier Könige*;
-  *weiter* (pass); the Trull cards *Sküs, Mond, Pagat*.
-* **Royal Tarock**: *Meldungen* (hand declarations) and *Schlemme* (announced premiums) by the
-  names of the built-in catalogue (*Vogerl, Honneur, Köpfe, Spiel* …, German first, then
-  Hungarian, then English), a *Hebung* (raising the partner's announcement), *Kontra*.
+A finding is said by one renderer (:func:`finding_sentence`), from its structured fields,
+with a template per language.
 
 Functions that name players take ``players``: the names by seat (``player_names(session)``
 gives them from a log session: the name, or the id when there is none). Without names a
@@ -196,7 +191,7 @@ def contract_name(contract: str | None, game: str | None = None, *, lang: str = 
 
 def bonus_name(bonus: str, game: str | None = None) -> str:
     """An announced bonus or premium in the game's words (``pagat_ultimo`` → ``pagat ultimo``,
-    ``absolut`` → ``Absolut``, Royal ``S_HONNEUR`` → ``Honneur``)."""
+    ``absolut`` → ``Absolut``, ``S_HONNEUR`` → ``Honneur``)."""
     return _term("bonuses", game, bonus)
 
 
@@ -216,7 +211,7 @@ _SCORE_ITEMS = {
 
 def score_item_name(item: str, game: str | None = None, *, lang: str = "en") -> str:
     """A score item in words: a bonus in the game's own words (``pagat_ultimo`` → ``pagat
-    ultimo``, Royal ``S_VISI`` → ``Visi``), the other items in ``lang`` (``difference``)."""
+    ultimo``, ``S_VISI`` → ``Visi``), the other items in ``lang`` (``difference``)."""
     named = bonus_name(item, game)
     if named != item.replace("_", " "):
         return named
@@ -239,7 +234,7 @@ def claim_name(claim: str, game: str | None = None, *, lang: str = "en") -> str:
 
 def kontra_name(level: int | None, game: str | None = None) -> str:
     """A kontra level in the game's words: 1 ``kontra``, 2 ``rekontra``, 3 ``subkontra``,
-    4 ``mordkontra`` (Slovenian); ``Kontra, Retour, Supra, Resupra`` (Zwanzigerrufen)."""
+    4 ``mordkontra``; or ``Kontra, Retour, Supra, Resupra``: the game's own chain."""
     names = game_terms(game).kontra_levels or game_terms(None).kontra_levels
     lvl = 1 if level is None else level
     return names[lvl - 1] if 1 <= lvl <= len(names) else f"kontra level {lvl}"
@@ -274,7 +269,7 @@ def action_phrase(
     ``calls ♥K``, ``takes talon group 1``, ``announces Pagat Ultimo dagegen``, ``gives rekontra
     on the game``, ``plays XXI``, ``declares Tarockanzahl (count 8)``.
 
-    ``phase`` (the phase the action belongs to) picks the word said for a pass: a Slovenian
+    ``phase`` (the phase the action belongs to) picks the word said for a pass: a
     pass is *naprej* in the bidding and *v redu* in the announcement round. ``lang`` is the
     language of the sentence (:data:`tarock_logs.report.i18n.LANGS`); the game's terms stay in
     the game's own words."""

@@ -22,13 +22,13 @@ import pytest
 from tarock_logs.cards import CARDS
 from tarock_logs.report import text
 from tarock_logs.rules import games, get_engine
-from tarock_logs.rules.base import Action, GameEngine, HandState, Violation
+from tarock_logs.rules.base import Action, GameEngine, HandState, Ruleset, Violation
 from tarock_logs.tools.simulate import deal_pack, deal_royal
 from tarock_logs.verdict.findings import Finding, HandPeople, violation_finding
 
 NAMES = ["Ana Kos", "Bojan Zupan", "Cene Novak", "Dušan Horvat", "Eva Lah"]
 LANGS = ("en", "sl", "de")
-HANDS_PER_GAME = 30
+HANDS_PER_GAME = 60
 #: words of the English templates and meanings that no Slovenian or German sentence may keep
 ENGLISH = re.compile(
     r"\b(the|played|holding|while|must|legal|seat|declarer|defender|followed|scored|would|"
@@ -43,9 +43,10 @@ def _engine(game: str) -> GameEngine:
     return engine
 
 
-def _deal(engine: GameEngine, rng: Random) -> tuple[list[list[str]], list[str], int]:
-    ruleset = engine.ruleset(engine.default_ruleset)
-    size = engine.table_sizes(ruleset)[0]
+def _deal(
+    engine: GameEngine, ruleset: Ruleset, rng: Random
+) -> tuple[list[list[str]], list[str], int]:
+    size = rng.choice(engine.table_sizes(ruleset))
     dealer = rng.randrange(size)
     if engine.game == "royal":
         hands, talon = deal_royal(engine, ruleset, rng, dealer, size)
@@ -106,8 +107,9 @@ def _judged(engine: GameEngine, seed: int) -> Iterator[tuple[Violation, list[str
     """Every violation the engine reports on one constructed hand, with the roles of that
     hand's seats."""
     rng = Random(f"{engine.game}-{seed}")
-    ruleset = engine.ruleset(engine.default_ruleset)
-    hands, talon, dealer = _deal(engine, rng)
+    ids = sorted(engine.rulesets)  # every ruleset in turn (their options reach other codes)
+    ruleset = engine.ruleset(ids[seed % len(ids)])
+    hands, talon, dealer = _deal(engine, ruleset, rng)
     if seed % 5 == 0:
         _spoil(hands, talon, rng)
     session = engine.new_session(ruleset, len(hands))
@@ -168,13 +170,13 @@ def _roles(st: HandState, n: int) -> list[str]:
 
 @cache
 def findings_by_code(game: str) -> dict[str, list[Finding]]:
-    """A few real findings of every code the constructed hands reach."""
+    """A few real findings of every code the constructed hands reach (under each ruleset)."""
     engine = _engine(game)
     out: dict[str, list[Finding]] = {}
     for seed in range(HANDS_PER_GAME):
         for v, roles in _judged(engine, seed):
             got = out.setdefault(v.code, [])
-            if len(got) >= 3:
+            if sum(1 for f in got if f.rule == v.rule) >= 2:
                 continue
             n = len(roles)
             people = HandPeople(game, [f"p{s}" for s in range(n)], NAMES[:n], roles, 0)
@@ -240,7 +242,7 @@ def test_the_issues_example_in_three_languages() -> None:
     found = [
         f
         for f in findings_by_code("slovenian").get("play.illegal_card", [])
-        if f.params.get("need") == "follow" and f.players
+        if f.params.get("need") == "follow" and f.players and (f.rule or "").startswith("si-t")
     ]
     assert found, "no illegal card that does not follow suit"
     f = found[0]

@@ -12,7 +12,7 @@ merges them into the catalogues; the test suite fails on an id without a transla
 translation nobody uses. A missing translation falls back to the English text.
 
 Numbers and dates are written the way the reader's locale writes them (:func:`number`,
-:func:`date`: ``4.5`` / ``4,5``, a Slovenian minus sign).
+:func:`date`: ``4.5`` / ``4,5``; ``14.03.2027``).
 
 The **game terms** stay in each game's own words whatever the language of the sentences
 (:mod:`tarock_logs.report.text` asks each engine for them). Machine outputs (JSON, JSONL, CSV
@@ -112,7 +112,7 @@ def plural_index(lang: str, n: float) -> int:
 
 def number(value: float, lang: str | None = "en", *, signed: bool = False) -> str:
     """A number as the reader's locale writes it (``4.5``, ``4,5``; a sign in front of a
-    score when ``signed``: ``+10``, ``-20`` (Slovenian: ``−20``), ``0``)."""
+    score when ``signed``: ``+10``, ``-20``, ``0``)."""
     loc = _locale(lang or "en")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
