@@ -308,7 +308,7 @@ st.caption(
         tr(
             "hand id {id} · {game} · ruleset {ruleset}",
             id=hand_id,
-            game=view.game,
+            game=vm.game_name(view.game, lang()),
             ruleset=view.ruleset,
         )
     )
