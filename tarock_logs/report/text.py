@@ -82,6 +82,7 @@ _ROLES = {
     "dealer": "the dealer",
     "sitting_out": "sitting out",
     "player": "a player",
+    "attacker": "an attacker",
 }
 
 
@@ -456,11 +457,9 @@ def _who_parts(f: FindingLike, lang: str, game: str | None) -> tuple[str, str]:
         return "", ""
     p = f.players[0]
     role = p.role
-    if role in ("player", "attacker") and not p.dealer:
+    if role == "player" and not p.dealer:
         return p.name, ""
-    words = role_name(role, lang=lang) if role not in ("player", "attacker") else ""
-    if role in ("player", "attacker") and p.dealer:
-        words = t("the dealer", lang)
+    words = role_name(role, lang=lang) if role != "player" else t("the dealer", lang)
     called = f.params.get("called")
     if role == "partner" and isinstance(called, str):
         words = t(
