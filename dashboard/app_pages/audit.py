@@ -76,10 +76,15 @@ KIND_LABEL = {
 
 def _said(f: dict[str, object]) -> str:
     """A stored session or tournament finding in the interface language (its players by
-    the names stored with it)."""
+    the names stored with it; a differing session total with the hands it follows from)."""
     names = f.get("names")
     players = [{"name": n, "role": "player"} for n in names] if isinstance(names, list) else []
-    row = {**f, "players": players}
+    row: dict[str, object] = {**f, "players": players}
+    ids = f.get("player_ids")
+    if f.get("code") == "session.total_differs" and isinstance(ids, list) and ids:
+        knock_on = data(q.session_knock_on, str(f["session_id"]), str(ids[0]))
+        if knock_on:
+            row["params"] = {"knock_on": [list(k) for k in knock_on]}
     return finding_text(Finding.from_dict(row, game=str(f["game"]) if f.get("game") else None))
 
 
