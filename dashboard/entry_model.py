@@ -29,7 +29,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tarock_logs.cards import CARDS, CardError, parse_card
 from tarock_logs.log import models as m
@@ -37,10 +37,12 @@ from tarock_logs.log.reader import read_bytes
 from tarock_logs.log.writer import dumps_sessions
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
+from tarock_logs.report.i18n import tn
 from tarock_logs.rules import games, get_engine
 from tarock_logs.rules.base import Action, GameEngine, Ruleset, Violation
-from tarock_logs.verdict.audit import HandAudit, audit_hand
+from tarock_logs.verdict.audit import HandAudit, audit_hand, hand_people
 from tarock_logs.verdict.convert import action_to_log
+from tarock_logs.verdict.findings import Finding, violation_finding
 from tarock_logs.verdict.replay import HandReplay, replay_hand
 
 __all__ = ["GAMES", "SENTENCES", "Choice", "Entry", "Verdict"]
@@ -57,7 +59,7 @@ SENTENCES: dict[str, str] = {
     "checked": "Checked: the deal, and the legality of {n} entered actions against it ({bad} "
     "illegal).",
     "stopped": "The engine could not apply action {i}: the actions after it are not judged.",
-    "partial": "The hand was entered only up to the {phase} ({tricks} tricks complete): the "
+    "partial": "The hand was entered only up to the {phase} ({tricks}): the "
     "rest of the play, the card points, the bonuses and the score are not known, so they are "
     "not checked; nothing about the entered actions depends on what came later.",
     "no_score": "The hand is complete and the engine scored it; no written score was entered, "
@@ -79,6 +81,22 @@ class Choice:
     action: dict[str, Any]
     label: str
     legal: bool = True
+
+
+class Counted(NamedTuple):
+    """A field of a sentence that counts (``{n} trick complete`` / ``{n} tricks complete``):
+    said in the reader's language with its plural form (:func:`said_fields`)."""
+
+    one: str
+    many: str
+    n: int
+
+
+def said_fields(fields: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A sentence's fields with each :class:`Counted` said in ``lang``."""
+    return {
+        k: tn(v.one, v.many, v.n, lang) if isinstance(v, Counted) else v for k, v in fields.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,11 +439,12 @@ class Entry:
         tmp.replace(path)
         return path
 
-    def dossier_html(self) -> str:
+    def dossier_html(self, lang: str = "en") -> str:
+        """The hand's dispute dossier (HTML) in ``lang``."""
         s, errors = self.read()
         if s is None:
             raise ValueError("; ".join(errors))
-        return render_dossier(s, 1)
+        return render_dossier(s, 1, lang=lang)
 
     # ------------------------------------------------------------------ judging
 
@@ -451,6 +470,19 @@ class Entry:
             )
         a: HandAudit = self._memo["audit"]
         return a
+
+    def finding_of(self, v: Violation) -> Finding | None:
+        """An engine's violation in the entered hand as a finding (the players' names and
+        roles, the facts, the rule and the consequence), for the one renderer of a finding;
+        None while the entry is no valid log."""
+        s, _ = self.read()
+        r = self.replay()
+        if s is None or r is None:
+            return None
+        return violation_finding(
+            v, hand_people(s, s.hands[0], r), file=None, session=s.id,
+            hand=s.hands[0].number, hand_id="", ruleset=r.ruleset_id,
+        )  # fmt: skip
 
     def state_view(self, r: HandReplay | None = None) -> dict[str, Any]:
         r = r if r is not None else self.replay()
@@ -583,7 +615,10 @@ class Entry:
         st = r.state
         if st is not None and not st.is_over():
             tricks = len(self.state_view(r).get("tricks") or [])
-            fields = {"phase": text.phase_name(st.phase), "tricks": tricks}
+            fields = {
+                "phase": text.phase_name(st.phase),
+                "tricks": Counted("{n} trick complete", "{n} tricks complete", tricks),
+            }
             out.append((SENTENCES["partial"], fields))
         elif a is not None and a.recomputed is not None:
             if a.recorded is None:
@@ -598,4 +633,4 @@ class Entry:
 
     def statement_text(self) -> list[str]:
         """:meth:`statement` in English."""
-        return [msg.format(**fields) for msg, fields in self.statement()]
+        return [msg.format(**said_fields(fields, "en")) for msg, fields in self.statement()]

@@ -29,6 +29,7 @@ from tarock_logs.report import i18n
 from tarock_logs.report import text as wording
 from tarock_logs.store import db_fingerprint, queries
 from tarock_logs.store.pseudonyms import pseudonym
+from tarock_logs.verdict.findings import Finding
 
 T = TypeVar("T")
 _log = logging.getLogger("tarock_logs.dashboard")
@@ -252,6 +253,14 @@ def masked(name: str) -> str:
     return name
 
 
+def masked_text(text: str, names: list[str]) -> str:
+    """A message with the players' names masked when masking is on."""
+    for n in sorted(set(names), key=len, reverse=True):
+        if n:
+            text = text.replace(n, masked(n))
+    return text
+
+
 def browser_lang() -> str:
     """The language the browser asks for (its locale, else its ``Accept-Language``
     header): one of :data:`tarock_logs.report.i18n.LANGS`, English when it asks for none."""
@@ -293,21 +302,26 @@ def tr(msgid: str, /, **fields: Any) -> str:
     return i18n.t(msgid, lang(), **fields)
 
 
-def finding_text(
-    code: str, message: str, *, game: str | None, player: str | None, card: str | None
-) -> str:
-    """A finding as the page's reader sees it (the replay's verdicts and the Audit page's):
-    in English its own ``message``; otherwise the meaning of its ``code`` in the interface
-    language (``report/i18n``), said of ``player`` (a name as shown) and ``card`` (a token,
-    worded here)."""
-    return i18n.finding_message(
-        code,
-        message,
-        lang(),
-        game=game,
-        player=player,
-        card=wording.card_text(card, game) if card and game else None,
-    )
+def trn(one: str, many: str, n: int, /, **fields: Any) -> str:
+    """A label that counts ``n`` (English ``one`` / ``many``, with ``{n}``) in the plural form
+    of ``n`` in the interface language (:func:`tarock_logs.report.i18n.tn`)."""
+    return i18n.tn(one, many, n, lang(), **fields)
+
+
+def finding_text(f: Finding) -> str:
+    """A finding as the page's reader sees it (the Audit page's, the replay's and the entry's
+    banners): the one wording of a finding (:func:`tarock_logs.report.text.finding_sentence`)
+    in the interface language; in English the finding's own ``message`` (its English
+    sentence, worded by the same renderer when the audit made it)."""
+    lang_ = lang()
+    if lang_ == "en" and f.message:
+        return f.message
+    return wording.finding_sentence(f, lang_)
+
+
+def rule_quote(f: Finding) -> str | None:
+    """The rule's own words in the interface language, where the ruleset has them."""
+    return wording.rule_quote(f, lang())
 
 
 def sidebar_common() -> None:

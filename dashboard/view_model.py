@@ -16,6 +16,7 @@ check). A *pseudonym* stands for a player's name when names are masked.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,13 +28,15 @@ import polars as pl
 from tarock_logs.log import models as m
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
+from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
 from tarock_logs.rules import game_title, get_engine
-from tarock_logs.rules.base import Action
+from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
 from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.audit import audit_session
+from tarock_logs.verdict.findings import Finding, HandPeople, violation_finding
 from tarock_logs.verdict.tournament import audit_tournaments
 
 #: every ASCII punctuation character (CommonMark reads a backslash before one as the character)
@@ -108,6 +111,40 @@ class HandView:
     def phase_at(self, step: int) -> str | None:
         """The engine's phase of the action that led to ``step`` (None at the deal)."""
         return self.phases[step - 1] if 0 < step <= len(self.phases) else None
+
+    def people(self) -> HandPeople | None:
+        """Who is who in the hand (names by seat, roles from the declarer and partner)."""
+        if self.session is None or self.hand is None:
+            return None
+        return HandPeople.of(self.session, self.hand, declarer=self.declarer, partner=self.partner)
+
+    def finding_of(self, v: Violation) -> Finding | None:
+        """An engine's violation in this hand as a finding (its facts, the players' names and
+        roles, the rule's words and the consequence), for the one renderer of a finding."""
+        people = self.people()
+        if people is None:
+            return None
+        return violation_finding(
+            v, people, file=None, session=self.session_id, hand=self.number,
+            hand_id=self.hand_id, ruleset=self.ruleset,
+        )  # fmt: skip
+
+    def stored_finding(self, row: dict[str, Any]) -> Finding:
+        """A stored finding of this hand with the facts the store does not keep (the
+        engine's ``params``: the cards held, a renons settlement …), taken from the same
+        violation of the hand's replay; the players by name as the page shows them."""
+        found = Finding.from_dict(row, game=self.game, names=self.players)
+        seat = found.players[0].seat if found.players else None
+        for v in self.replay.violations if self.replay is not None else ():
+            if (
+                v.code == found.code
+                and v.action_index == found.action_index
+                and (found.action_index is not None or v.seat == seat)
+            ):
+                worded = self.finding_of(v)
+                if worded is not None:
+                    return worded
+        return found
 
     def first_problem_step(self) -> int | None:
         """The step right after the first illegal action (where the viewer highlights it)."""
@@ -240,13 +277,15 @@ def has_feature(game: str, feature: str) -> bool:
 
 
 def event_line(view: HandView, lang: str = "en") -> str:
-    """The hand's event in one line: ``"Club cup · round 2 · table B · 2025-03-22"``."""
+    """The hand's event in one line: ``"Club cup · round 2 · table B · Mar 22, 2025"`` (the
+    date as the reader's locale writes it)."""
     e = view.event
+    day = e.get("date")
     parts = (
         e.get("name") or e.get("tournament"),
         t("round {n}", lang, n=e["round"]) if e.get("round") else None,
         t("table {name}", lang, name=e["table"]) if e.get("table") else None,
-        e.get("date"),
+        i18n_date(dt.date.fromisoformat(day), lang) if day else None,
     )
     return " · ".join(str(x) for x in parts if x)
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import orjson
 import polars as pl
 import streamlit as st
 
@@ -23,15 +22,19 @@ from dashboard.state import (
     data,
     finding_text,
     hand_view,
+    lang,
     masked,
+    masked_text,
     pager,
     require_db,
+    rule_quote,
     score_table,
     tr,
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
+from tarock_logs.verdict.findings import Finding
 
 #: rows of the findings list per page
 PAGE = 50
@@ -58,14 +61,6 @@ ORDER_WORDS = {
 }
 
 
-def masked_text(text: str, names: list[str]) -> str:
-    """A message with the players' names masked when masking is on."""
-    for n in sorted(set(names), key=len, reverse=True):
-        if n:
-            text = text.replace(n, masked(n))
-    return text
-
-
 def badge(state: str) -> None:
     icon, colour = STATE_BADGE.get(state, STATE_BADGE["unverified"])
     st.badge(tr(STATE_WORDS.get(state, "not verified")), icon=icon, color=colour)
@@ -79,19 +74,18 @@ KIND_LABEL = {
 }
 
 
-def _said(f: dict[str, object], players: list[str] | None = None, game: str | None = None) -> str:
-    """A stored finding in the interface language, said of the player at its seat."""
-    seat = f.get("seat")
-    player = (
-        players[seat] if players and isinstance(seat, int) and 0 <= seat < len(players) else None
-    )
-    return finding_text(
-        str(f.get("code") or ""),
-        str(f.get("message") or ""),
-        game=game or (str(f["game"]) if f.get("game") else None),
-        player=masked(player) if player else None,
-        card=str(f["card"]) if f.get("card") else None,
-    )
+def _said(f: dict[str, object]) -> str:
+    """A stored session or tournament finding in the interface language (its players by
+    the names stored with it; a differing session total with the hands it follows from)."""
+    names = f.get("names")
+    players = [{"name": n, "role": "player"} for n in names] if isinstance(names, list) else []
+    row: dict[str, object] = {**f, "players": players}
+    ids = f.get("player_ids")
+    if f.get("code") == "session.total_differs" and isinstance(ids, list) and ids:
+        knock_on = data(q.session_knock_on, str(f["session_id"]), str(ids[0]))
+        if knock_on:
+            row["params"] = {"knock_on": [list(k) for k in knock_on]}
+    return finding_text(Finding.from_dict(row, game=str(f["game"]) if f.get("game") else None))
 
 
 opts: dict[str, list[object]] = data(q.finding_options)
@@ -157,6 +151,10 @@ order = c_order.selectbox(
 with c_page:
     offset = pager("audit_page", n_found, PAGE)
 found: pl.DataFrame = data(q.findings_page, ff, offset, PAGE, order)
+if "label" in found.columns:  # "<session> · hand <n>" in the reader's words
+    found = found.with_columns(
+        pl.col("label").str.replace(" · hand ", f" · {tr('hand')} ", literal=True)
+    )
 
 
 def _open_selected() -> None:
@@ -315,7 +313,7 @@ st.caption(
         tr(
             "hand id {id} · {game} · ruleset {ruleset}",
             id=hand_id,
-            game=view.game,
+            game=vm.game_name(view.game, lang()),
             ruleset=view.ruleset,
         )
     )
@@ -327,9 +325,11 @@ if view.findings:
     for f in view.findings:
         ai = f.get("action_index")
         where = tr("action {n}", n=ai) if ai is not None else tr("hand")
-        message = md(masked_text(_said(f, view.players, view.game), view.players))
+        worded = view.stored_finding(f)
+        message = md(masked_text(finding_text(worded), view.players))
         text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
-        for quote in (orjson.loads(f["rule_text"]) if f.get("rule_text") else {}).values():
+        quote = rule_quote(worded)
+        if quote:
             text += f"  \n*{md(quote)}*"
         if f.get("severity") == "error":
             st.error(text, icon=ICON_ERROR)
@@ -363,7 +363,9 @@ c1.page_link(
     query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )
 try:
-    html = vm.dossier_html(view, masked if st.session_state.get("mask_names") else None)
+    html = vm.dossier_html(
+        view, masked if st.session_state.get("mask_names") else None, lang=lang()
+    )
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
 else:

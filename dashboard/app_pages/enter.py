@@ -15,8 +15,8 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.entry_model import GAMES, Entry
-from dashboard.state import entry_dir, tr
+from dashboard.entry_model import GAMES, Entry, said_fields
+from dashboard.state import entry_dir, finding_text, lang, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.log.models import Renons
 from tarock_logs.report import text
@@ -374,14 +374,14 @@ def _actions(e: Entry, r: Any) -> None:
             )
         for x in last.violations:
             if x.severity == "error":
+                worded = e.finding_of(x)
                 st.error(
                     md(
                         tr(
-                            "{action}: ILLEGAL — {code}: {message} ({rule})",
+                            "{action}: ILLEGAL — {code}: {message}",
                             action=_verdict_line(last),
                             code=x.code,
-                            message=x.message,
-                            rule=x.rule,
+                            message=finding_text(worded) if worded else x.message,
                         )
                     ),
                     icon=":material/gavel:",
@@ -510,10 +510,10 @@ def _conclusions(e: Entry, r: Any) -> None:
     st.subheader(tr("What the audit concludes"))
     audit = e.audit()
     for msg, fields in e.statement(r, audit):
-        st.markdown("- " + md(tr(msg, **fields)))
+        st.markdown("- " + md(tr(msg, **said_fields(fields, lang()))))
     if audit is not None:
         for f in audit.findings:
-            (st.error if f.severity == "error" else st.warning)(md(f.message))
+            (st.error if f.severity == "error" else st.warning)(md(finding_text(f)))
         for u in audit.unverified:
             st.caption(md(tr("Not checked: {what}", what=u)))
     session, errors = e.read()
@@ -530,7 +530,7 @@ def _conclusions(e: Entry, r: Any) -> None:
     )
     st.download_button(
         tr("Download the dossier (HTML)"),
-        e.dossier_html,
+        lambda: e.dossier_html(lang()),
         file_name=e.file_name().removesuffix(".json") + ".html",
         mime="text/html",
         key="e_dossier",

@@ -23,7 +23,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts
-from dashboard.state import data, lang, masked, pager, query, require_db, tr, url_selectbox
+from dashboard.state import data, lang, masked, pager, query, require_db, tr, trn, url_selectbox
 from dashboard.view_model import (
     csv_labels,
     game_name,
@@ -150,7 +150,7 @@ def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
     language, percentages, no empty value shown as ``None``."""
     present = [c for c in cols if c[0] in df.columns]
     gaps = {
-        col for col, _, kind in present if kind in ("num", "int", "rank") and df[col].null_count()
+        col for col, _, kind in present if kind in {"num", "int", "rank"} and df[col].null_count()
     }
     return [
         {tr(label): _cell(kind, r[col], col in gaps) for col, label, kind in present}
@@ -231,7 +231,7 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
     page), each with a link into the replay; the CSV of them all is made when asked for."""
     total: int = data(q.game_drill_count, filters, drill)
     st.markdown(f"**{md(title)}**")
-    st.caption(tr("{n} hands", n=total))
+    st.caption(trn("{n} hand", "{n} hands", total))
     offset = pager("drill_page", total, PAGE)
     hands: pl.DataFrame = data(q.game_drill_page, filters, drill, offset, PAGE, LANG)
     shown = _display(
@@ -288,10 +288,10 @@ per_player = section("players")
 thrown = data(q.game_thrown_in, filters)
 st.caption(
     tr(
-        "{game}: {n} players. Rates are percentages of the decided hands (n); charts from "
+        "{game}: {players}. Rates are percentages of the decided hands (n); charts from "
         "{min} hands on.",
         game=_game_name(game),
-        n=per_player.height,
+        players=trn("{n} player", "{n} players", per_player.height),
         min=MIN_SAMPLE,
     )
     + (" " + tr("{n} thrown-in deals, counted on their own.", n=thrown) if thrown else "")

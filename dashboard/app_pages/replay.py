@@ -25,9 +25,11 @@ from dashboard.state import (
     hand_view,
     lang,
     masked,
+    masked_text,
     require_db,
     score_table,
     tr,
+    trn,
     url_selectbox,
 )
 from dashboard.table import position, table_html
@@ -339,7 +341,7 @@ def card_values(step: int, cur: rp.Step, only: int | None) -> None:
             args=(next_m or 0,),
             disabled=next_m is None,
         )
-        nav.caption(tr("{n} mistakes in this hand", n=len(mistakes)))
+        nav.caption(trn("{n} mistake in this hand", "{n} mistakes in this hand", len(mistakes)))
 
 
 def viewer() -> None:
@@ -501,13 +503,8 @@ def viewer() -> None:
     assert (None if seat_sel in (None, "all") else int(seat_sel)) == only
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
-        said = finding_text(
-            v.code,
-            v.message,
-            game=view.game,
-            player=players[v.seat] if v.seat is not None and v.seat < n_seats else None,
-            card=v.card,
-        )
+        worded = view.finding_of(v)
+        said = masked_text(finding_text(worded), view.players) if worded else v.message
         verdict = (
             f"**{tr('Illegal action')}** — {md(said)}  \n"
             f"{tr('Rule')}: **{md(v.rule or '—')}** · {tr('code')} {md(v.code)}"

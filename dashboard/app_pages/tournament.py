@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, masked, require_db, tr
+from dashboard.state import data, masked, require_db, tr, trn
 from dashboard.view_model import md_text as md
 from tarock_logs.store import queries as q
 
@@ -60,7 +60,7 @@ st.caption(
     + " · "
     + tr("rounds {rounds}", rounds=", ".join(map(str, t["rounds"])) or "—")
     + " · "
-    + tr("{n} tables", n=len(t["sessions"]))
+    + trn("{n} table", "{n} tables", len(t["sessions"]))
 )
 
 

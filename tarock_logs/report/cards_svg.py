@@ -7,7 +7,7 @@ Used by the dispute dossier (cards inline in its HTML) and by the dashboard's re
 
 The face of a card: a rounded rectangle with the rank on top and, below it, the suit symbol
 (suit cards: ``K`` king, ``Q`` queen, ``N`` knight/kaval/Cavall, ``J`` jack, ``G`` the
-Zwanzigerrufen Glatze, or the pip) or, for a tarok (trump), its Roman numeral on top and below
+Austrian games' Glatze, or the pip) or, for a tarok (trump), its Roman numeral on top and below
 it the name of the three trula cards (*škis* XXII, *mond* XXI, *pagat* I; *Sküs, Mond, Pagat*
 in the Austrian games) or the word ``tarok``. A *greyed* card is one already played (faded);
 a *highlighted* card is an offending (illegal) card, drawn with a thick red border; a *marked*

@@ -25,8 +25,8 @@ text (player names, notes: user input) is escaped by construction.
 
 Every label is in the dossier's language (``lang``: ``en``, ``sl`` or ``de``, the catalogues of
 :mod:`tarock_logs.report.i18n`, the same as the dashboard's); the game terms stay in the game's
-own words, and the findings are worded by their code
-(:func:`tarock_logs.report.i18n.finding_message`: English keeps each finding's own message).
+own words, and the findings are worded by the one renderer of a finding
+(:func:`tarock_logs.report.text.finding_sentence`).
 """
 
 from __future__ import annotations
@@ -299,11 +299,9 @@ class _Page:
         return i18n.t(msgid, self.lang, **fields)
 
     def count(self, n: int, one: str, many: str) -> str:
-        """``n`` things: ``one`` / ``many`` (label ids with ``{n}``) in English; the
-        languages with more plural forms say it as ``many`` ("…: {n}")."""
-        if self.lang == "en":
-            return self.t(one if n == 1 else many, n=n)
-        return self.t(many, n=n)
+        """``n`` things (``one`` / ``many``: the English forms, with ``{n}``) in the plural
+        form of ``n`` in the dossier's language (:func:`tarock_logs.report.i18n.tn`)."""
+        return i18n.tn(one, many, n, self.lang)
 
     @property
     def n(self) -> int:
@@ -348,20 +346,16 @@ class _Page:
             return self.t("not checked"), "", cls
         if vs:
             found = self.said.get(i, [])
-            said = " ".join(
-                f"{self.t(f.severity)} {f.code}: {self.finding(f.code, f.message, f.players)}"
-                for f in found
-            )
+            said = " ".join(f"{self.t(f.severity)} {f.code}: {self.finding(f)}" for f in found)
             return said, "; ".join(dict.fromkeys(v.rule for v in vs if v.rule)), cls
         if i >= self.replay.actions_applied:
             return self.t("not replayed"), "", cls
         return self.t("legal"), "", cls
 
-    def finding(self, code: str, message: str, players: Sequence[Any] = ()) -> str:
-        """A finding's message in the dossier's language (its own message in English), said
-        of the ``players`` it concerns (the finding's :class:`PlayerRef` list)."""
-        who = ", ".join(p.name for p in players) or None
-        return i18n.finding_message(code, message, self.lang, game=self.game, player=who)
+    def finding(self, f: Finding) -> str:
+        """A finding in the dossier's language: the one wording of a finding
+        (:func:`tarock_logs.report.text.finding_sentence`)."""
+        return text.finding_sentence(f, self.lang)
 
     def describe(self, action: Any, index: int) -> str:
         return text.action_phrase(action, self.game, phase=self.phases[index], lang=self.lang)
@@ -499,16 +493,29 @@ def _verdict(body: ET.Element, page: _Page) -> None:
         ul = _el(box, "ul", class_="findings")
         for f in audit.findings:
             li = _el(ul, "li", class_=f"finding {f.severity}")
-            said = page.finding(f.code, f.message, f.players)
+            said = page.finding(f)
             _el(li, "b", f"{page.t(f.severity)}: ").tail = said
-            for lang, quote in f.rule_text.items():
+            for lang, quote in _quotes(f, page.lang):
                 _el(li, "q", quote, class_="rule", lang=lang)
 
 
+def _quotes(f: Finding, lang: str) -> list[tuple[str, str]]:
+    """The rule's own words to print under a finding: in English every language the
+    ruleset's table has; in another language the reader's, else the ruleset's own words
+    (never an English translation the reader did not ask for)."""
+    if lang == "en":
+        return list(f.rule_text.items())
+    if lang in f.rule_text:
+        return [(lang, f.rule_text[lang])]
+    return [(k, q) for k, q in f.rule_text.items() if k != "en"]
+
+
 def _finding_label(f: Finding, page: _Page) -> str:
+    """What was found where, in plain words: the code's meaning and the action's number."""
+    said = text.code_meaning(f.code, page.game, lang=page.lang)
     if f.action_index is not None:
-        return page.t("{code} at action {n}", code=f.code, n=f.action_index)
-    return page.t("{code} at the whole hand", code=f.code)
+        return page.t("{code} at action {n}", code=said, n=f.action_index)
+    return page.t("{code} at the whole hand", code=said)
 
 
 def _verification_sentence(audit: HandAudit, page: _Page) -> str:
@@ -581,12 +588,14 @@ def _ruleset(body: ET.Element, page: _Page) -> None:
         said = page.t("{ruleset} (not resolved: no engine)", ruleset=session.ruleset)
         _row(tb, [page.t("Ruleset of the log"), said])
     for k, opt in sorted(session.options.items()):
-        _row(tb, [page.t("session option {name}", name=k), _plain(opt)])
+        shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
+        _row(tb, [page.t("session option {name}", name=k), shown])
     if rs is not None and rs.options:
         opts = _el(sec, "div", class_="opts")
         for k, opt in sorted(rs.options.items()):
             line = _el(opts, "div")
-            _el(line, "b", k).tail = f" = {_plain(opt)}"
+            shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
+            _el(line, "b", k).tail = f" = {shown}"
 
 
 def _players(body: ET.Element, page: _Page) -> None:
@@ -647,15 +656,19 @@ def _actions(body: ET.Element, page: _Page) -> None:
         phase = text.phase_name(page.phases[i], lang=page.lang) if page.phases[i] else "—"
         cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
         _row(tb, cells, cls=cls)
-    hand_level = [v for v in page.audit.violations if v.action_index is None]
+    hand_level = [
+        f
+        for f in page.audit.findings
+        if f.action_index is None and f.level == "hand" and not f.item
+    ]
     if hand_level:
         _el(sec, "h3", page.t("Findings about the whole hand"))
         headers = ["Seat", "Severity", "Code", "Finding", "Rule"]
         tb = _table(sec, [page.t(h) for h in headers])
-        for v in hand_level:
-            cls = "bad" if v.severity == "error" else "warn"
-            said = page.finding(v.code, v.message)
-            _row(tb, [v.seat, page.t(v.severity), v.code, said, v.rule], cls=cls)
+        for f in hand_level:
+            cls = "bad" if f.severity == "error" else "warn"
+            seat = f.players[0].seat if f.players else None
+            _row(tb, [seat, page.t(f.severity), f.code, page.finding(f), f.rule], cls=cls)
 
 
 def _auction(body: ET.Element, page: _Page) -> None:
@@ -912,8 +925,51 @@ def _score(body: ET.Element, page: _Page) -> None:
             _el(ul, "li", u)
     score = page.replay.score
     if score is not None and score.card_points:
-        said = page.t("Card points: {points}", points=_plain(dict(score.card_points)))
-        _el(sec, "p", said, class_="small")
+        points = _card_points_text(score.card_points, page)
+        if points:
+            _el(sec, "p", page.t("Card points: {points}", points=points), class_="small")
+
+
+#: the facts of an engine's card count in words (label ids), by key (a ``_thirds`` suffix
+#: only says the unit); the facts not listed here are not shown
+_CARD_POINT_WORDS = {
+    "declarer_side": "the declarer's side",
+    "defenders": "the defenders",
+    "declarer_side_cards": "cards won by the declarer's side",
+    "defenders_cards": "cards won by the defenders",
+    "declarer_side_tricks": "tricks of the declarer's side",
+    "tricks_attackers": "tricks of the attackers",
+    "tricks_defenders": "tricks of the defenders",
+    "per_seat": "by player",
+    "remainder_to_declarer": "the odd points to the declarer's side",
+    "pagat_seat": "pagat played by",
+    "pagat_trick": "pagat in trick",
+    "pagat_won_last": "pagat won the last trick",
+    "mondfang": "mond caught from",
+}
+#: the facts that name a seat
+_SEAT_FACTS = frozenset({"pagat_seat", "mondfang"})
+
+
+def _card_points_text(facts: Mapping[str, Any], page: _Page) -> str:
+    """An engine's card count in words: ``the declarer's side 49⅔, the defenders 20⅓, by
+    player Ana 35, …`` (points in thirds as mixed numbers, seats by name, yes/no)."""
+    said = []
+    for key, value in facts.items():
+        thirds = key.endswith("_thirds")
+        label = _CARD_POINT_WORDS.get(key.removesuffix("_thirds"))
+        if label is None or value is None:
+            continue
+        if isinstance(value, bool):
+            shown = page.t("yes" if value else "no")
+        elif key in _SEAT_FACTS and isinstance(value, int):
+            shown = page.name(value)
+        elif isinstance(value, list | tuple):
+            shown = ", ".join(f"{page.name(s)} {_plain(v)}" for s, v in enumerate(value))
+        else:
+            shown = _thirds(value) if thirds else i18n.number(value, page.lang)
+        said.append(f"{page.t(label)} {shown}")
+    return ", ".join(said)
 
 
 def _score_items(tb: ET.Element, page: _Page) -> None:

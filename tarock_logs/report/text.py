@@ -2,19 +2,14 @@
 
 Everything a person reads about a hand (the CLI's findings, the dispute dossier, the dashboard's
 replay viewer) is worded here, so that the same action reads the same everywhere. Sentences are
-English; the game's own terms stay in the game's own words:
+in the reader's language (English by default; the catalogues of :mod:`tarock_logs.report.i18n`);
+the game's own terms stay in the game's own words, whatever the language of the sentence: each
+engine gives them (:meth:`tarock_logs.rules.base.GameEngine.terms`: contracts, bonuses and
+premiums, melds, the kontra chain, the trula cards, the word said for a pass), and this module
+names no game.
 
-* **Slovenian tarok**: contracts *klop, tri, dva, ena, solo tri … berač, solo brez, odprti
-  berač, barvni valat, valat*; bonuses *trula, kralji, pagat ultimo, kralj ultimo*; the kontra
-  chain *kontra, rekontra, subkontra, mordkontra*; the trula cards *škis, mond, pagat*; the
-  declarer's *ležim* ("I lie": discards and announcements complete).
-* **Zwanzigerrufen**: contracts *Farbensolo* (a suit solo) and *Solo*; bonuses *Absolut,
-  Pagat Ultimo, Valat*, announced *dazu* (for the declarer side) or *dagegen* (against); the
-  Kontra chain *Kontra, Retour, Supra, Resupra*; the card bonuses *Trull* and *Vier Könige*;
-  *weiter* (pass); the Trull cards *Sküs, Mond, Pagat*.
-* **Royal Tarock**: *Meldungen* (hand declarations) and *Schlemme* (announced premiums) by the
-  names of the built-in catalogue (*Vogerl, Honneur, Köpfe, Spiel* …, German first, then
-  Hungarian, then English), a *Hebung* (raising the partner's announcement), *Kontra*.
+A finding is said by one renderer (:func:`finding_sentence`), from its structured fields,
+with a template per language.
 
 Functions that name players take ``players``: the names by seat (``player_names(session)``
 gives them from a log session: the name, or the id when there is none). Without names a
@@ -26,11 +21,12 @@ only the shared field names are read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, Protocol
 
 from tarock_logs.cards import CARDS
-from tarock_logs.report.i18n import t
+from tarock_logs.report.i18n import findings_catalogue, normalize, number, t, tn
+from tarock_logs.rules import games, get_engine
+from tarock_logs.rules.base import GameTerms
 
 __all__ = [
     "ROMAN",
@@ -63,50 +59,6 @@ ROMAN: tuple[str, ...] = (
 
 _SUIT_SYMBOL = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
 
-#: the names of the three trula (Trull) cards, in each game's language
-_TRULA_NAMES: dict[str, dict[str, str]] = {
-    "slovenian": {"T22": "škis", "T21": "mond", "T1": "pagat"},
-    "zwanzigerrufen": {"T22": "Sküs", "T21": "Mond", "T1": "Pagat"},
-    "royal": {"T22": "Sküs", "T21": "Mond", "T1": "Pagat"},
-}
-
-_CONTRACTS: dict[str, dict[str, str]] = {
-    "slovenian": {
-        "klop": "klop", "three": "tri", "two": "dva", "one": "ena", "solo_three": "solo tri",
-        "solo_two": "solo dva", "solo_one": "solo ena", "berac": "berač",
-        "solo_brez": "solo brez", "odprti_berac": "odprti berač",
-        "barvni_valat": "barvni valat", "valat": "valat",
-    },
-    "zwanzigerrufen": {"normal": "normal game", "farbensolo": "Farbensolo", "solo": "Solo"},
-}  # fmt: skip
-
-_BONUSES: dict[str, dict[str, str]] = {
-    "slovenian": {
-        "trula": "trula", "kralji": "kralji", "pagat_ultimo": "pagat ultimo",
-        "kralj_ultimo": "kralj ultimo", "valat": "valat", "barvni_valat": "barvni valat",
-    },
-    "zwanzigerrufen": {
-        "absolut": "Absolut", "pagat": "Pagat Ultimo", "pagat_ultimo": "Pagat Ultimo",
-        "valat": "Valat", "trull": "Trull", "four_kings": "Vier Könige",
-        "mondfang": "Mondfang",
-    },
-}  # fmt: skip
-
-_KONTRA_LEVELS: dict[str, tuple[str, ...]] = {
-    "slovenian": ("kontra", "rekontra", "subkontra", "mordkontra"),
-    "zwanzigerrufen": ("Kontra", "Retour", "Supra", "Resupra"),
-    "royal": ("Kontra", "Rekontra", "Subkontra", "Mordkontra"),
-}
-_KONTRA_DEFAULT = _KONTRA_LEVELS["slovenian"]
-
-#: the word said for a pass: (game, phase) first, then (game, None)
-_PASS_WORD = {
-    ("slovenian", "bidding"): "naprej",
-    ("slovenian", "announcements"): "v redu",
-    ("zwanzigerrufen", None): "weiter",
-    ("royal", None): "Weiter",
-}
-
 _PHASES = {
     "deal": "deal",
     "bidding": "bidding",
@@ -130,6 +82,7 @@ _ROLES = {
     "dealer": "the dealer",
     "sitting_out": "sitting out",
     "player": "a player",
+    "attacker": "an attacker",
 }
 
 
@@ -159,8 +112,9 @@ def tarok_numeral(number: int) -> str:
 
 
 def trula_card_name(token: str, game: str | None = None) -> str | None:
-    """The name of a trula card in the game's words (``T22`` → ``škis`` / ``Sküs``), else None."""
-    return _TRULA_NAMES.get(game or "slovenian", _TRULA_NAMES["slovenian"]).get(token)
+    """The name of a trula card in the game's words (``T22`` → ``škis`` / ``Sküs``), else None;
+    a game without names (or none given): the first game's."""
+    return (game_terms(game).trula or game_terms(None).trula).get(token)
 
 
 def card_text(token: str, game: str | None = None) -> str:
@@ -208,39 +162,38 @@ def role_name(role: str, *, lang: str = "en") -> str:
 # --------------------------------------------------------------------------- game terms
 
 
-@cache
-def _royal_names() -> Mapping[str, str]:
-    """Royal Tarock's item names from the built-in catalogue (German, Hungarian, English)."""
-    from tarock_logs.rules.royal import builtin_catalogue
-
-    out: dict[str, str] = {}
-    for item_id, item in builtin_catalogue().items.items():
-        names = item.names
-        out[item_id] = names.get("de") or names.get("hu") or names.get("en") or item_id
-    return out
+def game_terms(game: str | None) -> GameTerms:
+    """The game's own words for its terms (its engine's :meth:`~tarock_logs.rules.base.
+    GameEngine.terms`); no game (or one without an engine): the first game's."""
+    engine = get_engine(game) if game else None
+    if engine is None:
+        engine = get_engine(games()[0])
+    return engine.terms() if engine is not None else GameTerms()
 
 
-def _term(table: Mapping[str, Mapping[str, str]], game: str | None, key: str) -> str:
-    if game == "royal":
-        return _royal_names().get(key, key)
-    words = table.get(game or "", {})
-    if key in words:
-        return words[key]
-    for other in table.values():  # a game-less caller: the first game that knows the word
-        if game is None and key in other:
-            return other[key]
+def _term(kind: str, game: str | None, key: str) -> str:
+    """``key`` (a contract, bonus or meld id) in the words of ``game``; a game-less caller
+    gets the first game that knows the word."""
+    own: Mapping[str, str] = getattr(game_terms(game), kind) if game else {}
+    if key in own:
+        return own[key]
+    if game is None:
+        for other in games():
+            words: Mapping[str, str] = getattr(game_terms(other), kind)
+            if key in words:
+                return words[key]
     return key.replace("_", " ")
 
 
 def contract_name(contract: str | None, game: str | None = None, *, lang: str = "en") -> str:
     """A contract in the game's words (``three`` → ``tri``, ``farbensolo`` → ``Farbensolo``)."""
-    return _term(_CONTRACTS, game, contract) if contract else t("no contract", lang)
+    return _term("contracts", game, contract) if contract else t("no contract", lang)
 
 
 def bonus_name(bonus: str, game: str | None = None) -> str:
     """An announced bonus or premium in the game's words (``pagat_ultimo`` → ``pagat ultimo``,
-    ``absolut`` → ``Absolut``, Royal ``S_HONNEUR`` → ``Honneur``)."""
-    return _term(_BONUSES, game, bonus)
+    ``absolut`` → ``Absolut``, ``S_HONNEUR`` → ``Honneur``)."""
+    return _term("bonuses", game, bonus)
 
 
 #: the score items that are no bonus of any game, by their label id
@@ -259,7 +212,7 @@ _SCORE_ITEMS = {
 
 def score_item_name(item: str, game: str | None = None, *, lang: str = "en") -> str:
     """A score item in words: a bonus in the game's own words (``pagat_ultimo`` → ``pagat
-    ultimo``, Royal ``S_VISI`` → ``Visi``), the other items in ``lang`` (``difference``)."""
+    ultimo``, ``S_VISI`` → ``Visi``), the other items in ``lang`` (``difference``)."""
     named = bonus_name(item, game)
     if named != item.replace("_", " "):
         return named
@@ -267,22 +220,23 @@ def score_item_name(item: str, game: str | None = None, *, lang: str = "en") -> 
 
 
 def meld_name(meld: str, game: str | None = None) -> str:
-    """A Meldung (a Royal Tarock hand declaration) by its catalogue name (``M_VOGERL`` →
-    ``Vogerl``): only Royal Tarock has them, so its names serve every game."""
-    return _term({}, "royal", meld)
+    """A Meldung (a hand declaration) by its catalogue name (``M_VOGERL`` → ``Vogerl``): the
+    game's own name, else the name of the game that has the declaration."""
+    named = _term("melds", game, meld)
+    return named if named != meld.replace("_", " ") else _term("melds", None, meld)
 
 
 def claim_name(claim: str, game: str | None = None, *, lang: str = "en") -> str:
     """A claim: ``rest`` (the remaining tricks) or a card bonus (``trull`` → ``Trull``)."""
     if claim == "rest":
         return t("the remaining tricks", lang)
-    return _term(_BONUSES, game, claim)
+    return _term("bonuses", game, claim)
 
 
 def kontra_name(level: int | None, game: str | None = None) -> str:
     """A kontra level in the game's words: 1 ``kontra``, 2 ``rekontra``, 3 ``subkontra``,
-    4 ``mordkontra`` (Slovenian); ``Kontra, Retour, Supra, Resupra`` (Zwanzigerrufen)."""
-    names = _KONTRA_LEVELS.get(game or "", _KONTRA_DEFAULT)
+    4 ``mordkontra``; or ``Kontra, Retour, Supra, Resupra``: the game's own chain."""
+    names = game_terms(game).kontra_levels or game_terms(None).kontra_levels
     lvl = 1 if level is None else level
     return names[lvl - 1] if 1 <= lvl <= len(names) else f"kontra level {lvl}"
 
@@ -316,7 +270,7 @@ def action_phrase(
     ``calls ♥K``, ``takes talon group 1``, ``announces Pagat Ultimo dagegen``, ``gives rekontra
     on the game``, ``plays XXI``, ``declares Tarockanzahl (count 8)``.
 
-    ``phase`` (the phase the action belongs to) picks the word said for a pass: a Slovenian
+    ``phase`` (the phase the action belongs to) picks the word said for a pass: a
     pass is *naprej* in the bidding and *v redu* in the announcement round. ``lang`` is the
     language of the sentence (:data:`tarock_logs.report.i18n.LANGS`); the game's terms stay in
     the game's own words."""
@@ -326,7 +280,7 @@ def action_phrase(
         return t("bids {contract}", lang, contract=contract_name(action.contract, game, lang=lang))
     if kind == "pass":
         key = str(getattr(phase, "value", phase)) if phase is not None else None
-        word = _PASS_WORD.get((game or "", key)) or _PASS_WORD.get((game or "", None))
+        word = game_terms(game).pass_word(key) if game else None
         return t("passes ({word})", lang, word=word) if word else t("passes", lang)
     if kind == "call":
         return t("calls {card}", lang, card=card_text(card or "?", game))
@@ -389,3 +343,420 @@ def describe_action(
         return t("the deal", lang)
     who = player_name(players, action.seat, lang=lang)
     return f"{who} {action_phrase(action, game, phase=phase, lang=lang)}"
+
+
+# --------------------------------------------------------------------------- findings
+
+
+class _PlayerRefLike(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def dealer(self) -> bool: ...
+
+
+class FindingLike(Protocol):
+    """What the finding renderer reads of a finding (:class:`tarock_logs.verdict.findings.
+    Finding` has it all): its structured fields, never its English message's text (except
+    as the last resort of a finding that carries nothing else)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def players(self) -> Sequence[_PlayerRefLike]: ...
+    @property
+    def card(self) -> str | None: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+    @property
+    def rule(self) -> str | None: ...
+    @property
+    def rule_text(self) -> Mapping[str, str]: ...
+    @property
+    def consequence(self) -> str | None: ...
+    @property
+    def item(self) -> str | None: ...
+    @property
+    def recorded(self) -> int | float | None: ...
+    @property
+    def recomputed(self) -> int | float | None: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def detail(self) -> str | None: ...
+    @property
+    def game(self) -> str | None: ...
+
+
+#: the suits by the letter of their tokens, in words (the led suit of a finding)
+_SUITS = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs", "T": "taroks"}
+
+#: the finding codes of the audit's own score and session arithmetic, by the item compared
+_SCORE_CODES = frozenset(
+    {
+        "score.item_differs",
+        "score.total_differs",
+        "score.radelci_before_differs",
+        "score.radelci_after_differs",
+        "score.running_total_differs",
+        "session.total_differs",
+        "session.total_sum_differs",
+        "session.placement_points_differ",
+        "tournament.standing_differs",
+    }
+)
+
+
+def suit_name(letter: str, *, lang: str = "en") -> str:
+    """A suit in words by the letter of its tokens (``C`` → ``clubs``; ``T``: the taroks)."""
+    return t(_SUITS[letter], lang) if letter in _SUITS else letter
+
+
+def points_text(value: float | None, *, lang: str = "en", signed: bool = True) -> str:
+    """A score as written on a sheet, in the reader's locale (``+10``, ``-20``, ``0``;
+    ``signed=False`` for points that are never negative: ``4.5``, ``4,5``); ``nothing``
+    for no value."""
+    if value is None:
+        return t("nothing", lang)
+    return number(value, lang, signed=signed and value != 0)
+
+
+def ordinal(n: int, *, lang: str = "en") -> str:
+    """A rank: ``1st``, ``2nd``, ``11th`` in English; ``1.`` in Slovenian and German."""
+    if normalize(lang) != "en":
+        return f"{n}."
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def code_meaning(code: str, game: str | None, *, lang: str = "en") -> str:
+    """What a finding code means, in ``lang``: the engine's (``codes.py``) or the audit's
+    own meaning, without its notes for developers (``params: …``)."""
+    said = findings_catalogue(normalize(lang)).get(f"{game}:{code}") or findings_catalogue(
+        normalize(lang)
+    ).get(f"audit:{code}")
+    if said:
+        return said
+    engine = get_engine(game) if game else None
+    known = engine.codes().get(code) if engine is not None else None
+    meaning = known.meaning if known is not None else code
+    return meaning.split("; params:")[0]
+
+
+def _who_parts(f: FindingLike, lang: str, game: str | None) -> tuple[str, str]:
+    """The name of the finding's first player and the role said after it (``", a
+    defender,"`` in English, ``" (branilec)"`` elsewhere; empty when the role says
+    nothing); two empty strings for a finding about nobody."""
+    if not f.players:
+        return "", ""
+    p = f.players[0]
+    role = p.role
+    if role == "player" and not p.dealer:
+        return p.name, ""
+    words = role_name(role, lang=lang) if role != "player" else t("the dealer", lang)
+    called = f.params.get("called")
+    if role == "partner" and isinstance(called, str):
+        words = t(
+            "{role} (who holds the called {card})",
+            lang,
+            role=words,
+            card=card_text(called, game),
+        )
+    return p.name, t(", {role},", lang, role=words)
+
+
+def _subject(name: str, role: str, lang: str) -> str:
+    """The player with the role, as the subject before a colon (no trailing comma)."""
+    return t("{name}{role}", lang, name=name, role=role).rstrip(",")
+
+
+def _seat_name(f: FindingLike, seat: int, lang: str) -> str:
+    return f.names[seat] if 0 <= seat < len(f.names) else t("seat {seat}", lang, seat=seat)
+
+
+def _card_body(f: FindingLike, lang: str, game: str | None) -> str | None:
+    """A card the rules forbid, worded from its facts (``need``: follow, trump, suit)."""
+    p = f.params
+    need, led, held = p.get("need"), p.get("led"), p.get("held")
+    if need not in ("follow", "trump", "suit") or not isinstance(led, str) or not f.card:
+        return None
+    name, role = _who_parts(f, lang, game)
+    fields = {
+        "name": name or t("a player", lang),
+        "role": role,
+        "card": card_text(f.card, game),
+        "held": cards_text(held if isinstance(held, list | tuple) else (), game, lang=lang),
+        "suit": suit_name(led, lang=lang),
+        "tarok": game_terms(game).tarok,
+    }
+    if need == "follow":
+        return t(
+            "{name}{role} played {card} while holding {held}: {suit} must be followed",
+            lang,
+            **fields,
+        )
+    if need == "trump":
+        return t(
+            "{name}{role} played {card} while void in {suit} and holding {held}: a {tarok} "
+            "must be played",
+            lang,
+            **fields,
+        )
+    return t(
+        "{name}{role} played {card} while void in {suit}: a card of another suit must be "
+        "played ({held})",
+        lang,
+        **fields,
+    )
+
+
+def _settlement(f: FindingLike, totals: Sequence[Any], lang: str) -> str:
+    return ", ".join(
+        f"{_seat_name(f, s, lang)} {points_text(v, lang=lang)}" for s, v in enumerate(totals)
+    )
+
+
+def _renons_body(f: FindingLike, lang: str, game: str | None) -> str:
+    name, role = _who_parts(f, lang, game)
+    offence = f.params.get("violation")
+    said = t(
+        "{name}{role} committed a detectable renons ({offence}) that nobody called; the hand "
+        "is scored as played",
+        lang,
+        name=name or t("a player", lang),
+        role=role,
+        offence=code_meaning(str(offence), game, lang=lang) if offence else t("renons", lang),
+    )
+    alt = f.params.get("settlement_if_called")
+    if isinstance(alt, list | tuple) and alt:
+        said += t(
+            "; called, it would settle as {settlement}", lang, settlement=_settlement(f, alt, lang)
+        )
+    return said
+
+
+def _score_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str | None]:
+    """The sentence and the consequence of a score, session or standing difference."""
+    item = f.item or ""
+    rec = f.recorded
+    reco = f.recomputed
+    under = f.rule
+    if f.players:
+        name, role = _who_parts(f, lang, game)
+        who = _subject(name, role, lang)
+    else:
+        who = t("the declarer's side", lang)
+    consequence: str | None = None
+    if f.code == "tournament.standing_differs":
+        sessions = ", ".join(str(s) for s in f.params.get("sessions", ()))
+        said = t(
+            "{name} is ranked {rank} with the recomputed placement points; the recorded ones "
+            "would rank {name} {recorded_rank}",
+            lang,
+            name=f.players[0].name if f.players else "",
+            rank=ordinal(int(reco or 0), lang=lang),
+            recorded_rank=ordinal(int(rec or 0), lang=lang),
+        )
+        return said, t(
+            "the final ranking changes (placement points differ in {sessions})",
+            lang,
+            sessions=sessions,
+        )
+    seat = f.params.get("seat")
+    name_only = f.players[0].name if f.players else player_name(None, seat, lang=lang)
+    if item == "placement_points":
+        fields = {
+            "who": name_only,
+            "recorded": points_text(rec, lang=lang, signed=False),
+            "recomputed": points_text(reco, lang=lang, signed=False),
+            "ruleset": under,
+        }
+        said = (
+            t(
+                "The placement points of {who} are recorded as {recorded}; the recomputed round "
+                "scores under {ruleset} give {recomputed}",
+                lang,
+                **fields,
+            )
+            if under
+            else t(
+                "The placement points of {who} are recorded as {recorded}; the recomputed round "
+                "scores give {recomputed}",
+                lang,
+                **fields,
+            )
+        )
+        return said, t("the tournament standings use the recomputed placement points", lang)
+    fields = {
+        "who": who,
+        "recorded": points_text(rec, lang=lang),
+        "recomputed": points_text(reco, lang=lang),
+        "ruleset": under,
+        "item": score_item_name(item, game, lang=lang),
+    }
+    if item == "session_total_sum":
+        fields["who"] = name_only
+        return t(
+            "The session total of {who} is recorded as {recorded}, but the recorded hands add "
+            "up to {recomputed} (an addition error on the score sheet)",
+            lang,
+            **fields,
+        ), None
+    if item == "session_total":
+        fields["who"] = name_only
+        said = (
+            t(
+                "The session total of {who} is recorded as {recorded}; the hands recomputed "
+                "under {ruleset} add up to {recomputed}",
+                lang,
+                **fields,
+            )
+            if under
+            else t(
+                "The session total of {who} is recorded as {recorded}; the recomputed hands add "
+                "up to {recomputed}",
+                lang,
+                **fields,
+            )
+        )
+        knock_on = f.params.get("knock_on") or ()
+        if knock_on:
+            hands = ", ".join(
+                t("hand {n} ({points})", lang, n=h, points=points_text(d, lang=lang))
+                for h, d in knock_on
+            )
+            consequence = t("it follows from the differing hand totals: {hands}", lang, hands=hands)
+        return said, consequence
+    if item == "running_total":
+        return t(
+            "{who}: the running total after the hand is recorded as {recorded}; the previous "
+            "running total plus the recorded hand score is {recomputed} (an addition error on "
+            "the score sheet)",
+            lang,
+            **fields,
+        ), None
+    if item == "total":
+        said = t("{who}: the hand total is recorded as {recorded}", lang, **fields)
+        off = (rec or 0) - (reco or 0)
+        n = abs(off)
+        consequence = (
+            tn(
+                "the recorded hand total is {n} point too high",
+                "the recorded hand total is {n} points too high",
+                n,
+                lang,
+            )
+            if off > 0
+            else tn(
+                "the recorded hand total is {n} point too low",
+                "the recorded hand total is {n} points too low",
+                n,
+                lang,
+            )
+        )
+    elif item in ("radelci_before", "radelci_after"):
+        fields["recorded"] = str(rec)  # radelci are a count, not points
+        fields["recomputed"] = str(reco)
+        if item == "radelci_before":
+            said = t(
+                "{who}: the radelci before the hand are recorded as {recorded}", lang, **fields
+            )
+        else:
+            said = t("{who}: the radelci after the hand are recorded as {recorded}", lang, **fields)
+            consequence = t(
+                "the next hands are checked from the radelci as recorded; correct this line "
+                "and audit again to see what it changes in them",
+                lang,
+            )
+    else:
+        said = t("{who}: the {item} line is recorded as {recorded}", lang, **fields)
+    said += (
+        t("; the recomputation under {ruleset} gives {recomputed}", lang, **fields)
+        if under
+        else t("; the recomputation gives {recomputed}", lang, **fields)
+    )
+    reason = f.params.get("reason")
+    if reason and normalize(lang) == "en":  # the engine's own note, in English
+        said += f" ({reason})"
+    return said, consequence
+
+
+def _sentences(*parts: str | None) -> str:
+    """Sentences from parts: each capitalised and closed with a full stop."""
+    out = []
+    for p in parts:
+        if p:
+            p = p.strip()
+            p = p[:1].upper() + p[1:]
+            out.append(p if p.endswith((".", "!", "?")) else p + ".")
+    return " ".join(out)
+
+
+def finding_sentence(f: FindingLike, lang: str | None = "en", *, game: str | None = None) -> str:
+    """A finding as one sentence (or two: what happened, with the rule cited, and what it
+    does to the score), in ``lang``, from its structured fields: the players by name and
+    role, cards as the game names them, the cards held or required, the rule, the
+    consequence, a renons settlement with names. The one wording of a finding: the CLI
+    table, the JSON ``message`` (English), the Audit page, the replay's and the entry's
+    banners and the dossier all say it with this (:func:`finding_parts`)."""
+    said, consequence = finding_parts(f, lang, game=game)
+    return _sentences(said, consequence)
+
+
+def finding_parts(
+    f: FindingLike, lang: str | None = "en", *, game: str | None = None
+) -> tuple[str, str | None]:
+    """What a finding says (with the rule cited) and its consequence for the score, in
+    ``lang``. A code without a template of its own is said in English in the engine's words
+    (the finding's ``detail``), in the other languages by the code's meaning, said of the
+    player and the card with the legal cards."""
+    code_lang = normalize(lang)
+    game = game or f.game
+    if f.code in _SCORE_CODES and f.item is not None:
+        return _score_body(f, code_lang, game)
+    body: str | None
+    if f.code == "renons.unclaimed":
+        body = _renons_body(f, code_lang, game)
+    else:
+        body = _card_body(f, code_lang, game) if f.code.endswith("illegal_card") else None
+    if body is None and code_lang == "en":
+        if f.detail is None:  # nothing but the message (a finding from before the fields)
+            return f.message, None
+        body = f.detail
+        name, role = _who_parts(f, code_lang, game)
+        if name and name not in body:  # the engine's words do not say whose it is
+            body = t("{subject}: {meaning}", code_lang, subject=_subject(name, role, code_lang),
+                     meaning=body[:1].lower() + body[1:])  # fmt: skip
+        if f.card and card_text(f.card, game) not in body:
+            body += f" ({card_text(f.card, game)})"
+    if body is None:
+        name, role = _who_parts(f, code_lang, game)
+        meaning = code_meaning(f.code, game, lang=code_lang)
+        body = (
+            t(
+                "{subject}: {meaning}",
+                code_lang,
+                subject=_subject(name, role, code_lang),
+                meaning=meaning,
+            )
+            if name
+            else meaning
+        )
+        if f.card:
+            body += f" ({card_text(f.card, game)})"
+        legal = f.params.get("legal")
+        if isinstance(legal, list | tuple) and legal and f.code.startswith("play."):
+            body += t("; legal: {cards}", code_lang, cards=cards_text(legal, game, lang=code_lang))
+    cited = f"{body} ({f.rule})" if f.rule else body
+    return cited, (t(f.consequence, code_lang) if f.consequence else None)
+
+
+def rule_quote(f: FindingLike, lang: str | None = "en") -> str | None:
+    """The rule's own words in the reader's language, where the ruleset's quotation has it."""
+    return f.rule_text.get(normalize(lang)) or None

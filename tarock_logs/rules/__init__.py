@@ -20,6 +20,11 @@ from tarock_logs.rules.base import GameEngine
 _ENGINES = {game: f"tarock_logs.rules.{game}" for game in GAMES}
 
 
+def games() -> tuple[str, ...]:
+    """The games that have an engine, in the registry's order."""
+    return tuple(_ENGINES)
+
+
 def get_engine(game: str) -> GameEngine | None:
     """The engine of ``game`` (its package's ``ENGINE`` object), or None if not implemented."""
     mod_name = _ENGINES.get(game)
@@ -33,11 +38,6 @@ def get_engine(game: str) -> GameEngine | None:
         raise
     engine: GameEngine | None = getattr(mod, "ENGINE", None)
     return engine
-
-
-def games() -> tuple[str, ...]:
-    """The registered games, in the registry's order."""
-    return tuple(_ENGINES)
 
 
 @cache

@@ -580,6 +580,31 @@ class RulesetRegistry(Mapping[str, Ruleset]):
 STAT_SECTIONS: tuple[str, ...] = ("contracts", "bonuses", "schlemm", "matches")
 
 
+@dataclass(frozen=True, slots=True)
+class GameTerms:
+    """A game's own words for its terms, whatever the language of the sentence around them
+    (the wording layer asks the engine for them: :meth:`GameEngine.terms`).
+
+    ``language`` is the game's own language (``sl``, ``de``); ``trula`` names the three trula
+    cards by token; ``contracts``, ``bonuses`` (announced bonuses, premiums, card bonuses,
+    claims) and ``melds`` by id; ``kontra_levels`` the kontra chain from level 1; ``pass_words``
+    the word said for a pass by phase (key ``""``: every other phase)."""
+
+    language: str = "en"
+    #: what the game calls a trump card (``tarok``, ``Tarock``)
+    tarok: str = "tarok"
+    trula: Mapping[str, str] = field(default_factory=dict)
+    contracts: Mapping[str, str] = field(default_factory=dict)
+    bonuses: Mapping[str, str] = field(default_factory=dict)
+    melds: Mapping[str, str] = field(default_factory=dict)
+    kontra_levels: tuple[str, ...] = ()
+    pass_words: Mapping[str, str] = field(default_factory=dict)
+
+    def pass_word(self, phase: str | None) -> str | None:
+        """The word said for a pass in ``phase`` (None: the game has none)."""
+        return self.pass_words.get(phase or "") or self.pass_words.get("")
+
+
 class GameEngine(ABC):
     """A game: its rulesets, sessions, deal and tournament arithmetic (subclass it).
 
@@ -682,6 +707,11 @@ class GameEngine(ABC):
         return MappingProxyType({})
 
     # ---------------------------------------------------------------- presentation
+
+    def terms(self) -> GameTerms:
+        """The game's own words for its contracts, bonuses, kontra levels, trula cards and
+        passes (:class:`GameTerms`). Default: none (the wording then falls back to the ids)."""
+        return GameTerms()
 
     def action_phases(self, actions: Sequence[Action]) -> list[str]:
         """The phase (a member of the engine's ``Phase`` enum) each action of a hand belongs

@@ -28,6 +28,7 @@ import pyarrow as pa
 from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
 from tarock_logs.analysis.native import BUDGET_NATIVE, default_budget
 from tarock_logs.log.reader import read_paths
+from tarock_logs.report.text import plural
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
 from tarock_logs.store.lock import acquire
 from tarock_logs.store.queries import stats_filters
@@ -55,8 +56,11 @@ class AnalysisSummary:
     seconds: float
 
     def line(self) -> str:
-        return (f"analysed {self.hands} hands ({self.cards} cards, {self.undecided} undecided) "
-                f"in {self.seconds:.1f} s, all cards visible")  # fmt: skip
+        counts = f"{plural(self.hands, 'hand')} ({plural(self.cards, 'card')}"
+        return (
+            f"analysed {counts}, {self.undecided} undecided) in {self.seconds:.1f} s, "
+            "all cards visible"
+        )
 
 
 def _rows(hand_id: str, ha: HandAnalysis) -> list[dict[str, object]]:

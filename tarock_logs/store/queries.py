@@ -220,6 +220,24 @@ def session_findings(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     )
 
 
+def session_knock_on(
+    cur: duckdb.DuckDBPyConnection, session_id: str, player_id: str
+) -> list[tuple[int, float]]:
+    """The hands of a session whose recorded total of ``player_id`` differs from the
+    recomputed one, with by how much (recorded minus recomputed), in hand order: what a
+    differing session total follows from (the knock-on its finding names)."""
+    rows = fetch(
+        cur,
+        """SELECT h.number, f.recorded - f.recomputed
+           FROM findings f JOIN hands h ON h.hand_id = f.hand_id
+           WHERE h.session_id = ? AND f.code = 'score.total_differs'
+             AND list_contains(f.player_ids, ?)
+           ORDER BY h.number""",
+        [session_id, player_id],
+    )
+    return [(int(n), float(d)) for n, d in rows if d is not None]
+
+
 def tournament_findings(cur: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every finding of a tournament (a player the recorded placement points would rank
     differently), with the tournament's verification state."""
@@ -550,7 +568,7 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
         cur,
         """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
                   item, recorded, recomputed, card, player_ids,
-                  json_extract_string(players, '$[*].name') AS names
+                  json_extract_string(players, '$[*].name') AS names, players
            FROM findings WHERE hand_key = ?
            ORDER BY action_index NULLS LAST, severity, code""",
         [key],

@@ -678,7 +678,7 @@ class SessionAudit:
                 session_finding(
                     d.item, d.seat, d.recorded, d.recomputed, player=self.player(d.seat),
                     file=self.file, session=self.session, ruleset=self.ruleset,
-                    tournament=self.tournament, knock_on=knock_on,
+                    tournament=self.tournament, knock_on=knock_on, game=self.game,
                 )
             )  # fmt: skip
         return out

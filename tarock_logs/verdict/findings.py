@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -263,6 +263,17 @@ class Finding:
     recorded: int | float | None = None
     recomputed: int | float | None = None
     card: str | None = None
+    #: the facts the finding is worded from (an engine's ``Violation.params``: the legal
+    #: cards, the led suit and the cards of it held, a renons settlement …; an audit
+    #: finding's hands or sessions), JSON values
+    params: Mapping[str, Any] = field(default_factory=dict)
+    #: the hand's players by seat (names, as the sentence says them), for the seats a
+    #: finding's facts name (a renons settlement)
+    names: tuple[str, ...] = ()
+    #: the engine's own English sentence in the players' words (the English wording of a
+    #: code without a template of its own)
+    detail: str | None = None
+    game: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -288,7 +299,69 @@ class Finding:
             "recorded": self.recorded,
             "recomputed": self.recomputed,
             "card": self.card,
+            "params": _jsonable(self.params),
         }
+
+    def text(self, lang: str | None = "en") -> str:
+        """The finding in ``lang`` (:func:`tarock_logs.report.text.finding_sentence`)."""
+        return text.finding_sentence(self, lang)
+
+    @classmethod
+    def from_dict(
+        cls,
+        d: Mapping[str, Any],
+        *,
+        game: str | None = None,
+        names: Sequence[str] = (),
+        params: Mapping[str, Any] | None = None,
+    ) -> Finding:
+        """A finding from its :meth:`to_dict` form or a stored row (``players`` as dicts or
+        JSON; missing fields stay empty); ``params`` for a stored row that has none."""
+        raw = d.get("players") or []
+        if isinstance(raw, str):
+            raw = json.loads(raw)
+        refs = tuple(
+            PlayerRef(str(p.get("id") or p.get("name") or ""), str(p.get("name") or ""),
+                      p.get("seat"), str(p.get("role") or "player"), bool(p.get("dealer")))
+            for p in raw if isinstance(p, Mapping)
+        )  # fmt: skip
+        quote = d.get("rule_text") or {}
+        if isinstance(quote, str):
+            quote = json.loads(quote)
+        return cls(
+            level=d.get("level") or ("action" if d.get("action_index") is not None else "hand"),
+            code=str(d.get("code") or ""),
+            severity=str(d.get("severity") or "error"),
+            message=str(d.get("message") or ""),
+            file=d.get("file"),
+            session=d.get("session"),
+            hand=d.get("hand"),
+            hand_id=d.get("hand_id"),
+            action_index=d.get("action_index"),
+            tournament=d.get("tournament"),
+            players=refs,
+            rule=d.get("rule"),
+            rule_text=dict(quote),
+            consequence=d.get("consequence"),
+            item=d.get("item"),
+            recorded=d.get("recorded"),
+            recomputed=d.get("recomputed"),
+            card=d.get("card"),
+            params=dict(params if params is not None else d.get("params") or {}),
+            names=tuple(names),
+            game=game or d.get("game"),
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` with tuples as lists and anything else that JSON has no word for as text."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 _SEAT_RE = re.compile(r"\bseat (\d+)(?: \((?:P\d|[^()]*(?:attackers|defenders))\))?")
@@ -347,13 +420,14 @@ def violation_finding(
             concerned.append(s)
     refs = tuple(r for r in (people.ref(s) for s in concerned) if r is not None)
     consequence = consequence_of(people.game, ruleset, v.code)
-    body = reword(v.message, people, v.seat)
-    cited = f"{body} ({v.rule})" if v.rule else body
-    return Finding(
+    params = _jsonable(v.params)
+    if people.called and refs and refs[0].role == "partner":
+        params["called"] = people.called
+    f = Finding(
         level="action" if v.action_index is not None else "hand",
         code=v.code,
         severity=v.severity,
-        message=_sentence(cited, consequence),
+        message="",
         file=file,
         session=session,
         hand=hand,
@@ -364,19 +438,12 @@ def violation_finding(
         rule_text=quotation(people.game, v.rule),
         consequence=consequence,
         card=v.card,
+        params=params,
+        names=tuple(people.names),
+        detail=reword(v.message, people, v.seat),
+        game=people.game,
     )
-
-
-def _points(v: int | float | None, *, signed: bool = True) -> str:
-    """A score as written on a sheet (``+10``, ``-20``, ``0``); ``signed=False`` for points
-    that are never negative (placement points: ``4.5``)."""
-    if v is None:
-        return "nothing"
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    if not signed or v == 0:
-        return f"{v:g}" if isinstance(v, float) else str(v)
-    return f"{v:+d}" if isinstance(v, int) else f"{v:+g}"
+    return replace(f, message=f.text("en"))
 
 
 def score_finding(
@@ -394,52 +461,36 @@ def score_finding(
     reason: str = "",
 ) -> Finding:
     """The finding of one hand-level score difference (item, total or radelci)."""
-    who = people.describe(seat) if seat is not None else "the declarer's side"
-    consequence: str | None = None
-    if item == "total":
-        said = f"{who}: the hand total is recorded as {_points(recorded)}"
-        off = (recorded or 0) - (recomputed or 0)
-        consequence = f"the recorded hand total is {abs(off):g} points too " + (
-            "high" if off > 0 else "low"
-        )
-    elif item in ("radelci_before", "radelci_after"):
-        when = "before" if item == "radelci_before" else "after"
-        said = f"{who}: the radelci {when} the hand are recorded as {recorded}"
-        if item == "radelci_after":
-            consequence = (
-                "the next hands are checked from the radelci as recorded; correct this line "
-                "and audit again to see what it changes in them"
-            )
-    elif item == "running_total":
-        said = (
-            f"{who}: the running total after the hand is recorded as {_points(recorded)}; the "
-            f"previous running total plus the recorded hand score is {_points(recomputed)} "
-            "(an addition error on the score sheet)"
-        )
-    else:
-        said = f"{who}: the {item.replace('_', ' ')} line is recorded as {_points(recorded)}"
-    if item != "running_total":
-        under = f" under {ruleset}" if ruleset else ""
-        said += f"; the recomputation{under} gives {_points(recomputed)}"
-    if reason:
-        said += f" ({reason})"
     refs = (people.ref(seat),) if seat is not None else ()
-    return Finding(
+    players = tuple(r for r in refs if r is not None)
+    params: dict[str, Any] = {"reason": reason} if reason else {}
+    if people.called and players and players[0].role == "partner":
+        params["called"] = people.called
+    f = Finding(
         level="hand",
         code=discrepancy_code(item),
         severity="error",
-        message=_sentence(said, consequence),
+        message="",
         file=file,
         session=session,
         hand=hand,
         hand_id=hand_id,
-        players=tuple(r for r in refs if r is not None),
+        players=players,
         rule=ruleset,
-        consequence=consequence,
         item=item,
         recorded=recorded,
         recomputed=recomputed,
+        params=params,
+        names=tuple(people.names),
+        game=people.game,
     )
+    return _worded(f)
+
+
+def _worded(f: Finding) -> Finding:
+    """``f`` with its English message and consequence, from the one renderer."""
+    _, consequence = text.finding_parts(f, "en")
+    return replace(f, message=f.text("en"), consequence=consequence)
 
 
 def session_finding(
@@ -454,47 +505,28 @@ def session_finding(
     ruleset: str | None,
     tournament: str | None,
     knock_on: Sequence[tuple[int, int | float]] = (),
+    game: str | None = None,
 ) -> Finding:
     """The finding of one session-level difference: the session total against the
     recomputed hands (``knock_on``: the hands whose own total of that seat differs, with by
     how much) or against the recorded hands, or the placement points."""
-    who = player.name if player is not None else text.player_name(None, seat)
-    consequence: str | None = None
-    under = f" under {ruleset}" if ruleset else ""
-    if item == "placement_points":
-        said = (
-            f"The placement points of {who} are recorded as {_points(recorded, signed=False)}; "
-            f"the recomputed round scores{under} give {_points(recomputed, signed=False)}"
-        )
-        consequence = "the tournament standings use the recomputed placement points"
-    elif item == "session_total_sum":
-        said = (
-            f"The session total of {who} is recorded as {_points(recorded)}, but the recorded "
-            f"hands add up to {_points(recomputed)} (an addition error on the score sheet)"
-        )
-    else:
-        said = (
-            f"The session total of {who} is recorded as {_points(recorded)}; the hands "
-            f"recomputed{under} add up to {_points(recomputed)}"
-        )
-        if knock_on:
-            hands = ", ".join(f"hand {h} ({_points(d)})" for h, d in knock_on)
-            consequence = f"it follows from the differing hand totals: {hands}"
-    return Finding(
+    f = Finding(
         level="session",
         code=discrepancy_code(item),
         severity="error",
-        message=_sentence(said, consequence),
+        message="",
         file=file,
         session=session,
         tournament=tournament,
         players=(player,) if player is not None else (),
         rule=ruleset,
-        consequence=consequence,
         item=item,
         recorded=recorded,
         recomputed=recomputed,
+        params={"seat": seat, **({"knock_on": [[h, d] for h, d in knock_on]} if knock_on else {})},
+        game=game,
     )
+    return _worded(f)
 
 
 def standing_finding(
@@ -506,30 +538,22 @@ def standing_finding(
     tournament: str,
     ruleset: str | None,
     sessions: Sequence[str],
+    game: str | None = None,
 ) -> Finding:
     """A tournament-level finding: with the recorded placement points ``player`` would be
     ranked ``recorded_rank``; the recomputed ones rank the player ``rank``."""
-    said = (
-        f"{name} is ranked {_ordinal(rank)} with the recomputed placement points; the "
-        f"recorded ones would rank {name} {_ordinal(recorded_rank)}"
-    )
-    where = ", ".join(sessions)
-    consequence = f"the final ranking changes (placement points differ in {where})"
-    return Finding(
+    f = Finding(
         level="tournament",
         code="tournament.standing_differs",
         severity="error",
-        message=_sentence(said, consequence),
+        message="",
         tournament=tournament,
         players=(PlayerRef(player, name, None, "player"),),
         rule=ruleset,
-        consequence=consequence,
         item="rank",
         recorded=recorded_rank,
         recomputed=rank,
+        params={"sessions": list(sessions)},
+        game=game,
     )
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return _worded(f)

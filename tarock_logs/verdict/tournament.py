@@ -202,7 +202,7 @@ def _standing_findings(
         standing_finding(
             s.player, names.get(s.player, s.player), s.rank, was[s.player],
             tournament=ta.tournament, ruleset=ta.ruleset,
-            sessions=[sa.session for sa in differing],
+            sessions=[sa.session for sa in differing], game=group[0].game if group else None,
         )
         for s in ta.standings
         if s.player in was and was[s.player] != s.rank

@@ -15,7 +15,7 @@ from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.store import queries as q
 from tests.dashboard.dash_helpers import DashDB, hand_ids
-from tests.dashboard.test_apptest import _open
+from tests.dashboard.test_apptest import _open, _shown
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "sample_logs" / "disputed" / "disputes.manifest"
@@ -120,3 +120,31 @@ def test_the_dashboard_and_the_dossier_use_the_same_names_and_seat_labels(
     # the dossier's seat column is the log's 0-based index, as the page's replay link says
     assert f"<td>{p['seat']}</td><td>{offender}</td>" in html.replace(' class="num"', "")
     assert f"action {p['action_index']}" in errors
+
+
+@pytest.mark.parametrize(
+    ("lang", "illegal", "knock_on"),
+    [
+        ("sl", "odigrana karta ♥4, čeprav je v roki ♣K: treba je priznati križ", "igra 4 (-10)"),
+        ("de", "spielte ♥4, obwohl ♣K in der Hand war: Kreuz muss bedient werden", "Spiel 4 (-10)"),
+    ],
+)
+def test_the_audit_page_says_each_finding_in_its_language_by_name(
+    app_env: DashDB, lang: str, illegal: str, knock_on: str
+) -> None:
+    """Issue 33: the planted illegal card with the player, the card held and the consequence;
+    the session total with the hand it follows from; no seat number."""
+    (p,) = [p for p in PLANTED if p["kind"] == "illegal_card"]
+    (hid,) = [
+        str(h["hand_id"])
+        for h in hand_ids(app_env.path)["hands"]
+        if h["session"] == p["session"] and h["number"] == p["hand"]
+    ]
+    at = _open("app_pages/audit.py", hand=hid, lang=lang)
+    said = " ".join(_shown(e.value) for e in [*at.error, *at.warning])
+    assert illegal in said and "Luka Kralj" in said, said
+    assert "Žiga Oblak 0, Luka Kralj -70" in said  # the renons settlement by name
+    assert "seat" not in said and "played" not in said
+    sheet = [d.value for d in at.dataframe if d.value.shape[1] == 6]  # level … finding, state
+    words = [str(m) for d in sheet for m in d.iloc[:, 4]]
+    assert any(knock_on in m for m in words), words

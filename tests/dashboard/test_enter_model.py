@@ -135,6 +135,14 @@ class TestAppendixB1:
         assert not last.legal
         assert [v.code for v in last.violations] == ["play.illegal_card"]
         assert "Bojan Zupan" in last.label
+        # the banner's sentence: the one renderer of a finding, by name (not "seat 1")
+        f = e.finding_of(last.violations[0])
+        assert f is not None
+        said = {lang: f.text(lang) for lang in ("en", "sl", "de")}
+        assert said["en"].startswith("Bojan Zupan") and "played II while holding ♠J" in said["en"]
+        assert "odigrana karta II, čeprav je v roki ♠J: treba je priznati pik" in said["sl"]
+        assert "spielte II, obwohl ♠J in der Hand war: Pik muss bedient werden" in said["de"]
+        assert all("seat" not in s and "Platz" not in s for s in said.values())
         e.undo()
         assert e.verdicts()[-1].legal
 
@@ -143,6 +151,9 @@ class TestAppendixB1:
         e = dealt_b1()
         acts = s.hands[0].actions
         plays = [i for i, a in enumerate(acts) if a.type == "play"]
+        enter_actions(e, acts[: plays[4]])  # one trick complete: "1 trick", not "1 tricks"
+        assert "(1 trick complete)" in " ".join(e.statement_text())
+        e = dealt_b1()
         enter_actions(e, acts[: plays[8]])  # two tricks complete
         said = " ".join(e.statement_text())
         assert "the legality of 21 entered actions against it (0 illegal)" in said

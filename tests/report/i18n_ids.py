@@ -6,6 +6,7 @@ own (game names, roles)."""
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 from tarock_logs.rules import games, get_engine
@@ -21,6 +22,9 @@ TABLES = {
     ("text.py", "_ROLES"),
     ("text.py", "_PHASES"),
     ("text.py", "_SCORE_ITEMS"),
+    ("view_model.py", "ROLE_LABELS"),
+    ("text.py", "_SUITS"),
+    ("dossier.py", "_CARD_POINT_WORDS"),
     ("tournament.py", "HEADERS"),
     ("enter.py", "SUITS"),
     ("entry_model.py", "SENTENCES"),
@@ -90,9 +94,11 @@ def used_msgids() -> dict[str, list[str]]:
                     if isinstance(fn, ast.Name)
                     else (fn.attr if isinstance(fn, ast.Attribute) else None)
                 )
-                if name == "count" and len(node.args) == 3:  # page.count(n, one, many)
-                    ids += [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
-                if name in ("tr", "t") and node.args:
+                if (
+                    name in ("tn", "trn", "Counted") and len(node.args) >= 2
+                ):  # tn(one, many, n, …): a plural
+                    pass
+                elif name in ("tr", "t") and node.args:
                     first = node.args[0]
                     if isinstance(first, ast.Constant) and isinstance(first.value, str):
                         ids.append(first.value)
@@ -115,12 +121,55 @@ def used_msgids() -> dict[str, list[str]]:
                 out.setdefault(i, []).append(str(path.relative_to(ROOT)))
     for i in BY_VALUE:
         out.setdefault(i, []).append("tarock_logs/report/dossier.py")
-    for i in BY_VALUE:
-        out.setdefault(i, []).append("tarock_logs/report/dossier.py")
     # the games' titles are the engines' (the game plug-ins declare them;
     # dashboard/view_model.py translates them)
     for game in games():
         engine = get_engine(game)
         assert engine is not None
         out.setdefault(engine.title, []).append(f"tarock_logs/rules/{game}/engine.py")
+    # the consequences of findings, kept with the rulesets' quotations (a finding's
+    # ``consequence`` is said with ``t``)
+    for path in sorted((ROOT / "tarock_logs" / "rules").glob("*/quotations.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for rs in doc.get("rulesets", {}).values():
+            for said in rs.get("consequences", {}).values():
+                out.setdefault(said, []).append(str(path.relative_to(ROOT)))
+    return out
+
+
+def used_plurals() -> dict[tuple[str, str], list[str]]:
+    """Each counted label (``tn(one, many, n, lang)``: its two English forms) with the files
+    using it."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            fn = node.func
+            name = fn.id if isinstance(fn, ast.Name) else getattr(fn, "attr", None)
+            pair = None
+            if name in ("tn", "trn", "Counted") and len(node.args) >= 2:  # tn(one, many, n, …)
+                pair = node.args[0], node.args[1]
+            elif name == "count" and len(node.args) == 3:  # page.count(n, one, many)
+                pair = node.args[1], node.args[2]
+            if pair is not None:
+                one, many = pair
+                if isinstance(one, ast.Constant) and isinstance(many, ast.Constant):
+                    key = (str(one.value), str(many.value))
+                    out.setdefault(key, []).append(str(path.relative_to(ROOT)))
+    return out
+
+
+def finding_meanings() -> dict[str, str]:
+    """Every finding code's English meaning by its context: ``<game>:<code>`` for each
+    engine's codes, ``audit:<code>`` for the audit's own."""
+    from tarock_logs.rules import games, get_engine
+    from tarock_logs.verdict.findings import AUDIT_CODES
+
+    out = {f"audit:{code}": meaning for code, meaning in AUDIT_CODES.items()}
+    for game in games():
+        engine = get_engine(game)
+        if engine is not None:
+            out |= {f"{game}:{c}": code.meaning for c, code in engine.codes().items()}
     return out

@@ -213,9 +213,11 @@ def test_dossier_opens_with_the_verification_state_and_the_verdict_sentences() -
     words = " ".join(_parse(html).text)
     idx = next(v.action_index for v in build_dossier(session(doc), 1).audit.violations
                if v.severity == "error")  # fmt: skip
-    # which illegal action, not just how many
-    assert f"1 illegal action: play.illegal_card at action {idx}." in words
-    assert "1 warning: renons.unclaimed at the whole hand." in words
+    # which illegal action, not just how many, in plain words (not the code)
+    illegal = text.code_meaning("play.illegal_card", "slovenian")
+    assert f"1 illegal action: {illegal} at action {idx}." in words
+    assert "1 warning: a detectable renons nobody called at the whole hand." in words
+    assert "play.illegal_card at action" not in words
     assert "score difference" in words and "kralji" in words
 
 
@@ -330,8 +332,17 @@ def test_the_dossier_in_slovenian_and_german_leaves_no_english_label(lang: str) 
     joined = " ".join(words)
     assert "tri" in joined and "pagat ultimo" in joined  # the game's own terms stay
     assert i18n.t("Every action and its verdict", lang) in joined
-    # the finding in the language, by its code (English keeps the engine's own message)
-    assert i18n.findings_catalogue(lang)["slovenian:play.illegal_card"] in joined
+    # the finding in the language, worded by the one renderer: the player, the card, the rule
+    # and its consequence; the rule's words in the reader's language or the ruleset's own
+    f = next(
+        f for f in build_dossier(session(doc), 1).audit.findings if f.code == "play.illegal_card"
+    )
+    said = f.text(lang)
+    assert said in joined and f.players[0].name in said
+    assert f.rule_text["en"] not in joined
+    assert f.rule_text.get(lang, f.rule_text["sl"]) in joined
+    # the card points in words, not the engine's field names
+    assert "_thirds" not in joined and i18n.t("the defenders", lang) in joined
 
 
 def test_tarock_dossier_lang_writes_the_labels_in_that_language(tmp_path: Path) -> None:

@@ -141,3 +141,20 @@ class TestSeatsAndCards:
         assert text.role_name("sitting_out") == "sitting out"
         assert (text.plural(1, "error"), text.plural(2, "error")) == ("1 error", "2 errors")
         assert text.plural(0, "hand") == "0 hands"
+
+
+def test_the_wording_names_no_game_the_engines_give_their_terms() -> None:
+    """report/ iterates over the engines (``GameEngine.terms()``) instead of naming games."""
+    root = Path(__file__).resolve().parents[2] / "tarock_logs" / "report"
+    for path in root.rglob("*.py"):
+        said = path.read_text(encoding="utf-8")
+        for game in ("slovenian", "zwanzigerrufen", "royal"):  # as a literal (a language may
+            assert not re.search(rf"[\"'`]{game}[\"'`]", said), (path.name, game)  # be named)
+    from tarock_logs.rules import games, get_engine
+
+    for game in games():
+        engine = get_engine(game)
+        assert engine is not None
+        terms = engine.terms()
+        assert terms.kontra_levels and terms.trula and terms.pass_words, game
+        assert text.kontra_name(1, game) == terms.kontra_levels[0]

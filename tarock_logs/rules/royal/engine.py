@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, HandScore, Ruleset
-from tarock_logs.rules.royal.catalogue import Catalogue
+from tarock_logs.rules.base import Code, GameEngine, GameTerms, HandScore, Ruleset
+from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
 from tarock_logs.rules.royal.rulesets import (
@@ -24,6 +25,26 @@ from tarock_logs.rules.royal.rulesets import (
 from tarock_logs.rules.royal.scoring import implied_consolation
 from tarock_logs.rules.royal.session import RoyalSession, match_result
 from tarock_logs.rules.royal.tricks import trick_winner as royal_trick_winner
+
+
+@cache
+def _terms() -> GameTerms:
+    """The game's terms, the item names from the built-in catalogue (built on first use)."""
+    names: dict[str, str] = {}
+    for item_id, item in builtin_catalogue().items.items():
+        n = item.names
+        names[item_id] = n.get("de") or n.get("hu") or n.get("en") or item_id
+    return GameTerms(
+        language="de",
+        tarok="Tarock",
+        trula={"T22": "Sküs", "T21": "Mond", "T1": "Pagat"},
+        contracts=names,
+        bonuses=names,
+        melds=names,
+        kontra_levels=("Kontra", "Rekontra", "Subkontra", "Mordkontra"),
+        pass_words={"": "Weiter"},
+    )
+
 
 #: item names of the score that are no catalogue item
 STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
@@ -78,6 +99,12 @@ class RoyalEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def terms(self) -> GameTerms:
+        """Royal Tarock's terms: the items (*Meldungen*, *Schlemme*) by the names of the
+        built-in catalogue (German first, then Hungarian, then English); *Kontra, Rekontra,
+        Subkontra, Mordkontra*; *Sküs, Mond, Pagat*; a pass is *Weiter*."""
+        return _terms()
 
     def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
         """The strongest tarock, else the strongest card of the led suit (no contract changes

@@ -525,15 +525,21 @@ class RoyalHand(HandState):
         legal = ", ".join(sort_cards(list(j.legal), "royal"))
         if card not in j.suit_legal:
             led = trick[0][1][0]
-            if any(c[0] == led for c in self.held[seat]):
+            same = sort_cards([c for c in self.held[seat] if c[0] == led], "royal")
+            if same:
                 need = f"{_SUIT_NAMES[led]} must be followed"
+                facts = {"need": "follow", "led": led, "held": same}
             else:
                 need = f"void in {_SUIT_NAMES[led]}, he must play a tarock"
+                taroks = sort_cards([c for c in self.held[seat] if c[0] == "T"], "royal")
+                facts = {"need": "trump", "led": led, "held": taroks}
             return self._v(
                 "play.illegal_card",
                 f"{self.who(seat)} played {card} in trick {trick_no}: {need} (legal: {legal})",
                 seat,
                 card=card,
+                legal=sort_cards(list(j.legal), "royal"),
+                **facts,
             )
         if j.due_now:
             return self._v(

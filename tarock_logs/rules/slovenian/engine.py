@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Action, Code, DealShape, FactTerms, GameEngine, Ruleset
+from tarock_logs.rules.base import (
+    Action,
+    Code,
+    DealShape,
+    FactTerms,
+    GameEngine,
+    GameTerms,
+    Ruleset,
+)
 from tarock_logs.rules.slovenian import tournament
 from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.slovenian.contracts import Rules
@@ -17,6 +25,23 @@ from tarock_logs.rules.slovenian.tricks import winner_index
 
 #: the talon: six cards at every table (spec 3.4)
 TALON_SIZE = 6
+
+_TERMS = GameTerms(
+    language="sl",
+    trula={"T22": "škis", "T21": "mond", "T1": "pagat"},
+    contracts={
+        "klop": "klop", "three": "tri", "two": "dva", "one": "ena", "solo_three": "solo tri",
+        "solo_two": "solo dva", "solo_one": "solo ena", "berac": "berač",
+        "solo_brez": "solo brez", "odprti_berac": "odprti berač",
+        "barvni_valat": "barvni valat", "valat": "valat",
+    },
+    bonuses={
+        "trula": "trula", "kralji": "kralji", "pagat_ultimo": "pagat ultimo",
+        "kralj_ultimo": "kralj ultimo", "valat": "valat", "barvni_valat": "barvni valat",
+    },
+    kontra_levels=("kontra", "rekontra", "subkontra", "mordkontra"),
+    pass_words={"bidding": "naprej", "announcements": "v redu"},
+)  # fmt: skip
 
 
 class SlovenianEngine(GameEngine):
@@ -53,6 +78,12 @@ class SlovenianEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def terms(self) -> GameTerms:
+        """Slovenian tarok's terms in Slovenian: *klop, tri … berač, valat*; *trula, kralji,
+        pagat ultimo*; *kontra, rekontra, subkontra, mordkontra*; *škis, mond, pagat*; a pass
+        is *naprej* in the bidding and *v redu* in the announcement round."""
+        return _TERMS
 
     def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
         """Spec 8.2: the emperor's trick, else the strongest tarok or card of the led suit; in

@@ -928,11 +928,18 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 card,
                 legal=legal_s,
                 required=why.split(",")[0],
+                need="follow",
                 led=led,
                 held=held,
             )
+        facts: dict[str, Any] = {}
         if why.startswith("trump"):
             req = "a player void in the led suit must play a tarok"
+            facts = {
+                "need": "trump",
+                "led": SUIT[trick[0]],
+                "held": [c for c in sort_cards(hand) if SUIT[c] == "T"],
+            }
         else:
             req = "not a legal card"
         return self._v(
@@ -942,6 +949,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             card,
             legal=legal_s,
             required=why,
+            **facts,
         )
 
     def _complete_trick(self) -> bool:

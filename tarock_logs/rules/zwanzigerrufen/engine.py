@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, Ruleset
+from tarock_logs.rules.base import Code, GameEngine, GameTerms, Ruleset
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
@@ -21,6 +21,20 @@ from tarock_logs.rules.zwanzigerrufen.rulesets import (
 )
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner_index
+
+_TERMS = GameTerms(
+    language="de",
+    tarok="Tarock",
+    trula={"T22": "Sküs", "T21": "Mond", "T1": "Pagat"},
+    contracts={"normal": "normal game", "farbensolo": "Farbensolo", "solo": "Solo"},
+    bonuses={
+        "absolut": "Absolut", "pagat": "Pagat Ultimo", "pagat_ultimo": "Pagat Ultimo",
+        "valat": "Valat", "trull": "Trull", "four_kings": "Vier Könige",
+        "mondfang": "Mondfang",
+    },
+    kontra_levels=("Kontra", "Retour", "Supra", "Resupra"),
+    pass_words={"": "weiter"},
+)  # fmt: skip
 
 
 class ZwanzigerrufenEngine(GameEngine):
@@ -39,6 +53,12 @@ class ZwanzigerrufenEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def terms(self) -> GameTerms:
+        """Zwanzigerrufen's terms in German: *Farbensolo, Solo*; *Absolut, Pagat Ultimo,
+        Valat, Trull, Vier Könige*; *Kontra, Retour, Supra, Resupra*; *Sküs, Mond, Pagat*;
+        a pass is *weiter*."""
+        return _TERMS
 
     def trick_winner(self, cards: Sequence[tuple[int, str]], contract: str | None) -> int | None:
         """Spec 6: the Märchenstich, else the strongest tarock or card of the led suit; in a

@@ -755,24 +755,34 @@ class ZRHand(HandState):
             )
         led = st.trick[0][1]
         hand = st.hands[seat]
+        taroks = [c for c in hand if c.startswith("T")]
+        # the structured facts (``need``: follow, trump or suit; ``led``: the led suit, T for
+        # a tarock; ``held``: the held cards that show the breach)
+        facts: dict[str, Any]
         if led.startswith("T"):
-            why = f"a tarock was led and he holds {' '.join(c for c in hand if c.startswith('T'))}"
+            why = f"a tarock was led and he holds {' '.join(taroks)}"
+            facts = {"need": "follow", "led": "T", "held": taroks}
         else:
             suit = _SUIT_NAMES[led[0]]
             same = [c for c in hand if c[0] == led[0] and not c.startswith("T")]
             if same:
                 why = f"{suit} must be followed (holds {' '.join(same)})"
+                facts = {"need": "follow", "led": led[0], "held": same}
             elif self._contract(st) == FARBENSOLO and (
                 self.opts["farbensolo_tarock_compulsion"] == "suit_first"
             ):
                 why = f"void in {suit}, he must play a card of another suit ({' '.join(legal)})"
+                facts = {"need": "suit", "led": led[0], "held": list(legal)}
             else:
-                why = (
-                    f"void in {suit}, he must play a tarock "
-                    f"(holds {' '.join(c for c in hand if c.startswith('T'))})"
-                )
+                why = f"void in {suit}, he must play a tarock (holds {' '.join(taroks)})"
+                facts = {"need": "trump", "led": led[0], "held": taroks}
         return self._v(
-            "play.illegal_card", f"{who} played {card}: {why}", seat=seat, card=card, legal=legal
+            "play.illegal_card",
+            f"{who} played {card}: {why}",
+            seat=seat,
+            card=card,
+            legal=legal,
+            **facts,
         )
 
     def _claim(self, st: _State, action: Action) -> list[Violation]:
