@@ -672,7 +672,9 @@ def _hand(
                 facts[key] = s
     if "called" in cols and row.cell(cols["called"]):
         try:
-            facts["called"] = parse_card(row.cell(cols["called"]), sheet.game)
+            facts["called"] = parse_card(
+                row.cell(cols["called"]), sheet.game, sheet.engine.card_names(sheet.ruleset)
+            )
         except CardError:
             row.err(
                 "sheet.cell",
