@@ -385,6 +385,9 @@ class RecordedFacts:
     bonuses: tuple[BonusOutcome, ...] = ()
     kontras: tuple[tuple[str, int, int | None], ...] = ()
     mondfang: tuple[tuple[int, int | None], ...] = ()
+    #: per seat, the consolation (starting score) written on the sheet, where the engine
+    #: cannot know it (Royal Tarock): a claimed value the score is built on
+    consolation: tuple[int, ...] | None = None
 
 
 class FactsNotScored(Exception):

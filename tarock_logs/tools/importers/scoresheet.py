@@ -82,6 +82,20 @@ FACT_COLUMNS: tuple[str, ...] = (
     "renons",
     "notes",
 )
+#: columns only some games' sheets have: Zwanzigerrufen's double-round marker
+_GAME_COLUMNS: Mapping[str, tuple[str, ...]] = {"zwanzigerrufen": ("double",)}
+#: the suffixes of a player's (Royal Tarock: a pair's) columns, per game
+_SUFFIXES: Mapping[str, tuple[str, ...]] = {
+    "slovenian": ("total", "radelci"),
+    "zwanzigerrufen": ("total",),
+    "royal": ("total", "consolation", "items"),
+}
+#: games whose sheets have a column per pair (``ABFAENGER+EINTREIBER``), not per player
+_PAIR_GAMES = frozenset({"royal"})
+#: games whose sheet has no contract column (every game is played the same way)
+_NO_CONTRACT: Mapping[str, str] = {"royal": "game"}
+#: the double-round marker: ``x2``, ``×4``, ``2``, or stars (``*`` ×2, ``**`` ×4)
+_DOUBLE_RE = re.compile(r"^(?:[x×*]?\s*(?P<r>\d{1,3})|(?P<stars>\*+))$")
 _META_KEYS = frozenset(
     {
         "game",
@@ -395,9 +409,15 @@ def _header(
         out.errors.append(SheetError("sheet.empty", "no header row", name))
         return None
     line, header = rows[0]
-    known = {c: c for c in FACT_COLUMNS} | {b: b for b in terms.bonuses}
-    for b in terms.bonuses:
-        known[_fold(bonus_name(b, game))] = b
+    pairs = game in _PAIR_GAMES
+    known = {c: c for c in FACT_COLUMNS + _GAME_COLUMNS.get(game, ())}
+    if pairs:  # a pair's items are one cell per pair (``NAME+NAME items``), not a column each
+        known["game"] = "hand"
+    else:
+        known |= {b: b for b in terms.bonuses}
+        for b in terms.bonuses:
+            known[_fold(bonus_name(b, game))] = b
+    suffixes = _SUFFIXES.get(game, ("total",))
     columns: list[_Column] = []
     players: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -418,8 +438,19 @@ def _header(
             kind = "bonus" if col in terms.bonuses else col
             columns.append(_Column(kind, h, i, bonus=col if kind == "bonus" else None))
             continue
-        for suffix in ("total", "radelci"):
+        for suffix in ("total", "radelci", "consolation", "items"):
             if key.endswith(" " + suffix):
+                if suffix not in suffixes:
+                    out.errors.append(
+                        SheetError(
+                            "sheet.column",
+                            f"column {h!r}: a {game} sheet has no {suffix} column",
+                            name,
+                            line,
+                            h,
+                        )
+                    )
+                    break
                 pending.append((i, h, suffix))
                 break
         else:
@@ -435,16 +466,40 @@ def _header(
                     )
                 )
                 continue
-            m_id = _ID_RE.match(h)
-            pname, pid = (m_id["name"], m_id["id"].strip()) if m_id else (h, _slug(h))
-            players.append((pid, pname))
-            columns.append(_Column("written", h, i, seat=len(players) - 1))
+            if pairs:
+                members = [x.strip() for x in h.split("+")]
+                if len(members) != 2 or not all(members):
+                    out.errors.append(
+                        SheetError(
+                            "sheet.header",
+                            f"column {h!r}: a {game} sheet has a column per pair, "
+                            "ABFAENGER+EINTREIBER (e.g. 'Anna+Bela')",
+                            name,
+                            line,
+                            h,
+                        )
+                    )
+                    continue
+            else:
+                members = [h]
+            for member in members:
+                m_id = _ID_RE.match(member)
+                pname, pid = (m_id["name"], m_id["id"].strip()) if m_id else (member, _slug(member))
+                players.append((pid, pname))
+            columns.append(_Column("written", h, i, seat=len(players) - len(members)))
+    written = {_fold(c.header): c.seat for c in columns if c.kind == "written"}
     for i, h, suffix in pending:
         base = h[: -len(suffix)].strip()
-        seat = next(
-            (s for s, (pid, pn) in enumerate(players) if _fold(base) in (_fold(pn), _fold(pid))),
-            None,
-        )
+        seat = written.get(_fold(base)) if pairs else None
+        if not pairs:
+            seat = next(
+                (
+                    s
+                    for s, (pid, pn) in enumerate(players)
+                    if _fold(base) in (_fold(pn), _fold(pid))
+                ),
+                None,
+            )
         if seat is None:
             out.errors.append(
                 SheetError(
@@ -453,7 +508,8 @@ def _header(
             )
             continue
         columns.append(_Column(suffix, h, i, seat=seat))
-    missing = [c for c in ("hand", "contract") if c not in {col.kind for col in columns}]
+    required = ("hand",) if game in _NO_CONTRACT else ("hand", "contract")
+    missing = [c for c in required if c not in {col.kind for col in columns}]
     if missing or not players:
         what = f"no {' or '.join(repr(c) for c in missing)} column" if missing else "no player"
         hint = " (is the file comma-separated?)" if len(header) == 1 else ""
