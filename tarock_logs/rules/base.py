@@ -710,6 +710,12 @@ class GameEngine(ABC):
         :meth:`SessionState.score_facts` raises). Default: None."""
         return None
 
+    def zero_sum(self, ruleset: Ruleset) -> bool:
+        """Whether every hand's scores sum to 0 under ``ruleset`` (each point one player wins,
+        another pays): the audit then checks a recorded hand's scores add up to 0. Default:
+        False (the game does not say)."""
+        return False
+
     def implied_claims(
         self, ruleset: Ruleset, score: HandScore, recorded_totals: Sequence[int]
     ) -> Mapping[str, tuple[int | None, ...]]:

@@ -19,7 +19,7 @@ from tarock_logs.rules.zwanzigerrufen.rulesets import (
     glatzen_names,
     normalize_options,
 )
-from tarock_logs.rules.zwanzigerrufen.scoring import FACT_BONUSES
+from tarock_logs.rules.zwanzigerrufen.scoring import FACT_BONUSES, KONTRA_TARGETS
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 from tarock_logs.rules.zwanzigerrufen.tricks import FARBENSOLO, NORMAL, SOLO
 from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner_index
@@ -61,6 +61,11 @@ class ZwanzigerrufenEngine(GameEngine):
         """A fresh session, or one resumed from ``initial`` (a previous ``carry()``)."""
         return ZRSession(ruleset, table_size, initial)
 
+    def zero_sum(self, ruleset: Ruleset) -> bool:
+        """§7.6 invariant 1: the four deal scores sum to 0 (each player settles with the
+        others, §7.4), under every option."""
+        return True
+
     def fact_terms(self, ruleset: Ruleset) -> FactTerms:
         """A deal recorded as facts (the club's running sheet): the three contracts, the five
         bonuses of §7.2 (the Mondfang is its own fact) and Kontra on the game or a bonus that
@@ -68,7 +73,7 @@ class ZwanzigerrufenEngine(GameEngine):
         return FactTerms(
             contracts=(NORMAL, FARBENSOLO, SOLO),
             bonuses=FACT_BONUSES,
-            kontra_targets=("game", "valat", "absolut", "pagat"),
+            kontra_targets=KONTRA_TARGETS,
         )
 
     def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:

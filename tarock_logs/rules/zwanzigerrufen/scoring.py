@@ -404,6 +404,8 @@ def _cp(cp_d: int, cp_f: int, per_seat: list[int], tricks_d: int) -> dict[str, A
 
 #: the bonuses a hand recorded as facts may name (§7.2), in item order
 FACT_BONUSES = ("valat", "absolut", "pagat", "trull", "four_kings")
+#: what a Kontra may be given on (§4.5 K1): the game, or a bonus that can be announced
+KONTRA_TARGETS = ("game", "valat", "absolut", "pagat")
 
 
 class FactsError(ValueError):
@@ -454,8 +456,11 @@ def score_from_facts(
     )
     levels: dict[str, int] = {}
     for target, level, _seat in kontras:
-        if target != "game" and target not in FACT_BONUSES:
-            raise FactsError(f"a Kontra on {target!r}: the game or a bonus ({FACT_BONUSES})")
+        if target not in KONTRA_TARGETS:
+            raise FactsError(
+                f"a Kontra on {target!r}: on the game or an announced bonus "
+                f"({', '.join(KONTRA_TARGETS)}, §4.5 K1)"
+            )
         levels[target] = max(levels.get(target, 0), int(level))
 
     def mult(k: int, s: int) -> tuple[int, str]:
@@ -478,6 +483,9 @@ def score_from_facts(
             raise FactsError(f"{bonus} is recorded twice for the {side}")
         seen.add((bonus, side))
     announced = {b: side_of[s] for b, s, ann, _ in bonuses if ann}
+    for target in levels:
+        if target != "game" and target not in announced:
+            raise FactsError(f"a Kontra on {target}, which was not announced (§4.5 K1)")
     for b, _s, ann, _ in bonuses:
         if ann and b in ("trull", "four_kings"):
             raise FactsError(f"{b} cannot be announced (§4.4): it is a card bonus, claimed")
