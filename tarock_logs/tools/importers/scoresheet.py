@@ -15,6 +15,11 @@ the radelci, and the placement points under the last hand. The layout is documen
   (radelci after the hand); ``NAME (id)`` gives a player's id;
 * one row per hand; a row whose ``hand`` is ``placement`` gives the placement points.
 
+The same layout carries the Zwanzigerrufen running sheet (no radelci; a ``double`` column for
+the double-round marker) and the Royal Tarock match sheet (a column per pair,
+``ABFAENGER+EINTREIBER``, with ``PAIR items`` and ``PAIR consolation``; no contract column; a
+``result`` row with the match result).
+
 Bad cells (an unknown contract, a player not at the table, a non-number ...) are reported
 one by one with their line and column, and only their row is left out: the rest of the sheet
 is imported. A game whose engine cannot score hands from facts is refused as a whole.
