@@ -287,7 +287,7 @@ class Entry:
             if not tok:
                 continue
             try:
-                card = parse_card(tok, self.game)
+                card = parse_card(tok, self.game, self.engine.card_names(self.ruleset_obj))
             except CardError:
                 problems.append(f"{tok!r} is not a card of the {self.game} pack")
                 continue

@@ -393,6 +393,12 @@ class Facts(_Model):
     bonuses: list[BonusFact] = Field(default_factory=list)
     kontras: list[KontraFact] = Field(default_factory=list)
     mondfang: list[MondfangFact] = Field(default_factory=list)
+    consolation: list[Score] | None = Field(
+        None,
+        description="Royal Tarock: the consolation (starting score) each seat's pair was "
+        "written, one value per seat; its formula is unknown, so the sheet's value is a claim",
+        json_schema_extra=SINCE_1_1,
+    )
 
 
 # --------------------------------------------------------------------------- results

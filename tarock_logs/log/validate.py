@@ -33,7 +33,7 @@ import orjson
 from pydantic import ValidationError
 
 from tarock_logs import _native
-from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
+from tarock_logs.cards import PACKS, CardError, normalize_token, sort_cards
 from tarock_logs.log.decode import NO_DEFECTS, JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
@@ -806,17 +806,14 @@ class _Validator:
         mapped = rules.card_names.get(key)
         if mapped is not None:
             return mapped
-        if rules.card_names and key in CARDS and key not in rules.pack_set:
-            canon = key  # a physical card that is not one of this ruleset's named cards
-        else:
-            try:
-                canon = normalize_token(tok, game)
-            except CardError:
-                self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
-                         hand=number, action=action, into=errs)  # fmt: skip
-                return tok
-            if canon in rules.pack_set:
-                return canon
+        try:  # a physical card outside the ruleset's named cards stays itself: not in the pack
+            canon = normalize_token(tok, game, rules.card_names)
+        except CardError:
+            self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
+                     hand=number, action=action, into=errs)  # fmt: skip
+            return tok
+        if canon in rules.pack_set:
+            return canon
         self.err("card.not_in_pack", f"{tok!r} ({canon}) is a card, but the {game} pack "
                  "does not have it", path, hand=number, action=action, into=errs)  # fmt: skip
         return tok

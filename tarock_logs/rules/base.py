@@ -385,6 +385,9 @@ class RecordedFacts:
     bonuses: tuple[BonusOutcome, ...] = ()
     kontras: tuple[tuple[str, int, int | None], ...] = ()
     mondfang: tuple[tuple[int, int | None], ...] = ()
+    #: per seat, the consolation (starting score) written on the sheet, where the engine
+    #: cannot know it (Royal Tarock): a claimed value the score is built on
+    consolation: tuple[int, ...] | None = None
 
 
 class FactsNotScored(Exception):
@@ -768,6 +771,12 @@ class GameEngine(ABC):
         ``ruleset``; None when the engine cannot score hands from facts (then
         :meth:`SessionState.score_facts` raises). Default: None."""
         return None
+
+    def zero_sum(self, ruleset: Ruleset) -> bool:
+        """Whether every hand's scores sum to 0 under ``ruleset`` (each point one player wins,
+        another pays): the audit then checks a recorded hand's scores add up to 0. Default:
+        False (the game does not say)."""
+        return False
 
     def implied_claims(
         self, ruleset: Ruleset, score: HandScore, recorded_totals: Sequence[int]

@@ -125,8 +125,6 @@ class TestBadCells:
     @pytest.mark.parametrize(
         ("meta", "code", "words"),
         [
-            ("# game: royal\n", "sheet.game", "cannot score hands recorded as facts"),
-            ("# game: zwanzigerrufen\n", "sheet.game", "cannot score hands recorded as facts"),
             ("# game: chess\n", "sheet.game", "unknown game"),
             ("# game: slovenian\n# ruleset: openspiel\n", "sheet.game", "openspiel-2.0"),
             ("# colour: red\n", "sheet.meta", "unknown key 'colour'"),

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, GameTerms, HandScore, Ruleset
+from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, HandScore, Ruleset
 from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
@@ -159,6 +159,17 @@ class RoyalEngine(GameEngine):
             return {}
         options = normalize_options(ruleset.options)
         return {"consolation": implied_consolation(score, recorded_totals, options)}
+
+    def fact_terms(self, ruleset: Ruleset) -> FactTerms:
+        """A game recorded as facts (the match sheet): no contracts (every game is ``game``),
+        the catalogue's items as the bonuses (Meldungen, Schlemme, silent premiums, trophies;
+        a user catalogue's too), and contras on the items that may be contra'd."""
+        cat: Catalogue = options_of(ruleset).catalogue
+        return FactTerms(
+            contracts=("game",),
+            bonuses=tuple(cat.items),
+            kontra_targets=tuple(i.id for i in cat.items.values() if i.contra_allowed),
+        )
 
     def session_notes(self, ruleset: Ruleset, carry: Mapping[str, Any]) -> list[str]:
         """§7.2: the match result divides the sum by the match length; a match of fewer games

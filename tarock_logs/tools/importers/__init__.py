@@ -50,9 +50,11 @@ IMPORTERS: dict[str, Importer] = {
         "(docs/importers.md)",
         carries="per hand the contract, declarer, partner, called card, won or lost, card "
         "points or difference, bonuses, kontras, mondfang, renons, the points written, "
-        "running totals and radelci; placement points; event, round and table",
+        "running totals and radelci; placement points; event, round and table; "
+        "Zwanzigerrufen running sheets (double-round markers) and Royal Tarock match sheets "
+        "(per pair: items, consolation, game value, running sum; the match result)",
         cannot_carry="the cards and the play (hands are facts only: legality not checked); "
-        "Zwanzigerrufen and Royal Tarock sheets (their engines cannot score from facts yet)",
+        "the value of a Royal Tarock item the catalogue does not know (reported, not guessed)",
         module="tarock_logs.tools.importers.scoresheet",
     ),
 }
