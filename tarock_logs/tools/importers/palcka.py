@@ -618,7 +618,9 @@ def _public(view: _View) -> list[tuple[Any, ...]]:
 
 def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Reject]]:
     rejects: list[Reject] = []
-    base = max(views, key=lambda v: (bool(v.players), len(v.events)))
+    # the game's record is the one most views show alike (a tie: the first file's)
+    signatures = [orjson.dumps([v.players, _public(v)], default=str) for v in views]
+    base = views[max(range(len(views)), key=lambda k: (signatures.count(signatures[k]), -k))]
     merged = [base]
     for v in views:
         if v is base:

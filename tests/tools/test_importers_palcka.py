@@ -1,0 +1,283 @@
+"""``tarock import palcka``: Palčka's message lists (merged per game) and game logs → sessions.
+
+``sample_logs/palcka`` is exactly what its script builds; importing it then auditing reports
+exactly what its README lists (the planted arithmetic error, the one-view game ``partial``, the
+bad game-log entry as a located reject); a merged multi-view game replays as a full hand; the
+card ids and the schema's field numbers are Palčka's; a few hundred mutated inputs give only
+sessions or located rejects."""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from tarock_logs.cards import PACKS
+from tarock_logs.cli import app
+from tarock_logs.log.models import SessionAdapter
+from tarock_logs.tools.importers import Reject
+from tarock_logs.tools.importers.palcka import (
+    CARD_IDS,
+    CODES,
+    OPTIONS,
+    RULESET,
+    import_files,
+    message_class,
+)
+from tarock_logs.verdict.replay import replay_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "sample_logs" / "palcka"
+GAMELOG = FOLDER / "malformed" / "PalckaGames" / "gamelog-5d1f0c2e-8a4b-4f3e-9c61-2b7d4e9a0f13.json"
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "make_palcka", ROOT / "scripts" / "make_palcka_samples.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _records() -> list[Path]:
+    return sorted((FOLDER / "messages").glob("*.msgs")) + [GAMELOG]
+
+
+def _sessions(paths: list[Path]) -> dict[str, Any]:
+    res = import_files(paths)
+    return {s["id"]: SessionAdapter.validate_python(s) for s in res.sessions}
+
+
+# --------------------------------------------------------------------------- the format's facts
+
+
+def test_every_palcka_card_id_is_one_card_of_the_pack() -> None:
+    assert len(CARD_IDS) == 54
+    assert sorted(CARD_IDS.values()) == sorted(PACKS["slovenian"])
+    assert CARD_IDS["/pik/kralj"] == "SK" and CARD_IDS["/taroki/skis"] == "T22"
+    assert CARD_IDS["/taroki/pagat"] == "T1" and CARD_IDS["/taroki/mond"] == "T21"
+    assert CARD_IDS["/kara/1"] == "D1" and CARD_IDS["/kriz/10"] == "C10"
+    assert CARD_IDS["/src/pob"] == "HJ" and CARD_IDS["/src/kaval"] == "HN"
+
+
+def test_the_schema_has_palckas_field_numbers() -> None:
+    d = message_class().DESCRIPTOR
+    assert d.fields_by_name["player_id"].number == 2
+    assert d.fields_by_name["licitiranje"].number == 11
+    assert d.fields_by_name["card"].number == 12 and d.fields_by_name["results"].number == 19
+    assert d.fields_by_name["predictions"].number == 23 and d.fields_by_name["stash"].number == 27
+    results_user = d.fields_by_name["results"].message_type.fields_by_name["user"].message_type
+    assert results_user.fields_by_name["razlika"].number == 7
+    assert results_user.fields_by_name["radelc"].number == 21
+    predictions = d.fields_by_name["predictions"].message_type
+    assert predictions.fields_by_name["igra_kontra"].number == 14
+    assert predictions.fields_by_name["gamemode"].number == 22
+
+
+# --------------------------------------------------------------------------- the samples
+
+
+def test_the_folder_is_exactly_what_its_script_builds() -> None:
+    mod = _script()
+    built = mod.build()
+    on_disk = {
+        p.relative_to(FOLDER).as_posix(): p.read_bytes()
+        for p in FOLDER.rglob("*")
+        if p.is_file() and p.name not in ("README.md", "palcka.jsonl")
+    }
+    assert built == on_disk
+    jsonl, rejects = mod.import_folder(FOLDER)
+    assert jsonl == (FOLDER / "palcka.jsonl").read_bytes()
+    assert len(rejects) == 1
+
+
+def test_import_then_audit_reports_exactly_what_the_readme_lists() -> None:
+    runner = CliRunner()
+    out = FOLDER / "palcka.jsonl"
+    r = runner.invoke(app, ["import", "palcka", *map(str, _records()), "-o", "-"])
+    assert r.exit_code == 1  # one record rejected
+    assert r.stdout.encode() == out.read_bytes()
+    assert r.stderr.splitlines()[0] == (
+        f"{GAMELOG}:25: field 'actionType': palcka.record: missing or of the wrong type: "
+        "['actionType']"
+    )
+    assert "palcka: 10 file(s), 4 game(s) imported (1 partial), 1 record(s) rejected" in r.stderr
+    a = runner.invoke(app, ["audit", str(out), "--format", "jsonl"])
+    assert a.exit_code == 1
+    hands = {
+        rec["session"]: rec
+        for rec in map(json.loads, a.stdout.splitlines())
+        if rec.get("record") == "hand"
+    }
+    gamelog_id = "palcka-5d1f0c2e-8a4b-4f3e-9c61-2b7d4e9a0f13"
+    assert set(hands) == {"palcka-game-a", "palcka-game-b", "palcka-game-c", gamelog_id}
+    assert all(h["legal"] for h in hands.values())
+    findings = {s: [(f["code"], f["severity"]) for f in h["findings"]] for s, h in hands.items()}
+    assert findings["palcka-game-a"] == [] and hands["palcka-game-a"]["verification"] == "verified"
+    b = hands["palcka-game-b"]
+    assert findings["palcka-game-b"] == [("score.total_differs", "error")] * 2
+    side = sorted({b["declarer"], b["partner"]})
+    assert [
+        (d["item"], d["seat"], d["recorded"] - d["recomputed"]) for d in b["discrepancies"]
+    ] == [("total", s, 10) for s in side]
+    assert findings["palcka-game-c"] == [] and hands["palcka-game-c"]["verification"] == "partial"
+    assert findings[gamelog_id] == [] and hands[gamelog_id]["verification"] == "partial"
+    assert any("no recorded result" in u for u in hands[gamelog_id]["unverified"])
+
+
+def test_a_merged_multi_view_game_replays_as_a_full_hand() -> None:
+    views = sorted((FOLDER / "messages").glob("game-a.*.msgs"))
+    assert len(views) == 4
+    session = _sessions(views)["palcka-game-a"]
+    hand = session.hands[0]
+    assert hand.deal is not None and hand.facts is None and hand.extent == "whole"
+    assert sorted([c for h in hand.deal.hands for c in h] + hand.deal.talon) == sorted(
+        PACKS["slovenian"]
+    )
+    replay = replay_hand(session, 0)
+    assert replay.legal and replay.verified
+    assert sum(1 for a in hand.actions if a.type == "play") == 48
+    assert any(a.type == "announce" for a in hand.actions)
+    assert session.ruleset == RULESET and session.options == OPTIONS
+    assert session.source is not None and session.source.importer == "palcka"
+    assert session.source.original_id == "game-a" and "importer 1" in (
+        session.source.software or ""
+    )
+    # any one view alone is not enough: the hand is facts, partial, saying what is unknown
+    alone = _sessions(views[:1])["palcka-game-a"].hands[0]
+    assert alone.deal is None and alone.facts is not None and alone.extent == "partial"
+    assert alone.notes is not None and alone.notes.count("the cards of seat") == 3
+    assert alone.result is not None and hand.result is not None
+    assert (alone.result.scores, alone.result.items) == (hand.result.scores, hand.result.items)
+    assert hand.result.radelci_after == [0, 0, 0, 0]  # every view's own radelci, merged
+    assert alone.result.radelci_after is None
+
+
+def test_one_view_gives_facts_that_score_as_recorded() -> None:
+    session = _sessions(sorted((FOLDER / "messages").glob("game-c.*.msgs")))["palcka-game-c"]
+    hand = session.hands[0]
+    assert hand.facts is not None and hand.extent == "partial" and session.format_version == "1.1"
+    assert hand.facts.contract in ("three", "two", "one") and hand.facts.won is not None
+    assert hand.facts.declarer is not None and hand.facts.called is not None
+    assert hand.notes is not None and "not known from the records" in hand.notes
+    assert hand.result is not None and hand.result.radelci_after is None  # one view: one seat's
+
+
+def test_views_that_disagree_are_left_out_as_located_rejects(tmp_path: Path) -> None:
+    src = sorted((FOLDER / "messages").glob("game-a.*.msgs"))
+    for p in src:
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    other = sorted((FOLDER / "messages").glob("game-b.*.msgs"))[0]
+    (tmp_path / ("game-a.intruder" + ".msgs")).write_bytes(other.read_bytes())
+    res = import_files(sorted(tmp_path.iterdir()))
+    assert [(Path(r.file).name, r.code) for r in res.rejects] == [
+        ("game-a.intruder.msgs", "palcka.views_disagree")
+    ]
+    assert len(res.sessions) == 1 and "deal" in res.sessions[0]["hands"][0]
+
+
+def test_bad_records_are_located_rejects(tmp_path: Path) -> None:
+    view = json.loads(sorted((FOLDER / "messages").glob("game-a.*.msgs"))[0].read_text())
+    msg = message_class()
+    bad_card = msg(player_id="x")
+    bad_card.card.id = "/pik/as"
+    bad_card.card.send.SetInParent()
+    view[3] = "not base64!"
+    view[4] = base64.b64encode(b"\xff\xff\xff").decode()
+    view[5] = base64.b64encode(bad_card.SerializeToString()).decode()
+    f = tmp_path / "g.p1.msgs"
+    f.write_text(json.dumps(view))
+    res = import_files([f])
+    assert [(r.record, r.field, r.code) for r in res.rejects] == [
+        (4, None, "palcka.base64"),
+        (5, None, "palcka.protobuf"),
+        (6, "card.id", "palcka.card"),
+    ]
+    (tmp_path / "empty.msgs").write_text("{}")
+    (tmp_path / "junk.msgs").write_bytes(b"\x00\x01")
+    res = import_files([tmp_path / "empty.msgs", tmp_path / "junk.msgs"])
+    assert [(Path(r.file).name, r.record, r.code) for r in res.rejects] == [
+        ("empty.msgs", 1, "palcka.file"),
+        ("junk.msgs", 1, "palcka.file"),
+    ]
+    assert res.sessions == []
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    r = CliRunner().invoke(app, ["import", "palcka", str(tmp_path / "none.msgs")])
+    assert r.exit_code == 2
+    r = CliRunner().invoke(app, ["import", "palcka", str(GAMELOG), "-o", str(tmp_path / "x.txt")])
+    assert r.exit_code == 2
+
+
+# --------------------------------------------------------------------------- fuzz
+
+
+def _mutate(rng: random.Random, data: bytes) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        op = rng.randrange(3)
+        i = rng.randrange(len(b)) if b else 0
+        if op == 0 and b:
+            b[i] = rng.randrange(256)
+        elif op == 1 and b:
+            del b[i : i + rng.randint(1, 40)]
+        else:
+            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 5)))
+    return bytes(b)
+
+
+def _mutate_record(rng: random.Random, view: list[Any]) -> list[Any]:
+    """A message list with one record's protobuf bytes mutated (valid base64 and JSON)."""
+    out = list(view)
+    k = rng.randrange(len(out))
+    raw = base64.b64decode(out[k])
+    out[k] = base64.b64encode(_mutate(rng, raw)).decode()
+    return out
+
+
+def _mutate_entry(rng: random.Random, log: list[Any]) -> list[Any]:
+    out = [dict(e) for e in log]
+    e = out[rng.randrange(len(out))]
+    key = rng.choice(list(e))
+    e[key] = rng.choice([None, -7, 99, "", "/pik/as", ["/x"], True, "16", e.get("card")])
+    return out
+
+
+def test_a_few_hundred_mutated_inputs_give_sessions_or_located_rejects(tmp_path: Path) -> None:
+    rng = random.Random(35)
+    views = sorted((FOLDER / "messages").glob("game-a.*.msgs"))
+    texts = [p.read_bytes() for p in views]
+    lists = [json.loads(t) for t in texts]
+    log = json.loads(GAMELOG.read_text())
+    outcomes = {"sessions": 0, "rejects": 0}
+    for n in range(300):
+        d = tmp_path / str(n)
+        d.mkdir()
+        kind = n % 3
+        for k, p in enumerate(views):
+            if kind == 0 and k == n % 4:
+                data = _mutate(rng, texts[k])
+            elif kind == 1 and k == n % 4:
+                data = json.dumps(_mutate_record(rng, lists[k])).encode()
+            else:
+                data = texts[k]
+            (d / p.name).write_bytes(data)
+        if kind == 2:
+            (d / GAMELOG.name).write_text(json.dumps(_mutate_entry(rng, log)))
+        res = import_files(sorted(d.iterdir()))
+        for s in res.sessions:
+            SessionAdapter.validate_python(s)
+        for r in res.rejects:
+            assert isinstance(r, Reject) and r.code in CODES and r.record >= 1
+            assert Path(r.file).parent == d
+        outcomes["sessions"] += len(res.sessions)
+        outcomes["rejects"] += len(res.rejects)
+    assert outcomes["sessions"] > 0 and outcomes["rejects"] > 0
