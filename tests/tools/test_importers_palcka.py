@@ -210,6 +210,44 @@ def test_bad_records_are_located_rejects(tmp_path: Path) -> None:
     assert res.sessions == []
 
 
+def test_a_game_log_whose_talon_is_bad_rejects_the_talon_and_keeps_the_game(
+    tmp_path: Path,
+) -> None:
+    log = json.loads(GAMELOG.read_text())
+    opened = next(k for k, e in enumerate(log) if e["actionType"] == 6)
+    taken = next(k for k, e in enumerate(log) if e["actionType"] == 7)
+    log[opened]["action"] = 0  # groups of no cards
+    f = tmp_path / GAMELOG.name
+    f.write_text(json.dumps(log))
+    res = import_files([f])
+    assert [(r.record, r.field, r.code) for r in res.rejects] == [
+        (opened + 1, "additionalData", "palcka.card"),
+        (taken + 1, "card", "palcka.talon"),
+        (25, "actionType", "palcka.record"),
+    ]
+    (session,) = res.sessions
+    hand = session["hands"][0]
+    assert "deal" not in hand and hand["extent"] == "partial"
+    assert hand["notes"] == "not known from the records: the talon's groups or the group taken"
+
+
+def test_a_bid_or_card_of_nobody_at_the_table_rejects_the_game(tmp_path: Path) -> None:
+    msg = message_class()
+    src = sorted((FOLDER / "messages").glob("game-a.*.msgs"))[0]
+    view = json.loads(src.read_text())
+    nobody = msg()  # a bid without player_id
+    nobody.licitiranje.type = -1
+    at = next(
+        k for k, b in enumerate(view) if msg.FromString(base64.b64decode(b)).HasField("licitiranje")
+    )
+    view.insert(at, base64.b64encode(nobody.SerializeToString()).decode())
+    f = tmp_path / "g.p1.msgs"
+    f.write_text(json.dumps(view))
+    res = import_files([f])
+    assert res.sessions == []
+    assert [(r.record, r.code) for r in res.rejects] == [(at + 1, "palcka.player")]
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["import", "palcka", str(tmp_path / "none.msgs")])
     assert r.exit_code == 2
@@ -277,6 +315,7 @@ def test_a_few_hundred_mutated_inputs_give_sessions_or_located_rejects(tmp_path:
             SessionAdapter.validate_python(s)
         for r in res.rejects:
             assert isinstance(r, Reject) and r.code in CODES and r.record >= 1
+            assert not r.message.startswith(("not converted", "not read")), r  # no exception
             assert Path(r.file).parent == d
         outcomes["sessions"] += len(res.sessions)
         outcomes["rejects"] += len(res.rejects)

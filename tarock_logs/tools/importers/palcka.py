@@ -492,7 +492,7 @@ def _read_gamelog(view: _View, items: list[Any]) -> None:
             view.events.append(_Event("call", who, i, token))
         elif t == 6:
             cards = [card_token(c) if isinstance(c, str) else None for c in e["additionalData"]]
-            if any(c is None for c in cards) or e["action"] not in (1, 2, 3):
+            if any(c is None for c in cards) or len(cards) != 6 or e["action"] not in (1, 2, 3):
                 view.reject(i, "additionalData", "palcka.card", "the talon is not six cards")
                 continue
             talon = [c for c in cards if c]
@@ -501,8 +501,8 @@ def _read_gamelog(view: _View, items: list[Any]) -> None:
             view.events.append(_Event("talon_groups", who, i, groups))
         elif t == 7:
             picked = [card_token(c) for c in i_card.split(";")] if i_card else []
-            groups = [talon[k : k + group_size] for k in range(0, len(talon), group_size)]
-            if None in picked or picked not in groups:
+            groups = [talon[k : k + group_size] for k in range(0, len(talon), group_size or 6)]
+            if not talon or None in picked or picked not in groups:
                 view.reject(i, "card", "palcka.talon", f"{i_card!r} is no group of the talon")
                 continue
             view.events.append(_Event("talon", who, i, groups.index([c for c in picked if c])))
@@ -570,12 +570,13 @@ def read_view(path: Path, data: bytes | None = None) -> _View:
     if not isinstance(items, list) or not items:
         view.reject(1, None, "palcka.file", "not a non-empty JSON list")
         return view
-    if all(isinstance(x, dict) for x in items) or isinstance(items[0], dict):
-        view.fmt = "gamelog"
-        _read_gamelog(view, items)
-    else:
-        view.fmt = "messages"
-        _read_messages(view, items)
+    gamelog = isinstance(items[0], dict)
+    view.fmt = "gamelog" if gamelog else "messages"
+    try:
+        (_read_gamelog if gamelog else _read_messages)(view, items)
+    except Exception as exc:  # noqa: BLE001 - last line of defence: a bad file, no crash
+        view.fmt = "?"
+        view.reject(1, None, "palcka.file", f"not read: {exc!r}")
     return view
 
 
@@ -592,7 +593,11 @@ def import_files(paths: Sequence[Path]) -> ImportResult:
         key = f"{v.fmt}:{v.game_id}:{p.parent}" if v.fmt == "gamelog" else f"m:{v.game_id}"
         groups.setdefault(key, []).append(v)
     for views in groups.values():
-        session, rejects = _game_session(views)
+        try:
+            session, rejects = _game_session(views)
+        except Exception as exc:  # noqa: BLE001 - last line of defence: a bad game, no crash
+            session = None
+            rejects = [Reject(views[0].file, 1, None, "palcka.game", f"not converted: {exc!r}")]
         out.rejects.extend(rejects)
         if session is not None:
             out.sessions.append(session)
@@ -640,7 +645,8 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
     n = len(base.players)
     events = base.events
     for e in events:
-        if e.player and e.player not in seat and e.kind not in ("radelci",):
+        needed = e.kind in ("bid", "play")  # who bid and who played must be known
+        if (e.player or needed) and e.player not in seat and e.kind != "radelci":
             rejects.append(
                 Reject(base.file, e.record, None, "palcka.player", f"{e.player!r} not at table")
             )
@@ -729,6 +735,11 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
         if len(h) != per_seat:
             unknown.append(f"the cards of seat {s} ({base.players[s][1] or base.players[s][0]})")
     talon: list[str] | None = [c for g in groups for c in g] if groups else None
+    from tarock_logs.rules.slovenian.contracts import CONTRACTS
+
+    exchange = contract in CONTRACTS and CONTRACTS[contract].talon > 0 and declarer is not None
+    if exchange and (groups is None or pick is None):
+        unknown.append("the talon's groups or the group taken")
     if talon is None:
         if contract == "klop":
             unknown.append("the talon's order (klop gives it away card by card)")
