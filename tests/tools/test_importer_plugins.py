@@ -14,12 +14,39 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.cli import app
+from tarock_logs.log.models import SessionAdapter
 from tarock_logs.tools.importers import BUILTINS, ENTRY_POINT_GROUP, Importer, Reject, discover
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PLUGIN = """
-from tarock_logs.tools.importers import Importer
+from tarock_logs.tools.importers import Conversion, Importer, Reject
+
+
+def convert(paths):
+    out = Conversion()
+    for p in paths:
+        for k, line in enumerate(p.read_text().splitlines(), start=1):
+            parts = line.split(",")
+            if len(parts) != 5 or not all(x.lstrip("-").isdigit() for x in parts[1:]):
+                out.rejects.append(Reject(str(p), k, "points", "acme.row", repr(line)))
+                continue
+            out.sessions.append({
+                "format": "tarock-log", "format_version": "1.1", "id": f"acme-{k}",
+                "game": "slovenian", "ruleset": "si-tournament-2021",
+                "players": [{"id": n} for n in ("ana", "bor", "cene", "dani")],
+                "hands": [{"number": 1, "dealer": 3, "extent": "partial",
+                           "facts": {"contract": parts[0], "declarer": 0, "won": True,
+                                     "difference": 0},
+                           "result": {"scores": [int(x) for x in parts[1:]]}}],
+                "source": {"original_id": f"row {k}"},
+            })
+    return out
+
+
+def explode(paths):
+    raise RuntimeError("the ACME parser broke")
+
 
 IMPORTER = Importer(
     name="acme",
@@ -31,6 +58,11 @@ IMPORTER = Importer(
     formats=("acme-xml",),
     games=("slovenian",),
     version="0.3",
+    convert=convert,
+)
+BROKEN = Importer(
+    name="broken", command="x", input="x", carries="x", cannot_carry="x", module="x",
+    convert=explode,
 )
 CLASH = Importer(
     name="openspiel", command="x", input="x", carries="x", cannot_carry="x", module="x"
@@ -114,6 +146,29 @@ def test_a_broken_or_clashing_plugin_is_reported_and_the_list_still_works(
     r = CliRunner().invoke(app, ["import", "--list"])
     assert r.exit_code == 0
     assert "plug-in not loaded: gone" in r.stderr
+
+
+def test_a_plugin_with_convert_runs_as_tarock_import_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install(tmp_path, monkeypatch, "acme = acme_tarock:IMPORTER\nbroken = acme_tarock:BROKEN\n")
+    rows = tmp_path / "club.acme"
+    rows.write_text("three,10,10,0,0\nthree,ten,0,0,0\ntwo,20,0,20,0\n", encoding="utf-8")
+    out = tmp_path / "club.jsonl"
+    r = CliRunner().invoke(app, ["import", "acme", str(rows), "-o", str(out)])
+    assert r.exit_code == 1, r.output  # one row rejected
+    assert r.stderr.splitlines()[0] == f"{rows}:2: field 'points': acme.row: 'three,ten,0,0,0'"
+    assert "acme: 1 file(s), 2 session(s) imported, 1 record(s) rejected" in r.stderr
+    sessions = [SessionAdapter.validate_json(line) for line in out.read_text().splitlines()]
+    assert [s.id for s in sessions] == ["acme-1", "acme-3"]
+    assert all(s.source is not None and s.source.importer == "acme" for s in sessions)
+    assert sessions[0].source is not None and sessions[0].source.original_id == "row 1"
+    r = CliRunner().invoke(app, ["import", "broken", str(rows)])
+    assert r.exit_code == 3 and "importer broken failed: RuntimeError" in r.stderr
+    r = CliRunner().invoke(app, ["import", "acme", str(tmp_path / "none.acme")])
+    assert r.exit_code == 2
+    r = CliRunner().invoke(app, ["import", "nosuch", str(rows)])
+    assert r.exit_code == 2 and "No such command" in r.output
 
 
 def test_a_reject_is_located() -> None:

@@ -2,10 +2,11 @@
 
 Importers are plug-ins found through the entry-point group :data:`ENTRY_POINT_GROUP`
 (``tarock_logs.importers``): each entry point names an :class:`Importer` (or a callable that
-returns one). The built-in importers are registered the same way (``pyproject.toml`` declares
-each under the group, so an installed package exposes them to other tools) and also in code
-(:data:`BUILTINS`), so that a source checkout whose installed metadata is older still lists
-them. :func:`discover` merges both; ``tarock import --list`` prints what it finds.
+returns one); a plug-in's ``convert`` runs as ``tarock import NAME``. The built-in importers
+are registered the same way (``pyproject.toml`` declares each under the group, so an installed
+package exposes them to other tools) and also in code (:data:`BUILTINS`), so that a source
+checkout whose installed metadata is older still lists them. :func:`discover` merges both;
+``tarock import --list`` prints what it finds.
 
 * :mod:`tarock_logs.tools.importers.openspiel`: OpenSpiel ``tarok`` games (deal seed + action ids);
 * :mod:`tarock_logs.tools.importers.scoresheet`: tournament score sheets (CSV), as hands
@@ -20,14 +21,17 @@ guessed action. Writing one: ``docs/importers.md`` ("Writing an importer").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
+from typing import Any
 
 __all__ = [
     "BUILTINS",
     "ENTRY_POINT_GROUP",
     "IMPORTERS",
+    "Conversion",
     "Discovery",
     "Importer",
     "Reject",
@@ -56,6 +60,15 @@ class Reject:
 
 
 @dataclass(frozen=True, slots=True)
+class Conversion:
+    """What an importer's ``convert`` made of its files: sessions of the log format (plain
+    dicts, validated by the caller) and the records it could not convert."""
+
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
 class Importer:
     """One importer: its ``name`` (the ``tarock import NAME`` command), the ``command`` line
     that runs it, what it reads (``input``), what it ``carries`` into a log and what it
@@ -71,6 +84,9 @@ class Importer:
     formats: tuple[str, ...] = ()
     games: tuple[str, ...] = ()
     version: str = "1"
+    #: a plug-in's conversion, run by ``tarock import NAME FILE ... [-o OUT.jsonl]`` (the
+    #: built-ins have commands of their own and leave it None)
+    convert: Callable[[Sequence[Path]], Conversion] | None = field(default=None, compare=False)
 
 
 OPENSPIEL = Importer(
