@@ -320,3 +320,94 @@ def test_a_few_hundred_mutated_inputs_give_sessions_or_located_rejects(tmp_path:
         outcomes["sessions"] += len(res.sessions)
         outcomes["rejects"] += len(res.rejects)
     assert outcomes["sessions"] > 0 and outcomes["rejects"] > 0
+
+
+# --------------------------------------------------------------------------- mappings
+
+
+def test_a_three_player_game_merges_and_replays_whole(tmp_path: Path) -> None:
+    from tarock_logs.tools.simulate import TournamentSpec, simulate_tournament
+
+    mod = _script()
+    for seed in range(1, 200):
+        res = simulate_tournament(
+            TournamentSpec(seed=seed, tables=(3,), rounds=1, games_per_round=1)
+        )
+        session = next(iter(res.files.values()))[0]
+        hand = session["hands"][0]
+        if mod._plain(hand, announced=False):
+            break
+    else:  # pragma: no cover - the seeds above hold such a hand
+        raise AssertionError("no plain three-player hand")
+    g = mod._game(session, hand)
+    for k, view in enumerate(mod._views(g)):
+        (tmp_path / f"g3.{k}.msgs").write_text(json.dumps(view))
+    (imported,) = _sessions(sorted(tmp_path.iterdir())).values()
+    h = imported.hands[0]
+    assert len(imported.players) == 3 and h.deal is not None and h.dealer == hand["dealer"]
+    assert [a.model_dump(exclude_defaults=True) for a in h.actions if a.type == "play"] == [
+        a for a in hand["actions"] if a["type"] == "play"
+    ]
+    replay = replay_hand(imported, 0)
+    assert replay.legal and replay.verified
+
+
+def test_announcements_and_kontras_of_a_game_log(tmp_path: Path) -> None:
+    log = json.loads(GAMELOG.read_text())
+    turns = [k for k, e in enumerate(log) if e["actionType"] == 13]
+    declarer = next(e["userId"] for e in log if e["actionType"] == 3)
+    defender = next(k for k in turns if log[k]["userId"] != declarer)
+    log[defender]["additionalData"] = ["game/kontra1"]
+    f = tmp_path / GAMELOG.name
+    f.write_text(json.dumps(log))
+    (session,) = import_files([f]).sessions
+    kontras = [a for a in session["hands"][0]["actions"] if a["type"] == "kontra"]
+    players = [p["id"] for p in session["players"]]
+    assert kontras == [
+        {"type": "kontra", "seat": players.index(log[defender]["userId"]), "target": "game",
+         "level": 1}
+    ]  # fmt: skip
+    log[defender]["additionalData"] = ["game/kontra9", "trula/prediction"]
+    f.write_text(json.dumps(log))
+    res = import_files([f])
+    assert (defender + 1, "additionalData", "palcka.prediction") in [
+        (r.record, r.field, r.code) for r in res.rejects
+    ]
+
+
+def test_kontras_and_announcements_of_message_lists() -> None:
+    msg = message_class()
+    views = sorted((FOLDER / "messages").glob("game-b.*.msgs"))
+    lists = [json.loads(p.read_text()) for p in views]
+    decoded = [msg.FromString(base64.b64decode(b)) for b in lists[0]]
+    players = [u.id for u in sorted(decoded[0].game_start.user, key=lambda u: u.position)]
+    turns = [k for k, m in enumerate(decoded) if m.HasField("predictions")]
+    declarer_row = next(m for m in decoded if m.HasField("results")).results.user[0]
+    side = {u.id for u in declarer_row.user}
+    k = next(k for k in turns if decoded[k].player_id not in side)
+    giver = decoded[k].player_id
+    for view in lists:  # every view gets the same broadcast
+        changed = msg.FromString(base64.b64decode(view[k]))
+        changed.predictions.igra_kontra = 1
+        changed.predictions.igra_kontra_dal.id = giver
+        changed.predictions.pagat_ultimo.id = giver
+        view[k] = base64.b64encode(changed.SerializeToString()).decode()
+    with_kontra = [json.dumps(v) for v in lists]
+    res = _convert_texts(with_kontra)
+    actions = res["hands"][0]["actions"]
+    seat = players.index(giver)
+    assert {"type": "kontra", "seat": seat, "target": "game", "level": 1} in actions
+    assert {"type": "announce", "seat": seat, "bonus": "pagat_ultimo"} in actions
+
+
+def _convert_texts(texts: list[str]) -> dict[str, Any]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for k, t in enumerate(texts):
+            p = Path(d) / f"g.{k}.msgs"
+            p.write_text(t)
+            paths.append(p)
+        (session,) = import_files(paths).sessions
+    return session
