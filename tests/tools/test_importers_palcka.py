@@ -411,3 +411,21 @@ def _convert_texts(texts: list[str]) -> dict[str, Any]:
             paths.append(p)
         (session,) = import_files(paths).sessions
     return session
+
+
+def test_an_announced_mondfang_is_kept_for_the_audit_to_flag() -> None:
+    """Palčka lets a player announce mondfang; the ruleset has no such announcement: the
+    action is written as recorded and the replay flags it (docs/importers.md, "Ruleset")."""
+    msg = message_class()
+    lists = [json.loads(p.read_text()) for p in sorted((FOLDER / "messages").glob("game-a.*"))]
+    decoded = [msg.FromString(base64.b64decode(b)) for b in lists[0]]
+    k = [i for i, m in enumerate(decoded) if m.HasField("predictions")][1]
+    for view in lists:
+        changed = msg.FromString(base64.b64decode(view[k]))
+        changed.predictions.mondfang.id = changed.player_id
+        view[k] = base64.b64encode(changed.SerializeToString()).decode()
+    session = SessionAdapter.validate_python(_convert_texts([json.dumps(v) for v in lists]))
+    assert any(a.type == "announce" and a.bonus == "mondfang" for a in session.hands[0].actions)
+    replay = replay_hand(session, 0)
+    error = replay.first_error()
+    assert not replay.legal and error is not None and error.code == "ann.unknown_bonus"
