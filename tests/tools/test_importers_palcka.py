@@ -429,3 +429,26 @@ def test_an_announced_mondfang_is_kept_for_the_audit_to_flag() -> None:
     replay = replay_hand(session, 0)
     error = replay.first_error()
     assert not replay.legal and error is not None and error.code == "ann.unknown_bonus"
+
+
+def test_radelci_before_the_game_follow_from_the_radelci_after_it() -> None:
+    from tarock_logs.tools.importers.palcka import _radelci_before
+
+    def row(**kw: Any) -> dict[str, Any]:
+        base = {"playing": False, "radelc": False, "mondfang": False, "igra": 0}
+        return base | kw
+
+    after = {"scores": [0, 40, 40, 0], "radelci_after": [1, 2, 1, 1]}
+    # a tri: nobody draws one; the declarer (seat 1) had none to cross out
+    assert _radelci_before([row(playing=True, igra=10)], after, "three", 1) == [1, 2, 1, 1]
+    # won with a radelc: the declarer's was crossed out, so he had one more before
+    won = [row(playing=True, radelc=True, igra=10)]
+    assert _radelci_before(won, after, "three", 1) == [1, 3, 1, 1]
+    # a berač: everyone drew one
+    assert _radelci_before([row(playing=True, igra=70)], after, "berac", 1) == [0, 1, 0, 0]
+    assert _radelci_before([row(playing=True, igra=-70)], after, "berac", 1) == [0, 1, 0, 0]
+    # not told: one view only, or a mondfang (its radelc is a game option), or it goes negative
+    assert _radelci_before([row(playing=True)], {"scores": [0] * 4}, "three", 1) is None
+    assert _radelci_before([row(mondfang=True)], after, "three", 1) is None
+    zero = {"scores": [0] * 4, "radelci_after": [0, 0, 0, 0]}
+    assert _radelci_before([row(playing=True, igra=70)], zero, "berac", 1) is None

@@ -751,18 +751,20 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
     result = _result(events, merged, seat, n, contract)
     players = [{"id": pid, "name": name} if name else {"id": pid} for pid, name in base.players]
     original = base.game_id
-    hand: dict[str, Any] = {
-        "number": 1,
-        "id": f"palcka-{original}",
-        "dealer": dealer,
-        "radelci_before": [0] * n,
-    }
-    if not unknown and talon is not None:
+    hand: dict[str, Any] = {"number": 1, "id": f"palcka-{original}", "dealer": dealer}
+    rows = next((e.data for e in events if e.kind == "results"), None) or []
+    before = _radelci_before(rows, result, contract, declarer)
+    if before is not None:
+        hand["radelci_before"] = before
+    elif any(r["radelc"] for r in rows):  # the score was doubled for a radelc of unknown count
+        unknown.append("the radelci before the game (the platform doubled for one)")
+    if not [u for u in unknown if not u.startswith("the radelci")] and talon is not None:
         hand["deal"] = {"hands": hands, "talon": talon}
         hand["actions"] = actions
     else:
         hand["facts"] = _facts(events, seat, contract, declarer, called, result)
         hand["extent"] = "partial"
+    if unknown:
         hand["notes"] = "not known from the records: " + "; ".join(unknown)[:3900]
     if result is not None:
         hand["result"] = result
@@ -837,6 +839,34 @@ def _result(
     if len(radelci) == n:
         out["radelci_after"] = [radelci[s] for s in range(n)]
     return out
+
+
+def _radelci_before(
+    rows: list[dict[str, Any]], result: dict[str, Any] | None, contract: str, declarer: int | None
+) -> list[int] | None:
+    """Each seat's radelci before the game, from the radelci after it (every view's own) and
+    Palčka's rule for this game (its server: everyone draws one after klop, a game from berač
+    up or a valat; the declarer's playing row marked ``radelc`` and won crosses one out); None
+    when the records do not say (a view missing, or a mondfang, whose radelc is a game
+    option)."""
+    after = result.get("radelci_after") if result is not None else None
+    if after is None or any(r["mondfang"] for r in rows):
+        return None
+    ladder = list(GAMEMODES.values())
+    earned = int(
+        contract == "klop"
+        or (contract in ladder and ladder.index(contract) >= ladder.index("berac"))
+        or any(r["igra"] in (250, 500) for r in rows)
+    )
+    before = [a - earned for a in after]
+    playing = next((r for r in rows if r["playing"]), None)
+    if playing is not None and playing["radelc"] and playing["igra"] > 0:
+        if declarer is None:
+            return None
+        before[declarer] += 1  # the declarer won with a radelc: one was crossed out
+    if any(b < 0 for b in before):
+        return None
+    return before
 
 
 def _facts(
