@@ -445,7 +445,7 @@ def _readme(planted_rows: list[dict[str, Any]], sheets: list[tuple[str, str, str
         for i, r in enumerate(planted_rows, start=1)
     )
     files = "\n".join(f"| `{f}` | {t} | {p} | {n} |" for f, t, p, n in sheets)
-    return f"""# Score sheets of a whole Slovenian tournament round
+    return f"""# Score sheets: a Slovenian tournament round, Zwanzigerrufen and Royal Tarock
 
 The score sheets of round 1 of a simulated tournament (`{SPEC.command("…")}`): four tables,
 three of 4 players and one of 5, 16 hands each (20 at the table of five). Each sheet is one

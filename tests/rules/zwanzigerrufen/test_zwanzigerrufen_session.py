@@ -239,11 +239,13 @@ def test_a_physical_pip_card_not_in_the_configured_glatzen_set_must_be_rejected(
 def test_the_engines_refuse_a_physical_pip_card_given_to_them_as_a_token():
     """§2.2 and §3.7 for a caller that bypasses the reader: the engine expects canonical tokens,
     so a physical pip card (``HA``, ``H1``) in a deal is ``deal.bad_card`` and the native card
-    loop (zrloop.h, fed through ``fast_replay``) is never reached with it: the reference and
-    the native path agree that such a deal is not the pack."""
+    loop (zrloop.h, fed through ``fast_replay``) is never reached with it, nor does the ingest
+    lane (lane.h) take the record: the reference and the native paths agree that such a deal
+    is not the pack."""
     import json
 
     from tarock_logs.rules.zwanzigerrufen.fast import ZR_CID
+    from tarock_logs.store import lane
     from tarock_logs.verdict.convert import to_engine_action
 
     assert "HA" not in ZR_CID and "H1" not in ZR_CID and "H4" not in ZR_CID
@@ -258,6 +260,9 @@ def test_the_engines_refuse_a_physical_pip_card_given_to_them_as_a_token():
         assert fast is None  # the bulk path (native or not) declines
         hand = ENGINE.new_session(rs, 4).new_hand(h["dealer"], h["deal"]["hands"])
         assert "deal.bad_card" in [v.code for v in hand.hand_findings()]
+        # the ingest lane (lane.h) reads Slovenian records only: it declines this line, and
+        # the careful reader rejects it (test above)
+        assert lane.read_session(json.dumps(doc).encode(), "x.jsonl", 1) is None
 
 
 def _model_actions(actions: list[dict]) -> list:
