@@ -25,7 +25,9 @@ def _parse_tables(text: str) -> tuple[int, ...]:
 @app.command()
 def simulate(
     out: Annotated[Path, typer.Option("-o", "--out", help="output directory")],
-    game: Annotated[str, typer.Option(help=f"one of {', '.join(GAMES)}")] = GAMES[0],
+    game: Annotated[
+        str, typer.Option(help=f"one of {', '.join(GAMES)}")
+    ] = GAMES[0],
     seed: Annotated[
         int, typer.Option(help="the seed: same seed and options, byte-identical files")
     ] = 1,
