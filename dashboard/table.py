@@ -177,11 +177,13 @@ CARD_PX = {"hand": 44, "side": 33, "phone_hand": 36, "phone_side": 30}
 FAN_MARGIN_PX = {k: int(FAN_OVERLAP * w / CARD_W) for k, w in CARD_PX.items()}
 
 TABLE_CSS = """
-.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(200px,1.2fr) 1fr;
-  grid-template-areas:"top top top" "left centre right" "bottom bottom bottom";
+.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(180px,1fr) 1.25fr;
+  grid-template-areas:"top top side" "left centre right" "bottom bottom bottom";
   background:#0b5d3b;border-radius:14px;padding:8px;color:#fff;
   font-family:"DejaVu Sans",Arial,sans-serif}}
-.tl-table.tl-n5{{grid-template-areas:"tl top tr" "left centre right" "bottom bottom bottom"}}
+.tl-table.tl-n5{{grid-template-areas:"tl side tr" "left centre right" "bottom bottom bottom"}}
+.tl-table.tl-n3{{grid-template-areas:"side side side" "left centre right"
+  "bottom bottom bottom"}}
 .tl-seat{{background:rgba(255,255,255,.08);border-radius:10px;padding:4px 8px;min-width:0}}
 .tl-seat.tl-move{{outline:3px solid #ffd54f}}
 .tl-seat.tl-out{{opacity:.6}}
@@ -199,7 +201,11 @@ TABLE_CSS = """
 .tl-trick{{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}}
 .tl-play{{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}}
 .tl-play span{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}}
-.tl-side{{display:flex;flex-wrap:wrap;gap:10px;justify-content:center}}
+.tl-side{{grid-area:side;display:flex;gap:10px;justify-content:center;
+  align-items:flex-start;background:rgba(0,0,0,.18);border-radius:10px;padding:4px 8px}}
+.tl-side:empty{{display:none}}
+.tl-side>div{{min-width:0}}
+.tl-side .tl-note{{font-size:11px;line-height:1.2;margin-bottom:2px}}
 .tl-groups{{display:flex;flex-wrap:wrap;gap:8px}}
 .tl-side img{{width:{side_w}px;height:auto}}
 .tl-side .tl-cards>*{{margin-right:-{side}px}}
@@ -212,7 +218,7 @@ TABLE_CSS = """
 @media (max-width:700px){{
   .tl-table{{grid-template-columns:1fr;grid-template-areas:none;padding:6px;gap:6px}}
   .tl-table>*{{grid-area:auto !important}}
-  .tl-centre{{order:-1}}
+  .tl-centre,.tl-side{{order:-1}}
   .tl-cards img{{width:{phone_hand_w}px;height:auto}}
   .tl-cards>*{{margin-right:-{phone_hand}px}}
   .tl-side img{{width:{phone_side_w}px}}
@@ -355,7 +361,11 @@ def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str)
                 ET.SubElement(cell, "span", attrs).text = c.value + star
     else:
         _div(box, "tl-note", t("no trick on the table", lang))
-    side = _div(box, "tl-side")
+
+
+def _side(parent: ET.Element, pos: Position, lang: str) -> None:
+    """The talon (its groups apart) and the discards: beside the seat across the table."""
+    side = _div(parent, "tl-side")
     if pos.talon_groups:
         tb = _div(side, "")
         label = t("Talon", lang)
@@ -395,6 +405,7 @@ def table_html(pos: Position, lang: str = "en") -> str:
         {"class": f"tl-table tl-n{n}", "role": "group", "aria-label": t("Card table", lang)},
     )
     _centre(table, pos, names, lang)
+    _side(table, pos, lang)
     for seat, place in zip(order, places, strict=False):
         _seat_box(table, pos.seats[seat], pos, place, lang)
     legend = legend_text(pos.game, lang)

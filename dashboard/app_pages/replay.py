@@ -62,7 +62,9 @@ SESSIONS_SHOWN = 200
 
 LANG = lang()
 require_db()
-st.title(tr("Replay"))
+# the title and the hand picker side by side: the toolbar and the table higher up
+c_title, c_picker = st.columns([1, 4], vertical_alignment="center")
+c_title.title(tr("Replay"))
 if not data(q.count_sessions):
     st.info(tr("The database holds no hands yet."))
     st.stop()
@@ -114,7 +116,9 @@ if bad_hand is not None:
     st.session_state["_url_seen_replay_hand"] = bad_hand
     st.session_state["replay_hand"] = None
 
-picker = st.expander(tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:")
+picker = c_picker.expander(
+    tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:"
+)
 search = picker.text_input(
     tr("Find a session"),
     key="session_search",
@@ -741,7 +745,8 @@ st.html(
     ".st-key-page_keys{position:absolute;width:1px;height:1px;overflow:hidden;"
     "clip-path:inset(50%)}"
     # less room above the title, so that the toolbar and the table are in sight at 1280 × 720
-    "[data-testid='stMainBlockContainer']{padding-top:3.5rem}"
+    "[data-testid='stMainBlockContainer']{padding-top:4rem}"
+    "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:.6rem}"
     "h1{padding-top:0 !important;padding-bottom:0 !important;font-size:1.8rem !important}"
     ".st-key-toolbar{flex-wrap:wrap;row-gap:6px}"
     # the keys are in each button's tooltip; the key caps would push the toolbar wider
