@@ -177,7 +177,7 @@ CARD_PX = {"hand": 44, "side": 33, "phone_hand": 36, "phone_side": 30}
 FAN_MARGIN_PX = {k: int(FAN_OVERLAP * w / CARD_W) for k, w in CARD_PX.items()}
 
 TABLE_CSS = """
-.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(180px,1fr) 1.25fr;
+.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(200px,1.1fr) 1.2fr;
   grid-template-areas:"top top side" "left centre right" "bottom bottom bottom";
   background:#0b5d3b;border-radius:14px;padding:8px;color:#fff;
   font-family:"DejaVu Sans",Arial,sans-serif}}
@@ -199,6 +199,7 @@ TABLE_CSS = """
 .tl-centre{{grid-area:centre;background:rgba(0,0,0,.18);border-radius:10px;padding:6px 8px;
   display:flex;flex-direction:column;align-items:center;gap:6px}}
 .tl-trick{{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}}
+.tl-trick .tl-play,.tl-trick .tl-play span{{max-width:56px}}
 .tl-play{{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}}
 .tl-play span{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}}
 .tl-side{{grid-area:side;display:flex;gap:10px;justify-content:center;
