@@ -7,7 +7,7 @@ Used by the dispute dossier (cards inline in its HTML) and by the dashboard's re
 
 The face of a card: a rounded rectangle with its *index* in the top left corner, as on a
 real card: the rank over a small suit symbol (suit cards: ``K`` king, ``Q`` queen, ``N``
-knight/kaval/Cavall, ``J`` jack, ``G`` the Zwanzigerrufen Glatze, or the pip; red suits red,
+knight/kaval/Cavall, ``J`` jack, ``G`` the Austrian games' Glatze, or the pip; red suits red,
 black suits black) and a large suit symbol below, or, for a tarok (trump), its Roman numeral
 and at the bottom, also from the left, the name of the three trula cards (*škis* XXII, *mond*
 XXI, *pagat* I; *Sküs, Mond, Pagat* in the Austrian games) or the word ``tarok``. Every text

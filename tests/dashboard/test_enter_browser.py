@@ -147,6 +147,13 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
     page = context.new_page()
     try:
         c = _enter_b1(page, url)
+        # the complete deal folds away: the first choices are on the first screen
+        assert page.locator("[class*='st-key-e_pack_']").count() == 0
+        page.locator("h1").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        first = page.locator(".st-key-e_choice button").first.bounding_box()
+        height = SIZES[size]["viewport"]["height"]
+        assert first is not None and first["y"] + first["height"] <= height, first
         s = _b1()
         actions = s.hands[0].actions
         first_play = next(i for i, a in enumerate(actions) if a.type == "play")
