@@ -225,6 +225,7 @@ TABLE_CSS = """
   .tl-side img{{width:{phone_side_w}px}}
   .tl-side .tl-cards>*{{margin-right:-{phone_side}px}}
   .tl-trick img{{width:40px;height:auto}}
+  .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:80px}}
 }}
 """.format(
     **FAN_MARGIN_PX,

@@ -516,7 +516,7 @@ def viewer() -> None:
             key="autoplay_speed",
             format_func=lambda x: tr("{s} s per step", s=f"{x:g}"),
             label_visibility="collapsed",
-            width=120,
+            width=150,
         )
     # PageUp/PageDown: the same moves as ↑/↓, on buttons kept out of sight (one shortcut each)
     keys = st.container(key="page_keys")
