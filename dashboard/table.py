@@ -192,6 +192,7 @@ TABLE_CSS = """
 .tl-roles{{font-size:12px;color:#e0f2e9}}
 .tl-cards{{display:flex;flex-wrap:wrap;row-gap:4px;align-items:flex-start}}
 .tl-cards img{{filter:drop-shadow(0 1px 1px rgba(0,0,0,.35));display:block}}
+.tl-seat .tl-cards{{padding-right:{hand}px}}
 .tl-cards>*{{margin-right:-{hand}px}}
 .tl-cards>*:last-child{{margin-right:0}}
 .tl-cards .tl-play{{align-items:flex-start}}
@@ -221,6 +222,7 @@ TABLE_CSS = """
   .tl-table>*{{grid-area:auto !important}}
   .tl-centre,.tl-side{{order:-1}}
   .tl-cards img{{width:{phone_hand_w}px;height:auto}}
+  .tl-seat .tl-cards{{padding-right:{phone_hand}px}}
   .tl-cards>*{{margin-right:-{phone_hand}px}}
   .tl-side img{{width:{phone_side_w}px}}
   .tl-side .tl-cards>*{{margin-right:-{phone_side}px}}
