@@ -12,9 +12,18 @@ every name from a log is escaped by construction; the page shows it with ``st.ht
 
 Seats sit in playing order around the table, counter-clockwise as the games are played: the
 first seat (or the seat whose view is shown) at the bottom, the next one on the right, then
-across, then on the left; a table of five puts two seats across. The stylesheet
-(:data:`TABLE_CSS`) turns the table into one column on a narrow (phone) screen: the trick
-first, then the seats.
+across, then on the left; a table of five puts two seats across. The seats at the bottom and
+across take the table's whole width. The stylesheet (:data:`TABLE_CSS`) turns the table into
+one column on a narrow (phone) screen: the trick first, then the seats, the cards smaller.
+
+A hand is *fanned*: each card covers the next one's right part by at most
+:data:`~tarock_logs.report.cards_svg.FAN_OVERLAP` of its width (:data:`FAN_MARGIN_PX` at each
+drawn size), so the index in a card's top left corner (a tarok's numeral, a suit card's rank
+and suit) is never covered; a hand too wide for its box wraps into a second row.
+
+Where the card-play analysis values the card just played, the value of every legal
+alternative is written under that card in the hand and the played card's value under it in
+the trick (framed); the best cards are starred.
 
 *Played cards leave the hand*: a seat shows only what it still holds, and a legend under the
 table says so, with the rank letters (``K`` king, ``Q`` queen, ``N`` knight, ``J`` jack and,
@@ -32,11 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.report import text
-from tarock_logs.report.cards_svg import card_element
+from tarock_logs.report.cards_svg import CARD_W, FAN_OVERLAP, card_element
 from tarock_logs.report.i18n import t
 from tarock_logs.rules import get_engine
 
 __all__ = [
+    "CARD_PX",
+    "FAN_MARGIN_PX",
     "TABLE_CSS",
     "Position",
     "SeatView",
@@ -77,6 +88,8 @@ class TrickCard:
     card: str
     led: bool = False
     winning: bool = False
+    #: the analysis' value of this card, the card just played (framed under it)
+    value: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +111,8 @@ class Position:
     allowed: frozenset[str] = frozenset()
     #: the seat whose view is shown (the other hands hidden), None for all hands open
     viewer: int | None = None
+    #: the best cards by the analysis of the card just played (starred under the card)
+    best: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -155,38 +170,71 @@ def legend_text(game: str, lang: str) -> str:
 # --------------------------------------------------------------------------- HTML
 
 #: the table's stylesheet: a 3 × 3 grid of seats around the centre; one column on a phone
+#: the drawn width of a card in px: hands and trick, the talon and discards; on a phone
+CARD_PX = {"hand": 44, "side": 33, "phone_hand": 36, "phone_side": 30}
+#: the negative right margin of a fanned card at each drawn size: the card's
+#: :data:`~tarock_logs.report.cards_svg.FAN_OVERLAP` scaled, rounded down (never more)
+FAN_MARGIN_PX = {k: int(FAN_OVERLAP * w / CARD_W) for k, w in CARD_PX.items()}
+
 TABLE_CSS = """
-.tl-table{display:grid;gap:8px;grid-template-columns:1fr minmax(220px,1.1fr) 1fr;
-  grid-template-areas:"tl top tr" "left centre right" "bl bottom br";
-  background:#0b5d3b;border-radius:14px;padding:10px;color:#fff;
-  font-family:"DejaVu Sans",Arial,sans-serif}
-.tl-seat{background:rgba(255,255,255,.08);border-radius:10px;padding:6px 8px;min-width:0}
-.tl-seat.tl-move{outline:3px solid #ffd54f}
-.tl-seat.tl-out{opacity:.6}
-.tl-name{font-weight:bold;font-size:15px;overflow-wrap:anywhere}
-.tl-roles{font-size:12px;color:#e0f2e9;margin:1px 0 4px}
-.tl-cards{display:flex;flex-wrap:wrap;row-gap:4px}
-.tl-cards img{margin-right:-8px;filter:drop-shadow(0 1px 1px rgba(0,0,0,.35))}
-.tl-cards img:last-child{margin-right:0}
-.tl-note{font-size:12px;color:#e0f2e9}
-.tl-centre{grid-area:centre;background:rgba(0,0,0,.18);border-radius:10px;padding:6px 8px;
-  display:flex;flex-direction:column;align-items:center;gap:6px}
-.tl-trick{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}
-.tl-play{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}
-.tl-play span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}
-.tl-side{display:flex;flex-wrap:wrap;gap:10px;justify-content:center}
-.tl-side .tl-cards img{margin-right:-10px}
-.tl-a-bottom{grid-area:bottom}.tl-a-top{grid-area:top}.tl-a-left{grid-area:left}
-.tl-a-right{grid-area:right}.tl-a-tl{grid-area:tl}.tl-a-tr{grid-area:tr}
-.tl-legend{font-size:12px;color:#555;margin:4px 2px 0}
-.tl-value{font-size:11px;font-weight:bold;color:#ffd54f}
-@media (max-width:700px){
-  .tl-table{grid-template-columns:1fr;grid-template-areas:none}
-  .tl-table>*{grid-area:auto !important}
-  .tl-centre{order:-1}
-  .tl-cards img{margin-right:-15px}
-}
-"""
+.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(200px,1.1fr) 1.2fr;
+  grid-template-areas:"top top side" "left centre right" "bottom bottom bottom";
+  background:#0b5d3b;border-radius:14px;padding:8px;color:#fff;
+  font-family:"DejaVu Sans",Arial,sans-serif}}
+.tl-table.tl-n5{{grid-template-areas:"tl side tr" "left centre right" "bottom bottom bottom"}}
+.tl-table.tl-n3{{grid-template-areas:"side side side" "left centre right"
+  "bottom bottom bottom"}}
+.tl-seat{{background:rgba(255,255,255,.08);border-radius:10px;padding:4px 8px;min-width:0}}
+.tl-seat.tl-move{{outline:3px solid #ffd54f}}
+.tl-seat.tl-out{{opacity:.6}}
+.tl-head{{display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;margin-bottom:3px}}
+.tl-name{{font-weight:bold;font-size:15px;overflow-wrap:anywhere}}
+.tl-roles{{font-size:12px;color:#e0f2e9}}
+.tl-cards{{display:flex;flex-wrap:wrap;row-gap:4px;align-items:flex-start}}
+.tl-cards img{{filter:drop-shadow(0 1px 1px rgba(0,0,0,.35));display:block}}
+.tl-seat .tl-cards{{padding-right:{hand}px}}
+.tl-cards>*{{margin-right:-{hand}px}}
+.tl-cards>*:last-child{{margin-right:0}}
+.tl-cards .tl-play{{align-items:flex-start}}
+.tl-note{{font-size:12px;color:#e0f2e9}}
+.tl-centre{{grid-area:centre;background:rgba(0,0,0,.18);border-radius:10px;padding:6px 8px;
+  display:flex;flex-direction:column;align-items:center;gap:6px}}
+.tl-trick{{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}}
+.tl-trick .tl-play,.tl-trick .tl-play span{{max-width:56px}}
+.tl-play{{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}}
+.tl-play span{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}}
+.tl-side{{grid-area:side;display:flex;gap:10px;justify-content:center;
+  align-items:flex-start;background:rgba(0,0,0,.18);border-radius:10px;padding:4px 8px}}
+.tl-side:empty{{display:none}}
+.tl-side>div{{min-width:0}}
+.tl-side .tl-note{{font-size:11px;line-height:1.2;margin-bottom:2px}}
+.tl-groups{{display:flex;flex-wrap:wrap;gap:8px}}
+.tl-side img{{width:{side_w}px;height:auto}}
+.tl-side .tl-cards>*{{margin-right:-{side}px}}
+.tl-side .tl-cards>*:last-child{{margin-right:0}}
+.tl-a-bottom{{grid-area:bottom}}.tl-a-top{{grid-area:top}}.tl-a-left{{grid-area:left}}
+.tl-a-right{{grid-area:right}}.tl-a-tl{{grid-area:tl}}.tl-a-tr{{grid-area:tr}}
+.tl-legend{{font-size:12px;color:#555;margin:4px 2px 0}}
+.tl-value{{font-size:11px;font-weight:bold;color:#ffd54f;padding:0 2px}}
+.tl-value.tl-played{{outline:1px solid #ffd54f;border-radius:3px}}
+@media (max-width:700px){{
+  .tl-table{{grid-template-columns:1fr;grid-template-areas:none;padding:6px;gap:6px}}
+  .tl-table>*{{grid-area:auto !important}}
+  .tl-centre,.tl-side{{order:-1}}
+  .tl-cards img{{width:{phone_hand_w}px;height:auto}}
+  .tl-seat .tl-cards{{padding-right:{phone_hand}px}}
+  .tl-cards>*{{margin-right:-{phone_hand}px}}
+  .tl-side img{{width:{phone_side_w}px}}
+  .tl-side .tl-cards>*{{margin-right:-{phone_side}px}}
+  .tl-trick img{{width:40px;height:auto}}
+  .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:80px}}
+}}
+""".format(
+    **FAN_MARGIN_PX,
+    side_w=CARD_PX["side"],
+    phone_hand_w=CARD_PX["phone_hand"],
+    phone_side_w=CARD_PX["phone_side"],
+)
 
 #: where the seats sit, in playing order from the bottom (counter-clockwise)
 _PLACES = {
@@ -250,12 +298,13 @@ def _seat_box(parent: ET.Element, sv: SeatView, pos: Position, place: str, lang:
     if sv.sitting_out:
         cls += " tl-out"
     box = ET.SubElement(parent, "div", {"class": cls, "data-seat": str(sv.seat)})
-    _div(box, "tl-name", sv.name)
+    head = _div(box, "tl-head")
+    _div(head, "tl-name", sv.name)
     roles = list(sv.roles)
     if sv.to_move:
         roles.append(t("to move", lang))
     if roles:
-        _div(box, "tl-roles", " · ".join(roles))
+        _div(head, "tl-roles", " · ".join(roles))
     if sv.sitting_out:
         _div(box, "tl-note", t("sits out this hand (no cards)", lang))
         return
@@ -278,7 +327,11 @@ def _seat_box(parent: ET.Element, sv: SeatView, pos: Position, place: str, lang:
             continue
         cell = _div(row, "tl-play")
         cell.append(img)
-        ET.SubElement(cell, "span", {"class": "tl-value", "data-value": card}).text = value
+        attrs = {"class": "tl-value", "data-value": card}
+        if card in pos.best:
+            attrs["data-best"] = "1"
+            value += "★"
+        ET.SubElement(cell, "span", attrs).text = value
 
 
 def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str) -> None:
@@ -304,17 +357,28 @@ def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str)
                 _card(c.card, pos, label=label, mark=mark, highlight=c.card in pos.offending)
             )
             ET.SubElement(cell, "span").text = names.get(c.seat, "?")
+            if c.value is not None:
+                attrs = {"class": "tl-value tl-played", "data-value": c.card, "data-played": "1"}
+                if c.card in pos.best:
+                    attrs["data-best"] = "1"
+                star = "★" if c.card in pos.best else ""
+                ET.SubElement(cell, "span", attrs).text = c.value + star
     else:
         _div(box, "tl-note", t("no trick on the table", lang))
-    side = _div(box, "tl-side")
+
+
+def _side(parent: ET.Element, pos: Position, lang: str) -> None:
+    """The talon (its groups apart) and the discards: beside the seat across the table."""
+    side = _div(parent, "tl-side")
     if pos.talon_groups:
         tb = _div(side, "")
         label = t("Talon", lang)
         if pos.talon_taken:
             label += " (" + t("faded: the group taken", lang) + ")"
         _div(tb, "tl-note", label)
-        row = _div(tb, "tl-cards")
+        groups = _div(tb, "tl-groups")
         for g in pos.talon_groups:
+            row = _div(groups, "tl-cards")
             for card in g:
                 label = text.card_text(card, pos.game)
                 row.append(
@@ -340,12 +404,21 @@ def table_html(pos: Position, lang: str = "en") -> str:
     names = {sv.seat: sv.name for sv in pos.seats}
     root = ET.Element("div", {"class": "tl-wrap"})
     table = ET.SubElement(
-        root, "div", {"class": "tl-table", "role": "group", "aria-label": t("Card table", lang)}
+        root,
+        "div",
+        {"class": f"tl-table tl-n{n}", "role": "group", "aria-label": t("Card table", lang)},
     )
     _centre(table, pos, names, lang)
+    _side(table, pos, lang)
     for seat, place in zip(order, places, strict=False):
         _seat_box(table, pos.seats[seat], pos, place, lang)
-    _div(root, "tl-legend", legend_text(pos.game, lang))
+    legend = legend_text(pos.game, lang)
+    if any(sv.values for sv in pos.seats) or any(c.value is not None for c in pos.trick):
+        legend += " · " + t(
+            "under a card: its value with all cards visible (★ best; framed: the card played)",
+            lang,
+        )
+    _div(root, "tl-legend", legend)
     style = ET.Element("style")
     style.text = TABLE_CSS
     return ET.tostring(style, encoding="unicode", method="html") + ET.tostring(
@@ -404,13 +477,16 @@ def position(
     viewer: int | None = None,
     allowed: Sequence[str] = (),
     card_values: Mapping[int, Mapping[str, str]] | None = None,
+    trick_values: Mapping[str, str] | None = None,
+    best: Sequence[str] = (),
 ) -> Position:
     """The card table at ``step`` of the hand ``view`` (a
     :class:`~dashboard.view_model.HandView`); ``players`` the names to show by seat (masked or
     not), ``viewer`` a seat whose view is shown (the other hands hidden), ``allowed`` the cards
     the rules allowed in place of this step's illegal card, ``card_values`` a short text to
     draw under held cards, by seat and card (the solver's per-card values, when an analysis
-    gives them)."""
+    gives them), ``trick_values`` the same under cards of the trick (the card just played),
+    ``best`` the cards the analysis finds best (starred)."""
     cur = view.steps[step]
     state: dict[str, Any] = cur.view or {}
     n = len(players)
@@ -442,7 +518,8 @@ def position(
     contract = state.get("contract", view.contract)
     win = tricks[-1].get("winner") if done else winning_seat(view.game, trick, contract)
     cards = tuple(
-        TrickCard(seat=s, card=c, led=i == 0, winning=s == win) for i, (s, c) in enumerate(trick)
+        TrickCard(seat=s, card=c, led=i == 0, winning=s == win, value=(trick_values or {}).get(c))
+        for i, (s, c) in enumerate(trick)
     )
     offending = frozenset(v.card for v in cur.violations if v.card)
     groups = state.get("talon_groups") or ([state["talon"]] if state.get("talon") else [])
@@ -462,4 +539,5 @@ def position(
         offending=offending,
         allowed=frozenset(allowed) - offending,
         viewer=viewer,
+        best=frozenset(best),
     )

@@ -324,7 +324,8 @@ st.markdown("#### " + md(tr("Verdicts")))
 if view.findings:
     for f in view.findings:
         ai = f.get("action_index")
-        where = tr("action {n}", n=ai) if ai is not None else tr("hand")
+        # actions numbered as the replayer's steps: action n is the one that leads to step n
+        where = tr("action {n}", n=ai + 1) if ai is not None else tr("hand")
         worded = view.stored_finding(f)
         message = md(masked_text(finding_text(worded), view.players))
         text = f"**{md(where)}** · {md(tr(f['severity']))} {md(f['code'])}: {message}"
@@ -338,7 +339,7 @@ if view.findings:
         if ai is not None:
             st.page_link(
                 "app_pages/replay.py",
-                label=tr("Replay at action {n}", n=ai),
+                label=tr("Replay at action {n}", n=ai + 1),
                 icon=":material/play_circle:",
                 query_params={"hand": hand_id, "step": str(ai + 1), "seat": "all"},
             )

@@ -5,11 +5,18 @@ irregularities and the written score; the result is a log file and its dossier.
 Everything the page does is :class:`dashboard.entry_model.Entry` (Streamlit-free); the page
 keeps one in the browser session and presents it. It never touches the store: the log is
 downloaded, or saved into the folder named by ``tarock dashboard --entry-dir DIR`` for
-``tarock ingest`` to pick up. One column of wrapping buttons, so that it works on a phone.
+``tarock ingest`` to pick up. One column of wrapping buttons, so that it works on a phone
+held in one hand: once the deal is complete it folds away and the actions come first.
+
+At the table a slip must not record a renons: a card the rules forbid is offered under
+*Record anyway*, drawn in a warning style, and a tap on it only asks; a second tap on
+*Yes, record it* records it (*Cancel* forgets it). Cards are written with red hearts and
+diamonds and black spades and clubs; a talon group to take is shown with its cards.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -64,8 +71,19 @@ def _note(msg: str, kind: str = "error") -> None:
     st.session_state["entry_note"] = (kind, msg)
 
 
+#: the suits written in red (hearts, diamonds); the others black
+RED_SUITS = frozenset("HD")
+
+
 def card(c: str) -> str:
-    return md(text.card_text(c, entry().game))
+    """A card as a button or caption label: red hearts and diamonds (Streamlit's ``:red[…]``
+    colour), the others in the text's own black."""
+    said = md(text.card_text(c, entry().game))
+    return f":red[{said}]" if c[:1] in RED_SUITS and len(c) > 1 else said
+
+
+def cards_label(cards: list[str]) -> str:
+    return " ".join(card(c) for c in cards)
 
 
 # ------------------------------------------------------------------------------ callbacks
@@ -97,6 +115,19 @@ def _set_session_id() -> None:
     value = (st.session_state.get("e_session_id") or "").strip()
     if value:
         entry().session_id = value
+
+
+def _set_event() -> None:
+    """The event fields into the entry's log (``event``: name, date, round, table)."""
+    ss = st.session_state
+    day = ss.get("e_ev_date")
+    rnd = ss.get("e_ev_round")
+    entry().event = {
+        "name": (ss.get("e_ev_name") or "").strip() or None,
+        "date": day.isoformat() if isinstance(day, dt.date) else None,
+        "round": int(rnd) if isinstance(rnd, int) and rnd > 0 else None,
+        "table": (ss.get("e_ev_table") or "").strip() or None,
+    }
 
 
 def _buttons(
@@ -147,6 +178,21 @@ def _paste() -> None:
     st.session_state["e_paste"] = ""
     if problems:
         _note("; ".join(problems))
+
+
+def _illegal_clicked(value: str) -> None:
+    """A tap on a choice the rules forbid only asks (a slip must not record a renons)."""
+    st.session_state["e_pending_bad"] = value
+
+
+def _illegal_confirmed() -> None:
+    value = st.session_state.pop("e_pending_bad", None)
+    if value:
+        _choice_clicked(value)
+
+
+def _illegal_cancelled() -> None:
+    st.session_state.pop("e_pending_bad", None)
 
 
 def _choice_clicked(value: str) -> None:
@@ -285,6 +331,18 @@ def _table(e: Entry) -> None:
         st.text_input(
             tr("Session id (the file name)"), key="e_session_id", on_change=_set_session_id
         )
+        ev = e.event
+        ss.setdefault("e_ev_name", ev.get("name") or "")
+        st.text_input(tr("Event"), key="e_ev_name", on_change=_set_event)
+        c_round, c_table, c_date = st.columns(3)
+        ss.setdefault("e_ev_round", ev.get("round"))
+        c_round.number_input(
+            tr("Round"), min_value=1, max_value=99, step=1, key="e_ev_round", on_change=_set_event
+        )
+        ss.setdefault("e_ev_table", ev.get("table") or "")
+        c_table.text_input(tr("Table"), key="e_ev_table", max_chars=32, on_change=_set_event)
+        ss.setdefault("e_ev_date", dt.date.fromisoformat(ev["date"]) if ev.get("date") else None)
+        c_date.date_input(tr("Date"), key="e_ev_date", on_change=_set_event)
 
 
 def _target_label(e: Entry, t: int) -> str:
@@ -292,11 +350,18 @@ def _target_label(e: Entry, t: int) -> str:
 
 
 def _deal(e: Entry) -> bool:
-    """The deal section; True when the deal is complete."""
-    st.subheader(tr("The deal"))
-    st.markdown(
-        " · ".join(f"{md(_target_label(e, i))} {have}/{need}" for i, _, need, have in e.targets())
+    """The deal section; True when the deal is complete (then it is folded away, so that on
+    a phone the actions come first)."""
+    counts = " · ".join(
+        f"{md(_target_label(e, i))} {have}/{need}" for i, _, need, have in e.targets()
     )
+    if e.deal_complete:
+        st.success(tr("Deal complete."))
+        with st.expander(tr("The deal") + " · " + counts, icon=":material/style:"):
+            _dealt(e)
+        return True
+    st.subheader(tr("The deal"))
+    st.markdown(counts)
     if not e.deal_complete:
         targets = {i: f"{_target_label(e, i)} ({have}/{need})" for i, _, need, have in e.targets()}
         _buttons(
@@ -336,6 +401,14 @@ def _deal(e: Entry) -> bool:
             key="e_paste",
             on_change=_paste,
         )
+    _dealt(e)
+    msg, fields = e.statement()[0]
+    st.info(tr(msg, **fields))
+    return False
+
+
+def _dealt(e: Entry) -> None:
+    """Every target's cards dealt so far (a click takes a card back, before any action)."""
     for idx, _, need, have in e.targets():
         cards = e.talon if idx == e.n else e.hands[idx]
         if cards:
@@ -351,12 +424,6 @@ def _deal(e: Entry) -> bool:
                 lambda c, idx=idx: _undeal_clicked(idx, c),
                 disabled=bool(e.actions),
             )
-    if not e.deal_complete:
-        msg, fields = e.statement()[0]
-        st.info(tr(msg, **fields))
-        return False
-    st.success(tr("Deal complete."))
-    return True
 
 
 def _verdict_line(v: Any) -> str:
@@ -433,18 +500,33 @@ def _actions(e: Entry, r: Any) -> None:
             choices = e.choices(r)
             n = len(e.actions)
 
+            groups: list[list[str]] = [list(g) for g in view.get("talon_groups") or []]
+
+            def label(c: Any) -> str:
+                a = c.action
+                said = md(c.label)
+                for key in ("card",):  # a card in the words: in its suit's colour
+                    tok = a.get(key)
+                    if isinstance(tok, str) and tok[:1] in RED_SUITS:
+                        plain = md(text.card_text(tok, e.game))
+                        said = said.replace(plain, card(tok))
+                g = a.get("group")
+                if a.get("type") == "talon" and isinstance(g, int) and 0 <= g < len(groups):
+                    said += ": " + cards_label(groups[g])
+                return said
+
             def items(legal: bool) -> list[tuple[str, str]]:
                 return [
-                    (f"{n}:{json.dumps(c.action, sort_keys=True)}", md(c.label))
+                    (f"{n}:{json.dumps(c.action, sort_keys=True)}", label(c))
                     for c in choices
                     if c.legal is legal
                 ]
 
+            if groups and any(c.action.get("type") == "talon" for c in choices):
+                _talon_groups(e, groups)
             _buttons("e_choice", tr("Legal choices"), items(True), _choice_clicked)
             if other := items(False):
-                _buttons(
-                    "e_choice_bad", tr("Record anyway (not legal here)"), other, _choice_clicked
-                )
+                _record_anyway(other)
         held = e.held(mover, view)
         if held:
             st.image(cards_svg(held, game=e.game, scale=0.6))
@@ -459,6 +541,39 @@ def _actions(e: Entry, r: Any) -> None:
         st.button(tr("Record"), key="e_free_go", on_click=_free_action)
     if e.actions:
         st.button(tr("Undo the last action"), key="e_undo", on_click=_undo)
+
+
+def _talon_groups(e: Entry, groups: list[list[str]]) -> None:
+    """The talon's groups drawn as cards, numbered as the choices below number them."""
+    with st.container(horizontal=True, key="e_talon_groups", gap="medium"):
+        for g, cards in enumerate(groups):
+            with st.container(key=f"e_talon_group_{g}", width="content"):
+                st.caption(tr("group {g}", g=g))
+                st.image(cards_svg(cards, game=e.game, scale=0.8))
+
+
+def _record_anyway(items: list[tuple[str, str]]) -> None:
+    """The choices the rules forbid, in a warning style; a tap asks, a second tap records."""
+    pending = st.session_state.get("e_pending_bad")
+    shown = dict(items)
+    if pending in shown:
+        with st.container(key="e_confirm_bad", border=True):
+            st.warning(
+                tr("Record {action} although the rules forbid it here?", action=shown[pending]),
+                icon=":material/warning:",
+            )
+            with st.container(horizontal=True, gap="small"):
+                st.button(
+                    tr("Yes, record it"),
+                    key="e_confirm_bad_yes",
+                    on_click=_illegal_confirmed,
+                    icon=":material/gavel:",
+                )
+                st.button(tr("Cancel"), key="e_confirm_bad_no", on_click=_illegal_cancelled)
+    elif pending is not None:
+        st.session_state.pop("e_pending_bad", None)  # asked about an earlier position
+    _buttons("e_choice_bad", "⚠ " + tr("Record anyway (not legal here)"), items, _illegal_clicked)
+    st.caption(tr("A tap asks first; the engine then judges it as illegal."))
 
 
 def _irregularities(e: Entry) -> None:
@@ -544,6 +659,18 @@ def _conclusions(e: Entry, r: Any) -> None:
         st.success(md(tr("Saved {path} (for tarock ingest)", path=str(path))))
 
 
+#: the page's own styles: "record anyway" in a warning colour, never like a legal choice; the
+#: confirmation framed the same way
+ENTRY_CSS = (
+    "<style>"
+    ".st-key-e_choice_bad button{background:#fff4e5;border:2px dashed #e65100;color:#8a3200}"
+    ".st-key-e_choice_bad button:hover{background:#ffe0b2;border-color:#bf360c}"
+    ".st-key-e_confirm_bad{border-color:#e65100 !important;background:#fff8f0}"
+    ".st-key-e_confirm_bad_yes button{background:#e65100;color:#fff;border-color:#e65100}"
+    "</style>"
+)
+
+
 @st.fragment
 def editor() -> None:
     e = entry()
@@ -558,6 +685,7 @@ def editor() -> None:
     note = st.session_state.pop("entry_note", None)
     if note:
         getattr(st, note[0])(md(note[1]))
+    st.html(ENTRY_CSS)
     _table(e)
     if _deal(e):
         r = e.replay()

@@ -7,7 +7,18 @@ a step that does not exist is said so on the page (never silently replaced by an
 
 Keys (Streamlit's button shortcuts, so they work wherever the focus is not in a text field):
 ←/→ one action, ↑/↓ and PageUp/PageDown one trick (before the play: one phase), Home/End the
-deal and the last action. The action list is clickable: choosing a line moves the position.
+deal and the last action. The action list is clickable: choosing a line moves the position,
+and it keeps the current line in sight as the position moves.
+
+Numbering: step k is the position after action k, and the action list, the audit page's
+verdicts and its links number actions the same way (1 is the first action).
+
+Autoplay plays on to the end of the hand at the chosen speed and stops by itself at the end
+and on arriving at a problem (an illegal action).
+
+Layout: the step, the toolbar and the card table come first, so that at 1280 × 720 they are
+all in sight; on a phone (≤ 700 px) the toolbar is pinned to the bottom of the screen,
+wrapping into rows, every control in reach.
 """
 
 from __future__ import annotations
@@ -40,13 +51,22 @@ from tarock_logs.store import queries as q
 from tarock_logs.store.analysis import hand_card_analysis
 from tarock_logs.verdict import replay as rp
 
+#: the speeds autoplay offers: seconds per step
+SPEEDS = (0.5, 1.0, 2.0)
+#: autoplay as this run of the page found it: the viewer's timer is set from it, so a change
+#: inside the viewer reruns the whole page (a fragment cannot change its own timer)
+PLAYING = bool(st.session_state.get("autoplay"))
+SPEED = float(st.session_state.get("autoplay_speed") or 1.0)
+
 #: sessions the session picker offers at once (its search narrows them; issue 18: a store
 #: of a million hands has tens of thousands of sessions, never all sent to the browser)
 SESSIONS_SHOWN = 200
 
 LANG = lang()
 require_db()
-st.title(tr("Replay"))
+# the title and the hand picker side by side: the toolbar and the table higher up
+c_title, c_picker = st.columns([1, 4], vertical_alignment="center")
+c_title.title(tr("Replay"))
 if not data(q.count_sessions):
     st.info(tr("The database holds no hands yet."))
     st.stop()
@@ -98,7 +118,9 @@ if bad_hand is not None:
     st.session_state["_url_seen_replay_hand"] = bad_hand
     st.session_state["replay_hand"] = None
 
-picker = st.expander(tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:")
+picker = c_picker.expander(
+    tr("Choose a hand"), expanded=bad_hand is not None, icon=":material/style:"
+)
 search = picker.text_input(
     tr("Find a session"),
     key="session_search",
@@ -251,35 +273,30 @@ def _change_text(phrase: str) -> str:
     return tr("{item} {now} (best: {best})", item=name, now=now, best=best)
 
 
+def _value_text(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
+    """The analysis row of the card just played at ``step`` (None when it has none, or in
+    another seat's view: its values would reveal that seat's hand)."""
+    row = ANALYSIS.get(step - 1) if cur.action is not None else None
+    if row is None or cur.action is None or only not in (None, cur.action.seat):
+        return None
+    return row
+
+
 def card_values(step: int, cur: rp.Step, only: int | None) -> None:
-    """The card-play analysis at ``step`` (all cards visible): the value of every legal card
-    of the card just played (the card played and the best ones marked), what it cost, and the
-    previous / next mistake of at least a chosen size. In one seat's view only that seat's
+    """The card-play analysis at ``step`` (all cards visible): the values of the card just
+    played and its legal alternatives are drawn on the table's cards; here what it cost, and
+    the previous / next mistake of at least a chosen size. In one seat's view only that seat's
     cards are valued and navigated (other seats' values would reveal their hands)."""
     if not ANALYSIS:
         return
     with st.container(border=True, key="card_values"):
         st.markdown("**" + tr("Every legal card valued (all cards visible)") + "**")
-        row = ANALYSIS.get(step - 1) if cur.action is not None else None
-        if row is not None and cur.action is not None and only in (None, cur.action.seat):
-            best = set(row["best_cards"])
-            played, best_mark = tr("played"), tr("best")
-            values = sorted(row["values"].items(), key=lambda kv: (-kv[1], kv[0]))
-            st.dataframe(
-                [
-                    {
-                        tr("card"): text.card_text(c, view.game),
-                        tr("value"): v,
-                        " ": " · ".join(
-                            m
-                            for m, on in ((played, c == row["card"]), (best_mark, c in best))
-                            if on
-                        ),
-                    }
-                    for c, v in values
-                ],
-                hide_index=True,
-            )
+        row = valued(step, cur, only)
+        if row is not None:
             card = text.card_text(str(row["card"]), view.game)
             lost = int(row["loss"])
             said = (
@@ -347,11 +364,18 @@ def card_values(step: int, cur: rp.Step, only: int | None) -> None:
 def viewer() -> None:
     """The position at one step: reruns alone when the step or the view changes (and every
     few seconds while autoplay is on, one step further each time)."""
-    autoplay = bool(st.session_state.get("autoplay"))
-    if autoplay:
-        now = int(st.session_state.get("step", 0) or 0)
-        if now < last:
-            st.session_state["step"] = now + 1
+    ss = st.session_state
+    playing = bool(ss.get("autoplay"))
+    if playing != PLAYING or float(ss.get("autoplay_speed") or 1.0) != SPEED:
+        st.rerun()  # autoplay switched or its speed changed: the page sets the timer anew
+    if playing:
+        now = int(ss.get("step", 0) or 0)
+        nxt = min(last, now + 1)
+        ss["step"] = nxt
+        if nxt >= last or view.steps[nxt].violations:
+            ss["autoplay"] = False  # the end, or a problem: stop there
+            ss["_autoplay_stopped"] = nxt
+            st.rerun()
     step = max(0, min(int(st.session_state.get("step") or 0), len(view.steps) - 1))
     st.session_state["step"] = step
     if st.query_params.get("step") != str(step):
@@ -385,9 +409,6 @@ def viewer() -> None:
     seat_now = st.session_state.get("replay_seat")
     only = int(seat_now) if seat_now in seat_opts and seat_now != "all" else None
     allowed = vm.allowed_cards(view, step) if cur.violations else []
-    # ---------------------------------------------------------------- the table
-    pos = position(view, step, players=players, lang=LANG, viewer=only, allowed=allowed)
-    st.html(table_html(pos, LANG))
 
     # ---------------------------------------------------------------- the toolbar
     bar = st.container(horizontal=True, key="toolbar", gap="small")
@@ -470,7 +491,7 @@ def viewer() -> None:
         format_func=lambda s: next((lbl for lbl, x in JUMPS if x == s), str(s)),
         label_visibility="collapsed",
         placeholder=tr("Jump to…"),
-        width=170,
+        width=150,
     )
     with bar:
         seat_sel = url_selectbox(
@@ -481,9 +502,24 @@ def viewer() -> None:
             default="all",
             format_func=lambda s: tr("all hands open") if s == "all" else players[int(s)],
             label_visibility="collapsed",
-            width=170,
+            width=160,
         )
-    bar.toggle(tr("Autoplay"), key="autoplay", help=tr("One step forward every second"))
+    with bar:
+        st.toggle(
+            tr("Autoplay"),
+            key="autoplay",
+            help=tr("Plays on to the end at the chosen speed; stops at a problem"),
+            disabled=step >= last,
+        )
+        st.selectbox(
+            tr("Speed"),
+            SPEEDS,
+            index=1,
+            key="autoplay_speed",
+            format_func=lambda x: tr("{s} s per step", s=f"{x:g}"),
+            label_visibility="collapsed",
+            width=150,
+        )
     # PageUp/PageDown: the same moves as ↑/↓, on buttons kept out of sight (one shortcut each)
     keys = st.container(key="page_keys")
     keys.button(
@@ -501,6 +537,34 @@ def viewer() -> None:
         shortcut="PageDown",
     )
     assert (None if seat_sel in (None, "all") else int(seat_sel)) == only
+    stopped = ss.pop("_autoplay_stopped", None)
+    if stopped is not None and stopped == step and step < last:
+        st.caption(tr("Autoplay stopped at a problem."))
+    # ---------------------------------------------------------------- the table
+    row = valued(step, cur, only)
+    values: dict[int, dict[str, str]] = {}
+    trick_values: dict[str, str] = {}
+    best: list[str] = []
+    if row is not None and cur.action is not None:
+        played_card = str(row["card"])
+        best = [str(c) for c in row["best_cards"]]
+        values[cur.action.seat] = {
+            str(c): _value_text(v) for c, v in row["values"].items() if c != played_card
+        }
+        if played_card in row["values"]:
+            trick_values[played_card] = _value_text(row["values"][played_card])
+    pos = position(
+        view,
+        step,
+        players=players,
+        lang=LANG,
+        viewer=only,
+        allowed=allowed,
+        card_values=values,
+        trick_values=trick_values,
+        best=best,
+    )
+    st.html(table_html(pos, LANG))
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
         worded = view.finding_of(v)
@@ -527,39 +591,54 @@ def viewer() -> None:
         st.warning(tr("The engine could not show this position.") + f" {md(state['error'])}")
     card_values(step, cur, only)
 
-    left, right = st.columns([2, 3])
-    with left:
-        st.markdown("**" + tr("Actions") + "**")
-        st.session_state["action_list"] = step
-        with st.container(height=320, key="action_list_box"):
-            st.radio(
-                tr("Actions"),
-                list(range(len(ENTRIES))),
-                key="action_list",
-                format_func=_entry_label,
-                on_change=_picked_action,
-                label_visibility="collapsed",
-            )
-    with right:
-        side: set[int] = set()
-        declarer = state.get("declarer", view.declarer)
-        if declarer is not None:
-            side = {declarer} | ({view.partner} if view.partner is not None else set())
-        rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
-        if rows:
-            st.markdown("**" + tr("Tricks") + "**")
-            st.dataframe(rows, hide_index=True, width="stretch")
-        else:
-            st.caption(tr("No trick played yet."))
-
-    # the page's own script (no data in it, nothing fetched): keep the current line of the
-    # action list in sight; the step in the text makes Streamlit run it again at each step
+    st.markdown("**" + tr("Actions") + "**")
+    st.session_state["action_list"] = step
+    with st.container(height=260, key="action_list_box"):
+        st.radio(
+            tr("Actions"),
+            list(range(len(ENTRIES))),
+            key="action_list",
+            format_func=_entry_label,
+            on_change=_picked_action,
+            label_visibility="collapsed",
+        )
+    # the page's own script (no data in it, nothing fetched): scroll the action list's box
+    # (only the box, never the page) so that the current line is in its middle; the step in
+    # the text makes Streamlit run it again at each step. It waits for the list to show the
+    # step: the script can run before the radio is drawn anew.
     st.html(
-        f"<script>/* step {step} */ requestAnimationFrame(() => {{"
-        "const el = document.querySelector('.st-key-action_list input:checked');"
-        "if (el) el.closest('label').scrollIntoView({block: 'nearest'});});</script>",
+        "<script>(() => { let tries = 0; const step = STEP; const go = () => {"
+        "const box = document.querySelector('.st-key-action_list_box');"
+        "const inputs = box ? box.querySelectorAll('input[type=radio]') : [];"
+        "const el = inputs[step];"
+        "if (!el || !el.checked) { if (tries++ < 60) setTimeout(go, 50); return; }"
+        "const line = el.closest('label');"
+        "let sc = line.parentElement;"
+        "while (sc && sc !== box.parentElement && !(sc.scrollHeight > sc.clientHeight + 1"
+        " && /auto|scroll/.test(getComputedStyle(sc).overflowY))) sc = sc.parentElement;"
+        "if (!sc || sc === box.parentElement) return;"
+        "const top = line.getBoundingClientRect().top - sc.getBoundingClientRect().top;"
+        "sc.scrollTop += top - (sc.clientHeight - line.offsetHeight) / 2;"
+        "}; go(); })();</script>".replace("STEP", str(step)),
         unsafe_allow_javascript=True,
     )
+    side: set[int] = set()
+    declarer = state.get("declarer", view.declarer)
+    if declarer is not None:
+        side = {declarer} | ({view.partner} if view.partner is not None else set())
+    rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
+    if rows:
+        st.markdown("**" + tr("Tricks") + "**")
+        # the figures first (won by, points, running totals), the cards last: on a narrow
+        # screen what is cut off is the end of the cards, which the table above shows
+        cols = list(rows[0])
+        first = [tr("trick"), tr("won by"), tr("points")]
+        order = [c for c in first if c in cols]
+        order += [c for c in cols if c not in order and c not in (tr("cards"), tr("led by"))]
+        order += [c for c in (tr("led by"), tr("cards")) if c in cols]
+        st.dataframe(rows, hide_index=True, width="stretch", column_order=order)
+    else:
+        st.caption(tr("No trick played yet."))
 
     # ---------------------------------------------------------------- the end of the hand
     if step == last:
@@ -593,7 +672,7 @@ def viewer() -> None:
             )
 
 
-st.fragment(viewer, run_every=1.0 if st.session_state.get("autoplay") else None)()
+st.fragment(viewer, run_every=SPEED if PLAYING else None)()
 # the hand's score is the same at every step: drawn once per hand, outside the fragment
 # that a step reruns (its tables were most of a step's server time)
 with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
@@ -662,13 +741,20 @@ st.html(
     # PageUp/PageDown keep their shortcuts on buttons kept out of sight
     ".st-key-page_keys{position:absolute;width:1px;height:1px;overflow:hidden;"
     "clip-path:inset(50%)}"
-    # on a phone the toolbar stays in reach at the bottom of the screen while the table
-    # scrolls by
+    # less room above the title, so that the toolbar and the table are in sight at 1280 × 720
+    "[data-testid='stMainBlockContainer']{padding-top:4rem}"
+    "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:.6rem}"
+    "h1{padding-top:0 !important;padding-bottom:0 !important;font-size:1.8rem !important}"
+    ".st-key-toolbar{flex-wrap:wrap;row-gap:6px}"
+    # the keys are in each button's tooltip; the key caps would push the toolbar wider
+    ".st-key-toolbar kbd, .st-key-toolbar [data-testid='stButtonShortcut']{display:none}"
+    # on a phone the toolbar stays in reach at the bottom of the screen, wrapping into rows
+    # (no control beyond the screen's edge), while the table scrolls by; the key caps of
+    # the shortcuts (no keyboard there) are left out
     "@media (max-width:700px){"
     ".st-key-toolbar{position:fixed;left:0;right:0;bottom:0;z-index:999990;"
-    "background:#fff;padding:6px 8px;border-top:1px solid #ccc;flex-wrap:nowrap;"
-    "overflow-x:auto}"
-    ".st-key-toolbar button{padding-left:8px;padding-right:8px}"
-    "[data-testid='stMain']{padding-bottom:72px}}"
+    "background:#fff;padding:6px 6px;border-top:1px solid #ccc;gap:4px !important}"
+    ".st-key-toolbar button{padding-left:6px;padding-right:6px;min-height:36px}"
+    "[data-testid='stMain']{padding-bottom:150px}}"
     "</style>"
 )

@@ -5,11 +5,16 @@ Used by the dispute dossier (cards inline in its HTML) and by the dashboard's re
 (shown with ``st.image``). Every ``<svg>`` has an explicit ``viewBox``, ``width`` and ``height``
 (an SVG without them gets cropped or scaled oddly by browsers); every option is keyword-only.
 
-The face of a card: a rounded rectangle with the rank on top and, below it, the suit symbol
-(suit cards: ``K`` king, ``Q`` queen, ``N`` knight/kaval/Cavall, ``J`` jack, ``G`` the
-Austrian games' Glatze, or the pip) or, for a tarok (trump), its Roman numeral on top and below
-it the name of the three trula cards (*škis* XXII, *mond* XXI, *pagat* I; *Sküs, Mond, Pagat*
-in the Austrian games) or the word ``tarok``. A *greyed* card is one already played (faded);
+The face of a card: a rounded rectangle with its *index* in the top left corner, as on a
+real card: the rank over a small suit symbol (suit cards: ``K`` king, ``Q`` queen, ``N``
+knight/kaval/Cavall, ``J`` jack, ``G`` the Austrian games' Glatze, or the pip; red suits red,
+black suits black) and a large suit symbol below, or, for a tarok (trump), its Roman numeral
+and at the bottom, also from the left, the name of the three trula cards (*škis* XXII, *mond*
+XXI, *pagat* I; *Sküs, Mond, Pagat* in the Austrian games) or the word ``tarok``. Every text
+of the index and the name stays within the left :data:`INDEX_RIGHT` units of the card (a long
+numeral such as XVIII is drawn narrower with ``textLength``), so a fanned hand whose cards
+overlap by at most ``CARD_W - INDEX_RIGHT`` (:data:`FAN_OVERLAP`) hides no glyph of them.
+A *greyed* card is one already played (faded);
 a *highlighted* card is an offending (illegal) card, drawn with a thick red border; a *marked*
 card carries a thick border of its mark's colour (:data:`MARKS`: ``allowed``, green and dashed,
 a card the rules allowed instead of an illegal one; ``winning``, gold, the card that takes the
@@ -28,19 +33,30 @@ __all__ = [
     "CAPTION_CHARS",
     "CARD_H",
     "CARD_W",
+    "FAN_OVERLAP",
     "GAP",
+    "INDEX_RIGHT",
     "MARKS",
     "card_element",
     "card_label",
     "card_svg",
     "cards_element",
     "cards_svg",
+    "text_width",
 ]
 
 CARD_W = 44
 CARD_H = 64
 GAP = 4
 CAPTION_CHARS = 8  # what fits under one card at 10 px
+#: the index (rank, numeral, suit symbol, trula name) starts here, from the card's left edge
+INDEX_X = 3
+#: ... and ends at most here: the left strip of a card that a fan must leave uncovered
+INDEX_RIGHT = 29
+#: the most a card of a fanned row may be covered by the next one (in card units)
+FAN_OVERLAP = CARD_W - INDEX_RIGHT - 1
+#: advance widths of DejaVu Sans Bold, in em, of the letters an index uses (the rest: 0.7)
+_EM = {"I": 0.372, "V": 0.774, "X": 0.771, "K": 0.775, "Q": 0.85, "N": 0.837, "J": 0.372}
 
 _SUIT_SYMBOL = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
 _SUIT_COLOUR = {"H": "#c62828", "D": "#c62828", "S": "#212121", "C": "#212121", TAROK: "#1a237e"}
@@ -81,14 +97,36 @@ def _root(width: int, height: int, *, scale: float, title: str | None, xmlns: bo
     return root
 
 
-def _text(parent: ET.Element, text: str, *, y: int, size: int, colour: str) -> None:
+def text_width(text: str, size: float) -> float:
+    """The width of ``text`` at ``size`` px in DejaVu Sans Bold (an estimate from its advance
+    widths, a little wide for the glyphs it does not list)."""
+    return sum(_EM.get(c, 0.7) for c in text) * size
+
+
+def _text(
+    parent: ET.Element,
+    text: str,
+    *,
+    y: int,
+    size: int,
+    colour: str,
+    index: bool = False,
+    font: str = _FONT,
+) -> None:
+    """A text of the face: centred, or (``index``) from :data:`INDEX_X`, squeezed with
+    ``textLength`` to end by :data:`INDEX_RIGHT` when it would be wider."""
     attrs = {
         "x": str(CARD_W / 2),
         "y": str(y),
         "text-anchor": "middle",
         "fill": colour,
-        "style": f"{_FONT};font-size:{size}px",
+        "style": f"{font};font-size:{size}px",
     }
+    if index:
+        attrs["x"], attrs["text-anchor"], attrs["class"] = str(INDEX_X), "start", "idx"
+        room = INDEX_RIGHT - INDEX_X
+        if text_width(text, size) > room:
+            attrs["textLength"], attrs["lengthAdjust"] = str(room), "spacingAndGlyphs"
     ET.SubElement(parent, "text", attrs).text = text
 
 
@@ -129,11 +167,14 @@ def _draw_card(
             rect["stroke-dasharray"] = dashes
     ET.SubElement(g, "rect", rect)
     top, bottom = card_label(token, game=game)
-    _text(g, top, y=24, size=15 if len(top) <= 2 else (12 if len(top) <= 4 else 10), colour=colour)
     if bottom in _SUIT_SYMBOL.values():
-        _text(g, bottom, y=52, size=22, colour=colour)
-    elif bottom:
-        _text(g, bottom, y=50, size=10, colour=colour)
+        _text(g, top, y=16, size=14, colour=colour, index=True)
+        _text(g, bottom, y=29, size=12, colour=colour, index=True)
+        _text(g, bottom, y=55, size=22, colour=colour)
+    else:
+        _text(g, top, y=17, size=14 if len(top) <= 3 else 13, colour=colour, index=True)
+        if bottom:
+            _text(g, bottom, y=56, size=10, colour=colour, index=True)
     ET.SubElement(g, "title").text = token
 
 

@@ -531,10 +531,17 @@ def audit_hand(
 
 def hand_people(session: m.Session, hand: m.Hand, replay: HandReplay) -> HandPeople:
     """Who is who in ``hand``: the engine's declarer and partner, or for a game of fixed
-    pairs the attacking and defending pairs of the engine's view at the end of the hand."""
+    pairs the attacking and defending pairs of the engine's view at the end of the hand. A
+    hand with no score (recorded in part, or stopped early) takes them from the engine's view
+    of its last position: the bid won and the king called say who they are."""
     score = replay.score
     declarer = score.declarer if score is not None else None
     partner = score.partner if score is not None else None
+    if score is None and replay.state is not None:
+        seen = replay.state.view()
+        d, p = seen.get("declarer"), seen.get("partner")
+        declarer = d if isinstance(d, int) else None
+        partner = p if isinstance(p, int) and declarer is not None else None
     pairs: Mapping[str, Sequence[int]] | None = None
     if declarer is None and replay.ruleset is not None:
         state = replay.state

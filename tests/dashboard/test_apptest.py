@@ -524,3 +524,27 @@ def test_players_page_logs_no_per_row_missing_script_run_context_warning(
         m for m in seen.messages if "missing ScriptRunContext" in m and "'MainThread'" not in m
     ]
     assert not from_other_threads
+
+
+def test_replay_autoplay_steps_on_and_stops_at_the_first_problem(app_env: DashDB) -> None:
+    """Autoplay, switched on, steps on each run of the position and switches itself off on
+    arriving at a problem (an illegal action), saying so; at the end of a hand it cannot be
+    switched on."""
+    if app_env.illegal_index is None:
+        pytest.skip("no Slovenian engine to plant an illegal card with")
+    hand = _disputed(app_env)
+    problem = app_env.illegal_index + 1
+    at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(problem - 2))
+    assert at.selectbox(key="autoplay_speed").value == 1.0
+    at.selectbox(key="autoplay_speed").set_value(0.5).run()
+    at.toggle(key="autoplay").set_value(True).run()
+    assert not at.exception
+    for _ in range(4):  # each run of the page is one timer tick of the position fragment
+        if not at.session_state["autoplay"]:
+            break
+        at.run()
+    assert _step(at) == problem
+    assert at.session_state["autoplay"] is False
+    assert any("Autoplay stopped at a problem." in c.value for c in at.caption)
+    at.button(key="end").click().run()
+    assert at.toggle(key="autoplay").disabled

@@ -1,9 +1,12 @@
 """The ``enter`` page in Streamlit's AppTest (no browser): it works without a database, the
 table's game decides the deal, pasted tokens are dealt with their problems said, and
-``tarock dashboard --entry-dir`` hands the folder over (and then needs no database)."""
+``tarock dashboard --entry-dir`` hands the folder over (and then needs no database); a card
+the rules forbid is recorded only on a second tap, the complete deal folds away, the talon's
+groups show their cards (red suits red), and the event fields go into the log."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.entry_model import Entry
 from tarock_logs.cli import dashboard as cli_dashboard
+from tarock_logs.report import text
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
@@ -73,3 +77,83 @@ def test_the_dashboard_command_passes_the_entry_folder_and_needs_no_database(
     assert seen["env"]["TAROCK_ENTRY_DIR"] == str((tmp_path / "in").resolve())  # type: ignore[index]
     r = CliRunner().invoke(app, ["dashboard", "--db", str(tmp_path / "none.duckdb")])
     assert r.exit_code == 2 and "no database" in r.output
+
+
+def _b1_up_to_first_play() -> Entry:
+    """B.1 dealt and entered up to Ana's lead (♠K): Bojan to play, ♠J the only legal card."""
+    from tests.dashboard.test_enter_model import b1, dealt_b1, enter_actions
+
+    e = dealt_b1()
+    acts = b1().hands[0].actions
+    first_play = next(i for i, a in enumerate(acts) if a.type == "play")
+    enter_actions(e, acts[: first_play + 1])
+    return e
+
+
+def test_record_anyway_asks_first_and_records_on_the_second_tap(at: AppTest) -> None:
+    e = _b1_up_to_first_play()
+    n = len(e.actions)
+    at.session_state["entry"] = e
+    at.run()
+    bad = [b for b in at.button if str(b.key).startswith("e_choice_bad__")]
+    assert bad, "no card offered under 'Record anyway'"
+    assert not [b for b in at.button if b.key == "e_confirm_bad_yes"]
+    bad[0].click().run()
+    assert len(at.session_state["entry"].actions) == n  # the first tap only asks
+    assert any("although the rules forbid it here" in w.value for w in at.warning)
+    next(b for b in at.button if b.key == "e_confirm_bad_no").click().run()
+    assert len(at.session_state["entry"].actions) == n  # cancelled: nothing recorded
+    assert not [b for b in at.button if b.key == "e_confirm_bad_yes"]
+    next(b for b in at.button if str(b.key).startswith("e_choice_bad__")).click().run()
+    next(b for b in at.button if b.key == "e_confirm_bad_yes").click().run()
+    assert not at.exception
+    entry = at.session_state["entry"]
+    assert len(entry.actions) == n + 1
+    assert not entry.verdicts()[-1].legal
+    assert any("ILLEGAL" in x.value for x in at.error)
+
+
+def test_the_complete_deal_folds_away_and_the_actions_come_first(at: AppTest) -> None:
+    from tests.dashboard.test_enter_model import dealt_b1
+
+    at.session_state["entry"] = dealt_b1()
+    at.run()
+    assert not [b for b in at.button if str(b.key).startswith("e_pack_")]
+    deal = [x for x in at.expander if x.label.startswith("The deal")]
+    assert deal and "Ana Kos 12/12" in deal[0].label
+    assert [b for b in at.button if str(b.key).startswith("e_choice__")]  # the bids
+
+
+def test_the_talon_groups_are_shown_as_cards_and_red_suits_are_red(at: AppTest) -> None:
+    from tests.dashboard.test_enter_model import b1, dealt_b1, enter_actions
+
+    e = dealt_b1()
+    acts = b1().hands[0].actions
+    talon = next(i for i, a in enumerate(acts) if a.type == "talon")
+    enter_actions(e, acts[:talon])
+    at.session_state["entry"] = e
+    at.run()
+    groups = e.state_view().get("talon_groups")
+    assert groups and len(groups) == 2  # tri: two groups of three
+    takes = [b for b in at.button if str(b.key).startswith("e_choice__")]
+    assert len(takes) == 2
+    for b, g in zip(takes, groups, strict=True):
+        assert b.label.startswith("takes talon group")
+        for c in g:  # every card of the group on its button, hearts and diamonds in red
+            said = text.card_text(c, "slovenian")
+            assert said in b.label
+            if c[0] in "HD":
+                assert f":red[{said}]" in b.label
+    # the two groups drawn as cards (and the cards of the seat to move)
+    assert len(at.get("image")) >= 3
+    assert [c.value for c in at.caption if c.value.startswith("group ")] == ["group 0", "group 1"]
+
+
+def test_the_event_round_table_and_date_go_into_the_log(at: AppTest) -> None:
+    at.text_input(key="e_ev_name").input("Club cup").run()
+    at.number_input(key="e_ev_round").set_value(2).run()
+    at.text_input(key="e_ev_table").input("B").run()
+    at.date_input(key="e_ev_date").set_value(dt.date(2026, 12, 6)).run()
+    assert not at.exception
+    doc = at.session_state["entry"].session_doc()
+    assert doc["event"] == {"name": "Club cup", "date": "2026-12-06", "round": 2, "table": "B"}

@@ -100,7 +100,8 @@ class Clicker:
 
     def pill(self, row: str, label: str) -> None:
         """Click the button ``label`` of the page's button row ``row`` (its key)."""
-        exact = self.page.locator("p", has_text=re.compile(f"^{re.escape(label)}$"))
+        # a talon group's label goes on with its cards ("takes talon group 0: ♦K …")
+        exact = self.page.locator("p", has_text=re.compile(f"^{re.escape(label)}(: .+)?$"))
         self.page.locator(f".st-key-{row} button").filter(has=exact).first.click()
 
     def card(self, card: str) -> None:
@@ -146,6 +147,13 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
     page = context.new_page()
     try:
         c = _enter_b1(page, url)
+        # the complete deal folds away: the first choices are on the first screen
+        assert page.locator("[class*='st-key-e_pack_']").count() == 0
+        page.locator("h1").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        first = page.locator(".st-key-e_choice button").first.bounding_box()
+        height = SIZES[size]["viewport"]["height"]
+        assert first is not None and first["y"] + first["height"] <= height, first
         s = _b1()
         actions = s.hands[0].actions
         first_play = next(i for i, a in enumerate(actions) if a.type == "play")
@@ -164,7 +172,20 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
                 continue
             c.action(text.action_phrase(to_engine_action(a), "slovenian"))
             if i == first_play:  # Ana led ♠K; Bojan holds ♠J: pagat would not follow suit
-                c.action("plays II", row="e_choice_bad")
+                # a card the rules forbid: the first tap only asks, in a warning style
+                bad = page.locator(".st-key-e_choice_bad button").first
+                colour = bad.evaluate("b => getComputedStyle(b).borderTopColor")
+                legal = page.locator(".st-key-e_choice button").first
+                assert colour != legal.evaluate("b => getComputedStyle(b).borderTopColor")
+                c.pill("e_choice_bad", "plays II")
+                page.get_by_text("although the rules forbid it here", exact=False).wait_for(
+                    timeout=20_000
+                )
+                page.wait_for_selector("[data-test-script-state='notRunning']")
+                assert page.get_by_text(c.status(), exact=True).count() == 1  # nothing yet
+                page.get_by_role("button", name="Yes, record it").click()
+                c.actions += 1
+                c.wait()
                 alert = page.get_by_text("ILLEGAL", exact=False).first
                 alert.wait_for(timeout=20_000)
                 shown = page.inner_text("body")

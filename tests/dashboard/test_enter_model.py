@@ -6,6 +6,7 @@ and a log file saved into a folder (never the store)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from dashboard.entry_model import Entry
 from tarock_logs.log.reader import read_paths
+from tarock_logs.report import text
 from tarock_logs.verdict.audit import audit_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,3 +190,25 @@ def test_the_austrian_and_royal_deals_open_their_first_choices(game: str) -> Non
         e.paste(seat, " ".join(pack[k : k + size]))
         k += size
     assert e.deal_complete or e.read()[1]
+
+
+def test_a_partly_entered_hand_names_its_roles_in_the_dossier() -> None:
+    """B.1 entered up to the first trick (tri bid, ♦K called): the dossier's seats say who
+    is the declarer and who the partner, although the hand has no score yet."""
+    from tarock_logs.verdict.audit import hand_people
+
+    s = b1()
+    e = dealt_b1()
+    acts = s.hands[0].actions
+    first_play = next(i for i, a in enumerate(acts) if a.type == "play")
+    enter_actions(e, acts[:first_play])
+    r = e.replay()
+    read, _ = e.read()
+    assert r is not None and read is not None and r.score is None
+    roles = hand_people(read, read.hands[0], r).roles
+    assert roles.count("declarer") == 1 and roles.count("partner") == 1
+    html = e.dossier_html()
+    for seat, role in enumerate(roles):  # the seats table: each player with their role
+        player = f"{NAMES[seat]} ({read.players[seat].id})"
+        said = text.role_name(role)
+        assert re.search(rf"<td>{re.escape(player)}</td><td>{re.escape(said)}", html), seat

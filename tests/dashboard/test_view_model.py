@@ -280,3 +280,32 @@ def test_the_phase_jumps_list_each_phase_once_in_hand_order(cur) -> None:
     ]
     sl = [lbl for lbl, _ in vm.phase_jumps(view, "sl")]
     assert "licitacija" in sl and "štih 1" in sl
+
+
+def test_the_analysis_values_are_drawn_on_the_cards_best_starred_played_framed(cur) -> None:
+    """The values of the card just played and of its alternatives go on the cards
+    themselves: under the alternatives in the hand, under the played card in the trick
+    (framed), the best cards starred; the legend says how to read them."""
+    from dashboard.table import position, table_html
+
+    view = _view(cur, "si-appendix-b1", 1)
+    step = next(i for i, s in enumerate(view.steps) if s.action and s.action.type == "play")
+    played = view.steps[step].action.card
+    seat = view.steps[step].action.seat
+    other = view.steps[step].view["hands"][seat][0]
+    pos = position(
+        view,
+        step,
+        players=view.players,
+        card_values={seat: {other: "-4"}},
+        trick_values={played: "12"},
+        best=[played],
+    )
+    html = table_html(pos)
+    assert f'data-value="{other}">-4</span>' in html
+    assert (
+        f'class="tl-value tl-played" data-value="{played}" data-played="1" data-best="1">12★'
+        in html
+    )
+    assert "★ best; framed: the card played" in html
+    assert "★ best" not in table_html(position(view, step, players=view.players))

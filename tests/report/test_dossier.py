@@ -121,7 +121,7 @@ def test_dossier_draws_cards_with_the_one_card_face_and_words_actions_with_repor
     faces = _parse(html).card_faces
     drawn = ET.fromstring(card_svg("T22", game="slovenian"))
     assert faces["T22"] == [t.text for t in drawn.iter(f"{NS}text")] == ["XXII", "škis"]
-    assert faces["HK"] == ["K", "\u2665"]
+    assert faces["HK"] == ["K", "\u2665", "\u2665"]  # the index (rank, suit), the suit large
     words = " ".join(_parse(html).text)
     names = text.player_names(session(doc))
     hand = next(h for h in session(doc).hands if h.number == 2)

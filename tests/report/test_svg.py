@@ -77,3 +77,38 @@ def test_captions_are_escaped_text_not_markup() -> None:
     assert "<script>" not in svg
     root = _parse(svg)
     assert "<script>"[:CAPTION_CHARS] in [t.text for t in root.iter(f"{NS}text")]  # text, cut
+
+
+def test_every_index_text_stays_in_the_strip_a_fanned_card_leaves_uncovered() -> None:
+    """A card's index (rank and suit, a tarok's numeral, a trula card's name) lies within
+    INDEX_RIGHT units from its left edge, and a fan covers at most FAN_OVERLAP of the card:
+    XVIII, XIII and XVI keep every letter (a wide numeral is squeezed with textLength)."""
+    from tarock_logs.cards import CARDS
+    from tarock_logs.report.cards_svg import FAN_OVERLAP, INDEX_RIGHT, text_width
+
+    assert CARD_W - FAN_OVERLAP >= INDEX_RIGHT
+    for game in ("slovenian", "zwanzigerrufen", "royal"):
+        for token in CARDS:
+            root = _parse(card_svg(token, game=game))
+            index = [t for t in root.iter(f"{NS}text") if t.get("class") == "idx"]
+            assert index, token
+            for t in index:
+                x = float(t.get("x", "0"))
+                assert t.get("text-anchor") == "start"
+                size = float(str(t.get("style")).rsplit("font-size:", 1)[1].removesuffix("px"))
+                drawn = float(t.get("textLength") or text_width(t.text or "", size))
+                assert x + drawn <= INDEX_RIGHT + 1e-9, (game, token, t.text, x, drawn)
+    xviii = next(_parse(card_svg("T18")).iter(f"{NS}text"), None)
+    assert xviii is not None and xviii.text == "XVIII" and xviii.get("textLength")
+
+
+def test_the_table_fans_cards_by_no_more_than_the_cards_allow() -> None:
+    """The card table's negative margins, at every drawn size, cover at most FAN_OVERLAP of
+    the card's width; each is in the stylesheet."""
+    from dashboard.table import CARD_PX, FAN_MARGIN_PX, TABLE_CSS
+    from tarock_logs.report.cards_svg import FAN_OVERLAP
+
+    for size, width in CARD_PX.items():
+        margin = FAN_MARGIN_PX[size]
+        assert 0 < margin <= FAN_OVERLAP * width / CARD_W, size
+        assert f"margin-right:-{margin}px" in TABLE_CSS

@@ -1,0 +1,253 @@
+"""The replayer on a phone (390 × 844) and a laptop (1280 × 720) in Debian's headless
+Chromium (issue 33): every toolbar control inside the screen, in English, Slovenian and
+German; no card of a fanned hand covering the index (a tarok's numeral) of the card before
+it; autoplay playing a hand to its end and stopping at its first problem; the action list
+keeping the current line in sight. Screenshots go to /tmp/phone-shots/ (look at them).
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dashboard.table import CARD_PX
+from tarock_logs.report.cards_svg import CARD_W, INDEX_RIGHT
+from tests.dashboard.browser_helpers import ARGS, CHROMIUM, goto, serve, settle
+from tests.dashboard.dash_helpers import DashDB
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium"),
+]
+SHOTS = Path("/tmp/phone-shots")
+SIZES = {"phone": (390, 844), "laptop": (1280, 720)}
+
+
+@pytest.fixture(scope="module")
+def served(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    base = tmp_path_factory.mktemp("phone")
+    db = base / "served.duckdb"
+    shutil.copyfile(dash_db.path, db)
+    with serve(db) as url:
+        yield url, db
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _rows(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    from tarock_logs.store.queries import connect_reader
+
+    con = connect_reader(db)
+    try:
+        return con.execute(sql, list(params)).fetchall()
+    finally:
+        con.close()
+
+
+def _disputed(db: Path) -> tuple[str, int, int]:
+    """A Slovenian hand with an illegal action: its id, its number of actions, the step of its
+    first problem (the position right after the first illegal action)."""
+    ((hand, n, idx),) = _rows(
+        db,
+        "SELECT h.hand_id, h.n_actions, min(v.action_index) FROM hands h "
+        "JOIN violations v USING (hand_id) WHERE h.game = 'slovenian' "
+        "GROUP BY h.hand_id, h.n_actions ORDER BY h.n_actions DESC, h.hand_id LIMIT 1",
+    )
+    return str(hand), int(n), int(idx) + 1
+
+
+def _clean(db: Path) -> tuple[str, int]:
+    """The Slovenian hand with the most actions and no finding: its id and its actions."""
+    ((hand, n),) = _rows(
+        db,
+        "SELECT hand_id, n_actions FROM hands h WHERE game = 'slovenian' AND NOT EXISTS "
+        "(SELECT 1 FROM violations v WHERE v.hand_id = h.hand_id) "
+        "ORDER BY n_actions DESC, hand_id LIMIT 1",
+    )
+    return str(hand), int(n)
+
+
+def _page(browser: Any, size: str) -> Any:
+    w, h = SIZES[size]
+    if size == "phone":
+        return browser.new_page(viewport={"width": w, "height": h}, is_mobile=True, has_touch=True)
+    return browser.new_page(viewport={"width": w, "height": h})
+
+
+def _open(page: Any, url: str) -> None:
+    goto(page, url)
+    page.locator(".tl-table").wait_for(timeout=20_000)
+    page.locator(".st-key-toolbar").wait_for(timeout=20_000)
+    settle(page)
+
+
+def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while needle not in page.inner_text("[data-testid='stMain']"):
+        assert time.monotonic() < deadline, f"never showed {needle!r}"
+        page.wait_for_timeout(200)
+
+
+@pytest.mark.parametrize("lang", ["en", "sl", "de"])
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
+    url, db = served
+    hand, _, problem = _disputed(db)
+    w, h = SIZES[size]
+    page = _page(browser, size)
+    try:
+        _open(page, f"{url}/replay?hand={hand}&step={problem}&seat=all&lang={lang}")
+        bar = page.locator(".st-key-toolbar")
+        controls = bar.locator(
+            "[data-testid='stButton'] button:visible, [data-testid='stSelectbox']:visible, "
+            "[data-testid='stCheckbox']:visible"
+        )
+        # six moves, the first problem, jump to, view, autoplay and its speed (waited for:
+        # the toolbar may still be drawn anew after the page's first run)
+        deadline = time.monotonic() + 20
+        while (n := controls.count()) != 11 and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        assert n == 11, [controls.nth(i).inner_text()[:20] for i in range(n)]
+        for i in range(n):
+            box = controls.nth(i).bounding_box()
+            assert box is not None, i
+            said = controls.nth(i).inner_text()[:30]
+            assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
+        # the current trick is in sight without scrolling too
+        trick = page.locator(".tl-centre").bounding_box()
+        assert trick is not None and trick["y"] + 40 < h
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}.png"))
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_no_card_of_a_fanned_hand_covers_the_index_of_the_card_before_it(  # type: ignore[no-untyped-def]
+    served, browser, size: str
+) -> None:
+    """The index (a tarok's numeral: XVIII, XIII, XVI …) lies in the left INDEX_RIGHT of
+    CARD_W units of a card; the next card of the row may start only after it (or on a row
+    below)."""
+    url, db = served
+    hand, _, _ = _disputed(db)
+    page = _page(browser, size)
+    try:
+        _open(page, f"{url}/replay?hand={hand}&step=0&seat=all")
+        rows = page.locator(".tl-cards")
+        checked = taroks = 0
+        for r in range(rows.count()):
+            imgs = rows.nth(r).locator("img")
+            boxes = [
+                (imgs.nth(i).get_attribute("data-card"), imgs.nth(i).bounding_box())
+                for i in range(imgs.count())
+            ]
+            for (card, a), (_, b) in itertools.pairwise(boxes):
+                assert a is not None and b is not None
+                strip = a["width"] * INDEX_RIGHT / CARD_W
+                if abs(b["y"] - a["y"]) < 2:  # the same row: the next card starts after
+                    assert b["x"] >= a["x"] + strip - 0.5, (size, card, a, b)
+                else:  # wrapped: a row below, not over it
+                    assert b["y"] >= a["y"] + a["height"] - 0.5, (size, card, a, b)
+                checked += 1
+                taroks += bool(card and card.startswith("T"))
+        assert checked >= 40 and taroks >= 15, (checked, taroks)
+        if size == "phone":  # the phone's smaller cards still fan within the table's width
+            img = page.locator(".tl-seat .tl-cards img").first.bounding_box()
+            assert img is not None and round(img["width"]) == CARD_PX["phone_hand"]
+    finally:
+        page.close()
+
+
+def _autoplay_on(page: Any, speed: str = "0.5 s per step") -> None:
+    bar = page.locator(".st-key-toolbar")
+    bar.locator("[data-testid='stSelectbox']").last.click()
+    page.get_by_role("option", name=speed).click()
+    settle(page)
+    bar.get_by_text("Autoplay", exact=True).click()
+
+
+def _autoplay_is_on(page: Any) -> bool:
+    box = page.locator(".st-key-toolbar input[type='checkbox']").first
+    return bool(box.is_checked())
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, browser, size: str) -> None:  # type: ignore[no-untyped-def]
+    url, db = served
+    hand, n = _clean(db)
+    page = _page(browser, size)
+    try:
+        start = n - 6
+        _open(page, f"{url}/replay?hand={hand}&step={start}&seat=all")
+        _autoplay_on(page)
+        _wait_text(page, f"Step {n} of {n}", timeout=90)
+        page.wait_for_timeout(2000)  # it stays at the end, autoplay switched off
+        settle(page)
+        assert f"Step {n} of {n}" in page.inner_text("[data-testid='stMain']")
+        assert not _autoplay_is_on(page)
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.close()
+
+
+def test_autoplay_stops_on_the_first_problem(served, browser) -> None:  # type: ignore[no-untyped-def]
+    url, db = served
+    hand, n, problem = _disputed(db)
+    page = _page(browser, "laptop")
+    try:
+        _open(page, f"{url}/replay?hand={hand}&step={max(0, problem - 4)}&seat=all")
+        _autoplay_on(page)
+        _wait_text(page, f"Step {problem} of {n}", timeout=90)
+        page.wait_for_timeout(2500)
+        settle(page)
+        shown = page.inner_text("[data-testid='stMain']")
+        assert f"Step {problem} of {n}" in shown and "Autoplay stopped at a problem." in shown
+        assert not _autoplay_is_on(page)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_action_list_keeps_the_current_line_in_sight(served, browser, size: str) -> None:  # type: ignore[no-untyped-def]
+    url, db = served
+    hand, n = _clean(db)
+    page = _page(browser, size)
+    try:
+        for step in (n, n // 2, 0):
+            _open(page, f"{url}/replay?hand={hand}&step={step}&seat=all")
+            box = page.locator(".st-key-action_list_box")
+            box.scroll_into_view_if_needed()
+            deadline = time.monotonic() + 15
+            while True:
+                line = box.locator("label:has(input:checked)").bounding_box()
+                frame = box.bounding_box()
+                assert frame is not None
+                if line is not None and (
+                    line["y"] >= frame["y"] - 1
+                    and line["y"] + line["height"] <= frame["y"] + frame["height"] + 1
+                ):
+                    break
+                assert time.monotonic() < deadline, (size, step, line, frame)
+                page.wait_for_timeout(200)
+    finally:
+        page.close()
