@@ -516,6 +516,21 @@ def _card_body(f: FindingLike, lang: str, game: str | None) -> str | None:
     )
 
 
+def _terms_of(f: FindingLike, game: str | None, lang: str) -> str:
+    """The game terms a finding's facts name (its contract, bonus or premium, what a kontra
+    doubles), in the game's own words."""
+    p = f.params
+    said = []
+    if isinstance(p.get("contract"), str):
+        said.append(contract_name(p["contract"], game, lang=lang))
+    for key in ("bonus", "item"):
+        if isinstance(p.get(key), str):
+            said.append(bonus_name(p[key], game))
+    if isinstance(p.get("target"), str):
+        said.append(t("on {target}", lang, target=target_name(p["target"], game, lang=lang)))
+    return ", ".join(dict.fromkeys(s for s in said if s))
+
+
 def _settlement(f: FindingLike, totals: Sequence[Any], lang: str) -> str:
     return ", ".join(
         f"{_seat_name(f, s, lang)} {points_text(v, lang=lang)}" for s, v in enumerate(totals)
@@ -748,6 +763,9 @@ def finding_parts(
             if name
             else meaning
         )
+        terms = _terms_of(f, game, code_lang)
+        if terms:
+            body += f" ({terms})"
         if f.card:
             body += f" ({card_text(f.card, game)})"
         legal = f.params.get("legal")

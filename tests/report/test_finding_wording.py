@@ -33,7 +33,7 @@ HANDS_PER_GAME = 60
 ENGLISH = re.compile(
     r"\b(the|played|holding|while|must|legal|seat|declarer|defender|followed|scored|would|"
     r"recorded|nobody|called|void|trick|card|hand|bid|kontra on|which|when|with|without|"
-    r"after|before|not|only|other|another|ignored|applied)\b"
+    r"after|before|not|only|other|another|ignored|applied|game|normal|on)\b"
 )
 
 
