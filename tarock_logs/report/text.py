@@ -746,8 +746,10 @@ def finding_parts(
         body = f.detail
         name, role = _who_parts(f, code_lang, game)
         if name and name not in body:  # the engine's words do not say whose it is
+            named = any(body.startswith(n) for n in f.names if n)  # another player first
+            said = body if named else body[:1].lower() + body[1:]
             body = t("{subject}: {meaning}", code_lang, subject=_subject(name, role, code_lang),
-                     meaning=body[:1].lower() + body[1:])  # fmt: skip
+                     meaning=said)  # fmt: skip
         if f.card and card_text(f.card, game) not in body:
             body += f" ({card_text(f.card, game)})"
     if body is None:
