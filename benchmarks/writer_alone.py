@@ -57,7 +57,7 @@ from typing import Any
 import duckdb
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, ratings, sources, template, tournaments
+from tarock_logs.store import facts, plan, ratings, sources, template, tournaments
 from tarock_logs.store import ingest as ig
 
 #: (owner, attribute, label): the steps timed (those that exist in the tree under test)
@@ -159,7 +159,7 @@ class _FakeStream:
     def __init__(self, files: list[Path], jobs: int, out_dir: Path, batch_hands: int,
                  lock_fd: int | None = None) -> None:  # fmt: skip
         self.on_drain: Callable[[], None] | None = None
-        self.units = [ig._Unit(f) for f in files]
+        self.units = [plan.Unit(f) for f in files]
         self.i = 0
 
     def __iter__(self) -> Iterator[tuple[Any, Iterator[Any], dict[str, int]]]:

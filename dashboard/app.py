@@ -8,16 +8,30 @@ Streamlit serves itself, and the browser tab's icon is drawn here (a ``:material
 icon would be loaded from fonts.gstatic.com). The app's own configuration
 (``dashboard/.streamlit/config.toml``) turns Streamlit's usage statistics off however the
 script is started.
+
+A store that cannot be read while serving (replaced by a bad file, truncated, vanished) gives
+a visitor a plain message in the page's language, never a traceback (the server's log keeps
+the details; ``client.showErrorDetails`` is off for any other error).
 """
 
 from __future__ import annotations
 
+import duckdb
 import streamlit as st
 
-from dashboard.state import favicon, resolve_lang, sidebar_common, tr
+from dashboard.state import (
+    begin_run,
+    end_run,
+    favicon,
+    resolve_lang,
+    sidebar_common,
+    store_unreadable,
+    tr,
+)
 
 st.set_page_config(page_title="tarock-logs", page_icon=favicon(), layout="wide")
 resolve_lang()  # before the page titles: they are in the interface language
+begin_run()  # the store version the whole page run reads (the sidebar's queries too)
 
 PAGES = [
     st.Page("app_pages/overview.py", title=tr("Overview"), icon=":material/home:", default=True),
@@ -46,5 +60,10 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-sidebar_common()
-page.run()
+try:
+    sidebar_common()
+    page.run()
+except (duckdb.Error, OSError) as exc:  # the store turned bad or vanished while serving
+    store_unreadable(exc)
+else:
+    end_run()

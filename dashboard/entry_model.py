@@ -38,7 +38,7 @@ from tarock_logs.log.writer import dumps_sessions
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import tn
-from tarock_logs.rules import get_engine
+from tarock_logs.rules import games, get_engine
 from tarock_logs.rules.base import Action, GameEngine, Ruleset, Violation
 from tarock_logs.verdict.audit import HandAudit, audit_hand, hand_people
 from tarock_logs.verdict.convert import action_to_log
@@ -48,8 +48,8 @@ from tarock_logs.verdict.replay import HandReplay, replay_hand
 __all__ = ["GAMES", "SENTENCES", "Choice", "Entry", "Verdict"]
 
 #: the games a hand can be entered for (those with an engine)
-GAMES: tuple[str, ...] = ("slovenian", "zwanzigerrufen", "royal")
-_ROYAL_SEATS = (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
+#: the games a hand can be entered for: every registered game, in the registry's order
+GAMES: tuple[str, ...] = games()
 
 #: the sentences of :meth:`Entry.statement` (English; the page translates them)
 SENTENCES: dict[str, str] = {
@@ -133,7 +133,7 @@ class Entry:
     """One hand being entered (see the module docstring). Seats are 0-based in playing order;
     target ``n`` (the table size) is the talon."""
 
-    game: str = "slovenian"
+    game: str = GAMES[0]
     ruleset: str = ""
     players: list[str] = field(default_factory=list)
     dealer: int = -1
@@ -155,8 +155,8 @@ class Entry:
         if not self.ruleset:
             self.ruleset = self.engine.default_ruleset
         if not self.players:
-            n = self.engine.table_sizes(self.ruleset_obj)[-1 if self.game == "slovenian" else 0]
-            n = 4 if 4 in self.engine.table_sizes(self.ruleset_obj) else n
+            sizes = self.engine.table_sizes(self.ruleset_obj)
+            n = 4 if 4 in sizes else sizes[0]
             self.players = [f"Player {s + 1}" for s in range(n)]
         if self.dealer < 0 or self.dealer >= len(self.players):
             self.dealer = len(self.players) - 1  # then P1 (the forehand) is the first seat
@@ -287,7 +287,7 @@ class Entry:
             if not tok:
                 continue
             try:
-                card = parse_card(tok, self.game)
+                card = parse_card(tok, self.game, self.engine.card_names(self.ruleset_obj))
             except CardError:
                 problems.append(f"{tok!r} is not a card of the {self.game} pack")
                 continue
@@ -329,14 +329,15 @@ class Entry:
     def players_doc(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         ids: set[str] = set()
+        seating = self.engine.seating(self.n)
         for s, name in enumerate(self.players):
             pid = _slug(name)
             while pid in ids:
                 pid += f".{s + 1}"
             ids.add(pid)
             p: dict[str, Any] = {"id": pid, "name": name}
-            if self.game == "royal" and self.n == 4:
-                p["pair"], p["role"] = _ROYAL_SEATS[s]
+            if seating is not None:
+                p["pair"], p["role"] = seating[s]
             out.append(p)
         return out
 

@@ -11,12 +11,13 @@ seeing the old rows).
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import duckdb
 import streamlit as st
@@ -31,6 +32,7 @@ from tarock_logs.store.pseudonyms import pseudonym
 from tarock_logs.verdict.findings import Finding
 
 T = TypeVar("T")
+_log = logging.getLogger("tarock_logs.dashboard")
 
 #: The version key of the database file: its path, inode and modification time, which change
 #: whenever the ingest publishes a new file.
@@ -97,8 +99,47 @@ def _holder() -> _Holder:
     return _Holder()
 
 
+#: the store version the running page reads, pinned by :func:`begin_run` (a page run is one
+#: thread): every query of one run reads that version, so a page never shows numbers of two
+#: published files side by side
+_RUN = threading.local()
+#: a run that finds a newer store than the one it pinned starts over on the new one, at most
+#: this many times in a row (publishes faster than a page runs); then it says so and stops
+MAX_STORE_RERUNS = 3
+
+
+def begin_run() -> None:
+    """Pin the store version this page run reads (``dashboard/app.py``, before the page)."""
+    path = db_path()
+    try:
+        _RUN.key = db_key(path) if path is not None and path.is_file() else None
+    except OSError:  # removed between the two looks
+        _RUN.key = None
+
+
+def end_run() -> None:
+    """The page ran to its end on one store version: forget the run's restarts."""
+    _RUN.key = None
+    st.session_state.pop("_store_reruns", None)
+
+
+def _start_over_on_the_new_store() -> NoReturn:
+    """The store was published anew during this run: run the page again on the new version
+    (a clean switch), or, after :data:`MAX_STORE_RERUNS` restarts in a row, say so."""
+    _RUN.key = None
+    n = int(st.session_state.get("_store_reruns", 0)) + 1
+    if n > MAX_STORE_RERUNS:
+        st.session_state["_store_reruns"] = 0
+        st.warning(tr("The database is being updated. Reload the page in a moment."))
+        st.stop()
+    st.session_state["_store_reruns"] = n
+    st.rerun()
+
+
 def require_db() -> tuple[Path, DbKey]:
-    """The database path and its version key; stops the page with a message if missing."""
+    """The database path and the version key this page run reads (pinned by
+    :func:`begin_run`; the file's current one outside a page run); stops the page with a
+    message if there is no database."""
     path = db_path()
     if path is None or not path.is_file():
         st.error(
@@ -109,26 +150,54 @@ def require_db() -> tuple[Path, DbKey]:
         )
         st.stop()
     assert path is not None
+    pinned: DbKey | None = getattr(_RUN, "key", None)
+    if pinned is not None and pinned[0] == str(path):
+        return path, pinned
     return path, db_key(path)
 
 
-def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn(cursor, *args)`` on a fresh cursor of the cached read-only connection.
+def store_unreadable(exc: BaseException) -> None:
+    """Tell the visitor, in plain words and their language, that the store cannot be read
+    now (no traceback, no server path); the details go to the server's log."""
+    _log.warning("the store cannot be read: %s", exc, exc_info=exc)
+    st.error(
+        tr(
+            "The database cannot be read right now: it was replaced by a file that is not a "
+            "tarock-logs store, or removed. The pages work again once a good store is "
+            "published (`tarock ingest`); reload the page then."
+        )
+    )
 
-    Retries once on a fresh connection if the file was swapped under a running query.
+
+def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn(cursor, *args)`` on a fresh cursor of the cached read-only connection, on the
+    store version this page run reads.
+
+    When the store was published anew since the run began (the connection is of another
+    version, or the file was swapped under a running query), the page runs again on the new
+    version instead (:func:`_start_over_on_the_new_store`): one run never mixes two versions.
+    A lock held briefly is retried.
     """
-    path, _ = require_db()
+    path, pinned = require_db()
     last: Exception | None = None
     for _attempt in range(3):
-        con, _key = _holder().get(path)
+        con, key = _holder().get(path)
+        if key != pinned:
+            _start_over_on_the_new_store()
         cur = con.cursor()
         try:
             return fn(cur, *args, **kwargs)
-        except duckdb.Error as exc:  # the file was replaced or is briefly locked
+        except duckdb.Error as exc:  # the file was replaced, or is briefly locked
             last = exc
             h = _holder()
             with h.lock:
                 h.key = None  # force a re-open
+            try:
+                swapped = db_key(path) != pinned
+            except OSError:
+                swapped = True
+            if swapped:
+                _start_over_on_the_new_store()
         finally:
             try:
                 cur.close()
@@ -345,7 +414,7 @@ def score_table(view: HandView, players: list[str]) -> None:
     """Recorded vs recomputed, item by item: the differing items are listed in red above the
     table, and their rows are red and marked ✖ in it; then the totals per player. Labels in the
     interface language, the score items in the game's words."""
-    from dashboard.view_model import _item_name
+    from tarock_logs.report.text import score_item_name
 
     game = view.game
     rows = score_lines(view, players)
@@ -359,7 +428,7 @@ def score_table(view: HandView, players: list[str]) -> None:
                 + "; ".join(
                     tr(
                         "{item} ({who}): recorded {recorded}, recomputed {recomputed}",
-                        item=md_text(_item_name(r["item"], game, lang())),
+                        item=md_text(score_item_name(r["item"], game, lang=lang())),
                         who=md_text(
                             r["who"] if r["who"] != "declarer side" else tr("declarer side")
                         ),
@@ -372,7 +441,7 @@ def score_table(view: HandView, players: list[str]) -> None:
             )
         shown = [
             {
-                tr("item"): _item_name(r["item"], game, lang()),
+                tr("item"): score_item_name(r["item"], game, lang=lang()),
                 tr("who"): r["who"] if r["who"] != "declarer side" else tr("declarer side"),
                 tr("recorded"): _dash(r["recorded"]),
                 tr("recomputed"): _dash(r["recomputed"]),

@@ -136,7 +136,8 @@ def legend_text(game: str, lang: str) -> str:
         t("N knight", lang),
         t("J jack", lang),
     ]
-    if game == "zwanzigerrufen":
+    engine = get_engine(game)
+    if engine is not None and any(tok[1:] == "G" for tok in engine.pack()):
         ranks.append(t("G Glatze (the pip card)", lang))
     trula = ", ".join(
         f"{text.tarok_numeral(n)} {text.trula_card_name(tok, game)}"
@@ -360,14 +361,20 @@ def _roles(view: Any, seat: int, state: dict[str, Any], lang: str) -> tuple[str,
     out: list[str] = []
     game = view.game
     pairs = state.get("pairs") if isinstance(state.get("pairs"), dict) else None
-    if game == "royal" and view.session is not None and seat < len(view.session.players):
+    engine = get_engine(game)
+    if (
+        engine is not None
+        and "fixed_pairs" in engine.features
+        and view.session is not None
+        and seat < len(view.session.players)
+    ):
         p = view.session.players[seat]
         pair = getattr(p, "pair", None)
         part = getattr(p, "role", None)
         if pair:
             out.append(t("pair {pair}", lang, pair=pair))
         if part:
-            out.append({"abfaenger": "Abfänger", "eintreiber": "Eintreiber"}.get(part, part))
+            out.append(engine.player_role_names.get(part, part))
     if pairs:
         if seat in (pairs.get("attackers") or ()):
             out.append(t("attackers", lang))

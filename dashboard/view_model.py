@@ -30,7 +30,7 @@ from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
-from tarock_logs.rules import get_engine
+from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
@@ -219,17 +219,61 @@ def _phases(game: str, steps: list[rp.Step]) -> list[str]:
     return list(engine.action_phases(actions)) if engine is not None else []
 
 
-#: each game by its name, as a label id
-GAME_NAMES = {
-    "slovenian": "Slovenian tarok",
-    "zwanzigerrufen": "Zwanzigerrufen",
-    "royal": "Royal Tarock",
+def game_name(game: str, lang: str = "en") -> str:
+    """A game by its name in ``lang`` (its engine's title, ``slovenian`` → ``Slovenian
+    tarok``; the id of a game without an engine)."""
+    return t(game_title(game), lang)
+
+
+#: the roles of a player in a hand as the Players page names them (label ids)
+ROLE_LABELS = {
+    "declarer": "declarer",
+    "partner": "partner",
+    "defender": "defender",
+    "attacker": "attacker",
+    "klop": "klop",
+    "sitting_out": "sitting out",
+    "unknown": "unknown",
 }
 
 
-def game_name(game: str, lang: str = "en") -> str:
-    """A game by its name in ``lang`` (``slovenian`` → ``Slovenian tarok``)."""
-    return t(GAME_NAMES[game], lang) if game in GAME_NAMES else game
+def term_label(key: str, game: str, lang: str = "en") -> str:
+    """A game term of the statistics (a contract, a bonus, a Schlemm, ``game`` as a kontra's
+    target) as the page shows it, in ``lang`` and the game's own words."""
+    if key == "game":
+        return text.target_name("game", game, lang=lang)
+    named = text.contract_name(key, game, lang=lang)
+    if named != key.replace("_", " "):
+        return named
+    return text.bonus_name(key, game)
+
+
+def role_label(role: str, lang: str = "en") -> str:
+    """A player's role in a hand as the page shows it, in ``lang``."""
+    return t(ROLE_LABELS.get(role, role), lang)
+
+
+def csv_labels(game: str, lang: str = "en") -> dict[str, Callable[[str], str]]:
+    """How a CSV of hands names its contract and role columns: as the screen does (the ids
+    stay in ``contract_id`` and ``role_id``)."""
+    return {
+        "contract": lambda c: term_label(c, game, lang),
+        "role": lambda r: role_label(r, lang),
+    }
+
+
+def game_sections(game: str) -> tuple[str, ...]:
+    """The Players page's own sections of ``game``, in order (its engine's
+    ``stat_sections``)."""
+    engine = get_engine(game)
+    return engine.stat_sections if engine is not None else ("contracts", "bonuses")
+
+
+def has_feature(game: str, feature: str) -> bool:
+    """Whether ``game``'s engine declares ``feature`` (``fixed_pairs``, ``schlemm``: see
+    :attr:`tarock_logs.rules.base.GameEngine.features`)."""
+    engine = get_engine(game)
+    return engine is not None and feature in engine.features
 
 
 def event_line(view: HandView, lang: str = "en") -> str:

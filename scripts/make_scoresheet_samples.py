@@ -222,13 +222,230 @@ hand,dealer,contract,declarer,partner,won,points,difference,Ana,Bor,Cene,Dani
 """
 
 
+# ------------------------------------------------------------------ Zwanzigerrufen and Royal
+
+ZR_W16 = """\
+# game: zwanzigerrufen
+# ruleset: zr-std-2026
+# session: zr-w16
+# event: Worked example W16 of zwanzigerrufen.md (eight games of one session)
+hand,dealer,contract,declarer,partner,called,won,points,valat,absolut,pagat,trull,four_kings,kontra,mondfang,double,A,B,C,D,A total,B total,C total,D total
+1,D,normal,A,C,T20,,50,,,,,,,B by A,,2,-2,2,-2,2,-2,2,-2
+2,,normal,B,D,T20,,40,,,,,,,,x2,2,-2,2,-2,4,-4,4,-4
+3,,normal,C,A,T20,,50,,,,,,,C by A,x2,0,0,0,0,4,-4,4,-4
+4,,normal,D,B,T20,,48,,,,,,,,x4,-4,4,-4,4,0,0,0,0
+5,,solo,A,,,,45,,,,,,,,x4,48,-16,-16,-16,48,-16,-16,-16
+6,A,normal,B,C,T20,,30,,O+,,,,,,x2,4,-4,-4,4,52,-20,-20,-12
+7,,normal,C,D,T20,,45,,,,,,,,x2,-2,-2,2,2,50,-22,-18,-10
+8,,normal,D,A,T20,,47,,,,,,,,,1,-1,-1,1,51,-23,-19,-9
+"""  # noqa: E501
+ZR_EVENING = """\
+# game: zwanzigerrufen
+# ruleset: zr-std-2026
+# session: zr-club-2026-11-27
+# event: Club evening (constructed)
+# date: 2026-11-27
+# site: Wien
+hand,dealer,contract,declarer,partner,called,won,points,valat,absolut,pagat,trull,four_kings,kontra,mondfang,double,Anna Huber,Bert Gruber,Cora Wagner,Dora Bauer,Anna Huber total,Bert Gruber total,Cora Wagner total,Dora Bauer total
+1,Dora Bauer,normal,Anna Huber,Cora Wagner,T20,,52,,,,,,game@Bert Gruber,,,2,-2,2,-2,2,-2,2,-2
+2,Anna Huber,normal,Bert Gruber,Dora Bauer,T20,,38,,,,,,,Bert Gruber by Cora Wagner,,2,-2,2,-2,4,-4,4,-4
+3,Bert Gruber,normal,Cora Wagner,Anna Huber,T19,,60,,,DA+,,,,,x2,6,-6,6,-6,10,-10,10,-10
+4,Cora Wagner,farbensolo,Dora Bauer,,,,50,,,,,,,,x2,-8,-8,-8,24,2,-18,2,14
+5,Dora Bauer,normal,Anna Huber,Bert Gruber,T20,,44,,,,O+,,,,,-2,-2,2,2,0,-20,4,16
+6,Anna Huber,solo,Bert Gruber,,,,47,,,,,,,,x2,-8,24,-8,-8,-8,4,-4,8
+7,Bert Gruber,normal,Cora Wagner,Dora Bauer,T20,,57,,D+,,,,,,,-2,-2,2,2,-10,4,-2,10
+8,Cora Wagner,normal,Dora Bauer,Anna Huber,T20,,40,,,,,,game:2@Bert Gruber,,,-3,4,4,-4,-13,8,2,6
+"""  # noqa: E501
+ROYAL_CLEAN = """\
+# game: royal
+# ruleset: royal-gerots-2023
+# session: royal-match-clean
+# event: Club match (constructed)
+# date: 2026-11-14
+game,dealer,Anna Kiss+Bela Nagy items,Cora Szabo+Dani Toth items,kontra,Anna Kiss+Bela Nagy consolation,Cora Szabo+Dani Toth consolation,Anna Kiss+Bela Nagy,Cora Szabo+Dani Toth,Anna Kiss+Bela Nagy total,Cora Szabo+Dani Toth total
+1,Bela Nagy,M_FLUSH;Q_4KOENIGE,F_SPIEL+;S_ENGEL+,F_SPIEL@Anna Kiss,10,10,30,21,30,21
+2,Dani Toth,S_HONNEUR+;Q_OBSCUR,S_VISI-,,0,5,6,4,36,25
+3,Bela Nagy,Q_LAUER,F_SPIEL-;S_KOEPFE+,S_KOEPFE@Bela Nagy,12,8,25,0,61,25
+4,Dani Toth,F_SPIEL+;S_TRULL+;M_WONOK,Q_4KOENIGE,F_SPIEL@Cora Szabo,20,0,53,10,114,35
+5,Bela Nagy,Q_MONDFANG_STILL,S_ENGEL+;Q_OBSCUR,,5,5,55,11,169,46
+6,Dani Toth,S_LAMOUR+;Q_OBSCUR,M_FLUSH;S_VISI+,,10,10,16,21,185,67
+7,Bela Nagy,F_SPIEL+,TR_VALAT+,,8,15,18,55,203,122
+8,Dani Toth,Q_OBSCUR,S_HONNEUR-,S_HONNEUR@Anna Kiss,6,6,12,5,215,127
+result,,,,,,,26,15
+"""  # noqa: E501
+ROYAL_PLANTED = """\
+# game: royal
+# ruleset: royal-gerots-2023
+# session: royal-match-planted
+# event: Club match (constructed)
+# date: 2026-11-21
+game,dealer,Anna Kiss+Bela Nagy items,Cora Szabo+Dani Toth items,kontra,Anna Kiss+Bela Nagy consolation,Cora Szabo+Dani Toth consolation,Anna Kiss+Bela Nagy,Cora Szabo+Dani Toth,Anna Kiss+Bela Nagy total,Cora Szabo+Dani Toth total
+1,Bela Nagy,M_FLUSH;Q_4KOENIGE,F_SPIEL+;S_ENGEL+,F_SPIEL@Anna Kiss,10,10,30,21,30,21
+2,Dani Toth,S_HONNEUR+;Q_OBSCUR,S_VISI-,,0,5,6,4,36,25
+3,Bela Nagy,Q_LAUER,F_SPIEL-;S_KOEPFE+,S_KOEPFE@Bela Nagy,12,8,25,0,61,25
+4,Dani Toth,F_SPIEL+;S_TRULL+;M_WONOK,Q_4KOENIGE,F_SPIEL@Cora Szabo,20,0,63,10,124,35
+5,Bela Nagy,Q_MONDFANG_STILL,S_ENGEL+;Q_OBSCUR,,5,5,55,11,179,46
+6,Dani Toth,S_LAMOUR+;Q_OBSCUR,M_FLUSH;S_VISI+,,10,10,16,21,195,57
+7,Bela Nagy,F_SPIEL+,S_ENGEL-,,8,15,18,14,213,71
+8,Dani Toth,Q_OBSCUR,S_HONNEUR-,S_HONNEUR@Anna Kiss,6,6,12,5,225,76
+result,,,,,,,29,9
+"""  # noqa: E501
+
+#: Constructed sheets of the other two games (written by hand, the scores computed with the
+#: engines once and checked against the specifications' worked examples): per game, the clean
+#: sheet, the sheet with planted mistakes, and what ``tarock audit`` must report for it.
+OTHER_GAMES: dict[str, dict[str, Any]] = {
+    "zwanzigerrufen": {
+        "title": "Zwanzigerrufen: the club's running sheet (Schreibblock)",
+        "clean": (
+            "w16.csv",
+            ZR_W16,
+            "W16 of zwanzigerrufen.md §7.7: eight games of one "
+            "session, two Mondfang double-round windows (×2, ×4), final +51 / −23 / −19 / −9",
+        ),
+        "planted": (
+            "club-evening.csv",
+            ZR_EVENING,
+            "a constructed club evening: Kontra, Retour, "
+            "Pagat Ultimo, Trull, a Farbensolo and a Solo, a Mondfang in game 2 that "
+            "doubles games 3–6",
+        ),
+        "mistakes": [
+            (
+                5,
+                "score.total_differs",
+                [0, 1, 2, 3],
+                "game 5 lies in the double round the Mondfang of game 2 opened, but it was written "
+                "single (no ×2 marker; every player's score half of the ×2 value, the totals go "
+                "on from it)",
+            ),
+            (
+                7,
+                "score.running_total_differs",
+                [1],
+                "Bert's running total 2 too high (an addition error, carried on)",
+            ),
+            (8, "score.total_differs", [0], "Anna's −4 written as −3 (the totals go on from it)"),
+            (8, "score.not_zero_sum", [], "the same line: the four scores sum to +1, not 0"),
+        ],
+    },
+    "royal": {
+        "title": "Royal Tarock: the match sheet",
+        "clean": (
+            "match-clean.csv",
+            ROYAL_CLEAN,
+            "eight games of two fixed pairs with each pair's "
+            "items, contras, consolation, game value and running sum, and the match "
+            "result floor(sum / 8); game 7's Valat-Trophäe has no known value, so that "
+            "pair's game 7 and the match result are not checked (reported, not guessed)",
+        ),
+        "planted": (
+            "match-planted.csv",
+            ROYAL_PLANTED,
+            "the same match with Engel lost instead of the "
+            "trophy in game 7, and three planted mistakes",
+        ),
+        "mistakes": [
+            (
+                4,
+                "score.total_differs",
+                [0, 1],
+                "Anna and Bela wrote 63 for game 4: consolation 20 + Spiel 10 + Trull 3 + Wonok 20 "
+                "is 53 (the running sum goes on from 63)",
+            ),
+            (
+                6,
+                "score.running_total_differs",
+                [2, 3],
+                "Cora and Dani's running sum 10 too low (an addition error, carried on)",
+            ),
+            (
+                None,
+                "session.placement_points_differ",
+                [0, 1, 2, 3],
+                "the match result line: 29 for Anna and Bela (their sum 225 carries mistake 1 and "
+                "is rounded up; the recomputed 215 / 8 gives 26) and 9 for Cora and Dani (their "
+                "sum 76 carries mistake 2; 86 / 8 gives 10)",
+            ),
+        ],
+    },
+}
+
+
+def _build_other_games(out: Path) -> list[dict[str, Any]]:
+    """Write each game's two sheets, their imports and manifest into ``out/<game>/``; the
+    manifest rows, for the README."""
+    rows: list[dict[str, Any]] = []
+    for game, spec in OTHER_GAMES.items():
+        folder = out / game
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest: list[dict[str, Any]] = []
+        for kind in ("clean", "planted"):
+            name, text, _what = spec[kind]
+            (folder / name).write_text(text, encoding="utf-8")
+            imp = import_sheet(folder / name)
+            assert not imp.errors and imp.session is not None, [str(e) for e in imp.errors]
+            (folder / name.replace(".csv", ".jsonl")).write_text(
+                dumps_session(imp.session) + "\n", encoding="utf-8"
+            )
+            if kind == "planted":
+                names = [p.name or p.id for p in imp.session.players]
+                for hand, code, seats, what in spec["mistakes"]:
+                    manifest.append({
+                        "file": f"{game}/{name}", "hand": hand, "code": code, "seats": seats,
+                        "players": ", ".join(names[s] for s in seats) or "the hand",
+                        "what": what,
+                    })  # fmt: skip
+        (folder / "planted.manifest").write_text(
+            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        rows += manifest
+    return rows
+
+
+def _readme_other_games(rows: list[dict[str, Any]]) -> str:
+    parts = [
+        """
+## Zwanzigerrufen and Royal Tarock
+
+Constructed sheets of the other two games (written by hand; `scripts/make_scoresheet_samples.py`
+holds them and writes them here with their imports). Each game's folder has a clean sheet, a
+sheet with planted mistakes, the import of each (`.jsonl`) and `planted.manifest`:
+
+```sh
+tarock import scoresheet sample_logs/scoresheets/zwanzigerrufen/club-evening.csv -o zr.jsonl
+tarock audit zr.jsonl
+```
+
+| sheet | what |
+|---|---|
+"""
+    ]
+    for game, spec in OTHER_GAMES.items():
+        for kind in ("clean", "planted"):
+            name, _text, what = spec[kind]
+            parts.append(f"| `{game}/{name}` | {kind}: {what} |\n")
+    parts.append(
+        "\nThe clean sheets audit with no finding (every hand `partial`: facts only). For the "
+        "planted sheets `tarock audit` reports exactly these findings (hand: the sheet's row of "
+        "that game; result: the match result line):\n\n"
+        "| # | sheet | hand | code | players | what was planted |\n|---|---|---|---|---|---|\n"
+    )
+    for i, r in enumerate(rows, start=1):
+        hand = r["hand"] if r["hand"] is not None else "result"
+        parts.append(
+            f"| {i} | `{r['file']}` | {hand} | `{r['code']}` | {r['players']} | {r['what']} |\n"
+        )
+    return "".join(parts)
+
+
 def _readme(planted_rows: list[dict[str, Any]], sheets: list[tuple[str, str, str, int]]) -> str:
     rows = "\n".join(
         f"| {i} | `{r['file']}` | {r['hand']} | `{r['code']}` | {r['players']} | {r['what']} |"
         for i, r in enumerate(planted_rows, start=1)
     )
     files = "\n".join(f"| `{f}` | {t} | {p} | {n} |" for f, t, p, n in sheets)
-    return f"""# Score sheets of a whole Slovenian tournament round
+    return f"""# Score sheets: a Slovenian tournament round, Zwanzigerrufen and Royal Tarock
 
 The score sheets of round 1 of a simulated tournament (`{SPEC.command("…")}`): four tables,
 three of 4 players and one of 5, 16 hands each (20 at the table of five). Each sheet is one
@@ -326,7 +543,10 @@ def build(out: Path) -> None:
     (out / "planted.manifest").write_text(
         json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    (out / "README.md").write_text(_readme(manifest, sheets), encoding="utf-8")
+    others = _build_other_games(out)
+    (out / "README.md").write_text(
+        _readme(manifest, sheets) + _readme_other_games(others), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

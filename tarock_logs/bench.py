@@ -571,12 +571,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             stage_ingest(warm, Path(tmp) / "warm.duckdb")
             # the headline uses the CLI's default (jobs=None: one worker per usable core when
             # there are several files); the single-process figure stays in details
-            from tarock_logs.store.ingest import _default_jobs, _sizes
+            from tarock_logs.store.plan import default_jobs, file_sizes
 
             # ingest (CLI default jobs) and the baseline run interleaved, best of ``repeat``
             # each, so both see the same background load (as the OpenSpiel comparison)
             say(
-                f"ingest with the default jobs ({_default_jobs(len(files), _sizes(files))}) "
+                f"ingest with the default jobs ({default_jobs(len(files), file_sizes(files))}) "
                 "and the baseline (orjson + Arrow + DuckDB), interleaved"
             )
             counter = iter(range(1_000_000))
@@ -594,7 +594,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             report["ingest_hands_per_s"] = _rate(n_hands, t_ing)
             report["baseline_hands_per_s"] = _rate(n, t_base)
             details["ingest_hands_stored"] = stored
-            details["ingest_default_jobs"] = _default_jobs(len(files), _sizes(files))
+            details["ingest_default_jobs"] = default_jobs(len(files), file_sizes(files))
             say("ingest in one process")
             t, _ = _timed(
                 lambda: stage_ingest(folder, Path(tmp) / f"ingest{next(counter)}.duckdb", 1),

@@ -15,6 +15,7 @@ This module is pure standard library so that the rules engines may import it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -130,8 +131,8 @@ _NAMED: Final = {
     "SKUES": "T22", "GSTIESS": "T22", "EXCUSE": "T22", "FOOL": "T22", "UHU": "T2",
     "KAKADU": "T3", "MARABU": "T4",
 }  # fmt: skip
-#: Physical Glatze cards of Zwanzigerrufen's default ``glatzen`` set.
-DEFAULT_GLATZEN: Final = {"H1": "HG", "D1": "DG", "S10": "SG", "C10": "CG", "HA": "HG", "DA": "DG"}
+#: The red aces as players write them: the strongest red pip (``1``).
+_ACES: Final = {"HA": "H1", "DA": "D1"}
 
 
 def _fold(token: str) -> str:
@@ -143,16 +144,32 @@ def _fold(token: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", t) if not unicodedata.combining(c))
 
 
-def normalize_token(token: str, game: str | None = None) -> str:
+def normalize_token(
+    token: str, game: str | None = None, names: Mapping[str, str] | None = None
+) -> str:
     """Map an input token (any alias, case, whitespace) to a canonical token, or raise.
 
-    The result is canonical but not yet checked against a pack; see :func:`parse_card`.
+    ``names`` are the physical card names a ruleset maps onto its pack (Zwanzigerrufen's
+    Glatzen: ``GameEngine.card_names(ruleset)``, the one home of that knowledge): a physical
+    card of the set, written any way (``HA``, ``h1``), becomes its pack token (``HG``); any
+    other physical card stays itself, so that the pack check rejects it (§2.2 of the
+    Zwanzigerrufen rules). The result is canonical but not yet checked against a pack; see
+    :func:`parse_card`.
     """
     t = _fold(token)
-    if game == "zwanzigerrufen" and t in DEFAULT_GLATZEN:
-        return DEFAULT_GLATZEN[t]
+    if names and t in names:
+        return names[t]
+    canon = _canonical(t, token, game)
+    if names and canon in names:
+        return names[canon]
+    return canon
+
+
+def _canonical(t: str, token: str, game: str | None) -> str:
     if t in CARDS:
         return t
+    if t in _ACES:
+        return _ACES[t]
     if t in _NAMED:
         return _NAMED[t]
     if t.startswith("T") and t[1:] in _ROMAN:
@@ -170,9 +187,10 @@ def normalize_token(token: str, game: str | None = None) -> str:
     raise CardError(token, game, f"{token!r} is not a card token")
 
 
-def parse_card(token: str, game: str) -> str:
-    """Canonical token of ``token`` in ``game``'s pack; raises :class:`CardError`."""
-    canon = normalize_token(token, game)
+def parse_card(token: str, game: str, names: Mapping[str, str] | None = None) -> str:
+    """Canonical token of ``token`` in ``game``'s pack, physical ``names`` mapped as
+    :func:`normalize_token` maps them; raises :class:`CardError`."""
+    canon = normalize_token(token, game, names)
     if canon not in _PACK_SETS[game]:
         raise CardError(token, game, f"{canon} is not in the {game} pack")
     return canon

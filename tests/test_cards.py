@@ -31,8 +31,6 @@ from tarock_logs.cards import (
         ("hki", "slovenian", "HK"),  # OpenSpiel's short king name
         ("SKN", "slovenian", "SN"),  # OpenSpiel's knight
         ("c10", "royal", "C10"),
-        ("HA", "zwanzigerrufen", "HG"),  # the default Glatze set: red aces, black tens
-        ("S10", "zwanzigerrufen", "SG"),
         ("HD", "zwanzigerrufen", "HQ"),  # German Dame
         ("CB", "zwanzigerrufen", "CJ"),  # German Bube
     ],
@@ -50,6 +48,34 @@ def test_real_cards_outside_the_games_pack_are_rejected(token, game):
     normalize_token(token, game)  # a real card...
     with pytest.raises(CardError, match="not in the"):
         parse_card(token, game)  # ...but not in this pack
+
+
+@pytest.mark.parametrize(
+    ("option", "token", "canon"),
+    [
+        ("red_ace_black_ten", "HA", "HG"),  # the default Glatze set: red aces, black tens
+        ("red_ace_black_ten", "h1", "HG"),
+        ("red_ace_black_ten", "S10", "SG"),
+        ("red_four", "H4", "HG"),
+        ("red_four", "c10", "CG"),
+        ("red_four", "HA", None),  # a red ace is a pip card outside this set: not in the pack
+        ("red_four", "D1", None),
+        ("red_ace_black_ten", "D4", None),
+    ],
+)
+def test_physical_glatzen_are_mapped_by_the_rulesets_card_names(option, token, canon):
+    """Zwanzigerrufen's physical Glatzen are the engine's ``card_names`` of the ruleset (the
+    one home of the ``glatzen`` sets); ``parse_card`` maps only those."""
+    from tarock_logs.rules import get_engine
+
+    eng = get_engine("zwanzigerrufen")
+    assert eng is not None
+    names = eng.card_names(eng.ruleset("zr-std", {"glatzen": option}))
+    if canon is None:
+        with pytest.raises(CardError, match="not in the"):
+            parse_card(token, "zwanzigerrufen", names)
+    else:
+        assert parse_card(token, "zwanzigerrufen", names) == canon
 
 
 @pytest.mark.parametrize("token", ["HX", "T23", "T0", "", "KING", "H11"])

@@ -24,7 +24,14 @@ import streamlit as st
 
 from dashboard import charts
 from dashboard.state import data, lang, masked, pager, query, require_db, tr, trn, url_selectbox
-from dashboard.view_model import game_name
+from dashboard.view_model import (
+    csv_labels,
+    game_name,
+    game_sections,
+    has_feature,
+    role_label,
+    term_label,
+)
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
@@ -54,6 +61,7 @@ with top:
         format_func=_game_name, width=220,
     )  # fmt: skip
 assert game is not None
+GAME: str = game  # (narrowed for the functions below)
 ids_in_game = data(q.game_section, "players", (game, None, None, None, None))["player_id"]
 player_opts = [p for p in names if p in set(ids_in_game.to_list())]
 with top:
@@ -62,7 +70,8 @@ with top:
         format_func=lambda p: masked(names.get(p) or p), placeholder=tr("everyone"), width=240,
     )  # fmt: skip
     event = url_selectbox(
-        tr("Event"), list(fv["events"]), param="event", key="players_event", default=None,
+        tr("Event"), list(fv["events_by_game"].get(game, [])), param="event",
+        key="players_event", default=None,
         placeholder=tr("every event"), width=260,
     )  # fmt: skip
 
@@ -99,7 +108,8 @@ filters = (game, event, d_from, d_to, player)
 
 #: (column, label, kind): kind ``name`` (a player's name, masked when asked), ``term`` (a
 #: game term: contract, bonus, Schlemm), ``role``, ``pct`` (a rate shown as a percentage),
-#: ``num`` (an average, one decimal), ``int``, ``text``, ``list`` (names)
+#: ``num`` (an average, one decimal), ``int``, ``rank`` (1 is first: sorted ascending),
+#: ``text``, ``list`` (names)
 Col = tuple[str, str, str]
 
 
@@ -112,7 +122,7 @@ def _cell(kind: str, value: Any, as_text: bool = False) -> Any:
         return f"{round(100 * float(value))} %"
     if kind == "num":
         return f"{float(value):.1f}" if as_text else round(float(value), 1)
-    if kind == "int" and as_text:
+    if kind in ("int", "rank") and as_text:
         return str(value)
     if kind == "name":
         return masked(str(value))
@@ -128,33 +138,20 @@ def _cell(kind: str, value: Any, as_text: bool = False) -> Any:
 
 
 def _term(key: str) -> str:
-    if key == "game":
-        return text.target_name("game", game, lang=LANG)
-    named = text.contract_name(key, game, lang=LANG)
-    if named != key.replace("_", " "):
-        return named
-    return text.bonus_name(key, game)
+    return term_label(key, GAME, LANG)
 
 
 def _role(role: str) -> str:
-    return tr(
-        {
-            "declarer": "declarer",
-            "partner": "partner",
-            "defender": "defender",
-            "attacker": "attacker",
-            "klop": "klop",
-            "sitting_out": "sitting out",
-            "unknown": "unknown",
-        }.get(role, role)
-    )
+    return role_label(role, LANG)
 
 
 def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
     """The rows of ``df`` as the page shows them: readable headers in the interface
     language, percentages, no empty value shown as ``None``."""
     present = [c for c in cols if c[0] in df.columns]
-    gaps = {col for col, _, kind in present if kind in ("num", "int") and df[col].null_count()}
+    gaps = {
+        col for col, _, kind in present if kind in {"num", "int", "rank"} and df[col].null_count()
+    }
     return [
         {tr(label): _cell(kind, r[col], col in gaps) for col, label, kind in present}
         for r in df.iter_rows(named=True)
@@ -204,7 +201,8 @@ def table(
             format_func=lambda c: tr(present[c][0]),
         )  # fmt: skip
         if by is not None:
-            desc = present[by][1] in {"int", "num", "pct"}  # numbers: the largest first
+            # numbers: the largest first; a rank: the first first
+            desc = present[by][1] in {"int", "num", "pct"}
             df = df.sort(by, descending=desc, nulls_last=True, maintain_order=True)
         with c_page:
             offset = pager(f"{key}_page", df.height, PAGE)
@@ -261,7 +259,9 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
     if st.session_state.get("_csv_for") != csv_key:
         if st.button(tr("Prepare the CSV of these hands"), icon=":material/table_view:"):
             with st.spinner(tr("Writing the CSV…")):
-                st.session_state["_csv_bytes"] = query(q.game_drill_csv, filters, drill, mask)
+                st.session_state["_csv_bytes"] = query(
+                    q.game_drill_csv, filters, drill, mask, labels=csv_labels(GAME, LANG)
+                )
             st.session_state["_csv_for"] = csv_key
             st.rerun(scope="fragment")
     else:
@@ -296,10 +296,22 @@ st.caption(
     )
     + (" " + tr("{n} thrown-in deals, counted on their own.", n=thrown) if thrown else "")
 )
-royal = game == "royal"
+#: the game's own sections (its engine declares them) and whether it is played in fixed pairs
+sections = game_sections(game)
+pairs = has_feature(game, "fixed_pairs")
 tabs = st.tabs(
     [tr("Players"), tr("Score over time"), tr("Roles")]
-    + ([tr("Schlemme"), tr("Matches and pairs")] if royal else [tr("Contracts"), tr("Bonuses")])
+    + [
+        tr(
+            {
+                "schlemm": "Schlemme",
+                "matches": "Matches and pairs",
+                "contracts": "Contracts",
+                "bonuses": "Bonuses",
+            }.get(name, name)
+        )
+        for name in sections
+    ]
     + [tr("Kontras"), tr("Partners"), tr("Head to head"), tr("Ratings")]
     + [tr("Card play")],
     # the shown tab is in the URL (``?tab=Partners``), and only it runs: a tab's queries cost
@@ -321,7 +333,7 @@ with (t := next(tab)):
             ]
             + (
                 [("as_attacker", "as attacker", "int"), ("as_defender", "as defender", "int")]
-                if royal
+                if pairs
                 else [
                     ("as_declarer", "as declarer", "int"), ("as_partner", "as partner", "int"),
                     ("as_defender", "as defender", "int"),
@@ -360,95 +372,126 @@ with (t := next(tab)):
             ),
         )  # fmt: skip
 
-if royal:
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            table(
-                section("schlemm"),
-                [
-                    ("name", "player", "name"), ("bonus", "Schlemm", "term"),
-                    ("announced", "announced", "int"), ("made", "made", "int"),
-                    ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
-                    ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
-                ],
-                "t_schlemm",
-                lambda r: (
-                    f"{_who(r)} · {_term(r['bonus'])}",
-                    {"player": r["player_id"], "schlemm": r["bonus"]},
+
+def _schlemm_tab() -> None:
+    """The Schlemme of a game with them: per player, announced, made, failed, raised."""
+    table(
+        section("schlemm"),
+        [
+            ("name", "player", "name"), ("bonus", "Schlemm", "term"),
+            ("announced", "announced", "int"), ("made", "made", "int"),
+            ("failed", "failed", "int"), ("raised", "raised by the partner", "int"),
+            ("decided", "n", "int"), ("success_rate", "made (rate)", "pct"),
+        ],
+        "t_schlemm",
+        lambda r: (
+            f"{_who(r)} · {_term(r['bonus'])}",
+            {"player": r["player_id"], "schlemm": r["bonus"]},
+        ),
+    )  # fmt: skip
+
+
+def _matches_tab() -> None:
+    """The pair and match standings of a game of fixed pairs."""
+    st.markdown("**" + tr("Pair standings") + "**")
+    table(
+        section("pairs"),
+        [
+            ("players", "pair", "list"), ("matches", "matches", "int"),
+            ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
+            ("points_for", "match points for", "int"),
+            ("points_against", "match points against", "int"),
+        ],
+        "t_pairs",
+        lambda r: (
+            " + ".join(masked(str(n)) for n in r["players"]),
+            {"player": r["player_ids"][0], "partner": r["player_ids"][-1]},
+        ),
+    )  # fmt: skip
+    st.markdown("**" + tr("Match standings") + "**")
+    matches = section("matches")
+    table(
+        matches.with_columns(pl.col("result").replace_strict(
+            {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
+            default=pl.col("result"),
+        )) if matches.height else matches,
+        [
+            ("session_id", "match", "text"), ("date", "date", "text"),
+            ("players", "pair", "list"), ("games", "games", "int"),
+            ("points", "points", "int"), ("match_points", "match points", "int"),
+            ("result", "result", "text"),
+        ],
+        "t_matches",
+        lambda r: (
+            f"{r['session_id']} · " + " + ".join(masked(str(n)) for n in r["players"]),
+            {"session": r["session_id"], "player": r["player_ids"][0]},
+        ),
+    )  # fmt: skip
+
+
+def _contracts_tab() -> None:
+    """Per contract: played, won, the declarer's average score (charted)."""
+    contracts = section("contracts")
+    charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
+    if charted.height:
+        charts.bar(
+            charted.with_columns(
+                # named here, in the script's thread (not per row in polars' threads,
+                # where Streamlit's session is not there)
+                pl.col("contract").replace(
+                    {c: _term(c) for c in charted["contract"].unique().to_list() if c}
                 ),
-            )  # fmt: skip
+                (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
+            ),
+            x="contract",
+            y=tr("win rate") + " %",
+            x_label=tr("contract"),
+        )
+    table(
+        contracts,
+        [
+            ("contract", "contract", "term"), ("played", "played", "int"),
+            ("decided", "n", "int"), ("won", "won", "int"),
+            ("win_rate", "win rate", "pct"),
+            ("avg_declarer_score", "declarer's average score", "num"),
+        ],
+        "t_contracts",
+        lambda r: (
+            _term(r["contract"]),
+            {"contract": r["contract"], "role": r["drill_role"]},
+        ),
+    )  # fmt: skip
+
+
+def _bonuses_tab() -> None:
+    """Per player and bonus: announced, made."""
+    table(
+        data(q.stats_section, "bonuses", filters),
+        [
+            ("name", "player", "name"), ("bonus", "bonus", "term"),
+            ("announced", "announced", "int"), ("decided", "n", "int"),
+            ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
+        ],
+        "t_bonuses",
+        lambda r: (
+            f"{_who(r)} · {_term(r['bonus'])}",
+            {"player": r["player_id"], "bonus": r["bonus"]},
+        ),
+    )  # fmt: skip
+
+
+#: each per-game section's tab (the engine's ``stat_sections``, in its order)
+_SECTION_VIEWS = {
+    "schlemm": _schlemm_tab,
+    "matches": _matches_tab,
+    "contracts": _contracts_tab,
+    "bonuses": _bonuses_tab,
+}
+
+for name in sections:
     with (t := next(tab)):
         if t.open is not False:  # only the tab shown runs its queries
-            st.markdown("**" + tr("Pair standings") + "**")
-            table(
-                section("pairs"),
-                [
-                    ("players", "pair", "list"), ("matches", "matches", "int"),
-                    ("won", "won", "int"), ("drawn", "drawn", "int"), ("lost", "lost", "int"),
-                    ("points_for", "match points for", "int"),
-                    ("points_against", "match points against", "int"),
-                ],
-                "t_pairs",
-            )  # fmt: skip
-            st.markdown("**" + tr("Match standings") + "**")
-            matches = section("matches")
-            table(
-                matches.with_columns(pl.col("result").replace_strict(
-                    {"won": tr("won"), "lost": tr("lost"), "drawn": tr("drawn")},
-                    default=pl.col("result"),
-                )) if matches.height else matches,
-                [
-                    ("session_id", "match", "text"), ("date", "date", "text"),
-                    ("players", "pair", "list"), ("games", "games", "int"),
-                    ("points", "points", "int"), ("match_points", "match points", "int"),
-                    ("result", "result", "text"),
-                ],
-                "t_matches",
-            )  # fmt: skip
-else:
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            contracts = section("contracts")
-            charted = contracts.filter(pl.col("enough") & pl.col("win_rate").is_not_null())
-            if charted.height:
-                charts.bar(
-                    charted.with_columns(
-                        # named here, in the script's thread (not per row in polars' threads,
-                        # where Streamlit's session is not there)
-                        pl.col("contract").replace(
-                            {c: _term(c) for c in charted["contract"].unique().to_list() if c}
-                        ),
-                        (pl.col("win_rate") * 100).alias(tr("win rate") + " %"),
-                    ),
-                    x="contract",
-                    y=tr("win rate") + " %",
-                    x_label=tr("contract"),
-                )
-            table(
-                contracts,
-                [
-                    ("contract", "contract", "term"), ("played", "played", "int"),
-                    ("decided", "n", "int"), ("won", "won", "int"),
-                    ("win_rate", "win rate", "pct"),
-                    ("avg_declarer_score", "declarer's average score", "num"),
-                ],
-                "t_contracts",
-                lambda r: (
-                    _term(r["contract"]),
-                    {"contract": r["contract"], "role": r["drill_role"]},
-                ),
-            )  # fmt: skip
-    with (t := next(tab)):
-        if t.open is not False:  # only the tab shown runs its queries
-            table(
-                data(q.stats_section, "bonuses", filters),
-                [
-                    ("name", "player", "name"), ("bonus", "bonus", "term"),
-                    ("announced", "announced", "int"), ("decided", "n", "int"),
-                    ("made", "made", "int"), ("success_rate", "made (rate)", "pct"),
-                ],
-                "t_bonuses",
-            )  # fmt: skip
+            _SECTION_VIEWS[name]()
 
 with (t := next(tab)):
     if t.open is not False:  # only the tab shown runs its queries
@@ -519,10 +562,11 @@ with (t := next(tab)):
         table(
             current,
             [
-                ("rank", "rank", "int"), ("name", "player", "name"), ("rating", "rating", "num"),
+                ("rank", "rank", "rank"), ("name", "player", "name"), ("rating", "rating", "num"),
                 ("mu", "μ", "num"), ("sigma", "σ", "num"), ("sessions", "sessions", "int"),
             ],
             "t_ratings",
+            lambda r: (_who(r), {"player": r["player_id"]}),
         )  # fmt: skip
         if history.height:
             shown = history if player is None else history.filter(pl.col("player_id") == player)
@@ -569,4 +613,5 @@ with (t := next(tab)):
                     ("cards_changing_outcome", "cards that changed the outcome", "int"),
                 ],
                 "t_card_play",
+                lambda r: (_who(r), {"player": r["player_id"], "analysed": True}),
             )  # fmt: skip

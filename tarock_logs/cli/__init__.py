@@ -12,6 +12,7 @@ from tarock_logs.cli import dossier as _dossier  # noqa: F401
 from tarock_logs.cli import export as _export  # noqa: F401
 from tarock_logs.cli import fmt as _fmt  # noqa: F401
 from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401
+from tarock_logs.cli import import_palcka as _import_palcka  # noqa: F401
 from tarock_logs.cli import import_scoresheet as _import_scoresheet  # noqa: F401
 from tarock_logs.cli import ingest as _ingest  # noqa: F401
 from tarock_logs.cli import ratings as _ratings  # noqa: F401

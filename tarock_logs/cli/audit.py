@@ -486,7 +486,7 @@ def _session_records(
 # --------------------------------------------------------------------------- command
 
 
-def _check_ruleset(ruleset: str) -> None:
+def check_ruleset(ruleset: str) -> None:
     from tarock_logs.rules import get_engine
 
     for game in GAMES:
@@ -557,7 +557,7 @@ def audit_command(
     if jobs is not None and dask is None:
         raise fail("--jobs sizes the local Dask cluster: give it with --dask")
     if ruleset is not None:
-        _check_ruleset(ruleset)
+        check_ruleset(ruleset)
     sel = _Selection(_select_codes(code))
     out = _console()
     hands: list[HandAudit] = []

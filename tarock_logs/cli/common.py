@@ -48,8 +48,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+class _ImportGroup(_Group):
+    """``tarock import``: its own commands, then (a name it does not have) the plug-in
+    importer of that name (:mod:`tarock_logs.cli.import_plugins`; looked up only then)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is None:
+            from tarock_logs.cli.import_plugins import plugin_command
+
+            cmd = plugin_command(cmd_name)
+        return cmd
+
+
 import_app = typer.Typer(
-    cls=_Group, help="Convert logs from other programs into the tarock log format."
+    cls=_ImportGroup, help="Convert logs from other programs into the tarock log format."
 )
 app.add_typer(import_app, name="import")
 
@@ -131,8 +146,9 @@ def progress_enabled(quiet: bool, fmt: str) -> bool:
 
 
 def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
-    """Print ``tarock: message`` on stderr and return the Exit to raise."""
-    err_console.print(f"tarock: {message}", markup=False, highlight=False)
+    """Print ``tarock: message`` on stderr, one line however narrow the terminal (scripts read
+    it), and return the Exit to raise."""
+    err_console.print(f"tarock: {message}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(int(code))
 
 

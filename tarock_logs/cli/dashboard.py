@@ -32,6 +32,7 @@ def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None
         "--browser.gatherUsageStats=false",
         "--client.toolbarMode=viewer",
         "--runner.postScriptGC=false",
+        "--client.showErrorDetails=none",
         "--", "--db", str(db), *extra,
     ]  # fmt: skip
 
@@ -63,6 +64,12 @@ def dashboard(
             raise fail(f"--entry-dir {entry_dir} is not a folder", ExitCode.USAGE)
     if not db.is_file() and entry_dir is None:
         raise fail(f"no database at {db}: run `tarock ingest PATH --db {db}` first", ExitCode.USAGE)
+    if db.is_file():
+        from tarock_logs.store.queries import store_problem
+
+        problem = store_problem(db)
+        if problem is not None:
+            raise fail(f"cannot serve {db}: {problem}", ExitCode.DB)
     if not APP_SCRIPT.is_file():
         raise fail(f"dashboard script missing: {APP_SCRIPT}", ExitCode.INTERNAL)
     env = {**os.environ, "TAROCK_DB": str(db)}

@@ -99,9 +99,9 @@ def dossier_command(
         except DossierError as exc:
             raise fail(str(exc)) from None
     if ruleset is not None:
-        from tarock_logs.cli.audit import _check_ruleset
+        from tarock_logs.cli.audit import check_ruleset
 
-        _check_ruleset(ruleset)
+        check_ruleset(ruleset)
     if lang not in LANGS:
         raise fail(f"--lang must be one of {', '.join(LANGS)}")
     dossier = build_dossier(sess, number, ruleset=ruleset, file=file, lang=lang)

@@ -27,11 +27,17 @@ def _import(
 ) -> None:
     """Convert records of other programs and of people into the tarock log format."""
     if list_:
-        from tarock_logs.tools.importers import IMPORTERS
+        from tarock_logs.tools.importers import discover
 
-        for imp in IMPORTERS.values():
+        found = discover()  # the built-ins and the plug-ins of the entry-point group
+        for imp in found.importers.values():
             typer.echo(f"{imp.name}\n  usage:   {imp.command}\n  reads:   {imp.input}")
             typer.echo(f"  carries: {imp.carries}\n  cannot:  {imp.cannot_carry}")
+            typer.echo(f"  formats: {', '.join(imp.formats) or '-'}")
+            typer.echo(f"  games:   {', '.join(imp.games) or '-'}")
+            typer.echo(f"  version: {imp.version}\n  from:    {found.origin[imp.name]}")
+        for problem in found.problems:
+            err_console.print(f"plug-in not loaded: {problem}", markup=False, highlight=False)
         raise typer.Exit(0)
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())

@@ -31,7 +31,7 @@ def ratings_command(
     ),
     game: Annotated[
         str | None,
-        typer.Option("--game", help="slovenian, zwanzigerrufen or royal (default: each)"),
+        typer.Option("--game", help=f"{', '.join(GAMES)} (default: each)"),
     ] = None,
     fmt: Annotated[
         RatingsFormat, typer.Option("--format", help="Output format.")

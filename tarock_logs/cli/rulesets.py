@@ -87,9 +87,7 @@ def render_markdown(catalogue: list[dict[str, Any]]) -> str:
 
 @app.command("rulesets")
 def rulesets_command(
-    game: str = typer.Option(
-        None, "--game", help="only this game: slovenian, zwanzigerrufen, royal"
-    ),
+    game: str = typer.Option(None, "--game", help=f"only this game: {', '.join(GAMES)}"),
     fmt: str = typer.Option("table", "--format", help="table, json or markdown"),
 ) -> None:
     """List the rulesets (dated ids), their aliases and every option with its default."""

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, err_console, fail
 from tarock_logs.tools.disputes import DISPUTE_KINDS
 
@@ -24,9 +25,7 @@ def _parse_tables(text: str) -> tuple[int, ...]:
 @app.command()
 def simulate(
     out: Annotated[Path, typer.Option("-o", "--out", help="output directory")],
-    game: Annotated[
-        str, typer.Option(help="slovenian, zwanzigerrufen or royal (tables of 4 for the last two)")
-    ] = "slovenian",
+    game: Annotated[str, typer.Option(help=f"one of {', '.join(GAMES)}")] = GAMES[0],
     seed: Annotated[
         int, typer.Option(help="the seed: same seed and options, byte-identical files")
     ] = 1,

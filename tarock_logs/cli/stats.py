@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tarock_logs.cards import GAMES
 from tarock_logs.cli.common import ExitCode, app, fail
 from tarock_logs.store.paths import DB_ENV, DEFAULT_DB
 
@@ -172,9 +173,7 @@ def stats(
         DEFAULT_DB
     ),
     player: Annotated[str | None, typer.Option("--player", help="Player id or name.")] = None,
-    game: Annotated[
-        str | None, typer.Option("--game", help="slovenian, zwanzigerrufen, royal")
-    ] = None,
+    game: Annotated[str | None, typer.Option("--game", help=", ".join(GAMES))] = None,
     event: Annotated[
         str | None, typer.Option("--event", help="Event name or tournament id.")
     ] = None,

@@ -23,7 +23,7 @@ schema (:data:`SINCE_1_1`); :func:`format_version_for` says which version a sess
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -36,6 +36,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tarock_logs.cards import GAMES
+
 FORMAT_NAME = "tarock-log"
 #: the major version of the format, and the ``format_version`` of a file that uses nothing of
 #: a later minor version (every version-1.0 file stays a valid 1.1 file)
@@ -47,7 +49,12 @@ FORMAT_VERSIONS: tuple[int | str, ...] = (1, "1.1")
 #: the schema mark of a field added in format 1.1 (``json_schema_extra``)
 SINCE_1_1: dict[str, Any] = {"x-since": "1.1"}
 
-GameName = Literal["slovenian", "zwanzigerrufen", "royal"]
+if TYPE_CHECKING:
+    GameName = str
+else:
+    #: a game by its log-format name: one of the games the card vocabulary knows
+    #: (:data:`tarock_logs.cards.GAMES`, the registry's list), an enum in the JSON Schema
+    GameName = Literal[GAMES]
 Seat = Annotated[int, Field(ge=0, le=4, description="0-based index into the session's players")]
 CardToken = Annotated[str, Field(min_length=1, max_length=12, description="card token, see docs")]
 Score = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
@@ -386,6 +393,12 @@ class Facts(_Model):
     bonuses: list[BonusFact] = Field(default_factory=list)
     kontras: list[KontraFact] = Field(default_factory=list)
     mondfang: list[MondfangFact] = Field(default_factory=list)
+    consolation: list[Score] | None = Field(
+        None,
+        description="Royal Tarock: the consolation (starting score) each seat's pair was "
+        "written, one value per seat; its formula is unknown, so the sheet's value is a claim",
+        json_schema_extra=SINCE_1_1,
+    )
 
 
 # --------------------------------------------------------------------------- results

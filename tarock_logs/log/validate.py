@@ -20,6 +20,7 @@ errors. :meth:`SessionRecord.all_errors` gives both.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -32,7 +33,7 @@ import orjson
 from pydantic import ValidationError
 
 from tarock_logs import _native
-from tarock_logs.cards import CARDS, PACKS, CardError, normalize_token, sort_cards
+from tarock_logs.cards import PACKS, CardError, normalize_token, sort_cards
 from tarock_logs.log.decode import NO_DEFECTS, JsonDefect
 from tarock_logs.log.errors import LogError, schema_code, severity_of
 from tarock_logs.log.models import (
@@ -627,30 +628,32 @@ class _Validator:
         if start is not None and start.totals is not None and len(start.totals) != n:
             self.err("result.size", f"start.totals has {len(start.totals)} entries for {n} "
                      "seats", "$.start.totals")  # fmt: skip
-        if env.game == "royal" and n == 4:
-            self.royal_pairs(env)
+        engine = self.rules.engine
+        seating = engine.seating(n) if engine is not None else None
+        if seating is not None and engine is not None:
+            self.seating_checks(env, seating, engine.seating_error)
 
-    def royal_pairs(self, env: Session) -> None:
+    def seating_checks(
+        self, env: Session, seating: tuple[tuple[str, str], ...], error: tuple[str, str]
+    ) -> None:
+        """The players' ``(pair, role)`` make the game's required ``seating`` (each once),
+        and each partner sits right after the one the seating puts before them (Royal
+        Tarock's Eintreiber after the Abfänger of the pair)."""
+        code, sentence = error
         seats: dict[tuple[str | None, str | None], list[int]] = {}
         for s, p in enumerate(env.players):
             seats.setdefault((p.pair, p.role), []).append(s)
-        ok = all(len(seats.get((pr, rl), [])) == 1 for pr in "AB"
-                 for rl in ("abfaenger", "eintreiber"))  # fmt: skip
-        if not ok:
-            self.err(
-                "table.royal_pairs",
-                "Royal Tarock needs two fixed pairs A and B, each with one "
-                "'abfaenger' and one 'eintreiber' (set pair and role of every player)",
-                "$.players",
-            )
+        if any(len(seats.get(place, [])) != 1 for place in seating):
+            self.err(code, sentence, "$.players")
             return
-        for pr in "AB":
-            abf = seats[(pr, "abfaenger")][0]
-            ein = seats[(pr, "eintreiber")][0]
-            if ein != (abf + 1) % 4:
-                self.err("table.royal_pairs", f"pair {pr}: the eintreiber (seat {ein}) must sit "
-                         f"right after the abfaenger (seat {abf}) in playing order",
-                         "$.players")  # fmt: skip
+        n = len(env.players)
+        for (pr, first), (pr2, then) in itertools.pairwise(seating):
+            if pr != pr2:
+                continue
+            a, b = seats[(pr, first)][0], seats[(pr, then)][0]
+            if b != (a + 1) % n:
+                self.err(code, f"pair {pr}: the {then} (seat {b}) must sit right after the "
+                         f"{first} (seat {a}) in playing order", "$.players")  # fmt: skip
 
     def rotation_checks(self, env: Session, good: list[Hand], good_at: list[int]) -> None:
         """Warn (``deal.dealer_rotation``) where a hand is not dealt by the seat the game's
@@ -803,17 +806,14 @@ class _Validator:
         mapped = rules.card_names.get(key)
         if mapped is not None:
             return mapped
-        if rules.card_names and key in CARDS and key not in rules.pack_set:
-            canon = key  # a physical card that is not one of this ruleset's named cards
-        else:
-            try:
-                canon = normalize_token(tok, game)
-            except CardError:
-                self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
-                         hand=number, action=action, into=errs)  # fmt: skip
-                return tok
-            if canon in rules.pack_set:
-                return canon
+        try:  # a physical card outside the ruleset's named cards stays itself: not in the pack
+            canon = normalize_token(tok, game, rules.card_names)
+        except CardError:
+            self.err("card.unknown", f"{tok!r} is not a card of the {game} pack", path,
+                     hand=number, action=action, into=errs)  # fmt: skip
+            return tok
+        if canon in rules.pack_set:
+            return canon
         self.err("card.not_in_pack", f"{tok!r} ({canon}) is a card, but the {game} pack "
                  "does not have it", path, hand=number, action=action, into=errs)  # fmt: skip
         return tok

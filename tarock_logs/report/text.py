@@ -405,6 +405,7 @@ _SCORE_CODES = frozenset(
         "score.radelci_before_differs",
         "score.radelci_after_differs",
         "score.running_total_differs",
+        "score.not_zero_sum",
         "session.total_differs",
         "session.total_sum_differs",
         "session.placement_points_differ",
@@ -648,6 +649,13 @@ def _score_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str |
             )
             consequence = t("it follows from the differing hand totals: {hands}", lang, hands=hands)
         return said, consequence
+    if item == "zero_sum":
+        return t(
+            "the scores written for the hand sum to {recorded}; what one player wins another "
+            "pays, so they must sum to 0 (an error on the score sheet)",
+            lang,
+            **fields,
+        ), t("at least one player's hand score is written wrong", lang)
     if item == "running_total":
         return t(
             "{who}: the running total after the hand is recorded as {recorded}; the previous "

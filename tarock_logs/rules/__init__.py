@@ -2,19 +2,22 @@
 
 Engines are pure (standard library only). :func:`get_engine` returns the engine of a game, or
 ``None`` when the game has no engine yet (the audit then reports its hands as unverified).
+The generic layers (log, verdict, report, store, dashboard) never name a game: they iterate
+over :func:`games` and ask an engine what its game has (:attr:`GameEngine.features`,
+:attr:`~GameEngine.stat_sections`, :meth:`~GameEngine.seating`, ...), or
+:func:`games_with` a feature.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
+from tarock_logs.cards import GAMES
 from tarock_logs.rules.base import GameEngine
 
-_ENGINES = {
-    "slovenian": "tarock_logs.rules.slovenian",
-    "zwanzigerrufen": "tarock_logs.rules.zwanzigerrufen",
-    "royal": "tarock_logs.rules.royal",
-}
+#: each game's package (the games are the card vocabulary's, :data:`tarock_logs.cards.GAMES`)
+_ENGINES = {game: f"tarock_logs.rules.{game}" for game in GAMES}
 
 
 def games() -> tuple[str, ...]:
@@ -35,3 +38,22 @@ def get_engine(game: str) -> GameEngine | None:
         raise
     engine: GameEngine | None = getattr(mod, "ENGINE", None)
     return engine
+
+
+@cache
+def games_with(feature: str) -> tuple[str, ...]:
+    """The registered games whose engine declares ``feature`` (:attr:`GameEngine.features`),
+    in the registry's order."""
+    out = []
+    for game in _ENGINES:
+        engine = get_engine(game)
+        if engine is not None and feature in engine.features:
+            out.append(game)
+    return tuple(out)
+
+
+def game_title(game: str) -> str:
+    """The game's name in English (its engine's :attr:`~GameEngine.title`; the id for a game
+    without an engine)."""
+    engine = get_engine(game)
+    return engine.title if engine is not None and engine.title else game

@@ -385,6 +385,9 @@ class RecordedFacts:
     bonuses: tuple[BonusOutcome, ...] = ()
     kontras: tuple[tuple[str, int, int | None], ...] = ()
     mondfang: tuple[tuple[int, int | None], ...] = ()
+    #: per seat, the consolation (starting score) written on the sheet, where the engine
+    #: cannot know it (Royal Tarock): a claimed value the score is built on
+    consolation: tuple[int, ...] | None = None
 
 
 class FactsNotScored(Exception):
@@ -575,6 +578,11 @@ class RulesetRegistry(Mapping[str, Ruleset]):
         return self._by_id[rid]
 
 
+#: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`
+#: picks a game's): per contract, per bonus, Schlemme, matches and pairs
+STAT_SECTIONS: tuple[str, ...] = ("contracts", "bonuses", "schlemm", "matches")
+
+
 @dataclass(frozen=True, slots=True)
 class GameTerms:
     """A game's own words for its terms, whatever the language of the sentence around them
@@ -618,6 +626,27 @@ class GameEngine(ABC):
     #: the codes of hand-level findings that only say the log stops before the hand is over
     #: (for a hand recorded in part on purpose they are not violations)
     stop_codes: frozenset[str] = frozenset()
+    #: the game's name in English, a label id the wording translates ("Slovenian tarok")
+    title: str = ""
+    #: what the game has beyond the common ground, declared so that the generic layers (log,
+    #: verdict, report, store, dashboard) ask for a feature instead of naming a game:
+    #:
+    #: * ``fixed_pairs``: the players play in two fixed pairs (the log's ``pair`` of each
+    #:   player; :meth:`seating`); a pair scores as one team, and a seat without a declared
+    #:   role is the attacker or the defender by the dealer's pair;
+    #: * ``schlemm``: Schlemme are announced, and one's outcome is its announcer's own item
+    #:   (made when positive, failed when negative, raised by a partner's Hebung); a kontra on
+    #:   a Schlemm succeeds when the Schlemm failed.
+    features: frozenset[str] = frozenset()
+    #: the Players page's per-game statistics sections, in order, after the roles (each a
+    #: key of the read API's ``GAME_SECTIONS`` with its tab)
+    stat_sections: tuple[str, ...] = ("contracts", "bonuses")
+    #: the display names of the values of a player's ``role`` field in the log (none: the
+    #: value as written)
+    player_role_names: Mapping[str, str] = MappingProxyType({})
+    #: the code and the sentence of the finding that a table's seating breaks
+    #: :meth:`seating` (the log's structural check, ``log/validate.py``)
+    seating_error: tuple[str, str] = ("table.size", "the players' seating is not the game's")
 
     # ---------------------------------------------------------------- rulesets
 
@@ -658,6 +687,12 @@ class GameEngine(ABC):
         if table_size not in self.table_sizes(ruleset):
             return None
         return DealShape((len(self.pack(ruleset)) // table_size,) * table_size, 0)
+
+    def seating(self, table_size: int) -> tuple[tuple[str, str], ...] | None:
+        """The ``(pair, role)`` of each seat the game requires at a table of ``table_size``,
+        in seat order of a usual table (the log's ``pair`` and ``role`` of each player); None
+        when the seating is free. Default: free."""
+        return None
 
     def next_dealer(self, dealer: int, table_size: int, *, thrown_in: bool = False) -> int:
         """Who deals the hand after one dealt by ``dealer`` (a thrown-in deal is dealt again
@@ -736,6 +771,12 @@ class GameEngine(ABC):
         ``ruleset``; None when the engine cannot score hands from facts (then
         :meth:`SessionState.score_facts` raises). Default: None."""
         return None
+
+    def zero_sum(self, ruleset: Ruleset) -> bool:
+        """Whether every hand's scores sum to 0 under ``ruleset`` (each point one player wins,
+        another pays): the audit then checks a recorded hand's scores add up to 0. Default:
+        False (the game does not say)."""
+        return False
 
     def implied_claims(
         self, ruleset: Ruleset, score: HandScore, recorded_totals: Sequence[int]

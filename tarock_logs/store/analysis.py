@@ -33,7 +33,7 @@ from tarock_logs.store.connect import begin_staging, connect_writer, discard_sta
 from tarock_logs.store.lock import acquire
 from tarock_logs.store.queries import stats_filters
 from tarock_logs.store.schema import migrate
-from tarock_logs.store.stats import _pl, _with
+from tarock_logs.store.stats import query_frame, with_seat_facts
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -166,8 +166,8 @@ def points_lost(
     if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
                        "'card_analysis'").fetchall()[0][0]:  # fmt: skip
         return pl.DataFrame()
-    with_ph, vals = _with(stats_filters(*filters), mask=mask)
-    return _pl(con, f"""
+    with_ph, vals = with_seat_facts(stats_filters(*filters), mask=mask)
+    return query_frame(con, f"""
         {with_ph}
         SELECT ph.player_id, any_value(ph.name) AS name,
                count(DISTINCT c.hand_id) AS hands,

@@ -26,7 +26,11 @@ the facts equal plain queries over the raw tables, also after re-ingests.
 
 from __future__ import annotations
 
+from functools import cache
+
 import duckdb
+
+from tarock_logs.rules import games_with
 
 #: The actions of the key range ``$lo..$hi`` with the fields the facts read: from the two
 #: tables the store keeps them in (schema version 8), without the view ``actions``'s join
@@ -89,7 +93,7 @@ _KONTRAS = f"""
            CASE WHEN v.value IS NULL THEN NULL
                 WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                 ELSE v.value < 0 END AS success,
-           CASE WHEN ph.game <> 'royal' THEN
+           CASE WHEN ph.game NOT IN @schlemm@ THEN
                     CASE WHEN v.value IS NULL THEN NULL
                          WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                          ELSE v.value < 0 END
@@ -119,7 +123,7 @@ _SCHLEMME = f"""
            CASE WHEN v.value > 0 THEN 'made' WHEN v.value < 0 THEN 'failed'
                 WHEN r.raised THEN 'raised' ELSE 'unknown' END AS outcome
     FROM {_ACTS} a
-    JOIN hands h ON h.hand_key = a.hand_key AND h.game = 'royal'
+    JOIN hands h ON h.hand_key = a.hand_key AND h.game IN @schlemm@
     LEFT JOIN (
         SELECT hand_key, seat, item, coalesce(recomputed, recorded) AS value FROM score_items
         WHERE hand_key BETWEEN $lo AND $hi
@@ -188,7 +192,7 @@ _SEAT_FACTS = f"""
     )
     , gpair AS (
         SELECT hand_key, pair, max(score) AS pair_score
-        FROM ph WHERE game = 'royal' AND pair IS NOT NULL GROUP BY hand_key, pair
+        FROM ph WHERE game IN @fixed_pairs@ AND pair IS NOT NULL GROUP BY hand_key, pair
     )
     SELECT ph.hand_key, ph.seat, ph.player_key, ph.session_key, ph.game, ph.date, ph.number,
            ph.role, ph.contract, ph.pair, ph.declarer_won, ph.won, ph.score,
@@ -197,11 +201,11 @@ _SEAT_FACTS = f"""
            coalesce(ev.bid, 0), coalesce(ev.ann, 0), coalesce(ev.made, 0), coalesce(ev.kg, 0),
            coalesce(ev.ks, 0), coalesce(ev.ml, 0), coalesce(ev.mc, 0), coalesce(ev.rn, 0),
            coalesce(ev.tw, 0), ph.thrown_in,
-           CASE WHEN ph.role = 'unknown' AND ph.game = 'royal' AND ph.pair IS NOT NULL
+           CASE WHEN ph.role = 'unknown' AND ph.game IN @fixed_pairs@ AND ph.pair IS NOT NULL
                 THEN CASE WHEN ph.pair = ph.dealer_pair THEN 'defender' ELSE 'attacker' END
                 ELSE CAST(ph.role AS VARCHAR) END,
            CASE WHEN ph.thrown_in THEN NULL
-                WHEN ph.game = 'royal' AND ph.pair IS NOT NULL THEN
+                WHEN ph.game IN @fixed_pairs@ AND ph.pair IS NOT NULL THEN
                     CASE WHEN mine.pair_score > theirs.pair_score THEN TRUE
                          WHEN mine.pair_score < theirs.pair_score THEN FALSE END
                 ELSE ph.won END
@@ -224,12 +228,30 @@ def begin_run(con: duckdb.DuckDBPyConnection) -> None:
 
 
 #: what each per-event facts statement reads: it can have rows only for a key range whose
-#: hands include these games (None: any) and whose actions include these types
+#: hands include a game with this feature (None: any game) and whose actions include these
+#: types
 _NEEDS: dict[str, tuple[str | None, str]] = {
     _BONUS_FACTS: (None, "announce"),
     _KONTRA_FACTS: (None, "kontra"),
-    _SCHLEMM_FACTS: ("royal", "announce"),
+    _SCHLEMM_FACTS: ("schlemm", "announce"),
 }
+
+
+@cache
+def _games_in(feature: str) -> str:
+    """The SQL list of the games whose engine declares ``feature`` (``('a', 'b')``; a list
+    that matches no game when none does)."""
+    games = games_with(feature) or ("",)
+    return "(" + ", ".join("'" + g.replace("'", "''") + "'" for g in games) + ")"
+
+
+@cache
+def _sql(statement: str) -> str:
+    """``statement`` with each ``@feature@`` replaced by the SQL list of the games that
+    declare the feature (the facts never name a game: the engines say what they have)."""
+    for feature in ("fixed_pairs", "schlemm"):
+        statement = statement.replace(f"@{feature}@", _games_in(feature))
+    return statement
 
 
 def add(
@@ -251,10 +273,12 @@ def add(
         for sql in (_BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS, _SEAT_FACTS):
             need = _NEEDS.get(sql)
             if seen is not None and need is not None:
-                game, action = need
-                if (game is not None and game not in seen[0]) or action not in seen[1]:
+                feature, action = need
+                if feature is not None and not seen[0].intersection(games_with(feature)):
                     continue
-            con.execute(sql, params)
+                if action not in seen[1]:
+                    continue
+            con.execute(_sql(sql), params)
         # (the seats of the range are those of ``_ph``: one row of seat_facts each)
         con.execute("INSERT INTO _touched SELECT DISTINCT player_key FROM _ph")
     finally:

@@ -53,7 +53,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, process, ratings, scaleout, sources, template, tournaments
+from tarock_logs.store import (
+    facts,
+    plan,
+    process,
+    ratings,
+    scaleout,
+    sources,
+    template,
+    tournaments,
+)
 from tarock_logs.store import lock as writer_lock
 from tarock_logs.store.gcpause import gc_frozen, gc_paused
 from tarock_logs.store.lock import IngestLocked as IngestLocked
@@ -275,7 +284,7 @@ class _Writer:
         2,000 hands, before most of the checkpoint that writes them into the file), and the
         rest of the writing then runs beside the facts and the ratings instead of before
         them."""
-        if self.in_txn and self.pending >= OVERLAP_HANDS and _usable_cores() > 1:
+        if self.in_txn and self.pending >= OVERLAP_HANDS and plan.usable_cores() > 1:
             self._overlapped()
         else:
             self.end_run()
@@ -779,48 +788,6 @@ class _Buffer:
 # --------------------------------------------------------------------------- the driver
 
 
-#: A file is read in parts by several workers only when each part gets at least this much.
-UNIT_MIN_BYTES = 256 * 1024
-#: At most this many parts per file.
-UNIT_MAX_PARTS = 64
-
-
-@dataclass(slots=True)
-class _Unit:
-    """One piece of work for a worker: a file, or one of ``n`` parts of it (``span``)."""
-
-    path: Path
-    index: int = 0
-    n: int = 1
-    span: Any = None
-
-
-def _plan_units(files: list[Path], jobs: int) -> list[_Unit]:
-    """Cut big plain JSONL files into parts, so that ``jobs`` workers can share them: a part
-    is about ``1/(2*jobs)`` of the data (at least :data:`UNIT_MIN_BYTES`), and a file smaller
-    than two parts stays whole. So one big file (``tarock ingest archive.jsonl --jobs 2``)
-    is read by every worker, while files already about one part each are not cut at all
-    (cutting them finer was measured no faster on 2 cores: each part costs a worker task,
-    its IPC files and a load)."""
-    units: list[_Unit] = []
-    for f, parts in zip(files, _part_counts(_sizes(files), jobs), strict=True):
-        spans = sources.split_jsonl(f, parts) if parts > 1 else [None]
-        units.extend(_Unit(f, i, len(spans), sp) for i, sp in enumerate(spans))
-    return units
-
-
-def _part_counts(sizes: Sequence[int], jobs: int) -> list[int]:
-    """Into how many parts :func:`_plan_units` cuts each file of these sizes (bytes) for
-    ``jobs`` workers (0 or 1: the file stays whole; a file that is not plain JSONL, or that
-    has fewer lines, gets fewer parts than this)."""
-    target = max(UNIT_MIN_BYTES, sum(sizes) // (2 * jobs))
-    return [min(UNIT_MAX_PARTS, size // target) for size in sizes]
-
-
-def _sizes(files: Sequence[Path]) -> list[int]:
-    return [f.stat().st_size for f in files]
-
-
 def _shard_to_ipc(path: str, out_dir: str, batch_hands: int,
                   span: Any = None) -> tuple[list[str], dict[str, int]]:  # fmt: skip
     """Worker entry point: process one file (or its ``span``) in batches, each batch written
@@ -859,14 +826,14 @@ def _read_ipc(folder: str) -> dict[str, pa.Table]:
     return out
 
 
-_Stream = Iterator[tuple[_Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]
+_Stream = Iterator[tuple[plan.Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]
 
 
 class _ParallelStream:
-    """Units of work (:func:`_plan_units`) processed by a pool of ``jobs`` workers, at most
-    ``2*jobs`` in flight; iterating gives, in file order, each unit with its batches and
-    counts. The workers start on construction (so an ingest into a new database can set the
-    database up meanwhile); :meth:`close` stops the pool. Each batch's IPC folder is
+    """Units of work (:func:`~tarock_logs.store.plan.plan_units`) processed by a pool of ``jobs``
+    workers, at most ``2*jobs`` in flight; iterating gives, in file order, each unit with its
+    batches and counts. The workers start on construction (so an ingest into a new database can
+    set the database up meanwhile); :meth:`close` stops the pool. Each batch's IPC folder is
     deleted once it has been read."""
 
     def __init__(
@@ -890,8 +857,8 @@ class _ParallelStream:
             initializer=writer_lock.worker_init,
             initargs=(os.getpid(), lock_fd if forked else None),
         )
-        self.units = iter(_plan_units(files, jobs))
-        self.pending: list[tuple[_Unit, Future[tuple[list[str], dict[str, int]]]]] = []
+        self.units = iter(plan.plan_units(files, jobs))
+        self.pending: list[tuple[plan.Unit, Future[tuple[list[str], dict[str, int]]]]] = []
         # The first submit forks every worker. A forked copy must not collect the garbage it
         # inherits from earlier work (in the test suite a worker crashed in its first
         # collection, finalising objects of earlier tests): fork with everything frozen
@@ -957,7 +924,8 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     started on ``files``; ``lock_fd``: the writer lock's descriptor, which new workers close
     (:class:`_ParallelStream`).
     """
-    # one big file is read in parts (_plan_units); ``started`` may be a Dask stream of one worker
+    # one big file is read in parts (plan.plan_units); ``started`` may be a Dask stream of one
+    # worker
     parallel = (jobs > 1 or started is not None) and bool(files)
     ready: Callable[[], bool] = lambda: False  # noqa: E731 - whether the next unit is done
     if parallel:
@@ -965,7 +933,9 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
         stream: _Stream = iter(pool)
         ready = pool.next_ready
     else:
-        stream = ((_Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files)
+        stream = (
+            (plan.Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files
+        )
     # With workers, load what has arrived once a unit is complete and the buffer holds a
     # share of a batch: the load then runs while the workers process the next units,
     # instead of after all of them (loads stay big enough that their fixed cost is small).
@@ -993,44 +963,6 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
             # saves a load after the last worker is done)
             if early is not None and buf.hands >= early and not ready():
                 buf.flush()
-
-
-def _usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-#: Below this many bytes of input in all, the default is a serial ingest: starting workers,
-#: their first touches of the pages they inherit and passing the tables between processes
-#: cost more than they save (measured on 2 cores, the careful path: 4 files of 45 KB, 0.17 s
-#: serial, 0.21 s with 2 workers; one file of 1.4 MB, 0.40 s and 0.39 s; one of 5.5 MB, 1.18 s
-#: and 0.82 s).
-SERIAL_BELOW_BYTES: Final = 1 << 20
-#: The same with the ingest lane (:mod:`tarock_logs.store.lane`), whose workers are so cheap
-#: (≈ 46 µs a hand against ≈ 330) that the single writer sets the pace and two workers save
-#: little below this size (measured on 2 cores, 2026-12-06, medians of 4, serial against 2
-#: workers: 5.5 MB 0.300 / 0.316 s, 11 MB 0.544 / 0.521 s, 16 MB 0.751 / 0.709 s, 22 MB
-#: 1.029 / 0.916 s; with the other core busy, serial was ahead at every size).
-SERIAL_BELOW_BYTES_LANE: Final = 8 << 20
-
-
-def _default_jobs(n_files: int, sizes: Sequence[int] | None = None) -> int:
-    """The worker count of an ingest without ``--jobs``: one per usable core, at most one
-    per unit of work (a file, or a part of a big plain ``.jsonl`` file: :func:`_plan_units`);
-    1 (serial) for less than :data:`SERIAL_BELOW_BYTES` of input, or
-    :data:`SERIAL_BELOW_BYTES_LANE` when the ingest lane runs. Without ``sizes`` (the files'
-    sizes in bytes, in order), one unit per file."""
-    from tarock_logs.store import lane
-
-    cores = _usable_cores()
-    if sizes is None:
-        return max(1, min(cores, n_files))
-    if sum(sizes) < (SERIAL_BELOW_BYTES_LANE if lane.available() else SERIAL_BELOW_BYTES):
-        return 1
-    units = sum(max(1, parts) for parts in _part_counts(sizes, cores))  # (an upper bound)
-    return max(1, min(cores, units))
 
 
 def _prune(w: _Writer, known: dict[str, str], files: list[Path],
@@ -1114,8 +1046,9 @@ def ingest(
     ``jobs`` worker processes read, validate and audit the files (they never touch DuckDB;
     the rows are the same as a serial ingest's). By default (None) one per core the process
     may use, at most one per task (a file, or a part of a big ``.jsonl`` file), and serial
-    below :data:`SERIAL_BELOW_BYTES_LANE` of input (:data:`SERIAL_BELOW_BYTES` without the
-    ingest lane; :func:`_default_jobs`).
+    below :data:`~tarock_logs.store.plan.SERIAL_BELOW_BYTES_LANE` of input
+    (:data:`~tarock_logs.store.plan.SERIAL_BELOW_BYTES` without the ingest lane;
+    :func:`~tarock_logs.store.plan.default_jobs`).
 
     ``wait``: seconds to wait for another ingest of the same database to finish (0: refuse
     at once).
@@ -1236,7 +1169,9 @@ def _ingest_staged(
             if fresh:
                 started = scaleout.DaskStream(files, on, batch_hands)
         elif fresh:  # nothing is known yet: every file is to do, the workers start now
-            n_jobs = jobs if jobs is not None else _default_jobs(len(files), _sizes(files))
+            n_jobs = (
+                jobs if jobs is not None else plan.default_jobs(len(files), plan.file_sizes(files))
+            )
             if n_jobs > 1 and files:
                 started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
         con = _open_stage(stage, fresh)
@@ -1262,7 +1197,11 @@ def _ingest_staged(
                 if started is None and todo:
                     started = scaleout.DaskStream(todo, on, batch_hands)
             elif started is None:
-                n_jobs = jobs if jobs is not None else _default_jobs(len(todo), _sizes(todo))
+                n_jobs = (
+                    jobs
+                    if jobs is not None
+                    else plan.default_jobs(len(todo), plan.file_sizes(todo))
+                )
             else:
                 assert todo == files  # a fresh database knows no file
             _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,

@@ -20,11 +20,15 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
@@ -42,10 +46,10 @@ from tarock_logs.store.stats import (
     hands_for,
     hands_for_sql,
     head_to_head,
+    pair_matches,
+    pair_standings,
     partners,
-    royal_matches,
-    royal_pairs,
-    royal_schlemm,
+    schlemme,
     score_timeline,
     thrown_in,
 )
@@ -58,9 +62,9 @@ GAME_SECTIONS = {
     "kontras": contra_success,
     "partners": partners,
     "head_to_head": head_to_head,
-    "schlemm": royal_schlemm,
-    "matches": royal_matches,
-    "pairs": royal_pairs,
+    "schlemm": schlemme,
+    "matches": pair_matches,
+    "pairs": pair_standings,
 }
 
 #: Kinds of finding the audit page filters on.
@@ -76,17 +80,76 @@ _HAND_STATE = "coalesce(h.verification, CASE WHEN h.verified THEN 'verified' ELS
 # --------------------------------------------------------------------------- connection
 
 
+#: the memory a long-lived reader's queries may hold at once (one visitor's uncached statistics
+#: must not starve the others or the server)
+READER_MEMORY_LIMIT = "1GB"
+
+
 def connect_reader(
     path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
 ) -> duckdb.DuckDBPyConnection:
     """Open the store at ``path`` read-only for the read API (the store's
     :func:`~tarock_logs.store.connect.connect_readonly`: retries briefly on lock errors),
     locked down (:data:`~tarock_logs.store.connect.LOCKED_DOWN`: no file, network or
-    extension access, the configuration locked) and with modest resources (2 threads) for a
-    long-lived reader such as the dashboard."""
+    extension access, the configuration locked) and with modest resources (2 threads,
+    :data:`READER_MEMORY_LIMIT`) for a long-lived reader such as the dashboard."""
     return connect_readonly(
-        path, retries=retries, delay=delay, config={"threads": 2, **LOCKED_DOWN}
+        path,
+        retries=retries,
+        delay=delay,
+        config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+#: the tables every page reads: a store without them is not one the dashboard can serve
+_REQUIRED_TABLES = ("sessions", "hands", "players", "rejects")
+
+
+def store_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why the file at ``path`` cannot be served, in one plain sentence (no traceback, no
+    internals); None when it is a tarock-logs store this version reads. Checked by
+    ``tarock dashboard`` before the server starts and by the dashboard when a page cannot
+    read its store."""
+    from tarock_logs.store.schema import applied_versions, latest_version
+
+    p = Path(path)
+    if not p.is_file():
+        return f"there is no database file at {p}"
+    if p.stat().st_size == 0:
+        return "the file is empty: it is not a tarock-logs store"
+    try:
+        con = connect_reader(p, retries=2)
+    except (duckdb.Error, OSError) as exc:
+        return f"DuckDB cannot open it as a database ({_first_line(exc)})"
+    try:
+        versions = applied_versions(con)
+        if not versions:
+            return "it is a DuckDB file without the tarock-logs schema"
+        newest, known = max(versions), latest_version()
+        if newest > known:
+            return (
+                f"its schema version {newest} is newer than this tarock-logs reads ({known}): "
+                "upgrade tarock-logs"
+            )
+        names = {
+            str(n) for (n,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }
+        missing = [t for t in _REQUIRED_TABLES if t not in names]
+        if missing:
+            return f"it lacks the tables {', '.join(missing)} of a tarock-logs store"
+        for table in _REQUIRED_TABLES:  # every page reads them: they must read to the end
+            con.execute(f"SELECT count(*) FROM {table}").fetchall()
+    except (duckdb.Error, OSError) as exc:
+        return f"it cannot be read ({_first_line(exc)})"
+    finally:
+        con.close()
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's message, without a path of this machine."""
+    line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return re.sub(r"\s*(\"/[^\"]*\"|'/[^']*')", "", line)[:160]
 
 
 def frame(
@@ -673,21 +736,54 @@ def drill_csv(
     return _csv(cur, sql, vals, batch_rows)
 
 
-def _csv(cur: duckdb.DuckDBPyConnection, sql: str, vals: list[Any], batch_rows: int) -> bytes:
-    """The rows of ``sql`` as CSV text, streamed from the database ``batch_rows`` at a time."""
+def _csv(
+    cur: duckdb.DuckDBPyConnection,
+    sql: str,
+    vals: list[Any],
+    batch_rows: int,
+    labels: Mapping[str, Callable[[str], str]] | None = None,
+) -> bytes:
+    """The rows of ``sql`` as CSV text, streamed from the database ``batch_rows`` at a time;
+    a column of ``labels`` shows each value as its function names it, its ids kept in
+    ``<column>_id`` beside it."""
     reader = cur.sql(sql, params=vals).to_arrow_reader(batch_rows)
     out = io.BytesIO()
     if reader is None:
         return b""
-    with pacsv.CSVWriter(out, reader.schema) as writer:
+    writer: pacsv.CSVWriter | None = None
+    try:
         for batch in reader:
-            writer.write_batch(batch)
+            table = _labelled(pa.Table.from_batches([batch]), labels or {})
+            if writer is None:
+                writer = pacsv.CSVWriter(out, table.schema)
+            writer.write_table(table)
+        if writer is None:  # no rows: the header alone
+            empty = _labelled(reader.schema.empty_table(), labels or {})
+            writer = pacsv.CSVWriter(out, empty.schema)
+    finally:
+        if writer is not None:
+            writer.close()
     return bytes(out.getvalue())
 
 
+def _labelled(table: pa.Table, labels: Mapping[str, Callable[[str], str]]) -> pa.Table:
+    """``table`` with each column of ``labels`` named by its function, the ids moved to
+    ``<column>_id`` right after it."""
+    for col, name in labels.items():
+        i = table.schema.get_field_index(col)
+        if i < 0:
+            continue
+        ids = table.column(i).cast(pa.string())
+        named: dict[str, str] = {}
+        shown = [None if v is None else named.setdefault(v, name(v)) for v in ids.to_pylist()]
+        table = table.set_column(i, col, pa.array(shown, pa.string()))
+        table = table.add_column(i + 1, f"{col}_id", ids)
+    return table
+
+
 def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """What the Players filters offer: games, events, the date range, players (id → name)
-    and contracts present in the store."""
+    """What the Players filters offer: games, events (all, and ``events_by_game``), the date
+    range, players (id → name) and contracts present in the store."""
     games = [
         r[0] for r in fetch(cur, "SELECT DISTINCT CAST(game AS VARCHAR) FROM sessions ORDER BY 1")
     ]
@@ -709,9 +805,17 @@ def filter_values(cur: duckdb.DuckDBPyConnection) -> dict[str, Any]:
             cur, "SELECT DISTINCT contract FROM hands WHERE contract IS NOT NULL ORDER BY 1"
         )
     ]
+    events_by_game: dict[str, list[str]] = {}
+    for game, event in fetch(
+        cur,
+        "SELECT DISTINCT CAST(game AS VARCHAR), coalesce(event_name, tournament) FROM sessions "
+        "WHERE coalesce(event_name, tournament) IS NOT NULL ORDER BY 1, 2",
+    ):
+        events_by_game.setdefault(str(game), []).append(str(event))
     return {
         "games": games,
         "events": events,
+        "events_by_game": events_by_game,
         "date_min": lo,
         "date_max": hi,
         "players": players,
@@ -754,7 +858,7 @@ def _game_drill(
 ) -> tuple[Filters, dict[str, Any]]:
     """The filters narrowed by a drill-down's ``role``, ``contract``, ``player`` and the other
     drill fields (``won``, ``thrown_in``, ``schlemm``, ``outcome``, ``kontra``, ``success``,
-    ``opponent``, ``partner``)."""
+    ``opponent``, ``partner``, ``bonus``, ``session``, ``analysed``)."""
     fields = dict(drill)
     f = stats_filters(*filters)
     narrowed = {k: fields.pop(k) for k in ("role", "contract", "player") if k in fields}
@@ -801,9 +905,12 @@ def game_drill_csv(
     drill: tuple[tuple[str, Any], ...],
     mask: bool = False,
     batch_rows: int = 100_000,
+    labels: Mapping[str, Callable[[str], str]] | None = None,
 ) -> bytes:
     """Every hand behind a per-game figure as CSV, made only when asked for: the rows stream
-    from the database a batch at a time into the CSV text, never as one frame."""
+    from the database a batch at a time into the CSV text, never as one frame. ``labels``:
+    the columns named as the screen names them (the Players page: contract and role in the
+    page's language), their ids kept in ``<column>_id``."""
     f, fields = _game_drill(filters, drill)
     sql, vals = game_hands_for_sql(f, mask=True, **fields)
     if not mask:
@@ -811,7 +918,7 @@ def game_drill_csv(
             f"SELECT d.* EXCLUDE (name), coalesce(p.name, d.player_id) AS name FROM ({sql}) d "
             "LEFT JOIN players p USING (player_id)"
         )
-    return _csv(cur, sql, vals, batch_rows)
+    return _csv(cur, sql, vals, batch_rows, labels)
 
 
 def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:

@@ -46,6 +46,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from tarock_logs.rules import games_with
+
 __all__ = [
     "METHOD",
     "RatingHistory",
@@ -105,7 +107,7 @@ def session_placements(rows: Iterable[dict[str, Any]]) -> list[tuple[list[str], 
     scores share a place. Teams come in seat order."""
     teams: dict[str, tuple[list[str], int]] = {}
     for r in rows:
-        pair = r["pair"] if r["game"] == "royal" else None
+        pair = r["pair"] if r["game"] in games_with("fixed_pairs") else None
         key = f"pair:{pair}" if pair else f"seat:{r['seat']}"
         if key not in teams:
             # a pair's two players write the same score: the pair's is its first player's

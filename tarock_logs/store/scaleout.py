@@ -1,7 +1,7 @@
 """Scale-out on Dask: ingest and audit with the work spread over a Dask cluster.
 
 The work is cut exactly as the local ingest cuts it for its process pool
-(:func:`tarock_logs.store.ingest._plan_units`: whole files, and big plain JSONL files in byte
+(:func:`tarock_logs.store.plan.plan_units`: whole files, and big plain JSONL files in byte
 spans of whole lines), one Dask task per unit. For an ingest, each task reads, validates and
 audits its unit and returns the unit's store tables as Arrow tables, a batch at a time; the
 driver loads them, in file order, through the local ingest's writer into its staging copy of
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from tarock_logs.store import process, sources
+from tarock_logs.store import plan, process, sources
 
 if TYPE_CHECKING:
-    from tarock_logs.store.ingest import _Unit
+    from tarock_logs.store.plan import Unit
     from tarock_logs.verdict.audit import SessionAudit
 
 
@@ -92,9 +92,8 @@ def cluster(address: str | None, jobs: int | None = None) -> Iterator[Cluster]:
         finally:
             client.close()
         return
-    from tarock_logs.store.ingest import _usable_cores
 
-    n = jobs if jobs is not None else _usable_cores()
+    n = jobs if jobs is not None else plan.usable_cores()
     local = LocalCluster(
         n_workers=n,
         threads_per_worker=1,
@@ -143,7 +142,6 @@ class DaskStream:
     the local pool, :class:`tarock_logs.store.ingest._ParallelStream`)."""
 
     def __init__(self, files: list[Path], on: Cluster, batch_hands: int) -> None:
-        from tarock_logs.store.ingest import _plan_units
 
         #: called once every unit is processed (the workers are idle from then on)
         self.on_drain: Callable[[], None] | None = None
@@ -151,8 +149,8 @@ class DaskStream:
         self.batch_hands = batch_hands
         self.in_flight = 2 * on.workers
         self.local = on.local
-        self.units = iter(_plan_units(files, on.workers))
-        self.pending: list[tuple[_Unit, Any]] = []
+        self.units = iter(plan.plan_units(files, on.workers))
+        self.pending: list[tuple[Unit, Any]] = []
         for _ in range(self.in_flight):
             self._submit()
 
@@ -169,7 +167,7 @@ class DaskStream:
             )
             self.pending.append((nxt, fut))
 
-    def __iter__(self) -> Iterator[tuple[_Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]:
+    def __iter__(self) -> Iterator[tuple[Unit, Iterator[dict[str, pa.Table]], dict[str, int]]]:
         try:
             while self.pending:
                 unit, fut = self.pending.pop(0)
@@ -242,9 +240,8 @@ def audit_records(files: list[Path], on: Cluster, ruleset: str | None) -> Iterat
     """The audited session records of ``files`` in the order the local audit reads them
     (file by file, a big JSONL file's spans in order), computed on the cluster."""
     from tarock_logs.rules import get_engine
-    from tarock_logs.store.ingest import _plan_units
 
-    units = _plan_units(files, on.workers)
+    units = plan.plan_units(files, on.workers)
     futures = [
         on.client.submit(
             audit_unit, on_worker(u.path, on.local), str(u.path), ruleset, u.span, pure=False

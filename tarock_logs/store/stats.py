@@ -44,12 +44,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
 
 from tarock_logs.store.pseudonyms import pseudonym_sql
+
+if TYPE_CHECKING:
+    from tarock_logs.rules.base import GameEngine
 
 MIN_SAMPLE = 10
 ROLES = ("declarer", "partner", "defender", "klop", "sitting_out", "unknown")
@@ -114,7 +117,7 @@ def _name(expr: str, mask: bool) -> str:
     return pseudonym_sql(f"coalesce({expr}, player_id)") if mask else expr
 
 
-def _with(
+def with_seat_facts(
     f: Filters, *, with_player: bool = True, mask: bool = False, narrow: bool = False
 ) -> tuple[str, list[Any]]:
     """The ``WITH ph AS (filtered seat facts with the player's id and name)`` prefix; with
@@ -133,7 +136,9 @@ def _with(
     ), vals
 
 
-def _pl(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
+def query_frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
+    """The rows of ``sql`` (``?`` bound to ``params``) as a polars frame, on a cursor of its
+    own (a connection is shared by threads)."""
     cur = con.cursor()
     try:
         df: pl.DataFrame = cur.sql(sql, params=list(params)).pl()
@@ -177,14 +182,14 @@ def player_roles(
             "FROM ps ORDER BY player_id, role"
         )
     else:
-        w, vals = _with(f, mask=mask)
+        w, vals = with_seat_facts(f, mask=mask)
         sql = (
             w + "SELECT player_id, any_value(name) AS name, role, count(*) AS hands, "
             "count(won) AS decided, count(*) FILTER (WHERE won) AS won, "
             "CAST(sum(score) AS BIGINT) AS total_score, avg(score) AS avg_score "
             "FROM ph GROUP BY player_id, role ORDER BY player_id, role"
         )
-    df = _pl(con, sql, vals).with_columns(
+    df = query_frame(con, sql, vals).with_columns(
         pl.col("hands", "decided", "won").cast(pl.Int64), pl.col("total_score").cast(pl.Int64)
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
@@ -216,7 +221,7 @@ def players(
             f"{sums} FROM ps GROUP BY player_id ORDER BY player_id"
         )
     else:
-        w, vals = _with(f, mask=mask)
+        w, vals = with_seat_facts(f, mask=mask)
         sql = (
             w + "SELECT player_id, any_value(name) AS name, count(*) AS hands, "
             "count(won) AS decided, count(*) FILTER (WHERE won) AS won, "
@@ -227,7 +232,7 @@ def players(
             f"{sums} FROM ph GROUP BY player_id ORDER BY player_id"
         )
     counts = ("hands", "decided", "won", "contracts_bid", "contracts_played", "contracts_won")
-    df = _pl(con, sql, vals).with_columns(
+    df = query_frame(con, sql, vals).with_columns(
         pl.col(*counts).fill_null(0).cast(pl.Int64),
         pl.col("total_score").cast(pl.Int64),
         pl.col("avg_score").cast(pl.Float64),
@@ -249,8 +254,8 @@ def contracts(
     # every seat's role is ``klop``) is counted from one row per (contract, hand). (Grouping
     # every hand by (contract, hand) took three quarters of the section at a million hands.)
     # The average and the drill role come from the seats themselves.
-    w, vals = _with(replace(f, role=None), mask=mask, narrow=True)
-    df = _pl(
+    w, vals = with_seat_facts(replace(f, role=None), mask=mask, narrow=True)
+    df = query_frame(
         con,
         w
         + """
@@ -289,8 +294,8 @@ def bonuses(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
-    w, vals = _with(f, mask=mask)
-    df = _pl(
+    w, vals = with_seat_facts(f, mask=mask)
+    df = query_frame(
         con,
         w
         + """
@@ -307,8 +312,8 @@ def kontras(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
-    w, vals = _with(f, mask=mask)
-    df = _pl(
+    w, vals = with_seat_facts(f, mask=mask)
+    df = query_frame(
         con,
         w
         + """
@@ -338,14 +343,14 @@ def synergy(
     # on integer keys and the few columns needed (the pairs of a million hands are joined
     # on ``hand_key`` and ordered by each player's rank among the ids); ids and names are
     # looked up for the pairs found
-    w, vals = _with(replace(f, role=None), with_player=False, mask=mask, narrow=True)
+    w, vals = with_seat_facts(replace(f, role=None), with_player=False, mask=mask, narrow=True)
     pvals: list[Any] = []
     pcond = "TRUE"
     if f.player is not None:
         # (the real names: with ``mask`` the names shown are pseudonyms)
         pcond = "(pa.player_id = ? OR pa.real_name = ? OR pb.player_id = ? OR pb.real_name = ?)"
         pvals = [f.player] * 4
-    df = _pl(
+    df = query_frame(
         con,
         w
         + f"""
@@ -391,8 +396,8 @@ def score_over_time(
     """Per player and session (in date order): hands, score, and the running total."""
     # grouped and ordered on integer keys (the player's, the session's and the session's
     # rank by date and id), with ids and names looked up once per player and session
-    w, vals = _with(f, mask=mask, narrow=True)
-    return _pl(
+    w, vals = with_seat_facts(f, mask=mask, narrow=True)
+    return query_frame(
         con,
         w
         + f"""
@@ -435,8 +440,8 @@ def score_timeline(
     order), cumulative."""
     # grouped on integer keys from the narrow seat facts; ids and names looked up for the
     # points kept (at most ``points`` per player), not for every seat
-    w, vals = _with(f, mask=mask, narrow=True)
-    return _pl(
+    w, vals = with_seat_facts(f, mask=mask, narrow=True)
+    return query_frame(
         con,
         w
         + f"""
@@ -579,7 +584,7 @@ def hands_for_sql(
 ) -> tuple[str, list[Any]]:
     """The query of :func:`hands_for` and its values (for callers that stream the rows)."""
     f, d = _drill(f, d, kw)
-    w, vals = _with(f, mask=mask)
+    w, vals = with_seat_facts(f, mask=mask)
     where, extra = _drill_where(d)
     page = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
     name = ", d.name" if mask else ""
@@ -621,7 +626,7 @@ def hands_for(
     the ``order`` of :data:`ORDERS` (by date by default).
     """
     sql, vals = hands_for_sql(f, d, limit=limit, offset=offset, order=order, mask=mask, **kw)
-    return _pl(con, sql, vals)
+    return query_frame(con, sql, vals)
 
 
 def count_hands_for(
@@ -629,7 +634,7 @@ def count_hands_for(
 ) -> tuple[int, int]:
     """``(seats, hands)``: the rows :func:`hands_for` lists and their distinct hands."""
     f, d = _drill(f, d, kw)
-    w, vals = _with(f)
+    w, vals = with_seat_facts(f)
     where, extra = _drill_where(d)
     cur = con.cursor()
     try:
@@ -663,6 +668,18 @@ def _game(f: Filters) -> str:
     return f.game
 
 
+def _need(f: Filters, feature: str, what: str) -> GameEngine:
+    """The engine of the filters' game, which must declare ``feature``
+    (:attr:`~tarock_logs.rules.base.GameEngine.features`); ``ValueError`` otherwise."""
+    from tarock_logs.rules import get_engine
+
+    game = _game(f)
+    engine = get_engine(game)
+    if engine is None or feature not in engine.features:
+        raise ValueError(f"{what} need a game with the {feature!r} feature, not {game!r}")
+    return engine
+
+
 def _gwith(f: Filters, *, with_player: bool = True, mask: bool = False) -> tuple[str, list[Any]]:
     """``WITH ph AS (the filtered per-game seat facts)``: ``role`` is the per-game role,
     ``won`` the per-game result; ``player_id``, ``name`` (masked on request) and
@@ -686,7 +703,7 @@ def game_players(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     # the id and name looked up once per player
     _game(f)
     cond, vals = f.where("sf")
-    df = _pl(
+    df = query_frame(
         con,
         f"""
         WITH g AS (
@@ -714,7 +731,7 @@ def game_roles(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
     part in the hand): hands played, decided, won, win rate, average score; thrown-in deals
     left out."""
     w, vals = _gwith(f, mask=mask)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + """
@@ -750,15 +767,13 @@ def thrown_in(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
     return int(rows[0][0])
 
 
-def royal_schlemm(
-    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
-) -> pl.DataFrame:
-    """Royal Tarock: per player and Schlemm, announced, made, failed, raised (replaced by the
-    partner's Hebung) and of unknown outcome, and the success rate over the decided ones."""
-    if _game(f) != "royal":
-        raise ValueError("Schlemm statistics are Royal Tarock's")
+def schlemme(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
+    """A game with Schlemme (the ``schlemm`` feature: Royal Tarock): per player and
+    Schlemm, announced, made, failed, raised (replaced by the partner's Hebung) and of unknown
+    outcome, and the success rate over the decided ones."""
+    _need(f, "schlemm", "Schlemm statistics")
     w, vals = _gwith(f, mask=mask)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + """
@@ -783,7 +798,7 @@ def contra_success(
     rate, by what was doubled (``game`` or a bonus / Schlemm) and level (in Royal Tarock a
     contra on the opponents' Schlemm succeeds when that Schlemm failed)."""
     w, vals = _gwith(f, mask=mask)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + """
@@ -799,19 +814,16 @@ def contra_success(
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
 
 
-def royal_matches(
-    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
-) -> pl.DataFrame:
-    """Royal Tarock's match standings: per match (a session) and pair, the players, the
-    games, the sum of the pair's game scores, the match result by the engine's rule
-    (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: each sum divided by the match
-    length), and whether the pair won, lost or drew the match."""
-    if _game(f) != "royal":
-        raise ValueError("match standings are Royal Tarock's")
-    from tarock_logs.rules import get_engine
+def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
+    """The match standings of a game of fixed pairs (the ``fixed_pairs`` feature: Royal
+    Tarock): per match (a session) and pair, the players, the games, the sum of the pair's
+    game scores, the match result by the engine's rule
+    (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: Royal Tarock divides each sum
+    by the match length), and whether the pair won, lost or drew the match."""
+    engine = _need(f, "fixed_pairs", "match standings")
 
     w, vals = _gwith(f, with_player=False, mask=mask)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + """
@@ -830,12 +842,11 @@ def royal_matches(
         return df.with_columns(
             pl.lit(None, pl.Int64).alias("match_points"), pl.lit(None, pl.String).alias("result")
         )
-    engine = get_engine("royal")
     out = []
     for _, part in df.group_by(["session_id"], maintain_order=True):
         rows = part.to_dicts()
         sums = [int(r["points"]) for r in rows]
-        if engine is not None and len(rows) == 2:
+        if len(rows) == 2:
             try:
                 rs = engine.ruleset(str(rows[0]["ruleset"]))
                 sums = engine.session_totals(rs, [sums])
@@ -856,13 +867,16 @@ def royal_matches(
     return pl.DataFrame(out, infer_schema_length=None).drop("ruleset")
 
 
-def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
-    """Royal Tarock's pair standings over the matches: per pair of players, matches played,
-    won, drawn, lost, match points for and against."""
-    matches = royal_matches(con, f, mask=mask)
+def pair_standings(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
+    """The pair standings of a game of fixed pairs over its matches (:func:`pair_matches`):
+    per pair of players, matches played, won, drawn, lost, match points for and against."""
+    matches = pair_matches(con, f, mask=mask)
     if matches.is_empty():
         return pl.DataFrame(
-            schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
+            schema={"players": pl.List(pl.String), "player_ids": pl.List(pl.String),
+                    "matches": pl.Int64, "won": pl.Int64,
                     "drawn": pl.Int64, "lost": pl.Int64, "points_for": pl.Int64,
                     "points_against": pl.Int64}
         )  # fmt: skip
@@ -874,6 +888,7 @@ def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fals
         against.group_by(pl.col("player_ids").list.join("+").alias("key"))
         .agg(
             pl.col("players").first(),
+            pl.col("player_ids").first(),
             pl.len().alias("matches"),
             (pl.col("result") == "won").sum().alias("won"),
             (pl.col("result") == "drawn").sum().alias("drawn"),
@@ -901,7 +916,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     a player filter, only that player's rows."""
     w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
     pcond, pvals = _pair_player(f)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + f"""
@@ -925,7 +940,7 @@ def partners(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) 
     first player's own win rate over all their decided hands."""
     w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
     pcond, pvals = _pair_player(f)
-    df = _pl(
+    df = query_frame(
         con,
         w
         + f"""
@@ -973,6 +988,21 @@ def _game_drill(f: Filters, drill: dict[str, Any]) -> tuple[str, list[Any]]:
             sub += " AND sch.outcome = ?"
             extra.append(drill["outcome"])
         conds.append(f"EXISTS ({sub})")
+    if drill.get("bonus") is not None:
+        sub = (
+            "SELECT 1 FROM bonus_facts bf WHERE bf.hand_key = ph.hand_key "
+            "AND bf.seat = ph.seat AND bf.bonus = ?"
+        )
+        extra.append(drill["bonus"])
+        conds.append(f"EXISTS ({sub})")
+    if drill.get("session") is not None:
+        conds.append("ph.session_key = (SELECT session_key FROM sessions WHERE session_id = ?)")
+        extra.append(drill["session"])
+    if drill.get("analysed"):
+        conds.append(
+            "EXISTS (SELECT 1 FROM card_analysis ca JOIN hands ha ON ha.hand_id = ca.hand_id "
+            "WHERE ha.hand_key = ph.hand_key AND ca.seat = ph.seat)"
+        )
     if drill.get("kontra"):
         sub = "SELECT 1 FROM kontra_facts k WHERE k.hand_key = ph.hand_key AND k.seat = ph.seat"
         if drill.get("success") is not None:
@@ -1039,7 +1069,7 @@ def game_hands_for(
     ``outcome`` (Royal), ``kontra`` (True) with ``success``, ``opponent`` / ``partner`` (a
     player id: hands against / with that player)."""
     sql, vals = game_hands_for_sql(f, limit=limit, offset=offset, mask=mask, **drill)
-    return _pl(con, sql, vals)
+    return query_frame(con, sql, vals)
 
 
 def count_game_hands_for(con: duckdb.DuckDBPyConnection, f: Filters, **drill: Any) -> int:

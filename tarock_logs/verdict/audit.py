@@ -492,6 +492,14 @@ def audit_hand(
                     "(a claimed value, checked for consistency across the session)"
                 )
     discrepancies.extend(sheet)
+    if (
+        recorded is not None
+        and engine is not None
+        and replay.ruleset is not None
+        and engine.zero_sum(replay.ruleset)
+        and sum(recorded.totals) != 0
+    ):  # the sheet's own arithmetic: what one player wins, another pays
+        discrepancies.append(Discrepancy("zero_sum", None, sum(recorded.totals), 0))
     hand_id = hand_content_hash(session, hand)
     findings: list[Finding] = []
     if replay.violations or discrepancies:

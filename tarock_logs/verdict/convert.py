@@ -118,6 +118,7 @@ def to_engine_facts(facts: Any) -> RecordedFacts:
         bonuses=tuple(BonusOutcome(b.bonus, b.side, b.announced, b.made) for b in facts.bonuses),
         kontras=tuple((k.target, k.level, k.seat) for k in facts.kontras),
         mondfang=tuple((mf.seat, mf.captured_by) for mf in facts.mondfang),
+        consolation=tuple(facts.consolation) if facts.consolation is not None else None,
     )
 
 

@@ -72,6 +72,8 @@ AUDIT_CODES: Mapping[str, str] = {
     "recomputed ones",
     "score.running_total_differs": "the running total written under a hand is not the "
     "previous running total plus the hand's recorded score (an addition error on the sheet)",
+    "score.not_zero_sum": "the scores written for a hand do not sum to 0 in a game where what "
+    "one player wins another pays",
     "session.total_differs": "a recorded session total differs from the recomputed hands",
     "session.total_sum_differs": "a recorded session total differs from the sum of the "
     "recorded hands (an addition error on the sheet)",
@@ -86,6 +88,7 @@ _ITEM_CODES = {
     "radelci_before": "score.radelci_before_differs",
     "radelci_after": "score.radelci_after_differs",
     "running_total": "score.running_total_differs",
+    "zero_sum": "score.not_zero_sum",
     "session_total": "session.total_differs",
     "session_total_sum": "session.total_sum_differs",
     "placement_points": "session.placement_points_differ",

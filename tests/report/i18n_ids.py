@@ -9,6 +9,8 @@ import ast
 import json
 from pathlib import Path
 
+from tarock_logs.rules import games, get_engine
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     *sorted((ROOT / "dashboard").rglob("*.py")),
@@ -19,8 +21,8 @@ SOURCES = [
 TABLES = {
     ("text.py", "_ROLES"),
     ("text.py", "_PHASES"),
-    ("view_model.py", "GAME_NAMES"),
     ("text.py", "_SCORE_ITEMS"),
+    ("view_model.py", "ROLE_LABELS"),
     ("text.py", "_SUITS"),
     ("dossier.py", "_CARD_POINT_WORDS"),
     ("tournament.py", "HEADERS"),
@@ -33,7 +35,7 @@ TABLES = {
 #: label ids translated by value: a finding's severity (``page.t(f.severity)``)
 BY_VALUE = ("error", "warning", "info")
 #: the kinds of a Players table column ``(column, label, kind)``: its label is an id
-KINDS = {"name", "term", "role", "pct", "num", "int", "text", "list"}
+KINDS = {"name", "term", "role", "pct", "num", "int", "rank", "text", "list"}
 
 
 def _literal_dict_values(node: ast.AST) -> list[str]:
@@ -119,6 +121,12 @@ def used_msgids() -> dict[str, list[str]]:
                 out.setdefault(i, []).append(str(path.relative_to(ROOT)))
     for i in BY_VALUE:
         out.setdefault(i, []).append("tarock_logs/report/dossier.py")
+    # the games' titles are the engines' (the game plug-ins declare them;
+    # dashboard/view_model.py translates them)
+    for game in games():
+        engine = get_engine(game)
+        assert engine is not None
+        out.setdefault(engine.title, []).append(f"tarock_logs/rules/{game}/engine.py")
     # the consequences of findings, kept with the rulesets' quotations (a finding's
     # ``consequence`` is said with ``t``)
     for path in sorted((ROOT / "tarock_logs" / "rules").glob("*/quotations.json")):

@@ -118,8 +118,8 @@ _GAME_TABLES = [
     ("players", "game_players", None), ("roles", "game_roles", None),
     ("contracts", "game_contracts", None), ("kontras", "contra_success", None),
     ("partners", "partners", None), ("head_to_head", "head_to_head", None),
-    ("schlemm", "royal_schlemm", {"royal"}), ("matches", "royal_matches", {"royal"}),
-    ("pairs", "royal_pairs", {"royal"}),
+    ("schlemm", "schlemme", {"royal"}), ("matches", "pair_matches", {"royal"}),
+    ("pairs", "pair_standings", {"royal"}),
 ]  # fmt: skip
 
 

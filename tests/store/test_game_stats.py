@@ -94,7 +94,7 @@ def test_royal_roles_are_the_pairs_parts_and_the_dealers_pair_defends(con) -> No
         assert r["role"] == ("defender" if defends else "attacker")
 
 
-def test_royal_schlemm_made_counts_match_the_sample_match(con) -> None:
+def test_schlemme_made_counts_match_the_sample_match(con) -> None:
     (session,) = read_sessions([ROYAL])
     names = {i: p.id for i, p in enumerate(session.players)}
     made: Counter[tuple[str, str]] = Counter()
@@ -109,7 +109,7 @@ def test_royal_schlemm_made_counts_match_the_sample_match(con) -> None:
             value = sum(i.value for i in score.items if i.item == a.bonus and i.seat == a.seat)
             if value > 0:
                 made[(names[a.seat], a.bonus)] += 1
-    table = S.royal_schlemm(con, S.Filters(game="royal"))
+    table = S.schlemme(con, S.Filters(game="royal"))
     got_made = {(r["player_id"], r["bonus"]): r["made"] for r in table.iter_rows(named=True)}
     got_announced = {
         (r["player_id"], r["bonus"]): r["announced"] for r in table.iter_rows(named=True)
@@ -122,10 +122,10 @@ def test_royal_schlemm_made_counts_match_the_sample_match(con) -> None:
 
 
 def test_royal_match_standing_is_the_match_result_of_the_rules(con) -> None:
-    matches = S.royal_matches(con, S.Filters(game="royal"))
+    matches = S.pair_matches(con, S.Filters(game="royal"))
     assert sorted(matches["match_points"]) == [11, 21]  # docs/royal.md: the match ends 11 : 21
     assert sorted(matches["result"]) == ["lost", "won"]
-    pairs = S.royal_pairs(con, S.Filters(game="royal"))
+    pairs = S.pair_standings(con, S.Filters(game="royal"))
     assert sorted(zip(pairs["won"], pairs["lost"], strict=True)) == [(0, 1), (1, 0)]
     assert sorted(pairs["points_for"]) == sorted(pairs["points_against"]) == [11, 21]
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
 from tarock_logs.store import ingest as ing
+from tarock_logs.store import plan
 from tests.support.dask_cluster import dask_address, every_row, needs_dask, tarock
 
 __all__ = ["dask_address"]  # the fixture, used by name
@@ -116,7 +117,7 @@ def test_dask_ingest_with_no_scheduler_at_the_address_exits_2_and_publishes_noth
 def test_dask_ingest_of_20000_simulated_hands_read_in_byte_spans_stores_the_serial_rows(
         tmp_path: Path, dask_address: str) -> None:  # fmt: skip
     """A season of 20,000 hands (``tarock simulate``: 4 rounds of 5 tables of 1,000 hands) in
-    one JSONL archive, which the workers read in four byte spans (``_plan_units``): the rows
+    one JSONL archive, which the workers read in four byte spans (``plan_units``): the rows
     are still the serial ones, and a re-run stores nothing."""
     sim = tmp_path / "sim"
     season = ["--tables", "4,4,4,4,4", "--rounds", "4", "--games-per-round", "1000"]
@@ -126,7 +127,7 @@ def test_dask_ingest_of_20000_simulated_hands_read_in_byte_spans_stores_the_seri
     logs.mkdir()
     archive = logs / "season.jsonl"
     archive.write_bytes(b"".join(f.read_bytes() for f in sorted(sim.glob("*.jsonl"))))
-    units = ing._plan_units([archive], 2)
+    units = plan.plan_units([archive], 2)
     assert len(units) == 4 and all(u.span is not None for u in units)
     serial = _serial([logs], tmp_path / "serial.duckdb")
     dask = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)

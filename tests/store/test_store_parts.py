@@ -12,7 +12,7 @@ import pytest
 
 from tarock_logs.log.reader import ByteSpan, read_file
 from tarock_logs.store import ingest as ing
-from tarock_logs.store import sources
+from tarock_logs.store import plan, sources
 from tests.support.store_fixtures import stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,8 +78,8 @@ def test_an_ingest_in_parts_stores_the_serial_rows(
               ROOT / "sample_logs" / "malformed" / "mixed.jsonl",
               ROOT / "sample_logs" / "malformed" / "json.bom.json"]:  # fmt: skip
         shutil.copy(p, logs / p.name)
-    monkeypatch.setattr(ing, "UNIT_MIN_BYTES", 20_000)
-    units = ing._plan_units(sources.list_files([logs]), 2)
+    monkeypatch.setattr(plan, "UNIT_MIN_BYTES", 20_000)
+    units = plan.plan_units(sources.list_files([logs]), 2)
     assert any(u.n >= 2 for u in units) and any(u.n == 1 for u in units)
     serial = ing.ingest([logs], db=tmp_path / "serial.duckdb", jobs=1)
     parts = ing.ingest([logs], db=tmp_path / "parts.duckdb", jobs=2)
@@ -94,8 +94,8 @@ def test_an_ingest_in_parts_stores_the_serial_rows(
 def test_one_big_file_is_read_by_several_workers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     src = ROOT / "sample_logs" / "tournament" / "round-2.jsonl"
-    monkeypatch.setattr(ing, "UNIT_MIN_BYTES", 10_000)
-    assert len(ing._plan_units([src], 2)) == 3  # one part per session line
+    monkeypatch.setattr(plan, "UNIT_MIN_BYTES", 10_000)
+    assert len(plan.plan_units([src], 2)) == 3  # one part per session line
     serial = ing.ingest([src], db=tmp_path / "serial.duckdb", jobs=1)
     parts = ing.ingest([src], db=tmp_path / "parts.duckdb", jobs=2)
     assert parts.hands_stored == serial.hands_stored > 40

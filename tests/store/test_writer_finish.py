@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 from tarock_logs.store import ingest as ig
-from tarock_logs.store import ratings
+from tarock_logs.store import plan, ratings
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support.store_fixtures import reverse_scores_of_first_session
 
@@ -49,7 +49,7 @@ def _logs(folder: Path) -> None:
 
 def _run(tmp: Path, tag: str, overlap: int, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     monkeypatch.setattr(ig, "OVERLAP_HANDS", overlap)
-    monkeypatch.setattr(ig, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(plan, "usable_cores", lambda: 2)
     logs = tmp / "logs"  # (the same paths for both runs: files are keyed by path)
     shutil.rmtree(logs, ignore_errors=True)
     _logs(logs)
@@ -110,7 +110,7 @@ def test_a_failure_beside_the_commit_publishes_nothing(
     _logs(logs)
     db = tmp_path / "t.duckdb"
     monkeypatch.setattr(ig, "OVERLAP_HANDS", 0)
-    monkeypatch.setattr(ig, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(plan, "usable_cores", lambda: 2)
 
     def broken(con: duckdb.DuckDBPyConnection) -> list[str]:
         raise RuntimeError("ratings broke")

@@ -656,7 +656,7 @@ WHERE a.type = 'announce' AND a.bonus IS NOT NULL
 """
 
 
-def royal_schlemm(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def schlemme(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Royal Tarock: per player and Schlemm, announced, made, failed, raised (replaced by the
     partner's Hebung) and of unknown outcome, and the success rate over the decided ones."""
     if _game(f) != "royal":
@@ -721,7 +721,7 @@ def contra_success(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
 
 
-def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Royal Tarock's match standings: per match (a session) and pair, the players, the
     games, the sum of the pair's game scores, the match result by the engine's rule
     (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: each sum divided by the match
@@ -775,13 +775,14 @@ def royal_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return pl.DataFrame(out, infer_schema_length=None).drop("ruleset")
 
 
-def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+def pair_standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Royal Tarock's pair standings over the matches: per pair of players, matches played,
     won, drawn, lost, match points for and against."""
-    matches = royal_matches(con, f)
+    matches = pair_matches(con, f)
     if matches.is_empty():
         return pl.DataFrame(
-            schema={"players": pl.List(pl.String), "matches": pl.Int64, "won": pl.Int64,
+            schema={"players": pl.List(pl.String), "player_ids": pl.List(pl.String),
+                    "matches": pl.Int64, "won": pl.Int64,
                     "drawn": pl.Int64, "lost": pl.Int64, "points_for": pl.Int64,
                     "points_against": pl.Int64}
         )  # fmt: skip
@@ -793,6 +794,7 @@ def royal_pairs(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         against.group_by(pl.col("player_ids").list.join("+").alias("key"))
         .agg(
             pl.col("players").first(),
+            pl.col("player_ids").first(),
             pl.len().alias("matches"),
             (pl.col("result") == "won").sum().alias("won"),
             (pl.col("result") == "drawn").sum().alias("drawn"),

@@ -125,8 +125,6 @@ class TestBadCells:
     @pytest.mark.parametrize(
         ("meta", "code", "words"),
         [
-            ("# game: royal\n", "sheet.game", "cannot score hands recorded as facts"),
-            ("# game: zwanzigerrufen\n", "sheet.game", "cannot score hands recorded as facts"),
             ("# game: chess\n", "sheet.game", "unknown game"),
             ("# game: slovenian\n# ruleset: openspiel\n", "sheet.game", "openspiel-2.0"),
             ("# colour: red\n", "sheet.meta", "unknown key 'colour'"),
@@ -190,7 +188,7 @@ class TestCommand:
         for imp in IMPORTERS.values():
             assert imp.name in r.output and imp.command in r.output
             assert imp.carries[:40] in r.output.replace("\n", " ")
-        assert set(IMPORTERS) == {"openspiel", "scoresheet"}
+        assert set(IMPORTERS) == {"openspiel", "scoresheet", "palcka"}
 
 
 def test_every_importer_is_documented_in_docs_importers():

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, GameTerms, HandScore, Ruleset
+from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, HandScore, Ruleset
 from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
@@ -68,6 +69,25 @@ class RoyalEngine(GameEngine):
     code_aliases: Mapping[str, str] = CODE_ALIASES
     #: the items of the built-in catalogue (the default ruleset's); see :meth:`score_items_for`
     score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
+    title = "Royal Tarock"
+    features = frozenset({"fixed_pairs", "schlemm"})
+    #: the Players page's Royal sections: Schlemme, then matches and pairs
+    stat_sections = ("schlemm", "matches")
+    player_role_names: Mapping[str, str] = MappingProxyType(
+        {"abfaenger": "Abfänger", "eintreiber": "Eintreiber"}
+    )
+    seating_error = (
+        "table.royal_pairs",
+        "Royal Tarock needs two fixed pairs A and B, each with one 'abfaenger' and one "
+        "'eintreiber' (set pair and role of every player)",
+    )
+
+    def seating(self, table_size: int) -> tuple[tuple[str, str], ...] | None:
+        """Two fixed pairs A and B, each with an Abfänger followed by its Eintreiber (the
+        seat order of the rules' §3.1: partners sit next to each other)."""
+        if table_size != 4:
+            return None
+        return (("A", "abfaenger"), ("A", "eintreiber"), ("B", "abfaenger"), ("B", "eintreiber"))
 
     def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed
@@ -139,6 +159,17 @@ class RoyalEngine(GameEngine):
             return {}
         options = normalize_options(ruleset.options)
         return {"consolation": implied_consolation(score, recorded_totals, options)}
+
+    def fact_terms(self, ruleset: Ruleset) -> FactTerms:
+        """A game recorded as facts (the match sheet): no contracts (every game is ``game``),
+        the catalogue's items as the bonuses (Meldungen, Schlemme, silent premiums, trophies;
+        a user catalogue's too), and contras on the items that may be contra'd."""
+        cat: Catalogue = options_of(ruleset).catalogue
+        return FactTerms(
+            contracts=("game",),
+            bonuses=tuple(cat.items),
+            kontra_targets=tuple(i.id for i in cat.items.values() if i.contra_allowed),
+        )
 
     def session_notes(self, ruleset: Ruleset, carry: Mapping[str, Any]) -> list[str]:
         """§7.2: the match result divides the sum by the match length; a match of fewer games

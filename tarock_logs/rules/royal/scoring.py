@@ -123,28 +123,44 @@ def score_game(
         trophies = _schlemme(ps, p, bidding, cat, outcome)
         _silent(ps, p, bidding, cat, options, suppressed, parties, dealt, tricks)
         _contras(ps, p, bidding, cat, outcome, options)
-        n = sum(v for _, v, _ in ps.lines)
-        t = sum(v for _, v, _ in trophies)
-        ps.known, ps.trophies = n, t
-        ps.lines.extend(trophies)
-        cap = options["cap"]
-        if options["trophy_cap_order"] == "lost_trophies_inside_cap" and t < 0:
-            ps.score = max(0, min(cap, n + t))
-        else:
-            ps.score = max(0, min(cap, n) + t)
-        adj = ps.score - (n + t)
-        if adj:
-            why = (
-                "floor: a party never writes less than 0"
-                if ps.score == 0 and n + t < 0
-                else (f"cap: at most {cap} before trophies")
-            )
-            ps.add("cap", adj, why)
+        _close(ps, trophies, options)
         results.append(ps)
+    return _hand_score(results, parties, card_info)
 
+
+def _close(
+    ps: PartyScore, trophies: list[tuple[str, int, str]], options: Mapping[str, Any]
+) -> None:
+    """The party's score from its lines and trophies (§7.1: the floor 0, the cap before the
+    trophies, ``trophy_cap_order``), with the ``cap`` line of what the limits changed."""
+    n = sum(v for _, v, _ in ps.lines)
+    t = sum(v for _, v, _ in trophies)
+    ps.known, ps.trophies = n, t
+    ps.lines.extend(trophies)
+    cap = options["cap"]
+    if options["trophy_cap_order"] == "lost_trophies_inside_cap" and t < 0:
+        ps.score = max(0, min(cap, n + t))
+    else:
+        ps.score = max(0, min(cap, n) + t)
+    adj = ps.score - (n + t)
+    if adj:
+        why = (
+            "floor: a party never writes less than 0"
+            if ps.score == 0 and n + t < 0
+            else (f"cap: at most {cap} before trophies")
+        )
+        ps.add("cap", adj, why)
+
+
+def _hand_score(
+    results: Sequence[PartyScore],
+    parties: Sequence[tuple[int, int]],
+    card_info: Mapping[str, Any] | None,
+    notes: Sequence[str] = (),
+) -> HandScore:
     items: list[ScoreItem] = []
     totals = [0, 0, 0, 0]
-    unverified: list[str] = []
+    unverified: list[str] = list(notes)
     incomplete: list[int] = []
     claimed = any(ps.consolation_unknown for ps in results)
     for p, ps in enumerate(results):
@@ -170,6 +186,150 @@ def score_game(
         incomplete_seats=tuple(sorted(incomplete)),
         claimed=("consolation",) if claimed else (),
     )
+
+
+class FactsError(ValueError):
+    """The facts of a game do not settle its score (the message says why)."""
+
+
+def score_facts(
+    *,
+    catalogue: Catalogue,
+    options: Mapping[str, Any],
+    parties: Sequence[tuple[int, int]],
+    bonuses: Sequence[tuple[str, str, bool, bool]],
+    kontras: Sequence[tuple[str, int, int | None]],
+    consolation: Sequence[int] | None,
+) -> HandScore:
+    """The :class:`HandScore` of a game recorded as facts (a line of the match sheet), by the
+    same arithmetic as :func:`score_game` (§7.1) with what the sheet says instead of the
+    tricks.
+
+    ``parties`` are the attackers' and the defenders' seats; ``bonuses`` ``(item id, side,
+    announced, made)`` with side ``declarer`` (the attackers) or ``defenders``: the party's
+    Meldungen, final Schlemme (made or lost), silent premiums won and trophies; ``kontras``
+    ``(the other party's Schlemm, level, seat of the contra-ing player)``; ``consolation`` the
+    value written per seat (a claim: its formula is unknown), else the ruleset option. An item
+    the catalogue does not know, or whose value it does not know, is never guessed: the
+    party's total is then not checked (``incomplete_seats``) and ``unverified`` says why.
+    """
+    cat = catalogue
+    side_index = {"declarer": 0, "defenders": 1}
+    made_of: dict[tuple[int, str], bool] = {}
+    for bonus, side, _ann, made in bonuses:
+        if side not in side_index:
+            raise FactsError(
+                f"{bonus}: side {side!r} is neither declarer (attackers) nor defenders"
+            )
+        key = (side_index[side], bonus)
+        if key in made_of:
+            raise FactsError(f"{bonus} is recorded twice for the {PARTY_NAMES[key[0]]}")
+        made_of[key] = made
+    notes: list[str] = []
+    results: list[PartyScore] = []
+    for p, seats in enumerate(parties):
+        ps = PartyScore(seats)
+        claimed = None
+        if consolation is not None:
+            values = {consolation[s] for s in seats if s < len(consolation)}
+            if len(values) != 1:
+                raise FactsError(
+                    f"the {PARTY_NAMES[p]} (seats {seats[0]} and {seats[1]}) are written "
+                    "different consolations: one pair, one consolation"
+                )
+            claimed = values.pop()
+        if (
+            claimed is not None
+            and options[f"consolation_{PARTY_NAMES[p]}"] is None
+            and (options["consolation"] is None)
+        ):
+            ps.add("consolation", claimed, "consolation as written on the sheet (a claim)")
+            notes.append(
+                f"{_fmt_party(p, parties)}: consolation {claimed} taken from the sheet: its "
+                "formula is unknown (§1.4), so it is a claim, not checked"
+            )
+        else:
+            _consolation(ps, p, options)
+        trophies: list[tuple[str, int, str]] = []
+        for bonus, side, _ann, made in bonuses:
+            if side_index[side] != p:
+                continue
+            item = cat.get(bonus)
+            if item is None:
+                ps.unknown.append(f"{bonus}: not in the catalogue")
+                continue
+            label = f"{item.name} ({bonus})"
+            if item.value is None:
+                ps.unknown.append(f"{label} {'made' if made else 'lost'}: value unknown")
+                continue
+            if item.group == "meldung" or item.silent:
+                if not made:
+                    if item.group == "meldung":
+                        ps.unknown.append(f"false Meldung {label}: its penalty is unknown")
+                    continue  # a failed silent premium scores nothing (§8.1 item 12)
+                if item.value:
+                    kind = "Meldung" if item.group == "meldung" else "silent premium"
+                    ps.add(bonus, item.value, f"{kind} {item.name}")
+                continue
+            line = (
+                bonus,
+                item.value if made else -item.value,
+                f"{item.name} announced, {'made' if made else 'lost'}",
+            )
+            if item.is_trophy:
+                trophies.append(line)
+            elif line[1]:
+                ps.add(*line)
+        _fact_contras(ps, p, kontras, parties, made_of, cat, options)
+        _close(ps, trophies, options)
+        results.append(ps)
+    return _hand_score(results, parties, {}, notes)
+
+
+def _fact_contras(
+    ps: PartyScore,
+    p: int,
+    kontras: Sequence[tuple[str, int, int | None]],
+    parties: Sequence[tuple[int, int]],
+    made_of: Mapping[tuple[int, str], bool],
+    cat: Catalogue,
+    options: Mapping[str, Any],
+) -> None:
+    """``K_P`` of the party ``p`` (§7.1) from recorded contras on the other party's Schlemme."""
+    results: list[int] = []
+    any_contra = False
+    for target, level, seat in kontras:
+        if seat is None:
+            raise FactsError(f"a contra on {target}: who gave it (its party) is not recorded")
+        if seat not in parties[p]:
+            continue
+        if level != 1:
+            raise FactsError(f"a contra on {target} at level {level}: there is no re-contra")
+        other = 1 - p
+        if (other, target) not in made_of:
+            raise FactsError(
+                f"seat {seat} contra'd {target}, which the {PARTY_NAMES[other]} did not announce"
+            )
+        any_contra = True
+        item = cat.get(target)
+        cv = item.effective_contra_value if item is not None else None
+        if cv is None:
+            ps.unknown.append(f"contra of seat {seat} on {target}: value unknown")
+            continue
+        results.append(-cv if made_of[(other, target)] else cv)
+    if not any_contra:
+        return
+    limit = options["contra_limit"]
+    raw = sum(results)
+    if options["contra_limit_mode"] == "separate":
+        k = min(limit, sum(x for x in results if x > 0)) + max(
+            -limit, sum(x for x in results if x < 0)
+        )
+    else:
+        k = max(-limit, min(limit, raw))
+    if k:
+        reason = f"contras: {raw:+d}" + (f", limited to {k:+d}" if k != raw else "")
+        ps.add("kontra", k, reason)
 
 
 def implied_consolation(

@@ -15,10 +15,12 @@ from typing import Any
 from tarock_logs.rules.base import (
     Action,
     DealInfo,
+    FactsNotScored,
     FastReplay,
     HandScore,
     HandState,
     Irregularity,
+    RecordedFacts,
     Ruleset,
     SeatRole,
     SessionState,
@@ -28,6 +30,8 @@ from tarock_logs.rules.royal.codes import violation
 from tarock_logs.rules.royal.fast import fast_replay as royal_fast_replay
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.rulesets import normalize_options, options_of
+from tarock_logs.rules.royal.scoring import FactsError
+from tarock_logs.rules.royal.scoring import score_facts as royal_score_facts
 
 
 def match_result(totals: Sequence[int], match_length: int = 8) -> list[int]:
@@ -143,6 +147,64 @@ class RoyalSession(SessionState):
         :mod:`.fast`), or None when it declines or the native core is not loaded (the caller
         replays the game through :meth:`new_hand` and ``push``)."""
         return royal_fast_replay(self, dealer, hands, talon, actions, to_action, deal)
+
+    def parties(self, dealer: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(Abfänger, Eintreiber) of the attackers and of the defenders of a game dealt by
+        ``dealer``: from the recorded pairs (the dealer's pair defends), else from the dealer
+        (§3.1: the dealer is the defending Eintreiber, his Abfänger sits just before him)."""
+        d = dealer
+        if self.pairs is not None:
+            defending = next((p for p in self.pairs if d in p), None)
+            attacking = next((p for p in self.pairs if d not in p), None)
+            if defending is not None and attacking is not None:
+                return attacking, defending
+        return ((d + 1) % 4, (d + 2) % 4), ((d - 1) % 4, d)
+
+    def score_facts(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandScore:
+        """Score a game recorded as facts (a line of the match sheet: each pair's Meldungen,
+        Schlemme made or lost, silent premiums, trophies, contras and the consolation written)
+        and add it to the match sums as :meth:`end_hand` does. Items of unknown value leave
+        their party's total unchecked; nothing is guessed."""
+        if facts.contract != "game":
+            raise FactsNotScored(
+                f"{facts.contract!r}: Royal Tarock has no contracts (a game recorded as facts "
+                "is 'game')"
+            )
+        parties = self.parties(dealer)
+        try:
+            score = royal_score_facts(
+                catalogue=options_of(self.ruleset).catalogue,
+                options=self.opts,
+                parties=parties,
+                bonuses=[(b.bonus, b.side, b.announced, b.made) for b in facts.bonuses],
+                kontras=facts.kontras,
+                consolation=facts.consolation,
+            )
+        except FactsError as exc:
+            raise FactsNotScored(str(exc)) from None
+        notes = list(score.unverified)
+        if irregularities:
+            notes.append("irregularities are recorded, but Royal Tarock's penalties are unknown")
+        score = HandScore(
+            totals=score.totals,
+            items=score.items,
+            card_points={**score.card_points, "parties": [list(p) for p in parties]},
+            unverified=tuple(notes),
+            incomplete_seats=score.incomplete_seats,
+            carry_after={"game_number": self.games + 1},
+            claimed=score.claimed,
+        )
+        self.games += 1
+        self.sums = [a + b for a, b in zip(self.sums, score.totals, strict=True)]
+        self.next_dealer = (dealer + 2) % 4
+        if self.eintreiber_parity is None:
+            self.eintreiber_parity = dealer % 2
+        return score
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
         if not isinstance(hand, RoyalHand):

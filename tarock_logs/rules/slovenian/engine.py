@@ -70,6 +70,7 @@ class SlovenianEngine(GameEngine):
         }
     )
     stop_codes: frozenset[str] = frozenset({"play.missing_tricks"})
+    title = "Slovenian tarok"
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
     #: retired codes -> their replacements (``tarock audit --code OLD``)

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, GameEngine, GameTerms, Ruleset
+from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, Ruleset
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
@@ -19,7 +19,9 @@ from tarock_logs.rules.zwanzigerrufen.rulesets import (
     glatzen_names,
     normalize_options,
 )
+from tarock_logs.rules.zwanzigerrufen.scoring import FACT_BONUSES, KONTRA_TARGETS
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
+from tarock_logs.rules.zwanzigerrufen.tricks import FARBENSOLO, NORMAL, SOLO
 from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner_index
 
 _TERMS = GameTerms(
@@ -49,6 +51,7 @@ class ZwanzigerrufenEngine(GameEngine):
     #: the spec's E_…/I_… codes -> the codes that replaced them
     code_aliases: Mapping[str, str] = CODE_ALIASES
     stop_codes: frozenset[str] = frozenset({"auction.incomplete", "play.missing_tricks"})
+    title = "Zwanzigerrufen"
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
@@ -78,6 +81,21 @@ class ZwanzigerrufenEngine(GameEngine):
     ) -> ZRSession:
         """A fresh session, or one resumed from ``initial`` (a previous ``carry()``)."""
         return ZRSession(ruleset, table_size, initial)
+
+    def zero_sum(self, ruleset: Ruleset) -> bool:
+        """§7.6 invariant 1: the four deal scores sum to 0 (each player settles with the
+        others, §7.4), under every option."""
+        return True
+
+    def fact_terms(self, ruleset: Ruleset) -> FactTerms:
+        """A deal recorded as facts (the club's running sheet): the three contracts, the five
+        bonuses of §7.2 (the Mondfang is its own fact) and Kontra on the game or a bonus that
+        can be announced."""
+        return FactTerms(
+            contracts=(NORMAL, FARBENSOLO, SOLO),
+            bonuses=FACT_BONUSES,
+            kontra_targets=KONTRA_TARGETS,
+        )
 
     def pack(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
         """The 40 cards (§2.1): tarocks I and IIII–Sküs, and K Q N J and the Glatze (``G``)

@@ -102,9 +102,10 @@ def _as_bool(name: str, value: Any) -> bool:
     raise ValueError(f"option {name}: expected true or false, got {value!r}")
 
 
-#: Physical Glatze cards of each ``glatzen`` set (O2, spec §2.2): physical name -> token.
+#: Physical Glatze cards of each ``glatzen`` set (O2, spec §2.2): physical name -> token (the
+#: one home of the pack's physical cards; the aces ``HA``/``DA`` are ``H1``/``D1`` by alias).
 GLATZEN_SETS: Final[Mapping[str, Mapping[str, str]]] = {
-    "red_ace_black_ten": {"H1": "HG", "D1": "DG", "HA": "HG", "DA": "DG", "S10": "SG", "C10": "CG"},
+    "red_ace_black_ten": {"H1": "HG", "D1": "DG", "S10": "SG", "C10": "CG"},
     "red_four": {"H4": "HG", "D4": "DG", "S10": "SG", "C10": "CG"},
 }
 

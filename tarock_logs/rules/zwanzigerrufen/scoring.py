@@ -22,6 +22,7 @@ from tarock_logs.rules.zwanzigerrufen.tricks import (
     FARBENSOLO,
     GAME_THRESHOLD,
     KING_CARDS,
+    NORMAL,
     PAGAT,
     SOLO,
     TOTAL_POINTS,
@@ -397,3 +398,206 @@ def _cp(cp_d: int, cp_f: int, per_seat: list[int], tricks_d: int) -> dict[str, A
         "per_seat": list(per_seat),
         "declarer_side_tricks": tricks_d,
     }
+
+
+# --------------------------------------------------------------------------- facts (score sheets)
+
+#: the bonuses a hand recorded as facts may name (§7.2), in item order
+FACT_BONUSES = ("valat", "absolut", "pagat", "trull", "four_kings")
+#: what a Kontra may be given on (§4.5 K1): the game, or a bonus that can be announced
+KONTRA_TARGETS = ("game", "valat", "absolut", "pagat")
+
+
+class FactsError(ValueError):
+    """The facts do not settle the score (the message says why)."""
+
+
+def score_from_facts(
+    *,
+    opts: Mapping[str, Any],
+    contract: str,
+    declarer: int,
+    partner: int | None,
+    won: bool | None,
+    card_points: int | None,
+    bonuses: Sequence[tuple[str, str, bool, bool]],
+    kontras: Sequence[tuple[str, int, int | None]],
+    mondfang: Sequence[tuple[int, int | None]],
+    multiplier: int = 1,
+) -> ScoreResult:
+    """Items and settlement of a deal recorded as facts without cards (a score-sheet line):
+    the same items, values and settlement as :func:`score_deal` (§7.1–§7.4), taken from what
+    the sheet says instead of the tricks.
+
+    ``bonuses`` are ``(bonus, side, announced, made)`` with side ``declarer``/``defenders``
+    (the side the bonus belongs to: its announcer's, or for a silent one the side that made or
+    failed it); ``kontras`` ``(target, level, seat)``; ``mondfang`` ``(seat whose Mond was
+    captured, capturer or None)``. ``won`` is whether the declarer side won the game; the
+    declarer side's ``card_points`` settle it too (≥ 45). Raises :class:`FactsError` when the
+    facts contradict each other or leave the score open.
+    """
+    if contract not in (NORMAL, FARBENSOLO, SOLO):
+        raise FactsError(f"{contract!r} is no Zwanzigerrufen contract (normal, farbensolo, solo)")
+    d_side = frozenset({declarer} | ({partner} if partner is not None else set()))
+    f_side = SEATS - d_side
+    side_of = {"declarer": d_side, "defenders": f_side}
+
+    def opp(side: frozenset[int]) -> frozenset[int]:
+        return SEATS - side
+
+    c = contract_value(contract, opts)
+    r = multiplier
+    s_bonus = (
+        int(opts["solo_bonus_factor"])
+        if contract == SOLO
+        else int(opts["farbensolo_bonus_factor"])
+        if contract == FARBENSOLO
+        else 1
+    )
+    levels: dict[str, int] = {}
+    for target, level, _seat in kontras:
+        if target not in KONTRA_TARGETS:
+            raise FactsError(
+                f"a Kontra on {target!r}: on the game or an announced bonus "
+                f"({', '.join(KONTRA_TARGETS)}, §4.5 K1)"
+            )
+        levels[target] = max(levels.get(target, 0), int(level))
+
+    def mult(k: int, s: int) -> tuple[int, str]:
+        parts = []
+        if k:
+            parts.append(f"Kontra level {k} ×{2**k}")
+        if s != 1:
+            parts.append(f"{'Solo' if contract == SOLO else 'Farbensolo'} bonus ×{s}")
+        if r != 1:
+            parts.append(f"double round ×{r}")
+        return 2**k * s * r, (", " + ", ".join(parts)) if parts else ""
+
+    seen: set[tuple[str, str]] = set()
+    for bonus, side, _ann, _made in bonuses:
+        if bonus not in FACT_BONUSES:
+            raise FactsError(f"{bonus!r} is no Zwanzigerrufen bonus ({', '.join(FACT_BONUSES)})")
+        if side not in side_of:
+            raise FactsError(f"{bonus}: side {side!r} is neither declarer nor defenders")
+        if (bonus, side) in seen:
+            raise FactsError(f"{bonus} is recorded twice for the {side}")
+        seen.add((bonus, side))
+    announced = {b: side_of[s] for b, s, ann, _ in bonuses if ann}
+    for target in levels:
+        if target != "game" and target not in announced:
+            raise FactsError(f"a Kontra on {target}, which was not announced (§4.5 K1)")
+    for b, _s, ann, _ in bonuses:
+        if ann and b in ("trull", "four_kings"):
+            raise FactsError(f"{b} cannot be announced (§4.4): it is a card bonus, claimed")
+
+    # --- game (§7.1)
+    threshold = GAME_THRESHOLD
+    if opts["absolut_moves_game_threshold"] and "absolut" in announced:
+        threshold = (
+            TOTAL_POINTS - ABSOLUT_LIMIT if announced["absolut"] == d_side else ABSOLUT_LIMIT + 1
+        )
+    if card_points is not None:
+        if not 0 <= card_points <= TOTAL_POINTS:
+            raise FactsError(f"card points {card_points}: a side has 0 to {TOTAL_POINTS}")
+        by_points = card_points >= threshold
+        if won is not None and won != by_points:
+            raise FactsError(
+                f"the declarer side's {card_points} card points "
+                f"{'win' if by_points else 'lose'} the game (it needs {threshold}), "
+                f"but the line says {'won' if won else 'lost'}"
+            )
+        won = by_points
+    if won is None:
+        raise FactsError("whether the declarer side won the game (won, or its card points)")
+    game_winner = d_side if won else f_side
+    game_reason = f"the declarer side {'won' if won else 'lost'} the game" + (
+        f" with {card_points} card points" if card_points is not None else ""
+    )
+    valat_made: frozenset[int] | None = None
+    for bonus, side, ann, made in bonuses:
+        if bonus == "valat" and made:
+            valat_made = side_of[side]
+        if bonus == "valat" and ann and not made and opts["lost_announced_valat_loses_game"]:
+            game_winner = opp(side_of[side])
+            game_reason += "; announced Valat failed, so the game goes to the other side"
+    m, why = mult(levels.get("game", 0), 1)
+    items: list[SideItem] = [
+        SideItem("game", game_winner, c * m, f"{game_reason} (value {c}{why})")
+    ]
+
+    # --- bonuses, in item order
+    fixed = opts["valat_mode"] == "fixed"
+    s_valat = 1 if opts["valat_mode"] == "contract_multiple_undoubled" else s_bonus
+    for bonus, side, ann, made in sorted(bonuses, key=lambda b: FACT_BONUSES.index(b[0])):
+        own = side_of[side]
+        if contract == FARBENSOLO and bonus in ("pagat", "trull"):
+            raise FactsError(f"{bonus} does not count in a Farbensolo (§7.2)")
+        winner = own if made else opp(own)
+        label = f"{bonus} {'announced' if ann else 'silent'} by the {side}"
+        if bonus == "valat":
+            base = (12 if ann else 6) * (1 if fixed else c)
+            k, s = (levels.get("valat", 0) if ann else 0), s_valat
+        elif bonus == "absolut":
+            base, k, s = (2 if ann else 1), (levels.get("absolut", 0) if ann else 0), s_bonus
+        elif bonus == "pagat":
+            base, k, s = (2 if ann else 1), (levels.get("pagat", 0) if ann else 0), s_bonus
+            if not ann and not made and opts["silent_pagat_loss"] != "counted":
+                continue
+        else:
+            base = int(opts["trull_value"] if bonus == "trull" else opts["four_kings_value"])
+            k, s = 0, s_bonus
+            if not made:
+                continue  # a card bonus is claimed by its holder or not at all
+        if not ann and not made and bonus in ("valat", "absolut"):
+            continue  # silent failures of Absolut and Valat produce no item (§7.2)
+        m, why = mult(k, s)
+        items.append(
+            SideItem(
+                bonus,
+                winner,
+                base * m,
+                f"{label}: {'made' if made else 'failed'} (base {base}{why})",
+            )
+        )
+
+    # --- Mondfang
+    counts = contract != FARBENSOLO or opts["mondfang_in_farbensolo"] == "scored"
+    if len(mondfang) > 1:
+        raise FactsError("one Mond can be captured once")
+    if mondfang and counts:
+        owner, capturer = mondfang[0]
+        m, why = mult(0, s_bonus)
+        payer = opts["mondfang_payer"]
+        side_owner = d_side if owner in d_side else f_side
+        reason = f"Mondfang: seat {owner}'s Mond captured"
+        if payer != "mond_side" and capturer is None:
+            raise FactsError(f"mondfang_payer {payer}: the Mondfang needs the capturer")
+        if payer == "players_only" and capturer is not None:
+            items.append(
+                SideItem(
+                    "mondfang",
+                    frozenset({capturer}),
+                    m,
+                    reason + f" (base 1{why})",
+                    losers=frozenset({owner}),
+                )
+            )
+        else:
+            w = (
+                opp(side_owner)
+                if payer == "mond_side" or capturer is None
+                else (d_side if capturer in d_side else f_side)
+            )
+            items.append(SideItem("mondfang", w, m, reason + f" (base 1{why})"))
+
+    if valat_made is not None and opts["valat_overrides_bonuses"]:
+        items = [i for i in items if i.item in ("game", "valat")]
+    if valat_made is not None and opts["valat_replaces_game"]:
+        items = [i for i in items if i.item != "game"]
+    per_seat, totals = settle(items)
+    cp: dict[str, Any] = {}
+    if card_points is not None:
+        cp = {"declarer_side": card_points, "defenders": TOTAL_POINTS - card_points}
+    return ScoreResult(
+        items, per_seat, totals, cp, game_winner == d_side, bool(mondfang) and counts, {}
+    )

@@ -16,10 +16,12 @@ from typing import Any
 from tarock_logs.rules.base import (
     Action,
     DealInfo,
+    FactsNotScored,
     FastReplay,
     HandScore,
     HandState,
     Irregularity,
+    RecordedFacts,
     Ruleset,
     SessionState,
     Violation,
@@ -28,6 +30,8 @@ from tarock_logs.rules.zwanzigerrufen.codes import violation
 from tarock_logs.rules.zwanzigerrufen.fast import fast_replay as zr_fast_replay
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.rulesets import normalize_options
+from tarock_logs.rules.zwanzigerrufen.scoring import FactsError, score_from_facts
+from tarock_logs.rules.zwanzigerrufen.tricks import NORMAL
 
 
 class ZRSession(SessionState):
@@ -168,8 +172,60 @@ class ZRSession(SessionState):
                 )
         return out
 
+    def score_facts(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandScore:
+        """Score a deal recorded as facts (a line of the club's running sheet) with this
+        game's double-round multiplier (§7.5), and carry it on as :meth:`end_hand` does: the
+        game counter, the double-round windows a recorded Mondfang opens, the totals."""
+        if facts.declarer is None:
+            raise FactsNotScored("the declarer (the holder of the contract) is not recorded")
+        partner = facts.partner
+        if facts.contract != NORMAL and partner is not None:
+            raise FactsNotScored(f"a {facts.contract} is played alone: no partner")
+        if partner == facts.declarer:
+            raise FactsNotScored("the partner is the declarer")
+        r = self.multiplier()
+        try:
+            res = score_from_facts(
+                opts=self.opts,
+                contract=facts.contract,
+                declarer=facts.declarer,
+                partner=partner,
+                won=facts.won,
+                card_points=facts.card_points,
+                bonuses=[(b.bonus, b.side, b.announced, b.made) for b in facts.bonuses],
+                kontras=facts.kontras,
+                mondfang=facts.mondfang,
+                multiplier=r,
+            )
+        except FactsError as exc:
+            raise FactsNotScored(str(exc)) from None
+        score = HandScore(
+            totals=res.totals,
+            items=tuple(res.per_seat),
+            contract=facts.contract,
+            declarer=facts.declarer,
+            partner=partner,
+            won=res.won,
+            card_points=res.card_points,
+            carry_after={
+                "thrown_in": False,
+                "multiplier": r,
+                "mondfang": res.mondfang_counts,
+                "game_number": self.games + 1,
+            },
+        )
+        self._advance(dealer, score)
+        return score
+
     def end_hand(self, hand: HandState, score: HandScore) -> None:
-        dealer = hand.dealer if isinstance(hand, ZRHand) else None
+        self._advance(hand.dealer if isinstance(hand, ZRHand) else None, score)
+
+    def _advance(self, dealer: int | None, score: HandScore) -> None:
         if score.carry_after.get("thrown_in"):
             self.next_dealer = dealer  # the same dealer deals again; not a game
             return

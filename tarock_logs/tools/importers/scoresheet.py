@@ -15,6 +15,11 @@ the radelci, and the placement points under the last hand. The layout is documen
   (radelci after the hand); ``NAME (id)`` gives a player's id;
 * one row per hand; a row whose ``hand`` is ``placement`` gives the placement points.
 
+The same layout carries the Zwanzigerrufen running sheet (no radelci; a ``double`` column for
+the double-round marker) and the Royal Tarock match sheet (a column per pair,
+``ABFAENGER+EINTREIBER``, with ``PAIR items`` and ``PAIR consolation``; no contract column; a
+``result`` row with the match result).
+
 Bad cells (an unknown contract, a player not at the table, a non-number ...) are reported
 one by one with their line and column, and only their row is left out: the rest of the sheet
 is imported. A game whose engine cannot score hands from facts is refused as a whole.
@@ -82,6 +87,20 @@ FACT_COLUMNS: tuple[str, ...] = (
     "renons",
     "notes",
 )
+#: columns only some games' sheets have: Zwanzigerrufen's double-round marker
+_GAME_COLUMNS: Mapping[str, tuple[str, ...]] = {"zwanzigerrufen": ("double",)}
+#: the suffixes of a player's (Royal Tarock: a pair's) columns, per game
+_SUFFIXES: Mapping[str, tuple[str, ...]] = {
+    "slovenian": ("total", "radelci"),
+    "zwanzigerrufen": ("total",),
+    "royal": ("total", "consolation", "items"),
+}
+#: games whose sheets have a column per pair (``ABFAENGER+EINTREIBER``), not per player
+_PAIR_GAMES = frozenset({"royal"})
+#: games whose sheet has no contract column (every game is played the same way)
+_NO_CONTRACT: Mapping[str, str] = {"royal": "game"}
+#: the double-round marker: ``x2``, ``×4``, ``2``, or stars (``*`` ×2, ``**`` ×4)
+_DOUBLE_RE = re.compile(r"^(?:[x×*]?\s*(?P<r>\d{1,3})|(?P<stars>\*+))$")
 _META_KEYS = frozenset(
     {
         "game",
@@ -333,7 +352,7 @@ def read_sheet(
         row = _Row(sheet, line, cells)
         hand_col = sheet.columns[0]
         label = row.cell(hand_col)
-        if _fold(label) == "placement":
+        if _fold(label) in ("placement", "result"):
             placement = _placement(row, sheet)
             if row.errors:
                 out.errors.extend(row.errors)
@@ -395,9 +414,15 @@ def _header(
         out.errors.append(SheetError("sheet.empty", "no header row", name))
         return None
     line, header = rows[0]
-    known = {c: c for c in FACT_COLUMNS} | {b: b for b in terms.bonuses}
-    for b in terms.bonuses:
-        known[_fold(bonus_name(b, game))] = b
+    pairs = game in _PAIR_GAMES
+    known = {c: c for c in FACT_COLUMNS + _GAME_COLUMNS.get(game, ())}
+    if pairs:  # a pair's items are one cell per pair (``NAME+NAME items``), not a column each
+        known["game"] = "hand"
+    else:
+        known |= {b: b for b in terms.bonuses}
+        for b in terms.bonuses:
+            known[_fold(bonus_name(b, game))] = b
+    suffixes = _SUFFIXES.get(game, ("total",))
     columns: list[_Column] = []
     players: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -418,8 +443,19 @@ def _header(
             kind = "bonus" if col in terms.bonuses else col
             columns.append(_Column(kind, h, i, bonus=col if kind == "bonus" else None))
             continue
-        for suffix in ("total", "radelci"):
+        for suffix in ("total", "radelci", "consolation", "items"):
             if key.endswith(" " + suffix):
+                if suffix not in suffixes:
+                    out.errors.append(
+                        SheetError(
+                            "sheet.column",
+                            f"column {h!r}: a {game} sheet has no {suffix} column",
+                            name,
+                            line,
+                            h,
+                        )
+                    )
+                    break
                 pending.append((i, h, suffix))
                 break
         else:
@@ -435,16 +471,40 @@ def _header(
                     )
                 )
                 continue
-            m_id = _ID_RE.match(h)
-            pname, pid = (m_id["name"], m_id["id"].strip()) if m_id else (h, _slug(h))
-            players.append((pid, pname))
-            columns.append(_Column("written", h, i, seat=len(players) - 1))
+            if pairs:
+                members = [x.strip() for x in h.split("+")]
+                if len(members) != 2 or not all(members):
+                    out.errors.append(
+                        SheetError(
+                            "sheet.header",
+                            f"column {h!r}: a {game} sheet has a column per pair, "
+                            "ABFAENGER+EINTREIBER (e.g. 'Anna+Bela')",
+                            name,
+                            line,
+                            h,
+                        )
+                    )
+                    continue
+            else:
+                members = [h]
+            for member in members:
+                m_id = _ID_RE.match(member)
+                pname, pid = (m_id["name"], m_id["id"].strip()) if m_id else (member, _slug(member))
+                players.append((pid, pname))
+            columns.append(_Column("written", h, i, seat=len(players) - len(members)))
+    written = {_fold(c.header): c.seat for c in columns if c.kind == "written"}
     for i, h, suffix in pending:
         base = h[: -len(suffix)].strip()
-        seat = next(
-            (s for s, (pid, pn) in enumerate(players) if _fold(base) in (_fold(pn), _fold(pid))),
-            None,
-        )
+        seat = written.get(_fold(base)) if pairs else None
+        if not pairs:
+            seat = next(
+                (
+                    s
+                    for s, (pid, pn) in enumerate(players)
+                    if _fold(base) in (_fold(pn), _fold(pid))
+                ),
+                None,
+            )
         if seat is None:
             out.errors.append(
                 SheetError(
@@ -453,7 +513,8 @@ def _header(
             )
             continue
         columns.append(_Column(suffix, h, i, seat=seat))
-    missing = [c for c in ("hand", "contract") if c not in {col.kind for col in columns}]
+    required = ("hand",) if game in _NO_CONTRACT else ("hand", "contract")
+    missing = [c for c in required if c not in {col.kind for col in columns}]
     if missing or not players:
         what = f"no {' or '.join(repr(c) for c in missing)} column" if missing else "no player"
         hint = " (is the file comma-separated?)" if len(header) == 1 else ""
@@ -631,7 +692,7 @@ def _hand(
     """The log hand of one row, and its dealer (also for a rejected row, so that the rotation
     goes on)."""
     n = len(sheet.players)
-    cols: dict[str, _Column] = {c.kind: c for c in sheet.columns if c.kind in FACT_COLUMNS}
+    cols: dict[str, _Column] = {c.kind: c for c in sheet.columns if c.kind not in _PER_PLAYER}
     hand_col = cols["hand"]
     number = row.number(hand_col)
     if number is None and not row.errors:
@@ -651,10 +712,11 @@ def _hand(
     else:
         dealer = n - 1  # then P1 (the forehand) is the first seat of the header
     facts: dict[str, Any] = {}
-    ccol = cols["contract"]
-    ctext = row.cell(ccol)
+    fixed = _NO_CONTRACT.get(sheet.game)
+    ccol = cols.get("contract")
+    ctext = row.cell(ccol) if ccol is not None else (fixed or "")
     contract = sheet.contracts.get(_fold(ctext)) if ctext else None
-    if contract is None:
+    if contract is None and ccol is not None:
         known = ", ".join(sheet.terms.contracts)
         row.err(
             "sheet.contract",
@@ -672,7 +734,9 @@ def _hand(
                 facts[key] = s
     if "called" in cols and row.cell(cols["called"]):
         try:
-            facts["called"] = parse_card(row.cell(cols["called"]), sheet.game)
+            facts["called"] = parse_card(
+                row.cell(cols["called"]), sheet.game, sheet.engine.card_names(sheet.ruleset)
+            )
         except CardError:
             row.err(
                 "sheet.cell",
@@ -707,6 +771,8 @@ def _hand(
                     facts["full"] = full
         elif (pm := _POINTS_RE.match(text)) is None:
             row.err("sheet.number", pcol.header, f"{text!r} is not a number")
+        elif pm["card"] and sheet.game not in _CARD_PLUS:
+            row.err("sheet.number", pcol.header, f"{text!r}: write the card points as a number")
         else:
             facts["card_points"] = int(pm["points"])
             if pm["card"]:  # 35 and a card: won
@@ -729,20 +795,39 @@ def _hand(
     if "mondfang" in cols and (mf := _mondfang(row, cols["mondfang"])):
         facts["mondfang"] = mf
     irregularities = _renons(row, cols["renons"]) if "renons" in cols else []
+    double = _double(row, cols["double"]) if "double" in cols else None
+    pair_sides = _pair_sides(sheet, dealer)
     scores = [0] * n
     totals: list[int | None] = [None] * n
     radelci: list[int | None] = [None] * n
+    consolation: list[int | None] = [None] * n
+    items: list[dict[str, Any]] = []
     for c in sheet.columns:
         if c.seat is None:
             continue
+        seats = _seats_of(sheet, c.seat)
         if c.kind == "written":
             v = row.number(c)
-            scores[c.seat] = int(v or 0)
+            for s in seats:
+                scores[s] = int(v or 0)
         elif c.kind == "total":
             v = row.number(c)
-            totals[c.seat] = int(v) if v is not None else None
+            for s in seats:
+                totals[s] = int(v) if v is not None else None
         elif c.kind == "radelci":
             radelci[c.seat] = _radelci(row, c)
+        elif c.kind == "consolation":
+            v = row.number(c)
+            for s in seats:
+                consolation[s] = int(v) if v is not None else None
+        elif c.kind == "items" and pair_sides is not None:
+            items += _pair_items(row, c, pair_sides[c.seat])
+    if items:
+        facts["bonuses"] = items
+    if all(x is not None for x in consolation):
+        facts["consolation"] = consolation
+    elif any(x is not None for x in consolation):
+        row.err("sheet.number", "consolation", "a consolation is written for one pair only")
     if row.errors or not isinstance(number, int) or dealer is None or contract is None:
         return None, dealer
     result: dict[str, Any] = {"scores": scores}
@@ -763,9 +848,74 @@ def _hand(
     if irregularities:
         doc["irregularities"] = irregularities
     doc["result"] = result
-    if "notes" in cols and row.cell(cols["notes"]):
-        doc["notes"] = row.cell(cols["notes"])
+    notes = [row.cell(cols["notes"])] if "notes" in cols and row.cell(cols["notes"]) else []
+    if double is not None and double != 1:
+        notes.append(f"marked on the sheet as a double-round game (×{double})")
+    if notes:
+        doc["notes"] = "; ".join(notes)
     return (None if row.errors else doc), dealer
+
+
+#: the kinds of a player's (or a pair's) columns
+_PER_PLAYER = frozenset({"bonus", "written", "total", "radelci", "consolation", "items"})
+#: games whose card points are written ``35+`` for 35 and a card
+_CARD_PLUS = frozenset({"slovenian"})
+
+
+def _seats_of(sheet: _Sheet, seat: int) -> tuple[int, ...]:
+    """The seats a player's column is written for: one, or a pair's two (Abfänger first)."""
+    return (seat, seat + 1) if sheet.game in _PAIR_GAMES else (seat,)
+
+
+def _pair_sides(sheet: _Sheet, dealer: int | None) -> dict[int, str] | None:
+    """For a game of fixed pairs: the first seat of each pair -> its side in the game dealt by
+    ``dealer`` (the dealer's pair defends, the other attacks: the facts' ``declarer`` side)."""
+    if sheet.game not in _PAIR_GAMES or dealer is None:
+        return None
+    return {s: ("defenders" if dealer in (s, s + 1) else "declarer") for s in range(0, 4, 2)}
+
+
+def _pair_items(row: _Row, col: _Column, side: str) -> list[dict[str, Any]]:
+    """A pair's items: ``ITEM[+|-]`` separated by ``;``, the item by catalogue id or name;
+    ``+`` made, ``-`` lost (an announced Schlemm or trophy), no sign for what is scored as it
+    stands (a Meldung, a silent premium won)."""
+    out: list[dict[str, Any]] = []
+    names = {_fold(b): b for b in row.sheet.terms.bonuses}
+    for b in row.sheet.terms.bonuses:
+        names.setdefault(_fold(bonus_name(b, row.sheet.game)), b)
+    for entry in _entries(row.cell(col)):
+        sign = entry[-1] if entry[-1] in "+-" else ""
+        key = _fold(entry[:-1] if sign else entry)
+        item = names.get(key)
+        if item is None:
+            row.err(
+                "sheet.cell",
+                col.header,
+                f"{entry!r} is no item of the catalogue (an id such as S_ENGEL or a name such as "
+                "Engel, then + made or - lost)",
+            )
+            continue
+        fact: dict[str, Any] = {"bonus": item, "side": side}
+        if sign:
+            fact["announced"] = True
+        if sign == "-":
+            fact["made"] = False
+        out.append(fact)
+    return out
+
+
+def _double(row: _Row, col: _Column) -> int | None:
+    """The double-round marker: empty or ``1`` (a single game), ``x2``/``×2``/``2``, or stars
+    (``*`` ×2, ``**`` ×4)."""
+    text = row.cell(col).strip().lower()
+    if not text:
+        return None
+    m_d = _DOUBLE_RE.match(text)
+    r = None if m_d is None else (2 ** len(m_d["stars"]) if m_d["stars"] else int(m_d["r"]))
+    if r is None or r < 1 or r & (r - 1):
+        row.err("sheet.cell", col.header, f"{text!r}: mark a double round x2, x4 ... or * (×2)")
+        return None
+    return r
 
 
 def _radelci(row: _Row, col: _Column) -> int | None:
@@ -789,7 +939,8 @@ def _placement(row: _Row, sheet: _Sheet) -> list[float] | None:
             v = row.number(c, allow_float=True)
             if v is None and not row.errors:
                 row.err("sheet.number", c.header, "the placement points are missing")
-            out[c.seat] = float(v or 0)
+            for s in _seats_of(sheet, c.seat):
+                out[s] = float(v or 0)
     return out
 
 
@@ -830,7 +981,10 @@ def _session(
         "id": sid,
         "game": sheet.game,
         "ruleset": sheet.ruleset.id,
-        "players": [{"id": pid, "name": name} for pid, name in sheet.players],
+        "players": [
+            {"id": pid, "name": name} | _pair_role(sheet, s)
+            for s, (pid, name) in enumerate(sheet.players)
+        ],
         "hands": hands,
         "source": {"importer": "scoresheet", "original_id": Path(sheet.file).name},
     }
@@ -849,6 +1003,14 @@ def _session(
             where = ".".join(str(x) for x in e["loc"])
             out.errors.append(SheetError("sheet.schema", f"{where}: {e['msg']}", sheet.file))
         return None
+
+
+def _pair_role(sheet: _Sheet, seat: int) -> dict[str, str]:
+    """A game of fixed pairs: the pair (``A`` the first of the header, ``B`` the second) and
+    the role (the first name of a pair column is the Abfänger, the second the Eintreiber)."""
+    if sheet.game not in _PAIR_GAMES:
+        return {}
+    return {"pair": "AB"[seat // 2], "role": ("abfaenger", "eintreiber")[seat % 2]}
 
 
 def import_sheet(path: str | Path, overrides: Mapping[str, str] | None = None) -> SheetImport:

@@ -213,6 +213,64 @@ def test_the_pack_of_a_session_follows_its_glatzen_option(option, physical, acce
         assert "card.not_in_pack" in codes
 
 
+@pytest.mark.parametrize(
+    ("option", "physical"),
+    [
+        ("red_four", {"HG": "HA", "DG": "DA"}),  # the red aces, written as players write them
+        ("red_four", {"HG": "ha", "DG": "D1"}),
+        ("red_ace_black_ten", {"HG": "H4", "DG": "D4"}),
+        ("red_four", {"SG": "S9", "CG": "C10"}),
+    ],
+)
+def test_a_physical_pip_card_not_in_the_configured_glatzen_set_must_be_rejected(option, physical):
+    """zwanzigerrufen.md §2.2 (Notation): "Physical Glatze names MUST be mapped to `G`; a
+    physical pip card that is not in the configured Glatze set MUST be rejected (it is not in
+    the pack)." Under ``glatzen = red_four`` the Glatzen are ♥4 ♦4 ♠10 ♣10, so a deal with ♥A
+    and ♦A (``HA``/``DA``, any spelling) is not the pack: the reader rejects the card
+    (``card.not_in_pack``) and nothing of the session reaches the engines (Python or native)."""
+    from tarock_logs.log.reader import read_bytes
+
+    (rec,) = read_bytes(_fd_session_with_glatzen(physical, {"glatzen": option}), kind="json")
+    codes = [e.code for e in rec.all_errors()]
+    assert "card.not_in_pack" in codes, codes
+    assert rec.session is None or not rec.session.hands
+
+
+def test_the_engines_refuse_a_physical_pip_card_given_to_them_as_a_token():
+    """§2.2 and §3.7 for a caller that bypasses the reader: the engine expects canonical tokens,
+    so a physical pip card (``HA``, ``H1``) in a deal is ``deal.bad_card`` and the native card
+    loop (zrloop.h, fed through ``fast_replay``) is never reached with it, nor does the ingest
+    lane (lane.h) take the record: the reference and the native paths agree that such a deal
+    is not the pack."""
+    import json
+
+    from tarock_logs.rules.zwanzigerrufen.fast import ZR_CID
+    from tarock_logs.store import lane
+    from tarock_logs.verdict.convert import to_engine_action
+
+    assert "HA" not in ZR_CID and "H1" not in ZR_CID and "H4" not in ZR_CID
+    for physical in ({"HG": "HA", "DG": "DA"}, {"HG": "H1", "DG": "D1"}):
+        doc = json.loads(_fd_session_with_glatzen(physical, {"glatzen": "red_four"}))
+        h = doc["hands"][0]
+        rs = ENGINE.ruleset("zr-std", {"glatzen": "red_four"})
+        sess = ENGINE.new_session(rs, 4)
+        fast = sess.fast_replay(
+            h["dealer"], h["deal"]["hands"], [], _model_actions(h["actions"]), to_engine_action
+        )
+        assert fast is None  # the bulk path (native or not) declines
+        hand = ENGINE.new_session(rs, 4).new_hand(h["dealer"], h["deal"]["hands"])
+        assert "deal.bad_card" in [v.code for v in hand.hand_findings()]
+        # the ingest lane (lane.h) reads Slovenian records only: it declines this line, and
+        # the careful reader rejects it (test above)
+        assert lane.read_session(json.dumps(doc).encode(), "x.jsonl", 1) is None
+
+
+def _model_actions(actions: list[dict]) -> list:
+    from tarock_logs.log import models as m
+
+    return [m.ActionAdapter.validate_python(a) for a in actions]
+
+
 def test_a_glatzen_option_must_name_a_set_or_one_pip_card_per_suit():
     listed = ENGINE.card_names(ENGINE.ruleset("zr-std", {"glatzen": ["H3", "D3", "S7", "C7"]}))
     assert dict(listed) == {"H3": "HG", "D3": "DG", "S7": "SG", "C7": "CG"}
