@@ -405,6 +405,7 @@ _SCORE_CODES = frozenset(
         "score.radelci_before_differs",
         "score.radelci_after_differs",
         "score.running_total_differs",
+        "score.not_zero_sum",
         "session.total_differs",
         "session.total_sum_differs",
         "session.placement_points_differ",
@@ -514,6 +515,21 @@ def _card_body(f: FindingLike, lang: str, game: str | None) -> str | None:
         lang,
         **fields,
     )
+
+
+def _terms_of(f: FindingLike, game: str | None, lang: str) -> str:
+    """The game terms a finding's facts name (its contract, bonus or premium, what a kontra
+    doubles), in the game's own words."""
+    p = f.params
+    said = []
+    if isinstance(p.get("contract"), str):
+        said.append(contract_name(p["contract"], game, lang=lang))
+    for key in ("bonus", "item"):
+        if isinstance(p.get(key), str):
+            said.append(bonus_name(p[key], game))
+    if isinstance(p.get("target"), str):
+        said.append(t("on {target}", lang, target=target_name(p["target"], game, lang=lang)))
+    return ", ".join(dict.fromkeys(s for s in said if s))
 
 
 def _settlement(f: FindingLike, totals: Sequence[Any], lang: str) -> str:
@@ -738,8 +754,10 @@ def finding_parts(
         body = f.detail
         name, role = _who_parts(f, code_lang, game)
         if name and name not in body:  # the engine's words do not say whose it is
+            named = any(body.startswith(n) for n in f.names if n)  # another player first
+            said = body if named else body[:1].lower() + body[1:]
             body = t("{subject}: {meaning}", code_lang, subject=_subject(name, role, code_lang),
-                     meaning=body[:1].lower() + body[1:])  # fmt: skip
+                     meaning=said)  # fmt: skip
         if f.card and card_text(f.card, game) not in body:
             body += f" ({card_text(f.card, game)})"
     if body is None:
@@ -755,6 +773,9 @@ def finding_parts(
             if name
             else meaning
         )
+        terms = _terms_of(f, game, code_lang)
+        if terms:
+            body += f" ({terms})"
         if f.card:
             body += f" ({card_text(f.card, game)})"
         legal = f.params.get("legal")

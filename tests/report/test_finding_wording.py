@@ -33,7 +33,7 @@ HANDS_PER_GAME = 60
 ENGLISH = re.compile(
     r"\b(the|played|holding|while|must|legal|seat|declarer|defender|followed|scored|would|"
     r"recorded|nobody|called|void|trick|card|hand|bid|kontra on|which|when|with|without|"
-    r"after|before|not|only|other|another|ignored|applied)\b"
+    r"after|before|not|only|other|another|ignored|applied|game|normal|on)\b"
 )
 
 
@@ -303,3 +303,43 @@ def test_the_codes_the_constructed_hands_do_not_reach_are_worded_too(game: str) 
             assert v.rule in said and "{" not in said, where
             english = ENGLISH.findall(re.sub(r"\([^()]*§[^()]*\)", "", said))
             assert not english, f"{where}: English {english}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_audit_code_reads_in_every_language(lang: str) -> None:
+    """The audit's own findings (each score item it compares, the session totals, the
+    placement points, a standing), made by the audit's own constructors."""
+    from tarock_logs.verdict.findings import (
+        _ITEM_CODES,
+        AUDIT_CODES,
+        PlayerRef,
+        score_finding,
+        session_finding,
+        standing_finding,
+    )
+
+    roles = ["declarer", "partner", "defender", "defender"]
+    people = HandPeople("slovenian", ["p0", "p1", "p2", "p3"], NAMES[:4], roles, 0, called="SK")
+    where = {"file": None, "session": "s", "ruleset": "si-tournament-2021"}
+    made: dict[str, Finding] = {}
+    for item, code in {**_ITEM_CODES, "contract": "score.item_differs"}.items():
+        if code.startswith("score."):
+            seat = None if item == "zero_sum" else 1  # the sum of every seat's line
+            f = score_finding(item, seat, 30, 20, people, hand=4, hand_id="h", **where)
+        else:
+            ref = PlayerRef("p1", NAMES[1], 1, "player")
+            f = session_finding(item, 1, 30, 20, player=ref, tournament="t", knock_on=[(4, 10)],
+                                game="slovenian", **where)  # fmt: skip
+        made[f.code] = f
+    made["tournament.standing_differs"] = standing_finding(
+        "p1", NAMES[1], 2, 3, tournament="t", ruleset="si-tournament-2021", sessions=["s"]
+    )
+    assert set(made) == set(AUDIT_CODES)
+    for code, f in made.items():
+        said = f.text(lang)
+        assert said and said.endswith(".") and "{" not in said, (code, said)
+        if f.players:
+            assert NAMES[1] in said, (code, said)
+        if lang != "en":
+            english = ENGLISH.findall(re.sub(r"\([^()]*§[^()]*\)", "", said))
+            assert not english, (code, said, english)

@@ -28,7 +28,7 @@ _TERMS = GameTerms(
     language="de",
     tarok="Tarock",
     trula={"T22": "Sküs", "T21": "Mond", "T1": "Pagat"},
-    contracts={"normal": "normal game", "farbensolo": "Farbensolo", "solo": "Solo"},
+    contracts={"normal": "Normalspiel", "farbensolo": "Farbensolo", "solo": "Solo"},
     bonuses={
         "absolut": "Absolut", "pagat": "Pagat Ultimo", "pagat_ultimo": "Pagat Ultimo",
         "valat": "Valat", "trull": "Trull", "four_kings": "Vier Könige",
