@@ -578,6 +578,18 @@ class RulesetRegistry(Mapping[str, Ruleset]):
         return self._by_id[rid]
 
 
+class NativeLane(NamedTuple):
+    """What the store's ingest lane needs to read a game's ordinary records in C
+    (:meth:`GameEngine.native_lane`): the native engine's configuration of the ruleset at one
+    table (its whole hand and its score, built from the game's rule tables), the contract ids
+    by the native engine's codes, and the card tokens by its card ids."""
+
+    config: bytes
+    score_config: bytes
+    contracts: tuple[str, ...]
+    cards: tuple[str, ...]
+
+
 #: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`
 #: picks a game's): per contract, per bonus, Schlemme, matches and pairs
 STAT_SECTIONS: tuple[str, ...] = ("contracts", "bonuses", "schlemm", "matches")
@@ -692,6 +704,12 @@ class GameEngine(ABC):
         """The ``(pair, role)`` of each seat the game requires at a table of ``table_size``,
         in seat order of a usual table (the log's ``pair`` and ``role`` of each player); None
         when the seating is free. Default: free."""
+        return None
+
+    def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
+        """The native engine's reading of the game's ordinary records under ``ruleset`` at a
+        table of ``table_size`` (the store's ingest lane), or None when it has none there (the
+        lane declines those records: the reference reads them). Default: none."""
         return None
 
     def next_dealer(self, dealer: int, table_size: int, *, thrown_in: bool = False) -> int:

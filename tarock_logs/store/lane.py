@@ -54,9 +54,7 @@ from tarock_logs.log import models as m
 from tarock_logs.log.options import session_options
 from tarock_logs.log.validate import envelope_only
 from tarock_logs.rules import get_engine
-from tarock_logs.rules.base import GameEngine, Ruleset
-from tarock_logs.rules.slovenian.fast import fastpath
-from tarock_logs.rules.slovenian.fast.cardbits import CARD
+from tarock_logs.rules.base import GameEngine, NativeLane, Ruleset
 from tarock_logs.verdict.audit import (
     HandAudit,
     ScoreSheet,
@@ -74,7 +72,6 @@ _CORE: Final = _native.core
 TYPES: Final = ("pass", "bid", "call", "talon", "discard", "play", "lezim", "announce",
                 "kontra")  # fmt: skip
 #: the card tokens by the id lane.h gives them (cards.h)
-TOKENS: Final = tuple(CARD)
 _SHA256: Final = hashlib.sha256
 
 
@@ -117,6 +114,8 @@ class LaneSession:
     record: SessionAudit
     hands: list[LaneHand]
     columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+    #: the card tokens by the native engine's card ids (the columns' card codes)
+    cards: tuple[str, ...]
 
     @property
     def audit(self) -> dict[str, Any]:
@@ -130,8 +129,7 @@ class _Setup:
 
     engine: GameEngine
     ruleset: Ruleset
-    config: bytes
-    score_config: bytes
+    native: NativeLane
     known: frozenset[str] | None
 
 
@@ -149,21 +147,18 @@ def _setup(session: m.Session, n: int) -> _Setup | None:
         return _SETUPS[key]
     found: _Setup | None = None
     eng = get_engine(session.game)
-    if eng is not None and session.game == "slovenian" and n in (3, 4):
+    if eng is not None:
         notes: list[str] = []
         try:
             rs = resolve_ruleset(eng, session.ruleset, session_options(session), notes=notes)
-            ss = eng.new_session(rs, n)
+            eng.new_session(rs, n)  # (a table the ruleset does not allow: ValueError)
+            native = eng.native_lane(rs, n)
         except (ReplayError, ValueError, TypeError):
-            ss = None
-        if ss is not None and not notes:
-            rules = ss.rules  # type: ignore[attr-defined]
-            cfg = fastpath.native_config(rules, n)
-            scoring = fastpath.native_score_config(rules)
+            native = None
+        if native is not None and not notes:
             names = eng.score_items_for(rs)
-            if cfg is not None and scoring is not None:
-                known = frozenset(names) if names is not None else None
-                found = _Setup(eng, rs, cfg, scoring, known)
+            known = frozenset(names) if names is not None else None
+            found = _Setup(eng, rs, native, known)
     if len(_SETUPS) >= _SETUPS_MAX:
         _SETUPS.pop(next(iter(_SETUPS)))
     _SETUPS[key] = found
@@ -207,8 +202,9 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     if setup is None:
         return None
     prefix, suffix = _hash_frame(session)
-    got = core.lane_hands(chunk, hs, he, setup.config, setup.score_config,
-                          fastpath.CONTRACT_CODES, TOKENS, prefix, suffix, _SHA256)  # fmt: skip
+    lane = setup.native
+    got = core.lane_hands(chunk, hs, he, lane.config, lane.score_config, lane.contracts,
+                          lane.cards, prefix, suffix, _SHA256)  # fmt: skip
     if got is None:
         return None
     raws, columns = got
@@ -216,7 +212,7 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     if done is None:
         return None
     record, hands = done
-    return LaneSession(session, setup.ruleset.id, record, hands, columns)
+    return LaneSession(session, setup.ruleset.id, record, hands, columns, lane.cards)
 
 
 def reader_lane(file: str) -> Callable[[bytes, int], LaneSession | None] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -25,7 +26,6 @@ import pyarrow.compute as pc
 
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import TrickRows
-from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.store import sources
 from tarock_logs.verdict.bulk import bulk_gc
 
@@ -520,9 +520,12 @@ class _LaneParts:
     per batch and made into tables at once (a few vectorised kernels instead of a Python
     object per value)."""
 
-    __slots__ = ("hand_ids", "parts", "players", "seats")
+    __slots__ = ("cards", "hand_ids", "parts", "players", "seats")
 
     def __init__(self) -> None:
+        #: the card tokens by the codes in the columns (the native engine's of the sessions'
+        #: game: parts of one batch share them)
+        self.cards: tuple[str, ...] | None = None
         self.hand_ids: list[str] = []
         #: per table, the sessions' buffers of each column
         self.parts: tuple[list[tuple[bytes, ...]], ...] = ([], [], [], [])
@@ -530,7 +533,17 @@ class _LaneParts:
         self.players: list[str] = []
         self.seats: list[bytes] = []
 
-    def add(self, hand_ids: list[str], player_ids: list[str], columns: tuple[Any, ...]) -> None:
+    def add(
+        self,
+        hand_ids: list[str],
+        player_ids: list[str],
+        columns: tuple[Any, ...],
+        cards: tuple[str, ...],
+    ) -> None:
+        if self.cards is None:
+            self.cards = cards
+        elif cards != self.cards:
+            raise ValueError("the lane's parts of one batch have one card numbering")
         self.hand_ids.extend(hand_ids)
         for part, cols in zip(self.parts, columns, strict=True):
             part.append(cols)
@@ -542,9 +555,10 @@ class _LaneParts:
         a, t, h, s = (
             [b"".join(p[k] for p in part) for k in range(len(part[0]))] for part in self.parts
         )
+        cards = _lane_cards(self.cards or ())
         return {
-            "action_rows": _lane_actions(ids, *a),
-            "tricks": _lane_tricks(ids, *t),
+            "action_rows": _lane_actions(ids, cards, *a),
+            "tricks": _lane_tricks(ids, cards, *t),
             "hand_scores": _lane_hand_scores(ids, b"".join(self.seats), self.players, *h),
             "score_items": _lane_score_items(ids, *s),
         }
@@ -572,11 +586,22 @@ def _where(has: pa.Array, values: pa.Array) -> pa.Array:
 #: the action types and the card tokens by the codes the lane writes (255: no card)
 _LANE_TYPES: Final = pa.array(("pass", "bid", "call", "talon", "discard", "play", "lezim",
                                "announce", "kontra"), type=STR)  # fmt: skip
-_LANE_CARDS: Final = pa.array([*CARD, *([None] * (256 - len(CARD)))], type=STR)
+
+
+@cache
+def _lane_cards(cards: tuple[str, ...]) -> pa.Array:
+    """The card tokens by the codes the lane writes (255: no card)."""
+    return pa.array([*cards, *([None] * (256 - len(cards)))], type=STR)
 
 
 def _lane_actions(
-    ids: pa.Array, count: bytes, idx: bytes, seat: bytes, kind: bytes, card: bytes
+    ids: pa.Array,
+    cards: pa.Array,
+    count: bytes,
+    idx: bytes,
+    seat: bytes,
+    kind: bytes,
+    card: bytes,
 ) -> pa.Table:
     n = len(seat)
     return pa.Table.from_arrays(
@@ -585,7 +610,7 @@ def _lane_actions(
             _fixed(U16, n, idx),
             _fixed(U8, n, seat),
             _LANE_TYPES.take(_fixed(U8, n, kind)),
-            _LANE_CARDS.take(_fixed(U8, n, card)),
+            cards.take(_fixed(U8, n, card)),
             _fixed(BOOL, n, b"\xff" * ((n + 7) // 8)),  # every action legal
             pa.nulls(n, type=STR),
         ],
@@ -594,8 +619,8 @@ def _lane_actions(
 
 
 def _lane_tricks(
-    ids: pa.Array, count: bytes, no: bytes, leader: bytes, winner: bytes, points: bytes,
-    ncards: bytes, seats: bytes, cards: bytes,
+    ids: pa.Array, tokens: pa.Array, count: bytes, no: bytes, leader: bytes, winner: bytes,
+    points: bytes, ncards: bytes, seats: bytes, cards: bytes,
 ) -> pa.Table:  # fmt: skip
     n = len(leader)
     ends = pc.cumulative_sum(_fixed(U8, n, ncards).cast(I32))
@@ -608,7 +633,7 @@ def _lane_tricks(
             _fixed(U8, n, leader),
             _fixed(U8, n, winner),
             pa.ListArray.from_arrays(offsets, _fixed(U8, m, seats)),
-            pa.ListArray.from_arrays(offsets, _LANE_CARDS.take(_fixed(U8, m, cards))),
+            pa.ListArray.from_arrays(offsets, tokens.take(_fixed(U8, m, cards))),
             _fixed(I32, n, points),
         ],
         schema=SCHEMAS["tricks"],
@@ -686,8 +711,11 @@ class _Batch:
                 self.chunks[name].append(t)
             self.lane = _LaneParts()
 
-    def lane_parts(self) -> _LaneParts:
-        """Before rows of the lane: the careful path's rows so far made into tables."""
+    def lane_parts(self, cards: tuple[str, ...]) -> _LaneParts:
+        """Before rows of the lane whose card codes are ``cards``: the careful path's rows so
+        far made into tables (and the lane's, when they number the cards otherwise)."""
+        if self.lane.cards not in (None, cards):
+            self.careful()
         for name in _LANE_TABLES:
             c = self.t[name]
             if c.n:
@@ -1088,12 +1116,12 @@ def _add_lane_session(
     hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
     if not dups:
-        b.lane_parts().add(hand_ids, ids, ls.columns)
+        b.lane_parts(ls.cards).add(hand_ids, ids, ls.columns, ls.cards)
     else:  # hands stored already from this file: their rows go, the session's others stay
         one = _LaneParts()
-        one.add(hand_ids, ids, ls.columns)
+        one.add(hand_ids, ids, ls.columns, ls.cards)
         b.careful()  # (the rows so far, of either kind, made into tables: at most one is
-        b.lane_parts()  # pending)
+        b.lane_parts(ls.cards)  # pending)
         gone = pa.array(sorted(dups), type=STR)
         for name, t in one.tables().items():
             b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))

@@ -12,11 +12,14 @@ from tarock_logs.rules.base import (
     FactTerms,
     GameEngine,
     GameTerms,
+    NativeLane,
     Ruleset,
 )
 from tarock_logs.rules.slovenian import tournament
 from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.fast import fastpath
+from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
 from tarock_logs.rules.slovenian.scoring import fact_terms
@@ -75,6 +78,19 @@ class SlovenianEngine(GameEngine):
     first_phase = Phase.BIDDING
     #: retired codes -> their replacements (``tarock audit --code OLD``)
     code_aliases: Mapping[str, str] = CODE_ALIASES
+
+    def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
+        """The native whole hand (``slohand.h``) and score (``sloscore.h``) of ``ruleset`` at a
+        table of 3 or 4 (a table of five, whose dealer sits out, is the reference's), their
+        configurations built from the rule tables (:func:`~.fast.fastpath.native_config`)."""
+        if table_size not in (3, 4):
+            return None
+        rules = Rules(ruleset)
+        config = fastpath.native_config(rules, table_size)
+        scoring = fastpath.native_score_config(rules)
+        if config is None or scoring is None:
+            return None
+        return NativeLane(config, scoring, fastpath.CONTRACT_CODES, CARD)
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
