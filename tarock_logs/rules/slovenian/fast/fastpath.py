@@ -244,9 +244,10 @@ class FinishedHand(HandFields):
     contract with its declarer, partner and called king, the talon taken and the discards,
     the announcements and kontras of the round, the completed tricks (the reference's
     :class:`~tarock_logs.rules.slovenian.tricks.Trick` records), the radelci and misdeal
-    counts before the hand. Nothing was claimed or recorded as irregular (the native engine
-    takes no such hand). Its own record, filled by its constructor: the reference hand's
-    state is rebuilt only when asked for (``FastReplay.rebuild``)."""
+    counts before the hand (set for a hand the reference scores). Nothing was claimed or
+    recorded as irregular (the native engine takes no such hand). Its own record, filled by
+    :func:`native_score`: the reference hand's state is rebuilt only when asked for
+    (``FastReplay.rebuild``)."""
 
     __slots__ = ("_order", "active", "ann", "called_king", "claim", "contract", "dealer",
                  "declarer", "discards", "ended_early", "irregularities", "king_in_talon",
@@ -255,10 +256,8 @@ class FinishedHand(HandFields):
                  "talon_group", "tricks", "tricks_total")  # fmt: skip
 
     def __init__(self, rules: Rules, table_size: int, dealer: int, contract: str,
-                 talon: tuple[str, ...], radelci: Sequence[int],
-                 misdeals: Sequence[int]) -> None:  # fmt: skip
+                 talon: tuple[str, ...]) -> None:  # fmt: skip
         seating = SEATING[(table_size, dealer)]
-        n = table_size
         self.rules = rules
         self.table_size = table_size
         self.dealer = dealer
@@ -283,8 +282,8 @@ class FinishedHand(HandFields):
         self.kontra_list = ()
         self.claim = None
         self.irregularities = ()
-        self.radelci_before = (tuple([max(0, int(x)) for x in radelci]) + (0,) * n)[:n]
-        self.misdeals_before = (tuple(misdeals) + (0,) * n)[:n]
+        self.radelci_before = ()
+        self.misdeals_before = ()
 
     def side(self, seat: int) -> str:
         """``M`` for the declarer and his partner, ``O`` for the others (the reference's)."""
@@ -451,7 +450,7 @@ def native_score(
     (ci, declarer, partner, king, group, discards, packed, early, _masks, returns, _, recs,
      anns, kontras) = res  # fmt: skip
     contract = CONTRACT_CODES[ci]
-    info = FinishedHand(rules, n, dealer, contract, talon, radelci, misdeals)
+    info = FinishedHand(rules, n, dealer, contract, talon)
     if returns is not None:  # OpenSpiel's returns, from the C
         klop = contract == "klop"
         item = "klop" if klop else "contract"
@@ -478,6 +477,9 @@ def native_score(
             info.taken = talon[group * take : (group + 1) * take]
         info.discards = tuple([CARD[x] for x in discards])
     info.ended_early = early
+    # the counts before the hand, as the reference hand keeps them
+    info.radelci_before = (tuple([max(0, int(x)) for x in radelci]) + (0,) * n)[:n]
+    info.misdeals_before = (tuple(misdeals) + (0,) * n)[:n]
     if anns:  # the announcements and kontras of the round, as the reference keeps them
         info.ann = {bonus: (seat, side) for seat, bonus, side in anns}
     if kontras:
