@@ -37,6 +37,7 @@ from tarock_logs.rules.base import (
     TrickRows,
     score_item,
 )
+from tarock_logs.rules.slovenian.announcements import opening_stage
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast.cardbits import CARD, CID, check_native
 from tarock_logs.rules.slovenian.hand import SEATING, SlovenianHand, make_play_rules
@@ -153,18 +154,6 @@ def _config_key(rules: Rules) -> tuple[Any, ...]:
             rules.protect_either, rules.protection, rules.announced_valat_leads)  # fmt: skip
 
 
-def _ann_stage(rules: Rules, code: str) -> int:
-    """How the announcement round of ``code`` opens (the reference's
-    ``_enter_announcements``): -1 there is none (the play follows), 0 with the declarer's
-    turn, 1 with the defenders' (in klop with kontra: everyone's)."""
-    if code == "klop":
-        return 1 if rules.klop_kontra else -1
-    if not (rules.announcements or rules.kontra_levels > 0):
-        return -1
-    bonuses = rules.announcements and rules.has_bonuses(code)
-    return 0 if (bonuses or rules.lezim_always) else 1
-
-
 def _config(rules: Rules, table_size: int) -> bytes | None:
     core = _CORE
     if core is None or not hasattr(core, "slovenian_hand") or table_size not in (3, 4):
@@ -182,7 +171,7 @@ def _config(rules: Rules, table_size: int) -> bytes | None:
         kind = os_kind(code) if TALON_CARDS.get(code) == row.talon else -1
         value = CONTRACT_VALUES.get(code, 0)
         rows.append((row.rank, int(row.at_three), int(row.king_call), row.talon,
-                     int(row.declarer_leads), ends, kind, value, _ann_stage(rules, code),
+                     int(row.declarer_leads), ends, kind, value, opening_stage(rules, code),
                      play, int(rules.has_bonuses(code)), int(row.solo)))  # fmt: skip
     cfg: bytes = core.slovenian_config(
         table_size,
