@@ -7,15 +7,13 @@
 The data is simulated exactly as ``tarock bench`` does (same seed), so the profile explains
 the bench figures. Prints the top functions by cumulative and by own ("tottime") time.
 
-``--split`` (replay only) measures instead, without a profiler, the Slovenian bulk fast path
-in µs per hand: its Python steps (the deal: ``new_hand`` with the deal check; the phases
-before play; the card play; the findings; the score), which take the hands the native whole
-hand declines, then the native whole hand alone (``_native/slohand.h`` and the score around
-it; "declined" when it takes no hand), the fast replay as it runs (the native whole hand
-where it takes the hand, else the Python steps), and what the replay layer adds
-(``HandReplay`` records, carried state). Each Python step is timed as the difference of
-running the steps up to it (best of ``--repeat``, the cyclic garbage collector paused); the
-replay as the bench runs it (collector on) is printed too.
+``--split`` (replay only) measures instead, without a profiler, the Slovenian replay in µs
+per hand: the reference engine alone (``new_hand``, every action pushed, ``score()``: what a
+hand the native engine declines costs), the native whole hand alone (``_native/slohand.h``
+and the score around it; the share it takes), the fast replay as it runs (the native whole
+hand, or None), and what the replay layer adds (``HandReplay`` records, carried state). Each
+is the best of ``--repeat`` with the cyclic garbage collector paused; the replay as the bench
+runs it (collector on) is printed too.
 """
 
 from __future__ import annotations
@@ -83,7 +81,7 @@ def main() -> None:
 
 
 def split_replay(models: list, repeat: int) -> None:
-    """Print the fast path's steps in µs per hand (see the module docstring)."""
+    """Print the Slovenian replay's parts in µs per hand (see the module docstring)."""
     import gc
 
     from tarock_logs.rules import get_engine
@@ -97,42 +95,33 @@ def split_replay(models: list, repeat: int) -> None:
               list(h.radelci_before) if h.radelci_before is not None else None)
              for s in models for h in s.hands]  # fmt: skip
     sessions = {n: eng.new_session(rs, n) for n in {x[0] for x in hands}}
+    converted = [[to_engine_action(a) for a in x[4]] for x in hands]
 
-    def run(upto: int) -> None:
-        for n, dealer, dealt, talon, actions, radelci in hands:
+    def run(variant: str) -> None:
+        for (n, dealer, dealt, talon, actions, radelci), acts in zip(hands, converted, strict=True):
             ss = sessions[n]
             if radelci is not None:
                 ss.radelci = radelci
-            if upto == 5:
+            if variant == "fast":
                 ss.fast_replay(dealer, dealt, talon, actions, to_engine_action)
-                continue
-            if upto == 8:
-                cfg = fp._native_config(ss.rules, n)
+            elif variant == "native":
+                cfg = fp.native_config(ss.rules, n)
                 if cfg is not None:
                     inputs = fp.HandInputs(ss.rules, n, list(ss.radelci), list(ss.misdeals),
                                            dealer, dealt, talon, actions,
                                            to_engine_action)  # fmt: skip
                     taken[0] += fp._native_hand(cfg, inputs) is not None
-                continue
-            h = ss.new_hand(dealer, dealt, talon)
-            if upto == 0:
-                continue
-            k = fp._before_play(h, actions, to_engine_action)
-            if upto == 1 or k is None:
-                continue
-            played = fp._play_cards(h, actions, k)
-            if upto == 2 or played is None:
-                continue
-            h.hand_findings()
-            if upto == 3:
-                continue
-            fp._score(h, *played, lambda: [])
+            else:
+                h = ss.new_hand(dealer, [list(x) for x in dealt], list(talon))
+                for a in acts:
+                    h.push(a)
+                h.score()
 
     # every variant once per round, rounds repeated: the machine's load drifts over seconds, so
     # each variant's best comes from the same stretch of time
     taken = [0]
-    variants = [lambda i=i: run(i) for i in range(6)] + [lambda: bench.stage_replay(models)]
-    variants.append(lambda: run(8))
+    variants = [lambda: run("reference"), lambda: run("native"), lambda: run("fast"),
+                lambda: bench.stage_replay(models)]  # fmt: skip
     best = [float("inf")] * (len(variants) + 1)
     for _ in range(repeat):
         gc.disable()
@@ -149,19 +138,14 @@ def split_replay(models: list, repeat: int) -> None:
         bench.stage_replay(models)  # as the bench runs it: the collector on
         best[-1] = min(best[-1], time.perf_counter() - t0)
     t = [b / len(hands) * 1e6 for b in best]
-    layer, with_gc, whole = t[6], t[8], t[7]
     share = taken[0] / (repeat * len(hands))
     steps = [
-        ("Python steps: deal (new_hand, check)", t[0]),
-        ("  bidding, exchange, announcements", t[1] - t[0]),
-        ("  card play", t[2] - t[1]),
-        ("  hand-level findings", t[3] - t[2]),
-        ("  score", t[4] - t[3]),
-        (f"native whole hand ({share:.0%} taken)", whole),
-        ("fast replay (as it runs)", t[5]),
-        ("replay layer (HandReplay, carry)", layer - t[5]),
-        ("replay_session, collector paused", layer),
-        ("replay_session as benched", with_gc),
+        ("reference engine (push, score)", t[0]),
+        (f"native whole hand ({share:.0%} taken)", t[1]),
+        ("fast replay (as it runs)", t[2]),
+        ("replay layer (HandReplay, carry)", t[3] - t[2]),
+        ("replay_session, collector paused", t[3]),
+        ("replay_session as benched", t[4]),
     ]
     print(f"{len(hands)} hands, µs per hand (best of {repeat}):")
     for name, us in steps:

@@ -402,9 +402,10 @@ def startup_seconds(runs: int = STARTUP_RUNS, args: Sequence[str] = ("--help",))
 
 
 def native_card_loop() -> bool:
-    """Whether the replay's card loop runs as native code: the Slovenian fast path's card play
-    in C (``tarock_logs/_native/cardloop.h``) when the C extension is built and not switched
-    off (``TAROCK_NATIVE=0``; ``details.native_core`` says why not). The bench replays
+    """Whether the replay's card loop runs as native code: the Slovenian bulk path is the
+    native engine (``tarock_logs/_native/slohand.h`` with its card loop ``cardloop.h``) when
+    the C extension is built and not switched off (``TAROCK_NATIVE=0``;
+    ``details.native_core`` says why not; then the reference replays every hand). The bench replays
     Slovenian hands, so this is the Slovenian loop; ``details.native_card_loops`` gives it per
     game (the Zwanzigerrufen and Royal Tarock bulk paths' card loops, ``zrloop.h`` and
     ``royalloop.h``, see :func:`native_card_loops`), and ``details.native_whole_hand`` per

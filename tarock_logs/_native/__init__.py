@@ -4,15 +4,16 @@ compiler is present, and nothing otherwise.
 ``core`` is the extension module, or None when it is not there (built without a compiler) or
 switched off with ``TAROCK_NATIVE=0`` in the environment; ``why_not`` then says which. Every
 user has a pure-Python path and must take it when ``core`` is None: the native code is a
-faster twin, never the only implementation.
+faster home of rules the Python reference states, never the only implementation (for
+Slovenian tarok, without it every hand is replayed by the reference engine).
 
 The C sources: ``cards.h`` (card sets as 64-bit masks: suits, strength, card points in thirds,
-the trick winner and the legal cards, shared by every native card loop), the card loops of
-the bulk paths (``cardloop.h`` Slovenian, ``zrloop.h`` Zwanzigerrufen, ``royalloop.h`` Royal
-Tarock), the whole clean Slovenian hand (``slohand.h``: deal check, bidding, exchange, the
-announcement round, the cards; ``openspiel.h``: OpenSpiel's returns), the store's ingest lane
-(``lane.h``: a session record's line read, its hands in canonical JSON; ``sloscore.h``: a clean
-hand's itemised score), ``solver.h`` /
+the trick winner and the legal cards, shared by every native card loop), the card loops
+(``cardloop.h`` Slovenian, inside the whole hand; ``zrloop.h`` Zwanzigerrufen,
+``royalloop.h`` Royal Tarock), the native Slovenian engine (``slohand.h``: a whole clean hand,
+deal check, bidding, exchange, the announcement round, the cards; ``openspiel.h``: OpenSpiel's
+returns; ``sloscore.h``: a clean hand's itemised score), the store's ingest lane
+(``lane.h``: a session record's line read, its hands in canonical JSON), ``solver.h`` /
 ``solver.c`` (the perfect-information solver of :mod:`tarock_logs.analysis`) and ``module.c``
 (the Python bindings, and the reader's one pass over a hand's actions, ``prepare_actions``:
 the C twin of :func:`tarock_logs.log.validate.prepare_actions_py`).

@@ -42,18 +42,6 @@ def openspiel_returns(
     tricks: Sequence[tuple[int, Sequence[str], int]],
     cid: dict[str, int],
 ) -> list[int] | None: ...
-def play_cards(
-    hands: Sequence[Iterable[str]],
-    actions: Sequence[object],
-    start: int,
-    leader: int,
-    order: dict[int, tuple[int, ...]],
-    rules: Sequence[int],
-    cid: dict[str, int],
-    tricks_total: int,
-    declarer: int,
-    ends: int,
-) -> tuple[list[tuple[int, list[str], int]], list[int], list[int], list[int], bool] | None: ...
 def zr_play_cards(
     hands: Sequence[Iterable[str]],
     actions: Sequence[object],

@@ -1,8 +1,8 @@
-/* The card loop of the Slovenian bulk-audit fast path, in C over the card sets of cards.h.
+/* The card loop of the native Slovenian engine (slohand.h), in C over the card sets of cards.h.
  *
- * The twin of tarock_logs/rules/slovenian/fast/fastpath.py: _play_cards (the pure-Python
- * loop stays the readable reference and the fallback; tests/rules/slovenian/test_native_cards.py
- * holds the two equal). Given each seat's hand, the card actions of the play phase (seat and
+ * The native home of the reference's trick play (SlovenianHand._play and _complete_trick,
+ * with PlayRules.legal and winner_index; tests/rules/slovenian/test_native_hand.py holds the
+ * two equal, position by position). Given each seat's hand, the card actions of the play phase (seat and
  * card id, in the order they were recorded) and the hand's play rules, it plays the tricks
  * out: every card must be held by the seat whose turn it is and be among its legal cards
  * (tk_legal, spec 8.3-8.4); each trick's winner is tk_winner's (spec 8.2, the emperor's trick
@@ -11,7 +11,7 @@
  * actions left after the end, a hand that does not end) and the loop declines: the caller
  * replays the hand through the reference engine, which reports it.
  *
- * Depends on cards.h only (no Python): the binding in module.c reads the log's actions.
+ * Depends on cards.h only (no Python).
  */
 #ifndef TAROCK_CARDLOOP_H
 #define TAROCK_CARDLOOP_H

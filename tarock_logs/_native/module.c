@@ -137,7 +137,7 @@ static PyObject *py_tables(PyObject *self, PyObject *noargs) {
 }
 
 
-/* ------------------------------------------------------------------------ the card loop */
+/* ------------------------------------------------------------------------ the log's actions */
 
 /* The card id of a card token: `cid` maps the Slovenian pack's tokens to their ids; -1 for
  * anything else (an unknown token, not a string). */
@@ -174,187 +174,6 @@ static PyObject *field(PyObject *a, PyObject *name) {
 static int is_play(PyObject *t) {
     return PyUnicode_Check(t) && PyUnicode_CompareWithASCIIString(t, "play") == 0;
 }
-
-/* play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, ends)
- * -> None (decline) or (records, winning-card indexes, card masks, hands left, ended early).
- * See cardloop.h; the caller is fastpath._native_play_cards. */
-static PyObject *py_play_cards(PyObject *self, PyObject *args) {
-    PyObject *hands_o, *actions_o, *order_o, *rules_o, *cid;
-    Py_ssize_t start;
-    int leader, tricks_total, declarer, ends;
-    if (!PyArg_ParseTuple(args, "OOniO!OO!iii", &hands_o, &actions_o, &start, &leader,
-                          &PyDict_Type, &order_o, &rules_o, &PyDict_Type, &cid, &tricks_total,
-                          &declarer, &ends))
-        return NULL;
-    tk_play p;
-    memset(&p, 0, sizeof p);
-    if (read_rules(rules_o, &p.rules) < 0) return NULL;
-    p.tricks_total = tricks_total;
-    p.declarer = declarer;
-    p.ends_on_win = (ends & 1) != 0;
-    p.ends_on_loss = (ends & 2) != 0;
-
-    /* the hands: one set of card tokens per seat */
-    PyObject *hf = PySequence_Fast(hands_o, "hands");
-    if (!hf) return NULL;
-    Py_ssize_t nseats = PySequence_Fast_GET_SIZE(hf);
-    if (nseats < 2 || nseats > TK_MAX_SEATS) {
-        Py_DECREF(hf);
-        Py_RETURN_NONE;
-    }
-    p.nseats = (int)nseats;
-    tk_set hands[TK_MAX_SEATS] = {0};
-    for (Py_ssize_t s = 0; s < nseats; s++) {
-        PyObject *it = PyObject_GetIter(PySequence_Fast_GET_ITEM(hf, s));
-        if (!it) {
-            Py_DECREF(hf);
-            return NULL;
-        }
-        PyObject *c;
-        while ((c = PyIter_Next(it))) {
-            int id = card_id(cid, c);
-            Py_DECREF(c);
-            if (id < 0) {
-                Py_DECREF(it);
-                Py_DECREF(hf);
-                Py_RETURN_NONE;
-            }
-            hands[s] |= TK_BIT(id);
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) {
-            Py_DECREF(hf);
-            return NULL;
-        }
-    }
-    Py_DECREF(hf);
-
-    /* the trick order from each leader */
-    for (int s = 0; s < p.nseats; s++) {
-        PyObject *key = PyLong_FromLong(s);
-        if (!key) return NULL;
-        PyObject *seats = PyDict_GetItemWithError(order_o, key);
-        Py_DECREF(key);
-        if (!seats) {
-            if (PyErr_Occurred()) return NULL;
-            continue; /* a seat that does not play */
-        }
-        int len = read_ints(seats, p.order[s], 4, "order");
-        if (len < 0) return NULL;
-        for (int j = 0; j < len; j++)
-            if (p.order[s][j] < 0 || p.order[s][j] >= p.nseats) Py_RETURN_NONE;
-        p.order_len[s] = len;
-    }
-
-    /* the card actions: each must be a play of a card of the pack */
-    PyObject *af = PySequence_Fast(actions_o, "actions");
-    if (!af) return NULL;
-    Py_ssize_t total = PySequence_Fast_GET_SIZE(af);
-    Py_ssize_t n = total - start;
-    if (start < 0 || n <= 0 || n > TK_NCARDS) {
-        Py_DECREF(af);
-        Py_RETURN_NONE;
-    }
-    int seat[TK_NCARDS], card[TK_NCARDS];
-    PyObject *token[TK_NCARDS];
-    Py_ssize_t got = 0;
-    PyObject *result = NULL;
-    int ok = 1;
-    for (Py_ssize_t i = 0; i < n && ok; i++) {
-        PyObject *a = PySequence_Fast_GET_ITEM(af, start + i);
-        PyObject *t = field(a, s_type);
-        if (!t) {
-            ok = 0;
-            break;
-        }
-        int play = is_play(t);
-        Py_DECREF(t);
-        if (!play) {
-            ok = 0;
-            break;
-        }
-        PyObject *so = field(a, s_seat);
-        if (!so) {
-            ok = 0;
-            break;
-        }
-        long sv = PyLong_Check(so) ? PyLong_AsLong(so) : -1;
-        Py_DECREF(so);
-        if (sv < 0 || sv >= p.nseats) {
-            ok = 0;
-            break;
-        }
-        PyObject *co = field(a, s_card);
-        if (!co) {
-            ok = 0;
-            break;
-        }
-        int id = card_id(cid, co);
-        if (id < 0) {
-            Py_DECREF(co);
-            ok = 0;
-            break;
-        }
-        seat[i] = (int)sv;
-        card[i] = id;
-        token[i] = co; /* a new reference, released below */
-        got = i + 1;
-    }
-    Py_DECREF(af);
-    if (!ok) {
-        PyErr_Clear(); /* an action without those fields: the reference reports it */
-        goto done;
-    }
-    tk_trick tricks[TK_MAX_TRICKS];
-    int early = 0;
-    int nt = tk_play_cards(&p, hands, leader, seat, card, (int)n, tricks, &early);
-    if (nt < 0) goto done;
-
-    /* the records (leader, [card tokens], winner), the winning indexes, the masks */
-    PyObject *recs = PyList_New(nt), *wins = PyList_New(nt), *masks = PyList_New(nt);
-    PyObject *left = PyList_New(p.nseats);
-    if (!recs || !wins || !masks || !left) goto fail;
-    for (int k = 0, i = 0; k < nt; k++) {
-        tk_trick *t = &tricks[k];
-        PyObject *cards = PyList_New(t->n);
-        if (!cards) goto fail;
-        for (int j = 0; j < t->n; j++, i++) {
-            Py_INCREF(token[i]);
-            PyList_SET_ITEM(cards, j, token[i]);
-        }
-        PyObject *rec = Py_BuildValue("(iNi)", t->leader, cards, t->winner);
-        if (!rec) goto fail;
-        PyList_SET_ITEM(recs, k, rec);
-        PyObject *w = PyLong_FromLong(t->wi), *m = PyLong_FromUnsignedLongLong(t->mask);
-        if (!w || !m) {
-            Py_XDECREF(w);
-            Py_XDECREF(m);
-            goto fail;
-        }
-        PyList_SET_ITEM(wins, k, w);
-        PyList_SET_ITEM(masks, k, m);
-    }
-    for (int s = 0; s < p.nseats; s++) {
-        PyObject *m = PyLong_FromUnsignedLongLong(hands[s]);
-        if (!m) goto fail;
-        PyList_SET_ITEM(left, s, m);
-    }
-    result = Py_BuildValue("(NNNNO)", recs, wins, masks, left, early ? Py_True : Py_False);
-    goto done;
-fail:
-    Py_XDECREF(recs);
-    Py_XDECREF(wins);
-    Py_XDECREF(masks);
-    Py_XDECREF(left);
-    for (Py_ssize_t i = 0; i < got; i++) Py_DECREF(token[i]);
-    return NULL;
-done:
-    for (Py_ssize_t i = 0; i < got; i++) Py_DECREF(token[i]);
-    if (result) return result;
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
-
 
 /* ------------------------------------------------------------------------ OpenSpiel's returns */
 
@@ -1302,6 +1121,62 @@ fail:
  * (slovenian_config); `tricks` packs each trick as 7 bytes: leader, winner, the winning card's
  * index, then the card ids (255 for none). See slohand.h; the caller is
  * fastpath._native_hand. */
+/* The sh_config in the bytes `config_o` into `c`: 1, 0 (a table the native whole hand does
+ * not play), -1 with an exception set. */
+static int sh_read_config(PyObject *config_o, sh_config *c, const char *who) {
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config)) {
+        PyErr_Format(PyExc_ValueError, "%s: not a slovenian_config", who);
+        return -1;
+    }
+    memcpy(c, PyBytes_AS_STRING(config_o), sizeof *c);
+    return c->n == 3 || c->n == 4;
+}
+
+/* One hand's deal and actions through slohand.h: 1 with `r` filled (`dealt`: each seat's hand
+ * as dealt; `talon`, `ntalon`: the talon's card ids), 0 to decline, -1 with an exception set. */
+static int sh_run(const sh_config *c, int dealer, PyObject *hands_o, PyObject *talon_o,
+                  PyObject *actions_o, PyObject *kinds, PyObject *contracts, PyObject *cid,
+                  sh_result *r, tk_set *dealt, int *talon, int *ntalon) {
+    /* the deal */
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return -1;
+    if (PySequence_Fast_GET_SIZE(hf) != c->n) {
+        Py_DECREF(hf);
+        return 0;
+    }
+    tk_set hands[TK_MAX_SEATS] = {0};
+    int hand_len[4] = {0};
+    for (int s = 0; s < c->n; s++) {
+        int ids[TK_NCARDS];
+        int m = token_ids(cid, PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS);
+        if (m < 0) {
+            Py_DECREF(hf);
+            if (m == -2) PyErr_Clear();
+            return 0;
+        }
+        hand_len[s] = m;
+        for (int j = 0; j < m; j++) hands[s] |= TK_BIT(ids[j]);
+    }
+    Py_DECREF(hf);
+    int nt = token_ids(cid, talon_o, talon, 6);
+    if (nt < 0) {
+        if (nt == -2) PyErr_Clear();
+        return 0;
+    }
+    *ntalon = nt;
+    tk_set talon_set = 0;
+    for (int i = 0; i < nt; i++) talon_set |= TK_BIT(talon[i]);
+    if (!sh_deal_clean(c, hand_len, hands, talon_set, nt)) return 0;
+    for (int s = 0; s < TK_MAX_SEATS; s++) dealt[s] = hands[s];
+    /* the actions */
+    sh_action acts[SH_MAX_ACTIONS];
+    int nacts = 0;
+    int rc = read_hand_actions(actions_o, kinds, contracts, cid, acts, &nacts);
+    if (rc == -2) return -1;
+    if (rc < 0) return 0;
+    return sh_play_hand(c, dealer, hands, talon, acts, nacts, r) < 0 ? 0 : 1;
+}
+
 static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
     PyObject *config_o, *hands_o, *talon_o, *actions_o, *kinds, *contracts, *cid;
     PyObject *tokens = NULL;
@@ -1314,51 +1189,17 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "slovenian_hand: tokens must hold the 54 card tokens");
         return NULL;
     }
-    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config)) {
-        PyErr_SetString(PyExc_ValueError, "slovenian_hand: not a slovenian_config");
-        return NULL;
-    }
     sh_config c;
-    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
-    if (c.n != 3 && c.n != 4) Py_RETURN_NONE;
-    /* the deal */
-    PyObject *hf = PySequence_Fast(hands_o, "hands");
-    if (!hf) return NULL;
-    if (PySequence_Fast_GET_SIZE(hf) != c.n) {
-        Py_DECREF(hf);
-        Py_RETURN_NONE;
-    }
-    tk_set hands[TK_MAX_SEATS] = {0};
-    int hand_len[4] = {0};
-    for (int s = 0; s < c.n; s++) {
-        int ids[TK_NCARDS];
-        int m = token_ids(cid, PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS);
-        if (m < 0) {
-            Py_DECREF(hf);
-            if (m == -2) PyErr_Clear();
-            Py_RETURN_NONE;
-        }
-        hand_len[s] = m;
-        for (int j = 0; j < m; j++) hands[s] |= TK_BIT(ids[j]);
-    }
-    Py_DECREF(hf);
-    int talon[7];
-    int nt = token_ids(cid, talon_o, talon, 6);
-    if (nt < 0) {
-        if (nt == -2) PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    tk_set talon_set = 0;
-    for (int i = 0; i < nt; i++) talon_set |= TK_BIT(talon[i]);
-    if (!sh_deal_clean(&c, hand_len, hands, talon_set, nt)) Py_RETURN_NONE;
-    /* the actions */
-    sh_action acts[SH_MAX_ACTIONS];
-    int nacts = 0;
-    int rc = read_hand_actions(actions_o, kinds, contracts, cid, acts, &nacts);
-    if (rc == -2) return NULL;
-    if (rc < 0) Py_RETURN_NONE;
+    int ok = sh_read_config(config_o, &c, "slovenian_hand");
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
     sh_result r;
-    if (sh_play_hand(&c, dealer, hands, talon, acts, nacts, &r) < 0) Py_RETURN_NONE;
+    tk_set dealt[TK_MAX_SEATS];
+    int talon[7], nt = 0;
+    ok = sh_run(&c, dealer, hands_o, talon_o, actions_o, kinds, contracts, cid, &r, dealt, talon,
+                &nt);
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
     return sh_result_py(&c, &r, tokens);
 }
 
@@ -1910,6 +1751,53 @@ fail:
     return NULL;
 }
 
+/* slovenian_score(config, score_config, dealer, hands, talon, actions, kinds, contracts, cid,
+ * names, radelci) -> None or (contract, declarer, partner, won, items ((item, seat, value),
+ * ...; seat None: the declarer's side), totals, radelci after): one hand played by slohand.h
+ * and scored by sloscore.h (the ingest lane's score of a hand), with `radelci` the radelci
+ * before it and `names` the contract codes by index. For the differential tests of the
+ * native scoring against the reference's (tests/rules/slovenian/test_native_hand.py). */
+static PyObject *py_slovenian_score(PyObject *self, PyObject *args) {
+    PyObject *config_o, *score_o, *hands_o, *talon_o, *actions_o, *kinds, *contracts, *cid;
+    PyObject *names, *rad_o;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "O!O!iOOOO!O!O!O!O", &PyBytes_Type, &config_o, &PyBytes_Type,
+                          &score_o, &dealer, &hands_o, &talon_o, &actions_o, &PyDict_Type, &kinds,
+                          &PyDict_Type, &contracts, &PyDict_Type, &cid, &PyTuple_Type, &names,
+                          &rad_o))
+        return NULL;
+    if (PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config)) {
+        PyErr_SetString(PyExc_ValueError, "slovenian_score: not a slovenian_score_config");
+        return NULL;
+    }
+    ss_config sc;
+    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
+    sh_config c;
+    int ok = sh_read_config(config_o, &c, "slovenian_score");
+    if (ok < 0) return NULL;
+    if (!ok || c.os_scoring) Py_RETURN_NONE;
+    int rad[4] = {0};
+    if (read_ints(rad_o, rad, 4, "radelci") != c.n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "radelci: one per seat");
+        return NULL;
+    }
+    for (int s = 0; s < c.n; s++)
+        if (rad[s] < 0) rad[s] = 0;
+    sh_result r;
+    tk_set dealt[TK_MAX_SEATS];
+    int talon[7], nt = 0;
+    ok = sh_run(&c, dealer, hands_o, talon_o, actions_o, kinds, contracts, cid, &r, dealt, talon,
+                &nt);
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
+    if (r.contract < 0 || r.contract >= PyTuple_GET_SIZE(names)) Py_RETURN_NONE;
+    int self_call = r.declarer >= 0 && r.called_king >= 0 &&
+                    (dealt[r.declarer] & TK_BIT(r.called_king)) != 0;
+    ss_score sco;
+    if (ss_score_hand(&c, &sc, &r, dealer, talon, nt, self_call, rad, &sco) < 0) Py_RETURN_NONE;
+    return ln_score_py(&c, &r, &sco, names);
+}
+
 /* One hand through the lane: the checks that need the table (seats, sizes, the deal), the
  * canonical JSON and its hash, the replay (slohand.h); its actions and tricks appended to
  * ln_cols; the Python values of the rest. NULL with an exception set, Py_None to decline,
@@ -2304,9 +2192,6 @@ static PyMethodDef module_methods[] = {
     {"openspiel_returns", py_openspiel_returns, METH_VARARGS,
      "openspiel_returns(n, kind, value, k, declarer, partner, called_king, talon, talon_group, "
      "discards, tricks, cid) -> None or OpenSpiel's returns per seat"},
-    {"play_cards", py_play_cards, METH_VARARGS,
-     "play_cards(hands, actions, start, leader, order, rules, cid, tricks_total, declarer, "
-     "ends) -> None or (records, wins, masks, hands left, ended early): the card loop"},
     {"zr_play_cards", py_zr_play_cards, METH_VARARGS,
      "zr_play_cards(hands, actions, start, leader, rules, cid) -> None or the ten tricks of a "
      "Zwanzigerrufen hand: the card loop of zrloop.h"},
@@ -2321,6 +2206,9 @@ static PyMethodDef module_methods[] = {
     {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
      "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
      "one whole clean hand's result: slohand.h"},
+    {"slovenian_score", py_slovenian_score, METH_VARARGS,
+     "slovenian_score(config, score_config, dealer, hands, talon, actions, kinds, contracts, cid, "
+     "names, radelci) -> None or one clean hand's itemised score: slohand.h and sloscore.h"},
     {"lane_envelope", py_lane_envelope, METH_VARARGS,
      "lane_envelope(line) -> None or (start, stop) of the record's hands array: lane.h"},
     {"lane_hands", py_lane_hands, METH_VARARGS,

@@ -1,19 +1,21 @@
 /* One whole clean Slovenian hand in C: the deal check, the bidding, the king call, the talon,
  * the discards, the announcement round (announcements, kontras, "ležim" and the passes), the
  * card play and, under a ruleset scored by OpenSpiel's returns (``openspiel-2.0``), the
- * returns. Under the other rulesets the caller scores the tricks (fastfacts and the reference
- * score_facts, in Python), with the announcements and kontras this returns. Tables of 3 and 4.
+ * returns. Under the other rulesets the caller scores the tricks (the reference's score_hand
+ * in Python, or sloscore.h in the store's ingest lane), with the announcements and kontras
+ * this returns. Tables of 3 and 4.
  *
- * The twin of the clean case of tarock_logs/rules/slovenian/fast/fastpath.py: SlovenianHand's
- * deal check (_deal_findings), _fast_bidding with _finish_bidding, _fast_exchange with
- * _discards_clean, _enter_announcements, the round of AnnouncementsMixin (_ann_pass,
- * _announce, _ann_problem, _kontra_problem, _advance_stage) where it reports nothing,
- * _play_cards under the play rules the announcements leave (_play_rules, _first_leader) and
- * openspiel_hand_score. The Python stays the readable reference;
- * tests/rules/slovenian/test_native_hand.py holds the two equal. Whatever the Python would
- * report (a doubtful bid, an announcement or a kontra out of turn or not allowed, any finding)
- * or leave to the reference engine, and anything else unusual, makes this decline: the caller
- * then runs the Python fast path, which runs the reference for what it does not take.
+ * The native home of the clean case of the reference engine (tarock_logs/rules/slovenian/):
+ * SlovenianHand's deal check (_deal_findings), the bidding of BiddingMixin (_bid, _final,
+ * _finish_bidding), the king call, talon and discards of ExchangeMixin (_call, _talon,
+ * _discard), _enter_announcements, the round of AnnouncementsMixin (_ann_pass, _announce,
+ * _ann_problem, _kontra_problem, _advance_stage) where it reports nothing, the card play
+ * under the play rules the announcements leave (_play_rules, _first_leader; PlayRules.legal
+ * and winner_index through cards.h) and openspiel_hand_score. The Python stays the readable
+ * reference; tests/rules/slovenian/test_native_hand.py holds the two equal, position by
+ * position. Whatever the reference would report (a doubtful bid, an announcement or a kontra
+ * out of turn or not allowed, any finding), and anything else unusual, makes this decline:
+ * the caller (fast/fastpath.py, lane.h) then leaves the hand to the reference, whole.
  *
  * Vocabulary: the talon is the six cards dealt face down; the declarer takes one of its groups
  * and lays away (discards) as many cards; in klop nobody declares and the first six tricks each
@@ -160,7 +162,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     /* position in the bidding order from P1 */
 #define SH_POS(s) ((((s) - p1) % n + n) % n)
 
-    /* ---- the bidding (fastpath._fast_bidding, BiddingMixin._finish_bidding) */
+    /* ---- the bidding (BiddingMixin: _bid, _final, _finish_bidding) */
     int nbids = 0, passed = 0, high = c->three, hrank = c->rank[c->three], holder = p1;
     int others_bid = 0, turn = (p1 + 1) % n, final = 0, k = 0, done = 0;
     int contract = -1, declarer = -1;
@@ -228,7 +230,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     if (!done) return -1;
 #undef SH_POS
 
-    /* ---- the king call, the talon, the discards (fastpath._fast_exchange) */
+    /* ---- the king call, the talon, the discards (ExchangeMixin: _call, _talon, _discard) */
     enum { PH_KING, PH_TALON, PH_DISCARD, PH_ANN, PH_PLAY } phase;
     int partner = -1, called_king = -1, group = -1, ndisc = 0;
     const int tk = c->talon[contract];
@@ -296,8 +298,8 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     }
 #undef SH_ENTER_ANNOUNCEMENTS
 
-    /* ---- the announcement round (AnnouncementsMixin; the Python fast path's _before_play
-     * and _fast_ann_pass), its clean case: the declarer's turn (stage 0: his announcements,
+    /* ---- the announcement round (AnnouncementsMixin: _ann_pass, _announce, _kontra; the
+     * first card ends it as SlovenianHand._advance does), its clean case: the declarer's turn (stage 0: his announcements,
      * closed by "ležim" or a pass), the other seats in order from P1 (stage 1: their
      * announcements and kontras, each closed by "v redu", a pass; in klop everyone's, for the
      * one kontra on klop), the declarer's reply when he has something to double (stage 2),

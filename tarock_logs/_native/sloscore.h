@@ -1,8 +1,8 @@
 /* The itemised score of a clean Slovenian hand the native whole hand played (slohand.h), under
- * a ruleset not scored by OpenSpiel's returns: the twin of the reference's reading of the
- * scoring facts from the tricks (tarock_logs/rules/slovenian/fast/fastfacts.py,
- * fast_hand_facts) and of its items (rules/slovenian/scoring.py, score_facts with
- * _declarer_game, _bonus, _klop and _award_radelci) for a hand without irregularities.
+ * a ruleset not scored by OpenSpiel's returns: the native home of the reference's reading of
+ * the scoring facts from the tricks (tarock_logs/rules/slovenian/scoring.py, hand_facts) and
+ * of its items (score_facts with _declarer_game, _bonus, _klop and _award_radelci) for a hand
+ * without irregularities.
  *
  * The items come in the reference's order with its values and seats (seat -1: written by
  * every member of the declarer's side); the totals per seat; whether the declarer's side won

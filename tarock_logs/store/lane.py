@@ -15,8 +15,8 @@ from its bytes:
   under the format's constraints, the hand's canonical JSON and its content hash (the
   ``hand_id`` of :func:`~tarock_logs.verdict.audit.hand_content_hash`), the whole hand
   replayed by the native whole hand (``slohand.h``: every legality check of the fast path,
-  the announcement round included), its itemised score (``sloscore.h``: the twin of the
-  reference's ``fast_hand_facts`` and ``score_facts``) with the radelci carried from hand to
+  the announcement round included), its itemised score (``sloscore.h``: the native home of
+  the reference's ``hand_facts`` and ``score_facts``) with the radelci carried from hand to
   hand, and the actions', tricks' and details' columns;
 * **in Python**, what has one home there: the session's envelope through the reader's own
   validation (:func:`tarock_logs.log.validate.envelope_only`), the engine's ruleset with the

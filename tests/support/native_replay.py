@@ -26,10 +26,11 @@ def replays_equal(
 ) -> tuple[int, int]:
     """Replay ``sessions`` with the native core and with ``module._CORE`` off; assert equal
     verdicts, scores and carries per hand, and equal tricks where the native side took the
-    hand. ``python_fast_path``: without the core the engine still has a fast path of its own
-    (Slovenian), which must take the same hands and give the same tricks (as views and as
-    columns); else the reference replays every hand, and a native hand's tricks must be the
-    reference state's (and the reference state rebuilt on demand, on a sample, its state).
+    hand. ``python_fast_path``: without the core the engine still has a fast path of its own,
+    which must take the same hands and give the same tricks (as views and as columns; no
+    engine has one now: Slovenian's was removed, issue 32); else the reference replays every
+    hand, and a native hand's tricks must be the reference state's (and the reference state
+    rebuilt on demand, on a sample, its state).
     Returns (hands, hands the native side took)."""
     native = [rp.replay_session(s) for s in sessions]
     with monkeypatch.context() as mp:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from tarock_logs.rules.base import Action, Violation
-from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS
+from tarock_logs.rules.slovenian.contracts import BOTH_SIDES_BONUSES, CONTRACTS, Rules
 from tarock_logs.rules.slovenian.state import HandFields, Phase
 from tarock_logs.rules.slovenian.tricks import PAGAT
 
@@ -29,31 +29,36 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def opening_stage(r: Rules, contract: str) -> int:
+    """How the announcement round of ``contract`` opens under ``r`` (spec 7.5): -1 there is
+    none (the play follows), 0 with the declarer's turn (closed by "ležim"), 1 with the other
+    seats' (in klop with kontra on the klop: everyone's, for the one kontra)."""
+    if contract == "klop":
+        return 1 if r.klop_kontra else -1
+    if not (r.announcements or r.kontra_levels > 0):
+        return -1
+    # the declarer's turn, closed by "ležim", opens the round (spec 7.5): where he may
+    # announce, and also in contracts without bonuses under lezim_without_bonuses = said
+    # (rulebook point 6a: the kontras start when he says "ležim"); under none the round
+    # consists only of the kontras (spec 7.5)
+    bonuses = r.announcements and r.has_bonuses(contract)
+    return 0 if (bonuses or r.lezim_always) else 1
+
+
 class AnnouncementsMixin(HandFields):
     """The announcement round of a hand."""
 
     def _enter_announcements(self) -> None:
-        r = self.rules
         c = self.contract
         self.lezim = False
         self.stage_done = frozenset()
-        if c == "klop":
-            if not r.klop_kontra:
-                self._start_play()
-                return
-            self.stage = 1
-        else:
-            if not (r.announcements or r.kontra_levels > 0):
-                self._start_play()
-                return
-            # the declarer's turn, closed by "ležim", opens the round (spec 7.5): where he may
-            # announce, and also in contracts without bonuses under lezim_without_bonuses =
-            # said (rulebook point 6a: the kontras start when he says "ležim"); under none the
-            # round consists only of the kontras (spec 7.5)
-            bonuses = r.announcements and r.has_bonuses(c)  # type: ignore[arg-type]
-            self.stage = 0 if (bonuses or r.lezim_always) else 1
-            if self.stage == 1:
-                self.lezim = True
+        stage = opening_stage(self.rules, c)  # type: ignore[arg-type]
+        if stage < 0:
+            self._start_play()
+            return
+        self.stage = stage
+        if stage == 1 and c != "klop":  # the round consists only of the kontras
+            self.lezim = True
         self.phase = Phase.ANNOUNCEMENTS
 
     def _start_play(self) -> None:

@@ -160,15 +160,25 @@ _PAIRS_BY_SEAT: Final[tuple[dict[str, tuple[int, str]], ...]] = tuple(
 _TAROK_SET: Final = frozenset(c for c in PACK_SET if SUIT[c] == "T")
 
 
-def _seating(
-    n: int, dealer: int
-) -> tuple[
-    tuple[int, ...], int, dict[int, int], dict[int, int], int, int, dict[int, tuple[int, ...]]
-]:
-    """The seats of a hand dealt by ``dealer`` at a table of ``n``: (active seats in playing
-    order from P1, their number, seat → position, seat → next active seat, P1, tricks in the
-    hand, seat → the active seats in playing order from that seat). At a table of 5 the dealer
-    sits out."""
+class Seating(NamedTuple):
+    """The seats of a hand dealt by ``dealer`` at a table of ``n`` (:func:`_seating`)."""
+
+    #: the active seats in playing order from P1
+    active: tuple[int, ...]
+    n_active: int
+    #: seat → position in ``active``
+    pos: dict[int, int]
+    #: seat → the next active seat
+    nxt: dict[int, int]
+    p1: int
+    tricks_total: int
+    #: seat → the active seats in playing order from that seat (a trick's seats)
+    order: dict[int, tuple[int, ...]]
+
+
+def _seating(n: int, dealer: int) -> Seating:
+    """The seats of a hand dealt by ``dealer`` at a table of ``n``. At a table of 5 the
+    dealer sits out."""
     if n == 5:
         active = tuple((dealer + i) % n for i in range(1, 5))
     else:
@@ -177,12 +187,12 @@ def _seating(
     pos = {s: i for i, s in enumerate(active)}
     nxt = {s: active[(i + 1) % k] for i, s in enumerate(active)}
     order = {s: active[i:] + active[:i] for i, s in enumerate(active)}
-    return active, k, pos, nxt, active[0], 48 // k if k in (3, 4) else 12, order
+    return Seating(active, k, pos, nxt, active[0], 48 // k if k in (3, 4) else 12, order)
 
 
 #: :func:`_seating` of every dealer at the tables of 3, 4 and 5 (a fixed table, computed at
 #: import; its dicts are shared by the hands and never changed)
-_SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4, 5) for d in range(n)}
+SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4, 5) for d in range(n)}
 
 
 def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> PlayRules:
@@ -232,7 +242,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         )[:n]
         self.misdeals_before: tuple[int, ...] = (tuple(misdeals_before or ()) + (0,) * n)[:n]
         self.irregularities: tuple[Irregularity, ...] = tuple(irregularities)
-        seating = _SEATING.get((n, dealer)) or _seating(n, dealer)
+        seating = SEATING.get((n, dealer)) or _seating(n, dealer)
         self.active: tuple[int, ...]
         self.pos: dict[int, int]
         #: the active seat after each active seat in playing order
@@ -510,25 +520,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             if seat == exp:
                 hand = self.hands[seat]
                 if card in hand:
-                    # certainly legal (spec 8.3): a positive contract, no protected card, and
-                    # the card leads, follows the led suit, or the seat holds neither the led
-                    # suit nor (for a suit card) a tarok; anything else asks the full rules
-                    pr = self._pr or self._play_rules()
-                    ok = False
-                    if not pr.negative and card not in self._protected:
-                        if not trick:
-                            ok = True
-                        else:
-                            led = SUIT[trick[0][1]]
-                            s = SUIT[card]
-                            if s == led:
-                                ok = True
-                            elif s == "T":
-                                ok = led not in map(SUIT.__getitem__, hand)
-                            else:
-                                suits = set(map(SUIT.__getitem__, hand))
-                                ok = led not in suits and "T" not in suits
-                    if ok or card in self._legal_for(seat):
+                    if card in self._legal_for(seat):  # the legal cards (spec 8.3-8.4)
                         hand.remove(card)
                         trick.append(_PAIRS_BY_SEAT[seat][card])
                         done = len(trick) >= self.n_active and self._complete_trick()
@@ -765,25 +757,6 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         self._lc_why = why
         return legal
 
-    def _quick_legal(self, seat: int, hand: set[str], card: str) -> bool:
-        """True when ``card`` is certainly legal (positive contracts, no protected card); False
-        means "compute the full legal set" (spec 8.3 without building it)."""
-        pr = self._pr or self._play_rules()
-        if pr.negative or card in self._protected:
-            return False
-        trick = self.trick
-        if not trick:
-            return True
-        led = SUIT[trick[0][1]]
-        s = SUIT.get(card)
-        if s == led:
-            return True
-        for c in hand:
-            x = SUIT[c]
-            if x == led or (x == "T" and s != "T"):
-                return False
-        return True
-
     def _after_end(self, a: Action) -> Violation:
         self.after_end += 1
         return self._v(
@@ -845,13 +818,12 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                 )
             )
         else:
-            if not self._quick_legal(seat, hand, card):
-                legal = self._legal_for(seat)
-                if card not in legal:
-                    bad = self._illegal(seat, card, legal)
-                    out.append(bad)
-                    self.detected.append(("illegal_card", seat, bad.code))
-                    renons = True
+            legal = self._legal_for(seat)
+            if card not in legal:
+                bad = self._illegal(seat, card, legal)
+                out.append(bad)
+                self.detected.append(("illegal_card", seat, bad.code))
+                renons = True
             hand.remove(card)
         trick = self.trick
         trick.append((seat, card))
@@ -1131,4 +1103,4 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         }
 
 
-__all__ = ["PHASES", "PHASE_OF_TYPE", "Phase", "SlovenianHand", "Trick"]
+__all__ = ["PHASES", "PHASE_OF_TYPE", "SEATING", "Phase", "Seating", "SlovenianHand", "Trick"]

@@ -1,16 +1,18 @@
-"""The native whole hand (``tarock_logs/_native/slohand.h``) against the Python steps of the
-fast path it stands in for, and against the reference engine.
+"""The native whole hand (``tarock_logs/_native/slohand.h``) against the reference engine,
+position by position: the differential harness of Slovenian tarok's two homes.
 
 ``fastpath.fast_replay`` plays a clean hand in one C call: the deal check, the bidding, the
 king call, the talon, the discards, the announcement round (announcements and kontras
-included), the cards and, under ``openspiel-2.0``, OpenSpiel's returns (else the tricks are
-scored in Python from what the C returns). The property: where the C takes
-a hand, the Python steps take it too, with the same score (items, totals, carry), the same
-tricks (as views, as columns, as the reference's Trick records), and the reference engine
-finds nothing wrong with the hand and scores it the same; a hand with one planted illegal
-action is never taken. Checked on OpenSpiel's own deals (the bench's comparison set), on
-random legal games at tables of 3 and 4, on planted illegal actions and bidding changes, and
-on simulated sessions (1,000 hands in the suite; 100,000 with ``TAROCK_LONG_CHECKS=1``).
+included), the cards and, under ``openspiel-2.0``, OpenSpiel's returns (else the reference
+scores the tricks the C returns). The property: where the C takes a hand, the reference
+engine finds nothing wrong with it; at every card the native legal set (``core.legal``, the
+``tk_legal`` the C's card loop uses) is the reference's ``legal_actions()``; every trick's
+winner (``core.winner``) is the reference's; the score (items, totals, carry) and the tricks
+(as views, as columns, as the reference's Trick records) are the reference's; a hand with one
+planted illegal action is never taken. Checked on OpenSpiel's own deals (the bench's
+comparison set), on random legal games at tables of 3 and 4, on hands of every contract
+under ruleset options that change the round, on planted illegal actions and bidding changes,
+and on simulated sessions (1,000 hands in the suite; 100,000 with ``TAROCK_LONG_CHECKS=1``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from tarock_logs.rules.base import Action
 from tarock_logs.rules.slovenian import ENGINE
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.fast import fastpath
-from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.rules.slovenian.fast.cardbits import CID
+from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.verdict.convert import to_engine_action
 from tests.rules.slovenian.test_fastpath import _mutate, _mutate_bidding, _random_game
 from tests.support.native_replay import replays_equal, sessions_of
@@ -46,6 +49,70 @@ def _same(a: Action) -> Action:
     return a
 
 
+def _positions_alike(ref: SlovenianHand, rules: Rules, actions: list[Any], to_action: Any) -> None:
+    """Replay ``actions`` on the fresh reference hand ``ref``: at every card, the native legal
+    set is the reference's, and every completed trick's winner is the native one's."""
+    core = _native.core
+    assert core is not None
+    for a in actions:
+        action = to_action(a)
+        if action.type == "play" and ref.phase == "play":
+            want = {x.card for x in ref.legal_actions() if x.type == "play"}
+            pr = make_play_rules(rules, ref.contract or "klop", ref.colour_valat())
+            prot = [CID[x] for x in ref._protected] + [-1, -1]
+            ints = (pr.negative, pr.pagat_restricted, pr.pagat_last_tarok, pr.by_rank,
+                    pr.emperor_always, pr.colour_valat, prot[0], prot[1],
+                    pr.protect_either)  # fmt: skip
+            hand = sum(1 << CID[x] for x in ref.hands[action.seat])
+            got = core.legal(hand, [CID[c] for _, c in ref.trick], ints)
+            assert got == sum(1 << CID[x] for x in want), (ref.trick, sorted(want))
+            before = len(ref.tricks)
+            assert ref.push(action) == []
+            if len(ref.tricks) > before:
+                t = ref.tricks[-1]
+                ids = [CID[c] for _, c in t.cards]
+                assert t.cards[core.winner(ids, pr.colour_valat)][1] == t.winning_card
+        else:
+            assert ref.push(action) == []
+
+
+def _native_score_alike(
+    rules: Rules,
+    n: int,
+    dealer: int,
+    hands: Any,
+    talon: Any,
+    actions: list[Any],
+    radelci: list[int],
+    score: Any,
+) -> None:
+    """The native home of the score (``sloscore.h``, what the store's ingest lane writes) gives
+    the reference's items (item, seat, value, in order), totals, verdict and radelci after;
+    under ``openspiel-2.0`` the returns come from ``openspiel.h`` (``fast_replay``'s own)."""
+    core = _native.core
+    assert core is not None
+    cfg = fastpath.native_config(rules, n)
+    scoring = fastpath.native_score_config(rules)
+    assert cfg is not None and scoring is not None
+    got = core.slovenian_score(cfg, scoring, dealer, hands, talon, actions, fastpath._SH_KINDS,
+                               fastpath._CONTRACT_INDEX, CID, fastpath.CONTRACT_CODES,
+                               list(radelci))  # fmt: skip
+    if rules.openspiel_scoring:
+        assert got is None
+        return
+    assert got is not None, "sloscore.h declined a hand the reference scores"
+    contract, declarer, partner, won, items, totals, rad_after = got
+    assert (contract, declarer, partner, won) == (
+        score.contract,
+        score.declarer,
+        score.partner,
+        score.won,
+    )
+    assert list(items) == [(it.item, it.seat, it.value) for it in score.items]
+    assert tuple(totals) == tuple(score.totals)
+    assert list(rad_after) == list(score.carry_after["radelci"])
+
+
 def _both(
     rules: Rules,
     n: int,
@@ -56,40 +123,34 @@ def _both(
     radelci: list[int],
     to_action: Any = _same,
 ) -> bool:
-    """The native whole hand and the Python steps on one hand: where the C takes it, assert
-    the Python steps take it alike and the reference engine finds it clean and scores it the
-    same. Returns whether the C took it."""
-    cfg = fastpath._native_config(rules, n)
-    assert cfg is not None
-    inputs = fastpath.HandInputs(rules, n, list(radelci), [], dealer, hands, talon, actions,
-                                 to_action)  # fmt: skip
-    native = fastpath._native_hand(cfg, inputs)
+    """The native whole hand and the reference on one hand: where the C takes it, assert the
+    reference finds it clean, position by position (:func:`_positions_alike`), and scores it
+    the same, with the same tricks. Returns whether the C took it."""
+    native = fastpath.fast_replay(rules, n, radelci, [], dealer, hands, talon, actions,
+                                  to_action)  # fmt: skip
     if native is None:
         return False
-    saved = fastpath._native_config
-    try:
-        fastpath._native_config = lambda _r, _n: None  # type: ignore[assignment]
-        python = fastpath.fast_replay(rules, n, radelci, [], dealer, hands, talon, actions,
-                                      to_action)  # fmt: skip
-    finally:
-        fastpath._native_config = saved
-    assert python is not None, "the C took a hand the Python steps leave to the reference"
-    assert native.findings == python.findings == ()
-    assert native.score == python.score
-    assert native.score.items == python.score.items
-    assert native.score.totals == python.score.totals
-    assert native.score.carry_after == python.score.carry_after
-    assert callable(native.tricks) and callable(python.tricks)
-    assert native.tricks() == python.tricks()
-    assert native.trick_rows is not None and python.trick_rows is not None
-    assert native.trick_rows() == python.trick_rows()
-    # the reference's Trick records, made from the C's tricks on demand
-    assert native.tricks.__self__() == python.tricks.__self__()  # type: ignore[attr-defined]
-    # the reference engine on the whole hand: nothing reported, the same score
+    assert native.findings == ()
     ref = SlovenianHand(rules, n, dealer, hands, talon, radelci=list(radelci))
-    found = [v for a in actions for v in ref.push(to_action(a))] + list(ref.hand_findings())
-    assert not found, found
-    assert ref.is_over() and ref.score() == native.score
+    assert not ref.deal_violations
+    _positions_alike(ref, rules, actions, to_action)
+    assert not ref.hand_findings()
+    assert ref.is_over()
+    score = ref.score()
+    assert native.score == score
+    assert native.score.items == score.items
+    assert native.score.totals == score.totals
+    assert native.score.carry_after == score.carry_after
+    assert callable(native.tricks)
+    assert native.tricks() == ref.view()["tricks"]
+    assert native.trick_rows is not None
+    rows = native.trick_rows()
+    assert rows.leaders == [t.leader for t in ref.tricks]
+    assert rows.winners == [t.winner for t in ref.tricks]
+    assert rows.cards == [tuple(c for _, c in t.cards) for t in ref.tricks]
+    # the reference's Trick records, made from the C's tricks on demand
+    assert native.tricks.__self__() == ref.tricks  # type: ignore[attr-defined]
+    _native_score_alike(rules, n, dealer, hands, talon, actions, radelci, score)
     rebuilt = native.rebuild()
     assert rebuilt.is_over() and rebuilt.score() == native.score
     return True
@@ -99,7 +160,7 @@ def test_the_native_whole_hand_covers_tables_of_three_and_four() -> None:
     for rules in (OPENSPIEL, TOURNAMENT):
         assert fastpath.native_whole_hand(rules, 4)
         assert fastpath.native_whole_hand(rules, 3)
-        assert not fastpath.native_whole_hand(rules, 5)  # the dealer sits out: Python's
+        assert not fastpath.native_whole_hand(rules, 5)  # the dealer sits out: the reference's
 
 
 def test_the_native_whole_hand_is_off_without_the_native_core(
@@ -111,7 +172,7 @@ def test_the_native_whole_hand_is_off_without_the_native_core(
 
 def test_openspiel_deals_all_take_the_native_whole_hand() -> None:
     """The bench's comparison set (OpenSpiel's seeded deals, 4 players): every hand is clean,
-    and the C takes each one with the Python steps' result."""
+    and the C takes each one with the reference's result."""
     from tarock_logs import bench
 
     docs = bench.openspiel_sessions(600, 11)
@@ -130,7 +191,7 @@ def test_openspiel_deals_all_take_the_native_whole_hand() -> None:
 @pytest.mark.parametrize("n", [3, 4])
 def test_random_legal_games_take_the_native_whole_hand_alike(ruleset: str, n: int) -> None:
     """Random legal games (with radelci carried in): the C takes the clean ones without
-    announcements and kontras, with the Python steps' result and the reference's score."""
+    announcements and kontras, with the reference's result."""
     taken = plain = 0
     for seed in range(300):
         rng = random.Random(seed)
@@ -173,7 +234,7 @@ def test_the_native_bidding_stops_at_the_first_doubt(ruleset: str, n: int) -> No
     assert _declined(n, _mutate_bidding, 9000, ruleset) >= 150
 
 
-def test_an_unusual_deal_is_left_to_the_python_steps() -> None:
+def test_an_unusual_deal_is_left_to_the_reference() -> None:
     """A card twice, a short hand, a card outside the pack: the C declines (the deal check's
     findings are the reference's to report)."""
     h, actions = _random_game(3, 4, "openspiel", [0] * 4)
@@ -206,7 +267,8 @@ def test_simulated_sessions_replay_alike_with_and_without_the_native_core(
     n = 50_000 if LONG else 500
     for table in (3, 4):
         docs = simulate_hands(n, 41 + table, ruleset=ruleset, table_size=table)
-        hands, fast = replays_equal(sessions_of(docs), fastpath, monkeypatch, python_fast_path=True)
+        sessions = sessions_of(docs)
+        hands, fast = replays_equal(sessions, fastpath, monkeypatch, python_fast_path=False)
         assert hands == n and fast >= 0.95 * n
 
 
@@ -248,10 +310,17 @@ ROUND_OPTIONS = (
     {"announcements": False, "kontra_levels": 3},
     {"kontra_levels": 0},
 )
+#: ruleset options that change the score (what sloscore.h reads of the ruleset)
+SCORE_OPTIONS = (
+    {"radelci": False, "difference_rounding": "nearest_5", "klop_points_rounding": "nearest_5"},
+    {"silent_ultimo_failure_counts": True, "trula_kralji_count_talon_remainder": False},
+    {"mondfang_when_valat": True, "valat_contract_value": 500, "solo_brez_difference": False,
+     "klop_kontra_full_and_empty_doubled": True, "radelci_from_silent_valat": True},
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(
-    "options", ROUND_OPTIONS, ids=lambda o: ",".join(map(str, o)) or "tournament"
+    "options", ROUND_OPTIONS + SCORE_OPTIONS, ids=lambda o: ",".join(map(str, o)) or "tournament"
 )
 def test_announcements_and_kontras_take_the_native_whole_hand_alike(
     options: dict[str, Any],
@@ -259,8 +328,8 @@ def test_announcements_and_kontras_take_the_native_whole_hand_alike(
     """Spec 7 (the announcement round): random legal hands of every contract, at tables of 3
     and 4, under ruleset options that change the round (kontra levels up to mord, no
     protection of announced cards, no ležim, no kontra on klop, no announcements, ...): where
-    the C takes a hand with announcements or kontras, the Python steps take it alike and the
-    reference finds it clean (``_both``); the C takes most of them."""
+    the C takes a hand with announcements or kontras, the reference finds it clean,
+    position by position (``_both``); the C takes most of them."""
     from tarock_logs.rules.slovenian.contracts import CONTRACTS
     from tests.rules.slovenian.randomgame import contract_game
 

@@ -110,18 +110,21 @@ def test_two_protected_ultimo_cards_as_the_only_legal_cards(option, hand, trick,
     while another card is legal both wait; when they are the only legal cards (leading with the
     last two cards) one of them is forced and, by the rulebook ("razen če je izsiljen": unless
     forced), either may be played (option ``protected_only_left = either``); the spec's rule
-    applied in its order keeps the pagat and forces the king (``pagat_kept``). The fast path's
-    bitmask rules give the same sets."""
-    from tarock_logs.rules.slovenian.fast.cardbits import BIT, CID, mask_of
-    from tarock_logs.rules.slovenian.fast.fastpath import _legal_mask
+    applied in its order keeps the pagat and forces the king (``pagat_kept``). The native
+    engine's legal cards (``core.legal``) give the same sets."""
+    from tarock_logs import _native
+    from tarock_logs.rules.slovenian.fast.cardbits import CID
 
     rules = Rules(ENGINE.ruleset("tournament", {"protected_only_left": option}))
     pr = make_play_rules(rules, "three")
     prot = ("T1", "CK")
     got, _why = pr.legal(set(hand.split()), trick.split(), prot)
     assert set(got) == set(expected.split())
-    tids = [CID[c] for c in trick.split()]
-    mask = _legal_mask(
-        pr, mask_of(hand.split()), tids, mask_of(trick.split()), tuple(BIT[x] for x in prot)
-    )
-    assert mask == mask_of(got)
+    core = _native.core
+    if core is not None:
+        ints = (pr.negative, pr.pagat_restricted, pr.pagat_last_tarok, pr.by_rank,
+                pr.emperor_always, pr.colour_valat, CID["T1"], CID["CK"],
+                pr.protect_either)  # fmt: skip
+        mask = core.legal(sum(1 << CID[c] for c in hand.split()),
+                          [CID[c] for c in trick.split()], ints)  # fmt: skip
+        assert mask == sum(1 << CID[c] for c in got)

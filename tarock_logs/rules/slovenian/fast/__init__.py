@@ -1,4 +1,4 @@
-"""The Slovenian bulk-audit fast path (pure standard library): :mod:`.fastpath` replays an
-ordinary legal hand over bitmasks (card tables in :mod:`.cardbits`) and scores it with the
-reference scorer from the facts :mod:`.fastfacts` reads off its trick records; anything unusual
-is left to the reference engine (``SlovenianSession.fast_replay`` declines)."""
+"""The Slovenian bulk-audit path: :mod:`.fastpath` marshals a hand into the native engine
+(``_native/slohand.h``) and its answer back; :mod:`.cardbits` is the card-id codec the two
+share. No rules live here: a hand the native engine does not take is the reference's, whole
+(``SlovenianSession.fast_replay`` declines)."""
