@@ -37,7 +37,6 @@ from tarock_logs.cli.common import (
     progress_enabled,
 )
 from tarock_logs.log.errors import LogError, canonical_code, printable
-from tarock_logs.report.text import plural
 
 if TYPE_CHECKING:
     from tarock_logs.verdict.audit import HandAudit, SessionAudit
@@ -401,6 +400,8 @@ def _not_verified_table(hands: list[HandAudit], sessions: list[SessionAudit]) ->
 
 def _verdict_line(summary: dict[str, Any]) -> str:
     """The audit in one sentence, with the counts in words and correct plurals."""
+    from tarock_logs.report.text import plural
+
     hs = summary["verification"]["hands"]
     parts = [
         plural(summary["violations"], "illegal action"),
