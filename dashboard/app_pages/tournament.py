@@ -58,8 +58,10 @@ def _num(v: Any, signed: bool = False) -> str:
 
 
 def _table(rows: list[dict[str, Any]], marked: set[tuple[int, str]], key: str) -> None:
-    """Rows of text as a table, the ``marked`` cells (row index, column) red."""
+    """Rows of text as a table, the ``marked`` cells (row index, column) red; the rank and
+    the player stay in sight when a narrow screen scrolls the table sideways."""
     df = pd.DataFrame(rows)
+    pinned = [c for c in (tr("rank"), tr("player")) if c in df.columns]
     st.dataframe(
         df.style.apply(
             lambda col: [DIFFERS if (i, col.name) in marked else "" for i in range(len(col))]
@@ -67,6 +69,7 @@ def _table(rows: list[dict[str, Any]], marked: set[tuple[int, str]], key: str) -
         hide_index=True,
         width="stretch",
         key=key,
+        column_config={c: st.column_config.TextColumn(c, pinned=True) for c in pinned},
     )
 
 
@@ -125,7 +128,10 @@ for i, s in enumerate(t["standings"]):
             marked |= {(i, tr("R{n} points", n=rnd)), (i, tr("R{n} recorded points", n=rnd))}
     rows.append(row)
 _table(rows, marked, "ranking")
-st.caption(tr("Highlighted: the recorded figure differs from the one recomputed from the logs."))
+if marked:
+    st.caption(
+        tr("Highlighted: the recorded figure differs from the one recomputed from the logs.")
+    )
 for u in t["unverified"]:
     st.warning(md(u))
 
@@ -188,6 +194,10 @@ for i, r in enumerate(report["tables"]):
             marked |= {(i, _header(a)), (i, _header(b))}
 if rows:
     _table(rows, marked, "tables")
+    if marked:
+        st.caption(
+            tr("Highlighted: the recorded figure differs from the one recomputed from the logs.")
+        )
 
 # ------------------------------------------------------------------ placement-point differences
 if t["discrepancies"]:
