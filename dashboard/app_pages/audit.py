@@ -278,7 +278,9 @@ else:
         if sid:
             sheet = data(q.session_sheet, sid)
             if sheet is not None:
-                table_df, marked = vm.score_sheet(sheet, [masked(p) for p in sheet["players"]])
+                table_df, marked = vm.score_sheet(
+                    sheet, [masked(p) for p in sheet["players"]], lang()
+                )
                 st.caption(
                     md(sid)
                     + ": "

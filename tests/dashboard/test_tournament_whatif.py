@@ -222,3 +222,13 @@ def _items(
         con.close()
     assert result is not None
     return list(result["items"])
+
+
+@pytest.mark.skipif(not PLANTED, reason="no disputed samples")
+def test_the_score_sheet_speaks_the_pages_language(app_env: DashDB) -> None:
+    (p,) = [p for p in PLANTED if p["kind"] == "wrong_score_item"]
+    at = _open("app_pages/audit.py", session=p["session"], lang="sl")
+    sheet = next(d.value for d in at.dataframe if "" in d.value.columns)
+    labels = list(sheet[""])
+    assert f"igra {p['hand']}" in labels and "seštevek seje (zapisan)" in labels
+    assert not any(str(x).startswith(("hand ", "session total")) for x in labels)
