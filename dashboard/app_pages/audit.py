@@ -376,6 +376,33 @@ st.markdown("#### " + md(tr("Score: recorded vs recomputed")))
 score_table(view, players)
 
 
+# ------------------------------------------------------------------ links and dossier
+c1, c2 = st.columns(2)
+first = view.first_problem_step()
+c1.page_link(
+    "app_pages/replay.py",
+    label=tr("Open in the replay viewer at the first problem")
+    if first
+    else tr("Open in the replay viewer"),
+    icon=":material/play_circle:",
+    query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
+)
+try:
+    html = vm.dossier_html(
+        view, masked if st.session_state.get("mask_names") else None, lang=lang()
+    )
+except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
+    c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
+else:
+    c2.download_button(
+        tr("Download the dispute dossier (HTML)"),
+        html,
+        file_name=f"dossier-{view.session_id}-{view.number}.html",
+        mime="text/html",
+        icon=":material/download:",
+    )
+
+
 # ------------------------------------------------------------------ what-if
 def _option_value(game: str, option: str, current: object) -> object:
     """A widget for the new value of ``option`` (its value in the ruleset: ``current``)."""
@@ -494,29 +521,3 @@ else:
             if result["session"]:
                 st.caption(tr("The session's totals"))
                 _changes(result["session"], {tr("player"): lambda r: _who(r["seat"])})
-
-# ------------------------------------------------------------------ links and dossier
-c1, c2 = st.columns(2)
-first = view.first_problem_step()
-c1.page_link(
-    "app_pages/replay.py",
-    label=tr("Open in the replay viewer at the first problem")
-    if first
-    else tr("Open in the replay viewer"),
-    icon=":material/play_circle:",
-    query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
-)
-try:
-    html = vm.dossier_html(
-        view, masked if st.session_state.get("mask_names") else None, lang=lang()
-    )
-except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
-    c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
-else:
-    c2.download_button(
-        tr("Download the dispute dossier (HTML)"),
-        html,
-        file_name=f"dossier-{view.session_id}-{view.number}.html",
-        mime="text/html",
-        icon=":material/download:",
-    )
