@@ -1,7 +1,9 @@
 """Audit: every hand with findings, its verdicts with the rules they cite, the score item by item,
 a link to the replay at the offending action and the HTML dispute dossier; beside them the
-findings of sessions (totals, placement points: the session's score sheet opens with the
-differing cells marked) and of tournaments (standings).
+findings of sessions (totals, placement points: picking one opens the session's score sheet
+with the differing cells marked) and of tournaments (standings, linked); and a what-if: the
+hand and its session re-scored under another ruleset of the game or with one option changed,
+item by item against the stored score (the engine runs for that only; the store is read).
 
 Findings: an *illegal* action (the engine's verdict, citing a ruleset section), a score
 *discrepancy* (recorded ≠ recomputed for an item) or an *unverified* item (not checkable).
