@@ -26,7 +26,7 @@ import duckdb
 import polars as pl
 
 from tarock_logs.log import models as m
-from tarock_logs.report import text
+from tarock_logs.report import standings, text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
@@ -743,14 +743,14 @@ def _item_name(item: str, game: str, lang: str) -> str:
 
 
 def score_sheet(
-    sheet: dict[str, Any], players: list[str]
+    sheet: dict[str, Any], players: list[str], lang: str = "en"
 ) -> tuple[pl.DataFrame, set[tuple[int, str]]]:
     """A session's score sheet (:func:`tarock_logs.store.queries.session_sheet`) as a table:
     one row per hand (the recorded totals by player), then the session total as recorded,
     the recorded hands added up, the recomputed total and the placement points. A cell that
     differs from the recomputation reads ``✖ recorded → recomputed``; the second value is the
-    set of those cells as (row index, column) for highlighting."""
-    cols = [p or f"seat {i}" for i, p in enumerate(players)]
+    set of those cells as (row index, column) for highlighting. Its words in ``lang``."""
+    cols = [p or t("seat {n}", lang, n=i) for i, p in enumerate(players)]
     differs = {(str(a), int(b)) for a, b in sheet["differs"]}
     rows: list[dict[str, Any]] = []
     marked: set[tuple[int, str]] = set()
@@ -766,33 +766,38 @@ def score_sheet(
         by_hand.setdefault(int(h["number"]), {})[int(h["seat"])] = h
     for number, seats in by_hand.items():
         r = len(rows)
-        row: dict[str, Any] = {"": f"hand {number}"}
+        row: dict[str, Any] = {"": t("hand {n}", lang, n=number)}
         for s, c in enumerate(cols):
             h = seats.get(s, {})
             row[c] = cell(r, s, str(number), h.get("recorded_total"), h.get("recomputed_total"))
         rows.append(row)
-    totals = {int(t["seat"]): t for t in sheet["totals"]}
+    totals = {int(x["seat"]): x for x in sheet["totals"]}
     lines = (
-        ("session total (recorded)", "session_total", "recorded_session_total",
+        (t("session total (recorded)", lang), "session_total", "recorded_session_total",
          "recomputed_total"),
-        ("recorded hands added up", "session_total_sum", "recorded_total",
+        (t("recorded hands added up", lang), "session_total_sum", "recorded_total",
          "recorded_session_total"),
-        ("session total (recomputed)", "", "recomputed_total", "recomputed_total"),
-        ("placement points", "placement_points", "placement_points",
+        (t("session total (recomputed)", lang), "", "recomputed_total", "recomputed_total"),
+        (t("placement points", lang), "placement_points", "placement_points",
          "placement_points_recomputed"),
     )  # fmt: skip
     for label, key, rec_col, cmp_col in lines:
         r = len(rows)
         row = {"": label}
         for s, c in enumerate(cols):
-            t = totals.get(s, {})
+            tot = totals.get(s, {})
             if key == "session_total_sum":  # the sheet's total against its own hands
-                row[c] = _num(t.get(rec_col))
+                row[c] = _num(tot.get(rec_col))
                 if (key, s) in differs:
                     marked.add((r, c))
-                    row[c] = f"✖ {row[c]} (the sheet says {_num(t.get(cmp_col))})"
+                    row[c] = "✖ " + t(
+                        "{value} (the sheet says {total})",
+                        lang,
+                        value=row[c],
+                        total=_num(tot.get(cmp_col)),
+                    )
             else:
-                row[c] = cell(r, s, key, t.get(rec_col), t.get(cmp_col))
+                row[c] = cell(r, s, key, tot.get(rec_col), tot.get(cmp_col))
         rows.append(row)
     return pl.DataFrame(rows), marked
 
@@ -803,3 +808,133 @@ def _num(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     return str(v)
+
+
+# ------------------------------------------------------------------- tournament: cross-table
+
+
+def points_shown(v: Any, lang: str = "en") -> str:
+    """Placement points (or a total of them) as people write them: ``12``, ``4.5``
+    (``4,5`` in Slovenian and German); ``—`` for none."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "—"
+    return text.points_text(float(v), lang=lang, signed=False)
+
+
+def cross_table(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Who met whom in the tournament of ``report`` (:func:`tournament_report`): per player and
+    round, the table, the opponents met there and the placement points
+    (:func:`tarock_logs.report.standings.cross_table`)."""
+    return standings.cross_table(report["tournament"])
+
+
+def standings_html(
+    report: dict[str, Any], rename: Callable[[str], str] | None = None, lang: str = "en"
+) -> str:
+    """The printable standings of the tournament of ``report``: a self-contained HTML page of
+    the final ranking and the cross-table in ``lang`` (names through ``rename``, escaped)."""
+    return standings.render_standings(report["tournament"], lang=lang, rename=rename)
+
+
+# ------------------------------------------------------------------- what-if re-score
+
+
+def what_if_rulesets(game: str) -> list[str]:
+    """The ids of the rulesets ``game``'s engine knows (none without an engine)."""
+    engine = get_engine(game)
+    return list(engine.rulesets) if engine is not None else []
+
+
+def what_if_options(game: str, ruleset: str) -> dict[str, Any]:
+    """The options of ``ruleset`` a what-if can change one at a time (yes/no, numbers and
+    words; not lists or paths), by name, with their value in that ruleset."""
+    engine = get_engine(game)
+    if engine is None or ruleset not in engine.rulesets:
+        return {}
+    return {
+        k: v
+        for k, v in engine.rulesets[ruleset].options.items()
+        if isinstance(v, (bool, int, float, str)) and not k.endswith("_path")
+    }
+
+
+def what_if_values(game: str, option: str) -> list[Any]:
+    """The values ``option`` takes in the rulesets of ``game`` (in order, once each)."""
+    engine = get_engine(game)
+    seen: dict[Any, None] = {}
+    for rs in engine.rulesets.values() if engine is not None else ():
+        if option in rs.options:
+            seen.setdefault(rs.options[option], None)
+    return list(seen)
+
+
+def what_if(
+    cur: duckdb.DuckDBPyConnection,
+    hand_id: str,
+    ruleset: str,
+    option: str | None = None,
+    value: Any = None,
+) -> dict[str, Any] | None:
+    """The hand ``hand_id`` and its session re-scored under ``ruleset`` (with ``option`` set
+    to ``value`` when one is given) beside the stored score: the engine runs here, the store
+    is only read. Returns ``{"items": [item, seat, recorded, stored, what_if, change,
+    differs], "totals": [seat, stored, what_if, change, differs], "session": [seat, stored,
+    what_if, change, differs], "notes": [what the engine could not check]}`` (None for an
+    unknown hand). ``stored`` is the stored recomputation, ``change`` = what-if − stored."""
+    facts = queries.hand_facts(cur, hand_id)
+    if facts is None:
+        return None
+    loaded = load_session(cur, facts["session_id"])
+    if loaded is None:
+        return None
+    session, ids = loaded
+    index = ids.index(hand_id)
+    if option is not None:
+        session = session.model_copy(update={"options": {**session.options, option: value}})
+    sa = audit_session(session, ruleset=ruleset)
+    hand = sa.hands[index]
+    stored = queries.hand_findings(cur, hand_id)
+    # a line of the declarer's side counts for each of its seats (as the store keeps it)
+    side = list(dict.fromkeys(s for s in (hand.declarer, hand.partner) if s is not None))
+    new: dict[tuple[str, int | None], int] = {}
+    for item, seat, v in hand.recomputed.items if hand.recomputed is not None else ():
+        for key in [(item, s) for s in side] if seat is None and side else [(item, seat)]:
+            new[key] = new.get(key, 0) + v
+    items = []
+    seen: set[tuple[str, int | None]] = set()
+    for r in stored["items"]:
+        key = (str(r["item"]), r["seat"])
+        seen.add(key)
+        items.append(_change({"item": key[0], "seat": key[1], "recorded": r["recorded"]},
+                             r["recomputed"], new.get(key)))  # fmt: skip
+    for key, v in new.items():
+        if key not in seen:
+            items.append(_change({"item": key[0], "seat": key[1], "recorded": None}, None, v))
+    items.sort(key=lambda r: not r["differs"])
+    totals = [
+        _change({"seat": int(t["seat"])}, t["recomputed_total"], _at(hand.recomputed.totals, i))
+        for i, t in enumerate(stored["totals"])
+    ] if hand.recomputed is not None else []  # fmt: skip
+    sheet = queries.session_sheet(cur, facts["session_id"])
+    sess = [
+        _change({"seat": int(t["seat"])}, t["recomputed_total"], _at(sa.recomputed_totals, i))
+        for i, t in enumerate(sheet["totals"] if sheet is not None else [])
+    ]
+    return {
+        "ruleset": sa.ruleset,
+        "items": items,
+        "totals": totals,
+        "session": sess,
+        "notes": list(hand.unverified),
+    }
+
+
+def _at(values: Any, i: int) -> Any:
+    return values[i] if values is not None and i < len(values) else None
+
+
+def _change(row: dict[str, Any], stored: Any, new: Any) -> dict[str, Any]:
+    """A line of the what-if: no line and a line of 0 are the same."""
+    change = (new or 0) - (stored or 0) if stored is not None or new is not None else None
+    differs = bool(change)
+    return {**row, "stored": stored, "what_if": new, "change": change, "differs": differs}

@@ -1,7 +1,9 @@
 """Audit: every hand with findings, its verdicts with the rules they cite, the score item by item,
 a link to the replay at the offending action and the HTML dispute dossier; beside them the
-findings of sessions (totals, placement points: the session's score sheet opens with the
-differing cells marked) and of tournaments (standings).
+findings of sessions (totals, placement points: picking one opens the session's score sheet
+with the differing cells marked) and of tournaments (standings, linked); and a what-if: the
+hand and its session re-scored under another ruleset of the game or with one option changed,
+item by item against the stored score (the engine runs for that only; the store is read).
 
 Findings: an *illegal* action (the engine's verdict, citing a ruleset section), a score
 *discrepancy* (recorded ≠ recomputed for an item) or an *unverified* item (not checkable).
@@ -30,9 +32,11 @@ from dashboard.state import (
     rule_quote,
     score_table,
     tr,
+    trn,
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
+from tarock_logs.report.text import score_item_name
 from tarock_logs.store import queries as q
 from tarock_logs.verdict.findings import Finding
 
@@ -238,14 +242,33 @@ else:
          tr("state"): tr(STATE_WORDS.get(r["verification"], r["verification"]))}
         for r in tour_f.to_dicts()
     ]  # fmt: skip
-    st.dataframe(
+    picked = st.dataframe(
         pl.DataFrame(rows),
         hide_index=True,
         width="stretch",
         key="session_findings",
         column_config={tr("finding"): st.column_config.TextColumn(tr("finding"), width="large")},
+        on_select="rerun",
+        selection_mode="single-row",
     )
+    st.caption(tr("Select a session's finding to see its score sheet."))
     sessions = list(dict.fromkeys(sess_f["session_id"].to_list()))
+    # a row picked opens its session's score sheet below (once: the sheet's own picker then
+    # changes it); a tournament's row links to its standings
+    chosen = tuple(picked.selection.rows) if picked is not None else ()
+    if chosen != st.session_state.get("_session_findings_opened"):
+        st.session_state["_session_findings_opened"] = chosen
+        if chosen and chosen[0] < sess_f.height:
+            st.session_state["audit_session"] = sess_f["session_id"][chosen[0]]
+            st.query_params["session"] = sess_f["session_id"][chosen[0]]
+    if chosen and chosen[0] >= sess_f.height:
+        tid = tour_f["tournament"][chosen[0] - sess_f.height]
+        st.page_link(
+            "app_pages/tournament.py",
+            label=tr("Standings of {tournament}", tournament=tid),
+            icon=":material/leaderboard:",
+            query_params={"tournament": tid},
+        )
     if sessions:
         sid = url_selectbox(
             tr("Session score sheet"),
@@ -257,7 +280,9 @@ else:
         if sid:
             sheet = data(q.session_sheet, sid)
             if sheet is not None:
-                table_df, marked = vm.score_sheet(sheet, [masked(p) for p in sheet["players"]])
+                table_df, marked = vm.score_sheet(
+                    sheet, [masked(p) for p in sheet["players"]], lang()
+                )
                 st.caption(
                     md(sid)
                     + ": "
@@ -352,6 +377,7 @@ for u in view.unverified:
 st.markdown("#### " + md(tr("Score: recorded vs recomputed")))
 score_table(view, players)
 
+
 # ------------------------------------------------------------------ links and dossier
 c1, c2 = st.columns(2)
 first = view.first_problem_step()
@@ -377,3 +403,123 @@ else:
         mime="text/html",
         icon=":material/download:",
     )
+
+
+# ------------------------------------------------------------------ what-if
+def _option_value(game: str, option: str, current: object) -> object:
+    """A widget for the new value of ``option`` (its value in the ruleset: ``current``)."""
+    key = f"whatif_value_{option}"
+    label = tr("New value")
+    if isinstance(current, bool):
+        return st.toggle(label, value=not current, key=key)
+    if isinstance(current, int):
+        return int(st.number_input(label, value=current, step=1, key=key))
+    if isinstance(current, float):
+        return float(st.number_input(label, value=current, key=key))
+    known = [v for v in vm.what_if_values(game, option) if isinstance(v, str)]
+    if len(known) > 1:
+        others = [v for v in known if v != current]
+        return st.selectbox(label, known, index=known.index(others[0]), key=key)
+    return st.text_input(label, value=str(current), key=key)
+
+
+def _who(seat: object) -> str:
+    return players[seat] if isinstance(seat, int) and seat < len(players) else tr("declarer side")
+
+
+def _changes(rows: list[dict[str, object]], first: dict[str, object]) -> None:
+    """What-if rows as a table: the differing rows red and marked ✖."""
+    shown = [
+        {
+            **{k: f(r) for k, f in first.items()},  # type: ignore[operator]
+            tr("stored"): _dash(r["stored"]),
+            tr("what-if"): _dash(r["what_if"]),
+            tr("change"): _dash(r["change"]),
+            tr("differs"): "✖" if r["differs"] else "",
+        }
+        for r in rows
+    ]
+    flags = [bool(r["differs"]) for r in rows]
+    st.dataframe(
+        pl.DataFrame(shown, strict=False)
+        .to_pandas()
+        .style.apply(
+            lambda row: ["background-color: #ffcdd2" if flags[row.name] else ""] * len(row),
+            axis=1,
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+
+
+def _dash(v: object) -> object:
+    return "—" if v is None else v
+
+
+st.markdown("#### " + md(tr("What if: another ruleset or one option changed")))
+rulesets = vm.what_if_rulesets(view.game)
+if not rulesets:
+    st.caption(tr("No rules engine for this game: nothing to re-score."))
+else:
+    st.caption(
+        tr("The engine re-scores this hand and its session here; the stored audit is not changed.")
+    )
+    w1, w2, w3 = st.columns(3)
+    with w1:
+        ruleset = st.selectbox(
+            tr("Ruleset"),
+            rulesets,
+            index=rulesets.index(view.ruleset) if view.ruleset in rulesets else 0,
+            key="whatif_ruleset",
+        )
+    choices = vm.what_if_options(view.game, ruleset)
+    with w2:
+        option = st.selectbox(
+            tr("Option to change"),
+            list(choices),
+            index=None,
+            key="whatif_option",
+            placeholder=tr("none"),
+            format_func=lambda o: str(o).replace("_", " "),
+        )
+    value: object = None
+    if option is not None:
+        with w3:
+            value = _option_value(view.game, option, choices[option])
+    if ruleset == view.ruleset and (option is None or value == choices.get(option)):
+        st.caption(tr("Pick another ruleset or change one option to see the difference."))
+    else:
+        with st.spinner(tr("Re-scoring…")):
+            result = data(vm.what_if, hand_id, ruleset, option, value)
+        if result is not None:
+            changed = [r for r in result["items"] if r["differs"]]
+            if changed:
+                st.warning(
+                    md(
+                        trn(
+                            "{n} score item changes under this what-if.",
+                            "{n} score items change under this what-if.",
+                            len(changed),
+                        )
+                    ),
+                    icon=ICON_WARNING,
+                )
+            else:
+                st.success(tr("Every score item of this hand stays the same."))
+            for note in result["notes"]:
+                st.warning(md(tr("Not checked: {what}", what=note)), icon=ICON_WARNING)
+            if result["items"]:
+                _changes(
+                    result["items"],
+                    {
+                        tr("item"): lambda r: score_item_name(r["item"], view.game, lang=lang()),
+                        tr("who"): lambda r: _who(r["seat"]),
+                        tr("recorded"): lambda r: _dash(r["recorded"]),
+                    },
+                )
+            if result["totals"]:
+                st.caption(tr("The hand's totals"))
+                _changes(result["totals"], {tr("player"): lambda r: _who(r["seat"])})
+            if result["session"]:
+                st.caption(tr("The session's totals"))
+                _changes(result["session"], {tr("player"): lambda r: _who(r["seat"])})

@@ -2,42 +2,79 @@
 
 Per round and table: the round score (sum of the hands), the table average and the placement
 points (5-4-3-2 … by place at the table); then the final ranking (placement points plus
-tournament-point penalties, ties broken by the sum of deviations from the table average).
-Differences between what the scorer recorded and what the logs give are highlighted.
+tournament-point penalties, ties broken by the sum of deviations from the table average), the
+cross-table (who met whom: per player and round, the table, the opponents and the placement
+points earned) and the printable standings (an HTML page of the ranking and the cross-table in
+the page's language). Numbers as people write them (``12``, ``4.5``); players by name.
+Differences between what the scorer recorded and what the logs give are highlighted; each
+differing session links to its score sheet on the Audit page.
 """
 
 from __future__ import annotations
 
-import polars as pl
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, masked, require_db, tr, trn
+from dashboard.state import data, lang, masked, require_db, tr, trn
 from dashboard.view_model import md_text as md
+from tarock_logs.report.i18n import number
 from tarock_logs.store import queries as q
 
 #: the column headers of the tables below, by their label ids
 HEADERS = {
     "round": "round",
     "table": "table",
-    "session": "session",
     "player": "player",
     "recorded score": "recorded score",
     "recomputed score": "recomputed score",
     "table average": "table average",
     "recorded points": "recorded points",
     "recomputed points": "recomputed points",
-    "item": "item",
-    "recorded": "recorded",
-    "recomputed": "recomputed",
     "delta": "difference",
-    "seat": "seat",
-    "message": "message",
+    "opponents": "opponents",
+    "placement points": "placement points",
 }
+#: the colour of a cell whose recorded figure differs from the recomputed one
+DIFFERS = "background-color: #ffcdd2"
 
 
 def _header(column: str) -> str:
     return tr(HEADERS[column]) if column in HEADERS else column
+
+
+def _pts(v: Any) -> str:
+    """Placement points as people write them (``12``, ``4.5``; ``—`` for none)."""
+    return vm.points_shown(v, lang())
+
+
+def _num(v: Any, signed: bool = False) -> str:
+    """A score, an average or a deviation in the reader's locale (at most two decimals)."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "—"
+    return number(round(float(v), 2), lang(), signed=signed)
+
+
+def _table(rows: list[dict[str, Any]], marked: set[tuple[int, str]], key: str) -> None:
+    """Rows of text as a table, the ``marked`` cells (row index, column) red; the rank and
+    the player stay in sight when a narrow screen scrolls the table sideways."""
+    df = pd.DataFrame(rows)
+    pinned = [c for c in (tr("rank"), tr("player")) if c in df.columns]
+    st.dataframe(
+        df.style.apply(
+            lambda col: [DIFFERS if (i, col.name) in marked else "" for i in range(len(col))]
+        ),
+        hide_index=True,
+        width="stretch",
+        key=key,
+        column_config={c: st.column_config.TextColumn(c, pinned=True) for c in pinned},
+    )
+
+
+def _differs(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a == a and b == b and a != b
 
 
 require_db()
@@ -54,87 +91,143 @@ if report is None:
     st.error(tr("Unknown tournament."))
     st.stop()
 t = report["tournament"]
+rounds = [str(r) for r in t["rounds"]]
 st.caption(
-    f"{md(t['game'])} · "
+    md(vm.game_name(t["game"], lang()))
+    + " · "
     + tr("ruleset {ruleset}", ruleset=md(t["ruleset"]))
     + " · "
-    + tr("rounds {rounds}", rounds=", ".join(map(str, t["rounds"])) or "—")
+    + tr("rounds {rounds}", rounds=", ".join(rounds) or "—")
     + " · "
     + trn("{n} table", "{n} tables", len(t["sessions"]))
 )
 
-
-def _highlight(cols: tuple[str, str]):  # type: ignore[no-untyped-def]
-    a, b = cols
-
-    def fn(r):  # type: ignore[no-untyped-def]
-        differs = (
-            r[a] is not None and r[b] is not None and r[a] == r[a] and r[b] == r[b] and r[a] != r[b]
-        )
-        return ["background-color: #ffcdd2" if differs and c in cols else "" for c in r.index]
-
-    return fn
-
-
+# ------------------------------------------------------------------ final ranking
 st.subheader(tr("Final ranking (recomputed)"))
-rows = []
-for s in t["standings"]:
-    row = {
-        tr("rank"): s["rank"],
+# the recorded points of a round are shown beside the recomputed ones where they differ
+differing_rounds = {str(d["round"]) for d in t["discrepancies"]}
+rows: list[dict[str, Any]] = []
+marked: set[tuple[int, str]] = set()
+for i, s in enumerate(t["standings"]):
+    row: dict[str, Any] = {
+        tr("rank"): str(s["rank"]),
         tr("player"): masked(s["name"]),
-        "id": s["player"],
-        tr("total"): s["total"],
-        tr("placement points"): s["placement_points"],
-        tr("penalties"): s["penalties"],
-        tr("deviation"): s["deviation"],
+        tr("total"): _pts(s["total"]),
+        tr("placement points"): _pts(s["placement_points"]),
+        tr("penalties"): _pts(s["penalties"]),
+        tr("deviation"): _num(s["deviation"], signed=True),
     }
-    for rnd, r in s["rounds"].items():
-        row[tr("R{n} score", n=rnd)] = r.get("score")
-        row[tr("R{n} points", n=rnd)] = r.get("placement_points")
-        row[tr("R{n} recorded points", n=rnd)] = r.get("recorded_placement_points")
+    for rnd in rounds:
+        r = s["rounds"].get(rnd, {})
+        row[tr("R{n} score", n=rnd)] = _num(r.get("score"))
+        row[tr("R{n} points", n=rnd)] = _pts(r.get("placement_points"))
+        recorded = r.get("recorded_placement_points")
+        if rnd in differing_rounds:
+            row[tr("R{n} recorded points", n=rnd)] = _pts(recorded)
+        if _differs(recorded, r.get("placement_points")):
+            marked |= {(i, tr("R{n} points", n=rnd)), (i, tr("R{n} recorded points", n=rnd))}
     rows.append(row)
-ranking = pl.DataFrame(rows, strict=False)
-if st.session_state.get("mask_names"):
-    ranking = ranking.drop("id")  # ids may be names too
-ranking = ranking.to_pandas()
-styled = ranking.style.format(precision=2, na_rep="—")
-for rnd in t["rounds"]:
-    pair = (tr("R{n} points", n=rnd), tr("R{n} recorded points", n=rnd))
-    if pair[1] in ranking.columns:
-        styled = styled.apply(_highlight(pair), axis=1)
-st.dataframe(styled, hide_index=True, width="stretch")
-st.caption(tr("Highlighted: the recorded figure differs from the one recomputed from the logs."))
+_table(rows, marked, "ranking")
+if marked:
+    st.caption(
+        tr("Highlighted: the recorded figure differs from the one recomputed from the logs.")
+    )
 for u in t["unverified"]:
     st.warning(md(u))
 
-st.subheader(tr("Rounds and tables: recorded vs recomputed"))
-tables = pl.DataFrame(report["tables"], strict=False, infer_schema_length=None)
-if not tables.is_empty():
-    # masked here, in the script's thread (a polars callback runs in other threads, where
-    # Streamlit's session state is not there: one warning per row)
-    tables = tables.with_columns(
-        pl.Series("player", [masked(p) for p in tables["player"].to_list()], dtype=pl.String)
-    )
-    shown = tables.drop("player_id").rename(_header).to_pandas()
-    styled = (
-        shown.style.apply(_highlight((tr("recorded score"), tr("recomputed score"))), axis=1)
-        .apply(_highlight((tr("recorded points"), tr("recomputed points"))), axis=1)
-        .format(precision=2, na_rep="—")
-    )
-    st.dataframe(styled, hide_index=True, width="stretch")
+# ------------------------------------------------------------------ cross-table
+st.subheader(tr("Cross-table"))
+st.caption(tr("Per round: the table, the opponents met there and the placement points earned."))
+cross = vm.cross_table(report)
+_table(
+    [
+        {
+            tr("rank"): str(c["rank"]),
+            tr("player"): masked(c["name"]),
+            tr("round"): str(c["round"]) if c["round"] is not None else "—",
+            tr("table"): c["table"] or "—",
+            tr("opponents"): ", ".join(masked(n) for n in c["opponents"]),
+            tr("placement points"): _pts(c["placement_points"]),
+        }
+        for c in cross
+    ],
+    set(),
+    "cross_table",
+)
 
+# ------------------------------------------------------------------ printable standings
+try:
+    html = vm.standings_html(
+        report, masked if st.session_state.get("mask_names") else None, lang=lang()
+    )
+except Exception as exc:  # noqa: BLE001 - the page stays usable without the print
+    st.warning(md(tr("Printable standings not available: {error}", error=exc)))
+else:
+    st.download_button(
+        tr("Download the printable standings (HTML)"),
+        html,
+        file_name=f"standings-{tid}.html",
+        mime="text/html",
+        icon=":material/print:",
+        key="standings_html",
+    )
+
+# ------------------------------------------------------------------ rounds and tables
+st.subheader(tr("Rounds and tables: recorded vs recomputed"))
+rows = []
+marked = set()
+for i, r in enumerate(report["tables"]):
+    rows.append(
+        {
+            _header("round"): str(r["round"]) if r["round"] is not None else "—",
+            _header("table"): r["table"] or "—",
+            _header("player"): masked(r["player"]),
+            _header("recorded score"): _num(r["recorded score"]),
+            _header("recomputed score"): _num(r["recomputed score"]),
+            _header("table average"): _num(r["table average"]),
+            _header("recorded points"): _pts(r["recorded points"]),
+            _header("recomputed points"): _pts(r["recomputed points"]),
+        }
+    )
+    for a, b in (("recorded score", "recomputed score"), ("recorded points", "recomputed points")):
+        if _differs(r[a], r[b]):
+            marked |= {(i, _header(a)), (i, _header(b))}
+if rows:
+    _table(rows, marked, "tables")
+    if marked:
+        st.caption(
+            tr("Highlighted: the recorded figure differs from the one recomputed from the logs.")
+        )
+
+# ------------------------------------------------------------------ placement-point differences
 if t["discrepancies"]:
     st.subheader(tr("Placement-point differences"))
-    diffs = pl.DataFrame(t["discrepancies"], strict=False)
-    if "player" in diffs.columns:
-        ids_to_names = {r["player_id"]: r["player"] for r in report["tables"]}
-        diffs = diffs.with_columns(
-            pl.Series(
-                "player",
-                [masked(ids_to_names.get(p, p)) for p in diffs["player"].to_list()],
-                dtype=pl.String,
-            )
+    by_session = {r["session"]: r for r in report["tables"]}
+    names = {r["player_id"]: r["player"] for r in report["tables"]}
+    diffs = [
+        {
+            _header("round"): str(d["round"]) if d.get("round") is not None else "—",
+            _header("table"): (by_session.get(d["session"]) or {}).get("table") or "—",
+            _header("player"): masked(names.get(d.get("player"), d.get("player") or "—")),
+            _header("recorded points"): _pts(d.get("recorded")),
+            _header("recomputed points"): _pts(d.get("recomputed")),
+            _header("delta"): _num(
+                None
+                if d.get("recorded") is None or d.get("recomputed") is None
+                else d["recorded"] - d["recomputed"],
+                signed=True,
+            ),
+        }
+        for d in t["discrepancies"]
+    ]
+    _table(diffs, set(), "differences")
+    for sid in dict.fromkeys(d["session"] for d in t["discrepancies"]):
+        table = (by_session.get(sid) or {}).get("table")
+        st.page_link(
+            "app_pages/audit.py",
+            label=tr("Score sheet of table {table} ({session})", table=table or "—", session=sid),
+            icon=":material/table_view:",
+            query_params={"session": sid},
         )
-    st.dataframe(diffs.rename(_header), hide_index=True, width="stretch")
 else:
     st.success(tr("Recorded placement points agree with the recomputed ones."))

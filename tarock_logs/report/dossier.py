@@ -59,8 +59,9 @@ class DossierError(LookupError):
 
 
 # --------------------------------------------------------------------------- html helpers
+# (public: the printable standings, report/standings.py, are drawn with them in the same style)
 
-_CSS = """
+PRINT_CSS = """
 @page { size: A4; margin: 14mm 12mm; }
 * { box-sizing: border-box; }
 body { font: 10.5pt/1.35 system-ui, sans-serif; color: #111; margin: 0 auto; max-width: 190mm;
@@ -104,7 +105,7 @@ code { font-family: ui-monospace, monospace; font-size: 9pt; word-break: break-a
 """
 
 
-def _el(parent: ET.Element, tag: str, inner: Any = None, **attrs: str) -> ET.Element:
+def html_el(parent: ET.Element, tag: str, inner: Any = None, **attrs: str) -> ET.Element:
     """A child element with text ``inner``; attributes by keyword (``class_`` for ``class``)."""
     e = ET.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items() if v})
     if inner is not None:
@@ -112,25 +113,25 @@ def _el(parent: ET.Element, tag: str, inner: Any = None, **attrs: str) -> ET.Ele
     return e
 
 
-def _table(parent: ET.Element, headers: Sequence[str], num: Sequence[int] = ()) -> ET.Element:
+def html_table(parent: ET.Element, headers: Sequence[str], num: Sequence[int] = ()) -> ET.Element:
     """A table with these headers (none: a two-column fact table); returns its ``<tbody>``."""
-    t = _el(parent, "table", class_="meta") if not any(headers) else _el(parent, "table")
+    t = html_el(parent, "table", class_="meta") if not any(headers) else html_el(parent, "table")
     if any(headers):
-        tr = _el(_el(t, "thead"), "tr")
+        tr = html_el(html_el(t, "thead"), "tr")
         for i, h in enumerate(headers):
-            _el(tr, "th", h, class_="num" if i in num else "")
-    return _el(t, "tbody")
+            html_el(tr, "th", h, class_="num" if i in num else "")
+    return html_el(t, "tbody")
 
 
-def _row(
+def html_row(
     tbody: ET.Element, cells: Sequence[Any], *, cls: str = "", num: Sequence[int] = ()
 ) -> ET.Element:
-    tr = _el(tbody, "tr", class_=cls) if cls else _el(tbody, "tr")
+    tr = html_el(tbody, "tr", class_=cls) if cls else html_el(tbody, "tr")
     for i, c in enumerate(cells):
         if isinstance(c, ET.Element):
-            _el(tr, "td").append(c)
+            html_el(tr, "td").append(c)
         else:
-            _el(tr, "td", "—" if c is None else c, class_="num" if i in num else "")
+            html_el(tr, "td", "—" if c is None else c, class_="num" if i in num else "")
     return tr
 
 
@@ -140,9 +141,9 @@ def _mark_diff(tr: ET.Element) -> None:
         td.set("class", "num diff")
 
 
-def _section(body: ET.Element, title: str) -> ET.Element:
-    sec = _el(body, "section")
-    _el(sec, "h2", title)
+def html_section(body: ET.Element, title: str) -> ET.Element:
+    sec = html_el(body, "section")
+    html_el(sec, "h2", title)
     return sec
 
 
@@ -438,16 +439,16 @@ def build_dossier(
 def _render(page: _Page, generated_at: datetime) -> str:
     """The whole document: the head, then one function per section, in reading order."""
     html = ET.Element("html", {"lang": page.lang})
-    head = _el(html, "head")
-    _el(head, "meta", charset="utf-8")
-    _el(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
+    head = html_el(html, "head")
+    html_el(head, "meta", charset="utf-8")
+    html_el(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
     title = page.t(
         "Dispute dossier: {session}, hand {n}", session=page.session.id, n=page.hand.number
     )
-    _el(head, "title", title)
-    _el(head, "style", _CSS)
-    body = _el(html, "body")
-    _el(body, "h1", title)
+    html_el(head, "title", title)
+    html_el(head, "style", PRINT_CSS)
+    body = html_el(html, "body")
+    html_el(body, "h1", title)
     _verdict(body, page)
     _players(body, page)
     _deal(body, page)
@@ -472,10 +473,10 @@ def _verdict(body: ET.Element, page: _Page) -> None:
     audit = page.audit
     errors = [f for f in audit.findings if f.is_error and f.item is None]
     warnings = [f for f in audit.findings if f.severity == "warning"]
-    box = _el(body, "div", class_="verdict" + ("" if audit.has_findings else " clean"))
+    box = html_el(body, "div", class_="verdict" + ("" if audit.has_findings else " clean"))
     if audit.has_findings:
         box.set("class", "verdict illegal")
-    _el(box, "p", _verification_sentence(audit, page), class_="state " + audit.verification)
+    html_el(box, "p", _verification_sentence(audit, page), class_="state " + audit.verification)
     if audit.recomputed is None and page.replay.ruleset is None:
         legality = page.t("The actions were not checked.")
     elif errors:
@@ -487,16 +488,16 @@ def _verdict(body: ET.Element, page: _Page) -> None:
     if warnings:
         which = "; ".join(_finding_label(f, page) for f in warnings)
         legality += f" {page.count(len(warnings), '{n} warning', '{n} warnings')}: {which}."
-    _el(box, "p", legality)
-    _el(box, "p", _score_sentence(audit, page))
+    html_el(box, "p", legality)
+    html_el(box, "p", _score_sentence(audit, page))
     if audit.findings:
-        ul = _el(box, "ul", class_="findings")
+        ul = html_el(box, "ul", class_="findings")
         for f in audit.findings:
-            li = _el(ul, "li", class_=f"finding {f.severity}")
+            li = html_el(ul, "li", class_=f"finding {f.severity}")
             said = page.finding(f)
-            _el(li, "b", f"{page.t(f.severity)}: ").tail = said
+            html_el(li, "b", f"{page.t(f.severity)}: ").tail = said
             for lang, quote in _quotes(f, page.lang):
-                _el(li, "q", quote, class_="rule", lang=lang)
+                html_el(li, "q", quote, class_="rule", lang=lang)
 
 
 def _quotes(f: Finding, lang: str) -> list[tuple[str, str]]:
@@ -549,7 +550,7 @@ def _score_sentence(audit: HandAudit, page: _Page) -> str:
 
 def _event(body: ET.Element, page: _Page) -> None:
     """Where the hand was played: session, file, game, tournament, event, round and table."""
-    tb = _table(_section(body, page.t("Event")), ["", ""])
+    tb = html_table(html_section(body, page.t("Event")), ["", ""])
     ev = page.session.event
     hand = page.hand
     facts: list[tuple[str, Any]] = [
@@ -569,43 +570,43 @@ def _event(body: ET.Element, page: _Page) -> None:
     ]
     for k, v in facts:
         if v is not None:
-            _row(tb, [page.t(k), v])
+            html_row(tb, [page.t(k), v])
 
 
 def _ruleset(body: ET.Element, page: _Page) -> None:
     """The ruleset used (and the log's, when re-scored under another), with every option."""
-    sec = _section(body, page.t("Ruleset"))
+    sec = html_section(body, page.t("Ruleset"))
     rs = page.replay.ruleset
     session = page.session
-    tb = _table(sec, ["", ""])
+    tb = html_table(sec, ["", ""])
     if rs is not None:
-        _row(tb, [page.t("Ruleset used"), page.audit.ruleset])
-        _row(tb, [page.t("Title"), rs.title])
+        html_row(tb, [page.t("Ruleset used"), page.audit.ruleset])
+        html_row(tb, [page.t("Title"), rs.title])
         if rs.id != session.ruleset and session.ruleset not in rs.aliases:
             said = page.t("{ruleset} (re-scored: what-if)", ruleset=session.ruleset)
-            _row(tb, [page.t("Ruleset of the log"), said])
+            html_row(tb, [page.t("Ruleset of the log"), said])
     else:
         said = page.t("{ruleset} (not resolved: no engine)", ruleset=session.ruleset)
-        _row(tb, [page.t("Ruleset of the log"), said])
+        html_row(tb, [page.t("Ruleset of the log"), said])
     for k, opt in sorted(session.options.items()):
         shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
-        _row(tb, [page.t("session option {name}", name=k), shown])
+        html_row(tb, [page.t("session option {name}", name=k), shown])
     if rs is not None and rs.options:
-        opts = _el(sec, "div", class_="opts")
+        opts = html_el(sec, "div", class_="opts")
         for k, opt in sorted(rs.options.items()):
-            line = _el(opts, "div")
+            line = html_el(opts, "div")
             shown = page.t("yes" if opt else "no") if isinstance(opt, bool) else _plain(opt)
-            _el(line, "b", k).tail = f" = {shown}"
+            html_el(line, "b", k).tail = f" = {shown}"
 
 
 def _players(body: ET.Element, page: _Page) -> None:
     """Every seat: position (P1 = forehand), player, role in this hand, recorded score."""
-    sec = _section(body, page.t("Players and seats"))
+    sec = html_section(body, page.t("Players and seats"))
     audit = page.audit
     headers = [
         page.t(h) for h in ("Seat", "Position", "Player", "Role in this hand", "Recorded score")
     ]
-    tb = _table(sec, headers, num=(4,))
+    tb = html_table(sec, headers, num=(4,))
     roles = page.people.roles if page.people is not None else []
     for s in range(page.n):
         role = (
@@ -618,12 +619,12 @@ def _players(body: ET.Element, page: _Page) -> None:
         totals = audit.recorded.totals if audit.recorded else []
         rec = totals[s] if s < len(totals) else None
         cells = [s, page.positions.get(s, "—"), page.player(s), ", ".join(role) or "—"]
-        _row(tb, [*cells, _fmt_num(rec)], num=(4,))
+        html_row(tb, [*cells, _fmt_num(rec)], num=(4,))
     if audit.contract is not None:
         won = {True: page.t("won"), False: page.t("lost"), None: ""}[audit.won]
         contract = text.contract_name(audit.contract, page.game, lang=page.lang)
         said = page.t("Contract: {contract} {result}", contract=contract, result=won).strip()
-        _el(sec, "p", said + ".")
+        html_el(sec, "p", said + ".")
 
 
 def _deal(body: ET.Element, page: _Page) -> None:
@@ -631,23 +632,23 @@ def _deal(body: ET.Element, page: _Page) -> None:
     deal = page.hand.deal
     if deal is None:
         return  # a hand recorded as facts: no cards (its facts are shown instead)
-    tb = _table(
-        _section(body, page.t("The deal")),
+    tb = html_table(
+        html_section(body, page.t("The deal")),
         [page.t("Seat"), page.t("Player"), page.t("Cards as dealt")],
     )
     for s in range(page.n):
         cards = deal.hands[s] if s < len(deal.hands) else []
-        _row(tb, [f"{s} {page.positions.get(s, '')}", page.player(s), page.cards(cards)])
-    _row(tb, [page.t("talon"), page.t("in dealt order"), page.cards(deal.talon)])
+        html_row(tb, [f"{s} {page.positions.get(s, '')}", page.player(s), page.cards(cards)])
+    html_row(tb, [page.t("talon"), page.t("in dealt order"), page.cards(deal.talon)])
 
 
 def _actions(body: ET.Element, page: _Page) -> None:
     """Every action but the card plays, with its verdict and rule; then hand-level findings."""
-    sec = _section(body, page.t("Every action and its verdict"))
+    sec = html_section(body, page.t("Every action and its verdict"))
     note = page.t("Card plays are listed with their verdicts under Tricks.")
-    _el(sec, "p", note, class_="small")
+    html_el(sec, "p", note, class_="small")
     headers = ["Phase", "Seat", "Player", "Action", "Verdict", "Rule"]
-    tb = _table(sec, ["#", *(page.t(h) for h in headers)])
+    tb = html_table(sec, ["#", *(page.t(h) for h in headers)])
     tb.set("class", "actions")
     for i, a in enumerate(page.hand.actions):
         if a.type == "play":
@@ -655,20 +656,20 @@ def _actions(body: ET.Element, page: _Page) -> None:
         said, rule, cls = page.verdict(i)
         phase = text.phase_name(page.phases[i], lang=page.lang) if page.phases[i] else "—"
         cells = [i, phase, a.seat, page.name(a.seat), page.describe(a, i), said, rule]
-        _row(tb, cells, cls=cls)
+        html_row(tb, cells, cls=cls)
     hand_level = [
         f
         for f in page.audit.findings
         if f.action_index is None and f.level == "hand" and not f.item
     ]
     if hand_level:
-        _el(sec, "h3", page.t("Findings about the whole hand"))
+        html_el(sec, "h3", page.t("Findings about the whole hand"))
         headers = ["Seat", "Severity", "Code", "Finding", "Rule"]
-        tb = _table(sec, [page.t(h) for h in headers])
+        tb = html_table(sec, [page.t(h) for h in headers])
         for f in hand_level:
             cls = "bad" if f.severity == "error" else "warn"
             seat = f.players[0].seat if f.players else None
-            _row(tb, [seat, page.t(f.severity), f.code, page.finding(f), f.rule], cls=cls)
+            html_row(tb, [seat, page.t(f.severity), f.code, page.finding(f), f.rule], cls=cls)
 
 
 def _auction(body: ET.Element, page: _Page) -> None:
@@ -677,25 +678,27 @@ def _auction(body: ET.Element, page: _Page) -> None:
     view = page.view
     if not view:
         return
-    tb = _table(_section(body, page.t("Bidding, king call, talon and announcements")), ["", ""])
+    tb = html_table(
+        html_section(body, page.t("Bidding, king call, talon and announcements")), ["", ""]
+    )
     game = page.game
     bids = [b for b in view.get("bids") or [] if isinstance(b, (list, tuple)) and len(b) == 2]
     if bids:
         said = ", ".join(f"{page.name(s)}: {text.contract_name(c, game)}" for s, c in bids)
-        _row(tb, [page.t("Bids"), said])
+        html_row(tb, [page.t("Bids"), said])
     if view.get("contract"):
         contract = text.contract_name(view["contract"], game)
         said = page.t(
             "{contract} (declarer {name})", contract=contract, name=page.name(view.get("declarer"))
         )
-        _row(tb, [page.t("Contract"), said])
+        html_row(tb, [page.t("Contract"), said])
     anns = [a for a in view.get("announcements") or [] if isinstance(a, Mapping)]
     if anns:
         said = ", ".join(
             f"{page.name(a.get('seat'))}: {text.bonus_name(str(a.get('bonus')), game)}"
             for a in anns
         )
-        _row(tb, [page.t("Announcements"), said])
+        html_row(tb, [page.t("Announcements"), said])
     kons = [k for k in view.get("kontras") or [] if isinstance(k, Mapping)]
     if kons:
         said = ", ".join(
@@ -707,10 +710,10 @@ def _auction(body: ET.Element, page: _Page) -> None:
             )
             for k in kons
         )
-        _row(tb, [page.t("Kontras"), said])
+        html_row(tb, [page.t("Kontras"), said])
     called = next((a.card for a in page.hand.actions if a.type == "call"), None)
     if called:
-        _row(tb, [page.t("King called"), page.cards([called])])
+        html_row(tb, [page.t("King called"), page.cards([called])])
     groups = view.get("talon_groups")
     if isinstance(groups, list) and groups:
         cell = ET.Element("div")
@@ -718,33 +721,33 @@ def _auction(body: ET.Element, page: _Page) -> None:
             if not isinstance(g, list):
                 continue
             mark = " " + page.t("(taken)") if gi == view.get("talon_group") else ""
-            _el(cell, "span", page.t("group {n}", n=gi) + f"{mark}:", class_="small")
+            html_el(cell, "span", page.t("group {n}", n=gi) + f"{mark}:", class_="small")
             cell.append(page.cards([c for c in g if isinstance(c, str)]))
-        _row(tb, [page.t("Talon groups"), cell])
+        html_row(tb, [page.t("Talon groups"), cell])
     else:
         talon = view.get("talon")
         if isinstance(talon, list) and talon and all(isinstance(c, str) for c in talon):
-            _row(tb, [page.t("Talon"), page.cards(talon)])
+            html_row(tb, [page.t("Talon"), page.cards(talon)])
     disc = view.get("discards")
     if isinstance(disc, list) and disc and all(isinstance(c, str) for c in disc):
-        _row(tb, [page.t("Discards"), page.cards(disc)])
+        html_row(tb, [page.t("Discards"), page.cards(disc)])
 
 
 def _tricks(body: ET.Element, page: _Page) -> None:
     """Every trick: leader, cards in playing order (each with its action number and verdict,
     an offending card highlighted), winner and card points; then the cards still on the table
     and any card play outside a trick."""
-    sec = _section(body, page.t("Tricks"))
+    sec = html_section(body, page.t("Tricks"))
     view = page.view
     tricks = view.get("tricks") if view else None
     if not isinstance(tricks, list) or not tricks:
         tricks = _tricks_from_actions(page.hand, 4 if page.n == 5 else page.n)
         if tricks:
             note = page.t("Winners not derived (no engine replay): cards in playing order.")
-            _el(sec, "p", note, class_="small")
+            html_el(sec, "p", note, class_="small")
     plays = [i for i, a in enumerate(page.hand.actions) if a.type == "play"]
     headers = ["Leader", "Cards in playing order (action #)", "Winner", "Card points", "Verdict"]
-    tb = _table(sec, ["#", *(page.t(h) for h in headers)], num=(4,))
+    tb = html_table(sec, ["#", *(page.t(h) for h in headers)], num=(4,))
     pos = 0
     for tno, t in enumerate(tricks, start=1):
         pairs = t.get("cards", [])
@@ -752,17 +755,19 @@ def _tricks(body: ET.Element, page: _Page) -> None:
         pos += len(pairs)
     cur = view.get("trick") if view else None
     if cur:
-        _el(sec, "p", page.t("Cards on the table when the log ends: {cards}", cards=_plain(cur)))
+        html_el(
+            sec, "p", page.t("Cards on the table when the log ends: {cards}", cards=_plain(cur))
+        )
         pos += len(cur)
     rest = plays[pos:]
     if rest:
-        _el(sec, "h3", page.t("Card plays outside any trick"))
+        html_el(sec, "h3", page.t("Card plays outside any trick"))
         headers = ["Seat", "Player", "Action", "Verdict", "Rule"]
-        tb = _table(sec, ["#", *(page.t(h) for h in headers)])
+        tb = html_table(sec, ["#", *(page.t(h) for h in headers)])
         for i in rest:
             a = page.hand.actions[i]
             said, rule, cls = page.verdict(i)
-            _row(tb, [i, a.seat, page.name(a.seat), page.describe(a, i), said, rule], cls=cls)
+            html_row(tb, [i, a.seat, page.name(a.seat), page.describe(a, i), said, rule], cls=cls)
 
 
 def _trick_row(
@@ -776,13 +781,15 @@ def _trick_row(
     for k, pair in enumerate(trick.get("cards", [])):
         seat, card = pair[0], pair[1]
         idx = indices[k] if k < len(indices) else None
-        wrap = _el(cards_cell, "span", class_="cards")
-        _el(wrap, "span", page.name(seat) + (f" #{idx}" if idx is not None else ""), class_="small")
+        wrap = html_el(cards_cell, "span", class_="cards")
+        html_el(
+            wrap, "span", page.name(seat) + (f" #{idx}" if idx is not None else ""), class_="small"
+        )
         verdict, rule, c = page.verdict(idx) if idx is not None else ("", "", "")
         wrap.append(page.card(card, highlight=c == "bad"))
         required = _required_cards(page, idx, card) if c == "bad" else []
         if required:
-            _el(wrap, "span", page.t("legal were:"), class_="small required")
+            html_el(wrap, "span", page.t("legal were:"), class_="small required")
             for r in required:
                 wrap.append(page.card(r))
         if c:
@@ -798,9 +805,11 @@ def _trick_row(
         else (page.t("not checked") if page.replay.ruleset is None else page.t("legal"))
     )
     if rules:
-        _el(verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)), class_="small")
+        html_el(
+            verdict_cell, "div", "; ".join(dict.fromkeys(r for r in rules if r)), class_="small"
+        )
     cells = [number, page.name(trick.get("leader")), cards_cell, page.name(trick.get("winner"))]
-    tr = _row(tb, [*cells, pts_txt, verdict_cell], num=(4,), cls=cls)
+    tr = html_row(tb, [*cells, pts_txt, verdict_cell], num=(4,), cls=cls)
     list(tr)[2].set("class", "trick")
 
 
@@ -823,7 +832,7 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
     from tarock_logs.analysis.hand import analyse_replay
     from tarock_logs.analysis.native import default_budget
 
-    sec = _section(body, page.t("Did the illegal card change the result? ({label})",
+    sec = html_section(body, page.t("Did the illegal card change the result? ({label})",
                                 label=page.t("all cards visible")))  # fmt: skip
     # a few seconds per search (default_budget): an early card of a whole hand can need more
     # than that today and is then said to be undecided (docs/analysis.md)
@@ -831,22 +840,22 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
         page.replay, page.session.id, page.hand, last_tricks=0, budget=default_budget()
     )
     if ha.skipped and not ha.cards:
-        _el(sec, "p", page.t("Not analysed: {reason}.", reason=ha.skipped))
+        html_el(sec, "p", page.t("Not analysed: {reason}.", reason=ha.skipped))
         return
     headers = ["trick", "player", "illegal card", "value it left", "best legal card", "value",
                "effect", "what changed"]  # fmt: skip
-    tb = _table(sec, [page.t(h) for h in headers], num=(3, 5, 6))
+    tb = html_table(sec, [page.t(h) for h in headers], num=(3, 5, 6))
     for v in ha.illegal_verdicts():
-        _row(tb, [v["trick"], page.player(v["seat"]), v["card"], v["value"],
+        html_row(tb, [v["trick"], page.player(v["seat"]), v["card"], v["value"],
                   " ".join(v["best_legal_cards"]), v["best_legal_value"], f"{v['gain']:+d}",
                   "; ".join(v["changed"]) or "—"], num=(3, 5, 6),
              cls="bad" if v["changed_result"] else "")  # fmt: skip
-        _el(sec, "p", f"{page.player(v['seat'])}, {v['card']} in trick {v['trick']}: "
+        html_el(sec, "p", f"{page.player(v['seat'])}, {v['card']} in trick {v['trick']}: "
                       f"{v['verdict']}.")  # fmt: skip
     for i, card in ha.undecided:
-        _el(sec, "p", page.t("{card} (action {n}): not decided within the search budget.",
+        html_el(sec, "p", page.t("{card} (action {n}): not decided within the search budget.",
                              card=card, n=i + 1))  # fmt: skip
-    _el(
+    html_el(
         sec,
         "p",
         page.t(
@@ -863,11 +872,11 @@ def _irregularities(body: ET.Element, page: _Page) -> None:
     hand = page.hand
     if not (hand.irregularities or hand.notes):
         return
-    sec = _section(body, page.t("Irregularities and notes"))
+    sec = html_section(body, page.t("Irregularities and notes"))
     for irr in hand.irregularities:
-        _el(sec, "p", _describe_irregularity(page, irr))
+        html_el(sec, "p", _describe_irregularity(page, irr))
     if hand.notes:
-        _el(sec, "p", page.t("Notes: {notes}", notes=hand.notes))
+        html_el(sec, "p", page.t("Notes: {notes}", notes=hand.notes))
 
 
 def _describe_irregularity(page: _Page, irr: Any) -> str:
@@ -900,34 +909,34 @@ def _describe_irregularity(page: _Page, irr: Any) -> str:
 def _score(body: ET.Element, page: _Page) -> None:
     """Recorded and recomputed score line by line (differences highlighted), the differences
     again as a list, what could not be verified, and the card points."""
-    sec = _section(body, page.t("Score: recorded and recomputed"))
+    sec = html_section(body, page.t("Score: recorded and recomputed"))
     audit = page.audit
     if audit.recomputed is None or audit.recorded is None:
-        _el(sec, "p", "; ".join(audit.unverified) or page.t("Nothing to compare."))
+        html_el(sec, "p", "; ".join(audit.unverified) or page.t("Nothing to compare."))
     headers = [page.t(h) for h in ("Item", "Seat", "Recorded", "Recomputed", "Reason")]
     if audit.recorded is not None or audit.recomputed is not None:
-        tb = _table(sec, headers, num=(2, 3))
+        tb = html_table(sec, headers, num=(2, 3))
         _score_items(tb, page)
         _score_totals(tb, page)
         _score_radelci(tb, page)
     if audit.discrepancies:
-        _el(sec, "h3", page.t("Differences"))
-        tb = _table(sec, headers[:4], num=(2, 3))
+        html_el(sec, "h3", page.t("Differences"))
+        tb = html_table(sec, headers[:4], num=(2, 3))
         for d in audit.discrepancies:
             who = "—" if d.seat is None else f"{d.seat} {page.player(d.seat)}"
             item = text.score_item_name(d.item, page.game, lang=page.lang)
             cells = [item, who, _fmt_num(d.recorded), _fmt_num(d.recomputed)]
-            _row(tb, cells, cls="bad", num=(2, 3))
+            html_row(tb, cells, cls="bad", num=(2, 3))
     if audit.unverified and audit.recomputed is not None:
-        _el(sec, "h3", page.t("Not verified"))
-        ul = _el(sec, "ul")
+        html_el(sec, "h3", page.t("Not verified"))
+        ul = html_el(sec, "ul")
         for u in audit.unverified:
-            _el(ul, "li", u)
+            html_el(ul, "li", u)
     score = page.replay.score
     if score is not None and score.card_points:
         points = _card_points_text(score.card_points, page)
         if points:
-            _el(sec, "p", page.t("Card points: {points}", points=points), class_="small")
+            html_el(sec, "p", page.t("Card points: {points}", points=points), class_="small")
 
 
 #: the facts of an engine's card count in words (label ids), by key (a ``_thirds`` suffix
@@ -988,7 +997,7 @@ def _score_items(tb: ET.Element, page: _Page) -> None:
         who = page.t("declarer's side") if seat is None else f"{seat} {page.player(seat)}"
         named = text.score_item_name(item, page.game, lang=page.lang)
         cells = [named, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")]
-        tr = _row(tb, cells, num=(2, 3))
+        tr = html_row(tb, cells, num=(2, 3))
         if any(d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies):
             _mark_diff(tr)
 
@@ -1003,7 +1012,7 @@ def _score_totals(tb: ET.Element, page: _Page) -> None:
         rv = rec[s] if s < len(rec) else None
         cv = cmp[s] if s < len(cmp) else None
         cells = [page.t("total"), f"{s} {page.player(s)}", _fmt_num(rv), _fmt_num(cv), ""]
-        tr = _row(tb, cells, num=(2, 3))
+        tr = html_row(tb, cells, num=(2, 3))
         if ("total", s) in diff:
             _mark_diff(tr)
 
@@ -1018,25 +1027,25 @@ def _score_radelci(tb: ET.Element, page: _Page) -> None:
     if rb is not None or cb is not None:
         src = " " + page.t("(the log's, applied)") if replay.carry_source == "recorded" else ""
         cells = [page.t("radelci before the hand"), page.t("all"), _plain(rb), _plain(cb)]
-        tr = _row(tb, [*cells, page.t("state the hand was scored with") + src])
+        tr = html_row(tb, [*cells, page.t("state the hand was scored with") + src])
         if "radelci_before" in items:
             _mark_diff(tr)
     ra = audit.recorded.radelci_after if audit.recorded else None
     ca = audit.recomputed.radelci_after if audit.recomputed else None
     if ra is not None or ca is not None:
         cells = [page.t("radelci after the hand"), page.t("all"), _plain(ra), _plain(ca), ""]
-        tr = _row(tb, cells)
+        tr = html_row(tb, cells)
         if "radelci_after" in items:
             _mark_diff(tr)
 
 
 def _footer(body: ET.Element, page: _Page, generated_at: datetime) -> None:
     """The referee's signature lines, the tool version, the ruleset and the content hash."""
-    foot = _el(body, "footer")
-    sign = _el(foot, "div", class_="sign")
+    foot = html_el(body, "footer")
+    sign = html_el(foot, "div", class_="sign")
     for label in ("Referee (name)", "Decision", "Date and signature"):
-        _el(sign, "div", page.t(label))
-    p = _el(foot, "p", class_="small")
+        html_el(sign, "div", page.t(label))
+    p = html_el(foot, "p", class_="small")
     p.text = page.t(
         "tarock-logs {version} · generated {when} UTC · ruleset {ruleset} · hand content hash "
         "(sha256): ",
@@ -1044,4 +1053,4 @@ def _footer(body: ET.Element, page: _Page, generated_at: datetime) -> None:
         when=f"{generated_at:%Y-%m-%d %H:%M}",
         ruleset=page.audit.ruleset,
     )
-    _el(p, "code", page.audit.hand_id)
+    html_el(p, "code", page.audit.hand_id)

@@ -383,9 +383,18 @@ def test_tournament_page_lists_the_planted_placement_point_difference(
     con.close()
     at = _open("app_pages/tournament.py", tournament=tid)
     diffs = next(
-        d.value for d in at.dataframe if "session" in d.value.columns and "item" in d.value.columns
+        d.value
+        for d in at.dataframe
+        if "recorded points" in d.value.columns and "table average" not in d.value.columns
     )
-    assert set(diffs.loc[diffs["session"] == planted["session"], "item"]) == {"placement_points"}
+    # by the page's words: no item id, no seat index; the session's score sheet one click away
+    assert "item" not in diffs.columns and "seat" not in diffs.columns
+    assert not diffs.isin(["placement_points"]).any().any()
+    assert {"round", "table", "player", "recorded points", "recomputed points"} <= set(
+        diffs.columns
+    )
+    links = [p.proto.query_string for p in at.get("page_link")]
+    assert f"session={planted['session']}" in links
 
 
 def test_replay_next_hand_and_session_choice_stay_consistent(app_env: DashDB) -> None:

@@ -16,6 +16,7 @@ SOURCES = [
     *sorted((ROOT / "dashboard").rglob("*.py")),
     ROOT / "tarock_logs" / "report" / "text.py",
     ROOT / "tarock_logs" / "report" / "dossier.py",
+    ROOT / "tarock_logs" / "report" / "standings.py",
 ]
 #: module-level tables whose values are label ids (file name, variable)
 TABLES = {
