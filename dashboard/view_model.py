@@ -743,14 +743,14 @@ def _item_name(item: str, game: str, lang: str) -> str:
 
 
 def score_sheet(
-    sheet: dict[str, Any], players: list[str]
+    sheet: dict[str, Any], players: list[str], *, lang: str = "en"
 ) -> tuple[pl.DataFrame, set[tuple[int, str]]]:
     """A session's score sheet (:func:`tarock_logs.store.queries.session_sheet`) as a table:
     one row per hand (the recorded totals by player), then the session total as recorded,
     the recorded hands added up, the recomputed total and the placement points. A cell that
     differs from the recomputation reads ``✖ recorded → recomputed``; the second value is the
-    set of those cells as (row index, column) for highlighting."""
-    cols = [p or f"seat {i}" for i, p in enumerate(players)]
+    set of those cells as (row index, column) for highlighting. The row labels in ``lang``."""
+    cols = [p or t("seat {seat}", lang, seat=i) for i, p in enumerate(players)]
     differs = {(str(a), int(b)) for a, b in sheet["differs"]}
     rows: list[dict[str, Any]] = []
     marked: set[tuple[int, str]] = set()
@@ -766,33 +766,34 @@ def score_sheet(
         by_hand.setdefault(int(h["number"]), {})[int(h["seat"])] = h
     for number, seats in by_hand.items():
         r = len(rows)
-        row: dict[str, Any] = {"": f"hand {number}"}
+        row: dict[str, Any] = {"": t("hand {n}", lang, n=number)}
         for s, c in enumerate(cols):
             h = seats.get(s, {})
             row[c] = cell(r, s, str(number), h.get("recorded_total"), h.get("recomputed_total"))
         rows.append(row)
-    totals = {int(t["seat"]): t for t in sheet["totals"]}
+    totals = {int(x["seat"]): x for x in sheet["totals"]}
     lines = (
-        ("session total (recorded)", "session_total", "recorded_session_total",
+        (t("session total (recorded)", lang), "session_total", "recorded_session_total",
          "recomputed_total"),
-        ("recorded hands added up", "session_total_sum", "recorded_total",
+        (t("recorded hands added up", lang), "session_total_sum", "recorded_total",
          "recorded_session_total"),
-        ("session total (recomputed)", "", "recomputed_total", "recomputed_total"),
-        ("placement points", "placement_points", "placement_points",
+        (t("session total (recomputed)", lang), "", "recomputed_total", "recomputed_total"),
+        (t("placement points", lang), "placement_points", "placement_points",
          "placement_points_recomputed"),
     )  # fmt: skip
     for label, key, rec_col, cmp_col in lines:
         r = len(rows)
         row = {"": label}
         for s, c in enumerate(cols):
-            t = totals.get(s, {})
+            tot = totals.get(s, {})
             if key == "session_total_sum":  # the sheet's total against its own hands
-                row[c] = _num(t.get(rec_col))
+                row[c] = _num(tot.get(rec_col))
                 if (key, s) in differs:
                     marked.add((r, c))
-                    row[c] = f"✖ {row[c]} (the sheet says {_num(t.get(cmp_col))})"
+                    says = t("the sheet says {total}", lang, total=_num(tot.get(cmp_col)))
+                    row[c] = f"✖ {row[c]} ({says})"
             else:
-                row[c] = cell(r, s, key, t.get(rec_col), t.get(cmp_col))
+                row[c] = cell(r, s, key, tot.get(rec_col), tot.get(cmp_col))
         rows.append(row)
     return pl.DataFrame(rows), marked
 

@@ -265,7 +265,9 @@ else:
                     st.warning(text, icon=ICON_WARNING)
             sheet = data(q.session_sheet, sid)
             if sheet is not None:
-                table_df, marked = vm.score_sheet(sheet, [masked(p) for p in sheet["players"]])
+                table_df, marked = vm.score_sheet(
+                    sheet, [masked(p) for p in sheet["players"]], lang=lang()
+                )
                 st.caption(
                     md(sid)
                     + ": "

@@ -159,10 +159,17 @@ def _alerts(page: Any) -> list[str]:
     return [_plain(a) for a in page.locator("[data-testid='stAlert']").all_inner_texts()]
 
 
-def _shot(page: Any, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+def _shot(page: Any, d: Dispute, name: str) -> None:
+    """A screenshot of the screen a player sees with the dispute's banner in the middle (the
+    page scrolls inside its main block, so not a full-page shot)."""
+    if not SHOTS:
+        return
+    who = d.findings[0].players[0].name or ""
+    banner = page.locator("[data-testid='stAlert']").filter(has_text=who).first
+    banner.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(200)
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
 def _check_page(page: Any, d: Dispute, lang: str, where: str) -> None:
@@ -199,7 +206,7 @@ def _at_both_sizes(page: Any, d: Dispute, lang: str, where: str, shot: str) -> N
         page.wait_for_timeout(300)  # the layout follows the new width
         _check_page(page, d, lang, f"{where} ({size}, {lang})")
         if lang != "en":
-            _shot(page, f"{shot}-{lang}-{size}")
+            _shot(page, d, f"{shot}-{lang}-{size}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
