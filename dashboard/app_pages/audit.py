@@ -278,6 +278,14 @@ else:
             placeholder=tr("Select a session to see its score sheet"),
         )
         if sid:
+            # the picked session's findings as sentences (a table cell clips them on a phone)
+            for r in sess_f.filter(pl.col("session_id") == sid).to_dicts():
+                said = md(masked_text(_said(r), r["names"] or []))
+                text = f"**{md(tr('Session'))}** · {md(tr(r['severity']))} {md(r['code'])}: {said}"
+                if r["severity"] == "error":
+                    st.error(text, icon=ICON_ERROR)
+                else:
+                    st.warning(text, icon=ICON_WARNING)
             sheet = data(q.session_sheet, sid)
             if sheet is not None:
                 table_df, marked = vm.score_sheet(

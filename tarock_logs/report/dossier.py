@@ -78,8 +78,7 @@ td.diff { background: #ffcdd2; font-weight: bold; }
 .ok { color: #1b5e20; }
 .badtxt { color: #b71c1c; font-weight: bold; }
 .cards { display: inline-flex; flex-wrap: wrap; gap: 2px; align-items: center; }
-td.trick { white-space: nowrap; }
-td.trick .cards { flex-wrap: nowrap; margin-right: 3px; }
+td.trick .cards { flex-wrap: nowrap; white-space: nowrap; margin: 0 3px 1px 0; }
 .opts { font-size: 8.5pt; columns: 2; margin: 1mm 0; }
 svg.card { display: inline-block; }
 .meta td:first-child { width: 32%; font-weight: bold; }

@@ -149,3 +149,23 @@ def test_the_audit_page_says_each_finding_in_its_language_by_name(
     sheet = [d.value for d in at.dataframe if d.value.shape[1] == 6]  # level … finding, state
     words = [str(m) for d in sheet for m in d.iloc[:, 4]]
     assert any(knock_on in m for m in words), words
+
+
+@pytest.mark.parametrize(
+    ("lang", "hand_word", "recorded"),
+    [
+        ("sl", "igra", "skupni rezultat (zapisan)"),
+        ("de", "Spiel", "Sitzungsergebnis (aufgeschrieben)"),
+    ],
+)
+def test_the_session_score_sheet_is_in_the_page_language(
+    app_env: DashDB, lang: str, hand_word: str, recorded: str
+) -> None:
+    """Issue 33 (seen in the acceptance screenshots): the score sheet's row labels were left
+    in English ("hand 4", "session total (recorded)") on a sl or de page."""
+    (p,) = [p for p in PLANTED if p["kind"] == "wrong_score_item"]
+    at = _open("app_pages/audit.py", session=p["session"], lang=lang)
+    sheet = next(d.value for d in at.dataframe if "" in d.value.columns)
+    labels = [str(v) for v in sheet[""]]
+    assert f"{hand_word} {p['hand']}" in labels and recorded in labels, labels
+    assert not any(v.startswith(("hand ", "session total", "placement")) for v in labels)
