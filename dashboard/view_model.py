@@ -673,7 +673,12 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
     declarer = score.declarer if score and score.declarer is not None else view.declarer
     partner = score.partner if score and score.partner is not None else view.partner
     won = score.won if score and score.won is not None else view.won
-    bits = [text.contract_name(contract, view.game, lang=lang)]
+    sides = _fixed_pair_sides(view, players)
+    bits = [text.contract_name(contract, view.game, lang=lang)] if contract or not sides else []
+    if sides is not None:  # a game of fixed pairs: the dealer's pair defends
+        attackers, defenders = sides
+        bits.append(t("attackers {names}", lang, names=" + ".join(attackers)))
+        bits.append(t("defenders {names}", lang, names=" + ".join(defenders)))
     if declarer is not None and declarer < len(players):
         who = players[declarer]
         if partner is not None and partner < len(players) and partner != declarer:
@@ -690,8 +695,23 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
             a=thirds_text(cp.get("declarer_side_thirds")),
             b=thirds_text(cp.get("defenders_thirds")),
         )
+    elif "declarer_side" in cp and "defenders" in cp:
+        card_points = t(
+            "card points: declarer side {a}, defenders {b}",
+            lang,
+            a=cp["declarer_side"],
+            b=cp["defenders"],
+        )
     elif "declarer_side" in cp:
         card_points = t("card points: declarer side {a}", lang, a=cp["declarer_side"])
+    if "tricks_attackers" in cp and "tricks_defenders" in cp:
+        tricks = t(
+            "tricks: attackers {a}, defenders {b}",
+            lang,
+            a=cp["tricks_attackers"],
+            b=cp["tricks_defenders"],
+        )
+        card_points = f"{card_points} · {tricks}" if card_points else tricks
     items = []
     for it in score.items if score else ():
         seat = it.seat
@@ -704,7 +724,7 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
             t("points", lang): it.value,
         }
         if lang == "en":
-            row["reason"] = it.reason
+            row["reason"] = _named_seats(it.reason, players)
         items.append(row)
     radelci = []
     before = (view.replay.carry_before or {}).get("radelci") if view.replay else None
@@ -731,6 +751,30 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
         "radelci": radelci,
         "remaining": remaining,
     }
+
+
+def _fixed_pair_sides(view: HandView, players: list[str]) -> tuple[list[str], list[str]] | None:
+    """In a game of fixed pairs (the ``fixed_pairs`` feature), the names of the attacking pair
+    and of the defending pair (the dealer's); None in other games or without pairs."""
+    if not has_feature(view.game, "fixed_pairs") or view.session is None:
+        return None
+    pairs = [getattr(p, "pair", None) for p in view.session.players]
+    if view.dealer >= len(pairs) or pairs[view.dealer] is None:
+        return None
+    mine = pairs[view.dealer]
+    defenders = [players[s] for s, pr in enumerate(pairs) if pr == mine and s < len(players)]
+    attackers = [players[s] for s, pr in enumerate(pairs) if pr not in (None, mine)]
+    return attackers, defenders
+
+
+def _named_seats(reason: str, players: list[str]) -> str:
+    """An engine's reason with each ``seat N`` said by the player's name."""
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return players[seat] if seat < len(players) else m.group(0)
+
+    return re.sub(r"\bseat (\d)\b", name, reason)
 
 
 def _item_name(item: str, game: str, lang: str) -> str:

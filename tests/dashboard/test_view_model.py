@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -309,3 +310,40 @@ def test_the_analysis_values_are_drawn_on_the_cards_best_starred_played_framed(c
     )
     assert "★ best; framed: the card played" in html
     assert "★ best" not in table_html(position(view, step, players=view.players))
+
+
+@pytest.fixture(scope="module")
+def other_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A store of the Zwanzigerrufen and Royal Tarock samples."""
+    from tarock_logs.store.ingest import ingest
+
+    db = tmp_path_factory.mktemp("vm_games") / "g.duckdb"
+    samples = Path(__file__).resolve().parents[2] / "sample_logs"
+    ingest([str(samples / "royal"), str(samples / "zwanzigerrufen")], db=str(db))
+    con = connect_reader(db)
+    try:
+        yield con.cursor()
+    finally:
+        con.close()
+
+
+def test_the_end_panel_of_a_game_of_fixed_pairs_names_both_pairs_and_no_seat(other_games) -> None:
+    """Issue 33: Royal Tarock's end panel said "no contract" with reasons naming "seat 3"."""
+    view = _view(other_games, "royal-match-example", 1)
+    end = vm.end_summary(view, view.players, "en")
+    assert "no contract" not in end["headline"]
+    assert "attackers" in end["headline"] and "defenders" in end["headline"]
+    assert sum(name in end["headline"] for name in view.players) == 4  # both pairs by name
+    assert end["card_points"] and "tricks: attackers" in end["card_points"]
+    assert end["items"] and not any(re.search(r"\bseat \d", r["reason"]) for r in end["items"])
+    de = vm.end_summary(view, view.players, "de")
+    assert "Angreifer" in de["headline"] and "Verteidiger" in de["headline"]
+
+
+def test_the_end_panel_of_zwanzigerrufen_gives_both_sides_card_points(other_games) -> None:
+    view = _view(other_games, "zr-fd1", 1)
+    end = vm.end_summary(view, view.players, "en")
+    cp = dict(view.replay.score.card_points)  # type: ignore[union-attr]
+    assert end["card_points"] == (
+        f"card points: declarer side {cp['declarer_side']}, defenders {cp['defenders']}"
+    )
