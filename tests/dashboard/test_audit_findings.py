@@ -154,8 +154,8 @@ def test_the_audit_page_says_each_finding_in_its_language_by_name(
 @pytest.mark.parametrize(
     ("lang", "hand_word", "recorded"),
     [
-        ("sl", "igra", "skupni rezultat (zapisan)"),
-        ("de", "Spiel", "Sitzungsergebnis (aufgeschrieben)"),
+        ("sl", "igra", "seštevek seje (zapisan)"),
+        ("de", "Spiel", "Summe der Sitzung (aufgeschrieben)"),
     ],
 )
 def test_the_session_score_sheet_is_in_the_page_language(
