@@ -30,13 +30,11 @@ import datetime as _dt
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale
-from babel.dates import format_date
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+if TYPE_CHECKING:  # (Babel is imported where it is used: the command line's help needs none)
+    from babel import Locale
+    from babel.messages.catalog import Catalog
 
 __all__ = [
     "LANGS",
@@ -64,6 +62,8 @@ LANG_NAMES: Mapping[str, str] = {"en": "English", "sl": "Slovenščina", "de": "
 def po_catalogue(lang: str) -> Catalog:
     """The gettext catalogue of ``lang`` (``<lang>.po`` beside this module), read by Babel."""
     with resources.files(__package__).joinpath(f"{lang}.po").open("rb") as fh:
+        from babel.messages.pofile import read_po
+
         return read_po(fh, locale=lang)
 
 
@@ -99,6 +99,8 @@ _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 @cache
 def _locale(lang: str) -> Locale:
+    from babel import Locale
+
     return Locale.parse(normalize(lang))
 
 
@@ -116,6 +118,8 @@ def number(value: float, lang: str | None = "en", *, signed: bool = False) -> st
     loc = _locale(lang or "en")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    from babel.numbers import format_decimal
+
     said = format_decimal(value, locale=loc, group_separator=False)
     if signed and value > 0:
         said = loc.number_symbols["latn"]["plusSign"] + said
@@ -125,6 +129,8 @@ def number(value: float, lang: str | None = "en", *, signed: bool = False) -> st
 def date(value: _dt.date, lang: str | None = "en") -> str:
     """A date as the reader's locale writes it (``Mar 14, 2027``, ``14. mar. 2027``,
     ``14.03.2027``)."""
+    from babel.dates import format_date
+
     return format_date(value, format="medium", locale=_locale(lang or "en"))
 
 
