@@ -152,6 +152,20 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
     return typer.Exit(int(code))
 
 
+def write_output(text: str, output: Path | None) -> str:
+    """Write ``text`` to ``output`` (a temporary file beside it, then renamed over it: a
+    reader never sees half of it) or to stdout for None or ``-``; where it went, as the
+    summary line says it."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return "stdout"
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+    return str(output)
+
+
 def checked_paths(args: list[str]) -> list[Path]:
     """The paths of a command line, each an existing file or folder: an empty argument or a
     path that does not exist is a usage error (exit 2) rather than a silent audit of

@@ -11,12 +11,11 @@ record or a view was rejected, 2 on usage errors.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
 
-from tarock_logs.cli.common import ExitCode, err_console, fail, import_app
+from tarock_logs.cli.common import ExitCode, err_console, fail, import_app, write_output
 
 
 @import_app.command("palcka")
@@ -43,15 +42,8 @@ def import_palcka(
     for r in res.rejects:
         err_console.print(str(r), markup=False, highlight=False, soft_wrap=True)
     text = "".join(dumps_session(SessionAdapter.validate_python(s)) + "\n" for s in res.sessions)
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(output)
+    where = write_output(text, output)
     if not quiet:
-        where = "stdout" if output is None or str(output) == "-" else str(output)
         partial = sum(1 for s in res.sessions if "facts" in s["hands"][0])
         err_console.print(
             f"palcka: {res.files} file(s), {len(res.sessions)} game(s) imported ({partial} "

@@ -8,7 +8,6 @@ message``. Exit 0 when everything converted, 1 when a record was rejected, 2 on 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import typer
 import typer.main
 
-from tarock_logs.cli.common import ExitCode, err_console, fail
+from tarock_logs.cli.common import ExitCode, err_console, fail, write_output
 
 
 def plugin_command(name: str) -> Any:
@@ -82,15 +81,8 @@ def _run(name: str, files: Sequence[Path], output: Path | None, quiet: bool) -> 
     for r in rejects:
         err_console.print(str(r), markup=False, highlight=False, soft_wrap=True)
     text = "".join(line + "\n" for line in lines)
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(output)
+    where = write_output(text, output)
     if not quiet:
-        where = "stdout" if output is None or str(output) == "-" else str(output)
         err_console.print(
             f"{name}: {len(files)} file(s), {len(lines)} session(s) imported, {len(rejects)} "
             f"record(s) rejected → {where}",

@@ -10,12 +10,11 @@ rejected, 2 on usage errors.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
 
-from tarock_logs.cli.common import ExitCode, err_console, fail, import_app
+from tarock_logs.cli.common import ExitCode, err_console, fail, import_app, write_output
 
 
 @import_app.callback(invoke_without_command=True)
@@ -90,15 +89,8 @@ def import_scoresheet(
         hands += res.imported
         lines.append(dumps_session(res.session))
     text = "".join(line + "\n" for line in lines)
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(output)
+    where = write_output(text, output)
     if not quiet:
-        where = "stdout" if output is None or str(output) == "-" else str(output)
         err_console.print(
             f"scoresheet: {len(lines)} sheet(s), {hands} hand(s) imported, {rejected} row(s) "
             f"rejected" + (f", {sheets_rejected} sheet(s) not imported" if sheets_rejected else "")
