@@ -84,3 +84,17 @@ def settle(page: Any) -> None:
 def goto(page: Any, url: str) -> None:
     page.goto(url)
     settle(page)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright's driver (never a downloaded browser);
+    closed at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

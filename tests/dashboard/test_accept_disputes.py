@@ -27,7 +27,7 @@ import pytest
 from tarock_logs.report.i18n import t
 from tarock_logs.report.text import finding_parts
 from tarock_logs.verdict.findings import Finding
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, goto, serve
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve
 from tests.dashboard.dash_helpers import ROOT, TAROCK, DashDB
 
 pytestmark = [
@@ -143,14 +143,8 @@ def served(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _new_page(browser: Any, size: str, **kw: Any) -> Any:

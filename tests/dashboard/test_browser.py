@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, PAGES, serve
+from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, serve
 from tests.dashboard.browser_helpers import goto as _goto
 from tests.dashboard.browser_helpers import settle as _settle
 from tests.dashboard.dash_helpers import DashDB, hand_ids, ingest
@@ -42,14 +42,8 @@ def served(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _disputed_hand(db: DashDB) -> str:

@@ -23,7 +23,7 @@ from tarock_logs.log.reader import read_paths
 from tarock_logs.report import text
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.convert import to_engine_action
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, free_port, wait_healthy
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, free_port, wait_healthy
 from tests.dashboard.dash_helpers import APPENDIX_B, TAROCK
 
 pytestmark = [
@@ -71,14 +71,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 class Clicker:

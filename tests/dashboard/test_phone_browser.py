@@ -18,7 +18,7 @@ import pytest
 
 from dashboard.table import CARD_PX
 from tarock_logs.report.cards_svg import CARD_W, INDEX_RIGHT
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, goto, serve, settle
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle
 from tests.dashboard.dash_helpers import DashDB
 
 pytestmark = [
@@ -41,14 +41,8 @@ def served(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _rows(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:

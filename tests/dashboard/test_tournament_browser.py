@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, goto, serve, settle
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle
 from tests.dashboard.dash_helpers import DashDB
 
 pytestmark = [
@@ -36,14 +36,8 @@ def served(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
