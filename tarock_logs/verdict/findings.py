@@ -394,17 +394,6 @@ def reword(message: str, people: HandPeople, subject: int | None) -> str:
     return said[:1].upper() + said[1:]
 
 
-def _sentence(*parts: str | None) -> str:
-    """Sentences from parts: each capitalised and closed with a full stop."""
-    out = []
-    for p in parts:
-        if p:
-            p = p.strip()
-            p = p[:1].upper() + p[1:]
-            out.append(p if p.endswith((".", "!", "?")) else p + ".")
-    return " ".join(out)
-
-
 def violation_finding(
     v: Violation,
     people: HandPeople,

@@ -56,6 +56,19 @@ class ScoreResult:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
+def item_factor(kontra: int, solo: int, double: int, contract: str) -> tuple[int, str]:
+    """The factor of a score item (a Kontra level doubles it per level, a Solo or Farbensolo
+    bonus and a double round multiply it) and its reason's words (``""`` for ×1)."""
+    parts = []
+    if kontra:
+        parts.append(f"Kontra level {kontra} ×{2**kontra}")
+    if solo != 1:
+        parts.append(f"{'Solo' if contract == SOLO else 'Farbensolo'} bonus ×{solo}")
+    if double != 1:
+        parts.append(f"double round ×{double}")
+    return 2**kontra * solo * double, (", " + ", ".join(parts)) if parts else ""
+
+
 def contract_value(contract: str, opts: Mapping[str, Any]) -> int:
     """c of §5.1: normal 1, Farbensolo ``farbensolo_value``, Solo ``solo_value``."""
     if contract == SOLO:
@@ -150,14 +163,7 @@ def score_deal(
         return cp_d if side == d_side else cp_f
 
     def mult(k: int, s: int) -> tuple[int, str]:
-        parts = []
-        if k:
-            parts.append(f"Kontra level {k} ×{2**k}")
-        if s != 1:
-            parts.append(f"{'Solo' if contract == SOLO else 'Farbensolo'} bonus ×{s}")
-        if r != 1:
-            parts.append(f"double round ×{r}")
-        return 2**k * s * r, (", " + ", ".join(parts)) if parts else ""
+        return item_factor(k, s, r, contract)
 
     items: list[SideItem] = []
     facts: dict[str, Any] = {}
@@ -464,14 +470,7 @@ def score_from_facts(
         levels[target] = max(levels.get(target, 0), int(level))
 
     def mult(k: int, s: int) -> tuple[int, str]:
-        parts = []
-        if k:
-            parts.append(f"Kontra level {k} ×{2**k}")
-        if s != 1:
-            parts.append(f"{'Solo' if contract == SOLO else 'Farbensolo'} bonus ×{s}")
-        if r != 1:
-            parts.append(f"double round ×{r}")
-        return 2**k * s * r, (", " + ", ".join(parts)) if parts else ""
+        return item_factor(k, s, r, contract)
 
     seen: set[tuple[str, str]] = set()
     for bonus, side, _ann, _made in bonuses:
