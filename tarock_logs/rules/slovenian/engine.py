@@ -17,7 +17,7 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.rules.slovenian import tournament
 from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
-from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast import fastpath
 from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
@@ -32,12 +32,7 @@ TALON_SIZE = 6
 _TERMS = GameTerms(
     language="sl",
     trula={"T22": "škis", "T21": "mond", "T1": "pagat"},
-    contracts={
-        "klop": "klop", "three": "tri", "two": "dva", "one": "ena", "solo_three": "solo tri",
-        "solo_two": "solo dva", "solo_one": "solo ena", "berac": "berač",
-        "solo_brez": "solo brez", "odprti_berac": "odprti berač",
-        "barvni_valat": "barvni valat", "valat": "valat",
-    },
+    contracts={code: row.name for code, row in CONTRACTS.items()},
     bonuses={
         "trula": "trula", "kralji": "kralji", "pagat_ultimo": "pagat ultimo",
         "kralj_ultimo": "kralj ultimo", "valat": "valat", "barvni_valat": "barvni valat",
@@ -107,7 +102,8 @@ class SlovenianEngine(GameEngine):
         if not cards:
             return None
         try:
-            i = winner_index([c for _, c in cards], colour_valat=contract == "barvni_valat")
+            row = CONTRACTS.get(contract) if contract is not None else None
+            i = winner_index([c for _, c in cards], colour_valat=row is not None and row.colour_valat)
         except (KeyError, IndexError):
             return None
         return cards[i][0]
