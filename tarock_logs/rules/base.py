@@ -659,6 +659,10 @@ class GameEngine(ABC):
     #: the code and the sentence of the finding that a table's seating breaks
     #: :meth:`seating` (the log's structural check, ``log/validate.py``)
     seating_error: tuple[str, str] = ("table.size", "the players' seating is not the game's")
+    #: the contracts in which every seat plays for itself, with no declarer side (Slovenian
+    #: klop): each seat's role in them is ``klop``, and a score sheet writes each seat's
+    #: card points
+    alone_contracts: frozenset[str] = frozenset()
 
     # ---------------------------------------------------------------- rulesets
 

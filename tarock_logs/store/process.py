@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.log import models as m
+from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
 from tarock_logs.verdict.bulk import bulk_gc
@@ -281,8 +282,6 @@ KEYED_ONLY = frozenset({"action_rows", "action_details"})
 #: Child tables of a session (deleted and re-inserted with it).
 SESSION_CHILDREN = ("session_players", "session_scores", "session_findings")
 
-#: Contracts in which every seat plays for itself (no declarer side).
-ALONE_CONTRACTS = frozenset({"klop", "trischaken"})
 
 DEFAULT_BATCH_HANDS = 2000
 
@@ -378,16 +377,25 @@ def _sheet_items(block: dict[str, Any] | None) -> list[tuple[str, int | None, in
     return [(it["item"], it.get("seat"), it["value"]) for it in block.get("items") or ()]
 
 
+@cache
+def _alone_contracts(game: str) -> frozenset[str]:
+    """The contracts of ``game`` in which every seat plays for itself (its engine's
+    :attr:`~tarock_logs.rules.base.GameEngine.alone_contracts`)."""
+    engine = get_engine(game)
+    return engine.alone_contracts if engine is not None else frozenset()
+
+
 def _role(
     seat: int,
     idle: frozenset[int],
-    contract: str | None,
+    alone: bool,
     declarer: int | None,
     partner: int | None,
 ) -> str:
+    """A seat's role in a hand; ``alone``: everyone plays for himself (klop)."""
     if seat in idle:
         return "sitting_out"
-    if contract in ALONE_CONTRACTS:
+    if alone:
         return "klop"
     if declarer is None:
         return "unknown"
@@ -1068,7 +1076,8 @@ def _add_session(
             )
         _add_score_items(b, hand_id, _sheet_items(rec), _sheet_items(rcp), side)
         idle = _idle(hand, n)
-        roles = [_role(seat, idle, contract, declarer, partner_eff) for seat in range(n)]
+        alone = contract in _alone_contracts(session.game)
+        roles = [_role(seat, idle, alone, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, (rec or {}).get("totals"),
                          (rcp or {}).get("totals"), before, bool(after), sums)  # fmt: skip
     _add_session_scores(b, session, sums, audited.session)

@@ -247,8 +247,7 @@ class AnnouncementsMixin(HandFields):
                 return _DENIED
             return self._v(
                 "kontra.not_allowed",
-                f"{who} gave kontra; {r.ruleset.id} has "
-                f"no kontra{' in klop' if alone else ''}",
+                f"{who} gave kontra; {r.ruleset.id} has no kontra{' in klop' if alone else ''}",
                 seat,
                 target=target,
             )

@@ -52,7 +52,12 @@ class BiddingMixin(HandFields):
         who = f"{self.p(seat)} (seat {seat})"
         if self.awaiting_final:
             return self._final(a, seat, code, who)
-        if not self.bids and seat == self.p1 and code in CONTRACTS and CONTRACTS[code].forehand_holds:
+        if (
+            not self.bids
+            and seat == self.p1
+            and code in CONTRACTS
+            and CONTRACTS[code].forehand_holds
+        ):
             self.bids += ((seat, code),)  # the explicit mandatory three
             return []
         out: list[Violation] = []

@@ -68,6 +68,7 @@ class SlovenianEngine(GameEngine):
         }
     )
     stop_codes: frozenset[str] = frozenset({"play.missing_tricks"})
+    alone_contracts: frozenset[str] = frozenset(c for c, row in CONTRACTS.items() if row.alone)
     title = "Slovenian tarok"
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
@@ -103,7 +104,9 @@ class SlovenianEngine(GameEngine):
             return None
         try:
             row = CONTRACTS.get(contract) if contract is not None else None
-            i = winner_index([c for _, c in cards], colour_valat=row is not None and row.colour_valat)
+            i = winner_index(
+                [c for _, c in cards], colour_valat=row is not None and row.colour_valat
+            )
         except (KeyError, IndexError):
             return None
         return cards[i][0]

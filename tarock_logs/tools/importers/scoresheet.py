@@ -755,7 +755,7 @@ def _hand(
     if "points" in cols and row.cell(cols["points"]):
         pcol = cols["points"]
         text = row.cell(pcol)
-        if contract == "klop" or ";" in text:
+        if contract in sheet.engine.alone_contracts or ";" in text:
             found = [_POINTS_RE.match(p) for p in _entries(text)]
             if len(found) != n or not all(found):
                 row.err(

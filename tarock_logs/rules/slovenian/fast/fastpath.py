@@ -247,11 +247,16 @@ def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
     return recs, wins
 
 
+def _talon_gifts(h: HandFields) -> bool:
+    """Whether the first six tricks of the hand each take a talon card (klop)."""
+    return h.contract is not None and CONTRACTS[h.contract].talon_gifts
+
+
 def _tricks(h: FinishedHand, recs: Sequence[TrickRecord], wins: Sequence[int]) -> list[Trick]:
     """The reference's Trick records of the native engine's tricks (klop gifts from the
     talon included), through the record's constructor."""
     out = []
-    gifts = CONTRACTS[h.contract].talon_gifts
+    gifts = _talon_gifts(h)
     talon = h.talon
     order = h._order
     for i, (leader, cards, winner) in enumerate(recs):
@@ -320,7 +325,7 @@ class HandTricks:
         leaders, winners, seats, cards and points as :meth:`views`."""
         h = self.h
         order = h._order
-        gifts = h.talon if CONTRACTS[h.contract].talon_gifts else ()
+        gifts = h.talon if _talon_gifts(h) else ()
         pack = PACK_SET
         leaders: list[int] = []
         winners: list[int] = []
@@ -341,7 +346,7 @@ class HandTricks:
         h = self.h
         order = h._order
         wins = self.wins
-        gifts = h.talon if CONTRACTS[h.contract].talon_gifts else ()  # the first six tricks
+        gifts = h.talon if _talon_gifts(h) else ()  # the first six tricks
         pack = PACK_SET
         out = []
         for i, (leader, cards, winner) in enumerate(self.recs):
