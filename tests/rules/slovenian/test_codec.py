@@ -269,3 +269,13 @@ def test_no_code_outside_the_tables_names_slovenian_contracts() -> None:
     assert {p: len(h) for p, h in found.items()} == {
         p: n for p, n in KNOWN.items() if p in found
     }, "a known file names fewer contracts now: lower KNOWN"
+
+
+def test_a_core_built_before_the_codec_is_refused() -> None:
+    """A stale extension (positional configs) would read the tables wrongly: rebuild it."""
+
+    class Stale:
+        pass
+
+    with pytest.raises(codec.CodecMismatch, match="rebuild"):
+        codec.check_codec(Stale())

@@ -183,6 +183,11 @@ def mismatches(spec: Mapping[str, tuple[tuple[str, str], ...]]) -> list[str]:
 def check_codec(core: Any) -> None:
     """Raise :class:`CodecMismatch` when the core's config fields and the Python rule tables
     disagree (a field added, renamed or removed on one side only)."""
+    if not hasattr(core, "slovenian_config_fields"):
+        raise CodecMismatch(
+            "the native core was built before the rule tables' codec (no "
+            "slovenian_config_fields): rebuild the extension"
+        )
     problems = mismatches(_spec(core))
     if problems:
         raise CodecMismatch(

@@ -58,12 +58,11 @@ __all__ = [
 
 
 def _checked_core() -> ModuleType | None:
-    """The native core when it is loaded, numbers the cards as :mod:`.cardbits` does and
-    reads the rule tables by field name (:mod:`.codec`; a core built before the codec has no
-    ``slovenian_config_fields``: the reference plays every hand). A core whose fields and
-    the Python tables disagree raises :class:`.codec.CodecMismatch`."""
+    """The native core when it is loaded and numbers the cards as :mod:`.cardbits` does. A
+    core whose config fields and the Python rule tables disagree (:mod:`.codec`), or one built
+    before the codec, raises :class:`.codec.CodecMismatch`: rebuild the extension."""
     core = _native.core
-    if core is None or not check_native(core) or not hasattr(core, "slovenian_config_fields"):
+    if core is None or not check_native(core):
         return None
     codec.check_codec(core)
     return core
