@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import view_model as vm
-from dashboard.state import data, lang, masked, require_db, tr, trn
+from dashboard.state import data, lang, masked, names_masked, require_db, tr, trn
 from dashboard.view_model import md_text as md
 from tarock_logs.report.i18n import number
 from tarock_logs.store import queries as q
@@ -157,9 +157,7 @@ _table(
 
 # ------------------------------------------------------------------ printable standings
 try:
-    html = vm.standings_html(
-        report, masked if st.session_state.get("mask_names") else None, lang=lang()
-    )
+    html = vm.standings_html(report, masked if names_masked() else None, lang=lang())
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the print
     st.warning(md(tr("Printable standings not available: {error}", error=exc)))
 else:

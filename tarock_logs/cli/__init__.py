@@ -16,6 +16,7 @@ from tarock_logs.cli import import_palcka as _import_palcka  # noqa: F401
 from tarock_logs.cli import import_scoresheet as _import_scoresheet  # noqa: F401
 from tarock_logs.cli import ingest as _ingest  # noqa: F401
 from tarock_logs.cli import ratings as _ratings  # noqa: F401
+from tarock_logs.cli import referees as _referees  # noqa: F401
 from tarock_logs.cli import rulesets as _rulesets  # noqa: F401
 from tarock_logs.cli import schema as _schema  # noqa: F401
 from tarock_logs.cli import simulate as _simulate  # noqa: F401
