@@ -9,6 +9,10 @@ irregularities (an illegal card, a wrong score item, a king discarded, a kontra 
 declarer's partner, wrong placement points) for testing audits; each planted dispute is listed
 in a manifest with the finding the audit must report.
 
+A duplicate tournament (``TournamentSpec.duplicate``, ``tarock simulate --duplicate``) deals
+the same cards to the k-th hand of every table of a round and moves the players as
+:func:`duplicate_seating` says (docs/duplicate.md).
+
 Reproducibility: all randomness comes from ``random.Random`` instances seeded from the command's
 seed (per session, from a string key, so adding a table does not change the others); nothing
 depends on time, hash randomisation or set iteration order. The same seed and options give
