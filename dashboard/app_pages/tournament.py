@@ -58,11 +58,17 @@ def _num(v: Any, signed: bool = False) -> str:
     return number(round(float(v), 2), lang(), signed=signed)
 
 
-def _table(rows: list[dict[str, Any]], marked: set[tuple[int, str]], key: str) -> None:
-    """Rows of text as a table, the ``marked`` cells (row index, column) red; the rank and
-    the player stay in sight when a narrow screen scrolls the table sideways."""
+def _table(
+    rows: list[dict[str, Any]],
+    marked: set[tuple[int, str]],
+    key: str,
+    pin: tuple[str, ...] = ("rank", "player"),
+) -> None:
+    """Rows of text as a table, the ``marked`` cells (row index, column) red; the columns
+    ``pin`` (label ids: the rank and the player) stay in sight when a narrow screen scrolls
+    the table sideways."""
     df = pd.DataFrame(rows)
-    pinned = [c for c in (tr("rank"), tr("player")) if c in df.columns]
+    pinned = [c for c in (tr(p) for p in pin) if c in df.columns]
     st.dataframe(
         df.style.apply(
             lambda col: [DIFFERS if (i, col.name) in marked else "" for i in range(len(col))]
@@ -282,9 +288,9 @@ with duplicate_tab:
                 n=deal["table_size"],
             )
         )
-        _table(dm.line_rows(deal, lang(), rename), set(), "duplicate_lines")
+        _table(dm.line_rows(deal, lang(), rename), set(), "duplicate_lines", pin=("table",))
         best = dm.best_line_text(deal, lang(), rename)
         if best is not None:
             st.success(md(best))
         with st.expander(tr("Who held each position")):
-            _table(dm.holders(deal, lang(), rename), set(), "duplicate_holders")
+            _table(dm.holders(deal, lang(), rename), set(), "duplicate_holders", pin=("table",))
