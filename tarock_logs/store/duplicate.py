@@ -172,7 +172,8 @@ def duplicate_report(con: duckdb.DuckDBPyConnection, event: str | None = None) -
     cols = [d[0] for d in cur.description]
     rows = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
     lines: dict[int, dict[str, Any]] = {}
-    board_of: dict[tuple[str, str], list[int]] = {}
+    board_of: dict[tuple[str, str], list[int]] = {}  # (deal key, ruleset) -> its hands
+    shape: dict[tuple[str, str], tuple[str, int]] = {}  # -> (game, table size)
     tallies: dict[tuple[str, str], _Tally] = {}
     for r in rows:
         line = lines.get(r["hand_key"])
@@ -192,8 +193,9 @@ def duplicate_report(con: duckdb.DuckDBPyConnection, event: str | None = None) -
                 "declarer_score": None,
                 "seats": [],
             }
-            board_of.setdefault((r["deal_key"], r["ruleset"]), []).append(r["hand_key"])
-            line["_game"], line["_size"] = r["game"], r["table_size"]
+            key = (r["deal_key"], r["ruleset"])
+            board_of.setdefault(key, []).append(r["hand_key"])
+            shape[key] = (r["game"], r["table_size"])
         seat = {
             "position": r["position"],
             "seat": r["seat"],
@@ -215,7 +217,7 @@ def duplicate_report(con: duckdb.DuckDBPyConnection, event: str | None = None) -
             tally.hands += 1
             tally.match_points += r["match_points"]
             tally.max_match_points += r["max_match_points"]
-    deals = [_deal(key, [lines[k] for k in keys]) for key, keys in board_of.items()]
+    deals = [_deal(key, *shape[key], [lines[k] for k in hands]) for key, hands in board_of.items()]
     deals.sort(key=lambda d: (_line_order(d["lines"][0]), d["deal_key"], d["ruleset"]))
     return {
         "event": event,
@@ -225,11 +227,12 @@ def duplicate_report(con: duckdb.DuckDBPyConnection, event: str | None = None) -
     }
 
 
-def _deal(key: tuple[str, str], lines: list[dict[str, Any]]) -> dict[str, Any]:
+def _deal(
+    key: tuple[str, str], game: str, size: int, lines: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One compared deal: its lines in table order, each position's best score, the
+    best-scoring line."""
     lines.sort(key=_line_order)
-    game, size = lines[0].pop("_game"), lines[0].pop("_size")
-    for line in lines[1:]:
-        line.pop("_game"), line.pop("_size")
     for line in lines:
         line["seats"].sort(key=lambda s: s["position"])
     positions = []
