@@ -9,6 +9,7 @@ from tarock_logs.cli import audit as _audit  # noqa: F401
 from tarock_logs.cli import bench as _bench  # noqa: F401
 from tarock_logs.cli import dashboard as _dashboard  # noqa: F401
 from tarock_logs.cli import dossier as _dossier  # noqa: F401
+from tarock_logs.cli import duplicate as _duplicate  # noqa: F401
 from tarock_logs.cli import export as _export  # noqa: F401
 from tarock_logs.cli import fmt as _fmt  # noqa: F401
 from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401
