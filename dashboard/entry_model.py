@@ -366,7 +366,7 @@ class Entry:
         doc = self._session_doc()
         if self.deal_complete and self._stops_early(doc):
             doc["hands"][0]["extent"] = "partial"
-            doc["format_version"] = m.LATEST_FORMAT_VERSION
+            doc["format_version"] = m.VERSION_1_1
         return doc
 
     def _stops_early(self, doc: dict[str, Any]) -> bool:
