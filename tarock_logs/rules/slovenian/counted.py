@@ -262,7 +262,7 @@ def _count_findings(
         )
         return [
             violation(rules.ruleset, "count.result_differs", message, seat=rec.declarer,
-                      recorded_won=rec.won, counted_won=won, items=items)
+                      contract=rec.contract, recorded_won=rec.won, counted_won=won, items=items)
         ]  # fmt: skip
     diff = t_m - 3 * points
     message = (
@@ -275,7 +275,7 @@ def _count_findings(
         violation(
             rules.ruleset, "count.card_points_differ", message, seat=rec.declarer,
             recorded_points=points, recorded_thirds=3 * points, counted_thirds=t_m,
-            counted_points=rounded(t_m), thirds=diff, won=won, items=items,
+            counted_points=rounded(t_m), thirds=diff, won=won, items=items, side="declarer",
         )
     ]  # fmt: skip
 
@@ -335,6 +335,7 @@ def _klop(
                     rules.ruleset, "count.card_points_differ", message, seat=s,
                     recorded_points=recorded[s], recorded_thirds=3 * recorded[s],
                     counted_thirds=th[s], counted_points=pts[s], thirds=diff, items=items,
+                    side="seat",
                 )
             )  # fmt: skip
     return CountedScore(score, tuple(findings))
