@@ -95,7 +95,8 @@ def _piles(session: Any) -> tuple[dict[str, Any], dict[str, Any], list[int]]:
 
 
 def main() -> None:
-    [b1, b2] = [r.session for r in read_file(ROOT / "sample_logs" / "slovenian" / "appendix-b.json")]
+    appendix_b = ROOT / "sample_logs" / "slovenian" / "appendix-b.json"
+    [b1, b2] = [r.session for r in read_file(appendix_b)]
     sessions = []
     for sid, src, note in (
         ("counted-b1", b1, "Appendix B.1 (tri, W1) as a counted hand, scored as the example"),

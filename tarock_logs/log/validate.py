@@ -745,21 +745,21 @@ class _Validator:
                                                              number, None, errs)}  # fmt: skip
         counted = h.get("counted")
         if isinstance(counted, dict):
-            c = dict(counted)
+            piles = dict(counted)
             cp = f"{base}.counted"
             for key in ("talon", "talon_taken", "discards", "declarer", "defenders"):
                 lst = counted.get(key)
                 if lst is not None and not (type(lst) is list and _all_pack(pack, lst)):
-                    c[key] = self.cards(lst, game, f"{cp}.{key}", number, None, errs, False)
+                    piles[key] = self.cards(lst, game, f"{cp}.{key}", number, None, errs, False)
             by_seat = counted.get("by_seat")
             if isinstance(by_seat, list):
-                c["by_seat"] = [
+                piles["by_seat"] = [
                     cs
                     if type(cs) is list and _all_pack(pack, cs)
                     else self.cards(cs, game, f"{cp}.by_seat[{k}]", number, None, errs, False)
                     for k, cs in enumerate(by_seat)
                 ]
-            out["counted"] = c
+            out["counted"] = piles
         actions = h.get("actions")
         prepared = _prepare_actions(actions, pack) if type(actions) is list else None
         if prepared is not None:
@@ -987,7 +987,7 @@ class _Validator:
         if dups or missing or shape is None:
             return
         active = sum(1 for k in shape.hands if k)
-        if c.talon and len(c.talon) != shape.talon or not c.talon and shape.talon and not given:
+        if (c.talon or c.by_seat is None) and len(c.talon) != shape.talon:
             self.err("counted.count", f"the talon has {len(c.talon)} cards; the game deals "
                      f"{shape.talon} at this table", f"{cp}.talon", hand=num,
                      into=errs)  # fmt: skip

@@ -752,7 +752,7 @@ def _count_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str]:
                 "holds {counted_thirds} thirds ({counted} points); the difference in thirds: "
                 "{thirds}",
                 lang,
-                **fields,
+                **{**fields, "who": t("{name}{role}", lang, name=name, role=role)},
             )
         )
     if f.rule:
@@ -800,7 +800,7 @@ def finding_parts(
     game = game or f.game
     if f.code in _SCORE_CODES and f.item is not None:
         return _score_body(f, code_lang, game)
-    if f.code in _COUNT_CODES:
+    if f.code in _COUNT_CODES and ("counted_thirds" in f.params or "recorded_won" in f.params):
         return _count_body(f, code_lang, game)
     body: str | None
     if f.code == "renons.unclaimed":

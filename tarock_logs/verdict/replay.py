@@ -496,8 +496,7 @@ def _score_counted(out: HandReplay, session_state: SessionState, hand: m.Hand) -
         out.violations.append(
             Violation(
                 COUNT_NOT_SUPPORTED,
-                f"{exc}: the hand is scored from its facts as recorded, its piles are not "
-                "counted",
+                f"{exc}: the hand is scored from its facts as recorded, its piles are not counted",
                 "",
                 severity="warning",
             )

@@ -268,8 +268,7 @@ def _count_findings(
     message = (
         f"the declarer's side counted {points} card points ({3 * points} thirds); its pile holds "
         f"{t_m} thirds ({rounded(t_m)} points, {'won' if won else 'lost'}): {abs(diff)} thirds "
-        f"{'more' if diff > 0 else 'fewer'}"
-        + (f"; it changes {', '.join(items)}" if items else "")
+        f"{'more' if diff > 0 else 'fewer'}" + (f"; it changes {', '.join(items)}" if items else "")
     )
     return [
         violation(
@@ -299,8 +298,10 @@ def _klop(
     pts = tuple(rounded(t) for t in th)
     full = tuple(s for s in range(table_size) if pts[s] == 35 and th[s] >= rules.win_threshold)
     counted = replace(rec, points_by_seat=pts, full=full)
-    as_recorded = counted if rec.points_by_seat is None else replace(
-        counted, points_by_seat=rec.points_by_seat, full=rec.full
+    as_recorded = (
+        counted
+        if rec.points_by_seat is None
+        else replace(counted, points_by_seat=rec.points_by_seat, full=rec.full)
     )
     f = facts_of(counted)
     f.klop_thirds = {s: th[s] for s in f.active}
