@@ -138,7 +138,7 @@ def main() -> None:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     models = [SessionAdapter.validate_python(s) for s in sessions]
     OUT.write_text(dumps_sessions(models, kind="json"), encoding="utf-8")
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(sessions)} sessions")
+    print(f"wrote {OUT}: {len(sessions)} sessions")
 
 
 if __name__ == "__main__":

@@ -190,3 +190,17 @@ def test_a_game_whose_engine_cannot_count_piles_says_so_and_scores_the_facts() -
     assert warning.severity == "warning" and h.legal
     assert "cannot count a hand from its piles" in finding_sentence(warning, "en")
     assert finding_sentence(warning, "sl") != finding_sentence(warning, "en")
+
+
+def test_the_samples_are_exactly_what_their_script_builds(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "make_counted", ROOT / "scripts" / "make_counted_samples.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.OUT = tmp_path / "counted.json"
+    mod.main()
+    assert mod.OUT.read_bytes() == SAMPLE.read_bytes()
