@@ -738,8 +738,17 @@ def _count_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str]:
             "counted_thirds": p.get("counted_thirds"),
             "thirds": number(int(p.get("thirds") or 0), lang, signed=True),
         }
+        if p.get("unit") == "points":  # a game that counts whole card points
+            fields["thirds"] = number(int(p.get("points") or 0), lang, signed=True)
         said = (
             t(
+                "{who}: the declarer's side counted {recorded} card points, but its pile "
+                "holds {counted} points; the difference in card points: {thirds}",
+                lang,
+                **fields,
+            )
+            if p.get("unit") == "points"
+            else t(
                 "{who}: the declarer's side counted {recorded} card points ({recorded_thirds} "
                 "thirds), but its pile holds {counted_thirds} thirds ({counted} points); the "
                 "difference in thirds: {thirds}",
@@ -800,7 +809,8 @@ def finding_parts(
     game = game or f.game
     if f.code in _SCORE_CODES and f.item is not None:
         return _score_body(f, code_lang, game)
-    if f.code in _COUNT_CODES and ("counted_thirds" in f.params or "recorded_won" in f.params):
+    p = f.params
+    if f.code in _COUNT_CODES and ("counted_points" in p or "recorded_won" in p):
         return _count_body(f, code_lang, game)
     body: str | None
     if f.code == "renons.unclaimed":

@@ -169,20 +169,23 @@ class TestWhatThePilesDecide:
 
 
 def test_a_game_whose_engine_cannot_count_piles_says_so_and_scores_the_facts() -> None:
-    pack = [
-        "T1", *(f"T{k}" for k in range(4, 23)),
-        *(f"{s}{r}" for s in "HDSC" for r in "KQNJG"),
+    pack = [f"T{k}" for k in range(1, 23)] + [
+        "HK", "HQ", "HN", "HJ", "DK", "DQ", "DN", "DJ",
+        "SK", "SQ", "SN", "SJ", "S10", "CK", "CQ", "CN", "CJ", "C10",
     ]  # fmt: skip
     doc = {
-        "format": "tarock-log", "format_version": "1.2", "id": "zr-counted",
-        "game": "zwanzigerrufen", "ruleset": "ZR-STD",
-        "players": [{"id": p} for p in ("a", "b", "c", "d")],
+        "format": "tarock-log", "format_version": "1.2", "id": "royal-counted",
+        "game": "royal", "ruleset": "royal-seed",
+        "players": [
+            {"id": "a", "pair": "A", "role": "abfaenger"},
+            {"id": "b", "pair": "A", "role": "eintreiber"},
+            {"id": "c", "pair": "B", "role": "abfaenger"},
+            {"id": "d", "pair": "B", "role": "eintreiber"},
+        ],
         "hands": [{
-            "number": 1, "dealer": 3, "extent": "counted",
-            "facts": {"contract": "normal", "declarer": 0, "partner": 2, "called": "T20",
-                      "won": True, "card_points": 40},
-            "counted": {"declarer": pack[:24], "defenders": pack[24:]},
-            "result": {"scores": [1, -1, 1, -1]},
+            "number": 1, "dealer": 1, "extent": "counted",
+            "facts": {"contract": "game", "declarer": 2},
+            "counted": {"declarer": pack[:20], "defenders": pack[20:]},
         }],
     }  # fmt: skip
     h = _hand_of(doc)
@@ -190,6 +193,60 @@ def test_a_game_whose_engine_cannot_count_piles_says_so_and_scores_the_facts() -
     assert warning.severity == "warning" and h.legal
     assert "cannot count a hand from its piles" in finding_sentence(warning, "en")
     assert finding_sentence(warning, "sl") != finding_sentence(warning, "en")
+
+
+class TestZwanzigerrufen:
+    """FD1 of zwanzigerrufen.md §7.9 (a Normal game calling XIX: Absolut and Pagat announced
+    dagegen, each with a Kontra) as the two sides' piles: 40 card points to 48."""
+
+    @staticmethod
+    def doc(card_points: int, scores: list[int]) -> dict[str, Any]:
+        [fd1] = [r.session for r in read_file(ROOT / "sample_logs" / "zwanzigerrufen" /
+                                              "fd-examples.json")][:1]  # fmt: skip
+        from tarock_logs.verdict.replay import replay_session
+
+        [rep] = replay_session(fd1)
+        assert rep.state is not None
+        side = {0, 2}
+        tricks = rep.state.view()["tricks"]
+        mine = [c for t in tricks if t["winner"] in side for _, c in t["cards"]]
+        theirs = [c for t in tricks if t["winner"] not in side for _, c in t["cards"]]
+        return {
+            "format": "tarock-log", "format_version": "1.2", "id": "zr-fd1-counted",
+            "game": "zwanzigerrufen", "ruleset": "ZR-STD",
+            "players": [p.model_dump(exclude_none=True) for p in fd1.players],
+            "hands": [{
+                "number": 1, "dealer": 3, "extent": "counted",
+                "facts": {
+                    "contract": "normal", "declarer": 0, "partner": 2, "called": "T19",
+                    "card_points": card_points,
+                    "bonuses": [
+                        {"bonus": "absolut", "side": "defenders", "announced": True},
+                        {"bonus": "pagat", "side": "defenders", "announced": True},
+                    ],
+                    "kontras": [{"target": "game", "seat": 1},
+                                {"target": "absolut", "seat": 2},
+                                {"target": "pagat", "seat": 0}],
+                },
+                "counted": {"declarer": mine, "defenders": theirs},
+                "result": {"scores": scores},
+            }],
+        }  # fmt: skip
+
+    def test_fd1_counted_scores_as_played(self) -> None:
+        h = _hand_of(self.doc(40, [-2, 2, -2, 2]))
+        assert h.findings == [] and h.recomputed is not None
+        assert h.recomputed.totals == [-2, 2, -2, 2]
+        said = " | ".join(h.unverified)
+        assert "pagat taken as recorded" in said and "trick order" in said
+
+    def test_a_miscount_that_wins_the_game_is_reported_in_card_points(self) -> None:
+        h = _hand_of(self.doc(45, [2, -2, 2, -2]))  # "we had 45": the pile holds 40
+        [count] = [f for f in h.findings if f.code == "count.card_points_differ"]
+        assert (count.params["recorded_points"], count.params["counted_points"]) == (45, 40)
+        assert count.params["points"] == -5 and count.params["items"] == ["game", "total"]
+        said = finding_sentence(count, "de")
+        assert "40 Punkte; Unterschied in Kartenpunkten: -5" in said.replace("\u2212", "-"), said
 
 
 def test_the_samples_are_exactly_what_their_script_builds(tmp_path: Path) -> None:
