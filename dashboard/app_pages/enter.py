@@ -308,8 +308,10 @@ def _new_entry() -> None:
 # ------------------------------------------------------------------------------ the page
 
 
-def _table(e: Entry) -> None:
+def _table(e: Entry, counted: bool = False) -> None:
     open_ = not e.actions and not any(e.hands)
+    if counted:  # folded once the counted hand's contract is chosen
+        open_ = count_entry(e).contract is None
     with st.expander(tr("Table: game, ruleset, players, dealer"), expanded=open_):
         ss = st.session_state
         ss.setdefault("e_game", e.game)
@@ -899,7 +901,7 @@ def editor() -> None:
     counted = st.toggle(
         tr(MODES["counted"]), key="e_mode", help=tr("Off: {mode}", mode=tr(MODES["played"]))
     )
-    _table(e)
+    _table(e, counted)
     if counted:
         counted_editor(e)
     elif _deal(e):
