@@ -145,6 +145,22 @@ class TestWhatThePilesDecide:
         ]
         assert not any("mondfang taken as recorded" in u for u in h.unverified)
 
+    def test_the_mond_left_in_the_talon_is_the_declarers_mondfang(self) -> None:
+        # spec 9.9 (2): the mond in the talon remainder (not taken) costs the declarer 20
+        doc = _doc("counted-b1")
+        c = doc["hands"][0]["counted"]
+        c["talon"][c["talon"].index("T3")] = "T21"
+        c["defenders"][c["defenders"].index("T21")] = "T3"
+        doc["hands"][0]["facts"]["mondfang"] = []
+        h = _hand_of(doc)
+        assert h.recomputed is not None and ("mondfang", 0, -20) in h.recomputed.items
+        assert not any("mondfang taken as recorded" in u for u in h.unverified)
+
+    def test_a_miscount_is_a_warning_not_an_illegal_action(self) -> None:
+        h = _audit(_sessions()["counted-b1-miscount"])
+        [count] = [f for f in h.findings if f.code == "count.card_points_differ"]
+        assert count.severity == "warning" and h.legal and h.has_findings
+
     def test_a_berac_the_declarer_took_no_trick_in_is_won(self) -> None:
         doc = _doc("counted-b1")
         hand = doc["hands"][0]

@@ -156,7 +156,7 @@ CODES: Final[Mapping[str, Code]] = code_table(
     Code(
         "count.card_points_differ",
         "9.2",
-        "error",
+        "warning",
         "a counted hand's recorded card points differ from the count of its piles; params: "
         "recorded_points, recorded_thirds, counted_thirds, counted_points, thirds (counted − "
         "recorded), items (the score items the difference changes)",
@@ -164,7 +164,7 @@ CODES: Final[Mapping[str, Code]] = code_table(
     Code(
         "count.result_differs",
         "9.7",
-        "error",
+        "warning",
         "a counted berač or valat is recorded won (lost), but the piles show it lost (won); "
         "params: recorded_won, counted_won, items",
     ),

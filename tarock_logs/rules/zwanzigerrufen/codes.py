@@ -368,7 +368,7 @@ CODES: Final[Mapping[str, Code]] = code_table(
     Code(
         "count.card_points_differ",
         "7.1",
-        "error",
+        "warning",
         "a counted deal's recorded card points differ from the count of its piles; params: "
         "recorded_points, counted_points, points (counted − recorded), items (the score items "
         "the difference changes)",
@@ -376,7 +376,7 @@ CODES: Final[Mapping[str, Code]] = code_table(
     Code(
         "count.result_differs",
         "7.1",
-        "error",
+        "warning",
         "a counted deal is recorded won (lost), but the piles show it lost (won); params: "
         "recorded_won, counted_won, items",
     ),
