@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from dashboard.entries import EntryBox
 from tarock_logs.cards import CARDS, CardError, parse_card
 from tarock_logs.log import models as m
 from tarock_logs.log.reader import read_bytes
@@ -429,15 +430,12 @@ class Entry:
         return re.sub(r"[^A-Za-z0-9._-]+", "-", self.session_id).strip("-") + ".json"
 
     def save(self, folder: Path) -> Path:
-        """Write the log into ``folder`` as ``<session id>.json`` (atomically: a reader or an
-        ingest never sees half a file); the same entry saved again replaces its own file."""
-        text_ = self.log_text()
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / self.file_name()
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text_, encoding="utf-8")
-        tmp.replace(path)
-        return path
+        """Save the log as a new file of the entry box at ``folder``
+        (:class:`dashboard.entries.EntryBox`): it waits in ``.pending/``, never ingested,
+        until a referee accepts it; saving again makes another file (nothing is replaced).
+        Raises :class:`~dashboard.entries.EntryRefused` over the box's quota."""
+        box = EntryBox(folder)
+        return box.pending_dir / box.save(self.session_id, self.log_text())
 
     def dossier_html(self, lang: str = "en") -> str:
         """The hand's dispute dossier (HTML) in ``lang``."""
@@ -899,14 +897,10 @@ class CountEntry:
         return dumps_sessions([s], kind="json")
 
     def save(self, folder: Path) -> Path:
-        """Write the log into ``folder`` as ``<session id>.json`` (atomically)."""
-        text_ = self.log_text()
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / self.table.file_name()
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text_, encoding="utf-8")
-        tmp.replace(path)
-        return path
+        """Save the log as a new file of the entry box at ``folder``, waiting for a referee's
+        acceptance, as :meth:`Entry.save` does."""
+        box = EntryBox(folder)
+        return box.pending_dir / box.save(self.table.session_id, self.log_text())
 
     def audit(self) -> HandAudit | None:
         s, _ = self.read()

@@ -4,8 +4,10 @@ irregularities and the written score; the result is a log file and its dossier.
 
 Everything the page does is :class:`dashboard.entry_model.Entry` (Streamlit-free); the page
 keeps one in the browser session and presents it. It never touches the store: the log is
-downloaded, or saved into the folder named by ``tarock dashboard --entry-dir DIR`` for
-``tarock ingest`` to pick up. One column of wrapping buttons, so that it works on a phone
+downloaded, or saved as a new file into the entry box of ``tarock dashboard --entry-dir DIR``
+(:mod:`dashboard.entries`), where it waits until a referee accepts it for ``tarock ingest``
+(the list at the page's end). The page is a referee's: a public server's visitors do not
+have it (:mod:`dashboard.access`). One column of wrapping buttons, so that it works on a phone
 held in one hand: once the deal is complete it folds away and the actions come first.
 
 At the table a slip must not record a renons: a card the rules forbid is offered under
@@ -27,6 +29,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.entries import EntryBox, EntryRefused
 from dashboard.entry_model import GAMES, CountEntry, Entry, said_fields
 from dashboard.state import entry_dir, finding_text, lang, tr
 from dashboard.view_model import md_text as md
@@ -662,11 +665,17 @@ def _conclusions(e: Entry, r: Any) -> None:
         on_click="ignore",
     )
     folder = entry_dir()
-    if folder is not None and st.button(
-        tr("Save into {folder}", folder=md(str(folder))), key="e_save"
-    ):
-        path = e.save(folder)
-        st.success(md(tr("Saved {path} (for tarock ingest)", path=str(path))))
+    if folder is not None and st.button(tr("Save for acceptance"), key="e_save"):
+        try:
+            path = e.save(folder)
+        except EntryRefused as exc:
+            st.error(md(tr("Not saved: {why}", why=str(exc))))
+        else:  # the file's name only: the page never shows a path on the server
+            st.session_state["entry_box_note"] = (
+                "success",
+                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
+            )
+            st.rerun(scope="app")  # the list of waiting entries below shows it
 
 
 # ------------------------------------------------------------------------------ a counted hand
@@ -864,11 +873,17 @@ def counted_editor(e: Entry) -> None:
         on_click="ignore",
     )
     folder = entry_dir()
-    if folder is not None and st.button(
-        tr("Save into {folder}", folder=md(str(folder))), key="e_c_save"
-    ):
-        path = ce.save(folder)
-        st.success(md(tr("Saved {path} (for tarock ingest)", path=str(path))))
+    if folder is not None and st.button(tr("Save for acceptance"), key="e_c_save"):
+        try:
+            path = ce.save(folder)
+        except EntryRefused as exc:
+            st.error(md(tr("Not saved: {why}", why=str(exc))))
+        else:  # the file's name only: the page never shows a path on the server
+            st.session_state["entry_box_note"] = (
+                "success",
+                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
+            )
+            st.rerun(scope="app")  # the list of waiting entries below shows it
 
 
 #: the page's own styles: "record anyway" in a warning colour, never like a legal choice; the
@@ -914,3 +929,45 @@ def editor() -> None:
 
 
 editor()
+
+
+def _decide(name: str, accept: bool) -> None:
+    folder = entry_dir()
+    if folder is None:
+        return
+    box = EntryBox(folder)
+    try:
+        done = box.accept(name) if accept else box.reject(name)
+    except EntryRefused as exc:
+        st.session_state["entry_box_note"] = ("error", str(exc))
+        return
+    said = (
+        tr("Accepted {name}: `tarock ingest` reads it now", name=done)
+        if accept
+        else tr("Rejected {name} (kept aside, not ingested)", name=done)
+    )
+    st.session_state["entry_box_note"] = ("success", said)
+
+
+def pending_entries() -> None:
+    """The entries waiting for a referee's acceptance (dashboard/entries.py): accept one and
+    `tarock ingest` of the entry folder reads it; reject one and it is kept aside."""
+    folder = entry_dir()
+    if folder is None:
+        return
+    waiting = EntryBox(folder).pending()
+    st.subheader(tr("Entries waiting for acceptance"))
+    note = st.session_state.pop("entry_box_note", None)
+    if note:
+        getattr(st, note[0])(md(note[1]))
+    if not waiting:
+        st.caption(tr("No entry is waiting."))
+        return
+    for k, p in enumerate(waiting):
+        c1, c2, c3 = st.columns([5, 1, 1], vertical_alignment="center")
+        c1.markdown(f"`{md(p.name)}` · {p.saved:%Y-%m-%d %H:%M} UTC")
+        c2.button(tr("Accept"), key=f"e_accept_{k}", on_click=_decide, args=(p.name, True))
+        c3.button(tr("Reject"), key=f"e_reject_{k}", on_click=_decide, args=(p.name, False))
+
+
+pending_entries()

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
+from tarock_logs.store.pseudonyms import STORE_KEY_SQL
 from tarock_logs.store.stats import (
     SECTIONS,
     Filters,
@@ -99,6 +100,14 @@ def connect_reader(
         delay=delay,
         config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+def pseudonym_key(cur: duckdb.DuckDBPyConnection) -> str:
+    """The store's pseudonym key (:mod:`tarock_logs.store.pseudonyms`; empty for a store made
+    before stores had one): the dashboard masks names in Python with the key the statistics'
+    SQL uses."""
+    row = cur.execute(f"SELECT {STORE_KEY_SQL}").fetchone()
+    return str(row[0]) if row else ""
 
 
 #: the tables every page reads: a store without them is not one the dashboard can serve
