@@ -166,9 +166,7 @@ with standings_tab:
 
     # ------------------------------------------------------------------ printable standings
     try:
-        html = vm.standings_html(
-            report, masked if names_masked() else None, lang=lang()
-        )
+        html = vm.standings_html(report, masked if names_masked() else None, lang=lang())
     except Exception as exc:  # noqa: BLE001 - the page stays usable without the print
         st.warning(md(tr("Printable standings not available: {error}", error=exc)))
     else:

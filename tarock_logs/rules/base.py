@@ -390,9 +390,43 @@ class RecordedFacts:
     consolation: tuple[int, ...] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CountedCards:
+    """The cards of a counted hand (log format 1.2, ``extent: counted``): what the table
+    took, without the order of the tricks. Either ``declarer`` and ``defenders`` (the cards
+    each side won in tricks) or ``by_seat`` (klop: each seat's cards, the talon cards given
+    with the tricks included); ``talon`` as dealt, ``talon_taken`` the talon cards the
+    declarer took, ``discards`` the cards he laid away. :meth:`SessionState.score_counted`
+    counts them."""
+
+    talon: tuple[str, ...] = ()
+    talon_taken: tuple[str, ...] = ()
+    discards: tuple[str, ...] = ()
+    declarer: tuple[str, ...] | None = None
+    defenders: tuple[str, ...] | None = None
+    by_seat: tuple[tuple[str, ...], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CountedScore:
+    """A counted hand scored from its piles (:meth:`SessionState.score_counted`): the
+    ``score`` (its ``unverified`` says what the piles could not decide, e.g. the order of the
+    tricks, an ultimo taken as recorded), and ``findings``: what the piles show against the
+    hand's own record (a card-point count that differs, in thirds, with the items it
+    changes), as hand-level violations."""
+
+    score: HandScore
+    findings: tuple[Violation, ...] = ()
+
+
 class FactsNotScored(Exception):
     """The engine cannot score this hand from its facts; the message says why (the game has
     no facts scorer, or the facts are incomplete or contradict each other)."""
+
+
+class CountNotSupported(FactsNotScored):
+    """The game's engine cannot score a counted hand from its piles (log format 1.2): the
+    audit says so, and scores the hand's facts as recorded where it can."""
 
 
 class FactTerms(NamedTuple):
@@ -536,6 +570,22 @@ class SessionState(ABC):
         :class:`FactsNotScored` when the game cannot score from facts or the facts do not
         settle the score. Default: the game cannot."""
         raise FactsNotScored("this game's engine cannot score a hand from facts")
+
+    def score_counted(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        cards: CountedCards,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> CountedScore:
+        """Score a counted hand (log format 1.2) dealt by ``dealer``: the contract,
+        announcements and kontras of ``facts`` with the card points and every item the piles
+        ``cards`` decide counted from them (the recorded count, card points or difference or
+        klop points, is compared with the piles' count, not trusted), and take it into the
+        session as :meth:`score_facts` does. Raises :class:`CountNotSupported` when the game
+        cannot count a hand from its piles, :class:`FactsNotScored` when these facts and
+        piles do not settle the score. Default: the game cannot."""
+        raise CountNotSupported("this game's engine cannot count a hand from its piles")
 
 
 class RulesetRegistry(Mapping[str, Ruleset]):
@@ -792,6 +842,13 @@ class GameEngine(ABC):
         """The contracts, bonuses and kontra targets a hand recorded as facts may name under
         ``ruleset``; None when the engine cannot score hands from facts (then
         :meth:`SessionState.score_facts` raises). Default: None."""
+        return None
+
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """How a counted hand of ``contract`` records what the table took: ``"sides"`` (the
+        declarer's side's pile and the defenders'), ``"seats"`` (one pile per seat, as in
+        klop), or None when the engine cannot count a hand from its piles
+        (:meth:`SessionState.score_counted` raises). Default: None."""
         return None
 
     def zero_sum(self, ruleset: Ruleset) -> bool:

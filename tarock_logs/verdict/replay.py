@@ -30,6 +30,7 @@ from tarock_logs.log.options import session_options
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
+    CountNotSupported,
     DealInfo,
     FactsNotScored,
     FastReplay,
@@ -43,11 +44,13 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.verdict.convert import (
     to_engine_action,
+    to_engine_counted,
     to_engine_facts,
     to_engine_irregularity,
 )
 
 __all__ = [
+    "COUNT_NOT_SUPPORTED",
     "FACTS_NOT_CHECKED",
     "HandReplay",
     "ReplayError",
@@ -80,6 +83,11 @@ FACTS_NOT_CHECKED: tuple[str, ...] = (
     "legality of play not checked: the hand is recorded as facts, without cards or actions",
     "card points, tricks and bonus outcomes not checked: the facts are taken as recorded",
 )
+
+
+#: The finding (a warning) that the game's engine cannot count a hand from its piles (a
+#: counted hand, format 1.2): the hand is then scored from its facts as recorded, if it can be.
+COUNT_NOT_SUPPORTED = "count.not_supported"
 
 
 # --------------------------------------------------------------------------- results
@@ -469,6 +477,46 @@ def _score_facts(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
     out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
 
 
+def _score_counted(out: HandReplay, session_state: SessionState, hand: m.Hand) -> None:
+    """Score a counted hand (format 1.2) from its piles
+    (:meth:`~tarock_logs.rules.base.SessionState.score_counted`) into ``out``: the score,
+    the findings of its recorded count, and what the piles cannot show. A game whose engine
+    cannot count piles gets the finding :data:`COUNT_NOT_SUPPORTED` and its facts scored as
+    recorded."""
+    assert hand.facts is not None and hand.counted is not None
+    out.facts_only = True
+    try:
+        counted = session_state.score_counted(
+            hand.dealer,
+            to_engine_facts(hand.facts),
+            to_engine_counted(hand.counted),
+            [to_engine_irregularity(i) for i in hand.irregularities],
+        )
+    except CountNotSupported as exc:
+        out.violations.append(
+            Violation(
+                COUNT_NOT_SUPPORTED,
+                f"{exc}: the hand is scored from its facts as recorded, its piles are not counted",
+                "",
+                severity="warning",
+            )
+        )
+        _score_facts(out, session_state, hand)
+        return
+    except FactsNotScored as exc:
+        out.unverified.append(f"the counted hand cannot be scored from its piles: {exc}")
+        return
+    except Exception as exc:  # noqa: BLE001 - the engine failed on these piles
+        out.unverified.append(f"the engine could not count the hand's piles: {exc}")
+        return
+    score = counted.score
+    out.complete = True
+    out.score = score
+    out.violations.extend(counted.findings)
+    out.unverified.extend(score.unverified)
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
@@ -497,6 +545,9 @@ def _replay_into(
             out.unverified.append("the recorded state before the hand could not be applied")
     # (nothing applied: the state the hand is played with is the one expected, one dict)
     out.carry_before = _carry(session_state) if rec else out.carry_expected
+    if hand.counted is not None:
+        _score_counted(out, session_state, hand)
+        return
     if hand.facts is not None:
         _score_facts(out, session_state, hand)
         return

@@ -119,6 +119,13 @@ class SlovenianEngine(GameEngine):
         from the tricks)."""
         return None if Rules(ruleset).openspiel_scoring else fact_terms()
 
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """A counted hand (log format 1.2): klop by each player's pile, every other contract
+        by the two sides' piles; not under ``openspiel`` (it scores from the tricks)."""
+        if Rules(ruleset).openspiel_scoring:
+            return None
+        return "seats" if contract == "klop" else "sides"
+
     def new_session(self, ruleset: Ruleset, table_size: int) -> SlovenianSession:
         if table_size not in (3, 4, 5):
             raise ValueError(f"Slovenian tarok is played at tables of 3, 4 or 5, not {table_size}")

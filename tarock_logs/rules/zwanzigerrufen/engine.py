@@ -87,6 +87,10 @@ class ZwanzigerrufenEngine(GameEngine):
         others, §7.4), under every option."""
         return True
 
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """A counted deal (log format 1.2): the two sides' piles."""
+        return "sides"
+
     def fact_terms(self, ruleset: Ruleset) -> FactTerms:
         """A deal recorded as facts (the club's running sheet): the three contracts, the five
         bonuses of §7.2 (the Mondfang is its own fact) and Kontra on the game or a bonus that

@@ -977,7 +977,7 @@ def _session(
             sid = stem
     doc: dict[str, Any] = {
         "format": m.FORMAT_NAME,
-        "format_version": m.LATEST_FORMAT_VERSION,
+        "format_version": m.VERSION_1_1,
         "id": sid,
         "game": sheet.game,
         "ruleset": sheet.ruleset.id,
