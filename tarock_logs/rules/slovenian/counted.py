@@ -103,7 +103,7 @@ def score_counted(
                                  irregularities=irregularities, misdeals=misdeals)  # fmt: skip
 
     notes = list(NOT_CHECKED)
-    if c == "klop":
+    if row.alone:
         return _klop(rules, table_size, rec, cards, n_active, notes, facts_of)
     if cards.declarer is None or cards.defenders is None:
         raise FactsNotScored("a counted game with a declarer needs both sides' piles")
@@ -127,11 +127,9 @@ def score_counted(
     n_tricks = 48 // n_active
     tricks_won_m, tricks_won_o = len(tricks_m) // n_active, len(tricks_o) // n_active
     won = t_m >= rules.win_threshold
-    if c in ("berac", "odprti_berac"):
+    if row.no_trick:
         won = tricks_won_m == 0
-    elif c in ("valat", "barvni_valat") or any(
-        b.bonus == "barvni_valat" and b.announced for b in rec.bonuses
-    ):
+    elif row.every_trick or any(b.bonus == "barvni_valat" and b.announced for b in rec.bonuses):
         won = tricks_won_m == n_tricks
     # bonuses: the announcements as recorded; the outcomes the piles decide replace the
     # recorded ones; the ultimos (the last trick) are taken as recorded
@@ -156,7 +154,7 @@ def score_counted(
             elif side is not None:
                 bonuses.append(BonusOutcome(bonus, side))
     valat_side = "declarer" if tricks_won_o == 0 else "defenders" if tricks_won_m == 0 else None
-    if c not in ("berac", "odprti_berac", "valat", "barvni_valat"):
+    if not row.fixed:
         ann = next((b for b in bonuses if b.bonus == "valat" and b.announced), None)
         if ann is not None:
             bonuses[bonuses.index(ann)] = replace(ann, made=valat_side == ann.side)
@@ -172,9 +170,7 @@ def score_counted(
         mondfang=mondfang,
     )  # fmt: skip
     f = facts_of(counted)
-    if c not in ("berac", "odprti_berac", "valat", "barvni_valat") and "declarer_side_thirds" in (
-        f.card_points
-    ):
+    if not row.fixed and "declarer_side_thirds" in (f.card_points):
         f.t_m, f.t_o = t_m, thirds(pile_o)
         f.card_points.update(
             {"declarer_side_thirds": f.t_m, "defenders_thirds": f.t_o,
@@ -236,7 +232,7 @@ def _count_findings(
     """The recorded count against the piles': a finding when they differ (spec 9.2, 9.3),
     with the items the recorded count changes (``counted`` scored with the record's count
     instead of the piles', every other outcome the same)."""
-    if rec.contract in ("berac", "odprti_berac", "valat", "barvni_valat"):
+    if CONTRACTS[rec.contract].fixed:
         if rec.won is None or rec.won == won:
             return []
         points = None

@@ -124,7 +124,8 @@ class SlovenianEngine(GameEngine):
         by the two sides' piles; not under ``openspiel`` (it scores from the tricks)."""
         if Rules(ruleset).openspiel_scoring:
             return None
-        return "seats" if contract == "klop" else "sides"
+        row = CONTRACTS.get(contract)
+        return "seats" if row is not None and row.alone else "sides"
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> SlovenianSession:
         if table_size not in (3, 4, 5):
