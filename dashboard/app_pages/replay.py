@@ -658,18 +658,18 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
+    # A question for the engine (the steps themselves are the store's): asked on demand.
     if cur.action is not None and (only is None or cur.action.seat == only):
-        alts = vm.alternatives(view, step - 1)
-        with st.expander(
-            tr("Legal alternatives to this action ({n})", n=len(alts)),
-            expanded=bool(cur.violations),
-        ):
-            st.markdown(
-                md(
-                    ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
-                    or tr("none")
+        with st.expander(tr("Legal alternatives to this action"), expanded=bool(cur.violations)):
+            if st.toggle(tr("Ask the rules engine"), key="ask_alternatives"):
+                engine_view = hand_view(view.hand_id, engine=True)
+                alts = vm.alternatives(engine_view, step - 1) if engine_view is not None else []
+                st.markdown(
+                    md(
+                        ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
+                        or tr("none")
+                    )
                 )
-            )
 
 
 st.fragment(viewer, run_every=SPEED if PLAYING else None)()
@@ -703,7 +703,7 @@ with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):
         width="stretch",
     )
     p1, p2, p3 = st.columns([2, 1, 1])
-    ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
+    ids_at_table = [str(p["id"]) for p in view.seating]
     seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
     if st.session_state.get("follow") not in seat_of:
         st.session_state["follow"] = None

@@ -106,6 +106,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("file", STR),
             ("line", I32),
             ("timeline", U8),
+            ("card_points", STR),
         ]
     ),
     # the actions (schema version 8): every action in ``action_rows``, the fields other than
@@ -205,6 +206,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("recorded", pa.float64()),
             ("recomputed", pa.float64()),
             ("card", STR),
+            ("params", STR),
         ]
     ),
     "session_findings": pa.schema(
@@ -1004,6 +1006,7 @@ def _add_session(
             file,
             line,
             timeline.kind if timeline is not None else None,
+            _dumps(timeline.card_points) if timeline is not None else None,
         )
         # actions, with the verdict of each
         first_code: dict[int, str] = {}
@@ -1097,6 +1100,7 @@ def _add_session(
                 recorded=f.get("recorded"),
                 recomputed=f.get("recomputed"),
                 card=f.get("card"),
+                params=_dumps(f.get("params") or None),
             )
         for v in violations:
             b.t["violations"].add(
@@ -1179,7 +1183,7 @@ def _add_lane_session(
         added += 1
         hands_row(hand_id, session.id, session.game, ruleset, raw[3], raw[4], n, lh.contract,
                   lh.declarer, lh.partner, lh.won, True, True, raw[6], 0, 0, [], "verified",
-                  0, raw[1], None, raw[2], raw[5], file, line, 2)  # fmt: skip
+                  0, raw[1], None, raw[2], raw[5], file, line, 2, None)  # fmt: skip
         if raw[11]:
             details.rows.extend(raw[11])
             details.n += len(raw[11])

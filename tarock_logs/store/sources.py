@@ -280,7 +280,10 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     hands: list[tuple[dict[str, Any], Any, Any]] = []
     for h in sa.hands:
         r = h.replay
-        hands.append((h.to_dict(), _tricks_of(r), r.timeline if r is not None else None))
+        tl = r.timeline if r is not None else None
+        if tl is not None and r is not None and r.score is not None and r.score.card_points:
+            tl.card_points = dict(r.score.card_points)
+        hands.append((h.to_dict(), _tricks_of(r), tl))
         h.replay = None  # let the engine state go
     return AuditedSession(hands, sa.to_dict())
 

@@ -80,13 +80,16 @@ def _json(v: Any) -> Any:
 def hand_timeline(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandTimeline | None:
     """The stored steps of ``hand_id`` (None for an unknown hand, or a hand stored before the
     store kept timelines: ``hands.timeline`` is NULL)."""
-    head = fetch(
-        cur,
-        """SELECT hand_key, CAST(game AS VARCHAR), dealer, deal, contract,
-                  CAST(declarer AS INTEGER), CAST(partner AS INTEGER), timeline, session_id
-           FROM hands WHERE hand_id = ? LIMIT 1""",
-        [hand_id],
-    )
+    try:
+        head = fetch(
+            cur,
+            """SELECT hand_key, CAST(game AS VARCHAR), dealer, deal, contract,
+                      CAST(declarer AS INTEGER), CAST(partner AS INTEGER), timeline, session_id
+               FROM hands WHERE hand_id = ? LIMIT 1""",
+            [hand_id],
+        )
+    except duckdb.BinderException:  # a store of schema version 8 or older, not migrated
+        return None
     if not head or head[0][7] is None:
         return None
     key, game, dealer, deal_json, contract, declarer, partner, kind, session_id = head[0]

@@ -110,12 +110,15 @@ class Timeline:
     made by the seat to move; 0, nothing was replayed) and, for kind 1, per action the seat to
     move and the phase after it, and ``states``: ``(step, key, value)`` where a key of the
     engine's :attr:`~tarock_logs.rules.base.GameEngine.timeline_keys` changed (step 0: the
-    deal) and, at an illegal card, ``allowed``: the cards the rules allowed."""
+    deal) and, at an illegal card, ``allowed``: the cards the rules allowed; and the hand's
+    card points as its score counts them."""
 
     kind: int
     to_move: list[int | None] = field(default_factory=list)
     phase: list[str] = field(default_factory=list)
     states: list[tuple[int, str, Any]] = field(default_factory=list)
+    #: the score's card points (:attr:`~tarock_logs.rules.base.HandScore.card_points`)
+    card_points: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)

@@ -22,11 +22,20 @@
 --   bidding ends or the first call), NULL a hand stored before this version (the page then
 --   replays it with the engine, as before).
 --
+-- * findings.params: the facts of a finding the engine words it with (the cards held at an
+--   illegal card, a renons settlement: the finding's params, JSON), so the page words a
+--   stored finding as the audit did, without the engine;
+-- * hands.card_points: the hand's card points as the engine's score counts them (JSON, the
+--   score's card_points: the end-of-hand panel), where the careful path's engine scored the
+--   hand (NULL for a hand the ingest lane took: its native score keeps none).
+--
 -- Rows stored before this version keep NULLs; a new ingest of their file fills them.
 
 ALTER TABLE action_rows ADD COLUMN to_move UTINYINT;
 ALTER TABLE action_rows ADD COLUMN phase VARCHAR;
 ALTER TABLE hands ADD COLUMN timeline UTINYINT;
+ALTER TABLE hands ADD COLUMN card_points JSON;
+ALTER TABLE findings ADD COLUMN params JSON;
 
 CREATE TABLE step_states (
     hand_key INTEGER NOT NULL,
