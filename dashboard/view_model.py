@@ -323,8 +323,9 @@ def _engine_view(
         prev_hand=ids[index - 1] if index > 0 else None,
         next_hand=ids[index + 1] if index + 1 < len(ids) else None,
         phases=_phases(r["game"], steps),
-        seating=[{"id": p.id, "name": p.name, "pair": p.pair, "role": p.role}
-                 for p in session.players],  # fmt: skip
+        seating=[
+            {"id": p.id, "name": p.name, "pair": p.pair, "role": p.role} for p in session.players
+        ],
         radelci_before=tl.radelci_before if tl is not None else _ints(before),
         radelci_after=tl.radelci_after if tl is not None else _ints(after),
         source="stored" if tl is not None else "engine",

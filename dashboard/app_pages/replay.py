@@ -49,6 +49,7 @@ from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
 from tarock_logs.store.analysis import hand_card_analysis
+from tarock_logs.store.timeline import TimelineStep
 from tarock_logs.verdict import replay as rp
 
 #: the speeds autoplay offers: seconds per step
@@ -277,7 +278,7 @@ def _value_text(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
+def valued(step: int, cur: rp.Step | TimelineStep, only: int | None) -> dict[str, Any] | None:
     """The analysis row of the card just played at ``step`` (None when it has none, or in
     another seat's view: its values would reveal that seat's hand)."""
     row = ANALYSIS.get(step - 1) if cur.action is not None else None
@@ -286,7 +287,7 @@ def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
     return row
 
 
-def card_values(step: int, cur: rp.Step, only: int | None) -> None:
+def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> None:
     """The card-play analysis at ``step`` (all cards visible): the values of the card just
     played and its legal alternatives are drawn on the table's cards; here what it cost, and
     the previous / next mistake of at least a chosen size. In one seat's view only that seat's

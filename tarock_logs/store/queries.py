@@ -18,8 +18,8 @@ and :func:`tournament_findings` (docs/audit.md).
 from __future__ import annotations
 
 import dataclasses
-import json
 import io
+import json
 import os
 import re
 from collections.abc import Callable, Mapping

@@ -33,7 +33,7 @@ import orjson
 from tarock_logs.cards import sort_cards
 from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
-from tarock_logs.rules.base import Action, SeatRole, Violation
+from tarock_logs.rules.base import Action, SeatRole, Severity, Violation
 from tarock_logs.store.queries import fetch, frame
 from tarock_logs.store.rebuild import action_from_row
 from tarock_logs.verdict.convert import to_engine_action
@@ -157,13 +157,16 @@ def hand_timeline(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandTimeline 
     return HandTimeline(int(kind), steps, models, before, after)
 
 
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
+
+
 def _violation(row: dict[str, Any]) -> Violation:
     seats = row.get("seats") or []
     return Violation(
         code=str(row["code"]),
         message=str(row.get("message") or ""),
         rule=str(row.get("rule") or ""),
-        severity=str(row.get("severity") or "error"),
+        severity=_SEVERITY.get(str(row.get("severity")), "error"),
         seat=int(seats[0]) if seats else None,
         card=row.get("card"),
         action_index=int(row["action_index"]),
@@ -199,8 +202,8 @@ def build_steps(
     phases = [str(p) for p in engine.action_phases(actions)]
     held = [list(h) for h in deal.get("hands") or []]
     talon = list(deal.get("talon") or [])
-    keys: dict[str, Any] = {k: None for k in ("contract", "declarer", "partner")}
-    keys.update({k: None for k in engine.timeline_keys})
+    keys: dict[str, Any] = dict.fromkeys(("contract", "declarer", "partner"))
+    keys.update(dict.fromkeys(engine.timeline_keys))
     first = str(engine.first_phase)
     # a clean record: its states said by the engine from the record; nobody to move and the
     # hand over after its last card

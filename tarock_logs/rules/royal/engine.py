@@ -19,9 +19,9 @@ from tarock_logs.rules.base import (
     Ruleset,
     SeatRole,
 )
+from tarock_logs.rules.royal.bidding import PARTY_NAMES
 from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
-from tarock_logs.rules.royal.bidding import PARTY_NAMES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
 from tarock_logs.rules.royal.rulesets import (
     GAME,

@@ -19,7 +19,6 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
-from tarock_logs.rules.zwanzigerrufen.tricks import NORMAL
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
     GAME,
     REGISTRY,
