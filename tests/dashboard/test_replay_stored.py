@@ -90,3 +90,18 @@ def test_the_end_of_the_hand_is_served_from_rows_with_the_log_deleted(
     assert any("End of the hand" in m.value for m in at.markdown)
     assert at.dataframe  # the tricks and the score, item by item
     assert "no cards left" in _html(at)  # every card played
+
+
+def test_a_what_if_builds_the_session_from_rows_with_the_log_deleted(
+    stored: tuple[Path, str, int, int],
+) -> None:
+    """The engine still runs for a what-if: on the session rebuilt from the store's rows."""
+    db, hand_id, _illegal, _n = stored
+    con = connect_reader(db)
+    try:
+        cur = con.cursor()
+        ruleset = vm.what_if_rulesets("slovenian")[0]
+        got = vm.what_if(cur, hand_id, ruleset)
+    finally:
+        con.close()
+    assert got is not None and got["items"] and got["totals"]
