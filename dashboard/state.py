@@ -224,15 +224,16 @@ def data(fn: Callable[..., T], *args: Any) -> T:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _replay(key: DbKey, hand_id: str) -> HandView | None:
-    return query(build_hand_view, hand_id)
+def _replay(key: DbKey, hand_id: str, engine: bool) -> HandView | None:
+    return query(build_hand_view, hand_id, engine=engine)
 
 
-def hand_view(hand_id: str) -> HandView | None:
-    """The replay of one hand with everything the viewer shows (cached per database version;
-    shared, never mutated)."""
+def hand_view(hand_id: str, *, engine: bool = False) -> HandView | None:
+    """One hand with everything the viewer shows, its steps as the store keeps them
+    (cached per database version; shared, never mutated). ``engine``: with the engine's
+    replay of the hand too (the legal alternatives, the dossier), which runs then."""
     _, key = require_db()
-    return _replay(key, hand_id)
+    return _replay(key, hand_id, engine)
 
 
 @st.cache_resource(show_spinner=False)

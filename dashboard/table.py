@@ -435,15 +435,10 @@ def _roles(view: Any, seat: int, state: dict[str, Any], lang: str) -> tuple[str,
     game = view.game
     pairs = state.get("pairs") if isinstance(state.get("pairs"), dict) else None
     engine = get_engine(game)
-    if (
-        engine is not None
-        and "fixed_pairs" in engine.features
-        and view.session is not None
-        and seat < len(view.session.players)
-    ):
-        p = view.session.players[seat]
-        pair = getattr(p, "pair", None)
-        part = getattr(p, "role", None)
+    seating = getattr(view, "seating", None) or []
+    if engine is not None and "fixed_pairs" in engine.features and seat < len(seating):
+        pair = seating[seat].get("pair")
+        part = seating[seat].get("role")
         if pair:
             out.append(t("pair {pair}", lang, pair=pair))
         if part:

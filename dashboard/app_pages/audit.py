@@ -335,7 +335,7 @@ hand_id = url_selectbox(
 if not hand_id:
     st.stop()
 
-view = hand_view(hand_id)
+view = hand_view(hand_id, engine=True)  # (the dossier and the findings' engine facts)
 if view is None:
     st.error(tr("Unknown hand."), icon=ICON_ERROR)
     st.stop()

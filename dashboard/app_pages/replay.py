@@ -49,6 +49,7 @@ from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
 from tarock_logs.store.analysis import hand_card_analysis
+from tarock_logs.store.timeline import TimelineStep
 from tarock_logs.verdict import replay as rp
 
 #: the speeds autoplay offers: seconds per step
@@ -277,7 +278,7 @@ def _value_text(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
+def valued(step: int, cur: rp.Step | TimelineStep, only: int | None) -> dict[str, Any] | None:
     """The analysis row of the card just played at ``step`` (None when it has none, or in
     another seat's view: its values would reveal that seat's hand)."""
     row = ANALYSIS.get(step - 1) if cur.action is not None else None
@@ -286,7 +287,7 @@ def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
     return row
 
 
-def card_values(step: int, cur: rp.Step, only: int | None) -> None:
+def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> None:
     """The card-play analysis at ``step`` (all cards visible): the values of the card just
     played and its legal alternatives are drawn on the table's cards; here what it cost, and
     the previous / next mistake of at least a chosen size. In one seat's view only that seat's
@@ -658,18 +659,18 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
+    # A question for the engine (the steps themselves are the store's): asked on demand.
     if cur.action is not None and (only is None or cur.action.seat == only):
-        alts = vm.alternatives(view, step - 1)
-        with st.expander(
-            tr("Legal alternatives to this action ({n})", n=len(alts)),
-            expanded=bool(cur.violations),
-        ):
-            st.markdown(
-                md(
-                    ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
-                    or tr("none")
+        with st.expander(tr("Legal alternatives to this action"), expanded=bool(cur.violations)):
+            if st.toggle(tr("Ask the rules engine"), key="ask_alternatives"):
+                engine_view = hand_view(view.hand_id, engine=True)
+                alts = vm.alternatives(engine_view, step - 1) if engine_view is not None else []
+                st.markdown(
+                    md(
+                        ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
+                        or tr("none")
+                    )
                 )
-            )
 
 
 st.fragment(viewer, run_every=SPEED if PLAYING else None)()
@@ -703,7 +704,7 @@ with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):
         width="stretch",
     )
     p1, p2, p3 = st.columns([2, 1, 1])
-    ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
+    ids_at_table = [str(p["id"]) for p in view.seating]
     seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
     if st.session_state.get("follow") not in seat_of:
         st.session_state["follow"] = None

@@ -783,6 +783,49 @@ class GameEngine(ABC):
 
     # ---------------------------------------------------------------- presentation
 
+    #: the keys of :meth:`HandState.view` the store keeps at the steps where they change (the
+    #: replay page reads them instead of replaying the hand: tarock_logs/store/timeline.py);
+    #: a game adds the keys its page needs beyond these
+    timeline_keys: tuple[str, ...] = ("contract", "declarer", "partner")
+    #: the unit of a completed trick's ``points`` in :meth:`HandState.view` and the store's
+    #: ``tricks`` (None: card points; ``"thirds"``: thirds of a point)
+    trick_points_unit: str | None = None
+
+    def talon_groups(self, contract: str | None, talon: Sequence[str]) -> list[list[str]]:
+        """The talon in the groups the declarer chooses from in a hand of ``contract`` (the
+        groups a talon pick's ``group`` numbers, as :meth:`HandState.view`'s
+        ``talon_groups``). Default: none (no talon exchange)."""
+        return []
+
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The steps where :attr:`timeline_keys` change in a clean hand (every action legal and
+        made by the seat to move, as the engine's bulk path or its native lane proved it),
+        said from the record alone: ``(step, key, value)``, step 0 the deal, step ``k`` after
+        action ``k - 1``. ``hands`` are the cards dealt, ``seats`` the recorded pairs and
+        roles, ``final`` the hand's contract, declarer and partner as the audit found them.
+        The store keeps no view of such a hand; the replay page reads these instead.
+        Default: the bidding ends with its last bid (the final declaration), which names the
+        contract and the declarer; the partner is known from the call (without a call, with
+        the declarer)."""
+        contract, declarer, partner = final
+        bid = max((i for i, a in enumerate(actions) if a.type == "bid"), default=None)
+        call = next((i for i, a in enumerate(actions) if a.type == "call"), None)
+        out: list[tuple[int, str, Any]] = []
+        if bid is not None:
+            out += [(bid + 1, "contract", contract), (bid + 1, "declarer", declarer)]
+            if call is None:
+                out.append((bid + 1, "partner", partner))
+        if call is not None:
+            out.append((call + 1, "partner", partner))
+        return [x for x in out if x[2] is not None]
+
     def terms(self) -> GameTerms:
         """The game's own words for its contracts, bonuses, kontra levels, trula cards and
         passes (:class:`GameTerms`). Default: none (the wording then falls back to the ids)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -573,22 +574,26 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
            FROM hand_scores WHERE hand_key = ? ORDER BY seat""",
         [key],
     )
-    found = frame(
-        cur,
-        """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
-                  item, recorded, recomputed, card, player_ids,
-                  json_extract_string(players, '$[*].name') AS names, players
-           FROM findings WHERE hand_key = ?
-           ORDER BY action_index NULLS LAST, severity, code""",
-        [key],
-    )
+    sql = """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
+                    item, recorded, recomputed, card, player_ids,
+                    json_extract_string(players, '$[*].name') AS names, players, params
+             FROM findings WHERE hand_key = ?
+             ORDER BY action_index NULLS LAST, severity, code"""
+    try:
+        found = frame(cur, sql, [key])
+    except duckdb.BinderException:  # a store of schema version 8 or older: no params
+        found = frame(cur, sql.replace(", params\n", "\n"), [key])
+    rows = found.to_dicts()
+    for row in rows:  # (the engine's facts of the finding: JSON)
+        p = row.get("params")
+        row["params"] = json.loads(p) if isinstance(p, str) else (p or {})
     return {
         "violations": viol.to_dicts(),
         "items": items.to_dicts(),
         "totals": totals.to_dicts(),
         "unverified": list(unv[0][0] or []) if unv else [],
         "verification": str(unv[0][1]) if unv else "unverified",
-        "findings": found.to_dicts(),
+        "findings": rows,
     }
 
 

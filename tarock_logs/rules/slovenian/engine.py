@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import (
@@ -14,6 +15,7 @@ from tarock_logs.rules.base import (
     GameTerms,
     NativeLane,
     Ruleset,
+    SeatRole,
 )
 from tarock_logs.rules.slovenian import tournament
 from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
@@ -74,6 +76,10 @@ class SlovenianEngine(GameEngine):
     first_phase = Phase.BIDDING
     #: retired codes -> their replacements (``tarock audit --code OLD``)
     code_aliases: Mapping[str, str] = CODE_ALIASES
+    #: the replay page's own keys: the king called and the talon group taken (spec 6)
+    timeline_keys = ("contract", "declarer", "partner", "called_king", "talon_group")
+    #: card points are counted in thirds (spec 9.1)
+    trick_points_unit = "thirds"
 
     def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
         """The native whole hand (``slohand.h``) and score (``sloscore.h``) of ``ruleset`` at a
@@ -90,6 +96,35 @@ class SlovenianEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The default (the final bid ends the bidding, the call names the partner), the king
+        called and the talon group taken as recorded, and the announcement round (spec 7)
+        entered at the final bid when a pass of that round follows it."""
+        out = super().clean_states(actions, hands, dealer, seats, final)
+        bid = max((i for i, a in enumerate(actions) if a.type == "bid"), default=None)
+        if bid is not None and bid + 1 < len(actions) and actions[bid + 1].type == "pass":
+            out.append((bid + 1, "phase", str(Phase.ANNOUNCEMENTS)))
+        for i, a in enumerate(actions):
+            if a.type == "call" and a.card:
+                out.append((i + 1, "called_king", a.card))
+            elif a.type == "talon" and a.group is not None:
+                out.append((i + 1, "talon_group", a.group))
+        return out
+
+    def talon_groups(self, contract: str | None, talon: Sequence[str]) -> list[list[str]]:
+        """Spec 6.1: the talon in groups of the contract's size (three, two or one card);
+        none in a contract without a talon exchange."""
+        c = CONTRACTS.get(contract) if contract else None
+        k = c.talon if c is not None else 0
+        return [list(talon[i : i + k]) for i in range(0, len(talon), k)] if k else []
 
     def terms(self) -> GameTerms:
         """Slovenian tarok's terms in Slovenian: *klop, tri … berač, valat*; *trula, kralji,

@@ -8,7 +8,15 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, Ruleset
+from tarock_logs.rules.base import (
+    Action,
+    Code,
+    FactTerms,
+    GameEngine,
+    GameTerms,
+    Ruleset,
+    SeatRole,
+)
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
@@ -55,6 +63,32 @@ class ZwanzigerrufenEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The auction (§4): the call names the normal game, the caller holds it and the
+        holder of the called tarock is the partner (none when the caller holds it); each
+        higher game overcalls it, its bidder holding it alone."""
+        out: list[tuple[int, str, Any]] = []
+        now: dict[str, Any] = {"contract": None, "declarer": None, "partner": None}
+        for i, a in enumerate(actions):
+            if a.type == "call":
+                holder = next((s for s, h in enumerate(hands) if a.card in h), None)
+                new = {"contract": NORMAL, "declarer": a.seat,
+                       "partner": None if holder == a.seat else holder}  # fmt: skip
+            elif a.type == "bid" and a.contract:
+                new = {"contract": a.contract, "declarer": a.seat, "partner": None}
+            else:
+                continue
+            out += [(i + 1, k, v) for k, v in new.items() if v != now[k]]
+            now = new
+        return out
 
     def terms(self) -> GameTerms:
         """Zwanzigerrufen's terms in German: *Farbensolo, Solo*; *Absolut, Pagat Ultimo,
