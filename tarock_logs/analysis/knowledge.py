@@ -225,15 +225,15 @@ def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
     # ---- announcements
     ultimo: tuple[tuple[str, str | None], ...] = (("pagat_ultimo", "T1"),
                                                   ("kralj_ultimo", h.called_king))  # fmt: skip
-    for bonus, card in ultimo:
+    for bonus, ucard in ultimo:
         got = h.ann.get(bonus)
-        if got is None or card is None or card not in allowed:
+        if got is None or ucard is None or ucard not in allowed:
             continue
         who = got[0]
         if bonus == "kralj_ultimo" and who == d:
             continue
         if seat_bit(who):
-            restrict([card], seat_bit(who), f"{bonus} announced by seat {who}")
+            restrict([ucard], seat_bit(who), f"{bonus} announced by seat {who}")
     # ---- the play check: earlier legal cards of hidden hands
     rules = make_play_rules(h.rules, c, h.colour_valat())
     prot: list[str] = []
