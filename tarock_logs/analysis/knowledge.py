@@ -24,13 +24,13 @@ saw constrains the places (each restriction is a set of holders allowed for a se
 * the talon group the declarer took (everyone saw it) is in his hand or his discards;
 * the discards hold no king and no trula card, and no unshown tarok (unless the ruleset lets
   taroks be laid away unshown when forced);
-* an announced pagat ultimo is held by its announcer (kralj ultimo: the called king, when a
-  player other than the declarer announced it);
+* announcements constrain through the protection rule only (an announced pagat or ultimo
+  king is not played early unless forced: the play check below); the rulebook lets any member
+  of a side announce an ultimo without holding the card, so its holder is not inferred;
 * the called king: its holder is the declarer's partner (the declarer himself on a self-call),
   so every layout fixes the sides, and the objective is built from the layout.
 
-A restriction the true layout breaks (an illegal discard, an announcement without the card) is
-not used and the view says so in ``notes``: the true layout is always one of the consistent
+A restriction the true layout breaks (an illegal discard) is not used and the view says so in ``notes``: the true layout is always one of the consistent
 ones. Finally the **play check**: every earlier legal card of a hidden hand must be legal again
 when that hand is rebuilt from the layout (the hand then = the cards held now plus those it
 played since): this adds what the overtaking rules of klop and berač, the pagat rule and the
@@ -222,18 +222,6 @@ def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
         never = [x for x in hidden if x in KINGS or x in TRULA
                  or (SUIT[x] == "T" and not h.rules.discard_only_if_forced)]  # fmt: skip
         restrict(never, full & ~disc, "kings, trula and unshown taroks are never laid away")
-    # ---- announcements
-    ultimo: tuple[tuple[str, str | None], ...] = (("pagat_ultimo", "T1"),
-                                                  ("kralj_ultimo", h.called_king))  # fmt: skip
-    for bonus, ucard in ultimo:
-        got = h.ann.get(bonus)
-        if got is None or ucard is None or ucard not in allowed:
-            continue
-        who = got[0]
-        if bonus == "kralj_ultimo" and who == d:
-            continue
-        if seat_bit(who):
-            restrict([ucard], seat_bit(who), f"{bonus} announced by seat {who}")
     # ---- the play check: earlier legal cards of hidden hands
     rules = make_play_rules(h.rules, c, h.colour_valat())
     prot: list[str] = []
