@@ -30,11 +30,11 @@ saw constrains the places (each restriction is a set of holders allowed for a se
 * the called king: its holder is the declarer's partner (the declarer himself on a self-call),
   so every layout fixes the sides, and the objective is built from the layout.
 
-A restriction the true layout breaks (an illegal discard) is not used and the view says so in ``notes``: the true layout is always one of the consistent
-ones. Finally the **play check**: every earlier legal card of a hidden hand must be legal again
-when that hand is rebuilt from the layout (the hand then = the cards held now plus those it
-played since): this adds what the overtaking rules of klop and berač, the pagat rule and the
-protected ultimo cards reveal.
+A restriction the true layout breaks (an illegal discard) is not used and the view says so in
+``notes``: the true layout is always one of the consistent ones. Finally the **play check**:
+every earlier legal card of a hidden hand must be legal again when that hand is rebuilt from
+the layout (the cards it holds now plus those it played since): this adds what the
+overtaking rules of klop and berač, the pagat rule and the protected ultimo cards reveal.
 
 **The sampler** is exact: cards with the same allowed holders form a class; the number of
 layouts is counted by a dynamic programme over the classes and the holders' remaining room
