@@ -638,7 +638,7 @@ def viewer() -> None:
         trick_values=trick_values,
         best=best,
     )
-    st.html(table_html(pos, LANG))
+    st.html(table_html(pos, LANG, player_view=_analysis_view() == "player"))
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
         worded = view.finding_of(v)
