@@ -59,7 +59,13 @@ from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.rules.slovenian.tricks import SUIT, PlayRules
 
-__all__ = ["PlayCheck", "Sampler", "View", "apply_layout", "view_of"]
+__all__ = ["NoLayout", "PlayCheck", "Sampler", "View", "apply_layout", "view_of"]
+
+
+class NoLayout(RuntimeError):
+    """No layout was found: none is consistent with the restrictions (never for a view taken
+    from a hand, whose true layout is one), or none passed the play check within the draws
+    allowed."""
 
 _ORDER = {c: i for i, c in enumerate(PACKS["slovenian"])}
 
@@ -325,7 +331,7 @@ class Sampler:
         """One layout, uniform over those consistent with the restrictions (no play check)."""
         room = self.view.sizes
         if self._count(0, room) == 0:
-            raise ValueError("no layout is consistent with the view")
+            raise NoLayout("no layout is consistent with the view")
         out: list[list[str]] = [[] for _ in self.view.holders]
         for k, (holders, cards) in enumerate(self._classes):
             pick = rng.randrange(self._count(k, room))
@@ -347,13 +353,13 @@ class Sampler:
 
     def sample(self, rng: random.Random, max_tries: int = 1000) -> tuple[tuple[str, ...], ...]:
         """One layout, uniform over those consistent with the view (restrictions and play
-        check), by rejection: at most ``max_tries`` draws (``RuntimeError`` past them)."""
+        check), by rejection: at most ``max_tries`` draws (:class:`NoLayout` past them)."""
         for _ in range(max_tries):
             layout = self.draw(rng)
             if self.view.plays_fit(layout):
                 return layout
             self.rejected += 1
-        raise RuntimeError(f"no layout passed the play check in {max_tries} draws")
+        raise NoLayout(f"no layout passed the play check in {max_tries} draws")
 
     def samples(self, n: int, seed: int | str) -> list[tuple[tuple[str, ...], ...]]:
         """``n`` layouts drawn with ``random.Random(seed)`` (the same seed, the same layouts)."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.analysis.cardset import CARD
-from tarock_logs.analysis.knowledge import Sampler, apply_layout, view_of
+from tarock_logs.analysis.knowledge import NoLayout, Sampler, apply_layout, view_of
 from tarock_logs.analysis.native import Backend, NativeSolver, make_solver
 from tarock_logs.analysis.position import Unsupported, read_position
 from tarock_logs.log import models as m
@@ -244,7 +244,9 @@ def analyse_replay_player(
                 except Unsupported as exc:
                     out.skipped = str(exc)
                     pc = None
-                except TimeoutError:
+                except (TimeoutError, NoLayout):
+                    # a search past its budget, or no layout passed the play check in the
+                    # draws allowed: the card is not valued
                     out.undecided.append((i, a.card))
                     pc = None
                 if pc is not None:
