@@ -67,6 +67,7 @@ class NoLayout(RuntimeError):
     from a hand, whose true layout is one), or none passed the play check within the draws
     allowed."""
 
+
 _ORDER = {c: i for i, c in enumerate(PACKS["slovenian"])}
 
 
