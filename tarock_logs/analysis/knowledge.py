@@ -238,8 +238,11 @@ def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
         if "kralj_ultimo" in h.ann and h.called_king:
             prot.append(h.called_king)
     checks = []
+    # follow suit and tarok compulsion are the voids above; only the overtaking and pagat
+    # rules of the negative contracts and the protected ultimo cards say more
+    telling = rules.negative or rules.pagat_restricted or bool(prot)
     for k, (s, card, before) in enumerate(played):
-        if card in bad or f"seat {s}" not in idx:
+        if not telling or card in bad or f"seat {s}" not in idx:
             continue
         since = tuple(x for s2, x, _ in played[k:] if s2 == s)
         checks.append(PlayCheck(s, card, before, since))
@@ -282,6 +285,9 @@ class Sampler:
     rejected: int = 0
     _classes: list[tuple[tuple[int, ...], tuple[str, ...]]] = field(default_factory=list)
     _memo: dict[tuple[int, tuple[int, ...]], int] = field(default_factory=dict)
+    _splits_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         groups: dict[int, list[str]] = {}
@@ -291,6 +297,7 @@ class Sampler:
         self._classes = [(tuple(k for k in range(n) if a >> k & 1), tuple(cs))
                          for a, cs in sorted(groups.items())]  # fmt: skip
         self._memo = {}
+        self._splits_memo = {}
 
     def count(self) -> int:
         """The number of layouts consistent with the view's restrictions (before the play
@@ -328,6 +335,16 @@ class Sampler:
             r[k] -= v
         return tuple(r)
 
+    def _weighted(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """The splits of class ``k`` within ``room``, each with its number of layouts."""
+        got = self._splits_memo.get((k, room))
+        if got is None:
+            holders, cards = self._classes[k]
+            got = [(x, self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x)))
+                   for x in _splits(len(cards), holders, room)]  # fmt: skip
+            self._splits_memo[(k, room)] = got
+        return got
+
     def draw(self, rng: random.Random) -> tuple[tuple[str, ...], ...]:
         """One layout, uniform over those consistent with the restrictions (no play check)."""
         room = self.view.sizes
@@ -337,8 +354,7 @@ class Sampler:
         for k, (holders, cards) in enumerate(self._classes):
             pick = rng.randrange(self._count(k, room))
             chosen: tuple[int, ...] = ()
-            for x in _splits(len(cards), holders, room):
-                w = self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x))
+            for x, w in self._weighted(k, room):
                 if pick < w:
                     chosen = x
                     break

@@ -91,7 +91,7 @@ def test_the_view_of_the_recorded_hands_fits_their_cards_at_every_card() -> None
     """Every card of the disputed sample (illegal cards included): the true layout is
     consistent with the player's view, and the samples are."""
     checked = illegal_seen = 0
-    for session in read_sessions([DISPUTED])[:3]:
+    for session in read_sessions([DISPUTED])[:2]:
         for h, seat, illegal in iter_player_views(session):
             v = view_of(h, seat, illegal)
             assert v.fits(v.truth)
@@ -173,9 +173,9 @@ def test_the_sampler_counts_and_draws_uniformly_over_the_consistent_layouts() ->
         s = Sampler(v)
         assert s.count() == len(allowed)
         assert v.truth in consistent
-        if not 3 <= len(consistent) <= 400:
+        if not 3 <= len(consistent) <= 150:
             continue
-        per = 25
+        per = 20
         draws = Counter(s.samples(per * len(consistent), seed=cases))
         assert set(draws) <= consistent
         expected = per
@@ -292,3 +292,23 @@ def _first_view() -> View:
             seat = h.to_move()
             assert seat is not None
             return view_of(h, seat)
+
+
+def test_without_the_extension_the_pure_python_solver_gives_the_same_sample_values() -> None:
+    """The player view's samples solved by the pure-Python solver (a package built without a
+    compiler) value every card as the native solver does."""
+    from tarock_logs import _native
+
+    if not _native.available():
+        pytest.skip(f"native core: {_native.why_not}")
+    n = 0
+    for h in _hands(8, 2, 1):
+        seat = h.to_move()
+        assert seat is not None
+        layouts = Sampler(view_of(h, seat)).samples(3, seed=n)
+        native, used = sample_values(h, layouts, seat, backend="native")
+        python, used_py = sample_values(h, layouts, seat, backend="python")
+        assert (used, used_py) == ("native", "python")
+        assert native == python, h.contract
+        n += 1
+    assert n >= 25
