@@ -312,3 +312,25 @@ def test_without_the_extension_the_pure_python_solver_gives_the_same_sample_valu
         assert native == python, h.contract
         n += 1
     assert n >= 25
+
+
+def test_where_one_layout_fits_the_view_the_player_view_is_the_all_cards_visible_one() -> None:
+    """End to end on recorded hands: at every card where the player's view leaves a single
+    layout (he saw everything that matters), each legal card's mean is its value with all
+    cards visible, with no spread."""
+    from tarock_logs.analysis.hand import iter_analyses
+
+    (session,) = [s for s in read_sessions([DISPUTED]) if s.id == SESSION_A]
+    hands = iter_analyses(session, last_tricks=2, lines=False)
+    every = {(h.hand_number, c.action_index): c for h in hands for c in h.cards}
+    single = 0
+    for ph in iter_player_analyses(session, last_tricks=2, samples=3, seed=2):
+        for pc in ph.cards:
+            if pc.layouts != 1:
+                continue
+            ca = every[(ph.hand_number, pc.action_index)]
+            assert {c: s.mean for c, s in pc.values} == dict(ca.values)
+            assert all(s.std == 0 for _, s in pc.values)
+            assert (pc.value, pc.loss) == (ca.value, ca.loss)
+            single += 1
+    assert single >= 4
