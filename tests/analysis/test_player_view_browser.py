@@ -69,6 +69,7 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
         said = box.inner_text()
         assert "Every legal card valued (all cards visible)" in said
         assert "all cards visible" in said and "what the player knew" in said  # the switch
+        assert "its value with all cards visible" in page.locator(".tl-legend").inner_text()
         before = page.locator(".tl-value").all_inner_texts()
         box.get_by_text("what the player knew", exact=True).click()
         settle(page)
@@ -84,6 +85,8 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
                 break
             page.wait_for_timeout(200)
         assert before and after and before != after
+        legend = page.locator(".tl-legend").inner_text()
+        assert "under a card: its mean value on what the player knew" in legend
         assert page.locator("[data-testid='stException']").count() == 0
         if size[0] >= 1280:
             shot = (ROOT / "docs" / "analysis-player-view.png"
