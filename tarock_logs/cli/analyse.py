@@ -150,11 +150,14 @@ def _print_player_hand(out: Console, ha: PlayerHand) -> None:
             _num(c.loss) if c.loss else "", "yes" if c.mistake else "",
         )  # fmt: skip
     out.print(t)
+    for c in ha.cards:
+        for note in c.notes:
+            out.print(f"trick {c.trick}, {c.card}: {note}", markup=False, highlight=False)
     if ha.skipped:
         out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
     for i, card in ha.undecided:
-        out.print(f"not decided within the search budget: {card} (action {i})", markup=False,
-                  highlight=False)  # fmt: skip
+        out.print(f"not decided (search budget, or no layout passed the play check): {card} "
+                  f"(action {i})", markup=False, highlight=False)  # fmt: skip
 
 
 @app.command("analyse")
