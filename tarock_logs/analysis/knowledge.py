@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from math import factorial
 
 from tarock_logs.cards import KINGS, PACKS, TRULA
-from tarock_logs.rules.slovenian.contracts import CONTRACTS
+from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.rules.slovenian.tricks import SUIT, PlayRules
 
@@ -168,17 +168,16 @@ def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
     hand); ``illegal``: cards played so far that the engine judged illegal (they tell
     nothing about the hand they came from)."""
     bad = set(illegal)
-    c = h.contract or "klop"
-    row = CONTRACTS[c]
+    row = CONTRACTS[h.contract] if h.contract else CONTRACTS[ALONE]
     d = h.declarer
-    klop = c == "klop"
+    klop = row.alone
     exchange = bool(row.talon) and d is not None and not klop
     # ---- the true places of the hidden cards
     places: dict[str, list[str]] = {}
     for s in h.active:
         if s == seat:
             continue
-        if c == "odprti_berac" and s == d and h.tricks:
+        if row.open_hand and s == d and h.tricks:
             continue
         places[f"seat {s}"] = _sorted(h.hands[s])  # type: ignore[assignment]
     if exchange and seat != d:
@@ -230,7 +229,7 @@ def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
                  or (SUIT[x] == "T" and not h.rules.discard_only_if_forced)]  # fmt: skip
         restrict(never, full & ~disc, "kings, trula and unshown taroks are never laid away")
     # ---- the play check: earlier legal cards of hidden hands
-    rules = make_play_rules(h.rules, c, h.colour_valat())
+    rules = make_play_rules(h.rules, row.code, h.colour_valat())
     prot: list[str] = []
     if h.rules.protection and not row.negative:
         if "pagat_ultimo" in h.ann:

@@ -71,6 +71,9 @@ class Contract:
     brez_options: bool = False
     #: valat: its value is the ruleset's ``valat_contract_value`` (not :attr:`value`)
     value_option: bool = False
+    #: odprti berač (open beggar): the declarer's cards lie face up after the first trick, so
+    #: every player sees them (what the player knew, :mod:`tarock_logs.analysis.knowledge`)
+    open_hand: bool = False
 
     @property
     def fixed(self) -> bool:
@@ -103,7 +106,8 @@ CONTRACTS: Final[dict[str, Contract]] = {
         Contract("solo_brez", "solo brez", rank=8, value=80, declarer_leads=True, bonuses=True,
                  radelc=True, solo=True, renons_value=80, brez_options=True),
         Contract("odprti_berac", "odprti berač", rank=9, value=90, declarer_leads=True,
-                 negative=True, radelc=True, solo=True, renons_value=90, no_trick=True),
+                 negative=True, radelc=True, solo=True, renons_value=90, no_trick=True,
+                 open_hand=True),
         Contract("barvni_valat", "barvni valat", rank=10, value=125, declarer_leads=True,
                  radelc=True, solo=True, renons_value=125, every_trick=True, colour_valat=True),
         Contract("valat", "valat", rank=11, value=250, declarer_leads=True, radelc=True,

@@ -59,7 +59,7 @@ CONTRACT_FIELDS: Final = tuple(f.name for f in dataclasses.fields(Contract))
 #: the core through a derived field (``value`` and ``value_option``: ``value``; ``bonuses``:
 #: ``has_bonuses``; ``negative``: the play rules)
 REFERENCE_ONLY: Final = frozenset(
-    {"code", "name", "renons_value", "value", "value_option", "bonuses", "negative"}
+    {"code", "name", "renons_value", "value", "value_option", "bonuses", "negative", "open_hand"}
 )
 
 
