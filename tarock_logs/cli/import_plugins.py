@@ -36,12 +36,14 @@ def plugin_command(name: str) -> Any:
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on stderr."),
     ) -> None:
-        _run(name, files, output, quiet)
+        run_importer(name, files, output, quiet)
 
     return typer.main.get_command(sub)
 
 
-def _run(name: str, files: Sequence[Path], output: Path | None, quiet: bool) -> None:
+def run_importer(name: str, files: Sequence[Path], output: Path | None, quiet: bool) -> None:
+    """Run the importer `name` (its `convert`) on `files`: validate, print the rejects, write
+    the sessions (to `output`, or stdout), exit 1 when a record was rejected."""
     from pydantic import ValidationError
 
     from tarock_logs.log.models import SessionAdapter

@@ -89,7 +89,7 @@ def _install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str)
 def test_pyproject_declares_every_builtin_under_the_group() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     declared = project["entry-points"][ENTRY_POINT_GROUP]
-    assert set(declared) == set(BUILTINS) == {"openspiel", "scoresheet", "palcka"}
+    assert set(declared) == set(BUILTINS) == {"openspiel", "scoresheet", "palcka", "scoreboard", "cup"}
     for name, target in declared.items():
         module, _, attr = target.partition(":")
         assert getattr(importlib.import_module(module), attr) is BUILTINS[name]
@@ -107,13 +107,16 @@ def test_list_shows_a_plugin_installed_through_the_entry_point_group(
     r = CliRunner().invoke(app, ["import", "--list"])
     assert r.exit_code == 0, r.output
     blocks = {chunk.splitlines()[0]: chunk for chunk in _blocks(r.stdout)}
-    assert set(blocks) == {"openspiel", "scoresheet", "palcka", "acme"}
+    assert set(blocks) == {"openspiel", "scoresheet", "palcka", "scoreboard", "cup", "acme"}
     acme = blocks["acme"]
     assert "usage:   tarock import acme FILE.acme -o OUT.jsonl" in acme
     assert "reads:   ACME club records" in acme and "cannot:  the cards" in acme
     assert "formats: acme-xml" in acme and "games:   slovenian" in acme
     assert "from:    acme-tarock" in acme
     assert "formats: palcka-messages, palcka-gamelog" in blocks["palcka"]
+    assert "formats: tarok-scoreboard-json" in blocks["scoreboard"]
+    assert "games:   slovenian" in blocks["scoreboard"] and "from:    builtin" in blocks["cup"]
+    assert "formats: cup-tsv" in blocks["cup"] and "games:   zwanzigerrufen" in blocks["cup"]
 
 
 def _blocks(text: str) -> list[str]:

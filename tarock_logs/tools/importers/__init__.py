@@ -12,7 +12,11 @@ checkout whose installed metadata is older still lists them. :func:`discover` me
 * :mod:`tarock_logs.tools.importers.scoresheet`: tournament score sheets (CSV), as hands
   recorded as facts without cards (format 1.1);
 * :mod:`tarock_logs.tools.importers.palcka`: the records of the Palčka online platform
-  (per-player protobuf message lists, the app's game logs).
+  (per-player protobuf message lists, the app's game logs);
+* :mod:`tarock_logs.tools.importers.scoreboard`: the rounds of the tarok scoreboard app
+  (erikbozic/tarok-scoreboard), as facts-only hands;
+* :mod:`tarock_logs.tools.importers.cup`: Austrian tarock cup results pasted as TSV (each
+  player's round scores), as sessions of recorded totals.
 
 Every importer writes sessions with ``source`` (importer, version, original id) and keeps every
 record it cannot convert as a :class:`Reject` (file, record or line, field, stable code), never a
@@ -134,8 +138,58 @@ PALCKA = Importer(
     games=("slovenian",),
 )
 
+
+
+def _convert_scoreboard(paths: Sequence[Path]) -> Conversion:
+    from tarock_logs.tools.importers.scoreboard import convert
+
+    return convert(paths)
+
+
+def _convert_cup(paths: Sequence[Path]) -> Conversion:
+    from tarock_logs.tools.importers.cup import convert
+
+    return convert(paths)
+
+
+SCOREBOARD = Importer(
+    name="scoreboard",
+    command="tarock import scoreboard FILE [FILE ...] [-o OUT.jsonl]",
+    input="JSON: one game of the tarok scoreboard app (erikbozic/tarok-scoreboard): its "
+    "players and rounds (round, round_modifier, round_result), API or database field names",
+    carries="per round the contract (game_type), declarer and partner, won, difference, "
+    "kontra (contra_factor), bonuses (modifiers, by the side that scored them), mondfang; "
+    "the app's score change per player as the recorded score, its running totals and radelci",
+    cannot_carry="the cards, the dealer (not recorded: the rotation's), the called king, "
+    "klop card points (klop hands are not scored), the pagat fang (−25: a located reject), "
+    "the end-of-game radelc penalty (a note)",
+    module="tarock_logs.tools.importers.scoreboard",
+    formats=("tarok-scoreboard-json",),
+    games=("slovenian",),
+    convert=_convert_scoreboard,
+)
+
+CUP = Importer(
+    name="cup",
+    command="tarock import cup FILE.tsv [FILE.tsv ...] [-o OUT.jsonl]",
+    input="TSV: Austrian tarock cup results as pasted (player number, name, the round "
+    "scores; optional table per round and the sum)",
+    carries="each player's score per round as the recorded total of his table's session "
+    "(one session per round and table, seated by player number); the tournament, its name "
+    "and date; the sum column is checked against the rounds",
+    cannot_carry="the hands (a results list has none: nothing is recomputed), the seat "
+    "order at a table; a round without a table column (its tables are not known: a "
+    "located reject); Königrufen (no engine)",
+    module="tarock_logs.tools.importers.cup",
+    formats=("cup-tsv",),
+    games=("zwanzigerrufen",),
+    convert=_convert_cup,
+)
+
 #: The built-in importers, registered in code (the same objects the entry points name).
-BUILTINS: dict[str, Importer] = {i.name: i for i in (OPENSPIEL, SCORESHEET, PALCKA)}
+BUILTINS: dict[str, Importer] = {
+    i.name: i for i in (OPENSPIEL, SCORESHEET, PALCKA, SCOREBOARD, CUP)
+}
 
 #: The built-in importers by name (kept for callers of the registry before plug-ins).
 IMPORTERS: dict[str, Importer] = dict(BUILTINS)
