@@ -14,8 +14,8 @@ from tarock_logs.cli import export as _export  # noqa: F401
 from tarock_logs.cli import fmt as _fmt  # noqa: F401
 from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401
 from tarock_logs.cli import import_palcka as _import_palcka  # noqa: F401
-from tarock_logs.cli import import_scoresheet as _import_scoresheet  # noqa: F401
 from tarock_logs.cli import import_scoreboard as _import_scoreboard  # noqa: F401
+from tarock_logs.cli import import_scoresheet as _import_scoresheet  # noqa: F401
 from tarock_logs.cli import ingest as _ingest  # noqa: F401
 from tarock_logs.cli import ratings as _ratings  # noqa: F401
 from tarock_logs.cli import referees as _referees  # noqa: F401

@@ -89,7 +89,9 @@ def _install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str)
 def test_pyproject_declares_every_builtin_under_the_group() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     declared = project["entry-points"][ENTRY_POINT_GROUP]
-    assert set(declared) == set(BUILTINS) == {"openspiel", "scoresheet", "palcka", "scoreboard", "cup"}
+    assert (
+        set(declared) == set(BUILTINS) == {"openspiel", "scoresheet", "palcka", "scoreboard", "cup"}
+    )
     for name, target in declared.items():
         module, _, attr = target.partition(":")
         assert getattr(importlib.import_module(module), attr) is BUILTINS[name]

@@ -20,7 +20,7 @@ from tarock_logs.cli import app
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules import get_engine
 from tarock_logs.tools.importers import BUILTINS
-from tarock_logs.tools.importers.scoreboard import CODES, CONTRACTS, CONTRA_LEVELS, convert
+from tarock_logs.tools.importers.scoreboard import CODES, CONTRA_LEVELS, CONTRACTS, convert
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "sample_logs" / "scoreboard"
@@ -65,7 +65,9 @@ def test_import_then_audit_reports_exactly_the_planted_mistakes() -> None:
     hands = {x["hand"]: x for x in records if x["record"] == "hand"}
     assert sorted(hands) == list(range(1, 10))  # round 10 is the app's end of game: no hand
     found = sorted(
-        (h["hand"], f["code"], f["players"][0]["seat"]) for h in hands.values() for f in h["findings"]
+        (h["hand"], f["code"], f["players"][0]["seat"])
+        for h in hands.values()
+        for f in h["findings"]
     )
     planted = json.loads((FOLDER / "planted.manifest").read_text(encoding="utf-8"))
     assert found == sorted((p["hand"], p["code"], s) for p in planted for s in p["seats"])
@@ -80,8 +82,16 @@ def test_the_session_says_where_it_came_from_and_what_is_not_a_fact() -> None:
     session = SessionAdapter.validate_python(s)
     assert session.source is not None and session.source.importer == "scoreboard"
     assert session.source.original_id == "5c2b7e90-0000-4000-8000-00000000cafe"
-    assert session.source.software == f"tarok-scoreboard (tarock-logs importer {BUILTINS['scoreboard'].version})"
-    assert [p.name for p in session.players] == ["Ana Kos", "Bor Zupan", "Cene Novak", "Dani Horvat"]
+    assert (
+        session.source.software
+        == f"tarok-scoreboard (tarock-logs importer {BUILTINS['scoreboard'].version})"
+    )
+    assert [p.name for p in session.players] == [
+        "Ana Kos",
+        "Bor Zupan",
+        "Cene Novak",
+        "Dani Horvat",
+    ]
     assert session.notes is not None and "records no dealer" in session.notes
     assert "end of the game" in session.notes  # the −100 per radelc left: a note, not checked
     h2 = session.hands[1]

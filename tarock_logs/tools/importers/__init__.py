@@ -139,7 +139,6 @@ PALCKA = Importer(
 )
 
 
-
 def _convert_scoreboard(paths: Sequence[Path]) -> Conversion:
     from tarock_logs.tools.importers.scoreboard import convert
 

@@ -87,7 +87,7 @@ def convert(paths: Sequence[Path]) -> Conversion:
     return out
 
 
-def _convert_file(path: Path, out: Conversion) -> None:  # noqa: C901 - one pass over a list
+def _convert_file(path: Path, out: Conversion) -> None:
     name = str(path)
 
     def reject(line: int, column: str | None, code: str, message: str) -> None:
@@ -105,10 +105,12 @@ def _convert_file(path: Path, out: Conversion) -> None:  # noqa: C901 - one pass
         if not raw.strip():
             continue
         if header is None and raw.lstrip().startswith("#"):
-            key, _, value = raw.strip()[1:].partition(":")
-            k = key.strip().lower()
+            mkey, _, value = raw.strip()[1:].partition(":")
+            k = mkey.strip().lower()
             if k not in _META:
-                reject(i, None, "cup.meta", f"unknown key {k!r} (known: {', '.join(sorted(_META))})")
+                reject(
+                    i, None, "cup.meta", f"unknown key {k!r} (known: {', '.join(sorted(_META))})"
+                )
             else:
                 meta[k] = value.strip()
             continue
@@ -175,7 +177,9 @@ def _convert_file(path: Path, out: Conversion) -> None:  # noqa: C901 - one pass
     def cell(cells: list[str], idx: int) -> str:
         return cells[idx].strip() if idx < len(cells) else ""
 
-    players: list[tuple[int, str, dict[int, tuple[str, int]]]] = []  # nr, name, round->(table, score)
+    players: list[
+        tuple[int, str, dict[int, tuple[str, int]]]
+    ] = []  # nr, name, round->(table, score)
     numbers: set[int] = set()
     for line, cells in rows:
         bad = False
@@ -224,7 +228,7 @@ def _convert_file(path: Path, out: Conversion) -> None:  # noqa: C901 - one pass
         players.append((nr, pname[:128], seats))
     ids: dict[int, str] = {}
     slugs: dict[str, int] = {}
-    for nr, pname, _ in players:
+    for _nr, pname, _ in players:
         slugs[_slug(pname)] = slugs.get(_slug(pname), 0) + 1
     for nr, pname, _ in players:
         sl = _slug(pname)[:56]
@@ -241,9 +245,10 @@ def _convert_file(path: Path, out: Conversion) -> None:  # noqa: C901 - one pass
                 by_table.setdefault(t, []).append((nr, pname, score))
         for t, at in sorted(by_table.items(), key=lambda x: (len(x[0]), x[0])):
             if len(at) not in sizes:
-                reject(hline, f"T{r}", "cup.table_size", f"round {r}, table {t}: "
-                       f"{len(at)} player(s) ({', '.join(str(x[0]) for x in at)}); {game} is played by "
-                       f"{', '.join(map(str, sizes))}")  # fmt: skip
+                who = ", ".join(str(x[0]) for x in at)
+                played = ", ".join(map(str, sizes))
+                reject(hline, f"T{r}", "cup.table_size", f"round {r}, table {t}: {len(at)} "
+                       f"player(s) ({who}); {game} is played by {played}")  # fmt: skip
                 continue
             doc: dict[str, Any] = {
                 "format": m.FORMAT_NAME,

@@ -166,9 +166,7 @@ def _convert_file(path: Path, out: Conversion) -> None:
         out.rejects.append(Reject(name, 1, None, "scoreboard.file", f"not a JSON file: {exc}"))
         return
     if not isinstance(doc, dict):
-        out.rejects.append(
-            Reject(name, 1, None, "scoreboard.file", "not an object {game, rounds}")
-        )
+        out.rejects.append(Reject(name, 1, None, "scoreboard.file", "not an object {game, rounds}"))
         return
     _, game = _get(doc, "game")
     game = _unwrap(game)
@@ -357,7 +355,7 @@ def _round(
         facts["contract"] = "klop"
         notes.append("klop: the app keeps each player's score, not the card points")
     else:
-        if game_type not in CONTRACTS:
+        if game_type is None or game_type not in CONTRACTS:
             raise _Bad(gt_at, "scoreboard.game_type", f"{game_type!r} is none of the app's games")
         if declarer is None:
             raise _Bad(lead_at, "scoreboard.round", "no lead player")
