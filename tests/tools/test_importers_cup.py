@@ -119,3 +119,10 @@ def test_mutated_lists_give_sessions_or_located_rejects_never_an_exception(
             SessionAdapter.validate_python(s)
         for r in res.rejects:
             assert r.code in CODES and r.record >= 1 and r.file == str(f)
+
+
+def test_the_readme_lists_the_planted_mistake() -> None:
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+    planted = json.loads((FOLDER / "planted.manifest").read_text(encoding="utf-8"))
+    for i, p in enumerate(planted, start=1):
+        assert f"| {i} | `{p['file']}` | {p['line']} | {p['column']} | `{p['code']}` |" in readme

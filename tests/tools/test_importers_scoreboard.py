@@ -190,3 +190,13 @@ def test_mutated_games_give_sessions_or_located_rejects_never_an_exception(
         for r in res.rejects:
             assert r.code in CODES and r.record >= 1 and r.file.endswith(f"m{i}.json")
         assert res.sessions or res.rejects
+
+
+def test_the_readme_lists_each_planted_mistake() -> None:
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+    planted = json.loads((FOLDER / "planted.manifest").read_text(encoding="utf-8"))
+    for i, p in enumerate(planted, start=1):
+        assert f"| {i} | `{p['file']}` | {p['hand']} | `{p['code']}` | {p['players']} |" in readme
+    for r in convert([BAD]).rejects:
+        shown = str(r).replace(str(FOLDER) + "/", "")
+        assert shown.split(": ")[0] + ": " + shown.split(": ")[1] in readme, shown
