@@ -790,16 +790,19 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
     int rep[16];
     tk_set members[16];
     int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
-    int out = 0, guess = 0;
+    int out = 0, guess = s->guess, mx = s->maxside[who];
+    int best = mx ? -TK_INF : TK_INF;
     for (int i = 0; i < k && !s->aborted; i++) {
         int v = tk_value(s, p, rep[i], guess);
         guess = v;
+        if (mx ? v > best : v < best) best = v;
         for (tk_set m = members[i]; m; m &= m - 1) {
             cards[out] = tk_lowest(m);
             values[out] = v;
             out++;
         }
     }
+    if (k && !s->aborted) s->guess = best;
     return out;
 }
 
@@ -829,12 +832,18 @@ int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
         if (!after(s, &cur, card, &next)) return len;
         cur = next;
     }
+    /* the value of every position along a principal line is the value of its first one:
+     * valued once, then each step plays the first card that keeps it */
+    int v = 0, valued = 0;
     while (len < max && !s->aborted) {
         tk_load(s, &cur);
         int who = (s->leader + s->tk) % s->n;
         tk_set legal = tk_legal(s->hand[who], s->trick, s->tk, &s->rules);
         if (!legal) return len;
-        int v = tk_value(s, &cur, -1, 0);
+        if (!valued) {
+            v = tk_value(s, &cur, -1, s->guess);
+            valued = 1;
+        }
         tk_load(s, &cur);
         int rep[16];
         tk_set members[16];
@@ -842,8 +851,9 @@ int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
         order_moves(s, who, rep, k);
         int best = -1, mx = s->maxside[who];
         for (int i = 0; i < k && best < 0; i++) {
-            int w = mx ? probe_pos(s, &cur, rep[i], v - 1, v) >= v
-                       : probe_pos(s, &cur, rep[i], v, v + 1) <= v;
+            /* the last card left reaches the value when no other does */
+            int w = i == k - 1 || (mx ? probe_pos(s, &cur, rep[i], v - 1, v) >= v
+                                      : probe_pos(s, &cur, rep[i], v, v + 1) <= v);
             if (w) best = rep[i];
         }
         if (best < 0) return -1;

@@ -147,17 +147,22 @@ class PySolver:
             if nxt is None:
                 return out
             cur = nxt
+        # every position along a principal line has the value of its first one: valued once,
+        # then each step plays the first card that keeps it (the last card left, if no other)
+        v: int | None = None
         while True:
             self._load(cur)
             p = cur.to_move
             lm = legal(self.hands[p], self.trick, self.rules)
             if not lm:
                 return out
-            v = self._mtdf(cur, None, 0)
+            if v is None:
+                v = self._mtdf(cur, None, 0)
             best = None
-            for rep in self._ordered(p, representatives(self.hands[p], lm, self._outstanding(p))):
-                w = self._mtdf_bound(cur, rep, v, self.maxside[p])
-                if w:
+            order = list(self._ordered(p, representatives(self.hands[p], lm,
+                                                          self._outstanding(p))))  # fmt: skip
+            for i, rep in enumerate(order):
+                if i == len(order) - 1 or self._mtdf_bound(cur, rep, v, self.maxside[p]):
                     best = rep
                     break
             assert best is not None, "no card reaches the position's value"
