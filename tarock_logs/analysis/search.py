@@ -4,7 +4,9 @@ It is the readable reference of the native solver (``tarock_logs/_native/solver.
 algorithm) and its fallback where no compiler built it; fast enough for endgames.
 
 * **Minimax, two sides.** The maximising side is the declarer's (for klop: the perspective
-  player); everybody else minimises. All cards are visible.
+  player); everybody else minimises. All cards are visible. The legal cards and the trick
+  winner are the engine's (``PlayRules.legal``, ``winner_index``, through
+  :mod:`~tarock_logs.analysis.cardset`): this solver holds no copy of the card rules.
 * **Transposition table** at trick boundaries, keyed by the cards still in play, the leader
   and the accumulated facts (:data:`~tarock_logs.analysis.objective.ACC_FIELDS`); it stores
   a lower and an upper bound of the value and the best card. For a fixed deal the cards in
