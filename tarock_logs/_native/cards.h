@@ -40,19 +40,7 @@ typedef uint64_t tk_set;
 /* the plain taroks T2 ... T20 (one point each, no bonus): interchangeable when adjacent */
 #define TK_PLAIN_TAROKS (TK_TAROKS & ~TK_TRULA)
 
-/* the number of cards in a set: the popcnt instruction where the compiler may use it, else
- * an inline bit count (the library call __builtin_popcountll falls back to cost the solver
- * about a fifth of its time) */
-static inline int tk_popcount(tk_set m) {
-#if defined(__POPCNT__)
-    return __builtin_popcountll(m);
-#else
-    m = m - ((m >> 1) & 0x5555555555555555ULL);
-    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((m * 0x0101010101010101ULL) >> 56);
-#endif
-}
+static inline int tk_popcount(tk_set m) { return __builtin_popcountll(m); }
 static inline int tk_lowest(tk_set m) { return __builtin_ctzll(m); }
 static inline int tk_highest(tk_set m) { return 63 - __builtin_clzll(m); }
 
