@@ -9,6 +9,10 @@ icon would be loaded from fonts.gstatic.com). The app's own configuration
 (``dashboard/.streamlit/config.toml``) turns Streamlit's usage statistics off however the
 script is started.
 
+A public server (``tarock dashboard --access public``) shows its visitors the public view and
+its referees, once logged in, everything (:mod:`dashboard.access`): the page list is built
+for the visitor, so the public view has no entry page at all.
+
 A store that cannot be read while serving (replaced by a bad file, truncated, vanished) gives
 a visitor a plain message in the page's language, never a traceback (the server's log keeps
 the details; ``client.showErrorDetails`` is off for any other error).
@@ -19,6 +23,7 @@ from __future__ import annotations
 import duckdb
 import streamlit as st
 
+from dashboard.access import is_referee
 from dashboard.state import (
     begin_run,
     end_run,
@@ -51,13 +56,16 @@ PAGES = [
         icon=":material/emoji_events:",
         url_path="tournament",
     ),
-    st.Page(
-        "app_pages/enter.py",
-        title=tr("Enter a hand"),
-        icon=":material/edit_note:",
-        url_path="enter",
-    ),
 ]
+if is_referee():  # the public view has no hand entry (dashboard/access.py)
+    PAGES.append(
+        st.Page(
+            "app_pages/enter.py",
+            title=tr("Enter a hand"),
+            icon=":material/edit_note:",
+            url_path="enter",
+        )
+    )
 
 page = st.navigation(PAGES)
 try:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from dashboard.entries import EntryBox
 from tarock_logs.cards import CARDS, CardError, parse_card
 from tarock_logs.log import models as m
 from tarock_logs.log.reader import read_bytes
@@ -45,7 +46,7 @@ from tarock_logs.verdict.convert import action_to_log
 from tarock_logs.verdict.findings import Finding, violation_finding
 from tarock_logs.verdict.replay import HandReplay, replay_hand
 
-__all__ = ["GAMES", "SENTENCES", "Choice", "Entry", "Verdict"]
+__all__ = ["COUNT_SENTENCES", "GAMES", "SENTENCES", "Choice", "CountEntry", "Entry", "Verdict"]
 
 #: the games a hand can be entered for (those with an engine)
 #: the games a hand can be entered for: every registered game, in the registry's order
@@ -366,7 +367,7 @@ class Entry:
         doc = self._session_doc()
         if self.deal_complete and self._stops_early(doc):
             doc["hands"][0]["extent"] = "partial"
-            doc["format_version"] = m.LATEST_FORMAT_VERSION
+            doc["format_version"] = m.VERSION_1_1
         return doc
 
     def _stops_early(self, doc: dict[str, Any]) -> bool:
@@ -429,15 +430,12 @@ class Entry:
         return re.sub(r"[^A-Za-z0-9._-]+", "-", self.session_id).strip("-") + ".json"
 
     def save(self, folder: Path) -> Path:
-        """Write the log into ``folder`` as ``<session id>.json`` (atomically: a reader or an
-        ingest never sees half a file); the same entry saved again replaces its own file."""
-        text_ = self.log_text()
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / self.file_name()
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text_, encoding="utf-8")
-        tmp.replace(path)
-        return path
+        """Save the log as a new file of the entry box at ``folder``
+        (:class:`dashboard.entries.EntryBox`): it waits in ``.pending/``, never ingested,
+        until a referee accepts it; saving again makes another file (nothing is replaced).
+        Raises :class:`~dashboard.entries.EntryRefused` over the box's quota."""
+        box = EntryBox(folder)
+        return box.pending_dir / box.save(self.session_id, self.log_text())
 
     def dossier_html(self, lang: str = "en") -> str:
         """The hand's dispute dossier (HTML) in ``lang``."""
@@ -634,3 +632,322 @@ class Entry:
     def statement_text(self) -> list[str]:
         """:meth:`statement` in English."""
         return [msg.format(**said_fields(fields, "en")) for msg, fields in self.statement()]
+
+
+# ---------------------------------------------------------------------- a counted hand
+
+#: the sentences of :meth:`CountEntry.statement` (English; the page translates them)
+COUNT_SENTENCES: dict[str, str] = {
+    "no_contract": "Choose the contract and who played it.",
+    "not_supported": "This game's engine cannot count a hand from its piles.",
+    "rest_defenders": "The defenders' pile is the rest of the pack: {n} cards.",
+    "rest_seat": "The pile of {player} is the rest of the pack: {n} cards.",
+    "invalid": "The entry is not a valid log yet.",
+    "counted": "Counted from the piles: the declarer's side has {thirds} thirds ({points} points).",
+    "counted_seats": "Counted from the piles, in thirds: {piles}.",
+    "counted_won": "Counted from the piles: the declarer won the contract.",
+    "counted_lost": "Counted from the piles: the declarer lost the contract.",
+    "no_score": "No written score was entered, so there is nothing to compare it with.",
+    "differs": "The written score differs from the count in {n} lines.",
+    "agrees": "The written score agrees with the count, line by line.",
+    "partial_state": "Verification: partly verified (the order of the tricks is not known).",
+    "unverified": "Verification: not verified.",
+}
+
+
+@dataclass
+class CountEntry:
+    """A **counted** hand being entered (log format 1.2, ``extent: counted``): the contract
+    and its announcements, the talon, the cards the declarer took and laid away, and the cards
+    each side took, tapped in; the other side's pile is the rest of the pack (in klop, where
+    each player keeps his own pile, the last player's). The table (game, ruleset, players,
+    dealer, session id, event) is the :class:`Entry`'s. Places for a tapped card
+    (:attr:`place`): ``talon``, ``taken`` (a talon card the declarer took), ``discards``, or
+    ``pile:<k>`` (pile ``k``: 0 the declarer's side, or klop's seat ``k``)."""
+
+    table: Entry
+    contract: str | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    called: str | None = None
+    #: announced bonus -> the side that announced it (``declarer`` / ``defenders``)
+    announced: dict[str, str] = field(default_factory=dict)
+    #: an announced bonus the table recorded failed (the piles decide some; not the ultimos)
+    failed: set[str] = field(default_factory=set)
+    kontras: list[str] = field(default_factory=list)
+    #: the seat that lost the mond, as the table recorded it (the piles decide it unless the
+    #: mond and the škis end in one pile)
+    mondfang: int | None = None
+    #: the card points the table counted: the declarer's side's, or in klop each seat's
+    count: int | None = None
+    count_by_seat: list[int | None] = field(default_factory=list)
+    talon: list[str] = field(default_factory=list)
+    taken: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    piles: list[list[str]] = field(default_factory=list)
+    scores: list[int] | None = None
+    place: str = "talon"
+    #: the replay behind the last :meth:`audit` (its score's card points)
+    _replay: HandReplay | None = field(default=None, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ what the game says
+
+    @property
+    def terms(self) -> Any:
+        """The contracts, bonuses and kontra targets of a hand recorded as facts."""
+        return self.table.engine.fact_terms(self.table.ruleset_obj)
+
+    def contracts(self) -> list[str]:
+        t = self.terms
+        return list(t.contracts) if t is not None else []
+
+    def form(self) -> str | None:
+        """``sides``, ``seats`` (klop) or None (no contract yet, or the engine cannot count
+        piles: :meth:`~tarock_logs.rules.base.GameEngine.counted_piles`)."""
+        if self.contract is None:
+            return None
+        return self.table.engine.counted_piles(self.table.ruleset_obj, self.contract)
+
+    def talon_size(self) -> int:
+        return self.table.shape()[1]
+
+    def pile_count(self) -> int:
+        """The piles tapped in (the last one is the rest): 1 with sides, the active seats
+        but one in klop."""
+        if self.form() == "seats":
+            return max(0, self.n_active() - 1)
+        return 1
+
+    def n_active(self) -> int:
+        return sum(1 for k in self.table.shape()[0] if k)
+
+    def active_seats(self) -> list[int]:
+        sizes = self.table.shape()[0]
+        return [s for s in range(self.table.n) if sizes[s]]
+
+    def places(self) -> list[str]:
+        """Where a tapped card may go, in the order the page offers them."""
+        out = ["talon", "taken", "discards"] if self.form() == "sides" and self.talon_size() else []
+        out += [f"pile:{k}" for k in range(self.pile_count())]
+        return out
+
+    def _fit(self) -> None:
+        while len(self.piles) < self.pile_count():
+            self.piles.append([])
+        del self.piles[self.pile_count() :]
+        if self.place not in self.places():
+            self.place = self.places()[0] if self.places() else "talon"
+
+    def set_contract(
+        self,
+        contract: str | None,
+        declarer: int | None = None,
+        partner: int | None = None,
+        called: str | None = None,
+    ) -> None:
+        """The contract and who played it; a change of form (klop's piles per seat, the
+        sides' piles) starts the piles afresh."""
+        before = self.form()
+        self.contract = contract
+        self.declarer, self.partner, self.called = declarer, partner, called
+        if self.form() != before:
+            self.piles, self.taken, self.discards = [], [], []
+            if self.form() == "seats":  # klop's talon goes with the tricks, into the piles
+                self.talon = []
+        self._fit()
+
+    # ------------------------------------------------------------------ the cards
+
+    def placed(self) -> set[str]:
+        """The cards in a place: the talon cards not taken, the discards, the piles (a card
+        the declarer took from the talon is placed again where it ended)."""
+        taken = set(self.taken)
+        return {
+            *(c for c in self.talon if c not in taken),
+            *self.discards,
+            *(c for p in self.piles for c in p),
+        }
+
+    def rest(self) -> list[str]:
+        """The pack's cards in no place: the last pile (the defenders', or klop's last
+        player's)."""
+        placed = self.placed()
+        return [c for c in self.table.pack() if c not in placed]
+
+    def rest_owner(self) -> str:
+        """Who takes the rest: ``defenders`` or the seat number of klop's last player."""
+        if self.form() == "seats":
+            seats = self.active_seats()
+            return str(seats[-1]) if seats else "defenders"
+        return "defenders"
+
+    def cards_of(self, place: str) -> list[str]:
+        if place == "talon":
+            return self.talon
+        if place == "taken":
+            return self.taken
+        if place == "discards":
+            return self.discards
+        k = int(place.partition(":")[2])
+        self._fit()
+        return self.piles[k]
+
+    def tap(self, card: str, place: str | None = None) -> str | None:
+        """A tap on ``card`` with ``place`` chosen (default :attr:`place`): it goes there, or
+        comes back out if it is there already; the problem, if any. A card taken must be one
+        of the talon; every other card is in one place at most."""
+        where = place or self.place
+        if card not in self.table.pack():
+            return f"{card} is not a card of the {self.table.game} pack"
+        cards = self.cards_of(where)
+        if card in cards:
+            cards.remove(card)
+            if where in ("talon", "taken"):  # a card taken and placed again goes back too
+                for other in (self.taken, self.discards, *self.piles):
+                    if card in other and other is not cards:
+                        other.remove(card)
+            return None
+        if where == "taken":
+            if card not in self.talon:
+                return f"{text.card_text(card, self.table.game)} is not in the talon"
+            cards.append(card)
+            return None
+        elsewhere = {*self.discards, *(c for p in self.piles for c in p)}
+        if card in elsewhere or (card in self.talon and card not in self.taken):
+            return f"{text.card_text(card, self.table.game)} is placed already"
+        if where == "talon" and len(self.talon) >= self.talon_size():
+            return f"the talon has all {self.talon_size()} cards"
+        cards.append(card)
+        return None
+
+    # ------------------------------------------------------------------ the log
+
+    def facts_doc(self) -> dict[str, Any]:
+        f: dict[str, Any] = {"contract": self.contract or ""}
+        if self.form() == "sides":
+            if self.declarer is not None:
+                f["declarer"] = self.declarer
+            if self.partner is not None:
+                f["partner"] = self.partner
+            if self.called:
+                f["called"] = self.called
+            if self.count is not None:
+                f["card_points"] = self.count
+        elif any(p is not None for p in self.count_by_seat):
+            f["points_by_seat"] = [int(p or 0) for p in self.count_by_seat[: self.table.n]]
+        bonuses = [
+            {"bonus": b, "side": side, "announced": True, "made": b not in self.failed}
+            for b, side in self.announced.items()
+        ]
+        if bonuses:
+            f["bonuses"] = bonuses
+        if self.kontras:
+            f["kontras"] = [{"target": t} for t in self.kontras]
+        if self.mondfang is not None and self.form() == "sides":
+            f["mondfang"] = [{"seat": self.mondfang}]
+        return f
+
+    def counted_doc(self) -> dict[str, Any]:
+        c: dict[str, Any] = {}
+        if self.talon and self.form() == "sides":
+            c["talon"] = list(self.talon)
+        if self.form() == "seats":
+            seats = self.active_seats()
+            by_seat: list[list[str]] = [[] for _ in range(self.table.n)]
+            for k, s in enumerate(seats[:-1]):
+                by_seat[s] = list(self.piles[k]) if k < len(self.piles) else []
+            if seats:  # the last player's pile is the rest (klop: the talon went with the tricks)
+                by_seat[seats[-1]] = self.rest()
+            c["by_seat"] = by_seat
+            return c
+        if self.taken:
+            c["talon_taken"] = list(self.taken)
+        if self.discards:
+            c["discards"] = list(self.discards)
+        c["declarer"] = list(self.piles[0]) if self.piles else []
+        c["defenders"] = self.rest()
+        return c
+
+    def session_doc(self) -> dict[str, Any]:
+        doc = self.table._session_doc()
+        hand: dict[str, Any] = {
+            "number": 1,
+            "dealer": self.table.dealer,
+            "extent": "counted",
+            "facts": self.facts_doc(),
+            "counted": self.counted_doc(),
+        }
+        scores = self.scores if self.scores is not None else self.table.scores
+        if scores is not None:
+            hand["result"] = {"scores": list(scores)}
+        doc["hands"] = [hand]
+        doc["format_version"] = m.VERSION_1_2
+        doc["source"] = {"software": "tarock-logs hand entry (dashboard /enter, counted)"}
+        return doc
+
+    def read(self) -> tuple[m.Session | None, list[str]]:
+        """The entry read back as a log: the session, or None with the reader's errors."""
+        raw = json.dumps(self.session_doc(), ensure_ascii=False).encode()
+        return self.table._read(raw)
+
+    def log_text(self) -> str:
+        s, errors = self.read()
+        if s is None:
+            raise ValueError("; ".join(errors))
+        return dumps_sessions([s], kind="json")
+
+    def save(self, folder: Path) -> Path:
+        """Save the log as a new file of the entry box at ``folder``, waiting for a referee's
+        acceptance, as :meth:`Entry.save` does."""
+        box = EntryBox(folder)
+        return box.pending_dir / box.save(self.table.session_id, self.log_text())
+
+    def audit(self) -> HandAudit | None:
+        s, _ = self.read()
+        if s is None:
+            return None
+        r = self._replay = replay_hand(s, 0, with_views=False)
+        return audit_hand(s, s.hands[0], r, file=self.table.file_name(), engine=self.table.engine)
+
+    # ------------------------------------------------------------------ what can be concluded
+
+    def statement(self, audit: HandAudit | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """What can be concluded from what was entered (:data:`COUNT_SENTENCES`, English text
+        and fields)."""
+        if self.contract is None:
+            return [(COUNT_SENTENCES["no_contract"], {})]
+        if self.form() is None:
+            return [(COUNT_SENTENCES["not_supported"], {})]
+        out: list[tuple[str, dict[str, Any]]] = []
+        owner = self.rest_owner()
+        n_rest = len(self.rest())
+        if owner.isdigit():
+            player = self.table.players[int(owner)]
+            out.append((COUNT_SENTENCES["rest_seat"], {"n": n_rest, "player": player}))
+        else:
+            out.append((COUNT_SENTENCES["rest_defenders"], {"n": n_rest}))
+        a = audit if audit is not None else self.audit()
+        r = self._replay
+        if a is None or a.recomputed is None or r is None or r.score is None:
+            out.append((COUNT_SENTENCES["invalid"], {}))
+            return out
+        pts = r.score.card_points
+        if "declarer_side_thirds" in pts:
+            th = int(pts["declarer_side_thirds"])
+            out.append((COUNT_SENTENCES["counted"], {"thirds": th, "points": (th + 1) // 3}))
+        elif "thirds" in pts:
+            piles = ", ".join(
+                f"{self.table.players[s]} {t}" for s, t in enumerate(pts["thirds"]) if t is not None
+            )
+            out.append((COUNT_SENTENCES["counted_seats"], {"piles": piles}))
+        elif r.score.won is not None:
+            out.append((COUNT_SENTENCES["counted_won" if r.score.won else "counted_lost"], {}))
+        if a.recorded is None:
+            out.append((COUNT_SENTENCES["no_score"], {}))
+        elif a.discrepancies:
+            out.append((COUNT_SENTENCES["differs"], {"n": len(a.discrepancies)}))
+        else:
+            out.append((COUNT_SENTENCES["agrees"], {}))
+        state = "partial_state" if a.verification != "unverified" else "unverified"
+        out.append((COUNT_SENTENCES[state], {}))
+        return out

@@ -23,6 +23,7 @@ import duckdb
 import streamlit as st
 from PIL import Image, ImageDraw
 
+from dashboard.access import is_referee, login_box
 from dashboard.view_model import HandView, md_text, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
 from tarock_logs.report import i18n
@@ -223,15 +224,16 @@ def data(fn: Callable[..., T], *args: Any) -> T:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _replay(key: DbKey, hand_id: str) -> HandView | None:
-    return query(build_hand_view, hand_id)
+def _replay(key: DbKey, hand_id: str, engine: bool) -> HandView | None:
+    return query(build_hand_view, hand_id, engine=engine)
 
 
-def hand_view(hand_id: str) -> HandView | None:
-    """The replay of one hand with everything the viewer shows (cached per database version;
-    shared, never mutated)."""
+def hand_view(hand_id: str, *, engine: bool = False) -> HandView | None:
+    """One hand with everything the viewer shows, its steps as the store keeps them
+    (cached per database version; shared, never mutated). ``engine``: with the engine's
+    replay of the hand too (the legal alternatives, the dossier), which runs then."""
     _, key = require_db()
-    return _replay(key, hand_id)
+    return _replay(key, hand_id, engine)
 
 
 @st.cache_resource(show_spinner=False)
@@ -246,11 +248,27 @@ def favicon() -> Image.Image:
     return img
 
 
+def names_masked() -> bool:
+    """True when players' names are shown as pseudonyms: always in the public view (decided
+    on the server, :mod:`dashboard.access`), and for a referee when the sidebar's masking
+    toggle is on."""
+    return not is_referee() or bool(st.session_state.get("mask_names"))
+
+
 def masked(name: str) -> str:
-    """A player's name, or its stable pseudonym when the sidebar's masking toggle is on."""
-    if st.session_state.get("mask_names"):
-        return pseudonym(name)
+    """A player's name, or its stable pseudonym (under the store's key) when names are
+    masked (:func:`names_masked`)."""
+    if names_masked():
+        return pseudonym(name, _store_key())
     return name
+
+
+def _store_key() -> str:
+    """The store's pseudonym key (empty without a store: the entry page alone)."""
+    path = db_path()
+    if path is None or not path.is_file():
+        return ""
+    return data(queries.pseudonym_key)
 
 
 def masked_text(text: str, names: list[str]) -> str:
@@ -325,8 +343,8 @@ def rule_quote(f: Finding) -> str | None:
 
 
 def sidebar_common() -> None:
-    """Widgets every page shares: the language (also ``?lang=en|sl|de``) and name masking
-    (kept for the whole session)."""
+    """Widgets every page shares: the language (also ``?lang=en|sl|de``), the referee login
+    of a public server, and a referee's name masking (kept for the whole session)."""
     url_selectbox(
         tr("Language"),
         list(i18n.LANGS),
@@ -336,12 +354,16 @@ def sidebar_common() -> None:
         format_func=lambda code: i18n.LANG_NAMES.get(code, code),
         container=st.sidebar,
     )
-    st.sidebar.toggle(
-        tr("Mask player names"),
-        key="mask_names",
-        help=tr("Show stable pseudonyms instead of names (for screenshots and exports)."),
-        persist_state="session",
-    )
+    login_box(tr)
+    if is_referee():  # the public view is masked on the server: no toggle to unmask it
+        st.sidebar.toggle(
+            tr("Mask player names"),
+            key="mask_names",
+            help=tr("Show stable pseudonyms instead of names (for screenshots and exports)."),
+            persist_state="session",
+        )
+    else:
+        st.sidebar.caption(tr("Public view: players are shown by their pseudonyms."))
 
 
 def url_selectbox(

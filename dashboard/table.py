@@ -393,9 +393,10 @@ def _side(parent: ET.Element, pos: Position, lang: str) -> None:
             row.append(_card(card, pos, label=label, highlight=card in pos.offending, scale=0.75))
 
 
-def table_html(pos: Position, lang: str = "en") -> str:
+def table_html(pos: Position, lang: str = "en", player_view: bool = False) -> str:
     """The card table of ``pos`` as one HTML block (a ``<style>`` and a ``<div>``), every text
-    escaped by ElementTree."""
+    escaped by ElementTree. ``player_view``: the values under the cards are means on what the
+    player knew (the legend says so), not values with all cards visible."""
     n = len(pos.seats)
     places = _PLACES.get(n) or tuple(["bottom", "right", "top", "left", "tl", "tr"][:n])
     # the viewer's seat (or the first) at the bottom, the others in playing order after it
@@ -414,9 +415,17 @@ def table_html(pos: Position, lang: str = "en") -> str:
         _seat_box(table, pos.seats[seat], pos, place, lang)
     legend = legend_text(pos.game, lang)
     if any(sv.values for sv in pos.seats) or any(c.value is not None for c in pos.trick):
-        legend += " · " + t(
-            "under a card: its value with all cards visible (★ best; framed: the card played)",
-            lang,
+        legend += " · " + (
+            t(
+                "under a card: its mean value on what the player knew (★ best; framed: the "
+                "card played)",
+                lang,
+            )
+            if player_view
+            else t(
+                "under a card: its value with all cards visible (★ best; framed: the card played)",
+                lang,
+            )
         )
     _div(root, "tl-legend", legend)
     style = ET.Element("style")
@@ -435,15 +444,10 @@ def _roles(view: Any, seat: int, state: dict[str, Any], lang: str) -> tuple[str,
     game = view.game
     pairs = state.get("pairs") if isinstance(state.get("pairs"), dict) else None
     engine = get_engine(game)
-    if (
-        engine is not None
-        and "fixed_pairs" in engine.features
-        and view.session is not None
-        and seat < len(view.session.players)
-    ):
-        p = view.session.players[seat]
-        pair = getattr(p, "pair", None)
-        part = getattr(p, "role", None)
+    seating = getattr(view, "seating", None) or []
+    if engine is not None and "fixed_pairs" in engine.features and seat < len(seating):
+        pair = seating[seat].get("pair")
+        part = seating[seat].get("role")
         if pair:
             out.append(t("pair {pair}", lang, pair=pair))
         if part:

@@ -2,10 +2,13 @@
 
 The pages (``app_pages/``) only present; everything they show about a hand, a tournament or a
 player's name comes from here, as plain dataclasses, dicts and lists, so it is tested without
-a browser. Queries are :mod:`tarock_logs.store.queries`, the session as logged is
-:func:`tarock_logs.store.rebuild.load_session`, and the replay of one hand runs through
-:mod:`tarock_logs.verdict.replay`; the verdicts and score items shown beside it are the ones the
-ingest's audit stored.
+a browser. Queries are :mod:`tarock_logs.store.queries`; a hand's steps are the ones the
+ingest stored (:mod:`tarock_logs.store.timeline`: the position after each action, the findings
+at their step, the radelci carried in), read from rows alone. The engine runs only where the
+page asks something new of it (a what-if, the legal alternatives to an action, the dossier):
+then the session as logged (:func:`tarock_logs.store.rebuild.load_session`, rebuilt from rows
+when its file is gone) is replayed through :mod:`tarock_logs.verdict.replay`. A hand stored
+before the store kept timelines (schema version 9) is replayed as before.
 
 Glossary: a *step* is the position after one action (step 0 is the deal, before any action;
 step ``k`` is after the action with 0-based index ``k - 1``); a *finding* is an illegal action
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
+import orjson
 import polars as pl
 
 from tarock_logs.log import models as m
@@ -34,6 +38,7 @@ from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store import queries
 from tarock_logs.store.rebuild import load_session
+from tarock_logs.store.timeline import HandTimeline, TimelineStep, hand_timeline
 from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.findings import Finding, HandPeople, violation_finding
@@ -82,7 +87,8 @@ class HandView:
     deal: list[list[str]]  # cards dealt to each seat
     talon: list[str]
     actions: list[Any]  # the log's actions (models)
-    steps: list[rp.Step]  # replay steps: step 0 = the deal
+    #: the steps (step 0 = the deal): the stored timeline's, or an engine replay's
+    steps: list[TimelineStep] | list[rp.Step]
     violations: list[dict[str, Any]]
     score_rows: list[dict[str, Any]]  # item, seat, recorded, recomputed, delta
     totals: dict[str, list[int | None] | None]  # recorded / recomputed per seat
@@ -99,6 +105,18 @@ class HandView:
     next_hand: str | None = None
     #: the engine's phase of each action (``phases[k]``: action ``k``, shown at step ``k + 1``)
     phases: list[str] = field(default_factory=list)
+    #: per seat: the player's ``id``, ``name``, ``pair`` and ``role`` as recorded
+    seating: list[dict[str, Any]] = field(default_factory=list)
+    #: the radelci carried into and out of the hand by seat (None: none recorded)
+    radelci_before: list[int] | None = None
+    radelci_after: list[int] | None = None
+    #: where the steps come from: ``stored`` (the store's timeline) or ``engine`` (a replay)
+    source: str = "stored"
+    #: the hand's card points as the engine's score counts them (its ``card_points``), as
+    #: stored (None: not stored, e.g. a hand the ingest lane took)
+    card_points: dict[str, Any] | None = None
+    #: the engine's replay and the session as logged: only in a view built ``engine=True``
+    #: (or of a hand stored without a timeline)
     replay: rp.HandReplay | None = field(default=None, repr=False)
     session: m.Session | None = field(default=None, repr=False)
     hand: m.Hand | None = field(default=None, repr=False)
@@ -119,8 +137,18 @@ class HandView:
         return HandPeople.of(self.session, self.hand, declarer=self.declarer, partner=self.partner)
 
     def finding_of(self, v: Violation) -> Finding | None:
-        """An engine's violation in this hand as a finding (its facts, the players' names and
-        roles, the rule's words and the consequence), for the one renderer of a finding."""
+        """A violation of a step as the stored finding it is (its facts, the players' names
+        and roles, the rule's words and the consequence), for the one renderer of a finding;
+        a violation the store has no finding of (a replay of a hand stored without a
+        timeline) worded from the replay."""
+        for row in self.findings:
+            if row.get("code") == v.code and row.get("action_index") == v.action_index:
+                return Finding.from_dict(row, game=self.game, names=self.players)
+        return self._engine_finding(v)
+
+    def _engine_finding(self, v: Violation) -> Finding | None:
+        """A violation of the engine's replay as a finding, worded with the facts the store
+        does not keep (the engine's ``params``)."""
         people = self.people()
         if people is None:
             return None
@@ -141,7 +169,7 @@ class HandView:
                 and v.action_index == found.action_index
                 and (found.action_index is not None or v.seat == seat)
             ):
-                worded = self.finding_of(v)
+                worded = self._engine_finding(v)
                 if worded is not None:
                     return worded
         return found
@@ -152,11 +180,109 @@ class HandView:
         return min(idx) + 1 if idx else None
 
 
-def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
-    """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown)."""
+def hand_view(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, *, engine: bool = False
+) -> HandView | None:
+    """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown).
+
+    Its steps are the stored timeline's (:func:`tarock_logs.store.timeline.hand_timeline`),
+    read from rows alone: the log file may be gone. ``engine``: the session as logged and the
+    engine's replay of the hand are kept on the view too (:attr:`HandView.replay`,
+    :attr:`~HandView.session`, :attr:`~HandView.hand`: for the legal alternatives, the
+    dossier, the findings' engine facts). A hand stored before the store kept timelines is
+    replayed by the engine either way."""
     r = queries.hand_facts(cur, hand_id)
     if r is None:
         return None
+    tl = hand_timeline(cur, hand_id)
+    if tl is not None and not engine:
+        return _stored_view(cur, hand_id, r, tl)
+    return _engine_view(cur, hand_id, r, tl)
+
+
+def _seating(cur: duckdb.DuckDBPyConnection, session_id: str) -> list[dict[str, Any]]:
+    rows = queries.fetch(
+        cur,
+        """SELECT sp.player_id, p.name, sp.pair, sp.role FROM session_players sp
+           LEFT JOIN players p USING (player_id) WHERE sp.session_id = ? ORDER BY sp.seat""",
+        [session_id],
+    )
+    return [{"id": a, "name": b, "pair": c, "role": d} for a, b, c, d in rows]
+
+
+def _event(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": r["event_name"],
+        "tournament": r["tournament"],
+        "round": r["round"],
+        "table": r["table_name"],
+        "date": str(r["date"]) if r["date"] else None,
+    }
+
+
+def _totals(found: dict[str, Any]) -> dict[str, list[int | None] | None]:
+    rec = [t["recorded_total"] for t in found["totals"]]
+    reco = [t["recomputed_total"] for t in found["totals"]]
+    return {
+        "recorded": rec if any(x is not None for x in rec) else None,
+        "recomputed": reco if any(x is not None for x in reco) else None,
+    }
+
+
+def _stored_view(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, r: dict[str, Any], tl: HandTimeline
+) -> HandView:
+    """The view of a hand from the store's rows alone (no engine replay, no log file)."""
+    head = queries.fetch(
+        cur, "SELECT dealer, deal, card_points FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]
+    )
+    dealer, deal_json, points = head[0]
+    deal = orjson.loads(deal_json) if isinstance(deal_json, str) else (deal_json or {})
+    ids = [str(x[0]) for x in queries.fetch(
+        cur, "SELECT hand_id FROM hands WHERE session_id = ? ORDER BY number", [r["session_id"]]
+    )]  # fmt: skip
+    index = ids.index(hand_id)
+    seating = _seating(cur, r["session_id"])
+    found = queries.hand_findings(cur, hand_id)
+    steps = tl.steps
+    return HandView(
+        hand_id=hand_id,
+        session_id=r["session_id"],
+        number=int(r["number"]),
+        game=r["game"],
+        ruleset=r["ruleset"],
+        event=_event(r),
+        players=[p["name"] or p["id"] for p in seating],
+        dealer=int(dealer),
+        deal=[list(h) for h in deal.get("hands") or []],
+        talon=list(deal.get("talon") or []),
+        actions=list(tl.actions),
+        steps=steps,
+        violations=found["violations"],
+        score_rows=found["items"],
+        totals=_totals(found),
+        unverified=found["unverified"],
+        contract=r["contract"],
+        declarer=r["declarer"],
+        partner=r["partner"],
+        won=r["won"],
+        findings=found["findings"],
+        verification=found["verification"],
+        prev_hand=ids[index - 1] if index > 0 else None,
+        next_hand=ids[index + 1] if index + 1 < len(ids) else None,
+        phases=_phases(r["game"], steps),
+        seating=seating,
+        radelci_before=tl.radelci_before,
+        radelci_after=tl.radelci_after,
+        card_points=orjson.loads(points) if isinstance(points, str) else points,
+    )
+
+
+def _engine_view(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, r: dict[str, Any], tl: HandTimeline | None
+) -> HandView | None:
+    """The view with the engine's replay of the hand (its steps the stored timeline's when
+    there is one)."""
     loaded = load_session(cur, r["session_id"])
     if loaded is None:
         return None
@@ -167,35 +293,26 @@ def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
     # hand (radelci) is then right
     replay = rp.replay_in_session(session, index)
     found = queries.hand_findings(cur, hand_id)
-    rec = [t["recorded_total"] for t in found["totals"]]
-    reco = [t["recomputed_total"] for t in found["totals"]]
     players = [p.name or p.id for p in session.players]
-    event = {
-        "name": r["event_name"],
-        "tournament": r["tournament"],
-        "round": r["round"],
-        "table": r["table_name"],
-        "date": str(r["date"]) if r["date"] else None,
-    }
+    steps: list[TimelineStep] | list[rp.Step] = tl.steps if tl is not None else list(replay.steps)
+    before = (replay.carry_before or {}).get("radelci")
+    after = (replay.carry_after or {}).get("radelci")
     return HandView(
         hand_id=hand_id,
         session_id=r["session_id"],
         number=int(r["number"]),
         game=r["game"],
         ruleset=replay.ruleset_id or r["ruleset"],
-        event=event,
+        event=_event(r),
         players=players,
         dealer=hand.dealer,
         deal=[list(h) for h in hand.deal.hands] if hand.deal is not None else [],
         talon=list(hand.deal.talon) if hand.deal is not None else [],
         actions=list(hand.actions),
-        steps=list(replay.steps),
+        steps=steps,
         violations=found["violations"],
         score_rows=found["items"],
-        totals={
-            "recorded": rec if any(x is not None for x in rec) else None,
-            "recomputed": reco if any(x is not None for x in reco) else None,
-        },
+        totals=_totals(found),
         unverified=found["unverified"] or list(replay.unverified),
         contract=r["contract"],
         declarer=r["declarer"],
@@ -205,14 +322,25 @@ def hand_view(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandView | None:
         verification=found["verification"],
         prev_hand=ids[index - 1] if index > 0 else None,
         next_hand=ids[index + 1] if index + 1 < len(ids) else None,
-        phases=_phases(r["game"], replay.steps),
+        phases=_phases(r["game"], steps),
+        seating=[
+            {"id": p.id, "name": p.name, "pair": p.pair, "role": p.role} for p in session.players
+        ],
+        radelci_before=tl.radelci_before if tl is not None else _ints(before),
+        radelci_after=tl.radelci_after if tl is not None else _ints(after),
+        source="stored" if tl is not None else "engine",
+        card_points=dict(replay.score.card_points) if replay.score is not None else None,
         replay=replay,
         session=session,
         hand=hand,
     )
 
 
-def _phases(game: str, steps: list[rp.Step]) -> list[str]:
+def _ints(values: Any) -> list[int] | None:
+    return [int(x) for x in values] if values else None
+
+
+def _phases(game: str, steps: list[TimelineStep] | list[rp.Step]) -> list[str]:
     """The engine's phase of each replayed action (none without an engine)."""
     engine = get_engine(game)
     actions = [s.action for s in steps[1:] if s.action is not None]
@@ -513,7 +641,9 @@ def dossier_html(
 
 
 def alternatives(view: HandView, step: int) -> list[Action]:
-    """The engine's legal actions in the position of ``step`` (after ``step`` actions).
+    """The engine's legal actions in the position of ``step`` (after ``step`` actions): a
+    question for the engine (none in a view without its replay: build the view with
+    ``engine=True``).
 
     Uses :func:`tarock_logs.verdict.replay.legal_alternatives`; if that fails, replays the
     hand's first ``step`` actions afresh (the carry from earlier hands does not change what is
@@ -644,13 +774,16 @@ def parse_step(raw: str | None, last: int) -> tuple[int | None, bool]:
 
 def allowed_cards(view: HandView, step: int) -> list[str]:
     """At a step whose action is an illegal card: the cards the rules allowed that seat to
-    play instead (the engine's legal plays in the position before it); empty otherwise."""
+    play instead (the engine's legal plays in the position before it, as the ingest stored
+    them; replayed for a hand stored without a timeline); empty otherwise."""
     if not 0 < step < len(view.steps):
         return []
     st = view.steps[step]
     action = st.action
     if action is None or action.type != "play" or not st.violations:
         return []
+    if isinstance(st, TimelineStep):
+        return list(st.view.get("allowed") or [])
     return [
         a.card
         for a in alternatives(view, step - 1)
@@ -668,11 +801,7 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
     """
     from dashboard.table import thirds_text
 
-    score = view.replay.score if view.replay is not None else None
-    contract = (score.contract if score else None) or view.contract
-    declarer = score.declarer if score and score.declarer is not None else view.declarer
-    partner = score.partner if score and score.partner is not None else view.partner
-    won = score.won if score and score.won is not None else view.won
+    contract, declarer, partner, won = view.contract, view.declarer, view.partner, view.won
     sides = _fixed_pair_sides(view, players)
     bits = [text.contract_name(contract, view.game, lang=lang)] if contract or not sides else []
     if sides is not None:  # a game of fixed pairs: the dealer's pair defends
@@ -686,7 +815,7 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
         bits.append(who)
     if won is not None:
         bits.append(t("won", lang) if won else t("lost", lang))
-    cp = dict(score.card_points) if score else {}
+    cp = dict(view.card_points or {})
     card_points = None
     if "declarer_side_thirds" in cp:
         card_points = t(
@@ -713,22 +842,22 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
         )
         card_points = f"{card_points} · {tricks}" if card_points else tricks
     items = []
-    for it in score.items if score else ():
-        seat = it.seat
+    for it in view.score_rows:  # the stored recomputation, line by line
+        seat, value = it["seat"], it["recomputed"]
+        if value is None:
+            continue
         who = (
             players[seat] if seat is not None and seat < len(players) else t("declarer side", lang)
         )
-        row = {
-            t("item", lang): _item_name(it.item, view.game, lang),
-            t("who", lang): who,
-            t("points", lang): it.value,
-        }
-        if lang == "en":
-            row["reason"] = _named_seats(it.reason, players)
-        items.append(row)
+        items.append(
+            {
+                t("item", lang): _item_name(str(it["item"]), view.game, lang),
+                t("who", lang): who,
+                t("points", lang): value,
+            }
+        )
     radelci = []
-    before = (view.replay.carry_before or {}).get("radelci") if view.replay else None
-    after = (view.replay.carry_after or {}).get("radelci") if view.replay else None
+    before, after = view.radelci_before, view.radelci_after
     if (before and any(before)) or (after and any(after)):
         for s, name in enumerate(players):
             radelci.append(
@@ -756,25 +885,15 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
 def _fixed_pair_sides(view: HandView, players: list[str]) -> tuple[list[str], list[str]] | None:
     """In a game of fixed pairs (the ``fixed_pairs`` feature), the names of the attacking pair
     and of the defending pair (the dealer's); None in other games or without pairs."""
-    if not has_feature(view.game, "fixed_pairs") or view.session is None:
+    if not has_feature(view.game, "fixed_pairs") or not view.seating:
         return None
-    pairs = [getattr(p, "pair", None) for p in view.session.players]
+    pairs = [p.get("pair") for p in view.seating]
     if view.dealer >= len(pairs) or pairs[view.dealer] is None:
         return None
     mine = pairs[view.dealer]
     defenders = [players[s] for s, pr in enumerate(pairs) if pr == mine and s < len(players)]
     attackers = [players[s] for s, pr in enumerate(pairs) if pr not in (None, mine)]
     return attackers, defenders
-
-
-def _named_seats(reason: str, players: list[str]) -> str:
-    """An engine's reason with each ``seat N`` said by the player's name."""
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        return players[seat] if seat < len(players) else m.group(0)
-
-    return re.sub(r"\bseat (\d)\b", name, reason)
 
 
 def _item_name(item: str, game: str, lang: str) -> str:

@@ -228,6 +228,25 @@ def build(out: Path) -> None:
         ["deal.missing_card"],
         "S8 is missing from the deal (seat 2 holds 11 cards)",
     )
+    counted = json.loads((SAMPLES / "counted" / "counted.json").read_text())[0]
+    s = sess("s-counted-missing", base=counted)
+    s["hands"][0]["counted"]["defenders"].remove("T2")
+    s["hands"][0]["counted"]["declarer"].remove("C8")
+    put(
+        "counted.missing_card.jsonl",
+        jsonl(s),
+        ["counted.missing_card"],
+        "a counted hand (format 1.2) whose piles lack T2 and C8: both named",
+    )
+    s = sess("s-counted-twice", base=counted)
+    piles = s["hands"][0]["counted"]
+    piles["defenders"][piles["defenders"].index("T2")] = "SK"
+    put(
+        "counted.duplicate_card.jsonl",
+        jsonl(s),
+        ["counted.duplicate_card", "counted.missing_card"],
+        "SK in both sides' piles (in place of T2): doubled, and T2 missing",
+    )
     s = sess("s-count")
     dh = s["hands"][0]["deal"]["hands"]
     dh[0].append(dh[1].pop())

@@ -51,9 +51,6 @@ import orjson
 from tarock_logs.log.models import Session, SessionAdapter
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 
-#: Contracts whose hands can end before the last trick (not "full length").
-EARLY_END = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
-
 SESSIONS_PER_FILE = 32
 
 JSON_KEYS = (

@@ -27,6 +27,7 @@ from dashboard.state import (
     lang,
     masked,
     masked_text,
+    names_masked,
     pager,
     require_db,
     rule_quote,
@@ -334,7 +335,7 @@ hand_id = url_selectbox(
 if not hand_id:
     st.stop()
 
-view = hand_view(hand_id)
+view = hand_view(hand_id, engine=True)  # (the dossier and the findings' engine facts)
 if view is None:
     st.error(tr("Unknown hand."), icon=ICON_ERROR)
     st.stop()
@@ -398,9 +399,7 @@ c1.page_link(
     query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )
 try:
-    html = vm.dossier_html(
-        view, masked if st.session_state.get("mask_names") else None, lang=lang()
-    )
+    html = vm.dossier_html(view, masked if names_masked() else None, lang=lang())
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
 else:

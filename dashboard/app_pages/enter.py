@@ -4,14 +4,21 @@ irregularities and the written score; the result is a log file and its dossier.
 
 Everything the page does is :class:`dashboard.entry_model.Entry` (Streamlit-free); the page
 keeps one in the browser session and presents it. It never touches the store: the log is
-downloaded, or saved into the folder named by ``tarock dashboard --entry-dir DIR`` for
-``tarock ingest`` to pick up. One column of wrapping buttons, so that it works on a phone
+downloaded, or saved as a new file into the entry box of ``tarock dashboard --entry-dir DIR``
+(:mod:`dashboard.entries`), where it waits until a referee accepts it for ``tarock ingest``
+(the list at the page's end). The page is a referee's: a public server's visitors do not
+have it (:mod:`dashboard.access`). One column of wrapping buttons, so that it works on a phone
 held in one hand: once the deal is complete it folds away and the actions come first.
 
 At the table a slip must not record a renons: a card the rules forbid is offered under
 *Record anyway*, drawn in a warning style, and a tap on it only asks; a second tap on
 *Yes, record it* records it (*Cancel* forgets it). Cards are written with red hearts and
 diamonds and black spades and clubs; a talon group to take is shown with its cards.
+
+A **counted** hand (log format 1.2) is entered in the other mode: the contract and its
+announcements, then the cards tapped into their places (the talon, the cards the declarer took
+and laid away, the declarer's side's pile; in klop each player's pile but the last); the
+other side's pile is the rest of the pack (:class:`dashboard.entry_model.CountEntry`).
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.entry_model import GAMES, Entry, said_fields
+from dashboard.entries import EntryBox, EntryRefused
+from dashboard.entry_model import GAMES, CountEntry, Entry, said_fields
 from dashboard.state import entry_dir, finding_text, lang, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.log.models import Renons
@@ -291,17 +299,22 @@ def _set_score() -> None:
 
 def _new_entry() -> None:
     game = entry().game
+    mode = st.session_state.get("e_mode")
     for k in list(st.session_state):
-        if str(k).startswith("e_") or k in ("entry", "entry_note"):
+        if str(k).startswith("e_") or k in ("entry", "entry_note", "count_entry"):
             del st.session_state[k]
     st.session_state["entry"] = Entry(game=game)
+    if mode is not None:
+        st.session_state["e_mode"] = mode
 
 
 # ------------------------------------------------------------------------------ the page
 
 
-def _table(e: Entry) -> None:
+def _table(e: Entry, counted: bool = False) -> None:
     open_ = not e.actions and not any(e.hands)
+    if counted:  # folded once the counted hand's contract is chosen
+        open_ = count_entry(e).contract is None
     with st.expander(tr("Table: game, ruleset, players, dealer"), expanded=open_):
         ss = st.session_state
         ss.setdefault("e_game", e.game)
@@ -652,11 +665,225 @@ def _conclusions(e: Entry, r: Any) -> None:
         on_click="ignore",
     )
     folder = entry_dir()
-    if folder is not None and st.button(
-        tr("Save into {folder}", folder=md(str(folder))), key="e_save"
-    ):
-        path = e.save(folder)
-        st.success(md(tr("Saved {path} (for tarock ingest)", path=str(path))))
+    if folder is not None and st.button(tr("Save for acceptance"), key="e_save"):
+        try:
+            path = e.save(folder)
+        except EntryRefused as exc:
+            st.error(md(tr("Not saved: {why}", why=str(exc))))
+        else:  # the file's name only: the page never shows a path on the server
+            st.session_state["entry_box_note"] = (
+                "success",
+                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
+            )
+            st.rerun(scope="app")  # the list of waiting entries below shows it
+
+
+# ------------------------------------------------------------------------------ a counted hand
+
+#: the two ways of entering a hand
+MODES = {
+    "played": "Card by card (the deal and every action)",
+    "counted": "Counted (the cards each side took)",
+}
+#: the places a tapped card goes to, by the place's kind
+PLACES = {
+    "talon": "The talon",
+    "taken": "Taken from the talon",
+    "discards": "Laid away",
+    "sides": "The declarer's side's pile",
+}
+
+
+def count_entry(e: Entry) -> CountEntry:
+    ce = st.session_state.get("count_entry")
+    if not isinstance(ce, CountEntry) or ce.table is not e:
+        ce = st.session_state["count_entry"] = CountEntry(e)
+    return ce
+
+
+def _set_count_facts() -> None:
+    """The contract, its people, announcements, kontras, mondfang and the table's count."""
+    ss = st.session_state
+    e = entry()
+    ce = count_entry(e)
+    ce.set_contract(ss.get("e_c_contract"), ss.get("e_c_declarer"), ss.get("e_c_partner"),
+                    ss.get("e_c_called"))  # fmt: skip
+    announced = dict.fromkeys(ss.get("e_c_ann_decl") or [], "declarer")
+    announced |= {b: "defenders" for b in ss.get("e_c_ann_def") or [] if b not in announced}
+    ce.announced = announced
+    ce.failed = {b for b in announced if not ss.get(f"e_c_made_{b}", True)}
+    ce.kontras = list(ss.get("e_c_kontra") or [])
+    ce.mondfang = ss.get("e_c_mond")
+    count = ss.get("e_c_count")
+    ce.count = int(count) if isinstance(count, int | float) else None
+    ce.count_by_seat = [
+        int(v) if isinstance(v := ss.get(f"e_c_count_{s}"), int | float) else None
+        for s in range(e.n)
+    ]
+
+
+def _place_clicked(place: str) -> None:
+    count_entry(entry()).place = place
+
+
+def _count_card_clicked(c: str) -> None:
+    ce = count_entry(entry())
+    why = ce.tap(c)
+    if why:
+        _note(why)
+
+
+def _place_label(e: Entry, ce: CountEntry, place: str) -> str:
+    if place.startswith("pile:"):
+        k = int(place.partition(":")[2])
+        if ce.form() == "seats":
+            return md(e.players[ce.active_seats()[k]])
+        return tr(PLACES["sides"])
+    return tr(PLACES[place])
+
+
+def _count_facts(e: Entry, ce: CountEntry) -> None:
+    """The contract, who played it, the announcements and kontras, the table's count."""
+    ss = st.session_state
+    terms = ce.terms
+    seats = list(range(e.n))
+
+    def name(s: int | None) -> str:
+        return tr("nobody") if s is None else md(e.players[s])
+
+    ss.setdefault("e_c_contract", ce.contract)
+    st.selectbox(tr("Contract"), [None, *ce.contracts()], key="e_c_contract",
+                 format_func=lambda c: "—" if c is None else text.contract_name(c, e.game),
+                 on_change=_set_count_facts)  # fmt: skip
+    form = ce.form()
+    if ce.contract is not None and form is None:
+        st.warning(tr("This game's engine cannot count a hand from its piles."))
+        return
+    if form == "sides":
+        ss.setdefault("e_c_declarer", ce.declarer)
+        st.selectbox(tr("Declarer"), [None, *seats], key="e_c_declarer", format_func=name,
+                     on_change=_set_count_facts)  # fmt: skip
+        ss.setdefault("e_c_partner", ce.partner)
+        st.selectbox(tr("Partner"), [None, *seats], key="e_c_partner", format_func=name,
+                     on_change=_set_count_facts)  # fmt: skip
+        ss.setdefault("e_c_called", ce.called)
+        st.selectbox(tr("Called card"), [None, *e.pack()], key="e_c_called",
+                     format_func=lambda c: "—" if c is None else md(text.card_text(c, e.game)),
+                     on_change=_set_count_facts)  # fmt: skip
+    if terms is None or form is None:
+        return
+
+    def bonus(b: str) -> str:
+        return md(text.bonus_name(b, e.game))
+
+    with st.expander(tr("Announcements, kontras, the mond")):
+        st.multiselect(
+            tr("Announced by the declarer's side"),
+            list(terms.bonuses),
+            key="e_c_ann_decl",
+            format_func=bonus,
+            on_change=_set_count_facts,
+        )
+        st.multiselect(tr("Announced by the defenders"), list(terms.bonuses), key="e_c_ann_def",
+                       format_func=bonus, on_change=_set_count_facts)  # fmt: skip
+        for b in ce.announced:
+            st.checkbox(tr("{bonus}: made", bonus=bonus(b)), value=True, key=f"e_c_made_{b}",
+                        on_change=_set_count_facts)  # fmt: skip
+        st.multiselect(tr("Kontra on"), list(terms.kontra_targets), key="e_c_kontra",
+                       format_func=lambda x: md(text.target_name(x, e.game, lang=lang())),
+                       on_change=_set_count_facts)  # fmt: skip
+        if form == "sides":
+            st.selectbox(
+                tr("Lost the mond (when the piles cannot show it)"),
+                [None, *seats],
+                key="e_c_mond",
+                format_func=name,
+                on_change=_set_count_facts,
+            )
+    if form == "sides":
+        st.number_input(tr("Card points the table counted for the declarer's side"),
+                        min_value=0, max_value=100, step=1, value=None, key="e_c_count",
+                        on_change=_set_count_facts)  # fmt: skip
+    else:
+        st.markdown("**" + tr("Card points each player counted") + "**")
+        for s in ce.active_seats():
+            st.number_input(md(e.players[s]), min_value=0, max_value=100, step=1, value=None,
+                            key=f"e_c_count_{s}", on_change=_set_count_facts)  # fmt: skip
+
+
+def _count_cards(e: Entry, ce: CountEntry) -> None:
+    """Tap the cards into their places; the last pile is the rest of the pack."""
+    st.subheader(tr("The cards taken"))
+    places = ce.places()
+    _buttons("e_c_place", tr("Cards go to"),
+             [(p, f"{_place_label(e, ce, p)} ({len(ce.cards_of(p))})") for p in places],
+             _place_clicked, chosen={ce.place})  # fmt: skip
+    here = ce.cards_of(ce.place)
+    if ce.place == "taken":
+        offer = list(ce.talon)
+    else:
+        taken = set(ce.taken)
+        busy = {*ce.discards, *(c for p in ce.piles for c in p),
+                *(c for c in ce.talon if c not in taken)}  # fmt: skip
+        offer = [c for c in e.pack() if c in here or c not in busy]
+    groups: dict[str, list[str]] = {}
+    for c in offer:
+        groups.setdefault(c[0], []).append(c)
+    for suit in SUITS:
+        if groups.get(suit):
+            _buttons(f"e_c_pack_{suit}", text.suit_name(suit, lang=lang()).capitalize(),
+                     [(c, card(c) + (" ✓" if c in here else "")) for c in groups[suit]],
+                     _count_card_clicked, chosen=set(here))  # fmt: skip
+    for p in places:
+        cards = ce.cards_of(p)
+        if cards:
+            st.caption(md(f"{_place_label(e, ce, p)}: ") + cards_label(cards))
+    owner = ce.rest_owner()
+    rest_name = md(e.players[int(owner)]) if owner.isdigit() else tr("The defenders' pile")
+    st.caption(tr("{pile} (the rest): {n} cards", pile=rest_name, n=len(ce.rest())))
+
+
+def counted_editor(e: Entry) -> None:
+    """The counted mode: the facts, the cards taken, the written score, the conclusions."""
+    ce = count_entry(e)
+    _count_facts(e, ce)
+    if ce.form() is not None:
+        _count_cards(e, ce)
+    _score(e)
+    st.subheader(tr("What the audit concludes"))
+    audit = ce.audit() if ce.form() is not None else None
+    for msg, fields in ce.statement(audit):
+        st.markdown("- " + md(tr(msg, **fields)))
+    if audit is not None:
+        for f in audit.findings:
+            (st.error if f.severity == "error" else st.warning)(md(finding_text(f)))
+        for u in audit.unverified:
+            st.caption(md(tr("Not checked: {what}", what=u)))
+    session, errors = ce.read() if ce.form() is not None else (None, [])
+    if session is None:
+        if errors:
+            st.error(md(tr("Not a valid log yet: {errors}", errors="; ".join(errors))))
+        return
+    st.download_button(
+        tr("Download the log"),
+        ce.log_text(),
+        file_name=e.file_name(),
+        mime="application/json",
+        key="e_c_download",
+        on_click="ignore",
+    )
+    folder = entry_dir()
+    if folder is not None and st.button(tr("Save for acceptance"), key="e_c_save"):
+        try:
+            path = ce.save(folder)
+        except EntryRefused as exc:
+            st.error(md(tr("Not saved: {why}", why=str(exc))))
+        else:  # the file's name only: the page never shows a path on the server
+            st.session_state["entry_box_note"] = (
+                "success",
+                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
+            )
+            st.rerun(scope="app")  # the list of waiting entries below shows it
 
 
 #: the page's own styles: "record anyway" in a warning colour, never like a legal choice; the
@@ -686,8 +913,13 @@ def editor() -> None:
     if note:
         getattr(st, note[0])(md(note[1]))
     st.html(ENTRY_CSS)
-    _table(e)
-    if _deal(e):
+    counted = st.toggle(
+        tr(MODES["counted"]), key="e_mode", help=tr("Off: {mode}", mode=tr(MODES["played"]))
+    )
+    _table(e, counted)
+    if counted:
+        counted_editor(e)
+    elif _deal(e):
         r = e.replay()
         _actions(e, r)
         _irregularities(e)
@@ -697,3 +929,45 @@ def editor() -> None:
 
 
 editor()
+
+
+def _decide(name: str, accept: bool) -> None:
+    folder = entry_dir()
+    if folder is None:
+        return
+    box = EntryBox(folder)
+    try:
+        done = box.accept(name) if accept else box.reject(name)
+    except EntryRefused as exc:
+        st.session_state["entry_box_note"] = ("error", str(exc))
+        return
+    said = (
+        tr("Accepted {name}: `tarock ingest` reads it now", name=done)
+        if accept
+        else tr("Rejected {name} (kept aside, not ingested)", name=done)
+    )
+    st.session_state["entry_box_note"] = ("success", said)
+
+
+def pending_entries() -> None:
+    """The entries waiting for a referee's acceptance (dashboard/entries.py): accept one and
+    `tarock ingest` of the entry folder reads it; reject one and it is kept aside."""
+    folder = entry_dir()
+    if folder is None:
+        return
+    waiting = EntryBox(folder).pending()
+    st.subheader(tr("Entries waiting for acceptance"))
+    note = st.session_state.pop("entry_box_note", None)
+    if note:
+        getattr(st, note[0])(md(note[1]))
+    if not waiting:
+        st.caption(tr("No entry is waiting."))
+        return
+    for k, p in enumerate(waiting):
+        c1, c2, c3 = st.columns([5, 1, 1], vertical_alignment="center")
+        c1.markdown(f"`{md(p.name)}` · {p.saved:%Y-%m-%d %H:%M} UTC")
+        c2.button(tr("Accept"), key=f"e_accept_{k}", on_click=_decide, args=(p.name, True))
+        c3.button(tr("Reject"), key=f"e_reject_{k}", on_click=_decide, args=(p.name, False))
+
+
+pending_entries()

@@ -23,7 +23,18 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts
-from dashboard.state import data, lang, masked, pager, query, require_db, tr, trn, url_selectbox
+from dashboard.state import (
+    data,
+    lang,
+    masked,
+    names_masked,
+    pager,
+    query,
+    require_db,
+    tr,
+    trn,
+    url_selectbox,
+)
 from dashboard.view_model import (
     csv_labels,
     game_name,
@@ -254,7 +265,7 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
         width="stretch",
         column_config={tr("replay"): st.column_config.LinkColumn(display_text=tr("open"))},
     )
-    mask = bool(st.session_state.get("mask_names"))
+    mask = names_masked()
     csv_key = (filters, drill, mask)
     if st.session_state.get("_csv_for") != csv_key:
         if st.button(tr("Prepare the CSV of these hands"), icon=":material/table_view:"):
@@ -348,7 +359,7 @@ with (t := next(tab)):
         # charted from an aggregate: at most TIMELINE_POINTS per player, names masked in the
         # query. A tab of its own: drawing the chart is the browser's largest work on this
         # page (issue 18), and the first tab opens without it
-        sot: pl.DataFrame = data(q.timeline, filters, bool(st.session_state.get("mask_names")))
+        sot: pl.DataFrame = data(q.timeline, filters, names_masked())
         if sot.height:
             st.markdown("**" + tr("Score over time") + "** (" + tr("cumulative, per session") + ")")
             chart = sot.rename({"session_no": tr("session"), "cumulative": tr("score")})

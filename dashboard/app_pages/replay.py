@@ -48,7 +48,8 @@ from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store import queries as q
-from tarock_logs.store.analysis import hand_card_analysis
+from tarock_logs.store.analysis import hand_card_analysis, hand_card_analysis_player
+from tarock_logs.store.timeline import TimelineStep
 from tarock_logs.verdict import replay as rp
 
 #: the speeds autoplay offers: seconds per step
@@ -237,10 +238,30 @@ def _entry_label(step: int) -> str:
     return md(f"{step}. {where}{e.text}") + mark
 
 
-#: the stored card-play analysis of this hand (``tarock ingest --analyse``), by action index
-ANALYSIS: dict[int, dict[str, Any]] = {
+#: the stored card-play analysis of this hand (``tarock ingest --analyse``), by action index:
+#: all cards visible, and what the player knew (``--analyse-view player``); where both exist
+#: the card-values box switches between them (``analysis_view``)
+ANALYSIS_ALL: dict[int, dict[str, Any]] = {
     int(r["action_index"]): r for r in data(hand_card_analysis, view.hand_id)
 }
+ANALYSIS_PLAYER: dict[int, dict[str, Any]] = {
+    int(r["action_index"]): r for r in data(hand_card_analysis_player, view.hand_id)
+}
+#: the two views' labels, every place they are shown
+VIEWS = {"all": tr("all cards visible"), "player": tr("what the player knew")}
+
+
+def _analysis_view() -> str:
+    """The view the card values show: the switch's, or the one that exists."""
+    if not ANALYSIS_PLAYER:
+        return "all"
+    if not ANALYSIS_ALL:
+        return "player"
+    return "player" if st.session_state.get("analysis_view") == "player" else "all"
+
+
+def _analysis() -> dict[int, dict[str, Any]]:
+    return ANALYSIS_PLAYER if _analysis_view() == "player" else ANALYSIS_ALL
 
 
 #: the forms of :func:`tarock_logs.analysis.outcome.changes` with an item: "ITEM NOW (best: BEST)"
@@ -274,29 +295,78 @@ def _change_text(phrase: str) -> str:
 
 
 def _value_text(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    return f"{round(v, 1):g}" if isinstance(v, float) else str(v)
 
 
-def valued(step: int, cur: rp.Step, only: int | None) -> dict[str, Any] | None:
+def valued(step: int, cur: rp.Step | TimelineStep, only: int | None) -> dict[str, Any] | None:
     """The analysis row of the card just played at ``step`` (None when it has none, or in
     another seat's view: its values would reveal that seat's hand)."""
-    row = ANALYSIS.get(step - 1) if cur.action is not None else None
+    row = _analysis().get(step - 1) if cur.action is not None else None
     if row is None or cur.action is None or only not in (None, cur.action.seat):
         return None
     return row
 
 
-def card_values(step: int, cur: rp.Step, only: int | None) -> None:
-    """The card-play analysis at ``step`` (all cards visible): the values of the card just
-    played and its legal alternatives are drawn on the table's cards; here what it cost, and
-    the previous / next mistake of at least a chosen size. In one seat's view only that seat's
-    cards are valued and navigated (other seats' values would reveal their hands)."""
-    if not ANALYSIS:
+def _player_said(row: dict[str, Any]) -> str:
+    """What the card cost on what the player knew, its spread and the samples behind it."""
+    card = text.card_text(str(row["card"]), view.game)
+    lost = float(row["loss"])
+    said = (
+        tr(
+            "{card} lost {lost} points on average against {best}",
+            card=card,
+            lost=_value_text(lost),
+            best=text.cards_text(row["best_cards"], view.game, lang=LANG),
+        )
+        if lost > 0
+        else tr("{card} was a best card on what the player knew", card=card)
+    )
+    spread = row["spread"].get(str(row["card"]), {})
+    if spread:
+        said += "; " + tr(
+            "its value ranged from {lo} to {hi} (±{std})",
+            lo=spread["min"],
+            hi=spread["max"],
+            std=_value_text(float(spread["std"])),
+        )
+    return (
+        md(said)
+        + ". "
+        + tr(
+            "Values: mean points for the declarer side (klop: for the player) over {n} "
+            "layouts of the hidden cards consistent with what the player knew (seed {seed}), "
+            "each solved with all cards visible.",
+            n=row["samples"],
+            seed=row["seed"],
+        )
+    )
+
+
+def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> None:
+    """The card-play analysis at ``step``: the values of the card just played and its legal
+    alternatives are drawn on the table's cards; here what it cost, and the previous / next
+    mistake of at least a chosen size. Where both are stored, a switch between all cards
+    visible and what the player knew (mean values over sampled layouts). In one seat's view
+    only that seat's cards are valued and navigated (other seats' values would reveal their
+    hands)."""
+    if not ANALYSIS_ALL and not ANALYSIS_PLAYER:
         return
     with st.container(border=True, key="card_values"):
-        st.markdown("**" + tr("Every legal card valued (all cards visible)") + "**")
+        if ANALYSIS_ALL and ANALYSIS_PLAYER:
+            st.radio(
+                tr("Analysis"),
+                list(VIEWS),
+                format_func=VIEWS.__getitem__,
+                key="analysis_view",
+                horizontal=True,
+            )
+        which = _analysis_view()
+        analysis = _analysis()
+        st.markdown("**" + tr("Every legal card valued ({view})", view=VIEWS[which]) + "**")
         row = valued(step, cur, only)
-        if row is not None:
+        if row is not None and which == "player":
+            st.caption(_player_said(row))
+        elif row is not None:
             card = text.card_text(str(row["card"]), view.game)
             lost = int(row["loss"])
             said = (
@@ -331,13 +401,18 @@ def card_values(step: int, cur: rp.Step, only: int | None) -> None:
             value=1,
             step=1,
             key="mistake_min",
-            help=tr("Points a card cost its side against the best card, all cards visible"),
+            help=tr("Points a card cost its side against the best card, all cards visible")
+            if which == "all"
+            else tr(
+                "Points a card cost its side against the best card, on average over the "
+                "layouts consistent with what the player knew"
+            ),
             width=220,
         )
         mistakes = sorted(
             i + 1
-            for i, r in ANALYSIS.items()
-            if r["legal"] and int(r["loss"]) >= threshold and only in (None, r["seat"])
+            for i, r in analysis.items()
+            if r["legal"] and float(r["loss"]) >= threshold and only in (None, r["seat"])
         )
         prev_m = max((m for m in mistakes if m < step), default=None)
         next_m = min((m for m in mistakes if m > step), default=None)
@@ -564,7 +639,7 @@ def viewer() -> None:
         trick_values=trick_values,
         best=best,
     )
-    st.html(table_html(pos, LANG))
+    st.html(table_html(pos, LANG, player_view=_analysis_view() == "player"))
     # ---------------------------------------------------------------- the action and its verdict
     for v in cur.violations:
         worded = view.finding_of(v)
@@ -658,18 +733,18 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- legal alternatives
     # In one seat's view, other seats' alternatives would reveal their cards: not shown.
+    # A question for the engine (the steps themselves are the store's): asked on demand.
     if cur.action is not None and (only is None or cur.action.seat == only):
-        alts = vm.alternatives(view, step - 1)
-        with st.expander(
-            tr("Legal alternatives to this action ({n})", n=len(alts)),
-            expanded=bool(cur.violations),
-        ):
-            st.markdown(
-                md(
-                    ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
-                    or tr("none")
+        with st.expander(tr("Legal alternatives to this action"), expanded=bool(cur.violations)):
+            if st.toggle(tr("Ask the rules engine"), key="ask_alternatives"):
+                engine_view = hand_view(view.hand_id, engine=True)
+                alts = vm.alternatives(engine_view, step - 1) if engine_view is not None else []
+                st.markdown(
+                    md(
+                        ", ".join(text.action_phrase(a, view.game, lang=LANG) for a in alts[:60])
+                        or tr("none")
+                    )
                 )
-            )
 
 
 st.fragment(viewer, run_every=SPEED if PLAYING else None)()
@@ -703,7 +778,7 @@ with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):
         width="stretch",
     )
     p1, p2, p3 = st.columns([2, 1, 1])
-    ids_at_table = [p.id for p in view.session.players] if view.session is not None else []
+    ids_at_table = [str(p["id"]) for p in view.seating]
     seat_of = {pid: i for i, pid in enumerate(ids_at_table)}
     if st.session_state.get("follow") not in seat_of:
         st.session_state["follow"] = None

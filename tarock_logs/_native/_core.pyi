@@ -1,6 +1,6 @@
 """Type stubs of the C extension (``module.c``)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 OBJECTIVE_INTS: int
@@ -16,6 +16,9 @@ def prepare_actions(
     shared: dict[tuple[tuple[str, Any], ...], Any],
     scalar: frozenset[str],
 ) -> tuple[list[Any], list[int]] | None: ...
+def slovenian_config_fields() -> dict[str, tuple[tuple[str, str], ...]]: ...
+def slovenian_config(fields: Mapping[str, Any]) -> bytes: ...
+def slovenian_score_config(fields: Mapping[str, Any]) -> bytes: ...
 def lane_envelope(line: bytes) -> tuple[int, int] | None: ...
 def lane_hands(
     line: bytes,

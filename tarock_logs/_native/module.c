@@ -15,7 +15,10 @@
 #include "lane.h"
 #include "sloscore.h"
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "solver.h"
 #include "zrloop.h"
 
@@ -1012,11 +1015,12 @@ static PyObject *sh_result_py(const sh_config *c, const sh_result *r, PyObject *
     }
     PyObject *disc = PyTuple_New(r->ndiscards);
     /* the tricks' card masks are for the caller's scoring: none when the returns are here */
-    PyObject *masks = c->os_scoring ? (Py_INCREF(Py_None), Py_None) : PyTuple_New(r->ntricks);
-    PyObject *ret = c->os_scoring ? PyTuple_New(c->n) : (Py_INCREF(Py_None), Py_None);
+    PyObject *masks =
+        c->openspiel_scoring ? (Py_INCREF(Py_None), Py_None) : PyTuple_New(r->ntricks);
+    PyObject *ret = c->openspiel_scoring ? PyTuple_New(c->n) : (Py_INCREF(Py_None), Py_None);
     /* the trick records (leader, [card tokens], winner) and winning indexes, for the caller's
      * scoring, when it passed the tokens and the ruleset is not scored here */
-    int want = tokens != NULL && !c->os_scoring;
+    int want = tokens != NULL && !c->openspiel_scoring;
     PyObject *recs = want ? PyList_New(r->ntricks) : NULL;
     PyObject *wins = want ? PyList_New(r->ntricks) : NULL;
     if (!disc || !masks || !ret || (want && (!recs || !wins))) {
@@ -1063,7 +1067,7 @@ static PyObject *sh_result_py(const sh_config *c, const sh_result *r, PyObject *
         if (!v) goto fail;
         PyTuple_SET_ITEM(masks, t, v);
     }
-    if (c->os_scoring)
+    if (c->openspiel_scoring)
         for (int s = 0; s < c->n; s++) {
             PyObject *v = PyLong_FromLong(r->returns[s]);
             if (!v) goto fail;
@@ -1203,121 +1207,233 @@ static PyObject *py_slovenian_hand(PyObject *self, PyObject *args) {
     return sh_result_py(&c, &r, tokens);
 }
 
-/* slovenian_config(n, tricks_total, table_ok, check_taroks, forced, os_scoring, klop, three,
- * barvni, round, contracts) -> bytes: the sh_config of slovenian_hand. `round` is the
- * announcement round's (announcements, kontra_levels, klop_kontra, protection,
- * valat_leads); `contracts` holds per contract (rank, at_three, king_call, talon,
- * declarer_leads, ends, os_kind, os_value, ann_stage, play rules (9 ints as play_cards),
- * has_bonuses, solo). */
-static PyObject *py_slovenian_config(PyObject *self, PyObject *args) {
-    sh_config c;
-    memset(&c, 0, sizeof c);
-    PyObject *rows, *round_o;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiiOO", &c.n, &c.tricks_total, &c.table_ok,
-                          &c.check_taroks, &c.forced, &c.os_scoring, &c.klop, &c.three,
-                          &c.barvni, &round_o, &rows))
-        return NULL;
-    int rv[5];
-    if (read_ints(round_o, rv, 5, "announcement round") != 5) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "announcement round: 5 ints expected");
-        return NULL;
+/* ------------------------------------------------ the rule tables' codec (by field name) */
+
+/* The config structs reach C from the Python rule tables by FIELD NAME, never by position:
+ * Python passes a dict {field name: value} (rules/slovenian/fast/codec.py builds it from
+ * contracts.CONTRACTS, contracts.Rules and tricks.PlayRules), and the readers below take
+ * exactly the fields these lists name, by offset into the struct: a missing or an unknown
+ * field is an error. slovenian_config_fields() gives the lists, so that codec.py checks at
+ * import (and tests/rules/slovenian/test_codec.py) that both sides name the same fields.
+ * To add a field: add it to the struct and to its list here, rebuild, and give it a value
+ * in codec.py (a Contract flag or a Rules option of the same name needs nothing more). */
+enum { CF_INT = 0, CF_CONTRACTS = 1, CF_PLAY_RULES = 2 };
+static const char *const CF_KIND[] = {"int", "contracts", "play_rules"};
+typedef struct {
+    const char *name;
+    size_t offset;
+    int kind; /* CF_INT: one int; CF_CONTRACTS: an int per contract; CF_PLAY_RULES: a
+                 tk_rules per contract, each a dict by TK_RULES_FIELDS */
+} cf_field;
+#define CF(type, field, kind) {#field, offsetof(type, field), kind}
+
+static const cf_field SH_CONFIG_FIELDS[] = {
+    CF(sh_config, n, CF_INT),
+    CF(sh_config, tricks_total, CF_INT),
+    CF(sh_config, table_ok, CF_INT),
+    CF(sh_config, redeal_without_taroks, CF_INT),
+    CF(sh_config, discard_only_if_forced, CF_INT),
+    CF(sh_config, openspiel_scoring, CF_INT),
+    CF(sh_config, announcements, CF_INT),
+    CF(sh_config, kontra_levels, CF_INT),
+    CF(sh_config, klop_kontra, CF_INT),
+    CF(sh_config, protection, CF_INT),
+    CF(sh_config, announced_valat_leads, CF_INT),
+    CF(sh_config, rank, CF_CONTRACTS),
+    CF(sh_config, at_three, CF_CONTRACTS),
+    CF(sh_config, king_call, CF_CONTRACTS),
+    CF(sh_config, talon, CF_CONTRACTS),
+    CF(sh_config, declarer_leads, CF_CONTRACTS),
+    CF(sh_config, alone, CF_CONTRACTS),
+    CF(sh_config, talon_gifts, CF_CONTRACTS),
+    CF(sh_config, forehand_holds, CF_CONTRACTS),
+    CF(sh_config, no_trick, CF_CONTRACTS),
+    CF(sh_config, every_trick, CF_CONTRACTS),
+    CF(sh_config, colour_valat, CF_CONTRACTS),
+    CF(sh_config, brez_options, CF_CONTRACTS),
+    CF(sh_config, os_kind, CF_CONTRACTS),
+    CF(sh_config, os_value, CF_CONTRACTS),
+    CF(sh_config, ann_stage, CF_CONTRACTS),
+    CF(sh_config, rules, CF_PLAY_RULES),
+    CF(sh_config, has_bonuses, CF_CONTRACTS),
+    CF(sh_config, solo, CF_CONTRACTS),
+    {NULL, 0, 0}};
+
+static const cf_field SS_CONFIG_FIELDS[] = {
+    CF(ss_config, win_threshold, CF_INT),
+    CF(ss_config, diff_nearest_5, CF_INT),
+    CF(ss_config, klop_nearest_5, CF_INT),
+    CF(ss_config, solo_brez_difference, CF_INT),
+    CF(ss_config, silent_ultimo_failure_counts, CF_INT),
+    CF(ss_config, count_remainder, CF_INT),
+    CF(ss_config, mondfang_when_valat, CF_INT),
+    CF(ss_config, mondfang_value, CF_INT),
+    CF(ss_config, radelci, CF_INT),
+    CF(ss_config, radelci_from_silent_valat, CF_INT),
+    CF(ss_config, klop_kontra_full_and_empty_doubled, CF_INT),
+    CF(ss_config, value, CF_CONTRACTS),
+    CF(ss_config, radelc, CF_CONTRACTS),
+    {NULL, 0, 0}};
+
+/* a contract's play rules in the config (protected_ is the hand's: set by slohand.h) */
+static const cf_field TK_RULES_FIELDS[] = {
+    CF(tk_rules, negative, CF_INT),
+    CF(tk_rules, pagat_restricted, CF_INT),
+    CF(tk_rules, pagat_last_tarok, CF_INT),
+    CF(tk_rules, by_rank, CF_INT),
+    CF(tk_rules, emperor_always, CF_INT),
+    CF(tk_rules, colour_valat, CF_INT),
+    CF(tk_rules, protect_either, CF_INT),
+    {NULL, 0, 0}};
+
+static int cf_int(PyObject *o, int *out, const char *who, const char *name) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s: field %s: an int expected", who, name);
+        return -1;
     }
-    c.announcements = rv[0];
-    c.kontra_levels = rv[1];
-    c.klop_kontra = rv[2];
-    c.protection = rv[3];
-    c.valat_leads = rv[4];
-    PyObject *f = PySequence_Fast(rows, "contracts");
-    if (!f) return NULL;
-    Py_ssize_t nc = PySequence_Fast_GET_SIZE(f);
-    if (nc > SH_MAX_CONTRACTS || c.klop < 0 || c.klop >= nc || c.three < 0 || c.three >= nc) {
-        Py_DECREF(f);
-        PyErr_SetString(PyExc_ValueError, "slovenian_config: bad contract table");
-        return NULL;
+    if (v < INT_MIN || v > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: field %s out of range", who, name);
+        return -1;
     }
-    c.ncontracts = (int)nc;
-    for (Py_ssize_t i = 0; i < nc; i++) {
-        PyObject *row = PySequence_Fast_GET_ITEM(f, i);
-        int v[12];
-        PyObject *rf = PySequence_Fast(row, "contract row");
-        if (!rf || PySequence_Fast_GET_SIZE(rf) != 12) {
-            Py_XDECREF(rf);
-            Py_DECREF(f);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract row: 12 values");
-            return NULL;
+    *out = (int)v;
+    return 0;
+}
+
+/* Read the dict `d` into the struct at `base` by the field list `spec`: every field present,
+ * no other key. `*nc`: the number of contracts (-1 until a per-contract field sets it; every
+ * per-contract field must have that many). 0, or -1 with an exception set. */
+static int cf_read(PyObject *d, const cf_field *spec, char *base, Py_ssize_t *nc,
+                   const char *who) {
+    if (!PyDict_Check(d)) {
+        PyErr_Format(PyExc_TypeError, "%s: a dict of fields by name expected", who);
+        return -1;
+    }
+    Py_ssize_t nfields = 0;
+    for (const cf_field *f = spec; f->name; f++, nfields++) {
+        PyObject *v = PyDict_GetItemString(d, f->name); /* borrowed */
+        if (!v) {
+            PyErr_Format(PyExc_KeyError, "%s: field %s missing", who, f->name);
+            return -1;
         }
-        for (int j = 0; j < 12; j++) {
-            if (j == 9) continue; /* the play rules */
-            v[j] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(rf, j));
-            if (v[j] == -1 && PyErr_Occurred()) {
-                Py_DECREF(rf);
-                Py_DECREF(f);
-                return NULL;
+        if (f->kind == CF_INT) {
+            if (cf_int(v, (int *)(base + f->offset), who, f->name) < 0) return -1;
+            continue;
+        }
+        PyObject *seq = PySequence_Fast(v, "a sequence per contract expected");
+        if (!seq) return -1;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+        if (*nc < 0) *nc = m;
+        if (m != *nc || m > SH_MAX_CONTRACTS) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "%s: field %s has %zd contracts, not %zd (at most %d)",
+                         who, f->name, m, *nc, SH_MAX_CONTRACTS);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+            int rc;
+            if (f->kind == CF_CONTRACTS) {
+                rc = cf_int(item, (int *)(base + f->offset) + i, who, f->name);
+            } else {
+                tk_rules *r = (tk_rules *)(base + f->offset) + i;
+                memset(r, 0, sizeof *r);
+                r->protected_[0] = r->protected_[1] = -1;
+                Py_ssize_t none = -1;
+                rc = cf_read(item, TK_RULES_FIELDS, (char *)r, &none, "play rules");
+            }
+            if (rc < 0) {
+                Py_DECREF(seq);
+                return -1;
             }
         }
-        if (read_rules(PySequence_Fast_GET_ITEM(rf, 9), &c.rules[i]) < 0) {
-            Py_DECREF(rf);
-            Py_DECREF(f);
+        Py_DECREF(seq);
+    }
+    if (PyDict_GET_SIZE(d) != nfields) { /* name the key no field has */
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(d, &pos, &key, &value)) {
+            const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+            if (!k) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_KeyError, "%s: a field name must be a str", who);
+                return -1;
+            }
+            const cf_field *f = spec;
+            while (f->name && strcmp(f->name, k) != 0) f++;
+            if (!f->name) {
+                PyErr_Format(PyExc_KeyError, "%s: unknown field %s", who, k);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *cf_names(const cf_field *spec) {
+    Py_ssize_t n = 0;
+    while (spec[n].name) n++;
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(ss)", spec[i].name, CF_KIND[spec[i].kind]);
+        if (!pair) {
+            Py_DECREF(out);
             return NULL;
         }
-        Py_DECREF(rf);
-        c.rank[i] = v[0];
-        c.at_three[i] = v[1];
-        c.king_call[i] = v[2];
-        c.talon[i] = v[3];
-        c.declarer_leads[i] = v[4];
-        c.ends[i] = v[5];
-        c.os_kind[i] = v[6];
-        c.os_value[i] = v[7];
-        c.ann_stage[i] = v[8];
-        c.has_bonuses[i] = v[10];
-        c.solo[i] = v[11];
-        if (c.talon[i] < 0 || c.talon[i] > 3 || v[8] < -1 || v[8] > 1) {
-            Py_DECREF(f);
-            PyErr_SetString(PyExc_ValueError, "contract row: talon 0..3, ann_stage -1..1");
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
+/* slovenian_config_fields() -> {"config": ((name, kind), ...), "score_config": ...,
+ * "play_rules": ...}: the fields slovenian_config and slovenian_score_config read, by name,
+ * with their kind ("int", "contracts": an int per contract, "play_rules": a dict of the
+ * play_rules fields per contract). */
+static PyObject *py_slovenian_config_fields(PyObject *self, PyObject *noargs) {
+    PyObject *a = cf_names(SH_CONFIG_FIELDS), *b = cf_names(SS_CONFIG_FIELDS),
+             *c = cf_names(TK_RULES_FIELDS);
+    PyObject *out = (a && b && c)
+                        ? Py_BuildValue("{sOsOsO}", "config", a, "score_config", b, "play_rules", c)
+                        : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    return out;
+}
+
+/* slovenian_config(fields) -> bytes: the sh_config of slovenian_hand, from a dict of the
+ * fields SH_CONFIG_FIELDS names (fast/codec.py). */
+static PyObject *py_slovenian_config(PyObject *self, PyObject *fields) {
+    sh_config c;
+    memset(&c, 0, sizeof c);
+    Py_ssize_t nc = -1;
+    if (cf_read(fields, SH_CONFIG_FIELDS, (char *)&c, &nc, "slovenian_config") < 0) return NULL;
+    c.ncontracts = (int)(nc < 0 ? 0 : nc);
+    c.mandatory = -1;
+    for (int i = 0; i < c.ncontracts; i++) {
+        if (c.forehand_holds[i] && c.mandatory < 0) c.mandatory = i;
+        if (c.talon[i] < 0 || c.talon[i] > 3 || c.ann_stage[i] < -1 || c.ann_stage[i] > 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "slovenian_config: talon 0..3 and ann_stage -1..1 per contract");
             return NULL;
         }
     }
-    Py_DECREF(f);
+    if (c.mandatory < 0) {
+        PyErr_SetString(PyExc_ValueError, "slovenian_config: no contract forehand holds");
+        return NULL;
+    }
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
 }
 
-
-/* slovenian_score_config(win_threshold, diff_nearest_5, klop_nearest_5, solo_brez_difference,
- * silent_failure, count_remainder, mondfang_when_valat, mondfang_value, radelci,
- * radelci_from_silent_valat, klop_doubled_both, solo_brez, contracts) -> bytes: the ss_config
- * of sloscore.h; `contracts` holds per contract (value, fixed, radelc). */
-static PyObject *py_slovenian_score_config(PyObject *self, PyObject *args) {
+/* slovenian_score_config(fields) -> bytes: the ss_config of sloscore.h, from a dict of the
+ * fields SS_CONFIG_FIELDS names (fast/codec.py). */
+static PyObject *py_slovenian_score_config(PyObject *self, PyObject *fields) {
     ss_config c;
     memset(&c, 0, sizeof c);
-    PyObject *rows;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiiiiiO", &c.win_threshold, &c.diff_nearest_5,
-                          &c.klop_nearest_5, &c.solo_brez_difference, &c.silent_failure,
-                          &c.count_remainder, &c.mondfang_when_valat, &c.mondfang_value,
-                          &c.radelci, &c.radelci_from_silent_valat, &c.klop_doubled_both,
-                          &c.solo_brez, &rows))
+    Py_ssize_t nc = -1;
+    if (cf_read(fields, SS_CONFIG_FIELDS, (char *)&c, &nc, "slovenian_score_config") < 0)
         return NULL;
-    PyObject *f = PySequence_Fast(rows, "contracts");
-    if (!f) return NULL;
-    Py_ssize_t nc = PySequence_Fast_GET_SIZE(f);
-    if (nc > SH_MAX_CONTRACTS) {
-        Py_DECREF(f);
-        PyErr_SetString(PyExc_ValueError, "slovenian_score_config: too many contracts");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < nc; i++) {
-        int v[3];
-        if (read_ints(PySequence_Fast_GET_ITEM(f, i), v, 3, "contract") != 3) {
-            Py_DECREF(f);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "contract: 3 ints");
-            return NULL;
-        }
-        c.value[i] = v[0];
-        c.fixed[i] = v[1];
-        c.radelc[i] = v[2];
-    }
-    Py_DECREF(f);
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
 }
 
@@ -1775,7 +1891,7 @@ static PyObject *py_slovenian_score(PyObject *self, PyObject *args) {
     sh_config c;
     int ok = sh_read_config(config_o, &c, "slovenian_score");
     if (ok < 0) return NULL;
-    if (!ok || c.os_scoring) Py_RETURN_NONE;
+    if (!ok || c.openspiel_scoring) Py_RETURN_NONE;
     int rad[4] = {0};
     if (read_ints(rad_o, rad, 4, "radelci") != c.n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "radelci: one per seat");
@@ -1866,9 +1982,9 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     /* the score: OpenSpiel's returns, or the reference's items (sloscore.h), with the radelci
      * carried from the session's earlier hands */
     ss_score sco;
-    if (c->os_scoring) {
+    if (c->openspiel_scoring) {
         sco.nitems = 0;
-        int klop = r.contract == c->klop;
+        int klop = c->alone[r.contract];
         for (int i = 0; i < n; i++) {
             int t = (h->dealer + 1 + i) % n; /* the active seats from P1 */
             sco.items[sco.nitems++] = (ss_item){klop ? SI_KLOP : SI_CONTRACT, t, r.returns[t]};
@@ -1987,7 +2103,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         /* hand_scores (process._add_hand_scores, _role): every seat's totals and radelci */
         for (int t = 0; t < n; t++) {
             int k = ln_cols.nhs++;
-            int role = r.contract == c->klop ? LN_ROLE_KLOP
+            int role = c->alone[r.contract] ? LN_ROLE_KLOP
                        : t == r.declarer ? LN_ROLE_DECLARER
                        : (t == r.partner && r.partner != r.declarer) ? LN_ROLE_PARTNER
                                                                      : LN_ROLE_DEFENDER;
@@ -2027,7 +2143,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
             int k = ln_cols.nt++;
             int thirds = tk_thirds(tr->mask);
             /* klop: the first six tricks each take a talon card (a gift) */
-            if (r.contract == c->klop && t < 6 && t < h->ntalon) thirds += tk_thirds(TK_BIT(h->talon[t]));
+            if (c->talon_gifts[r.contract] && t < 6 && t < h->ntalon) thirds += tk_thirds(TK_BIT(h->talon[t]));
             ln_cols.t_no[k] = (uint16_t)(t + 1);
             ln_cols.t_leader[k] = (unsigned char)tr->leader;
             ln_cols.t_winner[k] = (unsigned char)tr->winner;
@@ -2198,11 +2314,15 @@ static PyMethodDef module_methods[] = {
     {"royal_play_cards", py_royal_play_cards, METH_VARARGS,
      "royal_play_cards(hands, actions, start, leader, bound, cid) -> None or the ten tricks of "
      "a Royal Tarock hand: the card loop of royalloop.h"},
-    {"slovenian_config", py_slovenian_config, METH_VARARGS,
-     "slovenian_config(n, tricks_total, table_ok, check_taroks, forced, klop, three, contracts)"
-     " -> bytes: the ruleset's side of slovenian_hand"},
-    {"slovenian_score_config", py_slovenian_score_config, METH_VARARGS,
-     "slovenian_score_config(...) -> bytes: the ruleset's side of the lane's scoring (sloscore.h)"},
+    {"slovenian_config_fields", py_slovenian_config_fields, METH_NOARGS,
+     "slovenian_config_fields() -> {'config': ((name, kind), ...), 'score_config': ..., "
+     "'play_rules': ...}: the fields the two configs read by name"},
+    {"slovenian_config", py_slovenian_config, METH_O,
+     "slovenian_config(fields: dict) -> bytes: the ruleset's side of slovenian_hand, by field "
+     "name"},
+    {"slovenian_score_config", py_slovenian_score_config, METH_O,
+     "slovenian_score_config(fields: dict) -> bytes: the ruleset's side of the lane's scoring "
+     "(sloscore.h), by field name"},
     {"slovenian_hand", py_slovenian_hand, METH_VARARGS,
      "slovenian_hand(config, dealer, hands, talon, actions, kinds, contracts, cid) -> None or "
      "one whole clean hand's result: slohand.h"},

@@ -73,24 +73,32 @@ typedef struct {
     tk_set shown;
 } sh_action;
 
-/* The ruleset's side of a hand: fixed per ruleset and table size (built once in Python,
- * fastpath._native_config). Contracts are indexed as rules/slovenian/contracts.CONTRACTS. */
+/* The ruleset's side of a hand: fixed per ruleset and table size. Built once in Python from
+ * the rule tables BY FIELD NAME (rules/slovenian/fast/codec.py; module.c's SH_CONFIG_FIELDS
+ * lists the fields it reads): a scalar is the option of contracts.Rules of the same name, a
+ * per-contract array the Contract flag of the same name (contracts.CONTRACTS, in its order),
+ * unless codec.py derives it. The comments give the fields' meaning; contracts.py the flags'. */
 typedef struct {
     int n;              /* 3 or 4 active seats (5 is left to Python: the dealer sits out) */
     int tricks_total;   /* 48 / n */
     int table_ok;       /* n is among the ruleset's table sizes */
-    int check_taroks;   /* redeal_without_taroks: a seat without a tarok is a finding */
-    int forced;         /* discard_only_if_forced: a tarok only when nothing else may go */
-    int os_scoring;     /* scored by OpenSpiel's returns (else the caller scores) */
-    int ncontracts;
-    int klop, three;    /* the indexes of klop and three */
-    int barvni;         /* the index of barvni valat (-1: none) */
+    int redeal_without_taroks; /* a seat without a tarok is a finding */
+    int discard_only_if_forced; /* a tarok is laid away only when nothing else may go */
+    int openspiel_scoring;     /* scored by OpenSpiel's returns (else the caller scores) */
+    int ncontracts;     /* (the reader's: the length of the per-contract arrays) */
+    int mandatory;      /* (the reader's: the index of the contract with forehand_holds) */
     int rank[SH_MAX_CONTRACTS];
     int at_three[SH_MAX_CONTRACTS];
     int king_call[SH_MAX_CONTRACTS];
     int talon[SH_MAX_CONTRACTS];          /* talon cards taken (= discarded) */
     int declarer_leads[SH_MAX_CONTRACTS];
-    int ends[SH_MAX_CONTRACTS];           /* 1: berac ends at his first trick; 2: valat at a loss */
+    int alone[SH_MAX_CONTRACTS];          /* klop: nobody declares, never bid */
+    int talon_gifts[SH_MAX_CONTRACTS];    /* klop: the first six tricks each take a talon card */
+    int forehand_holds[SH_MAX_CONTRACTS]; /* the mandatory three */
+    int no_trick[SH_MAX_CONTRACTS];       /* berac: the play ends at the declarer's first trick */
+    int every_trick[SH_MAX_CONTRACTS];    /* valat: the play ends at his side's first lost trick */
+    int colour_valat[SH_MAX_CONTRACTS];   /* barvni valat: its trick rule, one kontra item */
+    int brez_options[SH_MAX_CONTRACTS];   /* solo brez: difference per solo_brez_difference */
     int os_kind[SH_MAX_CONTRACTS];        /* openspiel.h's kind, -1: not scored natively */
     int os_value[SH_MAX_CONTRACTS];
     /* the announcement round of each contract (_enter_announcements): -1 none (straight to
@@ -103,7 +111,7 @@ typedef struct {
     int kontra_levels;       /* 0: no kontra; 1 kontra, 2 re, 3 sub, 4 mord */
     int klop_kontra;         /* the one kontra on klop */
     int protection;          /* announced ultimo cards are protected (spec 8.4(c)) */
-    int valat_leads;         /* announced valat: the declarer leads */
+    int announced_valat_leads; /* announced valat: the declarer leads */
     int has_bonuses[SH_MAX_CONTRACTS];
     int solo[SH_MAX_CONTRACTS];
 } sh_config;
@@ -140,7 +148,7 @@ static int sh_deal_clean(const sh_config *c, const int hand_len[4], const tk_set
         if (hand_len[s] != c->tricks_total || tk_popcount(hands[s]) != hand_len[s]) return 0;
         if (all & hands[s]) return 0;
         all |= hands[s];
-        if (c->check_taroks && !(hands[s] & TK_TAROKS)) return 0;
+        if (c->redeal_without_taroks && !(hands[s] & TK_TAROKS)) return 0;
     }
     return all == TK_ALL;
 }
@@ -163,7 +171,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
 #define SH_POS(s) ((((s) - p1) % n + n) % n)
 
     /* ---- the bidding (BiddingMixin: _bid, _final, _finish_bidding) */
-    int nbids = 0, passed = 0, high = c->three, hrank = c->rank[c->three], holder = p1;
+    int nbids = 0, passed = 0, high = c->mandatory, hrank = c->rank[c->mandatory], holder = p1;
     int others_bid = 0, turn = (p1 + 1) % n, final = 0, k = 0, done = 0;
     int contract = -1, declarer = -1;
     while (k < nacts) {
@@ -177,22 +185,22 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
             return -1;
         int seat = a->seat;
         if (seat < 0 || seat >= n) return -1;
-        if (seat != turn && !(nbids == 0 && seat == p1 && code == c->three)) return -1;
+        if (seat != turn && !(nbids == 0 && seat == p1 && code == c->mandatory)) return -1;
         if (final) {
-            int special = seat == p1 && high == c->three && !others_bid;
+            int special = seat == p1 && high == c->mandatory && !others_bid;
             if (code < 0 || !(n == 4 || c->at_three[code])) return -1;
-            if (code == c->klop) {
+            if (code >= 0 && c->alone[code]) {
                 if (!special) return -1;
             } else if (c->rank[code] < hrank) {
                 return -1;
             }
             k++;
             contract = code;
-            declarer = code == c->klop ? -1 : seat;
+            declarer = c->alone[code] ? -1 : seat;
             done = 1;
             break;
         }
-        if (nbids == 0 && seat == p1 && code == c->three) { /* the explicit mandatory three */
+        if (nbids == 0 && seat == p1 && code == c->mandatory) { /* the explicit mandatory three */
             nbids++;
             k++;
             continue;
@@ -201,7 +209,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
         if (code == -1) {
             passed |= 1 << seat;
         } else {
-            if (code < 0 || code == c->klop || code == c->three || !(n == 4 || c->at_three[code]))
+            if (code < 0 || c->alone[code] || c->forehand_holds[code] || !(n == 4 || c->at_three[code]))
                 return -1;
             int rk = c->rank[code];
             if (rk < hrank || (rk == hrank && SH_POS(seat) > SH_POS(holder))) return -1;
@@ -278,7 +286,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
                 if (!(hand & b)) return -1;
                 if (b & (TK_KINGS | TK_TRULA)) return -1; /* never a king or a trula card */
                 if (b & TK_TAROKS) {
-                    if (c->forced) {
+                    if (c->discard_only_if_forced) {
                         /* a tarok only when nothing but taroks and kings is left to lay away */
                         if (hand & ~b & ~cards & ~TK_TAROKS & ~TK_KINGS) return -1;
                     } else if (!(a->shown & b)) {
@@ -319,7 +327,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
      * item, _kontra_item) */
 #define SH_KONTRA_CUR(t)                                                                        \
     ((((t) == SH_GAME || (t) == 1 + SH_BARVNI_VALAT) &&                                         \
-      (contract == c->barvni || ann_seat[SH_BARVNI_VALAT] >= 0))                               \
+      (c->colour_valat[contract] || ann_seat[SH_BARVNI_VALAT] >= 0))                               \
          ? (kon[SH_GAME] > kon[1 + SH_BARVNI_VALAT] ? kon[SH_GAME] : kon[1 + SH_BARVNI_VALAT]) \
          : kon[(t)])
     if (phase == PH_ANN) {
@@ -444,7 +452,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
 #undef SH_KONTRA_CUR
 #undef SH_SIDE
     if (phase != PH_PLAY || k >= nacts) return -1;
-    if (c->os_scoring && (r->nann || r->nkontra)) return -1; /* (OpenSpiel has neither) */
+    if (c->openspiel_scoring && (r->nann || r->nkontra)) return -1; /* (OpenSpiel has neither) */
 
     /* ---- the card play (cardloop.h), under the play rules the announcements leave
      * (HandFields._play_rules, _first_leader): an announced barvni valat plays by the
@@ -478,11 +486,11 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     }
     p.tricks_total = c->tricks_total;
     p.declarer = declarer;
-    p.ends_on_win = (c->ends[contract] & 1) != 0;
-    p.ends_on_loss = (c->ends[contract] & 2) != 0 || barvni_ann;
+    p.ends_on_win = c->no_trick[contract];
+    p.ends_on_loss = c->every_trick[contract] || barvni_ann;
     int leader = p1;
     if (declarer >= 0 &&
-        (c->declarer_leads[contract] || barvni_ann || (ann_seat[SH_VALAT] >= 0 && c->valat_leads)))
+        (c->declarer_leads[contract] || barvni_ann || (ann_seat[SH_VALAT] >= 0 && c->announced_valat_leads)))
         leader = declarer;
     int early = 0;
     int nt = tk_play_cards(&p, hands, leader, seat, card, ncards, r->tricks, &early);
@@ -497,7 +505,7 @@ static int sh_play_hand(const sh_config *c, int dealer, tk_set *hands, const int
     r->first_card = k;
     r->ntricks = nt;
     r->early = early;
-    if (!c->os_scoring) return 0; /* the caller scores the tricks */
+    if (!c->openspiel_scoring) return 0; /* the caller scores the tricks */
 
     /* ---- OpenSpiel's returns (openspiel.h) */
     int kind = c->os_kind[contract];

@@ -29,23 +29,21 @@ enum { SI_CONTRACT = 0, SI_DIFFERENCE, SI_TRULA, SI_KRALJI, SI_PAGAT_ULTIMO, SI_
 
 #define SS_MAX_ITEMS 24
 
-/* what scoring reads of the ruleset (contracts.Rules) and of the contract table */
+/* what scoring reads of the ruleset (contracts.Rules) and of the contract table beyond the
+ * sh_config; filled by field name like it (module.c's SS_CONFIG_FIELDS, fast/codec.py) */
 typedef struct {
     int win_threshold;            /* thirds the declarer's side needs (106: 35 and a card) */
     int diff_nearest_5;           /* the difference rounded to 5 */
     int klop_nearest_5;           /* klop points rounded to 5 */
-    int solo_brez_difference;     /* solo brez counts the difference */
-    int silent_failure;           /* a silent ultimo failed in the last trick counts */
+    int solo_brez_difference;     /* solo brez (brez_options) counts the difference */
+    int silent_ultimo_failure_counts; /* a silent ultimo failed in the last trick counts */
     int count_remainder;          /* trula and kings count in the talon's remainder */
     int mondfang_when_valat;      /* mondfang counts in a valat */
     int mondfang_value;
     int radelci;                  /* radelci are kept */
     int radelci_from_silent_valat;
-    int klop_doubled_both;        /* klop kontra doubles a full-and-empty pair too */
-    int solo_brez;                /* the index of solo brez */
+    int klop_kontra_full_and_empty_doubled; /* klop kontra doubles a full-and-empty pair too */
     int value[SH_MAX_CONTRACTS];  /* Rules.contract_value */
-    int fixed[SH_MAX_CONTRACTS];  /* 1 berac (won without a trick), 2 (barvni) valat (won with
-                                     every trick), 0 scored by points */
     int radelc[SH_MAX_CONTRACTS]; /* a game worth 70 or more: every seat earns a radelc */
 } ss_config;
 
@@ -79,7 +77,7 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
                          int dealer, const int *talon, int ntalon, int self_call, const int *rad,
                          ss_score *o) {
     const int n = c->n, contract = r->contract, nt = r->ntricks;
-    const int klop = contract == c->klop;
+    const int klop = c->alone[contract];
     const int complete = nt >= c->tricks_total;
     int ntr[4] = {0};
     tk_set pile[4] = {0};
@@ -99,7 +97,7 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
     int valat_side = -1; /* 0 the declarer's side won every trick, 1 the defenders */
 
     if (klop) { /* _klop (spec 9.8) */
-        for (int i = 0; i < 6 && i < ntalon && i < nt; i++)
+        for (int i = 0; c->talon_gifts[contract] && i < 6 && i < ntalon && i < nt; i++)
             pile[r->tricks[i].winner] |= TK_BIT(talon[i]); /* the talon's gifts */
         int th[4], sum = 0;
         for (int s = 0; s < n; s++) sum += th[s] = tk_thirds(pile[s]);
@@ -118,7 +116,7 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
                 base[s] = -p;
             }
         }
-        if (kon[SH_GAME] && (!(full && empty) || sc->klop_doubled_both))
+        if (kon[SH_GAME] && (!(full && empty) || sc->klop_kontra_full_and_empty_doubled))
             for (int s = 0; s < n; s++) base[s] *= 2;
         for (int i = 0; i < n; i++) {
             int s = (dealer + 1 + i) % n; /* the active seats in order from P1 */
@@ -138,9 +136,9 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
             return -1; /* stops early: scored as far as played (the reference's note) */
         const int kg = 1 << kon[SH_GAME], F = SS_FACTOR(d);
         int won, R = 0;
-        if (sc->fixed[contract]) { /* berac, odprti berac, barvni valat, valat (spec 9.7) */
+        if (c->no_trick[contract] || c->every_trick[contract]) { /* berac, valat (spec 9.7) */
             int V = sc->value[contract];
-            won = sc->fixed[contract] == 1 ? dtr == 0 : dtr == c->tricks_total;
+            won = c->no_trick[contract] ? dtr == 0 : dtr == c->tricks_total;
             R = (won ? V : -V) * kg;
             if (ss_add(o, SI_CONTRACT, R, -1) < 0) return -1;
             if (F == 2 && ss_add(o, SI_RADELC, R, -1) < 0) return -1;
@@ -227,7 +225,7 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
                 int game_won = t_m >= sc->win_threshold;
                 int p_m = (t_m + 1) / 3, diff = p_m > 35 ? p_m - 35 : 35 - p_m;
                 if (sc->diff_nearest_5) diff = 5 * ((diff + 2) / 5);
-                if (contract == sc->solo_brez && !sc->solo_brez_difference) diff = 0;
+                if (c->brez_options[contract] && !sc->solo_brez_difference) diff = 0;
                 int sg = game_won ? 1 : -1, V = sc->value[contract];
                 ss_item lines[8];
                 int nl = 0;
@@ -247,7 +245,7 @@ static int ss_score_hand(const sh_config *c, const ss_config *sc, const sh_resul
                             val = v;
                         } else if (outcome[b] == 1) {
                             val = -v;
-                        } else if (failed[b] >= 0 && sc->silent_failure) {
+                        } else if (failed[b] >= 0 && sc->silent_ultimo_failure_counts) {
                             val = failed[b] == 0 ? -v : v;
                         } else {
                             continue;

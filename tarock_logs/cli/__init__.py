@@ -9,6 +9,7 @@ from tarock_logs.cli import audit as _audit  # noqa: F401
 from tarock_logs.cli import bench as _bench  # noqa: F401
 from tarock_logs.cli import dashboard as _dashboard  # noqa: F401
 from tarock_logs.cli import dossier as _dossier  # noqa: F401
+from tarock_logs.cli import duplicate as _duplicate  # noqa: F401
 from tarock_logs.cli import export as _export  # noqa: F401
 from tarock_logs.cli import fmt as _fmt  # noqa: F401
 from tarock_logs.cli import import_openspiel as _import_openspiel  # noqa: F401
@@ -16,6 +17,7 @@ from tarock_logs.cli import import_palcka as _import_palcka  # noqa: F401
 from tarock_logs.cli import import_scoresheet as _import_scoresheet  # noqa: F401
 from tarock_logs.cli import ingest as _ingest  # noqa: F401
 from tarock_logs.cli import ratings as _ratings  # noqa: F401
+from tarock_logs.cli import referees as _referees  # noqa: F401
 from tarock_logs.cli import rulesets as _rulesets  # noqa: F401
 from tarock_logs.cli import schema as _schema  # noqa: F401
 from tarock_logs.cli import simulate as _simulate  # noqa: F401

@@ -8,6 +8,12 @@ side (klop: for the player himself), in points of the score sheet. Everything is
 "all cards visible": a card that loses with every hand visible may have been the right card
 on what the player knew.
 
+``--view player`` values each card on **what the player knew** instead: the hidden cards are
+sampled among the layouts consistent with the player's view at that card (``--samples``,
+``--seed``), each sample solved with all cards visible, each legal card given its mean and
+spread; a card is a mistake when its mean is at least ``--threshold`` points below the best
+mean. The number of samples and the seed are in every output.
+
 Data goes to stdout (``--format table|json|jsonl``), reader errors to stderr. Exit 0, 1 when
 the input had errors, 2 on usage errors.
 """
@@ -26,15 +32,23 @@ from tarock_logs.cli.common import ExitCode, app, err_console, fail
 
 if TYPE_CHECKING:
     from tarock_logs.analysis.hand import HandAnalysis
+    from tarock_logs.analysis.player import PlayerHand
 
 FORMATS = ("table", "json", "jsonl")
 BACKENDS = ("auto", "native", "python")
+VIEWS = ("all", "player")
 NOTE = ("all cards visible: the solver sees every hand; a card that loses with all cards "
         "visible may have been the right card on what the player knew")  # fmt: skip
 
 
+NOTE_PLAYER = ("what the player knew: the hidden cards sampled among the layouts consistent "
+               "with the player's view at each card, each sample solved with all cards "
+               "visible; values are means over the samples")  # fmt: skip
+
+
 def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
     d = ha.to_dict()
+    d["view"] = "all"
     d["file"] = file
     d["illegal_cards"] = ha.illegal_verdicts()
     return d
@@ -95,6 +109,57 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
                   highlight=False)  # fmt: skip
 
 
+def _player_summary(hands: list[PlayerHand], errors: int, samples: int,
+                    seed: int) -> dict[str, Any]:  # fmt: skip
+    from tarock_logs.analysis.player import LABEL_PLAYER
+
+    cards = [c for h in hands for c in h.cards]
+    return {
+        "label": LABEL_PLAYER, "view": "player", "samples": samples, "seed": seed,
+        "hands": len(hands), "hands_analysed": sum(1 for h in hands if h.cards),
+        "hands_skipped": sum(1 for h in hands if h.skipped and not h.cards),
+        "cards": len(cards), "mistakes": sum(1 for c in cards if c.mistake),
+        "points_lost": round(sum(c.loss for c in cards), 2),
+        "undecided_cards": sum(len(h.undecided) for h in hands),
+        "seconds": round(sum(h.seconds for h in hands), 3), "input_errors": errors,
+    }  # fmt: skip
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+
+
+def _print_player_hand(out: Console, ha: PlayerHand) -> None:
+    from tarock_logs.analysis.player import LABEL_PLAYER
+
+    title = (f"{ha.session} hand {ha.hand_number} ({ha.contract or '?'}"
+             + (f", declarer seat {ha.declarer}" if ha.declarer is not None else "")
+             + f") — {LABEL_PLAYER}, {ha.samples} samples per card, seed {ha.seed}")  # fmt: skip
+    if ha.skipped and not ha.cards:
+        out.print(f"{title}: not analysed: {ha.skipped}", markup=False, highlight=False)
+        return
+    t = Table(title=title, title_justify="left", expand=False)
+    for col in ("trick", "seat", "role", "card", "mean", "spread", "best mean", "best card(s)",
+                "loss", "mistake"):  # fmt: skip
+        t.add_column(col, overflow="fold")
+    for c in ha.cards:
+        st = dict(c.values)[c.card]
+        t.add_row(
+            str(c.trick), str(c.seat), c.role.replace(" side", ""), c.card, _num(c.value),
+            f"±{st.std:.1f} [{st.lo}, {st.hi}]", _num(c.best_value), " ".join(c.best_cards),
+            _num(c.loss) if c.loss else "", "yes" if c.mistake else "",
+        )  # fmt: skip
+    out.print(t)
+    for c in ha.cards:
+        for note in c.notes:
+            out.print(f"trick {c.trick}, {c.card}: {note}", markup=False, highlight=False)
+    if ha.skipped:
+        out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
+    for i, card in ha.undecided:
+        out.print(f"not decided (search budget, or no layout passed the play check): {card} "
+                  f"(action {i})", markup=False, highlight=False)  # fmt: skip
+
+
 @app.command("analyse")
 def analyse_command(
     paths: list[Path] = typer.Argument(..., help="Log files or folders."),
@@ -123,6 +188,21 @@ def analyse_command(
         "--lines/--no-lines",
         help="Play out the best and the played card's lines to say what changed (slower).",
     ),
+    view: str = typer.Option(
+        "all",
+        "--view",
+        help="all: all cards visible | player: what the player knew (sampled layouts)",
+    ),
+    samples: int = typer.Option(
+        20, "--samples", min=1, max=10_000, help="--view player: layouts sampled per card."
+    ),
+    seed: int = typer.Option(1, "--seed", help="--view player: the seed of the samples."),
+    threshold: float = typer.Option(
+        5.0,
+        "--threshold",
+        min=0.0,
+        help="--view player: points below the best mean that make a card a mistake.",
+    ),
 ) -> None:
     """Value every card played with all cards visible: the card played, the best card(s), the
     points lost and whether the outcome changed (contract, bonuses). Illegal cards are always
@@ -131,6 +211,8 @@ def analyse_command(
         raise fail(f"--format must be one of {', '.join(FORMATS)}")
     if backend not in BACKENDS:
         raise fail(f"--backend must be one of {', '.join(BACKENDS)}")
+    if view not in VIEWS:
+        raise fail(f"--view must be one of {', '.join(VIEWS)}")
     if backend == "native":
         from tarock_logs import _native
 
@@ -142,6 +224,9 @@ def analyse_command(
     from tarock_logs.analysis.hand import LABEL, iter_analyses
     from tarock_logs.log.reader import read_paths
 
+    if view == "player":
+        _analyse_player(paths, exclude, session, set(hand) or None, last_tricks, fmt, backend,
+                        budget, samples, seed, threshold)  # fmt: skip
     out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
     results: list[tuple[HandAnalysis, str]] = []
     errors = 0
@@ -180,4 +265,54 @@ def analyse_command(
                   f"the outcome, {summary['illegal_cards']} illegal) in {summary['seconds']} s",
                   markup=False, highlight=False)  # fmt: skip
     err_console.print(f"tarock: {NOTE}", markup=False, highlight=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if errors else ExitCode.OK))
+
+
+def _analyse_player(
+    paths: list[Path], exclude: list[str], session: str | None, wanted: set[int] | None,
+    last_tricks: int, fmt: str, backend: str, budget: int, samples: int, seed: int,
+    threshold: float,
+) -> None:  # fmt: skip
+    """``tarock analyse --view player``: what the player knew (ends the command)."""
+    from tarock_logs.analysis.player import LABEL_PLAYER, iter_player_analyses
+    from tarock_logs.log.reader import read_paths
+
+    out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
+    results: list[tuple[PlayerHand, str]] = []
+    errors = 0
+    found_session = False
+    for rec in read_paths(paths, exclude):
+        for e in rec.all_errors():
+            if e.is_error:
+                errors += 1
+                err_console.print(f"tarock: {e}", markup=False, highlight=False, soft_wrap=True)
+        s = rec.session
+        if s is None or (session is not None and s.id != session):
+            continue
+        found_session = True
+        for ha in iter_player_analyses(s, hands=wanted, last_tricks=last_tricks,
+                                       samples=samples, seed=seed, threshold=threshold,
+                                       backend=backend, budget=budget):  # type: ignore[arg-type]  # fmt: skip
+            file = str(rec.file)
+            if fmt == "jsonl":
+                typer.echo(orjson.dumps({**ha.to_dict(), "file": file}).decode())
+            elif out is not None:
+                _print_player_hand(out, ha)
+            results.append((ha, file))
+    if session is not None and not found_session:
+        raise fail(f"no readable session {session!r} under the given paths")
+    summary = _player_summary([h for h, _ in results], errors, samples, seed)
+    if fmt == "json":
+        doc = {"label": LABEL_PLAYER, "view": "player", "note": NOTE_PLAYER,
+               "samples": samples, "seed": seed, "summary": summary,
+               "hands": [{**h.to_dict(), "file": f} for h, f in results]}  # fmt: skip
+        typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+    elif out is not None:
+        from tarock_logs.report.text import plural
+
+        out.print(f"{plural(summary['hands_analysed'], 'hand')} analysed "
+                  f"({plural(summary['cards'], 'card')}, {summary['mistakes']} mistakes on "
+                  f"what the player knew) with {samples} samples per card, seed {seed}, in "
+                  f"{summary['seconds']} s", markup=False, highlight=False)  # fmt: skip
+    err_console.print(f"tarock: {NOTE_PLAYER}", markup=False, highlight=False)
     raise typer.Exit(int(ExitCode.FINDINGS if errors else ExitCode.OK))

@@ -25,7 +25,7 @@ EXIT_CODES_HELP = (
 )
 
 
-class _Group(TyperGroup):
+class QuietHelpGroup(TyperGroup):
     """A command group whose ``--help`` flag defaults to False rather than None.
 
     Typer coerces a parameter's value through a pydantic ``TypeAdapter`` unless the value is
@@ -41,7 +41,7 @@ class _Group(TyperGroup):
 
 
 app = typer.Typer(
-    cls=_Group,
+    cls=QuietHelpGroup,
     name="tarock",
     help="Validate, replay, audit, store and explore recorded tarock games.\n\n" + EXIT_CODES_HELP,
     no_args_is_help=True,
@@ -50,7 +50,7 @@ app = typer.Typer(
 )
 
 
-class _ImportGroup(_Group):
+class _ImportGroup(QuietHelpGroup):
     """``tarock import``: its own commands, then (a name it does not have) the plug-in
     importer of that name (:mod:`tarock_logs.cli.import_plugins`; looked up only then)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -37,6 +38,21 @@ def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None
     ]  # fmt: skip
 
 
+#: the access modes of a server (dashboard/access.py reads them from ``TAROCK_ACCESS``)
+ACCESS_MODES = ("local", "public")
+
+
+def default_access(host: str) -> str:
+    """``local`` on a loopback address (only this machine can connect: everything is shown),
+    else ``public`` (names masked on the server, no hand entry, referees log in)."""
+    if host == "localhost":
+        return "local"
+    try:
+        return "local" if ipaddress.ip_address(host).is_loopback else "public"
+    except ValueError:  # a host name, or an address of every interface: others may reach it
+        return "public"
+
+
 @app.command()
 def dashboard(
     db: Annotated[
@@ -54,10 +70,35 @@ def dashboard(
             "With it the dashboard starts without a database (only the entry works then).",
         ),
     ] = None,
+    access: Annotated[
+        str | None,
+        typer.Option(
+            "--access",
+            help="`local`: everything for the person at this machine (the default on a "
+            "loopback --host); `public`: names masked on the server, no hand entry, referees "
+            "log in (the default on any other --host).",
+        ),
+    ] = None,
+    users: Annotated[
+        Path | None,
+        typer.Option(
+            "--users",
+            envvar="TAROCK_USERS",
+            help="Referees file (`tarock referees add`): a public server's referees log in "
+            "with it (or through the identity provider of the app's secrets `[auth]`).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the dashboard (audit, replay, players, tournament, hand entry) for a database,
     read-only: it never writes the database (the hand entry writes log files)."""
     db = db.expanduser().resolve()
+    mode = access or default_access(host)
+    if mode not in ACCESS_MODES:
+        raise fail(f"--access must be one of {', '.join(ACCESS_MODES)}", ExitCode.USAGE)
+    if users is not None:
+        users = users.expanduser().resolve()
+        if not users.is_file():
+            raise fail(f"--users {users}: no such file (make it with `tarock referees add`)")
     if entry_dir is not None:
         entry_dir = entry_dir.expanduser().resolve()
         if entry_dir.exists() and not entry_dir.is_dir():
@@ -72,7 +113,9 @@ def dashboard(
             raise fail(f"cannot serve {db}: {problem}", ExitCode.DB)
     if not APP_SCRIPT.is_file():
         raise fail(f"dashboard script missing: {APP_SCRIPT}", ExitCode.INTERNAL)
-    env = {**os.environ, "TAROCK_DB": str(db)}
+    env = {**os.environ, "TAROCK_DB": str(db), "TAROCK_ACCESS": mode}
+    if users is not None:
+        env["TAROCK_USERS"] = str(users)
     if entry_dir is not None:
         env["TAROCK_ENTRY_DIR"] = str(entry_dir)
     argv = streamlit_argv(db, port, host, entry_dir)

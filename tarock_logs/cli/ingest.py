@@ -93,6 +93,28 @@ def ingest(
             show_default=False,
         ),
     ] = None,
+    analyse_view: Annotated[
+        str,
+        typer.Option(
+            "--analyse-view",
+            help="all: all cards visible (card_analysis) | player: what the player knew "
+            "(card_analysis_player: each card's mean over --analyse-samples layouts sampled "
+            "from the player's view) | both.",
+        ),
+    ] = "all",
+    analyse_samples: Annotated[
+        int,
+        typer.Option(
+            "--analyse-samples",
+            min=1,
+            max=10_000,
+            help="--analyse-view player/both: layouts sampled per card.",
+        ),
+    ] = 20,
+    analyse_seed: Annotated[
+        int,
+        typer.Option("--analyse-seed", help="--analyse-view player/both: the samples' seed."),
+    ] = 1,
     wait: Annotated[
         float,
         typer.Option(
@@ -119,6 +141,8 @@ def ingest(
     `rejects` with their located errors. Re-ingesting unchanged files stores nothing twice; a
     changed file's hands are replaced. Readers of the database keep working meanwhile (the new
     database is published atomically at the end)."""
+    if analyse_view not in ("all", "player", "both"):
+        raise fail("--analyse-view must be one of all, player, both", ExitCode.USAGE)
     import duckdb
 
     from tarock_logs.store.connect import WriterMemoryError
@@ -206,7 +230,8 @@ def ingest(
 
         try:
             analysis = store_analysis(paths, db=db, exclude=exclude, last_tricks=analyse_tricks,
-                                      budget=analyse_budget, wait=wait)  # fmt: skip
+                                      budget=analyse_budget, wait=wait, view=analyse_view,
+                                      samples=analyse_samples, seed=analyse_seed)  # fmt: skip
         except IngestLocked as exc:
             raise fail(str(exc), ExitCode.DB) from exc
     if fmt is IngestFormat.json:
@@ -216,6 +241,12 @@ def ingest(
                                "undecided": analysis.undecided,
                                "seconds": round(analysis.seconds, 3),
                                "label": "all cards visible"}  # fmt: skip
+            if analysis.view != "all":
+                doc["analysis_player"] = {
+                    "hands": analysis.player_hands, "cards": analysis.player_cards,
+                    "samples": analysis.samples, "seed": analysis.seed,
+                    "label": "what the player knew",
+                }  # fmt: skip
         sys.stdout.write(orjson.dumps(doc).decode() + "\n")
     else:
         for r in summary.rejects:

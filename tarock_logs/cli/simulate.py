@@ -48,10 +48,20 @@ def simulate(
     ruleset: Annotated[
         str | None, typer.Option(help="ruleset id (default: the game's default)")
     ] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="a duplicate tournament: every table of a round plays the same deals, "
+            "players keep their seat and move tables (docs/duplicate.md); tables of one size",
+        ),
+    ] = False,
 ) -> None:
     """Simulate a tournament (rounds x tables, one session per table and round) through the
     rules engine with heuristic players, and write one .jsonl per round (one session per
-    line) to OUT, plus disputes.manifest when disputes were planted."""
+    line) to OUT, plus disputes.manifest when disputes were planted. With --duplicate the
+    k-th hand of every table of a round is the same deal (compare them with `tarock
+    duplicate`)."""
     from tarock_logs.tools.simulate import (
         SimulationError,
         TournamentSpec,
@@ -62,6 +72,7 @@ def simulate(
     spec = TournamentSpec(
         seed=seed, game=game, tables=_parse_tables(tables), rounds=rounds,
         games_per_round=games_per_round, plant_disputes=plant_disputes, ruleset=ruleset,
+        duplicate=duplicate,
     )  # fmt: skip
     try:
         result = simulate_tournament(spec)

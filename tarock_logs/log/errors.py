@@ -118,6 +118,27 @@ CODES: Final[dict[str, Code]] = {
     "deal.dealer_rotation": Code(
         "warning", "the dealer is not the one the rotation gives", "E-DEALER-ROTATION"
     ),
+    "counted.duplicate_card": Code(
+        "error",
+        "a counted hand (1.2) has a card twice: in two piles, or in a pile and the discards or "
+        "the talon not taken",
+        None,
+    ),
+    "counted.missing_card": Code(
+        "error",
+        "cards of the pack are in no pile of a counted hand, nor in its discards or the talon "
+        "not taken",
+        None,
+    ),
+    "counted.count": Code(
+        "error",
+        "a counted hand's talon, discards or piles have sizes the table cannot give (a pile of "
+        "tricks holds one card per active player and trick)",
+        None,
+    ),
+    "counted.talon_taken": Code(
+        "error", "a card the declarer took from the talon is not in the recorded talon", None
+    ),
     "seat.range": Code("error", "a seat number that is not at the table", "E-SEAT-RANGE"),
     "seat.inactive": Code(
         "error",

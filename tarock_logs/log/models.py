@@ -1,4 +1,4 @@
-"""The tarock log format, version 1.1, as pydantic models.
+"""The tarock log format, version 1.2, as pydantic models.
 
 A log file holds **sessions**. A session is one sitting of one table: a tournament round at a
 table, a match, an evening. It names the game and the ruleset, the players in seat order, and
@@ -13,11 +13,15 @@ tokens of :mod:`tarock_logs.cards`; the reader accepts aliases and normalises th
 A hand is recorded either with its cards (``deal`` and ``actions``: everything the engines
 replay) or, since format 1.1, as **facts** without cards (``facts``: what a tournament score
 sheet keeps: contract, declarer, partner, won or lost, the difference, bonuses, kontras,
-mondfang), which the engines score but cannot judge for legality.
+mondfang), which the engines score but cannot judge for legality. Since format 1.2 a hand
+may be **counted** (``extent: counted``): its facts (contract, announcements, kontras) and the
+cards each side took (:class:`Counted`: the piles, the talon and the discards, without trick
+order), from which the engines count the card points and every item the piles decide.
 
 The documentation of every field is ``docs/log-format.md``; the JSON Schema exported from these
 models lives in ``schemas/``. Fields added in format 1.1 carry ``"x-since": "1.1"`` in the
-schema (:data:`SINCE_1_1`); :func:`format_version_for` says which version a session needs.
+schema (:data:`SINCE_1_1`), those added in 1.2 ``"x-since": "1.2"`` (:data:`SINCE_1_2`);
+:func:`format_version_for` says which version a session needs.
 """
 
 from __future__ import annotations
@@ -42,12 +46,18 @@ FORMAT_NAME = "tarock-log"
 #: the major version of the format, and the ``format_version`` of a file that uses nothing of
 #: a later minor version (every version-1.0 file stays a valid 1.1 file)
 FORMAT_VERSION = 1
-#: the newest version: ``format_version`` of a session that uses a field added in 1.1
-LATEST_FORMAT_VERSION = "1.1"
+#: the ``format_version`` of a session that uses a field added in 1.1 (and none of 1.2)
+VERSION_1_1 = "1.1"
+#: the ``format_version`` of a session that uses a field added in 1.2 (a counted hand)
+VERSION_1_2 = "1.2"
+#: the newest version (what the schema files are stamped with)
+LATEST_FORMAT_VERSION = VERSION_1_2
 #: the ``format_version`` values this reader reads (1 is version 1.0)
-FORMAT_VERSIONS: tuple[int | str, ...] = (1, "1.1")
+FORMAT_VERSIONS: tuple[int | str, ...] = (1, VERSION_1_1, VERSION_1_2)
 #: the schema mark of a field added in format 1.1 (``json_schema_extra``)
 SINCE_1_1: dict[str, Any] = {"x-since": "1.1"}
+#: the schema mark of a field added in format 1.2
+SINCE_1_2: dict[str, Any] = {"x-since": "1.2"}
 
 if TYPE_CHECKING:
     GameName = str
@@ -401,6 +411,40 @@ class Facts(_Model):
     )
 
 
+# --------------------------------------------------------------------------- counted (format 1.2)
+
+
+class Counted(_Model):
+    """The cards of a **counted** hand (format 1.2, ``extent: counted``): what a table can
+    still show after the play, the cards each side took, without the order of the tricks.
+
+    Either ``declarer`` and ``defenders`` (the cards each side won in tricks) or ``by_seat``
+    (klop, where everyone plays for himself: the cards each seat took, one list per seat, the
+    talon cards given with the tricks included). With sides, ``talon`` is the talon as dealt
+    (in dealt order where known), ``talon_taken`` the talon cards the declarer took and
+    ``discards`` the cards he laid away; the piles, the discards and the talon cards not taken
+    hold every card of the pack exactly once. With ``by_seat`` the piles hold the whole pack
+    (a recorded ``talon`` is then only what was dealt face down: its cards are in the piles).
+    """
+
+    talon: list[CardToken] = Field(default_factory=list)
+    talon_taken: list[CardToken] = Field(
+        default_factory=list, description="the talon cards the declarer took"
+    )
+    discards: list[CardToken] = Field(
+        default_factory=list, description="the cards the declarer laid away (his side's)"
+    )
+    declarer: list[CardToken] | None = Field(
+        None, description="the cards the declarer's side (he and his partner) won in tricks"
+    )
+    defenders: list[CardToken] | None = Field(
+        None, description="the cards the defenders won in tricks"
+    )
+    by_seat: list[list[CardToken]] | None = Field(
+        None, description="klop: the cards each seat took (the talon cards given included)"
+    )
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -429,7 +473,8 @@ class HandResult(_Model):
 
 def _hand_record(hand: Hand) -> Hand:
     """A hand is recorded with its cards (``deal``) or as ``facts``, exactly one of them; a
-    hand recorded as facts has no actions (they would need the cards)."""
+    hand recorded as facts has no actions (they would need the cards). A counted hand
+    (``extent: counted``) is facts with the piles (``counted``), and only it has piles."""
     if hand.deal is None and hand.facts is None:
         raise PydanticCustomError("hand_record", "a hand needs its deal or its facts")
     if hand.deal is not None and hand.facts is not None:
@@ -439,6 +484,21 @@ def _hand_record(hand: Hand) -> Hand:
     if hand.facts is not None and hand.actions:
         raise PydanticCustomError(
             "hand_record", "a hand recorded as facts has no actions (they need the cards)"
+        )
+    if hand.extent == "counted" and (hand.counted is None or hand.facts is None):
+        raise PydanticCustomError(
+            "hand_record", "a counted hand needs its facts and the cards each side took (counted)"
+        )
+    if hand.counted is not None and hand.extent != "counted":
+        raise PydanticCustomError(
+            "hand_record", "the cards each side took (counted) belong to a hand of extent counted"
+        )
+    c = hand.counted
+    if c is not None and (c.by_seat is None) == (c.declarer is None or c.defenders is None):
+        raise PydanticCustomError(
+            "hand_record",
+            "a counted hand gives the piles of both sides (declarer and defenders) or, in klop, "
+            "of each seat (by_seat): one of the two",
         )
     return hand
 
@@ -452,7 +512,11 @@ class Hand(_Model):
             "oneOf": [  # with its cards, or (1.1) as facts without cards and actions
                 {
                     "required": ["deal"],
-                    "properties": {"deal": {"type": "object"}, "facts": {"type": "null"}},
+                    "properties": {
+                        "deal": {"type": "object"},
+                        "facts": {"type": "null"},
+                        "counted": {"type": "null"},
+                    },
                 },
                 {
                     "required": ["facts"],
@@ -477,6 +541,12 @@ class Hand(_Model):
         description="the hand recorded without cards, as a score sheet keeps it",
         json_schema_extra=SINCE_1_1,
     )
+    counted: Counted | None = Field(
+        None,
+        description="a counted hand (extent counted): the cards each side took, the talon "
+        "and the discards, without trick order",
+        json_schema_extra=SINCE_1_2,
+    )
     radelci_before: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(
         None,
         description="Slovenian: each seat's radelci before this hand, as on the score sheet "
@@ -486,11 +556,12 @@ class Hand(_Model):
     irregularities: list[Irregularity] = Field(default_factory=list)
     result: HandResult | None = None
     notes: Annotated[str, Field(max_length=4000)] | None = None
-    extent: Literal["whole", "partial"] = Field(
+    extent: Literal["whole", "partial", "counted"] = Field(
         "whole",
         description="partial: the hand is recorded only up to a point on purpose (a referee "
         "entering a dispute: the tricks up to the disputed one); the audit judges what is "
-        "recorded and does not count the missing rest as a violation",
+        "recorded and does not count the missing rest as a violation. counted (1.2): the "
+        "hand's facts and the cards each side took (counted), without trick order",
         json_schema_extra=SINCE_1_1,
     )
 
@@ -525,8 +596,9 @@ class Session(_Model):
     """One table sitting: the unit a log file is made of."""
 
     format: Literal["tarock-log"]
-    format_version: Literal[1, "1.1"] = Field(
-        description='1 (version 1.0) or "1.1" (a session that uses a field of format 1.1)'
+    format_version: Literal[1, "1.1", "1.2"] = Field(
+        description='1 (version 1.0), "1.1" (a session that uses a field of format 1.1) or '
+        '"1.2" (a session with a counted hand)'
     )
     id: Annotated[str, Field(min_length=1, max_length=128)]
     game: GameName
@@ -551,26 +623,32 @@ class Session(_Model):
 
 
 def format_version_for(session: Session) -> int | str:
-    """The ``format_version`` a session needs: ``"1.1"`` when it uses a field added in 1.1
-    (a hand recorded as facts, running totals, or any field marked :data:`SINCE_1_1`), else
-    1: a 1.0 reader reads it."""
-    return LATEST_FORMAT_VERSION if _uses_1_1(session) else FORMAT_VERSION
+    """The ``format_version`` a session needs: ``"1.2"`` when it has a counted hand (a field
+    marked :data:`SINCE_1_2`), ``"1.1"`` when it uses a field added in 1.1 (a hand recorded
+    as facts, running totals, or any field marked :data:`SINCE_1_1`), else 1: a 1.0 reader
+    reads it."""
+    since = _since(session)
+    if VERSION_1_2 in since:
+        return VERSION_1_2
+    return VERSION_1_1 if since else FORMAT_VERSION
 
 
-def _uses_1_1(obj: BaseModel) -> bool:
-    """Whether ``obj`` or a model inside it sets a field marked :data:`SINCE_1_1` (a value
-    other than its default). A hand without a deal always has ``facts``, which is marked."""
+def _since(obj: BaseModel) -> set[str]:
+    """The ``x-since`` marks of the fields ``obj`` or a model inside it sets (a value other
+    than its default). A hand without a deal always has ``facts``, which is marked 1.1; a
+    counted hand has ``counted``, marked 1.2."""
+    out: set[str] = set()
     for name, info in type(obj).model_fields.items():
         value = getattr(obj, name)
         extra = info.json_schema_extra
         if isinstance(extra, dict) and "x-since" in extra:
             if value != info.get_default(call_default_factory=True):
-                return True
+                out.add(str(extra["x-since"]))
         items = value if isinstance(value, list) else [value]
         for it in items:
-            if isinstance(it, BaseModel) and _uses_1_1(it):
-                return True
-    return False
+            if isinstance(it, BaseModel):
+                out |= _since(it)
+    return out
 
 
 SessionAdapter: TypeAdapter[Session] = TypeAdapter(Session)

@@ -1,4 +1,4 @@
-"""JSON Schema export of log format v1.1 (``schemas/*.schema.json``).
+"""JSON Schema export of log format v1.2 (``schemas/*.schema.json``).
 
 The schemas are generated from the pydantic models with
 ``TypeAdapter(...).json_schema(mode="validation")`` and stamped with an ``$id``, a title and the

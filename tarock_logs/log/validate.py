@@ -743,6 +743,23 @@ class _Validator:
             if called not in pack:
                 out["facts"] = {**facts, "called": self.card(called, game, f"{base}.facts.called",
                                                              number, None, errs)}  # fmt: skip
+        counted = h.get("counted")
+        if isinstance(counted, dict):
+            piles = dict(counted)
+            cp = f"{base}.counted"
+            for key in ("talon", "talon_taken", "discards", "declarer", "defenders"):
+                lst = counted.get(key)
+                if lst is not None and not (type(lst) is list and _all_pack(pack, lst)):
+                    piles[key] = self.cards(lst, game, f"{cp}.{key}", number, None, errs, False)
+            by_seat = counted.get("by_seat")
+            if isinstance(by_seat, list):
+                piles["by_seat"] = [
+                    cs
+                    if type(cs) is list and _all_pack(pack, cs)
+                    else self.cards(cs, game, f"{cp}.by_seat[{k}]", number, None, errs, False)
+                    for k, cs in enumerate(by_seat)
+                ]
+            out["counted"] = piles
         actions = h.get("actions")
         prepared = _prepare_actions(actions, pack) if type(actions) is list else None
         if prepared is not None:
@@ -854,6 +871,8 @@ class _Validator:
                 self.deal_checks(hand, game, n, shape, base, errs)
         if hand.facts is not None:
             self.facts_checks(hand, n, base, errs, seat_ok)
+        if hand.counted is not None:
+            self.counted_checks(hand, n, shape, base, errs)
         # the seats dealt no cards sit the hand out (the dealer at a table of five)
         idle = [s for s, k in enumerate(shape.hands) if k == 0] if shape is not None else []
         sits_out = idle[0] if len(idle) == 1 else -1
@@ -917,6 +936,78 @@ class _Validator:
             self.err("result.size", f"points_by_seat has {len(f.points_by_seat)} entries for "
                      f"{n} seats", f"{fp}.points_by_seat", hand=hand.number,
                      into=errs)  # fmt: skip
+
+    def counted_checks(
+        self, hand: Hand, n: int, shape: DealShape | None, base: str, errs: list[LogError]
+    ) -> None:
+        """A counted hand's cards (format 1.2): the piles, the discards and the talon not
+        taken hold every card of the pack exactly once (a doubled card is named with where it
+        is; the missing ones are named), and their sizes fit the table: a pile of tricks holds
+        one card per active player and trick, the talon has the size the game deals, the
+        declarer lays away as many cards as he took. (What the piles mean is the engines'.)"""
+        c = hand.counted
+        assert c is not None
+        num = hand.number
+        cp = f"{base}.counted"
+        places: list[tuple[str, list[str]]] = []
+        if c.by_seat is not None:
+            if len(c.by_seat) != n:
+                self.err("counted.count", f"by_seat lists {len(c.by_seat)} piles for a table of "
+                         f"{n} (one per seat)", f"{cp}.by_seat", hand=num, into=errs)  # fmt: skip
+            places += [(f"{cp}.by_seat[{s}]", cs) for s, cs in enumerate(c.by_seat)]
+            given = set(c.talon)  # klop: the talon's cards went to the tricks, into the piles
+        else:
+            places += [(f"{cp}.declarer", c.declarer or []), (f"{cp}.defenders", c.defenders or [])]
+            given = set()
+        for k, x in enumerate(c.talon_taken):
+            if x not in c.talon:
+                self.err("counted.talon_taken", f"{x} is taken from the talon, but the talon "
+                         f"recorded is {', '.join(c.talon) or 'empty'}",
+                         f"{cp}.talon_taken[{k}]", hand=num, into=errs)  # fmt: skip
+        taken = set(c.talon_taken)
+        places.append((f"{cp}.discards", c.discards))
+        remainder = [x for x in c.talon if x not in taken and x not in given]
+        where: dict[str, list[str]] = {}
+        for path, cs in places:
+            for k, x in enumerate(cs):
+                where.setdefault(x, []).append(f"{path}[{k}]")
+        for k, x in enumerate(c.talon):
+            if x in remainder:
+                where.setdefault(x, []).append(f"{cp}.talon[{k}]")
+        dups = [x for x, at in where.items() if len(at) > 1]
+        for x in dups:
+            at = where[x]
+            self.err("counted.duplicate_card", f"{x} is counted {len(at)} times ({', '.join(at)})",
+                     at[1], hand=num, into=errs)  # fmt: skip
+        missing = [x for x in self.rules.pack if x not in where]
+        if missing:
+            self.err("counted.missing_card", f"the counted cards lack {', '.join(missing)} (in "
+                     "no pile, nor the discards, nor the talon not taken)", cp, hand=num,
+                     into=errs)  # fmt: skip
+        if dups or missing or shape is None:
+            return
+        active = sum(1 for k in shape.hands if k)
+        if (c.talon or c.by_seat is None) and len(c.talon) != shape.talon:
+            self.err("counted.count", f"the talon has {len(c.talon)} cards; the game deals "
+                     f"{shape.talon} at this table", f"{cp}.talon", hand=num,
+                     into=errs)  # fmt: skip
+        if len(c.discards) != len(c.talon_taken):
+            self.err("counted.count", f"{len(c.discards)} cards laid away for "
+                     f"{len(c.talon_taken)} taken from the talon", f"{cp}.discards", hand=num,
+                     into=errs)  # fmt: skip
+        if c.by_seat is None and active:
+            for side, pile_of in (("declarer", "declarer's side"), ("defenders", "defenders'")):
+                pile = getattr(c, side) or []
+                if len(pile) % active:
+                    self.err("counted.count", f"the {pile_of} pile has {len(pile)} cards, not a "
+                             f"whole number of tricks of {active} cards", f"{cp}.{side}",
+                             hand=num, into=errs)  # fmt: skip
+        elif c.by_seat is not None:
+            for s, cs in enumerate(c.by_seat):
+                if s < len(shape.hands) and shape.hands[s] == 0 and cs:
+                    self.err("counted.count", f"seat {s} sits out at a table of {n}, but takes "
+                             f"{len(cs)} cards", f"{cp}.by_seat[{s}]", hand=num,
+                             into=errs)  # fmt: skip
 
     def deal_checks(
         self, hand: Hand, game: str, n: int, shape: DealShape | None, base: str,

@@ -710,6 +710,72 @@ def _score_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str |
     return said, consequence
 
 
+#: the finding codes of a counted hand's recorded count against its piles (log format 1.2)
+_COUNT_CODES = frozenset({"count.card_points_differ", "count.result_differs"})
+
+
+def _count_body(f: FindingLike, lang: str, game: str | None) -> tuple[str, str]:
+    """A counted hand's recorded count against the count of its piles (the card points in
+    thirds, or a berač's or valat's result), and the score items the difference changes."""
+    p = f.params
+    name, role = _who_parts(f, lang, game)
+    who = _subject(name, role, lang) if name else t("the declarer's side", lang)
+    if f.code == "count.result_differs":
+        contract = contract_name(f.params.get("contract"), game, lang=lang)
+        said = (
+            t("{who}: the {contract} is recorded as won, but the piles show it lost", lang,
+              who=who, contract=contract)
+            if p.get("recorded_won")
+            else t("{who}: the {contract} is recorded as lost, but the piles show it won", lang,
+                   who=who, contract=contract)
+        )  # fmt: skip
+    else:
+        fields = {
+            "who": who,
+            "recorded": p.get("recorded_points"),
+            "recorded_thirds": p.get("recorded_thirds"),
+            "counted": p.get("counted_points"),
+            "counted_thirds": p.get("counted_thirds"),
+            "thirds": number(int(p.get("thirds") or 0), lang, signed=True),
+        }
+        if p.get("unit") == "points":  # a game that counts whole card points
+            fields["thirds"] = number(int(p.get("points") or 0), lang, signed=True)
+        said = (
+            t(
+                "{who}: the declarer's side counted {recorded} card points, but its pile "
+                "holds {counted} points; the difference in card points: {thirds}",
+                lang,
+                **fields,
+            )
+            if p.get("unit") == "points"
+            else t(
+                "{who}: the declarer's side counted {recorded} card points ({recorded_thirds} "
+                "thirds), but its pile holds {counted_thirds} thirds ({counted} points); the "
+                "difference in thirds: {thirds}",
+                lang,
+                **fields,
+            )
+            if p.get("side") != "seat"
+            else t(
+                "{who} counted {recorded} card points ({recorded_thirds} thirds), but the pile "
+                "holds {counted_thirds} thirds ({counted} points); the difference in thirds: "
+                "{thirds}",
+                lang,
+                **{**fields, "who": t("{name}{role}", lang, name=name, role=role)},
+            )
+        )
+    if f.rule:
+        said += f" ({f.rule})"
+    items = [str(i) for i in p.get("items") or ()]
+    consequence = (
+        t("the count changes {items}", lang,
+          items=", ".join(score_item_name(i, game, lang=lang) for i in items))
+        if items
+        else t("the count changes no score item", lang)
+    )  # fmt: skip
+    return said, consequence
+
+
 def _sentences(*parts: str | None) -> str:
     """Sentences from parts: each capitalised and closed with a full stop."""
     out = []
@@ -743,6 +809,9 @@ def finding_parts(
     game = game or f.game
     if f.code in _SCORE_CODES and f.item is not None:
         return _score_body(f, code_lang, game)
+    p = f.params
+    if f.code in _COUNT_CODES and ("counted_points" in p or "recorded_won" in p):
+        return _count_body(f, code_lang, game)
     body: str | None
     if f.code == "renons.unclaimed":
         body = _renons_body(f, code_lang, game)

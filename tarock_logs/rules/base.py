@@ -390,9 +390,43 @@ class RecordedFacts:
     consolation: tuple[int, ...] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CountedCards:
+    """The cards of a counted hand (log format 1.2, ``extent: counted``): what the table
+    took, without the order of the tricks. Either ``declarer`` and ``defenders`` (the cards
+    each side won in tricks) or ``by_seat`` (klop: each seat's cards, the talon cards given
+    with the tricks included); ``talon`` as dealt, ``talon_taken`` the talon cards the
+    declarer took, ``discards`` the cards he laid away. :meth:`SessionState.score_counted`
+    counts them."""
+
+    talon: tuple[str, ...] = ()
+    talon_taken: tuple[str, ...] = ()
+    discards: tuple[str, ...] = ()
+    declarer: tuple[str, ...] | None = None
+    defenders: tuple[str, ...] | None = None
+    by_seat: tuple[tuple[str, ...], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CountedScore:
+    """A counted hand scored from its piles (:meth:`SessionState.score_counted`): the
+    ``score`` (its ``unverified`` says what the piles could not decide, e.g. the order of the
+    tricks, an ultimo taken as recorded), and ``findings``: what the piles show against the
+    hand's own record (a card-point count that differs, in thirds, with the items it
+    changes), as hand-level violations."""
+
+    score: HandScore
+    findings: tuple[Violation, ...] = ()
+
+
 class FactsNotScored(Exception):
     """The engine cannot score this hand from its facts; the message says why (the game has
     no facts scorer, or the facts are incomplete or contradict each other)."""
+
+
+class CountNotSupported(FactsNotScored):
+    """The game's engine cannot score a counted hand from its piles (log format 1.2): the
+    audit says so, and scores the hand's facts as recorded where it can."""
 
 
 class FactTerms(NamedTuple):
@@ -537,6 +571,22 @@ class SessionState(ABC):
         settle the score. Default: the game cannot."""
         raise FactsNotScored("this game's engine cannot score a hand from facts")
 
+    def score_counted(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        cards: CountedCards,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> CountedScore:
+        """Score a counted hand (log format 1.2) dealt by ``dealer``: the contract,
+        announcements and kontras of ``facts`` with the card points and every item the piles
+        ``cards`` decide counted from them (the recorded count, card points or difference or
+        klop points, is compared with the piles' count, not trusted), and take it into the
+        session as :meth:`score_facts` does. Raises :class:`CountNotSupported` when the game
+        cannot count a hand from its piles, :class:`FactsNotScored` when these facts and
+        piles do not settle the score. Default: the game cannot."""
+        raise CountNotSupported("this game's engine cannot count a hand from its piles")
+
 
 class RulesetRegistry(Mapping[str, Ruleset]):
     """The rulesets of one game by id, looked up by id or alias (case-insensitive): the one
@@ -659,6 +709,10 @@ class GameEngine(ABC):
     #: the code and the sentence of the finding that a table's seating breaks
     #: :meth:`seating` (the log's structural check, ``log/validate.py``)
     seating_error: tuple[str, str] = ("table.size", "the players' seating is not the game's")
+    #: the contracts in which every seat plays for itself, with no declarer side (Slovenian
+    #: klop): each seat's role in them is ``klop``, and a score sheet writes each seat's
+    #: card points
+    alone_contracts: frozenset[str] = frozenset()
 
     # ---------------------------------------------------------------- rulesets
 
@@ -729,6 +783,49 @@ class GameEngine(ABC):
 
     # ---------------------------------------------------------------- presentation
 
+    #: the keys of :meth:`HandState.view` the store keeps at the steps where they change (the
+    #: replay page reads them instead of replaying the hand: tarock_logs/store/timeline.py);
+    #: a game adds the keys its page needs beyond these
+    timeline_keys: tuple[str, ...] = ("contract", "declarer", "partner")
+    #: the unit of a completed trick's ``points`` in :meth:`HandState.view` and the store's
+    #: ``tricks`` (None: card points; ``"thirds"``: thirds of a point)
+    trick_points_unit: str | None = None
+
+    def talon_groups(self, contract: str | None, talon: Sequence[str]) -> list[list[str]]:
+        """The talon in the groups the declarer chooses from in a hand of ``contract`` (the
+        groups a talon pick's ``group`` numbers, as :meth:`HandState.view`'s
+        ``talon_groups``). Default: none (no talon exchange)."""
+        return []
+
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The steps where :attr:`timeline_keys` change in a clean hand (every action legal and
+        made by the seat to move, as the engine's bulk path or its native lane proved it),
+        said from the record alone: ``(step, key, value)``, step 0 the deal, step ``k`` after
+        action ``k - 1``. ``hands`` are the cards dealt, ``seats`` the recorded pairs and
+        roles, ``final`` the hand's contract, declarer and partner as the audit found them.
+        The store keeps no view of such a hand; the replay page reads these instead.
+        Default: the bidding ends with its last bid (the final declaration), which names the
+        contract and the declarer; the partner is known from the call (without a call, with
+        the declarer)."""
+        contract, declarer, partner = final
+        bid = max((i for i, a in enumerate(actions) if a.type == "bid"), default=None)
+        call = next((i for i, a in enumerate(actions) if a.type == "call"), None)
+        out: list[tuple[int, str, Any]] = []
+        if bid is not None:
+            out += [(bid + 1, "contract", contract), (bid + 1, "declarer", declarer)]
+            if call is None:
+                out.append((bid + 1, "partner", partner))
+        if call is not None:
+            out.append((call + 1, "partner", partner))
+        return [x for x in out if x[2] is not None]
+
     def terms(self) -> GameTerms:
         """The game's own words for its contracts, bonuses, kontra levels, trula cards and
         passes (:class:`GameTerms`). Default: none (the wording then falls back to the ids)."""
@@ -788,6 +885,13 @@ class GameEngine(ABC):
         """The contracts, bonuses and kontra targets a hand recorded as facts may name under
         ``ruleset``; None when the engine cannot score hands from facts (then
         :meth:`SessionState.score_facts` raises). Default: None."""
+        return None
+
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """How a counted hand of ``contract`` records what the table took: ``"sides"`` (the
+        declarer's side's pile and the defenders'), ``"seats"`` (one pile per seat, as in
+        klop), or None when the engine cannot count a hand from its piles
+        (:meth:`SessionState.score_counted` raises). Default: None."""
         return None
 
     def zero_sum(self, ruleset: Ruleset) -> bool:

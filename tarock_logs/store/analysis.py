@@ -10,6 +10,12 @@ stored are dropped.
 :func:`points_lost` is what the Players page shows: points lost per analysed hand per player,
 with the number of hands behind each figure. It is no rating of players: with all cards
 visible a card can lose that was right on what the player knew.
+
+``view="player"`` (or ``"both"``) stores the analysis on **what the player knew**
+(:mod:`tarock_logs.analysis.player`: each card's mean and spread over layouts sampled from the
+player's view, with the samples and the seed) into ``analysed_hands_player`` and
+``card_analysis_player`` (migration 0010), beside the all-cards-visible rows;
+:func:`hand_card_analysis_player` reads them back for the replayer.
 """
 
 from __future__ import annotations
@@ -27,6 +33,13 @@ import pyarrow as pa
 
 from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
 from tarock_logs.analysis.native import BUDGET_NATIVE, default_budget
+from tarock_logs.analysis.player import (
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_THRESHOLD,
+    PlayerHand,
+    iter_player_analyses,
+)
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report.text import plural
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
@@ -37,8 +50,10 @@ from tarock_logs.store.stats import query_frame, with_seat_facts
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "VIEWS",
     "AnalysisSummary",
     "hand_card_analysis",
+    "hand_card_analysis_player",
     "points_lost",
     "store_analysis",
 ]
@@ -46,6 +61,8 @@ __all__ = [
 #: cards one search may play before a card is left undecided (a few seconds per search) with
 #: the C extension; :data:`~tarock_logs.analysis.native.BUDGET_PYTHON` without it
 DEFAULT_BUDGET = BUDGET_NATIVE
+#: what ``store_analysis`` stores: all cards visible, what the player knew, or both
+VIEWS = ("all", "player", "both")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +71,23 @@ class AnalysisSummary:
     cards: int
     undecided: int
     seconds: float
+    #: the player view's hands and cards (``view`` player or both), its samples and seed
+    player_hands: int = 0
+    player_cards: int = 0
+    samples: int = 0
+    seed: int = 0
+    view: str = "all"
 
     def line(self) -> str:
-        counts = f"{plural(self.hands, 'hand')} ({plural(self.cards, 'card')}"
-        return (
-            f"analysed {counts}, {self.undecided} undecided) in {self.seconds:.1f} s, "
-            "all cards visible"
-        )
+        out = []
+        if self.view in ("all", "both"):
+            counts = f"{plural(self.hands, 'hand')} ({plural(self.cards, 'card')}"
+            out.append(f"analysed {counts}, {self.undecided} undecided), all cards visible")
+        if self.view in ("player", "both"):
+            counts = f"{plural(self.player_hands, 'hand')} ({plural(self.player_cards, 'card')}"
+            out.append(f"analysed {counts}) on what the player knew, {self.samples} samples "
+                       f"per card, seed {self.seed}")  # fmt: skip
+        return "; ".join(out) + f" in {self.seconds:.1f} s"
 
 
 def _rows(hand_id: str, ha: HandAnalysis) -> list[dict[str, object]]:
@@ -73,14 +100,30 @@ def _rows(hand_id: str, ha: HandAnalysis) -> list[dict[str, object]]:
     } for c in ha.cards]  # fmt: skip
 
 
+def _player_rows(hand_id: str, ha: PlayerHand) -> list[dict[str, object]]:
+    return [{
+        "hand_id": hand_id, "action_index": c.action_index, "trick": c.trick,
+        "tricks_left": c.tricks_left, "seat": c.seat, "role": c.role, "card": c.card,
+        "value": c.value, "best_value": c.best_value, "best_cards": list(c.best_cards),
+        "loss": c.loss, "mistake": c.mistake, "samples": c.samples, "seed": c.seed,
+        "card_values": orjson.dumps({k: v.to_dict() for k, v in c.values}).decode(),
+    } for c in ha.cards]  # fmt: skip
+
+
 def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.PathLike[str],
                    exclude: Sequence[str] = (), last_tricks: int = 8,
-                   budget: int | None = None, wait: float = 0.0) -> AnalysisSummary:  # fmt: skip
+                   budget: int | None = None, wait: float = 0.0, view: str = "all",
+                   samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                   threshold: float = DEFAULT_THRESHOLD) -> AnalysisSummary:  # fmt: skip
     """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``.
 
     The cost is bounded per hand: the last ``last_tricks`` tricks (and any illegal card), each
     card's search at most ``budget`` cards played (None: the solver's
-    :func:`~tarock_logs.analysis.native.default_budget`), a card past it left undecided."""
+    :func:`~tarock_logs.analysis.native.default_budget`), a card past it left undecided.
+    ``view``: ``all`` (all cards visible), ``player`` (what the player knew: ``samples``
+    layouts per card from ``seed``, each searched under the same budget) or ``both``."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(VIEWS)}")
     if budget is None:
         budget = default_budget()
     if not Path(db).exists():
@@ -95,11 +138,29 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
             stored = {(s, int(n)): h for h, s, n in got}
             cards: list[dict[str, object]] = []
             hands: list[dict[str, object]] = []
+            pcards: list[dict[str, object]] = []
+            phands: list[dict[str, object]] = []
             seconds = 0.0
             undecided = 0
             for rec in read_paths([Path(p) for p in paths], exclude):
                 s = rec.session
                 if s is None:
+                    continue
+                if view in ("player", "both"):
+                    for ph in iter_player_analyses(s, last_tricks=last_tricks, budget=budget,
+                                                   samples=samples, seed=seed,
+                                                   threshold=threshold):  # fmt: skip
+                        hid = stored.get((s.id, ph.hand_number))
+                        if hid is None:
+                            continue
+                        pcards += _player_rows(hid, ph)
+                        seconds += ph.seconds
+                        phands.append({"hand_id": hid, "last_tricks": last_tricks,
+                                       "samples": samples, "seed": seed,
+                                       "threshold": threshold, "backend": ph.backend,
+                                       "cards": len(ph.cards), "undecided": len(ph.undecided),
+                                       "skipped": ph.skipped, "seconds": ph.seconds})  # fmt: skip
+                if view == "player":
                     continue
                 for ha in iter_analyses(s, last_tricks=last_tricks, budget=budget):
                     hid = stored.get((s.id, ha.hand_number))
@@ -112,7 +173,10 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                                   "backend": ha.backend, "cards": len(ha.cards),
                                   "undecided": len(ha.undecided), "skipped": ha.skipped,
                                   "seconds": ha.seconds})  # fmt: skip
-            _write(con, hands, cards)
+            if view in ("all", "both"):
+                _write(con, hands, cards)
+            if view in ("player", "both"):
+                _write_player(con, phands, pcards)
         finally:
             con.close()
         publish(stage, db)
@@ -121,7 +185,8 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
         raise
     finally:
         lock.release()
-    return AnalysisSummary(len(hands), len(cards), undecided, seconds)
+    return AnalysisSummary(len(hands), len(cards), undecided, seconds, len(phands),
+                           len(pcards), samples, seed, view)  # fmt: skip
 
 
 def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
@@ -150,6 +215,37 @@ def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
     con.execute("""INSERT INTO card_analysis SELECT hand_id, action_index, trick, tricks_left,
                    seat, role, card, legal, value, best_value, best_cards, loss, changed,
                    card_values::JSON FROM new_cards""")
+    con.execute("COMMIT")
+
+
+def _write_player(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
+                  cards: list[dict[str, object]]) -> None:  # fmt: skip
+    ids = pa.table({"hand_id": pa.array([h["hand_id"] for h in hands], pa.string())})
+    ht = pa.Table.from_pylist(hands, schema=pa.schema([
+        ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("samples", pa.int64()),
+        ("seed", pa.int64()), ("threshold", pa.float64()), ("backend", pa.string()),
+        ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
+        ("seconds", pa.float64())]))  # fmt: skip
+    ct = pa.Table.from_pylist(cards, schema=pa.schema([
+        ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
+        ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
+        ("card", pa.string()), ("value", pa.float64()), ("best_value", pa.float64()),
+        ("best_cards", pa.list_(pa.string())), ("loss", pa.float64()),
+        ("mistake", pa.bool_()), ("samples", pa.int64()), ("seed", pa.string()),
+        ("card_values", pa.string())]))  # fmt: skip
+    con.register("new_player_ids", ids)
+    con.register("new_player_hands", ht)
+    con.register("new_player_cards", ct)
+    con.execute("BEGIN")
+    for table in ("analysed_hands_player", "card_analysis_player"):
+        con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM new_player_ids) "
+                    f"OR hand_id NOT IN (SELECT hand_id FROM hands)")  # fmt: skip
+    con.execute("""INSERT INTO analysed_hands_player SELECT hand_id, last_tricks, samples, seed,
+                   threshold, backend, cards, undecided, skipped, seconds, current_timestamp
+                   FROM new_player_hands""")
+    con.execute("""INSERT INTO card_analysis_player SELECT hand_id, action_index, trick,
+                   tricks_left, seat, role, card, value, best_value, best_cards, loss, mistake,
+                   samples, seed, card_values::JSON FROM new_player_cards""")
     con.execute("COMMIT")
 
 
@@ -201,5 +297,35 @@ def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dic
     for r in rows:
         d = dict(zip(keys, r, strict=True))
         d["values"] = orjson.loads(str(d["values"]))
+        out.append(d)
+    return out
+
+
+def hand_card_analysis_player(con: duckdb.DuckDBPyConnection,
+                              hand_id: str) -> list[dict[str, Any]]:  # fmt: skip
+    """The stored analysis of one hand's cards on what the player knew, by action index:
+    like :func:`hand_card_analysis`, each legal card's ``values`` its mean, and ``spread``
+    its ``{mean, std, min, max}``; with ``samples`` and ``seed``."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
+                       "'card_analysis_player'").fetchall()[0][0]:  # fmt: skip
+        return []
+    rows = con.execute(
+        """SELECT c.action_index, c.trick, c.seat, c.role, c.card, c.value, c.best_value,
+                  c.best_cards, c.loss, c.mistake, c.samples, c.seed, c.card_values::VARCHAR,
+                  h.seed, h.threshold
+           FROM card_analysis_player c
+           LEFT JOIN analysed_hands_player h ON h.hand_id = c.hand_id
+           WHERE c.hand_id = ? ORDER BY c.action_index""",
+        [hand_id],
+    ).fetchall()
+    keys = ("action_index", "trick", "seat", "role", "card", "value", "best_value",
+            "best_cards", "loss", "mistake", "samples", "card_seed", "spread", "seed",
+            "threshold")  # fmt: skip
+    out = []
+    for r in rows:
+        d = dict(zip(keys, r, strict=True))
+        d["spread"] = orjson.loads(str(d["spread"]))
+        d["values"] = {c: v["mean"] for c, v in d["spread"].items()}
+        d["legal"] = True
         out.append(d)
     return out

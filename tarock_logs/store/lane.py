@@ -31,7 +31,9 @@ reader or of the engine, any difference between the recorded and the recomputed 
 a hand or of the session. So a record it takes is one the careful path would store with
 every hand ``verified`` and no finding, and its rows are the careful path's, row for row
 (``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
-ruleset and table, and on mutated records). Without the native core (no compiler, or
+ruleset and table, and on mutated records), but for ``hands.card_points`` (the native score
+keeps none); its step timeline is a clean hand's (the seat to move after an action is the next
+action's seat: :mod:`tarock_logs.store.timeline`). Without the native core (no compiler, or
 ``TAROCK_NATIVE=0``) there is no lane: every record takes the careful path.
 
 ``tarock audit`` uses it too (:func:`reader_lane`): a record the lane takes is reported by its

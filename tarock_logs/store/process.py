@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.log import models as m
+from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
 from tarock_logs.verdict.bulk import bulk_gc
@@ -105,6 +106,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("notes", STR),
             ("file", STR),
             ("line", I32),
+            ("timeline", U8),
+            ("card_points", STR),
         ]
     ),
     # the actions (schema version 8): every action in ``action_rows``, the fields other than
@@ -119,6 +122,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("card", STR),
             ("legal", BOOL),
             ("violation_code", STR),
+            # the step timeline (schema version 9, tarock_logs/store/timeline.py): the seat to
+            # move and the engine's phase after the action
+            ("to_move", U8),
+            ("phase", STR),
         ]
     ),
     "action_details": pa.schema(
@@ -167,6 +174,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("points", I32),
         ]
     ),
+    # the step timeline's states where they change (schema version 9)
+    "step_states": pa.schema([("hand_id", STR), ("step", U16), ("key", STR), ("value", STR)]),
     "violations": pa.schema(
         [
             ("hand_id", STR),
@@ -198,6 +207,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("recorded", pa.float64()),
             ("recomputed", pa.float64()),
             ("card", STR),
+            ("params", STR),
         ]
     ),
     "session_findings": pa.schema(
@@ -273,16 +283,14 @@ SCHEMAS: dict[str, pa.Schema] = {
 #: Child tables of a hand (deleted and re-inserted with it).
 HAND_CHILDREN = (
     "action_rows", "action_details", "irregularities", "tricks", "violations", "findings",
-    "score_items", "hand_scores",
+    "score_items", "hand_scores", "step_states",
 )  # fmt: skip
 #: Child tables whose batch rows carry their hand's ``hand_id`` (to find their hand in the
 #: batch) but whose stored rows do not (they are keyed by ``hand_key`` alone).
-KEYED_ONLY = frozenset({"action_rows", "action_details"})
+KEYED_ONLY = frozenset({"action_rows", "action_details", "step_states"})
 #: Child tables of a session (deleted and re-inserted with it).
 SESSION_CHILDREN = ("session_players", "session_scores", "session_findings")
 
-#: Contracts in which every seat plays for itself (no declarer side).
-ALONE_CONTRACTS = frozenset({"klop", "trischaken"})
 
 DEFAULT_BATCH_HANDS = 2000
 
@@ -378,16 +386,25 @@ def _sheet_items(block: dict[str, Any] | None) -> list[tuple[str, int | None, in
     return [(it["item"], it.get("seat"), it["value"]) for it in block.get("items") or ()]
 
 
+@cache
+def _alone_contracts(game: str) -> frozenset[str]:
+    """The contracts of ``game`` in which every seat plays for itself (its engine's
+    :attr:`~tarock_logs.rules.base.GameEngine.alone_contracts`)."""
+    engine = get_engine(game)
+    return engine.alone_contracts if engine is not None else frozenset()
+
+
 def _role(
     seat: int,
     idle: frozenset[int],
-    contract: str | None,
+    alone: bool,
     declarer: int | None,
     partner: int | None,
 ) -> str:
+    """A seat's role in a hand; ``alone``: everyone plays for himself (klop)."""
     if seat in idle:
         return "sitting_out"
-    if contract in ALONE_CONTRACTS:
+    if alone:
         return "klop"
     if declarer is None:
         return "unknown"
@@ -445,6 +462,7 @@ def _add_actions(
     first_code: dict[int, str],
     *,
     verified: bool,
+    timeline: Any = None,
 ) -> None:
     """All actions of one hand, column by column (the hot path of a big ingest).
 
@@ -452,7 +470,9 @@ def _add_actions(
     with any other field (everything but most card plays) get an ``action_details`` row too,
     with the fields their class has (``_DETAIL_SLOTS``). ``legal`` is the engine's verdict
     on the action: False when it raised an error-severity violation, True when the hand was
-    verified and it raised none, None when unchecked.
+    verified and it raised none, None when unchecked. ``timeline`` (the replay's
+    :class:`~tarock_logs.verdict.replay.Timeline`) gives ``to_move`` and ``phase``: the
+    reference's own per action (kind 1), or for a clean hand (kind 2) the next action's seat.
     """
     k = len(actions)
     if not k:
@@ -469,6 +489,18 @@ def _add_actions(
     else:
         c["legal"].extend([False if i in illegal else None for i in range(k)])
     c["violation_code"].extend([first_code.get(i) for i in range(k)] if first_code else [None] * k)
+    kind = timeline.kind if timeline is not None else 0
+    if kind == 2:  # every action by the seat to move: after it, the next one's; then nobody
+        c["to_move"].extend([d["seat"] for d in ds[1:]])
+        c["to_move"].append(None)
+        c["phase"].extend([None] * k)
+    elif kind == 1:  # the reference's own (fewer when its replay stopped)
+        pad = [None] * (k - len(timeline.to_move))
+        c["to_move"].extend(timeline.to_move[:k] + pad)
+        c["phase"].extend(timeline.phase[:k] + pad)
+    else:
+        c["to_move"].extend([None] * k)
+        c["phase"].extend([None] * k)
     rows.n += k
     by_class = _DETAIL_SLOTS
     play = m.Play
@@ -604,18 +636,33 @@ def _lane_actions(
     card: bytes,
 ) -> pa.Table:
     n = len(seat)
+    seats = _fixed(U8, n, seat)
     return pa.Table.from_arrays(
         [
             _per_hand(ids, count),
             _fixed(U16, n, idx),
-            _fixed(U8, n, seat),
+            seats,
             _LANE_TYPES.take(_fixed(U8, n, kind)),
             cards.take(_fixed(U8, n, card)),
             _fixed(BOOL, n, b"\xff" * ((n + 7) // 8)),  # every action legal
             pa.nulls(n, type=STR),
+            _next_seat(seats, idx),
+            pa.nulls(n, type=STR),  # (the phase of the next action: timeline.py)
         ],
         schema=SCHEMAS["action_rows"],
     )
+
+
+def _next_seat(seats: pa.Array, idx: bytes) -> pa.Array:
+    """The seat to move after each action of hands the lane took (every action legal, so
+    made by the seat to move): the next action's seat, none after a hand's last (where the
+    next row's index is 0, a new hand, or there is no next row)."""
+    n = len(seats)
+    if not n:
+        return pa.nulls(0, type=U8)
+    nxt = pa.concat_arrays([seats.slice(1), pa.array([0], type=U8)])
+    after = _fixed(U16, n, idx[2:] + b"\0\0")  # (the next row's index, 0 past the end)
+    return _where(after, nxt)
 
 
 def _lane_tricks(
@@ -909,7 +956,7 @@ def _add_session(
     sums = _Totals(n)
     added = 0
     b.careful()
-    for hand, (audit, tricks) in zip(session.hands, audited.hands, strict=True):
+    for hand, (audit, tricks, timeline) in zip(session.hands, audited.hands, strict=True):
         hand_id = str(audit["hand_id"])
         rec = audit.get("recorded")
         rcp = audit.get("recomputed")
@@ -966,6 +1013,8 @@ def _add_session(
             hand.notes,
             file,
             line,
+            timeline.kind if timeline is not None else None,
+            _dumps(timeline.card_points) if timeline is not None else None,
         )
         # actions, with the verdict of each
         first_code: dict[int, str] = {}
@@ -989,7 +1038,12 @@ def _add_session(
             illegal,
             first_code,
             verified=not unverified,
+            timeline=timeline,
         )
+        if timeline is not None and timeline.states:
+            add_state = b.t["step_states"].row
+            for step, key, value in timeline.states:
+                add_state(hand_id, step, key, _dumps(value))
         for j, irr in enumerate(hand.irregularities):
             d = irr.__dict__
             offender = d.get("offender", d.get("seat"))
@@ -1054,6 +1108,7 @@ def _add_session(
                 recorded=f.get("recorded"),
                 recomputed=f.get("recomputed"),
                 card=f.get("card"),
+                params=_dumps(f.get("params") or None),
             )
         for v in violations:
             b.t["violations"].add(
@@ -1068,7 +1123,8 @@ def _add_session(
             )
         _add_score_items(b, hand_id, _sheet_items(rec), _sheet_items(rcp), side)
         idle = _idle(hand, n)
-        roles = [_role(seat, idle, contract, declarer, partner_eff) for seat in range(n)]
+        alone = contract in _alone_contracts(session.game)
+        roles = [_role(seat, idle, alone, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, (rec or {}).get("totals"),
                          (rcp or {}).get("totals"), before, bool(after), sums)  # fmt: skip
     _add_session_scores(b, session, sums, audited.session)
@@ -1136,7 +1192,7 @@ def _add_lane_session(
         added += 1
         hands_row(hand_id, session.id, session.game, ruleset, raw[3], raw[4], n, lh.contract,
                   lh.declarer, lh.partner, lh.won, True, True, raw[6], 0, 0, [], "verified",
-                  0, raw[1], None, raw[2], raw[5], file, line)  # fmt: skip
+                  0, raw[1], None, raw[2], raw[5], file, line, 2, None)  # fmt: skip
         if raw[11]:
             details.rows.extend(raw[11])
             details.n += len(raw[11])

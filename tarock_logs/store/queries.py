@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -32,6 +33,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
+from tarock_logs.store.pseudonyms import STORE_KEY_SQL
 from tarock_logs.store.stats import (
     SECTIONS,
     Filters,
@@ -99,6 +101,14 @@ def connect_reader(
         delay=delay,
         config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+def pseudonym_key(cur: duckdb.DuckDBPyConnection) -> str:
+    """The store's pseudonym key (:mod:`tarock_logs.store.pseudonyms`; empty for a store made
+    before stores had one): the dashboard masks names in Python with the key the statistics'
+    SQL uses."""
+    row = cur.execute(f"SELECT {STORE_KEY_SQL}").fetchone()
+    return str(row[0]) if row else ""
 
 
 #: the tables every page reads: a store without them is not one the dashboard can serve
@@ -564,22 +574,26 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
            FROM hand_scores WHERE hand_key = ? ORDER BY seat""",
         [key],
     )
-    found = frame(
-        cur,
-        """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
-                  item, recorded, recomputed, card, player_ids,
-                  json_extract_string(players, '$[*].name') AS names, players
-           FROM findings WHERE hand_key = ?
-           ORDER BY action_index NULLS LAST, severity, code""",
-        [key],
-    )
+    sql = """SELECT level, action_index, code, severity, message, rule, rule_text, consequence,
+                    item, recorded, recomputed, card, player_ids,
+                    json_extract_string(players, '$[*].name') AS names, players, params
+             FROM findings WHERE hand_key = ?
+             ORDER BY action_index NULLS LAST, severity, code"""
+    try:
+        found = frame(cur, sql, [key])
+    except duckdb.BinderException:  # a store of schema version 8 or older: no params
+        found = frame(cur, sql.replace(", params\n", "\n"), [key])
+    rows = found.to_dicts()
+    for row in rows:  # (the engine's facts of the finding: JSON)
+        p = row.get("params")
+        row["params"] = json.loads(p) if isinstance(p, str) else (p or {})
     return {
         "violations": viol.to_dicts(),
         "items": items.to_dicts(),
         "totals": totals.to_dicts(),
         "unverified": list(unv[0][0] or []) if unv else [],
         "verification": str(unv[0][1]) if unv else "unverified",
-        "findings": found.to_dicts(),
+        "findings": rows,
     }
 
 

@@ -17,6 +17,7 @@ from importlib import resources
 import duckdb
 
 from tarock_logs import __version__ as TOOL_VERSION
+from tarock_logs.store.pseudonyms import KEY_META, new_key
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -70,7 +71,8 @@ def applied_versions(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
 def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[int]:
     """Bring the database to the latest schema in one transaction; return the versions applied.
 
-    Also records ``duckdb_version``, ``tool_version`` and ``schema_version`` in ``meta``.
+    Also records ``duckdb_version``, ``tool_version`` and ``schema_version`` in ``meta``, and
+    the store's pseudonym key (:mod:`tarock_logs.store.pseudonyms`) where it has none.
     ``restamp``: the database is a new copy of the schema template
     (:mod:`tarock_logs.store.template`): its migrations' ``applied_at`` become now.
     """
@@ -113,6 +115,9 @@ def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[in
             "schema_version": str(len(todo)),
         }
         stored = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        if restamp or KEY_META not in stored:
+            # every store its own pseudonym key (a copy of the template gets a new one)
+            meta[KEY_META] = new_key()
         for key, value in meta.items():
             if stored.get(key) == value:  # (each upsert costs ≈ 2.5 ms; usually none is due)
                 continue

@@ -258,10 +258,12 @@ def _guess_session_id(errors: Iterable[dict[str, Any]]) -> str | None:
 
 @dataclass(slots=True)
 class AuditedSession:
-    """The audit of one session as plain data: per hand (record dict, completed tricks), and
-    the session record (``SessionAudit.to_dict()``)."""
+    """The audit of one session as plain data: per hand (record dict, completed tricks, the
+    step timeline the replay kept: :class:`~tarock_logs.verdict.replay.Timeline` or None),
+    and the session record (``SessionAudit.to_dict()``)."""
 
-    hands: list[tuple[dict[str, Any], Any]]  # (record, TrickRows or a list of trick dicts)
+    #: (record, TrickRows or a list of trick dicts, Timeline or None)
+    hands: list[tuple[dict[str, Any], Any, Any]]
     session: dict[str, Any]
 
 
@@ -274,10 +276,14 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     """
     from tarock_logs.verdict.audit import audit_session as _audit
 
-    sa = _audit(session, file=file, keep_replays=True)
-    hands: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    sa = _audit(session, file=file, keep_replays=True, timeline=True)
+    hands: list[tuple[dict[str, Any], Any, Any]] = []
     for h in sa.hands:
-        hands.append((h.to_dict(), _tricks_of(h.replay)))
+        r = h.replay
+        tl = r.timeline if r is not None else None
+        if tl is not None and r is not None and r.score is not None and r.score.card_points:
+            tl.card_points = dict(r.score.card_points)
+        hands.append((h.to_dict(), _tricks_of(r), tl))
         h.replay = None  # let the engine state go
     return AuditedSession(hands, sa.to_dict())
 

@@ -9,6 +9,10 @@ irregularities (an illegal card, a wrong score item, a king discarded, a kontra 
 declarer's partner, wrong placement points) for testing audits; each planted dispute is listed
 in a manifest with the finding the audit must report.
 
+A duplicate tournament (``TournamentSpec.duplicate``, ``tarock simulate --duplicate``) deals
+the same cards to the k-th hand of every table of a round and moves the players as
+:func:`duplicate_seating` says (docs/duplicate.md).
+
 Reproducibility: all randomness comes from ``random.Random`` instances seeded from the command's
 seed (per session, from a string key, so adding a table does not change the others); nothing
 depends on time, hash randomisation or set iteration order. The same seed and options give
@@ -160,6 +164,16 @@ def deal_royal(
             pos += need
         if all(sum(1 for c in h if c[0] == "T") >= 3 for h in hands):
             return [sort_cards(h, engine.game) for h in hands], []
+
+
+def deal_cards(
+    engine: GameEngine, ruleset: Ruleset, rng: Random, dealer: int, table_size: int
+) -> tuple[list[list[str]], list[str]]:
+    """One deal as the game deals it: :func:`deal_royal` for Royal Tarock, else
+    :func:`deal_pack`."""
+    if engine.game == "royal":
+        return deal_royal(engine, ruleset, rng, dealer, table_size)
+    return deal_pack(engine, ruleset, rng, dealer, table_size)
 
 
 #: Royal Tarock seats in playing order: pair A's Abfänger and Eintreiber, then pair B's.
@@ -331,11 +345,8 @@ def simulate_session(
             dealer = engine.next_dealer(dealer, n)
         if dealer_fn is not None:
             dealt, talon, deal_seed = dealer_fn(rng, dealer, n)
-        elif game == "royal":
-            dealt, talon = deal_royal(engine, ruleset, rng, dealer, n)
-            deal_seed = None
         else:
-            dealt, talon = deal_pack(engine, ruleset, rng, dealer, n)
+            dealt, talon = deal_cards(engine, ruleset, rng, dealer, n)
             deal_seed = None
         actions, score, planted = play_hand(
             session_state, policy, rng, dealer, dealt, talon, plant, number
@@ -510,6 +521,8 @@ class TournamentSpec:
     games_per_round: int = 16  # tables of 3 and 4; a table of 5 plays games_per_round * 5 // 4
     plant_disputes: int = 0
     ruleset: str | None = None
+    #: the same deals at every table of a round, players moved as :func:`duplicate_seating`
+    duplicate: bool = False
 
     def command(self, out: str = "<this folder>") -> str:
         """The ``tarock simulate`` command line that regenerates this tournament."""
@@ -522,6 +535,8 @@ class TournamentSpec:
             cmd += f" --plant-disputes {self.plant_disputes}"
         if self.ruleset:
             cmd += f" --ruleset {self.ruleset}"
+        if self.duplicate:
+            cmd += " --duplicate"
         return f"{cmd} -o {out}"
 
 
@@ -553,6 +568,11 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
             f"--plant-disputes {spec.plant_disputes}: only {n_sessions} sessions to plant in "
             "(one dispute per session)"
         )
+    if spec.duplicate and (len(spec.tables) < 2 or len(set(spec.tables)) != 1):
+        raise SimulationError(
+            "--duplicate: at least two tables, all of one size (the same deals go to every "
+            "table), e.g. --tables 4,4,4"
+        )
     engine, ruleset, policy = resolve(spec.game, spec.ruleset)
     master = Random(f"tarock-simulate:{spec.seed}")
     n_players = sum(spec.tables)
@@ -563,7 +583,8 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
     players = [{"id": f"p{PLAYER_NAMES.index(name) + 1:02d}", "name": name} for name in names]
     date0 = _dt.date(2025, 1, 4) + _dt.timedelta(days=7 * master.randrange(52))
     site = master.choice(SITES)
-    tournament_id = f"sim-{spec.game}-{spec.seed}"
+    tournament_id = f"sim-{spec.game}-{spec.seed}" + ("-duplicate" if spec.duplicate else "")
+    kind = "duplicate " if spec.duplicate else ""
     all_five = all(t == 5 for t in spec.tables)
     result = SimulationResult(command=spec.command())
     plantable = PLANTABLE.get(spec.game, ("wrong_score_item", "wrong_placement_points"))
@@ -573,7 +594,13 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
     session_no = 0
     for rnd in range(1, spec.rounds + 1):
         file = f"round-{rnd}.jsonl"
-        seating = master.sample(players, n_players)
+        if not spec.duplicate:
+            seating = master.sample(players, n_players)
+        elif rnd == 1:
+            start = master.sample(players, n_players)
+            seating = start
+        else:
+            seating = duplicate_seating(start, spec.tables[0], rnd)
         pos = 0
         sessions: list[dict[str, Any]] = []
         for t_index, size in enumerate(spec.tables):
@@ -587,7 +614,7 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
                 n_hands=n_hands,
                 event={
                     "tournament": tournament_id,
-                    "name": f"Simulated {spec.game} tournament (seed {spec.seed})",
+                    "name": f"Simulated {kind}{spec.game} tournament (seed {spec.seed})",
                     "date": date0.isoformat(),
                     "site": site,
                     "round": rnd,
@@ -596,9 +623,11 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
                 source_seed=spec.seed,
             )
             rng = Random(f"tarock-simulate:{spec.seed}:{rnd}:{table}")
+            deals = _board_dealer(engine, ruleset, spec.seed, rnd) if spec.duplicate else None
             session, planted = simulate_session(
                 engine, ruleset, policy, plan, rng, file=file,
                 plant_kind=plant_of.get(session_no), all_tables_of_five=all_five,
+                dealer_fn=deals,
             )  # fmt: skip
             session_no += 1
             sessions.append(session)
@@ -606,6 +635,44 @@ def simulate_tournament(spec: TournamentSpec) -> SimulationResult:
                 result.planted.append(planted)
         result.files[file] = sessions
     return result
+
+
+def duplicate_seating(start: list[Any], table_size: int, rnd: int) -> list[Any]:
+    """The seating of round ``rnd`` (1-based) of a duplicate tournament, table after table
+    (``table_size`` seats each), from the seating ``start`` of round 1.
+
+    The movement generalises bridge's Mitchell movement (the North-South pairs stay, the
+    East-West pairs move one table up): the player who sat at table ``t``, seat ``s`` in
+    round 1 sits at table ``(t + s·(rnd − 1)) mod T``, seat ``s`` (``T`` tables). Seat 0
+    stays, seat 1 moves one table up each round, seat 2 two tables, and so on; everyone keeps
+    their seat, so each hand of a deal is always compared among the same players (those of
+    that seat), who meet different opponents: with ``T`` prime and larger than the seats
+    minus one, no two players meet twice in ``T`` rounds."""
+    n_tables = len(start) // table_size
+    out: list[Any] = [None] * len(start)
+    for t in range(n_tables):
+        for seat in range(table_size):
+            to = (t + seat * (rnd - 1)) % n_tables
+            out[to * table_size + seat] = start[t * table_size + seat]
+    return out
+
+
+def _board_dealer(engine: GameEngine, ruleset: Ruleset, seed: int, rnd: int) -> Dealer:
+    """The deals of round ``rnd`` of a duplicate tournament, as ``simulate_session``'s
+    ``dealer_fn``: the k-th hand of every table of the round gets the same cards (drawn from a
+    generator seeded by the seed, the round and k), dealt by the game's own deal
+    (:func:`deal_cards`) from that hand's dealer, which every table has in the same seat (the
+    same first dealer and rotation)."""
+    played = 0
+
+    def deal(_rng: Random, dealer: int, table_size: int) -> tuple[list[list[str]], list[str], None]:
+        nonlocal played
+        played += 1
+        board = Random(f"tarock-simulate:{seed}:{rnd}:board:{played}")
+        hands, talon = deal_cards(engine, ruleset, board, dealer, table_size)
+        return hands, talon, None
+
+    return deal
 
 
 def _assign_plants(

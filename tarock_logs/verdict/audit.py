@@ -826,16 +826,18 @@ def audit_session(
     engine: GameEngine | None = None,
     all_tables_of_five: bool | None = None,
     keep_replays: bool = False,
+    timeline: bool = False,
 ) -> SessionAudit:
     """Audit every hand of ``session`` in order, then its totals and placement points.
 
     ``ruleset`` re-scores under another ruleset (what-if); the records then name it.
     ``all_tables_of_five`` selects the placement table for tables of 5 (None: true when this
     table has 5 seats; :func:`audit_tournaments` settles it from the whole tournament).
-    ``keep_replays`` keeps each hand's replay on its record (for the dossier).
+    ``keep_replays`` keeps each hand's replay on its record (for the dossier); ``timeline``
+    keeps on each replay the store's :class:`~tarock_logs.verdict.replay.Timeline`.
     """
     eng = engine if engine is not None else get_engine(session.game)
-    replays = replay_session(session, ruleset, engine=eng, with_views=False)
+    replays = replay_session(session, ruleset, engine=eng, with_views=False, timeline=timeline)
     sheet = running_total_discrepancies(session)
     hands = [
         audit_hand(

@@ -4,7 +4,8 @@ A log action (a :mod:`tarock_logs.log.models` action, pydantic) becomes an engin
 :class:`~tarock_logs.rules.base.Action` with the same ``type`` and ``seat`` and the same-named
 fields (list fields as tuples, ``params`` as ``(key, value)`` pairs sorted by key); a recorded
 irregularity becomes an engine :class:`~tarock_logs.rules.base.Irregularity`, a hand recorded
-as facts (format 1.1) :class:`~tarock_logs.rules.base.RecordedFacts`. The way back,
+as facts (format 1.1) :class:`~tarock_logs.rules.base.RecordedFacts`, a counted hand's piles
+(format 1.2) :class:`~tarock_logs.rules.base.CountedCards`. The way back,
 :func:`action_to_log` and :func:`score_to_log`, writes an engine action or score in the log
 format (the simulator, the hand entry). Nothing else in the tree converts between the two.
 """
@@ -14,12 +15,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tarock_logs.rules.base import Action, BonusOutcome, HandScore, Irregularity, RecordedFacts
+from tarock_logs.rules.base import (
+    Action,
+    BonusOutcome,
+    CountedCards,
+    HandScore,
+    Irregularity,
+    RecordedFacts,
+)
 
 __all__ = [
     "action_to_log",
     "score_to_log",
     "to_engine_action",
+    "to_engine_counted",
     "to_engine_facts",
     "to_engine_irregularity",
 ]
@@ -119,6 +128,23 @@ def to_engine_facts(facts: Any) -> RecordedFacts:
         kontras=tuple((k.target, k.level, k.seat) for k in facts.kontras),
         mondfang=tuple((mf.seat, mf.captured_by) for mf in facts.mondfang),
         consolation=tuple(facts.consolation) if facts.consolation is not None else None,
+    )
+
+
+def to_engine_counted(counted: Any) -> CountedCards:
+    """A counted hand's ``counted`` (:class:`tarock_logs.log.models.Counted`) as engine
+    :class:`~tarock_logs.rules.base.CountedCards` (the same fields; lists as tuples)."""
+
+    def pile(cs: Any) -> tuple[str, ...] | None:
+        return tuple(cs) if cs is not None else None
+
+    return CountedCards(
+        talon=tuple(counted.talon),
+        talon_taken=tuple(counted.talon_taken),
+        discards=tuple(counted.discards),
+        declarer=pile(counted.declarer),
+        defenders=pile(counted.defenders),
+        by_seat=tuple(tuple(p) for p in counted.by_seat) if counted.by_seat is not None else None,
     )
 
 

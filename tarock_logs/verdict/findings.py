@@ -81,6 +81,8 @@ AUDIT_CODES: Mapping[str, str] = {
     "recomputed round scores earn",
     "tournament.standing_differs": "the recorded placement points would rank a player "
     "differently from the recomputed ones",
+    "count.not_supported": "the game's engine cannot count a hand from its piles (a counted "
+    "hand): it is scored from its facts as recorded",
 }
 
 _ITEM_CODES = {

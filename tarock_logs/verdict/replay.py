@@ -30,6 +30,7 @@ from tarock_logs.log.options import session_options
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import (
     Action,
+    CountNotSupported,
     DealInfo,
     FactsNotScored,
     FastReplay,
@@ -43,15 +44,18 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.verdict.convert import (
     to_engine_action,
+    to_engine_counted,
     to_engine_facts,
     to_engine_irregularity,
 )
 
 __all__ = [
+    "COUNT_NOT_SUPPORTED",
     "FACTS_NOT_CHECKED",
     "HandReplay",
     "ReplayError",
     "Step",
+    "Timeline",
     "legal_alternatives",
     "replay_hand",
     "replay_in_session",
@@ -82,6 +86,11 @@ FACTS_NOT_CHECKED: tuple[str, ...] = (
 )
 
 
+#: The finding (a warning) that the game's engine cannot count a hand from its piles (a
+#: counted hand, format 1.2): the hand is then scored from its facts as recorded, if it can be.
+COUNT_NOT_SUPPORTED = "count.not_supported"
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -99,6 +108,25 @@ class Step:
     action: Action | None
     violations: list[Violation]
     view: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class Timeline:
+    """What the store keeps of a hand's steps beyond its record (``tarock_logs/store/timeline.py``
+    builds the replay page's positions from it): how it was found (``kind``: 1, the reference
+    replay said every value; 2, a clean hand of the engine's bulk path, every action legal and
+    made by the seat to move; 0, nothing was replayed) and, for kind 1, per action the seat to
+    move and the phase after it, and ``states``: ``(step, key, value)`` where a key of the
+    engine's :attr:`~tarock_logs.rules.base.GameEngine.timeline_keys` changed (step 0: the
+    deal) and, at an illegal card, ``allowed``: the cards the rules allowed; and the hand's
+    card points as its score counts them."""
+
+    kind: int
+    to_move: list[int | None] = field(default_factory=list)
+    phase: list[str] = field(default_factory=list)
+    states: list[tuple[int, str, Any]] = field(default_factory=list)
+    #: the score's card points (:attr:`~tarock_logs.rules.base.HandScore.card_points`)
+    card_points: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -149,6 +177,8 @@ class HandReplay:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: :func:`legal_alternatives` of every step, found in one pass on first use
     _alternatives: dict[int, list[Action]] | None = field(default=None, repr=False)
+    #: the store's timeline of the hand (:class:`Timeline`), when asked for
+    timeline: Timeline | None = field(default=None, repr=False)
 
     @property
     def tricks(self) -> Sequence[Any] | None:
@@ -397,6 +427,68 @@ def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> Non
     out.actions_applied = len(acts)
 
 
+def _timeline_state(state: HandState, keys: Sequence[str]) -> dict[str, Any]:
+    try:
+        view = state.view()
+    except Exception:  # noqa: BLE001 - a snapshot must not sink the audit
+        return {}
+    return {k: view.get(k) for k in keys}
+
+
+def _push_timeline(
+    out: HandReplay, state: HandState, actions: Sequence[Any], keys: Sequence[str]
+) -> None:
+    """:func:`_push_fast`, keeping the store's :class:`Timeline`: after each action the seat
+    to move and the phase, the engine's ``keys`` where they change (read from its view after
+    every action other than a card, and after the last), and at an illegal card the cards
+    the rules allowed (the engine's legal plays for that seat before it)."""
+    tl = out.timeline = Timeline(1)
+    last = _timeline_state(state, keys)
+    tl.states.extend((0, k, v) for k, v in last.items() if v is not None)
+    tl.states.append((0, "to_move", state.to_move()))
+    push = state.push
+    acts: list[Action] = []
+    found_at: dict[int, list[Violation]] = {}
+    out._actions = acts
+    out._found = found_at
+    n = len(actions)
+    for i, model_action in enumerate(actions):
+        action = to_engine_action(model_action)
+        acts.append(action)
+        try:
+            found = push(action)
+        except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
+            found_at[i] = [_not_applicable(out, i, action, exc)]
+            out.actions_applied = i
+            return
+        if found:
+            found = found_at[i] = [v.at(i) for v in found]
+            out.violations.extend(found)
+            if action.type == "play" and any(v.severity == "error" for v in found):
+                tl.states.append((i + 1, "allowed", _allowed(state, action)))
+        tl.to_move.append(state.to_move())
+        tl.phase.append(str(state.phase))
+        if action.type != "play" or i == n - 1:
+            now = _timeline_state(state, keys)
+            tl.states.extend((i + 1, k, v) for k, v in now.items() if v != last.get(k))
+            last = now
+    out.actions_applied = len(acts)
+
+
+def _allowed(state: HandState, action: Action) -> list[str]:
+    """The cards ``action``'s seat could have played instead of it (just pushed): the engine's
+    legal plays in the position before it; the action is pushed back."""
+    try:
+        state.pop()
+        try:
+            legal = state.legal_actions()
+        finally:
+            state.push(action)
+    except Exception:  # noqa: BLE001 - only the page's marks need them
+        return []
+    return [a.card for a in legal if a.type == "play" and a.seat == action.seat and a.card]
+
+
 def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> bool:
     """The engine's optional bulk path
     (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`): for a hand it proved legal
@@ -469,6 +561,46 @@ def _score_facts(out: HandReplay, session_state: SessionState, hand: m.Hand) -> 
     out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
 
 
+def _score_counted(out: HandReplay, session_state: SessionState, hand: m.Hand) -> None:
+    """Score a counted hand (format 1.2) from its piles
+    (:meth:`~tarock_logs.rules.base.SessionState.score_counted`) into ``out``: the score,
+    the findings of its recorded count, and what the piles cannot show. A game whose engine
+    cannot count piles gets the finding :data:`COUNT_NOT_SUPPORTED` and its facts scored as
+    recorded."""
+    assert hand.facts is not None and hand.counted is not None
+    out.facts_only = True
+    try:
+        counted = session_state.score_counted(
+            hand.dealer,
+            to_engine_facts(hand.facts),
+            to_engine_counted(hand.counted),
+            [to_engine_irregularity(i) for i in hand.irregularities],
+        )
+    except CountNotSupported as exc:
+        out.violations.append(
+            Violation(
+                COUNT_NOT_SUPPORTED,
+                f"{exc}: the hand is scored from its facts as recorded, its piles are not counted",
+                "",
+                severity="warning",
+            )
+        )
+        _score_facts(out, session_state, hand)
+        return
+    except FactsNotScored as exc:
+        out.unverified.append(f"the counted hand cannot be scored from its piles: {exc}")
+        return
+    except Exception as exc:  # noqa: BLE001 - the engine failed on these piles
+        out.unverified.append(f"the engine could not count the hand's piles: {exc}")
+        return
+    score = counted.score
+    out.complete = True
+    out.score = score
+    out.violations.extend(counted.findings)
+    out.unverified.extend(score.unverified)
+    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+
+
 def _replay_into(
     out: HandReplay,
     session_state: SessionState,
@@ -477,6 +609,7 @@ def _replay_into(
     with_views: bool,
     trust_carry: bool = False,
     resync: Mapping[str, Any] | None = None,
+    timeline: bool = False,
 ) -> None:
     """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset).
 
@@ -484,8 +617,10 @@ def _replay_into(
     unless ``trust_carry`` (the engine itself carried it from a scored previous hand; the
     audit then compares the two). ``resync`` is the state to apply when the log records none
     before this hand (the radelci recorded after the previous hand, see
-    :func:`replay_session`).
+    :func:`replay_session`). ``timeline``: keep the store's :class:`Timeline` on ``out``.
     """
+    if timeline:
+        out.timeline = Timeline(0)
     out.carry_expected = _carry(session_state)
     rec = recorded_carry(hand) if not trust_carry else None
     if not trust_carry and not rec and resync:
@@ -497,11 +632,16 @@ def _replay_into(
             out.unverified.append("the recorded state before the hand could not be applied")
     # (nothing applied: the state the hand is played with is the one expected, one dict)
     out.carry_before = _carry(session_state) if rec else out.carry_expected
+    if hand.counted is not None:
+        _score_counted(out, session_state, hand)
+        return
     if hand.facts is not None:
         _score_facts(out, session_state, hand)
         return
     fast = FAST_PATH and not with_views and not hand.irregularities
     if fast and _replay_fast(out, session_state, hand):
+        if timeline:
+            out.timeline = Timeline(2)
         return
     deal = hand.deal
     assert deal is not None  # (a hand has its deal or its facts: the model checks it)
@@ -519,6 +659,9 @@ def _replay_into(
     out._set_state(state)
     if with_views:
         _push_with_views(out, state, hand.actions)
+    elif timeline:
+        eng = get_engine(out.game)
+        _push_timeline(out, state, hand.actions, eng.timeline_keys if eng is not None else ())
     else:
         _push_fast(out, state, hand.actions)
     if out.actions_applied < len(hand.actions):
@@ -635,12 +778,14 @@ def replay_session(
     engine: GameEngine | None = None,
     with_views: bool = False,
     views_for: int | None = None,
+    timeline: bool = False,
 ) -> list[HandReplay]:
     """Replay every hand of ``session`` in order, carrying the session state (radelci).
 
     Returns one :class:`HandReplay` per hand, in the session's order. With no engine for the
     game (or an unknown ruleset) every hand comes back unverified with the reason.
-    ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only.
+    ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only;
+    ``timeline`` keeps each hand's :class:`Timeline` for the store (without views).
 
     The engine carries its own state from a scored hand to the next, except after a hand
     whose recorded ``radelci_after`` differ from the engine's: the audit reports that
@@ -683,7 +828,9 @@ def replay_session(
         resync = _recorded_after(session.hands[i - 1], out[-1]) if i > 0 else None
         trust = i > 0 and out[-1].score is not None and resync is None
         views = with_views or views_for == i
-        _replay_into(r, ss, hand, with_views=views, trust_carry=trust, resync=resync)
+        _replay_into(
+            r, ss, hand, with_views=views, trust_carry=trust, resync=resync, timeline=timeline
+        )
         out.append(r)
     return out
 

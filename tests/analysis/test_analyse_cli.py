@@ -134,3 +134,40 @@ def test_without_the_extension_the_pure_python_solver_gives_the_same_values() ->
 
     assert values(python_doc) == values(doc)
     assert python_doc["undecided"] == doc["undecided"] == []
+
+
+def test_cli_player_view_gives_reproducible_values_with_samples_and_seed() -> None:
+    """``--view player``: every output says what the player knew, the samples and the seed;
+    the same seed gives the same values, another seed other samples."""
+    args = ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand", "2", "--last-tricks",
+            "2", "--view", "player", "--samples", "6", "--format", "json"]  # fmt: skip
+    runs = [CliRunner().invoke(app, [*args, "--seed", s]) for s in ("7", "7", "8")]
+    docs = []
+    for r in runs:
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+        for d in (doc["summary"], *doc["hands"]):
+            d.pop("seconds")
+        docs.append(doc)
+    a, b, c = docs
+    assert a == b and a != c
+    assert a["label"] == "what the player knew" and a["view"] == "player"
+    assert (a["samples"], a["seed"]) == (6, 7) and a["summary"]["samples"] == 6
+    (hand,) = a["hands"]
+    assert (hand["samples"], hand["seed"], hand["label"]) == (6, 7, "what the player knew")
+    assert len(hand["cards"]) == 8
+    assert all(x["samples"] == 6 and x["seed"].startswith("7:") for x in hand["cards"])
+    table = CliRunner().invoke(app, args[:-2] + ["--seed", "7"])
+    assert table.exit_code == 0
+    assert "what the player knew, 6 samples per card, seed 7" in table.stdout
+    assert "with 6 samples per card, seed 7" in table.stdout
+
+
+def test_cli_default_view_is_all_cards_visible() -> None:
+    r = CliRunner().invoke(app, ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand",
+                                 "2", "--last-tricks", "1", "--format", "json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    (hand,) = json.loads(r.stdout)["hands"]
+    assert hand["view"] == "all" and hand["label"] == LABEL == "all cards visible"
+    bad = CliRunner().invoke(app, ["analyse", str(DISPUTED), "--view", "oracle"])
+    assert bad.exit_code == 2

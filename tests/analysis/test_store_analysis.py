@@ -89,3 +89,51 @@ def test_ingest_help_states_the_analysis_cost_bounds() -> None:
     said = " ".join(r.stdout.replace("│", " ").split())
     assert "The cost is bounded per hand" in said and "[default: 8]" in said
     assert f"default: {BUDGET_NATIVE:,} with the C extension, {BUDGET_PYTHON:,} without" in said
+
+
+def test_ingest_analyse_view_player_stores_what_the_player_knew_beside_all_cards_visible(
+    tmp_path: Path,
+) -> None:
+    """``--analyse-view both``: the player-view rows (each legal card's mean and spread, the
+    samples and the seed) go beside the all-cards-visible ones; ``player`` alone replaces
+    only them; the replayer's reader gives both back."""
+    from tarock_logs.store.analysis import hand_card_analysis, hand_card_analysis_player
+
+    db = tmp_path / "p.duckdb"
+    args = _ingest_analysed(db, "--analyse-budget", "2000", "--analyse-view", "both",
+                            "--analyse-samples", "3", "--analyse-seed", "4")  # fmt: skip
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["analysis_player"] == {"hands": 42, "cards": 42 * 4, "samples": 3, "seed": 4,
+                                      "label": "what the player knew"}  # fmt: skip
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM card_analysis").fetchall() == [(42 * 4,)]
+        rows = con.execute("SELECT DISTINCT samples, seed FROM analysed_hands_player"
+                           ).fetchall()  # fmt: skip
+        assert rows == [(3, 4)]
+        assert con.execute("SELECT bool_and(loss >= 0), bool_and(samples = 3) "
+                           "FROM card_analysis_player").fetchall() == [(True, True)]  # fmt: skip
+        hand = con.execute("SELECT min(hand_id) FROM card_analysis_player").fetchall()[0][0]
+        mine = hand_card_analysis_player(con, hand)
+        allv = {r["action_index"]: r for r in hand_card_analysis(con, hand)}
+        assert len(mine) == 4
+        for row in mine:
+            assert row["seed"] == 4 and row["card_seed"].startswith("4:")
+            assert set(row["values"]) == set(allv[row["action_index"]]["values"])
+            assert row["values"][row["card"]] == row["value"]
+            for s in row["spread"].values():
+                assert s["min"] <= s["mean"] <= s["max"]
+    finally:
+        con.close()
+    r = CliRunner().invoke(app, [*args[:-6], "--analyse-view", "player", "--analyse-samples",
+                                 "2", "--analyse-seed", "5"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT DISTINCT samples, seed FROM analysed_hands_player"
+                           ).fetchall() == [(2, 5)]  # fmt: skip
+        assert con.execute("SELECT count(*) FROM card_analysis").fetchall() == [(42 * 4,)]
+    finally:
+        con.close()

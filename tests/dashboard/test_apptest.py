@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from tarock_logs.report import text
 from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.queries import connect_reader, pseudonym_key
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 TIMEOUT = 60
@@ -295,7 +295,12 @@ def test_name_masking_hides_real_names_on_the_players_page(app_env: DashDB) -> N
     assert not at.exception
     shown = set(at.dataframe[0].value["player"])
     assert not names & shown
-    assert shown == {pseudonym(n) for n in names}  # stable: same name, same pseudonym
+    con = connect_reader(app_env.path)
+    try:
+        key = pseudonym_key(con)
+    finally:
+        con.close()
+    assert shown == {pseudonym(n, key) for n in names}  # stable: same name, same pseudonym
 
 
 def test_tournament_page_shows_recorded_beside_recomputed(app_env: DashDB) -> None:

@@ -1,7 +1,7 @@
 """The hand entry (``/enter``) in Debian's headless Chromium, on a desktop and on a phone:
 Appendix B.1 of the Slovenian rules entered by clicks gives a log whose audit is the bundled
-hand's; an illegal card shows its violation at once; the log is downloaded and saved into the
-entry folder (the dashboard runs without a database: it never writes one).
+hand's; an illegal card shows its violation at once; the log is downloaded, saved into the
+entry box and accepted (the dashboard runs without a database: it never writes one).
 
 One run per screen size; each click waits for the page's own count of cards dealt or actions
 entered, not for a fixed time, so the runs stay fast.
@@ -209,8 +209,13 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
                     "declarer", "partner", "won"):  # fmt: skip
             assert getattr(ours, key) == getattr(theirs, key), key
         assert ours.verification == "verified"
-        page.get_by_role("button", name="Save into", exact=False).click()
-        page.get_by_text("Saved", exact=False).wait_for(timeout=20_000)
+        page.get_by_role("button", name="Save for acceptance").click()
+        page.get_by_text("it waits for a referee's acceptance", exact=False).wait_for(
+            timeout=20_000
+        )
+        assert str(folder) not in page.inner_text("body")  # never a path on the server
+        page.get_by_role("button", name="Accept").first.click()
+        page.get_by_text("reads it now", exact=False).wait_for(timeout=20_000)
         saved = list(folder.glob("*.json"))
         assert saved and any(json.loads(p.read_text())["id"] == rec.session.id for p in saved)
         assert page.locator("[data-testid='stException']").count() == 0

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from dashboard.entries import EntryBox
 from dashboard.entry_model import Entry
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report import text
@@ -111,8 +112,13 @@ class TestAppendixB1:
             assert getattr(ours, key) == getattr(theirs, key), key
         assert [v.code for v in ours.violations] == [v.code for v in theirs.violations]
         assert ours.verification == "verified"
-        saved = e.save(tmp_path)
-        assert saved.name == e.file_name() and saved.parent == tmp_path
+        pending = e.save(tmp_path)
+        assert pending.parent == tmp_path / ".pending" and pending.name.startswith(e.session_id)
+        again = e.save(tmp_path)  # a second save is another file: nothing is replaced
+        assert again != pending and again.read_text() == pending.read_text()
+        assert not list(tmp_path.glob("*.json"))  # nothing where `tarock ingest` reads
+        saved = tmp_path / EntryBox(tmp_path).accept(pending.name)
+        assert saved.parent == tmp_path and not pending.exists()
         (rec,) = read_paths([saved])
         assert rec.ok and rec.session is not None
         assert rec.session.hands[0].deal == s.hands[0].deal

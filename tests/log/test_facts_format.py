@@ -76,7 +76,7 @@ class TestVersions:
 
     def test_a_session_with_facts_needs_version_1_1(self) -> None:
         s = m.SessionAdapter.validate_python(sheet_doc())
-        assert m.format_version_for(s) == "1.1" == m.LATEST_FORMAT_VERSION
+        assert m.format_version_for(s) == "1.1" == m.VERSION_1_1
 
     def test_running_totals_alone_need_version_1_1(self) -> None:
         b1 = appendix_b1()
@@ -86,7 +86,7 @@ class TestVersions:
         s = b1.model_copy(update={"hands": [hand.model_copy(update={"result": result})]})
         assert m.format_version_for(s) == "1.1"
 
-    @pytest.mark.parametrize("version", [2, "1.2", "1", 1.1])
+    @pytest.mark.parametrize("version", [2, "1.3", "1", 1.1, 1.2])
     def test_an_unknown_version_is_refused(self, version: Any) -> None:
         doc = sheet_doc()
         doc["format_version"] = version
@@ -174,4 +174,4 @@ class TestSchema:
         d = json.loads(SCHEMA.read_text(encoding="utf-8"))
         assert d["$defs"]["Hand"]["properties"]["facts"]["x-since"] == "1.1"
         assert d["$defs"]["HandResult"]["properties"]["totals_after"]["x-since"] == "1.1"
-        assert d["properties"]["format_version"]["enum"] == [1, "1.1"]
+        assert d["properties"]["format_version"]["enum"] == [1, "1.1", "1.2"]

@@ -26,6 +26,6 @@ def test_session_schema_names_its_id_title_and_version():
     d = json.loads((SCHEMA_DIR / "session.schema.json").read_text())
     assert d["$id"] == schema_id("session")
     assert d["x-format-version"] == LATEST_FORMAT_VERSION
-    assert "format v1.1" in d["title"]
+    assert "format v1.2" in d["title"]
     assert d["additionalProperties"] is False
     assert set(d["required"]) >= {"format", "format_version", "id", "game", "ruleset", "players"}

@@ -334,6 +334,14 @@ def test_every_audit_code_reads_in_every_language(lang: str) -> None:
     made["tournament.standing_differs"] = standing_finding(
         "p1", NAMES[1], 2, 3, tournament="t", ruleset="si-tournament-2021", sessions=["s"]
     )
+    from tarock_logs.rules.base import Violation
+    from tarock_logs.verdict.replay import COUNT_NOT_SUPPORTED
+
+    unsupported = Violation(COUNT_NOT_SUPPORTED, "this game's engine cannot count", "",
+                            severity="warning")  # fmt: skip
+    made[COUNT_NOT_SUPPORTED] = violation_finding(
+        unsupported, people, file=None, session="s", hand=4, hand_id="h", ruleset=None
+    )
     assert set(made) == set(AUDIT_CODES)
     for code, f in made.items():
         said = f.text(lang)

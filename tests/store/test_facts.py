@@ -21,6 +21,7 @@ from polars.testing import assert_frame_equal
 from tarock_logs.store import facts, stats
 from tarock_logs.store.ingest import ingest
 from tarock_logs.store.pseudonyms import pseudonym
+from tarock_logs.store.queries import pseudonym_key
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support import stats_reference as ref
 from tests.support.store_fixtures import ROOT
@@ -237,10 +238,11 @@ def test_masked_names_are_the_pseudonyms(sample_store: Path) -> None:
     try:
         plain = stats.players(con)
         masked = stats.players(con, mask=True)
+        key = pseudonym_key(con)
     finally:
         con.close()
     for row, m in zip(plain.iter_rows(named=True), masked["name"].to_list(), strict=True):
-        assert m == pseudonym(row["name"] or row["player_id"])
+        assert m == pseudonym(row["name"] or row["player_id"], key)
     assert plain.drop("name").equals(masked.drop("name"))
 
 

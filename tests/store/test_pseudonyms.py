@@ -6,15 +6,17 @@ import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarock_logs.store.pseudonyms import pseudonym, pseudonym_sql
+from tarock_logs.store import queries
+from tarock_logs.store.pseudonyms import new_key, pseudonym, pseudonym_sql
+from tarock_logs.store.schema import migrate
 
 _CON = duckdb.connect()
+_KEY = new_key()
 
 
-def _in_sql(name: str) -> str:
-    return str(
-        _CON.execute(f"SELECT {pseudonym_sql('n')} FROM (SELECT ? AS n)", [name]).fetchall()[0][0]
-    )
+def _in_sql(name: str, key: str = "") -> str:
+    expr = pseudonym_sql("n", "$1")
+    return str(_CON.execute(f"SELECT {expr} FROM (SELECT $2 AS n)", [key, name]).fetchall()[0][0])
 
 
 def test_pseudonyms_are_stable_and_tell_players_apart() -> None:
@@ -28,3 +30,24 @@ def test_pseudonyms_are_stable_and_tell_players_apart() -> None:
 @given(st.text())
 def test_the_sql_pseudonym_is_the_python_one(name: str) -> None:
     assert _in_sql(name) == pseudonym(name)
+    assert _in_sql(name, _KEY) == pseudonym(name, _KEY)
+
+
+def test_each_store_keys_its_pseudonyms_with_its_own_secret() -> None:
+    """A pseudonym cannot be reversed by hashing likely names without the store's key, and
+    two stores give one player different pseudonyms; the SQL reads the store's own key."""
+    keys = []
+    for _ in range(2):
+        con = duckdb.connect()
+        migrate(con)
+        key = queries.pseudonym_key(con)
+        assert len(key) == 32
+        ana = pseudonym_sql("'Ana Kos'")
+        assert con.execute(f"SELECT {ana}").fetchone() == (pseudonym("Ana Kos", key),)
+        migrate(con)  # a second migration keeps the key
+        assert queries.pseudonym_key(con) == key
+        keys.append(key)
+        con.close()
+    assert keys[0] != keys[1]
+    assert pseudonym("Ana Kos", keys[0]) != pseudonym("Ana Kos", keys[1])
+    assert pseudonym("Ana Kos", keys[0]) != pseudonym("Ana Kos")

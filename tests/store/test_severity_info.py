@@ -39,7 +39,7 @@ def test_a_version_6_store_keeps_its_violations_when_migrated(tmp_path: Path) ->
             "INSERT INTO violations (hand_id, code, severity) VALUES"
             " ('h1', 'play.revoke', 'error'), ('h2', 'announce.side_missing', 'warning')"
         )
-        assert migrate(con) == [7, 8]
+        assert migrate(con) == [7, 8, 9]
         con.execute(
             "INSERT INTO violations (hand_id, code, severity)"
             " VALUES ('h3', 'kontra.implied', 'info')"

@@ -21,7 +21,7 @@ def test_trick_rows_are_the_replayed_tricks_row_by_row() -> None:
     for rec in read_file(ROUND):
         assert rec.session is not None
         audited = sources.audit_session(rec.session, "f")
-        for audit, tricks in audited.hands:
+        for audit, tricks, _timeline in audited.hands:
             if audit["hand_id"] in seen:
                 continue
             seen.add(audit["hand_id"])
@@ -61,8 +61,8 @@ def test_action_rows_are_the_logged_actions_attribute_by_attribute() -> None:
     cols = [
         c
         for c in (*process.SCHEMAS["action_rows"].names, *detail_cols)
-        if c not in ("hand_id", "idx", "legal", "violation_code")
-    ]
+        if c not in ("hand_id", "idx", "legal", "violation_code", "to_move", "phase")
+    ]  # (the verdict and the step timeline: the engine's, tests/store/test_timeline.py)
     checked = 0
     types: set[str] = set()
     for path in SAMPLES:
@@ -83,7 +83,7 @@ def test_action_rows_are_the_logged_actions_attribute_by_attribute() -> None:
             if rec.session is None:
                 continue
             audited = sources.audit_session(rec.session, "f")
-            for hand, (audit, _) in zip(rec.session.hands, audited.hands, strict=True):
+            for hand, (audit, _, _) in zip(rec.session.hands, audited.hands, strict=True):
                 for i, a in enumerate(hand.actions):
                     row = by_key[(audit["hand_id"], i)]
                     want = {}

@@ -22,7 +22,8 @@ _CATALOGUE = (
     "SELECT table_name, constraint_type, constraint_text FROM duckdb_constraints() ORDER BY ALL",
     "SELECT index_name, table_name, sql FROM duckdb_indexes() ORDER BY ALL",
     "SELECT sequence_name, start_value FROM duckdb_sequences() ORDER BY ALL",
-    "SELECT key, value FROM meta ORDER BY key",
+    # (every store its own pseudonym key: compared by test_every_store_gets_its_own_key)
+    "SELECT key, value FROM meta WHERE key <> 'pseudonym_key' ORDER BY key",
     "SELECT version, name, checksum FROM schema_migrations ORDER BY version",
 )
 
@@ -50,7 +51,8 @@ def _tables(path: Path) -> dict[str, list[tuple]]:
                 ).fetchall() if not ty.startswith("TIMESTAMP")
             ]  # fmt: skip
             sel = ", ".join(f'"{c}"' for c in cols)
-            out[t] = con.execute(f"SELECT {sel} FROM {t} ORDER BY ALL").fetchall()
+            where = " WHERE key <> 'pseudonym_key'" if t == "meta" else ""
+            out[t] = con.execute(f"SELECT {sel} FROM {t}{where} ORDER BY ALL").fetchall()
         return out
     finally:
         con.close()
@@ -80,6 +82,21 @@ def test_a_copy_of_the_template_has_the_schema_the_migrations_make(tmp_path, cac
     assert len(stamps) == schema.latest_version()
     assert all(s >= before - dt.timedelta(seconds=1) for s in stamps)  # stamped when copied
     assert _catalogue(copied) == _catalogue(migrated)
+
+
+def test_every_store_gets_its_own_pseudonym_key_even_from_the_template(tmp_path, cache):
+    keys = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.duckdb"
+        assert template.copy_template(path)
+        con = duckdb.connect(str(path))
+        schema.migrate(con, restamp=True)
+        keys.append(con.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchone())
+        con.close()
+    tcon = duckdb.connect(str(template.template_path()), read_only=True)
+    kept = tcon.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchone()
+    tcon.close()
+    assert keys[0] != keys[1] and kept not in keys
 
 
 def test_an_ingest_into_a_new_file_stores_the_same_with_and_without_a_template(

@@ -257,3 +257,43 @@ def test_disputes_plant_at_tables_of_three(tmp_path: Path) -> None:
         "illegal_card",
         "wrong_score_item",
     ]
+
+
+def test_the_duplicate_movement_keeps_seats_and_never_meets_twice_in_a_prime_cycle() -> None:
+    """Five tables of four (5 is prime and more than 4 − 1): the seat-s player moves s tables
+    up each round, so over five rounds no two players sit at one table twice."""
+    from itertools import combinations
+
+    from tarock_logs.tools.simulate import duplicate_seating
+
+    start = [f"p{i:02d}" for i in range(20)]
+    met: Counter[tuple[str, str]] = Counter()
+    for rnd in range(1, 6):
+        seating = duplicate_seating(start, 4, rnd)
+        assert sorted(seating) == start
+        for i, p in enumerate(seating):
+            assert i % 4 == start.index(p) % 4  # everyone keeps their seat
+        for t in range(5):
+            met.update(combinations(sorted(seating[4 * t : 4 * t + 4]), 2))
+    assert max(met.values()) == 1
+    assert duplicate_seating(start, 4, 2)[5] == start[1]  # table A's seat 1 moved to B
+
+
+def test_a_duplicate_tournament_deals_each_round_the_same_cards_at_every_table() -> None:
+    spec = TournamentSpec(seed=3, tables=(4, 4), rounds=2, games_per_round=3, duplicate=True)
+    result = simulate_tournament(spec)
+    assert spec.command().endswith("--duplicate -o <this folder>")
+    for sessions in result.files.values():
+        a, b = sessions
+        assert a["event"]["tournament"] == "sim-slovenian-3-duplicate"
+        for ha, hb in zip(a["hands"], b["hands"], strict=True):
+            assert ha["dealer"] == hb["dealer"] and ha["deal"] == hb["deal"]
+        assert len({orjson.dumps(h["deal"]) for h in a["hands"]}) == 3  # three deals
+    first, second = (s[0]["hands"][0]["deal"] for s in result.files.values())
+    assert first != second  # a new round, new deals
+    again = simulate_tournament(spec)
+    assert again.files == result.files
+    with pytest.raises(SimulationError, match="all of one size"):
+        simulate_tournament(TournamentSpec(seed=3, tables=(4, 5), duplicate=True))
+    with pytest.raises(SimulationError, match="at least two tables"):
+        simulate_tournament(TournamentSpec(seed=3, tables=(4,), duplicate=True))

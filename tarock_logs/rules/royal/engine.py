@@ -9,7 +9,17 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, HandScore, Ruleset
+from tarock_logs.rules.base import (
+    Action,
+    Code,
+    FactTerms,
+    GameEngine,
+    GameTerms,
+    HandScore,
+    Ruleset,
+    SeatRole,
+)
+from tarock_logs.rules.royal.bidding import PARTY_NAMES
 from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.royal.hand import PHASE_OF_TYPE, Phase, RoyalHand
@@ -71,6 +81,9 @@ class RoyalEngine(GameEngine):
     score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
     title = "Royal Tarock"
     features = frozenset({"fixed_pairs", "schlemm"})
+    #: the replay page's own keys: the attacking and the defending pair (§3.1); Royal Tarock
+    #: has no contract, declarer or partner
+    timeline_keys = ("pairs",)
     #: the Players page's Royal sections: Schlemme, then matches and pairs
     stat_sections = ("schlemm", "matches")
     player_role_names: Mapping[str, str] = MappingProxyType(
@@ -96,6 +109,22 @@ class RoyalEngine(GameEngine):
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         check_ruleset(ruleset)
+
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The attacking and the defending pair from the deal (§3.1: the dealer's pair
+        defends; the recorded pairs, else by the dealer), as the session decides them; Royal
+        Tarock has no contract, declarer or partner."""
+        session = RoyalSession(self.ruleset(self.default_ruleset), 4)
+        session.set_seats(seats)
+        parties = session.parties(dealer)
+        return [(0, "pairs", {PARTY_NAMES[p]: list(s) for p, s in enumerate(parties)})]
 
     def codes(self) -> Mapping[str, Code]:
         return CODES

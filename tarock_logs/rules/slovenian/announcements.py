@@ -33,7 +33,7 @@ def opening_stage(r: Rules, contract: str) -> int:
     """How the announcement round of ``contract`` opens under ``r`` (spec 7.5): -1 there is
     none (the play follows), 0 with the declarer's turn (closed by "ležim"), 1 with the other
     seats' (in klop with kontra on the klop: everyone's, for the one kontra)."""
-    if contract == "klop":
+    if CONTRACTS[contract].alone:
         return 1 if r.klop_kontra else -1
     if not (r.announcements or r.kontra_levels > 0):
         return -1
@@ -57,7 +57,7 @@ class AnnouncementsMixin(HandFields):
             self._start_play()
             return
         self.stage = stage
-        if stage == 1 and c != "klop":  # the round consists only of the kontras
+        if stage == 1 and not CONTRACTS[c].alone:  # type: ignore[index]  # only the kontras
             self.lezim = True
         self.phase = Phase.ANNOUNCEMENTS
 
@@ -225,8 +225,9 @@ class AnnouncementsMixin(HandFields):
         announced, the game and ``barvni_valat`` (its value replaces the game's: spec 9.6,
         "only one kontra exists"; rulebook point 6, "Kontra je lahko samo ENA"); otherwise
         ``target`` alone."""
+        c = self.contract
         if target in ("game", "barvni_valat") and (
-            self.contract == "barvni_valat" or "barvni_valat" in self.ann
+            (c is not None and CONTRACTS[c].colour_valat) or "barvni_valat" in self.ann
         ):
             return ("game", "barvni_valat")
         return (target,)
@@ -239,14 +240,14 @@ class AnnouncementsMixin(HandFields):
         stands for the violation, which is not built."""
         r = self.rules
         c = self.contract
+        alone = c is not None and CONTRACTS[c].alone
         who = f"seat {seat}"
-        if r.kontra_levels == 0 or (c == "klop" and not r.klop_kontra):
+        if r.kontra_levels == 0 or (alone and not r.klop_kontra):
             if not explain:
                 return _DENIED
             return self._v(
                 "kontra.not_allowed",
-                f"{who} gave kontra; {r.ruleset.id} has "
-                f"no kontra{' in klop' if c == 'klop' else ''}",
+                f"{who} gave kontra; {r.ruleset.id} has no kontra{' in klop' if alone else ''}",
                 seat,
                 target=target,
             )
@@ -261,7 +262,7 @@ class AnnouncementsMixin(HandFields):
             )
         joint = self._kontra_item(target)
         cur = max(self.kontra.get(t, 0) for t in joint)
-        maxl = 1 if c == "klop" else r.kontra_levels
+        maxl = 1 if alone else r.kontra_levels
         if level is not None and level <= cur:
             if not explain:
                 return _DENIED
@@ -286,7 +287,7 @@ class AnnouncementsMixin(HandFields):
                 seat,
                 target=target,
             )
-        if c == "klop":
+        if alone:
             return None
         owner = "M" if target == "game" else self.ann[target][1]
         giver_side = owner if (cur + 1) % 2 == 0 else ("O" if owner == "M" else "M")
@@ -398,7 +399,7 @@ class AnnouncementsMixin(HandFields):
         bad = self._kontra_problem(seat, target, a.level)
         if bad is not None:
             return [bad]
-        if not self.lezim and self.contract != "klop":
+        if not self.lezim and not (self.contract and CONTRACTS[self.contract].alone):
             out.append(
                 self._v(
                     "ann.before_lezim",
@@ -447,7 +448,7 @@ class AnnouncementsMixin(HandFields):
         c = self.contract
         return (
             c is not None
-            and c != "klop"
+            and not CONTRACTS[c].alone
             and self.rules.announcements
             and (self.rules.has_bonuses(c))
         )

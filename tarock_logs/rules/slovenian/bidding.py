@@ -12,7 +12,7 @@ A mixin of :class:`~tarock_logs.rules.slovenian.hand.SlovenianHand` (its state l
 from __future__ import annotations
 
 from tarock_logs.rules.base import Action, Violation
-from tarock_logs.rules.slovenian.contracts import CONTRACTS, LADDER
+from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS, LADDER
 from tarock_logs.rules.slovenian.state import HandFields, Phase
 
 
@@ -23,10 +23,15 @@ class BiddingMixin(HandFields):
         row = CONTRACTS.get(code)
         return row is not None and (self.n_active == 4 or row.at_three)
 
+    def _mandatory_held(self) -> bool:
+        """Whether everybody passed: forehand still holds the mandatory three alone (he then
+        declares klop, the three or higher)."""
+        return CONTRACTS[self.high].forehand_holds and not self.others_bid
+
     def _legal_bids(self) -> list[str]:
         if self.awaiting_final:
-            if self.turn == self.p1 and self.high == "three" and not self.others_bid:
-                return ["klop"] + [c for c in LADDER if self._available(c)]
+            if self.turn == self.p1 and self._mandatory_held():
+                return [ALONE] + [c for c in LADDER if self._available(c)]
             hr = CONTRACTS[self.high].rank
             return [c for c in LADDER if self._available(c) and CONTRACTS[c].rank >= hr]
         out = ["pass"]
@@ -34,7 +39,7 @@ class BiddingMixin(HandFields):
         hr = CONTRACTS[self.high].rank
         mine = self.pos[seat] < self.pos[self.holder]
         for c in LADDER:
-            if c == "three" or not self._available(c):
+            if CONTRACTS[c].forehand_holds or not self._available(c):
                 continue
             r = CONTRACTS[c].rank
             if r > hr or (r == hr and mine):
@@ -47,8 +52,13 @@ class BiddingMixin(HandFields):
         who = f"{self.p(seat)} (seat {seat})"
         if self.awaiting_final:
             return self._final(a, seat, code, who)
-        if not self.bids and seat == self.p1 and code == "three":
-            self.bids += ((seat, "three"),)  # the explicit mandatory three
+        if (
+            not self.bids
+            and seat == self.p1
+            and code in CONTRACTS
+            and CONTRACTS[code].forehand_holds
+        ):
+            self.bids += ((seat, code),)  # the explicit mandatory three
             return []
         out: list[Violation] = []
         if seat in self.passed:
@@ -100,13 +110,14 @@ class BiddingMixin(HandFields):
                 seat,
                 contract=code,
             )
-        if code == "klop":
+        row = CONTRACTS[code]
+        if row.alone:
             return self._v(
                 "bid.klop_not_allowed",
                 f"{who} bid klop; klop is never bid, only declared by P1 when everybody passed",
                 seat,
             )
-        if code == "three":
+        if row.forehand_holds:
             return self._v(
                 "bid.three_not_forehand",
                 f"{who} bid three; only P1 (forehand) holds the mandatory three",
@@ -157,7 +168,7 @@ class BiddingMixin(HandFields):
                     expected=self.turn,
                 )
             ]
-        special = seat == self.p1 and self.high == "three" and not self.others_bid
+        special = seat == self.p1 and self._mandatory_held()
         if code == "pass":
             # scorers write "naprej" for klop: a warning where the ruleset reads it leniently
             # (tournament), an error where a final pass does not exist (openspiel)
@@ -168,10 +179,10 @@ class BiddingMixin(HandFields):
                         "bid.pass_as_klop" if lenient else "bid.final_pass",
                         f"{who} passed after everybody passed; read as the final declaration klop",
                         seat,
-                        read_as="klop",
+                        read_as=ALONE,
                     )
                 )
-                code = "klop"
+                code = ALONE
             else:
                 out.append(
                     self._v(
@@ -191,7 +202,7 @@ class BiddingMixin(HandFields):
                 )
             )
             code = self.high
-        elif code == "klop" and not special:
+        elif CONTRACTS[code].alone and not special:
             out.append(
                 self._v(
                     "bid.klop_not_allowed",
@@ -213,7 +224,7 @@ class BiddingMixin(HandFields):
                     contract=code,
                 )
             )
-        elif code != "klop" and CONTRACTS[code].rank < CONTRACTS[self.high].rank:
+        elif not CONTRACTS[code].alone and CONTRACTS[code].rank < CONTRACTS[self.high].rank:
             out.append(
                 self._v(
                     "bid.final_below_high",
@@ -231,7 +242,7 @@ class BiddingMixin(HandFields):
         self.awaiting_final = False
         self.contract = code
         self._pr = None
-        if code == "klop":
+        if CONTRACTS[code].alone:
             self.declarer = None
             self._enter_announcements()
             return

@@ -152,6 +152,22 @@ CODES: Final[Mapping[str, Code]] = code_table(
     # renons (10)
     Code("renons.unclaimed", "10.7", "warning", "a detectable renons nobody called"),
     Code("renons.partial_king_ultimo", "10.4", "warning", "a claim with kralj ultimo announced"),
+    # a counted hand (log format 1.2): the record's count against the piles (9.2, 9.3, 9.7, 9.8)
+    Code(
+        "count.card_points_differ",
+        "9.2",
+        "warning",
+        "a counted hand's recorded card points differ from the count of its piles; params: "
+        "recorded_points, recorded_thirds, counted_thirds, counted_points, thirds (counted − "
+        "recorded), items (the score items the difference changes)",
+    ),
+    Code(
+        "count.result_differs",
+        "9.7",
+        "warning",
+        "a counted berač or valat is recorded won (lost), but the piles show it lost (won); "
+        "params: recorded_won, counted_won, items",
+    ),
     # other
     Code("action.seat_not_active", "0.1", "error", "an action by the sitting-out dealer"),
     Code("action.unknown", "0.1", "error", "an action type Slovenian tarok does not have"),

@@ -17,67 +17,114 @@ from tarock_logs.rules.base import Ruleset
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """One row of the contract table."""
+    """One row of the contract table: what the contract is, and every way the rules treat it
+    differently (the engines read these flags and never name a contract; ``docs/architecture.md``
+    says how to add one). The native engine reads the rows by field name
+    (:mod:`tarock_logs.rules.slovenian.fast.codec`)."""
 
+    #: the log's contract code
     code: str
-    rank: int  # bidding rank; klop 0
-    value: int  # tournament value (valat's is a ruleset option)
-    talon: int  # talon cards taken (= discarded)
-    king_call: bool  # with 4 active players
-    declarer_leads: bool
-    negative: bool  # must overtake, pagat restriction
-    bonuses: bool  # announcements and silent bonuses exist
-    radelc: bool  # a game worth 70 or more: every seated player earns a radelc
-    solo: bool  # the declarer plays alone whatever the table size (barvni valat announceable)
-    at_three: bool  # available with 3 active players
-    renons_value: int  # spec 10.3
+    #: the contract in the game's words
     name: str
+    #: bidding rank; klop 0
+    rank: int
+    #: tournament value (valat's is a ruleset option: :meth:`Rules.contract_value`)
+    value: int
+    #: talon cards the declarer takes (and lays away as many): 3, 2, 1 or none
+    talon: int = 0
+    #: with four active players the declarer calls a king (his partner holds it)
+    king_call: bool = False
+    #: the declarer leads to the first trick (else forehand does)
+    declarer_leads: bool = False
+    #: a negative game (klop, berač, odprti berač): a player must overtake the trick when he
+    #: can, and the pagat is held back (always in klop; in berač by ruleset option)
+    negative: bool = False
+    #: announcements and silent bonuses exist (solo brez: :attr:`brez_options`)
+    bonuses: bool = False
+    #: a game worth 70 or more: every seated player earns a radelc
+    radelc: bool = False
+    #: the declarer plays alone whatever the table size (so barvni valat may be announced)
+    solo: bool = False
+    #: available with three active players
+    at_three: bool = True
+    #: the value a renonce costs (spec 10.3)
+    renons_value: int = 70
+    #: klop: nobody declares, everyone plays alone for his own card points; never bid, only
+    #: declared by forehand when everybody passed; at most one kontra, on the game
+    alone: bool = False
+    #: klop: each of the first six tricks takes one talon card (a gift) to its winner's pile
+    talon_gifts: bool = False
+    #: tri (three): the mandatory three (obvezna trojka) forehand holds without bidding; no other
+    #: player may bid it
+    forehand_holds: bool = False
+    #: berač, odprti berač: won by taking no trick, so the play ends at the declarer's first
+    #: trick; scored by its value alone (no difference)
+    no_trick: bool = False
+    #: valat, barvni valat: won by taking every trick, so the play ends at the first trick the
+    #: declarer loses; scored by its value alone (no difference)
+    every_trick: bool = False
+    #: barvni valat: the colour-valat trick rule (spec 8.2: taroks win a trick only when led),
+    #: as when a barvni valat is announced in a solo
+    colour_valat: bool = False
+    #: solo brez (without the talon): whether its difference counts (``solo_brez_difference``)
+    #: and whether it has bonuses (``solo_brez_bonuses``) are ruleset options
+    brez_options: bool = False
+    #: valat: its value is the ruleset's ``valat_contract_value`` (not :attr:`value`)
+    value_option: bool = False
+
+    @property
+    def fixed(self) -> bool:
+        """Won or lost whole by the tricks taken (berač, valat): no card points, no difference."""
+        return self.no_trick or self.every_trick
+
+    @property
+    def by_points(self) -> bool:
+        """A declarer's game won by card points (tri to solo brez): the difference counts."""
+        return not (self.alone or self.fixed)
 
 
 CONTRACTS: Final[dict[str, Contract]] = {
     c.code: c
     for c in (
-        Contract("klop", 0, 0, 0, False, False, True, False, True, False, True, 70, "klop"),
-        Contract("three", 1, 10, 3, True, False, False, True, False, False, True, 70, "tri"),
-        Contract("two", 2, 20, 2, True, False, False, True, False, False, True, 70, "dva"),
-        Contract("one", 3, 30, 1, True, False, False, True, False, False, True, 70, "ena"),
-        Contract(
-            "solo_three", 4, 40, 3, False, False, False, True, False, True, False, 70, "solo tri"
-        ),
-        Contract(
-            "solo_two", 5, 50, 2, False, False, False, True, False, True, False, 70, "solo dva"
-        ),
-        Contract(
-            "solo_one", 6, 60, 1, False, False, False, True, False, True, False, 70, "solo ena"
-        ),
-        Contract("berac", 7, 70, 0, False, True, True, False, True, True, True, 70, "berač"),
-        Contract(
-            "solo_brez", 8, 80, 0, False, True, False, True, True, True, True, 80, "solo brez"
-        ),
-        Contract(
-            "odprti_berac", 9, 90, 0, False, True, True, False, True, True, True, 90, "odprti berač"
-        ),
-        Contract(
-            "barvni_valat",
-            10,
-            125,
-            0,
-            False,
-            True,
-            False,
-            False,
-            True,
-            True,
-            True,
-            125,
-            "barvni valat",
-        ),
-        Contract("valat", 11, 250, 0, False, True, False, False, True, True, True, 250, "valat"),
+        Contract("klop", "klop", rank=0, value=0, negative=True, radelc=True, alone=True,
+                 talon_gifts=True),
+        Contract("three", "tri", rank=1, value=10, talon=3, king_call=True, bonuses=True,
+                 forehand_holds=True),
+        Contract("two", "dva", rank=2, value=20, talon=2, king_call=True, bonuses=True),
+        Contract("one", "ena", rank=3, value=30, talon=1, king_call=True, bonuses=True),
+        Contract("solo_three", "solo tri", rank=4, value=40, talon=3, bonuses=True, solo=True,
+                 at_three=False),
+        Contract("solo_two", "solo dva", rank=5, value=50, talon=2, bonuses=True, solo=True,
+                 at_three=False),
+        Contract("solo_one", "solo ena", rank=6, value=60, talon=1, bonuses=True, solo=True,
+                 at_three=False),
+        Contract("berac", "berač", rank=7, value=70, declarer_leads=True, negative=True,
+                 radelc=True, solo=True, no_trick=True),
+        Contract("solo_brez", "solo brez", rank=8, value=80, declarer_leads=True, bonuses=True,
+                 radelc=True, solo=True, renons_value=80, brez_options=True),
+        Contract("odprti_berac", "odprti berač", rank=9, value=90, declarer_leads=True,
+                 negative=True, radelc=True, solo=True, renons_value=90, no_trick=True),
+        Contract("barvni_valat", "barvni valat", rank=10, value=125, declarer_leads=True,
+                 radelc=True, solo=True, renons_value=125, every_trick=True, colour_valat=True),
+        Contract("valat", "valat", rank=11, value=250, declarer_leads=True, radelc=True,
+                 solo=True, renons_value=250, every_trick=True, value_option=True),
     )
-}
+}  # fmt: skip
+
+
+def _only(flag: str) -> str:
+    """The code of the one contract with ``flag`` set (the table has exactly one)."""
+    (code,) = (c.code for c in CONTRACTS.values() if getattr(c, flag))
+    return code
+
+
+#: klop's code: the contract of a hand nobody declares (:attr:`Contract.alone`)
+ALONE: Final = _only("alone")
+#: the mandatory three's code (:attr:`Contract.forehand_holds`): the bidding's starting high bid
+MANDATORY: Final = _only("forehand_holds")
 
 #: Bid codes in ladder order (klop is never bid, only declared).
-LADDER: Final = tuple(c for c in CONTRACTS if c != "klop")
+LADDER: Final = tuple(c for c, row in CONTRACTS.items() if not row.alone)
 
 #: Bonus values (spec 7.2): silent value; announced counts double.
 BONUS_VALUES: Final = {
@@ -178,13 +225,13 @@ class Rules:
 
     def contract_value(self, code: str) -> int:
         """The value V of a contract under this ruleset (valat is an option)."""
-        return self.valat_value if code == "valat" else CONTRACTS[code].value
+        row = CONTRACTS[code]
+        return self.valat_value if row.value_option else row.value
 
     def cite(self, section: str) -> str:
         return self.ruleset.cite(section)
 
     def has_bonuses(self, code: str) -> bool:
         """Whether announcements and silent bonuses exist in contract ``code``."""
-        if code == "solo_brez":
-            return self.solo_brez_bonuses
-        return CONTRACTS[code].bonuses
+        row = CONTRACTS[code]
+        return self.solo_brez_bonuses if row.brez_options else row.bonuses

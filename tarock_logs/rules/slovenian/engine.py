@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import (
@@ -14,10 +15,11 @@ from tarock_logs.rules.base import (
     GameTerms,
     NativeLane,
     Ruleset,
+    SeatRole,
 )
 from tarock_logs.rules.slovenian import tournament
 from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
-from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast import fastpath
 from tarock_logs.rules.slovenian.fast.cardbits import CARD
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
@@ -32,12 +34,7 @@ TALON_SIZE = 6
 _TERMS = GameTerms(
     language="sl",
     trula={"T22": "škis", "T21": "mond", "T1": "pagat"},
-    contracts={
-        "klop": "klop", "three": "tri", "two": "dva", "one": "ena", "solo_three": "solo tri",
-        "solo_two": "solo dva", "solo_one": "solo ena", "berac": "berač",
-        "solo_brez": "solo brez", "odprti_berac": "odprti berač",
-        "barvni_valat": "barvni valat", "valat": "valat",
-    },
+    contracts={code: row.name for code, row in CONTRACTS.items()},
     bonuses={
         "trula": "trula", "kralji": "kralji", "pagat_ultimo": "pagat ultimo",
         "kralj_ultimo": "kralj ultimo", "valat": "valat", "barvni_valat": "barvni valat",
@@ -73,11 +70,16 @@ class SlovenianEngine(GameEngine):
         }
     )
     stop_codes: frozenset[str] = frozenset({"play.missing_tricks"})
+    alone_contracts: frozenset[str] = frozenset(c for c, row in CONTRACTS.items() if row.alone)
     title = "Slovenian tarok"
     phase_of_type: Mapping[str, str] = PHASE_OF_TYPE
     first_phase = Phase.BIDDING
     #: retired codes -> their replacements (``tarock audit --code OLD``)
     code_aliases: Mapping[str, str] = CODE_ALIASES
+    #: the replay page's own keys: the king called and the talon group taken (spec 6)
+    timeline_keys = ("contract", "declarer", "partner", "called_king", "talon_group")
+    #: card points are counted in thirds (spec 9.1)
+    trick_points_unit = "thirds"
 
     def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
         """The native whole hand (``slohand.h``) and score (``sloscore.h``) of ``ruleset`` at a
@@ -95,6 +97,35 @@ class SlovenianEngine(GameEngine):
     def codes(self) -> Mapping[str, Code]:
         return CODES
 
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The default (the final bid ends the bidding, the call names the partner), the king
+        called and the talon group taken as recorded, and the announcement round (spec 7)
+        entered at the final bid when a pass of that round follows it."""
+        out = super().clean_states(actions, hands, dealer, seats, final)
+        bid = max((i for i, a in enumerate(actions) if a.type == "bid"), default=None)
+        if bid is not None and bid + 1 < len(actions) and actions[bid + 1].type == "pass":
+            out.append((bid + 1, "phase", str(Phase.ANNOUNCEMENTS)))
+        for i, a in enumerate(actions):
+            if a.type == "call" and a.card:
+                out.append((i + 1, "called_king", a.card))
+            elif a.type == "talon" and a.group is not None:
+                out.append((i + 1, "talon_group", a.group))
+        return out
+
+    def talon_groups(self, contract: str | None, talon: Sequence[str]) -> list[list[str]]:
+        """Spec 6.1: the talon in groups of the contract's size (three, two or one card);
+        none in a contract without a talon exchange."""
+        c = CONTRACTS.get(contract) if contract else None
+        k = c.talon if c is not None else 0
+        return [list(talon[i : i + k]) for i in range(0, len(talon), k)] if k else []
+
     def terms(self) -> GameTerms:
         """Slovenian tarok's terms in Slovenian: *klop, tri … berač, valat*; *trula, kralji,
         pagat ultimo*; *kontra, rekontra, subkontra, mordkontra*; *škis, mond, pagat*; a pass
@@ -107,7 +138,10 @@ class SlovenianEngine(GameEngine):
         if not cards:
             return None
         try:
-            i = winner_index([c for _, c in cards], colour_valat=contract == "barvni_valat")
+            row = CONTRACTS.get(contract) if contract is not None else None
+            i = winner_index(
+                [c for _, c in cards], colour_valat=row is not None and row.colour_valat
+            )
         except (KeyError, IndexError):
             return None
         return cards[i][0]
@@ -119,6 +153,14 @@ class SlovenianEngine(GameEngine):
         """Score-sheet hands are scored under every ruleset but ``openspiel`` (which scores
         from the tricks)."""
         return None if Rules(ruleset).openspiel_scoring else fact_terms()
+
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """A counted hand (log format 1.2): klop by each player's pile, every other contract
+        by the two sides' piles; not under ``openspiel`` (it scores from the tricks)."""
+        if Rules(ruleset).openspiel_scoring:
+            return None
+        row = CONTRACTS.get(contract)
+        return "seats" if row is not None and row.alone else "sides"
 
     def new_session(self, ruleset: Ruleset, table_size: int) -> SlovenianSession:
         if table_size not in (3, 4, 5):

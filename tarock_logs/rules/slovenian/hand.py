@@ -63,7 +63,7 @@ from tarock_logs.rules.base import (
 from tarock_logs.rules.slovenian.announcements import AnnouncementsMixin
 from tarock_logs.rules.slovenian.bidding import BiddingMixin
 from tarock_logs.rules.slovenian.codes import violation
-from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
+from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS, MANDATORY, Contract, Rules
 from tarock_logs.rules.slovenian.exchange import ExchangeMixin
 from tarock_logs.rules.slovenian.scoring import (
     hand_facts,
@@ -105,9 +105,6 @@ PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
 _TARGET_PHASE: Final = {
     t: _PHASE_INDEX[p] for t, p in PHASE_OF_TYPE.items() if p is not Phase.BIDDING
 }
-#: contracts whose play ends at the declarer's first trick (berač) or first lost trick (valat)
-_ENDS_WHEN_DECLARER_WINS: Final = frozenset({"berac", "odprti_berac"})
-_ENDS_WHEN_DECLARER_LOSES: Final = frozenset({"barvni_valat", "valat"})
 
 
 class _PlayUndo(NamedTuple):
@@ -197,14 +194,15 @@ SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4, 5) for d in range(n)}
 
 def make_play_rules(rules: Rules, contract: str, colour_valat: bool = False) -> PlayRules:
     """The legal-card rules of ``contract`` under ``rules`` (spec 8.3–8.4)."""
-    neg = CONTRACTS[contract].negative
+    row = CONTRACTS[contract]
+    neg = row.negative
     return PlayRules(
         negative=neg,
-        pagat_restricted=neg and (contract == "klop" or rules.pagat_in_berac),
+        pagat_restricted=neg and (row.alone or rules.pagat_in_berac),
         pagat_last_tarok=rules.pagat_last_tarok,
         by_rank=rules.overtake_by_rank,
         emperor_always=rules.emperor_always,
-        colour_valat=colour_valat or contract == "barvni_valat",
+        colour_valat=colour_valat or row.colour_valat,
         protect_either=rules.protect_either,
     )
 
@@ -279,7 +277,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         # containers that change outside the card path are immutable values, replaced on change
         self.bids: tuple[tuple[int, str], ...] = ()
         self.passed: frozenset[int] = frozenset()
-        self.high = "three"
+        self.high = MANDATORY
         self.holder = self.p1
         self.others_bid = False
         self.turn = self.active[1] if self.n_active > 1 else self.p1
@@ -414,11 +412,12 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
 
     def colour_valat(self) -> bool:
         """Whether colour-valat trick rules apply (bid, or announced in a solo game)."""
-        return self.contract == "barvni_valat" or "barvni_valat" in self.ann
+        c = self.contract
+        return (c is not None and CONTRACTS[c].colour_valat) or "barvni_valat" in self.ann
 
     def _first_leader(self) -> int:
         c = self.contract
-        if c is None or c == "klop" or self.declarer is None:
+        if c is None or CONTRACTS[c].alone or self.declarer is None:
             return self.p1
         if CONTRACTS[c].declarer_leads or "barvni_valat" in self.ann:
             return self.declarer
@@ -429,7 +428,7 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
     def _play_rules(self) -> PlayRules:
         pr = self._pr
         if pr is None:
-            c = self.contract or "klop"
+            c = self.contract or ALONE
             pr = make_play_rules(self.rules, c, self.colour_valat())
             prot: list[str] = []
             if self.rules.protection and not CONTRACTS[c].negative:
@@ -687,9 +686,9 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
                             remaining=[s for s in self.active if s not in self.passed],
                         )
                     )
-                special = self.holder == self.p1 and self.high == "three" and not self.others_bid
+                special = self.holder == self.p1 and self._mandatory_held()
                 if special:
-                    guess = "klop" if a.type in ("play", "kontra") else "three"
+                    guess = ALONE if a.type in ("play", "kontra") else MANDATORY
                     out.append(
                         self._v(
                             "bid.missing_final",
@@ -935,7 +934,8 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         tricks = self.tricks
         k = len(tricks)
         c = self.contract
-        if c == "klop" and k < 6 and k < len(self.talon):
+        row: Contract | None = CONTRACTS.get(c) if c is not None else None
+        if row is not None and row.talon_gifts and k < 6 and k < len(self.talon):
             gift: str | None = self.talon[k]
             pile = (*cards, self.talon[k])
         else:
@@ -947,11 +947,12 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
             self.phase = Phase.DONE
             return True
         d = self.declarer
-        if c in _ENDS_WHEN_DECLARER_WINS and winner == d:
+        if row is not None and row.no_trick and winner == d:  # berač: the declarer took a trick
             self.phase = Phase.DONE
             self.ended_early = True
             return True
-        if (c in _ENDS_WHEN_DECLARER_LOSES or "barvni_valat" in self.ann) and winner != d:
+        # valat: the declarer lost a trick
+        if ((row is not None and row.every_trick) or "barvni_valat" in self.ann) and winner != d:
             self.phase = Phase.DONE
             self.ended_early = True
             return True

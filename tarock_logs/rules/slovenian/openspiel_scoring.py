@@ -33,6 +33,7 @@ from typing import Final
 
 from tarock_logs import _native
 from tarock_logs.cards import PACKS
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
 
 #: OpenSpiel's contract values V.
 CONTRACT_VALUES: Final[dict[str, int]] = {
@@ -70,9 +71,9 @@ VALAT_SCORE: Final = 250
 
 #: the contract kinds of the native twin (``_native/openspiel.h``)
 _KIND: Final[dict[str, int]] = {
-    c: 0 if c == "klop" else 1 if TALON_CARDS[c] else 2 if c in ("berac", "odprti_berac")
-    else 3 if c in ("barvni_valat", "valat") else 4
-    for c in CONTRACT_VALUES
+    c: 0 if row.alone else 1 if TALON_CARDS[c] else 2 if row.no_trick
+    else 3 if row.every_trick else 4
+    for c, row in ((c, CONTRACTS[c]) for c in CONTRACT_VALUES)
 }  # fmt: skip
 
 
@@ -251,7 +252,8 @@ def _play_out(
         raise ValueError(f"forehand seat {forehand} is not at a table of {n}")
     if contract not in CONTRACT_VALUES:
         raise ValueError(f"unknown contract {contract!r}")
-    if contract != "klop" and (declarer is None or not 0 <= declarer < n):
+    row = CONTRACTS[contract]
+    if not row.alone and (declarer is None or not 0 <= declarer < n):
         raise ValueError(f"contract {contract} needs a declarer seat, got {declarer!r}")
 
     flags: set[str] = set()
@@ -273,15 +275,15 @@ def _play_out(
         king_from_talon = called_king is not None and called_king in group
         piles[declarer].extend(discards)
 
-    klop = contract == "klop"
-    mond_rule = contract in TALON_CONTRACTS or contract == "solo_brez"
+    gifts = row.talon_gifts
+    mond_rule = row.by_points  # the games by card points: the talon games and solo brez
     for leader, cards, winner in tricks:
         pile = piles[winner]
         pile.extend(cards)
         # the card of the winner's seat (seats follow the leader in order: leader + i mod n)
         i = (winner - leader) % n
         winning_card = cards[i] if 0 <= winner < n and i < len(cards) else None
-        if klop:
+        if gifts:
             if remaining_talon:  # klop: each of the first six tricks takes a talon card
                 pile.append(remaining_talon.pop(0))
         elif king_from_talon and winning_card == called_king:
@@ -316,7 +318,8 @@ def _scores(
 ) -> list[int]:
     scores = [0] * n
     value = CONTRACT_VALUES[contract]
-    if contract == "klop":
+    row = CONTRACTS[contract]
+    if row.alone:
         pts = [_points(_value_sum(p), len(p)) for p in piles]
         if any(p > 35 or p == 0 for p in pts):
             flags.update(["klop_full"] if any(p > 35 for p in pts) else [])
@@ -324,11 +327,11 @@ def _scores(
             return [-70 if p > 35 else 70 if p == 0 else 0 for p in pts]
         return [-p for p in pts]
     assert declarer is not None
-    if contract in ("berac", "odprti_berac"):
+    if row.no_trick:
         won = not piles[declarer]
-    elif contract in ("barvni_valat", "valat"):
+    elif row.every_trick:
         won = len(piles[declarer]) == 48
-    elif contract == "solo_brez":
+    elif not TALON_CARDS[contract]:  # solo brez: by card points, without the talon
         won = pile_points(piles[declarer]) > 35
     else:
         return _talon_contract_scores(

@@ -33,7 +33,7 @@ from tarock_logs.rules.base import (
     ScoreItem,
     score_item,
 )
-from tarock_logs.rules.slovenian.contracts import BONUS_VALUES, CONTRACTS, Rules
+from tarock_logs.rules.slovenian.contracts import ALONE, BONUS_VALUES, CONTRACTS, Rules
 from tarock_logs.rules.slovenian.state import HandFields
 from tarock_logs.rules.slovenian.tricks import KINGS, MOND, PAGAT, TRULA, rounded, thirds
 
@@ -49,7 +49,6 @@ _BONUS_NAMES = {
     "pagat_ultimo": "pagat ultimo",
     "kralj_ultimo": "kralj ultimo",
 }
-_FIXED = frozenset({"berac", "odprti_berac", "barvni_valat", "valat"})
 
 
 @dataclass
@@ -137,7 +136,7 @@ def _side_of(pile_m: list[str], pile_o: list[str], cards: frozenset[str]) -> str
 
 def hand_facts(h: HandFields) -> HandFacts:
     """Read the scoring facts of a (finished) hand."""
-    c = h.contract or "klop"
+    c = h.contract or ALONE
     complete = h.claim is not None or len(h.tricks) >= h.tricks_total
     ntr = _tricks_by(h)
     f = HandFacts(
@@ -156,7 +155,7 @@ def hand_facts(h: HandFields) -> HandFacts:
         misdeals_before=h.misdeals_before,
     )
     won = _won_piles(h)
-    if c == "klop":
+    if CONTRACTS[c].alone:
         f.klop_thirds = {s: thirds(won[s]) for s in h.active}
         f.klop_tricks = ntr
         f.card_points["thirds"] = [f.klop_thirds.get(s) for s in range(h.table_size)]
@@ -182,7 +181,7 @@ def hand_facts(h: HandFields) -> HandFacts:
             f"the hand stops after {len(h.tricks)} of {h.tricks_total} tricks: "
             "scored as far as played"
         )
-    if c in _FIXED:
+    if row.fixed:
         f.card_points["declarer_tricks"] = f.declarer_tricks
         return f
     # piles (spec 9.2, 6.3)
@@ -346,7 +345,7 @@ def facts_from_record(
             f.outcomes.setdefault(b.bonus, None)
         else:
             f.failed_silent[b.bonus] = who
-    if c == "klop":
+    if row.alone:
         pts = rec.points_by_seat
         if pts is None or len(pts) != table_size:
             raise FactsNotScored("klop needs each seat's card points (points_by_seat)")
@@ -377,10 +376,10 @@ def facts_from_record(
         for seat, by in rec.mondfang
     )
     colour_valat = "barvni_valat" in f.announced
-    if c in _FIXED or colour_valat:
+    if row.fixed or colour_valat:
         if rec.won is None:
             raise FactsNotScored(f"{row.name}: won or lost is not recorded")
-        if c in ("berac", "odprti_berac"):
+        if row.no_trick:
             f.declarer_tricks = 0 if rec.won else 1
         else:
             f.declarer_tricks = tricks_total if rec.won else 0
@@ -447,7 +446,8 @@ def recorded_facts(h: HandFields) -> RecordedFacts | None:
                 capturer[seat] = t.winner
     mondfang = tuple((seat, capturer.pop(seat, None)) for seat, _ in f.mond_events)
     c = f.contract
-    if c == "klop":
+    row = CONTRACTS[c]
+    if row.alone:
         th = f.klop_thirds
         return RecordedFacts(
             c, points_by_seat=tuple(rounded(th.get(s, 0)) for s in range(h.table_size)),
@@ -456,9 +456,9 @@ def recorded_facts(h: HandFields) -> RecordedFacts | None:
             kontras=kontras, bonuses=tuple(bonuses),
         )  # fmt: skip
     card_points = difference = None
-    if c in ("berac", "odprti_berac"):
+    if row.no_trick:
         won = f.declarer_tricks == 0
-    elif c in ("barvni_valat", "valat"):
+    elif row.every_trick:
         won = f.declarer_tricks == f.tricks_total
     elif won is None:
         won = f.t_m >= h.rules.win_threshold
@@ -504,7 +504,7 @@ def score_facts(rules: Rules, f: HandFacts) -> HandScore:
     )
     if renons:
         _renons(rules, f, acc, renons, radelci)
-    elif f.contract == "klop":
+    elif CONTRACTS[f.contract].alone:
         _klop(rules, f, acc, radelci)
     else:
         won = _declarer_game(rules, f, acc, radelci)
@@ -545,9 +545,9 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
     kg = 2 ** f.kontra.get("game", 0)
     F = _radelc_factor(rules, f, d)
 
-    if c in _FIXED:  # spec 9.7
+    if row.fixed:  # spec 9.7
         V = rules.contract_value(c)
-        if c in ("berac", "odprti_berac"):
+        if row.no_trick:
             won = f.declarer_tricks == 0
             why = "took no trick" if won else "took a trick"
         else:
@@ -587,7 +587,7 @@ def _declarer_game(rules: Rules, f: HandFacts, acc: _Acc, radelci: list[int]) ->
     diff = abs(p_m - 35)
     if rules.diff_nearest_5:
         diff = 5 * ((diff + 2) // 5)
-    if c == "solo_brez" and not rules.solo_brez_difference:
+    if row.brez_options and not rules.solo_brez_difference:
         diff = 0
     s = 1 if game_won else -1
     V = rules.contract_value(c)
@@ -757,7 +757,7 @@ def _renons(
             f"renons ({ir.kind}) by seat {x}: −({' + '.join(parts)})"
             + (" ×2 radelc" if fx == 2 else ""),
         )
-        if x in f.kontra_givers and d is not None and c != "klop":
+        if x in f.kontra_givers and d is not None and not row.alone:
             fd = _radelc_factor(rules, f, d)
             v = rules.contract_value(c)
             plus = v * kg * fd
@@ -805,12 +805,12 @@ def _penalties(f: HandFacts, acc: _Acc) -> list[int] | None:
 
 def _award_radelci(rules: Rules, f: HandFacts, radelci: list[int], renons: bool) -> None:
     """Every seated player earns a radelc after a game worth 70 or more (spec 9.10 step 4)."""
-    c = f.contract
-    award = CONTRACTS[c].radelc or "barvni_valat" in f.announced
+    row = CONTRACTS[f.contract]
+    award = row.radelc or "barvni_valat" in f.announced
     if (
         not award
         and rules.radelci_from_silent_valat
-        and c != "klop"
+        and not row.alone
         and not renons
         and (f.valat_side is not None or "valat" in f.announced)
     ):
@@ -875,10 +875,11 @@ def openspiel_hand_score(
             carry_after={"radelci": [0] * n},
             unverified=(f"OpenSpiel cannot score this hand: {exc}",),
         )
-    item = "klop" if c == "klop" else "contract"
+    alone = CONTRACTS[c].alone
+    item = "klop" if alone else "contract"  # the score item of klop is "klop"
     items = tuple([score_item(item, int(returns[s]), s, "OpenSpiel returns") for s in h.active])
     won = None
-    if c != "klop" and h.declarer is not None:
+    if not alone and h.declarer is not None:
         won = returns[h.declarer] > 0
     return HandScore(
         totals=tuple(map(int, returns)),

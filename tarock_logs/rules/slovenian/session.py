@@ -12,6 +12,8 @@ from typing import Any
 
 from tarock_logs.rules.base import (
     Action,
+    CountedCards,
+    CountedScore,
     DealInfo,
     FactsNotScored,
     FastReplay,
@@ -23,6 +25,7 @@ from tarock_logs.rules.base import (
     SessionState,
 )
 from tarock_logs.rules.slovenian.contracts import Rules
+from tarock_logs.rules.slovenian.counted import score_counted
 from tarock_logs.rules.slovenian.fast.fastpath import fast_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
@@ -88,6 +91,25 @@ class SlovenianSession(SessionState):
         score = score_facts(self.rules, f)
         self._carry_on(score)
         return score
+
+    def score_counted(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        cards: CountedCards,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> CountedScore:
+        """Score a counted hand from its piles (:func:`.counted.score_counted`) with the
+        session's radelci, and carry its radelci on."""
+        if self.rules.openspiel_scoring:
+            raise FactsNotScored(
+                f"{self.ruleset.id} scores from the tricks (OpenSpiel's returns), not from piles"
+            )
+        out = score_counted(self.rules, self.table_size, dealer, facts, cards,
+                            radelci=self.radelci, irregularities=irregularities,
+                            misdeals=self.misdeals)  # fmt: skip
+        self._carry_on(out.score)
+        return out
 
     def _carry_on(self, score: HandScore) -> None:
         rad = score.carry_after.get("radelci")

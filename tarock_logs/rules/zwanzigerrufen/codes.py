@@ -364,6 +364,22 @@ CODES: Final[Mapping[str, Code]] = code_table(
         "the log ends before ten tricks",
         old=("E_PLAY_INCOMPLETE",),
     ),
+    # a counted deal (log format 1.2): the table's count against the piles (§2.4, §7.1)
+    Code(
+        "count.card_points_differ",
+        "7.1",
+        "warning",
+        "a counted deal's recorded card points differ from the count of its piles; params: "
+        "recorded_points, counted_points, points (counted − recorded), items (the score items "
+        "the difference changes)",
+    ),
+    Code(
+        "count.result_differs",
+        "7.1",
+        "warning",
+        "a counted deal is recorded won (lost), but the piles show it lost (won); params: "
+        "recorded_won, counted_won, items",
+    ),
     # card-bonus claims (§3.6, §7.2)
     Code(
         "claim.early",

@@ -8,7 +8,15 @@ from types import MappingProxyType
 from typing import Any
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.base import Code, FactTerms, GameEngine, GameTerms, Ruleset
+from tarock_logs.rules.base import (
+    Action,
+    Code,
+    FactTerms,
+    GameEngine,
+    GameTerms,
+    Ruleset,
+    SeatRole,
+)
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
@@ -56,6 +64,32 @@ class ZwanzigerrufenEngine(GameEngine):
     def codes(self) -> Mapping[str, Code]:
         return CODES
 
+    def clean_states(
+        self,
+        actions: Sequence[Action],
+        hands: Sequence[Sequence[str]],
+        dealer: int,
+        seats: Sequence[SeatRole],
+        final: tuple[str | None, int | None, int | None],
+    ) -> list[tuple[int, str, Any]]:
+        """The auction (§4): the call names the normal game, the caller holds it and the
+        holder of the called tarock is the partner (none when the caller holds it); each
+        higher game overcalls it, its bidder holding it alone."""
+        out: list[tuple[int, str, Any]] = []
+        now: dict[str, Any] = {"contract": None, "declarer": None, "partner": None}
+        for i, a in enumerate(actions):
+            if a.type == "call":
+                holder = next((s for s, h in enumerate(hands) if a.card in h), None)
+                new = {"contract": NORMAL, "declarer": a.seat,
+                       "partner": None if holder == a.seat else holder}  # fmt: skip
+            elif a.type == "bid" and a.contract:
+                new = {"contract": a.contract, "declarer": a.seat, "partner": None}
+            else:
+                continue
+            out += [(i + 1, k, v) for k, v in new.items() if v != now[k]]
+            now = new
+        return out
+
     def terms(self) -> GameTerms:
         """Zwanzigerrufen's terms in German: *Farbensolo, Solo*; *Absolut, Pagat Ultimo,
         Valat, Trull, Vier Könige*; *Kontra, Retour, Supra, Resupra*; *Sküs, Mond, Pagat*;
@@ -86,6 +120,10 @@ class ZwanzigerrufenEngine(GameEngine):
         """§7.6 invariant 1: the four deal scores sum to 0 (each player settles with the
         others, §7.4), under every option."""
         return True
+
+    def counted_piles(self, ruleset: Ruleset, contract: str) -> str | None:
+        """A counted deal (log format 1.2): the two sides' piles."""
+        return "sides"
 
     def fact_terms(self, ruleset: Ruleset) -> FactTerms:
         """A deal recorded as facts (the club's running sheet): the three contracts, the five

@@ -11,10 +11,13 @@ after the other (``extend``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tarock_logs.rules.base import (
     Action,
+    CountedCards,
+    CountedScore,
     DealInfo,
     FactsNotScored,
     FastReplay,
@@ -23,14 +26,17 @@ from tarock_logs.rules.base import (
     Irregularity,
     RecordedFacts,
     Ruleset,
+    ScoreItem,
     SessionState,
     Violation,
 )
 from tarock_logs.rules.zwanzigerrufen.codes import violation
+from tarock_logs.rules.zwanzigerrufen.counted import NOT_CHECKED as COUNT_NOT_CHECKED
+from tarock_logs.rules.zwanzigerrufen.counted import count_findings, counted_facts
 from tarock_logs.rules.zwanzigerrufen.fast import fast_replay as zr_fast_replay
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.rulesets import normalize_options
-from tarock_logs.rules.zwanzigerrufen.scoring import FactsError, score_from_facts
+from tarock_logs.rules.zwanzigerrufen.scoring import FactsError, ScoreResult, score_from_facts
 from tarock_logs.rules.zwanzigerrufen.tricks import NORMAL
 
 
@@ -172,15 +178,9 @@ class ZRSession(SessionState):
                 )
         return out
 
-    def score_facts(
-        self,
-        dealer: int,
-        facts: RecordedFacts,
-        irregularities: Sequence[Irregularity] = (),
-    ) -> HandScore:
-        """Score a deal recorded as facts (a line of the club's running sheet) with this
-        game's double-round multiplier (§7.5), and carry it on as :meth:`end_hand` does: the
-        game counter, the double-round windows a recorded Mondfang opens, the totals."""
+    def _facts_result(self, facts: RecordedFacts) -> ScoreResult:
+        """The items of a deal recorded as facts under the current multiplier (the session
+        is left as it is)."""
         if facts.declarer is None:
             raise FactsNotScored("the declarer (the holder of the contract) is not recorded")
         partner = facts.partner
@@ -204,6 +204,42 @@ class ZRSession(SessionState):
             )
         except FactsError as exc:
             raise FactsNotScored(str(exc)) from None
+        return res
+
+    def score_counted(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        cards: CountedCards,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> CountedScore:
+        """Score a counted deal from its two piles (:mod:`.counted`), carried on as
+        :meth:`score_facts` does, with the findings of the table's count."""
+        notes = list(COUNT_NOT_CHECKED)
+        counted, cp_d = counted_facts(facts, cards, notes)
+
+        def score_of(f: RecordedFacts) -> tuple[list[ScoreItem], tuple[int, ...]]:
+            res = self._facts_result(f)
+            return res.per_seat, res.totals
+
+        findings = count_findings(self.ruleset, facts, counted, cp_d,
+                                  self._facts_result(counted).won, score_of)  # fmt: skip
+        score = self.score_facts(dealer, counted, irregularities)
+        return CountedScore(replace(score, unverified=(*score.unverified, *notes)),
+                            tuple(findings))  # fmt: skip
+
+    def score_facts(
+        self,
+        dealer: int,
+        facts: RecordedFacts,
+        irregularities: Sequence[Irregularity] = (),
+    ) -> HandScore:
+        """Score a deal recorded as facts (a line of the club's running sheet) with this
+        game's double-round multiplier (§7.5), and carry it on as :meth:`end_hand` does: the
+        game counter, the double-round windows a recorded Mondfang opens, the totals."""
+        res = self._facts_result(facts)
+        r = self.multiplier()
+        partner = facts.partner
         score = HandScore(
             totals=res.totals,
             items=tuple(res.per_seat),

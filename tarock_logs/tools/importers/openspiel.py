@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from tarock_logs.cards import sort_cards
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
 
 # --------------------------------------------------------------------------- cards and ids
 
@@ -72,18 +73,15 @@ BID_CONTRACTS: Final[dict[int, str]] = {
 CONTRACT_BIDS: Final[dict[str, int]] = {c: b for b, c in BID_CONTRACTS.items()}
 PASS_BID: Final = 0
 #: Talon cards taken per contract (0: no talon exchange).
-TALON_CARDS: Final[dict[str, int]] = {
-    "klop": 0, "three": 3, "two": 2, "one": 1, "solo_three": 3, "solo_two": 2, "solo_one": 1,
-    "berac": 0, "solo_brez": 0, "odprti_berac": 0, "barvni_valat": 0, "valat": 0,
-}  # fmt: skip
+TALON_CARDS: Final[dict[str, int]] = {c: CONTRACTS[c].talon for c in CONTRACT_BIDS}
 #: Contracts whose declarer calls a king at a table of 4 (tri, dva, ena).
-KING_CALL_CONTRACTS: Final = frozenset({"three", "two", "one"})
+KING_CALL_CONTRACTS: Final = frozenset(c for c in CONTRACT_BIDS if CONTRACTS[c].king_call)
 #: Contracts in which the declarer leads the first trick (otherwise player 0 does).
-DECLARER_LEADS: Final = frozenset({"berac", "solo_brez", "odprti_berac", "barvni_valat", "valat"})
+DECLARER_LEADS: Final = frozenset(c for c in CONTRACT_BIDS if CONTRACTS[c].declarer_leads)
 #: The contracts OpenSpiel offers at each table size (3 players: no solo three/two/one).
 CONTRACTS_BY_TABLE: Final[dict[int, tuple[str, ...]]] = {
     4: tuple(BID_CONTRACTS.values()),
-    3: tuple(c for c in BID_CONTRACTS.values() if not c.startswith("solo_") or c == "solo_brez"),
+    3: tuple(c for c in BID_CONTRACTS.values() if CONTRACTS[c].at_three),
 }
 
 
@@ -300,7 +298,7 @@ def trick_winner(cards: Sequence[int], contract: str) -> int:
     only when a tarok was led; otherwise the highest tarok wins, else the highest card of the
     led suit; in colour valat (*barvni valat*) taroks do not trump.
     """
-    colour_valat = contract == "barvni_valat"
+    colour_valat = CONTRACTS[contract].colour_valat
     if PAGAT in cards and MOND in cards and SKIS in cards:
         if not colour_valat or is_tarok_id(cards[0]):
             return list(cards).index(PAGAT)
@@ -420,8 +418,8 @@ def decode_game(seed: int, num_players: int, action_ids: Sequence[int]) -> Decod
             to_move = winner
             if (
                 len(g.tricks) == tricks_total
-                or (g.contract in ("berac", "odprti_berac") and winner == g.declarer)
-                or (g.contract in ("barvni_valat", "valat") and winner != g.declarer)
+                or (CONTRACTS[g.contract].no_trick and winner == g.declarer)
+                or (CONTRACTS[g.contract].every_trick and winner != g.declarer)
             ):
                 phase = "done"
                 g.finished = True

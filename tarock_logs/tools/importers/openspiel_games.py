@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.tools.importers.openspiel import (
     BID_CONTRACTS,
     CONTRACT_BIDS,
@@ -45,7 +46,6 @@ STYLES = ("random", "greedy")
 #: Every UNIFORM_EVERY-th game bids uniformly at random (mostly ending in valat) and plays
 #: randomly: auctions no policy would produce.
 UNIFORM_EVERY = 25
-_NEGATIVE = frozenset({"klop", "berac", "odprti_berac"})
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class _Policy:
         self.target = target
         self.target_bid = CONTRACT_BIDS[target]
         self.style = style
-        if target in ("klop", "three"):
+        if CONTRACTS[target].alone or CONTRACTS[target].forehand_holds:
             # klop and three exist only as player 0's bid after everyone else passed
             self.declarer = 0
         elif style == "greedy":
@@ -93,7 +93,7 @@ class _Policy:
             def strength(p: int) -> int:
                 return sum(rank_of_id(c) for c in hands[p])
 
-            pick = min if target in _NEGATIVE else max
+            pick = min if CONTRACTS[target].negative else max
             self.declarer = pick(range(n), key=strength)
         else:
             self.declarer = rng.randrange(n)
@@ -117,8 +117,8 @@ class _Policy:
         return PASS_BID if PASS_BID in legal else self.rng.choice(legal)
 
     def card(self, player: int, legal: list[int], contract: str) -> int:
-        if self.style == "greedy" and (player in self.side or contract == "klop"):
-            if contract in _NEGATIVE:
+        if self.style == "greedy" and (player in self.side or CONTRACTS[contract].alone):
+            if CONTRACTS[contract].negative:
                 return min(legal, key=rank_of_id)
             return max(legal, key=rank_of_id)
         return self.rng.choice(legal)

@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS
 from tarock_logs.tools.importers import PALCKA, Reject
 
 __all__ = [
@@ -670,7 +671,7 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
     contract: str | None = None
     declarer: int | None = None
     if all(b.data == -1 for b in bids):
-        contract, declarer = "klop", None
+        contract, declarer = ALONE, None  # everybody passed: klop
     else:
         last = [b for b in bids if b.data != -1][-1]
         contract, declarer = GAMEMODES[last.data], seat[last.player]
@@ -682,8 +683,8 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
     unknown: list[str] = []
     for k, b in enumerate(bids):
         s = seat[b.player]
-        if contract == "klop" and k == len(bids) - 1:
-            actions.append({"type": "bid", "seat": s, "contract": "klop"})
+        if contract == ALONE and k == len(bids) - 1:
+            actions.append({"type": "bid", "seat": s, "contract": ALONE})
         elif b.data == -1:
             actions.append({"type": "pass", "seat": s})
         else:
@@ -735,13 +736,12 @@ def _game_session(views: list[_View]) -> tuple[dict[str, Any] | None, list[Rejec
         if len(h) != per_seat:
             unknown.append(f"the cards of seat {s} ({base.players[s][1] or base.players[s][0]})")
     talon: list[str] | None = [c for g in groups for c in g] if groups else None
-    from tarock_logs.rules.slovenian.contracts import CONTRACTS
-
+    row = CONTRACTS.get(contract) if contract is not None else None
     exchange = contract in CONTRACTS and CONTRACTS[contract].talon > 0 and declarer is not None
     if exchange and (groups is None or pick is None):
         unknown.append("the talon's groups or the group taken")
     if talon is None:
-        if contract == "klop":
+        if row is not None and row.talon_gifts:
             unknown.append("the talon's order (klop gives it away card by card)")
         elif all(len(h) == per_seat for h in hands):
             from tarock_logs.cards import PACKS
@@ -815,7 +815,7 @@ def _result(
         if row["mondfang"] and not row["playing"]:
             items.extend({"item": "mondfang", "value": row["points"], "seat": s} for s in who)
             continue
-        if contract == "klop":
+        if contract is not None and CONTRACTS[contract].alone:
             base = row["points"] // 2 if row["radelc"] else row["points"]
             for s in who:
                 if base:
@@ -852,10 +852,8 @@ def _radelci_before(
     after = result.get("radelci_after") if result is not None else None
     if after is None or any(r["mondfang"] for r in rows):
         return None
-    ladder = list(GAMEMODES.values())
     earned = int(
-        contract == "klop"
-        or (contract in ladder and ladder.index(contract) >= ladder.index("berac"))
+        (contract is not None and contract in CONTRACTS and CONTRACTS[contract].radelc)
         or any(r["igra"] in (250, 500) for r in rows)
     )
     before = [a - earned for a in after]
@@ -889,7 +887,7 @@ def _facts(
             facts["partner"] = holder
     rows = next((e.data for e in events if e.kind == "results"), None) or []
     playing = next((r for r in rows if r["playing"]), None)
-    if playing is not None and contract != "klop":
+    if playing is not None and not (contract is not None and CONTRACTS[contract].alone):
         facts["won"] = playing["igra"] > 0
         if playing["razlika"] and not playing["kontra_igra"]:
             facts["difference"] = abs(playing["razlika"])

@@ -755,7 +755,7 @@ def _hand(
     if "points" in cols and row.cell(cols["points"]):
         pcol = cols["points"]
         text = row.cell(pcol)
-        if contract == "klop" or ";" in text:
+        if contract in sheet.engine.alone_contracts or ";" in text:
             found = [_POINTS_RE.match(p) for p in _entries(text)]
             if len(found) != n or not all(found):
                 row.err(
@@ -977,7 +977,7 @@ def _session(
             sid = stem
     doc: dict[str, Any] = {
         "format": m.FORMAT_NAME,
-        "format_version": m.LATEST_FORMAT_VERSION,
+        "format_version": m.VERSION_1_1,
         "id": sid,
         "game": sheet.game,
         "ruleset": sheet.ruleset.id,

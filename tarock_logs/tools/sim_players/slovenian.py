@@ -28,15 +28,16 @@ from typing import Any
 
 from tarock_logs.cards import CARDS, KINGS, SUITS
 from tarock_logs.rules.base import Action, HandState
+from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS, LADDER, MANDATORY
 from tarock_logs.rules.slovenian.state import Phase
 
-#: Contract codes in bidding rank (klop is never bid, only declared by forehand).
-LADDER = (
-    "three", "two", "one", "solo_three", "solo_two", "solo_one", "berac", "solo_brez",
-    "odprti_berac", "barvni_valat", "valat",
-)  # fmt: skip
+#: Contract codes by bidding rank (klop is never bid, only declared by forehand).
 RANK = {c: i for i, c in enumerate(LADDER)}
-NEGATIVE = frozenset({"klop", "berac", "odprti_berac"})
+
+
+def _negative(contract: str | None) -> bool:
+    """A negative game (klop, berač): keep under the trick."""
+    return contract is not None and contract in CONTRACTS and CONTRACTS[contract].negative
 
 
 # --------------------------------------------------------------------------- card helpers
@@ -167,20 +168,20 @@ class SlovenianPolicy:
         want: str | None = memo[key]
         bids = {a.contract: a for a in legal if a.type == "bid" and a.contract}
         passes = [a for a in legal if a.type == "pass"]
-        if "klop" in bids:  # forehand after everybody passed
+        if ALONE in bids:  # forehand after everybody passed: klop is on offer
             if want is None:
-                return bids["klop"]
+                return bids[ALONE]
             if want in bids and rng.random() < 0.85:
                 return bids[want]
-            if want in NEGATIVE:  # a beggar hand without berač on offer: klop suits it
-                return bids["klop"]
-            return bids.get("three", bids["klop"])
+            if _negative(want):  # a beggar hand without berač on offer: klop suits it
+                return bids[ALONE]
+            return bids.get(MANDATORY, bids[ALONE])
         if not passes:  # final declaration: keep the held bid, or raise to a solo/higher
             lowest = min(bids, key=lambda c: RANK.get(c, 99))
             if (
                 want in bids
                 and RANK[want] > RANK[lowest]
-                and (RANK[want] >= RANK["solo_three"] or rng.random() < 0.5)
+                and (CONTRACTS[want].solo or rng.random() < 0.5)
             ):
                 return bids[want]
             return bids[lowest]
@@ -192,10 +193,8 @@ class SlovenianPolicy:
         )
         if not affordable:
             return passes[0]
-        if wanted_rank >= RANK["solo_three"] and want in bids and want != "berac":
+        if CONTRACTS[want].solo and want in bids:  # a solo (berač too): bid it straight away
             return bids[want]
-        if want == "berac" and "berac" in bids:
-            return bids["berac"]
         return bids[affordable[0]]
 
     # ------------------------------------------------------------------ king call, talon
@@ -294,10 +293,11 @@ class SlovenianPolicy:
         trick: list[tuple[int, str]] = [(int(s), str(c)) for s, c in (view.get("trick") or [])]
         active = sum(1 for h in view["hands"] if h) + (1 if trick else 0)
         active = max(active, len(trick) + 1)
-        colour_valat = contract == "barvni_valat"
+        row = CONTRACTS.get(contract) if contract is not None else None
+        colour_valat = row is not None and row.colour_valat
         cards = [a.card for a in legal if a.card]
         by_card = {a.card: a for a in legal}
-        if contract == "klop" or contract is None:
+        if row is None or row.alone:
             team = {seat}
         elif seat == declarer or seat == partner:
             team = {s for s in (declarer, partner) if s is not None}
@@ -318,8 +318,8 @@ class SlovenianPolicy:
         winners = [c for c in cards if wins(c)]
         trick_points = sum(CARDS[c].points for _, c in trick)
         current = trick[trick_winner_index([c for _, c in trick], colour_valat)]
-        if contract in NEGATIVE:
-            if contract == "klop" or seat == declarer:
+        if _negative(contract):
+            if (row is not None and row.alone) or seat == declarer:
                 safe = [c for c in cards if c not in winners]
                 if safe:
                     return by_card[max(safe, key=lambda c: (power(c), CARDS[c].points))]
@@ -347,7 +347,7 @@ class SlovenianPolicy:
     def _lead(
         cards: list[str], contract: str | None, is_declarer: bool, team: set[int], rng: Random
     ) -> str:
-        if contract in NEGATIVE:
+        if _negative(contract):
             return min(cards, key=lambda c: (power(c), c))
         non_pagat = [c for c in cards if c != "T1"] or cards
         taroks = [c for c in non_pagat if is_tarok(c)]

@@ -37,11 +37,10 @@ from tarock_logs.rules.base import (
     TrickRows,
     score_item,
 )
-from tarock_logs.rules.slovenian.announcements import opening_stage
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
+from tarock_logs.rules.slovenian.fast import codec
 from tarock_logs.rules.slovenian.fast.cardbits import CARD, CID, check_native
-from tarock_logs.rules.slovenian.hand import SEATING, SlovenianHand, make_play_rules
-from tarock_logs.rules.slovenian.openspiel_scoring import CONTRACT_VALUES, TALON_CARDS, os_kind
+from tarock_logs.rules.slovenian.hand import SEATING, SlovenianHand
 from tarock_logs.rules.slovenian.scoring import score_hand
 from tarock_logs.rules.slovenian.state import HandFields
 from tarock_logs.rules.slovenian.tricks import PACK_SET, Trick, thirds
@@ -59,9 +58,14 @@ __all__ = [
 
 
 def _checked_core() -> ModuleType | None:
-    """The native core when it is loaded and numbers the cards as :mod:`.cardbits` does."""
+    """The native core when it is loaded and numbers the cards as :mod:`.cardbits` does. A
+    core whose config fields and the Python rule tables disagree (:mod:`.codec`), or one built
+    before the codec, raises :class:`.codec.CodecMismatch`: rebuild the extension."""
     core = _native.core
-    return core if core is not None and check_native(core) else None
+    if core is None or not check_native(core):
+        return None
+    codec.check_codec(core)
+    return core
 
 
 #: the native core, or None: built without a C compiler, switched off with
@@ -133,7 +137,7 @@ def _native_config(rules: Rules, table_size: int) -> bytes | None:
         return None
     cache = rules.native  # per Rules object (a session's): built once from the options
     if table_size not in cache:
-        key = (_config_key(rules), table_size)
+        key = (codec.options_key(rules), table_size)
         if key not in _CONFIGS:
             _CONFIGS[key] = _config(rules, table_size)
         cache[table_size] = _CONFIGS[key]
@@ -141,82 +145,30 @@ def _native_config(rules: Rules, table_size: int) -> bytes | None:
     return cfg
 
 
-#: :func:`_config` by :func:`_config_key` and table size: the sessions of a ruleset share it
+#: :func:`_config` by the ruleset's options (:func:`.codec.options_key`) and table size: the
+#: sessions of a ruleset share it
 _CONFIGS: Final[dict[tuple[Any, ...], bytes | None]] = {}
-
-
-def _config_key(rules: Rules) -> tuple[Any, ...]:
-    """Every option :func:`_config` reads (the sessions of one ruleset share one set-up)."""
-    return (rules.openspiel_scoring, rules.announcements, rules.kontra_levels,
-            rules.klop_kontra, rules.lezim_always, rules.solo_brez_bonuses, rules.table_sizes,
-            rules.redeal_without_taroks, rules.discard_only_if_forced, rules.pagat_in_berac,
-            rules.pagat_last_tarok, rules.overtake_by_rank, rules.emperor_always,
-            rules.protect_either, rules.protection, rules.announced_valat_leads)  # fmt: skip
 
 
 def _config(rules: Rules, table_size: int) -> bytes | None:
     core = _CORE
-    if core is None or not hasattr(core, "slovenian_hand") or table_size not in (3, 4):
+    if core is None or table_size not in (3, 4):
         return None
-    rows = []
-    for code, row in CONTRACTS.items():
-        pr = make_play_rules(rules, code)
-        play = (int(pr.negative), int(pr.pagat_restricted), int(pr.pagat_last_tarok),
-                int(pr.by_rank), int(pr.emperor_always), int(pr.colour_valat), -1, -1,
-                int(pr.protect_either))  # fmt: skip
-        ends = (1 if code in ("berac", "odprti_berac") else 0) | (
-            2 if code in ("barvni_valat", "valat") else 0
-        )
-        # scored in C only where OpenSpiel's talon agrees with the contract table
-        kind = os_kind(code) if TALON_CARDS.get(code) == row.talon else -1
-        value = CONTRACT_VALUES.get(code, 0)
-        rows.append((row.rank, int(row.at_three), int(row.king_call), row.talon,
-                     int(row.declarer_leads), ends, kind, value, opening_stage(rules, code),
-                     play, int(rules.has_bonuses(code)), int(row.solo)))  # fmt: skip
-    cfg: bytes = core.slovenian_config(
-        table_size,
-        48 // table_size,
-        int(table_size in rules.table_sizes),
-        int(rules.redeal_without_taroks),
-        int(rules.discard_only_if_forced),
-        int(rules.openspiel_scoring),
-        _CONTRACT_INDEX["klop"],
-        _CONTRACT_INDEX["three"],
-        _CONTRACT_INDEX.get("barvni_valat", -1),
-        # the announcement round (announcements.py)
-        (int(rules.announcements), rules.kontra_levels, int(rules.klop_kontra),
-         int(rules.protection), int(rules.announced_valat_leads)),
-        rows,
-    )  # fmt: skip
+    cfg: bytes = core.slovenian_config(codec.config_fields(core, rules, table_size))
     return cfg
 
 
 def native_score_config(rules: Rules) -> bytes | None:
     """What the native scoring of a clean hand (``_native/sloscore.h``, the native home of
     the reference's ``hand_facts`` and ``score_facts`` for a hand without irregularities)
-    reads of ``rules`` (``slovenian_score_config``); None without the native core. The
-    store's ingest lane scores its hands with it."""
+    reads of ``rules`` (``slovenian_score_config``, filled by :mod:`.codec`); None without the
+    native core. The store's ingest lane scores its hands with it."""
     core = _CORE
-    if core is None or not hasattr(core, "slovenian_score_config"):
+    if core is None:
         return None
-    key = ("score", _config_key(rules), rules.win_threshold, rules.diff_nearest_5,
-           rules.klop_nearest_5, rules.solo_brez_difference, rules.silent_ultimo_failure_counts,
-           rules.count_remainder, rules.mondfang_when_valat, rules.mondfang_value, rules.radelci,
-           rules.radelci_from_silent_valat, rules.klop_kontra_full_and_empty_doubled,
-           rules.valat_value)  # fmt: skip
+    key = ("score", codec.options_key(rules))
     if key not in _CONFIGS:
-        rows = []
-        for code, row in CONTRACTS.items():
-            fixed = 1 if code in ("berac", "odprti_berac") else 2 if code in (
-                "barvni_valat", "valat") else 0  # fmt: skip
-            rows.append((rules.contract_value(code), fixed, int(row.radelc)))
-        _CONFIGS[key] = core.slovenian_score_config(
-            rules.win_threshold, int(rules.diff_nearest_5), int(rules.klop_nearest_5),
-            int(rules.solo_brez_difference), int(rules.silent_ultimo_failure_counts),
-            int(rules.count_remainder), int(rules.mondfang_when_valat), rules.mondfang_value,
-            int(rules.radelci), int(rules.radelci_from_silent_valat),
-            int(rules.klop_kontra_full_and_empty_doubled), _CONTRACT_INDEX["solo_brez"], rows,
-        )  # fmt: skip
+        _CONFIGS[key] = core.slovenian_score_config(codec.score_config_fields(core, rules))
     cfg: bytes | None = _CONFIGS[key]
     return cfg
 
@@ -294,17 +246,22 @@ def _decode_tricks(packed: bytes) -> tuple[list[TrickRecord], list[int]]:
     return recs, wins
 
 
+def _talon_gifts(h: HandFields) -> bool:
+    """Whether the first six tricks of the hand each take a talon card (klop)."""
+    return h.contract is not None and CONTRACTS[h.contract].talon_gifts
+
+
 def _tricks(h: FinishedHand, recs: Sequence[TrickRecord], wins: Sequence[int]) -> list[Trick]:
     """The reference's Trick records of the native engine's tricks (klop gifts from the
     talon included), through the record's constructor."""
     out = []
-    klop = h.contract == "klop"
+    gifts = _talon_gifts(h)
     talon = h.talon
     order = h._order
     for i, (leader, cards, winner) in enumerate(recs):
         seats = order[leader]
         pairs = tuple([(seats[j], c) for j, c in enumerate(cards)])
-        if klop and i < 6 and i < len(talon):
+        if gifts and i < 6 and i < len(talon):
             gift: str | None = talon[i]
             pile = (*cards, talon[i])
         else:
@@ -367,7 +324,7 @@ class HandTricks:
         leaders, winners, seats, cards and points as :meth:`views`."""
         h = self.h
         order = h._order
-        gifts = h.talon if h.contract == "klop" else ()
+        gifts = h.talon if _talon_gifts(h) else ()
         pack = PACK_SET
         leaders: list[int] = []
         winners: list[int] = []
@@ -388,7 +345,7 @@ class HandTricks:
         h = self.h
         order = h._order
         wins = self.wins
-        gifts = h.talon if h.contract == "klop" else ()  # klop: the first six tricks' gifts
+        gifts = h.talon if _talon_gifts(h) else ()  # the first six tricks
         pack = PACK_SET
         out = []
         for i, (leader, cards, winner) in enumerate(self.recs):
@@ -441,8 +398,8 @@ def native_score(
     contract = CONTRACT_CODES[ci]
     info = FinishedHand(rules, n, dealer, contract, talon)
     if returns is not None:  # OpenSpiel's returns, from the C
-        klop = contract == "klop"
-        item = "klop" if klop else "contract"
+        klop = CONTRACTS[contract].alone
+        item = "klop" if klop else "contract"  # klop's score item is "klop"
         score = HandScore(
             totals=returns,
             items=_returns_items(item, returns, info.active),

@@ -1,0 +1,219 @@
+"""Roles in Debian's headless Chromium (issue 36): a public server's visitor cannot unmask
+names, open the entry page or download real names; a referee logs in with the referees file
+(streamlit-authenticator, the real component) and enters a hand; a second entry of the same
+session does not replace the first. In en, sl and de, at 390 × 844 and 1280 × 720."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from tarock_logs.cards import PACKS
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, free_port, settle, wait_healthy
+from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids
+from tests.dashboard.test_access import PASSWORD, referees_file
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium"),
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 720}}
+SHOTS = Path(os.environ.get("TAROCK_SHOTS", "/tmp/tarock-shots"))
+
+
+@pytest.fixture(scope="module")
+def public_server(dash_db: DashDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """``tarock dashboard --host 0.0.0.0`` (public by default) with a referees file and an
+    entry folder, bound to a free port."""
+    base = tmp_path_factory.mktemp("roles")
+    users = referees_file(base / "referees.yaml")
+    entries = base / "entries"
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(TAROCK), "dashboard", "--db", str(dash_db.path), "--port", str(port),
+         "--host", "0.0.0.0", "--users", str(users), "--entry-dir", str(entries)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "TAROCK_DB": ""},
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url, entries
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def real_names(dash_db: DashDB) -> list[str]:
+    con = duckdb.connect(str(dash_db.path), read_only=True)
+    try:
+        rows = con.execute("SELECT DISTINCT name FROM players WHERE name IS NOT NULL").fetchall()
+    finally:
+        con.close()
+    return [r[0] for r in rows if r[0] and len(r[0]) > 3]
+
+
+def grid_text(page: Any, ready: Any, timeout: float = 30.0) -> str:
+    """The text of the page's data grids (drawn on a canvas; their cells are also in an
+    accessible table, read here) once ``ready(text)`` holds, or after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        grids = page.locator("[role='grid']")
+        text = " ".join(grids.nth(i).text_content() or "" for i in range(grids.count()))
+        if ready(text) or time.monotonic() > deadline:
+            return text
+        page.wait_for_timeout(250)
+
+
+#: a pseudonym as :mod:`tarock_logs.store.pseudonyms` makes them ("Quiet Heron 07")
+PSEUDONYM = re.compile(r"[A-Z][a-z]+ [A-Z][a-z]+ \d\d")  # (cells run together)
+
+
+def _disputed_hand(db: DashDB) -> str:
+    facts = hand_ids(db.path)
+    return str(next(h["hand_id"] for h in facts["hands"] if h["session"] == db.disputed_session))
+
+
+@pytest.mark.parametrize(
+    "lang, size", [("en", "phone"), ("sl", "desktop"), ("de", "phone"), ("en", "desktop")]
+)
+def test_a_public_visitor_never_sees_a_real_name(
+    public_server: Any,
+    browser: Any,
+    real_names: list[str],
+    lang: str,
+    size: str,
+    dash_db: DashDB,
+) -> None:
+    url, _ = public_server
+    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP), accept_downloads=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{url}/players?game=slovenian&lang={lang}")
+        settle(page)
+        page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"public-players-{lang}-{size}.png"))
+        body = page.inner_text("body")
+        grid = grid_text(page, PSEUDONYM.search)
+        assert PSEUDONYM.search(grid), grid[:300]
+        for name in real_names:
+            assert name not in body and name not in grid, name
+        assert page.locator(".st-key-mask_names").count() == 0  # no toggle to unmask
+        # the dispute dossier downloaded from the Audit page: pseudonyms only
+        page.goto(f"{url}/audit?hand={_disputed_hand(dash_db)}&lang={lang}")
+        settle(page)
+        with page.expect_download(timeout=30_000) as dl:
+            page.locator("[data-testid='stDownloadButton'] button").first.click()
+        html = Path(dl.value.path()).read_text(encoding="utf-8")
+        assert PSEUDONYM.search(html)
+        for name in real_names:
+            assert name not in html, name
+        # the entry page is not there for a visitor
+        page.goto(f"{url}/enter?lang={lang}")
+        settle(page)
+        assert "cards dealt" not in page.inner_text("body")
+        assert page.locator(".st-key-e_save").count() == 0
+    finally:
+        ctx.close()
+
+
+def _deal_by_pasting(page: Any) -> None:
+    """Deal a whole pack by pasting each target's tokens (seats 1-4, then the talon)."""
+    pack = list(PACKS["slovenian"])
+    for target in range(5):
+        cards = pack[12 * target : 12 * target + 12] if target < 4 else pack[48:]
+        page.locator(".st-key-e_target button").nth(target).click()
+        settle(page)
+        box = page.locator(".st-key-e_paste input")
+        box.fill(" ".join(cards))
+        box.press("Enter")
+        settle(page)
+    page.get_by_text("Deal complete.", exact=True).wait_for(timeout=30_000)
+
+
+def _session_id(page: Any) -> str:
+    page.get_by_text("Table: game, ruleset, players, dealer", exact=False).first.click()
+    value: str = page.get_by_label("Session id (the file name)").input_value()
+    return value
+
+
+def _log_in(page: Any, phone: bool) -> None:
+    if phone:  # the sidebar starts folded on a phone
+        page.locator("[data-testid='stExpandSidebarButton']").first.click()
+    page.get_by_text("Referee login", exact=True).first.click()
+    page.get_by_role("textbox", name="User name").fill("ana")
+    page.get_by_role("textbox", name="Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_text("Referee: Ana Referee", exact=False).wait_for(state="attached", timeout=30_000)
+    settle(page)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
+    public_server: Any, browser: Any, real_names: list[str], size: str
+) -> None:
+    url, entries = public_server
+    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))
+    page = ctx.new_page()
+    try:
+        page.goto(f"{url}/players?game=slovenian")
+        settle(page)
+        _log_in(page, size == "phone")
+        page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
+        grid = grid_text(page, lambda t: any(n in t for n in real_names))
+        assert any(name in grid for name in real_names)  # the referee sees names
+        # to the entry page through the navigation (the same session)
+        nav = page.locator("[data-testid='stSidebarNav'] a", has_text="Enter a hand")
+        if not nav.is_visible():
+            page.locator("[data-testid='stExpandSidebarButton']").first.click()
+        nav.click()  # (on a phone the sidebar folds away after a navigation)
+        page.get_by_text("0 of 54 cards dealt", exact=False).wait_for(timeout=30_000)
+        if size == "phone":  # fold the sidebar away: on a phone it covers the page
+            fold = page.locator("[data-testid='stSidebarCollapseButton'] button")
+            if fold.count() and fold.first.is_visible():
+                fold.first.click()
+            page.locator("[data-testid='stSidebar'][data-collapsed='true']").wait_for(
+                state="attached", timeout=10_000
+            )
+        settle(page)
+        _deal_by_pasting(page)
+        session_id = _session_id(page)
+        before = len(list((entries / ".pending").glob("*.json")))
+        for k in range(2):  # the same session saved twice: two files
+            page.get_by_role("button", name="Save for acceptance").click()
+            page.get_by_text("it waits for a referee's acceptance", exact=False).wait_for(
+                timeout=30_000
+            )
+            settle(page)
+            assert len(list((entries / ".pending").glob(f"{session_id}-*.json"))) >= k + 1
+        waiting = list((entries / ".pending").glob(f"{session_id}-*.json"))
+        assert len(waiting) == 2 and len(list((entries / ".pending").glob("*.json"))) == before + 2
+        assert str(entries) not in page.inner_text("body")
+        page.screenshot(path=str(SHOTS / f"referee-entry-{size}.png"), full_page=True)
+    except Exception:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"referee-failed-{size}.png"))
+        raise
+    finally:
+        ctx.close()
