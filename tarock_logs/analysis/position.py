@@ -133,7 +133,8 @@ def read_position(h: SlovenianHand, perspective: int | None = None) -> tuple[Pos
         if "kralj_ultimo" in h.ann and h.called_king:
             prot.append(CID[h.called_king])
     rules = CardRules(pr.negative, pr.pagat_restricted, pr.pagat_last_tarok, pr.by_rank,
-                      pr.emperor_always, pr.colour_valat, tuple(prot))  # fmt: skip
+                      pr.emperor_always, pr.colour_valat, tuple(prot),
+                      pr.protect_either)  # fmt: skip
     radelc = [2 if r.radelci and h.radelci_before[s] >= 1 else 1 for s in seats]
     # ---- objective
     d = h.declarer
