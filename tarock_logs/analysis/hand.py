@@ -26,7 +26,7 @@ from typing import Any
 
 from tarock_logs.analysis.cardset import CARD, CID
 from tarock_logs.analysis.native import Backend, NativeSolver, Solver, make_solver
-from tarock_logs.analysis.outcome import LineResult, changes, play_line, score_value
+from tarock_logs.analysis.outcome import LineResult, changes, play_line, plays_alone, score_value
 from tarock_logs.analysis.position import Unsupported, read_position
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import Action
@@ -156,7 +156,7 @@ def _tt_bits(tricks: int) -> int:
 
 
 def _role(h: SlovenianHand, seat: int) -> str:
-    if h.contract == "klop":
+    if plays_alone(h):
         return "klop"
     return "declarer side" if h.side(seat) == "M" else "defender"
 
@@ -230,7 +230,7 @@ def _analyse_card(
 ) -> CardAnalysis | None:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
-    klop = h.contract == "klop"
+    klop = plays_alone(h)
     persp = h.active.index(seat) if klop else None
     pos, setting = read_position(h, persp)
     key = persp if persp is not None else -1
