@@ -115,7 +115,17 @@ static int add_unique(int *arr, int n, int x) {
     return n + 1;
 }
 
+/* The bounds of tk_bounds when the declarer side surely takes m_sure more thirds and the other
+ * side o_sure (and so at least one trick each when > 0): see sure_takes. */
+static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining, int m_sure,
+                        int o_sure, int *plo, int *phi);
+
 void tk_bounds(const tk_objective *o, const int *acc, tk_set remaining, int *plo, int *phi) {
+    bounds_sure(o, acc, remaining, 0, 0, plo, phi);
+}
+
+static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining, int m_sure,
+                        int o_sure, int *plo, int *phi) {
     if (o->kind != TK_NORMAL) {
         int big = (o->kind == TK_KLOP ? 140 : o->value) * o->radelc;
         *plo = -big;
@@ -128,8 +138,8 @@ void tk_bounds(const tk_objective *o, const int *acc, tk_set remaining, int *plo
     int kw_open = o->remainder_if_king_wins && !king_won && king_live;
     int rem_sure = o->remainder_if_king_wins && king_won;
     int base = tm + o->discard_thirds;
-    int t_lo = base + (rem_sure ? o->remainder_thirds : 0);
-    int t_hi = base + rest + ((rem_sure || kw_open) ? o->remainder_thirds : 0);
+    int t_lo = base + m_sure + (rem_sure ? o->remainder_thirds : 0);
+    int t_hi = base + rest - o_sure + ((rem_sure || kw_open) ? o->remainder_thirds : 0);
     int lo = game_value(o, t_lo), hi = game_value(o, t_hi);
     if (o->bonuses) {
         int rems[2], nr = 0;
@@ -191,6 +201,9 @@ void tk_bounds(const tk_objective *o, const int *acc, tk_set remaining, int *plo
     cl[0] = lo;
     ch[0] = hi;
     int kg = o->kontra_game;
+    /* a side that surely takes a trick rules out the other side's valat */
+    if (o_sure) o_trick = 1;
+    if (m_sure) m_trick = 1;
     if (o->valat_announced) {
         int kv = o->valat_k;
         if (!o_trick) {
@@ -538,6 +551,31 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
 
 static int ab(tk_solver *s, int alpha, int beta);
 
+/* Quick tricks at a trick boundary: the run of top taroks that one player holds (every
+ * remaining tarok above the best tarok of the others) wins a trick per card, each card played
+ * being the strongest tarok of its trick; the skis only when the emperor's trick cannot take
+ * it (its holder keeps the mond or the pagat, or one of them is gone). Each of those tricks
+ * brings the holder's side the card's thirds and at least one third from every other card.
+ * Returns the side's sure thirds in *m_sure or *o_sure (the other 0); none in colour valat. */
+static void sure_takes(const tk_solver *s, tk_set rem, int *m_sure, int *o_sure) {
+    *m_sure = *o_sure = 0;
+    tk_set tar = rem & TK_TAROKS;
+    if (s->rules.colour_valat || !tar) return;
+    int top = tk_highest(tar), p = 0;
+    while (p < s->n && !((s->hand[p] >> top) & 1)) p++;
+    if (p == s->n) return;
+    tk_set h = s->hand[p];
+    tk_set emperor = TK_BIT(TK_MOND) | TK_BIT(TK_PAGAT);
+    if (top == TK_SKIS && (rem & emperor) == emperor && !(h & emperor)) return;
+    tk_set others = tar & ~h;
+    tk_set run = others ? tar & ~((TK_BIT(tk_highest(others)) << 1) - 1) : tar;
+    int sure = tk_thirds(run) + tk_popcount(run) * (s->n - 1);
+    if (s->maxside[p])
+        *m_sure = sure;
+    else
+        *o_sure = sure;
+}
+
 /* Play card c for the player to move and search on; the state is restored. */
 static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive);
 static int minimax(tk_solver *s);
@@ -636,8 +674,17 @@ static int ab(tk_solver *s, int alpha, int beta) {
             if (ehi < beta) beta = ehi;
             tt_best = e->best; /* a canonical id */
         } else {
-            int lo, hi;
-            tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
+            int lo, hi, m_sure, o_sure;
+            sure_takes(s, rem, &m_sure, &o_sure);
+            if (s->ob.kind == TK_NORMAL) {
+                bounds_sure(&s->ob, s->acc, rem, m_sure, o_sure, &lo, &hi);
+            } else {
+                tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
+                /* no trick for the declarer / every trick: a sure trick decides it */
+                if ((s->ob.kind == TK_NO_TRICK && m_sure) ||
+                    (s->ob.kind == TK_ALL_TRICKS && o_sure))
+                    lo = hi = -s->ob.value;
+            }
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
         }
@@ -743,16 +790,19 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
     int rep[16];
     tk_set members[16];
     int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
-    int out = 0, guess = 0;
+    int out = 0, guess = s->guess, mx = s->maxside[who];
+    int best = mx ? -TK_INF : TK_INF;
     for (int i = 0; i < k && !s->aborted; i++) {
         int v = tk_value(s, p, rep[i], guess);
         guess = v;
+        if (mx ? v > best : v < best) best = v;
         for (tk_set m = members[i]; m; m &= m - 1) {
             cards[out] = tk_lowest(m);
             values[out] = v;
             out++;
         }
     }
+    if (k && !s->aborted) s->guess = best;
     return out;
 }
 
@@ -782,12 +832,18 @@ int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
         if (!after(s, &cur, card, &next)) return len;
         cur = next;
     }
+    /* the value of every position along a principal line is the value of its first one:
+     * valued once, then each step plays the first card that keeps it */
+    int v = 0, valued = 0;
     while (len < max && !s->aborted) {
         tk_load(s, &cur);
         int who = (s->leader + s->tk) % s->n;
         tk_set legal = tk_legal(s->hand[who], s->trick, s->tk, &s->rules);
         if (!legal) return len;
-        int v = tk_value(s, &cur, -1, 0);
+        if (!valued) {
+            v = tk_value(s, &cur, -1, s->guess);
+            valued = 1;
+        }
         tk_load(s, &cur);
         int rep[16];
         tk_set members[16];
@@ -795,8 +851,9 @@ int tk_line(tk_solver *s, const tk_position *p, int card, int *line, int max) {
         order_moves(s, who, rep, k);
         int best = -1, mx = s->maxside[who];
         for (int i = 0; i < k && best < 0; i++) {
-            int w = mx ? probe_pos(s, &cur, rep[i], v - 1, v) >= v
-                       : probe_pos(s, &cur, rep[i], v, v + 1) <= v;
+            /* the last card left reaches the value when no other does */
+            int w = i == k - 1 || (mx ? probe_pos(s, &cur, rep[i], v - 1, v) >= v
+                                      : probe_pos(s, &cur, rep[i], v, v + 1) <= v);
             if (w) best = rep[i];
         }
         if (best < 0) return -1;

@@ -63,6 +63,9 @@ typedef struct {
     /* the table is keyed without the declarer side's thirds (acc[0]): set for normal
      * contracts, whose value never falls when the declarer side has more card points */
     int thirds_free;
+    /* the first guess of the next MTD(f): the last position's value (a hand's positions follow
+     * each other, and their values stay close) */
+    int guess;
     long long nodes;  /* cards played in the search */
     long long probes; /* null-window searches of MTD(f) */
     /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */

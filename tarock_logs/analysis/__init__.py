@@ -6,7 +6,9 @@ himself); :func:`~tarock_logs.analysis.hand.analyse_hand` does it for every card
 hand and says what each card cost and changed. docs/analysis.md gives the objectives per
 contract, the techniques and the measured speed.
 
-Modules: ``cardset`` (card rules over bitmasks), ``objective`` (what is maximised, per
+Modules: ``cardset`` (card ids and masks; the legal cards and the trick winner are the
+engine's ``PlayRules`` and ``winner_index``, the native solver's are ``_native/cards.h``),
+``objective`` (what is maximised, per
 contract), ``position`` (positions read off the engine), ``search`` (the pure-Python solver),
 ``native`` (the C solver of ``tarock_logs/_native`` behind the same interface), ``outcome``
 (lines played out and scored by the engine), ``hand`` (recorded hands), ``knowledge`` (what a

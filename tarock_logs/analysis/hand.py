@@ -26,7 +26,7 @@ from typing import Any
 
 from tarock_logs.analysis.cardset import CARD, CID
 from tarock_logs.analysis.native import Backend, NativeSolver, Solver, make_solver
-from tarock_logs.analysis.outcome import LineResult, changes, play_line, score_value
+from tarock_logs.analysis.outcome import LineResult, changes, play_line, plays_alone, score_value
 from tarock_logs.analysis.position import Unsupported, read_position
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import Action
@@ -156,7 +156,7 @@ def _tt_bits(tricks: int) -> int:
 
 
 def _role(h: SlovenianHand, seat: int) -> str:
-    if h.contract == "klop":
+    if plays_alone(h):
         return "klop"
     return "declarer side" if h.side(seat) == "M" else "defender"
 
@@ -178,28 +178,45 @@ def analyse_replay(
     started = time.perf_counter()
     actions = [s.action for s in replay.steps[1:]]
     solvers: dict[int, Solver] = {}
-    # a copy of the replay's engine state, stepped back to the deal and forward again
+    # a copy of the replay's engine state, stepped back to the deal and forward again; the
+    # cards to analyse are found on the way forward and analysed on the way back, the last
+    # first: a hand's solver keeps its table, so the endgames the later cards solved are there
+    # when the searches of the earlier cards reach them
     h = state.copy()
     for _ in range(replay.actions_applied):
         h.pop()
+    pushed: list[int] = []
+    targets: list[tuple[int, str, int]] = []
     for i, a in enumerate(actions):
         if a is None:
             continue
-        if (a.type == "play" and h.phase == "play" and out.skipped is None
+        if (a.type == "play" and h.phase == "play"
                 and a.seat == h.to_move() and a.card in h.hands[a.seat]
                 and (h.tricks_total - len(h.tricks) <= last_tricks
                      or not _is_legal(h, a.card))):  # fmt: skip
-            try:
-                ca = _analyse_card(h, i, a.card, solvers, backend, lines, out, budget)
-            except Unsupported as exc:
-                out.skipped = str(exc)
-                ca = None
-            except TimeoutError:
-                out.undecided.append((i, a.card))
-                ca = None
-            if ca is not None:
-                out.cards.append(ca)
+            targets.append((i, a.card, h.tricks_total - len(h.tricks)))
         h.push(a)
+        pushed.append(i)
+    bits = _tt_bits(max((left for _, _, left in targets), default=0))
+    for i, card, _ in reversed(targets):
+        while pushed and pushed[-1] >= i:
+            h.pop()
+            pushed.pop()
+        try:
+            ca = _analyse_card(h, i, card, solvers, backend, lines, out, budget, bits)
+        except Unsupported as exc:
+            # as a forward pass would: the hand is analysed up to its first such position
+            out.skipped = str(exc)
+            out.cards = [c for c in out.cards if c.action_index < i]
+            out.undecided = [u for u in out.undecided if u[0] < i]
+            ca = None
+        except TimeoutError:
+            out.undecided.append((i, card))
+            ca = None
+        if ca is not None:
+            out.cards.append(ca)
+    out.cards.sort(key=lambda c: c.action_index)
+    out.undecided.sort()
     out.seconds = time.perf_counter() - started
     out.nodes = sum(s.nodes for s in solvers.values())
     if not out.backend:
@@ -209,18 +226,18 @@ def analyse_replay(
 
 def _analyse_card(
     h: SlovenianHand, index: int, card: str, solvers: dict[int, Solver], backend: Backend,
-    lines: bool, out: HandAnalysis, budget: int = 0,
+    lines: bool, out: HandAnalysis, budget: int = 0, bits: int = 0,
 ) -> CardAnalysis | None:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
-    klop = h.contract == "klop"
+    klop = plays_alone(h)
     persp = h.active.index(seat) if klop else None
     pos, setting = read_position(h, persp)
     key = persp if persp is not None else -1
     solver = solvers.get(key)
     if solver is None:
         left = h.tricks_total - len(h.tricks)
-        solver = solvers[key] = make_solver(setting, backend, _tt_bits(left), budget)
+        solver = solvers[key] = make_solver(setting, backend, bits or _tt_bits(left), budget)
         out.backend = "native" if isinstance(solver, NativeSolver) else "python"
     vals = solver.values(pos)
     if not vals:

@@ -57,10 +57,13 @@ class Solver(Protocol):
 
 
 def rules_tuple(setting: Setting) -> tuple[int, ...]:
+    """The card rules as the native core reads them (``_native/module.c`` ``read_rules``):
+    the six switches, the two protected card ids (or -1) and ``protect_either``."""
     r = setting.rules
     prot = (tuple(r.protected) + (-1, -1))[:2]
     return (int(r.negative), int(r.pagat_restricted), int(r.pagat_last_tarok), int(r.by_rank),
-            int(r.emperor_always), int(r.colour_valat), *prot)  # fmt: skip
+            int(r.emperor_always), int(r.colour_valat), *prot,
+            int(r.protect_either))  # fmt: skip
 
 
 class NativeSolver:

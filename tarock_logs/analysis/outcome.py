@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tarock_logs.analysis.cardset import CARD
 from tarock_logs.rules.base import Action, HandScore
+from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
 __all__ = ["LineResult", "changes", "line_value", "play_line", "score_value"]
@@ -21,11 +22,16 @@ BONUS_ITEMS = ("trula", "kralji", "pagat_ultimo", "kralj_ultimo", "valat", "barv
                "mondfang")  # fmt: skip
 
 
+def plays_alone(h: SlovenianHand) -> bool:
+    """Everyone plays for himself (klop: :attr:`Contract.alone`)."""
+    return h.contract is not None and CONTRACTS[h.contract].alone
+
+
 def score_value(h: SlovenianHand, score: HandScore, perspective_seat: int | None) -> int:
     """The solver's objective read off the engine's score: the declarer side's items, with
     each mondfang made zero-sum (a defender's counts for the declarer side); klop: the
     perspective player's own total."""
-    if h.contract == "klop":
+    if plays_alone(h):
         assert perspective_seat is not None
         return score.totals[perspective_seat]
     v = 0
@@ -81,7 +87,7 @@ def play_line(h: SlovenianHand, cards: Sequence[int], perspective_seat: int | No
             sign = 1 if it.seat is None or h.side(it.seat) == "M" else -1
             items[it.item] = items.get(it.item, 0) + sign * it.value
     klop = None
-    if h.contract == "klop" and perspective_seat is not None:
+    if plays_alone(h) and perspective_seat is not None:
         klop = sum(
             it.value for it in score.items if it.item == "klop" and it.seat == perspective_seat
         )

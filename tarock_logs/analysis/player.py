@@ -27,9 +27,9 @@ from typing import Any
 from tarock_logs.analysis.cardset import CARD
 from tarock_logs.analysis.knowledge import NoLayout, Sampler, apply_layout, view_of
 from tarock_logs.analysis.native import Backend, NativeSolver, make_solver
+from tarock_logs.analysis.outcome import plays_alone
 from tarock_logs.analysis.position import Unsupported, read_position
 from tarock_logs.log import models as m
-from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.verdict.replay import HandReplay, replay_session
 
@@ -158,7 +158,7 @@ def sample_values(
     of ``layouts`` (layouts of ``view_of(h, seat, illegal)``), and the solver used."""
     view = view_of(h, seat, illegal)
     hc = h.copy()
-    klop = _alone(h)
+    klop = plays_alone(h)
     persp = h.active.index(seat) if klop else None
     left = h.tricks_total - len(h.tricks)
     out: dict[str, list[int]] = {}
@@ -173,13 +173,8 @@ def sample_values(
     return out, used
 
 
-def _alone(h: SlovenianHand) -> bool:
-    """Everyone plays for himself (klop: :attr:`Contract.alone`)."""
-    return h.contract is not None and CONTRACTS[h.contract].alone
-
-
 def _role(h: SlovenianHand, seat: int) -> str:
-    if _alone(h):
+    if plays_alone(h):
         return "klop"
     return "declarer side" if h.side(seat) == "M" else "defender"
 
@@ -200,7 +195,7 @@ def _analyse_card(
     if not vals or card not in vals:
         return None
     stats = {c: CardStats.of(v) for c, v in vals.items()}
-    pos, setting = read_position(h, h.active.index(seat) if _alone(h) else None)
+    pos, setting = read_position(h, h.active.index(seat) if plays_alone(h) else None)
     maximiser = setting.objective.maxside[pos.to_move]
     means = {c: s.mean for c, s in stats.items()}
     best = max(means.values()) if maximiser else min(means.values())

@@ -133,11 +133,12 @@ def read_position(h: SlovenianHand, perspective: int | None = None) -> tuple[Pos
         if "kralj_ultimo" in h.ann and h.called_king:
             prot.append(CID[h.called_king])
     rules = CardRules(pr.negative, pr.pagat_restricted, pr.pagat_last_tarok, pr.by_rank,
-                      pr.emperor_always, pr.colour_valat, tuple(prot))  # fmt: skip
+                      pr.emperor_always, pr.colour_valat, tuple(prot),
+                      pr.protect_either)  # fmt: skip
     radelc = [2 if r.radelci and h.radelci_before[s] >= 1 else 1 for s in seats]
     # ---- objective
     d = h.declarer
-    if c == "klop":
+    if row.alone:
         p = to_move if perspective is None else seats[perspective]
         pi = index[p]
         gifts = tuple(CID[x] for x in h.talon[:6]) if len(h.talon) >= 6 else ()
@@ -160,12 +161,12 @@ def read_position(h: SlovenianHand, perspective: int | None = None) -> tuple[Pos
     maxside = tuple(h.side(s) == "M" for s in seats)
     kg = _kontra(h, "game")
     fd = radelc[index[d]]
-    if c in ("berac", "odprti_berac", "barvni_valat", "valat") or "barvni_valat" in h.ann:
+    if row.fixed or "barvni_valat" in h.ann:
         if "barvni_valat" in h.ann:
             value = 125 * max(_kontra(h, "barvni_valat"), kg)
         else:
             value = r.contract_value(c) * kg
-        kind: Kind = "no_trick" if c in ("berac", "odprti_berac") else "all_tricks"
+        kind: Kind = "no_trick" if row.no_trick else "all_tricks"
         obj = Objective(kind=kind, maxside=maxside, tricks_total=h.tricks_total,
                         value=value * fd, radelc=fd)  # fmt: skip
         return (Position(hands, trick, leader, len(h.tricks), (0,) * 9),
@@ -184,7 +185,7 @@ def read_position(h: SlovenianHand, perspective: int | None = None) -> tuple[Pos
         kind="normal", maxside=maxside, tricks_total=h.tricks_total,
         value=r.contract_value(c), kontra_game=kg, radelc=fd, win_threshold=r.win_threshold,
         diff_nearest_5=r.diff_nearest_5,
-        no_difference=c == "solo_brez" and not r.solo_brez_difference,
+        no_difference=row.brez_options and not r.solo_brez_difference,
         discard_thirds=thirds(disc_mask), remainder_thirds=thirds(rem_mask),
         remainder_if_king_wins=rem_possible, king=king, bonuses=r.has_bonuses(c),
         count_remainder=r.count_remainder,

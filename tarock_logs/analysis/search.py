@@ -4,7 +4,9 @@ It is the readable reference of the native solver (``tarock_logs/_native/solver.
 algorithm) and its fallback where no compiler built it; fast enough for endgames.
 
 * **Minimax, two sides.** The maximising side is the declarer's (for klop: the perspective
-  player); everybody else minimises. All cards are visible.
+  player); everybody else minimises. All cards are visible. The legal cards and the trick
+  winner are the engine's (``PlayRules.legal``, ``winner_index``, through
+  :mod:`~tarock_logs.analysis.cardset`): this solver holds no copy of the card rules.
 * **Transposition table** at trick boundaries, keyed by the cards still in play, the leader
   and the accumulated facts (:data:`~tarock_logs.analysis.objective.ACC_FIELDS`); it stores
   a lower and an upper bound of the value and the best card. For a fixed deal the cards in
@@ -147,17 +149,22 @@ class PySolver:
             if nxt is None:
                 return out
             cur = nxt
+        # every position along a principal line has the value of its first one: valued once,
+        # then each step plays the first card that keeps it (the last card left, if no other)
+        v: int | None = None
         while True:
             self._load(cur)
             p = cur.to_move
             lm = legal(self.hands[p], self.trick, self.rules)
             if not lm:
                 return out
-            v = self._mtdf(cur, None, 0)
+            if v is None:
+                v = self._mtdf(cur, None, 0)
             best = None
-            for rep in self._ordered(p, representatives(self.hands[p], lm, self._outstanding(p))):
-                w = self._mtdf_bound(cur, rep, v, self.maxside[p])
-                if w:
+            order = list(self._ordered(p, representatives(self.hands[p], lm,
+                                                          self._outstanding(p))))  # fmt: skip
+            for i, rep in enumerate(order):
+                if i == len(order) - 1 or self._mtdf_bound(cur, rep, v, self.maxside[p]):
                     best = rep
                     break
             assert best is not None, "no card reaches the position's value"

@@ -1,5 +1,7 @@
-"""The solver's card rules over masks agree with the engine's token-based rules: the pure-Python
-twin (:mod:`tarock_logs.analysis.cardset`) and the native primitives (``_native/cards.h``)."""
+"""The solver's card rules: the pure-Python solver calls the engine's own rules
+(:mod:`tarock_logs.analysis.cardset` is a thin caller of ``PlayRules`` and ``winner_index``), and
+the native primitives (``_native/cards.h``, the native solver's move generation) agree with
+them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from tarock_logs.analysis.cardset import CARD, STR, SUIT_OF
 from tarock_logs.analysis.native import rules_tuple
 from tarock_logs.analysis.objective import Objective
 from tarock_logs.analysis.position import Setting
+from tarock_logs.rules.slovenian import tricks
 from tarock_logs.rules.slovenian.fast import cardbits
 from tarock_logs.rules.slovenian.tricks import POINTS, PlayRules, thirds, winner_index
 
@@ -22,10 +25,10 @@ native = pytest.mark.skipif(not _native.available(), reason=f"native core: {_nat
 #: options, positive games, colour valat, protected cards)
 RULE_CASES = [
     {"negative": n, "pagat_restricted": pr, "pagat_last_tarok": plt, "by_rank": br,
-     "emperor_always": ea, "colour_valat": cv}
+     "emperor_always": ea, "colour_valat": cv, "protect_either": pe}
     for n in (False, True) for pr in ((False, True) if n else (False,))
     for plt in (False, True) for br in (False, True) for ea in (False, True)
-    for cv in ((False,) if n else (False, True))
+    for cv in ((False,) if n else (False, True)) for pe in ((True,) if n else (False, True))
 ]  # fmt: skip
 
 
@@ -79,17 +82,22 @@ def test_trick_winner_matches_the_engine(colour_valat: bool) -> None:
 @pytest.mark.parametrize("case", range(len(RULE_CASES)))
 def test_legal_cards_match_play_rules(case: int) -> None:
     """Every switch of spec 8.3-8.4 (overtake by outcome or rank, the pagat restriction and
-    its last-tarok option, emperor forcing, colour valat, protected ultimo cards)."""
+    its last-tarok option, emperor forcing, colour valat, protected ultimo cards and what
+    happens when only they are left): the native move generation equals ``PlayRules``."""
     opts = RULE_CASES[case]
     pr = PlayRules(**opts)
     rng = Random(100 + case)
     for _ in range(800):
         hand, trick = _random_situation(rng)
+        prot: tuple[str, ...] = ()
         if rng.random() < 0.15:  # the trula situations of L14-L17
             hand = ["T1", *rng.sample(CARD[1:20], 2), *rng.sample(CARD[22:], 2)]
             trick = rng.choice((["T22", "T21"], ["T21", "T1"], ["H4", "T22", "T21"], ["T21"]))
-        prot: tuple[str, ...] = ()
-        if not opts["negative"] and rng.random() < 0.3:
+        elif not opts["negative"] and rng.random() < 0.1:
+            # both announced ultimo cards are the last two (8.4c: either, or the pagat kept)
+            king = rng.choice(["HK", "DK", "SK", "CK"])
+            hand, trick, prot = ["T1", king], [], ("T1", king)
+        elif not opts["negative"] and rng.random() < 0.3:
             prot = tuple(rng.sample(["T1", rng.choice(["HK", "DK", "SK", "CK"])],
                                     rng.choice((1, 2))))  # fmt: skip
             prot = tuple(sorted(prot, key=lambda c: c != "T1"))
@@ -101,3 +109,25 @@ def test_legal_cards_match_play_rules(case: int) -> None:
             setting = Setting((0, 1, 2, 3), rules, Objective("normal", (True,) * 4, 12))
             nat = _native.core.legal(cs.mask_of(hand), cs.ids_of(trick), rules_tuple(setting))
             assert nat == got, (opts, hand, trick, prot)
+
+
+def test_the_python_solver_asks_the_engines_play_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One home for the legal-card rule on the Python side: the solver's ``legal`` is the
+    engine's ``PlayRules.legal`` (no copy of spec 8.3-8.4 in the analysis), and its trick
+    winner the engine's ``winner_index``."""
+    calls: list[list[str]] = []
+    real = PlayRules.legal
+
+    def spy(self: PlayRules, hand: set[str], trick: list[str],
+            protected: tuple[str, ...] = ()) -> tuple[list[str], str]:  # fmt: skip
+        calls.append(trick)
+        return real(self, hand, trick, protected)
+
+    monkeypatch.setattr(PlayRules, "legal", spy)
+    rules = cs.CardRules(True, True, False, False, False, False)
+    got = cs.legal(cs.mask_of(["T5", "T9", "H3"]), cs.ids_of(["T7"]), rules)
+    assert calls == [["T7"]]
+    assert got == cs.mask_of(["T9"])  # klop: overtake when you can (spec 8.3)
+    assert not hasattr(cs, "_overtake_rank")
+    monkeypatch.setattr(tricks, "winner_index", lambda cards, cv=False: 2)
+    assert cs.winner(cs.ids_of(["H3", "HK", "H4"]), False) == 2

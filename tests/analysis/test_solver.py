@@ -21,11 +21,15 @@ import pytest
 
 from tarock_logs import _native
 from tarock_logs.analysis.cardset import CARD, CID, legal
+from tarock_logs.analysis.hand import analyse_replay
 from tarock_logs.analysis.native import NativeSolver, rules_tuple
 from tarock_logs.analysis.outcome import line_value
 from tarock_logs.analysis.position import read_position
 from tarock_logs.analysis.search import PySolver
+from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.tools.simulate import simulate_hands
+from tarock_logs.verdict.replay import replay_session
 from tests.analysis.support import (
     CONTRACTS_3,
     CONTRACTS_4,
@@ -196,3 +200,40 @@ def test_one_table_kept_across_the_positions_of_a_hand_gives_a_fresh_solvers_val
                 solver = kept[repr(setting)] = NativeSolver(setting, tt_bits=14)
             assert solver.values(pos) == NativeSolver(setting, tt_bits=14).values(pos), setting
     assert hands >= 16
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=native)])
+def test_a_hand_analysed_last_card_first_gives_every_card_a_fresh_solvers_values(
+    backend: str,
+) -> None:
+    """``analyse_replay`` values a hand's cards from the last to the first with one solver
+    (its table, its first guesses carried from card to card): every card's values equal a
+    fresh solver's for that position, and the cards come out in playing order."""
+    tricks = 3 if backend == "python" else 5
+    checked = 0
+    for doc in simulate_hands(4, 23, table_size=4):
+        session = SessionAdapter.validate_python(doc)
+        for hand, replay in zip(session.hands, replay_session(session), strict=True):
+            ha = analyse_replay(replay, session.id, hand, last_tricks=tricks, lines=False,
+                                backend=backend)  # type: ignore[arg-type]  # fmt: skip
+            if ha.skipped or not ha.cards:
+                continue
+            assert [c.action_index for c in ha.cards] == sorted(c.action_index
+                                                                for c in ha.cards)  # fmt: skip
+            h = replay.state.copy()
+            for _ in range(replay.actions_applied):
+                h.pop()
+            by_index = {c.action_index: c for c in ha.cards}
+            for i, step in enumerate(replay.steps[1:]):
+                if step.action is None:
+                    continue
+                if i in by_index:
+                    assert isinstance(h, SlovenianHand)
+                    persp = h.active.index(h.to_move()) if h.contract == "klop" else None
+                    pos, setting = read_position(h, persp)
+                    cls = NativeSolver if backend == "native" else PySolver
+                    fresh = {CARD[c]: v for c, v in cls(setting).values(pos).items()}
+                    assert dict(by_index[i].values) == fresh, (hand.number, i)
+                    checked += 1
+                h.push(step.action)
+    assert checked >= 20

@@ -187,13 +187,9 @@ CONTRACT_NAMES = frozenset({"contract", "c", "code", "high", "want", "target_con
 TABLES = {
     PACKAGE / "rules" / "slovenian" / "contracts.py",
 }
-#: tarock_logs/analysis/ (the solver's Python twin, being rewritten elsewhere) still names
-#: contracts; the list can only shrink
-KNOWN: dict[str, int] = {
-    "analysis/hand.py": 2,
-    "analysis/outcome.py": 2,
-    "analysis/position.py": 4,
-}
+#: files allowed to name contracts still (empty: the analysis reads the flags too); the list can
+#: only shrink
+KNOWN: dict[str, int] = {}
 
 
 def _name(node: ast.AST) -> str | None:
