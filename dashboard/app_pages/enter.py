@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -664,18 +666,24 @@ def _conclusions(e: Entry, r: Any) -> None:
         key="e_dossier",
         on_click="ignore",
     )
+    if entry_dir() is not None:
+        st.button(tr("Save for acceptance"), key="e_save", on_click=_save_entry)
+
+
+def _save_entry(save: Callable[[Path], Path] | None = None) -> None:
+    """Save the entry (``save``: a counted hand's) as a new file of the entry box, once per
+    click (a callback: a button read in the page's run would save again on a rerun)."""
     folder = entry_dir()
-    if folder is not None and st.button(tr("Save for acceptance"), key="e_save"):
-        try:
-            path = e.save(folder)
-        except EntryRefused as exc:
-            st.error(md(tr("Not saved: {why}", why=str(exc))))
-        else:  # the file's name only: the page never shows a path on the server
-            st.session_state["entry_box_note"] = (
-                "success",
-                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
-            )
-            st.rerun(scope="app")  # the list of waiting entries below shows it
+    if folder is None:
+        return
+    try:
+        path = (save or entry().save)(folder)
+    except EntryRefused as exc:
+        note = ("error", tr("Not saved: {why}", why=md(str(exc))))
+    else:  # the file's name only: the page never shows a path on the server
+        said = tr("Saved as {name}: it waits for a referee's acceptance", name=md(path.name))
+        note = ("success", said)
+    st.session_state["entry_box_note"] = note
 
 
 # ------------------------------------------------------------------------------ a counted hand
@@ -872,18 +880,8 @@ def counted_editor(e: Entry) -> None:
         key="e_c_download",
         on_click="ignore",
     )
-    folder = entry_dir()
-    if folder is not None and st.button(tr("Save for acceptance"), key="e_c_save"):
-        try:
-            path = ce.save(folder)
-        except EntryRefused as exc:
-            st.error(md(tr("Not saved: {why}", why=str(exc))))
-        else:  # the file's name only: the page never shows a path on the server
-            st.session_state["entry_box_note"] = (
-                "success",
-                tr("Saved as {name}: it waits for a referee's acceptance", name=path.name),
-            )
-            st.rerun(scope="app")  # the list of waiting entries below shows it
+    if entry_dir() is not None:
+        st.button(tr("Save for acceptance"), key="e_c_save", on_click=_save_entry, args=(ce.save,))
 
 
 #: the page's own styles: "record anyway" in a warning colour, never like a legal choice; the
@@ -926,9 +924,7 @@ def editor() -> None:
         _score(e)
         _conclusions(e, r)
     st.button(tr("Start a new hand"), key="e_new", on_click=_new_entry)
-
-
-editor()
+    pending_entries()
 
 
 def _decide(name: str, accept: bool) -> None:
@@ -939,12 +935,12 @@ def _decide(name: str, accept: bool) -> None:
     try:
         done = box.accept(name) if accept else box.reject(name)
     except EntryRefused as exc:
-        st.session_state["entry_box_note"] = ("error", str(exc))
+        st.session_state["entry_box_note"] = ("error", md(str(exc)))
         return
     said = (
-        tr("Accepted {name}: `tarock ingest` reads it now", name=done)
+        tr("Accepted {name}: `tarock ingest` reads it now", name=md(done))
         if accept
-        else tr("Rejected {name} (kept aside, not ingested)", name=done)
+        else tr("Rejected {name} (kept aside, not ingested)", name=md(done))
     )
     st.session_state["entry_box_note"] = ("success", said)
 
@@ -958,16 +954,16 @@ def pending_entries() -> None:
     waiting = EntryBox(folder).pending()
     st.subheader(tr("Entries waiting for acceptance"))
     note = st.session_state.pop("entry_box_note", None)
-    if note:
-        getattr(st, note[0])(md(note[1]))
+    if note:  # (Markdown already: the names in it escaped)
+        getattr(st, note[0])(note[1])
     if not waiting:
         st.caption(tr("No entry is waiting."))
         return
     for k, p in enumerate(waiting):
         c1, c2, c3 = st.columns([5, 1, 1], vertical_alignment="center")
-        c1.markdown(f"`{md(p.name)}` · {p.saved:%Y-%m-%d %H:%M} UTC")
+        c1.markdown(f"{md(p.name)} · {p.saved:%Y-%m-%d %H:%M} UTC")
         c2.button(tr("Accept"), key=f"e_accept_{k}", on_click=_decide, args=(p.name, True))
         c3.button(tr("Reject"), key=f"e_reject_{k}", on_click=_decide, args=(p.name, False))
 
 
-pending_entries()
+editor()

@@ -214,7 +214,9 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
             timeout=20_000
         )
         assert str(folder) not in page.inner_text("body")  # never a path on the server
-        page.get_by_role("button", name="Accept").first.click()
+        page.wait_for_selector("[data-test-script-state='notRunning']", timeout=20_000)
+        assert len(list((folder / ".pending").glob("*.json"))) == 1  # one click, one file
+        page.get_by_role("button", name="Accept", exact=True).first.click()
         page.get_by_text("reads it now", exact=False).wait_for(timeout=20_000)
         saved = list(folder.glob("*.json"))
         assert saved and any(json.loads(p.read_text())["id"] == rec.session.id for p in saved)

@@ -35,7 +35,8 @@ def _content(db: Path) -> dict[str, list[tuple]]:
         for t in tables:
             cols = [c for c in con.table(t).columns if c not in TIMES]
             quoted = ", ".join('"' + c + '"' for c in cols)
-            rows = con.execute(f"SELECT {quoted} FROM {t}").fetchall()
+            where = " WHERE key <> 'pseudonym_key'" if t == "meta" else ""  # random per store
+            rows = con.execute(f"SELECT {quoted} FROM {t}{where}").fetchall()
             out[t] = sorted(rows, key=repr)
         return out
     finally:
