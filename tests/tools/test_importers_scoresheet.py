@@ -188,7 +188,7 @@ class TestCommand:
         for imp in IMPORTERS.values():
             assert imp.name in r.output and imp.command in r.output
             assert imp.carries[:40] in r.output.replace("\n", " ")
-        assert set(IMPORTERS) == {"openspiel", "scoresheet", "palcka"}
+        assert set(IMPORTERS) == {"openspiel", "scoresheet", "palcka", "scoreboard", "cup"}
 
 
 def test_every_importer_is_documented_in_docs_importers():

@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tarock_logs.log import models as m
+from tarock_logs.rules.slovenian.contracts import CONTRACTS as TABLE
 from tarock_logs.tools.importers import Conversion, Reject
 
 __all__ = ["CODES", "CONTRACTS", "CONTRA_LEVELS", "MODIFIERS", "OPTIONS", "RULESET", "convert"]
@@ -369,7 +370,7 @@ def _round(
         facts["won"] = _bool(won, won_at)
         diff_at, diff = f("difference")
         d = _int(diff, diff_at, optional=True)
-        if d is not None and facts["contract"] not in ("berac", "odprti_berac"):
+        if d is not None and not TABLE[facts["contract"]].fixed:
             if not 0 <= d <= 100:
                 raise _Bad(diff_at, "scoreboard.round", f"difference {d} is not 0–100")
             facts["difference"] = d
@@ -386,7 +387,7 @@ def _round(
             facts["bonuses"] = bonuses
         if kontras:
             facts.setdefault("kontras", []).extend(kontras)
-        if len(ids) == 4 and facts["contract"] in ("three", "two", "one"):
+        if len(ids) == 4 and TABLE[facts["contract"]].king_call:
             notes.append("the called king is not recorded")
     mf_at, mf = f("mond_fang")
     mond = _seat(mf, mf_at, ids)
