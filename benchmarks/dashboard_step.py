@@ -47,7 +47,7 @@ def main() -> None:
     from streamlit.testing.v1 import AppTest
 
     from dashboard.view_model import hand_view
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = duckdb.connect(str(db), read_only=True)
     hand_id, n_actions, n_hands = con.execute(

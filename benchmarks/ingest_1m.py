@@ -101,7 +101,7 @@ def main() -> None:
     ap.add_argument("--workdir", type=Path, default=None, help="keep files and DB here")
     args = ap.parse_args()
 
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write.ingest import ingest
 
     tmp = Path(args.workdir or tempfile.mkdtemp(prefix="tarock-1m-"))
     folder = tmp / "logs"

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, ratings, tournaments
-from tarock_logs.store import ingest as ig
+from tarock_logs.store.write import facts, ratings, tournaments
+from tarock_logs.store.write import ingest as ig
 
 T0 = [0.0]
 STEPS: list[tuple[str, float, float]] = []
@@ -50,7 +50,7 @@ _SHARD = ig._shard_to_ipc
 
 
 def timed_shard(path: str, out: str, batch_hands: int, span: Any = None) -> Any:
-    """:func:`tarock_logs.store.ingest._shard_to_ipc`, its start and duration noted."""
+    """:func:`tarock_logs.store.write.ingest._shard_to_ipc`, its start and duration noted."""
     t = time.perf_counter()
     result = _SHARD(path, out, batch_hands, span)
     with open(UNITS[0], "a") as fh:

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tarock_logs.store.ingest import ingest  # noqa: E402
+from tarock_logs.store.write.ingest import ingest  # noqa: E402
 from tarock_logs.tools.simulate import dumps_session, simulate_hands  # noqa: E402
 from tests.support.store_fixtures import stored_rows  # noqa: E402
 

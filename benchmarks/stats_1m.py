@@ -209,8 +209,8 @@ def _server_pids() -> list[int]:
 
 def measure_queries(db: Path) -> dict[str, Any]:
     """Every read-API query and statistics section, cold then warm, in this process."""
-    from tarock_logs.store import queries as q
-    from tarock_logs.store import stats
+    from tarock_logs.store.read import queries as q
+    from tarock_logs.store.read import stats
 
     con = q.connect_reader(db)
     cur = con.cursor()
@@ -422,7 +422,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
     then ``steps`` presses of the right-arrow key, each timed until the page shows the new
     step and the script has finished, with the server's CPU seconds for it (the step reruns
     the viewer fragment only; AppTest, :func:`measure_replay_step`, reruns the whole page)."""
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(db)
     hand_id = con.execute(
@@ -466,7 +466,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
 def measure_replay_step(db: Path, steps: int = 40) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(db)
     hand_id = con.execute(

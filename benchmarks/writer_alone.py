@@ -57,8 +57,9 @@ from typing import Any
 import duckdb
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import facts, plan, ratings, sources, template, tournaments
-from tarock_logs.store import ingest as ig
+from tarock_logs.store import sources
+from tarock_logs.store.write import facts, plan, ratings, template, tournaments
+from tarock_logs.store.write import ingest as ig
 
 #: (owner, attribute, label): the steps timed (those that exist in the tree under test)
 STEPS: list[tuple[Any, str, str]] = [

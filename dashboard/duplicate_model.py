@@ -1,6 +1,6 @@
 """The Tournament page's Duplicate tab, built without Streamlit: the deals of a tournament
 played at several tables side by side and the players' duplicate ranking by matchpoints
-(:func:`tarock_logs.store.duplicate.duplicate_report`), as rows of text in the reader's
+(:func:`tarock_logs.store.read.duplicate.duplicate_report`), as rows of text in the reader's
 language. Names pass through ``rename`` (the page's name masking) where one is given."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import duckdb
 from tarock_logs.report import text
 from tarock_logs.report.i18n import number, t, tn
 from tarock_logs.rules import game_title
-from tarock_logs.store.duplicate import NoSuchEvent, duplicate_report
+from tarock_logs.store.read.duplicate import NoSuchEvent, duplicate_report
 
 Rename = Callable[[str], str] | None
 

@@ -1,6 +1,6 @@
 """Streamlit glue shared by the pages: the database path, the cached read-only connection, cached
-queries and per-hand replays. Presentation only: the queries are :mod:`tarock_logs.store.queries`,
-what the pages show is built in :mod:`dashboard.view_model`.
+queries and per-hand replays. Presentation only: the queries are
+:mod:`tarock_logs.store.read.queries`, what the pages show is built in :mod:`dashboard.view_model`.
 
 The connection is opened read-only and re-opened when the database file is replaced (the
 ingest publishes a new file atomically with ``os.replace``): the cache key is the file's
@@ -28,8 +28,9 @@ from dashboard.view_model import HandView, md_text, score_lines, total_lines
 from dashboard.view_model import hand_view as build_hand_view
 from tarock_logs.report import i18n
 from tarock_logs.report import text as wording
-from tarock_logs.store import db_fingerprint, queries
+from tarock_logs.store import db_fingerprint
 from tarock_logs.store.pseudonyms import pseudonym
+from tarock_logs.store.read import queries
 from tarock_logs.verdict.findings import Finding
 
 T = TypeVar("T")
@@ -216,7 +217,7 @@ def _cached(_fn: Callable[..., Any], name: str, key: DbKey, *args: Any) -> Any:
 
 
 def data(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(cursor, *args)``, a query of :mod:`tarock_logs.store.queries` or a view-model
+    """``fn(cursor, *args)``, a query of :mod:`tarock_logs.store.read.queries` or a view-model
     builder of :mod:`dashboard.view_model`, cached per database version."""
     _, key = require_db()
     result: T = _cached(fn, f"{fn.__module__}.{fn.__qualname__}", key, *args)

@@ -2,11 +2,11 @@
 
 The pages (``app_pages/``) only present; everything they show about a hand, a tournament or a
 player's name comes from here, as plain dataclasses, dicts and lists, so it is tested without
-a browser. Queries are :mod:`tarock_logs.store.queries`; a hand's steps are the ones the
-ingest stored (:mod:`tarock_logs.store.timeline`: the position after each action, the findings
+a browser. Queries are :mod:`tarock_logs.store.read.queries`; a hand's steps are the ones the
+ingest stored (:mod:`tarock_logs.store.read.timeline`: the position after each action, the findings
 at their step, the radelci carried in), read from rows alone. The engine runs only where the
 page asks something new of it (a what-if, the legal alternatives to an action, the dossier):
-then the session as logged (:func:`tarock_logs.store.rebuild.load_session`, rebuilt from rows
+then the session as logged (:func:`tarock_logs.store.read.rebuild.load_session`, rebuilt from rows
 when its file is gone) is replayed through :mod:`tarock_logs.verdict.replay`. A hand stored
 before the store kept timelines (schema version 9) is replayed as before.
 
@@ -36,9 +36,9 @@ from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
 from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
-from tarock_logs.store import queries
-from tarock_logs.store.rebuild import load_session
-from tarock_logs.store.timeline import HandTimeline, TimelineStep, hand_timeline
+from tarock_logs.store.read import queries
+from tarock_logs.store.read.rebuild import load_session
+from tarock_logs.store.read.timeline import HandTimeline, TimelineStep, hand_timeline
 from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.findings import Finding, HandPeople, violation_finding
@@ -185,7 +185,7 @@ def hand_view(
 ) -> HandView | None:
     """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown).
 
-    Its steps are the stored timeline's (:func:`tarock_logs.store.timeline.hand_timeline`),
+    Its steps are the stored timeline's (:func:`tarock_logs.store.read.timeline.hand_timeline`),
     read from rows alone: the log file may be gone. ``engine``: the session as logged and the
     engine's replay of the hand are kept on the view too (:attr:`HandView.replay`,
     :attr:`~HandView.session`, :attr:`~HandView.hand`: for the legal alternatives, the
@@ -908,7 +908,7 @@ def _item_name(item: str, game: str, lang: str) -> str:
 def score_sheet(
     sheet: dict[str, Any], players: list[str], lang: str = "en"
 ) -> tuple[pl.DataFrame, set[tuple[int, str]]]:
-    """A session's score sheet (:func:`tarock_logs.store.queries.session_sheet`) as a table:
+    """A session's score sheet (:func:`tarock_logs.store.read.queries.session_sheet`) as a table:
     one row per hand (the recorded totals by player), then the session total as recorded,
     the recorded hands added up, the recomputed total and the placement points. A cell that
     differs from the recomputation reads ``✖ recorded → recomputed``; the second value is the

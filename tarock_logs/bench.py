@@ -14,7 +14,7 @@ then each stage is timed on those same files:
   worker count (one per usable core and unit of work, serial below 8 MB with the ingest
   lane, 1 MB without); the single-process figure is
   ``details["ingest_single_process_hands_per_s"]``; ``details["ingest_lane"]`` says how
-  many of the sessions the ingest lane took (``store/lane.py``: ordinary records from their
+  many of the sessions the ingest lane took (``store/write/lane.py``: ordinary records from their
   bytes; the others take the careful path);
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
@@ -233,10 +233,10 @@ def stage_orjson_parse(files: list[Path]) -> int:
 
 
 def stage_lane_read(files: list[Path]) -> int:
-    """Hands in the files as the ingest lane reads them (:func:`tarock_logs.store.lane
+    """Hands in the files as the ingest lane reads them (:func:`tarock_logs.store.write.lane
     .read_session`: the line's JSON checked, every hand validated, replayed, hashed and
     scored, the session compared and settled; no rows made), 0 for a record it declines."""
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
 
     n = 0
     for f in files:
@@ -315,7 +315,7 @@ _ENGINE_SECONDS = [0.0]
 
 
 def stage_ingest(folder: Path, db: Path, jobs: int | None = 1) -> int:
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write.ingest import ingest
 
     summary = ingest([str(folder)], db=str(db), jobs=jobs)
     d = summary.to_dict()
@@ -435,9 +435,9 @@ def native_whole_hand() -> dict[str, bool]:
 
 def lane_sessions(files: list[Path]) -> dict[str, int]:
     """How many of the files' session records the store's ingest lane takes
-    (:mod:`tarock_logs.store.lane`: an ordinary record from its bytes to its rows), of all:
+    (:mod:`tarock_logs.store.write.lane`: an ordinary record from its bytes to its rows), of all:
     what the ingest's speed rests on (the rest take the careful path)."""
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
 
     taken = total = 0
     for f in files:
@@ -454,8 +454,8 @@ def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dic
     the scheduler at ``address``, or a local cluster (one worker per usable core) started
     once for all of them (its start-up is not timed); the figures of :data:`DASK_KEYS` but
     ``dask_vs_ingest``."""
-    from tarock_logs.store import scaleout
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write import scaleout
+    from tarock_logs.store.write.ingest import ingest
 
     best = float("inf")
     hands = 0
@@ -518,7 +518,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             )
             # the ingest lane's reading (validation, replay, hash and score in one pass) of
             # the same files, against the bare parse (None without the native core)
-            from tarock_logs.store import lane
+            from tarock_logs.store.write import lane
 
             if lane.available():
                 t, n = _timed(lambda: stage_lane_read(files), options.repeat)
@@ -569,7 +569,7 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             stage_ingest(warm, Path(tmp) / "warm.duckdb")
             # the headline uses the CLI's default (jobs=None: one worker per usable core when
             # there are several files); the single-process figure stays in details
-            from tarock_logs.store.plan import default_jobs, file_sizes
+            from tarock_logs.store.write.plan import default_jobs, file_sizes
 
             # ingest (CLI default jobs) and the baseline run interleaved, best of ``repeat``
             # each, so both see the same background load (as the OpenSpiel comparison)

@@ -38,7 +38,7 @@ from dashboard.state import (
 )
 from dashboard.view_model import md_text as md
 from tarock_logs.report.text import score_item_name
-from tarock_logs.store import queries as q
+from tarock_logs.store.read import queries as q
 from tarock_logs.verdict.findings import Finding
 
 #: rows of the findings list per page

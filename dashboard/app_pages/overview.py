@@ -6,7 +6,7 @@ import streamlit as st
 
 from dashboard.state import data, require_db, tr
 from dashboard.view_model import md_text as md
-from tarock_logs.store import queries as q
+from tarock_logs.store.read import queries as q
 
 path, _ = require_db()
 st.title("tarock-logs")

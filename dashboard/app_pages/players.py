@@ -5,8 +5,8 @@ Deep link: ``/players?game=<game>&player=<id>&event=<event>&from=<date>&to=<date
 as they change. Only the tab shown runs its queries.
 
 The tables (per player, per role, per contract or Schlemm, kontras, partners, head to head,
-Royal Tarock's matches and pairs, ratings) come from :mod:`tarock_logs.store.stats` and
-:mod:`tarock_logs.store.ratings`; rates are shown as percentages beside their sample size
+Royal Tarock's matches and pairs, ratings) come from :mod:`tarock_logs.store.read.stats` and
+:mod:`tarock_logs.store.read.ratings`; rates are shown as percentages beside their sample size
 (the hands they are taken over), and are charted only from ``MIN_SAMPLE`` hands on.
 Thrown-in deals are counted on their own and left out of every average. Selecting a row
 opens a dialog beside the table with the hands behind that row, each with a link into the
@@ -45,9 +45,9 @@ from dashboard.view_model import (
 )
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
-from tarock_logs.store import queries as q
-from tarock_logs.store.analysis import points_lost
-from tarock_logs.store.stats import MIN_SAMPLE
+from tarock_logs.store.read import queries as q
+from tarock_logs.store.read.analysis import points_lost
+from tarock_logs.store.read.stats import MIN_SAMPLE
 
 LANG = lang()
 require_db()

@@ -47,9 +47,9 @@ from dashboard.table import position, table_html
 from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
-from tarock_logs.store import queries as q
-from tarock_logs.store.analysis import hand_card_analysis, hand_card_analysis_player
-from tarock_logs.store.timeline import TimelineStep
+from tarock_logs.store.read import queries as q
+from tarock_logs.store.read.analysis import hand_card_analysis, hand_card_analysis_player
+from tarock_logs.store.read.timeline import TimelineStep
 from tarock_logs.verdict import replay as rp
 
 #: the speeds autoplay offers: seconds per step

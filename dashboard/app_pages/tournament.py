@@ -22,7 +22,7 @@ from dashboard import view_model as vm
 from dashboard.state import data, lang, masked, names_masked, require_db, tr, trn
 from dashboard.view_model import md_text as md
 from tarock_logs.report.i18n import number
-from tarock_logs.store import queries as q
+from tarock_logs.store.read import queries as q
 
 #: the column headers of the tables below, by their label ids
 HEADERS = {

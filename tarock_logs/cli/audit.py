@@ -83,7 +83,7 @@ def _input(rec: Any) -> _Input:
 
 
 #: Whether the local audit offers each record of a JSONL file to the store's ingest lane
-#: first (:func:`tarock_logs.store.lane.reader_lane`: an ordinary record audited from its
+#: first (:func:`tarock_logs.store.write.lane.reader_lane`: an ordinary record audited from its
 #: bytes, the same audit as :func:`~tarock_logs.verdict.audit.audit_session` makes of it:
 #: tests/cli/test_audit_lane.py). Never with ``--ruleset`` (a what-if re-scores every hand).
 LANE = True
@@ -93,10 +93,10 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
              jobs: int | None) -> Iterator[_Audited]:  # fmt: skip
     """Each session record's input errors and audit (None: no readable session), in the
     reader's order: audited here, or on a Dask cluster (``dask``: a scheduler's address or
-    ``local``, see :mod:`tarock_logs.store.scaleout`), with the same records either way."""
+    ``local``, see :mod:`tarock_logs.store.write.scaleout`), with the same records either way."""
     if dask is None:
         from tarock_logs.log.reader import iter_log_files, read_file
-        from tarock_logs.store.lane import LaneSession, reader_lane
+        from tarock_logs.store.write.lane import LaneSession, reader_lane
         from tarock_logs.verdict.audit import audit_session
         from tarock_logs.verdict.bulk import bulk_gc
 
@@ -114,7 +114,7 @@ def _audited(paths: list[Path], exclude: list[str], ruleset: str | None, dask: s
                     yield item.errors, sa
         return
     from tarock_logs.log.reader import iter_log_files
-    from tarock_logs.store import scaleout
+    from tarock_logs.store.write import scaleout
 
     files = list(iter_log_files(paths, exclude))
     address = None if dask == DASK_LOCAL else dask

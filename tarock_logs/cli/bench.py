@@ -76,7 +76,7 @@ def bench(
     if fmt not in ("table", "json"):
         raise fail(f"--format must be table or json, not {fmt!r}")
     from tarock_logs.bench import BenchOptions, run
-    from tarock_logs.store.scaleout import SchedulerUnreachable
+    from tarock_logs.store.write.scaleout import SchedulerUnreachable
     from tarock_logs.tools.simulate import SimulationError
 
     n = hands if hands is not None else (QUICK_HANDS if quick else DEFAULT_HANDS)

@@ -106,7 +106,7 @@ def dashboard(
     if not db.is_file() and entry_dir is None:
         raise fail(f"no database at {db}: run `tarock ingest PATH --db {db}` first", ExitCode.USAGE)
     if db.is_file():
-        from tarock_logs.store.queries import store_problem
+        from tarock_logs.store.read.queries import store_problem
 
         problem = store_problem(db)
         if problem is not None:

@@ -1,5 +1,5 @@
 """``tarock duplicate``: the deals played at several tables side by side, and the players'
-duplicate ranking by match points (:mod:`tarock_logs.store.duplicate`, docs/duplicate.md)."""
+duplicate ranking by match points (:mod:`tarock_logs.store.read.duplicate`, docs/duplicate.md)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def duplicate_command(
     import duckdb
 
     from tarock_logs.store import connect_readonly
-    from tarock_logs.store.duplicate import NoSuchEvent, duplicate_report
+    from tarock_logs.store.read.duplicate import NoSuchEvent, duplicate_report
 
     try:
         con = connect_readonly(db)

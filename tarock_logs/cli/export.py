@@ -32,8 +32,8 @@ def export(
     json_out: Annotated[bool, typer.Option("--json", help="Print the row counts as JSON.")] = False,
 ) -> None:
     """Export every table of the database (read-only) to OUT_DIR."""
-    from tarock_logs.store.export import ExportError
-    from tarock_logs.store.export import export as run_export
+    from tarock_logs.store.read.export import ExportError
+    from tarock_logs.store.read.export import export as run_export
 
     try:
         rows = run_export(db, to.value, out_dir, overwrite=overwrite)

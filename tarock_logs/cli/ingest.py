@@ -146,10 +146,10 @@ def ingest(
     import duckdb
 
     from tarock_logs.store.connect import WriterMemoryError
-    from tarock_logs.store.ingest import IngestIOError, IngestLocked
-    from tarock_logs.store.ingest import ingest as run_ingest
-    from tarock_logs.store.scaleout import SchedulerUnreachable
     from tarock_logs.store.schema import SchemaError
+    from tarock_logs.store.write.ingest import IngestIOError, IngestLocked
+    from tarock_logs.store.write.ingest import ingest as run_ingest
+    from tarock_logs.store.write.scaleout import SchedulerUnreachable
 
     show = progress_enabled(quiet, fmt.value)
     progress = None
@@ -226,7 +226,7 @@ def ingest(
         raise fail(f"{db}: not a usable DuckDB database ({exc})", ExitCode.DB) from exc
     analysis = None
     if analyse and not dry_run:
-        from tarock_logs.store.analysis import store_analysis
+        from tarock_logs.store.write.analysis import store_analysis
 
         try:
             analysis = store_analysis(paths, db=db, exclude=exclude, last_tricks=analyse_tricks,

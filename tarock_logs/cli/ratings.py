@@ -1,5 +1,5 @@
 """``tarock ratings``: each player's rating per game, recomputed from the store
-(:mod:`tarock_logs.store.ratings`: openskill's Plackett-Luce model over table sessions by
+(:mod:`tarock_logs.store.read.ratings`: openskill's Plackett-Luce model over table sessions by
 placement)."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def ratings_command(
     import duckdb
 
     from tarock_logs.store import connect_readonly
-    from tarock_logs.store.ratings import METHOD, read_ratings
+    from tarock_logs.store.read.ratings import METHOD, read_ratings
 
     try:
         con = connect_readonly(db)

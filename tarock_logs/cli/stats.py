@@ -75,7 +75,7 @@ def _write_json(filters: dict[str, Any], frames: dict[str, pl.DataFrame]) -> Non
     it took more time and memory than its queries)."""
     import io
 
-    from tarock_logs.store import stats as st
+    from tarock_logs.store.read import stats as st
 
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)
@@ -147,7 +147,7 @@ def _print_table(name: str, df: pl.DataFrame, console: Console, columns: list[st
 
 def _drill_args(items: list[str]) -> dict[str, Any]:
     """``["won=true", "partner=ana"]`` → ``{"won": True, "partner": "ana"}`` (Drill fields)."""
-    from tarock_logs.store import stats as st
+    from tarock_logs.store.read import stats as st
 
     out: dict[str, Any] = {}
     for item in items:
@@ -215,7 +215,7 @@ def stats(
     import duckdb
 
     from tarock_logs.store import connect_readonly
-    from tarock_logs.store import stats as st
+    from tarock_logs.store.read import stats as st
 
     if role is not None and role not in st.ROLES:
         raise fail(f"--role must be one of {', '.join(st.ROLES)}", ExitCode.USAGE)

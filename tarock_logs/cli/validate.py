@@ -161,7 +161,7 @@ def validate_paths(
 
 
 #: Whether :func:`validate_paths` offers the records of a JSONL file of at least
-#: :data:`LANE_FROM_BYTES` to the store's ingest lane first (:func:`tarock_logs.store.lane.
+#: :data:`LANE_FROM_BYTES` to the store's ingest lane first (:func:`tarock_logs.store.write.lane.
 #: reader_lane`): a record it takes is one the reader finds valid, with no error or warning
 #: (tests/cli/test_validate_lane.py), read ≈ 4 times as fast. Not with ``--duplicates``
 #: (which reads the hands' models), nor for smaller files (importing the lane, the engines'
@@ -179,7 +179,7 @@ def _lane(f: Path) -> Any:
             return None
     except OSError:
         return None  # (the reader says what is wrong with the file)
-    from tarock_logs.store.lane import reader_lane
+    from tarock_logs.store.write.lane import reader_lane
 
     return reader_lane(str(f))
 

@@ -160,7 +160,7 @@ def read_file(
     the file's first with a byte-order mark, not over ``max_session_bytes``, starting as a
     record) is offered to ``lane`` first; what it returns, when not None, is yielded in place
     of the record's :class:`SessionRecord` (the store's ingest lane:
-    :mod:`tarock_logs.store.lane`). Records of ``.json`` files are never offered.
+    :mod:`tarock_logs.store.write.lane`). Records of ``.json`` files are never offered.
     """
     name = str(path)
     kind = log_kind(name)

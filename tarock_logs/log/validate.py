@@ -135,7 +135,7 @@ def envelope_only(
     game knowledge of it, when the reader has nothing to say of the record (no error, no
     warning: what :func:`record_from_obj` checks of a session besides its hands); else None.
 
-    The store's ingest lane (:mod:`tarock_logs.store.lane`) reads the hands of a record
+    The store's ingest lane (:mod:`tarock_logs.store.write.lane`) reads the hands of a record
     itself and the rest of the record here, the way the reader does."""
     v = _Validator(file, line)
     session, rejected = v.session(obj, NO_DEFECTS)

@@ -784,7 +784,7 @@ class GameEngine(ABC):
     # ---------------------------------------------------------------- presentation
 
     #: the keys of :meth:`HandState.view` the store keeps at the steps where they change (the
-    #: replay page reads them instead of replaying the hand: tarock_logs/store/timeline.py);
+    #: replay page reads them instead of replaying the hand: tarock_logs/store/read/timeline.py);
     #: a game adds the keys its page needs beyond these
     timeline_keys: tuple[str, ...] = ("contract", "declarer", "partner")
     #: the unit of a completed trick's ``points`` in :meth:`HandState.view` and the store's

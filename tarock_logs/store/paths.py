@@ -2,7 +2,7 @@
 options with.
 
 Standard library only (nothing here imports DuckDB), so that ``tarock --help`` can name the
-defaults without loading the store; :mod:`tarock_logs.store.ingest` re-exports them.
+defaults without loading the store; :mod:`tarock_logs.store.write.ingest` re-exports them.
 """
 
 from __future__ import annotations

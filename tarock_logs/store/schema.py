@@ -74,7 +74,7 @@ def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[in
     Also records ``duckdb_version``, ``tool_version`` and ``schema_version`` in ``meta``, and
     the store's pseudonym key (:mod:`tarock_logs.store.pseudonyms`) where it has none.
     ``restamp``: the database is a new copy of the schema template
-    (:mod:`tarock_logs.store.template`): its migrations' ``applied_at`` become now.
+    (:mod:`tarock_logs.store.write.template`): its migrations' ``applied_at`` become now.
     """
     todo = migrations()
     con.execute("BEGIN TRANSACTION")
@@ -131,3 +131,24 @@ def migrate(con: duckdb.DuckDBPyConnection, *, restamp: bool = False) -> list[in
         con.execute("ROLLBACK")
         raise
     return applied
+
+
+#: The ``actions`` table's columns that hold a log action's fields, as ``(column, field)``
+#: pairs: each column holds the field of the same name, except ``talon_group`` (a talon pick's
+#: ``group``). An action's ``params`` (announcements, melds) are the JSON column ``params``.
+#: The way back, rows to log actions, is :func:`tarock_logs.store.read.rebuild.action_from_row`.
+ACTION_COLUMNS = (
+    ("card", "card"),
+    ("cards", "cards"),
+    ("shown", "shown"),
+    ("contract", "contract"),
+    ("talon_group", "group"),
+    ("bonus", "bonus"),
+    ("side", "side"),
+    ("target", "target"),
+    ("level", "level"),
+    ("claim", "claim"),
+    ("meld", "meld"),
+    ("raises", "raises"),
+    ("note", "note"),
+)

@@ -890,7 +890,7 @@ def settle_session(
     (else None); ``penalties`` the tournament penalties per seat; ``notes`` what the engine
     says of the session as a whole (claims across hands, :meth:`GameEngine.session_notes`);
     ``asked`` the ruleset asked for (named when none resolved). The store's ingest lane
-    (:mod:`tarock_logs.store.lane`) calls this with the audits it made of its hands."""
+    (:mod:`tarock_logs.store.write.lane`) calls this with the audits it made of its hands."""
     eng = engine
     rs_obj = ruleset
     n = len(session.players)

@@ -112,14 +112,14 @@ class Step:
 
 @dataclass(slots=True)
 class Timeline:
-    """What the store keeps of a hand's steps beyond its record (``tarock_logs/store/timeline.py``
-    builds the replay page's positions from it): how it was found (``kind``: 1, the reference
-    replay said every value; 2, a clean hand of the engine's bulk path, every action legal and
-    made by the seat to move; 0, nothing was replayed) and, for kind 1, per action the seat to
-    move and the phase after it, and ``states``: ``(step, key, value)`` where a key of the
-    engine's :attr:`~tarock_logs.rules.base.GameEngine.timeline_keys` changed (step 0: the
-    deal) and, at an illegal card, ``allowed``: the cards the rules allowed; and the hand's
-    card points as its score counts them."""
+    """What the store keeps of a hand's steps beyond its record
+    (``tarock_logs/store/read/timeline.py`` builds the replay page's positions from it): how it was
+    found (``kind``: 1, the reference replay said every value; 2, a clean hand of the engine's bulk
+    path, every action legal and made by the seat to move; 0, nothing was replayed) and, for kind
+    1, per action the seat to move and the phase after it, and ``states``: ``(step, key, value)``
+    where a key of the engine's :attr:`~tarock_logs.rules.base.GameEngine.timeline_keys` changed
+    (step 0: the deal) and, at an illegal card, ``allowed``: the cards the rules allowed; and the
+    hand's card points as its score counts them."""
 
     kind: int
     to_move: list[int | None] = field(default_factory=list)

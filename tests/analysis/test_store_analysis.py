@@ -9,7 +9,7 @@ import duckdb
 from typer.testing import CliRunner
 
 from tarock_logs.cli import app
-from tarock_logs.store.analysis import points_lost
+from tarock_logs.store.read.analysis import points_lost
 from tests.analysis.support import needs_native
 
 DISPUTED = Path(__file__).resolve().parents[2] / "sample_logs" / "disputed"
@@ -97,7 +97,7 @@ def test_ingest_analyse_view_player_stores_what_the_player_knew_beside_all_cards
     """``--analyse-view both``: the player-view rows (each legal card's mean and spread, the
     samples and the seed) go beside the all-cards-visible ones; ``player`` alone replaces
     only them; the replayer's reader gives both back."""
-    from tarock_logs.store.analysis import hand_card_analysis, hand_card_analysis_player
+    from tarock_logs.store.read.analysis import hand_card_analysis, hand_card_analysis_player
 
     db = tmp_path / "p.duckdb"
     args = _ingest_analysed(db, "--analyse-budget", "2000", "--analyse-view", "both",

@@ -1,12 +1,13 @@
 """``tarock audit`` through the ingest lane: a record the lane takes is reported as
 ``audit_session`` reports it.
 
-The local audit offers each record of a JSONL file to :func:`tarock_logs.store.lane.reader_lane`
-first (``cli.audit.LANE``); the lane takes only records the careful path would find verified
-and clean, and its :class:`~tarock_logs.verdict.audit.SessionAudit` must be the careful one.
-Each test runs the command twice, with the lane and without it, and requires the same output
-(``--format json`` and ``jsonl``: every hand, session and tournament record, the input errors
-and the summary) and the same exit code; and that the lane took records at all.
+The local audit offers each record of a JSONL file to
+:func:`tarock_logs.store.write.lane.reader_lane` first (``cli.audit.LANE``); the lane takes only
+records the careful path would find verified and clean, and its
+:class:`~tarock_logs.verdict.audit.SessionAudit` must be the careful one. Each test runs the
+command twice, with the lane and without it, and requires the same output (``--format json`` and
+``jsonl``: every hand, session and tournament record, the input errors and the summary) and the
+same exit code; and that the lane took records at all.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tarock_logs import _native
 from tarock_logs.cli import audit as audit_cli
 from tarock_logs.cli import main  # noqa: F401 - registers the commands
 from tarock_logs.cli.common import app
-from tarock_logs.store import lane
+from tarock_logs.store.write import lane
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
 from tests.store.test_lane import _mutate
 from tests.support.lane_count import LaneCount

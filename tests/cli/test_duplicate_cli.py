@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.cli import app
-from tarock_logs.store.duplicate import deal_key
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.read.duplicate import deal_key
+from tarock_logs.store.write.ingest import ingest
 
 runner = CliRunner()
 TABLES, ROUNDS, GAMES = 3, 2, 3

@@ -10,7 +10,7 @@ Checked in a new process, without timing:
   its package, whose ``__init__`` imports DuckDB only on first use;
 * ``tarock validate FILE`` loads what validation needs (the reader, the models, the engines'
   structural checks) and nothing of the store, the analysis, DuckDB, polars, pyarrow, numpy,
-  Streamlit or Dask (only ``--dask`` loads Dask, in ``tarock_logs.store.scaleout``).
+  Streamlit or Dask (only ``--dask`` loads Dask, in ``tarock_logs.store.write.scaleout``).
 """
 
 from __future__ import annotations

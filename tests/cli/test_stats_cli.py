@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.write.ingest import ingest
 from tests.support.d1_helpers import APPENDIX_B
 
 runner = CliRunner()

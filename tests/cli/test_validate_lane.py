@@ -2,7 +2,7 @@
 valid, with no error and no warning, so the report is the same either way.
 
 ``validate_paths`` offers the records of a big JSONL file (``cli.validate.LANE_FROM_BYTES``;
-0 here, so every file) to :func:`tarock_logs.store.lane.reader_lane` and only counts a
+0 here, so every file) to :func:`tarock_logs.store.write.lane.reader_lane` and only counts a
 record it takes. Each test requires the same ``--format json`` report and exit code with
 and without the lane, and that the lane took records at all.
 """
@@ -23,7 +23,7 @@ from tarock_logs.cli import main  # noqa: F401 - registers the commands
 from tarock_logs.cli import validate as validate_cli
 from tarock_logs.cli.common import app
 from tarock_logs.log.reader import read_file
-from tarock_logs.store import lane
+from tarock_logs.store.write import lane
 from tarock_logs.tools.simulate import simulate_hands
 from tests.store.test_lane import _mutate
 from tests.support.lane_count import LaneCount

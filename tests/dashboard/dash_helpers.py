@@ -104,7 +104,7 @@ def ingest(logs: Path, db: Path) -> None:
         )
         if db.is_file():
             return
-    from tarock_logs.store.ingest import ingest as ingest_fn
+    from tarock_logs.store.write.ingest import ingest as ingest_fn
 
     ingest_fn([str(logs)], db=str(db))
 
@@ -113,7 +113,7 @@ def hand_ids(db: Path) -> dict[str, Any]:
     """Stored facts the tests check against: hand ids per session, disputed hands (read with
     the dashboard's own connection settings: DuckDB refuses a second configuration of an open
     database in one process)."""
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(db)
     try:

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from tarock_logs.cli.dashboard import default_access
 from tarock_logs.cli.referees import hash_password
 from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.queries import connect_reader, pseudonym_key
+from tarock_logs.store.read.queries import connect_reader, pseudonym_key
 from tests.dashboard.dash_helpers import APP, DashDB
 
 PASSWORD = "table-7-referee"

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from tarock_logs.report import text
 from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.queries import connect_reader, pseudonym_key
+from tarock_logs.store.read.queries import connect_reader, pseudonym_key
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB, hand_ids, ingest
 
 TIMEOUT = 60

@@ -13,7 +13,7 @@ import pytest
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
-from tarock_logs.store import queries as q
+from tarock_logs.store.read import queries as q
 from tests.dashboard.dash_helpers import DashDB, hand_ids
 from tests.dashboard.test_apptest import _open, _shown
 

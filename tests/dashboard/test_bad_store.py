@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tarock_logs.store.queries import store_problem
+from tarock_logs.store.read.queries import store_problem
 from tests.dashboard.dash_helpers import APP, DashDB
 
 TAROCK = Path(sys.executable).with_name("tarock")
@@ -81,7 +81,7 @@ def test_a_store_that_turns_bad_while_serving_gives_a_plain_message(
 
 def test_the_read_connection_is_bounded(app_env: DashDB) -> None:
     """One visitor's statistics cannot take the server's memory: the reader has a limit."""
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(app_env.path)
     try:
@@ -102,7 +102,7 @@ def _publishing_page() -> None:
     import streamlit as st
 
     from dashboard.state import begin_run, data, end_run, query
-    from tarock_logs.store import queries as q
+    from tarock_logs.store.read import queries as q
 
     st.session_state["starts"] = st.session_state.get("starts", 0) + 1
     begin_run()
@@ -126,7 +126,7 @@ def test_a_page_run_reads_one_store_version_and_switches_cleanly_at_a_publish(
         before = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
     finally:
         con.close()
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write.ingest import ingest
 
     ingest([str(app_env.logs / "slovenian")], db=str(nxt))  # the next store: other numbers
     con = duckdb.connect(str(nxt), read_only=True)

@@ -94,7 +94,7 @@ def _press(page: object, key: str, step: int) -> None:
 
 
 def _stored(db: DashDB, sql: str, *params: object) -> list[tuple[object, ...]]:
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(db.path)
     try:

@@ -11,9 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import duplicate_model as dm
-from tarock_logs.store.duplicate import duplicate_report
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.duplicate import duplicate_report
+from tarock_logs.store.read.queries import connect_reader
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.tools.simulate import TournamentSpec, simulate_tournament, write_result
 from tests.dashboard.dash_helpers import APP, DashDB
 

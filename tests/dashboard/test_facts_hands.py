@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tarock_logs.store import stats
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read import stats
+from tarock_logs.store.read.queries import connect_reader
 from tests.dashboard.dash_helpers import APP, ROOT, ingest
 
 ROUND = ROOT / "sample_logs" / "scoresheets" / "round-1.jsonl"

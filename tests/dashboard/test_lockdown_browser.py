@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
+from tarock_logs.store.write.ingest import ingest
 from tests.dashboard.browser_helpers import ARGS, CHROMIUM, PAGES, free_port, goto, serve
 from tests.dashboard.dash_helpers import APPENDIX_B
 

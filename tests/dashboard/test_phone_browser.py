@@ -46,7 +46,7 @@ def browser() -> Iterator[Any]:
 
 
 def _rows(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    from tarock_logs.store.queries import connect_reader
+    from tarock_logs.store.read.queries import connect_reader
 
     con = connect_reader(db)
     try:

@@ -9,7 +9,7 @@ import ast
 import duckdb
 from streamlit.testing.v1 import AppTest
 
-from tarock_logs.store import queries as q
+from tarock_logs.store.read import queries as q
 from tests.dashboard.dash_helpers import APP, ROOT, DashDB
 
 PAGE = ROOT / "dashboard" / "app_pages" / "players.py"

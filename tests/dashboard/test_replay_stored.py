@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import view_model as vm
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
 from tarock_logs.verdict import replay as rp
 from tests.dashboard.dash_helpers import APP, DISPUTED_ID, build_logs, ingest
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tarock_logs.cards import PACKS
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
 from tests.dashboard.browser_helpers import CHROMIUM, chromium, free_port, settle, wait_healthy
 from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids
 from tests.dashboard.test_access import PASSWORD, referees_file

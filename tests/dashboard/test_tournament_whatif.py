@@ -13,7 +13,7 @@ import pytest
 from dashboard import view_model as vm
 from tarock_logs.log.reader import read_sessions
 from tarock_logs.rules import get_engine
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
 from tests.dashboard.dash_helpers import DashDB
 from tests.dashboard.test_apptest import _open, _shown
 

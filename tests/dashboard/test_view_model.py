@@ -21,7 +21,7 @@ from tarock_logs.cards import PACKS
 from tarock_logs.report import text
 from tarock_logs.rules.base import Action
 from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
 from tests.support.store_fixtures import ingest_samples, stored_hand_id
 
 
@@ -317,7 +317,7 @@ def test_the_analysis_values_are_drawn_on_the_cards_best_starred_played_framed(c
 @pytest.fixture(scope="module")
 def other_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
     """A store of the Zwanzigerrufen and Royal Tarock samples."""
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write.ingest import ingest
 
     db = tmp_path_factory.mktemp("vm_games") / "g.duckdb"
     samples = Path(__file__).resolve().parents[2] / "sample_logs"

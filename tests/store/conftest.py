@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import duckdb
 import pytest
 
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read.queries import connect_reader
 from tests.support.store_fixtures import ingest_samples
 
 

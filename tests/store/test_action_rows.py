@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from tarock_logs.store.ingest import ingest
 from tarock_logs.store.schema import latest_version, migrate
+from tarock_logs.store.write.ingest import ingest
 from tests.support.store_fixtures import store_at_version
 
 ROOT = Path(__file__).resolve().parents[2]

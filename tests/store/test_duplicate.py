@@ -1,4 +1,4 @@
-"""Fixed deals compared across tables (store/duplicate.py): the deal key, the lines side by
+"""Fixed deals compared across tables (store/read/duplicate.py): the deal key, the lines side by
 side, the best-scoring line and the match-point ranking, on a store built row by row."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from tarock_logs.store.duplicate import NoSuchEvent, deal_key, duplicate_report, position_of
+from tarock_logs.store.read.duplicate import NoSuchEvent, deal_key, duplicate_report, position_of
 from tarock_logs.store.schema import migrate
 
 #: deal X by position (P1, P2, P3; P3 is the dealer) and its talon

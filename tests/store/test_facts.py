@@ -1,6 +1,6 @@
 """The facts computed at ingest against plain queries over the raw tables (issue 18).
 
-Every statistic and drill-down read from the facts (``tarock_logs/store/stats.py``) must
+Every statistic and drill-down read from the facts (``tarock_logs/store/read/stats.py``) must
 equal the same figure computed the old way, joining actions, tricks and score items
 (``tests/support/stats_reference.py``), under every filter; the per-player summaries must
 equal the facts they sum; and after re-ingests of changed, unchanged and pruned files the
@@ -18,10 +18,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from tarock_logs.store import facts, stats
-from tarock_logs.store.ingest import ingest
 from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.queries import pseudonym_key
+from tarock_logs.store.read import stats
+from tarock_logs.store.read.queries import pseudonym_key
+from tarock_logs.store.write import facts
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support import stats_reference as ref
 from tests.support.store_fixtures import ROOT
@@ -290,7 +291,7 @@ def test_facts_computed_in_several_ranges_equal_facts_computed_at_once(
     """The writer computes the facts per range of loaded keys (``FACTS_EVERY``) and what is
     left at the end of the run: with ranges of a few hands, batches of a few hands and
     re-ingests of changed files, the store's facts equal one computation over all of it."""
-    from tarock_logs.store import ingest as ingest_mod
+    from tarock_logs.store.write import ingest as ingest_mod
 
     logs = tmp_path / "logs"
     sessions = _simulated_logs(logs, 96, 9, per_file=3, per_session=8)
@@ -318,7 +319,7 @@ def test_facts_skipping_what_a_range_cannot_have_equal_facts_running_every_state
     statement that cannot have rows for them is not run (Schlemme without Royal Tarock, say):
     per file (a range each: some with kontras or announcements, some without, one Royal
     Tarock) the facts equal those of every statement run on every range."""
-    from tarock_logs.store import ingest as ingest_mod
+    from tarock_logs.store.write import ingest as ingest_mod
 
     real = facts.add
     skipped: list[object] = []

@@ -1,4 +1,4 @@
-"""Per-game statistics of the Players page (store/stats.py, section "per game") against the
+"""Per-game statistics of the Players page (store/read/stats.py, section "per game") against the
 sample logs: games never mixed, Royal Tarock's roles, Schlemme and match standings as the
 engine counts them, thrown-in deals on their own."""
 
@@ -15,8 +15,8 @@ import polars as pl
 import pytest
 
 from tarock_logs.log.reader import read_sessions
-from tarock_logs.store import stats as S
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.read import stats as S
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.verdict.replay import replay_hand
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from tarock_logs.store.gcpause import gc_paused
+from tarock_logs.store.write.gcpause import gc_paused
 
 
 class _Node:
@@ -74,7 +74,7 @@ def test_cycles_made_while_paused_are_collected_afterwards() -> None:
 def test_gc_frozen_hides_old_objects_from_the_collector_and_gives_them_back() -> None:
     import gc
 
-    from tarock_logs.store.gcpause import gc_frozen
+    from tarock_logs.store.write.gcpause import gc_frozen
 
     before = gc.get_freeze_count()
     old = [[i] for i in range(1000)]
@@ -91,7 +91,7 @@ def test_gc_frozen_hides_old_objects_from_the_collector_and_gives_them_back() ->
 def _forked_task() -> tuple[int, int, bool]:
     import gc
 
-    from tarock_logs.store.gcpause import gc_frozen, gc_paused
+    from tarock_logs.store.write.gcpause import gc_frozen, gc_paused
     from tarock_logs.verdict.bulk import bulk_gc, frozen
 
     inherited = gc.get_freeze_count()
@@ -113,7 +113,7 @@ def test_a_worker_forked_inside_gc_frozen_keeps_its_inheritance_frozen_for_good(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from tarock_logs.store.gcpause import gc_frozen
+    from tarock_logs.store.write.gcpause import gc_frozen
     from tarock_logs.verdict.bulk import frozen
 
     old = [[i] for i in range(1000)]

@@ -1,4 +1,4 @@
-"""The ingest lane (``store/lane.py``, ``_native/lane.h``) gives the careful path's rows.
+"""The ingest lane (``store/write/lane.py``, ``_native/lane.h``) gives the careful path's rows.
 
 The lane reads a session record from its bytes, replays and scores its hands and makes the
 store's rows, for the records the careful path (the reader, the audit, ``_add_session``)
@@ -23,7 +23,7 @@ import pyarrow as pa
 import pytest
 
 from tarock_logs import _native
-from tarock_logs.store import lane, process
+from tarock_logs.store.write import lane, process
 from tarock_logs.tools.simulate import simulate_hands
 from tests.support.lane_count import LaneCount
 

@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from tarock_logs.store import ingest as ig
+from tarock_logs.store.write import ingest as ig
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION: dict[str, Any] = json.loads((ROOT / "sample_logs/slovenian/appendix-b.json").read_text())[

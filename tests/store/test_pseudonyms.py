@@ -6,8 +6,8 @@ import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarock_logs.store import queries
 from tarock_logs.store.pseudonyms import new_key, pseudonym, pseudonym_sql
+from tarock_logs.store.read import queries
 from tarock_logs.store.schema import migrate
 
 _CON = duckdb.connect()

@@ -1,4 +1,4 @@
-"""The store's read API (tarock_logs/store/queries.py) over a real ingested store."""
+"""The store's read API (tarock_logs/store/read/queries.py) over a real ingested store."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from tarock_logs.store import queries as q
 from tarock_logs.store.pseudonyms import pseudonym
+from tarock_logs.store.read import queries as q
 from tests.support.store_fixtures import stored_hand_id
 
 NO_FILTERS = (None, None, None, None, None)
@@ -177,7 +177,7 @@ def test_the_filter_values_are_what_the_store_holds(sample_cur) -> None:
 
 def test_the_read_api_loads_neither_streamlit_nor_the_dashboard() -> None:
     code = (
-        "import sys; import tarock_logs.store.queries, tarock_logs.store.rebuild; "
+        "import sys; import tarock_logs.store.read.queries, tarock_logs.store.read.rebuild; "
         "bad = [m for m in ('streamlit', 'dashboard') if m in sys.modules]; print(','.join(bad))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""Ratings recomputed from the store (store/ratings.py) and ``tarock ratings``."""
+"""Ratings recomputed from the store (store/read/ratings.py) and ``tarock ratings``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.ratings import ratings, session_placements
+from tarock_logs.store.read.ratings import ratings, session_placements
+from tarock_logs.store.write.ingest import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [str(ROOT / "sample_logs" / g) for g in ("tournament", "royal", "zwanzigerrufen")]

@@ -1,4 +1,4 @@
-"""Ratings stored at ingest (store/ratings.py: ``refresh``, ``stored_ratings``,
+"""Ratings stored at ingest (store/read/ratings.py: ``refresh``, ``stored_ratings``,
 ``read_ratings``): always what ``ratings()`` recomputes from the same store, kept so by
 re-ingests of changed, new, pruned and unchanged files, and recomputed only for the games whose
 sessions changed."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store import ratings as r
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.queries import game_ratings
+from tarock_logs.store.read import ratings as r
+from tarock_logs.store.read.queries import game_ratings
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support.store_fixtures import reverse_scores_of_first_session
 

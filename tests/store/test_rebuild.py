@@ -1,4 +1,5 @@
-"""Rows back to models (tarock_logs/store/rebuild.py): a stored session as the log's Session."""
+"""Rows back to models (tarock_logs/store/read/rebuild.py): a stored session as the log's
+Session."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 
 from tarock_logs.log.models import ACTION_TYPES, Session, SessionAdapter
 from tarock_logs.log.reader import read_file
-from tarock_logs.store import rebuild
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.queries import connect_reader
+from tarock_logs.store.read import rebuild
+from tarock_logs.store.read.queries import connect_reader
+from tarock_logs.store.write.ingest import ingest
 from tests.support.store_fixtures import APPENDIX_B, DISPUTED, ROOT
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from tarock_logs.store.ingest import ingest
 from tarock_logs.store.schema import latest_version, migrate
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support.store_fixtures import store_at_version
 

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
 from tarock_logs.store import connect_readonly
-from tarock_logs.store import stats as st
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.read import stats as st
+from tarock_logs.store.write.ingest import ingest
 from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 
 

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
-from tarock_logs.store import ingest as ing
-from tarock_logs.store import plan
+from tarock_logs.store.write import ingest as ing
+from tarock_logs.store.write import plan
 from tests.support.dask_cluster import dask_address, every_row, needs_dask, tarock
 
 __all__ = ["dask_address"]  # the fixture, used by name

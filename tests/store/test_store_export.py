@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
-from tarock_logs.store.export import TABLES
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.read.export import TABLES
+from tarock_logs.store.write.ingest import ingest
 from tests.support.store_fixtures import stats_dataset, toy_engine, write_json  # noqa: F401
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.verdict import replay as rp
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs" / "tournament"

@@ -1,6 +1,6 @@
 """The findings model in the store (migration 0002): every finding of a hand, of a session and
 of a tournament, and the verification states; placement points and standings settled for the
-whole tournament at the end of the ingest (tarock_logs/store/tournaments.py)."""
+whole tournament at the end of the ingest (tarock_logs/store/write/tournaments.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store.write.ingest import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 DISPUTED = ROOT / "sample_logs" / "disputed"

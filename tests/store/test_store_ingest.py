@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
 from tarock_logs.store import connect_readonly
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.process import HAND_CHILDREN, KEYED_ONLY, SCHEMAS, process_shard
 from tarock_logs.store.schema import SchemaError, latest_version, migrate
+from tarock_logs.store.write.ingest import ingest
+from tarock_logs.store.write.process import HAND_CHILDREN, KEYED_ONLY, SCHEMAS, process_shard
 from tests.support.store_fixtures import (
     act,
     bad_hand,
@@ -547,7 +547,8 @@ def test_a_game_without_an_engine_stores_raw_facts_and_unverified_verdicts(
 
 def test_store_modules_do_not_import_streamlit() -> None:
     code = (
-        "import sys, tarock_logs.store.ingest, tarock_logs.store.export, tarock_logs.store.stats, "
+        "import sys, tarock_logs.store.write.ingest, tarock_logs.store.read.export, "
+        "tarock_logs.store.read.stats, "
         "tarock_logs.cli.ingest, tarock_logs.cli.stats, tarock_logs.cli.export; "
         "assert 'streamlit' not in sys.modules"
     )

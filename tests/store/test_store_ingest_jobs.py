@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tarock_logs.store import ingest as ing
-from tarock_logs.store import plan
+from tarock_logs.store.write import ingest as ing
+from tarock_logs.store.write import plan
 from tests.support.store_fixtures import stats_dataset, stored_rows, write_json
 
 
@@ -25,7 +25,7 @@ def test_default_jobs_is_one_per_core_capped_by_the_files(monkeypatch: pytest.Mo
 def test_default_jobs_by_size_small_inputs_serial_big_files_in_parts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
 
     monkeypatch.setattr(plan.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     monkeypatch.setattr(lane, "available", lambda: False)  # (the careful path's sizes)
@@ -43,7 +43,7 @@ def test_default_jobs_by_size_small_inputs_serial_big_files_in_parts(
 def test_with_the_ingest_lane_inputs_below_eight_megabytes_are_ingested_serially(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
 
     monkeypatch.setattr(plan.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     monkeypatch.setattr(lane, "available", lambda: True)

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from tarock_logs.log.reader import ByteSpan, read_file
-from tarock_logs.store import ingest as ing
-from tarock_logs.store import plan, sources
+from tarock_logs.store import sources
+from tarock_logs.store.write import ingest as ing
+from tarock_logs.store.write import plan
 from tests.support.store_fixtures import stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from tarock_logs.log.reader import read_file
 from tarock_logs.rules.base import TrickRows
-from tarock_logs.store import process, sources
+from tarock_logs.store import sources
+from tarock_logs.store.write import process
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUND = ROOT / "sample_logs" / "tournament" / "round-1.jsonl"

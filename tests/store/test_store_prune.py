@@ -13,8 +13,8 @@ import orjson
 from typer.testing import CliRunner
 
 from tarock_logs.cli.common import app
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.process import HAND_CHILDREN
+from tarock_logs.store.write.ingest import ingest
+from tarock_logs.store.write.process import HAND_CHILDREN
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = sorted((ROOT / "sample_logs" / "tournament").glob("*.jsonl"))

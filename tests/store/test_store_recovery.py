@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from tarock_logs.cli import app
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import ingest as ing
-from tarock_logs.store import lock as writer_lock
+from tarock_logs.store.write import ingest as ing
+from tarock_logs.store.write import lock as writer_lock
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support.store_fixtures import stats_dataset, stored_rows, write_json
 

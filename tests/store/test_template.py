@@ -1,4 +1,4 @@
-"""A new store made from the schema template (``store/template.py``) is the store the
+"""A new store made from the schema template (``store/write/template.py``) is the store the
 migrations make; a template that cannot be made or does not fit is never used."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store import schema, template
-from tarock_logs.store.ingest import ingest
+from tarock_logs.store import schema
+from tarock_logs.store.write import template
+from tarock_logs.store.write.ingest import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOVENIAN = ROOT / "sample_logs" / "slovenian"

@@ -1,5 +1,5 @@
 """The store as the replayer's truth (issue 32, item 4): a hand's steps read from rows alone
-(tarock_logs/store/timeline.py) are the engine's replay, position by position.
+(tarock_logs/store/read/timeline.py) are the engine's replay, position by position.
 
 The sample logs of the three games are ingested into a new store, their files deleted, and
 each stored hand's steps compared with the engine's replay of the same hand (the session
@@ -22,10 +22,10 @@ import pytest
 
 from tarock_logs.log.reader import read_file
 from tarock_logs.rules import get_engine
-from tarock_logs.store.ingest import ingest
-from tarock_logs.store.queries import connect_reader, fetch
-from tarock_logs.store.rebuild import load_session
-from tarock_logs.store.timeline import CLEAN, EXACT, hand_timeline
+from tarock_logs.store.read.queries import connect_reader, fetch
+from tarock_logs.store.read.rebuild import load_session
+from tarock_logs.store.read.timeline import CLEAN, EXACT, hand_timeline
+from tarock_logs.store.write.ingest import ingest
 from tarock_logs.verdict import replay as rp
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The end of an ingest (store/ingest.py, ``_Writer.finish``): the loads' last transaction
+"""The end of an ingest (store/write/ingest.py, ``_Writer.finish``): the loads' last transaction
 committed in a thread while a second connection computes the facts, the tournaments and the
 ratings (``_overlapped``) gives the store the one-transaction end gives, after new, changed,
 unchanged and pruned files alike (a changed file's vanished player's summary goes too); the
@@ -14,8 +14,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tarock_logs.store import ingest as ig
-from tarock_logs.store import plan, ratings
+from tarock_logs.store.write import ingest as ig
+from tarock_logs.store.write import plan, ratings
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 from tests.support.store_fixtures import reverse_scores_of_first_session
 

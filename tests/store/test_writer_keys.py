@@ -1,4 +1,4 @@
-"""The writer's own bookkeeping of keys and plain inserts (store/ingest.py, ``_Writer``).
+"""The writer's own bookkeeping of keys and plain inserts (store/write/ingest.py, ``_Writer``).
 
 A load of players none of whom is stored inserts them plainly with the keys it gives them
 itself (``_new_players``), where a load with a stored player runs the upsert: the players
@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from tarock_logs.store import ingest as ig
+from tarock_logs.store.write import ingest as ig
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
 
 

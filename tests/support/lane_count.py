@@ -1,4 +1,4 @@
-"""Counting what the store's ingest lane takes (:func:`tarock_logs.store.lane.read_session`),
+"""Counting what the store's ingest lane takes (:func:`tarock_logs.store.write.lane.read_session`),
 for the tests that hold its results equal to the careful path's: they also require that the
 lane took records at all."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tarock_logs.store import lane
+from tarock_logs.store.write import lane
 
 
 class LaneCount:

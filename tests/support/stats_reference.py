@@ -1,5 +1,5 @@
 """The statistics as plain queries over the raw tables: the definitions of
-``tarock_logs/store/stats.py`` before the facts existed (the generic sections and the
+``tarock_logs/store/read/stats.py`` before the facts existed (the generic sections and the
 per-game tables of the Players page), kept unchanged so that the differential tests
 (``tests/store/test_facts.py``) can check that the figures over the facts computed at ingest
 are the same.

@@ -238,7 +238,7 @@ def stored_rows(db: Path) -> dict[str, list[tuple]]:
     databases with equal ``stored_rows`` hold the same data."""
     import duckdb
 
-    from tarock_logs.store.process import KEYED_ONLY, SCHEMAS
+    from tarock_logs.store.write.process import KEYED_ONLY, SCHEMAS
 
     def select(name: str, names: list[str]) -> str:
         if name not in KEYED_ONLY:
@@ -264,7 +264,7 @@ DISPUTED = ROOT / "sample_logs" / "disputed" / "round-1.jsonl"
 
 def ingest_samples(base: Path) -> Path:
     """Ingest :data:`APPENDIX_B` and :data:`DISPUTED` into ``base/t.duckdb``; its path."""
-    from tarock_logs.store.ingest import ingest
+    from tarock_logs.store.write.ingest import ingest
 
     db = base / "t.duckdb"
     ingest([str(APPENDIX_B), str(DISPUTED)], db=str(db))

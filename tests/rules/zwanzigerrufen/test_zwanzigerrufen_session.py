@@ -245,7 +245,7 @@ def test_the_engines_refuse_a_physical_pip_card_given_to_them_as_a_token():
     import json
 
     from tarock_logs.rules.zwanzigerrufen.fast import ZR_CID
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
     from tarock_logs.verdict.convert import to_engine_action
 
     assert "HA" not in ZR_CID and "H1" not in ZR_CID and "H4" not in ZR_CID

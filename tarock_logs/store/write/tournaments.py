@@ -9,7 +9,7 @@ and the sha256 of their files, kept in ``tournaments.sessions_key``):
 * when the session-by-session verdicts may be wrong or incomplete for it (a round mixes a
   table of five with other tables, or a session's placement points differ from the recorded
   ones, which may move the standings), its sessions are rebuilt from the store
-  (:func:`tarock_logs.store.rebuild.load_session`) and audited together
+  (:func:`tarock_logs.store.read.rebuild.load_session`) and audited together
   (:func:`tarock_logs.verdict.tournament.audit_tournaments`), and their ``session_findings``,
   ``sessions.verification``, the recomputed placement points of ``session_scores``, the
   tournament's ``tournament_findings`` and its ``tournaments`` row are replaced;
@@ -27,7 +27,7 @@ from typing import Any
 import duckdb
 import orjson
 
-from tarock_logs.store.rebuild import load_session
+from tarock_logs.store.read.rebuild import load_session
 from tarock_logs.verdict.audit import SessionAudit, audit_session
 from tarock_logs.verdict.findings import Finding, worst_state
 from tarock_logs.verdict.tournament import audit_tournaments

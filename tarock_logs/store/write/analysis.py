@@ -7,15 +7,13 @@ published atomically under the writer lock, like the ingest itself. Hands are ma
 stored ones by session id and number (their ``hand_id``); analysis rows of hands no longer
 stored are dropped.
 
-:func:`points_lost` is what the Players page shows: points lost per analysed hand per player,
-with the number of hands behind each figure. It is no rating of players: with all cards
-visible a card can lose that was right on what the player knew.
+What the pages read back is in :mod:`tarock_logs.store.read.analysis`.
 
 ``view="player"`` (or ``"both"``) stores the analysis on **what the player knew**
 (:mod:`tarock_logs.analysis.player`: each card's mean and spread over layouts sampled from the
 player's view, with the samples and the seed) into ``analysed_hands_player`` and
 ``card_analysis_player`` (migration 0010), beside the all-cards-visible rows;
-:func:`hand_card_analysis_player` reads them back for the replayer.
+the replayer reads them back.
 """
 
 from __future__ import annotations
@@ -24,11 +22,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import orjson
-import polars as pl
 import pyarrow as pa
 
 from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
@@ -43,18 +39,13 @@ from tarock_logs.analysis.player import (
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report.text import plural
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
-from tarock_logs.store.lock import acquire
-from tarock_logs.store.queries import stats_filters
 from tarock_logs.store.schema import migrate
-from tarock_logs.store.stats import query_frame, with_seat_facts
+from tarock_logs.store.write.lock import acquire
 
 __all__ = [
     "DEFAULT_BUDGET",
     "VIEWS",
     "AnalysisSummary",
-    "hand_card_analysis",
-    "hand_card_analysis_player",
-    "points_lost",
     "store_analysis",
 ]
 
@@ -247,85 +238,3 @@ def _write_player(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]]
                    tricks_left, seat, role, card, value, best_value, best_cards, loss, mistake,
                    samples, seed, card_values::JSON FROM new_player_cards""")
     con.execute("COMMIT")
-
-
-def points_lost(
-    con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = (), mask: bool = False
-) -> pl.DataFrame:
-    """Per player: the analysed hands he played cards in (the sample), his legal cards valued,
-    points lost in all and per analysed hand, and the cards that changed the outcome (all
-    cards visible; never a single score to rate players).
-
-    ``filters`` are the Players page's ``(game, event, date_from, date_to, player)``
-    (:func:`tarock_logs.store.queries.stats_filters`): the same seat facts as its other tables;
-    ``mask``: names as pseudonyms. Aggregated in SQL: one row per player."""
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
-                       "'card_analysis'").fetchall()[0][0]:  # fmt: skip
-        return pl.DataFrame()
-    with_ph, vals = with_seat_facts(stats_filters(*filters), mask=mask)
-    return query_frame(con, f"""
-        {with_ph}
-        SELECT ph.player_id, any_value(ph.name) AS name,
-               count(DISTINCT c.hand_id) AS hands,
-               count(*) FILTER (WHERE c.legal) AS cards,
-               coalesce(sum(c.loss) FILTER (WHERE c.legal), 0)::BIGINT AS points_lost,
-               round(coalesce(sum(c.loss) FILTER (WHERE c.legal), 0)
-                     / count(DISTINCT c.hand_id), 1) AS points_lost_per_hand,
-               count(*) FILTER (WHERE c.legal AND len(c.changed) > 0) AS cards_changing_outcome
-        FROM card_analysis c
-        JOIN hands h ON h.hand_id = c.hand_id
-        JOIN ph ON ph.hand_key = h.hand_key AND ph.seat = c.seat
-        GROUP BY ph.player_id
-        ORDER BY points_lost_per_hand DESC, ph.player_id
-    """, vals)  # fmt: skip
-
-
-def hand_card_analysis(con: duckdb.DuckDBPyConnection, hand_id: str) -> list[dict[str, Any]]:
-    """The stored analysis of one hand's cards, by action index (the replayer's values)."""
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
-                       "'card_analysis'").fetchall()[0][0]:  # fmt: skip
-        return []
-    rows = con.execute(
-        """SELECT action_index, trick, seat, role, card, legal, value, best_value, best_cards,
-                  loss, changed, card_values::VARCHAR
-           FROM card_analysis WHERE hand_id = ? ORDER BY action_index""",
-        [hand_id],
-    ).fetchall()
-    keys = ("action_index", "trick", "seat", "role", "card", "legal", "value", "best_value",
-            "best_cards", "loss", "changed", "values")  # fmt: skip
-    out = []
-    for r in rows:
-        d = dict(zip(keys, r, strict=True))
-        d["values"] = orjson.loads(str(d["values"]))
-        out.append(d)
-    return out
-
-
-def hand_card_analysis_player(con: duckdb.DuckDBPyConnection,
-                              hand_id: str) -> list[dict[str, Any]]:  # fmt: skip
-    """The stored analysis of one hand's cards on what the player knew, by action index:
-    like :func:`hand_card_analysis`, each legal card's ``values`` its mean, and ``spread``
-    its ``{mean, std, min, max}``; with ``samples`` and ``seed``."""
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
-                       "'card_analysis_player'").fetchall()[0][0]:  # fmt: skip
-        return []
-    rows = con.execute(
-        """SELECT c.action_index, c.trick, c.seat, c.role, c.card, c.value, c.best_value,
-                  c.best_cards, c.loss, c.mistake, c.samples, c.seed, c.card_values::VARCHAR,
-                  h.seed, h.threshold
-           FROM card_analysis_player c
-           LEFT JOIN analysed_hands_player h ON h.hand_id = c.hand_id
-           WHERE c.hand_id = ? ORDER BY c.action_index""",
-        [hand_id],
-    ).fetchall()
-    keys = ("action_index", "trick", "seat", "role", "card", "value", "best_value",
-            "best_cards", "loss", "mistake", "samples", "card_seed", "spread", "seed",
-            "threshold")  # fmt: skip
-    out = []
-    for r in rows:
-        d = dict(zip(keys, r, strict=True))
-        d["spread"] = orjson.loads(str(d["spread"]))
-        d["values"] = {c: v["mean"] for c, v in d["spread"].items()}
-        d["legal"] = True
-        out.append(d)
-    return out

@@ -4,7 +4,7 @@ Every query takes a DuckDB cursor of a **read-only** connection (:func:`connect_
 its first argument, binds values with ``?`` and drains its result. Nothing here renders or
 replays: the rows come back as polars frames, dicts or plain values, and the dashboard's view
 model (``dashboard/view_model.py``) and pages present them. The statistics themselves are
-:mod:`tarock_logs.store.stats`; the wrappers at the end take its filters as plain (hashable)
+:mod:`tarock_logs.store.read.stats`; the wrappers at the end take its filters as plain (hashable)
 values, so a caller can cache each result per database version.
 
 Kinds of finding (:data:`FINDING_KINDS`): an *illegal* action (a violation citing the rule it
@@ -34,7 +34,7 @@ import pyarrow.csv as pacsv
 
 from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
 from tarock_logs.store.pseudonyms import STORE_KEY_SQL
-from tarock_logs.store.stats import (
+from tarock_logs.store.read.stats import (
     SECTIONS,
     Filters,
     contra_success,
@@ -56,7 +56,7 @@ from tarock_logs.store.stats import (
     thrown_in,
 )
 
-#: the per-game statistics tables of the Players page (store/stats.py, "per game")
+#: the per-game statistics tables of the Players page (store/read/stats.py, "per game")
 GAME_SECTIONS = {
     "players": game_players,
     "roles": game_roles,
@@ -652,7 +652,7 @@ def stats_filters(
     date_to: Any = None,
     player: str | None = None,
 ) -> Filters:
-    """:class:`tarock_logs.store.stats.Filters` from the Players page's filter values."""
+    """:class:`tarock_logs.store.read.stats.Filters` from the Players page's filter values."""
     return Filters(
         player=player or None,
         game=game or None,
@@ -668,8 +668,8 @@ def stats_section(
     filters: tuple[Any, ...],
     mask: bool = False,
 ) -> pl.DataFrame:
-    """One statistics table of :data:`tarock_logs.store.stats.SECTIONS` (``players``, ``roles``,
-    ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
+    """One statistics table of :data:`tarock_logs.store.read.stats.SECTIONS` (``players``,
+    ``roles``, ``contracts``, ``bonuses``, ``kontras``, ``synergy``, ``time``) under the filters
     ``(game, event, date_from, date_to, player)``; ``mask``: names as pseudonyms."""
     return SECTIONS[section](cur, stats_filters(*filters), mask=mask)
 
@@ -687,7 +687,7 @@ def timeline(
     mask: bool = False,
     points: int = TIMELINE_POINTS,
 ) -> pl.DataFrame:
-    """The running totals to chart (:func:`tarock_logs.store.stats.score_timeline`), at most
+    """The running totals to chart (:func:`tarock_logs.store.read.stats.score_timeline`), at most
     ``points`` per player."""
     return score_timeline(cur, stats_filters(*filters), mask=mask, points=points)
 
@@ -705,7 +705,7 @@ def drill_page(
     order: str = "date",
     mask: bool = False,
 ) -> pl.DataFrame:
-    """One page of the hands behind a figure (:func:`tarock_logs.store.stats.hands_for`)
+    """One page of the hands behind a figure (:func:`tarock_logs.store.read.stats.hands_for`)
     under the filters and drill-down fields (e.g. ``(("role", "declarer"), ("won", True))``),
     with the player's name (masked on request) and each hand's replay link."""
     df = hands_for(
@@ -891,7 +891,7 @@ def game_drill_page(
     mask: bool = False,
 ) -> pl.DataFrame:
     """One page of the hands behind a per-game figure
-    (:func:`tarock_logs.store.stats.game_hands_for`), with the player's name (a pseudonym
+    (:func:`tarock_logs.store.read.stats.game_hands_for`), with the player's name (a pseudonym
     with ``mask``) and each hand's replay link (in the page's language ``lang``)."""
     f, fields = _game_drill(filters, drill)
     df = game_hands_for(cur, f, limit=limit, offset=offset, mask=True, **fields)
@@ -936,8 +936,8 @@ def game_drill_csv(
 
 
 def game_ratings(cur: duckdb.DuckDBPyConnection, game: str) -> Any:
-    """The ratings of one game (:func:`tarock_logs.store.ratings.ratings`): current and
+    """The ratings of one game (:func:`tarock_logs.store.read.ratings.ratings`): current and
     history, as the ingest stored them (recomputed for a store without them)."""
-    from tarock_logs.store.ratings import read_ratings
+    from tarock_logs.store.read.ratings import read_ratings
 
     return read_ratings(cur, game)

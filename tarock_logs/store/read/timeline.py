@@ -34,8 +34,8 @@ from tarock_logs.cards import sort_cards
 from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, SeatRole, Severity, Violation
-from tarock_logs.store.queries import fetch, frame
-from tarock_logs.store.rebuild import action_from_row
+from tarock_logs.store.read.queries import fetch, frame
+from tarock_logs.store.read.rebuild import action_from_row
 from tarock_logs.verdict.convert import to_engine_action
 
 __all__ = ["HandTimeline", "TimelineStep", "hand_timeline"]

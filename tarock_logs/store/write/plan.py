@@ -1,8 +1,8 @@
 """How an ingest (local or on Dask) cuts its input into units of work and how many workers
 it starts: whole files, and big plain JSONL files in byte spans of whole lines.
 
-The local ingest (:mod:`tarock_logs.store.ingest`) and the Dask driver
-(:mod:`tarock_logs.store.scaleout`) both plan with this module, so neither imports the other's
+The local ingest (:mod:`tarock_logs.store.write.ingest`) and the Dask driver
+(:mod:`tarock_logs.store.write.scaleout`) both plan with this module, so neither imports the other's
 insides.
 """
 
@@ -73,7 +73,7 @@ def usable_cores() -> int:
 #: serial, 0.21 s with 2 workers; one file of 1.4 MB, 0.40 s and 0.39 s; one of 5.5 MB, 1.18 s
 #: and 0.82 s).
 SERIAL_BELOW_BYTES: Final = 1 << 20
-#: The same with the ingest lane (:mod:`tarock_logs.store.lane`), whose workers are so cheap
+#: The same with the ingest lane (:mod:`tarock_logs.store.write.lane`), whose workers are so cheap
 #: (≈ 46 µs a hand against ≈ 330) that the single writer sets the pace and two workers save
 #: little below this size (measured on 2 cores, 2026-12-06, medians of 4, serial against 2
 #: workers: 5.5 MB 0.300 / 0.316 s, 11 MB 0.544 / 0.521 s, 16 MB 0.751 / 0.709 s, 22 MB
@@ -87,7 +87,7 @@ def default_jobs(n_files: int, sizes: Sequence[int] | None = None) -> int:
     1 (serial) for less than :data:`SERIAL_BELOW_BYTES` of input, or
     :data:`SERIAL_BELOW_BYTES_LANE` when the ingest lane runs. Without ``sizes`` (the files'
     sizes in bytes, in order), one unit per file."""
-    from tarock_logs.store import lane
+    from tarock_logs.store.write import lane
 
     cores = usable_cores()
     if sizes is None:

@@ -6,7 +6,7 @@ The careful path of an ingest reads a record with the reader (:mod:`tarock_logs.
 the decoding, the pydantic models, the structural checks), audits it
 (:func:`tarock_logs.verdict.audit.audit_session`: every action replayed through the engine,
 the score recomputed and compared) and turns the audit into rows
-(:func:`tarock_logs.store.process._add_session`). Most of an archive is ordinary: sessions of
+(:func:`tarock_logs.store.write.process._add_session`). Most of an archive is ordinary: sessions of
 Slovenian tarok whose every hand is legal and scored as recorded. The lane takes such a record
 from its bytes:
 
@@ -33,7 +33,7 @@ every hand ``verified`` and no finding, and its rows are the careful path's, row
 (``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
 ruleset and table, and on mutated records), but for ``hands.card_points`` (the native score
 keeps none); its step timeline is a clean hand's (the seat to move after an action is the next
-action's seat: :mod:`tarock_logs.store.timeline`). Without the native core (no compiler, or
+action's seat: :mod:`tarock_logs.store.read.timeline`). Without the native core (no compiler, or
 ``TAROCK_NATIVE=0``) there is no lane: every record takes the careful path.
 
 ``tarock audit`` uses it too (:func:`reader_lane`): a record the lane takes is reported by its
@@ -109,7 +109,7 @@ class LaneSession:
     :func:`~tarock_logs.verdict.audit.audit_session` makes of the record: every hand
     verified, nothing to report), its hands in order, and the columns of its actions and
     tricks as lane.h writes them (``lane_hands``: the buffers of the store's Arrow columns,
-    :class:`tarock_logs.store.process._LaneParts`)."""
+    :class:`tarock_logs.store.write.process._LaneParts`)."""
 
     session: m.Session
     ruleset: str

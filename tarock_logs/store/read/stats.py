@@ -30,7 +30,7 @@ Conventions, written once:
 Rates come with ``n`` and ``enough`` (``n >= MIN_SAMPLE``): charts and rankings should show
 only rows with enough hands.
 
-The figures are read from the facts the ingest computes (:mod:`tarock_logs.store.facts`: one
+The figures are read from the facts the ingest computes (:mod:`tarock_logs.store.write.facts`: one
 row per seat of a stored hand with its counts, one per announcement and kontra, per-player
 totals), so a statistic of a million hands is a scan of narrow integer columns, never a join
 of actions and tricks; ``tests/store/test_facts.py`` checks them against plain queries over

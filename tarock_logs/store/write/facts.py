@@ -1,6 +1,6 @@
 """Facts computed at ingest: what the statistics count, one row per seat of a stored hand.
 
-The statistics (:mod:`tarock_logs.store.stats`) read these tables instead of joining the raw
+The statistics (:mod:`tarock_logs.store.read.stats`) read these tables instead of joining the raw
 ones (actions, tricks, score items) for every figure:
 
 * ``seat_facts``: per (hand, seat) the player, session, game, date, role, contract, the
@@ -14,7 +14,7 @@ ones (actions, tricks, score items) for every figure:
 * ``player_summary``: per player and role, the totals of ``seat_facts`` (the unfiltered
   Players page), refreshed for the players an ingest touched.
 
-The definitions are the module docstring of :mod:`tarock_logs.store.stats`; each is written
+The definitions are the module docstring of :mod:`tarock_logs.store.read.stats`; each is written
 once, here, in SQL over the raw tables. The writer calls :func:`add` for each range of
 loaded hands (their ``hand_key``\\ s are consecutive, so every scan is pruned to the range's
 row groups; a range spans up to ``ingest.FACTS_EVERY`` keys, the rest of a run's at its end),

@@ -28,6 +28,7 @@ from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import TrickRows
 from tarock_logs.store import sources
+from tarock_logs.store.schema import ACTION_COLUMNS
 from tarock_logs.verdict.bulk import bulk_gc
 
 U8 = pa.uint8()
@@ -122,7 +123,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("card", STR),
             ("legal", BOOL),
             ("violation_code", STR),
-            # the step timeline (schema version 9, tarock_logs/store/timeline.py): the seat to
+            # the step timeline (schema version 9, tarock_logs/store/read/timeline.py): the seat to
             # move and the engine's phase after the action
             ("to_move", U8),
             ("phase", STR),
@@ -426,27 +427,6 @@ def _idle(hand: m.Hand, table_size: int) -> frozenset[int]:
     if hand.deal is None:
         return frozenset((hand.dealer,))
     return frozenset(s for s, cards in enumerate(hand.deal.hands) if not cards)
-
-
-#: The ``actions`` table's columns that hold a log action's fields, as ``(column, field)``
-#: pairs: each column holds the field of the same name, except ``talon_group`` (a talon pick's
-#: ``group``). An action's ``params`` (announcements, melds) are the JSON column ``params``.
-#: The way back, rows to log actions, is :func:`tarock_logs.store.rebuild.action_from_row`.
-ACTION_COLUMNS = (
-    ("card", "card"),
-    ("cards", "cards"),
-    ("shown", "shown"),
-    ("contract", "contract"),
-    ("talon_group", "group"),
-    ("bonus", "bonus"),
-    ("side", "side"),
-    ("target", "target"),
-    ("level", "level"),
-    ("claim", "claim"),
-    ("meld", "meld"),
-    ("raises", "raises"),
-    ("note", "note"),
-)
 
 
 #: the optional columns other than ``card`` and ``note`` (filled per action class)
@@ -1156,7 +1136,7 @@ def _add_lane_session(
     seen: set[str],
     where: tuple[int, int] | None = None,
 ) -> int:
-    """Add a session the ingest lane took (:class:`tarock_logs.store.lane.LaneSession`) and
+    """Add a session the ingest lane took (:class:`tarock_logs.store.write.lane.LaneSession`) and
     its hands: the rows :func:`_add_session` makes of the same record, from the lane's
     columns (every hand verified, legal and scored as recorded: no violation, finding,
     irregularity or difference). Returns the number of hands added."""
@@ -1255,7 +1235,7 @@ def _add_reject(b: _Batch, file: str, rj: sources.Rejected) -> None:
 
 
 #: Whether :func:`iter_batches` offers each record of a JSONL file to the ingest lane
-#: (:mod:`tarock_logs.store.lane`) first. Switch off to measure or debug the careful path
+#: (:mod:`tarock_logs.store.write.lane`) first. Switch off to measure or debug the careful path
 #: alone (the rows are the same either way: tests/store/test_lane.py).
 LANE = True
 
@@ -1272,8 +1252,8 @@ class _Taken:
 
 def _lane_for(reader_file: str) -> Any:
     """The reader's fast lane for the records of one file (None without the native core):
-    :func:`tarock_logs.store.lane.reader_lane`, each session it takes with its line."""
-    from tarock_logs.store import lane
+    :func:`tarock_logs.store.write.lane.reader_lane`, each session it takes with its line."""
+    from tarock_logs.store.write import lane
 
     read = lane.reader_lane(reader_file)
     if read is None:

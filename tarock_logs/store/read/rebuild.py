@@ -11,7 +11,7 @@ would have given.
 A session of a plain JSONL file is read back by its byte span (``sessions.byte_start`` and
 ``byte_length``), not by reading and hashing the whole file again.
 
-The store's columns for a log action's fields are :data:`tarock_logs.store.process.ACTION_COLUMNS`
+The store's columns for a log action's fields are :data:`tarock_logs.store.schema.ACTION_COLUMNS`
 (written by the ingest); :func:`action_from_row` reads them back.
 """
 
@@ -27,8 +27,8 @@ import polars as pl
 
 from tarock_logs.log import models as m
 from tarock_logs.log.reader import read_bytes, read_file
-from tarock_logs.store.process import ACTION_COLUMNS
-from tarock_logs.store.queries import fetch, frame
+from tarock_logs.store.read.queries import fetch, frame
+from tarock_logs.store.schema import ACTION_COLUMNS
 from tarock_logs.store.sources import read_span, sha256_file
 from tarock_logs.verdict.audit import hand_content_hash
 

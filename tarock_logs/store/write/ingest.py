@@ -20,7 +20,7 @@
   :mod:`tarock_logs.store.connect`). Readers (the dashboard) keep working throughout. A full
   disk or an I/O error raises :class:`IngestIOError` and leaves nothing behind (no staging
   copy, spill folder or lock file; the published file untouched).
-* **One writer, recovered by itself.** The writer lock (:mod:`tarock_logs.store.lock`)
+* **One writer, recovered by itself.** The writer lock (:mod:`tarock_logs.store.write.lock`)
   serialises concurrent ingests (``wait`` seconds for a busy one); a killed ingest's lock
   goes with it and its workers die with it, and its leftovers (staging copy, spill folder)
   are removed by the next ingest.
@@ -53,23 +53,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tarock_logs.store import connect as dbc
-from tarock_logs.store import (
-    facts,
-    plan,
-    process,
-    ratings,
-    scaleout,
-    sources,
-    template,
-    tournaments,
-)
-from tarock_logs.store import lock as writer_lock
-from tarock_logs.store.gcpause import gc_frozen, gc_paused
-from tarock_logs.store.lock import IngestLocked as IngestLocked
+from tarock_logs.store import sources
 from tarock_logs.store.paths import DB_ENV as DB_ENV
 from tarock_logs.store.paths import DEFAULT_DB as DEFAULT_DB
 from tarock_logs.store.paths import LOCAL_CLUSTER as LOCAL_CLUSTER
 from tarock_logs.store.schema import SchemaError, migrate
+from tarock_logs.store.write import facts, plan, process, ratings, scaleout, template, tournaments
+from tarock_logs.store.write import lock as writer_lock
+from tarock_logs.store.write.gcpause import gc_frozen, gc_paused
+from tarock_logs.store.write.lock import IngestLocked as IngestLocked
 
 
 def default_db() -> str:
@@ -830,9 +822,9 @@ _Stream = Iterator[tuple[plan.Unit, Iterator[dict[str, pa.Table]], dict[str, int
 
 
 class _ParallelStream:
-    """Units of work (:func:`~tarock_logs.store.plan.plan_units`) processed by a pool of ``jobs``
-    workers, at most ``2*jobs`` in flight; iterating gives, in file order, each unit with its
-    batches and counts. The workers start on construction (so an ingest into a new database can
+    """Units of work (:func:`~tarock_logs.store.write.plan.plan_units`) processed by a pool of
+    ``jobs`` workers, at most ``2*jobs`` in flight; iterating gives, in file order, each unit with
+    its batches and counts. The workers start on construction (so an ingest into a new database can
     set the database up meanwhile); :meth:`close` stops the pool. Each batch's IPC folder is
     deleted once it has been read."""
 
@@ -1046,14 +1038,14 @@ def ingest(
     ``jobs`` worker processes read, validate and audit the files (they never touch DuckDB;
     the rows are the same as a serial ingest's). By default (None) one per core the process
     may use, at most one per task (a file, or a part of a big ``.jsonl`` file), and serial
-    below :data:`~tarock_logs.store.plan.SERIAL_BELOW_BYTES_LANE` of input
-    (:data:`~tarock_logs.store.plan.SERIAL_BELOW_BYTES` without the ingest lane;
-    :func:`~tarock_logs.store.plan.default_jobs`).
+    below :data:`~tarock_logs.store.write.plan.SERIAL_BELOW_BYTES_LANE` of input
+    (:data:`~tarock_logs.store.write.plan.SERIAL_BELOW_BYTES` without the ingest lane;
+    :func:`~tarock_logs.store.write.plan.default_jobs`).
 
     ``wait``: seconds to wait for another ingest of the same database to finish (0: refuse
     at once).
 
-    ``dask``: process the files on a Dask cluster instead (:mod:`tarock_logs.store.scaleout`):
+    ``dask``: process the files on a Dask cluster instead (:mod:`tarock_logs.store.write.scaleout`):
     the scheduler's address, or :data:`LOCAL_CLUSTER` for a local cluster of ``jobs`` worker
     processes (default: one per usable core) started for this ingest. The rows, rejects and
     summary are those of a local ingest.

@@ -1,7 +1,7 @@
 """Scale-out on Dask: ingest and audit with the work spread over a Dask cluster.
 
 The work is cut exactly as the local ingest cuts it for its process pool
-(:func:`tarock_logs.store.plan.plan_units`: whole files, and big plain JSONL files in byte
+(:func:`tarock_logs.store.write.plan.plan_units`: whole files, and big plain JSONL files in byte
 spans of whole lines), one Dask task per unit. For an ingest, each task reads, validates and
 audits its unit and returns the unit's store tables as Arrow tables, a batch at a time; the
 driver loads them, in file order, through the local ingest's writer into its staging copy of
@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from tarock_logs.store import plan, process, sources
+from tarock_logs.store import sources
+from tarock_logs.store.write import plan, process
 
 if TYPE_CHECKING:
-    from tarock_logs.store.plan import Unit
+    from tarock_logs.store.write.plan import Unit
     from tarock_logs.verdict.audit import SessionAudit
 
 
@@ -126,7 +127,7 @@ def ingest_unit(path: str, file: str, batch_hands: int,
                 span: Any = None) -> tuple[list[dict[str, pa.Table]], dict[str, int]]:  # fmt: skip
     """Worker task: the store tables of one unit (a file, or its ``span``), batch by batch,
     named ``file`` (the driver's :func:`sources.file_key`), and for a span its counts."""
-    from tarock_logs.store.gcpause import gc_frozen, gc_paused
+    from tarock_logs.store.write.gcpause import gc_frozen, gc_paused
 
     counts: dict[str, int] = {}
     with gc_paused(), gc_frozen():
@@ -139,7 +140,7 @@ def ingest_unit(path: str, file: str, batch_hands: int,
 class DaskStream:
     """The units of ``files`` processed on a Dask cluster, at most ``2*workers`` in flight;
     iterating gives, in file order, each unit with its batches and counts (the interface of
-    the local pool, :class:`tarock_logs.store.ingest._ParallelStream`)."""
+    the local pool, :class:`tarock_logs.store.write.ingest._ParallelStream`)."""
 
     def __init__(self, files: list[Path], on: Cluster, batch_hands: int) -> None:
 
@@ -211,7 +212,7 @@ def audit_unit(path: str, file: str, ruleset: str | None,
     ``path`` is where the worker reads the file (its absolute path), ``file`` the name the
     driver's audit gives it (as it was listed), so that the records name it alike."""
     from tarock_logs.log.reader import read_file
-    from tarock_logs.store.lane import LaneSession, reader_lane
+    from tarock_logs.store.write.lane import LaneSession, reader_lane
     from tarock_logs.verdict.audit import audit_session
 
     out: list[AuditedRecord] = []
