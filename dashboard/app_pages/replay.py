@@ -717,7 +717,7 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- the end of the hand
     if step == last:
-        end = vm.end_summary(view, players, LANG)
+        end = vm.end_summary(view, players, LANG, data(q.hand_irregularities, view.hand_id))
         with st.container(border=True, key="end_panel"):
             st.markdown("**" + tr("End of the hand") + ":** " + md(end["headline"]))
             if end["card_points"]:
