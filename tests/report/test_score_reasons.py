@@ -136,22 +136,34 @@ def _cases(game: str) -> Iterator[tuple[str, HandFacts, ScoreLine, tuple[str, ..
         yield "contract lost", f, ScoreLine("contract", None, -20), ("lost by Ana Kos",)
         pagat = Action("announce", 0, bonus="pagat_ultimo")
         f = _facts(game, actions=(pagat,))
-        yield "announced won", f, ScoreLine("pagat_ultimo", None, 50), (
-            "pagat ultimo announced and won by Ana Kos",
+        yield (
+            "announced won",
+            f,
+            ScoreLine("pagat_ultimo", None, 50),
+            ("pagat ultimo announced and won by Ana Kos",),
         )
         yield "announced lost", f, ScoreLine("pagat_ultimo", None, -50), ("and lost",)
         for bonus in ("trula", "kralji", "kralj_ultimo", "valat", "barvni_valat"):
-            yield f"silent {bonus}", _facts(game), ScoreLine(bonus, None, -10), (
-                "not announced, for Cene Novak + Dušan Horvat",
+            yield (
+                f"silent {bonus}",
+                _facts(game),
+                ScoreLine(bonus, None, -10),
+                ("not announced, for Cene Novak + Dušan Horvat",),
             )
         ann = _facts(game, actions=(Action("announce", 0, bonus="barvni_valat"),))
         yield "barvni valat", ann, ScoreLine("barvni_valat", None, 125), ("announced and won",)
         f = _facts(game, tricks=_tricks(2, 0))
-        yield "mondfang", f, ScoreLine("mondfang", 2, -20), (
-            "mond of Cene Novak caught by Ana Kos in trick 1",
+        yield (
+            "mondfang",
+            f,
+            ScoreLine("mondfang", 2, -20),
+            ("mond of Cene Novak caught by Ana Kos in trick 1",),
         )
-        yield "mondfang (facts)", _facts(game), ScoreLine("mondfang", 3, -20), (
-            "Dušan Horvat lost the mond",
+        yield (
+            "mondfang (facts)",
+            _facts(game),
+            ScoreLine("mondfang", 3, -20),
+            ("Dušan Horvat lost the mond",),
         )
         yield "radelc", _facts(game), ScoreLine("radelc", None, 30), ("Ana Kos holds a radelc",)
         klop = [ScoreLine("klop", s, v) for s, v in enumerate((70, -70, 0, 0))]
@@ -171,14 +183,20 @@ def _cases(game: str) -> Iterator[tuple[str, HandFacts, ScoreLine, tuple[str, ..
             yield f"penalty {kind}", f, ScoreLine("penalty", 3, -20), (f"{words} Dušan Horvat",)
     elif game == "zwanzigerrufen":
         f = _facts(game, card_points={"declarer_side": 52}, actions=(kontra,))
-        yield "game", f, ScoreLine("game", 0, 2), (
-            "game won by Ana Kos + Bojan Zupan with 52 card points × 2 (Kontra)",
+        yield (
+            "game",
+            f,
+            ScoreLine("game", 0, 2),
+            ("game won by Ana Kos + Bojan Zupan with 52 card points × 2 (Kontra)",),
         )
         yield "game lost", f, ScoreLine("game", 2, 2), ("game lost by",)
         pagat = Action("announce", 3, bonus="pagat", side="dagegen")
         f = _facts(game, actions=(pagat,))
-        yield "pagat dagegen", f, ScoreLine("pagat", 0, -4), (
-            "Pagat Ultimo announced and won by Dušan Horvat",
+        yield (
+            "pagat dagegen",
+            f,
+            ScoreLine("pagat", 0, -4),
+            ("Pagat Ultimo announced and won by Dušan Horvat",),
         )
         for item in ("valat", "absolut", "pagat", "trull", "four_kings"):
             yield f"silent {item}", _facts(game), ScoreLine(item, 0, 1), ("not announced",)
