@@ -11,13 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from tarock_logs.cli.dashboard import default_access
 from tarock_logs.cli.referees import hash_password
-<<<<<<< HEAD
-from tarock_logs.store.pseudonyms import pseudonym
-from tarock_logs.store.read.queries import connect_reader, pseudonym_key
-=======
 from tarock_logs.store.pseudonyms import GENERA, pseudonym
 from tarock_logs.store.read.queries import connect_reader, pseudonym_key
->>>>>>> main
 from tests.dashboard.dash_helpers import APP, DashDB
 
 PASSWORD = "table-7-referee"
