@@ -37,6 +37,7 @@ from dashboard.state import (
     lang,
     masked,
     masked_text,
+    one_version,
     require_db,
     score_table,
     tr,
@@ -747,7 +748,7 @@ def viewer() -> None:
                 )
 
 
-st.fragment(viewer, run_every=SPEED if PLAYING else None)()
+st.fragment(one_version(viewer), run_every=SPEED if PLAYING else None)()
 # the hand's score is the same at every step: drawn once per hand, outside the fragment
 # that a step reruns (its tables were most of a step's server time)
 with st.expander(tr("Score: recorded vs recomputed"), expanded=False):

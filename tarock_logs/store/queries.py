@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
+from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly, db_fingerprint
 from tarock_logs.store.pseudonyms import STORE_KEY_SQL
 from tarock_logs.store.stats import (
     SECTIONS,
@@ -101,6 +102,64 @@ def connect_reader(
         delay=delay,
         config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+#: the name :func:`connect_version` attaches the store under
+VERSION_CATALOG = "store"
+
+
+def connect_version(
+    path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
+) -> tuple[duckdb.DuckDBPyConnection, tuple[int, int]]:
+    """A reader of the store version published at ``path`` now, and that version's
+    :func:`~tarock_logs.store.connect.db_fingerprint`: what a long-lived reader (the dashboard)
+    keeps one of per published version, so that a reader of the old version can finish on it
+    while new readers open the new one.
+
+    Each call is a DuckDB instance of its own (in memory) that attaches the file read-only as
+    :data:`VERSION_CATALOG`: ``duckdb.connect(path)`` shares one instance per path within a
+    process, which cannot hold two versions of one path side by side. The reader has the
+    modest resources and the lockdown of :func:`connect_reader` (set after the attach, then
+    locked). The fingerprint is taken before and after the attach: equal, the attached file is
+    that version (a publish replaces the file, it never comes back); else it opens again.
+    The store is the default database of its cursors. Lock errors are retried as
+    :func:`~tarock_logs.store.connect.connect_readonly` does."""
+    for _ in range(10):
+        before = db_fingerprint(path)
+        con = duckdb.connect(
+            ":memory:",
+            config={
+                "threads": 2,
+                "memory_limit": READER_MEMORY_LIMIT,
+                "temp_directory": f"{os.fspath(path)}.tmp",
+                "autoload_known_extensions": False,
+                "autoinstall_known_extensions": False,
+            },
+        )
+        try:
+            attempt = 0
+            while True:
+                try:
+                    con.execute(f"ATTACH ? AS {VERSION_CATALOG} (READ_ONLY)", [os.fspath(path)])
+                    break
+                except (duckdb.IOException, duckdb.ConnectionException) as exc:
+                    attempt += 1
+                    text = str(exc).lower()
+                    if attempt > retries or not ("lock" in text or "conflicting" in text):
+                        raise
+                    time.sleep(delay * min(attempt, 5))
+            # the store becomes the default database of every cursor of the instance
+            con.execute(f"USE {VERSION_CATALOG}")
+            con.execute("DETACH memory")
+            for name, value in LOCKED_DOWN.items():
+                con.execute(f"SET {name} = {str(value).lower()}")
+        except BaseException:
+            con.close()
+            raise
+        if db_fingerprint(path) == before:
+            return con, before
+        con.close()  # published anew while it was attached: open the newer one
+    raise duckdb.IOException("the store was published anew while it was being opened, repeatedly")
 
 
 def pseudonym_key(cur: duckdb.DuckDBPyConnection) -> str:
