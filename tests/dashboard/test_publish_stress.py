@@ -92,7 +92,9 @@ async def _audit_pair(url: str) -> tuple[int, int]:
     return pair
 
 
-async def _browse(url: str, until: float, seen: list[tuple[int, int] | None], bad: list[str]) -> None:
+async def _browse(
+    url: str, until: float, seen: list[tuple[int, int] | None], bad: list[str]
+) -> None:
     s = Session(url)
     await s.connect()
     try:

@@ -66,9 +66,12 @@ def _strings(msg: Message) -> list[str]:
 class Session:
     """One visitor: a websocket to ``url``'s ``/_stcore/stream``."""
 
-    def __init__(self, url: str, *, timeout: float = 120.0) -> None:
+    def __init__(self, url: str, *, timeout: float = 120.0, texts: bool = True) -> None:
         self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
         self.timeout = timeout
+        #: collect the elements' text (off: only alerts and exceptions, less client work
+        #: when the client shares the server's cores, as the load benchmark does)
+        self.collect = texts
         self.ws: ClientConnection | None = None
         self.page = ""
         self.query = ""
@@ -79,7 +82,10 @@ class Session:
 
     async def connect(self) -> None:
         self.ws = await connect(
-            self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=60  # type: ignore[list-item]
+            self.ws_url,
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=60,  # type: ignore[list-item]
         )
 
     async def close(self) -> None:
@@ -160,7 +166,11 @@ class Session:
         el = delta.new_element
         kind = el.WhichOneof("type") or ""
         body: Any = getattr(el, kind) if kind else None
-        texts = _strings(body) if body is not None else []
+        texts = (
+            _strings(body)
+            if body is not None and (self.collect or kind in ("alert", "exception"))
+            else []
+        )
         if kind == "alert":
             fmt = {1: "error", 2: "warning"}.get(int(body.format), "other")
             kind = f"alert_{fmt}"
