@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Subprotocol
 
 _DONE = {
     ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY: "finished",
@@ -83,9 +84,9 @@ class Session:
     async def connect(self) -> None:
         self.ws = await connect(
             self.ws_url,
-            subprotocols=["streamlit"],
+            subprotocols=[Subprotocol("streamlit")],
             max_size=None,
-            open_timeout=60,  # type: ignore[list-item]
+            open_timeout=60,
         )
 
     async def close(self) -> None:
@@ -137,12 +138,12 @@ class Session:
                 break
             fwd = ForwardMsg()
             fwd.ParseFromString(raw if isinstance(raw, bytes) else raw.encode())
-            kind = fwd.WhichOneof("type")
-            if kind == "delta":
+            msg_type = fwd.WhichOneof("type")
+            if msg_type == "delta":
                 self._delta(fwd, exceptions)
-            elif kind == "page_not_found":
+            elif msg_type == "page_not_found":
                 status = "page not found"
-            elif kind == "script_finished":
+            elif msg_type == "script_finished":
                 if fwd.script_finished in _DONE:
                     if status != "page not found":
                         status = _DONE[fwd.script_finished]
@@ -164,7 +165,7 @@ class Session:
         if delta.WhichOneof("type") != "new_element":
             return
         el = delta.new_element
-        kind = el.WhichOneof("type") or ""
+        kind: str = el.WhichOneof("type") or ""
         body: Any = getattr(el, kind) if kind else None
         texts = (
             _strings(body)
