@@ -232,7 +232,7 @@ def main() -> None:
     ap.add_argument("--levels", default="1,5,20,50")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=5)
-    ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--think", type=float, default=3.0)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
