@@ -297,9 +297,24 @@ def data(fn: Callable[..., T], *args: Any) -> T:
     return result
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _directory(key: DbKey) -> queries.HandDirectory:
+    return query(queries.HandDirectory)
+
+
+def hand_key(hand_id: str) -> int | None:
+    """The key of a stored hand in the version this run reads (-1: no such hand; None: ask
+    by the id), from the version's :class:`~tarock_logs.store.queries.HandDirectory` (built
+    once per version, shared): the hand's rows are then found without reading the id column
+    of every hand."""
+    _, key = require_db()
+    directory = _directory(key)
+    return query(directory.key, hand_id)
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _replay(key: DbKey, hand_id: str, engine: bool) -> HandView | None:
-    return query(build_hand_view, hand_id, engine=engine)
+    return query(build_hand_view, hand_id, engine=engine, hand_key=hand_key(hand_id))
 
 
 def hand_view(hand_id: str, *, engine: bool = False) -> HandView | None:

@@ -33,6 +33,7 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     finding_text,
+    hand_key,
     hand_view,
     lang,
     masked,
@@ -106,7 +107,7 @@ def _new_session() -> None:
 url_hand = st.query_params.get("hand")
 bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
-    url_session = data(q.hand_session, url_hand)
+    url_session = data(q.hand_session, url_hand, hand_key(url_hand))
     if url_session is not None:
         st.session_state["replay_session"] = url_session
     else:
