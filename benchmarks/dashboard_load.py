@@ -11,7 +11,9 @@ the "forward" button (a fragment run, as the browser sends it), with a random pa
 A request's time is from its message sent to the server's ``script_finished``: the server's
 work (the script run) and the transfer on the loopback. A failure: no ``script_finished``
 within ``--timeout``, a page with an exception or an error box, a closed connection. The
-server's RSS (its process and children, ``/proc``) is sampled every 0.2 s.
+server's RSS (its process and children, ``/proc``) is sampled every 0.2 s, and its CPU time
+over each level is read (per request, and as cores used: a server that used far less than
+the 2 cores while its pages queued was starved by the host's other work).
 
 Targets (issue 36): at 50 sessions p95 ≤ 2 s for Players, Audit and a replay opened, a step
 ≤ 0.5 s, no failure, the server's RSS ≤ 1 GB. The client runs on the same machine (one
@@ -79,6 +81,19 @@ def _rss_mb(pid: int) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds so far of a process tree (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in _tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / tick
 
 
 class RssSampler:
@@ -212,12 +227,19 @@ def run_level(
             )
         )
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _cpu_s(pid)
     with RssSampler(pid) as rss:
         asyncio.run(all_visitors())
+    wall, cpu = time.perf_counter() - t0, _cpu_s(pid) - cpu0
+    requests = sum(len(v) for v in times.values())
     return {
         "sessions": n,
-        "wall_s": round(time.perf_counter() - t0, 1),
+        "wall_s": round(wall, 1),
+        # the server's CPU over the level: per request, and its share of the level's wall
+        # time (2 cores: at most 2.0; far below while the host's other work takes the cores)
+        "server_cpu_s": round(cpu, 1),
+        "server_cpu_per_request_ms": round(1000 * cpu / max(1, requests)),
+        "server_cores_used": round(cpu / wall, 2),
         "pages": {k: _stats(v) for k, v in times.items()},
         "failures": len(failures),
         "failure_examples": sorted(set(failures))[:5],
@@ -277,6 +299,8 @@ def main() -> None:
                     for k in KINDS
                 )
                 + f"; failures {level['failures']}; RSS peak {level['server_rss_peak_mb']} MB"
+                f"; server CPU {level['server_cpu_per_request_ms']} ms/request,"
+                f" {level['server_cores_used']} cores"
                 f"; load {level['loadavg'][0]}"
             )
     finally:
