@@ -264,3 +264,22 @@ def _assert_locked_down(cur: duckdb.DuckDBPyConnection, tmp_path) -> None:
     ).fetchall()
     assert settings == [(False, True, False, False)]
     assert q.overview(cur)["hands"] > 0
+
+
+def test_the_hand_directory_finds_each_hand_by_its_key(sample_cur) -> None:
+    """A store version's hand directory gives each stored hand its key (the lookups then
+    read the key's row group, not every id) and -1 for an id no hand has; a lookup by the key
+    answers as the lookup by the id does."""
+    rows = sample_cur.execute("SELECT hand_id, hand_key FROM hands").fetchall()
+    directory = q.HandDirectory(sample_cur)
+    assert {h: directory.key(sample_cur, h) for h, _ in rows} == dict(rows)
+    assert directory.key(sample_cur, "no such hand") == -1
+    for hand_id, key in rows:
+        assert q.hand_facts(sample_cur, hand_id, key) == q.hand_facts(sample_cur, hand_id)
+        assert q.hand_findings(sample_cur, hand_id, key) == q.hand_findings(sample_cur, hand_id)
+        assert q.hand_label(sample_cur, hand_id, key) == q.hand_label(sample_cur, hand_id)
+        assert q.hand_session(sample_cur, hand_id, key) == q.hand_session(sample_cur, hand_id)
+    assert q.hand_session(sample_cur, "no such hand", -1) is None
+    # a key that is not the id's never gives another hand's rows
+    if len(rows) > 1:
+        assert q.hand_facts(sample_cur, rows[0][0], rows[1][1]) is None
