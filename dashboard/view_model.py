@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from tarock_logs.report import standings, text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
+from tarock_logs.report.reasons import HandFacts, ScoreLine, score_reason
 from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store import queries
@@ -802,10 +803,48 @@ def allowed_cards(view: HandView, step: int) -> list[str]:
     ]
 
 
-def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[str, Any]:
+def reason_facts(
+    view: HandView,
+    players: list[str],
+    irregularities: Sequence[tuple[str, int | None, str | None]] = (),
+) -> HandFacts:
+    """The facts a score line's reason is said from (:mod:`tarock_logs.report.reasons`):
+    the stored hand, its record and its tricks."""
+    final = (view.steps[-1].view or {}) if view.steps else {}
+    return HandFacts(
+        game=view.game,
+        players=players,
+        contract=view.contract,
+        declarer=view.declarer,
+        partner=view.partner,
+        won=view.won,
+        card_points=dict(view.card_points or {}),
+        actions=list(view.actions),
+        pairs=[p.get("pair") for p in view.seating]
+        if has_feature(view.game, "fixed_pairs")
+        else [],
+        tricks=list(final.get("tricks") or ()),
+        irregularities=list(irregularities),
+        lines=[
+            ScoreLine(str(r["item"]), r["seat"], r["recomputed"])
+            for r in view.score_rows
+            if r["recomputed"] is not None
+        ],
+    )
+
+
+def end_summary(
+    view: HandView,
+    players: list[str],
+    lang: str = "en",
+    irregularities: Sequence[tuple[str, int | None, str | None]] = (),
+) -> dict[str, Any]:
     """The end-of-hand panel: the contract and its result, the card points (thirds as
-    fractions), the recomputed score item by item, the radelci before and after, and the
-    cards each player still held when the hand ended early (none when every card was played).
+    fractions), the recomputed score item by item with its reason (names, not seats; in
+    ``lang``), the radelci before and after, and the cards each player still held when the
+    hand ended early (none when every card was played). ``irregularities`` are the hand's as
+    stored (:func:`tarock_logs.store.queries.hand_irregularities`: a renons or a penalty's
+    reason names its player).
 
     Returns ``{"headline": str, "card_points": str | None, "items": [rows], "radelci":
     [rows], "remaining": [(name, cards)]}``.
@@ -853,18 +892,18 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
         )
         card_points = f"{card_points} · {tricks}" if card_points else tricks
     items = []
-    for it in view.score_rows:  # the stored recomputation, line by line
-        seat, value = it["seat"], it["recomputed"]
-        if value is None:
-            continue
+    facts = reason_facts(view, players, irregularities)
+    for line in facts.lines:  # the stored recomputation, line by line
+        seat = line.seat
         who = (
             players[seat] if seat is not None and seat < len(players) else t("declarer side", lang)
         )
         items.append(
             {
-                t("item", lang): _item_name(str(it["item"]), view.game, lang),
+                t("item", lang): _item_name(line.item, view.game, lang),
                 t("who", lang): who,
-                t("points", lang): value,
+                t("points", lang): line.value,
+                t("reason", lang): score_reason(line, facts, lang),
             }
         )
     radelci = []

@@ -623,6 +623,19 @@ def hand_session(
     return str(rows[0][0]) if rows else None
 
 
+def hand_irregularities(
+    cur: duckdb.DuckDBPyConnection, hand_id: str
+) -> list[tuple[str, int | None, str | None]]:
+    """A stored hand's irregularities as recorded, in order: ``(type, seat, kind)`` (what a
+    renons or penalty line's reason names: :mod:`tarock_logs.report.reasons`)."""
+    rows = fetch(
+        cur,
+        "SELECT type, seat, kind FROM irregularities WHERE hand_id = ? ORDER BY idx",
+        [hand_id],
+    )
+    return [(str(t), int(s) if s is not None else None, k) for t, s, k in rows]
+
+
 def player_neighbour_hand(
     cur: duckdb.DuckDBPyConnection, hand_id: str, player_id: str, forward: bool = True
 ) -> tuple[str, str] | None:
