@@ -182,7 +182,11 @@ class HandView:
 
 
 def hand_view(
-    cur: duckdb.DuckDBPyConnection, hand_id: str, *, engine: bool = False
+    cur: duckdb.DuckDBPyConnection,
+    hand_id: str,
+    *,
+    engine: bool = False,
+    hand_key: int | None = None,
 ) -> HandView | None:
     """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown).
 
@@ -191,13 +195,15 @@ def hand_view(
     engine's replay of the hand are kept on the view too (:attr:`HandView.replay`,
     :attr:`~HandView.session`, :attr:`~HandView.hand`: for the legal alternatives, the
     dossier, the findings' engine facts). A hand stored before the store kept timelines is
-    replayed by the engine either way."""
-    r = queries.hand_facts(cur, hand_id)
+    replayed by the engine either way. ``hand_key``: the hand's key when the caller knows it
+    (:class:`tarock_logs.store.read.queries.HandDirectory`): its rows are then found without
+    reading the id column."""
+    r = queries.hand_facts(cur, hand_id, hand_key)
     if r is None:
         return None
-    tl = hand_timeline(cur, hand_id)
+    tl = hand_timeline(cur, hand_id, hand_key)
     if tl is not None and not engine:
-        return _stored_view(cur, hand_id, r, tl)
+        return _stored_view(cur, hand_id, r, tl, hand_key)
     return _engine_view(cur, hand_id, r, tl)
 
 
@@ -231,11 +237,16 @@ def _totals(found: dict[str, Any]) -> dict[str, list[int | None] | None]:
 
 
 def _stored_view(
-    cur: duckdb.DuckDBPyConnection, hand_id: str, r: dict[str, Any], tl: HandTimeline
+    cur: duckdb.DuckDBPyConnection,
+    hand_id: str,
+    r: dict[str, Any],
+    tl: HandTimeline,
+    hand_key: int | None = None,
 ) -> HandView:
     """The view of a hand from the store's rows alone (no engine replay, no log file)."""
+    cond, params = queries.by_hand(hand_id, hand_key)
     head = queries.fetch(
-        cur, "SELECT dealer, deal, card_points FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]
+        cur, f"SELECT dealer, deal, card_points FROM hands WHERE {cond} LIMIT 1", params
     )
     dealer, deal_json, points = head[0]
     deal = orjson.loads(deal_json) if isinstance(deal_json, str) else (deal_json or {})
@@ -244,7 +255,7 @@ def _stored_view(
     )]  # fmt: skip
     index = ids.index(hand_id)
     seating = _seating(cur, r["session_id"])
-    found = queries.hand_findings(cur, hand_id)
+    found = queries.hand_findings(cur, hand_id, hand_key)
     steps = tl.steps
     return HandView(
         hand_id=hand_id,

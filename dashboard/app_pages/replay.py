@@ -34,10 +34,12 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     finding_text,
+    hand_key,
     hand_view,
     lang,
     masked,
     masked_text,
+    one_version,
     require_db,
     score_table,
     tr,
@@ -106,7 +108,7 @@ def _new_session() -> None:
 url_hand = st.query_params.get("hand")
 bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
-    url_session = data(q.hand_session, url_hand)
+    url_session = data(q.hand_session, url_hand, hand_key(url_hand))
     if url_session is not None:
         st.session_state["replay_session"] = url_session
     else:
@@ -748,7 +750,7 @@ def viewer() -> None:
                 )
 
 
-st.fragment(viewer, run_every=SPEED if PLAYING else None)()
+st.fragment(one_version(viewer), run_every=SPEED if PLAYING else None)()
 # the hand's score is the same at every step: drawn once per hand, outside the fragment
 # that a step reruns (its tables were most of a step's server time)
 with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
