@@ -1,7 +1,7 @@
-"""Ratings stored at ingest (store/read/ratings.py: ``refresh``, ``stored_ratings``,
-``read_ratings``): always what ``ratings()`` recomputes from the same store, kept so by
-re-ingests of changed, new, pruned and unchanged files, and recomputed only for the games whose
-sessions changed."""
+"""Ratings stored at ingest (store/write/ratings.py: ``refresh``) and read back
+(store/read/ratings.py: ``stored_ratings``, ``read_ratings``): always what ``ratings()``
+recomputes from the same store, kept so by re-ingests of changed, new, pruned and unchanged
+files, and recomputed only for the games whose sessions changed."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from tarock_logs.store.read.ratings import rate, session_rows, stored_method
+from tarock_logs.store.read import ratings as computed
 
 __all__ = ["refresh"]
 
@@ -41,7 +41,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> list[str]:
     recomputed entirely (ratings depend on the order of the sessions, so one changed session
     changes every rating after it); a game with no sessions left loses its rows; a re-ingest
     of unchanged files recomputes nothing."""
-    method = stored_method()
+    method = computed.stored_method()
     current: dict[str, str] = dict(con.execute(_INPUTS).fetchall())
     stored = {
         str(g): (str(k), str(m))
@@ -64,7 +64,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> list[str]:
     for g in gone:
         _delete(con, g)
     for g in changed:
-        result = rate(session_rows(con, g))
+        result = computed.rate(computed.session_rows(con, g))
         if g in held:
             _delete(con, g)
         cur_rows = result.current.drop("name").to_arrow()
