@@ -21,6 +21,7 @@
 #include <string.h>
 #include "solver.h"
 #include "zrloop.h"
+#include "zrhand.h"
 
 /* attribute names of the log's actions, interned at import */
 static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown, *s_note;
@@ -2300,6 +2301,253 @@ end:
     return out;
 }
 
+/* ======================================================================================
+ * Zwanzigerrufen: the native engine (zrhand.h), its codec by field name, and its binding.
+ * (A section of its own, to keep merges of this file simple.)
+ * ====================================================================================== */
+
+static const cf_field ZR_CONFIG_FIELDS[] = {
+    CF(zr_config, throw_in, CF_INT),
+    CF(zr_config, call_rule, CF_INT),
+    CF(zr_config, auction_model, CF_INT),
+    CF(zr_config, late_declarations, CF_INT),
+    CF(zr_config, dagegen_kontra, CF_INT),
+    CF(zr_config, pagat_announcer, CF_INT),
+    CF(zr_config, one_announcement_per_bonus, CF_INT),
+    CF(zr_config, max_kontra_level, CF_INT),
+    CF(zr_config, valat_mode, CF_INT),
+    CF(zr_config, valat_overrides_bonuses, CF_INT),
+    CF(zr_config, valat_replaces_game, CF_INT),
+    CF(zr_config, lost_announced_valat_loses_game, CF_INT),
+    CF(zr_config, absolut_moves_game_threshold, CF_INT),
+    CF(zr_config, silent_pagat_loss, CF_INT),
+    CF(zr_config, four_kings_value, CF_INT),
+    CF(zr_config, trull_value, CF_INT),
+    CF(zr_config, card_bonus_claim, CF_INT),
+    CF(zr_config, mondfang_payer, CF_INT),
+    CF(zr_config, mondfang_in_farbensolo, CF_INT),
+    CF(zr_config, double_round_length, CF_INT),
+    CF(zr_config, double_round_stacking, CF_INT),
+    CF(zr_config, maerchenstich, CF_INT),
+    CF(zr_config, farbensolo_tarock_compulsion, CF_INT),
+    CF(zr_config, farbensolo_min_suit_cards, CF_INT),
+    CF(zr_config, pagat_hold_obligation, CF_INT),
+    CF(zr_config, forehand_all_five, CF_INT),
+    CF(zr_config, game_threshold, CF_INT),
+    CF(zr_config, absolut_limit, CF_INT),
+    CF(zr_config, total_points, CF_INT),
+    CF(zr_config, rank, CF_CONTRACTS),
+    CF(zr_config, called, CF_CONTRACTS),
+    CF(zr_config, suit_solo, CF_CONTRACTS),
+    CF(zr_config, value, CF_CONTRACTS),
+    CF(zr_config, bonus_factor, CF_CONTRACTS),
+    {NULL, 0, 0}};
+
+/* the names zrhand.h numbers: the bonuses (auction.BONUSES), the score items
+ * (scoring.ITEM_ORDER), the claims and the action kinds; native.py checks them at import */
+static const char *const ZR_BONUS_NAMES[ZR_NBONUS] = {"absolut", "pagat", "valat"};
+static const char *const ZR_ITEM_NAMES[ZR_NITEMS] = {"game", "valat", "absolut", "pagat",
+                                                     "trull", "four_kings", "mondfang"};
+static const char *const ZR_CLAIM_NAMES[ZR_NCLAIMS] = {"trull", "four_kings"};
+static const char *const ZR_KIND_NAMES[ZR_NKINDS] = {"pass", "call", "bid", "announce",
+                                                     "kontra", "play", "claim"};
+
+static PyObject *zr_strings(const char *const *names, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *s = PyUnicode_FromString(names[i]);
+        if (!s) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
+
+/* zwanzigerrufen_config_fields() -> {"config": ((name, kind), ...), "bonuses": (...),
+ * "items": (...), "claims": (...), "kinds": (...)} */
+static PyObject *py_zwanzigerrufen_config_fields(PyObject *self, PyObject *noargs) {
+    PyObject *a = cf_names(ZR_CONFIG_FIELDS), *b = zr_strings(ZR_BONUS_NAMES, ZR_NBONUS),
+             *i = zr_strings(ZR_ITEM_NAMES, ZR_NITEMS), *c = zr_strings(ZR_CLAIM_NAMES, ZR_NCLAIMS),
+             *k = zr_strings(ZR_KIND_NAMES, ZR_NKINDS);
+    PyObject *out = (a && b && i && c && k)
+                        ? Py_BuildValue("{sOsOsOsOsO}", "config", a, "bonuses", b, "items", i,
+                                        "claims", c, "kinds", k)
+                        : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(i);
+    Py_XDECREF(c);
+    Py_XDECREF(k);
+    return out;
+}
+
+/* zwanzigerrufen_config(fields) -> bytes: the zr_config, from a dict of the fields
+ * ZR_CONFIG_FIELDS names (rules/zwanzigerrufen/native.py) */
+static PyObject *py_zwanzigerrufen_config(PyObject *self, PyObject *fields) {
+    zr_config c;
+    memset(&c, 0, sizeof c);
+    Py_ssize_t nc = -1;
+    if (cf_read(fields, ZR_CONFIG_FIELDS, (char *)&c, &nc, "zwanzigerrufen_config") < 0)
+        return NULL;
+    if (nc < 1 || nc > ZR_MAX_CONTRACTS) {
+        PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_config: 1 to 8 contracts");
+        return NULL;
+    }
+    c.ncontracts = (int)nc;
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+static int zr_read_config(PyObject *o, zr_config *c) {
+    if (!PyBytes_Check(o) || PyBytes_GET_SIZE(o) != (Py_ssize_t)sizeof *c) {
+        PyErr_SetString(PyExc_ValueError, "not a zwanzigerrufen_config");
+        return -1;
+    }
+    memcpy(c, PyBytes_AS_STRING(o), sizeof *c);
+    return 0;
+}
+
+/* the session's carry (games, (window, ...), next dealer or -1) */
+static int zr_read_carry(PyObject *o, zr_carry *k) {
+    PyObject *wins;
+    memset(k, 0, sizeof *k);
+    if (!PyArg_ParseTuple(o, "iOi", &k->games, &wins, &k->next_dealer)) return -1;
+    int w[ZR_MAX_WINDOWS];
+    int n = read_ints(wins, w, ZR_MAX_WINDOWS, "windows");
+    if (n < 0) return -1;
+    k->nwin = n;
+    for (int i = 0; i < n; i++) k->windows[i] = w[i];
+    return 0;
+}
+
+static PyObject *zr_carry_py(const zr_carry *k) {
+    PyObject *w = PyTuple_New(k->nwin);
+    if (!w) return NULL;
+    for (int i = 0; i < k->nwin; i++) {
+        PyObject *v = PyLong_FromLong(k->windows[i]);
+        if (!v) {
+            Py_DECREF(w);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(w, i, v);
+    }
+    return Py_BuildValue("(iNi)", k->games, w, k->next_dealer);
+}
+
+static PyObject *zr_opt_seat(int s) {
+    if (s < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(s);
+}
+
+/* the result of zrhand.h as Python values (see zwanzigerrufen_hand) */
+static PyObject *zr_result_py(const zr_result *r, const zr_carry *k) {
+    PyObject *lines = PyTuple_New(r->nlines), *tricks = PyTuple_New(r->ntricks);
+    if (!lines || !tricks) goto fail;
+    for (int j = 0; j < r->nlines; j++) {
+        PyObject *e = Py_BuildValue("(iii)", r->lines[j].item, r->lines[j].seat, r->lines[j].value);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(lines, j, e);
+    }
+    for (int t = 0; t < r->ntricks; t++) {
+        const zr_trick *tr = &r->tricks[t];
+        PyObject *e = Py_BuildValue("(i(iiii)(iiii)iii)", tr->leader, tr->seats[0], tr->seats[1],
+                                    tr->seats[2], tr->seats[3], tr->cards[0], tr->cards[1],
+                                    tr->cards[2], tr->cards[3], tr->winner, tr->points,
+                                    tr->mond_owner);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(tricks, t, e);
+    }
+    return Py_BuildValue("(iNNOiNN(iiii)iiNN)", r->contract, zr_opt_seat(r->declarer),
+                         zr_opt_seat(r->partner), r->won ? Py_True : Py_False, r->multiplier,
+                         lines, tricks, r->totals[0], r->totals[1], r->totals[2], r->totals[3],
+                         r->cp_declarer, r->mondfang, zr_opt_seat(r->called), zr_carry_py(k));
+fail:
+    Py_XDECREF(lines);
+    Py_XDECREF(tricks);
+    return NULL;
+}
+
+/* zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None (the reference takes the
+ * hand) or (contract, declarer, partner, won, multiplier, lines ((item, seat, value), ...),
+ * tricks ((leader, seats, cards, winner, points, mond owner or -1), ...), totals, declarer
+ * side's card points, mondfang, called card id or None, carry after): one whole clean hand
+ * through zrhand.h. `hands`: four sequences of card ids; `actions`: (kind, seat, card,
+ * contract, bonus, side, target, level) per action (rules/zwanzigerrufen/native.py encodes
+ * them); `carry`: (games, windows, next dealer or -1) of the session before the hand. */
+static PyObject *py_zwanzigerrufen_hand(PyObject *self, PyObject *args) {
+    PyObject *config_o, *hands_o, *actions_o, *carry_o;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "OiOOO", &config_o, &dealer, &hands_o, &actions_o, &carry_o))
+        return NULL;
+    zr_config c;
+    zr_carry k;
+    if (zr_read_config(config_o, &c) < 0 || zr_read_carry(carry_o, &k) < 0) return NULL;
+    tk_set dealt[4];
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return NULL;
+    if (PySequence_Fast_GET_SIZE(hf) != 4) {
+        Py_DECREF(hf);
+        Py_RETURN_NONE;
+    }
+    for (int s = 0; s < 4; s++) {
+        int ids[TK_NCARDS];
+        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
+        if (n < 0) {
+            Py_DECREF(hf);
+            return NULL;
+        }
+        dealt[s] = 0;
+        for (int j = 0; j < n; j++) {
+            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
+                Py_DECREF(hf);
+                Py_RETURN_NONE;
+            }
+            dealt[s] |= TK_BIT(ids[j]);
+        }
+    }
+    Py_DECREF(hf);
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return NULL;
+    Py_ssize_t na = PySequence_Fast_GET_SIZE(af);
+    if (na > ZR_MAX_ACTIONS) {
+        Py_DECREF(af);
+        Py_RETURN_NONE;
+    }
+    zr_action acts[ZR_MAX_ACTIONS];
+    for (Py_ssize_t i = 0; i < na; i++) {
+        int v[8];
+        if (read_ints(PySequence_Fast_GET_ITEM(af, i), v, 8, "action") != 8) {
+            Py_DECREF(af);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an action has 8 ints");
+            return NULL;
+        }
+        if (v[0] < 0 || v[0] >= ZR_NKINDS || v[1] < 0 || v[1] > 3 || v[2] < -1 ||
+            v[2] >= TK_NCARDS) {
+            Py_DECREF(af);
+            Py_RETURN_NONE;
+        }
+        zr_action *x = &acts[i];
+        x->kind = v[0];
+        x->seat = v[1];
+        x->card = v[2];
+        x->contract = v[3];
+        x->bonus = v[4];
+        x->side = v[5];
+        x->target = v[6];
+        x->level = v[7];
+    }
+    Py_DECREF(af);
+    zr_result r;
+    if (zr_hand(&c, dealer, dealt, acts, (int)na, &k, &r) < 0) Py_RETURN_NONE;
+    return zr_result_py(&r, &k);
+}
+
+/* ======================================================================================
+ * (end of the Zwanzigerrufen section)
+ * ====================================================================================== */
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -2334,6 +2582,15 @@ static PyMethodDef module_methods[] = {
     {"lane_hands", py_lane_hands, METH_VARARGS,
      "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None "
      "or the hands of the record read, replayed and hashed, and their columns: lane.h"},
+    /* Zwanzigerrufen's native engine (zrhand.h) */
+    {"zwanzigerrufen_config_fields", py_zwanzigerrufen_config_fields, METH_NOARGS,
+     "zwanzigerrufen_config_fields() -> {'config': ((name, kind), ...), 'bonuses': ..., "
+     "'items': ..., 'claims': ..., 'kinds': ...}: what zrhand.h reads by name"},
+    {"zwanzigerrufen_config", py_zwanzigerrufen_config, METH_O,
+     "zwanzigerrufen_config(fields: dict) -> bytes: the ruleset's side of zrhand.h"},
+    {"zwanzigerrufen_hand", py_zwanzigerrufen_hand, METH_VARARGS,
+     "zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None or one whole clean "
+     "hand's result: zrhand.h"},
     {"prepare_actions", py_prepare_actions, METH_VARARGS,
      "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
      "reader's cached action models (log/validate.py, prepare_actions_py)"},
