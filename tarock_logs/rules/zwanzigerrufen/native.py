@@ -55,6 +55,7 @@ __all__ = [
     "CONTRACT_CODES",
     "DERIVED_PER_CONTRACT",
     "DERIVED_SCALARS",
+    "LANE_CARDS",
     "REFERENCE_ONLY",
     "CodecMismatch",
     "NativeHand",
@@ -290,6 +291,8 @@ class NativeHand(NamedTuple):
 
 
 _TOKEN: Final = {i: c for c, i in ZR_CID.items()}
+#: the card tokens by the native engine's card ids (54 of cards.h: those not in the pack "")
+LANE_CARDS: Final = tuple(_TOKEN.get(i, "") for i in range(54))
 
 
 def play_hand(
