@@ -134,3 +134,15 @@ def zwanzigerrufen_hand(
     actions: Sequence[Sequence[int]],
     carry: tuple[int, tuple[int, ...], int],
 ) -> tuple[Any, ...] | None: ...
+def zwanzigerrufen_lane_hands(
+    line: bytes,
+    start: int,
+    stop: int,
+    config: bytes,
+    score_config: bytes,
+    contracts: tuple[str, ...],
+    tokens: tuple[str, ...],
+    prefix: bytes,
+    suffix: bytes,
+    sha256: Any,
+) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], ...]] | None: ...
