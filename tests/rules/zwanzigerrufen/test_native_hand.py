@@ -200,3 +200,36 @@ def test_the_two_phase_auction_is_left_to_the_reference() -> None:
         for hd in doc["hands"]:
             acts = [_action(a) for a in hd["actions"]]
             assert native.play_hand(cfg, hd["dealer"], hd["deal"]["hands"], acts) is None
+
+
+def test_every_played_sample_hand_is_taken_and_scored_as_recorded() -> None:
+    """The worked full deals of zwanzigerrufen.md §7.9 (sample_logs/zwanzigerrufen): clean
+    hands, each taken by the native engine with the reference's and the recorded scores."""
+    from pathlib import Path
+
+    from tarock_logs.log.reader import read_paths
+    from tarock_logs.verdict.convert import to_engine_action
+
+    root = Path(__file__).resolve().parents[3] / "sample_logs" / "zwanzigerrufen"
+    taken = 0
+    for r in read_paths([root]):
+        s = r.session
+        assert s is not None
+        rs = ENGINE.ruleset(s.ruleset).with_options(dict(s.options))
+        cfg = native.config(rs)
+        assert cfg is not None
+        ss = ENGINE.new_session(rs, 4)
+        for hand in s.hands:
+            assert hand.deal is not None and hand.result is not None
+            acts = [to_engine_action(a) for a in hand.actions]
+            before = (ss.games, tuple(ss.windows), ss.next_dealer)
+            h = ss.new_hand(hand.dealer, hand.deal.hands, ())
+            for a in acts:
+                assert h.push(a) == []
+            score = h.score()
+            ss.end_hand(h, score)
+            got = native.play_hand(cfg, hand.dealer, hand.deal.hands, acts, before)
+            assert got is not None
+            assert got.totals == tuple(score.totals) == tuple(hand.result.scores)
+            taken += 1
+    assert taken >= 4
