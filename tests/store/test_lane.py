@@ -604,3 +604,55 @@ def test_many_simulated_hands_give_the_careful_rows(
         done += per_file
         k += 1
     assert count.taken >= 0.9 * count.offered
+
+
+def _zr_base(seed: int) -> dict[str, Any]:
+    return copy.deepcopy(simulate_hands(6, seed, game="zwanzigerrufen", hands_per_session=6)[0])
+
+
+def _zr_set(doc: dict[str, Any], kind: str, change: dict[str, Any]) -> None:
+    """Change the first action of ``kind`` of the first hand that has one (none: no change)."""
+    for hd in doc["hands"]:
+        for a in hd["actions"]:
+            if a["type"] == kind:
+                a.update(change)
+                return
+
+
+def _zr_claim(doc: dict[str, Any], claim: str) -> None:
+    hd = doc["hands"][0]
+    hd["actions"].append({"type": "claim", "seat": 0, "claim": claim})
+
+
+#: one change each to a Zwanzigerrufen session (the lane takes some, declines the others)
+ZR_CHANGES: list[tuple[str, Any]] = [
+    ("first_dealer", lambda d: d.update(first_dealer=(d["first_dealer"] + 1) % 4)),
+    ("dealer_order", lambda d: d["hands"][2].update(dealer=(d["hands"][2]["dealer"] + 2) % 4)),
+    ("numbers_gap", lambda d: d["hands"][3].update(number=9)),
+    ("item_value", lambda d: d["hands"][1]["result"]["items"][0].update(value=99)),
+    ("no_items", lambda d: [h["result"].pop("items", None) for h in d["hands"]]),
+    ("score", lambda d: d["hands"][1]["result"].update(scores=[1, 1, -1, -1])),
+    ("kontra_level_1", lambda d: _zr_set(d, "kontra", {"level": 1})),
+    ("call_other", lambda d: _zr_set(d, "call", {"card": "T16"})),
+    ("pass_seat", lambda d: _zr_set(d, "pass", {"seat": 3})),
+    ("play_swapped", lambda d: _zr_set(d, "play", {"card": "T1"})),
+    ("claim_false", lambda d: _zr_claim(d, "trull")),
+    ("claim_unknown", lambda d: _zr_claim(d, "pagat")),
+    ("throw_in", lambda d: d["hands"][0]["actions"].insert(0, {"type": "throw_in", "seat": 1})),
+    ("talon", lambda d: d["hands"][0]["deal"].update(talon=["HK"])),
+    ("recorded_totals", lambda d: d.get("recorded", {}).update(totals=[0, 0, 0, 0])),
+    ("options", lambda d: d.update(options={"trull_value": 3})),
+    ("two_phase", lambda d: d.update(options={"auction_model": "two_phase"})),
+]
+
+
+@pytest.mark.parametrize("change", ZR_CHANGES, ids=[c[0] for c in ZR_CHANGES])
+def test_one_change_to_a_zwanzigerrufen_session_gives_the_careful_rows(
+    change: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change on three simulated sessions: the rows with the lane are the careful ones
+    (whether the lane takes the changed session or not)."""
+    for seed in (1, 2, 3):
+        doc = _zr_base(seed)
+        change[1](doc)
+        _same_rows(_write(tmp_path / f"zr{seed}.jsonl", [doc]), monkeypatch)

@@ -233,3 +233,25 @@ def test_every_played_sample_hand_is_taken_and_scored_as_recorded() -> None:
             assert got.totals == tuple(score.totals) == tuple(hand.result.scores)
             taken += 1
     assert taken >= 4
+
+
+def test_claims_after_the_play_are_scored_alike() -> None:
+    """Trull and Four Kings claimed after the play by the seats dealt them (and a false claim
+    by a seat that was not: the reference reports it, the native engine declines)."""
+    from tarock_logs.rules.zwanzigerrufen.tricks import KING_CARDS, TRULL_CARDS
+
+    docs = _simulate({}, 300, 5)
+    claims = false = 0
+    for doc in docs:
+        for hd in doc["hands"]:
+            for seat, cards in enumerate(hd["deal"]["hands"]):
+                for claim, need in (("trull", TRULL_CARDS), ("four_kings", KING_CARDS)):
+                    if need <= set(cards):
+                        hd["actions"].append({"type": "claim", "seat": seat, "claim": claim})
+                        claims += 1
+        hd = doc["hands"][0]
+        seat = next(s for s, c in enumerate(hd["deal"]["hands"]) if "HK" not in c)
+        hd["actions"].append({"type": "claim", "seat": seat, "claim": "four_kings"})
+        false += 1
+    _hands, clean, taken = _compare(docs, {})
+    assert taken == clean and claims >= 10 and false == len(docs)
