@@ -117,11 +117,17 @@ class NativeSolver:
 
 def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20,
                 budget: int = 0) -> Solver:  # fmt: skip
-    """The native solver if loaded (``auto``) or asked for, else the pure-Python one.
+    """The native solver if loaded (``auto``) or asked for, else the pure-Python one (always
+    for a game plug-in's card play, ``setting.play``: the native solver is Slovenian).
     ``tt_bits``: log2 of the native transposition table's entries (24 bytes each);
     ``budget``: cards one call may play before it raises ``TimeoutError`` (0: no limit)."""
     s: Solver
-    if backend == "native" or (backend == "auto" and _native.available()):
+    if setting.play is not None:  # another game's card play: the pure-Python solver only
+        if backend == "native":
+            raise ValueError("the native solver plays Slovenian tarok only; this game's card "
+                             "play runs on the pure-Python solver (--backend python or auto)")
+        s = PySolver(setting)
+    elif backend == "native" or (backend == "auto" and _native.available()):
         s = NativeSolver(setting, tt_bits)
     else:
         s = PySolver(setting)
