@@ -183,10 +183,10 @@ def analyse_replay(
     if g is None:
         out.skipped = not_analysed(replay.game)
         return out
+    out.contract, out.declarer = g.contract(state), g.declarer(state)
     if backend == "native" and not g.native:
         out.skipped = no_native_solver(replay.game)
         return out
-    out.contract, out.declarer = g.contract(state), g.declarer(state)
     out.unknown = g.unknown(state)
     started = time.perf_counter()
     actions = [s.action for s in replay.steps[1:]]

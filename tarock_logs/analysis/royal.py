@@ -45,8 +45,18 @@ class RoyalPlay(HandPlay):
                       "dealt": h.dealt, "bidding": h.bidding}  # fmt: skip
         self._parties = h.parties
         self._leaves: dict[tuple[int, ...], int] = {}
+        # memos of the engine's answers (a hand's positions repeat them many times)
+        self._legal: dict[tuple[int, tuple[int, ...], int, int], int] = {}
+        self._winner: dict[tuple[int, ...], int] = {}
 
     def legal(self, hand: int, trick: Sequence[int], done: int, player: int) -> int:
+        key = (hand, tuple(trick), player, done)
+        got = self._legal.get(key)
+        if got is None:
+            got = self._legal[key] = self._judge(hand, trick, done, player)
+        return got
+
+    def _judge(self, hand: int, trick: Sequence[int], done: int, player: int) -> int:
         cards = self.pack.cards
         n = len(trick)
         on_table = [((player - n + k) % 4, cards[c]) for k, c in enumerate(trick)]
@@ -54,9 +64,13 @@ class RoyalPlay(HandPlay):
         return self.pack.mask(sorted(j.legal))
 
     def winner(self, trick: Sequence[int], leader: int) -> int:
-        cards = self.pack.cards
-        seat = trick_winner([((leader + k) % 4, cards[c]) for k, c in enumerate(trick)])
-        return (seat - leader) % 4
+        key = tuple(trick)
+        got = self._winner.get(key)
+        if got is None:
+            cards = self.pack.cards
+            seat = trick_winner([(k, cards[c]) for k, c in enumerate(trick)])
+            got = self._winner[key] = seat
+        return got
 
     def fold(self, acc: tuple[int, ...], trick: Sequence[int], leader: int, wi: int,
              done: int) -> tuple[int, ...]:  # fmt: skip
@@ -109,6 +123,11 @@ class RoyalAnalysis(GameAnalysis):
 
     def maximiser(self, h: HandState, seat: int) -> bool:
         return _royal(h).party_of(seat) == 0
+
+    def contract(self, h: HandState) -> str | None:
+        """The Schlemme announced (the catalogue ids), or None."""
+        ids = [i.item_id for i in _royal(h).bidding.instances]
+        return " ".join(dict.fromkeys(ids)) or None
 
     def play_item(self, item: str) -> bool:
         return item not in ("consolation", "cap")

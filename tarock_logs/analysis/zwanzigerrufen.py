@@ -74,6 +74,9 @@ class ZRPlay(HandPlay):
             "offender": h.offender if h.opts["infraction_policy"] == "penalize" else None,
         }  # fmt: skip
         self._leaves: dict[tuple[int, ...], int] = {}
+        # memos of the engine's answers (a hand's positions repeat them many times)
+        self._legal: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
+        self._winner: dict[tuple[int, ...], int] = {}
 
     @staticmethod
     def _keeps_pagat(h: ZRHand, seat: int) -> bool:
@@ -85,6 +88,13 @@ class ZRPlay(HandPlay):
         return any(k[0] == "pagat" and seat in a.side_seats(k[1]) for k in a.announced)
 
     def legal(self, hand: int, trick: Sequence[int], done: int, player: int) -> int:
+        key = (hand, tuple(trick), player, done < 9)
+        got = self._legal.get(key)
+        if got is None:
+            got = self._legal[key] = self._legal_cards(hand, trick, done, player)
+        return got
+
+    def _legal_cards(self, hand: int, trick: Sequence[int], done: int, player: int) -> int:
         cards = self.pack.cards
         out = legal_cards(self.pack.tokens(hand), [cards[c] for c in trick], self.contract,
                           self.opts["farbensolo_tarock_compulsion"])  # fmt: skip
@@ -93,9 +103,13 @@ class ZRPlay(HandPlay):
         return self.pack.mask(out)
 
     def winner(self, trick: Sequence[int], leader: int) -> int:
-        cards = self.pack.cards
-        return winner_index([cards[c] for c in trick], self.contract,
-                            str(self.opts["maerchenstich"]))  # fmt: skip
+        key = tuple(trick)
+        got = self._winner.get(key)
+        if got is None:
+            cards = self.pack.cards
+            got = self._winner[key] = winner_index([cards[c] for c in trick], self.contract,
+                                                   str(self.opts["maerchenstich"]))  # fmt: skip
+        return got
 
     def close(self, trick: Sequence[int], leader: int, done: int) -> Trick:
         """The engine's closed trick."""

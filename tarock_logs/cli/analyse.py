@@ -107,6 +107,9 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
     for i, card in ha.undecided:
         out.print(f"not decided within the search budget: {card} (action {i})", markup=False,
                   highlight=False)  # fmt: skip
+    for note in ha.unknown:
+        out.print(f"unknown to the rules, left out of every value: {note}", markup=False,
+                  highlight=False)  # fmt: skip
 
 
 def _player_summary(hands: list[PlayerHand], errors: int, samples: int,
