@@ -32,9 +32,14 @@ BUDGET_NATIVE = 4_000_000
 BUDGET_PYTHON = 100_000
 
 
-def default_budget(backend: Backend = "auto") -> int:
+def default_budget(backend: Backend = "auto", game: str | None = None) -> int:
     """The default search budget for ``backend`` (``auto``: the solver :func:`make_solver`
-    picks): :data:`BUDGET_NATIVE` or :data:`BUDGET_PYTHON`."""
+    picks) and ``game`` (one without a native solver runs on the pure-Python one):
+    :data:`BUDGET_NATIVE` or :data:`BUDGET_PYTHON`."""
+    from tarock_logs.analysis.games import has_native_solver
+
+    if game is not None and not has_native_solver(game):
+        return BUDGET_PYTHON
     native = backend == "native" or (backend == "auto" and _native.available())
     return BUDGET_NATIVE if native else BUDGET_PYTHON
 
