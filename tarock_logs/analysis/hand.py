@@ -183,6 +183,9 @@ def analyse_replay(
     if g is None:
         out.skipped = not_analysed(replay.game)
         return out
+    if state is None:
+        out.skipped = "the hand was not replayed: there is no card play to analyse"
+        return out
     out.contract, out.declarer = g.contract(state), g.declarer(state)
     if backend == "native" and not g.native:
         out.skipped = no_native_solver(replay.game)

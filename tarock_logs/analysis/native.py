@@ -129,8 +129,10 @@ def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20,
     s: Solver
     if setting.play is not None:  # another game's card play: the pure-Python solver only
         if backend == "native":
-            raise ValueError("the native solver plays Slovenian tarok only; this game's card "
-                             "play runs on the pure-Python solver (--backend python or auto)")
+            raise ValueError(
+                "the native solver plays Slovenian tarok only; this game's card "
+                "play runs on the pure-Python solver (--backend python or auto)"
+            )
         s = PySolver(setting)
     elif backend == "native" or (backend == "auto" and _native.available()):
         s = NativeSolver(setting, tt_bits)
