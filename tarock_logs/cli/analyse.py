@@ -1,7 +1,9 @@
 """``tarock analyse``: where were the points lost, with all cards visible.
 
-For every card played in the last ``--last-tricks`` tricks of each Slovenian hand (and for
-every illegal card wherever it fell) the perfect-information solver values every legal card;
+For every card played in the last ``--last-tricks`` tricks of each hand of a game with an
+analysis plug-in (``tarock_logs.analysis.games``: Slovenian tarok, Zwanzigerrufen, Royal
+Tarock; and for every illegal card wherever it fell) the perfect-information solver values
+every legal card;
 the output gives the value of the card played, of the best card(s), the points lost and what
 the card changed (contract made or lost, a bonus won or lost). Values are for the declarer
 side (klop: for the player himself), in points of the score sheet. Everything is labelled
