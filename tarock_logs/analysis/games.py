@@ -67,6 +67,15 @@ class Pack:
             mask ^= low
         return out
 
+    def tokens_ids(self, mask: int) -> list[int]:
+        """The ids in ``mask``, lowest first."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
     def mask(self, cards: Sequence[str]) -> int:
         cid = _cid(self.cards)
         m = 0

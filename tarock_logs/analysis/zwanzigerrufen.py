@@ -74,6 +74,11 @@ class ZRPlay(HandPlay):
             "offender": h.offender if h.opts["infraction_policy"] == "penalize" else None,
         }  # fmt: skip
         self._leaves: dict[tuple[int, ...], int] = {}
+        self._bounds: dict[tuple[object, ...], tuple[int, int]] = {}
+        #: who was dealt the Pagat, the Mond and the Sküs (cards never change hands)
+        holder = {c: s for s, cards in enumerate(h.dealt) for c in cards}
+        self.holders = (holder.get(PAGAT, -1), holder.get(MOND, -1), holder.get(SKUS, -1))
+        self.cid = PACK.cid
         # memos of the engine's answers (a hand's positions repeat them many times)
         self._legal: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
         self._winner: dict[tuple[int, ...], int] = {}
@@ -138,6 +143,41 @@ class ZRPlay(HandPlay):
         if v is None:
             v = self._leaves[acc] = self.score(acc)
         return v
+
+    def bounds(self, acc: tuple[int, ...], remaining: int) -> tuple[int, int]:
+        """The least and greatest :meth:`leaf` over the facts the rest of the play can still
+        bring: the score never falls as the declarer side's card points rise (the game at 45,
+        Absolut at 32 either way), so the card points are taken at their two ends; the tricks
+        at each of "none", "some" and "all" still reachable (Valat); the Pagat's open outcomes
+        (played early, won or beaten in the tenth trick by its holder) and the Mondfang's
+        (open while the Mond and the Sküs are both in play). Sound, not tight."""
+        cp_d, tricks_d, pagat, mond = acc
+        pts = sum(self.points[c] for c in self.pack.tokens_ids(remaining))
+        left = remaining.bit_count() // 4
+        pl = bool(remaining >> self.cid[PAGAT] & 1)
+        ml = not mond and bool(remaining >> self.cid[MOND] & 1 and remaining >> self.cid[SKUS] & 1)
+        key = (acc, pts, left, pl, ml)
+        got = self._bounds.get(key)
+        if got is not None:
+            return got
+        tricks = {t for t in (tricks_d, tricks_d + left) if 0 <= t <= 10}
+        if any(0 < t < 10 for t in range(tricks_d, tricks_d + left + 1)):
+            tricks.add(next(t for t in range(tricks_d, tricks_d + left + 1) if 0 < t < 10))
+        pagats = {pagat}
+        if pl:
+            s = self.holders[0]
+            others_d = [w for w in range(4) if w != s and w in self.d_side]
+            others_f = [w for w in range(4) if w != s and w not in self.d_side]
+            pagats = {2 + s + 4 * w for w in [s, *others_d[:1], *others_f[:1]]}
+            if left > 1:
+                pagats.add(1)
+        monds = {mond}
+        if ml:
+            monds.add(1 + 4 * self.holders[1] + self.holders[2])
+        vals = [self.leaf((cp, t, p, m)) for cp in (cp_d, cp_d + pts) for t in tricks
+                for p in pagats for m in monds]  # fmt: skip
+        got = self._bounds[key] = (min(vals), max(vals))
+        return got
 
     def tricks_of(self, acc: tuple[int, ...]) -> list[Trick]:
         """Ten tricks that carry the facts ``acc`` (what ``score_deal`` reads of the tricks:

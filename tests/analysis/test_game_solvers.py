@@ -84,6 +84,35 @@ def test_zwanzigerrufen_solver_equals_engine_minimax_on_three_tricks() -> None:
         assert _solver_values(ZR, h) == engine_card_values(g, h), g.contract(h)
 
 
+def test_zwanzigerrufen_bounds_bracket_the_exact_value_at_trick_boundaries() -> None:
+    """What the search prunes with: at the start of a trick, the bracket of the objective
+    holds the engine-exhaustive value of the position (random options, every contract)."""
+    g = analysis_for(ZR)
+    assert g is not None
+    rng = Random(34)
+    checked = 0
+    i = 0
+    while checked < 40:
+        h = zr_endgame(rng, ZR_CONTRACTS[i % 3], rng.choice((1, 2, 2)))
+        i += 1
+        if h is None:
+            continue
+        while h.trick:  # to the start of the next trick
+            random_card(rng, h)
+        if h.is_over():
+            continue
+        pos, setting = g.read_position(h)
+        assert setting.play is not None
+        remaining = 0
+        for hand in pos.hands:
+            remaining |= hand
+        lo, hi = setting.play.bounds(pos.acc, remaining)
+        vals = engine_card_values(g, h).values()
+        v = max(vals) if g.maximiser(h, h.to_move() or 0) else min(vals)
+        assert lo <= v <= hi, (lo, v, hi, h.view())
+        checked += 1
+
+
 def test_zwanzigerrufen_facts_score_as_the_engine_scores_the_finished_hand() -> None:
     """The four facts of the tricks (the declarer side's card points and tricks, the Pagat,
     the Mondfang) give the engine's score of the hand under every option drawn."""
