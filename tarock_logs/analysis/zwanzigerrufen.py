@@ -82,6 +82,8 @@ class ZRPlay(HandPlay):
         # memos of the engine's answers (a hand's positions repeat them many times)
         self._legal: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
         self._winner: dict[tuple[int, ...], int] = {}
+        self._fold: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool], tuple[int, ...]] = {}
+        self._points: dict[int, int] = {}
 
     @staticmethod
     def _keeps_pagat(h: ZRHand, seat: int) -> bool:
@@ -124,7 +126,11 @@ class ZRPlay(HandPlay):
 
     def fold(self, acc: tuple[int, ...], trick: Sequence[int], leader: int, wi: int,
              done: int) -> tuple[int, ...]:  # fmt: skip
-        return self.fold_trick(acc, self.close(trick, leader, done))
+        key = (acc, tuple(trick), leader, done == 9)
+        got = self._fold.get(key)
+        if got is None:
+            got = self._fold[key] = self.fold_trick(acc, self.close(trick, leader, done))
+        return got
 
     def fold_trick(self, acc: tuple[int, ...], t: Trick) -> tuple[int, ...]:
         cp_d, tricks_d, pagat, mond = acc
@@ -152,7 +158,11 @@ class ZRPlay(HandPlay):
         (played early, won or beaten in the tenth trick by its holder) and the Mondfang's
         (open while the Mond and the Sküs are both in play). Sound, not tight."""
         cp_d, tricks_d, pagat, mond = acc
-        pts = sum(self.points[c] for c in self.pack.tokens_ids(remaining))
+        pts = self._points.get(remaining)
+        if pts is None:
+            pts = self._points[remaining] = sum(
+                self.points[c] for c in self.pack.tokens_ids(remaining)
+            )
         left = remaining.bit_count() // 4
         pl = bool(remaining >> self.cid[PAGAT] & 1)
         ml = not mond and bool(remaining >> self.cid[MOND] & 1 and remaining >> self.cid[SKUS] & 1)

@@ -48,6 +48,18 @@ NOTE_PLAYER = ("what the player knew: the hidden cards sampled among the layouts
                "visible; values are means over the samples")  # fmt: skip
 
 
+def _budget(budget: int | None, game: str) -> int:
+    """The search budget for a session of ``game``: as given, else none where the native
+    solver plays the game and the pure-Python solver's default elsewhere (minutes per hand
+    otherwise at the default 8 tricks)."""
+    from tarock_logs.analysis.games import has_native_solver
+    from tarock_logs.analysis.native import default_budget
+
+    if budget is not None:
+        return budget
+    return 0 if has_native_solver(game) else default_budget(game=game)
+
+
 def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
     d = ha.to_dict()
     d["view"] = "all"
@@ -182,11 +194,14 @@ def analyse_command(
     backend: str = typer.Option(
         "auto", "--backend", help="auto | native | python (the solver to use)"
     ),
-    budget: int = typer.Option(
-        0,
+    budget: int | None = typer.Option(
+        None,
         "--budget",
         min=0,
-        help="Cards one search may play before the card is left undecided (0: no limit).",
+        help="Cards one search may play before the card is left undecided (0: no limit; "
+        "default: no limit where the native solver plays the game, else the pure-Python "
+        "solver's default budget, 100,000).",
+        show_default=False,
     ),
     lines: bool = typer.Option(
         True,
@@ -246,7 +261,8 @@ def analyse_command(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
-        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=budget,
+        b = _budget(budget, s.game)
+        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=b,
                                 backend=backend, lines=lines):  # type: ignore[arg-type]  # fmt: skip
             file = str(rec.file)
             if fmt == "jsonl":
@@ -275,7 +291,7 @@ def analyse_command(
 
 def _analyse_player(
     paths: list[Path], exclude: list[str], session: str | None, wanted: set[int] | None,
-    last_tricks: int, fmt: str, backend: str, budget: int, samples: int, seed: int,
+    last_tricks: int, fmt: str, backend: str, budget: int | None, samples: int, seed: int,
     threshold: float,
 ) -> None:  # fmt: skip
     """``tarock analyse --view player``: what the player knew (ends the command)."""
@@ -295,9 +311,10 @@ def _analyse_player(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
+        b = budget or 0
         for ha in iter_player_analyses(s, hands=wanted, last_tricks=last_tricks,
                                        samples=samples, seed=seed, threshold=threshold,
-                                       backend=backend, budget=budget):  # type: ignore[arg-type]  # fmt: skip
+                                       backend=backend, budget=b):  # type: ignore[arg-type]  # fmt: skip
             file = str(rec.file)
             if fmt == "jsonl":
                 typer.echo(orjson.dumps({**ha.to_dict(), "file": file}).decode())
