@@ -24,8 +24,11 @@ from tarock_logs.analysis.games import analysis_for, has_native_solver
 from tarock_logs.analysis.hand import analyse_replay, iter_analyses
 from tarock_logs.analysis.search import PySolver
 from tarock_logs.cli import app
+from tarock_logs.log.models import SessionAdapter
 from tarock_logs.log.reader import read_sessions
+from tarock_logs.report.dossier import render_dossier
 from tarock_logs.rules.base import HandState
+from tarock_logs.tools.simulate import simulate_hands
 from tarock_logs.verdict.replay import replay_session
 from tests.analysis.games_support import (
     ROYAL,
@@ -227,10 +230,6 @@ def test_royal_unknown_catalogue_items_are_reported_not_valued() -> None:
     g = analysis_for(ROYAL)
     assert g is not None
     state = next(h for h in royal_games(4, 46) if h.score().unverified)
-    s = None
-    from tarock_logs.log.models import SessionAdapter
-    from tarock_logs.tools.simulate import simulate_hands
-
     for doc in simulate_hands(4, 46, game=ROYAL, hands_per_session=8):
         s = SessionAdapter.validate_python(doc)
         for hand, r in zip(s.hands, replay_session(s), strict=True):
@@ -254,3 +253,52 @@ def test_backend_native_says_the_game_has_no_native_solver_and_auto_takes_python
     (s, *_) = read_sessions([SAMPLES / ZR])
     (ha,) = iter_analyses(s, hands={s.hands[0].number}, last_tricks=1, backend="auto")
     assert ha.backend == "python" and len(ha.cards) == 4
+
+
+def _plant_illegal_card_in_trick_nine(game: str, seed: int) -> tuple[dict, int, str]:  # type: ignore[type-arg]
+    """A simulated session of ``game`` in which one player plays, in trick 9, a card the rules
+    forbade (he held it), and the card he should have played in trick 10: the two play
+    actions of his last two cards swapped. Returns the document, the hand number and the
+    card."""
+    for doc in simulate_hands(8, seed, game=game, hands_per_session=8):
+        s = SessionAdapter.validate_python(doc)
+        g = analysis_for(game)
+        assert g is not None
+        for k, r in enumerate(replay_session(s)):
+            h = r.state.copy()
+            for _ in range(r.actions_applied):
+                h.pop()
+            acts = doc["hands"][k]["actions"]
+            for i, step in enumerate(r.steps[1:]):
+                a = step.action
+                if a is None:
+                    continue
+                if a.type == "play" and g.in_play(h) and g.tricks_done(h) == 8:
+                    held = {c for c in g.cards(h) if g.holds(h, a.seat, c)}
+                    bad = held - {x.card for x in h.legal_actions()}
+                    if bad:
+                        card = sorted(bad)[0]
+                        j = next(
+                            j
+                            for j in range(i + 1, len(acts))
+                            if acts[j].get("type") == "play" and acts[j]["seat"] == a.seat
+                        )
+                        acts[i]["card"], acts[j]["card"] = card, acts[i]["card"]
+                        return doc, doc["hands"][k]["number"], card
+                h.push(a)
+    raise AssertionError("no hand with an illegal alternative in trick 9")
+
+
+def test_the_dossier_says_whether_the_illegal_card_changed_the_result() -> None:
+    """The dossier's section for Zwanzigerrufen and Royal Tarock: the illegal card valued
+    against the best legal card (all cards visible), as for Slovenian tarok."""
+    for game, seed in ((ZR, 51), (ROYAL, 52)):
+        doc, number, card = _plant_illegal_card_in_trick_nine(game, seed)
+        s = SessionAdapter.validate_python(doc)
+        html = render_dossier(s, number)
+        assert "Did the illegal card change the result?" in html
+        assert "Not analysed" not in html
+        assert f"{card} in trick 9: " in html
+        (ha,) = list(iter_analyses(s, hands={number}, last_tricks=0))
+        (bad,) = ha.illegal
+        assert bad.card == card and bad.trick == 9 and bad.legal is False
