@@ -9,7 +9,9 @@
 * the solver's legal cards equal ``legal_actions()`` in every position of random lines;
 * the sample logs: every legal card of the last tricks valued, each principal line scored by
   the engine at the solver's value; unknown catalogue items reported, never valued;
-* ``--backend native`` says the game has no native solver, ``auto`` takes the pure-Python one.
+* ``--backend native`` says the game has no native solver, ``auto`` takes the pure-Python one;
+* the dossier's illegal-card section and ``tarock ingest --analyse`` (the replayer's values,
+  the Players page's points lost) for both games.
 """
 
 from __future__ import annotations
@@ -302,3 +304,35 @@ def test_the_dossier_says_whether_the_illegal_card_changed_the_result() -> None:
         (ha,) = list(iter_analyses(s, hands={number}, last_tricks=0))
         (bad,) = ha.illegal
         assert bad.card == card and bad.trick == 9 and bad.legal is False
+
+
+def test_ingest_analyse_stores_both_games_for_the_replayer_and_the_players_page(
+    tmp_path: Path,
+) -> None:
+    """``tarock ingest --analyse`` of the Zwanzigerrufen and Royal Tarock samples: every card
+    of the analysed tricks stored (the replayer's values by action index) and the Players
+    page's points lost per game."""
+    import duckdb
+
+    from tarock_logs.store.analysis import hand_card_analysis, points_lost
+
+    db = tmp_path / "g.duckdb"
+    args = ["ingest", str(SAMPLES / ZR), str(SAMPLES / ROYAL), "--db", str(db), "--analyse",
+            "--analyse-tricks", "2", "--format", "json"]  # fmt: skip
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["analysis"]["hands"] == doc["hands_stored"] == 12
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute("SELECT backend, count(*), sum(cards), sum(undecided) "
+                           "FROM analysed_hands GROUP BY 1").fetchall()  # fmt: skip
+        assert rows == [("python", 12, 12 * 8, 0)]
+        for game, hands in ((ZR, 4), (ROYAL, 8)):
+            per = points_lost(con, (game,))
+            assert per["cards"].sum() == hands * 8
+        hid = con.execute("SELECT hand_id FROM analysed_hands LIMIT 1").fetchall()[0][0]
+        cards = hand_card_analysis(con, hid)
+        assert len(cards) == 8 and all(c["card"] in c["values"] for c in cards)
+    finally:
+        con.close()
