@@ -34,8 +34,9 @@ PACK = Pack(tuple(PACKS["royal"]))
 
 
 class RoyalPlay(HandPlay):
-    """One Royal Tarock game's card play (see the module docstring). ``acc`` is the tricks
-    played, five ids each: the leader and the four cards."""
+    """One Royal Tarock game's card play (see the module docstring). ``acc`` is what the
+    catalogue's conditions read of the tricks played: the cards the attackers brought home (a
+    mask), then per trick its winner and the card that won it."""
 
     def __init__(self, h: RoyalHand) -> None:
         super().__init__(PACK)
@@ -74,7 +75,12 @@ class RoyalPlay(HandPlay):
 
     def fold(self, acc: tuple[int, ...], trick: Sequence[int], leader: int, wi: int,
              done: int) -> tuple[int, ...]:  # fmt: skip
-        return (*acc, leader, *trick)
+        w = (leader + wi) % 4
+        home = acc[0]
+        if w in self.attackers:
+            for c in trick:
+                home |= 1 << c
+        return (home, *acc[1:], w, trick[wi])
 
     def leaf(self, acc: tuple[int, ...]) -> int:
         v = self._leaves.get(acc)
@@ -83,12 +89,24 @@ class RoyalPlay(HandPlay):
         return v
 
     def tricks(self, acc: tuple[int, ...]) -> list[tuple[tuple[tuple[int, str], ...], int]]:
+        """Tricks that carry the facts ``acc``: each trick's winner and the card that won it,
+        the other cards each pair brought home added to its first trick under no seat (seat
+        -1: the catalogue's conditions read a card's seat only for the card that won)."""
         cards = self.pack.cards
-        out = []
-        for i in range(0, len(acc), 5):
-            leader = acc[i]
-            t = tuple(((leader + k) % 4, cards[c]) for k, c in enumerate(acc[i + 1 : i + 5]))
-            out.append((t, trick_winner(t)))
+        home = acc[0]
+        seq = [(acc[i], acc[i + 1]) for i in range(1, len(acc), 2)]
+        won = 0
+        for _w, c in seq:
+            won |= 1 << c
+        # a finished play: the defenders brought home every card the attackers did not
+        full = (1 << len(cards)) - 1
+        out: list[tuple[tuple[tuple[int, str], ...], int]] = []
+        extra = {True: self.pack.tokens(home & ~won),
+                 False: self.pack.tokens(full & ~home & ~won)}  # fmt: skip
+        for w, c in seq:
+            side = w in self.attackers
+            t = ((w, cards[c]), *((-1, x) for x in extra.pop(side, [])))
+            out.append((t, w))
         return out
 
     def score(self, acc: tuple[int, ...]) -> int:
@@ -159,13 +177,16 @@ class RoyalAnalysis(GameAnalysis):
             if s != (leader + k) % 4:
                 raise Unsupported("the trick in progress was not played in turn")
         cid = PACK.cid
-        acc: tuple[int, ...] = ()
-        for cards, _w in r.tricks:
-            acc = (*acc, cards[0][0], *(cid[c] for _, c in cards))
+        play = RoyalPlay(r)
+        acc: tuple[int, ...] = (0,)
+        for cards, w in r.tricks:
+            ids = [cid[c] for _, c in cards]
+            led = cards[0][0]
+            acc = play.fold(acc, ids, led, (w - led) % 4, len(acc) // 2)
         maxside = tuple(r.party_of(s) == 0 for s in range(4))
         obj = Objective(kind="game", maxside=maxside, tricks_total=10)
         pos = Position(hands, tuple(cid[c] for _, c in trick), leader, len(r.tricks), acc)
-        return pos, Setting(tuple(range(4)), NO_RULES, obj, RoyalPlay(r))
+        return pos, Setting(tuple(range(4)), NO_RULES, obj, play)
 
 
 def _royal(h: HandState) -> RoyalHand:

@@ -143,6 +143,28 @@ def test_zwanzigerrufen_facts_score_as_the_engine_scores_the_finished_hand() -> 
     assert done >= 75
 
 
+def test_royal_facts_score_as_the_engine_scores_the_finished_game() -> None:
+    """The facts of the tricks (the cards the attackers brought home, each trick's winner and
+    winning card) give the engine's score of simulated games (their Schlemme with bound cards,
+    contras, silent premiums, trophies)."""
+    g = analysis_for(ROYAL)
+    assert g is not None
+    games = royal_games(40, 47)
+    for h in games:
+        c = h.copy()
+        for _ in range(40):
+            c.pop()
+        pos, setting = g.read_position(c)
+        play = setting.play
+        assert play is not None
+        acc = pos.acc
+        for cards, w in h.tricks:  # type: ignore[attr-defined]
+            ids = [play.pack.cid[x] for _, x in cards]
+            acc = play.fold(acc, ids, cards[0][0], (w - cards[0][0]) % 4, 0)
+        assert play.leaf(acc) == g.score_value(h, h.score(), None), h.view()
+    assert len(games) >= 30
+
+
 def _royal_endgames(seed: int, count: int, tricks: tuple[int, ...]) -> list[HandState]:
     rng = Random(seed)
     out: list[HandState] = []
