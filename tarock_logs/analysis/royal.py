@@ -8,8 +8,9 @@
   attacking pair's score minus the defending pair's, each as the engine writes it
   (``score_game``: the Schlemme announced and their contras, made or failed by the tricks;
   the silent premiums the tricks decide; the trophies; the floor 0 and the cap). The play
-  decides them through the tricks (who won which trick with which card, which cards each
-  pair brought home), so the facts of the tricks played are the tricks themselves.
+  decides them through what the catalogue's conditions read of the tricks: the cards each
+  pair brought home and each trick's winner and winning card, the facts of the fold; a
+  finished play is scored by ``score_game`` on tricks that carry exactly these facts.
 * **Unknown items**: a catalogue item whose value or condition is unknown is left out by the
   engine and named in its score's ``unverified``; the analysis reports those names with the
   hand (:meth:`RoyalAnalysis.unknown`) and never guesses them.
