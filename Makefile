@@ -42,7 +42,7 @@ run: setup
 	$(BIN)/tarock dashboard --db $(DB) --port $(PORT)
 
 test: setup browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q --durations=30
 
 test-fast: setup
 	$(BIN)/python -m pytest -n 2 -q -m "not slow and not browser"

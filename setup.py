@@ -19,6 +19,7 @@ setup(
                 "tarock_logs/_native/openspiel.h",
                 "tarock_logs/_native/solver.h",
                 "tarock_logs/_native/zrloop.h",
+                "tarock_logs/_native/zrhand.h",
                 "tarock_logs/_native/royalloop.h",
                 "tarock_logs/_native/slohand.h",
                 "tarock_logs/_native/sloscore.h",

@@ -68,10 +68,12 @@ if is_referee():  # the public view has no hand entry (dashboard/access.py)
     )
 
 page = st.navigation(PAGES)
+finished = False
 try:
     sidebar_common()
     page.run()
+    finished = True
 except (duckdb.Error, OSError) as exc:  # the store turned bad or vanished while serving
     store_unreadable(exc)
-else:
-    end_run()
+finally:  # also when the run is stopped or restarted: the version is released
+    end_run(finished=finished)

@@ -38,7 +38,7 @@ from tarock_logs.log.reader import read_bytes
 from tarock_logs.log.writer import dumps_sessions
 from tarock_logs.report import text
 from tarock_logs.report.dossier import render_dossier
-from tarock_logs.report.i18n import tn
+from tarock_logs.report.i18n import LANGS, t, tn
 from tarock_logs.rules import games, get_engine
 from tarock_logs.rules.base import Action, GameEngine, Ruleset, Violation
 from tarock_logs.verdict.audit import HandAudit, audit_hand, hand_people
@@ -72,6 +72,17 @@ SENTENCES: dict[str, str] = {
     "unverified": "Verification: not verified.",
 }
 _STATE_SENTENCE = {"verified": "verified", "partial": "partial_state", "unverified": "unverified"}
+
+
+def default_name(seat: int, lang: str = "en") -> str:
+    """The name a seat has until the player's is entered: ``Player 1``, ``Igralec 1``,
+    ``Spieler 1`` (1-based, in the page's language)."""
+    return t("Player {n}", lang, n=seat + 1)
+
+
+def is_default_name(name: str, seat: int) -> bool:
+    """Whether ``name`` is the default name of ``seat`` in any language of the interface."""
+    return any(name == default_name(seat, lang) for lang in LANGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +160,8 @@ class Entry:
     notes: str = ""
     session_id: str = ""
     target: int = 0
+    #: the language of the default names (``Player 1``) of the seats without a name
+    lang: str = "en"
     #: what was read, replayed and audited for the entry as it last stood (keyed by its log)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -158,13 +171,25 @@ class Entry:
         if not self.players:
             sizes = self.engine.table_sizes(self.ruleset_obj)
             n = 4 if 4 in sizes else sizes[0]
-            self.players = [f"Player {s + 1}" for s in range(n)]
+            self.players = [default_name(s, self.lang) for s in range(n)]
         if self.dealer < 0 or self.dealer >= len(self.players):
             self.dealer = len(self.players) - 1  # then P1 (the forehand) is the first seat
         if not self.session_id:
             stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
             self.session_id = f"entry-{stamp}-{secrets.token_hex(2)}"
         self._fit_deal()
+
+    def relabel(self, lang: str) -> bool:
+        """The page's language is ``lang``: the seats still without a player's name take
+        their default name in it. True when a name changed."""
+        self.lang = lang
+        new = [
+            default_name(s, lang) if is_default_name(p, s) else p
+            for s, p in enumerate(self.players)
+        ]
+        changed = new != self.players
+        self.players = new
+        return changed
 
     # ------------------------------------------------------------------ the table
 
@@ -193,7 +218,10 @@ class Entry:
         """Change the game, ruleset, seating or dealer. A new game or table size starts the
         deal and the actions afresh; renaming players or another dealer keeps the cards (the
         actions are kept too and judged again)."""
-        names = [p.strip() or f"Player {s + 1}" for s, p in enumerate(players)]
+        names = [
+            default_name(s, self.lang) if not p.strip() or is_default_name(p.strip(), s) else p
+            for s, p in enumerate(players)
+        ]
         reset = game != self.game or len(names) != self.n
         self.game = game
         self.ruleset = ruleset if ruleset in self.engine.rulesets else self.engine.default_ruleset

@@ -11,13 +11,14 @@ seeing the old rows).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import duckdb
 import streamlit as st
@@ -72,62 +73,131 @@ def entry_dir() -> Path | None:
     return Path(env) if env else None
 
 
-class _Holder:
-    """One read-only connection per database file version, closed when the file changes."""
+class _Version:
+    """One published version of the store, open (its own reader), and the page runs reading it."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, key: DbKey) -> None:
+        self.con = con
+        self.key = key
+        self.runs = 0
+
+
+class _Versions:
+    """The store versions the server has open: the newest published one, and older ones for
+    as long as a page run that began on them is running (then closed). A page run pins the
+    newest version when it begins (:meth:`pin`) and reads it to its end, however many
+    publishes happen meanwhile; the next run reads the new file."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.con: duckdb.DuckDBPyConnection | None = None
-        self.key: DbKey | None = None
+        self.open: dict[DbKey, _Version] = {}
+        self.newest: DbKey | None = None
 
-    def get(self, path: Path) -> tuple[duckdb.DuckDBPyConnection, DbKey]:
+    def pin(self, path: Path) -> _Version:
+        """The version published at ``path`` now, held open until :meth:`unpin`."""
         with self.lock:
             key = db_key(path)
-            if self.con is None or key != self.key:
-                if self.con is not None:
-                    try:
-                        self.con.close()
-                    except duckdb.Error:
-                        pass
-                    self.con = None
-                self.con = queries.connect_reader(path)
-                self.key = key
-            return self.con, key
+            version = self.open.get(key)
+            if version is None:
+                con, fingerprint = queries.connect_version(path)
+                key = (str(path), *fingerprint)
+                version = self.open.get(key)
+                if version is None:
+                    version = self.open[key] = _Version(con, key)
+                else:  # published anew while the lock was waited for: the newer one is open
+                    con.close()
+            version.runs += 1
+            self.newest = key  # a publish replaces the file: the one opened now is the newest
+            self._close_unread()
+            return version
+
+    def unpin(self, version: _Version) -> None:
+        with self.lock:
+            version.runs = max(0, version.runs - 1)
+            self._close_unread()
+
+    def _close_unread(self) -> None:
+        """Close the versions older than the newest that no page run reads any more."""
+        for key, version in list(self.open.items()):
+            if key != self.newest and version.runs == 0:
+                del self.open[key]
+                try:
+                    version.con.close()
+                except duckdb.Error:
+                    pass
 
 
 @st.cache_resource(show_spinner=False)
-def _holder() -> _Holder:
-    return _Holder()
+def _versions() -> _Versions:
+    return _Versions()
 
 
-#: the store version the running page reads, pinned by :func:`begin_run` (a page run is one
-#: thread): every query of one run reads that version, so a page never shows numbers of two
-#: published files side by side
+def open_versions() -> list[DbKey]:
+    """The store versions the server holds open now: the newest, and older ones while a page
+    run reads them."""
+    with _versions().lock:
+        return list(_versions().open)
+
+
+#: the store version the running page reads, pinned by :func:`begin_run` (a page run, and a
+#: fragment's run, is one thread): every query of one run reads that version, so a page never
+#: shows numbers of two published files side by side
 _RUN = threading.local()
-#: a run that finds a newer store than the one it pinned starts over on the new one, at most
-#: this many times in a row (publishes faster than a page runs); then it says so and stops
+#: a run whose store turned unreadable under it while a newer one was published starts over
+#: on the new one, at most this many times in a row; then it says so and stops
 MAX_STORE_RERUNS = 3
 
 
-def begin_run() -> None:
-    """Pin the store version this page run reads (``dashboard/app.py``, before the page)."""
+def begin_run() -> bool:
+    """Pin the store version this page run reads (``dashboard/app.py``, before the page; a
+    fragment through :func:`one_version`): the one published now, read to the run's end.
+    False when the run had one pinned already (a fragment inside its page's run)."""
+    if getattr(_RUN, "version", None) is not None:
+        return False
     path = db_path()
-    try:
-        _RUN.key = db_key(path) if path is not None and path.is_file() else None
-    except OSError:  # removed between the two looks
-        _RUN.key = None
+    _RUN.version = None
+    if path is not None and path.is_file():
+        try:
+            _RUN.version = _versions().pin(path)
+        except (duckdb.Error, OSError) as exc:  # removed or bad: the page's queries say so
+            _log.info("no store version pinned: %s", exc)
+    return True
 
 
-def end_run() -> None:
-    """The page ran to its end on one store version: forget the run's restarts."""
-    _RUN.key = None
-    st.session_state.pop("_store_reruns", None)
+def end_run(*, finished: bool = True) -> None:
+    """The run is over: release its store version (an older one is closed once no run reads
+    it); ``finished``: it ran to its end, so its restarts are forgotten."""
+    version: _Version | None = getattr(_RUN, "version", None)
+    _RUN.version = None
+    if version is not None:
+        _versions().unpin(version)
+    if finished:
+        st.session_state.pop("_store_reruns", None)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_version(fn: F) -> F:
+    """``fn`` (a fragment) reads one store version per run: its own when it reruns alone,
+    its page's when it runs within the page's run."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        began = begin_run()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if began:
+                end_run(finished=False)
+
+    return cast(F, run)
 
 
 def _start_over_on_the_new_store() -> NoReturn:
-    """The store was published anew during this run: run the page again on the new version
-    (a clean switch), or, after :data:`MAX_STORE_RERUNS` restarts in a row, say so."""
-    _RUN.key = None
+    """The store this run reads became unreadable and a new one was published: run the page
+    again on the new version (a clean switch), or, after :data:`MAX_STORE_RERUNS` restarts in
+    a row, say so."""
     n = int(st.session_state.get("_store_reruns", 0)) + 1
     if n > MAX_STORE_RERUNS:
         st.session_state["_store_reruns"] = 0
@@ -151,9 +221,9 @@ def require_db() -> tuple[Path, DbKey]:
         )
         st.stop()
     assert path is not None
-    pinned: DbKey | None = getattr(_RUN, "key", None)
-    if pinned is not None and pinned[0] == str(path):
-        return path, pinned
+    pinned: _Version | None = getattr(_RUN, "version", None)
+    if pinned is not None and pinned.key[0] == str(path):
+        return path, pinned.key
     return path, db_key(path)
 
 
@@ -171,41 +241,45 @@ def store_unreadable(exc: BaseException) -> None:
 
 
 def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn(cursor, *args)`` on a fresh cursor of the cached read-only connection, on the
-    store version this page run reads.
+    """Run ``fn(cursor, *args)`` on a fresh cursor of the store version this page run reads
+    (:func:`begin_run`; outside a run, the version published now, for this call).
 
-    When the store was published anew since the run began (the connection is of another
-    version, or the file was swapped under a running query), the page runs again on the new
-    version instead (:func:`_start_over_on_the_new_store`): one run never mixes two versions.
-    A lock held briefly is retried.
+    A run reads its version to its end whatever is published meanwhile. Should its file turn
+    unreadable while a newer one has been published, the page runs again on the new version
+    (:func:`_start_over_on_the_new_store`): one run never mixes two versions.
     """
-    path, pinned = require_db()
-    last: Exception | None = None
-    for _attempt in range(3):
-        con, key = _holder().get(path)
-        if key != pinned:
-            _start_over_on_the_new_store()
-        cur = con.cursor()
+    path, _ = require_db()
+    pinned: _Version | None = getattr(_RUN, "version", None)
+    if pinned is not None and pinned.key[0] == str(path):
+        cur = pinned.con.cursor()
         try:
             return fn(cur, *args, **kwargs)
-        except duckdb.Error as exc:  # the file was replaced, or is briefly locked
-            last = exc
-            h = _holder()
-            with h.lock:
-                h.key = None  # force a re-open
+        except duckdb.Error:
             try:
-                swapped = db_key(path) != pinned
+                swapped = db_key(path) != pinned.key
             except OSError:
-                swapped = True
+                swapped = False
             if swapped:
                 _start_over_on_the_new_store()
+            raise
         finally:
-            try:
-                cur.close()
-            except duckdb.Error:
-                pass
-    assert last is not None
-    raise last
+            _close_quietly(cur)
+    version = _versions().pin(path)
+    try:
+        cur = version.con.cursor()
+        try:
+            return fn(cur, *args, **kwargs)
+        finally:
+            _close_quietly(cur)
+    finally:
+        _versions().unpin(version)
+
+
+def _close_quietly(cur: duckdb.DuckDBPyConnection) -> None:
+    try:
+        cur.close()
+    except duckdb.Error:
+        pass
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -223,9 +297,24 @@ def data(fn: Callable[..., T], *args: Any) -> T:
     return result
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _directory(key: DbKey) -> queries.HandDirectory:
+    return query(queries.HandDirectory)
+
+
+def hand_key(hand_id: str) -> int | None:
+    """The key of a stored hand in the version this run reads (-1: no such hand; None: ask
+    by the id), from the version's :class:`~tarock_logs.store.queries.HandDirectory` (built
+    once per version, shared): the hand's rows are then found without reading the id column
+    of every hand."""
+    _, key = require_db()
+    directory = _directory(key)
+    return query(directory.key, hand_id)
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _replay(key: DbKey, hand_id: str, engine: bool) -> HandView | None:
-    return query(build_hand_view, hand_id, engine=engine)
+    return query(build_hand_view, hand_id, engine=engine, hand_key=hand_key(hand_id))
 
 
 def hand_view(hand_id: str, *, engine: bool = False) -> HandView | None:
@@ -405,12 +494,15 @@ def url_selectbox(
 
 def _marked(rows: list[dict[str, Any]], column: str) -> Any:
     """Score rows as a table whose differing rows are red, marked ``✖`` in ``column``
-    (was a checkbox, which a differing row was easy to miss by)."""
+    (was a checkbox, which a differing row was easy to miss by). Without a differing row the
+    plain table: a styled one costs the server about 0.1 s to send, on every hand opened."""
     import pandas as pd
 
     df = pd.DataFrame(rows)
     flags = df[column].astype(bool).tolist()
     df[column] = [f"✖ {column}" if f else "" for f in flags]
+    if not any(flags):
+        return df
     return df.style.apply(
         lambda row: ["background-color: #ffcdd2" if flags[row.name] else ""] * len(row), axis=1
     )

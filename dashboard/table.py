@@ -218,7 +218,8 @@ TABLE_CSS = """
 .tl-value{{font-size:11px;font-weight:bold;color:#ffd54f;padding:0 2px}}
 .tl-value.tl-played{{outline:1px solid #ffd54f;border-radius:3px}}
 @media (max-width:700px){{
-  .tl-table{{grid-template-columns:1fr;grid-template-areas:none;padding:6px;gap:6px}}
+  .tl-table,.tl-table.tl-n5,.tl-table.tl-n3{{grid-template-columns:minmax(0,1fr);
+    grid-template-areas:none;padding:6px;gap:5px}}
   .tl-table>*{{grid-area:auto !important}}
   .tl-centre,.tl-side{{order:-1}}
   .tl-cards img{{width:{phone_hand_w}px;height:auto}}
@@ -228,6 +229,11 @@ TABLE_CSS = """
   .tl-side .tl-cards>*{{margin-right:-{phone_side}px}}
   .tl-trick img{{width:40px;height:auto}}
   .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:80px}}
+  .tl-seat{{padding:3px 8px}}
+  .tl-seat.tl-out{{display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline}}
+  .tl-head{{margin-bottom:2px}}
+  .tl-centre{{padding:4px 8px;gap:3px;min-width:0}}
+  .tl-centre>.tl-note{{text-align:center}}
 }}
 """.format(
     **FAN_MARGIN_PX,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from tarock_logs.report import standings, text
 from tarock_logs.report.dossier import render_dossier
 from tarock_logs.report.i18n import date as i18n_date
 from tarock_logs.report.i18n import t
+from tarock_logs.report.reasons import HandFacts, ScoreLine, score_reason
 from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store import queries
@@ -181,7 +182,11 @@ class HandView:
 
 
 def hand_view(
-    cur: duckdb.DuckDBPyConnection, hand_id: str, *, engine: bool = False
+    cur: duckdb.DuckDBPyConnection,
+    hand_id: str,
+    *,
+    engine: bool = False,
+    hand_key: int | None = None,
 ) -> HandView | None:
     """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown).
 
@@ -190,13 +195,15 @@ def hand_view(
     engine's replay of the hand are kept on the view too (:attr:`HandView.replay`,
     :attr:`~HandView.session`, :attr:`~HandView.hand`: for the legal alternatives, the
     dossier, the findings' engine facts). A hand stored before the store kept timelines is
-    replayed by the engine either way."""
-    r = queries.hand_facts(cur, hand_id)
+    replayed by the engine either way. ``hand_key``: the hand's key when the caller knows it
+    (:class:`tarock_logs.store.queries.HandDirectory`): its rows are then found without
+    reading the id column."""
+    r = queries.hand_facts(cur, hand_id, hand_key)
     if r is None:
         return None
-    tl = hand_timeline(cur, hand_id)
+    tl = hand_timeline(cur, hand_id, hand_key)
     if tl is not None and not engine:
-        return _stored_view(cur, hand_id, r, tl)
+        return _stored_view(cur, hand_id, r, tl, hand_key)
     return _engine_view(cur, hand_id, r, tl)
 
 
@@ -230,11 +237,16 @@ def _totals(found: dict[str, Any]) -> dict[str, list[int | None] | None]:
 
 
 def _stored_view(
-    cur: duckdb.DuckDBPyConnection, hand_id: str, r: dict[str, Any], tl: HandTimeline
+    cur: duckdb.DuckDBPyConnection,
+    hand_id: str,
+    r: dict[str, Any],
+    tl: HandTimeline,
+    hand_key: int | None = None,
 ) -> HandView:
     """The view of a hand from the store's rows alone (no engine replay, no log file)."""
+    cond, params = queries.by_hand(hand_id, hand_key)
     head = queries.fetch(
-        cur, "SELECT dealer, deal, card_points FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]
+        cur, f"SELECT dealer, deal, card_points FROM hands WHERE {cond} LIMIT 1", params
     )
     dealer, deal_json, points = head[0]
     deal = orjson.loads(deal_json) if isinstance(deal_json, str) else (deal_json or {})
@@ -243,7 +255,7 @@ def _stored_view(
     )]  # fmt: skip
     index = ids.index(hand_id)
     seating = _seating(cur, r["session_id"])
-    found = queries.hand_findings(cur, hand_id)
+    found = queries.hand_findings(cur, hand_id, hand_key)
     steps = tl.steps
     return HandView(
         hand_id=hand_id,
@@ -791,10 +803,48 @@ def allowed_cards(view: HandView, step: int) -> list[str]:
     ]
 
 
-def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[str, Any]:
+def reason_facts(
+    view: HandView,
+    players: list[str],
+    irregularities: Sequence[tuple[str, int | None, str | None]] = (),
+) -> HandFacts:
+    """The facts a score line's reason is said from (:mod:`tarock_logs.report.reasons`):
+    the stored hand, its record and its tricks."""
+    final = (view.steps[-1].view or {}) if view.steps else {}
+    return HandFacts(
+        game=view.game,
+        players=players,
+        contract=view.contract,
+        declarer=view.declarer,
+        partner=view.partner,
+        won=view.won,
+        card_points=dict(view.card_points or {}),
+        actions=list(view.actions),
+        pairs=[p.get("pair") for p in view.seating]
+        if has_feature(view.game, "fixed_pairs")
+        else [],
+        tricks=list(final.get("tricks") or ()),
+        irregularities=list(irregularities),
+        lines=[
+            ScoreLine(str(r["item"]), r["seat"], r["recomputed"])
+            for r in view.score_rows
+            if r["recomputed"] is not None
+        ],
+    )
+
+
+def end_summary(
+    view: HandView,
+    players: list[str],
+    lang: str = "en",
+    irregularities: Sequence[tuple[str, int | None, str | None]] = (),
+) -> dict[str, Any]:
     """The end-of-hand panel: the contract and its result, the card points (thirds as
-    fractions), the recomputed score item by item, the radelci before and after, and the
-    cards each player still held when the hand ended early (none when every card was played).
+    fractions), the recomputed score item by item with its reason (names, not seats; in
+    ``lang``), the radelci before and after, and the cards each player still held when the
+    hand ended early (none when every card was played). ``irregularities`` are the hand's as
+    stored (:func:`tarock_logs.store.queries.hand_irregularities`: a renons or a penalty's
+    reason names its player).
 
     Returns ``{"headline": str, "card_points": str | None, "items": [rows], "radelci":
     [rows], "remaining": [(name, cards)]}``.
@@ -842,18 +892,18 @@ def end_summary(view: HandView, players: list[str], lang: str = "en") -> dict[st
         )
         card_points = f"{card_points} · {tricks}" if card_points else tricks
     items = []
-    for it in view.score_rows:  # the stored recomputation, line by line
-        seat, value = it["seat"], it["recomputed"]
-        if value is None:
-            continue
+    facts = reason_facts(view, players, irregularities)
+    for line in facts.lines:  # the stored recomputation, line by line
+        seat = line.seat
         who = (
             players[seat] if seat is not None and seat < len(players) else t("declarer side", lang)
         )
         items.append(
             {
-                t("item", lang): _item_name(str(it["item"]), view.game, lang),
+                t("item", lang): _item_name(line.item, view.game, lang),
                 t("who", lang): who,
-                t("points", lang): value,
+                t("points", lang): line.value,
+                t("reason", lang): score_reason(line, facts, lang),
             }
         )
     radelci = []

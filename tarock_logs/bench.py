@@ -16,6 +16,11 @@ then each stage is timed on those same files:
   ``details["ingest_single_process_hands_per_s"]``; ``details["ingest_lane"]`` says how
   many of the sessions the ingest lane took (``store/lane.py``: ordinary records from their
   bytes; the others take the careful path);
+* ``zwanzigerrufen_ingest_cost_vs_slovenian``: ``N`` Zwanzigerrufen hands simulated the same
+  way (``zr-std-2026``, sessions of 16) and ingested in one process, interleaved with the
+  Slovenian files' single-process ingest (best of each): the per-hand cost of Zwanzigerrufen
+  over Slovenian's (1.0: as cheap; its native engine takes the clean records through the
+  ingest lane, ``details["zwanzigerrufen_ingest_lane"]``);
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
 * ``openspiel`` (when ``pyspiel`` is installed): a second set of 4-player hands is simulated
@@ -58,6 +63,7 @@ JSON_KEYS = (
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
     "startup_s", "startup_validate_s", "orjson_parse_hands_per_s", "validate_vs_orjson",
+    "zwanzigerrufen_ingest_cost_vs_slovenian",
 )  # fmt: skip
 #: the keys a run with ``--dask`` adds (:func:`stage_dask`)
 DASK_KEYS = ("dask_ingest_hands_per_s", "dask_vs_ingest", "dask_workers")
@@ -449,6 +455,38 @@ def lane_sessions(files: list[Path]) -> dict[str, int]:
     return {"taken": taken, "sessions": total}
 
 
+def game_ingest(
+    game: str, slovenian: Path, tmp: Path, n_hands: int, seed: int, repeat: int
+) -> dict[str, Any]:
+    """``n_hands`` hands of ``game`` simulated (sessions of 16 at a table of 4) and ingested in
+    one process, interleaved with single-process ingests of the ``slovenian`` folder (best of
+    ``repeat`` each, so both see the same background load): ``cost_vs_slovenian`` (the
+    game's seconds per hand over Slovenian's), its hands/s and its lane's count."""
+    folder = tmp / f"logs-{game}"
+    folder.mkdir()
+    sessions = simulate_hands(n_hands, seed, game=game)
+    files = []
+    for k in range(0, len(sessions), SESSIONS_PER_FILE):
+        files.append(folder / f"bench-{k // SESSIONS_PER_FILE:04d}.jsonl")
+        write_sessions(sessions[k : k + SESSIONS_PER_FILE], files[-1])
+    n_game = sum(len(s["hands"]) for s in sessions)
+    n_slo = 0
+    counter = iter(range(1_000_000))
+    best_game = best_slo = float("inf")
+    for _ in range(max(1, repeat)):
+        t, _n = _timed(lambda: stage_ingest(folder, tmp / f"{game}{next(counter)}.duckdb", 1))
+        best_game = min(best_game, t)
+        t, n_slo = _timed(lambda: stage_ingest(slovenian, tmp / f"slo{next(counter)}.duckdb", 1))
+        best_slo = min(best_slo, t)
+    game_rate = _rate(n_game, best_game)
+    slo_rate = _rate(n_slo, best_slo)
+    return {
+        "cost_vs_slovenian": _ratio(slo_rate, game_rate),
+        f"{game}_ingest_single_process_hands_per_s": game_rate,
+        f"{game}_ingest_lane": lane_sessions(files),
+    }
+
+
 def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dict[str, Any]:
     """Best of ``repeat`` ingests of ``folder`` on a Dask cluster, each into a new database:
     the scheduler at ``address``, or a local cluster (one worker per usable core) started
@@ -600,6 +638,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             )
             details["ingest_single_process_hands_per_s"] = _rate(n_hands, t)
             details["ingest_lane"] = lane_sessions(files)
+            say(f"Zwanzigerrufen ingest in one process ({options.hands} hands simulated)")
+            zr = game_ingest(
+                "zwanzigerrufen", folder, Path(tmp), options.hands, options.seed, options.repeat
+            )
+            report["zwanzigerrufen_ingest_cost_vs_slovenian"] = zr.pop("cost_vs_slovenian")
+            details.update(zr)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
             say("baseline (orjson + Arrow + DuckDB)")

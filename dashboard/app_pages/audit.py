@@ -23,6 +23,7 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     finding_text,
+    hand_key,
     hand_view,
     lang,
     masked,
@@ -320,7 +321,7 @@ labels = dict(zip(found["hand_id"].to_list(), found["label"].to_list(), strict=T
 options = list(ids)
 url_hand = st.query_params.get("hand")
 if url_hand and url_hand not in labels:
-    label = data(q.hand_label, url_hand)
+    label = data(q.hand_label, url_hand, hand_key(url_hand))
     if label is not None:  # a deep link to a hand on another page, or without findings
         options.insert(0, url_hand)
         labels[url_hand] = tr("{label} (not on this page)", label=label)

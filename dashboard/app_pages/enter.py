@@ -32,7 +32,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.entries import EntryBox, EntryRefused
-from dashboard.entry_model import GAMES, CountEntry, Entry, said_fields
+from dashboard.entry_model import GAMES, CountEntry, Entry, default_name, said_fields
 from dashboard.state import entry_dir, finding_text, lang, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.log.models import Renons
@@ -73,8 +73,17 @@ st.caption(
 def entry() -> Entry:
     e = st.session_state.get("entry")
     if not isinstance(e, Entry):
-        e = st.session_state["entry"] = Entry()
+        e = st.session_state["entry"] = Entry(lang=lang())
     return e
+
+
+def _relabel() -> None:
+    """The seats without a player's name take their default name in the page's language
+    (before the seat fields are drawn)."""
+    e = entry()
+    if e.lang != lang() and e.relabel(lang()):
+        for s, name in enumerate(e.players):
+            st.session_state[f"e_player_{s}"] = name
 
 
 def _note(msg: str, kind: str = "error") -> None:
@@ -105,10 +114,10 @@ def _set_table() -> None:
     game = ss.get("e_game", e.game)
     n = int(ss.get("e_size", e.n))
     if game != e.game:  # a new game: its own ruleset and table size
-        probe = Entry(game=game)
+        probe = Entry(game=game, lang=lang())
         ss["e_ruleset"], n = probe.ruleset, probe.n
         ss["e_size"] = n
-    names = [ss.get(f"e_player_{s}") or f"Player {s + 1}" for s in range(n)]
+    names = [ss.get(f"e_player_{s}") or default_name(s, lang()) for s in range(n)]
     dealer = ss.get("e_dealer", e.dealer)
     e.set_table(
         game=game,
@@ -305,7 +314,7 @@ def _new_entry() -> None:
     for k in list(st.session_state):
         if str(k).startswith("e_") or k in ("entry", "entry_note", "count_entry"):
             del st.session_state[k]
-    st.session_state["entry"] = Entry(game=game)
+    st.session_state["entry"] = Entry(game=game, lang=lang())
     if mode is not None:
         st.session_state["e_mode"] = mode
 
@@ -898,6 +907,7 @@ ENTRY_CSS = (
 
 @st.fragment
 def editor() -> None:
+    _relabel()
     e = entry()
     st.caption(
         tr(

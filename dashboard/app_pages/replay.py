@@ -18,7 +18,8 @@ and on arriving at a problem (an illegal action).
 
 Layout: the step, the toolbar and the card table come first, so that at 1280 × 720 they are
 all in sight; on a phone (≤ 700 px) the toolbar is pinned to the bottom of the screen,
-wrapping into rows, every control in reach.
+wrapping into rows, every control in reach, and the page's title and the hand's header line
+give way so that the whole table (every seat and the current trick) is above it at 390 × 844.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     finding_text,
+    hand_key,
     hand_view,
     lang,
     masked,
     masked_text,
+    one_version,
     require_db,
     score_table,
     tr,
@@ -105,7 +108,7 @@ def _new_session() -> None:
 url_hand = st.query_params.get("hand")
 bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
-    url_session = data(q.hand_session, url_hand)
+    url_session = data(q.hand_session, url_hand, hand_key(url_hand))
     if url_session is not None:
         st.session_state["replay_session"] = url_session
     else:
@@ -204,7 +207,7 @@ header = [
     vm.game_name(view.game, LANG),
     tr("ruleset {ruleset}", ruleset=view.ruleset),
 ]
-st.caption(md(" · ".join(x for x in header if x)))
+st.container(key="replay_head").caption(md(" · ".join(x for x in header if x)))
 
 if not view.deal:
     st.info(
@@ -717,7 +720,7 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- the end of the hand
     if step == last:
-        end = vm.end_summary(view, players, LANG)
+        end = vm.end_summary(view, players, LANG, data(q.hand_irregularities, view.hand_id))
         with st.container(border=True, key="end_panel"):
             st.markdown("**" + tr("End of the hand") + ":** " + md(end["headline"]))
             if end["card_points"]:
@@ -747,7 +750,7 @@ def viewer() -> None:
                 )
 
 
-st.fragment(viewer, run_every=SPEED if PLAYING else None)()
+st.fragment(one_version(viewer), run_every=SPEED if PLAYING else None)()
 # the hand's score is the same at every step: drawn once per hand, outside the fragment
 # that a step reruns (its tables were most of a step's server time)
 with st.expander(tr("Score: recorded vs recomputed"), expanded=False):
@@ -816,6 +819,8 @@ st.html(
     # PageUp/PageDown keep their shortcuts on buttons kept out of sight
     ".st-key-page_keys{position:absolute;width:1px;height:1px;overflow:hidden;"
     "clip-path:inset(50%)}"
+    # (its wrapper takes no room: no gap of the page's column for it)
+    "[data-testid='stLayoutWrapper']:has(>.st-key-page_keys){display:contents}"
     # less room above the title, so that the toolbar and the table are in sight at 1280 × 720
     "[data-testid='stMainBlockContainer']{padding-top:4rem}"
     "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:.6rem}"
@@ -828,8 +833,27 @@ st.html(
     # the shortcuts (no keyboard there) are left out
     "@media (max-width:700px){"
     ".st-key-toolbar{position:fixed;left:0;right:0;bottom:0;z-index:999990;"
-    "background:#fff;padding:6px 6px;border-top:1px solid #ccc;gap:4px !important}"
-    ".st-key-toolbar button{padding-left:6px;padding-right:6px;min-height:36px}"
-    "[data-testid='stMain']{padding-bottom:150px}}"
+    "background:#fff;padding:4px 6px;border-top:1px solid #ccc;gap:4px !important;"
+    "row-gap:4px !important}"
+    ".st-key-toolbar button{padding-left:6px;padding-right:6px;min-height:34px;"
+    "padding-top:2px;padding-bottom:2px}"
+    ".st-key-toolbar [data-baseweb='select']>div{min-height:34px}"
+    # the whole table above the pinned toolbar (all four seats and the trick in sight):
+    # the page's title left to the menu (the picker says what the page is), the hand's
+    # header line on one line (cut with an ellipsis)
+    "[data-testid='stColumn']:has(h1){display:none}"
+    ".st-key-replay_head p{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;"
+    "margin:0}"
+    # the pinned toolbar in two rows: the moves, the first problem (its icon) and the
+    # autoplay switch; then the jump, the view and the speed sharing the width
+    ".st-key-toolbar button{min-width:32px;padding-left:5px;padding-right:5px}"
+    ".st-key-first_problem button [data-testid='stMarkdownContainer']{display:none}"
+    ".st-key-toolbar [data-testid='stTooltipIcon']{display:none}"
+    ".st-key-toolbar .st-key-autoplay{order:1}"
+    ".st-key-toolbar .st-key-jump,.st-key-toolbar .st-key-replay_seat,"
+    ".st-key-toolbar .st-key-autoplay_speed{order:2;flex:1 1 30%;width:auto !important;"
+    "min-width:0}"
+    "[data-testid='stLayoutWrapper']:has(>.st-key-toolbar){display:contents}"
+    "[data-testid='stMain']{padding-bottom:110px}}"
     "</style>"
 )

@@ -10,7 +10,9 @@ Slovenian tarok, without it every hand is replayed by the reference engine).
 The C sources: ``cards.h`` (card sets as 64-bit masks: suits, strength, card points in thirds,
 the trick winner and the legal cards, shared by every native card loop), the card loops
 (``cardloop.h`` Slovenian, inside the whole hand; ``zrloop.h`` Zwanzigerrufen,
-``royalloop.h`` Royal Tarock), the native Slovenian engine (``slohand.h``: a whole clean hand,
+``royalloop.h`` Royal Tarock), the native Zwanzigerrufen engine (``zrhand.h``: a whole clean
+hand, deal check, merged auction, the cards of ``zrloop.h``, claims, itemised score, double
+rounds; its ingest-lane reader in ``module.c``), the native Slovenian engine (``slohand.h``: a whole clean hand,
 deal check, bidding, exchange, the announcement round, the cards; ``openspiel.h``: OpenSpiel's
 returns; ``sloscore.h``: a clean hand's itemised score), the store's ingest lane
 (``lane.h``: a session record's line read, its hands in canonical JSON), ``solver.h`` /

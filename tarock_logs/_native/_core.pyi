@@ -123,3 +123,26 @@ class Solver:
     def leaf(self, acc: Sequence[int], last: Sequence[int]) -> int: ...
     def bounds(self, acc: Sequence[int], remaining: int) -> tuple[int, int]: ...
     def clear(self) -> None: ...
+
+# Zwanzigerrufen's native engine (zrhand.h)
+def zwanzigerrufen_config_fields() -> dict[str, tuple[Any, ...]]: ...
+def zwanzigerrufen_config(fields: Mapping[str, Any]) -> bytes: ...
+def zwanzigerrufen_hand(
+    config: bytes,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    actions: Sequence[Sequence[int]],
+    carry: tuple[int, tuple[int, ...], int],
+) -> tuple[Any, ...] | None: ...
+def zwanzigerrufen_lane_hands(
+    line: bytes,
+    start: int,
+    stop: int,
+    config: bytes,
+    score_config: bytes,
+    contracts: tuple[str, ...],
+    tokens: tuple[str, ...],
+    prefix: bytes,
+    suffix: bytes,
+    sha256: Any,
+) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], ...]] | None: ...

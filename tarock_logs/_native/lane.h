@@ -55,7 +55,8 @@ typedef struct {
     unsigned char ncards, nshown;
     signed char cards[6], shown[6];
     ln_span str;        /* bid: the contract; announce: the bonus; kontra: the target (len 0:
-                           absent, the game) */
+                           absent, the game); claim: the claim */
+    ln_span side;       /* announce (Zwanzigerrufen): dazu or dagegen (len 0: absent) */
 } ln_action;
 
 /* one hand recorded with its cards */
@@ -87,7 +88,13 @@ typedef struct {
     const unsigned char *s; /* the line */
     int n;
     int i;
+    /* 0: a Slovenian record; 1: a Zwanzigerrufen record (its pack's tokens, no talon, an
+     * announcement's side, the claims after the play) */
+    int zr;
 } ln_parser;
+
+/* the kind of a claim (a Zwanzigerrufen card bonus claimed after the play): after slohand.h's */
+#define LN_CLAIM 9
 
 /* ------------------------------------------------------------------ the whole line */
 
@@ -382,11 +389,39 @@ static int ln_str(ln_parser *p, ln_span *out, int lo, int hi) {
     return (out->len >= lo && out->len <= hi) ? 0 : -1;
 }
 
+/* The card id of a token written as the Zwanzigerrufen pack writes it (zrloop.h's ids: the
+ * Slovenian pack's, the Glatze on the suit's weakest pip), or -1: T1, T4..T22; K Q N J G. */
+static int ln_card_zr(const unsigned char *t, int len) {
+    if (len < 2 || len > 3) return -1;
+    if (t[0] == 'T') {
+        int id = ln_card(t, len);
+        return (id == 1 || id == 2) ? -1 : id;
+    }
+    if (len != 2) return -1;
+    int suit;
+    switch (t[0]) {
+    case 'H': suit = 1; break;
+    case 'D': suit = 2; break;
+    case 'S': suit = 3; break;
+    case 'C': suit = 4; break;
+    default: return -1;
+    }
+    int base = TK_SUIT_BASE(suit);
+    switch (t[1]) {
+    case 'K': return base;
+    case 'Q': return base + 1;
+    case 'N': return base + 2;
+    case 'J': return base + 3;
+    case 'G': return base + 7;
+    default: return -1;
+    }
+}
+
 /* a card token of the pack: its id */
 static int ln_cardv(ln_parser *p, int *id) {
     ln_span sp;
     if (ln_str(p, &sp, 1, 12) < 0) return -1;
-    *id = ln_card(p->s + sp.off, sp.len);
+    *id = p->zr ? ln_card_zr(p->s + sp.off, sp.len) : ln_card(p->s + sp.off, sp.len);
     return *id < 0 ? -1 : 0;
 }
 
@@ -466,7 +501,8 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
     a->card = a->group = -1;
     a->level = 1;
     enum { K_TYPE = 1, K_SEAT = 2, K_CARD = 4, K_CONTRACT = 8, K_GROUP = 16, K_CARDS = 32,
-           K_SHOWN = 64, K_BONUS = 128, K_TARGET = 256, K_LEVEL = 512 };
+           K_SHOWN = 64, K_BONUS = 128, K_TARGET = 256, K_LEVEL = 512, K_SIDE = 1024,
+           K_CLAIM = 2048 };
     int seen = 0, type = -1;
     for (;;) {
         ln_span k;
@@ -486,7 +522,10 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
             else if (ln_is(p, t, "kontra")) type = SH_KONTRA;
             else if (ln_is(p, t, "lezim")) type = SH_LEZIM;
             else if (ln_is(p, t, "play")) type = SH_PLAY;
+            else if (p->zr && ln_is(p, t, "claim")) type = LN_CLAIM;
             else return -1;
+            /* (no talon, discard or ležim in Zwanzigerrufen) */
+            if (p->zr && (type == SH_TALON || type == SH_DISCARD || type == SH_LEZIM)) return -1;
         } else if (ln_is(p, k, "seat")) {
             if (ln_int(p, &v) < 0 || !LN_SEAT_OK(v)) return -1;
             a->seat = (unsigned char)v;
@@ -516,6 +555,12 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
         } else if (ln_is(p, k, "target")) {
             if (ln_str(p, &a->str, 1, 48) < 0) return -1;
             bit = K_TARGET;
+        } else if (p->zr && ln_is(p, k, "side")) {
+            if (ln_str(p, &a->side, 1, 16) < 0) return -1;
+            bit = K_SIDE;
+        } else if (p->zr && ln_is(p, k, "claim")) {
+            if (ln_str(p, &a->str, 1, 32) < 0) return -1;
+            bit = K_CLAIM;
         } else if (ln_is(p, k, "level")) {
             if (ln_int(p, &v) < 0 || v < 1 || v > 4) return -1;
             a->level = (signed char)v;
@@ -537,7 +582,8 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
     case SH_CALL: case SH_PLAY: need = K_TYPE | K_SEAT | K_CARD; break;
     case SH_TALON: need = K_TYPE | K_SEAT | K_GROUP; break;
     case SH_DISCARD: need = K_TYPE | K_SEAT | K_CARDS; may = K_SHOWN; break;
-    case SH_ANNOUNCE: need = K_TYPE | K_SEAT | K_BONUS; break;
+    case SH_ANNOUNCE: need = K_TYPE | K_SEAT | K_BONUS | (p->zr ? K_SIDE : 0); break;
+    case LN_CLAIM: need = K_TYPE | K_SEAT | K_CLAIM; break;
     case SH_KONTRA: need = K_TYPE | K_SEAT; may = K_TARGET | K_LEVEL; break;
     default: return -1;
     }
@@ -573,6 +619,7 @@ static int ln_deal_read(ln_parser *p, ln_hand *h) {
         } else if (ln_is(p, k, "talon")) {
             bit = 2;
             if (ln_cards(p, h->talon, 6, &h->ntalon) < 0) return -1;
+            if (p->zr && h->ntalon) return -1; /* Zwanzigerrufen has no talon */
         } else if (ln_is(p, k, "seed")) {
             bit = 4;
             ln_ws(p);
@@ -598,7 +645,7 @@ static int ln_deal_read(ln_parser *p, ln_hand *h) {
         if (r < 0) return -1;
         if (!r) break;
     }
-    return (seen & 3) == 3 ? 0 : -1;
+    return (seen & (p->zr ? 1 : 3)) == (p->zr ? 1 : 3) ? 0 : -1;
 }
 
 static int ln_result_read(ln_parser *p, ln_hand *h) {
@@ -817,7 +864,7 @@ static int ln_put_cards(ln_out *o, const signed char *ids, int m, const char *co
 static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const char *const *tok,
                         const int *toklen, ln_span *deal, ln_span *result) {
     static const char *const TYPES[] = {"pass", "bid", "call", "talon", "discard", "play",
-                                        "lezim", "announce", "kontra"};
+                                        "lezim", "announce", "kontra", "claim"};
     if (LN_PUTS(o, "{\"actions\":[") < 0) return -1;
     for (int i = 0; i < h->nacts; i++) {
         const ln_action *a = &h->acts[i];
@@ -850,6 +897,11 @@ static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const c
                 LN_PUTS(o, ",") < 0)
                 return -1;
             break;
+        case LN_CLAIM:
+            if (LN_PUTS(o, "\"claim\":") < 0 || ln_put_str(o, p, a->str) < 0 ||
+                LN_PUTS(o, ",") < 0)
+                return -1;
+            break;
         case SH_KONTRA:
             if (a->level != 1 &&
                 (LN_PUTS(o, "\"level\":") < 0 || ln_put_int(o, a->level) < 0 ||
@@ -860,6 +912,9 @@ static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const c
             break;
         }
         if (LN_PUTS(o, "\"seat\":") < 0 || ln_put_int(o, a->seat) < 0) return -1;
+        if (a->type == SH_ANNOUNCE && a->side.len &&
+            (LN_PUTS(o, ",\"side\":") < 0 || ln_put_str(o, p, a->side) < 0))
+            return -1;
         if (a->type == SH_DISCARD && a->nshown &&
             (LN_PUTS(o, ",\"shown\":") < 0 || ln_put_cards(o, a->shown, a->nshown, tok, toklen) < 0))
             return -1;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "solver.h"
 #include "zrloop.h"
+#include "zrhand.h"
 
 /* attribute names of the log's actions, interned at import */
 static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown, *s_note;
@@ -2300,6 +2301,646 @@ end:
     return out;
 }
 
+/* ======================================================================================
+ * Zwanzigerrufen: the native engine (zrhand.h), its codec by field name, and its binding.
+ * (A section of its own, to keep merges of this file simple.)
+ * ====================================================================================== */
+
+static const cf_field ZR_CONFIG_FIELDS[] = {
+    CF(zr_config, throw_in, CF_INT),
+    CF(zr_config, call_rule, CF_INT),
+    CF(zr_config, auction_model, CF_INT),
+    CF(zr_config, late_declarations, CF_INT),
+    CF(zr_config, dagegen_kontra, CF_INT),
+    CF(zr_config, pagat_announcer, CF_INT),
+    CF(zr_config, one_announcement_per_bonus, CF_INT),
+    CF(zr_config, max_kontra_level, CF_INT),
+    CF(zr_config, valat_mode, CF_INT),
+    CF(zr_config, valat_overrides_bonuses, CF_INT),
+    CF(zr_config, valat_replaces_game, CF_INT),
+    CF(zr_config, lost_announced_valat_loses_game, CF_INT),
+    CF(zr_config, absolut_moves_game_threshold, CF_INT),
+    CF(zr_config, silent_pagat_loss, CF_INT),
+    CF(zr_config, four_kings_value, CF_INT),
+    CF(zr_config, trull_value, CF_INT),
+    CF(zr_config, card_bonus_claim, CF_INT),
+    CF(zr_config, mondfang_payer, CF_INT),
+    CF(zr_config, mondfang_in_farbensolo, CF_INT),
+    CF(zr_config, double_round_length, CF_INT),
+    CF(zr_config, double_round_stacking, CF_INT),
+    CF(zr_config, maerchenstich, CF_INT),
+    CF(zr_config, farbensolo_tarock_compulsion, CF_INT),
+    CF(zr_config, farbensolo_min_suit_cards, CF_INT),
+    CF(zr_config, pagat_hold_obligation, CF_INT),
+    CF(zr_config, forehand_all_five, CF_INT),
+    CF(zr_config, game_threshold, CF_INT),
+    CF(zr_config, absolut_limit, CF_INT),
+    CF(zr_config, total_points, CF_INT),
+    CF(zr_config, rank, CF_CONTRACTS),
+    CF(zr_config, called, CF_CONTRACTS),
+    CF(zr_config, suit_solo, CF_CONTRACTS),
+    CF(zr_config, value, CF_CONTRACTS),
+    CF(zr_config, bonus_factor, CF_CONTRACTS),
+    {NULL, 0, 0}};
+
+/* the names zrhand.h numbers: the bonuses (auction.BONUSES), the score items
+ * (scoring.ITEM_ORDER), the claims and the action kinds; native.py checks them at import */
+static const char *const ZR_BONUS_NAMES[ZR_NBONUS] = {"absolut", "pagat", "valat"};
+static const char *const ZR_ITEM_NAMES[ZR_NITEMS] = {"game", "valat", "absolut", "pagat",
+                                                     "trull", "four_kings", "mondfang"};
+static const char *const ZR_CLAIM_NAMES[ZR_NCLAIMS] = {"trull", "four_kings"};
+static const char *const ZR_KIND_NAMES[ZR_NKINDS] = {"pass", "call", "bid", "announce",
+                                                     "kontra", "play", "claim"};
+
+static PyObject *zr_strings(const char *const *names, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *s = PyUnicode_FromString(names[i]);
+        if (!s) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
+
+/* zwanzigerrufen_config_fields() -> {"config": ((name, kind), ...), "bonuses": (...),
+ * "items": (...), "claims": (...), "kinds": (...)} */
+static PyObject *py_zwanzigerrufen_config_fields(PyObject *self, PyObject *noargs) {
+    PyObject *a = cf_names(ZR_CONFIG_FIELDS), *b = zr_strings(ZR_BONUS_NAMES, ZR_NBONUS),
+             *i = zr_strings(ZR_ITEM_NAMES, ZR_NITEMS), *c = zr_strings(ZR_CLAIM_NAMES, ZR_NCLAIMS),
+             *k = zr_strings(ZR_KIND_NAMES, ZR_NKINDS);
+    PyObject *out = (a && b && i && c && k)
+                        ? Py_BuildValue("{sOsOsOsOsO}", "config", a, "bonuses", b, "items", i,
+                                        "claims", c, "kinds", k)
+                        : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(i);
+    Py_XDECREF(c);
+    Py_XDECREF(k);
+    return out;
+}
+
+/* zwanzigerrufen_config(fields) -> bytes: the zr_config, from a dict of the fields
+ * ZR_CONFIG_FIELDS names (rules/zwanzigerrufen/native.py) */
+static PyObject *py_zwanzigerrufen_config(PyObject *self, PyObject *fields) {
+    zr_config c;
+    memset(&c, 0, sizeof c);
+    Py_ssize_t nc = -1;
+    if (cf_read(fields, ZR_CONFIG_FIELDS, (char *)&c, &nc, "zwanzigerrufen_config") < 0)
+        return NULL;
+    if (nc < 1 || nc > ZR_MAX_CONTRACTS) {
+        PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_config: 1 to 8 contracts");
+        return NULL;
+    }
+    c.ncontracts = (int)nc;
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+static int zr_read_config(PyObject *o, zr_config *c) {
+    if (!PyBytes_Check(o) || PyBytes_GET_SIZE(o) != (Py_ssize_t)sizeof *c) {
+        PyErr_SetString(PyExc_ValueError, "not a zwanzigerrufen_config");
+        return -1;
+    }
+    memcpy(c, PyBytes_AS_STRING(o), sizeof *c);
+    return 0;
+}
+
+/* the session's carry (games, (window, ...), next dealer or -1) */
+static int zr_read_carry(PyObject *o, zr_carry *k) {
+    PyObject *wins;
+    memset(k, 0, sizeof *k);
+    if (!PyArg_ParseTuple(o, "iOi", &k->games, &wins, &k->next_dealer)) return -1;
+    int w[ZR_MAX_WINDOWS];
+    int n = read_ints(wins, w, ZR_MAX_WINDOWS, "windows");
+    if (n < 0) return -1;
+    k->nwin = n;
+    for (int i = 0; i < n; i++) k->windows[i] = w[i];
+    return 0;
+}
+
+static PyObject *zr_carry_py(const zr_carry *k) {
+    PyObject *w = PyTuple_New(k->nwin);
+    if (!w) return NULL;
+    for (int i = 0; i < k->nwin; i++) {
+        PyObject *v = PyLong_FromLong(k->windows[i]);
+        if (!v) {
+            Py_DECREF(w);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(w, i, v);
+    }
+    return Py_BuildValue("(iNi)", k->games, w, k->next_dealer);
+}
+
+static PyObject *zr_opt_seat(int s) {
+    if (s < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(s);
+}
+
+/* the result of zrhand.h as Python values (see zwanzigerrufen_hand) */
+static PyObject *zr_result_py(const zr_result *r, const zr_carry *k) {
+    PyObject *lines = PyTuple_New(r->nlines), *tricks = PyTuple_New(r->ntricks);
+    if (!lines || !tricks) goto fail;
+    for (int j = 0; j < r->nlines; j++) {
+        PyObject *e = Py_BuildValue("(iii)", r->lines[j].item, r->lines[j].seat, r->lines[j].value);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(lines, j, e);
+    }
+    for (int t = 0; t < r->ntricks; t++) {
+        const zr_trick *tr = &r->tricks[t];
+        PyObject *e = Py_BuildValue("(i(iiii)(iiii)iii)", tr->leader, tr->seats[0], tr->seats[1],
+                                    tr->seats[2], tr->seats[3], tr->cards[0], tr->cards[1],
+                                    tr->cards[2], tr->cards[3], tr->winner, tr->points,
+                                    tr->mond_owner);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(tricks, t, e);
+    }
+    return Py_BuildValue("(iNNOiNN(iiii)iiNN)", r->contract, zr_opt_seat(r->declarer),
+                         zr_opt_seat(r->partner), r->won ? Py_True : Py_False, r->multiplier,
+                         lines, tricks, r->totals[0], r->totals[1], r->totals[2], r->totals[3],
+                         r->cp_declarer, r->mondfang, zr_opt_seat(r->called), zr_carry_py(k));
+fail:
+    Py_XDECREF(lines);
+    Py_XDECREF(tricks);
+    return NULL;
+}
+
+/* zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None (the reference takes the
+ * hand) or (contract, declarer, partner, won, multiplier, lines ((item, seat, value), ...),
+ * tricks ((leader, seats, cards, winner, points, mond owner or -1), ...), totals, declarer
+ * side's card points, mondfang, called card id or None, carry after): one whole clean hand
+ * through zrhand.h. `hands`: four sequences of card ids; `actions`: (kind, seat, card,
+ * contract, bonus, side, target, level) per action (rules/zwanzigerrufen/native.py encodes
+ * them); `carry`: (games, windows, next dealer or -1) of the session before the hand. */
+static PyObject *py_zwanzigerrufen_hand(PyObject *self, PyObject *args) {
+    PyObject *config_o, *hands_o, *actions_o, *carry_o;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "OiOOO", &config_o, &dealer, &hands_o, &actions_o, &carry_o))
+        return NULL;
+    zr_config c;
+    zr_carry k;
+    if (zr_read_config(config_o, &c) < 0 || zr_read_carry(carry_o, &k) < 0) return NULL;
+    tk_set dealt[4];
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return NULL;
+    if (PySequence_Fast_GET_SIZE(hf) != 4) {
+        Py_DECREF(hf);
+        Py_RETURN_NONE;
+    }
+    for (int s = 0; s < 4; s++) {
+        int ids[TK_NCARDS];
+        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
+        if (n < 0) {
+            Py_DECREF(hf);
+            return NULL;
+        }
+        dealt[s] = 0;
+        for (int j = 0; j < n; j++) {
+            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
+                Py_DECREF(hf);
+                Py_RETURN_NONE;
+            }
+            dealt[s] |= TK_BIT(ids[j]);
+        }
+    }
+    Py_DECREF(hf);
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return NULL;
+    Py_ssize_t na = PySequence_Fast_GET_SIZE(af);
+    if (na > ZR_MAX_ACTIONS) {
+        Py_DECREF(af);
+        Py_RETURN_NONE;
+    }
+    zr_action acts[ZR_MAX_ACTIONS];
+    for (Py_ssize_t i = 0; i < na; i++) {
+        int v[8];
+        if (read_ints(PySequence_Fast_GET_ITEM(af, i), v, 8, "action") != 8) {
+            Py_DECREF(af);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an action has 8 ints");
+            return NULL;
+        }
+        if (v[0] < 0 || v[0] >= ZR_NKINDS || v[1] < 0 || v[1] > 3 || v[2] < -1 ||
+            v[2] >= TK_NCARDS) {
+            Py_DECREF(af);
+            Py_RETURN_NONE;
+        }
+        zr_action *x = &acts[i];
+        x->kind = v[0];
+        x->seat = v[1];
+        x->card = v[2];
+        x->contract = v[3];
+        x->bonus = v[4];
+        x->side = v[5];
+        x->target = v[6];
+        x->level = v[7];
+    }
+    Py_DECREF(af);
+    zr_result r;
+    if (zr_hand(&c, dealer, dealt, acts, (int)na, &k, &r) < 0) Py_RETURN_NONE;
+    return zr_result_py(&r, &k);
+}
+
+/* ------------------------------------------------ Zwanzigerrufen through the ingest lane */
+
+/* the score items' names by zrhand.h's ZR_I_ codes, interned at import, and each one's place
+ * in alphabetical order (the score_items rows are sorted by item, then seat) */
+static PyObject *zr_item_names[ZR_NITEMS];
+static int zr_item_rank[ZR_NITEMS];
+
+/* the ZR_I_ code of a name of the line, or -1 */
+static int zr_item_code(const unsigned char *s, ln_span sp) {
+    for (int j = 0; j < ZR_NITEMS; j++) {
+        int k = (int)strlen(ZR_ITEM_NAMES[j]);
+        if (k == sp.len && memcmp(ZR_ITEM_NAMES[j], s + sp.off, k) == 0) return j;
+    }
+    return -1;
+}
+
+static int zr_name_index(const unsigned char *s, ln_span sp, const char *const *names, int n) {
+    for (int j = 0; j < n; j++) {
+        int k = (int)strlen(names[j]);
+        if (k == sp.len && memcmp(names[j], s + sp.off, k) == 0) return j;
+    }
+    return -1;
+}
+
+/* the action_details row of a Zwanzigerrufen action (ln_details, with an announcement's side
+ * and a claim), or Py_None for one with no field beyond seat, type and card */
+static PyObject *zr_details(const unsigned char *s, const ln_action *a, int i, PyObject *hand_id,
+                            PyObject *tokens) {
+    if (a->type != SH_ANNOUNCE && a->type != LN_CLAIM) return ln_details(s, a, i, hand_id, tokens);
+    PyObject *v[15];
+    for (int j = 0; j < 15; j++) v[j] = Py_None;
+    PyObject *str = ln_pystr(s, a->str), *side = NULL, *idx = PyLong_FromLong(i);
+    if (a->type == SH_ANNOUNCE) {
+        side = ln_pystr(s, a->side);
+        v[6] = str;
+        v[7] = side;
+    } else {
+        v[10] = str;
+    }
+    PyObject *row = NULL;
+    if (!str || !idx || (a->type == SH_ANNOUNCE && !side)) goto end;
+    v[0] = hand_id;
+    v[1] = idx;
+    row = PyTuple_New(15);
+    if (!row) goto end;
+    for (int j = 0; j < 15; j++) {
+        Py_INCREF(v[j]);
+        PyTuple_SET_ITEM(row, j, v[j]);
+    }
+end:
+    Py_XDECREF(str);
+    Py_XDECREF(side);
+    Py_XDECREF(idx);
+    return row;
+}
+
+/* One Zwanzigerrufen hand through the lane (ln_hand_py's twin for zrhand.h): the checks that
+ * need the table, the actions read as zrhand.h's, the whole hand with the session's carry
+ * `k`, the canonical JSON and its hash; its rows appended to ln_cols. NULL with an exception
+ * set, Py_None to decline, else the hand's tuple (see zwanzigerrufen_lane_hands). */
+static PyObject *zr_hand_py(const unsigned char *s, const ln_hand *h, const zr_config *c,
+                            zr_carry *k, PyObject *contracts, PyObject *tokens,
+                            const char *const *tok, const int *toklen, const char *prefix,
+                            int nprefix, const char *suffix, int nsuffix, PyObject *sha256,
+                            char *buf) {
+    const int n = 4;
+    if (h->nseats != n || h->dealer >= n || h->nscores != n || h->nrad >= 0 || h->ntalon)
+        Py_RETURN_NONE;
+    if (h->nacts > ZR_MAX_ACTIONS) Py_RETURN_NONE;
+    zr_action acts[ZR_MAX_ACTIONS];
+    for (int i = 0; i < h->nacts; i++) {
+        const ln_action *a = &h->acts[i];
+        zr_action *x = &acts[i];
+        if (a->seat >= n) Py_RETURN_NONE;
+        x->seat = a->seat;
+        x->card = x->contract = x->bonus = x->side = x->target = -1;
+        x->level = 0;
+        switch (a->type) {
+        case SH_PASS: x->kind = ZR_PASS; break;
+        case SH_CALL: x->kind = ZR_CALL; x->card = a->card; break;
+        case SH_PLAY: x->kind = ZR_PLAY; x->card = a->card; break;
+        case SH_BID:
+            x->kind = ZR_BID;
+            x->contract = ln_contract(s, a->str, contracts);
+            if (x->contract < 0) Py_RETURN_NONE;
+            break;
+        case SH_ANNOUNCE:
+            x->kind = ZR_ANNOUNCE;
+            x->bonus = zr_name_index(s, a->str, ZR_BONUS_NAMES, ZR_NBONUS);
+            x->side = ln_is(&(ln_parser){s, 0, 0, 1}, a->side, "dazu")      ? 0
+                      : ln_is(&(ln_parser){s, 0, 0, 1}, a->side, "dagegen") ? 1
+                                                                             : -1;
+            if (x->bonus < 0 || x->side < 0) Py_RETURN_NONE;
+            break;
+        case SH_KONTRA:
+            x->kind = ZR_KONTRA;
+            x->level = a->level;
+            if (a->str.len && !ln_is(&(ln_parser){s, 0, 0, 1}, a->str, "game")) {
+                x->target = zr_name_index(s, a->str, ZR_BONUS_NAMES, ZR_NBONUS);
+                if (x->target < 0) Py_RETURN_NONE;
+            }
+            break;
+        case LN_CLAIM:
+            x->kind = ZR_CLAIM;
+            x->bonus = zr_name_index(s, a->str, ZR_CLAIM_NAMES, ZR_NCLAIMS);
+            if (x->bonus < 0) Py_RETURN_NONE;
+            break;
+        default: Py_RETURN_NONE;
+        }
+    }
+    for (int j = 0; j < h->nitems; j++)
+        if (h->items[j].seat >= n) Py_RETURN_NONE;
+    zr_carry before = *k;
+    zr_result r;
+    if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) Py_RETURN_NONE;
+    if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
+    if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
+    /* the score_items rows: both sheets' lines by (item, seat) (every line has its seat but
+     * a recorded one of the declarer's side, counted for its members) */
+    ln_item_key keys[LN_MAX_ROWS];
+    int nk = 0;
+    int side[2], nside = 0;
+    side[nside++] = r.declarer;
+    if (r.partner >= 0) side[nside++] = r.partner;
+    for (int j = 0; j < h->nitems; j++) {
+        int code = zr_item_code(s, h->items[j].item);
+        if (code < 0) goto decline;
+        int seat = h->items[j].seat;
+        long long v = h->items[j].value;
+        if (seat < 0) {
+            for (int t = 0; t < nside; t++)
+                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) goto decline;
+        } else if (ln_add_key(keys, &nk, code, seat, (int)v, 1) < 0) {
+            goto decline;
+        }
+    }
+    for (int j = 0; j < r.nlines; j++)
+        if (ln_add_key(keys, &nk, r.lines[j].item, r.lines[j].seat, r.lines[j].value, 0) < 0)
+            goto decline;
+    for (int a = 1; a < nk; a++) {
+        ln_item_key x = keys[a];
+        int b = a - 1;
+        while (b >= 0 && (zr_item_rank[keys[b].item] > zr_item_rank[x.item] ||
+                          (keys[b].item == x.item && keys[b].seat > x.seat))) {
+            keys[b + 1] = keys[b];
+            b--;
+        }
+        keys[b + 1] = x;
+    }
+    /* the canonical JSON, between the session's prefix and suffix, and its hash */
+    ln_out o = {buf, 0, LN_CANON_CAP};
+    ln_span deal, result;
+    ln_parser lp = {s, 0, 0, 1};
+    if (ln_put(&o, prefix, nprefix) < 0 ||
+        ln_canonical(&o, &lp, h, tok, toklen, &deal, &result) < 0 ||
+        ln_put(&o, suffix, nsuffix) < 0)
+        goto decline;
+    PyObject *doc = PyBytes_FromStringAndSize(buf, o.n);
+    if (!doc) return NULL;
+    PyObject *hasher = PyObject_CallOneArg(sha256, doc);
+    Py_DECREF(doc);
+    if (!hasher) return NULL;
+    PyObject *hand_id = PyObject_CallMethod(hasher, "hexdigest", NULL);
+    Py_DECREF(hasher);
+    if (!hand_id) return NULL;
+    PyObject *out = NULL, *score = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
+    PyObject *scores = NULL, *items = NULL, *details = NULL, *lines = NULL, *totals = NULL;
+    deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
+    result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
+    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    scores = PyTuple_New(n);
+    items = PyTuple_New(h->nitems);
+    lines = PyTuple_New(r.nlines);
+    totals = PyTuple_New(n);
+    details = PyList_New(0);
+    if (!deal_s || !result_s || !notes || !scores || !items || !details || !lines || !totals)
+        goto done;
+    for (int j = 0; j < r.nlines; j++) {
+        PyObject *e = Py_BuildValue("(Oii)", zr_item_names[r.lines[j].item], r.lines[j].seat,
+                                    r.lines[j].value);
+        if (!e) goto done;
+        PyTuple_SET_ITEM(lines, j, e);
+    }
+    for (int t = 0; t < n; t++) {
+        PyObject *v = PyLong_FromLongLong(h->scores[t]), *w = PyLong_FromLong(r.totals[t]);
+        if (!v || !w) {
+            Py_XDECREF(v);
+            Py_XDECREF(w);
+            goto done;
+        }
+        PyTuple_SET_ITEM(scores, t, v);
+        PyTuple_SET_ITEM(totals, t, w);
+    }
+    score = Py_BuildValue("(ONNOOOO)", PyTuple_GET_ITEM(contracts, r.contract),
+                          zr_opt_seat(r.declarer), zr_opt_seat(r.partner),
+                          r.won ? Py_True : Py_False, lines, totals, Py_None);
+    if (!score) goto done;
+    for (int j = 0; j < h->nitems; j++) {
+        PyObject *name = ln_pystr(s, h->items[j].item);
+        if (!name) goto done;
+        PyObject *e = h->items[j].seat >= 0
+                          ? Py_BuildValue("(NiL)", name, h->items[j].seat, h->items[j].value)
+                          : Py_BuildValue("(NOL)", name, Py_None, h->items[j].value);
+        if (!e) goto done;
+        PyTuple_SET_ITEM(items, j, e);
+    }
+    for (int i = 0; i < h->nacts; i++) {
+        PyObject *row = zr_details(s, &h->acts[i], i, hand_id, tokens);
+        if (!row) goto done;
+        if (row != Py_None && PyList_Append(details, row) < 0) {
+            Py_DECREF(row);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    out = Py_BuildValue("(OOOiiOiOOOOO)", hand_id, deal_s, result_s, h->number, h->dealer,
+                        notes, h->nacts, score, scores, items, Py_None, details);
+    if (out) { /* the columns */
+        for (int t = 0; t < n; t++) {
+            int q = ln_cols.nhs++;
+            int role = t == r.declarer  ? LN_ROLE_DECLARER
+                       : t == r.partner ? LN_ROLE_PARTNER
+                                        : LN_ROLE_DEFENDER;
+            ln_cols.h_seat[q] = (unsigned char)t;
+            ln_cols.h_role[q] = (unsigned char)role;
+            ln_cols.h_rec[q] = (int32_t)h->scores[t];
+            ln_cols.h_rcp[q] = r.totals[t];
+            ln_cols.h_before[q] = -1; /* (no radelci in this game: null) */
+            ln_cols.h_after[q] = -1;
+        }
+        ln_cols.s_count[ln_cols.nh] = (unsigned char)nk;
+        for (int j = 0; j < nk; j++) {
+            int q = ln_cols.nsi++;
+            ln_cols.s_item[q] = (unsigned char)keys[j].item;
+            ln_cols.s_seat[q] = (unsigned char)(keys[j].seat < 0 ? 0 : keys[j].seat);
+            ln_cols.s_has_seat[q] = keys[j].seat >= 0;
+            ln_cols.s_rec[q] = keys[j].rec;
+            ln_cols.s_has_rec[q] = h->nitems > 0;
+            ln_cols.s_rcp[q] = keys[j].rcp;
+            ln_cols.s_has_rcp[q] = r.nlines > 0;
+        }
+        ln_cols.a_count[ln_cols.nh] = (unsigned char)h->nacts;
+        ln_cols.t_count[ln_cols.nh] = (unsigned char)r.ntricks;
+        ln_cols.nh++;
+        for (int i = 0; i < h->nacts; i++) {
+            const ln_action *a = &h->acts[i];
+            int q = ln_cols.na++;
+            ln_cols.a_idx[q] = (uint16_t)i;
+            ln_cols.a_seat[q] = a->seat;
+            ln_cols.a_type[q] = a->type;
+            ln_cols.a_card[q] = (a->type == SH_CALL || a->type == SH_PLAY) ? (unsigned char)a->card : 255;
+        }
+        for (int t = 0; t < r.ntricks; t++) {
+            const zr_trick *tr = &r.tricks[t];
+            int q = ln_cols.nt++;
+            ln_cols.t_no[q] = (uint16_t)(t + 1);
+            ln_cols.t_leader[q] = (unsigned char)tr->leader;
+            ln_cols.t_winner[q] = (unsigned char)tr->winner;
+            ln_cols.t_points[q] = tr->points;
+            ln_cols.t_n[q] = 4;
+            for (int j = 0; j < 4; j++) {
+                ln_cols.t_seat[ln_cols.nc] = (unsigned char)tr->seats[j];
+                ln_cols.t_card[ln_cols.nc++] = (unsigned char)tr->cards[j];
+            }
+        }
+    }
+done:
+    Py_DECREF(hand_id);
+    Py_XDECREF(deal_s);
+    Py_XDECREF(result_s);
+    Py_XDECREF(notes);
+    Py_XDECREF(score);
+    Py_XDECREF(scores);
+    Py_XDECREF(items);
+    Py_XDECREF(details);
+    Py_XDECREF(lines);
+    Py_XDECREF(totals);
+    if (!out) *k = before;
+    return out;
+decline:
+    *k = before;
+    Py_RETURN_NONE;
+}
+
+/* zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix,
+ * suffix, sha256) -> None (decline: the careful path reads the session) or (hands, columns): lane_hands
+ * for a Zwanzigerrufen record, its hands played by zrhand.h with the session's carry (games,
+ * double-round windows, the dealer due) from hand to hand. An entry per hand as lane_hands'
+ * (the score's radelci and the recorded radelci None: the game has none; `score_config` is not
+ * read: zrhand.h's config holds the scoring's options). */
+static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int hs, he;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
+    Py_buffer prefix, suffix;
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
+                          &tokens, &prefix, &suffix, &sha256))
+        return NULL;
+    PyObject *out = NULL, *list = NULL;
+    char *canon = NULL;
+    ln_hand *h = NULL;
+    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
+    zr_config c;
+    if (PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
+        PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: bad arguments");
+        goto end;
+    }
+    if (zr_read_config(config_o, &c) < 0) goto end;
+    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
+        PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: a name for every contract");
+        goto end;
+    }
+    const char *tok[TK_NCARDS];
+    int toklen[TK_NCARDS];
+    for (int i = 0; i < TK_NCARDS; i++) {
+        Py_ssize_t len;
+        tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
+        if (!tok[i]) goto end;
+        toklen[i] = (int)len;
+    }
+    canon = PyMem_Malloc(LN_CANON_CAP);
+    h = PyMem_Malloc(sizeof *h);
+    if (!canon || !h) {
+        PyErr_NoMemory();
+        goto end;
+    }
+    const unsigned char *s = (const unsigned char *)buf.buf;
+    ln_parser p = {s, he, hs + 1, 1};
+    list = PyList_New(0);
+    if (!list) goto end;
+    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
+    memset(seen, 0, sizeof seen);
+    int nnum = 0;
+    zr_carry k;
+    memset(&k, 0, sizeof k);
+    k.next_dealer = -1;
+    ln_ws(&p);
+    int more = !(p.i < p.n && s[p.i] == ']');
+    while (more) {
+        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
+        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
+        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
+        nnum++;
+        PyObject *one = zr_hand_py(s, h, &c, &k, contracts, tokens, tok, toklen,
+                                   (const char *)prefix.buf, (int)prefix.len,
+                                   (const char *)suffix.buf, (int)suffix.len, sha256, canon);
+        if (!one) goto end;
+        if (one == Py_None) {
+            Py_DECREF(one);
+            goto decline;
+        }
+        if (PyList_Append(list, one) < 0) {
+            Py_DECREF(one);
+            goto end;
+        }
+        Py_DECREF(one);
+        int r = ln_next(&p, ']');
+        if (r < 0) goto decline;
+        more = r;
+    }
+    if (nnum == 0 || p.i != he) goto decline;
+    {
+        PyObject *hands = PyList_AsTuple(list);
+        PyObject *cols = hands ? ln_cols_py() : NULL;
+        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
+        if (!cols) Py_XDECREF(hands);
+    }
+    goto end;
+decline:
+    out = (Py_INCREF(Py_None), Py_None);
+end:
+    Py_XDECREF(list);
+    PyMem_Free(canon);
+    PyMem_Free(h);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&prefix);
+    PyBuffer_Release(&suffix);
+    return out;
+}
+
+/* the interned names of the Zwanzigerrufen lane (at import); -1 when memory ran out */
+static int zr_lane_init(void) {
+    for (int j = 0; j < ZR_NITEMS; j++) {
+        zr_item_names[j] = PyUnicode_InternFromString(ZR_ITEM_NAMES[j]);
+        if (!zr_item_names[j]) return -1;
+        zr_item_rank[j] = 0;
+        for (int i = 0; i < ZR_NITEMS; i++)
+            if (strcmp(ZR_ITEM_NAMES[i], ZR_ITEM_NAMES[j]) < 0) zr_item_rank[j]++;
+    }
+    return 0;
+}
+
+/* ======================================================================================
+ * (end of the Zwanzigerrufen section)
+ * ====================================================================================== */
+
 static PyMethodDef module_methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(hand, trick, rules) -> mask of the legal cards"},
     {"winner", py_winner, METH_VARARGS, "winner(trick, colour_valat) -> index of the winner"},
@@ -2334,6 +2975,19 @@ static PyMethodDef module_methods[] = {
     {"lane_hands", py_lane_hands, METH_VARARGS,
      "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None "
      "or the hands of the record read, replayed and hashed, and their columns: lane.h"},
+    /* Zwanzigerrufen's native engine (zrhand.h) */
+    {"zwanzigerrufen_config_fields", py_zwanzigerrufen_config_fields, METH_NOARGS,
+     "zwanzigerrufen_config_fields() -> {'config': ((name, kind), ...), 'bonuses': ..., "
+     "'items': ..., 'claims': ..., 'kinds': ...}: what zrhand.h reads by name"},
+    {"zwanzigerrufen_config", py_zwanzigerrufen_config, METH_O,
+     "zwanzigerrufen_config(fields: dict) -> bytes: the ruleset's side of zrhand.h"},
+    {"zwanzigerrufen_lane_hands", py_zwanzigerrufen_lane_hands, METH_VARARGS,
+     "zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, "
+     "prefix, suffix, sha256) -> None or the hands of a Zwanzigerrufen record read, replayed and hashed, and "
+     "their columns: lane.h and zrhand.h"},
+    {"zwanzigerrufen_hand", py_zwanzigerrufen_hand, METH_VARARGS,
+     "zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None or one whole clean "
+     "hand's result: zrhand.h"},
     {"prepare_actions", py_prepare_actions, METH_VARARGS,
      "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
      "reader's cached action models (log/validate.py, prepare_actions_py)"},
@@ -2376,6 +3030,7 @@ PyMODINIT_FUNC PyInit__core(void) {
             if (strcmp(LN_ITEM_NAMES[i], LN_ITEM_NAMES[j]) < 0) ln_item_rank[j]++;
     }
     if (!sh_names[0] || !s_side_m || !s_side_o) return NULL;
+    if (zr_lane_init() < 0) return NULL; /* (Zwanzigerrufen's lane) */
     if (!s_type || !s_seat || !s_card || !s_contract || !s_group || !s_cards || !s_shown ||
         !s_note || !s_bonus || !s_target || !s_level)
         return NULL;

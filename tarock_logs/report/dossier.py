@@ -9,7 +9,8 @@ talon exchange and discards, the announcements (bonuses declared in advance) and
 (doublings of the game or of an announced bonus), every action with its verdict, every trick
 with its leader, cards, winner and card points (the offending card marked, the cards that were
 legal shown beside it), irregularities and notes; then **the score**, recorded against
-recomputed item by item with the engine's reason for each and the differences highlighted, and
+recomputed item by item with the reason for each (worded by
+:mod:`tarock_logs.report.reasons`) and the differences highlighted, and
 what could not be checked; and only then the event, the ruleset and its options, and a footer
 with the tool version, the hand's content hash (``hand_id``, see
 :mod:`tarock_logs.verdict.audit`) and signature lines for the referee.
@@ -41,6 +42,7 @@ from tarock_logs import __version__
 from tarock_logs.log import models as m
 from tarock_logs.report import i18n, text
 from tarock_logs.report.cards_svg import card_element
+from tarock_logs.report.reasons import HandFacts, ScoreLine, record_facts, score_reason
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, Violation
 from tarock_logs.verdict.audit import HandAudit, audit_hand, hand_people
@@ -985,24 +987,34 @@ def _card_points_text(facts: Mapping[str, Any], page: _Page) -> str:
 
 
 def _score_items(tb: ET.Element, page: _Page) -> None:
-    """One row per score item and seat, as written on either side, with the engine's reason."""
+    """One row per score item and seat, as written on either side, with its reason in the
+    reader's language."""
     audit = page.audit
     rec_lines = list(audit.recorded.items) if audit.recorded else []
     cmp_lines = list(audit.recomputed.items) if audit.recomputed else []
-    reasons: dict[tuple[str, int | None], str] = {}
-    if page.replay.score is not None:
-        for it in page.replay.score.items:
-            reasons.setdefault((it.item, it.seat), it.reason)
     keys = dict.fromkeys([ln[:2] for ln in rec_lines] + [ln[:2] for ln in cmp_lines])
+    facts = _reason_facts(page, [(it, st, _line_sum(cmp_lines, it, st)) for it, st in keys])
     for item, seat in keys:
         rv = _line_sum(rec_lines, item, seat)
         cv = _line_sum(cmp_lines, item, seat)
         who = page.t("declarer's side") if seat is None else f"{seat} {page.player(seat)}"
         named = text.score_item_name(item, page.game, lang=page.lang)
-        cells = [named, who, _fmt_num(rv), _fmt_num(cv), reasons.get((item, seat), "")]
+        why = score_reason(ScoreLine(item, seat, cv), facts, page.lang) if cv is not None else ""
+        cells = [named, who, _fmt_num(rv), _fmt_num(cv), why]
         tr = html_row(tb, cells, num=(2, 3))
         if any(d.item == item and (seat is None or d.seat == seat) for d in audit.discrepancies):
             _mark_diff(tr)
+
+
+def _reason_facts(page: _Page, lines: Sequence[tuple[str, int | None, int | None]]) -> HandFacts:
+    """The hand's facts a score line's reason is said from (:mod:`tarock_logs.report.reasons`)."""
+    return record_facts(
+        page.session,
+        page.hand,
+        page.replay.score,
+        page.view.get("tricks") or (),
+        [ScoreLine(it, st, v) for it, st, v in lines if v is not None],
+    )
 
 
 def _score_totals(tb: ET.Element, page: _Page) -> None:

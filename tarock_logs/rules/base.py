@@ -632,12 +632,16 @@ class NativeLane(NamedTuple):
     """What the store's ingest lane needs to read a game's ordinary records in C
     (:meth:`GameEngine.native_lane`): the native engine's configuration of the ruleset at one
     table (its whole hand and its score, built from the game's rule tables), the contract ids
-    by the native engine's codes, and the card tokens by its card ids."""
+    by the native engine's codes, the card tokens by its card ids, the name of the core's
+    function that reads a record's hands (``lane_hands``: lane.h with the Slovenian whole
+    hand), and the score items by the codes its columns write."""
 
     config: bytes
     score_config: bytes
     contracts: tuple[str, ...]
     cards: tuple[str, ...]
+    reader: str = "lane_hands"
+    items: tuple[str, ...] = ()
 
 
 #: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`

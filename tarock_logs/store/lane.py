@@ -7,8 +7,8 @@ the decoding, the pydantic models, the structural checks), audits it
 (:func:`tarock_logs.verdict.audit.audit_session`: every action replayed through the engine,
 the score recomputed and compared) and turns the audit into rows
 (:func:`tarock_logs.store.process._add_session`). Most of an archive is ordinary: sessions of
-Slovenian tarok whose every hand is legal and scored as recorded. The lane takes such a record
-from its bytes:
+Slovenian tarok (or of another game with a native engine: Zwanzigerrufen) whose every hand is
+legal and scored as recorded. The lane takes such a record from its bytes:
 
 * **in C** (``tarock_logs/_native/lane.h``, ``lane_envelope`` and ``lane_hands``): the JSON
   of the line checked as the reader's decoder checks it, each hand read into a plain struct
@@ -24,8 +24,14 @@ from its bytes:
   (:func:`~tarock_logs.verdict.audit.compare_scores`), and the session's totals and
   placement points (:func:`~tarock_logs.verdict.audit.settle_session`).
 
+A game offers its native engine by :meth:`~tarock_logs.rules.base.GameEngine.native_lane`
+(:class:`~tarock_logs.rules.base.NativeLane`: the core's reader of the hands, ``lane_hands``
+for Slovenian tarok, ``zwanzigerrufen_lane_hands`` for Zwanzigerrufen's ``zrhand.h``, with the
+configuration from the game's rule tables and the codes of its cards and score items); this
+module names no game.
+
 It **declines** (returns None, and the careful path reads the record) on anything else: a
-game other than Slovenian tarok, a table of five, a ruleset with notes, an escape or an
+game without a native engine, a Slovenian table of five, a ruleset with notes, an escape or an
 unusual field anywhere, a card token not written as the pack writes it, any finding of the
 reader or of the engine, any difference between the recorded and the recomputed score, of
 a hand or of the session. So a record it takes is one the careful path would store with
@@ -118,6 +124,13 @@ class LaneSession:
     columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
     #: the card tokens by the native engine's card ids (the columns' card codes)
     cards: tuple[str, ...]
+    #: the score items by the codes of the columns (the game's native lane's)
+    items: tuple[str, ...] = ()
+
+    @property
+    def codes(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The columns' card and item codes (:attr:`cards`, :attr:`items`)."""
+        return self.cards, self.items
 
     @property
     def audit(self) -> dict[str, Any]:
@@ -205,8 +218,9 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
         return None
     prefix, suffix = _hash_frame(session)
     lane = setup.native
-    got = core.lane_hands(chunk, hs, he, lane.config, lane.score_config, lane.contracts,
-                          lane.cards, prefix, suffix, _SHA256)  # fmt: skip
+    read = getattr(core, lane.reader)
+    got = read(chunk, hs, he, lane.config, lane.score_config, lane.contracts, lane.cards, prefix,
+               suffix, _SHA256)  # fmt: skip
     if got is None:
         return None
     raws, columns = got
@@ -214,7 +228,7 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     if done is None:
         return None
     record, hands = done
-    return LaneSession(session, setup.ruleset.id, record, hands, columns, lane.cards)
+    return LaneSession(session, setup.ruleset.id, record, hands, columns, lane.cards, lane.items)
 
 
 def reader_lane(file: str) -> Callable[[bytes, int], LaneSession | None] | None:
@@ -253,7 +267,9 @@ def _audit(
         contract, declarer, partner, won, items, totals, radelci = raw[7]
         rad = raw[10]
         recorded = ScoreSheet(list(raw[8]), list(raw[9]), list(rad) if rad is not None else None)
-        recomputed = ScoreSheet(list(totals), list(items), list(radelci))
+        recomputed = ScoreSheet(
+            list(totals), list(items), list(radelci) if radelci is not None else None
+        )
         diffs, notes = compare_scores(recorded, recomputed, declarer=declarer, partner=partner,
                                       known_items=known)  # fmt: skip
         if diffs or notes:
@@ -280,7 +296,7 @@ def _audit(
             )
         )
         hands.append(LaneHand(raw, recorded, recomputed, contract, declarer, partner, won))
-        last = {"radelci": list(radelci)}
+        last = {"radelci": list(radelci)} if radelci is not None else {}
     sa = settle_session(
         session, audits, file=file, engine=eng, ruleset=rs, asked=session.ruleset,
         recorded_scores=[raw[8] for raw in raws], penalties=[0] * n,

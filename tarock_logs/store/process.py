@@ -552,12 +552,12 @@ class _LaneParts:
     per batch and made into tables at once (a few vectorised kernels instead of a Python
     object per value)."""
 
-    __slots__ = ("cards", "hand_ids", "parts", "players", "seats")
+    __slots__ = ("codes", "hand_ids", "parts", "players", "seats")
 
     def __init__(self) -> None:
-        #: the card tokens by the codes in the columns (the native engine's of the sessions'
-        #: game: parts of one batch share them)
-        self.cards: tuple[str, ...] | None = None
+        #: the card tokens and the score items by the codes in the columns (the native
+        #: engine's of the sessions' game: parts of one batch share them)
+        self.codes: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self.hand_ids: list[str] = []
         #: per table, the sessions' buffers of each column
         self.parts: tuple[list[tuple[bytes, ...]], ...] = ([], [], [], [])
@@ -570,12 +570,12 @@ class _LaneParts:
         hand_ids: list[str],
         player_ids: list[str],
         columns: tuple[Any, ...],
-        cards: tuple[str, ...],
+        codes: tuple[tuple[str, ...], tuple[str, ...]],
     ) -> None:
-        if self.cards is None:
-            self.cards = cards
-        elif cards != self.cards:
-            raise ValueError("the lane's parts of one batch have one card numbering")
+        if self.codes is None:
+            self.codes = codes
+        elif codes != self.codes:
+            raise ValueError("the lane's parts of one batch have one card and item numbering")
         self.hand_ids.extend(hand_ids)
         for part, cols in zip(self.parts, columns, strict=True):
             part.append(cols)
@@ -587,12 +587,13 @@ class _LaneParts:
         a, t, h, s = (
             [b"".join(p[k] for p in part) for k in range(len(part[0]))] for part in self.parts
         )
-        cards = _lane_cards(self.cards or ())
+        cards = _lane_cards(self.codes[0] if self.codes else ())
+        items = _lane_cards(self.codes[1] if self.codes else ())
         return {
             "action_rows": _lane_actions(ids, cards, *a),
             "tricks": _lane_tricks(ids, cards, *t),
             "hand_scores": _lane_hand_scores(ids, b"".join(self.seats), self.players, *h),
-            "score_items": _lane_score_items(ids, *s),
+            "score_items": _lane_score_items(ids, items, *s),
         }
 
 
@@ -617,12 +618,12 @@ def _where(has: pa.Array, values: pa.Array) -> pa.Array:
 
 #: the action types and the card tokens by the codes the lane writes (255: no card)
 _LANE_TYPES: Final = pa.array(("pass", "bid", "call", "talon", "discard", "play", "lezim",
-                               "announce", "kontra"), type=STR)  # fmt: skip
+                               "announce", "kontra", "claim"), type=STR)  # fmt: skip
 
 
 @cache
 def _lane_cards(cards: tuple[str, ...]) -> pa.Array:
-    """The card tokens by the codes the lane writes (255: no card)."""
+    """The card tokens (or the score items) by the codes the lane writes (255: none)."""
     return pa.array([*cards, *([None] * (256 - len(cards)))], type=STR)
 
 
@@ -687,12 +688,9 @@ def _lane_tricks(
     )
 
 
-#: the roles and the score items by the codes the lane writes (``_native/module.c``: LN_ROLE_,
-#: LN_ITEM_NAMES)
+#: the roles by the codes the lane writes (``_native/module.c``: LN_ROLE_; the score items' names
+#: come with the game's native lane: ``NativeLane.items``)
 _LANE_ROLES: Final = pa.array(("declarer", "partner", "defender", "klop"), type=STR)
-_LANE_ITEMS: Final = pa.array(("contract", "difference", "trula", "kralji", "pagat_ultimo",
-                               "kralj_ultimo", "valat", "barvni_valat", "radelc", "mondfang",
-                               "klop", "renons", "penalty"), type=STR)  # fmt: skip
 
 
 def _lane_hand_scores(
@@ -710,16 +708,21 @@ def _lane_hand_scores(
             r,
             c,
             pc.subtract(r, c),
-            _fixed(I16, n, before),
-            _fixed(I16, n, after),
+            _radelci(_fixed(I16, n, before)),
+            _radelci(_fixed(I16, n, after)),
         ],
         schema=SCHEMAS["hand_scores"],
     )
 
 
+def _radelci(values: pa.Array) -> pa.Array:
+    """A game without radelci writes -1: null."""
+    return pc.if_else(pc.less(values, 0), pa.scalar(None, type=values.type), values)
+
+
 def _lane_score_items(
-    ids: pa.Array, counts: bytes, item: bytes, seat: bytes, has_seat: bytes, rec: bytes,
-    has_rec: bytes, rcp: bytes, has_rcp: bytes,
+    ids: pa.Array, items: pa.Array, counts: bytes, item: bytes, seat: bytes, has_seat: bytes,
+    rec: bytes, has_rec: bytes, rcp: bytes, has_rcp: bytes,
 ) -> pa.Table:  # fmt: skip
     n = len(item)
     r = _where(_fixed(U8, n, has_rec), _fixed(I32, n, rec))
@@ -728,7 +731,7 @@ def _lane_score_items(
         [
             _per_hand(ids, counts),
             _where(_fixed(U8, n, has_seat), _fixed(U8, n, seat)),
-            _LANE_ITEMS.take(_fixed(U8, n, item)),
+            items.take(_fixed(U8, n, item)),
             r,
             c,
             pc.subtract(r, c),
@@ -758,10 +761,10 @@ class _Batch:
                 self.chunks[name].append(t)
             self.lane = _LaneParts()
 
-    def lane_parts(self, cards: tuple[str, ...]) -> _LaneParts:
-        """Before rows of the lane whose card codes are ``cards``: the careful path's rows so
-        far made into tables (and the lane's, when they number the cards otherwise)."""
-        if self.lane.cards not in (None, cards):
+    def lane_parts(self, codes: tuple[tuple[str, ...], tuple[str, ...]]) -> _LaneParts:
+        """Before rows of the lane whose card and item codes are ``codes``: the careful path's
+        rows so far made into tables (and the lane's, when they number them otherwise)."""
+        if self.lane.codes not in (None, codes):
             self.careful()
         for name in _LANE_TABLES:
             c = self.t[name]
@@ -1172,12 +1175,12 @@ def _add_lane_session(
     hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
     if not dups:
-        b.lane_parts(ls.cards).add(hand_ids, ids, ls.columns, ls.cards)
+        b.lane_parts(ls.codes).add(hand_ids, ids, ls.columns, ls.codes)
     else:  # hands stored already from this file: their rows go, the session's others stay
         one = _LaneParts()
-        one.add(hand_ids, ids, ls.columns, ls.cards)
+        one.add(hand_ids, ids, ls.columns, ls.codes)
         b.careful()  # (the rows so far, of either kind, made into tables: at most one is
-        b.lane_parts(ls.cards)  # pending)
+        b.lane_parts(ls.codes)  # pending)
         gone = pa.array(sorted(dups), type=STR)
         for name, t in one.tables().items():
             b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))

@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly
+from tarock_logs.store.connect import LOCKED_DOWN, connect_readonly, db_fingerprint
 from tarock_logs.store.pseudonyms import STORE_KEY_SQL
 from tarock_logs.store.stats import (
     SECTIONS,
@@ -101,6 +102,64 @@ def connect_reader(
         delay=delay,
         config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
     )
+
+
+#: the name :func:`connect_version` attaches the store under
+VERSION_CATALOG = "store"
+
+
+def connect_version(
+    path: str | os.PathLike[str], retries: int = 40, delay: float = 0.05
+) -> tuple[duckdb.DuckDBPyConnection, tuple[int, int]]:
+    """A reader of the store version published at ``path`` now, and that version's
+    :func:`~tarock_logs.store.connect.db_fingerprint`: what a long-lived reader (the dashboard)
+    keeps one of per published version, so that a reader of the old version can finish on it
+    while new readers open the new one.
+
+    Each call is a DuckDB instance of its own (in memory) that attaches the file read-only as
+    :data:`VERSION_CATALOG`: ``duckdb.connect(path)`` shares one instance per path within a
+    process, which cannot hold two versions of one path side by side. The reader has the
+    modest resources and the lockdown of :func:`connect_reader` (set after the attach, then
+    locked). The fingerprint is taken before and after the attach: equal, the attached file is
+    that version (a publish replaces the file, it never comes back); else it opens again.
+    The store is the default database of its cursors. Lock errors are retried as
+    :func:`~tarock_logs.store.connect.connect_readonly` does."""
+    for _ in range(10):
+        before = db_fingerprint(path)
+        con = duckdb.connect(
+            ":memory:",
+            config={
+                "threads": 2,
+                "memory_limit": READER_MEMORY_LIMIT,
+                "temp_directory": f"{os.fspath(path)}.tmp",
+                "autoload_known_extensions": False,
+                "autoinstall_known_extensions": False,
+            },
+        )
+        try:
+            attempt = 0
+            while True:
+                try:
+                    con.execute(f"ATTACH ? AS {VERSION_CATALOG} (READ_ONLY)", [os.fspath(path)])
+                    break
+                except (duckdb.IOException, duckdb.ConnectionException) as exc:
+                    attempt += 1
+                    text = str(exc).lower()
+                    if attempt > retries or not ("lock" in text or "conflicting" in text):
+                        raise
+                    time.sleep(delay * min(attempt, 5))
+            # the store becomes the default database of every cursor of the instance
+            con.execute(f"USE {VERSION_CATALOG}")
+            con.execute("DETACH memory")
+            for name, value in LOCKED_DOWN.items():
+                con.execute(f"SET {name} = {str(value).lower()}")
+        except BaseException:
+            con.close()
+            raise
+        if db_fingerprint(path) == before:
+            return con, before
+        con.close()  # published anew while it was attached: open the newer one
+    raise duckdb.IOException("the store was published anew while it was being opened, repeatedly")
 
 
 def pseudonym_key(cur: duckdb.DuckDBPyConnection) -> str:
@@ -444,11 +503,49 @@ def finding_options(cur: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
     }
 
 
-def hand_label(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
-    """``"<session> · hand <n>"`` of a stored hand, or None."""
-    rows = fetch(
-        cur, "SELECT session_id || ' · hand ' || number FROM hands WHERE hand_id = ?", [hand_id]
-    )
+class HandDirectory:
+    """Where each hand of one store version is: ``hand_id`` → ``hand_key`` without a scan.
+
+    A hand's id is a long string in no order, so ``WHERE hand_id = ?`` reads the whole id
+    column (about 0.3 s a lookup at 1,000,000 hands, several per replay opened), while the
+    integer ``hand_key`` follows the storage order and its zone maps find a row in
+    milliseconds. The directory keeps the ids' 64-bit hashes sorted with their keys (12 bytes a
+    hand: 12 MB at 1,000,000, built in about a second); a reader keeps one per store version
+    and passes the key to the lookups (``hand_key=``), which still check the id."""
+
+    def __init__(self, cur: duckdb.DuckDBPyConnection) -> None:
+        cols = cur.execute("SELECT hash(hand_id) AS h, hand_key FROM hands ORDER BY h").fetchnumpy()
+        self.hashes = cols["h"]
+        self.keys = cols["hand_key"]
+
+    def key(self, cur: duckdb.DuckDBPyConnection, hand_id: str) -> int | None:
+        """The key of ``hand_id``; -1 when no stored hand has that id (it matches no row);
+        None when two ids share the hash (the lookups then read the id column)."""
+        import numpy as np
+
+        h = np.uint64(cur.execute("SELECT hash(?::VARCHAR)", [hand_id]).fetchall()[0][0])
+        lo = int(np.searchsorted(self.hashes, h, side="left"))
+        hi = int(np.searchsorted(self.hashes, h, side="right"))
+        if hi - lo == 0:
+            return -1
+        return int(self.keys[lo]) if hi - lo == 1 else None
+
+
+def by_hand(hand_id: str, hand_key: int | None, alias: str = "") -> tuple[str, list[Any]]:
+    """The condition that picks hand ``hand_id`` (of table ``alias``): by its key when known
+    (:class:`HandDirectory`; the id still checked), else by the id alone."""
+    col = f"{alias}." if alias else ""
+    if hand_key is None:
+        return f"{col}hand_id = ?", [hand_id]
+    return f"{col}hand_key = ? AND {col}hand_id = ?", [hand_key, hand_id]
+
+
+def hand_label(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> str | None:
+    """``"<session> · hand <n>"`` of a stored hand, or None (``hand_key``: :func:`by_hand`)."""
+    cond, params = by_hand(hand_id, hand_key)
+    rows = fetch(cur, f"SELECT session_id || ' · hand ' || number FROM hands WHERE {cond}", params)
     return str(rows[0][0]) if rows else None
 
 
@@ -516,10 +613,27 @@ def session_hands(cur: duckdb.DuckDBPyConnection, session_id: str) -> pl.DataFra
     )
 
 
-def hand_session(cur: duckdb.DuckDBPyConnection, hand_id: str) -> str | None:
-    """The session of a stored hand, or None (deep-link parameters are checked with this)."""
-    rows = fetch(cur, "SELECT session_id FROM hands WHERE hand_id = ? LIMIT 1", [hand_id])
+def hand_session(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> str | None:
+    """The session of a stored hand, or None (deep-link parameters are checked with this;
+    ``hand_key``: :func:`by_hand`)."""
+    cond, params = by_hand(hand_id, hand_key)
+    rows = fetch(cur, f"SELECT session_id FROM hands WHERE {cond} LIMIT 1", params)
     return str(rows[0][0]) if rows else None
+
+
+def hand_irregularities(
+    cur: duckdb.DuckDBPyConnection, hand_id: str
+) -> list[tuple[str, int | None, str | None]]:
+    """A stored hand's irregularities as recorded, in order: ``(type, seat, kind)`` (what a
+    renons or penalty line's reason names: :mod:`tarock_logs.report.reasons`)."""
+    rows = fetch(
+        cur,
+        "SELECT type, seat, kind FROM irregularities WHERE hand_id = ? ORDER BY idx",
+        [hand_id],
+    )
+    return [(str(t), int(s) if s is not None else None, k) for t, s, k in rows]
 
 
 def player_neighbour_hand(
@@ -545,13 +659,17 @@ def player_neighbour_hand(
     return (str(rows[0][0]), str(rows[0][1])) if rows else None
 
 
-def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any]:
-    """The stored verdicts of one hand: violations, score items, totals, unverified.
+def hand_findings(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> dict[str, Any]:
+    """The stored verdicts of one hand: violations, score items, totals, unverified
+    (``hand_key``: :func:`by_hand`).
 
     The child rows are found by the hand's integer key (a constant: the zone maps of the few
     row groups that hold it are read, not a 64-character id column)."""
+    cond, params = by_hand(hand_id, hand_key, "h")
     unv = fetch(
-        cur, f"SELECT unverified, {_HAND_STATE}, hand_key FROM hands h WHERE hand_id = ?", [hand_id]
+        cur, f"SELECT unverified, {_HAND_STATE}, hand_key FROM hands h WHERE {cond}", params
     )
     key = unv[0][2] if unv else -1
     viol = frame(
@@ -597,10 +715,13 @@ def hand_findings(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any
     }
 
 
-def hand_facts(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any] | None:
+def hand_facts(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> dict[str, Any] | None:
     """What the store says of one hand and its session (None for an unknown hand):
     session_id, number, game, ruleset, contract, declarer, partner, won, event_name,
-    tournament, round, table_name, date."""
+    tournament, round, table_name, date (``hand_key``: :func:`by_hand`)."""
+    cond, params = by_hand(hand_id, hand_key, "h")
     rows = frame(
         cur,
         """SELECT h.session_id, h.number, CAST(h.game AS VARCHAR) AS game,
@@ -609,8 +730,10 @@ def hand_facts(cur: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any] |
                   h.won, s.event_name, s.tournament, CAST(s.round AS INTEGER) AS round,
                   s.table_name, s.date
            FROM hands h JOIN sessions s ON s.session_id = h.session_id
-           WHERE h.hand_id = ? LIMIT 1""",
-        [hand_id],
+           WHERE """
+        + cond
+        + " LIMIT 1",
+        params,
     ).to_dicts()
     return rows[0] if rows else None
 

@@ -34,7 +34,7 @@ from tarock_logs.cards import sort_cards
 from tarock_logs.log import models as m
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Action, SeatRole, Severity, Violation
-from tarock_logs.store.queries import fetch, frame
+from tarock_logs.store.queries import by_hand, fetch, frame
 from tarock_logs.store.rebuild import action_from_row
 from tarock_logs.verdict.convert import to_engine_action
 
@@ -77,16 +77,22 @@ def _json(v: Any) -> Any:
     return orjson.loads(v) if isinstance(v, str) else v
 
 
-def hand_timeline(cur: duckdb.DuckDBPyConnection, hand_id: str) -> HandTimeline | None:
+def hand_timeline(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> HandTimeline | None:
     """The stored steps of ``hand_id`` (None for an unknown hand, or a hand stored before the
-    store kept timelines: ``hands.timeline`` is NULL)."""
+    store kept timelines: ``hands.timeline`` is NULL; ``hand_key``: the hand's key when known,
+    :func:`tarock_logs.store.queries.by_hand`)."""
+    cond, params = by_hand(hand_id, hand_key)
     try:
         head = fetch(
             cur,
             """SELECT hand_key, CAST(game AS VARCHAR), dealer, deal, contract,
                       CAST(declarer AS INTEGER), CAST(partner AS INTEGER), timeline, session_id
-               FROM hands WHERE hand_id = ? LIMIT 1""",
-            [hand_id],
+               FROM hands WHERE """
+            + cond
+            + " LIMIT 1",
+            params,
         )
     except duckdb.BinderException:  # a store of schema version 8 or older, not migrated
         return None

@@ -121,3 +121,16 @@ def test_a_what_if_ruleset_never_takes_the_lane(
     assert count.taken == 0
     assert orjson.loads(out)["summary"]["hands"] == 32
     assert code in (0, 1, 5)
+
+
+def test_zwanzigerrufen_sessions_are_audited_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zwanzigerrufen sessions (its native engine, zrhand.h, through the lane): the clean ones
+    taken, the rest (an implied Kontra's info line, a planted illegal card) the careful
+    path's; the same report either way."""
+    docs = simulate_hands(96, 8, game="zwanzigerrufen", hands_per_session=4)
+    bad = copy.deepcopy(docs[0])
+    plays = [a for a in bad["hands"][0]["actions"] if a["type"] == "play"]
+    plays[0]["card"], plays[5]["card"] = plays[5]["card"], plays[0]["card"]
+    assert _same([_write(tmp_path / "zr.jsonl", [*docs, bad])], monkeypatch) >= 20

@@ -95,7 +95,8 @@ def test_the_read_connection_is_bounded(app_env: DashDB) -> None:
 
 
 def _publishing_page() -> None:
-    """A page run that an ingest publishes a new store into, between two of its queries."""
+    """A page run that an ingest publishes a new store into, between two of its queries
+    (once: the flag file)."""
     import os
     from pathlib import Path
 
@@ -143,9 +144,16 @@ def test_a_page_run_reads_one_store_version_and_switches_cleanly_at_a_publish(
     at = AppTest.from_function(_publishing_page, default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    # the run the publish fell into started over on the new store: no page showed both
-    assert at.session_state["starts"] == 2
-    assert at.session_state["seen"] == [(after, after)]
+    # the run the publish fell into read the version it began on to its end
+    assert at.session_state["starts"] == 1
+    assert at.session_state["seen"] == [(before, before)]
+    # the next run reads the new file, all of it
+    at.run()
+    assert at.session_state["seen"] == [(before, before), (after, after)]
+    # and the old version was closed once no run read it
+    from dashboard.state import db_key, open_versions
+
+    assert open_versions() == [db_key(db)]
 
 
 def test_a_visitor_cannot_clear_the_shared_caches(monkeypatch: pytest.MonkeyPatch) -> None:

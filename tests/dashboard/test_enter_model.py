@@ -218,3 +218,19 @@ def test_a_partly_entered_hand_names_its_roles_in_the_dossier() -> None:
         player = f"{NAMES[seat]} ({read.players[seat].id})"
         said = text.role_name(role)
         assert re.search(rf"<td>{re.escape(player)}</td><td>{re.escape(said)}", html), seat
+
+
+def test_the_default_names_are_in_the_pages_language_until_a_name_is_typed() -> None:
+    """Issue 33: the entry page said "Player 1–4" on the Slovenian and German pages."""
+    assert Entry(lang="sl").players == [f"Igralec {s}" for s in range(1, 5)]
+    e = Entry(lang="de")
+    assert e.players == [f"Spieler {s}" for s in range(1, 5)]
+    e.set_table(game=e.game, ruleset=e.ruleset, players=["Ana Kos", "", "Spieler 3", ""],
+                dealer=3)  # fmt: skip
+    assert e.players == ["Ana Kos", "Spieler 2", "Spieler 3", "Spieler 4"]
+    assert e.relabel("sl")  # the language switched: the unnamed seats follow, names stay
+    assert e.players == ["Ana Kos", "Igralec 2", "Igralec 3", "Igralec 4"]
+    assert not e.relabel("sl")
+    e.set_table(game=e.game, ruleset=e.ruleset, players=["Ana Kos", "Player 2", "x", ""],
+                dealer=3)  # fmt: skip
+    assert e.players == ["Ana Kos", "Igralec 2", "x", "Igralec 4"]

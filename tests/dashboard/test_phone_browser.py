@@ -1,8 +1,10 @@
 """The replayer on a phone (390 × 844) and a laptop (1280 × 720) in Debian's headless
 Chromium (issue 33): every toolbar control inside the screen, in English, Slovenian and
-German; no card of a fanned hand covering the index (a tarok's numeral) of the card before
-it; autoplay playing a hand to its end and stopping at its first problem; the action list
-keeping the current line in sight. Screenshots go to /tmp/phone-shots/ (look at them).
+German, and the whole table (every seat, the current trick) above the phone's pinned
+toolbar or the laptop's fold; no card of a fanned hand covering the index (a tarok's numeral)
+of the card before it; autoplay playing a hand to its end and stopping at its first problem;
+the action list keeping the current line in sight. Screenshots go to /tmp/phone-shots/
+(look at them).
 """
 
 from __future__ import annotations
@@ -67,13 +69,16 @@ def _disputed(db: Path) -> tuple[str, int, int]:
     return str(hand), int(n), int(idx) + 1
 
 
-def _clean(db: Path) -> tuple[str, int]:
-    """The Slovenian hand with the most actions and no finding: its id and its actions."""
+def _clean(db: Path, table_size: int | None = None) -> tuple[str, int]:
+    """The Slovenian hand with the most actions and no finding (at a table of
+    ``table_size``): its id and its actions."""
     ((hand, n),) = _rows(
         db,
         "SELECT hand_id, n_actions FROM hands h WHERE game = 'slovenian' AND NOT EXISTS "
         "(SELECT 1 FROM violations v WHERE v.hand_id = h.hand_id) "
-        "ORDER BY n_actions DESC, hand_id LIMIT 1",
+        "AND (? IS NULL OR table_size = ?) ORDER BY n_actions DESC, hand_id LIMIT 1",
+        table_size,
+        table_size,
     )
     return str(hand), int(n)
 
@@ -125,11 +130,24 @@ def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang
             said = controls.nth(i).inner_text()[:30]
             assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
-        # the current trick is in sight without scrolling too
-        trick = page.locator(".tl-centre").bounding_box()
-        assert trick is not None and trick["y"] + 40 < h
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}.png"))
+        # the whole table in sight without scrolling: every seat and the current trick
+        # (on a phone: above the toolbar pinned to the bottom), at the problem and in the
+        # middle of a trick of the play with the hands still full (the tallest table)
+        in_play = _clean(db, table_size=4)
+        for at, step in ((hand, problem), (in_play[0], max(1, in_play[1] - 40))):
+            if at != hand or step != problem:
+                _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
+            fold = bar.bounding_box()["y"] if size == "phone" else h  # type: ignore[index]
+            parts = page.locator(".tl-seat, .tl-centre")
+            assert parts.count() >= 5
+            for i in range(parts.count()):
+                box = parts.nth(i).bounding_box()
+                assert box is not None, i
+                bottom = box["y"] + box["height"]
+                assert box["y"] >= 0 and bottom <= fold + 0.5, (size, lang, step, i, box, fold)
+                assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, box)
+            page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}-step{step}.png"))
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
         page.close()

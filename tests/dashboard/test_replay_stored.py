@@ -105,3 +105,29 @@ def test_a_what_if_builds_the_session_from_rows_with_the_log_deleted(
     finally:
         con.close()
     assert got is not None and got["items"] and got["totals"]
+
+
+@pytest.mark.parametrize(
+    "lang, reason, english",
+    [("en", "reason", None), ("sl", "razlog", r"\b(won|lost|by|announced|the|card)\b"),
+     ("de", "Grund", r"\b(won|lost|by|announced|the|card)\b")],
+)  # fmt: skip
+def test_the_end_panel_gives_every_score_item_its_reason_in_the_pages_language(
+    stored: tuple[Path, str, int, int], monkeypatch: pytest.MonkeyPatch, lang: str,
+    reason: str, english: str | None,
+) -> None:  # fmt: skip
+    """Issue 33: the end panel's score lines lost the engine's (English) reasons when the
+    replay moved to stored rows; they are worded from the rows, in the page's language,
+    with names (tarock_logs/report/reasons.py)."""
+    import re
+
+    db, hand_id, _illegal, n = stored
+    at = _open(monkeypatch, db, hand=hand_id, step=str(n), seat="all", lang=lang)
+    panels = [d.value for d in at.dataframe if reason in list(d.value.columns)]
+    assert panels, [list(d.value.columns) for d in at.dataframe]
+    reasons = [str(r) for r in panels[0][reason]]
+    assert reasons and all(reasons), reasons
+    for said in reasons:
+        assert not re.search(r"\bseat \d|\bsedež \d|\bPlatz \d|\{", said), said
+        if english:
+            assert not re.search(english, said), said

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tarock_logs.cards import PACKS
+from tarock_logs.store.pseudonyms import GENERA
 from tarock_logs.store.queries import connect_reader
 from tests.dashboard.browser_helpers import CHROMIUM, chromium, free_port, settle, wait_healthy
 from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids
@@ -85,8 +86,8 @@ def grid_text(page: Any, ready: Any, timeout: float = 30.0) -> str:
         page.wait_for_timeout(250)
 
 
-#: a pseudonym as :mod:`tarock_logs.store.pseudonyms` makes them ("Quiet Heron 07")
-PSEUDONYM = re.compile(r"[A-Z][a-z]+ [A-Z][a-z]+ \d\d")  # (cells run together)
+#: a pseudonym as :mod:`tarock_logs.store.pseudonyms` makes them ("Corvus 207")
+PSEUDONYM = re.compile(rf"(?:{'|'.join(GENERA)}) \d{{3}}")  # (cells run together)
 
 
 def _disputed_hand(db: DashDB) -> str:

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     *sorted((ROOT / "dashboard").rglob("*.py")),
     ROOT / "tarock_logs" / "report" / "text.py",
+    ROOT / "tarock_logs" / "report" / "reasons.py",
     ROOT / "tarock_logs" / "report" / "dossier.py",
     ROOT / "tarock_logs" / "report" / "standings.py",
 ]

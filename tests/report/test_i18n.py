@@ -143,3 +143,19 @@ def test_every_finding_code_of_every_engine_and_of_the_audit_has_its_meaning_tra
     changed = sorted(ctx for ctx, meaning in wanted.items() if entries[ctx] != meaning)
     assert changed == []
     assert all(i18n.findings_catalogue(lang)[ctx].strip() for ctx in wanted)
+
+
+def test_the_replayers_key_names_are_the_keyboards_of_the_language() -> None:
+    """Issue 33: the replayer's help said "Home"/"End" on Slovenian and German pages (German
+    keyboards read Pos1/Ende and Bild↑/Bild↓)."""
+    import re
+
+    from tarock_logs.report.i18n import t
+
+    home, end = "The deal (Home)", "The last action (End)"
+    back, forward = "One trick back (↑ or PageUp)", "One trick forward (↓ or PageDown)"
+    assert "(Začetek)" in t(home, "sl") and "(Konec)" in t(end, "sl")
+    assert "(Pos1)" in t(home, "de") and "(Ende)" in t(end, "de")
+    for lang in ("sl", "de"):
+        for msgid in (home, end, back, forward):
+            assert not re.search(r"Home|End\b|Page", t(msgid, lang)), t(msgid, lang)

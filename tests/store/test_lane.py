@@ -103,14 +103,64 @@ def test_simulated_sessions_give_the_careful_rows(
         assert count.taken >= 0.9 * len(docs)
 
 
-@pytest.mark.parametrize("game", ["zwanzigerrufen", "royal"])
-def test_other_games_take_the_careful_path(
-    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    docs = simulate_hands(48, 3, game=game)
+def test_royal_takes_the_careful_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Royal Tarock declares no native engine: every record is the careful path's."""
+    docs = simulate_hands(48, 3, game="royal")
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
     assert count.taken == 0
+
+
+def _zr_clean(doc: dict[str, Any]) -> bool:
+    """Whether the Zwanzigerrufen reference finds nothing in any hand of ``doc``."""
+    from tarock_logs.rules.base import Action
+    from tarock_logs.rules.zwanzigerrufen import ENGINE
+
+    rs = ENGINE.ruleset(doc["ruleset"]).with_options(doc.get("options", {}))
+    ss = ENGINE.new_session(rs, 4)
+    for hd in doc["hands"]:
+        h = ss.new_hand(hd["dealer"], hd["deal"]["hands"], ())
+        found = []
+        for a in hd["actions"]:
+            extra = {k: v for k, v in a.items() if k not in ("type", "seat")}
+            found += h.push(Action(a["type"], a["seat"], **extra))
+        found += h.hand_findings()
+        score = h.score()
+        if found or not h.is_over():
+            return False
+        ss.end_hand(h, score)
+    return True
+
+
+@pytest.mark.parametrize("options", [{}, {"late_declarations": "responses_only"},
+                                     {"double_round_length": 2, "mondfang_payer": "players_only",
+                                      "card_bonus_claim": "automatic"}],
+                         ids=["standard", "responses_only", "scoring"])  # fmt: skip
+def test_zwanzigerrufen_sessions_give_the_careful_rows_and_every_clean_one_takes_the_lane(
+    options: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zwanzigerrufen's native engine (zrhand.h) through the lane: the careful path's rows, row
+    for row, and the lane takes exactly the sessions whose every hand the reference finds
+    clean (a session with one finding, even an implied Kontra's info line, is the careful
+    path's, whole)."""
+    from random import Random
+
+    from tarock_logs.rules.zwanzigerrufen import ENGINE, ZR_STD
+    from tarock_logs.tools.simulate import SessionPlan, get_policy, simulate_session
+
+    policy = get_policy("zwanzigerrufen")
+    assert policy is not None
+    rs = ZR_STD.with_options(options)
+    docs = []
+    for k in range(40):
+        players = [{"id": f"p{i}", "name": f"P{i}"} for i in range(4)]
+        plan = SessionPlan(f"zr-lane-{k}", players, 6, options=dict(options))
+        docs.append(simulate_session(ENGINE, rs, policy, plan, Random(f"zr-lane:{k}"))[0])
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "zr.jsonl", docs), monkeypatch)
+    clean = sum(_zr_clean(d) for d in docs)
+    assert count.offered == len(docs)
+    assert count.taken == clean >= 15
 
 
 def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -554,3 +604,55 @@ def test_many_simulated_hands_give_the_careful_rows(
         done += per_file
         k += 1
     assert count.taken >= 0.9 * count.offered
+
+
+def _zr_base(seed: int) -> dict[str, Any]:
+    return copy.deepcopy(simulate_hands(6, seed, game="zwanzigerrufen", hands_per_session=6)[0])
+
+
+def _zr_set(doc: dict[str, Any], kind: str, change: dict[str, Any]) -> None:
+    """Change the first action of ``kind`` of the first hand that has one (none: no change)."""
+    for hd in doc["hands"]:
+        for a in hd["actions"]:
+            if a["type"] == kind:
+                a.update(change)
+                return
+
+
+def _zr_claim(doc: dict[str, Any], claim: str) -> None:
+    hd = doc["hands"][0]
+    hd["actions"].append({"type": "claim", "seat": 0, "claim": claim})
+
+
+#: one change each to a Zwanzigerrufen session (the lane takes some, declines the others)
+ZR_CHANGES: list[tuple[str, Any]] = [
+    ("first_dealer", lambda d: d.update(first_dealer=(d["first_dealer"] + 1) % 4)),
+    ("dealer_order", lambda d: d["hands"][2].update(dealer=(d["hands"][2]["dealer"] + 2) % 4)),
+    ("numbers_gap", lambda d: d["hands"][3].update(number=9)),
+    ("item_value", lambda d: d["hands"][1]["result"]["items"][0].update(value=99)),
+    ("no_items", lambda d: [h["result"].pop("items", None) for h in d["hands"]]),
+    ("score", lambda d: d["hands"][1]["result"].update(scores=[1, 1, -1, -1])),
+    ("kontra_level_1", lambda d: _zr_set(d, "kontra", {"level": 1})),
+    ("call_other", lambda d: _zr_set(d, "call", {"card": "T16"})),
+    ("pass_seat", lambda d: _zr_set(d, "pass", {"seat": 3})),
+    ("play_swapped", lambda d: _zr_set(d, "play", {"card": "T1"})),
+    ("claim_false", lambda d: _zr_claim(d, "trull")),
+    ("claim_unknown", lambda d: _zr_claim(d, "pagat")),
+    ("throw_in", lambda d: d["hands"][0]["actions"].insert(0, {"type": "throw_in", "seat": 1})),
+    ("talon", lambda d: d["hands"][0]["deal"].update(talon=["HK"])),
+    ("recorded_totals", lambda d: d.get("recorded", {}).update(totals=[0, 0, 0, 0])),
+    ("options", lambda d: d.update(options={"trull_value": 3})),
+    ("two_phase", lambda d: d.update(options={"auction_model": "two_phase"})),
+]
+
+
+@pytest.mark.parametrize("change", ZR_CHANGES, ids=[c[0] for c in ZR_CHANGES])
+def test_one_change_to_a_zwanzigerrufen_session_gives_the_careful_rows(
+    change: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change on three simulated sessions: the rows with the lane are the careful ones
+    (whether the lane takes the changed session or not)."""
+    for seed in (1, 2, 3):
+        doc = _zr_base(seed)
+        change[1](doc)
+        _same_rows(_write(tmp_path / f"zr{seed}.jsonl", [doc]), monkeypatch)

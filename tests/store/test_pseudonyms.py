@@ -6,8 +6,9 @@ import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tarock_logs.report.i18n import LANGS, t
 from tarock_logs.store import queries
-from tarock_logs.store.pseudonyms import new_key, pseudonym, pseudonym_sql
+from tarock_logs.store.pseudonyms import GENERA, new_key, pseudonym, pseudonym_sql
 from tarock_logs.store.schema import migrate
 
 _CON = duckdb.connect()
@@ -51,3 +52,18 @@ def test_each_store_keys_its_pseudonyms_with_its_own_secret() -> None:
     assert keys[0] != keys[1]
     assert pseudonym("Ana Kos", keys[0]) != pseudonym("Ana Kos", keys[1])
     assert pseudonym("Ana Kos", keys[0]) != pseudonym("Ana Kos")
+
+
+def test_a_pseudonym_is_the_same_word_in_every_language() -> None:
+    """Issue 33: the public view's pseudonyms were English words ("Quiet Heron 07") on the
+    Slovenian and German pages. A pseudonym is a Latin genus and a number: no reader's
+    language, nothing to translate, and still stable per store key."""
+    for name in ("Ana Kos", "Bojan Zupan", "Žiga Oblak"):
+        said = pseudonym(name, _KEY)
+        genus, number = said.split(" ")
+        assert genus in GENERA and len(number) == 3 and number.isdigit()
+        assert {t(said, lang) for lang in LANGS} == {said}  # no catalogue translates it
+        assert pseudonym(name, _KEY) == said
+    english = {"the", "quiet", "heron", "wolf", "owl", "amber", "silver", "swift", "crane"}
+    assert not {g.lower() for g in GENERA} & english
+    assert len(set(GENERA)) == 40

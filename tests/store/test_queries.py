@@ -12,7 +12,7 @@ import pytest
 
 from tarock_logs.store import queries as q
 from tarock_logs.store.pseudonyms import pseudonym
-from tests.support.store_fixtures import stored_hand_id
+from tests.support.store_fixtures import ingest_samples, stored_hand_id
 
 NO_FILTERS = (None, None, None, None, None)
 
@@ -190,6 +190,57 @@ def test_the_read_connection_reaches_no_file_extension_or_setting_of_its_own(
     """Issue 14, defect 9: the dashboard's read-only connection could still ``COPY … TO``
     files, ``read_text('/etc/passwd')`` and try to install extensions. Locked down, every one
     is refused and the configuration cannot be changed back; the store itself still reads."""
+    _assert_locked_down(sample_cur, tmp_path)
+
+
+def test_a_version_reader_is_locked_down_as_the_read_connection(tmp_path) -> None:
+    """The dashboard's reader of one published version (``connect_version``: the file
+    attached to an instance of its own) refuses the same, cannot detach its store or switch
+    to another database, and its cursors (and theirs) read the store."""
+    db = ingest_samples(tmp_path / "s")
+    con, _ = q.connect_version(db)
+    try:
+        cur = con.cursor().cursor()
+        for sql in ("DETACH store", "USE memory"):
+            with pytest.raises(duckdb.Error):
+                cur.execute(sql).fetchall()
+        _assert_locked_down(cur, tmp_path)
+        assert cur.sql("SELECT count(*) FROM hands").fetchall()[0][0] > 0
+    finally:
+        con.close()
+
+
+def test_two_versions_of_one_path_are_read_side_by_side(tmp_path) -> None:
+    """A reader of the file before a publish keeps reading it, a reader opened after reads
+    the new one (``duckdb.connect`` shares one instance per path: it would show the old
+    rows to both), and each knows its version's fingerprint."""
+    import shutil
+
+    from tarock_logs.store.connect import db_fingerprint, publish
+
+    db = ingest_samples(tmp_path / "s")
+    old, old_key = q.connect_version(db)
+    try:
+        before = q.overview(old.cursor())["hands"]
+        stage = db.with_name(db.name + ".tmp-test")
+        shutil.copyfile(db, stage)
+        con = duckdb.connect(str(stage))
+        con.execute("DELETE FROM hands WHERE number > 1")
+        con.close()
+        publish(stage, db)
+        new, new_key = q.connect_version(db)
+        try:
+            after = q.overview(new.cursor())["hands"]
+            assert after < before
+            assert q.overview(old.cursor())["hands"] == before
+            assert old_key != new_key == db_fingerprint(db)
+        finally:
+            new.close()
+    finally:
+        old.close()
+
+
+def _assert_locked_down(cur: duckdb.DuckDBPyConnection, tmp_path) -> None:
     out = tmp_path / "out.csv"
     refused = [
         "SELECT * FROM read_text('/etc/passwd')",
@@ -204,12 +255,31 @@ def test_the_read_connection_reaches_no_file_extension_or_setting_of_its_own(
     ]
     for sql in refused:
         with pytest.raises(duckdb.Error):
-            sample_cur.execute(sql).fetchall()
+            cur.execute(sql).fetchall()
     assert not out.exists()
-    settings = sample_cur.execute(
+    settings = cur.execute(
         "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), "
         "current_setting('autoload_known_extensions'), "
         "current_setting('autoinstall_known_extensions')"
     ).fetchall()
     assert settings == [(False, True, False, False)]
-    assert q.overview(sample_cur)["hands"] > 0
+    assert q.overview(cur)["hands"] > 0
+
+
+def test_the_hand_directory_finds_each_hand_by_its_key(sample_cur) -> None:
+    """A store version's hand directory gives each stored hand its key (the lookups then
+    read the key's row group, not every id) and -1 for an id no hand has; a lookup by the key
+    answers as the lookup by the id does."""
+    rows = sample_cur.execute("SELECT hand_id, hand_key FROM hands").fetchall()
+    directory = q.HandDirectory(sample_cur)
+    assert {h: directory.key(sample_cur, h) for h, _ in rows} == dict(rows)
+    assert directory.key(sample_cur, "no such hand") == -1
+    for hand_id, key in rows:
+        assert q.hand_facts(sample_cur, hand_id, key) == q.hand_facts(sample_cur, hand_id)
+        assert q.hand_findings(sample_cur, hand_id, key) == q.hand_findings(sample_cur, hand_id)
+        assert q.hand_label(sample_cur, hand_id, key) == q.hand_label(sample_cur, hand_id)
+        assert q.hand_session(sample_cur, hand_id, key) == q.hand_session(sample_cur, hand_id)
+    assert q.hand_session(sample_cur, "no such hand", -1) is None
+    # a key that is not the id's never gives another hand's rows
+    if len(rows) > 1:
+        assert q.hand_facts(sample_cur, rows[0][0], rows[1][1]) is None

@@ -22,6 +22,7 @@ from tarock_logs.rules.slovenian.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.slovenian.contracts import CONTRACTS, Rules
 from tarock_logs.rules.slovenian.fast import fastpath
 from tarock_logs.rules.slovenian.fast.cardbits import CARD
+from tarock_logs.rules.slovenian.fast.codec import LANE_ITEMS
 from tarock_logs.rules.slovenian.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.slovenian.rulesets import REGISTRY, TOURNAMENT_ID, validate
 from tarock_logs.rules.slovenian.scoring import fact_terms
@@ -92,7 +93,7 @@ class SlovenianEngine(GameEngine):
         scoring = fastpath.native_score_config(rules)
         if config is None or scoring is None:
             return None
-        return NativeLane(config, scoring, fastpath.CONTRACT_CODES, CARD)
+        return NativeLane(config, scoring, fastpath.CONTRACT_CODES, CARD, items=LANE_ITEMS)
 
     def codes(self) -> Mapping[str, Code]:
         return CODES

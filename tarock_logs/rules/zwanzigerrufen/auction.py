@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from tarock_logs.rules.base import Action, Ruleset, Violation
 from tarock_logs.rules.zwanzigerrufen.codes import violation
+from tarock_logs.rules.zwanzigerrufen.contracts import CONTRACTS
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     CALLABLE,
     FARBENSOLO,
@@ -34,7 +35,7 @@ from tarock_logs.rules.zwanzigerrufen.tricks import (
     suit_cards,
 )
 
-CONTRACT_RANK: Final = {NORMAL: 1, FARBENSOLO: 2, SOLO: 3}
+CONTRACT_RANK: Final = {code: row.rank for code, row in CONTRACTS.items()}
 BONUSES: Final = ("absolut", "pagat", "valat")
 NOT_ANNOUNCEABLE: Final = ("trull", "four_kings", "mondfang")
 SIDES: Final = ("dazu", "dagegen")

@@ -14,9 +14,11 @@ from tarock_logs.rules.base import (
     FactTerms,
     GameEngine,
     GameTerms,
+    NativeLane,
     Ruleset,
     SeatRole,
 )
+from tarock_logs.rules.zwanzigerrufen import native
 from tarock_logs.rules.zwanzigerrufen.codes import CODE_ALIASES, CODES
 from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, Phase
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
@@ -27,7 +29,7 @@ from tarock_logs.rules.zwanzigerrufen.rulesets import (
     glatzen_names,
     normalize_options,
 )
-from tarock_logs.rules.zwanzigerrufen.scoring import FACT_BONUSES, KONTRA_TARGETS
+from tarock_logs.rules.zwanzigerrufen.scoring import FACT_BONUSES, ITEM_ORDER, KONTRA_TARGETS
 from tarock_logs.rules.zwanzigerrufen.session import ZRSession
 from tarock_logs.rules.zwanzigerrufen.tricks import FARBENSOLO, NORMAL, SOLO
 from tarock_logs.rules.zwanzigerrufen.tricks import winner_index as zr_winner_index
@@ -63,6 +65,18 @@ class ZwanzigerrufenEngine(GameEngine):
 
     def codes(self) -> Mapping[str, Code]:
         return CODES
+
+    def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
+        """The native engine (``zrhand.h``, :mod:`.native`) reading ordinary records through
+        the ingest lane (``zwanzigerrufen_lane_hands``): four players, the merged auction
+        (``two_phase`` is the reference's alone)."""
+        if table_size != 4 or ruleset.options.get("auction_model") == "two_phase":
+            return None
+        cfg = native.config(ruleset)
+        if cfg is None:
+            return None
+        return NativeLane(cfg, b"", native.CONTRACT_CODES, native.LANE_CARDS,
+                          reader="zwanzigerrufen_lane_hands", items=ITEM_ORDER)  # fmt: skip
 
     def clean_states(
         self,

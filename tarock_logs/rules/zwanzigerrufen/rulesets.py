@@ -75,6 +75,10 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "infraction_policy": ("report_only", "penalize"),
     "forehand_all_five": ("solo_only", "any_solo"),
 }
+#: each option with a closed set of values: its values, in order (the native engine's codec
+#: numbers a value by its place here: rules/zwanzigerrufen/native.py)
+OPTION_CHOICES: Final[Mapping[str, tuple[Any, ...]]] = _CHOICES
+
 _BOOLS: Final = (
     "one_announcement_per_bonus",
     "valat_overrides_bonuses",

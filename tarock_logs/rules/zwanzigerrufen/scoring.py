@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.rules.base import ScoreItem
+from tarock_logs.rules.zwanzigerrufen.contracts import value as value_of
 from tarock_logs.rules.zwanzigerrufen.tricks import (
     ABSOLUT_LIMIT,
     FARBENSOLO,
@@ -70,12 +71,9 @@ def item_factor(kontra: int, solo: int, double: int, contract: str) -> tuple[int
 
 
 def contract_value(contract: str, opts: Mapping[str, Any]) -> int:
-    """c of §5.1: normal 1, Farbensolo ``farbensolo_value``, Solo ``solo_value``."""
-    if contract == SOLO:
-        return int(opts["solo_value"])
-    if contract == FARBENSOLO:
-        return int(opts["farbensolo_value"])
-    return 1
+    """c of §5.1: normal 1, Farbensolo ``farbensolo_value``, Solo ``solo_value`` (the
+    contract's row of :data:`~.contracts.CONTRACTS`)."""
+    return value_of(contract, opts)
 
 
 def _side_name(side: frozenset[int], declarer_side: frozenset[int]) -> str:

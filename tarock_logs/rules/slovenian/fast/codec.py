@@ -38,6 +38,7 @@ __all__ = [
     "CONTRACT_FIELDS",
     "DERIVED_PER_CONTRACT",
     "DERIVED_SCALARS",
+    "LANE_ITEMS",
     "REFERENCE_ONLY",
     "CodecMismatch",
     "check_codec",
@@ -45,6 +46,13 @@ __all__ = [
     "options_key",
     "score_config_fields",
 ]
+
+
+#: the score items by the codes the ingest lane's columns write (``_native/module.c``:
+#: ``LN_ITEM_NAMES``: sloscore.h's items, then the two a score sheet may still write as 0)
+LANE_ITEMS: Final = ("contract", "difference", "trula", "kralji", "pagat_ultimo", "kralj_ultimo",
+                     "valat", "barvni_valat", "radelc", "mondfang", "klop", "renons",
+                     "penalty")  # fmt: skip
 
 
 class CodecMismatch(RuntimeError):
