@@ -24,13 +24,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarock_logs.analysis.cardset import CARD, CID
+from tarock_logs.analysis.games import GameAnalysis, analysis_for
 from tarock_logs.analysis.native import Backend, NativeSolver, Solver, make_solver
-from tarock_logs.analysis.outcome import LineResult, changes, play_line, plays_alone, score_value
-from tarock_logs.analysis.position import Unsupported, read_position
+from tarock_logs.analysis.outcome import LineResult, changes
+from tarock_logs.analysis.position import Unsupported
 from tarock_logs.log import models as m
-from tarock_logs.rules.base import Action
-from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.rules import game_title
+from tarock_logs.rules.base import Action, HandState
 from tarock_logs.verdict.replay import HandReplay, replay_in_session, replay_session
 
 __all__ = ["LABEL", "CardAnalysis", "HandAnalysis", "analyse_hand", "analyse_replay",
@@ -107,6 +107,9 @@ class HandAnalysis:
     last_tricks: int = 8
     #: cards not valued because the search budget ran out: (action index, card)
     undecided: list[tuple[int, str]] = field(default_factory=list)
+    #: score items the engine could not value in this hand (unknown to the rules): left out
+    #: of every value, never guessed
+    unknown: tuple[str, ...] = ()
 
     @property
     def illegal(self) -> list[CardAnalysis]:
@@ -142,11 +145,11 @@ class HandAnalysis:
             "last_tricks": self.last_tricks, "backend": self.backend,
             "seconds": round(self.seconds, 3), "nodes": self.nodes, "skipped": self.skipped,
             "undecided": [{"action_index": i, "card": c} for i, c in self.undecided],
-            "cards": [c.to_dict() for c in self.cards],
+            "unknown": list(self.unknown), "cards": [c.to_dict() for c in self.cards],
         }  # fmt: skip
 
 
-def _is_legal(h: SlovenianHand, card: str) -> bool:
+def _is_legal(h: HandState, card: str) -> bool:
     return any(a.card == card for a in h.legal_actions())
 
 
@@ -155,10 +158,16 @@ def _tt_bits(tricks: int) -> int:
     return 16 if tricks <= 6 else 18 if tricks <= 8 else 20 if tricks <= 10 else 22
 
 
-def _role(h: SlovenianHand, seat: int) -> str:
-    if plays_alone(h):
-        return "klop"
-    return "declarer side" if h.side(seat) == "M" else "defender"
+def no_native_solver(game: str) -> str:
+    """Why ``--backend native`` cannot analyse a game's hands."""
+    return (f"{game_title(game)} has no native solver (the C solver plays Slovenian tarok); "
+            "--backend python or auto analyses it with the pure-Python solver")  # fmt: skip
+
+
+def not_analysed(game: str) -> str:
+    """Why a game's hands are not analysed (it has no analysis plug-in)."""
+    return (f"the analysis covers the card play of the games with an analysis plug-in; "
+            f"{game_title(game)} has none (docs/analysis.md)")  # fmt: skip
 
 
 def analyse_replay(
@@ -170,11 +179,18 @@ def analyse_replay(
     in ``undecided`` instead."""
     out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks)
     state = replay.state
-    if not isinstance(state, SlovenianHand):
-        out.skipped = (f"the analysis covers Slovenian tarok card play; {replay.game} is the "
-                       "next step (docs/analysis.md)")  # fmt: skip
+    g = analysis_for(replay.game)
+    if g is None:
+        out.skipped = not_analysed(replay.game)
         return out
-    out.contract, out.declarer = state.contract, state.declarer
+    if state is None:
+        out.skipped = "the hand was not replayed: there is no card play to analyse"
+        return out
+    out.contract, out.declarer = g.contract(state), g.declarer(state)
+    if backend == "native" and not g.native:
+        out.skipped = no_native_solver(replay.game)
+        return out
+    out.unknown = g.unknown(state)
     started = time.perf_counter()
     actions = [s.action for s in replay.steps[1:]]
     solvers: dict[int, Solver] = {}
@@ -190,11 +206,11 @@ def analyse_replay(
     for i, a in enumerate(actions):
         if a is None:
             continue
-        if (a.type == "play" and h.phase == "play"
-                and a.seat == h.to_move() and a.card in h.hands[a.seat]
-                and (h.tricks_total - len(h.tricks) <= last_tricks
-                     or not _is_legal(h, a.card))):  # fmt: skip
-            targets.append((i, a.card, h.tricks_total - len(h.tricks)))
+        if a.type == "play" and g.in_play(h) and a.seat == h.to_move() and a.card:
+            left = g.tricks_total(h) - g.tricks_done(h)
+            if g.holds(h, a.seat, a.card) and (left <= last_tricks
+                                               or not _is_legal(h, a.card)):  # fmt: skip
+                targets.append((i, a.card, left))
         h.push(a)
         pushed.append(i)
     bits = _tt_bits(max((left for _, _, left in targets), default=0))
@@ -203,7 +219,7 @@ def analyse_replay(
             h.pop()
             pushed.pop()
         try:
-            ca = _analyse_card(h, i, card, solvers, backend, lines, out, budget, bits)
+            ca = _analyse_card(g, h, i, card, solvers, backend, lines, out, budget, bits)
         except Unsupported as exc:
             # as a forward pass would: the hand is analysed up to its first such position
             out.skipped = str(exc)
@@ -225,82 +241,90 @@ def analyse_replay(
 
 
 def _analyse_card(
-    h: SlovenianHand, index: int, card: str, solvers: dict[int, Solver], backend: Backend,
-    lines: bool, out: HandAnalysis, budget: int = 0, bits: int = 0,
+    g: GameAnalysis, h: HandState, index: int, card: str, solvers: dict[int, Solver],
+    backend: Backend, lines: bool, out: HandAnalysis, budget: int = 0, bits: int = 0,
 ) -> CardAnalysis | None:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
-    klop = plays_alone(h)
-    persp = h.active.index(seat) if klop else None
-    pos, setting = read_position(h, persp)
+    alone = g.alone(h)
+    persp = _active(h).index(seat) if alone else None
+    pos, setting = g.read_position(h, persp)
     key = persp if persp is not None else -1
     solver = solvers.get(key)
+    left = g.tricks_total(h) - g.tricks_done(h)
     if solver is None:
-        left = h.tricks_total - len(h.tricks)
         solver = solvers[key] = make_solver(setting, backend, bits or _tt_bits(left), budget)
         out.backend = "native" if isinstance(solver, NativeSolver) else "python"
     vals = solver.values(pos)
     if not vals:
         return None
+    ids = g.cards(h)
     maximiser = setting.objective.maxside[pos.to_move]
     best = max(vals.values()) if maximiser else min(vals.values())
     best_ids = sorted(c for c, v in vals.items() if v == best)
-    cid = CID[card]
-    persp_seat = seat if klop else None
+    cid = ids.index(card)
+    persp_seat = seat if alone else None
     legal = cid in vals
     if legal:
         played = vals[cid]
     else:
-        played = _value_after(h, card, solver, persp_seat, persp)
+        played = _value_after(g, h, card, solver, persp_seat, persp)
     loss = (best - played) if maximiser else (played - best)
     best_line = played_line = None
     consistent = True
     changed: tuple[str, ...] = ()
     if lines:
-        best_line = play_line(h, solver.line(pos, best_ids[0]), persp_seat)
+        best_line = g.play_line(h, solver.line(pos, best_ids[0]), persp_seat)
         if legal:
-            played_line = play_line(h, solver.line(pos, cid), persp_seat)
+            played_line = g.play_line(h, solver.line(pos, cid), persp_seat)
         else:
-            played_line = _line_after_illegal(h, card, solver, persp_seat, persp)
+            played_line = _line_after_illegal(g, h, card, solver, persp_seat, persp)
         consistent = best_line.value == best and (played_line is None
                                                   or played_line.value == played)  # fmt: skip
         if played_line is not None:
             changed = tuple(changes(best_line, played_line))
+    role = "klop" if alone else "declarer side" if g.maximiser(h, seat) else "defender"
     return CardAnalysis(
-        action_index=index, trick=len(h.tricks) + 1, tricks_left=h.tricks_total - len(h.tricks),
-        seat=seat, role=_role(h, seat), card=card, legal=legal,
-        values=tuple((CARD[c], v) for c, v in sorted(vals.items())), value=played,
-        best_value=best, best_cards=tuple(CARD[c] for c in best_ids), loss=loss,
+        action_index=index, trick=g.tricks_done(h) + 1, tricks_left=left,
+        seat=seat, role=role, card=card, legal=legal,
+        values=tuple((ids[c], v) for c, v in sorted(vals.items())), value=played,
+        best_value=best, best_cards=tuple(ids[c] for c in best_ids), loss=loss,
         changed=changed, best_line=best_line, played_line=played_line, consistent=consistent,
     )  # fmt: skip
 
 
-def _value_after(h: SlovenianHand, card: str, solver: Solver, persp_seat: int | None,
-                 persp: int | None) -> int:  # fmt: skip
+def _active(h: HandState) -> list[int]:
+    """The seats in playing order (Slovenian tarok's ``active``; every seat elsewhere)."""
+    active: list[int] | None = getattr(h, "active", None)
+    return list(active) if active is not None else list(range(h.table_size))
+
+
+def _value_after(g: GameAnalysis, h: HandState, card: str, solver: Solver,
+                 persp_seat: int | None, persp: int | None) -> int:  # fmt: skip
     """The value of the position an (illegal) card leaves, best play afterwards."""
     seat = h.to_move()
     assert seat is not None
     h.push(Action("play", seat, card=card))
     try:
         if h.is_over():
-            return score_value(h, h.score(), persp_seat)
-        pos, _ = read_position(h, persp)
+            return g.score_value(h, h.score(), persp_seat)
+        pos, _ = g.read_position(h, persp)
         return solver.value(pos)
     finally:
         h.pop()
 
 
-def _line_after_illegal(h: SlovenianHand, card: str, solver: Solver, persp_seat: int | None,
-                        persp: int | None) -> LineResult:  # fmt: skip
+def _line_after_illegal(g: GameAnalysis, h: HandState, card: str, solver: Solver,
+                        persp_seat: int | None, persp: int | None) -> LineResult:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
     h.push(Action("play", seat, card=card))
     try:
         rest: list[int] = []
         if not h.is_over():
-            pos, _ = read_position(h, persp)
+            pos, _ = g.read_position(h, persp)
             rest = solver.line(pos)
-        res = play_line(h, rest, persp_seat)
+        res = g.play_line(h, rest, persp_seat)
     finally:
         h.pop()
     return LineResult((card, *res.cards), res.value, res.made, res.items, res.klop)
@@ -312,11 +336,9 @@ def analyse_hand(
 ) -> HandAnalysis:  # fmt: skip
     """Analyse hand ``index`` (0-based) of ``session``, replayed after the earlier hands."""
     hand = session.hands[index]
-    if session.game != "slovenian":
-        why = (f"the analysis covers Slovenian tarok card play; {session.game} is the next "
-               "step (docs/analysis.md)")  # fmt: skip
+    if analysis_for(session.game) is None:
         return HandAnalysis(session.id, hand.number, hand.id, last_tricks=last_tricks,
-                            skipped=why)  # fmt: skip
+                            skipped=not_analysed(session.game))  # fmt: skip
     replay = replay_in_session(session, index)
     return analyse_replay(replay, session.id, hand, last_tricks=last_tricks, backend=backend,
                           lines=lines, budget=budget)  # fmt: skip
@@ -328,7 +350,7 @@ def iter_analyses(
 ) -> Iterator[HandAnalysis]:  # fmt: skip
     """Analyse the hands of ``session`` (those numbered in ``hands``, or all), in order; the
     session is replayed once (the radelci carried from hand to hand)."""
-    if session.game != "slovenian":
+    if analysis_for(session.game) is None:
         for i, hand in enumerate(session.hands):
             if hands is None or hand.number in hands:
                 yield analyse_hand(session, i, last_tricks=last_tricks)

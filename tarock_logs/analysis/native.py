@@ -32,9 +32,14 @@ BUDGET_NATIVE = 4_000_000
 BUDGET_PYTHON = 100_000
 
 
-def default_budget(backend: Backend = "auto") -> int:
+def default_budget(backend: Backend = "auto", game: str | None = None) -> int:
     """The default search budget for ``backend`` (``auto``: the solver :func:`make_solver`
-    picks): :data:`BUDGET_NATIVE` or :data:`BUDGET_PYTHON`."""
+    picks) and ``game`` (one without a native solver runs on the pure-Python one):
+    :data:`BUDGET_NATIVE` or :data:`BUDGET_PYTHON`."""
+    from tarock_logs.analysis.games import has_native_solver
+
+    if game is not None and not has_native_solver(game):
+        return BUDGET_PYTHON
     native = backend == "native" or (backend == "auto" and _native.available())
     return BUDGET_NATIVE if native else BUDGET_PYTHON
 
@@ -117,11 +122,19 @@ class NativeSolver:
 
 def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20,
                 budget: int = 0) -> Solver:  # fmt: skip
-    """The native solver if loaded (``auto``) or asked for, else the pure-Python one.
+    """The native solver if loaded (``auto``) or asked for, else the pure-Python one (always
+    for a game plug-in's card play, ``setting.play``: the native solver is Slovenian).
     ``tt_bits``: log2 of the native transposition table's entries (24 bytes each);
     ``budget``: cards one call may play before it raises ``TimeoutError`` (0: no limit)."""
     s: Solver
-    if backend == "native" or (backend == "auto" and _native.available()):
+    if setting.play is not None:  # another game's card play: the pure-Python solver only
+        if backend == "native":
+            raise ValueError(
+                "the native solver plays Slovenian tarok only; this game's card "
+                "play runs on the pure-Python solver (--backend python or auto)"
+            )
+        s = PySolver(setting)
+    elif backend == "native" or (backend == "auto" and _native.available()):
         s = NativeSolver(setting, tt_bits)
     else:
         s = PySolver(setting)

@@ -34,8 +34,10 @@ from tarock_logs.analysis.cardset import KINGS, MOND, PAGAT, TRULA, thirds
 
 __all__ = ["ACC_FIELDS", "KINDS", "Kind", "Objective", "Outcome"]
 
-Kind = Literal["normal", "no_trick", "all_tricks", "klop"]
-KINDS: Final[tuple[Kind, ...]] = ("normal", "no_trick", "all_tricks", "klop")
+Kind = Literal["normal", "no_trick", "all_tricks", "klop", "game"]
+#: ``game``: another game's objective, carried by its plug-in (``Setting.play``:
+#: :class:`~tarock_logs.analysis.games.HandPlay`); the native solver knows the first four
+KINDS: Final[tuple[Kind, ...]] = ("normal", "no_trick", "all_tricks", "klop", "game")
 #: the ``normal`` accumulator: M's thirds from tricks, "M / O took a trick", "the called king
 #: won a trick", "M / O took a trula card", "M / O took a king", mond lost (0 no, 1 by M, 2 by O)
 ACC_FIELDS: Final = ("tm", "m_trick", "o_trick", "king_won", "trula_m", "trula_o", "kings_m",

@@ -30,6 +30,7 @@ from tarock_logs.analysis.native import Backend, NativeSolver, make_solver
 from tarock_logs.analysis.outcome import plays_alone
 from tarock_logs.analysis.position import Unsupported, read_position
 from tarock_logs.log import models as m
+from tarock_logs.rules import game_title
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.verdict.replay import HandReplay, replay_session
 
@@ -173,6 +174,12 @@ def sample_values(
     return out, used
 
 
+def _player_view_only(game: str) -> str:
+    """Why a game's hands are not valued on what the player knew."""
+    return (f"what the player knew is analysed for Slovenian tarok only; {game_title(game)} "
+            "is analysed with all cards visible (--view all; docs/analysis.md)")  # fmt: skip
+
+
 def _role(h: SlovenianHand, seat: int) -> str:
     if plays_alone(h):
         return "klop"
@@ -222,8 +229,7 @@ def analyse_replay_player(
                      last_tricks=last_tricks)  # fmt: skip
     state = replay.state
     if not isinstance(state, SlovenianHand):
-        out.skipped = (f"the analysis covers Slovenian tarok card play; {replay.game} is the "
-                       "next step (docs/analysis.md)")  # fmt: skip
+        out.skipped = _player_view_only(replay.game)
         return out
     out.contract, out.declarer = state.contract, state.declarer
     started = time.perf_counter()
@@ -269,8 +275,7 @@ def iter_player_analyses(
     """The player-view analysis of the hands of ``session`` (those numbered in ``hands``, or
     all), in order; the session is replayed once."""
     if session.game != "slovenian":
-        why = (f"the analysis covers Slovenian tarok card play; {session.game} is the next "
-               "step (docs/analysis.md)")  # fmt: skip
+        why = _player_view_only(session.game)
         for hand in session.hands:
             if hands is None or hand.number in hands:
                 yield PlayerHand(session.id, hand.number, hand.id, samples, seed, threshold,

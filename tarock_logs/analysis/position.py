@@ -11,6 +11,7 @@ in its play phase, or says in an :class:`Unsupported` why it cannot.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from tarock_logs.analysis.cardset import (
     CID,
@@ -24,6 +25,9 @@ from tarock_logs.analysis.cardset import (
 from tarock_logs.analysis.objective import NONE, Kind, M, O, Objective
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
+
+if TYPE_CHECKING:
+    from tarock_logs.analysis.games import HandPlay
 
 __all__ = ["Position", "Setting", "Unsupported", "read_position"]
 
@@ -63,6 +67,9 @@ class Setting:
     seats: tuple[int, ...]
     rules: CardRules
     objective: Objective
+    #: another game's card play (:mod:`~tarock_logs.analysis.games`): its legal cards, trick
+    #: winner and objective; None for Slovenian tarok (``rules`` and ``objective``)
+    play: HandPlay | None = None
 
     def for_perspective(self, player: int) -> Setting:
         """Klop: the same hand valued for ``player``."""
@@ -71,7 +78,7 @@ class Setting:
             return self
         ob = replace(o, perspective=player, radelc=o.klop_radelc[player],
                      maxside=tuple(i == player for i in range(len(o.maxside))))  # fmt: skip
-        return Setting(self.seats, self.rules, ob)
+        return Setting(self.seats, self.rules, ob, self.play)
 
 
 def _side_of(h: SlovenianHand, seat: int) -> int:

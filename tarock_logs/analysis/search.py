@@ -58,13 +58,15 @@ class SearchBudgetExceeded(TimeoutError):
     raises ``TimeoutError`` too); the table stays valid."""
 
 
-def representatives(own: int, legal_mask: int, outstanding: int) -> dict[int, int]:
+def representatives(own: int, legal_mask: int, outstanding: int,
+                    ranges: tuple[int, ...] = EQUIVALENCE_RANGES) -> dict[int, int]:  # fmt: skip
     """Legal cards of one player grouped by equivalence: representative id → mask of the
     cards it stands for (see the module docstring). ``outstanding``: the other players' cards
-    and the cards of the trick in progress."""
+    and the cards of the trick in progress; ``ranges``: the masks of interchangeable runs
+    (Slovenian tarok's by default, a game plug-in's :attr:`~.games.HandPlay.equivalence`)."""
     groups: dict[int, int] = {}
     rest = legal_mask
-    for rng in EQUIVALENCE_RANGES:
+    for rng in ranges:
         mine = legal_mask & rng
         if mine.bit_count() < 2:
             continue
@@ -107,6 +109,11 @@ class PySolver:
         self.leader = 0
         self.done = 0
         self.acc: tuple[int, ...] = ()
+        #: a game plug-in's card play (None: Slovenian tarok, its own rules and objective)
+        self.play = setting.play
+        self.ranges = EQUIVALENCE_RANGES if self.play is None else self.play.equivalence
+        self.strength = STR if self.play is None else self.play.strength
+        self.worth = THIRDS if self.play is None else self.play.points
 
     # ------------------------------------------------------------------ public
 
@@ -126,8 +133,8 @@ class PySolver:
         self._start = self.nodes
         self._load(pos)
         p = pos.to_move
-        lm = legal(self.hands[p], self.trick, self.rules)
-        groups = representatives(self.hands[p], lm, self._outstanding(p))
+        lm = self._legal(p)
+        groups = representatives(self.hands[p], lm, self._outstanding(p), self.ranges)
         out: dict[int, int] = {}
         guess = 0
         for rep, members in groups.items():
@@ -155,14 +162,15 @@ class PySolver:
         while True:
             self._load(cur)
             p = cur.to_move
-            lm = legal(self.hands[p], self.trick, self.rules)
+            lm = self._legal(p)
             if not lm:
                 return out
             if v is None:
                 v = self._mtdf(cur, None, 0)
             best = None
             order = list(self._ordered(p, representatives(self.hands[p], lm,
-                                                          self._outstanding(p))))  # fmt: skip
+                                                          self._outstanding(p),
+                                                          self.ranges)))  # fmt: skip
             for i, rep in enumerate(order):
                 if i == len(order) - 1 or self._mtdf_bound(cur, rep, v, self.maxside[p]):
                     best = rep
@@ -201,6 +209,18 @@ class PySolver:
             self.done += 1
             self.acc = acc
         return self._snapshot()
+
+    def _legal(self, p: int) -> int:
+        """The legal cards of player ``p`` (to move) in the loaded state."""
+        if self.play is not None:
+            return self.play.legal(self.hands[p], self.trick, self.done, p)
+        return legal(self.hands[p], self.trick, self.rules)
+
+    def _winner(self, trick: list[int]) -> int:
+        """Index of the card that wins ``trick`` so far (a partial trick: the card ahead)."""
+        if self.play is not None:
+            return self.play.winner(trick, self.leader)
+        return winner(trick, self.rules.colour_valat)
 
     def _outstanding(self, p: int) -> int:
         o = 0
@@ -254,6 +274,11 @@ class PySolver:
         """Score the full trick: (the final value if the hand ends, the new facts, winner)."""
         trick = self.trick
         n = self.n
+        if self.play is not None:
+            gi = self.play.winner(trick, self.leader)
+            acc_g = self.play.fold(self.acc, trick, self.leader, gi, self.done)
+            fin = self.play.leaf(acc_g) if self.done + 1 == self.obj.tricks_total else None
+            return fin, acc_g, (self.leader + gi) % n
         wi = winner(trick, self.rules.colour_valat)
         w = (self.leader + wi) % n
         win_card = trick[wi]
@@ -319,22 +344,23 @@ class PySolver:
     def _ordered(self, p: int, groups: dict[int, int]) -> Iterator[int]:
         """Representatives in search order: cheap heuristics of tarok play."""
         trick = self.trick
+        strength, worth = self.strength, self.worth
         if not trick:
             # lead: strong cards first, then weak ones
-            yield from sorted(groups, key=lambda c: (-STR[c], c))
+            yield from sorted(groups, key=lambda c: (-strength[c], c))
             return
         mx = self.maxside[p]
-        wi = winner(trick, self.rules.colour_valat)
+        wi = self._winner(trick)
         ally = self.maxside[(self.leader + wi) % self.n] == mx
         last = len(trick) == self.n - 1
 
         def key(c: int) -> tuple[int, int]:
-            wins = winner([*trick, c], self.rules.colour_valat) == len(trick)
+            wins = self._winner([*trick, c]) == len(trick)
             if ally and not wins:
-                return (0, -THIRDS[c])  # throw points on the partner's trick
+                return (0, -worth[c])  # throw points on the partner's trick
             if wins:
-                return (1, THIRDS[c] if last else -STR[c])
-            return (2, THIRDS[c])  # cannot win: throw low
+                return (1, worth[c] if last else -strength[c])
+            return (2, worth[c])  # cannot win: throw low
 
         yield from sorted(groups, key=key)
 
@@ -383,15 +409,16 @@ class PySolver:
                     return lo
                 alpha, beta = max(alpha, lo), min(beta, hi)
             else:
-                lo, hi = self.obj.bounds(self.acc, remaining)
+                lo, hi = (self.obj.bounds(self.acc, remaining) if self.play is None
+                          else self.play.bounds(self.acc, remaining))  # fmt: skip
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
                     return hi
         a0, b0 = alpha, beta
         p = (self.leader + len(trick)) % self.n
-        lm = legal(self.hands[p], trick, self.rules)
-        groups = representatives(self.hands[p], lm, self._outstanding(p))
+        lm = self._legal(p)
+        groups = representatives(self.hands[p], lm, self._outstanding(p), self.ranges)
         order = list(self._ordered(p, groups))
         if entry is not None and entry[2] in groups:
             order.remove(entry[2])

@@ -1,7 +1,9 @@
 """``tarock analyse``: where were the points lost, with all cards visible.
 
-For every card played in the last ``--last-tricks`` tricks of each Slovenian hand (and for
-every illegal card wherever it fell) the perfect-information solver values every legal card;
+For every card played in the last ``--last-tricks`` tricks of each hand of a game with an
+analysis plug-in (``tarock_logs.analysis.games``: Slovenian tarok, Zwanzigerrufen, Royal
+Tarock; and for every illegal card wherever it fell) the perfect-information solver values
+every legal card;
 the output gives the value of the card played, of the best card(s), the points lost and what
 the card changed (contract made or lost, a bonus won or lost). Values are for the declarer
 side (klop: for the player himself), in points of the score sheet. Everything is labelled
@@ -44,6 +46,18 @@ NOTE = ("all cards visible: the solver sees every hand; a card that loses with a
 NOTE_PLAYER = ("what the player knew: the hidden cards sampled among the layouts consistent "
                "with the player's view at each card, each sample solved with all cards "
                "visible; values are means over the samples")  # fmt: skip
+
+
+def _budget(budget: int | None, game: str) -> int:
+    """The search budget for a session of ``game``: as given, else none where the native
+    solver plays the game and the pure-Python solver's default elsewhere (minutes per hand
+    otherwise at the default 8 tricks)."""
+    from tarock_logs.analysis.games import has_native_solver
+    from tarock_logs.analysis.native import default_budget
+
+    if budget is not None:
+        return budget
+    return 0 if has_native_solver(game) else default_budget(game=game)
 
 
 def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
@@ -106,6 +120,9 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
         out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
     for i, card in ha.undecided:
         out.print(f"not decided within the search budget: {card} (action {i})", markup=False,
+                  highlight=False)  # fmt: skip
+    for note in ha.unknown:
+        out.print(f"unknown to the rules, left out of every value: {note}", markup=False,
                   highlight=False)  # fmt: skip
 
 
@@ -177,11 +194,14 @@ def analyse_command(
     backend: str = typer.Option(
         "auto", "--backend", help="auto | native | python (the solver to use)"
     ),
-    budget: int = typer.Option(
-        0,
+    budget: int | None = typer.Option(
+        None,
         "--budget",
         min=0,
-        help="Cards one search may play before the card is left undecided (0: no limit).",
+        help="Cards one search may play before the card is left undecided (0: no limit; "
+        "default: no limit where the native solver plays the game, else the pure-Python "
+        "solver's default budget, 100,000).",
+        show_default=False,
     ),
     lines: bool = typer.Option(
         True,
@@ -241,7 +261,8 @@ def analyse_command(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
-        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=budget,
+        b = _budget(budget, s.game)
+        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=b,
                                 backend=backend, lines=lines):  # type: ignore[arg-type]  # fmt: skip
             file = str(rec.file)
             if fmt == "jsonl":
@@ -270,7 +291,7 @@ def analyse_command(
 
 def _analyse_player(
     paths: list[Path], exclude: list[str], session: str | None, wanted: set[int] | None,
-    last_tricks: int, fmt: str, backend: str, budget: int, samples: int, seed: int,
+    last_tricks: int, fmt: str, backend: str, budget: int | None, samples: int, seed: int,
     threshold: float,
 ) -> None:  # fmt: skip
     """``tarock analyse --view player``: what the player knew (ends the command)."""
@@ -290,9 +311,10 @@ def _analyse_player(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
+        b = budget or 0
         for ha in iter_player_analyses(s, hands=wanted, last_tricks=last_tricks,
                                        samples=samples, seed=seed, threshold=threshold,
-                                       backend=backend, budget=budget):  # type: ignore[arg-type]  # fmt: skip
+                                       backend=backend, budget=b):  # type: ignore[arg-type]  # fmt: skip
             file = str(rec.file)
             if fmt == "jsonl":
                 typer.echo(orjson.dumps({**ha.to_dict(), "file": file}).decode())

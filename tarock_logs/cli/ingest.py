@@ -65,8 +65,9 @@ def ingest(
         bool,
         typer.Option(
             "--analyse",
-            help="Also value every card of the last --analyse-tricks tricks of each Slovenian "
-            "hand (and any illegal card) with all cards visible, into card_analysis "
+            help="Also value every card of the last --analyse-tricks tricks of each hand "
+            "(Slovenian tarok, Zwanzigerrufen, Royal Tarock; and any illegal card) with all "
+            "cards visible, into card_analysis "
             "(docs/analysis.md). The cost is bounded per hand: --analyse-tricks tricks, each "
             "card's search at most --analyse-budget cards played (a card past it is not "
             "valued: analysed_hands counts it as undecided).",
@@ -88,8 +89,8 @@ def ingest(
             "--analyse-budget",
             min=1,
             help="Cards one card's search may play before that card is left undecided "
-            "(default: 4,000,000 with the C extension, 100,000 without: "
-            "a few seconds per search either way).",
+            "(default: 4,000,000 with the C extension, 100,000 without and for the games "
+            "without a native solver: a few seconds per search either way).",
             show_default=False,
         ),
     ] = None,

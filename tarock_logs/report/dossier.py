@@ -838,7 +838,11 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
     # a few seconds per search (default_budget): an early card of a whole hand can need more
     # than that today and is then said to be undecided (docs/analysis.md)
     ha = analyse_replay(
-        page.replay, page.session.id, page.hand, last_tricks=0, budget=default_budget()
+        page.replay,
+        page.session.id,
+        page.hand,
+        last_tricks=0,
+        budget=default_budget(game=page.session.game),
     )
     if ha.skipped and not ha.cards:
         html_el(sec, "p", page.t("Not analysed: {reason}.", reason=ha.skipped))

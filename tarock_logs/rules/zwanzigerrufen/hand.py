@@ -208,6 +208,30 @@ class ZRHand(HandState):
     def actions(self) -> list[Action]:
         return [a for _, a in self._stack]
 
+    def held(self, seat: int) -> tuple[str, ...]:
+        """The cards ``seat`` holds now."""
+        return tuple(self._st.hands[seat])
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The trick in progress as ``(seat, card)`` in playing order."""
+        return list(self._st.trick)
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (led) the trick in progress."""
+        return self._st.leader
+
+    @property
+    def claims(self) -> frozenset[tuple[int, str]]:
+        """The card-bonus claims made so far (``(seat, "trull"|"four_kings")``)."""
+        return frozenset(self._st.claims)
+
+    @property
+    def offender(self) -> int | None:
+        """The seat of the first infraction (what ``infraction_policy = penalize`` scores)."""
+        return self._st.offender
+
     def to_move(self) -> int | None:
         st = self._st
         if st.phase == Phase.DONE:

@@ -115,8 +115,6 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
     layouts per card from ``seed``, each searched under the same budget) or ``both``."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}")
-    if budget is None:
-        budget = default_budget()
     if not Path(db).exists():
         raise FileNotFoundError(f"no database {db}: ingest first")
     lock = acquire(db, wait=wait)
@@ -137,8 +135,11 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                 s = rec.session
                 if s is None:
                     continue
+                # the default budget is the solver's: the pure-Python one for a game without
+                # a native solver
+                b = default_budget(game=s.game) if budget is None else budget
                 if view in ("player", "both"):
-                    for ph in iter_player_analyses(s, last_tricks=last_tricks, budget=budget,
+                    for ph in iter_player_analyses(s, last_tricks=last_tricks, budget=b,
                                                    samples=samples, seed=seed,
                                                    threshold=threshold):  # fmt: skip
                         hid = stored.get((s.id, ph.hand_number))
@@ -153,7 +154,7 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                                        "skipped": ph.skipped, "seconds": ph.seconds})  # fmt: skip
                 if view == "player":
                     continue
-                for ha in iter_analyses(s, last_tricks=last_tricks, budget=budget):
+                for ha in iter_analyses(s, last_tricks=last_tricks, budget=b):
                     hid = stored.get((s.id, ha.hand_number))
                     if hid is None:
                         continue
