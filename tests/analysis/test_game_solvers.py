@@ -336,7 +336,7 @@ def test_ingest_analyse_stores_both_games_for_the_replayer_and_the_players_page(
     page's points lost per game."""
     import duckdb
 
-    from tarock_logs.store.analysis import hand_card_analysis, points_lost
+    from tarock_logs.store.read.analysis import hand_card_analysis, points_lost
 
     db = tmp_path / "g.duckdb"
     args = ["ingest", str(SAMPLES / ZR), str(SAMPLES / ROYAL), "--db", str(db), "--analyse",
