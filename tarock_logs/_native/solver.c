@@ -845,14 +845,17 @@ static int probe_pos(tk_solver *s, const tk_position *p, int card, int alpha, in
     return play(s, card, alpha, beta, 0);
 }
 
-/* MTD(f) with a growing step: each null-window test "value >= t?" returns a fail-soft bound
- * (hi when it fails low, lo when it fails high); the next t is that bound moved on by `step`,
- * which doubles while the tests keep failing the same way (a far first guess costs a few tests,
- * not one per point) and halves when they turn. t stays within (lo, hi]: the loop ends with
- * lo == hi, the exact value. Everything moves on the value lattice (value_lattice): the bounds
- * are rounded to it (the value lies on it) and t and the step are lattice points and steps. */
+/* MTD(f): each null-window test "value >= t?" returns a fail-soft bound (hi when it fails low,
+ * lo when it fails high). From the first guess the tests gallop: the next t is the bound moved on
+ * by `step`, which doubles while the tests keep failing the same way (a far first guess costs a
+ * few tests, not one per point); once they have failed both ways the value is bracketed and the
+ * tests bisect (lo, hi] (a test costs most near the value, and the fail-soft bounds rarely move
+ * far past t, so halving beats creeping in from the ends). t stays within (lo, hi]: the loop
+ * ends with lo == hi, the exact value. Everything moves on the value lattice (value_lattice):
+ * the bounds are rounded to it (the value lies on it) and t and the step are lattice points and
+ * steps. */
 int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
-    int lo = -TK_INF, hi = TK_INF, step = 1, dir = 0, g_ = s->lat_g;
+    int lo = -TK_INF, hi = TK_INF, step = 1, dir = 0, g_ = s->lat_g, turned = 0;
     int t = lat_ceil(s, guess);
     while (lo < hi && !s->aborted) {
         if (t <= lo) t = lo + g_;
@@ -863,6 +866,14 @@ int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
             hi = lat_floor(s, g);
         else
             lo = lat_ceil(s, g);
+        if (turned || (dir && d != dir)) {
+            turned = 1;
+            /* both sides bounded: bisect (the midpoint, on the lattice, in (lo, hi]) */
+            long long span = ((long long)hi - lo) / g_;
+            t = lo + (int)((span + 1) / 2) * g_;
+            dir = d;
+            continue;
+        }
         step = d == dir ? 2 * step : step > 1 ? step / 2 : 1;
         dir = d;
         t = d < 0 ? hi - (step - 1) * g_ : lo + step * g_;
@@ -879,9 +890,22 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
     int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
     int out = 0, guess = s->guess, mx = s->maxside[who];
     int best = mx ? -TK_INF : TK_INF;
+    /* the first guess of each card: the value most cards had so far (the latest of equals):
+     * a card's value is mostly one of its position's few values, and one outlier card (the
+     * card that gives a trick away) would be a far guess for the next */
+    int seen[16], nseen = 0;
     for (int i = 0; i < k && !s->aborted; i++) {
         int v = tk_value(s, p, rep[i], guess);
-        guess = v;
+        seen[nseen++] = v;
+        int bc = 0;
+        for (int a = nseen - 1; a >= 0; a--) {
+            int c = 0;
+            for (int b = 0; b < nseen; b++) c += seen[b] == seen[a];
+            if (c > bc) {
+                bc = c;
+                guess = seen[a];
+            }
+        }
         if (mx ? v > best : v < best) best = v;
         for (tk_set m = members[i]; m; m &= m - 1) {
             cards[out] = tk_lowest(m);
