@@ -596,7 +596,18 @@ static const int THIRDS_OF[TK_NCARDS] = {
 static void order_moves(const tk_solver *s, int p, int *rep, int k) {
     int key[16];
     if (s->tk == 0) {
-        for (int i = 0; i < k; i++) key[i] = -tk_strength(rep[i]) * 64 + rep[i];
+        /* the lead: first the cards no other hand can beat in their suit (the top tarok, the
+         * top card of a suit: they win unless trumped), the most points first (cash them);
+         * then the others, the fewest points first (lead low). Against the strongest card
+         * first: -26 % nodes at 8 tricks left, -40 % at 10 (the same values). */
+        tk_set others = outstanding(s, p);
+        for (int i = 0; i < k; i++) {
+            int c = rep[i], su = tk_suit_of(c);
+            tk_set rest = others & tk_suit_mask(su);
+            /* taroks: the strongest is the highest bit; suit cards: the lowest */
+            int top = su == 0 ? !(rest >> c) : !(rest & (TK_BIT(c) - 1));
+            key[i] = top ? -THIRDS_OF[c] * 64 + c : 100000 + THIRDS_OF[c] * 64 + c;
+        }
     } else {
         int wi = tk_winner(s->trick, s->tk, s->rules.colour_valat);
         int mx = s->maxside[p];
