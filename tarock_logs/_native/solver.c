@@ -596,17 +596,23 @@ static const int THIRDS_OF[TK_NCARDS] = {
 static void order_moves(const tk_solver *s, int p, int *rep, int k) {
     int key[16];
     if (s->tk == 0) {
-        /* the lead: first the cards no other hand can beat in their suit (the top tarok, the
-         * top card of a suit: they win unless trumped), the most points first (cash them);
-         * then the others, the fewest points first (lead low). Against the strongest card
-         * first: -26 % nodes at 8 tricks left, -40 % at 10 (the same values). */
+        /* the lead: first the sure winners (the top tarok; the top card of a suit when every
+         * opponent follows suit or holds no tarok), the most points first (cash them); then
+         * the other suit cards, the fewest points first (lead low); the other taroks last.
+         * Against the strongest card first: -26 % nodes at 8 tricks left, -50 % at 10 (the
+         * same values). */
         tk_set others = outstanding(s, p);
         for (int i = 0; i < k; i++) {
             int c = rep[i], su = tk_suit_of(c);
             tk_set rest = others & tk_suit_mask(su);
             /* taroks: the strongest is the highest bit; suit cards: the lowest */
-            int top = su == 0 ? !(rest >> c) : !(rest & (TK_BIT(c) - 1));
-            key[i] = top ? -THIRDS_OF[c] * 64 + c : 100000 + THIRDS_OF[c] * 64 + c;
+            int sure = su == 0 ? !(rest >> c) : !(rest & (TK_BIT(c) - 1));
+            for (int q = 0; q < s->n && sure && su; q++)
+                if (s->maxside[q] != s->maxside[p] && !(s->hand[q] & tk_suit_mask(su)) &&
+                    (s->hand[q] & TK_TAROKS))
+                    sure = 0;
+            key[i] = sure ? -THIRDS_OF[c] * 64 + c
+                          : (su ? 100000 : 200000) + THIRDS_OF[c] * 64 + c;
         }
     } else {
         int wi = tk_winner(s->trick, s->tk, s->rules.colour_valat);
