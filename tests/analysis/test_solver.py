@@ -272,3 +272,28 @@ def test_every_final_value_lies_on_the_solvers_value_lattice() -> None:
             assert (solver.minimax(pos) - off) % step == 0, (pos, setting)
     assert {kind for kind, _, _ in steps} == {"normal", "klop", "no_trick", "all_tricks"}
     assert any(kind == "normal" and step > 1 for kind, _, step in steps)
+
+
+@native
+def test_the_value_does_not_depend_on_the_first_guess() -> None:
+    """MTD(f) gallops from its first guess, then bisects on the value lattice: from a far or
+    an off-lattice guess, above or below, every card gets the exhaustive minimax value."""
+    rng = Random(22)
+    checked = 0
+    for i in range(40):
+        table = (3, 4, 4, 5)[i % 4]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        for pos, setting in endgame_positions(rng, table, cs[i % len(cs)], 3, every=3,
+                                              p_announce=0.5, p_kontra=0.3):  # fmt: skip
+            mm = NativeSolver(setting, tt_bits=4)
+            py = PySolver(setting)
+            for card in NativeSolver(setting, tt_bits=8).values(pos):
+                after = py._after(pos, card)
+                want = py.value(pos, card) if after is None else mm.minimax(after)
+                for guess in (-777, -31, 0, 1, 7, 250, 999):
+                    got = NativeSolver(setting, tt_bits=10)._s.value(
+                        pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.acc, card, guess
+                    )
+                    assert got == want, (CARD[card], guess, pos, setting)
+                checked += 1
+    assert checked > 100
