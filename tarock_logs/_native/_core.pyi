@@ -67,6 +67,7 @@ def royal_play_cards(
 class Solver:
     nodes: int
     probes: int
+    lattice: tuple[int, int]
     budget: int
     def __init__(
         self,

@@ -516,6 +516,10 @@ static PyObject *Solver_get_probes(SolverObject *self, void *closure) {
     return PyLong_FromLongLong(self->s.probes);
 }
 
+static PyObject *Solver_get_lattice(SolverObject *self, void *closure) {
+    return Py_BuildValue("(ii)", self->s.lat_g, self->s.lat_off);
+}
+
 static PyObject *Solver_get_budget(SolverObject *self, void *closure) {
     return PyLong_FromLongLong(self->s.max_nodes);
 }
@@ -532,6 +536,8 @@ static PyGetSetDef Solver_getset[] = {
      "cards a public call may play before it stops with TimeoutError (0: no limit)", NULL},
     {"nodes", (getter)Solver_get_nodes, NULL, "cards played in the search so far", NULL},
     {"probes", (getter)Solver_get_probes, NULL, "null-window searches so far", NULL},
+    {"lattice", (getter)Solver_get_lattice, NULL,
+     "(step, offset): every final value is offset + step * z (MTD(f) tests only those)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

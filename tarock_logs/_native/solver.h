@@ -66,6 +66,9 @@ typedef struct {
     /* the first guess of the next MTD(f): the last position's value (a hand's positions follow
      * each other, and their values stay close) */
     int guess;
+    /* every final value lies on the lattice lat_off + lat_g * z (see value_lattice): MTD(f)
+     * tests only its points */
+    int lat_g, lat_off;
     long long nodes;  /* cards played in the search */
     long long probes; /* null-window searches of MTD(f) */
     /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */

@@ -237,3 +237,63 @@ def test_a_hand_analysed_last_card_first_gives_every_card_a_fresh_solvers_values
                     checked += 1
                 h.push(step.action)
     assert checked >= 20
+
+
+@native
+def test_every_final_value_lies_on_the_solvers_value_lattice() -> None:
+    """MTD(f) tests only the points ``offset + step * z`` of the objective's value lattice (the
+    gcd of its components' steps; radelc doubles them all): every leaf value, random facts of
+    every contract with kontras and radelci (``leaf`` is the finished play of normal and klop
+    contracts; no_trick and all_tricks end at +-value), and every exhaustive minimax value lie
+    on it."""
+    rng = Random(21)
+    steps: set[tuple[str, int, int]] = set()
+    for i in range(48):
+        table = (3, 4, 4, 5)[i % 4]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        positions = endgame_positions(rng, table, cs[i % len(cs)], 2, every=3,
+                                      p_announce=0.5, p_kontra=0.3)  # fmt: skip
+        for pos, setting in positions:
+            solver = NativeSolver(setting, tt_bits=8)
+            step, off = solver._s.lattice
+            ob = setting.objective
+            steps.add((ob.kind, ob.radelc, step))
+            if ob.kind == "normal":
+                assert step % ob.radelc == 0
+            for _ in range(40 if ob.kind in ("normal", "klop") else 0):  # no_trick: +-value
+                if ob.kind == "klop":
+                    acc = (*(rng.randrange(0, 150) for _ in range(4)),
+                           *(rng.randrange(2) for _ in range(4)), 0)  # fmt: skip
+                else:
+                    acc = (rng.randrange(0, 211), *(rng.randrange(2) for _ in range(7)),
+                           rng.randrange(3))  # fmt: skip
+                last = (rng.randrange(3), rng.randrange(3), rng.randrange(2), rng.randrange(2))
+                assert (solver.leaf(acc, last) - off) % step == 0, (ob, acc, last)
+            assert (solver.minimax(pos) - off) % step == 0, (pos, setting)
+    assert {kind for kind, _, _ in steps} == {"normal", "klop", "no_trick", "all_tricks"}
+    assert any(kind == "normal" and step > 1 for kind, _, step in steps)
+
+
+@native
+def test_the_value_does_not_depend_on_the_first_guess() -> None:
+    """MTD(f) gallops from its first guess, then bisects on the value lattice: from a far or
+    an off-lattice guess, above or below, every card gets the exhaustive minimax value."""
+    rng = Random(22)
+    checked = 0
+    for i in range(40):
+        table = (3, 4, 4, 5)[i % 4]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        for pos, setting in endgame_positions(rng, table, cs[i % len(cs)], 3, every=3,
+                                              p_announce=0.5, p_kontra=0.3):  # fmt: skip
+            mm = NativeSolver(setting, tt_bits=4)
+            py = PySolver(setting)
+            for card in NativeSolver(setting, tt_bits=8).values(pos):
+                after = py._after(pos, card)
+                want = py.value(pos, card) if after is None else mm.minimax(after)
+                for guess in (-777, -31, 0, 1, 7, 250, 999):
+                    got = NativeSolver(setting, tt_bits=10)._s.value(
+                        pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.acc, card, guess
+                    )
+                    assert got == want, (CARD[card], guess, pos, setting)
+                checked += 1
+    assert checked > 100
