@@ -113,14 +113,20 @@ def test_dask_ingest_with_no_scheduler_at_the_address_exits_2_and_publishes_noth
     assert list(tmp_path.iterdir()) == []  # no database, staging copy, spill folder or lock
 
 
+#: hands per table and round of the simulated season: 100 (2,000 hands, an archive of ≈ 5 MB,
+#: four byte spans); 1,000 (20,000 hands) with TAROCK_LONG_CHECKS=1
+SEASON_GAMES = 1000 if os.environ.get("TAROCK_LONG_CHECKS") == "1" else 100
+
+
 @pytest.mark.slow
-def test_dask_ingest_of_20000_simulated_hands_read_in_byte_spans_stores_the_serial_rows(
+def test_dask_ingest_of_a_simulated_season_read_in_byte_spans_stores_the_serial_rows(
         tmp_path: Path, dask_address: str) -> None:  # fmt: skip
-    """A season of 20,000 hands (``tarock simulate``: 4 rounds of 5 tables of 1,000 hands) in
+    """A season (``tarock simulate``: 4 rounds of 5 tables of :data:`SEASON_GAMES` hands) in
     one JSONL archive, which the workers read in four byte spans (``plan_units``): the rows
     are still the serial ones, and a re-run stores nothing."""
+    hands = 20 * SEASON_GAMES
     sim = tmp_path / "sim"
-    season = ["--tables", "4,4,4,4,4", "--rounds", "4", "--games-per-round", "1000"]
+    season = ["--tables", "4,4,4,4,4", "--rounds", "4", "--games-per-round", str(SEASON_GAMES)]
     res = CliRunner().invoke(app, ["simulate", "-o", str(sim), "--seed", "7", *season])
     assert res.exit_code == 0, res.output
     logs = tmp_path / "logs"
@@ -131,8 +137,8 @@ def test_dask_ingest_of_20000_simulated_hands_read_in_byte_spans_stores_the_seri
     assert len(units) == 4 and all(u.span is not None for u in units)
     serial = _serial([logs], tmp_path / "serial.duckdb")
     dask = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
-    assert serial["hands_stored"] == 20_000
+    assert serial["hands_stored"] == hands
     assert dask == serial
     assert every_row(tmp_path / "dask.duckdb") == every_row(tmp_path / "serial.duckdb")
     again = _on_dask([logs], tmp_path / "dask.duckdb", dask_address)
-    assert again["hands_stored"] == 0 and again["hands_unchanged"] == 20_000
+    assert again["hands_stored"] == 0 and again["hands_unchanged"] == hands
