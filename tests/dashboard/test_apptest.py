@@ -98,7 +98,7 @@ def test_overview_counts_match_the_database(app_env: DashDB) -> None:
     try:  # illegal actions: the errors (a miscounted counted hand is a warning, not one)
         (errors,) = con.execute(
             "SELECT count(*) FROM hands WHERE coalesce(n_errors, n_violations) > 0"
-        ).fetchone()
+        ).fetchall()[0]
     finally:
         con.close()
     assert int(metrics["Hands with illegal actions"]) == errors

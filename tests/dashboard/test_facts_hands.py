@@ -102,7 +102,7 @@ def test_the_replayer_shows_a_facts_hand_as_its_score_line(
         (hand_id,) = con.execute(
             "SELECT hand_id FROM hands WHERE n_discrepancies > 0 ORDER BY session_id, number "
             "LIMIT 1"
-        ).fetchone()
+        ).fetchall()[0]
     finally:
         con.close()
     monkeypatch.setenv("TAROCK_DB", str(db))

@@ -19,3 +19,14 @@ def sample_cur(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.Duck
         yield con.cursor()
     finally:
         con.close()
+
+
+@pytest.fixture(autouse=True)
+def _every_read_leaves_the_shared_cursor_ready(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A read query must read its result to the end: DuckDB 2 keeps a half-read result open
+    on the cursor and the page's next ``cur.sql(...)`` fails (a dashboard page runs many
+    queries on one cursor)."""
+    yield
+    if "sample_cur" in request.fixturenames:
+        cur = request.getfixturevalue("sample_cur")
+        assert cur.sql("SELECT 1 AS ready").fetchall() == [(1,)], request.node.nodeid

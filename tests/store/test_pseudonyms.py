@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,7 +46,7 @@ def test_each_store_keys_its_pseudonyms_with_its_own_secret() -> None:
         key = queries.pseudonym_key(con)
         assert len(key) == 32
         ana = pseudonym_sql("'Ana Kos'")
-        assert con.execute(f"SELECT {ana}").fetchone() == (pseudonym("Ana Kos", key),)
+        assert con.execute(f"SELECT {ana}").fetchall()[0] == (pseudonym("Ana Kos", key),)
         migrate(con)  # a second migration keeps the key
         assert queries.pseudonym_key(con) == key
         keys.append(key)
@@ -67,3 +69,24 @@ def test_a_pseudonym_is_the_same_word_in_every_language() -> None:
     english = {"the", "quiet", "heron", "wolf", "owl", "amber", "silver", "swift", "crane"}
     assert not {g.lower() for g in GENERA} & english
     assert len(set(GENERA)) == 40
+
+
+def test_reading_the_key_leaves_the_cursor_ready_for_the_next_query() -> None:
+    """DuckDB 2 keeps a half-read result (``fetchone``) open on a cursor, and the next
+    ``cur.sql(...)`` on it fails: a page reads the key and then its tables on one cursor."""
+    con = duckdb.connect()
+    migrate(con)
+    assert len(queries.pseudonym_key(con)) == 32
+    assert con.sql("SELECT 1 AS one").pl()["one"].to_list() == [1]
+
+
+def test_the_library_never_half_reads_a_result() -> None:
+    """No ``fetchone``/``fetchmany`` in the library: every result is read to its end."""
+    root = Path(__file__).resolve().parents[2] / "tarock_logs"
+    offenders = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if ".fetchone(" in p.read_text(encoding="utf-8")
+        or ".fetchmany(" in p.read_text(encoding="utf-8")
+    ]
+    assert offenders == []

@@ -92,10 +92,10 @@ def test_every_store_gets_its_own_pseudonym_key_even_from_the_template(tmp_path,
         assert template.copy_template(path)
         con = duckdb.connect(str(path))
         schema.migrate(con, restamp=True)
-        keys.append(con.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchone())
+        keys.append(con.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchall()[0])
         con.close()
     tcon = duckdb.connect(str(template.template_path()), read_only=True)
-    kept = tcon.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchone()
+    kept = tcon.execute("SELECT value FROM meta WHERE key = 'pseudonym_key'").fetchall()[0]
     tcon.close()
     assert keys[0] != keys[1] and kept not in keys
 

@@ -166,8 +166,10 @@ def pseudonym_key(cur: duckdb.DuckDBPyConnection) -> str:
     """The store's pseudonym key (:mod:`tarock_logs.store.pseudonyms`; empty for a store made
     before stores had one): the dashboard masks names in Python with the key the statistics'
     SQL uses."""
-    row = cur.execute(f"SELECT {STORE_KEY_SQL}").fetchone()
-    return str(row[0]) if row else ""
+    # fetchall, not fetchone: DuckDB 2 keeps a half-read result open on the cursor, and the
+    # page's next query on it would fail
+    rows = cur.execute(f"SELECT {STORE_KEY_SQL}").fetchall()
+    return str(rows[0][0]) if rows and rows[0][0] is not None else ""
 
 
 #: the tables every page reads: a store without them is not one the dashboard can serve
