@@ -21,6 +21,7 @@ setup(
                 "tarock_logs/_native/zrloop.h",
                 "tarock_logs/_native/zrhand.h",
                 "tarock_logs/_native/royalloop.h",
+                "tarock_logs/_native/royalhand.h",
                 "tarock_logs/_native/slohand.h",
                 "tarock_logs/_native/sloscore.h",
                 "tarock_logs/_native/lane.h",

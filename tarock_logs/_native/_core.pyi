@@ -147,3 +147,14 @@ def zwanzigerrufen_lane_hands(
     suffix: bytes,
     sha256: Any,
 ) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], ...]] | None: ...
+
+# Royal Tarock's native engine (royalhand.h)
+def royal_config_fields() -> dict[str, tuple[Any, ...]]: ...
+def royal_config(fields: Mapping[str, Any]) -> bytes: ...
+def royal_hand(
+    config: bytes,
+    dealer: int,
+    parties: tuple[tuple[int, int], tuple[int, int]],
+    hands: Sequence[Sequence[int]],
+    actions: Sequence[tuple[int, ...]],
+) -> tuple[Any, ...] | None: ...

@@ -22,6 +22,7 @@
 #include "solver.h"
 #include "zrloop.h"
 #include "zrhand.h"
+#include "royalhand.h"
 
 /* attribute names of the log's actions, interned at import */
 static PyObject *s_type, *s_seat, *s_card, *s_contract, *s_group, *s_cards, *s_shown, *s_note;
@@ -2944,6 +2945,316 @@ static int zr_lane_init(void) {
 }
 
 /* ======================================================================================
+ * Royal Tarock: the native engine (royalhand.h), its codec by field name, and its binding.
+ * ====================================================================================== */
+
+/* the kinds of rh_config's fields: one int, or an int per catalogue item, per binding, per
+ * int of the compiled conditions, per string of the conditions (each list's length sets its
+ * count: nitems, nbindings, ncode, nstrings; every field of one kind the same length) */
+enum { RF_INT, RF_ITEMS, RF_ITEM_MASKS, RF_BINDINGS, RF_CODE, RF_STRINGS, RF_NKINDS };
+static const char *const RF_KIND[RF_NKINDS] = {"int",      "items", "item_masks",
+                                               "bindings", "code",  "strings"};
+static const int RF_MAX[RF_NKINDS] = {1, RH_MAX_ITEMS, RH_MAX_ITEMS, RH_MAX_BINDINGS, RH_MAX_CODE,
+                                      RH_MAX_STRINGS};
+/* the count each kind sets (item masks: one per item too) */
+static const int RF_COUNTS_AS[RF_NKINDS] = {RF_INT, RF_ITEMS, RF_ITEMS, RF_BINDINGS, RF_CODE,
+                                            RF_STRINGS};
+static const size_t RF_COUNT[RF_NKINDS] = {0,
+                                           offsetof(rh_config, nitems),
+                                           offsetof(rh_config, nitems),
+                                           offsetof(rh_config, nbindings),
+                                           offsetof(rh_config, ncode),
+                                           offsetof(rh_config, nstrings)};
+
+/* a sequence of at most `max` ints as 64-bit masks (an int's low 64 bits); the count or -1 */
+static int read_masks(PyObject *seq, uint64_t *out, int max, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > max) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d masks", what, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(f, i);
+        if (!PyLong_Check(x)) {
+            Py_DECREF(f);
+            PyErr_Format(PyExc_TypeError, "%s: an int mask expected", what);
+            return -1;
+        }
+        out[i] = (uint64_t)PyLong_AsUnsignedLongLongMask(x);
+        if (PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+    }
+    Py_DECREF(f);
+    return (int)n;
+}
+
+static const cf_field RH_CONFIG_FIELDS[] = {
+    CF(rh_config, xix_recipient, RF_INT),
+    CF(rh_config, raise_voids_contra, RF_INT),
+    CF(rh_config, contra_limit, RF_INT),
+    CF(rh_config, contra_limit_mode, RF_INT),
+    CF(rh_config, cap, RF_INT),
+    CF(rh_config, trophy_cap_order, RF_INT),
+    CF(rh_config, lauer_rule, RF_INT),
+    CF(rh_config, meld_only_turn_resets, RF_INT),
+    CF(rh_config, consolation_known, RF_INT),
+    CF(rh_config, consolation_att_value, RF_INT),
+    CF(rh_config, consolation_def_value, RF_INT),
+    CF(rh_config, obscur_item, RF_INT),
+    CF(rh_config, lauer_item, RF_INT),
+    CF(rh_config, group, RF_ITEMS),
+    CF(rh_config, announceable, RF_ITEMS),
+    CF(rh_config, direct_announcement_allowed, RF_ITEMS),
+    CF(rh_config, silent, RF_ITEMS),
+    CF(rh_config, contra_allowed, RF_ITEMS),
+    CF(rh_config, exclusive, RF_ITEMS),
+    CF(rh_config, disables_obscur, RF_ITEMS),
+    CF(rh_config, value_known, RF_ITEMS),
+    CF(rh_config, value, RF_ITEMS),
+    CF(rh_config, contra_value_known, RF_ITEMS),
+    CF(rh_config, contra_value, RF_ITEMS),
+    CF(rh_config, raises, RF_ITEM_MASKS),
+    CF(rh_config, suppresses, RF_ITEM_MASKS),
+    CF(rh_config, replaced_by, RF_ITEM_MASKS),
+    CF(rh_config, names_lauer_card, RF_ITEMS),
+    CF(rh_config, param_kinds, RF_ITEMS),
+    CF(rh_config, distinct_by, RF_ITEMS),
+    CF(rh_config, cond_start, RF_ITEMS),
+    CF(rh_config, cond_len, RF_ITEMS),
+    CF(rh_config, bind_start, RF_ITEMS),
+    CF(rh_config, bind_count, RF_ITEMS),
+    CF(rh_config, bind_card, RF_BINDINGS),
+    CF(rh_config, bind_trick, RF_BINDINGS),
+    CF(rh_config, code, RF_CODE),
+    CF(rh_config, str_suit, RF_STRINGS),
+    CF(rh_config, str_size, RF_STRINGS),
+    {NULL, 0, 0}};
+
+/* the names royalhand.h numbers (native.py checks them at import) */
+static const char *const RH_GROUP_NAMES[RH_NGROUPS] = {
+    "meldung", "material", "silent", "free_tricks", "bound", "trophy", "schlemm"};
+static const char *const RH_KIND_NAMES[RH_NKINDS] = {"pass", "meld", "announce", "kontra",
+                                                     "play", "throw_in"};
+static const char *const RH_OP_NAMES[RH_NOPS] = {
+    "true", "false", "none", "int", "str", "param", "hand_count", "suit_size", "home_all",
+    "home_any", "home_from_opponents", "tricks_at_least", "first_to_tricks", "first_n_tricks",
+    "trick_won_with", "hand_all", "hand_any", "cmp", "and", "or", "not"};
+static const char *const RH_PARAM_KINDS[] = {"", "suit", "int", "bool", "str"};
+static const char *const RH_TAGS[] = {"none", "int", "bool", "str"};
+static const char *const RH_SPECIAL_LINES[] = {"consolation", "kontra", "cap"};
+
+static PyObject *rh_names(const cf_field *spec) {
+    Py_ssize_t n = 0;
+    while (spec[n].name) n++;
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(ss)", spec[i].name, RF_KIND[spec[i].kind]);
+        if (!pair) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
+/* royal_config_fields() -> {"config": ((name, kind), ...), "groups", "kinds", "ops",
+ * "param_kinds", "tags", "lines": the names royalhand.h numbers} */
+static PyObject *py_royal_config_fields(PyObject *self, PyObject *noargs) {
+    PyObject *a = rh_names(RH_CONFIG_FIELDS), *g = zr_strings(RH_GROUP_NAMES, RH_NGROUPS),
+             *k = zr_strings(RH_KIND_NAMES, RH_NKINDS), *o = zr_strings(RH_OP_NAMES, RH_NOPS),
+             *p = zr_strings(RH_PARAM_KINDS, 5), *t = zr_strings(RH_TAGS, 4),
+             *l = zr_strings(RH_SPECIAL_LINES, 3);
+    PyObject *out = (a && g && k && o && p && t && l)
+                        ? Py_BuildValue("{sOsOsOsOsOsOsO}", "config", a, "groups", g, "kinds", k,
+                                        "ops", o, "param_kinds", p, "tags", t, "lines", l)
+                        : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(g);
+    Py_XDECREF(k);
+    Py_XDECREF(o);
+    Py_XDECREF(p);
+    Py_XDECREF(t);
+    Py_XDECREF(l);
+    return out;
+}
+
+/* royal_config(fields) -> bytes: the rh_config, from a dict of the fields RH_CONFIG_FIELDS
+ * names (rules/royal/native.py): every field present, no other key */
+static PyObject *py_royal_config(PyObject *self, PyObject *fields) {
+    static rh_config c;
+    memset(&c, 0, sizeof c);
+    if (!PyDict_Check(fields)) {
+        PyErr_SetString(PyExc_TypeError, "royal_config: a dict of fields by name expected");
+        return NULL;
+    }
+    int count[RF_NKINDS] = {1, -1, -1, -1, -1, -1};
+    Py_ssize_t nfields = 0;
+    for (const cf_field *f = RH_CONFIG_FIELDS; f->name; f++, nfields++) {
+        PyObject *v = PyDict_GetItemString(fields, f->name); /* borrowed */
+        if (!v) {
+            PyErr_Format(PyExc_KeyError, "royal_config: field %s missing", f->name);
+            return NULL;
+        }
+        int *dst = (int *)((char *)&c + f->offset);
+        if (f->kind == RF_INT) {
+            if (cf_int(v, dst, "royal_config", f->name) < 0) return NULL;
+            continue;
+        }
+        int m = f->kind == RF_ITEM_MASKS
+                    ? read_masks(v, (uint64_t *)dst, RF_MAX[f->kind], f->name)
+                    : read_ints(v, dst, RF_MAX[f->kind], f->name);
+        if (m < 0) return NULL;
+        int as = RF_COUNTS_AS[f->kind];
+        if (count[as] >= 0 && count[as] != m) {
+            PyErr_Format(PyExc_ValueError, "royal_config: field %s has %d entries, not %d",
+                         f->name, m, count[as]);
+            return NULL;
+        }
+        count[as] = m;
+        *(int *)((char *)&c + RF_COUNT[f->kind]) = m;
+    }
+    if (PyDict_GET_SIZE(fields) != nfields) {
+        PyErr_SetString(PyExc_KeyError, "royal_config: a field the engine does not read");
+        return NULL;
+    }
+    for (int i = 0; i < c.nitems; i++) {
+        int bad = c.group[i] < 0 || c.group[i] >= RH_NGROUPS || c.bind_start[i] < 0 ||
+                  c.bind_count[i] < 0 || c.bind_start[i] + c.bind_count[i] > c.nbindings ||
+                  (c.cond_len[i] >= 0 &&
+                   (c.cond_start[i] < 0 || c.cond_start[i] + c.cond_len[i] > c.ncode));
+        if (bad) {
+            PyErr_Format(PyExc_ValueError, "royal_config: item %d out of its tables", i);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < c.nbindings; i++)
+        if (c.bind_card[i] < 0 || c.bind_card[i] >= TK_NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "royal_config: a bound card is no card id");
+            return NULL;
+        }
+    if (c.obscur_item >= c.nitems || c.lauer_item >= c.nitems) {
+        PyErr_SetString(PyExc_ValueError, "royal_config: obscur_item/lauer_item out of range");
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+/* royal_hand(config, dealer, parties, hands, actions) -> None (the reference takes the game)
+ * or (thrown_in, opener, tricks ((seats, cards, winner), ...), (tricks of the attackers, of
+ * the defenders), totals, lines ((item, seat, value), ...)): one whole clean game through
+ * royalhand.h. parties: ((Abfänger, Eintreiber) of the attackers, of the defenders); hands:
+ * four sequences of card ids; actions: (kind, seat, item, card, raises, level, then per
+ * parameter slot tag and value) per action (rules/royal/native.py encodes them); a line's
+ * item is the catalogue index, or -1 consolation, -2 kontra, -3 cap. */
+static PyObject *py_royal_hand(PyObject *self, PyObject *args) {
+    PyObject *config_o, *parties_o, *hands_o, *actions_o;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "OiOOO", &config_o, &dealer, &parties_o, &hands_o, &actions_o))
+        return NULL;
+    if (!PyBytes_Check(config_o) || PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(rh_config)) {
+        PyErr_SetString(PyExc_ValueError, "not a royal_config");
+        return NULL;
+    }
+    const rh_config *c = (const rh_config *)PyBytes_AS_STRING(config_o);
+    int pv[4], parties[2][2];
+    if (!PyArg_ParseTuple(parties_o, "(ii)(ii)", &pv[0], &pv[1], &pv[2], &pv[3])) return NULL;
+    parties[0][0] = pv[0];
+    parties[0][1] = pv[1];
+    parties[1][0] = pv[2];
+    parties[1][1] = pv[3];
+    tk_set dealt[4];
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return NULL;
+    if (PySequence_Fast_GET_SIZE(hf) != 4) {
+        Py_DECREF(hf);
+        Py_RETURN_NONE;
+    }
+    for (int s = 0; s < 4; s++) {
+        int ids[TK_NCARDS];
+        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
+        if (n < 0) {
+            Py_DECREF(hf);
+            return NULL;
+        }
+        dealt[s] = 0;
+        for (int j = 0; j < n; j++) {
+            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
+                Py_DECREF(hf);
+                Py_RETURN_NONE;
+            }
+            dealt[s] |= TK_BIT(ids[j]);
+        }
+    }
+    Py_DECREF(hf);
+    PyObject *af = PySequence_Fast(actions_o, "actions");
+    if (!af) return NULL;
+    Py_ssize_t na = PySequence_Fast_GET_SIZE(af);
+    if (na > RH_MAX_ACTIONS) {
+        Py_DECREF(af);
+        Py_RETURN_NONE;
+    }
+    static rh_action acts[RH_MAX_ACTIONS];
+    for (Py_ssize_t i = 0; i < na; i++) {
+        int v[6 + 2 * RH_MAX_PARAMS];
+        int want = 6 + 2 * RH_MAX_PARAMS;
+        if (read_ints(PySequence_Fast_GET_ITEM(af, i), v, want, "action") != want) {
+            Py_DECREF(af);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "an action has %d ints", want);
+            return NULL;
+        }
+        rh_action *x = &acts[i];
+        x->kind = v[0];
+        x->seat = v[1];
+        x->item = v[2];
+        x->card = v[3];
+        x->raises = v[4];
+        x->level = v[5];
+        for (int k = 0; k < RH_MAX_PARAMS; k++) {
+            x->params[k].tag = v[6 + 2 * k];
+            x->params[k].v = v[7 + 2 * k];
+        }
+        if (x->kind < 0 || x->kind >= RH_NKINDS || x->seat < 0 || x->seat > 3) {
+            Py_DECREF(af);
+            Py_RETURN_NONE;
+        }
+    }
+    Py_DECREF(af);
+    static rh_result r;
+    if (rh_hand(c, dealer, (const int(*)[2])parties, dealt, acts, (int)na, &r) < 0)
+        Py_RETURN_NONE;
+    PyObject *tricks = PyTuple_New(r.ntricks), *lines = PyTuple_New(r.nlines);
+    if (!tricks || !lines) goto fail;
+    for (int t = 0; t < r.ntricks; t++) {
+        const rt_trick *tr = &r.tricks[t];
+        PyObject *e = Py_BuildValue("((iiii)(iiii)i)", tr->seats[0], tr->seats[1], tr->seats[2],
+                                    tr->seats[3], tr->cards[0], tr->cards[1], tr->cards[2],
+                                    tr->cards[3], tr->winner);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(tricks, t, e);
+    }
+    for (int j = 0; j < r.nlines; j++) {
+        PyObject *e = Py_BuildValue("(iii)", r.lines[j].item, r.lines[j].seat, r.lines[j].value);
+        if (!e) goto fail;
+        PyTuple_SET_ITEM(lines, j, e);
+    }
+    return Py_BuildValue("(OiN(ii)(iiii)N)", r.thrown_in ? Py_True : Py_False, r.opener, tricks,
+                         r.tricks_won[0], r.tricks_won[1], r.totals[0], r.totals[1], r.totals[2],
+                         r.totals[3], lines);
+fail:
+    Py_XDECREF(tricks);
+    Py_XDECREF(lines);
+    return NULL;
+}
+
+
+/* ======================================================================================
  * (end of the Zwanzigerrufen section)
  * ====================================================================================== */
 
@@ -2997,6 +3308,14 @@ static PyMethodDef module_methods[] = {
     {"prepare_actions", py_prepare_actions, METH_VARARGS,
      "prepare_actions(actions, pack, plays, shared, scalar) -> None or (actions, places): the "
      "reader's cached action models (log/validate.py, prepare_actions_py)"},
+    {"royal_config_fields", py_royal_config_fields, METH_NOARGS,
+     "royal_config_fields() -> {'config': ((name, kind), ...), 'groups': ..., 'kinds': ..., "
+     "'ops': ...}: the fields and names of royalhand.h"},
+    {"royal_config", py_royal_config, METH_O,
+     "royal_config(fields: dict) -> bytes: the ruleset's and catalogue's side of royalhand.h"},
+    {"royal_hand", py_royal_hand, METH_VARARGS,
+     "royal_hand(config, dealer, parties, hands, actions) -> None or one whole clean Royal "
+     "Tarock game through royalhand.h"},
     {NULL, NULL, 0, NULL},
 };
 
