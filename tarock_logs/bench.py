@@ -21,6 +21,11 @@ then each stage is timed on those same files:
   Slovenian files' single-process ingest (best of each): the per-hand cost of Zwanzigerrufen
   over Slovenian's (1.0: as cheap; its native engine takes the clean records through the
   ingest lane, ``details["zwanzigerrufen_ingest_lane"]``);
+* ``royal_ingest_cost_vs_slovenian``: the same for ``N`` Royal Tarock hands, matches of eight
+  games simulated under a known consolation (0) and a club's completed catalogue
+  (:data:`ROYAL_BENCH_CATALOGUE`: values and conditions for the items the built-in catalogue
+  leaves unknown, invented for measuring: without them every game announcing one is
+  unverified and the careful path's); ``details["royal_ingest_lane"]``;
 * ``baseline``: the bare minimum a loader must do: ``orjson.loads`` per line, hands and
   actions flattened into Arrow tables, one insert each into a DuckDB file, hands/s;
 * ``openspiel`` (when ``pyspiel`` is installed): a second set of 4-player hands is simulated
@@ -63,7 +68,7 @@ JSON_KEYS = (
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
     "startup_s", "startup_validate_s", "orjson_parse_hands_per_s", "validate_vs_orjson",
-    "zwanzigerrufen_ingest_cost_vs_slovenian",
+    "zwanzigerrufen_ingest_cost_vs_slovenian", "royal_ingest_cost_vs_slovenian",
 )  # fmt: skip
 #: the keys a run with ``--dask`` adds (:func:`stage_dask`)
 DASK_KEYS = ("dask_ingest_hands_per_s", "dask_vs_ingest", "dask_workers")
@@ -455,16 +460,59 @@ def lane_sessions(files: list[Path]) -> dict[str, int]:
     return {"taken": taken, "sessions": total}
 
 
+#: a club's completion of the Royal Tarock catalogue for the bench (docs/royal.md §3): the
+#: items the built-in catalogue leaves unknown, given values and conditions invented for
+#: measuring (not rules)
+ROYAL_BENCH_CATALOGUE: dict[str, Any] = {
+    "extends": "royal-gerots-2023",
+    "catalogue": "bench-club",
+    "items": [
+        {"id": "TR_VALAT", "value": 40},
+        {"id": "S_MONDFANG", "value": 25},
+        {"id": "TR_LEGION", "value": 30, "condition": {"tricks_at_least": 9}},
+        *({"id": t, "value": 10 + 5 * k, "condition": {"first_n_tricks": 1 + k % 4}}
+          for k, t in enumerate(("TR_TRIUMF", "TR_COURT", "TR_FULL", "TR_SPECTRUM", "TR_PIRAMIS",
+                                 "TR_HARPIA", "TR_QUART", "TR_SZFINX", "TR_GOLGOTA",
+                                 "TR_SPADILLE"))),
+    ],
+}  # fmt: skip
+
+
+def royal_matches(n_hands: int, seed: int, folder: Path) -> list[dict[str, Any]]:
+    """``n_hands`` Royal Tarock games in matches of eight, simulated under the consolation 0
+    and :data:`ROYAL_BENCH_CATALOGUE` (written to ``folder`` as ``club.json``, each match's
+    ``catalogue_path``)."""
+    from tarock_logs.tools.simulate import PLAYER_NAMES, SessionPlan, resolve, simulate_session
+
+    (folder / "club.json").write_bytes(orjson.dumps(ROYAL_BENCH_CATALOGUE))
+    engine, rs, policy = resolve("royal", None)
+    rs = engine.ruleset(rs.id, {"consolation": 0, "catalogue": ROYAL_BENCH_CATALOGUE})
+    out = []
+    for k in range((n_hands + 7) // 8):
+        rng = Random(f"tarock-bench-royal:{seed}:{k}")
+        players = [{"id": f"p{i + 1:02d}", "name": PLAYER_NAMES[i]}
+                   for i in rng.sample(range(len(PLAYER_NAMES)), 4)]  # fmt: skip
+        plan = SessionPlan(session_id=f"bench-royal-{seed}-{k + 1:05d}", players=players,
+                           n_hands=8, first_dealer=1, source_seed=seed,
+                           options={"consolation": 0, "catalogue_path": "club.json"})  # fmt: skip
+        out.append(simulate_session(engine, rs, policy, plan, rng)[0])
+    return out
+
+
 def game_ingest(
     game: str, slovenian: Path, tmp: Path, n_hands: int, seed: int, repeat: int
 ) -> dict[str, Any]:
-    """``n_hands`` hands of ``game`` simulated (sessions of 16 at a table of 4) and ingested in
-    one process, interleaved with single-process ingests of the ``slovenian`` folder (best of
-    ``repeat`` each, so both see the same background load): ``cost_vs_slovenian`` (the
-    game's seconds per hand over Slovenian's), its hands/s and its lane's count."""
+    """``n_hands`` hands of ``game`` simulated (sessions of 16 at a table of 4; Royal Tarock:
+    :func:`royal_matches`) and ingested in one process, interleaved with single-process
+    ingests of the ``slovenian`` folder (best of ``repeat`` each, so both see the same
+    background load): ``cost_vs_slovenian`` (the game's seconds per hand over Slovenian's),
+    its hands/s and its lane's count."""
     folder = tmp / f"logs-{game}"
     folder.mkdir()
-    sessions = simulate_hands(n_hands, seed, game=game)
+    if game == "royal":
+        sessions = royal_matches(n_hands, seed, folder)
+    else:
+        sessions = simulate_hands(n_hands, seed, game=game)
     files = []
     for k in range(0, len(sessions), SESSIONS_PER_FILE):
         files.append(folder / f"bench-{k // SESSIONS_PER_FILE:04d}.jsonl")
@@ -644,6 +692,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
             )
             report["zwanzigerrufen_ingest_cost_vs_slovenian"] = zr.pop("cost_vs_slovenian")
             details.update(zr)
+            say(f"Royal Tarock ingest in one process ({options.hands} hands simulated)")
+            rt = game_ingest(
+                "royal", folder, Path(tmp), options.hands, options.seed, options.repeat
+            )
+            report["royal_ingest_cost_vs_slovenian"] = rt.pop("cost_vs_slovenian")
+            details.update(rt)
         except ImportError as exc:
             details["ingest_error"] = f"store not available: {exc}"
             say("baseline (orjson + Arrow + DuckDB)")

@@ -21,7 +21,10 @@
  *     radelci_before null, method "normal", cut_by/stacks/seed null, ...);
  *   - an action: pass, bid, call, talon, discard, announce, kontra, lezim or play with the
  *     fields of its kind (no note, no announcement side, parameters or raise);
- *   - a result: scores, items (item, value, seat), radelci_after (no running totals).
+ *   - a result: scores, items (item, value, seat), radelci_after (no running totals);
+ *   - a Royal Tarock record (ln_parser.royal): its pack, no talon, a deal's cut_by, the
+ *     actions pass, meld (with its parameters: at most LN_MAX_PARAMS plain ints, booleans or
+ *     ASCII strings), announce (with the Schlemm it raises), kontra, play and throw_in.
  *
  * Depends on cards.h and slohand.h (the action kinds) only.
  */
@@ -35,7 +38,8 @@
 
 #define LN_MAX_DEPTH 32
 #define LN_MAX_KEYS 64
-#define LN_MAX_ITEMS 32
+#define LN_MAX_ITEMS 48
+#define LN_MAX_PARAMS 4
 #define LN_MAX_SEATS 5
 #define LN_MAX_NUMBER 100000
 
@@ -57,12 +61,20 @@ typedef struct {
     ln_span str;        /* bid: the contract; announce: the bonus; kontra: the target (len 0:
                            absent, the game); claim: the claim */
     ln_span side;       /* announce (Zwanzigerrufen): dazu or dagegen (len 0: absent) */
+    ln_span raises;     /* announce (Royal Tarock): the Schlemm raised (len 0: absent) */
+    /* meld (Royal Tarock): its parameters, sorted by name: a name, a tag (1 an integer, 2 a
+     * boolean, 3 a string) and the integer (the boolean 0/1) or the string */
+    unsigned char nparams;
+    unsigned char ptag[LN_MAX_PARAMS];
+    ln_span pkey[LN_MAX_PARAMS], pstr[LN_MAX_PARAMS];
+    long long pint[LN_MAX_PARAMS];
 } ln_action;
 
 /* one hand recorded with its cards */
 typedef struct {
     int number, dealer;
     int has_id, has_notes, has_seed;
+    int cut_by; /* -1: none (Royal Tarock: the seat that cut the pack) */
     ln_span id, notes;
     long long seed;
     int nseats;
@@ -91,10 +103,15 @@ typedef struct {
     /* 0: a Slovenian record; 1: a Zwanzigerrufen record (its pack's tokens, no talon, an
      * announcement's side, the claims after the play) */
     int zr;
+    /* 1: a Royal Tarock record (no talon, a cut, Meldungen, raises, a throw-in) */
+    int royal;
 } ln_parser;
 
 /* the kind of a claim (a Zwanzigerrufen card bonus claimed after the play): after slohand.h's */
 #define LN_CLAIM 9
+/* the kinds of a Royal Tarock Meldung and of a throw-in */
+#define LN_MELD 10
+#define LN_THROW_IN 11
 
 /* ------------------------------------------------------------------ the whole line */
 
@@ -494,6 +511,58 @@ static int ln_ints(ln_parser *p, long long *out, int max, int *n, long long lo, 
 
 #define LN_SEAT_OK(v) ((v) >= 0 && (v) <= 4)
 
+/* A Meldung's parameters: an object of at most LN_MAX_PARAMS names (plain ASCII, no name
+ * twice) with a plain integer, true/false or an ASCII string each; kept sorted by name (the
+ * canonical JSON's order). 0, or -1 to decline. */
+static int ln_params_read(ln_parser *p, ln_action *a) {
+    int empty;
+    a->nparams = 0;
+    if (ln_open(p, '{', '}', &empty) < 0) return -1;
+    if (empty) return 0;
+    for (;;) {
+        ln_span k, vs = {0, 0};
+        long long vi = 0;
+        unsigned char tag;
+        if (a->nparams >= LN_MAX_PARAMS || ln_key(p, &k) < 0 || k.len < 1 || k.len > 32) return -1;
+        ln_ws(p);
+        if (p->i >= p->n) return -1;
+        unsigned char ch = p->s[p->i];
+        if (ch == '"') {
+            if (ln_str(p, &vs, 0, 48) < 0) return -1;
+            tag = 3;
+        } else if (ch == 't' || ch == 'f') {
+            if (ln_lit(p, ch == 't' ? "true" : "false") < 0) return -1;
+            tag = 2;
+            vi = ch == 't';
+        } else {
+            if (ln_int(p, &vi) < 0 || vi < -1000000 || vi > 1000000) return -1;
+            tag = 1;
+        }
+        int j = a->nparams;
+        for (int m = 0; m < j; m++)
+            if (ln_same(p, a->pkey[m], k)) return -1; /* a name twice */
+        /* insert in name order (bytes: Python's order of ASCII names) */
+        while (j > 0) {
+            ln_span x = a->pkey[j - 1];
+            int c = memcmp(p->s + x.off, p->s + k.off, (size_t)(x.len < k.len ? x.len : k.len));
+            if (c < 0 || (c == 0 && x.len < k.len)) break;
+            a->pkey[j] = a->pkey[j - 1];
+            a->pstr[j] = a->pstr[j - 1];
+            a->ptag[j] = a->ptag[j - 1];
+            a->pint[j] = a->pint[j - 1];
+            j--;
+        }
+        a->pkey[j] = k;
+        a->pstr[j] = vs;
+        a->ptag[j] = tag;
+        a->pint[j] = vi;
+        a->nparams++;
+        int r = ln_next(p, '}');
+        if (r < 0) return -1;
+        if (!r) return 0;
+    }
+}
+
 static int ln_action_read(ln_parser *p, ln_action *a) {
     int empty;
     if (ln_open(p, '{', '}', &empty) < 0 || empty) return -1;
@@ -502,7 +571,7 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
     a->level = 1;
     enum { K_TYPE = 1, K_SEAT = 2, K_CARD = 4, K_CONTRACT = 8, K_GROUP = 16, K_CARDS = 32,
            K_SHOWN = 64, K_BONUS = 128, K_TARGET = 256, K_LEVEL = 512, K_SIDE = 1024,
-           K_CLAIM = 2048 };
+           K_CLAIM = 2048, K_MELD = 4096, K_PARAMS = 8192, K_RAISES = 16384 };
     int seen = 0, type = -1;
     for (;;) {
         ln_span k;
@@ -523,7 +592,13 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
             else if (ln_is(p, t, "lezim")) type = SH_LEZIM;
             else if (ln_is(p, t, "play")) type = SH_PLAY;
             else if (p->zr && ln_is(p, t, "claim")) type = LN_CLAIM;
+            else if (p->royal && ln_is(p, t, "meld")) type = LN_MELD;
+            else if (p->royal && ln_is(p, t, "throw_in")) type = LN_THROW_IN;
             else return -1;
+            /* (no auction, king call, talon or ležim in Royal Tarock) */
+            if (p->royal && (type == SH_BID || type == SH_CALL || type == SH_TALON ||
+                             type == SH_DISCARD || type == SH_LEZIM))
+                return -1;
             /* (no talon, discard or ležim in Zwanzigerrufen) */
             if (p->zr && (type == SH_TALON || type == SH_DISCARD || type == SH_LEZIM)) return -1;
         } else if (ln_is(p, k, "seat")) {
@@ -561,6 +636,15 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
         } else if (p->zr && ln_is(p, k, "claim")) {
             if (ln_str(p, &a->str, 1, 32) < 0) return -1;
             bit = K_CLAIM;
+        } else if (p->royal && ln_is(p, k, "meld")) {
+            if (ln_str(p, &a->str, 1, 48) < 0) return -1;
+            bit = K_MELD;
+        } else if (p->royal && ln_is(p, k, "raises")) {
+            if (ln_str(p, &a->raises, 1, 48) < 0) return -1;
+            bit = K_RAISES;
+        } else if (p->royal && ln_is(p, k, "params")) {
+            if (ln_params_read(p, a) < 0) return -1;
+            bit = K_PARAMS;
         } else if (ln_is(p, k, "level")) {
             if (ln_int(p, &v) < 0 || v < 1 || v > 4) return -1;
             a->level = (signed char)v;
@@ -582,7 +666,12 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
     case SH_CALL: case SH_PLAY: need = K_TYPE | K_SEAT | K_CARD; break;
     case SH_TALON: need = K_TYPE | K_SEAT | K_GROUP; break;
     case SH_DISCARD: need = K_TYPE | K_SEAT | K_CARDS; may = K_SHOWN; break;
-    case SH_ANNOUNCE: need = K_TYPE | K_SEAT | K_BONUS | (p->zr ? K_SIDE : 0); break;
+    case SH_ANNOUNCE:
+        need = K_TYPE | K_SEAT | K_BONUS | (p->zr ? K_SIDE : 0);
+        may = p->royal ? K_RAISES : 0;
+        break;
+    case LN_MELD: need = K_TYPE | K_SEAT | K_MELD; may = K_PARAMS; break;
+    case LN_THROW_IN: need = K_TYPE | K_SEAT; break;
     case LN_CLAIM: need = K_TYPE | K_SEAT | K_CLAIM; break;
     case SH_KONTRA: need = K_TYPE | K_SEAT; may = K_TARGET | K_LEVEL; break;
     default: return -1;
@@ -619,7 +708,7 @@ static int ln_deal_read(ln_parser *p, ln_hand *h) {
         } else if (ln_is(p, k, "talon")) {
             bit = 2;
             if (ln_cards(p, h->talon, 6, &h->ntalon) < 0) return -1;
-            if (p->zr && h->ntalon) return -1; /* Zwanzigerrufen has no talon */
+            if ((p->zr || p->royal) && h->ntalon) return -1; /* (no talon in either game) */
         } else if (ln_is(p, k, "seed")) {
             bit = 4;
             ln_ws(p);
@@ -635,7 +724,14 @@ static int ln_deal_read(ln_parser *p, ln_hand *h) {
             if (ln_str(p, &m, 1, 16) < 0 || !ln_is(p, m, "normal")) return -1;
         } else if (ln_is(p, k, "cut_by") || ln_is(p, k, "stacks")) {
             bit = ln_is(p, k, "cut_by") ? 16 : 32;
-            if (ln_null(p) < 0) return -1;
+            ln_ws(p);
+            if (bit == 16 && p->royal && p->i < p->n && p->s[p->i] != 'n') {
+                long long v;
+                if (ln_int(p, &v) < 0 || v < 0 || v > 3) return -1;
+                h->cut_by = (int)v;
+            } else if (ln_null(p) < 0) {
+                return -1;
+            }
         } else {
             return -1;
         }
@@ -645,7 +741,8 @@ static int ln_deal_read(ln_parser *p, ln_hand *h) {
         if (r < 0) return -1;
         if (!r) break;
     }
-    return (seen & (p->zr ? 1 : 3)) == (p->zr ? 1 : 3) ? 0 : -1;
+    int need = (p->zr || p->royal) ? 1 : 3;
+    return (seen & need) == need ? 0 : -1;
 }
 
 static int ln_result_read(ln_parser *p, ln_hand *h) {
@@ -734,6 +831,7 @@ static int ln_hand_read(ln_parser *p, ln_hand *h) {
     int empty;
     if (ln_open(p, '{', '}', &empty) < 0 || empty) return -1;
     h->has_id = h->has_notes = h->has_seed = 0;
+    h->cut_by = -1;
     h->nseats = h->ntalon = h->nacts = h->nscores = h->nitems = 0;
     h->nrad = -1;
     enum { H_NUMBER = 1, H_DEALER = 2, H_DEAL = 4, H_ACTIONS = 8, H_RESULT = 16, H_ID = 32,
@@ -857,6 +955,20 @@ static int ln_put_cards(ln_out *o, const signed char *ids, int m, const char *co
     return LN_PUTS(o, "]");
 }
 
+/* A Meldung's parameters as compact JSON, sorted by name (also the action_details text) */
+static int ln_put_params(ln_out *o, const ln_parser *p, const ln_action *a) {
+    if (LN_PUTS(o, "{") < 0) return -1;
+    for (int j = 0; j < a->nparams; j++) {
+        if (j && LN_PUTS(o, ",") < 0) return -1;
+        if (ln_put_str(o, p, a->pkey[j]) < 0 || LN_PUTS(o, ":") < 0) return -1;
+        int rc = a->ptag[j] == 3   ? ln_put_str(o, p, a->pstr[j])
+                 : a->ptag[j] == 2 ? (a->pint[j] ? LN_PUTS(o, "true") : LN_PUTS(o, "false"))
+                                   : ln_put_int(o, a->pint[j]);
+        if (rc < 0) return -1;
+    }
+    return LN_PUTS(o, "}");
+}
+
 /* The canonical JSON of the hand (verdict/audit.py canonical_hand: the model's JSON without
  * default-valued fields, keys sorted, no whitespace); *deal and *result: where the deal's and
  * the result's own canonical JSON lie in it. The dealt hands are in the pack's order
@@ -864,7 +976,8 @@ static int ln_put_cards(ln_out *o, const signed char *ids, int m, const char *co
 static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const char *const *tok,
                         const int *toklen, ln_span *deal, ln_span *result) {
     static const char *const TYPES[] = {"pass", "bid", "call", "talon", "discard", "play",
-                                        "lezim", "announce", "kontra", "claim"};
+                                        "lezim", "announce", "kontra", "claim", "meld",
+                                        "throw_in"};
     if (LN_PUTS(o, "{\"actions\":[") < 0) return -1;
     for (int i = 0; i < h->nacts; i++) {
         const ln_action *a = &h->acts[i];
@@ -895,6 +1008,18 @@ static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const c
         case SH_ANNOUNCE:
             if (LN_PUTS(o, "\"bonus\":") < 0 || ln_put_str(o, p, a->str) < 0 ||
                 LN_PUTS(o, ",") < 0)
+                return -1;
+            if (a->raises.len && (LN_PUTS(o, "\"raises\":") < 0 ||
+                                  ln_put_str(o, p, a->raises) < 0 || LN_PUTS(o, ",") < 0))
+                return -1;
+            break;
+        case LN_MELD:
+            if (LN_PUTS(o, "\"meld\":") < 0 || ln_put_str(o, p, a->str) < 0 ||
+                LN_PUTS(o, ",") < 0)
+                return -1;
+            if (a->nparams &&
+                (LN_PUTS(o, "\"params\":") < 0 || ln_put_params(o, p, a) < 0 ||
+                 LN_PUTS(o, ",") < 0))
                 return -1;
             break;
         case LN_CLAIM:
@@ -927,7 +1052,11 @@ static int ln_canonical(ln_out *o, const ln_parser *p, const ln_hand *h, const c
     }
     if (LN_PUTS(o, "],\"deal\":") < 0) return -1;
     deal->off = o->n;
-    if (LN_PUTS(o, "{\"hands\":[") < 0) return -1;
+    if (LN_PUTS(o, "{") < 0) return -1;
+    if (h->cut_by >= 0 &&
+        (LN_PUTS(o, "\"cut_by\":") < 0 || ln_put_int(o, h->cut_by) < 0 || LN_PUTS(o, ",") < 0))
+        return -1;
+    if (LN_PUTS(o, "\"hands\":[") < 0) return -1;
     for (int s = 0; s < h->nseats; s++) {
         if (s && LN_PUTS(o, ",") < 0) return -1;
         if (LN_PUTS(o, "[") < 0) return -1;

@@ -1788,7 +1788,8 @@ static const char *const LN_ITEM_NAMES[LN_NITEMS] = {
 static int ln_item_rank[LN_NITEMS];
 
 /* the roles of hand_scores (process._role) a lane hand has */
-enum { LN_ROLE_DECLARER = 0, LN_ROLE_PARTNER, LN_ROLE_DEFENDER, LN_ROLE_KLOP };
+enum { LN_ROLE_DECLARER = 0, LN_ROLE_PARTNER, LN_ROLE_DEFENDER, LN_ROLE_KLOP,
+       LN_ROLE_UNKNOWN };
 
 /* the LN_ITEM_ code of a name of the line, or -1 */
 static int ln_item_code(const unsigned char *s, ln_span sp) {
@@ -2308,6 +2309,129 @@ end:
     return out;
 }
 
+/* ------------------------------------------------ the lane of a game with its own engine */
+
+/* What a game's reader of a session's hands (zwanzigerrufen_lane_hands, royal_lane_hands)
+ * shares across the hands: the game's names (contracts, items), the card tokens (as Python
+ * and as C strings), the session's hash frame, the hasher and a buffer for canonical JSON. */
+typedef struct {
+    PyObject *names, *tokens, *sha256;
+    const char *tok[TK_NCARDS];
+    int toklen[TK_NCARDS];
+    const char *prefix, *suffix;
+    int nprefix, nsuffix;
+    char *canon;
+} ln_env;
+
+/* One hand of the game: NULL with an exception set, Py_None to decline, else its entry */
+typedef PyObject *(*ln_hand_fn)(void *game, const unsigned char *s, const ln_hand *h,
+                                const ln_env *e);
+
+/* The hand's canonical JSON between the session's prefix and suffix (in e->canon; where its
+ * deal and result lie in *deal, *result) and its content hash (the hand_id): 1 with *hand_id
+ * set, 0 to decline (no room), -1 with an exception set. */
+static int ln_hand_id(const ln_env *e, const ln_parser *lp, const ln_hand *h, ln_span *deal,
+                      ln_span *result, PyObject **hand_id) {
+    ln_out o = {e->canon, 0, LN_CANON_CAP};
+    if (ln_put(&o, e->prefix, e->nprefix) < 0 ||
+        ln_canonical(&o, lp, h, e->tok, e->toklen, deal, result) < 0 ||
+        ln_put(&o, e->suffix, e->nsuffix) < 0)
+        return 0;
+    PyObject *doc = PyBytes_FromStringAndSize(e->canon, o.n);
+    if (!doc) return -1;
+    PyObject *hasher = PyObject_CallOneArg(e->sha256, doc);
+    Py_DECREF(doc);
+    if (!hasher) return -1;
+    *hand_id = PyObject_CallMethod(hasher, "hexdigest", NULL);
+    Py_DECREF(hasher);
+    return *hand_id ? 1 : -1;
+}
+
+/* The hands of one session record (`buf[hs:he]`, its "hands" array) read in the mode of
+ * `mode` (zr, royal) and played hand by hand by `fn`: (hands, columns) as lane_hands gives
+ * them, None to decline (a hand `fn` declines, a number twice, anything the reader would
+ * not take), NULL with an exception set. */
+static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser mode,
+                                 PyObject *names, PyObject *tokens, const Py_buffer *prefix,
+                                 const Py_buffer *suffix, PyObject *sha256, ln_hand_fn fn,
+                                 void *game) {
+    PyObject *out = NULL, *list = NULL;
+    ln_hand *h = NULL;
+    ln_env e;
+    memset(&e, 0, sizeof e);
+    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
+    if (PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf->len || hs >= he) {
+        PyErr_SetString(PyExc_ValueError, "lane hands: bad arguments");
+        return NULL;
+    }
+    e.names = names;
+    e.tokens = tokens;
+    e.sha256 = sha256;
+    e.prefix = (const char *)prefix->buf;
+    e.nprefix = (int)prefix->len;
+    e.suffix = (const char *)suffix->buf;
+    e.nsuffix = (int)suffix->len;
+    for (int i = 0; i < TK_NCARDS; i++) {
+        Py_ssize_t len;
+        e.tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
+        if (!e.tok[i]) return NULL;
+        e.toklen[i] = (int)len;
+    }
+    e.canon = PyMem_Malloc(LN_CANON_CAP);
+    h = PyMem_Malloc(sizeof *h);
+    if (!e.canon || !h) {
+        PyErr_NoMemory();
+        goto end;
+    }
+    const unsigned char *s = (const unsigned char *)buf->buf;
+    ln_parser p = mode;
+    p.s = s;
+    p.n = he;
+    p.i = hs + 1;
+    list = PyList_New(0);
+    if (!list) goto end;
+    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
+    memset(seen, 0, sizeof seen);
+    int nnum = 0;
+    ln_ws(&p);
+    int more = !(p.i < p.n && s[p.i] == ']');
+    while (more) {
+        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
+        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
+        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
+        nnum++;
+        PyObject *one = fn(game, s, h, &e);
+        if (!one) goto end;
+        if (one == Py_None) {
+            Py_DECREF(one);
+            goto decline;
+        }
+        if (PyList_Append(list, one) < 0) {
+            Py_DECREF(one);
+            goto end;
+        }
+        Py_DECREF(one);
+        int r = ln_next(&p, ']');
+        if (r < 0) goto decline;
+        more = r;
+    }
+    if (nnum == 0 || p.i != he) goto decline;
+    {
+        PyObject *hands = PyList_AsTuple(list);
+        PyObject *cols = hands ? ln_cols_py() : NULL;
+        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
+        if (!cols) Py_XDECREF(hands);
+    }
+    goto end;
+decline:
+    out = (Py_INCREF(Py_None), Py_None);
+end:
+    Py_XDECREF(list);
+    PyMem_Free(e.canon);
+    PyMem_Free(h);
+    return out;
+}
+
 /* ======================================================================================
  * Zwanzigerrufen: the native engine (zrhand.h), its codec by field name, and its binding.
  * (A section of its own, to keep merges of this file simple.)
@@ -2611,11 +2735,17 @@ end:
  * need the table, the actions read as zrhand.h's, the whole hand with the session's carry
  * `k`, the canonical JSON and its hash; its rows appended to ln_cols. NULL with an exception
  * set, Py_None to decline, else the hand's tuple (see zwanzigerrufen_lane_hands). */
-static PyObject *zr_hand_py(const unsigned char *s, const ln_hand *h, const zr_config *c,
-                            zr_carry *k, PyObject *contracts, PyObject *tokens,
-                            const char *const *tok, const int *toklen, const char *prefix,
-                            int nprefix, const char *suffix, int nsuffix, PyObject *sha256,
-                            char *buf) {
+typedef struct {
+    const zr_config *c;
+    zr_carry *k;
+} zr_lane_game;
+
+static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h,
+                            const ln_env *e) {
+    const zr_config *c = ((zr_lane_game *)game)->c;
+    zr_carry *k = ((zr_lane_game *)game)->k;
+    PyObject *contracts = e->names, *tokens = e->tokens;
+    const char *buf = e->canon;
     const int n = 4;
     if (h->nseats != n || h->dealer >= n || h->nscores != n || h->nrad >= 0 || h->ntalon)
         Py_RETURN_NONE;
@@ -2701,21 +2831,15 @@ static PyObject *zr_hand_py(const unsigned char *s, const ln_hand *h, const zr_c
         keys[b + 1] = x;
     }
     /* the canonical JSON, between the session's prefix and suffix, and its hash */
-    ln_out o = {buf, 0, LN_CANON_CAP};
     ln_span deal, result;
     ln_parser lp = {s, 0, 0, 1};
-    if (ln_put(&o, prefix, nprefix) < 0 ||
-        ln_canonical(&o, &lp, h, tok, toklen, &deal, &result) < 0 ||
-        ln_put(&o, suffix, nsuffix) < 0)
-        goto decline;
-    PyObject *doc = PyBytes_FromStringAndSize(buf, o.n);
-    if (!doc) return NULL;
-    PyObject *hasher = PyObject_CallOneArg(sha256, doc);
-    Py_DECREF(doc);
-    if (!hasher) return NULL;
-    PyObject *hand_id = PyObject_CallMethod(hasher, "hexdigest", NULL);
-    Py_DECREF(hasher);
-    if (!hand_id) return NULL;
+    PyObject *hand_id = NULL;
+    int got = ln_hand_id(e, &lp, h, &deal, &result, &hand_id);
+    if (got < 0) {
+        *k = before;
+        return NULL;
+    }
+    if (!got) goto decline;
     PyObject *out = NULL, *score = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
     PyObject *scores = NULL, *items = NULL, *details = NULL, *lines = NULL, *totals = NULL;
     deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
@@ -2850,82 +2974,456 @@ static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
                           &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
                           &tokens, &prefix, &suffix, &sha256))
         return NULL;
-    PyObject *out = NULL, *list = NULL;
-    char *canon = NULL;
-    ln_hand *h = NULL;
-    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
+    PyObject *out = NULL;
     zr_config c;
-    if (PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
-        PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: bad arguments");
-        goto end;
-    }
+    zr_carry k;
+    memset(&k, 0, sizeof k);
+    k.next_dealer = -1;
     if (zr_read_config(config_o, &c) < 0) goto end;
     if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
         PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: a name for every contract");
         goto end;
     }
-    const char *tok[TK_NCARDS];
-    int toklen[TK_NCARDS];
-    for (int i = 0; i < TK_NCARDS; i++) {
-        Py_ssize_t len;
-        tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
-        if (!tok[i]) goto end;
-        toklen[i] = (int)len;
+    zr_lane_game game = {&c, &k};
+    ln_parser mode = {NULL, 0, 0, 1, 0};
+    out = ln_game_session(&buf, hs, he, mode, contracts, tokens, &prefix, &suffix, sha256,
+                          zr_hand_py, &game);
+end:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&prefix);
+    PyBuffer_Release(&suffix);
+    return out;
+}
+
+/* ------------------------------------------------ Royal Tarock through the ingest lane */
+
+/* What royal_lane_hands keeps across a session's hands: the engine's configuration, the
+ * session's recorded pairs and first dealer, the rotation so far, and the names the line's
+ * strings are read by (the catalogue's ids and the score lines' names, each Meldung's
+ * parameters, the conditions' strings) */
+typedef struct {
+    const rh_config *c;
+    int has_pairs, pairs[2][2]; /* (Abfänger, Eintreiber) of pair A and pair B */
+    int first_dealer;           /* -1: none recorded */
+    int parity;                 /* the Eintreibers' seats mod 2 (-1: not yet known) */
+    int have_prev, prev_number, prev_dealer, prev_thrown;
+    int games, match_length;    /* games played (not thrown in), and the match's length */
+    int nnames;                 /* the catalogue's items, then consolation, kontra, cap */
+    const char *name[RH_MAX_ITEMS + 3];
+    int namelen[RH_MAX_ITEMS + 3], rank[RH_MAX_ITEMS + 3];
+    PyObject *names;            /* the same as a tuple of str */
+    int np[RH_MAX_ITEMS];
+    const char *pname[RH_MAX_ITEMS][RH_MAX_PARAMS];
+    int pnamelen[RH_MAX_ITEMS][RH_MAX_PARAMS];
+    int nstr;
+    const char *str[RH_MAX_STRINGS];
+    int strlen_[RH_MAX_STRINGS];
+} rh_lane_game;
+
+/* the index of the line's string `sp` among `n` names, or -1 */
+static int rh_lookup(const unsigned char *s, ln_span sp, const char *const *names,
+                     const int *lens, int n) {
+    for (int j = 0; j < n; j++)
+        if (lens[j] == sp.len && memcmp(names[j], s + sp.off, (size_t)sp.len) == 0) return j;
+    return -1;
+}
+
+/* the action_details row of a Royal Tarock action (ln_details' columns: a Meldung's name and
+ * parameters, an announcement's raise), Py_None for one with nothing beyond seat and type */
+static PyObject *rh_details(const unsigned char *s, const ln_action *a, int i, PyObject *hand_id,
+                            PyObject *tokens) {
+    if (a->type != LN_MELD && !(a->type == SH_ANNOUNCE && a->raises.len))
+        return a->type == LN_THROW_IN ? (Py_INCREF(Py_None), Py_None)
+                                      : ln_details(s, a, i, hand_id, tokens);
+    PyObject *v[15];
+    for (int j = 0; j < 15; j++) v[j] = Py_None;
+    PyObject *str = ln_pystr(s, a->str), *extra = NULL, *idx = PyLong_FromLong(i), *row = NULL;
+    if (a->type == SH_ANNOUNCE) {
+        extra = ln_pystr(s, a->raises);
+        v[6] = str;
+        v[12] = extra;
+    } else {
+        v[11] = str;
+        if (a->nparams) {
+            char tmp[512];
+            ln_out o = {tmp, 0, (int)sizeof tmp};
+            ln_parser lp = {s, 0, 0, 0, 1};
+            if (ln_put_params(&o, &lp, a) < 0) {
+                PyErr_SetString(PyExc_ValueError, "royal lane: parameters too long");
+                goto end;
+            }
+            extra = PyUnicode_DecodeASCII(tmp, o.n, NULL);
+            v[13] = extra;
+        } else {
+            extra = (Py_INCREF(Py_None), Py_None);
+        }
     }
-    canon = PyMem_Malloc(LN_CANON_CAP);
-    h = PyMem_Malloc(sizeof *h);
-    if (!canon || !h) {
-        PyErr_NoMemory();
+    if (!str || !extra || !idx) goto end;
+    v[0] = hand_id;
+    v[1] = idx;
+    row = PyTuple_New(15);
+    if (!row) goto end;
+    for (int j = 0; j < 15; j++) {
+        Py_INCREF(v[j]);
+        PyTuple_SET_ITEM(row, j, v[j]);
+    }
+end:
+    Py_XDECREF(str);
+    Py_XDECREF(extra);
+    Py_XDECREF(idx);
+    return row;
+}
+
+/* The actions of a lane hand as royalhand.h's: 0, or -1 to decline (a name the catalogue
+ * does not know, a Meldung's parameters not the item's, a string no condition names) */
+static int rh_lane_actions(const rh_lane_game *g, const unsigned char *s, const ln_hand *h,
+                           rh_action *acts) {
+    int ni = g->nnames - 3;
+    for (int i = 0; i < h->nacts; i++) {
+        const ln_action *a = &h->acts[i];
+        rh_action *x = &acts[i];
+        memset(x, 0, sizeof *x);
+        x->seat = a->seat;
+        x->item = x->card = x->raises = -1;
+        if (a->seat > 3) return -1;
+        switch (a->type) {
+        case SH_PASS: x->kind = RH_PASS; break;
+        case LN_THROW_IN: x->kind = RH_THROW_IN; break;
+        case SH_PLAY:
+            x->kind = RH_PLAY;
+            x->card = a->card;
+            break;
+        case SH_ANNOUNCE:
+            x->kind = RH_ANNOUNCE;
+            x->item = rh_lookup(s, a->str, g->name, g->namelen, ni);
+            if (x->item < 0) return -1;
+            if (a->raises.len) {
+                x->raises = rh_lookup(s, a->raises, g->name, g->namelen, ni);
+                if (x->raises < 0) x->raises = -2;
+            }
+            break;
+        case SH_KONTRA:
+            x->kind = RH_KONTRA;
+            x->level = a->level;
+            if (!a->str.len) return -1; /* the game: nothing Royal Tarock contras */
+            x->item = rh_lookup(s, a->str, g->name, g->namelen, ni);
+            if (x->item < 0) return -1;
+            break;
+        case LN_MELD: {
+            x->kind = RH_MELD;
+            int it = rh_lookup(s, a->str, g->name, g->namelen, ni);
+            if (it < 0 || a->nparams != g->np[it]) return -1;
+            x->item = it;
+            for (int j = 0; j < a->nparams; j++) {
+                int slot = rh_lookup(s, a->pkey[j], g->pname[it], g->pnamelen[it], g->np[it]);
+                if (slot < 0) return -1;
+                rh_val *v = &x->params[slot];
+                if (a->ptag[j] == 3) {
+                    v->tag = RH_V_STR;
+                    v->v = rh_lookup(s, a->pstr[j], g->str, g->strlen_, g->nstr);
+                    if (v->v < 0) return -1;
+                } else {
+                    v->tag = a->ptag[j] == 2 ? RH_V_BOOL : RH_V_INT;
+                    v->v = (int)a->pint[j];
+                }
+            }
+            break;
+        }
+        default: return -1;
+        }
+    }
+    return 0;
+}
+
+/* One Royal Tarock hand through the lane (zr_hand_py's twin for royalhand.h): the session's
+ * checks (the rotation of the deal, the Eintreibers' seats, the cut), the whole game, the
+ * score_items rows of both sheets, the canonical JSON and its hash; its rows appended to
+ * ln_cols. NULL with an exception set, Py_None to decline, else the hand's entry. */
+static PyObject *rh_hand_py(void *game, const unsigned char *s, const ln_hand *h,
+                            const ln_env *e) {
+    rh_lane_game *g = game;
+    const int n = 4;
+    if (h->nseats != n || h->dealer >= n || h->nscores != n || h->nrad >= 0 || h->ntalon ||
+        h->nacts > RH_MAX_ACTIONS)
+        Py_RETURN_NONE;
+    int d = h->dealer;
+    /* the rotation (the reader's deal.dealer_rotation): two seats on, the same after a
+     * throw-in; hand 1 by the recorded first dealer */
+    int expected = -1;
+    if (g->have_prev && h->number == g->prev_number + 1)
+        expected = g->prev_thrown ? g->prev_dealer : (g->prev_dealer + 2) % n;
+    else if (!g->have_prev && g->first_dealer >= 0 && h->number == 1)
+        expected = g->first_dealer;
+    if (expected >= 0 && d != expected) Py_RETURN_NONE;
+    /* the parties: the dealer's pair defends (RoyalSession.parties) */
+    int parties[2][2];
+    if (g->has_pairs) {
+        int def = (g->pairs[0][0] == d || g->pairs[0][1] == d) ? 0 : 1;
+        if (g->pairs[def][0] != d && g->pairs[def][1] != d) Py_RETURN_NONE;
+        memcpy(parties[0], g->pairs[1 - def], sizeof parties[0]);
+        memcpy(parties[1], g->pairs[def], sizeof parties[1]);
+    } else {
+        if (g->parity >= 0 && d % 2 != g->parity) Py_RETURN_NONE; /* the Eintreibers' seats */
+        parties[0][0] = (d + 1) % n;
+        parties[0][1] = (d + 2) % n;
+        parties[1][0] = (d + 3) % n;
+        parties[1][1] = d;
+    }
+    if (h->cut_by >= 0 && h->cut_by != parties[0][1]) Py_RETURN_NONE; /* deal.wrong_cutter */
+    static rh_action acts[RH_MAX_ACTIONS];
+    if (rh_lane_actions(g, s, h, acts) < 0) Py_RETURN_NONE;
+    static rh_result r;
+    if (rh_hand(g->c, d, (const int(*)[2])parties, h->hand, acts, h->nacts, &r) < 0)
+        Py_RETURN_NONE;
+    /* the score_items rows: both sheets' lines by (item, seat) */
+    ln_item_key keys[LN_MAX_ROWS];
+    int nk = 0, ni = g->nnames - 3;
+    for (int j = 0; j < h->nitems; j++) {
+        int code = rh_lookup(s, h->items[j].item, g->name, g->namelen, g->nnames);
+        if (code < 0 || h->items[j].seat < 0 || h->items[j].seat >= n) Py_RETURN_NONE;
+        if (ln_add_key(keys, &nk, code, h->items[j].seat, (int)h->items[j].value, 1) < 0)
+            Py_RETURN_NONE;
+    }
+    for (int j = 0; j < r.nlines; j++) {
+        int it = r.lines[j].item, code = it >= 0 ? it : ni + (-it - 1);
+        if (ln_add_key(keys, &nk, code, r.lines[j].seat, r.lines[j].value, 0) < 0)
+            Py_RETURN_NONE;
+    }
+    for (int a = 1; a < nk; a++) {
+        ln_item_key x = keys[a];
+        int b = a - 1;
+        while (b >= 0 && (g->rank[keys[b].item] > g->rank[x.item] ||
+                          (keys[b].item == x.item && keys[b].seat > x.seat))) {
+            keys[b + 1] = keys[b];
+            b--;
+        }
+        keys[b + 1] = x;
+    }
+    if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
+    if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
+    ln_span deal, result;
+    ln_parser lp = {s, 0, 0, 0, 1};
+    PyObject *hand_id = NULL;
+    int got = ln_hand_id(e, &lp, h, &deal, &result, &hand_id);
+    if (got < 0) return NULL;
+    if (!got) Py_RETURN_NONE;
+    const char *buf = e->canon;
+    PyObject *out = NULL, *score = NULL, *deal_s = NULL, *result_s = NULL, *notes = NULL;
+    PyObject *scores = NULL, *items = NULL, *details = NULL, *lines = NULL, *totals = NULL;
+    deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
+    result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
+    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    scores = PyTuple_New(n);
+    items = PyTuple_New(h->nitems);
+    lines = PyTuple_New(r.nlines);
+    totals = PyTuple_New(n);
+    details = PyList_New(0);
+    if (!deal_s || !result_s || !notes || !scores || !items || !details || !lines || !totals)
+        goto done;
+    for (int j = 0; j < r.nlines; j++) {
+        int it = r.lines[j].item, code = it >= 0 ? it : ni + (-it - 1);
+        PyObject *e2 = Py_BuildValue("(Oii)", PyTuple_GET_ITEM(g->names, code), r.lines[j].seat,
+                                     r.lines[j].value);
+        if (!e2) goto done;
+        PyTuple_SET_ITEM(lines, j, e2);
+    }
+    for (int t = 0; t < n; t++) {
+        PyObject *v = PyLong_FromLongLong(h->scores[t]), *w = PyLong_FromLong(r.totals[t]);
+        if (!v || !w) {
+            Py_XDECREF(v);
+            Py_XDECREF(w);
+            goto done;
+        }
+        PyTuple_SET_ITEM(scores, t, v);
+        PyTuple_SET_ITEM(totals, t, w);
+    }
+    score = Py_BuildValue("(OOOOOOO)", Py_None, Py_None, Py_None, Py_None, lines, totals,
+                          Py_None);
+    if (!score) goto done;
+    for (int j = 0; j < h->nitems; j++) {
+        PyObject *name = ln_pystr(s, h->items[j].item);
+        if (!name) goto done;
+        PyObject *e2 = Py_BuildValue("(NiL)", name, h->items[j].seat, h->items[j].value);
+        if (!e2) goto done;
+        PyTuple_SET_ITEM(items, j, e2);
+    }
+    for (int i = 0; i < h->nacts; i++) {
+        PyObject *row = rh_details(s, &h->acts[i], i, hand_id, e->tokens);
+        if (!row) goto done;
+        if (row != Py_None && PyList_Append(details, row) < 0) {
+            Py_DECREF(row);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    out = Py_BuildValue("(OOOiiOiOOOOO)", hand_id, deal_s, result_s, h->number, d, notes,
+                        h->nacts, score, scores, items, Py_None, details);
+    if (out) { /* the session's carry, then the columns */
+        if (g->parity < 0) g->parity = d % 2;
+        g->have_prev = 1;
+        g->prev_number = h->number;
+        g->prev_dealer = d;
+        g->prev_thrown = r.thrown_in;
+        g->games += !r.thrown_in;
+        for (int t = 0; t < n; t++) {
+            int q = ln_cols.nhs++;
+            ln_cols.h_seat[q] = (unsigned char)t;
+            ln_cols.h_role[q] = LN_ROLE_UNKNOWN; /* no declarer: process._role's "unknown" */
+            ln_cols.h_rec[q] = (int32_t)h->scores[t];
+            ln_cols.h_rcp[q] = r.totals[t];
+            ln_cols.h_before[q] = -1; /* (no radelci in this game: null) */
+            ln_cols.h_after[q] = -1;
+        }
+        ln_cols.s_count[ln_cols.nh] = (unsigned char)nk;
+        for (int j = 0; j < nk; j++) {
+            int q = ln_cols.nsi++;
+            ln_cols.s_item[q] = (unsigned char)keys[j].item;
+            ln_cols.s_seat[q] = (unsigned char)keys[j].seat;
+            ln_cols.s_has_seat[q] = 1;
+            ln_cols.s_rec[q] = keys[j].rec;
+            ln_cols.s_has_rec[q] = h->nitems > 0;
+            ln_cols.s_rcp[q] = keys[j].rcp;
+            ln_cols.s_has_rcp[q] = r.nlines > 0;
+        }
+        ln_cols.a_count[ln_cols.nh] = (unsigned char)h->nacts;
+        ln_cols.t_count[ln_cols.nh] = (unsigned char)r.ntricks;
+        ln_cols.nh++;
+        for (int i = 0; i < h->nacts; i++) {
+            const ln_action *a = &h->acts[i];
+            int q = ln_cols.na++;
+            ln_cols.a_idx[q] = (uint16_t)i;
+            ln_cols.a_seat[q] = a->seat;
+            ln_cols.a_type[q] = a->type;
+            ln_cols.a_card[q] = a->type == SH_PLAY ? (unsigned char)a->card : 255;
+        }
+        for (int t = 0; t < r.ntricks; t++) {
+            const rt_trick *tr = &r.tricks[t];
+            int q = ln_cols.nt++;
+            ln_cols.t_no[q] = (uint16_t)(t + 1);
+            ln_cols.t_leader[q] = (unsigned char)tr->seats[0];
+            ln_cols.t_winner[q] = (unsigned char)tr->winner;
+            ln_cols.t_points[q] = 0; /* (Royal Tarock counts no card points) */
+            ln_cols.t_n[q] = 4;
+            for (int j = 0; j < 4; j++) {
+                ln_cols.t_seat[ln_cols.nc] = (unsigned char)tr->seats[j];
+                ln_cols.t_card[ln_cols.nc++] = (unsigned char)tr->cards[j];
+            }
+        }
+    }
+done:
+    Py_DECREF(hand_id);
+    Py_XDECREF(deal_s);
+    Py_XDECREF(result_s);
+    Py_XDECREF(notes);
+    Py_XDECREF(score);
+    Py_XDECREF(scores);
+    Py_XDECREF(items);
+    Py_XDECREF(details);
+    Py_XDECREF(lines);
+    Py_XDECREF(totals);
+    return out;
+}
+
+/* The lane table of native.py (``score_config`` of the lane): per catalogue item its
+ * Meldung parameters' names, then the conditions' strings: names separated by 0x1f, items by
+ * 0x1e, the strings after a 0x1d. 0, or -1 with an exception set. */
+static int rh_lane_table(rh_lane_game *g, const char *t, int len, int nitems) {
+    int item = 0, i = 0, in_strings = 0;
+    g->nstr = 0;
+    for (int j = 0; j < RH_MAX_ITEMS; j++) g->np[j] = 0;
+    while (i < len) {
+        int k = i;
+        while (k < len && t[k] != 0x1f && t[k] != 0x1e && t[k] != 0x1d) k++;
+        if (k > i || (in_strings && k < len && t[k] == 0x1f)) {
+            if (in_strings) {
+                if (g->nstr >= RH_MAX_STRINGS) goto bad;
+                g->str[g->nstr] = t + i;
+                g->strlen_[g->nstr++] = k - i;
+            } else {
+                if (item >= nitems || g->np[item] >= RH_MAX_PARAMS) goto bad;
+                g->pname[item][g->np[item]] = t + i;
+                g->pnamelen[item][g->np[item]++] = k - i;
+            }
+        }
+        if (k < len && t[k] == 0x1e) item++;
+        if (k < len && t[k] == 0x1d) in_strings = 1;
+        i = k + 1;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "royal_lane_hands: a bad lane table");
+    return -1;
+}
+
+/* royal_lane_hands(line, start, stop, config, table, names, tokens, prefix, suffix, sha256,
+ * pairs, first_dealer, match_length) -> None (decline: the careful path reads the session) or (hands,
+ * columns): lane_hands for a Royal Tarock record, each game played by royalhand.h. `names`:
+ * the catalogue's ids in its order, then "consolation", "kontra", "cap" (the score items by
+ * the columns' codes); `table`: native.py's lane table; `pairs`: the recorded pairs
+ * ((Abfänger, Eintreiber) of A, of B) or None; `first_dealer`: the recorded one or -1;
+ * `match_length`: a session of fewer games is declined (the reference notes an incomplete
+ * match: RoyalEngine.session_notes). An entry per hand as lane_hands' (no contract,
+ * declarer or radelci: None). */
+static PyObject *py_royal_lane_hands(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int hs, he, first_dealer, match_length;
+    PyObject *config_o, *table_o, *names, *tokens, *sha256, *pairs_o;
+    Py_buffer prefix, suffix;
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*OOii", &buf, &hs, &he, &PyBytes_Type,
+                          &config_o, &PyBytes_Type, &table_o, &PyTuple_Type, &names,
+                          &PyTuple_Type, &tokens, &prefix, &suffix, &sha256, &pairs_o,
+                          &first_dealer, &match_length))
+        return NULL;
+    PyObject *out = NULL;
+    static rh_lane_game g;
+    memset(&g, 0, sizeof g);
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(rh_config)) {
+        PyErr_SetString(PyExc_ValueError, "not a royal_config");
         goto end;
     }
-    const unsigned char *s = (const unsigned char *)buf.buf;
-    ln_parser p = {s, he, hs + 1, 1};
-    list = PyList_New(0);
-    if (!list) goto end;
-    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
-    memset(seen, 0, sizeof seen);
-    int nnum = 0;
-    zr_carry k;
-    memset(&k, 0, sizeof k);
-    k.next_dealer = -1;
-    ln_ws(&p);
-    int more = !(p.i < p.n && s[p.i] == ']');
-    while (more) {
-        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
-        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
-        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
-        nnum++;
-        PyObject *one = zr_hand_py(s, h, &c, &k, contracts, tokens, tok, toklen,
-                                   (const char *)prefix.buf, (int)prefix.len,
-                                   (const char *)suffix.buf, (int)suffix.len, sha256, canon);
-        if (!one) goto end;
-        if (one == Py_None) {
-            Py_DECREF(one);
-            goto decline;
-        }
-        if (PyList_Append(list, one) < 0) {
-            Py_DECREF(one);
+    g.c = (const rh_config *)PyBytes_AS_STRING(config_o);
+    Py_ssize_t nn = PyTuple_GET_SIZE(names);
+    if (nn != g.c->nitems + 3) {
+        PyErr_SetString(PyExc_ValueError, "royal_lane_hands: a name per item, then three");
+        goto end;
+    }
+    g.nnames = (int)nn;
+    g.names = names;
+    for (int j = 0; j < g.nnames; j++) {
+        Py_ssize_t len;
+        g.name[j] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(names, j), &len);
+        if (!g.name[j]) goto end;
+        g.namelen[j] = (int)len;
+    }
+    for (int j = 0; j < g.nnames; j++) { /* each name's place in alphabetical order */
+        int r = 0;
+        for (int m = 0; m < g.nnames; m++) r += strcmp(g.name[m], g.name[j]) < 0;
+        g.rank[j] = r;
+    }
+    if (rh_lane_table(&g, PyBytes_AS_STRING(table_o), (int)PyBytes_GET_SIZE(table_o),
+                      g.c->nitems) < 0)
+        goto end;
+    if (g.nstr != g.c->nstrings) {
+        PyErr_SetString(PyExc_ValueError, "royal_lane_hands: the strings are not the config's");
+        goto end;
+    }
+    if (pairs_o != Py_None) {
+        if (!PyArg_ParseTuple(pairs_o, "(ii)(ii)", &g.pairs[0][0], &g.pairs[0][1],
+                              &g.pairs[1][0], &g.pairs[1][1]))
             goto end;
-        }
-        Py_DECREF(one);
-        int r = ln_next(&p, ']');
-        if (r < 0) goto decline;
-        more = r;
+        g.has_pairs = 1;
     }
-    if (nnum == 0 || p.i != he) goto decline;
-    {
-        PyObject *hands = PyList_AsTuple(list);
-        PyObject *cols = hands ? ln_cols_py() : NULL;
-        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
-        if (!cols) Py_XDECREF(hands);
+    g.first_dealer = first_dealer;
+    g.match_length = match_length;
+    g.parity = -1;
+    ln_parser mode = {NULL, 0, 0, 0, 1};
+    out = ln_game_session(&buf, hs, he, mode, names, tokens, &prefix, &suffix, sha256,
+                          rh_hand_py, &g);
+    if (out && out != Py_None && g.games < g.match_length) { /* an incomplete match */
+        Py_DECREF(out);
+        out = (Py_INCREF(Py_None), Py_None);
     }
-    goto end;
-decline:
-    out = (Py_INCREF(Py_None), Py_None);
 end:
-    Py_XDECREF(list);
-    PyMem_Free(canon);
-    PyMem_Free(h);
     PyBuffer_Release(&buf);
     PyBuffer_Release(&prefix);
     PyBuffer_Release(&suffix);
@@ -3313,6 +3811,9 @@ static PyMethodDef module_methods[] = {
      "'ops': ...}: the fields and names of royalhand.h"},
     {"royal_config", py_royal_config, METH_O,
      "royal_config(fields: dict) -> bytes: the ruleset's and catalogue's side of royalhand.h"},
+    {"royal_lane_hands", py_royal_lane_hands, METH_VARARGS,
+     "royal_lane_hands(line, start, stop, config, table, names, tokens, prefix, suffix, sha256, "
+     "pairs, first_dealer, match_length) -> None or lane_hands for a Royal Tarock record (royalhand.h)"},
     {"royal_hand", py_royal_hand, METH_VARARGS,
      "royal_hand(config, dealer, parties, hands, actions) -> None or one whole clean Royal "
      "Tarock game through royalhand.h"},

@@ -642,6 +642,10 @@ class NativeLane(NamedTuple):
     cards: tuple[str, ...]
     reader: str = "lane_hands"
     items: tuple[str, ...] = ()
+    #: what the reader needs of the session besides its hands (passed after the hasher):
+    #: from the session's model, e.g. Royal Tarock's recorded pairs and first dealer; None:
+    #: nothing
+    session_args: Callable[[Any], tuple[Any, ...]] | None = None
 
 
 #: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`

@@ -27,7 +27,7 @@ from tarock_logs.cli import main  # noqa: F401 - registers the commands
 from tarock_logs.cli.common import app
 from tarock_logs.store.write import lane
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
-from tests.store.test_lane import _mutate
+from tests.store.test_lane import _mutate, royal_docs
 from tests.support.lane_count import LaneCount
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,3 +135,19 @@ def test_zwanzigerrufen_sessions_are_audited_alike(
     plays = [a for a in bad["hands"][0]["actions"] if a["type"] == "play"]
     plays[0]["card"], plays[5]["card"] = plays[5]["card"], plays[0]["card"]
     assert _same([_write(tmp_path / "zr.jsonl", [*docs, bad])], monkeypatch) >= 20
+
+
+def test_royal_matches_are_audited_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Royal Tarock matches (its native engine, royalhand.h, through the lane) under a club's
+    completed catalogue: the clean ones taken, the rest (a swapped card, a wrong score line,
+    a match without a known consolation) the careful path's; the same report either way."""
+    docs = royal_docs(48, 9, {"consolation": 0}, tmp_path)
+    bad = copy.deepcopy(docs[0])
+    plays = [a for a in bad["hands"][0]["actions"] if a["type"] == "play"]
+    plays[0]["card"], plays[5]["card"] = plays[5]["card"], plays[0]["card"]
+    wrong = copy.deepcopy(docs[1])
+    wrong["id"] += "-wrong"
+    wrong["hands"][2]["result"]["items"][0]["value"] += 3
+    unknown = simulate_hands(8, 4, game="royal")
+    path = _write(tmp_path / "royal.jsonl", [*docs, bad, wrong, *unknown])
+    assert _same([path], monkeypatch) >= 4

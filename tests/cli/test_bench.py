@@ -29,7 +29,7 @@ DOCUMENTED_KEYS = {
     "ingest_hands_per_s", "baseline_hands_per_s", "openspiel_hands_per_s",
     "replay_vs_openspiel", "ingest_vs_baseline", "peak_rss_mb", "machine", "native",
     "startup_s", "startup_validate_s", "orjson_parse_hands_per_s", "validate_vs_orjson",
-    "zwanzigerrufen_ingest_cost_vs_slovenian",
+    "zwanzigerrufen_ingest_cost_vs_slovenian", "royal_ingest_cost_vs_slovenian",
 }  # fmt: skip
 
 
@@ -62,6 +62,7 @@ def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
         "baseline_hands_per_s",
         "ingest_vs_baseline",
         "zwanzigerrufen_ingest_cost_vs_slovenian",
+        "royal_ingest_cost_vs_slovenian",
     ):
         assert isinstance(report[key], float) and report[key] > 0, key
     if have_openspiel():

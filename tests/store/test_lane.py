@@ -103,12 +103,144 @@ def test_simulated_sessions_give_the_careful_rows(
         assert count.taken >= 0.9 * len(docs)
 
 
-def test_royal_takes_the_careful_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Royal Tarock declares no native engine: every record is the careful path's."""
+#: a club's completion of the Royal catalogue (docs/royal.md §3): every item of unknown value
+#: or condition given one, so that a simulated match is scored whole (the built-in catalogue
+#: leaves the trophies unknown: a game announcing one is unverified, the careful path's)
+ROYAL_CLUB: dict[str, Any] = {
+    "extends": "royal-gerots-2023",
+    "catalogue": "club-lane",
+    "items": [
+        {"id": "TR_VALAT", "value": 40},
+        {"id": "S_MONDFANG", "value": 25},
+        {"id": "TR_LEGION", "value": 30, "condition": {"tricks_at_least": 9}},
+        *({"id": t, "value": 10 + 5 * k, "condition": {"first_n_tricks": 1 + k % 4}}
+          for k, t in enumerate(("TR_TRIUMF", "TR_COURT", "TR_FULL", "TR_SPECTRUM", "TR_PIRAMIS",
+                                 "TR_HARPIA", "TR_QUART", "TR_SZFINX", "TR_GOLGOTA",
+                                 "TR_SPADILLE"))),
+    ],
+}  # fmt: skip
+
+
+def royal_docs(n: int, seed: int, options: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
+    """Simulated Royal Tarock matches of eight games under ruleset ``options`` and the club
+    catalogue (written to ``folder`` as ``club.json``, the sessions' ``catalogue_path``): the
+    simulator writes the reference's scores under them."""
+    from random import Random
+
+    from tarock_logs.tools.simulate import PLAYER_NAMES, SessionPlan, resolve, simulate_session
+
+    (folder / "club.json").write_bytes(orjson.dumps(ROYAL_CLUB))
+    engine, rs, policy = resolve("royal", None)
+    rs = engine.ruleset(rs.id, {**options, "catalogue": ROYAL_CLUB})
+    written = {**options, "catalogue_path": "club.json"}
+    out = []
+    for k in range((n + 7) // 8):
+        rng = Random(f"royal-lane:{seed}:{k}")
+        players = [{"id": f"p{i + 1:02d}", "name": PLAYER_NAMES[i]}
+                   for i in rng.sample(range(len(PLAYER_NAMES)), 4)]  # fmt: skip
+        plan = SessionPlan(session_id=f"royal-{seed}-{k}", players=players, n_hands=8,
+                           first_dealer=1, options=written)  # fmt: skip
+        out.append(simulate_session(engine, rs, policy, plan, rng)[0])
+    return out
+
+
+def test_royal_without_a_known_consolation_takes_the_careful_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The consolation's formula is unknown: without the option every game is unverified, so
+    every record is the careful path's."""
     docs = simulate_hands(48, 3, game="royal")
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
     assert count.taken == 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"consolation": 0},
+     {"consolation": 7, "bidding_opener": "attacking_eintreiber", "raise_voids_contra": "keep",
+      "contra_limit": 4, "cap": 30, "meld_only_turn_resets": False}],
+    ids=["seed", "options"],
+)  # fmt: skip
+def test_royal_matches_give_the_careful_rows_and_take_the_lane(
+    options: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Royal Tarock's native engine (royalhand.h) through the lane: the same rows as the
+    careful path, and the matches under a completed catalogue take the lane."""
+    docs = royal_docs(96, 11, options, tmp_path)
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "royal.jsonl", docs), monkeypatch)
+    assert count.offered == len(docs)
+    assert count.taken >= 0.5 * len(docs)
+
+
+def test_the_royal_sample_match_takes_the_lane_with_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = orjson.loads((ROOT / "sample_logs" / "royal" / "worked-examples.json").read_bytes())
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "sample.jsonl", [doc]), monkeypatch)
+    assert count.taken == 1
+
+
+def _royal_change(rng: random.Random, doc: dict[str, Any]) -> None:
+    """One change to a Royal match: a wrong score line, a card swapped, a Meldung's count,
+    the dealer, a cut, a raise named, a parameter written as a string, a throw-in."""
+    h = rng.choice(doc["hands"])
+    acts = h["actions"]
+    k = rng.randrange(8)
+    if k == 0 and h["result"].get("items"):
+        rng.choice(h["result"]["items"])["value"] += 1
+    elif k == 1:
+        plays = [i for i, a in enumerate(acts) if a["type"] == "play"]
+        i, j = rng.sample(plays, 2)
+        acts[i]["card"], acts[j]["card"] = acts[j]["card"], acts[i]["card"]
+    elif k == 2:
+        acts.insert(
+            0,
+            {
+                "type": "meld",
+                "seat": h["dealer"],
+                "meld": "M_SUITCOUNT",
+                "params": {"suit": rng.choice("HDSC"), "count": rng.randrange(2, 6)},
+            },
+        )
+    elif k == 3:
+        h["dealer"] = (h["dealer"] + 1) % 4
+    elif k == 4:
+        h["deal"]["cut_by"] = rng.randrange(4)
+    elif k == 5:
+        for a in acts:
+            if a["type"] == "announce":
+                a["raises"] = rng.choice(["S_HONNEUR", "S_KOEPFE", "F_SPIEL"])
+                break
+    elif k == 6:
+        for a in acts:
+            if a["type"] == "meld" and a.get("params"):
+                key = rng.choice(sorted(a["params"]))
+                a["params"][key] = str(a["params"][key])
+                break
+    else:
+        h["actions"] = [{"type": "throw_in", "seat": rng.randrange(4)}]
+
+
+def test_one_change_to_a_royal_match_gives_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(5)
+    base = royal_docs(48, 21, {"consolation": 0}, tmp_path)
+    docs = []
+    for d in base:
+        d = copy.deepcopy(d)
+        _royal_change(rng, d)
+        docs.append(d)
+    short = copy.deepcopy(base[0])  # a match of five games: the reference notes it
+    short["id"] += "-short"
+    short["hands"] = short["hands"][:5]
+    del short["recorded"]
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "changed.jsonl", [*docs, *base, short]), monkeypatch)
+    assert 0 < count.taken < count.offered
 
 
 def _zr_clean(doc: dict[str, Any]) -> bool:

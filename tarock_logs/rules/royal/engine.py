@@ -16,9 +16,11 @@ from tarock_logs.rules.base import (
     GameEngine,
     GameTerms,
     HandScore,
+    NativeLane,
     Ruleset,
     SeatRole,
 )
+from tarock_logs.rules.royal import native
 from tarock_logs.rules.royal.bidding import PARTY_NAMES
 from tarock_logs.rules.royal.catalogue import Catalogue, builtin_catalogue
 from tarock_logs.rules.royal.codes import CODE_ALIASES, CODES
@@ -106,6 +108,13 @@ class RoyalEngine(GameEngine):
         """The ruleset (id or alias) with ``options``; a ``catalogue`` option takes a parsed
         catalogue document, ``catalogue_path`` the path of a JSON file (read here)."""
         return super().ruleset(ruleset_id, load_catalogue_path(options) if options else None)
+
+    def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
+        """The native engine (``royalhand.h``, :mod:`.native`) reading ordinary records
+        through the ingest lane (``royal_lane_hands``): two pairs at a table of four."""
+        if table_size != 4:
+            return None
+        return native.lane(ruleset)
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         check_ruleset(ruleset)

@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from tarock_logs import _native
-from tarock_logs.rules.base import Action, Ruleset
+from tarock_logs.rules.base import Action, NativeLane, Ruleset, SeatRole
 from tarock_logs.rules.royal import predicates
 from tarock_logs.rules.royal.catalogue import Catalogue, Item
 from tarock_logs.rules.royal.fast import ROYAL_CID
@@ -61,6 +61,7 @@ __all__ = [
     "config",
     "config_fields",
     "encode_actions",
+    "lane",
     "play_game",
 ]
 
@@ -101,7 +102,8 @@ _CHOICES: Final[Mapping[str, tuple[Any, ...]]] = {
 #: the options and Item fields the native engine does not read under their own name: the
 #: reference's alone (``bidding_opener``: either opener is clean, §4.2, the option only names
 #: whom ``to_move`` offers; ``raise_rule``: a raise by its own announcer is a finding under
-#: either reading, so the native engine declines it; ``match_length``: the match, not a game;
+#: either reading, so the native engine declines it; ``match_length``: the match, not a game
+#: (the lane declines a shorter match, :func:`lane`);
 #: an Item's names, status, source, notes), or reaching the core through a derived field (the
 #: consolations, the catalogue and its path, the Item's bindings, params and condition); an
 #: Item field of ids (``raises``, ``suppresses``, ``replaced_by``, ``distinct_by``) reaches it
@@ -414,13 +416,15 @@ if available():
 
 class Setup(NamedTuple):
     """A ruleset as the native engine reads it: the core's configuration, the catalogue's
-    item ids by the core's index (and the index by id), and the strings of its conditions."""
+    item ids by the core's index (and the index by id), the strings of its conditions, and
+    the ingest lane's table (each Meldung's parameter names, then the strings)."""
 
     config: bytes
     ids: tuple[str, ...]
     by_id: Mapping[str, int]
     strings: Mapping[str, int]
     catalogue: Catalogue
+    table: bytes
 
 
 _CONFIGS: dict[int, tuple[Ruleset, Setup | None]] = {}
@@ -443,11 +447,23 @@ def config(ruleset: Ruleset) -> Setup | None:
         comp_strings = tuple(sorted({"T", "H", "D", "S", "C"} | _all_strings(cat)))
         ids = tuple(cat.items)
         got = Setup(_CORE.royal_config(fields), ids, {i: k for k, i in enumerate(ids)},
-                    {s: k for k, s in enumerate(comp_strings)}, cat)  # fmt: skip
+                    {s: k for k, s in enumerate(comp_strings)}, cat,
+                    _lane_table(cat, comp_strings))  # fmt: skip
     if len(_CONFIGS) >= 64:
         _CONFIGS.clear()
     _CONFIGS[id(ruleset)] = (ruleset, got)
     return got
+
+
+def _lane_table(cat: Catalogue, strings: Sequence[str]) -> bytes:
+    """The lane's table (``royal_lane_hands``): per item its parameters' names (0x1f
+    between names, 0x1e between items), then 0x1d and the conditions' strings (0x1f between);
+    b"" when a name is not plain ASCII without those bytes (no lane then)."""
+    items = "\x1e".join("\x1f".join(it.params) for it in cat.items.values())
+    text = items + "\x1d" + "\x1f".join(strings)
+    if not text.isascii() or any(c in s for s in strings for c in "\x1d\x1e\x1f"):
+        return b""
+    return text.encode()
 
 
 def _all_strings(cat: Catalogue) -> set[str]:
@@ -573,3 +589,41 @@ def play_game(
         won, totals,
         tuple((LINES[-i - 1] if i < 0 else ids_[i], s, v) for i, s, v in lines),
     )  # fmt: skip
+
+
+#: the score items by the lane's codes beyond the catalogue's: its three structural lines
+_LANE_LINES: Final = LINES
+#: the card tokens by the core's card ids (54 of cards.h; "" those not in the Royal pack)
+LANE_CARDS: Final = tuple(_TOKEN.get(i, "") for i in range(54))
+
+
+def _session_args(match_length: int) -> Callable[[Any], tuple[Any, ...]]:
+    """What ``royal_lane_hands`` needs of a session: its recorded pairs (as
+    :meth:`.session.RoyalSession.set_seats` reads them from the players' pair and role; None
+    when they are not both complete), its first dealer (-1: none) and the match's length
+    (a shorter match is declined: the reference notes it)."""
+
+    def args(session: Any) -> tuple[Any, ...]:
+        from tarock_logs.rules.royal.session import RoyalSession  # (the session imports fast)
+
+        probe = RoyalSession.__new__(RoyalSession)
+        probe.pairs = None
+        probe.eintreiber_parity = None
+        probe.set_seats([SeatRole(pair=p.pair, role=p.role) for p in session.players])
+        first = session.first_dealer
+        return probe.pairs, -1 if first is None else int(first), match_length
+
+    return args
+
+
+def lane(ruleset: Ruleset) -> NativeLane | None:
+    """The ingest lane's reading of Royal Tarock records under ``ruleset``
+    (``royal_lane_hands`` with :func:`config`), or None without the native engine or when the
+    catalogue does not fit it."""
+    setup = config(ruleset)
+    if setup is None or not setup.table or _CORE is None or not hasattr(_CORE, "royal_lane_hands"):
+        return None
+    names = (*setup.ids, *_LANE_LINES)
+    length = int(options_of(ruleset).values["match_length"])
+    return NativeLane(setup.config, setup.table, names, LANE_CARDS, reader="royal_lane_hands",
+                      items=names, session_args=_session_args(length))  # fmt: skip

@@ -7,8 +7,8 @@ the decoding, the pydantic models, the structural checks), audits it
 (:func:`tarock_logs.verdict.audit.audit_session`: every action replayed through the engine,
 the score recomputed and compared) and turns the audit into rows
 (:func:`tarock_logs.store.write.process._add_session`). Most of an archive is ordinary: sessions of
-Slovenian tarok (or of another game with a native engine: Zwanzigerrufen) whose every hand is
-legal and scored as recorded. The lane takes such a record from its bytes:
+Slovenian tarok (or of another game with a native engine: Zwanzigerrufen, Royal Tarock) whose
+every hand is legal and scored as recorded. The lane takes such a record from its bytes:
 
 * **in C** (``tarock_logs/_native/lane.h``, ``lane_envelope`` and ``lane_hands``): the JSON
   of the line checked as the reader's decoder checks it, each hand read into a plain struct
@@ -26,9 +26,10 @@ legal and scored as recorded. The lane takes such a record from its bytes:
 
 A game offers its native engine by :meth:`~tarock_logs.rules.base.GameEngine.native_lane`
 (:class:`~tarock_logs.rules.base.NativeLane`: the core's reader of the hands, ``lane_hands``
-for Slovenian tarok, ``zwanzigerrufen_lane_hands`` for Zwanzigerrufen's ``zrhand.h``, with the
-configuration from the game's rule tables and the codes of its cards and score items); this
-module names no game.
+for Slovenian tarok, ``zwanzigerrufen_lane_hands`` for Zwanzigerrufen's ``zrhand.h``,
+``royal_lane_hands`` for Royal Tarock's ``royalhand.h``, with the configuration from the game's
+rule tables, the codes of its cards and score items, and what it needs of the session besides
+its hands); this module names no game.
 
 It **declines** (returns None, and the careful path reads the record) on anything else: a
 game without a native engine, a Slovenian table of five, a ruleset with notes, an escape or an
@@ -219,8 +220,9 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     prefix, suffix = _hash_frame(session)
     lane = setup.native
     read = getattr(core, lane.reader)
+    extra = lane.session_args(session) if lane.session_args is not None else ()
     got = read(chunk, hs, he, lane.config, lane.score_config, lane.contracts, lane.cards, prefix,
-               suffix, _SHA256)  # fmt: skip
+               suffix, _SHA256, *extra)  # fmt: skip
     if got is None:
         return None
     raws, columns = got

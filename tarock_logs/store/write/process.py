@@ -598,7 +598,8 @@ def _where(has: pa.Array, values: pa.Array) -> pa.Array:
 
 #: the action types and the card tokens by the codes the lane writes (255: no card)
 _LANE_TYPES: Final = pa.array(("pass", "bid", "call", "talon", "discard", "play", "lezim",
-                               "announce", "kontra", "claim"), type=STR)  # fmt: skip
+                               "announce", "kontra", "claim", "meld", "throw_in"),
+                              type=STR)  # fmt: skip
 
 
 @cache
@@ -670,7 +671,7 @@ def _lane_tricks(
 
 #: the roles by the codes the lane writes (``_native/module.c``: LN_ROLE_; the score items' names
 #: come with the game's native lane: ``NativeLane.items``)
-_LANE_ROLES: Final = pa.array(("declarer", "partner", "defender", "klop"), type=STR)
+_LANE_ROLES: Final = pa.array(("declarer", "partner", "defender", "klop", "unknown"), type=STR)
 
 
 def _lane_hand_scores(
