@@ -12,7 +12,10 @@ the trick winner and the legal cards, shared by every native card loop), the car
 (``cardloop.h`` Slovenian, inside the whole hand; ``zrloop.h`` Zwanzigerrufen,
 ``royalloop.h`` Royal Tarock), the native Zwanzigerrufen engine (``zrhand.h``: a whole clean
 hand, deal check, merged auction, the cards of ``zrloop.h``, claims, itemised score, double
-rounds; its ingest-lane reader in ``module.c``), the native Slovenian engine (``slohand.h``:
+rounds; its ingest-lane reader in ``module.c``), the native Royal Tarock engine
+(``royalhand.h``: a whole clean game, deal check, bidding, the cards of ``royalloop.h``, the
+catalogue's items with their conditions compiled from the catalogue; its ingest-lane reader in
+``module.c``), the native Slovenian engine (``slohand.h``:
 a whole clean hand, deal check, bidding, exchange, the announcement round, the cards;
 ``openspiel.h``: OpenSpiel's returns; ``sloscore.h``: a clean hand's itemised score), the
 store's ingest lane

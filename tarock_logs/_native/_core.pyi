@@ -158,3 +158,18 @@ def royal_hand(
     hands: Sequence[Sequence[int]],
     actions: Sequence[tuple[int, ...]],
 ) -> tuple[Any, ...] | None: ...
+def royal_lane_hands(
+    line: bytes,
+    start: int,
+    stop: int,
+    config: bytes,
+    table: bytes,
+    names: tuple[str, ...],
+    tokens: tuple[str, ...],
+    prefix: bytes,
+    suffix: bytes,
+    sha256: Any,
+    pairs: tuple[tuple[int, int], tuple[int, int]] | None,
+    first_dealer: int,
+    match_length: int,
+) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], ...]] | None: ...
