@@ -524,7 +524,9 @@ def game_ingest(
     for _ in range(max(1, repeat)):
         t, _n = _timed(lambda: stage_ingest(folder, tmp / f"{game}{next(counter)}.duckdb", 1))
         best_game = min(best_game, t)
-        t, n_slo = _timed(lambda: stage_ingest(slovenian, tmp / f"slo{next(counter)}.duckdb", 1))
+        t, n_slo = _timed(  # (a database of its own per game: a second game_ingest's names)
+            lambda: stage_ingest(slovenian, tmp / f"slo-{game}{next(counter)}.duckdb", 1)
+        )
         best_slo = min(best_slo, t)
     game_rate = _rate(n_game, best_game)
     slo_rate = _rate(n_slo, best_slo)
