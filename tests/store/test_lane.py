@@ -243,6 +243,22 @@ def test_one_change_to_a_royal_match_gives_the_careful_rows(
     assert 0 < count.taken < count.offered
 
 
+def test_mutated_royal_matches_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 Royal matches with one random change each (a value, a key, a list: ``_mutate``):
+    the lane's rows are the careful path's, whichever path each takes."""
+    rng = random.Random(17)
+    base = royal_docs(40, 31, {"consolation": 0}, tmp_path)
+    docs = []
+    for k in range(200):
+        d = copy.deepcopy(base[k % len(base)])
+        d["id"] += f"-m{k}"
+        _mutate(rng, d)
+        docs.append(d)
+    _same_rows(_write(tmp_path / "mutants.jsonl", docs), monkeypatch)
+
+
 def _zr_clean(doc: dict[str, Any]) -> bool:
     """Whether the Zwanzigerrufen reference finds nothing in any hand of ``doc``."""
     from tarock_logs.rules.base import Action
