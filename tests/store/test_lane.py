@@ -167,7 +167,7 @@ def test_royal_matches_give_the_careful_rows_and_take_the_lane(
 ) -> None:
     """Royal Tarock's native engine (royalhand.h) through the lane: the same rows as the
     careful path, and the matches under a completed catalogue take the lane."""
-    docs = royal_docs(96, 11, options, tmp_path)
+    docs = royal_docs(48, 11, options, tmp_path)
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "royal.jsonl", docs), monkeypatch)
     assert count.offered == len(docs)
@@ -228,7 +228,7 @@ def test_one_change_to_a_royal_match_gives_the_careful_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(5)
-    base = royal_docs(48, 21, {"consolation": 0}, tmp_path)
+    base = royal_docs(32, 21, {"consolation": 0}, tmp_path)
     docs = []
     for d in base:
         d = copy.deepcopy(d)
@@ -246,12 +246,12 @@ def test_one_change_to_a_royal_match_gives_the_careful_rows(
 def test_mutated_royal_matches_give_the_careful_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """200 Royal matches with one random change each (a value, a key, a list: ``_mutate``):
+    """120 Royal matches with one random change each (a value, a key, a list: ``_mutate``):
     the lane's rows are the careful path's, whichever path each takes."""
     rng = random.Random(17)
-    base = royal_docs(40, 31, {"consolation": 0}, tmp_path)
+    base = royal_docs(24, 31, {"consolation": 0}, tmp_path)
     docs = []
-    for k in range(200):
+    for k in range(120):
         d = copy.deepcopy(base[k % len(base)])
         d["id"] += f"-m{k}"
         _mutate(rng, d)
