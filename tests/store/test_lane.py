@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 
 from tarock_logs import _native
+from tarock_logs.bench import ROYAL_BENCH_CATALOGUE
 from tarock_logs.store.write import lane, process
 from tarock_logs.tools.simulate import simulate_hands
 from tests.support.lane_count import LaneCount
@@ -105,20 +106,9 @@ def test_simulated_sessions_give_the_careful_rows(
 
 #: a club's completion of the Royal catalogue (docs/royal.md §3): every item of unknown value
 #: or condition given one, so that a simulated match is scored whole (the built-in catalogue
-#: leaves the trophies unknown: a game announcing one is unverified, the careful path's)
-ROYAL_CLUB: dict[str, Any] = {
-    "extends": "royal-gerots-2023",
-    "catalogue": "club-lane",
-    "items": [
-        {"id": "TR_VALAT", "value": 40},
-        {"id": "S_MONDFANG", "value": 25},
-        {"id": "TR_LEGION", "value": 30, "condition": {"tricks_at_least": 9}},
-        *({"id": t, "value": 10 + 5 * k, "condition": {"first_n_tricks": 1 + k % 4}}
-          for k, t in enumerate(("TR_TRIUMF", "TR_COURT", "TR_FULL", "TR_SPECTRUM", "TR_PIRAMIS",
-                                 "TR_HARPIA", "TR_QUART", "TR_SZFINX", "TR_GOLGOTA",
-                                 "TR_SPADILLE"))),
-    ],
-}  # fmt: skip
+#: leaves the trophies unknown: a game announcing one is unverified, the careful path's); the
+#: bench's, whose values are invented for measuring
+ROYAL_CLUB: dict[str, Any] = ROYAL_BENCH_CATALOGUE
 
 
 def royal_docs(n: int, seed: int, options: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
