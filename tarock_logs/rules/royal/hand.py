@@ -592,10 +592,10 @@ class RoyalHand(HandState):
         out = [Action("pass", seat)]
         out += self.bidding.meld_candidates(seat)
         seq = len(self.actions)
+        act = self.bidding.active(self.party_of(seat))  # (asking changes nothing)
         for item in self.catalogue.items.values():
             if item.is_meldung or item.silent or not item.announceable:
                 continue
-            act = self.bidding.active(self.party_of(seat))
             related = [i for i in act if self.catalogue.raises(item.id, i.item_id)]
             # a raise may name any active item of the pair that it raises (each is a form the
             # rules accept, the latest one first); a direct announcement names none
