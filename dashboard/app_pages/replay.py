@@ -700,11 +700,7 @@ def viewer() -> None:
         "}; go(); })();</script>".replace("STEP", str(step)),
         unsafe_allow_javascript=True,
     )
-    side: set[int] = set()
-    declarer = state.get("declarer", view.declarer)
-    if declarer is not None:
-        side = {declarer} | ({view.partner} if view.partner is not None else set())
-    rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
+    rows = vm.trick_rows(state, players, vm.trick_sides(view, state), game=view.game, lang=LANG)
     if rows:
         st.markdown("**" + tr("Tricks") + "**")
         # the figures first (won by, points, running totals), the cards last: on a narrow

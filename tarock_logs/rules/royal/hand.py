@@ -84,9 +84,16 @@ def trick_views(
     tricks: Sequence[tuple[tuple[tuple[int, str], ...], int]],
 ) -> list[dict[str, Any]]:
     """The completed tricks ``(((seat, card), ...), winner)`` as ``view()["tricks"]`` gives
-    them (Royal Tarock counts no card points: ``points`` is 0)."""
+    them (Royal Tarock counts tricks, not card points: ``points`` is 0, in the unit
+    ``"tricks"`` of :attr:`RoyalEngine.trick_points_unit`)."""
     return [
-        {"leader": cards[0][0], "cards": [[s, c] for s, c in cards], "winner": w, "points": 0}
+        {
+            "leader": cards[0][0],
+            "cards": [[s, c] for s, c in cards],
+            "winner": w,
+            "points": 0,
+            "points_unit": "tricks",
+        }
         for cards, w in tricks
     ]
 
