@@ -149,9 +149,15 @@ def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang
         SHOTS.mkdir(parents=True, exist_ok=True)
         # the whole table in sight without scrolling: every seat and the current trick
         # (on a phone: above the toolbar pinned to the bottom), at the problem and in the
-        # middle of a trick of the play with the hands still full (the tallest table)
+        # middle of a trick of the play with the hands still full (the tallest table), and at
+        # a table of five (the dealer, dealt no cards, on one line beside the talon)
         in_play = _clean(db, table_size=4)
-        for at, step in ((hand, problem), (in_play[0], max(1, in_play[1] - 40))):
+        five = _clean(db, table_size=5)
+        for at, step in (
+            (hand, problem),
+            (in_play[0], max(1, in_play[1] - 40)),
+            (five[0], max(1, five[1] - 40)),
+        ):
             if at != hand or step != problem:
                 _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
             fold = bar.bounding_box()["y"] if size == "phone" else h  # type: ignore[index]
