@@ -155,7 +155,11 @@ async def visitor(
     rng: random.Random,
     times: dict[str, list[float]],
     failures: list[str],
+    cpu: dict[str, list[float]] | None = None,
+    server_pid: int = 0,
 ) -> None:
+    """One session's requests; with ``cpu`` (one session alone: nothing else runs on the
+    server between its requests), the server's CPU seconds of each request by kind."""
     s = Session(url, timeout=timeout, texts=False)
     await asyncio.sleep(rng.uniform(0, think))
     try:
@@ -166,7 +170,10 @@ async def visitor(
 
     async def one(kind: str, request: Any) -> bool:
         await asyncio.sleep(rng.uniform(0, think))
+        before = _cpu_s(server_pid) if cpu is not None else 0.0
         run = await request
+        if cpu is not None:
+            cpu[kind].append(_cpu_s(server_pid) - before)
         times[kind].append(run.seconds)
         why = _failure(run)
         if why is not None:
@@ -206,6 +213,8 @@ def run_level(
     url: str, pid: int, n: int, hands: list[str], args: argparse.Namespace
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {k: [] for k in KINDS}
+    # one session alone: each request's server CPU is its own (what a page costs)
+    by_page: dict[str, list[float]] | None = {k: [] for k in KINDS} if n == 1 else None
     failures: list[str] = []
     per = max(1, args.rounds)
 
@@ -222,6 +231,8 @@ def run_level(
                     random.Random(args.seed * 1000 + n * 100 + i),
                     times,
                     failures,
+                    by_page,
+                    pid,
                 )
                 for i in range(n)
             )
@@ -241,6 +252,15 @@ def run_level(
         "server_cpu_per_request_ms": round(1000 * cpu / max(1, requests)),
         "server_cores_used": round(cpu / wall, 2),
         "pages": {k: _stats(v) for k, v in times.items()},
+        **(
+            {
+                "server_cpu_ms_by_page": {
+                    k: round(1000 * statistics.mean(v), 1) for k, v in by_page.items() if v
+                }
+            }
+            if by_page is not None
+            else {}
+        ),
         "failures": len(failures),
         "failure_examples": sorted(set(failures))[:5],
         "server_rss_peak_mb": round(rss.peak),
@@ -302,6 +322,11 @@ def main() -> None:
                 f"; server CPU {level['server_cpu_per_request_ms']} ms/request,"
                 f" {level['server_cores_used']} cores"
                 f"; load {level['loadavg'][0]}"
+                + (
+                    f"; server CPU by page (ms) {level['server_cpu_ms_by_page']}"
+                    if "server_cpu_ms_by_page" in level
+                    else ""
+                )
             )
     finally:
         proc.terminate()
