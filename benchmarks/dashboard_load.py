@@ -20,7 +20,7 @@ Targets (issue 36): at 50 sessions p95 ≤ 2 s for Players, Audit and a replay o
 process, asyncio; it parses the messages but does not render them).
 
     .venv/bin/python benchmarks/dashboard_load.py --db STORE [--levels 1,5,20,50]
-        [--rounds 3] [--steps 5] [--think 1.0] [--json OUT]
+        [--rounds 3] [--steps 5] [--think 1.0] [--workers N] [--json OUT]
 
 One JSON object on stdout (``--json`` writes it to a file too), a table on stderr.
 """
@@ -278,6 +278,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (`tarock dashboard --workers N`: a front door and N servers; "
+        "RSS and CPU are the whole tree's)",
+    )
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     hands = pick_hands(args.db, max(levels) * args.rounds + 1, args.seed)
@@ -293,15 +300,25 @@ def main() -> None:
             str(port),
             "--host",
             "127.0.0.1",
+            "--workers",
+            str(args.workers),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, "TAROCK_DB": ""},
     )
     url = f"http://127.0.0.1:{port}"
-    out: dict[str, Any] = {"db": str(args.db), "db_mb": round(args.db.stat().st_size / 1e6)}
+    out: dict[str, Any] = {
+        "db": str(args.db),
+        "db_mb": round(args.db.stat().st_size / 1e6),
+        "workers": args.workers,
+    }
     try:
         wait_healthy(url, proc, timeout=120)
+        if args.workers > 1:  # every worker up, not only the first
+            for i in range(1, args.workers + 1):
+                wait_healthy(f"http://127.0.0.1:{port + i}", proc, timeout=120)
+            time.sleep(2)  # (the front door's health check has seen them)
         out["server_rss_start_mb"] = round(_rss_mb(proc.pid))
         say("warming up: one visitor opens each page once")
         warm = argparse.Namespace(**{**vars(args), "rounds": 1, "think": 0.0})
