@@ -39,6 +39,8 @@ from typing import Any
 
 from tornado import httpclient, httputil, web, websocket
 
+from tarock_logs.report.i18n import negotiate, t
+
 #: the cookie that sticks a browser to its worker
 COOKIE = "tarock_worker"
 #: seconds between two health checks of every worker
@@ -162,9 +164,14 @@ class Relay(web.RequestHandler):
             if worker is not None and worker.index in tried:
                 others = [w for w in self.pool.workers if w.up and w.index not in tried]
                 worker = min(others, key=lambda w: w.sessions) if others else None
-            if worker is None:
+            if worker is None:  # in the visitor's language (their browser's)
+                lang = negotiate(self.request.headers.get("Accept-Language"))
                 self.set_status(503)
-                self.write("The dashboard is starting or restarting. Reload in a moment.")
+                self.set_header("Content-Type", "text/plain; charset=utf-8")
+                self.set_header("Retry-After", "2")
+                self.write(
+                    t("The dashboard is starting or restarting. Reload the page in a moment.", lang)
+                )
                 return
             tried.add(worker.index)
             headers = httputil.HTTPHeaders()

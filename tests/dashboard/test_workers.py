@@ -154,9 +154,41 @@ def test_workers_listen_on_loopback_ports_above_the_front_doors_address() -> Non
 def test_workers_that_would_pass_the_last_port_are_a_usage_error(dash_db: DashDB) -> None:
     from typer.testing import CliRunner
 
-    from tarock_logs.cli import app
+    from tarock_logs.cli import main
+    from tarock_logs.cli.common import app
 
+    assert callable(main)  # (the command line's commands are registered on ``app``)
     r = CliRunner().invoke(
         app, ["dashboard", "--db", str(dash_db.path), "--port", "65534", "--workers", "2"]
     )
     assert r.exit_code == 2 and "no room for 2 workers" in r.output
+
+
+def test_with_no_worker_up_a_visitor_is_told_so_in_their_language() -> None:
+    from tornado import httpclient
+
+    from dashboard.front import Pool, Worker, app
+
+    async def ask() -> tuple[int, str, str]:
+        pool = Pool([Worker(0, 1, [], {})])  # never started: not up
+        port = free_port()
+        server = app(pool).listen(port, address="127.0.0.1")
+        try:
+            client = httpclient.AsyncHTTPClient()
+            page = await client.fetch(
+                f"http://127.0.0.1:{port}/replay",
+                headers={"Accept-Language": "sl-SI,sl;q=0.9"},
+                raise_error=False,
+            )
+            health = await client.fetch(
+                f"http://127.0.0.1:{port}/_stcore/health", raise_error=False
+            )
+            return page.code, page.body.decode(), str(health.code)
+        finally:
+            server.stop()
+
+    code, body, health = asyncio.run(ask())
+    assert code == 503 and health == "503"
+    assert (
+        body == "Nadzorna plošča se zaganja ali ponovno zaganja. Čez trenutek znova naloži stran."
+    )
