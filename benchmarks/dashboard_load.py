@@ -83,11 +83,12 @@ def _rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds so far of a process tree (from /proc)."""
+def _cpu_s(pid: int, *, alone: bool = False) -> float:
+    """User + system CPU seconds so far of a process tree (from /proc); ``alone``: of the
+    process itself (the front door of ``--workers``, without its servers)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
-    for p in _tree(pid):
+    for p in [pid] if alone else _tree(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
             total += int(fields[11]) + int(fields[12])
@@ -238,10 +239,11 @@ def run_level(
             )
         )
 
-    t0, cpu0 = time.perf_counter(), _cpu_s(pid)
+    t0, cpu0, front0 = time.perf_counter(), _cpu_s(pid), _cpu_s(pid, alone=True)
     with RssSampler(pid) as rss:
         asyncio.run(all_visitors())
     wall, cpu = time.perf_counter() - t0, _cpu_s(pid) - cpu0
+    front = _cpu_s(pid, alone=True) - front0
     requests = sum(len(v) for v in times.values())
     return {
         "sessions": n,
@@ -251,6 +253,8 @@ def run_level(
         "server_cpu_s": round(cpu, 1),
         "server_cpu_per_request_ms": round(1000 * cpu / max(1, requests)),
         "server_cores_used": round(cpu / wall, 2),
+        # with --workers: the front door's share (relaying), the rest is the servers'
+        **({"front_cpu_s": round(front, 1)} if args.workers > 1 else {}),
         "pages": {k: _stats(v) for k, v in times.items()},
         **(
             {
@@ -300,8 +304,8 @@ def main() -> None:
             str(port),
             "--host",
             "127.0.0.1",
-            "--workers",
-            str(args.workers),
+            # (only when asked: a tree without the option measures too)
+            *(["--workers", str(args.workers)] if args.workers > 1 else []),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -322,7 +326,9 @@ def main() -> None:
         out["server_rss_start_mb"] = round(_rss_mb(proc.pid))
         say("warming up: one visitor opens each page once")
         warm = argparse.Namespace(**{**vars(args), "rounds": 1, "think": 0.0})
-        out["warmup"] = run_level(url, proc.pid, 1, hands[-1:], warm)
+        # one visitor per worker at once (the front door gives each its own): every server
+        # has built its caches (the hand directory among them) before the levels
+        out["warmup"] = run_level(url, proc.pid, args.workers, hands[-args.workers :], warm)
         out["levels"] = []
         for n in levels:
             say(f"{n} sessions …")
@@ -338,7 +344,8 @@ def main() -> None:
                 + f"; failures {level['failures']}; RSS peak {level['server_rss_peak_mb']} MB"
                 f"; server CPU {level['server_cpu_per_request_ms']} ms/request,"
                 f" {level['server_cores_used']} cores"
-                f"; load {level['loadavg'][0]}"
+                + (f" (front door {level['front_cpu_s']} s)" if "front_cpu_s" in level else "")
+                + f"; load {level['loadavg'][0]}"
                 + (
                     f"; server CPU by page (ms) {level['server_cpu_ms_by_page']}"
                     if "server_cpu_ms_by_page" in level

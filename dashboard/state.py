@@ -213,6 +213,11 @@ def require_db() -> tuple[Path, DbKey]:
     :func:`begin_run`; the file's current one outside a page run); stops the page with a
     message if there is no database."""
     path = db_path()
+    pinned: _Version | None = getattr(_RUN, "version", None)
+    if path is not None and pinned is not None and pinned.key[0] == str(path):
+        # the run reads its pinned version to its end: no look at the file (a stat per
+        # query, some twenty a page)
+        return path, pinned.key
     if path is None or not path.is_file():
         st.error(
             tr(
@@ -222,9 +227,6 @@ def require_db() -> tuple[Path, DbKey]:
         )
         st.stop()
     assert path is not None
-    pinned: _Version | None = getattr(_RUN, "version", None)
-    if pinned is not None and pinned.key[0] == str(path):
-        return path, pinned.key
     return path, db_key(path)
 
 
