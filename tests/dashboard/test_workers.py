@@ -18,7 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.dashboard.browser_helpers import free_port, wait_healthy
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    chromium,
+    free_port,
+    goto,
+    settle,
+    wait_healthy,
+)
 from tests.dashboard.dash_helpers import TAROCK, DashDB
 from tests.dashboard.ws_client import Run, Session
 
@@ -192,3 +199,40 @@ def test_with_no_worker_up_a_visitor_is_told_so_in_their_language() -> None:
     assert (
         body == "Nadzorna plošča se zaganja ali ponovno zaganja. Čez trenutek znova naloži stran."
     )
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium")
+def test_in_chromium_an_open_page_is_drawn_again_when_its_worker_is_killed(
+    front: tuple[str, int, subprocess.Popen[bytes]],
+) -> None:
+    """A browser through the front door: the page, its static files and its websocket come
+    from the worker of its cookie; that worker killed, the open page reconnects through the
+    front door to the other one, which draws it again at its step (the URL keeps it)."""
+    url, port, proc = front
+    for i in (1, 2):
+        _wait(lambda i=i: _healthy(f"http://127.0.0.1:{port + i}"), 90, f"worker {i}")
+    time.sleep(1.5)  # the front door's health check has seen both
+    with chromium() as b:
+        ctx = b.new_context()
+        page = ctx.new_page()
+        goto(page, url + "/replay?step=3")
+        assert page.get_by_text("Step 3 of").count() == 1
+        stuck = {c["name"]: c["value"] for c in ctx.cookies()}["tarock_worker"]
+        os.kill(_worker_pids(proc.pid)[port + 1 + int(stuck)], signal.SIGKILL)
+        page.wait_for_timeout(1500)
+        page.get_by_text("Step 3 of").wait_for(timeout=60_000)
+        settle(page)
+        assert page.get_by_text("Step 3 of").count() == 1
+        assert not page.locator("[data-testid='stException']").count()
+        moved = {c["name"]: c["value"] for c in ctx.cookies()}["tarock_worker"]
+        assert moved != stuck
+        # its step buttons answer once the page is loaded again (the new worker's session
+        # has not run the viewer's fragment: Streamlit ignores a fragment's click it does not
+        # know; docs/dashboard.md): reloaded, it steps on, on the other worker
+        goto(page, page.url)
+        assert page.get_by_text("Step 3 of").count() == 1
+        page.locator(".st-key-forward button:visible").last.click()
+        page.get_by_text("Step 4 of").wait_for(timeout=30_000)
+        assert "step=4" in page.url
