@@ -631,15 +631,20 @@ def trick_rows(
 ) -> list[dict[str, Any]]:
     """The trick list: trick, leader, cards (each with its player), winner, card points and
     the running totals per side. Points the engine counts in thirds (Slovenian tarok) are
-    written as fractions (``5⅓``), as on a score sheet; the column names are in ``lang``."""
+    written as fractions (``5⅓``), as on a score sheet; in a game that counts tricks, not
+    card points (the engine's ``trick_points_unit`` is ``"tricks"``: Royal Tarock), a trick
+    has no points column and the running totals are the tricks each side has taken. The
+    column names are in ``lang``."""
     from dashboard.table import thirds_text
 
+    engine = get_engine(game) if game else None
+    by_tricks = engine is not None and engine.trick_points_unit == "tricks"
     rows = []
     run_decl: float = 0
     run_opp: float = 0
     in_thirds = False
     for i, done in enumerate(view.get("tricks") or [], start=1):
-        pts = done.get("points")
+        pts = 1 if by_tricks else done.get("points")
         winner = done.get("winner")
         in_thirds = in_thirds or done.get("points_unit") == "thirds"
         if isinstance(pts, (int, float)) and winner is not None:
@@ -651,22 +656,36 @@ def trick_rows(
         def shown(x: float | None, thirds: bool = in_thirds) -> str:
             return thirds_text(x) if thirds else ("" if x is None else f"{x:g}")
 
-        rows.append(
-            {
-                t("trick", lang): i,
-                t("led by", lang): players[done["leader"]]
-                if done.get("leader") is not None
-                else "",
-                t("cards", lang): "  ".join(
-                    f"{text.card_text(c, game)} {players[s]}" for s, c in done.get("cards") or []
-                ),
-                t("won by", lang): players[winner] if winner is not None else "",
-                t("points", lang): shown(pts),
-                t("declarer side", lang): shown(run_decl) if declarer_side else "",
-                t("defenders", lang): shown(run_opp) if declarer_side else "",
-            }
-        )
+        row: dict[str, Any] = {
+            t("trick", lang): i,
+            t("led by", lang): players[done["leader"]] if done.get("leader") is not None else "",
+            t("cards", lang): "  ".join(
+                f"{text.card_text(c, game)} {players[s]}" for s, c in done.get("cards") or []
+            ),
+            t("won by", lang): players[winner] if winner is not None else "",
+        }
+        if not by_tricks:
+            row[t("points", lang)] = shown(pts)
+        side = t("attackers" if by_tricks else "declarer side", lang)
+        row[side] = shown(run_decl) if declarer_side else ""
+        row[t("defenders", lang)] = shown(run_opp) if declarer_side else ""
+        rows.append(row)
     return rows
+
+
+def trick_sides(view: HandView, state: dict[str, Any]) -> set[int]:
+    """The seats whose tricks the trick list adds up as one side: the declarer and the
+    partner (``state``: the position's view, which knows them once the bidding has named
+    them), or in a game of fixed pairs the attacking pair (the pair not the dealer's)."""
+    declarer = state.get("declarer", view.declarer)
+    if declarer is not None:
+        return {declarer} | ({view.partner} if view.partner is not None else set())
+    if not has_feature(view.game, "fixed_pairs") or not view.seating:
+        return set()
+    pairs = [p.get("pair") for p in view.seating]
+    if view.dealer >= len(pairs) or pairs[view.dealer] is None:
+        return set()
+    return {s for s, pr in enumerate(pairs) if pr not in (None, pairs[view.dealer])}
 
 
 def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[str, Any] | None:

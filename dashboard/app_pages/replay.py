@@ -708,11 +708,7 @@ def viewer() -> None:
         "}; go(); })();</script>".replace("STEP", str(step)),
         unsafe_allow_javascript=True,
     )
-    side: set[int] = set()
-    declarer = state.get("declarer", view.declarer)
-    if declarer is not None:
-        side = {declarer} | ({view.partner} if view.partner is not None else set())
-    rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
+    rows = vm.trick_rows(state, players, vm.trick_sides(view, state), game=view.game, lang=LANG)
     if rows:
         st.markdown("**" + tr("Tricks") + "**")
         # the figures first (won by, points, running totals), the cards last: on a narrow
@@ -848,7 +844,11 @@ st.html(
     "row-gap:4px !important}"
     ".st-key-toolbar button{padding-left:6px;padding-right:6px;min-height:34px;"
     "padding-top:2px;padding-bottom:2px}"
-    ".st-key-toolbar [data-baseweb='select']>div{min-height:34px}"
+    # the selects' values whole ("alle Karten offen", "vse karte odprte"): a smaller font
+    # and no button padding inside them (the toolbar's buttons keep theirs)
+    ".st-key-toolbar [data-testid='stSelectbox'] input{padding-left:6px;padding-right:0;"
+    "font-size:13px}"
+    ".st-key-toolbar [data-testid='stSelectbox'] button{min-width:0;padding:0 2px 0 0}"
     # the whole table above the pinned toolbar (all four seats and the trick in sight):
     # the page's title left to the menu (the picker says what the page is), the hand's
     # header line on one line (cut with an ellipsis)

@@ -104,6 +104,19 @@ def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
         page.wait_for_timeout(200)
 
 
+#: each toolbar select's text (value or placeholder), the width it needs in its font, and
+#: the room its field has inside its padding
+_SELECT_FIT = """() => [...document.querySelectorAll(
+    '.st-key-toolbar [data-testid=stSelectbox] input')].map(e => {
+  const cs = getComputedStyle(e);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = cs.font;
+  const text = e.value || e.placeholder;
+  return [text, Math.ceil(ctx.measureText(text).width),
+          e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)];
+})"""
+
+
 @pytest.mark.parametrize("lang", ["en", "sl", "de"])
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
@@ -130,6 +143,9 @@ def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang
             said = controls.nth(i).inner_text()[:30]
             assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
+        # each select shows its whole value (or its placeholder), not "alle Karten o…"
+        for text, need, room in page.evaluate(_SELECT_FIT):
+            assert need <= room, (size, lang, text, need, room)
         SHOTS.mkdir(parents=True, exist_ok=True)
         # the whole table in sight without scrolling: every seat and the current trick
         # (on a phone: above the toolbar pinned to the bottom), at the problem and in the
