@@ -43,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.proc import cpu_seconds, process_tree  # noqa: E402
 from tests.dashboard.browser_helpers import free_port, wait_healthy  # noqa: E402
 from tests.dashboard.ws_client import Run, Session  # noqa: E402
 
@@ -54,26 +55,9 @@ def say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _tree(pid: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(parents.get(p, []))
-    return out
-
-
 def _rss_mb(pid: int) -> float:
     total = 0
-    for p in _tree(pid):
+    for p in process_tree(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -86,15 +70,7 @@ def _rss_mb(pid: int) -> float:
 def _cpu_s(pid: int, *, alone: bool = False) -> float:
     """User + system CPU seconds so far of a process tree (from /proc); ``alone``: of the
     process itself (the front door of ``--workers``, without its servers)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for p in [pid] if alone else _tree(pid):
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / tick
+    return cpu_seconds([pid] if alone else process_tree(pid))
 
 
 class RssSampler:

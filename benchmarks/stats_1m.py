@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.ingest_1m import write_copies  # noqa: E402 (the same copies, dated)
+from benchmarks.proc import cpu_seconds, process_tree  # noqa: E402
 
 TAROCK = Path(sys.executable).with_name("tarock")
 
@@ -57,24 +58,6 @@ def say(msg: str) -> None:
 
 
 # --------------------------------------------------------------------------- build
-
-
-def _tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(parents.get(p, []))
-    return out
 
 
 def _pss_each_mb(pids: list[int]) -> dict[int, float]:
@@ -139,7 +122,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     # workers (its children), so that the peak says where the memory is
     at_peak: dict[str, float] = {}
     while proc.poll() is None:
-        each = _pss_each_mb(_tree(proc.pid))
+        each = _pss_each_mb(process_tree(proc.pid))
         pss = sum(each.values())
         if pss > peak:
             workers = sorted((v for p, v in each.items() if p != proc.pid), reverse=True)
@@ -191,23 +174,10 @@ def _timed(fn: Any, warm: int = 5) -> dict[str, float]:
     }
 
 
-def _cpu_s(pids: list[int]) -> float:
-    """User + system CPU seconds so far of the processes ``pids`` (from /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / tick
-
-
 def _server_pids() -> list[int]:
     """This process's descendants that serve the dashboard (not the browser)."""
     out = []
-    for pid in _tree(os.getpid()):
+    for pid in process_tree(os.getpid()):
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
@@ -367,7 +337,7 @@ def measure_pages(db: Path) -> dict[str, Any]:
         """Open ``url`` and wait until the script has finished and ``ready`` is drawn; the
         wall time (and the server's CPU seconds in ``cpu``)."""
         servers = _server_pids()
-        c0 = _cpu_s(servers)
+        c0 = cpu_seconds(servers)
         t0 = time.perf_counter()
         page.goto(url)
         page.wait_for_selector(
@@ -376,7 +346,7 @@ def measure_pages(db: Path) -> dict[str, Any]:
         page.wait_for_timeout(200)  # let the run start
         page.wait_for_selector("[data-test-script-state='notRunning']", timeout=wait)
         page.wait_for_selector(ready, timeout=wait)
-        cpu.append(round(_cpu_s(servers) - c0, 2))
+        cpu.append(round(cpu_seconds(servers) - c0, 2))
         return time.perf_counter() - t0 - 0.2
 
     cpu: list[float] = []
@@ -452,7 +422,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
     for k in range(1, steps + 1):
         for _attempt in range(3):  # a key pressed while the page re-draws can be lost
             page.locator("h1").first.click()
-            c0, t0 = _cpu_s(servers), time.perf_counter()
+            c0, t0 = cpu_seconds(servers), time.perf_counter()
             page.keyboard.press("ArrowRight")
             try:
                 page.get_by_text(f"Step {k} of").first.wait_for(timeout=10_000)
@@ -460,7 +430,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
             except Exception:  # noqa: BLE001 - pressed again
                 continue
             times.append(time.perf_counter() - t0)
-            cpus.append(_cpu_s(servers) - c0)
+            cpus.append(cpu_seconds(servers) - c0)
             break
     ms = sorted(t * 1000 for t in times)
     cpu_ms = sorted(c * 1000 for c in cpus)
