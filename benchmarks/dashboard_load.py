@@ -20,7 +20,7 @@ Targets (issue 36): at 50 sessions p95 ≤ 2 s for Players, Audit and a replay o
 process, asyncio; it parses the messages but does not render them).
 
     .venv/bin/python benchmarks/dashboard_load.py --db STORE [--levels 1,5,20,50]
-        [--rounds 3] [--steps 5] [--think 1.0] [--json OUT]
+        [--rounds 3] [--steps 5] [--think 1.0] [--workers N] [--json OUT]
 
 One JSON object on stdout (``--json`` writes it to a file too), a table on stderr.
 """
@@ -43,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.proc import cpu_seconds, process_tree  # noqa: E402
 from tests.dashboard.browser_helpers import free_port, wait_healthy  # noqa: E402
 from tests.dashboard.ws_client import Run, Session  # noqa: E402
 
@@ -54,26 +55,9 @@ def say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _tree(pid: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(parents.get(p, []))
-    return out
-
-
 def _rss_mb(pid: int) -> float:
     total = 0
-    for p in _tree(pid):
+    for p in process_tree(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -83,17 +67,10 @@ def _rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds so far of a process tree (from /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for p in _tree(pid):
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / tick
+def _cpu_s(pid: int, *, alone: bool = False) -> float:
+    """User + system CPU seconds so far of a process tree (from /proc); ``alone``: of the
+    process itself (the front door of ``--workers``, without its servers)."""
+    return cpu_seconds([pid] if alone else process_tree(pid))
 
 
 class RssSampler:
@@ -155,7 +132,11 @@ async def visitor(
     rng: random.Random,
     times: dict[str, list[float]],
     failures: list[str],
+    cpu: dict[str, list[float]] | None = None,
+    server_pid: int = 0,
 ) -> None:
+    """One session's requests; with ``cpu`` (one session alone: nothing else runs on the
+    server between its requests), the server's CPU seconds of each request by kind."""
     s = Session(url, timeout=timeout, texts=False)
     await asyncio.sleep(rng.uniform(0, think))
     try:
@@ -166,7 +147,10 @@ async def visitor(
 
     async def one(kind: str, request: Any) -> bool:
         await asyncio.sleep(rng.uniform(0, think))
+        before = _cpu_s(server_pid) if cpu is not None else 0.0
         run = await request
+        if cpu is not None:
+            cpu[kind].append(_cpu_s(server_pid) - before)
         times[kind].append(run.seconds)
         why = _failure(run)
         if why is not None:
@@ -206,6 +190,8 @@ def run_level(
     url: str, pid: int, n: int, hands: list[str], args: argparse.Namespace
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {k: [] for k in KINDS}
+    # one session alone: each request's server CPU is its own (what a page costs)
+    by_page: dict[str, list[float]] | None = {k: [] for k in KINDS} if n == 1 else None
     failures: list[str] = []
     per = max(1, args.rounds)
 
@@ -222,15 +208,18 @@ def run_level(
                     random.Random(args.seed * 1000 + n * 100 + i),
                     times,
                     failures,
+                    by_page,
+                    pid,
                 )
                 for i in range(n)
             )
         )
 
-    t0, cpu0 = time.perf_counter(), _cpu_s(pid)
+    t0, cpu0, front0 = time.perf_counter(), _cpu_s(pid), _cpu_s(pid, alone=True)
     with RssSampler(pid) as rss:
         asyncio.run(all_visitors())
     wall, cpu = time.perf_counter() - t0, _cpu_s(pid) - cpu0
+    front = _cpu_s(pid, alone=True) - front0
     requests = sum(len(v) for v in times.values())
     return {
         "sessions": n,
@@ -240,7 +229,18 @@ def run_level(
         "server_cpu_s": round(cpu, 1),
         "server_cpu_per_request_ms": round(1000 * cpu / max(1, requests)),
         "server_cores_used": round(cpu / wall, 2),
+        # with --workers: the front door's share (relaying), the rest is the servers'
+        **({"front_cpu_s": round(front, 1)} if args.workers > 1 else {}),
         "pages": {k: _stats(v) for k, v in times.items()},
+        **(
+            {
+                "server_cpu_ms_by_page": {
+                    k: round(1000 * statistics.mean(v), 1) for k, v in by_page.items() if v
+                }
+            }
+            if by_page is not None
+            else {}
+        ),
         "failures": len(failures),
         "failure_examples": sorted(set(failures))[:5],
         "server_rss_peak_mb": round(rss.peak),
@@ -258,6 +258,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (`tarock dashboard --workers N`: a front door and N servers; "
+        "RSS and CPU are the whole tree's)",
+    )
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     hands = pick_hands(args.db, max(levels) * args.rounds + 1, args.seed)
@@ -273,19 +280,31 @@ def main() -> None:
             str(port),
             "--host",
             "127.0.0.1",
+            # (only when asked: a tree without the option measures too)
+            *(["--workers", str(args.workers)] if args.workers > 1 else []),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, "TAROCK_DB": ""},
     )
     url = f"http://127.0.0.1:{port}"
-    out: dict[str, Any] = {"db": str(args.db), "db_mb": round(args.db.stat().st_size / 1e6)}
+    out: dict[str, Any] = {
+        "db": str(args.db),
+        "db_mb": round(args.db.stat().st_size / 1e6),
+        "workers": args.workers,
+    }
     try:
         wait_healthy(url, proc, timeout=120)
+        if args.workers > 1:  # every worker up, not only the first
+            for i in range(1, args.workers + 1):
+                wait_healthy(f"http://127.0.0.1:{port + i}", proc, timeout=120)
+            time.sleep(2)  # (the front door's health check has seen them)
         out["server_rss_start_mb"] = round(_rss_mb(proc.pid))
         say("warming up: one visitor opens each page once")
         warm = argparse.Namespace(**{**vars(args), "rounds": 1, "think": 0.0})
-        out["warmup"] = run_level(url, proc.pid, 1, hands[-1:], warm)
+        # one visitor per worker at once (the front door gives each its own): every server
+        # has built its caches (the hand directory among them) before the levels
+        out["warmup"] = run_level(url, proc.pid, args.workers, hands[-args.workers :], warm)
         out["levels"] = []
         for n in levels:
             say(f"{n} sessions …")
@@ -301,7 +320,13 @@ def main() -> None:
                 + f"; failures {level['failures']}; RSS peak {level['server_rss_peak_mb']} MB"
                 f"; server CPU {level['server_cpu_per_request_ms']} ms/request,"
                 f" {level['server_cores_used']} cores"
-                f"; load {level['loadavg'][0]}"
+                + (f" (front door {level['front_cpu_s']} s)" if "front_cpu_s" in level else "")
+                + f"; load {level['loadavg'][0]}"
+                + (
+                    f"; server CPU by page (ms) {level['server_cpu_ms_by_page']}"
+                    if "server_cpu_ms_by_page" in level
+                    else ""
+                )
             )
     finally:
         proc.terminate()

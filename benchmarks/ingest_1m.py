@@ -59,10 +59,11 @@ def write_copies(
     folder: Path,
     prefix: bytes,
     dated: bool = False,
+    stem: str = "part",
 ) -> int:
     """Write ``n_hands`` hands as renamed copies of the pool ``lines`` (16 hands each) into
     files of ``per_file`` hands; ``dated``: each copy's sessions get an event date a day later
-    than the copy before (from 2024-01-01)."""
+    than the copy before (from 2024-01-01); ``stem``: the files' name before their number."""
     written = file_no = copy = in_file = 0
     out = None
     start = dt.date(2024, 1, 1)
@@ -72,7 +73,7 @@ def write_copies(
             if written >= n_hands:
                 break
             if out is None:
-                out = open(folder / f"part-{file_no:05d}.jsonl", "wb")
+                out = open(folder / f"{stem}-{file_no:05d}.jsonl", "wb")
                 in_file = 0
             line = line.replace(prefix, prefix + b"c%d-" % copy)
             if dated:

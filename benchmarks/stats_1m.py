@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.ingest_1m import write_copies  # noqa: E402 (the same copies, dated)
+from benchmarks.proc import cpu_seconds, process_tree  # noqa: E402
 
 TAROCK = Path(sys.executable).with_name("tarock")
 
@@ -57,24 +58,6 @@ def say(msg: str) -> None:
 
 
 # --------------------------------------------------------------------------- build
-
-
-def _tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(parents.get(p, []))
-    return out
 
 
 def _pss_each_mb(pids: list[int]) -> dict[int, float]:
@@ -107,16 +90,25 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     for old in logs.iterdir():
         old.unlink()
     t0 = time.perf_counter()
-    pool = simulate_hands(args.pool, args.seed, hands_per_session=16)
-    lines = [dumps_session(s) for s in pool]
-    written = write_copies(
-        lines,
-        args.hands,
-        args.per_file,
-        logs,
-        f'"sim-slovenian-{args.seed}-'.encode(),
-        dated=True,
-    )
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    written = 0
+    per_game: dict[str, int] = {}
+    for k, game in enumerate(games):
+        # an equal share per game (the first games take the remainder)
+        share = args.hands // len(games) + (1 if k < args.hands % len(games) else 0)
+        pool = simulate_hands(max(16, args.pool // len(games)), args.seed, game=game,
+                              hands_per_session=16)  # fmt: skip
+        lines = [dumps_session(s) for s in pool]
+        per_game[game] = write_copies(
+            lines,
+            share,
+            args.per_file,
+            logs,
+            f'"sim-{game}-{args.seed}-'.encode(),
+            dated=True,
+            stem=f"part-{game}",
+        )
+        written += per_game[game]
     size = sum(p.stat().st_size for p in logs.iterdir())
     say(f"generated {written} hands ({size / 1e6:.0f} MB) in {time.perf_counter() - t0:.0f} s")
     t1 = time.perf_counter()
@@ -130,7 +122,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     # workers (its children), so that the peak says where the memory is
     at_peak: dict[str, float] = {}
     while proc.poll() is None:
-        each = _pss_each_mb(_tree(proc.pid))
+        each = _pss_each_mb(process_tree(proc.pid))
         pss = sum(each.values())
         if pss > peak:
             workers = sorted((v for p, v in each.items() if p != proc.pid), reverse=True)
@@ -146,6 +138,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     t_ingest = time.perf_counter() - t1
     return {
         "hands": written,
+        "hands_by_game": per_game,
         "log_mb": round(size / 1e6),
         "ingest_seconds": round(t_ingest, 1),
         "ingest_hands_per_s": round(written / t_ingest),
@@ -181,23 +174,10 @@ def _timed(fn: Any, warm: int = 5) -> dict[str, float]:
     }
 
 
-def _cpu_s(pids: list[int]) -> float:
-    """User + system CPU seconds so far of the processes ``pids`` (from /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / tick
-
-
 def _server_pids() -> list[int]:
     """This process's descendants that serve the dashboard (not the browser)."""
     out = []
-    for pid in _tree(os.getpid()):
+    for pid in process_tree(os.getpid()):
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
@@ -233,25 +213,30 @@ def measure_queries(db: Path) -> dict[str, Any]:
         "drill_page": lambda: q.drill_page(cur, none, (("role", "declarer"),), 0, 50),
         "drill_count": lambda: q.drill_count(cur, none, (("role", "declarer"),)),
     }
-    # the Players page: one game at a time (the most played one), its tables and drill-down
-    game = q.games_by_hands(cur)[0][0]
-    g_all = (game, None, None, None, None)
-    g_pid = (game, None, None, None, pid)
+    # the Players page: one game at a time, each game of the store (a mixed store: every
+    # figure's name starts with its game)
     decl = (("role", "declarer"),)
-    cases |= {
-        "games_by_hands": lambda: q.games_by_hands(cur),
-        "game_thrown_in": lambda: q.game_thrown_in(cur, g_all),
-        "timeline": lambda: q.timeline(cur, g_all),
-        "game_drill_page": lambda: q.game_drill_page(cur, g_all, decl, 0, 25),
-        "game_drill_count": lambda: q.game_drill_count(cur, g_all, decl),
-        "game_drill_csv_player": lambda: q.game_drill_csv(cur, g_pid, decl),
-        "game_ratings": lambda: q.game_ratings(cur, game),
-    }
-    for name in q.GAME_SECTIONS:
-        if name in ("schlemm", "matches", "pairs") and game != "royal":
-            continue
-        cases[f"game_{name}"] = lambda name=name: q.game_section(cur, name, g_all)
-        cases[f"game_{name}_player"] = lambda name=name: q.game_section(cur, name, g_pid)
+    by_hands = q.games_by_hands(cur)
+    for game, *_rest in by_hands:
+        tag = "game" if len(by_hands) == 1 else f"{game}"
+        g_all = (game, None, None, None, None)
+        g_pid = (game, None, None, None, pid)
+        cases |= {
+            f"{tag}_thrown_in": lambda g_all=g_all: q.game_thrown_in(cur, g_all),
+            ("timeline" if tag == "game" else f"{tag}_timeline"): lambda g_all=g_all: q.timeline(
+                cur, g_all
+            ),
+            f"{tag}_drill_page": lambda g_all=g_all: q.game_drill_page(cur, g_all, decl, 0, 25),
+            f"{tag}_drill_count": lambda g_all=g_all: q.game_drill_count(cur, g_all, decl),
+            f"{tag}_drill_csv_player": lambda g_pid=g_pid: q.game_drill_csv(cur, g_pid, decl),
+            f"{tag}_ratings": lambda game=game: q.game_ratings(cur, game),
+        }
+        for name in q.GAME_SECTIONS:
+            if name in ("schlemm", "matches", "pairs") and game != "royal":
+                continue
+            cases[f"{tag}_{name}"] = lambda name=name, g=g_all: q.game_section(cur, name, g)
+            cases[f"{tag}_{name}_player"] = lambda name=name, g=g_pid: q.game_section(cur, name, g)
+    cases["games_by_hands"] = lambda: q.games_by_hands(cur)
     for name in stats.SECTIONS:
         cases[f"stats_{name}"] = lambda name=name: q.stats_section(cur, name, none)
         cases[f"stats_{name}_player"] = lambda name=name: q.stats_section(
@@ -352,7 +337,7 @@ def measure_pages(db: Path) -> dict[str, Any]:
         """Open ``url`` and wait until the script has finished and ``ready`` is drawn; the
         wall time (and the server's CPU seconds in ``cpu``)."""
         servers = _server_pids()
-        c0 = _cpu_s(servers)
+        c0 = cpu_seconds(servers)
         t0 = time.perf_counter()
         page.goto(url)
         page.wait_for_selector(
@@ -361,7 +346,7 @@ def measure_pages(db: Path) -> dict[str, Any]:
         page.wait_for_timeout(200)  # let the run start
         page.wait_for_selector("[data-test-script-state='notRunning']", timeout=wait)
         page.wait_for_selector(ready, timeout=wait)
-        cpu.append(round(_cpu_s(servers) - c0, 2))
+        cpu.append(round(cpu_seconds(servers) - c0, 2))
         return time.perf_counter() - t0 - 0.2
 
     cpu: list[float] = []
@@ -437,7 +422,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
     for k in range(1, steps + 1):
         for _attempt in range(3):  # a key pressed while the page re-draws can be lost
             page.locator("h1").first.click()
-            c0, t0 = _cpu_s(servers), time.perf_counter()
+            c0, t0 = cpu_seconds(servers), time.perf_counter()
             page.keyboard.press("ArrowRight")
             try:
                 page.get_by_text(f"Step {k} of").first.wait_for(timeout=10_000)
@@ -445,7 +430,7 @@ def measure_replay_steps_browser(db: Path, page: Any, url: str, steps: int = 30)
             except Exception:  # noqa: BLE001 - pressed again
                 continue
             times.append(time.perf_counter() - t0)
-            cpus.append(_cpu_s(servers) - c0)
+            cpus.append(cpu_seconds(servers) - c0)
             break
     ms = sorted(t * 1000 for t in times)
     cpu_ms = sorted(c * 1000 for c in cpus)
@@ -515,6 +500,12 @@ def main() -> None:
     ap.add_argument("--pool", type=int, default=4000)
     ap.add_argument("--per-file", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument(
+        "--games",
+        default="slovenian",
+        help="comma-separated games, an equal share of the hands each (issue 37: "
+        "slovenian,zwanzigerrufen,royal for the mixed store)",
+    )
     args = ap.parse_args()
     report: dict[str, Any] = {}
     if args.what in ("build", "all"):

@@ -213,6 +213,11 @@ def require_db() -> tuple[Path, DbKey]:
     :func:`begin_run`; the file's current one outside a page run); stops the page with a
     message if there is no database."""
     path = db_path()
+    pinned: _Version | None = getattr(_RUN, "version", None)
+    if path is not None and pinned is not None and pinned.key[0] == str(path):
+        # the run reads its pinned version to its end: no look at the file (a stat per
+        # query, some twenty a page)
+        return path, pinned.key
     if path is None or not path.is_file():
         st.error(
             tr(
@@ -222,9 +227,6 @@ def require_db() -> tuple[Path, DbKey]:
         )
         st.stop()
     assert path is not None
-    pinned: _Version | None = getattr(_RUN, "version", None)
-    if pinned is not None and pinned.key[0] == str(path):
-        return path, pinned.key
     return path, db_key(path)
 
 
@@ -313,15 +315,31 @@ def hand_key(hand_id: str) -> int | None:
     return query(directory.key, hand_id)
 
 
+def session_record(session_id: str) -> dict[str, Any] | None:
+    """One session as the replay reads it (:func:`queries.session_record`: its label, event,
+    seating and hands in one query), cached per database version: the hand picker and every
+    hand of the session opened share it."""
+    rec: dict[str, Any] | None = data(queries.session_record, session_id)
+    return rec
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _replay(key: DbKey, hand_id: str, engine: bool) -> HandView | None:
-    return query(build_hand_view, hand_id, engine=engine, hand_key=hand_key(hand_id))
+    return query(
+        build_hand_view,
+        hand_id,
+        engine=engine,
+        hand_key=hand_key(hand_id),
+        session=session_record,
+    )
 
 
 def hand_view(hand_id: str, *, engine: bool = False) -> HandView | None:
     """One hand with everything the viewer shows, its steps as the store keeps them
-    (cached per database version; shared, never mutated). ``engine``: with the engine's
-    replay of the hand too (the legal alternatives, the dossier), which runs then."""
+    (cached per database version; shared, never mutated): read in two queries and its
+    session's one (:func:`session_record`, shared by the session's hands), so that a step
+    and a reload read nothing more. ``engine``: with the engine's replay of the hand too
+    (the legal alternatives, the dossier), which runs then."""
     _, key = require_db()
     return _replay(key, hand_id, engine)
 

@@ -177,14 +177,14 @@ CARD_PX = {"hand": 44, "side": 33, "phone_hand": 36, "phone_side": 30}
 FAN_MARGIN_PX = {k: int(FAN_OVERLAP * w / CARD_W) for k, w in CARD_PX.items()}
 
 TABLE_CSS = """
-.tl-table{{display:grid;gap:8px;grid-template-columns:1fr minmax(200px,1.1fr) 1.2fr;
+.tl-table{{display:grid;gap:6px;grid-template-columns:1fr minmax(200px,1.1fr) 1.2fr;
   grid-template-areas:"top top side" "left centre right" "bottom bottom bottom";
-  background:#0b5d3b;border-radius:14px;padding:8px;color:#fff;
+  background:#0b5d3b;border-radius:14px;padding:6px;color:#fff;
   font-family:"DejaVu Sans",Arial,sans-serif}}
 .tl-table.tl-n5{{grid-template-areas:"tl side tr" "left centre right" "bottom bottom bottom"}}
 .tl-table.tl-n3{{grid-template-areas:"side side side" "left centre right"
   "bottom bottom bottom"}}
-.tl-seat{{background:rgba(255,255,255,.08);border-radius:10px;padding:4px 8px;min-width:0}}
+.tl-seat{{background:rgba(255,255,255,.08);border-radius:10px;padding:3px 8px;min-width:0}}
 .tl-seat.tl-move{{outline:3px solid #ffd54f}}
 .tl-seat.tl-out{{opacity:.6}}
 .tl-head{{display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline;margin-bottom:3px}}
@@ -203,8 +203,14 @@ TABLE_CSS = """
 .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:56px}}
 .tl-play{{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}}
 .tl-play span{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}}
-.tl-side{{grid-area:side;display:flex;gap:10px;justify-content:center;
+.tl-side{{grid-area:side;display:flex;flex-wrap:wrap;gap:4px 10px;justify-content:center;
   align-items:flex-start;background:rgba(0,0,0,.18);border-radius:10px;padding:4px 8px}}
+.tl-side>div>.tl-note{{width:0;min-width:100%}}
+.tl-centre .tl-a-rest{{align-self:stretch;display:flex;flex-wrap:wrap;column-gap:8px;
+  align-items:baseline;padding:2px 8px;margin-top:auto}}
+.tl-centre .tl-a-rest .tl-head{{margin-bottom:0}}
+.tl-centre .tl-a-rest .tl-name{{font-size:13px}}
+.tl-seat .tl-short{{display:none}}
 .tl-side:empty{{display:none}}
 .tl-side>div{{min-width:0}}
 .tl-side .tl-note{{font-size:11px;line-height:1.2;margin-bottom:2px}}
@@ -231,6 +237,10 @@ TABLE_CSS = """
   .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:80px}}
   .tl-seat{{padding:3px 8px}}
   .tl-seat.tl-out{{display:flex;flex-wrap:wrap;column-gap:8px;align-items:baseline}}
+  .tl-side>div>.tl-note{{width:auto;min-width:0}}
+  .tl-centre .tl-a-rest{{padding:1px 8px;margin-top:0}}
+  .tl-seat .tl-short{{display:block}}
+  .tl-seat .tl-long{{display:none}}
   .tl-head{{margin-bottom:2px}}
   .tl-centre{{padding:4px 8px;gap:3px;min-width:0}}
   .tl-centre>.tl-note{{text-align:center}}
@@ -311,8 +321,9 @@ def _seat_box(parent: ET.Element, sv: SeatView, pos: Position, place: str, lang:
         roles.append(t("to move", lang))
     if roles:
         _div(head, "tl-roles", " · ".join(roles))
-    if sv.sitting_out:
-        _div(box, "tl-note", t("sits out this hand (no cards)", lang))
+    if sv.sitting_out:  # said short beside the roles on a phone, in full below them elsewhere
+        _div(head, "tl-roles tl-short", t("sits out", lang))
+        _div(box, "tl-note tl-long", t("sits out this hand (no cards)", lang))
         return
     if sv.hidden:
         _div(box, "tl-note", t("{n} cards, hidden", lang, n=len(sv.held)))
@@ -340,7 +351,7 @@ def _seat_box(parent: ET.Element, sv: SeatView, pos: Position, place: str, lang:
         ET.SubElement(cell, "span", attrs).text = value
 
 
-def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str) -> None:
+def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str) -> ET.Element:
     box = _div(parent, "tl-centre")
     if pos.trick:
         head = t("Trick {n}", lang, n=pos.trick_no) if pos.trick_no else t("The trick", lang)
@@ -371,9 +382,10 @@ def _centre(parent: ET.Element, pos: Position, names: dict[int, str], lang: str)
                 ET.SubElement(cell, "span", attrs).text = c.value + star
     else:
         _div(box, "tl-note", t("no trick on the table", lang))
+    return box
 
 
-def _side(parent: ET.Element, pos: Position, lang: str) -> None:
+def _side(parent: ET.Element, pos: Position, lang: str) -> ET.Element:
     """The talon (its groups apart) and the discards: beside the seat across the table."""
     side = _div(parent, "tl-side")
     if pos.talon_groups:
@@ -397,6 +409,7 @@ def _side(parent: ET.Element, pos: Position, lang: str) -> None:
         for card in pos.discards:
             label = text.card_text(card, pos.game)
             row.append(_card(card, pos, label=label, highlight=card in pos.offending, scale=0.75))
+    return side
 
 
 def table_html(pos: Position, lang: str = "en", player_view: bool = False) -> str:
@@ -404,20 +417,27 @@ def table_html(pos: Position, lang: str = "en", player_view: bool = False) -> st
     escaped by ElementTree. ``player_view``: the values under the cards are means on what the
     player knew (the legend says so), not values with all cards visible."""
     n = len(pos.seats)
-    places = _PLACES.get(n) or tuple(["bottom", "right", "top", "left", "tl", "tr"][:n])
     # the viewer's seat (or the first) at the bottom, the others in playing order after it
     first = pos.viewer if pos.viewer is not None else 0
     order = [(first + i) % n for i in range(n)]
+    # a seat dealt no cards (the dealer at a table of five) takes no place at the table: a
+    # line under the trick, and the four who play sit as at a table of four
+    resting = [s for s in order if pos.seats[s].sitting_out]
+    seated = [s for s in order if not pos.seats[s].sitting_out]
+    k = len(seated)
+    places = _PLACES.get(k) or tuple(["bottom", "right", "top", "left", "tl", "tr"][:k])
     names = {sv.seat: sv.name for sv in pos.seats}
     root = ET.Element("div", {"class": "tl-wrap"})
     table = ET.SubElement(
         root,
         "div",
-        {"class": f"tl-table tl-n{n}", "role": "group", "aria-label": t("Card table", lang)},
+        {"class": f"tl-table tl-n{k}", "role": "group", "aria-label": t("Card table", lang)},
     )
-    _centre(table, pos, names, lang)
+    centre = _centre(table, pos, names, lang)
     _side(table, pos, lang)
-    for seat, place in zip(order, places, strict=False):
+    for seat in resting:
+        _seat_box(centre, pos.seats[seat], pos, "rest", lang)
+    for seat, place in zip(seated, places, strict=False):
         _seat_box(table, pos.seats[seat], pos, place, lang)
     legend = legend_text(pos.game, lang)
     if any(sv.values for sv in pos.seats) or any(c.value is not None for c in pos.trick):

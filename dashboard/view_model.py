@@ -39,7 +39,12 @@ from tarock_logs.rules import game_title, get_engine
 from tarock_logs.rules.base import Action, Violation
 from tarock_logs.store.read import queries
 from tarock_logs.store.read.rebuild import load_session
-from tarock_logs.store.read.timeline import HandTimeline, TimelineStep, hand_timeline
+from tarock_logs.store.read.timeline import (
+    HandTimeline,
+    TimelineStep,
+    hand_timeline,
+    timeline_from_record,
+)
 from tarock_logs.verdict import replay as rp
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.findings import Finding, HandPeople, violation_finding
@@ -121,6 +126,9 @@ class HandView:
     replay: rp.HandReplay | None = field(default=None, repr=False)
     session: m.Session | None = field(default=None, repr=False)
     hand: m.Hand | None = field(default=None, repr=False)
+    #: the hand's irregularities as recorded, ``(type, seat, kind)`` in order
+    #: (:func:`tarock_logs.store.read.queries.hand_irregularities`), when read with the hand
+    irregularities: list[tuple[str, int | None, str | None]] | None = None
 
     @property
     def n_steps(self) -> int:
@@ -187,8 +195,14 @@ def hand_view(
     *,
     engine: bool = False,
     hand_key: int | None = None,
+    session: Callable[[str], dict[str, Any] | None] | None = None,
 ) -> HandView | None:
     """Build the viewer's model of one stored hand (None if ``hand_id`` is unknown).
+
+    A hand with a stored timeline is read in two queries: the hand and its rows
+    (:func:`tarock_logs.store.read.queries.hand_record`) and its session
+    (:func:`~tarock_logs.store.read.queries.session_record`; ``session``: where the caller
+    keeps those, cached per session, else read here).
 
     Its steps are the stored timeline's (:func:`tarock_logs.store.read.timeline.hand_timeline`),
     read from rows alone: the log file may be gone. ``engine``: the session as logged and the
@@ -198,6 +212,14 @@ def hand_view(
     replayed by the engine either way. ``hand_key``: the hand's key when the caller knows it
     (:class:`tarock_logs.store.read.queries.HandDirectory`): its rows are then found without
     reading the id column."""
+    if not engine:
+        rec = queries.hand_record(cur, hand_id, hand_key)
+        if rec is not None and rec["timeline"] is not None:
+            sess = (session or (lambda sid: queries.session_record(cur, sid)))(rec["session_id"])
+            if sess is not None:
+                tl = timeline_from_record(rec, sess["seating"])
+                if tl is not None:
+                    return _recorded_view(hand_id, rec, sess, tl)
     r = queries.hand_facts(cur, hand_id, hand_key)
     if r is None:
         return None
@@ -287,6 +309,62 @@ def _stored_view(
         radelci_before=tl.radelci_before,
         radelci_after=tl.radelci_after,
         card_points=orjson.loads(points) if isinstance(points, str) else points,
+    )
+
+
+def _recorded_view(
+    hand_id: str, rec: dict[str, Any], sess: dict[str, Any], tl: HandTimeline
+) -> HandView:
+    """The view of a hand from its record and its session's (two queries: no engine replay,
+    no log file); the same view :func:`_stored_view` builds from its many."""
+    deal = orjson.loads(rec["deal"]) if isinstance(rec["deal"], str) else (rec["deal"] or {})
+    ids = [str(h["hand_id"]) for h in sess["hands"]]
+    index = ids.index(hand_id) if hand_id in ids else -1
+    seating = [dict(p) for p in sess["seating"]]
+    points = rec["card_points"]
+    found = {"totals": rec["totals"]}
+    steps = tl.steps
+    return HandView(
+        hand_id=hand_id,
+        session_id=rec["session_id"],
+        number=int(rec["number"]),
+        game=rec["game"],
+        ruleset=rec["ruleset"] or sess["ruleset"],
+        event={
+            "name": sess["event_name"],
+            "tournament": sess["tournament"],
+            "round": sess["round"],
+            "table": sess["table_name"],
+            "date": str(sess["date"]) if sess["date"] else None,
+        },
+        players=[p["name"] or p["id"] for p in seating],
+        dealer=int(rec["dealer"]),
+        deal=[list(h) for h in deal.get("hands") or []],
+        talon=list(deal.get("talon") or []),
+        actions=list(tl.actions),
+        steps=steps,
+        violations=list(rec["violations"]),
+        score_rows=list(rec["items"]),
+        totals=_totals(found),
+        unverified=list(rec["unverified"] or []),
+        contract=rec["contract"],
+        declarer=rec["declarer"],
+        partner=rec["partner"],
+        won=rec["won"],
+        # (the rows as hand_findings reads them: their seats are the timeline's)
+        findings=[{k: v for k, v in f.items() if k != "seats"} for f in rec["findings"]],
+        verification=str(rec["verification"]),
+        prev_hand=ids[index - 1] if index > 0 else None,
+        next_hand=ids[index + 1] if 0 <= index < len(ids) - 1 else None,
+        phases=_phases(rec["game"], steps),
+        seating=seating,
+        radelci_before=tl.radelci_before,
+        radelci_after=tl.radelci_after,
+        card_points=orjson.loads(points) if isinstance(points, str) else points,
+        irregularities=[
+            (str(r["type"]), int(r["seat"]) if r["seat"] is not None else None, r["kind"])
+            for r in rec["irregularities"]
+        ],
     )
 
 
@@ -553,15 +631,20 @@ def trick_rows(
 ) -> list[dict[str, Any]]:
     """The trick list: trick, leader, cards (each with its player), winner, card points and
     the running totals per side. Points the engine counts in thirds (Slovenian tarok) are
-    written as fractions (``5⅓``), as on a score sheet; the column names are in ``lang``."""
+    written as fractions (``5⅓``), as on a score sheet; in a game that counts tricks, not
+    card points (the engine's ``trick_points_unit`` is ``"tricks"``: Royal Tarock), a trick
+    has no points column and the running totals are the tricks each side has taken. The
+    column names are in ``lang``."""
     from dashboard.table import thirds_text
 
+    engine = get_engine(game) if game else None
+    by_tricks = engine is not None and engine.trick_points_unit == "tricks"
     rows = []
     run_decl: float = 0
     run_opp: float = 0
     in_thirds = False
     for i, done in enumerate(view.get("tricks") or [], start=1):
-        pts = done.get("points")
+        pts = 1 if by_tricks else done.get("points")
         winner = done.get("winner")
         in_thirds = in_thirds or done.get("points_unit") == "thirds"
         if isinstance(pts, (int, float)) and winner is not None:
@@ -573,22 +656,36 @@ def trick_rows(
         def shown(x: float | None, thirds: bool = in_thirds) -> str:
             return thirds_text(x) if thirds else ("" if x is None else f"{x:g}")
 
-        rows.append(
-            {
-                t("trick", lang): i,
-                t("led by", lang): players[done["leader"]]
-                if done.get("leader") is not None
-                else "",
-                t("cards", lang): "  ".join(
-                    f"{text.card_text(c, game)} {players[s]}" for s, c in done.get("cards") or []
-                ),
-                t("won by", lang): players[winner] if winner is not None else "",
-                t("points", lang): shown(pts),
-                t("declarer side", lang): shown(run_decl) if declarer_side else "",
-                t("defenders", lang): shown(run_opp) if declarer_side else "",
-            }
-        )
+        row: dict[str, Any] = {
+            t("trick", lang): i,
+            t("led by", lang): players[done["leader"]] if done.get("leader") is not None else "",
+            t("cards", lang): "  ".join(
+                f"{text.card_text(c, game)} {players[s]}" for s, c in done.get("cards") or []
+            ),
+            t("won by", lang): players[winner] if winner is not None else "",
+        }
+        if not by_tricks:
+            row[t("points", lang)] = shown(pts)
+        side = t("attackers" if by_tricks else "declarer side", lang)
+        row[side] = shown(run_decl) if declarer_side else ""
+        row[t("defenders", lang)] = shown(run_opp) if declarer_side else ""
+        rows.append(row)
     return rows
+
+
+def trick_sides(view: HandView, state: dict[str, Any]) -> set[int]:
+    """The seats whose tricks the trick list adds up as one side: the declarer and the
+    partner (``state``: the position's view, which knows them once the bidding has named
+    them), or in a game of fixed pairs the attacking pair (the pair not the dealer's)."""
+    declarer = state.get("declarer", view.declarer)
+    if declarer is not None:
+        return {declarer} | ({view.partner} if view.partner is not None else set())
+    if not has_feature(view.game, "fixed_pairs") or not view.seating:
+        return set()
+    pairs = [p.get("pair") for p in view.seating]
+    if view.dealer >= len(pairs) or pairs[view.dealer] is None:
+        return set()
+    return {s for s, pr in enumerate(pairs) if pr not in (None, pairs[view.dealer])}
 
 
 def tournament_report(cur: duckdb.DuckDBPyConnection, tournament: str) -> dict[str, Any] | None:

@@ -34,7 +34,6 @@ from dashboard import view_model as vm
 from dashboard.state import (
     data,
     finding_text,
-    hand_key,
     hand_view,
     lang,
     masked,
@@ -42,6 +41,7 @@ from dashboard.state import (
     one_version,
     require_db,
     score_table,
+    session_record,
     tr,
     trn,
     url_selectbox,
@@ -108,9 +108,10 @@ def _new_session() -> None:
 url_hand = st.query_params.get("hand")
 bad_hand = None
 if url_hand and url_hand != st.session_state.get("_url_seen_replay_hand"):
-    url_session = data(q.hand_session, url_hand, hand_key(url_hand))
-    if url_session is not None:
-        st.session_state["replay_session"] = url_session
+    # the hand as the viewer reads it (cached): its session, and nothing read twice
+    url_view = hand_view(url_hand)
+    if url_view is not None:
+        st.session_state["replay_session"] = url_view.session_id
     else:
         bad_hand = url_hand
 
@@ -135,10 +136,10 @@ sids: list[str] = shown["session_id"].to_list()
 slabels = dict(zip(sids, shown["label"].to_list(), strict=True))
 current = st.session_state.get("replay_session")
 if current and current not in slabels:  # the session of a deep link or an earlier choice
-    label = data(q.session_label, current)
-    if label is not None:
+    current_rec = session_record(current)
+    if current_rec is not None:
         sids.insert(0, current)
-        slabels[current] = label
+        slabels[current] = str(current_rec["label"])
 if not sids:
     picker.info(tr("No session matches the search."))
     st.stop()
@@ -152,14 +153,15 @@ session_id = c_session.selectbox(
     format_func=lambda s: slabels.get(s, s),
     on_change=_new_session,
 )
-hands: pl.DataFrame = data(q.session_hands, session_id)
-ids: list[str] = hands["hand_id"].to_list()
+session_rec = session_record(session_id) if session_id else None
+hand_rows: list[dict[str, Any]] = session_rec["hands"] if session_rec else []
+ids: list[str] = [str(r["hand_id"]) for r in hand_rows]
 labels = {
     r["hand_id"]: tr("hand {n}", n=r["number"])
     + (f" · {r['contract']}" if r["contract"] else "")
     + (" · " + tr("illegal") if r["illegal"] else "")
     + (" · " + tr("score differs") if r["discrepancy"] else "")
-    for r in hands.to_dicts()
+    for r in hand_rows
 }
 with c_hand:
     if bad_hand is not None:
@@ -244,12 +246,18 @@ def _entry_label(step: int) -> str:
 #: the stored card-play analysis of this hand (``tarock ingest --analyse``), by action index:
 #: all cards visible, and what the player knew (``--analyse-view player``); where both exist
 #: the card-values box switches between them (``analysis_view``)
-ANALYSIS_ALL: dict[int, dict[str, Any]] = {
-    int(r["action_index"]): r for r in data(hand_card_analysis, view.hand_id)
-}
-ANALYSIS_PLAYER: dict[int, dict[str, Any]] = {
-    int(r["action_index"]): r for r in data(hand_card_analysis_player, view.hand_id)
-}
+#: (a store without any analysis, most, asks nothing per hand: checked once per version)
+ANALYSED_ALL, ANALYSED_PLAYER = data(q.card_analysis_stored)
+ANALYSIS_ALL: dict[int, dict[str, Any]] = (
+    {int(r["action_index"]): r for r in data(hand_card_analysis, view.hand_id)}
+    if ANALYSED_ALL
+    else {}
+)
+ANALYSIS_PLAYER: dict[int, dict[str, Any]] = (
+    {int(r["action_index"]): r for r in data(hand_card_analysis_player, view.hand_id)}
+    if ANALYSED_PLAYER
+    else {}
+)
 #: the two views' labels, every place they are shown
 VIEWS = {"all": tr("all cards visible"), "player": tr("what the player knew")}
 
@@ -700,11 +708,7 @@ def viewer() -> None:
         "}; go(); })();</script>".replace("STEP", str(step)),
         unsafe_allow_javascript=True,
     )
-    side: set[int] = set()
-    declarer = state.get("declarer", view.declarer)
-    if declarer is not None:
-        side = {declarer} | ({view.partner} if view.partner is not None else set())
-    rows = vm.trick_rows(state, players, side, game=view.game, lang=LANG)
+    rows = vm.trick_rows(state, players, vm.trick_sides(view, state), game=view.game, lang=LANG)
     if rows:
         st.markdown("**" + tr("Tricks") + "**")
         # the figures first (won by, points, running totals), the cards last: on a narrow
@@ -720,7 +724,10 @@ def viewer() -> None:
 
     # ---------------------------------------------------------------- the end of the hand
     if step == last:
-        end = vm.end_summary(view, players, LANG, data(q.hand_irregularities, view.hand_id))
+        irregular = view.irregularities
+        if irregular is None:
+            irregular = data(q.hand_irregularities, view.hand_id)
+        end = vm.end_summary(view, players, LANG, irregular)
         with st.container(border=True, key="end_panel"):
             st.markdown("**" + tr("End of the hand") + ":** " + md(end["headline"]))
             if end["card_points"]:
@@ -837,7 +844,11 @@ st.html(
     "row-gap:4px !important}"
     ".st-key-toolbar button{padding-left:6px;padding-right:6px;min-height:34px;"
     "padding-top:2px;padding-bottom:2px}"
-    ".st-key-toolbar [data-baseweb='select']>div{min-height:34px}"
+    # the selects' values whole ("alle Karten offen", "vse karte odprte"): a smaller font
+    # and no button padding inside them (the toolbar's buttons keep theirs)
+    ".st-key-toolbar [data-testid='stSelectbox'] input{padding-left:6px;padding-right:0;"
+    "font-size:13px}"
+    ".st-key-toolbar [data-testid='stSelectbox'] button{min-width:0;padding:0 2px 0 0}"
     # the whole table above the pinned toolbar (all four seats and the trick in sight):
     # the page's title left to the menu (the picker says what the page is), the hand's
     # header line on one line (cut with an ellipsis)

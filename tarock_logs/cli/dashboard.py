@@ -16,7 +16,9 @@ from tarock_logs.cli.common import ExitCode, app, fail
 APP_SCRIPT = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
-def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None) -> list[str]:
+def streamlit_argv(
+    db: Path, port: int | str, host: str, entry_dir: Path | None = None
+) -> list[str]:
     """The command line that serves the dashboard (headless, no file watcher, no telemetry, no
     full garbage collection after every run of a page: with a large store's views in memory
     it took longer than a replay step's own work; Python's own collector still runs):
@@ -35,6 +37,18 @@ def streamlit_argv(db: Path, port: int, host: str, entry_dir: Path | None = None
         "--runner.postScriptGC=false",
         "--client.showErrorDetails=none",
         "--", "--db", str(db), *extra,
+    ]  # fmt: skip
+
+
+def front_argv(
+    db: Path, port: int, host: str, workers: int, entry_dir: Path | None = None
+) -> list[str]:
+    """The command line of ``--workers N``: the front door (``dashboard/front.py``) on
+    ``host:port``, which starts N servers (:func:`streamlit_argv`) on 127.0.0.1, ports
+    ``port + 1`` … ``port + N``, and sticks each browser to one of them."""
+    return [
+        sys.executable, "-m", "dashboard.front", "--host", host, "--port", str(port),
+        "--workers", str(workers), "--", *streamlit_argv(db, "{port}", "127.0.0.1", entry_dir),
     ]  # fmt: skip
 
 
@@ -79,6 +93,17 @@ def dashboard(
             "log in (the default on any other --host).",
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=32,
+            help="Server processes (one Streamlit process serves page runs on about one "
+            "core): more than 1 starts them on 127.0.0.1, ports PORT+1…PORT+N, behind a front "
+            "door on --host:--port that keeps each browser on one of them.",
+        ),
+    ] = 1,
     users: Annotated[
         Path | None,
         typer.Option(
@@ -118,7 +143,13 @@ def dashboard(
         env["TAROCK_USERS"] = str(users)
     if entry_dir is not None:
         env["TAROCK_ENTRY_DIR"] = str(entry_dir)
-    argv = streamlit_argv(db, port, host, entry_dir)
+    if port + workers > 65535:
+        raise fail(f"--port {port} leaves no room for {workers} workers above it", ExitCode.USAGE)
+    argv = (
+        streamlit_argv(db, port, host, entry_dir)
+        if workers == 1
+        else front_argv(db, port, host, workers, entry_dir)
+    )
     sys.stdout.flush()
     sys.stderr.flush()
     # Replace this process, so that stopping `tarock dashboard` stops the server.

@@ -22,6 +22,23 @@ def _parse_tables(text: str) -> tuple[int, ...]:
     return sizes
 
 
+#: the tables of a round when ``--tables`` is not given (for a game played at these sizes)
+DEFAULT_TABLES = (4, 4, 5)
+
+
+def _default_tables(game: str) -> tuple[int, ...]:
+    """:data:`DEFAULT_TABLES`, each size the game is not played at replaced by 4 (or by the
+    game's first table size): Slovenian tarok 4,4,5; Zwanzigerrufen and Royal Tarock 4,4,4."""
+    from tarock_logs.rules import get_engine
+
+    engine = get_engine(game)
+    if engine is None:
+        return DEFAULT_TABLES  # the simulator says why it cannot play the game
+    sizes = engine.table_sizes(engine.ruleset(engine.default_ruleset))
+    other = 4 if 4 in sizes else sizes[0]
+    return tuple(s if s in sizes else other for s in DEFAULT_TABLES)
+
+
 @app.command()
 def simulate(
     out: Annotated[Path, typer.Option("-o", "--out", help="output directory")],
@@ -29,7 +46,13 @@ def simulate(
     seed: Annotated[
         int, typer.Option(help="the seed: same seed and options, byte-identical files")
     ] = 1,
-    tables: Annotated[str, typer.Option(help="table sizes of each round, e.g. 4,4,5")] = "4,4,5",
+    tables: Annotated[
+        str | None,
+        typer.Option(
+            help="table sizes of each round, e.g. 4,4,5 (default: 4,4,5, a size the game is "
+            "not played at replaced by 4)"
+        ),
+    ] = None,
     rounds: Annotated[int, typer.Option(min=1, max=99)] = 3,
     games_per_round: Annotated[
         int,
@@ -70,7 +93,8 @@ def simulate(
     )
 
     spec = TournamentSpec(
-        seed=seed, game=game, tables=_parse_tables(tables), rounds=rounds,
+        seed=seed, game=game, tables=_parse_tables(tables) if tables else _default_tables(game),
+        rounds=rounds,
         games_per_round=games_per_round, plant_disputes=plant_disputes, ruleset=ruleset,
         duplicate=duplicate,
     )  # fmt: skip

@@ -797,8 +797,9 @@ def _trick_row(
             said.append(f"#{idx} {verdict}")
             rules.append(rule)
             cls = "bad" if "bad" in (c, cls) else "warn"
-    pts = trick.get("points")
-    pts_txt = _thirds(pts) if trick.get("points_unit") == "thirds" else _plain(pts)
+    pts, unit = trick.get("points"), trick.get("points_unit")
+    # (a game that counts tricks, not card points, has no points to show for a trick)
+    pts_txt = "" if unit == "tricks" else _thirds(pts) if unit == "thirds" else _plain(pts)
     verdict_cell = ET.Element("div")
     verdict_cell.text = (
         " ".join(said)

@@ -19,7 +19,7 @@ does not multiply the doubled item: its lines then say no factor.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -431,29 +431,23 @@ def _cap_reason(f: HandFacts, line: ScoreLine, lang: str) -> str:
     return t("the score is limited before the trophies", lang)
 
 
+#: the wording of a score item's reason, by the item (any other item is a bonus)
+_BY_ITEM: dict[str, Callable[[HandFacts, ScoreLine, str], str]] = {
+    "contract": _game_reason,
+    "game": _game_reason,
+    "difference": _difference_reason,
+    "klop": _klop_reason,
+    "mondfang": _mondfang_reason,
+    "radelc": _radelc_reason,
+    "renons": _renons_reason,
+    "penalty": _penalty_reason,
+    "kontra": _kontra_reason,
+    "consolation": lambda _f, _line, lang: t("the starting score of each side", lang),
+    "cap": _cap_reason,
+}
+
+
 def score_reason(line: ScoreLine, facts: HandFacts, lang: str | None = "en") -> str:
     """Why ``line`` has its value, in ``lang``, from the hand's ``facts`` (module
     docstring)."""
-    code = normalize(lang)
-    item = line.item
-    if item in ("contract", "game"):
-        return _game_reason(facts, line, code)
-    if item == "difference":
-        return _difference_reason(facts, line, code)
-    if item == "klop":
-        return _klop_reason(facts, line, code)
-    if item == "mondfang":
-        return _mondfang_reason(facts, line, code)
-    if item == "radelc":
-        return _radelc_reason(facts, line, code)
-    if item == "renons":
-        return _renons_reason(facts, line, code)
-    if item == "penalty":
-        return _penalty_reason(facts, line, code)
-    if item == "kontra":
-        return _kontra_reason(facts, line, code)
-    if item == "consolation":
-        return t("the starting score of each side", code)
-    if item == "cap":
-        return _cap_reason(facts, line, code)
-    return _bonus_reason(facts, line, code)
+    return _BY_ITEM.get(line.item, _bonus_reason)(facts, line, normalize(lang))

@@ -796,7 +796,8 @@ class GameEngine(ABC):
     #: a game adds the keys its page needs beyond these
     timeline_keys: tuple[str, ...] = ("contract", "declarer", "partner")
     #: the unit of a completed trick's ``points`` in :meth:`HandState.view` and the store's
-    #: ``tricks`` (None: card points; ``"thirds"``: thirds of a point)
+    #: ``tricks`` (None: card points; ``"thirds"``: thirds of a point; ``"tricks"``: the game
+    #: counts tricks, not card points, and a trick's ``points`` mean nothing)
     trick_points_unit: str | None = None
 
     def talon_groups(self, contract: str | None, talon: Sequence[str]) -> list[list[str]]:

@@ -1,5 +1,6 @@
 """The hand entry (``/enter``) in Debian's headless Chromium, on a desktop and on a phone:
-Appendix B.1 of the Slovenian rules entered by clicks gives a log whose audit is the bundled
+Appendix B.1 of the Slovenian rules entered by clicks (the deal card by card on the desktop,
+pasted as tokens on the phone) gives a log whose audit is the bundled
 hand's; an illegal card shows its violation at once; the log is downloaded, saved into the
 entry box and accepted (the dashboard runs without a database: it never writes one).
 
@@ -103,13 +104,23 @@ class Clicker:
         self.dealt += 1
         self.wait()
 
+    def paste(self, cards: list[str]) -> None:
+        """Paste ``cards``' tokens into the field of the current target."""
+        box = self.page.locator(".st-key-e_paste input")
+        box.fill(" ".join(cards))
+        box.press("Enter")
+        self.dealt += len(cards)
+        self.wait()
+
     def action(self, label: str, row: str = "e_choice") -> None:
         self.pill(row, label)
         self.actions += 1
         self.wait()
 
 
-def _enter_b1(page: Any, url: str) -> Clicker:
+def _enter_b1(page: Any, url: str, by_clicks: bool = True) -> Clicker:
+    """Seat the players and deal Appendix B.1's hand: card by card (``by_clicks``) or, as a
+    referee with the written deal at hand would, each seat's and the talon's tokens pasted."""
     page.goto(f"{url}/enter")
     page.get_by_text("0 of 54 cards dealt", exact=False).wait_for(timeout=30_000)
     c = Clicker(page)
@@ -119,13 +130,20 @@ def _enter_b1(page: Any, url: str) -> Clicker:
         box.press("Enter")
         page.get_by_text(f"{name} 0/12", exact=False).first.wait_for(timeout=20_000)
     hand = _b1().hands[0]
-    for seat in range(3):
-        for card in hand.deal.hands[seat]:
+    if not by_clicks:
+        for seat in range(3):
+            c.paste(hand.deal.hands[seat])
+        c.pill("e_target", "the talon (0/6)")
+        page.get_by_text("paste tokens for the talon", exact=False).wait_for(timeout=20_000)
+        c.paste(hand.deal.talon)
+    else:
+        for seat in range(3):
+            for card in hand.deal.hands[seat]:
+                c.card(card)
+        c.pill("e_target", "the talon (0/6)")
+        page.get_by_text("paste tokens for the talon", exact=False).wait_for(timeout=20_000)
+        for card in hand.deal.talon:
             c.card(card)
-    c.pill("e_target", "the talon (0/6)")
-    page.get_by_text("paste tokens for the talon", exact=False).wait_for(timeout=20_000)
-    for card in hand.deal.talon:
-        c.card(card)
     page.get_by_role("button", name="The remaining 12 cards to Dušan Horvat").click()
     c.dealt = 54
     c.wait()
@@ -140,7 +158,8 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
     context = browser.new_context(**SIZES[size], accept_downloads=True)
     page = context.new_page()
     try:
-        c = _enter_b1(page, url)
+        # the desktop deals card by card, the phone pastes each seat's tokens
+        c = _enter_b1(page, url, by_clicks=size == "desktop")
         # the complete deal folds away: the first choices are on the first screen
         assert page.locator("[class*='st-key-e_pack_']").count() == 0
         page.locator("h1").first.scroll_into_view_if_needed()

@@ -104,6 +104,19 @@ def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
         page.wait_for_timeout(200)
 
 
+#: each toolbar select's text (value or placeholder), the width it needs in its font, and
+#: the room its field has inside its padding
+_SELECT_FIT = """() => [...document.querySelectorAll(
+    '.st-key-toolbar [data-testid=stSelectbox] input')].map(e => {
+  const cs = getComputedStyle(e);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = cs.font;
+  const text = e.value || e.placeholder;
+  return [text, Math.ceil(ctx.measureText(text).width),
+          e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)];
+})"""
+
+
 @pytest.mark.parametrize("lang", ["en", "sl", "de"])
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
@@ -130,12 +143,21 @@ def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang
             said = controls.nth(i).inner_text()[:30]
             assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
+        # each select shows its whole value (or its placeholder), not "alle Karten o…"
+        for text, need, room in page.evaluate(_SELECT_FIT):
+            assert need <= room, (size, lang, text, need, room)
         SHOTS.mkdir(parents=True, exist_ok=True)
         # the whole table in sight without scrolling: every seat and the current trick
         # (on a phone: above the toolbar pinned to the bottom), at the problem and in the
-        # middle of a trick of the play with the hands still full (the tallest table)
+        # middle of a trick of the play with the hands still full (the tallest table), and at
+        # a table of five (the dealer, dealt no cards, on one line beside the talon)
         in_play = _clean(db, table_size=4)
-        for at, step in ((hand, problem), (in_play[0], max(1, in_play[1] - 40))):
+        five = _clean(db, table_size=5)
+        for at, step in (
+            (hand, problem),
+            (in_play[0], max(1, in_play[1] - 40)),
+            (five[0], max(1, five[1] - 40)),
+        ):
             if at != hand or step != problem:
                 _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
             fold = bar.bounding_box()["y"] if size == "phone" else h  # type: ignore[index]

@@ -83,6 +83,37 @@ def test_trick_rows_running_totals_add_up_per_side_in_fractions_of_a_point(cur) 
     assert rows[0]["won by"] == view.players[end["tricks"][0]["winner"]]
 
 
+def test_royal_tarock_counts_tricks_so_its_trick_list_adds_up_tricks_per_pair(
+    tmp_path: Path,
+) -> None:
+    """Royal Tarock scores tricks, not card points (the seed's match sheet): its trick list has
+    no points column, and the running totals are the tricks of the attacking pair (the pair
+    not the dealer's) and of the defenders, ending where the end panel's count ends."""
+    from tarock_logs.store.write.ingest import ingest
+
+    db = tmp_path / "royal.duckdb"
+    ingest([str(Path(__file__).resolve().parents[2] / "sample_logs" / "royal")], db=str(db))
+    con = connect_reader(db)
+    try:
+        view = _view(con.cursor(), "royal-match-example", 1)
+    finally:
+        con.close()
+    end = view.steps[-1].view
+    side = vm.trick_sides(view, end)
+    pairs = [p.get("pair") for p in view.seating]
+    assert len(side) == 2 and pairs[view.dealer] not in {pairs[s] for s in side}
+    for lang, points, attackers in (("en", "points", "attackers"), ("de", "Punkte", "Angreifer")):
+        rows = vm.trick_rows(end, view.players, side, game=view.game, lang=lang)
+        assert rows and all(points not in r for r in rows), lang
+        won = sum(1 for t in end["tricks"] if t["winner"] in side)
+        assert rows[-1][attackers] == str(won), lang
+    cp = view.card_points or {}
+    assert (int(rows[-1]["Angreifer"]), len(rows) - int(rows[-1]["Angreifer"])) == (
+        cp["tricks_attackers"],
+        cp["tricks_defenders"],
+    )
+
+
 def test_card_points_in_thirds_read_as_fractions() -> None:
     assert [thirds_text(n) for n in (15, 16, 17, 1, 0, -4)] == ["5", "5⅓", "5⅔", "⅓", "0", "-1⅓"]
 

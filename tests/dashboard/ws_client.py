@@ -67,12 +67,22 @@ def _strings(msg: Message) -> list[str]:
 class Session:
     """One visitor: a websocket to ``url``'s ``/_stcore/stream``."""
 
-    def __init__(self, url: str, *, timeout: float = 120.0, texts: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 120.0,
+        texts: bool = True,
+        cookies: dict[str, str] | None = None,
+    ) -> None:
         self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
         self.timeout = timeout
         #: collect the elements' text (off: only alerts and exceptions, less client work
         #: when the client shares the server's cores, as the load benchmark does)
         self.collect = texts
+        #: cookies sent with the websocket's opening request (a browser's, e.g. the front
+        #: door's ``tarock_worker``)
+        self.cookies = dict(cookies or {})
         self.ws: ClientConnection | None = None
         self.page = ""
         self.query = ""
@@ -87,6 +97,11 @@ class Session:
             subprotocols=[Subprotocol("streamlit")],
             max_size=None,
             open_timeout=60,
+            additional_headers=(
+                {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+                if self.cookies
+                else None
+            ),
         )
 
     async def close(self) -> None:

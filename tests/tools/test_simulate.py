@@ -83,6 +83,20 @@ def test_a_game_without_engine_or_players_is_a_clear_error(monkeypatch: pytest.M
             simulate_tournament(TournamentSpec(seed=1, game="royal", tables=(4,), rounds=1))
 
 
+@pytest.mark.parametrize("game", ["slovenian", "zwanzigerrufen", "royal"])
+def test_every_game_simulates_with_the_default_tables(tmp_path: Path, game: str) -> None:
+    """``tarock simulate --game G`` without ``--tables``: three tables a round, each at a size
+    the game is played at (4,4,5 for tarok; fours for the games of four)."""
+    result = CliRunner().invoke(
+        app, ["simulate", "--game", game, "--rounds", "1", "--games-per-round", "2",
+              "-o", str(tmp_path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "round-1.jsonl").read_bytes().splitlines()
+    sizes = sorted(len(orjson.loads(line)["players"]) for line in lines)
+    assert sizes == ([4, 4, 5] if game == "slovenian" else [4, 4, 4])
+
+
 def test_more_disputes_than_sessions_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app, ["simulate", "--tables", "4", "--rounds", "1", "--plant-disputes", "2",

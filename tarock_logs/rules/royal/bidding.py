@@ -84,6 +84,8 @@ class Bidding:
     melds: list[MeldRecord] = field(default_factory=list)
     instances: list[Instance] = field(default_factory=list)
     contras: list[Contra] = field(default_factory=list)
+    #: per seat, the Meldungen its dealt hand bears out (:meth:`meld_candidates`)
+    true_melds: dict[int, list[Action]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ queries
 
@@ -153,14 +155,7 @@ class Bidding:
             and tuple(m.params.get(k) for k in item.distinct_by) == key
             for m in self.melds
         )
-        valid: bool | None
-        if item.condition is None:
-            valid = None
-        else:
-            ctx = predicates.Context(
-                party=frozenset(), dealt=self.dealt, player=a.seat, params=params
-            )
-            valid = predicates.evaluate(item.condition, ctx)
+        valid = self._bears_out(item, a.seat, params)
         if valid is False:
             out.append(
                 self._v(
@@ -406,17 +401,28 @@ class Bidding:
 
     # ------------------------------------------------------------------ for legal_actions
 
+    def _bears_out(self, item: Item, seat: int, params: Mapping[str, Any]) -> bool | None:
+        """Whether ``seat``'s dealt hand bears out the Meldung ``item`` with ``params`` (None:
+        the catalogue gives no condition to check)."""
+        if item.condition is None:
+            return None
+        ctx = predicates.Context(party=frozenset(), dealt=self.dealt, player=seat, params=params)
+        return predicates.evaluate(item.condition, ctx)
+
     def meld_candidates(self, seat: int) -> list[Action]:
-        """The true, not yet made Meldungen of ``seat`` (parameters enumerated)."""
-        out: list[Action] = []
-        for item in self.catalogue.items.values():
-            if not item.is_meldung or item.condition is None:
-                continue
-            for params in _param_choices(item):
-                a = Action("meld", seat, meld=item.id, params=tuple(sorted(params.items())))
-                if not self.meld(a, -1, apply=False):
-                    out.append(a)
-        return out
+        """The true, not yet made Meldungen of ``seat`` (parameters enumerated). Which are true
+        depends on the dealt hand alone, so it is worked out once per seat and hand; each call
+        then keeps those :meth:`meld` admits now (not made yet)."""
+        true = self.true_melds.get(seat)
+        if true is None:
+            true = self.true_melds[seat] = [
+                Action("meld", seat, meld=item.id, params=tuple(sorted(params.items())))
+                for item in self.catalogue.items.values()
+                if item.is_meldung and item.condition is not None
+                for params in _param_choices(item)
+                if self._bears_out(item, seat, params)
+            ]
+        return [a for a in true if not self.meld(a, -1, apply=False)]
 
 
 def _param_fault(item: Item, params: Mapping[str, Any]) -> str:

@@ -83,6 +83,8 @@ class RoyalEngine(GameEngine):
     score_items: frozenset[str] | None = known_items(REGISTRY[RULESET_ID])
     title = "Royal Tarock"
     features = frozenset({"fixed_pairs", "schlemm"})
+    #: the tricks count, not their card points (the replay's trick list adds up tricks)
+    trick_points_unit = "tricks"
     #: the replay page's own keys: the attacking and the defending pair (§3.1); Royal Tarock
     #: has no contract, declarer or partner
     timeline_keys = ("pairs",)

@@ -84,9 +84,16 @@ def trick_views(
     tricks: Sequence[tuple[tuple[tuple[int, str], ...], int]],
 ) -> list[dict[str, Any]]:
     """The completed tricks ``(((seat, card), ...), winner)`` as ``view()["tricks"]`` gives
-    them (Royal Tarock counts no card points: ``points`` is 0)."""
+    them (Royal Tarock counts tricks, not card points: ``points`` is 0, in the unit
+    ``"tricks"`` of :attr:`RoyalEngine.trick_points_unit`)."""
     return [
-        {"leader": cards[0][0], "cards": [[s, c] for s, c in cards], "winner": w, "points": 0}
+        {
+            "leader": cards[0][0],
+            "cards": [[s, c] for s, c in cards],
+            "winner": w,
+            "points": 0,
+            "points_unit": "tricks",
+        }
         for cards, w in tricks
     ]
 
@@ -592,10 +599,10 @@ class RoyalHand(HandState):
         out = [Action("pass", seat)]
         out += self.bidding.meld_candidates(seat)
         seq = len(self.actions)
+        act = self.bidding.active(self.party_of(seat))  # (asking changes nothing)
         for item in self.catalogue.items.values():
             if item.is_meldung or item.silent or not item.announceable:
                 continue
-            act = self.bidding.active(self.party_of(seat))
             related = [i for i in act if self.catalogue.raises(item.id, i.item_id)]
             # a raise may name any active item of the pair that it raises (each is a form the
             # rules accept, the latest one first); a direct announcement names none

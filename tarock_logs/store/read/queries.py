@@ -740,6 +740,157 @@ def hand_facts(
     return rows[0] if rows else None
 
 
+#: one stored hand and the rows of it the replay shows, in two statements (:func:`hand_record`):
+#: each child table read by the hand's integer key (a constant: the zone maps find its row
+#: group). Two, not one: DuckDB 2.0's planning time grows fast with the number of subqueries
+#: of a statement (the nine in one cost twice the CPU of nine statements, two of five and four
+#: two thirds less; docs/performance.md). The actions' details are merged with their actions
+#: in Python (a join of the two tables' row groups cost more than both reads).
+_HAND_TIMELINE = f"""
+SELECT h.hand_id, h.session_id, h.number, CAST(h.game AS VARCHAR) AS game, h.ruleset,
+  h.contract, CAST(h.declarer AS INTEGER) AS declarer, CAST(h.partner AS INTEGER) AS partner,
+  h.won, h.dealer, h.deal, h.card_points, h.timeline, h.unverified,
+  {_HAND_STATE} AS verification,
+  (SELECT list(struct_pack(idx, seat, type := CAST(type AS VARCHAR), card, to_move, phase)
+               ORDER BY idx) FROM action_rows WHERE hand_key = $key) AS actions,
+  (SELECT list(struct_pack(idx, cards, shown, contract, talon_group, bonus, side, target, level,
+                           claim, meld, raises, params, note))
+     FROM action_details WHERE hand_key = $key) AS details,
+  (SELECT list(struct_pack(leader, winner, seats, cards, points) ORDER BY trick_no)
+     FROM tricks WHERE hand_key = $key) AS tricks,
+  (SELECT list(struct_pack(step, key, value) ORDER BY step)
+     FROM step_states WHERE hand_key = $key) AS states
+FROM hands h WHERE h.hand_key = $key
+"""
+_HAND_VERDICTS = """
+SELECT
+  (SELECT list(struct_pack(seat := CAST(seat AS INTEGER), player_id,
+                           role := CAST(role AS VARCHAR), recorded_total, recomputed_total,
+                           delta, radelci_before, radelci_after) ORDER BY seat)
+     FROM hand_scores WHERE hand_key = $key) AS totals,
+  (SELECT list(struct_pack(item, seat := CAST(seat AS INTEGER), recorded, recomputed, delta)
+               ORDER BY item, seat NULLS FIRST)
+     FROM score_items WHERE hand_key = $key) AS items,
+  (SELECT list(struct_pack(action_index, seat := CAST(seat AS INTEGER), code,
+                           severity := CAST(severity AS VARCHAR), message, rule, card)
+               ORDER BY action_index NULLS LAST, code)
+     FROM violations WHERE hand_key = $key) AS violations,
+  (SELECT list(struct_pack(level, action_index, code, severity := CAST(severity AS VARCHAR),
+                           message, rule, rule_text, consequence, item, recorded, recomputed,
+                           card, player_ids, names := json_extract_string(players, '$[*].name'),
+                           players, params, seats)
+               ORDER BY action_index NULLS LAST, severity, code)
+     FROM findings WHERE hand_key = $key) AS findings,
+  (SELECT list(struct_pack(type := CAST(type AS VARCHAR), seat := CAST(seat AS INTEGER), kind)
+               ORDER BY idx)
+     FROM irregularities WHERE hand_key = $key) AS irregularities
+"""
+
+
+def _one_row(cur: duckdb.DuckDBPyConnection, sql: str, params: Any) -> dict[str, Any] | None:
+    res = cur.execute(sql, params)
+    names = [d[0] for d in res.description]
+    rows = res.fetchall()
+    return dict(zip(names, rows[0], strict=True)) if rows else None
+
+
+def hand_record(
+    cur: duckdb.DuckDBPyConnection, hand_id: str, hand_key: int | None = None
+) -> dict[str, Any] | None:
+    """One stored hand as the replay reads it, in **two queries** (by its key): its row of
+    ``hands`` (the
+    keys of :func:`hand_facts` that are the hand's, and ``dealer``, ``deal``, ``card_points``,
+    ``timeline``, ``unverified``, ``verification``) and its rows of the child tables as lists
+    of dicts: ``actions`` (each merged with its ``action_details``), ``tricks``, ``states``
+    (``step_states``), ``totals`` (``hand_scores``, the radelci too), ``items``,
+    ``violations``, ``findings`` (``names`` and ``params`` read), ``irregularities``.
+
+    ``hand_key``: the hand's key (:class:`HandDirectory`; -1: no such hand); without it one
+    more query finds it by the id. The id is checked on the row read. None for an unknown
+    hand, and for a store whose schema lacks what this reads (a version before the timelines:
+    the caller reads it the older way)."""
+    if hand_key is None:
+        rows = fetch(cur, "SELECT hand_key FROM hands WHERE hand_id = ? LIMIT 1", [hand_id])
+        if not rows:
+            return None
+        hand_key = int(rows[0][0])
+    if hand_key < 0:
+        return None
+    params = {"key": int(hand_key)}
+    try:
+        rec = _one_row(cur, _HAND_TIMELINE, params)
+        if rec is None or rec["hand_id"] != hand_id:
+            return None
+        verdicts = _one_row(cur, _HAND_VERDICTS, params)
+    except (duckdb.BinderException, duckdb.CatalogException):  # an older schema
+        return None
+    rec.update(verdicts or {})
+    details = {int(d["idx"]): d for d in rec.pop("details") or []}
+    actions = []
+    for a in rec["actions"] or []:
+        d = details.get(int(a["idx"]), {})
+        actions.append(
+            {
+                **{k: a[k] for k in ("idx", "seat", "type", "card")},
+                **{k: d.get(k) for k in _DETAIL_KEYS},
+                "to_move": a["to_move"],
+                "phase": a["phase"],
+            }
+        )
+    rec["actions"] = actions
+    for k in ("tricks", "states", "totals", "items", "violations", "findings", "irregularities"):
+        rec[k] = rec[k] or []
+    for row in rec["findings"]:  # (the engine's facts of the finding: JSON)
+        p = row.get("params")
+        row["params"] = json.loads(p) if isinstance(p, str) else (p or {})
+    rec["hand_key"] = int(hand_key)
+    return rec
+
+
+#: the columns of ``action_details``, in the order a timeline's action rows carry them
+_DETAIL_KEYS = ("cards", "shown", "contract", "talon_group", "bonus", "side", "target", "level",
+                "claim", "meld", "raises", "params", "note")  # fmt: skip
+
+
+def session_record(cur: duckdb.DuckDBPyConnection, session_id: str) -> dict[str, Any] | None:
+    """One session as the replay reads it, in one query (None for an unknown session):
+    ``label`` (:func:`session_label`), ``event_name``, ``tournament``, ``round``,
+    ``table_name``, ``date``, ``ruleset``; ``seating`` (by seat: ``id``, ``name``, ``pair``,
+    ``role``) and ``hands`` in order (the rows of :func:`session_hands`)."""
+    rec = _one_row(
+        cur,
+        f"""SELECT {_SESSION_LABEL} AS label, s.event_name, s.tournament,
+                   CAST(s.round AS INTEGER) AS round, s.table_name, s.date, s.ruleset,
+              (SELECT list(struct_pack(id := sp.player_id, name := p.name, pair := sp.pair,
+                                       role := sp.role) ORDER BY sp.seat)
+                 FROM session_players sp LEFT JOIN players p USING (player_id)
+                 WHERE sp.session_id = $sid) AS seating,
+              (SELECT list(struct_pack(hand_id, number, contract,
+                                       illegal := coalesce(n_errors, n_violations) > 0,
+                                       discrepancy := n_discrepancies > 0,
+                                       unverified := NOT verified) ORDER BY number)
+                 FROM hands WHERE session_id = $sid) AS hands
+            FROM sessions s WHERE s.session_id = $sid""",
+        {"sid": session_id},
+    )
+    if rec is None:
+        return None
+    rec["seating"] = rec["seating"] or []
+    rec["hands"] = [h for h in rec["hands"] or [] if h["hand_id"] is not None]
+    return rec
+
+
+def card_analysis_stored(cur: duckdb.DuckDBPyConnection) -> tuple[bool, bool]:
+    """Whether the store holds any card-play analysis: all cards visible, what the player
+    knew (``tarock ingest --analyse``). A store without (most) spares the replay a look-up
+    per hand opened."""
+    names = {str(n) for (n,) in fetch(cur, "SELECT table_name FROM duckdb_tables()")}
+    out = []
+    for table in ("card_analysis", "card_analysis_player"):
+        out.append(table in names and bool(fetch(cur, f"SELECT 1 FROM {table} LIMIT 1")))
+    return out[0], out[1]
+
+
 def hand_exists(cur: duckdb.DuckDBPyConnection, hand_id: str) -> bool:
     """Whether ``hand_id`` is a stored hand (deep-link parameters are checked with this)."""
     return bool(fetch(cur, "SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [hand_id]))

@@ -38,7 +38,7 @@ from tarock_logs.store.read.queries import by_hand, fetch, frame
 from tarock_logs.store.read.rebuild import action_from_row
 from tarock_logs.verdict.convert import to_engine_action
 
-__all__ = ["HandTimeline", "TimelineStep", "hand_timeline"]
+__all__ = ["HandTimeline", "TimelineStep", "hand_timeline", "timeline_from_record"]
 
 #: ``hands.timeline``: the reference replay's own record; a clean record (implied)
 EXACT, CLEAN = 1, 2
@@ -107,7 +107,6 @@ def hand_timeline(
             [session_id],
         )
     ]
-    deal = _json(deal_json) or {}
     acts = frame(
         cur,
         """SELECT r.idx, r.seat, CAST(r.type AS VARCHAR) AS type, r.card, d.cards, d.shown,
@@ -124,43 +123,104 @@ def hand_timeline(
         "ORDER BY trick_no",
         [key],
     )
-    states: dict[int, list[tuple[str, Any]]] = {}
-    for step, k, v in fetch(
+    states = fetch(
         cur, "SELECT step, key, value FROM step_states WHERE hand_key = ? ORDER BY step", [key]
-    ):
-        states.setdefault(int(step), []).append((str(k), _json(v)))
-    found: dict[int, list[dict[str, Any]]] = {}
-    for row in frame(
+    )
+    found = frame(
         cur,
         """SELECT action_index, code, severity, message, rule, card, seats
            FROM findings WHERE hand_key = ? AND action_index IS NOT NULL
            ORDER BY action_index, severity, code""",
         [key],
-    ).to_dicts():
-        found.setdefault(int(row["action_index"]), []).append(row)
+    ).to_dicts()
     radelci = fetch(
         cur,
         "SELECT seat, radelci_before, radelci_after FROM hand_scores WHERE hand_key = ? "
         "ORDER BY seat",
         [key],
     )
+    return _assemble(
+        game, int(kind), int(dealer), deal_json, (contract, declarer, partner), seats, acts,
+        tricks, states, found, radelci,
+    )  # fmt: skip
+
+
+#: the columns of a finding a step keeps (:attr:`TimelineStep.findings`)
+_STEP_FINDING_KEYS = ("action_index", "code", "severity", "message", "rule", "card", "seats")
+
+
+def timeline_from_record(
+    rec: dict[str, Any], seating: Sequence[dict[str, Any]]
+) -> HandTimeline | None:
+    """The stored steps of a hand read by :func:`tarock_logs.store.read.queries.hand_record`
+    (one query) with its session's ``seating`` (``pair``, ``role`` by seat, of
+    :func:`~tarock_logs.store.read.queries.session_record`): what :func:`hand_timeline` reads
+    in its eight. None for a hand stored before the store kept timelines."""
+    if rec.get("timeline") is None:
+        return None
+    tricks = [
+        (t["leader"], t["winner"], t["seats"], t["cards"], t["points"]) for t in rec["tricks"]
+    ]
+    states = [(s["step"], s["key"], s["value"]) for s in rec["states"]]
+    # (in the order the record keeps them: by action, severity and code)
+    found = [
+        {k: f[k] for k in _STEP_FINDING_KEYS}
+        for f in rec["findings"]
+        if f.get("action_index") is not None
+    ]
+    radelci = [(t["seat"], t["radelci_before"], t["radelci_after"]) for t in rec["totals"]]
+    return _assemble(
+        str(rec["game"]),
+        int(rec["timeline"]),
+        int(rec["dealer"]),
+        rec["deal"],
+        (rec["contract"], rec["declarer"], rec["partner"]),
+        [SeatRole(p["pair"], p["role"]) for p in seating],
+        rec["actions"],
+        tricks,
+        states,
+        found,
+        radelci,
+    )
+
+
+def _assemble(
+    game: str,
+    kind: int,
+    dealer: int,
+    deal_json: Any,
+    final: tuple[str | None, int | None, int | None],
+    seats: list[SeatRole],
+    acts: list[dict[str, Any]],
+    tricks: Sequence[Sequence[Any]],
+    state_rows: Sequence[Sequence[Any]],
+    found_rows: Sequence[dict[str, Any]],
+    radelci: Sequence[Sequence[Any]],
+) -> HandTimeline:
+    """A hand's timeline from its rows, however they were read."""
+    states: dict[int, list[tuple[str, Any]]] = {}
+    for step, k, v in state_rows:
+        states.setdefault(int(step), []).append((str(k), _json(v)))
+    found: dict[int, list[dict[str, Any]]] = {}
+    for row in found_rows:
+        found.setdefault(int(row["action_index"]), []).append(row)
     before = [int(r[1]) for r in radelci] if radelci and radelci[0][1] is not None else None
     after = [int(r[2]) for r in radelci] if radelci and radelci[0][2] is not None else None
     models = [m.ActionAdapter.validate_python(action_from_row(a)) for a in acts]
     steps = build_steps(
         game,
-        int(kind),
-        deal,
+        kind,
+        _json(deal_json) or {},
         acts,
         [to_engine_action(a) for a in models],
         tricks,
         states,
         found,
-        final=(contract, declarer, partner),
-        dealer=int(dealer),
+        final=final,
+        dealer=dealer,
         seats=seats,
     )
-    return HandTimeline(int(kind), steps, models, before, after)
+    return HandTimeline(kind, steps, models, before, after)
 
 
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}

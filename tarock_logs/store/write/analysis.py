@@ -181,61 +181,64 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                            len(pcards), samples, seed, view)  # fmt: skip
 
 
-def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
-           cards: list[dict[str, object]]) -> None:  # fmt: skip
+#: the rows of one hand's analysis (``analysed_hands``) and of one card's (``card_analysis``),
+#: all cards visible, as Arrow schemas: the order of the tables' columns before the time stamp
+_HANDS = pa.schema([
+    ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("backend", pa.string()),
+    ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
+    ("seconds", pa.float64())])  # fmt: skip
+_CARDS = pa.schema([
+    ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
+    ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
+    ("card", pa.string()), ("legal", pa.bool_()), ("value", pa.int64()),
+    ("best_value", pa.int64()), ("best_cards", pa.list_(pa.string())),
+    ("loss", pa.int64()), ("changed", pa.list_(pa.string())),
+    ("card_values", pa.string())])  # fmt: skip
+#: the same for what the player knew (``analysed_hands_player``, ``card_analysis_player``)
+_PLAYER_HANDS = pa.schema([
+    ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("samples", pa.int64()),
+    ("seed", pa.int64()), ("threshold", pa.float64()), ("backend", pa.string()),
+    ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
+    ("seconds", pa.float64())])  # fmt: skip
+_PLAYER_CARDS = pa.schema([
+    ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
+    ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
+    ("card", pa.string()), ("value", pa.float64()), ("best_value", pa.float64()),
+    ("best_cards", pa.list_(pa.string())), ("loss", pa.float64()),
+    ("mistake", pa.bool_()), ("samples", pa.int64()), ("seed", pa.string()),
+    ("card_values", pa.string())])  # fmt: skip
+
+
+def _replace(con: duckdb.DuckDBPyConnection, tables: tuple[str, str],
+             schemas: tuple[pa.Schema, pa.Schema],
+             hands: list[dict[str, object]], cards: list[dict[str, object]]) -> None:  # fmt: skip
+    """Put ``hands`` and ``cards`` into the two ``tables`` (a hand's table, its cards' table)
+    in one transaction, replacing what they held for these hands and dropping the rows of
+    hands no longer stored; each table's columns are its schema's, then the time stamp of the
+    hand's table (``card_values`` is JSON)."""
     ids = pa.table({"hand_id": pa.array([h["hand_id"] for h in hands], pa.string())})
-    ht = pa.Table.from_pylist(hands, schema=pa.schema([
-        ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("backend", pa.string()),
-        ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
-        ("seconds", pa.float64())]))  # fmt: skip
-    ct = pa.Table.from_pylist(cards, schema=pa.schema([
-        ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
-        ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
-        ("card", pa.string()), ("legal", pa.bool_()), ("value", pa.int64()),
-        ("best_value", pa.int64()), ("best_cards", pa.list_(pa.string())),
-        ("loss", pa.int64()), ("changed", pa.list_(pa.string())),
-        ("card_values", pa.string())]))  # fmt: skip
     con.register("new_ids", ids)
-    con.register("new_hands", ht)
-    con.register("new_cards", ct)
+    con.register("new_hands", pa.Table.from_pylist(hands, schema=schemas[0]))
+    con.register("new_cards", pa.Table.from_pylist(cards, schema=schemas[1]))
+    hand_cols = ", ".join(schemas[0].names)
+    card_cols = ", ".join(f"{c}::JSON" if c == "card_values" else c for c in schemas[1].names)
     con.execute("BEGIN")
-    for table in ("analysed_hands", "card_analysis"):
+    for table in tables:
         con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM new_ids) "
                     f"OR hand_id NOT IN (SELECT hand_id FROM hands)")  # fmt: skip
-    con.execute("""INSERT INTO analysed_hands SELECT hand_id, last_tricks, backend, cards,
-                   undecided, skipped, seconds, current_timestamp FROM new_hands""")
-    con.execute("""INSERT INTO card_analysis SELECT hand_id, action_index, trick, tricks_left,
-                   seat, role, card, legal, value, best_value, best_cards, loss, changed,
-                   card_values::JSON FROM new_cards""")
+    con.execute(f"INSERT INTO {tables[0]} SELECT {hand_cols}, current_timestamp FROM new_hands")
+    con.execute(f"INSERT INTO {tables[1]} SELECT {card_cols} FROM new_cards")
     con.execute("COMMIT")
+    for name in ("new_ids", "new_hands", "new_cards"):
+        con.unregister(name)
+
+
+def _write(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
+           cards: list[dict[str, object]]) -> None:  # fmt: skip
+    _replace(con, ("analysed_hands", "card_analysis"), (_HANDS, _CARDS), hands, cards)
 
 
 def _write_player(con: duckdb.DuckDBPyConnection, hands: list[dict[str, object]],
                   cards: list[dict[str, object]]) -> None:  # fmt: skip
-    ids = pa.table({"hand_id": pa.array([h["hand_id"] for h in hands], pa.string())})
-    ht = pa.Table.from_pylist(hands, schema=pa.schema([
-        ("hand_id", pa.string()), ("last_tricks", pa.int64()), ("samples", pa.int64()),
-        ("seed", pa.int64()), ("threshold", pa.float64()), ("backend", pa.string()),
-        ("cards", pa.int64()), ("undecided", pa.int64()), ("skipped", pa.string()),
-        ("seconds", pa.float64())]))  # fmt: skip
-    ct = pa.Table.from_pylist(cards, schema=pa.schema([
-        ("hand_id", pa.string()), ("action_index", pa.int64()), ("trick", pa.int64()),
-        ("tricks_left", pa.int64()), ("seat", pa.int64()), ("role", pa.string()),
-        ("card", pa.string()), ("value", pa.float64()), ("best_value", pa.float64()),
-        ("best_cards", pa.list_(pa.string())), ("loss", pa.float64()),
-        ("mistake", pa.bool_()), ("samples", pa.int64()), ("seed", pa.string()),
-        ("card_values", pa.string())]))  # fmt: skip
-    con.register("new_player_ids", ids)
-    con.register("new_player_hands", ht)
-    con.register("new_player_cards", ct)
-    con.execute("BEGIN")
-    for table in ("analysed_hands_player", "card_analysis_player"):
-        con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM new_player_ids) "
-                    f"OR hand_id NOT IN (SELECT hand_id FROM hands)")  # fmt: skip
-    con.execute("""INSERT INTO analysed_hands_player SELECT hand_id, last_tricks, samples, seed,
-                   threshold, backend, cards, undecided, skipped, seconds, current_timestamp
-                   FROM new_player_hands""")
-    con.execute("""INSERT INTO card_analysis_player SELECT hand_id, action_index, trick,
-                   tricks_left, seat, role, card, value, best_value, best_cards, loss, mistake,
-                   samples, seed, card_values::JSON FROM new_player_cards""")
-    con.execute("COMMIT")
+    _replace(con, ("analysed_hands_player", "card_analysis_player"),
+             (_PLAYER_HANDS, _PLAYER_CARDS), hands, cards)  # fmt: skip
