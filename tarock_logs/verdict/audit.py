@@ -570,10 +570,7 @@ def _hand_findings(
         )
         for v in replay.violations
     ]  # fmt: skip
-    reasons: dict[tuple[str, int | None], str] = {}
-    if replay.score is not None:
-        for it in replay.score.items:
-            reasons.setdefault((it.item, it.seat), it.reason)
+    reasons = replay.reasons() if discrepancies else {}
     for d in discrepancies:
         reason = reasons.get((d.item, d.seat)) or reasons.get((d.item, None), "")
         out.append(
@@ -837,7 +834,10 @@ def audit_session(
     keeps on each replay the store's :class:`~tarock_logs.verdict.replay.Timeline`.
     """
     eng = engine if engine is not None else get_engine(session.game)
-    replays = replay_session(session, ruleset, engine=eng, with_views=False, timeline=timeline)
+    # (the native engine's score when no one keeps the replays: the findings' reasons are
+    # the reference's, asked for where a line differs, HandReplay.reasons)
+    replays = replay_session(session, ruleset, engine=eng, with_views=False, timeline=timeline,
+                             native=not keep_replays and not timeline)  # fmt: skip
     sheet = running_total_discrepancies(session)
     hands = [
         audit_hand(

@@ -26,7 +26,7 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.counted import score_counted
-from tarock_logs.rules.slovenian.fast.fastpath import fast_replay
+from tarock_logs.rules.slovenian.fast.fastpath import fast_replay, native_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
 
@@ -154,6 +154,20 @@ class SlovenianSession(SessionState):
             actions,
             to_action,
         )
+
+    def native_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The machine's whole hand and score (``slohand.h`` and ``sloscore.h``, see
+        :func:`.fast.fastpath.native_replay`), or None (session untouched)."""
+        return native_replay(self.rules, self.table_size, self.radelci, self.misdeals, dealer,
+                             hands, talon, actions, to_action)  # fmt: skip
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}
