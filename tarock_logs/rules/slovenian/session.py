@@ -30,6 +30,19 @@ from tarock_logs.rules.slovenian.fast.fastpath import fast_replay, native_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
 
+#: the :class:`Rules` of a ruleset object, shared by its sessions (a Rules is read, never
+#: changed, but for its native set-up, which the sessions of a ruleset share: built once)
+_RULES: dict[int, Rules] = {}
+
+
+def _rules(ruleset: Ruleset) -> Rules:
+    got = _RULES.get(id(ruleset))
+    if got is None or got.ruleset is not ruleset:  # (the cached Rules keeps its ruleset alive)
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        got = _RULES[id(ruleset)] = Rules(ruleset)
+    return got
+
 
 class SlovenianSession(SessionState):
     """What carries from hand to hand: radelci per seat and misdeal counts per seat."""
@@ -38,7 +51,7 @@ class SlovenianSession(SessionState):
         self, ruleset: Ruleset, table_size: int, radelci: Sequence[int] | None = None
     ) -> None:
         self.ruleset = ruleset
-        self.rules = Rules(ruleset)
+        self.rules = _rules(ruleset)
         self.table_size = table_size
         self.radelci: list[int] = list(radelci) if radelci else [0] * table_size
         self.misdeals: list[int] = [0] * table_size

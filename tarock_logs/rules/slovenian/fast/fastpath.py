@@ -585,10 +585,13 @@ def native_replay(
                       trick_rows=later.rows, reference_score=later.score)  # fmt: skip
 
 
+@lru_cache(maxsize=4096)
 def _returns_score(
     ci: int, declarer: int, partner: int, returns: tuple[int, ...], n: int, dealer: int
 ) -> HandScore:
-    """The score of OpenSpiel's ``returns`` as :func:`native_score` makes it."""
+    """The score of OpenSpiel's ``returns`` as :func:`native_score` makes it: a frozen value,
+    shared by the hands with the same contract, seats and returns (its carry is all zeros:
+    read it, never change it)."""
     contract = CONTRACT_CODES[ci]
     klop = CONTRACTS[contract].alone
     return HandScore(
