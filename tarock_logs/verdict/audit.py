@@ -380,6 +380,15 @@ def compare_scores(
     """Compare two score sheets: (discrepancies, unverified notes). Rules: module docstring.
     A recorded line of a ``claimed_items`` item (one the engine cannot value: Royal Tarock's
     consolation) is a claimed value: compared with nothing, never a discrepancy."""
+    if (
+        recorded.totals == recomputed.totals
+        and recorded.items == recomputed.items
+        and not incomplete_seats
+        and not claimed_items
+        and (recorded.radelci_after is None or recorded.radelci_after == recomputed.radelci_after)
+        and (known_items is None or all(it[0] in known_items for it in recorded.items))
+    ):
+        return [], []  # (the same sheet, line for line: the ingest lane's every hand)
     out: list[Discrepancy] = []
     notes: list[str] = []
     side = [s for s in (declarer, partner) if s is not None]
