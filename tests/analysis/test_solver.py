@@ -297,3 +297,41 @@ def test_the_value_does_not_depend_on_the_first_guess() -> None:
                     assert got == want, (CARD[card], guess, pos, setting)
                 checked += 1
     assert checked > 100
+
+
+@native
+@pytest.mark.parametrize("level", ["0", "5"])
+def test_partition_search_gives_the_values_of_the_full_key(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Partition search: an entry whose bounds did not depend on the order of the weaker plain
+    taroks (none of them beat another plain tarok in its proof) serves every layout of those
+    taroks with as many in each hand. Its values equal the full key's (``TK_NO_PARTITION``,
+    every plain tarok's holder in the key) at every position of 5- and 6-trick endgames of the
+    normal contracts and the valats, the weaker taroks merged below the strongest ``level``
+    (0: every position whose proof compared no two plain taroks; 5: the solver's level); each
+    position first on a fresh solver, then with one solver kept across the hand (whose table
+    serves the later positions)."""
+    rng = Random(29)
+    checked = 0
+    for i in range(12):
+        table = (4, 4, 3)[i % 3]
+        contract = ("three", "two", "one", "solo_three", "solo_one", "valat")[i % 6]
+        if table == 3 and contract not in CONTRACTS_3:
+            contract = "three"
+        positions = endgame_positions(rng, table, contract, (5, 6)[i % 2], every=1,
+                                      p_announce=0.5, p_kontra=0.3)  # fmt: skip
+        monkeypatch.setenv("TK_PLEVEL", level)
+        kept: dict[str, NativeSolver] = {}
+        got = []
+        for pos, setting in positions:
+            fresh = NativeSolver(setting, tt_bits=14).values(pos)
+            solver = kept.setdefault(repr(setting), NativeSolver(setting, tt_bits=14))
+            assert solver.values(pos) == fresh
+            got.append(fresh)
+        monkeypatch.setenv("TK_NO_PARTITION", "1")
+        for (pos, setting), values in zip(positions, got, strict=True):
+            assert NativeSolver(setting, tt_bits=14).values(pos) == values, (setting, pos)
+            checked += 1
+        monkeypatch.delenv("TK_NO_PARTITION")
+    assert checked >= 150
