@@ -339,8 +339,6 @@ int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rule
     if (!s->tt) return -1;
     s->tt_mask = ((uint64_t)1 << tt_bits) - 1;
     value_lattice(&s->ob, &s->lat_g, &s->lat_off);
-    s->partition = !s->rules.negative && !getenv("TK_NO_PARTITION");
-    s->plevel = getenv("TK_PLEVEL") ? atoi(getenv("TK_PLEVEL")) : 5;
     if (s->ob.kind == TK_NORMAL && s->ob.radelc > 0) {
         /* monotone: the game value never falls with more thirds (the rest of the leaf does
          * not depend on them), so a table entry's bounds carry over to more / fewer thirds */
@@ -497,6 +495,26 @@ static inline uint64_t pack_acc(const int *acc) {
     return k;
 }
 
+static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
+    if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
+    if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
+    return NULL;
+}
+
+static tk_entry *tt_slot(tk_solver *s, uint64_t k0, uint64_t k1, int depth) {
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
+    if (a->key0 == k0 && a->key1 == k1) return a;
+    if (b->key0 == k0 && b->key1 == k1) return b;
+    /* keep the entry that saves more work (more cards in play); replace the other */
+    if (!a->depth) return a;
+    if (!b->depth) return b;
+    (void)depth;
+    return a->depth <= b->depth ? a : b;
+}
+
 static const tk_set EQ_RANGES[5] = {
     TK_PLAIN_TAROKS,
     (tk_set)0xF0 << 22,
@@ -509,126 +527,20 @@ static const tk_set EQ_RANGES[5] = {
 static const int EQ_LO[5] = {1, 26, 34, 42, 50};
 #define EQ_ALL (EQ_RANGES[0] | EQ_RANGES[1] | EQ_RANGES[2] | EQ_RANGES[3] | EQ_RANGES[4])
 
-/* The table. The key of a position: a 128-bit fingerprint of the hands with the runs of
- * interchangeable cards (EQ_RANGES: the plain taroks T2 ... T20; the four lowest pips of a
- * suit, all scoring the same) in relative ranks (the bridge solvers' trick: only who holds
- * the j-th strongest remaining card of a run matters, not which card it is), the leader and
- * the facts.
- *
- * Partition search (the bridge solvers' winning ranks), for the plain taroks: in normal play
- * (no overtaking rule) the rank of a plain tarok matters only where it beats another plain
- * tarok in a trick; nothing else in the rules or the objective compares two of them. So a
- * search returns with its value `rel`, the plain taroks whose rank decided a trick of its
- * proof (the winner of a trick that held another card of its run; the run of top taroks
- * behind a quick-trick bound; the weakest kept tarok of an entry it used). The plain taroks
- * at or above the weakest card of rel are kept as they are; the weaker ones are
- * interchangeable: map each hand's weaker plain taroks onto another position's, weakest to
- * weakest, as many in each hand, and every line of the proof maps onto a line of the same
- * value (each trick won by the same hand, with the same points). An entry whose bounds kept
- * at most `plevel` plain taroks is stored under the key of its level: who holds the
- * `plevel` strongest plain taroks and how many weaker ones each hand holds, so that every
- * such position finds it; the others under the full key. A lookup tries the full key, then
- * the level's. */
-
-typedef struct {
-    tk_set ch[4]; /* the hands in relative ranks */
-    uint64_t facts;
-    int leader, ntar; /* ntar: plain taroks remaining */
-} tk_key;
-
-/* Relative ranks: the hands with the j-th remaining card of each run renamed to the run's
- * j-th id (the plain taroks, weakest first, take ids 1 ... ntar). */
-static void position_key(const tk_solver *s, tk_set rem, tk_key *out) {
-    for (int p = 0; p < 4; p++) out->ch[p] = p < s->n ? s->hand[p] & ~EQ_ALL : 0;
+/* Relative ranks (bridge solvers' trick): inside a range of EQ_RANGES every card scores the
+ * same and only the order matters, so the position where the j-th remaining card of a range
+ * is held by seat p equals every other such position whichever cards those are. The hands in
+ * that canonical form give the j-th remaining card of each range the range's j-th id. */
+static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
+    for (int p = 0; p < s->n; p++) out[p] = s->hand[p] & ~EQ_ALL;
     for (int r = 0; r < 5; r++) {
         int j = EQ_LO[r];
         for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
             tk_set b = m & -m;
             for (int p = 0; p < s->n; p++)
-                if (s->hand[p] & b) out->ch[p] |= TK_BIT(j);
+                if (s->hand[p] & b) out[p] |= TK_BIT(j);
         }
     }
-    uint64_t facts = pack_acc(s->acc);
-    if (s->thirds_free) facts &= ~(uint64_t)0xFF;
-    out->facts = facts;
-    out->leader = s->leader;
-    out->ntar = tk_popcount(rem & EQ_RANGES[0]);
-}
-
-/* The 128-bit key of the position keeping its `level` strongest plain taroks (all of them:
- * the full key); the weaker ones are a count per hand. */
-static void key_at(const tk_key *k, int level, uint64_t *pk0, uint64_t *pk1) {
-    tk_set h[4];
-    uint64_t tag = 0;
-    if (level >= k->ntar) {
-        for (int p = 0; p < 4; p++) h[p] = k->ch[p];
-    } else {
-        tk_set weak = (TK_BIT(k->ntar - level + 1) - 1) & ~(tk_set)1; /* ids 1 ... ntar-level */
-        for (int p = 0; p < 4; p++)
-            h[p] = (k->ch[p] & ~weak) | ((tk_set)tk_popcount(k->ch[p] & weak) << 56);
-        tag = 0x5851f42d4c957f2dULL * (uint64_t)(level + 1);
-    }
-    uint64_t k0 = mix64(h[0] ^ 0x9e3779b97f4a7c15ULL ^ tag);
-    uint64_t k1 = mix64(h[0] ^ 0xc2b2ae3d27d4eb4fULL);
-    for (int i = 1; i < 4; i++) {
-        k0 = mix64(k0 ^ h[i]) + 0x165667b19e3779f9ULL * (uint64_t)i;
-        k1 = mix64(k1 + h[i] * 0x94d049bb133111ebULL) ^ (uint64_t)i;
-    }
-    *pk0 = mix64(k0 ^ k->facts ^ ((uint64_t)k->leader << 60));
-    *pk1 = mix64(k1 ^ mix64(k->facts + tag + (uint64_t)k->leader * 0xbf58476d1ce4e5b9ULL));
-}
-
-/* how many of the strongest plain taroks rel keeps (those at or above its weakest one; all
- * of them without partition search) */
-static int rel_count(const tk_solver *s, tk_set rem, tk_set rel) {
-    tk_set run = rem & EQ_RANGES[0], rr = rel & run;
-    if (!s->partition) return tk_popcount(run);
-    if (!rr) return 0;
-    return tk_popcount(run & ~(TK_BIT(tk_lowest(rr)) - 1));
-}
-
-/* the plain tarok that stands for an entry's kept ones: the weakest of them */
-static tk_set entry_rel(const tk_entry *e, tk_set rem) {
-    tk_set m = rem & EQ_RANGES[0];
-    if (e->ktar <= 0) return 0;
-    for (int i = 1; i < e->ktar && m; i++) m &= ~TK_BIT(tk_highest(m));
-    return m ? TK_BIT(tk_highest(m)) : 0;
-}
-
-static tk_entry *tt_probe(tk_solver *s, uint64_t k0, uint64_t k1) {
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
-    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
-    if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
-    if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
-    return NULL;
-}
-
-static tk_entry *tt_find(tk_solver *s, const tk_key *k) {
-    uint64_t k0, k1;
-    key_at(k, k->ntar, &k0, &k1);
-    tk_entry *e = tt_probe(s, k0, k1);
-    if (e || !s->partition || s->plevel >= k->ntar) return e;
-    key_at(k, s->plevel, &k0, &k1);
-    return tt_probe(s, k0, k1);
-}
-
-/* the entry of position k whose bounds kept its `kept` strongest plain taroks: the one there,
- * or a fresh one (*fresh = 1) in place of the entry that saves less work (fewer cards in
- * play) */
-static tk_entry *tt_slot(tk_solver *s, const tk_key *k, int kept, int *fresh) {
-    uint64_t k0, k1;
-    int level = kept <= s->plevel ? s->plevel : k->ntar;
-    key_at(k, level, &k0, &k1);
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
-    tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
-    *fresh = 0;
-    if (a->key0 == k0 && a->key1 == k1) return a;
-    if (b->key0 == k0 && b->key1 == k1) return b;
-    tk_entry *e = !a->depth ? a : !b->depth ? b : a->depth <= b->depth ? a : b;
-    e->key0 = k0;
-    e->key1 = k1;
-    *fresh = 1;
-    return e;
 }
 
 /* the id card c has in the canonical form of the remaining cards rem */
@@ -741,41 +653,26 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
 
 static int ab(tk_solver *s, int alpha, int beta);
 
-/* Quick tricks at a trick boundary: the run of top taroks that one side holds (every
- * remaining tarok above the best tarok of the other side, in one hand or split between
- * partners) wins the side every trick it is played in, each of those cards being beaten by
- * nothing or by a partner's higher run card; the skis only when the emperor's trick cannot
- * take it from the side (the pagat is the side's, or the pagat or the mond is gone). Those
- * tricks bring the side the run's thirds and at least one third from every other card in
- * them: at least T tricks, T the most run cards of one hand (each hand plays one card a
- * trick), so n * T - |run| other cards. Returns the side's sure thirds in *m_sure or
- * *o_sure (the other 0); none in colour valat. */
-static void sure_takes(const tk_solver *s, tk_set rem, int *m_sure, int *o_sure, tk_set *relp) {
+/* Quick tricks at a trick boundary: the run of top taroks that one player holds (every
+ * remaining tarok above the best tarok of the others) wins a trick per card, each card played
+ * being the strongest tarok of its trick; the skis only when the emperor's trick cannot take
+ * it (its holder keeps the mond or the pagat, or one of them is gone). Each of those tricks
+ * brings the holder's side the card's thirds and at least one third from every other card.
+ * Returns the side's sure thirds in *m_sure or *o_sure (the other 0); none in colour valat. */
+static void sure_takes(const tk_solver *s, tk_set rem, int *m_sure, int *o_sure) {
     *m_sure = *o_sure = 0;
-    *relp = 0;
     tk_set tar = rem & TK_TAROKS;
     if (s->rules.colour_valat || !tar) return;
     int top = tk_highest(tar), p = 0;
     while (p < s->n && !((s->hand[p] >> top) & 1)) p++;
     if (p == s->n) return;
-    int side = s->maxside[p];
-    tk_set h = 0;
-    for (int q = 0; q < s->n; q++)
-        if (s->maxside[q] == side) h |= s->hand[q];
+    tk_set h = s->hand[p];
     tk_set emperor = TK_BIT(TK_MOND) | TK_BIT(TK_PAGAT);
-    if (top == TK_SKIS && (rem & emperor) == emperor && !(h & TK_BIT(TK_PAGAT))) return;
+    if (top == TK_SKIS && (rem & emperor) == emperor && !(h & emperor)) return;
     tk_set others = tar & ~h;
     tk_set run = others ? tar & ~((TK_BIT(tk_highest(others)) << 1) - 1) : tar;
-    int most = 0;
-    for (int q = 0; q < s->n; q++) {
-        int c = tk_popcount(run & s->hand[q]);
-        if (c > most) most = c;
-    }
-    int sure = tk_thirds(run) + s->n * most - tk_popcount(run);
-    /* which plain taroks are in the run depends on their order: the run and the best tarok
-     * below it (partition search) */
-    *relp = (run | (others ? TK_BIT(tk_highest(others)) : 0)) & TK_PLAIN_TAROKS;
-    if (side)
+    int sure = tk_thirds(run) + tk_popcount(run) * (s->n - 1);
+    if (s->maxside[p])
         *m_sure = sure;
     else
         *o_sure = sure;
@@ -790,22 +687,8 @@ void tk_begin(tk_solver *s) {
     s->call_start = s->nodes;
 }
 
-/* the card of a full trick whose rank decided it (the winner, when another card of its run is
- * in the trick), for partition search; 0 when none */
-static inline tk_set trick_rel(const int *trick, int n, int wi) {
-    int w = trick[wi];
-    for (int r = 0; r < 5; r++) {
-        if (!((EQ_RANGES[r] >> w) & 1)) continue;
-        for (int i = 0; i < n; i++)
-            if (i != wi && ((EQ_RANGES[r] >> trick[i]) & 1)) return TK_BIT(w);
-        return 0;
-    }
-    return 0;
-}
-
 static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
     if (++s->nodes - s->call_start > s->max_nodes && s->max_nodes > 0) s->aborted = 1;
-    s->rel = 0;
     if (s->aborted) return 0;
     int p = (s->leader + s->tk) % s->n;
     tk_set bit = TK_BIT(c);
@@ -816,11 +699,8 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
         v = exhaustive ? minimax(s) : ab(s, alpha, beta);
     } else {
         int acc[TK_ACC], w, final = 0;
-        int fin = complete(s, &final, acc, &w);
-        tk_set trel = trick_rel(s->trick, s->n, (w - s->leader + s->n) % s->n);
-        if (fin) {
+        if (complete(s, &final, acc, &w)) {
             v = final;
-            s->rel = 0;
         } else {
             int trick[4], saved_acc[TK_ACC];
             int leader = s->leader, done = s->done;
@@ -837,7 +717,6 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
             s->leader = leader;
             s->done = done;
         }
-        s->rel |= trel;
     }
     s->tk--;
     s->hand[p] |= bit;
@@ -847,7 +726,6 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
 /* The last trick: every hand holds one card, so the play is forced; score it at once. */
 static int last_trick(tk_solver *s) {
     int tk0 = s->tk, n = s->n;
-    s->rel = 0;
     for (int i = tk0; i < n; i++) {
         tk_set h = s->hand[(s->leader + i) % n];
         if (!h) return 0; /* inconsistent input: nothing to play */
@@ -859,40 +737,47 @@ static int last_trick(tk_solver *s) {
     int acc[TK_ACC], w, final = 0;
     s->tk = n;
     complete(s, &final, acc, &w);
-    s->rel = trick_rel(s->trick, n, (w - s->leader + n) % n);
     s->tk = tk0;
     return final;
 }
 
 static int ab(tk_solver *s, int alpha, int beta) {
-    s->rel = 0;
     if (s->aborted) return 0;
     if (s->done + 1 == s->ob.tricks_total) return last_trick(s);
     tk_entry *e = NULL;
-    tk_key key;
-    memset(&key, 0, sizeof(key));
+    uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
     int elo = -TK_INF, ehi = TK_INF;
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
         rem = remaining_cards(s);
-        position_key(s, rem, &key);
-        e = tt_find(s, &key);
+        /* the key: a 128-bit fingerprint of the canonical hands, the leader and the facts */
+        tk_set ch[4] = {0, 0, 0, 0};
+        canonical_hands(s, rem, ch);
+        uint64_t facts = pack_acc(s->acc);
+        if (s->thirds_free) facts &= ~(uint64_t)0xFF;
+        k0 = mix64(ch[0] ^ 0x9e3779b97f4a7c15ULL);
+        k1 = mix64(ch[0] ^ 0xc2b2ae3d27d4eb4fULL);
+        for (int i = 1; i < 4; i++) {
+            k0 = mix64(k0 ^ ch[i]) + 0x165667b19e3779f9ULL * (uint64_t)i;
+            k1 = mix64(k1 + ch[i] * 0x94d049bb133111ebULL) ^ (uint64_t)i;
+        }
+        k0 = mix64(k0 ^ facts ^ ((uint64_t)s->leader << 60));
+        k1 = mix64(k1 ^ mix64(facts + (uint64_t)s->leader * 0xbf58476d1ce4e5b9ULL));
+        e = tt_find(s, k0, k1);
         if (e) {
             elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo;
             ehi = e->hi >= 32767 || t > e->thi ? TK_INF : e->hi;
-            if (elo >= beta || ehi <= alpha || elo == ehi) {
-                s->rel = entry_rel(e, rem);
-                return elo >= beta ? elo : ehi <= alpha ? ehi : elo;
-            }
+            if (elo >= beta) return elo;
+            if (ehi <= alpha) return ehi;
+            if (elo == ehi) return elo;
             if (elo > alpha) alpha = elo;
             if (ehi < beta) beta = ehi;
             tt_best = e->best; /* a canonical id */
         } else {
             int lo, hi, m_sure, o_sure;
-            tk_set run;
-            sure_takes(s, rem, &m_sure, &o_sure, &run);
+            sure_takes(s, rem, &m_sure, &o_sure);
             if (s->ob.kind == TK_NORMAL) {
                 bounds_sure(&s->ob, s->acc, rem, m_sure, o_sure, &lo, &hi);
             } else {
@@ -902,10 +787,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
                     (s->ob.kind == TK_ALL_TRICKS && o_sure))
                     lo = hi = -s->ob.value;
             }
-            if (lo >= beta || hi <= alpha) {
-                s->rel = run;
-                return lo >= beta ? lo : hi;
-            }
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
         }
     }
     int a0 = alpha, b0 = beta;
@@ -927,10 +810,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
     }
     int mx = s->maxside[p];
     int best = mx ? -TK_INF : TK_INF, best_card = rep[0];
-    tk_set rel = 0;
     for (int i = 0; i < k; i++) {
         int v = play(s, rep[i], alpha, beta, 0);
-        rel |= s->rel;
         if (mx) {
             if (v > best) {
                 best = v;
@@ -944,17 +825,17 @@ static int ab(tk_solver *s, int alpha, int beta) {
         }
         if (alpha >= beta) break;
     }
-    s->rel = rel;
     if (boundary && !s->aborted) {
-        int depth = tk_popcount(rem), fresh, kept = rel_count(s, rem, rel);
-        tk_entry *slot = tt_slot(s, &key, kept, &fresh);
-        if (fresh) {
+        int depth = tk_popcount(rem);
+        tk_entry *slot = e;
+        if (!slot) {
+            slot = tt_slot(s, k0, k1, depth);
             slot->lo = -32767;
             slot->hi = 32767;
             slot->tlo = slot->thi = (int16_t)t;
         }
         /* the search proved an upper bound (fail low), a lower bound (fail high) or the exact
-         * value at these thirds, for every position of the entry */
+         * value at these thirds; a bound of the entry that held here is never looser */
         int clipped = best < -32767 ? -32767 : best > 32767 ? 32767 : best;
         if (best < b0) {
             slot->hi = (int16_t)clipped;
@@ -964,10 +845,10 @@ static int ab(tk_solver *s, int alpha, int beta) {
             slot->lo = (int16_t)clipped;
             slot->tlo = (int16_t)t;
         }
+        slot->key0 = k0;
+        slot->key1 = k1;
         slot->best = (int8_t)canonical_id(rem, best_card);
         slot->depth = (int8_t)(depth ? depth : 1);
-        /* an entry updated under one key keeps the most plain taroks any of its bounds kept */
-        if (fresh || kept > slot->ktar) slot->ktar = (int8_t)kept;
     }
     return best;
 }

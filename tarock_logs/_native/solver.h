@@ -35,16 +35,14 @@ typedef struct {
     int pagat, pagat_failed, kralj, kralj_failed;
 } tk_last;
 
-/* 32 bytes: the fingerprint of a position (key0, key1; see solver.c, "the table"), the
- * bounds, the best card, how many of the strongest plain taroks the bounds depended on (ktar,
- * partition search) and the entry's depth. In a thirds-free table (normal contracts, see
- * tk_solver.thirds_free) the key leaves out the declarer side's thirds and each bound says for
- * which thirds it holds: `lo` for every number of thirds >= `tlo`, `hi` for every number <=
- * `thi` (the value is monotone in them). */
+/* 32 bytes: the cards in play and the leader (key0), the packed facts (key1), the bounds.
+ * In a thirds-free table (normal contracts, see tk_solver.thirds_free) key1 leaves out the
+ * declarer side's thirds and each bound says for which thirds it holds: `lo` for every
+ * number of thirds >= `tlo`, `hi` for every number <= `thi` (the value is monotone in them). */
 typedef struct {
     uint64_t key0, key1;
     int16_t lo, hi, tlo, thi;
-    int8_t best, depth, ktar;
+    int8_t best, depth;
 } tk_entry;
 
 typedef struct {
@@ -76,13 +74,6 @@ typedef struct {
     /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */
     long long max_nodes, call_start;
     int aborted;
-    /* partition search (see solver.c, "the table"; off under the overtaking rules, where the
-     * order of every card decides which cards are legal, and with TK_NO_PARTITION set in the
-     * environment): entries that kept at most `plevel` plain taroks (5; TK_PLEVEL) are stored
-     * under that level's key; `rel` is what the last search below returned besides its value,
-     * the plain taroks whose rank decided a trick of its proof */
-    int partition, plevel;
-    tk_set rel;
 } tk_solver;
 
 /* one position: what a Python caller hands over */
