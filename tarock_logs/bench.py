@@ -273,14 +273,16 @@ def parse_sessions(files: list[Path]) -> list[Session]:
 def stage_replay(sessions: list[Session]) -> tuple[int, int, int]:
     """(hands, actions, hands with an error-severity violation) replayed through the engine,
     with the collector set as the bulk audit sets it (:func:`~tarock_logs.verdict.bulk.bulk_gc`,
-    what ``tarock audit`` and the ingest run with; OpenSpiel's stage runs with it too)."""
+    what ``tarock audit`` and the ingest run with; OpenSpiel's stage runs with it too) and the
+    native score as the bulk audit asks for it (``native=True``: the game's native engine plays
+    and scores the hands it takes whole, :func:`~tarock_logs.verdict.audit.audit_session`)."""
     from tarock_logs.verdict.bulk import bulk_gc
     from tarock_logs.verdict.replay import replay_session
 
     hands = actions = illegal = 0
     with bulk_gc():
         for s in sessions:
-            for r in replay_session(s, with_views=False):
+            for r in replay_session(s, with_views=False, native=True):
                 hands += 1
                 actions += r.actions_applied
                 if not r.legal or r.score is None:

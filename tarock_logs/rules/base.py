@@ -345,6 +345,41 @@ class FastReplay:
     tricks: Sequence[Mapping[str, Any]] | Callable[[], Sequence[Mapping[str, Any]]]
     findings: tuple[Violation, ...] = ()
     trick_rows: Callable[[], TrickRows] | None = None
+    #: set when ``score`` is the native engine's (:meth:`SessionState.native_replay`): its
+    #: lines carry no reason and its card points are counted on request; this gives the
+    #: reference's score of the hand (the same lines, with the reasons a finding quotes)
+    reference_score: Callable[[], HandScore] | None = None
+
+
+class OnRequest(Mapping[str, Any]):
+    """A mapping computed on first use (a native engine's score gives the reference's card
+    points only when someone reads them: :meth:`SessionState.native_replay`). Equal to the
+    plain mapping it computes."""
+
+    __slots__ = ("_got", "_make")
+
+    def __init__(self, make: Callable[[], Mapping[str, Any]]) -> None:
+        self._make: Callable[[], Mapping[str, Any]] | None = make
+        self._got: Mapping[str, Any] = {}
+
+    def _data(self) -> Mapping[str, Any]:
+        make = self._make
+        if make is not None:
+            self._make = None
+            self._got = dict(make())
+        return self._got
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return repr(dict(self._data()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,6 +591,25 @@ class SessionState(ABC):
         converts one into an :class:`Action`, ``deal`` is how the hand was dealt (what
         :meth:`new_hand` gets). On success the session has recorded the deal; the caller ends
         the hand with :meth:`end_hand`. Default: always declines."""
+        return None
+
+    def native_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The machine's bulk path: the game's native engine plays and scores a whole hand the
+        reference would find clean, or declines with None (then the caller tries
+        :meth:`fast_replay`, then the reference; the session is untouched). Called as
+        :meth:`fast_replay` is, by replays that read no reasons (bulk audits, the bench). Its
+        ``score`` holds the reference's lines (item, seat, value, in order), totals, verdict
+        and carry, but the lines carry no reason and the card points are counted on request
+        (:class:`OnRequest`); ``reference_score`` gives the reference's score with its
+        reasons. A game plugs its native whole hand in here. Default: always declines."""
         return None
 
     def score_facts(

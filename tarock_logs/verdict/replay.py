@@ -73,6 +73,14 @@ __all__ = [
 #: debug the reference path alone (``tarock bench`` reports both).
 FAST_PATH = True
 
+#: Whether replays asked for the native score (``replay_session(..., native=True)``: the bulk
+#: audit, ``tarock audit``, the bench) first ask the game's native engine for its whole hand
+#: and score (:meth:`~tarock_logs.rules.base.SessionState.native_replay`: the machine, for
+#: hands the reference would find clean; a hand it declines goes to the bulk path, then the
+#: reference). Its score lines carry no reason: :meth:`HandReplay.reasons` asks the reference
+#: for them. Switch off to measure or test the other paths.
+NATIVE_SCORE = True
+
 
 class ReplayError(Exception):
     """The replay cannot start at all (no engine, unknown ruleset); the message says why."""
@@ -170,6 +178,8 @@ class HandReplay:
     _trick_rows: Callable[[], Any] | None = field(default=None, repr=False)
     _model_actions: Sequence[Any] | None = field(default=None, repr=False)
     _rebuild: Callable[[], HandState] | None = field(default=None, repr=False)
+    #: a replay the native engine scored: the reference's score of the hand, on call
+    _reference_score: Callable[[], HandScore] | None = field(default=None, repr=False)
     #: without views: the applied actions and their violations by action index, from which
     #: :attr:`steps` is built on first use (bulk audits never look at steps)
     _actions: list[Action] | None = field(default=None, repr=False)
@@ -246,6 +256,20 @@ class HandReplay:
     def ruleset_id(self) -> str | None:
         """The id of the ruleset used, else the one asked for (no engine could resolve it)."""
         return self.ruleset.id if self.ruleset is not None else self.requested_ruleset
+
+    def reasons(self) -> dict[tuple[str, int | None], str]:
+        """The reason of each score line by ``(item, seat)`` (the first line of a key), as the
+        reference words it: a score the native engine made has none on its lines, so the
+        reference scores the hand for them (once, on call: only a finding quotes one)."""
+        score = self.score
+        if score is None:
+            return {}
+        if self._reference_score is not None and any(not it.reason for it in score.items):
+            score = self._reference_score()
+        out: dict[tuple[str, int | None], str] = {}
+        for it in score.items:
+            out.setdefault((it.item, it.seat), it.reason)
+        return out
 
     def first_error(self) -> Violation | None:
         """The first violation of severity ``error`` (the viewer's "jump to first problem")."""
@@ -489,29 +513,35 @@ def _allowed(state: HandState, action: Action) -> list[str]:
     return [a.card for a in legal if a.type == "play" and a.seat == action.seat and a.card]
 
 
-def _replay_fast(out: HandReplay, session_state: SessionState, hand: m.Hand) -> bool:
-    """The engine's optional bulk path
-    (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`): for a hand it proved legal
-    and finished it gives a :class:`~tarock_logs.rules.base.FastReplay`, the result the
-    reference path gives for such a hand (differential tests in
-    tests/rules/slovenian/test_fastpath.py); when it declines (None), the replay is done by
+def _replay_fast(
+    out: HandReplay, session_state: SessionState, hand: m.Hand, *, native: bool = False
+) -> bool:
+    """The engine's optional bulk paths: with ``native``, first its native engine's whole hand
+    and score (:meth:`~tarock_logs.rules.base.SessionState.native_replay`), then its bulk path
+    (:meth:`~tarock_logs.rules.base.SessionState.fast_replay`). For a hand it proved legal and
+    finished each gives a :class:`~tarock_logs.rules.base.FastReplay`, the result the reference
+    path gives for such a hand (differential tests in tests/verdict/test_native_replay.py,
+    tests/rules/slovenian/test_fastpath.py); when both decline (None), the replay is done by
     :func:`_replay_into`'s reference path."""
     deal = hand.deal
     if deal is None:
         return False
+    res: FastReplay | None = None
+    info = deal_info(hand)
     try:
-        res: FastReplay | None = session_state.fast_replay(
-            hand.dealer,
-            deal.hands,
-            deal.talon,
-            hand.actions,
-            to_engine_action,
-            deal=deal_info(hand),
-        )
+        if native:
+            res = session_state.native_replay(
+                hand.dealer, deal.hands, deal.talon, hand.actions, to_engine_action, deal=info
+            )
+        if res is None:
+            res = session_state.fast_replay(
+                hand.dealer, deal.hands, deal.talon, hand.actions, to_engine_action, deal=info
+            )
     except Exception:  # noqa: BLE001 - the reference path will say what is wrong
         return False
     if res is None:
         return False
+    out._reference_score = res.reference_score
     score = res.score
     # hand-level findings the fast path passes on (warnings the reference reports too)
     out.violations.extend(res.findings)
@@ -610,6 +640,7 @@ def _replay_into(
     trust_carry: bool = False,
     resync: Mapping[str, Any] | None = None,
     timeline: bool = False,
+    native: bool = False,
 ) -> None:
     """Replay ``hand`` on ``session_state`` into ``out`` (which carries game and ruleset).
 
@@ -618,6 +649,8 @@ def _replay_into(
     audit then compares the two). ``resync`` is the state to apply when the log records none
     before this hand (the radelci recorded after the previous hand, see
     :func:`replay_session`). ``timeline``: keep the store's :class:`Timeline` on ``out``.
+    ``native``: a hand without views may be scored by the game's native engine (see
+    :data:`NATIVE_SCORE`).
     """
     if timeline:
         out.timeline = Timeline(0)
@@ -639,7 +672,7 @@ def _replay_into(
         _score_facts(out, session_state, hand)
         return
     fast = FAST_PATH and not with_views and not hand.irregularities
-    if fast and _replay_fast(out, session_state, hand):
+    if fast and _replay_fast(out, session_state, hand, native=native and NATIVE_SCORE):
         if timeline:
             out.timeline = Timeline(2)
         return
@@ -779,6 +812,7 @@ def replay_session(
     with_views: bool = False,
     views_for: int | None = None,
     timeline: bool = False,
+    native: bool = False,
 ) -> list[HandReplay]:
     """Replay every hand of ``session`` in order, carrying the session state (radelci).
 
@@ -786,6 +820,10 @@ def replay_session(
     game (or an unknown ruleset) every hand comes back unverified with the reason.
     ``with_views`` keeps per-step snapshots for every hand, ``views_for`` for that hand only;
     ``timeline`` keeps each hand's :class:`Timeline` for the store (without views).
+    ``native`` lets the game's native engine play and score the hands it takes whole (the
+    bulk audit's replay: its score lines carry no reason, :meth:`HandReplay.reasons` gives
+    them; the card points come on request; not with ``timeline``: the store keeps the
+    reference's).
 
     The engine carries its own state from a scored hand to the next, except after a hand
     whose recorded ``radelci_after`` differ from the engine's: the audit reports that
@@ -829,8 +867,9 @@ def replay_session(
         trust = i > 0 and out[-1].score is not None and resync is None
         views = with_views or views_for == i
         _replay_into(
-            r, ss, hand, with_views=views, trust_carry=trust, resync=resync, timeline=timeline
-        )
+            r, ss, hand, with_views=views, trust_carry=trust, resync=resync, timeline=timeline,
+            native=native and not timeline,
+        )  # fmt: skip
         out.append(r)
     return out
 

@@ -26,9 +26,22 @@ from tarock_logs.rules.base import (
 )
 from tarock_logs.rules.slovenian.contracts import Rules
 from tarock_logs.rules.slovenian.counted import score_counted
-from tarock_logs.rules.slovenian.fast.fastpath import fast_replay
+from tarock_logs.rules.slovenian.fast.fastpath import fast_replay, native_replay
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.scoring import facts_from_record, score_facts
+
+#: the :class:`Rules` of a ruleset object, shared by its sessions (a Rules is read, never
+#: changed, but for its native set-up, which the sessions of a ruleset share: built once)
+_RULES: dict[int, Rules] = {}
+
+
+def _rules(ruleset: Ruleset) -> Rules:
+    got = _RULES.get(id(ruleset))
+    if got is None or got.ruleset is not ruleset:  # (the cached Rules keeps its ruleset alive)
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        got = _RULES[id(ruleset)] = Rules(ruleset)
+    return got
 
 
 class SlovenianSession(SessionState):
@@ -38,7 +51,7 @@ class SlovenianSession(SessionState):
         self, ruleset: Ruleset, table_size: int, radelci: Sequence[int] | None = None
     ) -> None:
         self.ruleset = ruleset
-        self.rules = Rules(ruleset)
+        self.rules = _rules(ruleset)
         self.table_size = table_size
         self.radelci: list[int] = list(radelci) if radelci else [0] * table_size
         self.misdeals: list[int] = [0] * table_size
@@ -154,6 +167,20 @@ class SlovenianSession(SessionState):
             actions,
             to_action,
         )
+
+    def native_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The machine's whole hand and score (``slohand.h`` and ``sloscore.h``, see
+        :func:`.fast.fastpath.native_replay`), or None (session untouched)."""
+        return native_replay(self.rules, self.table_size, self.radelci, self.misdeals, dealer,
+                             hands, talon, actions, to_action)  # fmt: skip
 
     def carry(self) -> dict[str, Any]:
         return {"radelci": list(self.radelci), "misdeals": list(self.misdeals)}

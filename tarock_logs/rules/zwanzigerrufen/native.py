@@ -29,14 +29,23 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from tarock_logs import _native
-from tarock_logs.rules.base import Action, Ruleset
+from tarock_logs.rules.base import (
+    Action,
+    DealInfo,
+    FastReplay,
+    HandScore,
+    HandState,
+    OnRequest,
+    Ruleset,
+    score_item,
+)
 from tarock_logs.rules.zwanzigerrufen.auction import BONUSES
 from tarock_logs.rules.zwanzigerrufen.contracts import CONTRACTS, Contract, bonus_factor, value
 from tarock_logs.rules.zwanzigerrufen.fast import ZR_CID
-from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE
+from tarock_logs.rules.zwanzigerrufen.hand import PHASE_OF_TYPE, ZRHand
 from tarock_logs.rules.zwanzigerrufen.rulesets import (
     DEFAULT_OPTIONS,
     OPTION_CHOICES,
@@ -326,3 +335,75 @@ def play_hand(
               for ld, seats, cards, w, p, mo in tricks),
         totals, cp, bool(mond), None if called is None else _TOKEN[called], after,
     )  # fmt: skip
+
+
+class Played(NamedTuple):
+    """A hand the native engine played, as the session's ``end_hand`` takes it back (its
+    dealer: the deal passes on from it) and the reference's on request: ``later()`` replays it
+    through the reference (:class:`~.hand.ZRHand`) once."""
+
+    dealer: int
+    later: Callable[[], ZRHand]
+
+
+def native_replay(
+    session: Any,
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    talon: Sequence[str],
+    actions: Sequence[Any],
+    to_action: Callable[[Any], Action],
+    deal: DealInfo | None = None,
+) -> FastReplay | None:
+    """The machine's whole hand and score (``ZRSession.native_replay``): :func:`play_hand`
+    under the session's ruleset and carry (games so far, open double-round windows, the
+    dealer due), or None (the session untouched: the bulk path or the reference takes the
+    hand). A talon or a deal recorded otherwise than cut and dealt goes to the reference (it
+    judges them). The score's lines are the reference's without their reasons, its card
+    points come on request; ``reference_score`` and ``rebuild`` replay the hand through the
+    reference (once)."""
+    if talon or (deal is not None and deal != DealInfo()):
+        return None
+    cfg = config(session.ruleset)
+    if cfg is None:
+        return None
+    got = play_hand(cfg, dealer, hands, [to_action(a) for a in actions],
+                    (session.games, session.windows, session.next_dealer))  # fmt: skip
+    if got is None:
+        return None
+    ref: list[ZRHand] = []
+    multiplier, game_number = session.multiplier(), session.games + 1
+
+    def later() -> ZRHand:
+        if not ref:
+            h = ZRHand(session.ruleset, session.opts, dealer, hands, multiplier=multiplier,
+                       game_number=game_number)  # fmt: skip
+            for a in actions:
+                h.push(to_action(a))
+            ref.append(h)
+        return ref[0]
+
+    def reference_score() -> HandScore:
+        return later().score()
+
+    def card_points() -> Mapping[str, Any]:
+        return reference_score().card_points
+
+    def views() -> list[Mapping[str, Any]]:
+        return [t.to_view() for t in later().tricks]
+
+    score = HandScore(
+        totals=got.totals,
+        items=tuple([score_item(item, value, seat) for item, seat, value in got.lines]),
+        contract=got.contract,
+        declarer=got.declarer,
+        partner=got.partner,
+        won=got.won,
+        card_points=OnRequest(card_points),
+        carry_after={"thrown_in": False, "multiplier": got.multiplier, "mondfang": got.mondfang,
+                     "game_number": game_number},
+    )  # fmt: skip
+    session.irregularities = ()
+    played = Played(dealer, later)
+    return FastReplay(score, cast(HandState, played), later, views,
+                      reference_score=reference_score)  # fmt: skip

@@ -30,6 +30,7 @@ from tarock_logs.rules.base import (
     SessionState,
     Violation,
 )
+from tarock_logs.rules.zwanzigerrufen import native
 from tarock_logs.rules.zwanzigerrufen.codes import violation
 from tarock_logs.rules.zwanzigerrufen.counted import NOT_CHECKED as COUNT_NOT_CHECKED
 from tarock_logs.rules.zwanzigerrufen.counted import count_findings, counted_facts
@@ -140,6 +141,19 @@ class ZRSession(SessionState):
         :mod:`.fast`), or None when it declines or the native core is not loaded (the caller
         replays the hand through :meth:`new_hand` and ``push``)."""
         return zr_fast_replay(self, dealer, hands, talon, actions, to_action, deal)
+
+    def native_replay(
+        self,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        talon: Sequence[str],
+        actions: Sequence[Any],
+        to_action: Callable[[Any], Action],
+        deal: DealInfo | None = None,
+    ) -> FastReplay | None:
+        """The machine's whole hand and score (``zrhand.h``, see :func:`.native.native_replay`),
+        or None (session untouched)."""
+        return native.native_replay(self, dealer, hands, talon, actions, to_action, deal)
 
     def _deal_method(self, dealer: int, deal: DealInfo) -> list[Violation]:
         """§3.3: the cutter (P3) cuts or, where ``knocking`` allows it, knocks; after a knock
@@ -259,7 +273,9 @@ class ZRSession(SessionState):
         return score
 
     def end_hand(self, hand: HandState, score: HandScore) -> None:
-        self._advance(hand.dealer if isinstance(hand, ZRHand) else None, score)
+        # (native.Played: a hand the native engine played)
+        dealer = hand.dealer if isinstance(hand, ZRHand | native.Played) else None
+        self._advance(dealer, score)
 
     def _advance(self, dealer: int | None, score: HandScore) -> None:
         if score.carry_after.get("thrown_in"):

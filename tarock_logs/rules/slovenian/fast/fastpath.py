@@ -22,7 +22,7 @@ test_homes.py) holds the two homes equal position by position.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import Any, Final, Literal, NamedTuple, cast, get_args, get_origin
@@ -33,6 +33,7 @@ from tarock_logs.rules.base import (
     FastReplay,
     HandScore,
     HandState,
+    OnRequest,
     ScoreItem,
     TrickRows,
     score_item,
@@ -52,6 +53,7 @@ __all__ = [
     "fast_replay",
     "native_card_loop",
     "native_config",
+    "native_replay",
     "native_score_config",
     "native_whole_hand",
 ]
@@ -166,10 +168,13 @@ def native_score_config(rules: Rules) -> bytes | None:
     core = _CORE
     if core is None:
         return None
-    key = ("score", codec.options_key(rules))
-    if key not in _CONFIGS:
-        _CONFIGS[key] = core.slovenian_score_config(codec.score_config_fields(core, rules))
-    cfg: bytes | None = _CONFIGS[key]
+    cache = rules.native  # per Rules object (a session's), as _native_config's (key 0: no table)
+    if 0 not in cache:
+        key = ("score", codec.options_key(rules))
+        if key not in _CONFIGS:
+            _CONFIGS[key] = core.slovenian_score_config(codec.score_config_fields(core, rules))
+        cache[0] = _CONFIGS[key]
+    cfg: bytes | None = cache[0]
     return cfg
 
 
@@ -493,15 +498,19 @@ def fast_replay(
     return _native_hand(cfg, inputs)
 
 
-def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
-    """The whole clean hand in one native call (``_native/slohand.h``), or None."""
+def _native_hand(
+    cfg: bytes, inputs: HandInputs, res: tuple[Any, ...] | None = None
+) -> FastReplay | None:
+    """The whole clean hand in one native call (``_native/slohand.h``; ``res``: its answer,
+    when already asked), or None."""
     assert _CORE is not None
     dealer, talon = inputs.dealer, inputs.talon
     acts = inputs.actions
     if acts and type(acts[-1]) not in _SEEN_CLASSES:  # a hand ends with a card: its class
         _learn_action_class(type(acts[-1]))
-    res = _CORE.slovenian_hand(cfg, dealer, inputs.hands, talon, acts, _SH_KINDS,
-                               _CONTRACT_INDEX, CID, CARD)  # fmt: skip
+    if res is None:
+        res = _CORE.slovenian_hand(cfg, dealer, inputs.hands, talon, acts, _SH_KINDS,
+                                   _CONTRACT_INDEX, CID, CARD)  # fmt: skip
     if res is None:
         return None
     king = res[3]
@@ -514,3 +523,124 @@ def _native_hand(cfg: bytes, inputs: HandInputs) -> FastReplay | None:
     score, info, tricks = done
     rebuild = partial(_reference_hand, inputs)
     return FastReplay(score, cast(HandState, info), rebuild, tricks.views, trick_rows=tricks.rows)
+
+
+def native_replay(
+    rules: Rules,
+    table_size: int,
+    radelci: Sequence[int],
+    misdeals: Sequence[int],
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    talon: Sequence[str],
+    actions: Sequence[Any],
+    to_action: Callable[[Any], Action],
+) -> FastReplay | None:
+    """The machine's whole hand and score (``SlovenianSession.native_replay``), or None.
+
+    As :func:`fast_replay`, but the score is the native engine's too (``sloscore.h``, the
+    ingest lane's: the reference's lines, totals, verdict and radelci after, held equal by
+    tests/rules/slovenian/test_native_hand.py), with no reasons on its lines; the reference's
+    score (its reasons) and card points, the finished hand's tricks come on request from
+    :func:`fast_replay`'s path. Under ``openspiel-2.0`` it is :func:`fast_replay` (OpenSpiel's
+    returns come from the C there)."""
+    cfg = _native_config(rules, table_size)
+    if cfg is None:
+        return None
+    core = _CORE
+    assert core is not None
+    if actions and type(actions[-1]) not in _SEEN_CLASSES:
+        _learn_action_class(type(actions[-1]))
+    inputs = HandInputs(rules, table_size, list(radelci), list(misdeals), dealer, hands, talon,
+                        actions, to_action)  # fmt: skip
+    if rules.openspiel_scoring:  # OpenSpiel's returns, from the C (openspiel.h)
+        got = core.slovenian_hand(cfg, dealer, hands, talon, actions, _SH_KINDS, _CONTRACT_INDEX,
+                                  CID, CARD)  # fmt: skip
+        if got is None:
+            return None
+        later = _Later(cfg, inputs, got)
+        score = _returns_score(got[0], got[1], got[2], got[9], table_size, dealer)
+        return FastReplay(score, cast(HandState, later), later.rebuild, later.views,
+                          trick_rows=later.rows)  # fmt: skip
+    scoring = native_score_config(rules)
+    assert scoring is not None
+    res = core.slovenian_score(cfg, scoring, dealer, hands, talon, actions, _SH_KINDS,
+                               _CONTRACT_INDEX, CID, CONTRACT_CODES, inputs.radelci)  # fmt: skip
+    if res is None:
+        return None
+    contract, declarer, partner, won, lines, totals, after = res
+    later = _Later(cfg, inputs)
+    score = HandScore(
+        totals=totals,
+        items=tuple([score_item(item, value, seat) for item, seat, value in lines]),
+        contract=contract,
+        declarer=declarer,
+        partner=partner,
+        won=won,
+        card_points=OnRequest(later.card_points),
+        carry_after={"radelci": list(after)},
+    )
+    # (the session's end_hand reads only the score: the stand-in is no hand state)
+    return FastReplay(score, cast(HandState, later), later.rebuild, later.views,
+                      trick_rows=later.rows, reference_score=later.score)  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def _returns_score(
+    ci: int, declarer: int, partner: int, returns: tuple[int, ...], n: int, dealer: int
+) -> HandScore:
+    """The score of OpenSpiel's ``returns`` as :func:`native_score` makes it: a frozen value,
+    shared by the hands with the same contract, seats and returns (its carry is all zeros:
+    read it, never change it)."""
+    contract = CONTRACT_CODES[ci]
+    klop = CONTRACTS[contract].alone
+    return HandScore(
+        totals=returns,
+        items=_returns_items("klop" if klop else "contract", returns, SEATING[(n, dealer)].active),
+        contract=contract,
+        declarer=None if declarer < 0 else declarer,
+        partner=None if partner < 0 else partner,
+        won=None if klop else returns[declarer] > 0,
+        carry_after={"radelci": [0] * n},
+    )
+
+
+class _Later:
+    """What a hand the machine played gives on request: :func:`fast_replay`'s result of the
+    same hand (from ``got``, what ``slovenian_hand`` gave, or the native whole hand again;
+    scored by the reference from its tricks, or by OpenSpiel's returns), and the reference's
+    replay of it (``rebuild``)."""
+
+    __slots__ = ("_cfg", "_done", "_got", "_inputs")
+
+    def __init__(self, cfg: bytes, inputs: HandInputs, got: tuple[Any, ...] | None = None) -> None:
+        self._cfg = cfg
+        self._inputs = inputs
+        self._got = got
+        self._done: FastReplay | None = None
+
+    def _get(self) -> FastReplay:
+        done = self._done
+        if done is None:
+            done = self._done = _native_hand(self._cfg, self._inputs, self._got)
+            if done is None:  # (the machine took the hand once: it takes it again)
+                raise RuntimeError("the native engine declined a hand it had played")
+        return done
+
+    def rebuild(self) -> HandState:
+        return _reference_hand(self._inputs)
+
+    def score(self) -> HandScore:
+        return self._get().score
+
+    def card_points(self) -> Mapping[str, Any]:
+        return self._get().score.card_points
+
+    def views(self) -> Sequence[Mapping[str, Any]]:
+        t = self._get().tricks
+        return t() if callable(t) else t
+
+    def rows(self) -> TrickRows:
+        rows = self._get().trick_rows
+        assert rows is not None
+        return rows()
