@@ -181,6 +181,7 @@ def test_view_has_the_contract_keys() -> None:
             "cards": [[1, "T20"], [2, "T1"], [3, "T6"], [0, "T2"]],
             "winner": 1,
             "points": 0,
+            "points_unit": "tricks",  # (Royal Tarock counts tricks, not card points)
         }
     ]
     assert v["bids"] == [[3, "pass"], [0, "pass"], [1, "pass"], [2, "pass"]]
