@@ -310,11 +310,17 @@ def _engine_item_names(engine: GameEngine | None, ruleset: Ruleset | None) -> fr
     except TypeError:
         return None
     if isinstance(names, (frozenset, tuple)):  # immutable: safe to remember
+        if len(_ITEM_NAMES) >= _ITEM_NAMES_KEPT:  # an engine that answers with new objects
+            _ITEM_NAMES.clear()  # must not make the memo grow with every hand
         _ITEM_NAMES[id(names)] = (names, out)
     return out
 
 
+#: the item names of the declarations seen, by the declaration object (at most
+#: :data:`_ITEM_NAMES_KEPT`: a bulk audit of a million hands once grew it by a fresh object a
+#: hand, 2 KB each)
 _ITEM_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
+_ITEM_NAMES_KEPT = 64
 
 
 def _expand(

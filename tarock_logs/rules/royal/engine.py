@@ -63,10 +63,22 @@ STRUCTURAL_ITEMS = ("consolation", "kontra", "cap")
 
 
 def known_items(ruleset: Ruleset) -> frozenset[str]:
-    """The catalogue items of known value under ``ruleset``, and the structural items."""
+    """The catalogue items of known value under ``ruleset``, and the structural items (one
+    object per catalogue: a catalogue is immutable, and the audit asks once a hand)."""
     cat: Catalogue = options_of(ruleset).catalogue
+    kept = _KNOWN.get(id(cat))
+    if kept is not None and kept[0] is cat:
+        return kept[1]
     known = {i.id for i in cat.items.values() if i.value is not None}
-    return frozenset(known | set(STRUCTURAL_ITEMS))
+    out = frozenset(known | set(STRUCTURAL_ITEMS))
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    _KNOWN[id(cat)] = (cat, out)
+    return out
+
+
+#: :func:`known_items` by catalogue (the catalogue kept alive beside its answer)
+_KNOWN: dict[int, tuple[Catalogue, frozenset[str]]] = {}
 
 
 class RoyalEngine(GameEngine):
