@@ -2607,6 +2607,36 @@ fail:
  * through zrhand.h. `hands`: four sequences of card ids; `actions`: (kind, seat, card,
  * contract, bonus, side, target, level) per action (rules/zwanzigerrufen/native.py encodes
  * them); `carry`: (games, windows, next dealer or -1) of the session before the hand. */
+/* Four seats' hands given as card ids (sequences of ints) as masks: 1; 0 when there are not
+ * four seats or an id is out of range or repeated (decline); -1 with an exception set. The
+ * whole-hand engines of Zwanzigerrufen and Royal Tarock read their deal with it. */
+static int read_four_id_hands(PyObject *hands_o, tk_set *dealt) {
+    PyObject *hf = PySequence_Fast(hands_o, "hands");
+    if (!hf) return -1;
+    if (PySequence_Fast_GET_SIZE(hf) != 4) {
+        Py_DECREF(hf);
+        return 0;
+    }
+    for (int s = 0; s < 4; s++) {
+        int ids[TK_NCARDS];
+        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
+        if (n < 0) {
+            Py_DECREF(hf);
+            return -1;
+        }
+        dealt[s] = 0;
+        for (int j = 0; j < n; j++) {
+            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
+                Py_DECREF(hf);
+                return 0;
+            }
+            dealt[s] |= TK_BIT(ids[j]);
+        }
+    }
+    Py_DECREF(hf);
+    return 1;
+}
+
 static PyObject *py_zwanzigerrufen_hand(PyObject *self, PyObject *args) {
     PyObject *config_o, *hands_o, *actions_o, *carry_o;
     int dealer;
@@ -2616,29 +2646,9 @@ static PyObject *py_zwanzigerrufen_hand(PyObject *self, PyObject *args) {
     zr_carry k;
     if (zr_read_config(config_o, &c) < 0 || zr_read_carry(carry_o, &k) < 0) return NULL;
     tk_set dealt[4];
-    PyObject *hf = PySequence_Fast(hands_o, "hands");
-    if (!hf) return NULL;
-    if (PySequence_Fast_GET_SIZE(hf) != 4) {
-        Py_DECREF(hf);
-        Py_RETURN_NONE;
-    }
-    for (int s = 0; s < 4; s++) {
-        int ids[TK_NCARDS];
-        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
-        if (n < 0) {
-            Py_DECREF(hf);
-            return NULL;
-        }
-        dealt[s] = 0;
-        for (int j = 0; j < n; j++) {
-            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
-                Py_DECREF(hf);
-                Py_RETURN_NONE;
-            }
-            dealt[s] |= TK_BIT(ids[j]);
-        }
-    }
-    Py_DECREF(hf);
+    int got = read_four_id_hands(hands_o, dealt);
+    if (got < 0) return NULL;
+    if (got == 0) Py_RETURN_NONE;
     PyObject *af = PySequence_Fast(actions_o, "actions");
     if (!af) return NULL;
     Py_ssize_t na = PySequence_Fast_GET_SIZE(af);
@@ -3668,29 +3678,9 @@ static PyObject *py_royal_hand(PyObject *self, PyObject *args) {
     parties[1][0] = pv[2];
     parties[1][1] = pv[3];
     tk_set dealt[4];
-    PyObject *hf = PySequence_Fast(hands_o, "hands");
-    if (!hf) return NULL;
-    if (PySequence_Fast_GET_SIZE(hf) != 4) {
-        Py_DECREF(hf);
-        Py_RETURN_NONE;
-    }
-    for (int s = 0; s < 4; s++) {
-        int ids[TK_NCARDS];
-        int n = read_ints(PySequence_Fast_GET_ITEM(hf, s), ids, TK_NCARDS, "hand");
-        if (n < 0) {
-            Py_DECREF(hf);
-            return NULL;
-        }
-        dealt[s] = 0;
-        for (int j = 0; j < n; j++) {
-            if (ids[j] < 0 || ids[j] >= TK_NCARDS || (dealt[s] & TK_BIT(ids[j]))) {
-                Py_DECREF(hf);
-                Py_RETURN_NONE;
-            }
-            dealt[s] |= TK_BIT(ids[j]);
-        }
-    }
-    Py_DECREF(hf);
+    int got = read_four_id_hands(hands_o, dealt);
+    if (got < 0) return NULL;
+    if (got == 0) Py_RETURN_NONE;
     PyObject *af = PySequence_Fast(actions_o, "actions");
     if (!af) return NULL;
     Py_ssize_t na = PySequence_Fast_GET_SIZE(af);
