@@ -67,6 +67,21 @@ def _rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def _pss_by_process_mb(pid: int) -> dict[int, float]:
+    """Each process's PSS (MB): its private pages plus its share of the pages it shares with
+    others (the interpreter's and the libraries' code). The sum is what the tree takes of the
+    machine's memory; the sum of RSS counts every shared page once per process."""
+    out: dict[int, float] = {}
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    out[p] = int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return out
+
+
 def _cpu_s(pid: int, *, alone: bool = False) -> float:
     """User + system CPU seconds so far of a process tree (from /proc); ``alone``: of the
     process itself (the front door of ``--workers``, without its servers)."""
@@ -74,17 +89,28 @@ def _cpu_s(pid: int, *, alone: bool = False) -> float:
 
 
 class RssSampler:
-    """The peak RSS of a process tree, sampled every 0.2 s in a thread."""
+    """The peak RSS of a process tree, sampled every 0.2 s in a thread, and its peak PSS (the
+    sum of the processes' PSS, sampled every 1 s: reading ``smaps_rollup`` costs more) with
+    each process's own peak PSS."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.peak = 0.0
+        self.pss_peak = 0.0
+        self.pss_by_process: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
+        n = 0
         while not self._stop.is_set():
             self.peak = max(self.peak, _rss_mb(self.pid))
+            if n % 5 == 0:
+                pss = _pss_by_process_mb(self.pid)
+                self.pss_peak = max(self.pss_peak, sum(pss.values()))
+                for p, v in pss.items():
+                    self.pss_by_process[p] = max(self.pss_by_process.get(p, 0.0), v)
+            n += 1
             self._stop.wait(0.2)
 
     def __enter__(self) -> RssSampler:
@@ -244,6 +270,12 @@ def run_level(
         "failures": len(failures),
         "failure_examples": sorted(set(failures))[:5],
         "server_rss_peak_mb": round(rss.peak),
+        "server_pss_peak_mb": round(rss.pss_peak),
+        # each process's own peak PSS, largest first (with --workers: the servers and the
+        # front door)
+        "server_pss_peak_by_process_mb": sorted(
+            (round(v) for v in rss.pss_by_process.values()), reverse=True
+        ),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -318,6 +350,8 @@ def main() -> None:
                     for k in KINDS
                 )
                 + f"; failures {level['failures']}; RSS peak {level['server_rss_peak_mb']} MB"
+                f" (PSS {level['server_pss_peak_mb']} MB:"
+                f" {level['server_pss_peak_by_process_mb']})"
                 f"; server CPU {level['server_cpu_per_request_ms']} ms/request,"
                 f" {level['server_cores_used']} cores"
                 + (f" (front door {level['front_cpu_s']} s)" if "front_cpu_s" in level else "")

@@ -325,10 +325,23 @@ def app(pool: Pool) -> web.Application:
     )
 
 
+#: each worker's DuckDB ``memory_limit`` (``TAROCK_READER_MEMORY_LIMIT``) unless the
+#: environment sets one: DuckDB's buffer pool keeps copies of store blocks that the operating
+#: system's page cache already holds for all workers, and one server's 1 GB default, kept by
+#: each of N, grows the tree by ≈ 130 MB a worker at 50 sessions for no CPU saved
+#: (docs/performance.md, "More than one server process")
+WORKER_READER_MEMORY_LIMIT = "128MB"
+
+
 def workers_of(argv: list[str], port: int, n: int) -> list[Worker]:
     """``n`` workers on ``port + 1`` … ``port + n``, each running ``argv`` with ``{port}``
-    replaced; one cookie secret for all."""
-    env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+    replaced; one cookie secret for all, and each reader's memory limit
+    (:data:`WORKER_READER_MEMORY_LIMIT` unless the environment sets one)."""
+    env = {
+        "TAROCK_READER_MEMORY_LIMIT": WORKER_READER_MEMORY_LIMIT,
+        **{k: v for k, v in os.environ.items() if v or k != "TAROCK_READER_MEMORY_LIMIT"},
+        "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
+    }
     return [
         Worker(i, port + 1 + i, [a.replace("{port}", str(port + 1 + i)) for a in argv], env)
         for i in range(n)

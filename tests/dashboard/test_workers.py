@@ -158,6 +158,34 @@ def test_workers_listen_on_loopback_ports_above_the_front_doors_address() -> Non
     assert len({w.env["STREAMLIT_SERVER_COOKIE_SECRET"] for w in workers}) == 1
 
 
+def test_each_worker_reads_with_a_share_of_memory_unless_the_environment_sets_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """N servers each keeping DuckDB's 1 GB buffer pool grow the tree past the 1 GB target at
+    50 visitors; each worker's reader gets WORKER_READER_MEMORY_LIMIT, an operator's own
+    TAROCK_READER_MEMORY_LIMIT wins, and the reader opens with what its environment says."""
+    import duckdb
+
+    from dashboard.front import WORKER_READER_MEMORY_LIMIT, workers_of
+    from tarock_logs.store.read.queries import connect_reader
+
+    monkeypatch.delenv("TAROCK_READER_MEMORY_LIMIT", raising=False)
+    assert {w.env["TAROCK_READER_MEMORY_LIMIT"] for w in workers_of(["x"], 8600, 2)} == {
+        WORKER_READER_MEMORY_LIMIT
+    }
+    monkeypatch.setenv("TAROCK_READER_MEMORY_LIMIT", "300MB")
+    assert {w.env["TAROCK_READER_MEMORY_LIMIT"] for w in workers_of(["x"], 8600, 2)} == {"300MB"}
+    db = tmp_path / "s.duckdb"
+    duckdb.connect(str(db)).close()
+    for value, shown in (("300MB", "286.1 MiB"), (WORKER_READER_MEMORY_LIMIT, "122.0 MiB")):
+        monkeypatch.setenv("TAROCK_READER_MEMORY_LIMIT", value)
+        con = connect_reader(db)
+        try:
+            assert con.execute("SELECT current_setting('memory_limit')").fetchall() == [(shown,)]
+        finally:
+            con.close()
+
+
 def test_workers_that_would_pass_the_last_port_are_a_usage_error(dash_db: DashDB) -> None:
     from typer.testing import CliRunner
 

@@ -84,8 +84,15 @@ _HAND_STATE = "coalesce(h.verification, CASE WHEN h.verified THEN 'verified' ELS
 
 
 #: the memory a long-lived reader's queries may hold at once (one visitor's uncached statistics
-#: must not starve the others or the server)
+#: must not starve the others or the server); ``TAROCK_READER_MEMORY_LIMIT`` sets another
+#: (``tarock dashboard --workers N`` gives each of its N servers a share: docs/dashboard.md)
 READER_MEMORY_LIMIT = "1GB"
+
+
+def reader_memory_limit() -> str:
+    """The reader's DuckDB ``memory_limit``: ``TAROCK_READER_MEMORY_LIMIT`` when set (a DuckDB
+    size such as ``512MB``), else :data:`READER_MEMORY_LIMIT`."""
+    return os.environ.get("TAROCK_READER_MEMORY_LIMIT") or READER_MEMORY_LIMIT
 
 
 def connect_reader(
@@ -100,7 +107,7 @@ def connect_reader(
         path,
         retries=retries,
         delay=delay,
-        config={"threads": 2, "memory_limit": READER_MEMORY_LIMIT, **LOCKED_DOWN},
+        config={"threads": 2, "memory_limit": reader_memory_limit(), **LOCKED_DOWN},
     )
 
 
@@ -130,7 +137,7 @@ def connect_version(
             ":memory:",
             config={
                 "threads": 2,
-                "memory_limit": READER_MEMORY_LIMIT,
+                "memory_limit": reader_memory_limit(),
                 "temp_directory": f"{os.fspath(path)}.tmp",
                 "autoload_known_extensions": False,
                 "autoinstall_known_extensions": False,
