@@ -486,7 +486,10 @@ def _roles(view: Any, seat: int, state: dict[str, Any], lang: str) -> tuple[str,
     else:
         declarer = state.get("declarer", view.declarer)
         partner = state.get("partner")
-        if declarer is not None:
+        deal = getattr(view, "deal", None) or []
+        if seat < len(deal) and not deal[seat]:  # dealt no cards: sits out (no side)
+            out.append(text.role_name("sitting_out", lang=lang))
+        elif declarer is not None:
             if seat == declarer:
                 out.append(text.role_name("declarer", lang=lang))
             elif partner is not None and seat == partner:

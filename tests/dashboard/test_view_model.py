@@ -383,3 +383,25 @@ def test_the_end_panel_of_zwanzigerrufen_gives_both_sides_card_points(other_game
     assert end["card_points"] == (
         f"card points: declarer side {cp['declarer_side']}, defenders {cp['defenders']}"
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "sl", "de"])
+def test_the_dealer_at_a_table_of_five_sits_out_and_is_no_defender(lang: str) -> None:
+    """At a table of five the dealer is dealt no cards and sits the hand out (rules: "5
+    players"): the card table names the seat "sitting out" (and the dealer), never one of the
+    defenders, while the four who play keep their roles."""
+    from types import SimpleNamespace
+
+    from dashboard.table import _roles
+
+    deal = [["x"] * 12, ["x"] * 12, [], ["x"] * 12, ["x"] * 12]
+    view = SimpleNamespace(game="slovenian", deal=deal, dealer=2, declarer=0, seating=[])
+    state = {"declarer": 0, "partner": 3, "phase": "play"}
+    sits_out, defender = (
+        text.role_name("sitting_out", lang=lang),
+        text.role_name("defender", lang=lang),
+    )
+    assert _roles(view, 2, state, lang) == (sits_out, text.role_name("dealer", lang=lang))
+    assert _roles(view, 1, state, lang) == (defender,)
+    assert _roles(view, 0, state, lang) == (text.role_name("declarer", lang=lang),)
+    assert sits_out != defender
