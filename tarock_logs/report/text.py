@@ -918,4 +918,3 @@ def analysis_skip_reason(key: str, fields: Mapping[str, str], lang: str | None =
     if key == "position":
         return t("the position cannot be read: {reason}", lang, **f)
     return key
-
