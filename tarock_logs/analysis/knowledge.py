@@ -73,6 +73,8 @@ class View:
     order: tuple[str, ...] = ()
     #: restrictions the true layout broke, not used
     notes: tuple[str, ...] = ()
+    #: quotas: (holder, a set of cards, the numbers of them the holder may hold)
+    quotas: tuple[tuple[int, frozenset[str], frozenset[int]], ...] = ()
 
     def holder_index(self, name: str) -> int:
         return self.holders.index(name)
@@ -98,6 +100,9 @@ class View:
             return False
         for c, a in zip(self.hidden, self.allowed, strict=True):
             if not a >> where[c] & 1:
+                return False
+        for h, these, ok in self.quotas:
+            if sum(c in these for c in layout[h]) not in ok:
                 return False
         return self.plays_fit(layout)
 
@@ -144,13 +149,22 @@ def make_view(sight: Sight) -> View:
             continue
         for x in cards:
             allowed[x] &= mask
+    quotas: list[tuple[int, frozenset[str], frozenset[int]]] = []
+    for qu in sight.counts:
+        if qu.place not in idx:
+            continue
+        these = frozenset(qu.cards) & set(hidden)
+        if sum(x in these for x in places[qu.place]) not in qu.allowed:
+            notes.append(f"{qu.why}: the cards do not agree, not used")
+            continue
+        quotas.append((idx[qu.place], these, frozenset(qu.allowed)))
     truth = tuple(ordered(places[k]) for k in holders)
     v = View(sight.seat, hidden, holders, sizes, tuple(allowed[x] for x in hidden), truth,
-             sight.check, sight.deal, tuple(sight.order), tuple(notes))  # fmt: skip
+             sight.check, sight.deal, tuple(sight.order), tuple(notes), tuple(quotas))  # fmt: skip
     if not v.plays_fit(truth):
         why = "the earlier cards do not replay: the play check is not used"
         v = View(v.seat, hidden, holders, sizes, v.allowed, truth, None, sight.deal,
-                 tuple(sight.order), (*notes, why))  # fmt: skip
+                 tuple(sight.order), (*notes, why), tuple(quotas))  # fmt: skip
     return v
 
 
@@ -187,12 +201,17 @@ def _splits(m: int, holders: tuple[int, ...], room: tuple[int, ...]) -> Iterator
 
 @dataclass(slots=True)
 class Sampler:
-    """Uniform layouts of a :class:`View`'s hidden cards (see the module docstring)."""
+    """Uniform layouts of a :class:`View`'s hidden cards (see the module docstring). The
+    state of the count is the room left per holder, then the cards of each quota's set put
+    in its holder so far (capped one above the quota's largest allowed number)."""
 
     view: View
-    #: draws that failed the play check, over all samples so far
+    #: draws that failed the check, over all samples so far
     rejected: int = 0
-    _classes: list[tuple[tuple[int, ...], tuple[str, ...]]] = field(default_factory=list)
+    #: per class: its holders, its cards, the quotas whose set holds its cards
+    _classes: list[tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]] = field(
+        default_factory=list
+    )
     _memo: dict[tuple[int, tuple[int, ...]], int] = field(default_factory=dict)
     _splits_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = field(
         default_factory=dict
@@ -200,12 +219,14 @@ class Sampler:
     _pos: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        groups: dict[int, list[str]] = {}
+        quotas = self.view.quotas
+        groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         for x, a in zip(self.view.hidden, self.view.allowed, strict=True):
-            groups.setdefault(a, []).append(x)
+            member = tuple(q for q, (_, cards, _) in enumerate(quotas) if x in cards)
+            groups.setdefault((a, member), []).append(x)
         n = len(self.view.holders)
-        self._classes = [(tuple(k for k in range(n) if a >> k & 1), tuple(cs))
-                         for a, cs in sorted(groups.items())]  # fmt: skip
+        self._classes = [(tuple(k for k in range(n) if a >> k & 1), tuple(cs), member)
+                         for (a, member), cs in sorted(groups.items())]  # fmt: skip
         self._memo = {}
         self._splits_memo = {}
         order = self.view.order or self.view.hidden
@@ -213,24 +234,29 @@ class Sampler:
         for c in self.view.hidden:
             self._pos.setdefault(c, len(self._pos))
 
-    def count(self) -> int:
-        """The number of layouts consistent with the view's restrictions (before the play
-        check)."""
-        return self._count(0, self.view.sizes)
+    def _start(self) -> tuple[int, ...]:
+        return (*self.view.sizes, *(0 for _ in self.view.quotas))
 
-    def _count(self, k: int, room: tuple[int, ...]) -> int:
-        """Layouts of classes ``k`` … with ``room`` left per holder (memoised)."""
-        got = self._memo.get((k, room))
+    def count(self) -> int:
+        """The number of layouts consistent with the view's restrictions and quotas (before
+        the check)."""
+        return self._count(0, self._start())
+
+    def _count(self, k: int, state: tuple[int, ...]) -> int:
+        """Layouts of classes ``k`` … from ``state`` (memoised)."""
+        got = self._memo.get((k, state))
         if got is not None:
             return got
         if k == len(self._classes):
-            total = int(not any(room))
+            n = len(self.view.holders)
+            total = int(not any(state[:n]) and all(
+                state[n + q] in ok for q, (_, _, ok) in enumerate(self.view.quotas)))  # fmt: skip
         else:
-            holders, cards = self._classes[k]
+            holders, cards, _ = self._classes[k]
             total = 0
-            for x in _splits(len(cards), holders, room):
-                total += self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x))
-        self._memo[(k, room)] = total
+            for x in _splits(len(cards), holders, state):
+                total += self._ways(cards, x) * self._count(k + 1, self._less(state, k, x))
+        self._memo[(k, state)] = total
         return total
 
     @staticmethod
@@ -240,35 +266,39 @@ class Sampler:
             w //= factorial(v)
         return w
 
-    @staticmethod
-    def _less(
-        room: tuple[int, ...], holders: tuple[int, ...], x: tuple[int, ...]
-    ) -> tuple[int, ...]:
-        r = list(room)
-        for k, v in zip(holders, x, strict=True):
-            r[k] -= v
+    def _less(self, state: tuple[int, ...], k: int, x: tuple[int, ...]) -> tuple[int, ...]:
+        holders, _, member = self._classes[k]
+        r = list(state)
+        for h, v in zip(holders, x, strict=True):
+            r[h] -= v
+        n = len(self.view.holders)
+        for q in member:
+            h, _, ok = self.view.quotas[q]
+            if h in holders:
+                r[n + q] = min(r[n + q] + x[holders.index(h)], max(ok) + 1)
         return tuple(r)
 
-    def _weighted(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """The splits of class ``k`` within ``room``, each with its number of layouts."""
-        got = self._splits_memo.get((k, room))
+    def _weighted(self, k: int, state: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """The splits of class ``k`` from ``state``, each with its number of layouts."""
+        got = self._splits_memo.get((k, state))
         if got is None:
-            holders, cards = self._classes[k]
-            got = [(x, self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x)))
-                   for x in _splits(len(cards), holders, room)]  # fmt: skip
-            self._splits_memo[(k, room)] = got
+            holders, cards, _ = self._classes[k]
+            got = [(x, self._ways(cards, x) * self._count(k + 1, self._less(state, k, x)))
+                   for x in _splits(len(cards), holders, state)]  # fmt: skip
+            self._splits_memo[(k, state)] = got
         return got
 
     def draw(self, rng: random.Random) -> tuple[tuple[str, ...], ...]:
-        """One layout, uniform over those consistent with the restrictions (no play check)."""
-        room = self.view.sizes
-        if self._count(0, room) == 0:
+        """One layout, uniform over those consistent with the restrictions and quotas (no
+        check)."""
+        state = self._start()
+        if self._count(0, state) == 0:
             raise NoLayout("no layout is consistent with the view")
         out: list[list[str]] = [[] for _ in self.view.holders]
-        for k, (holders, cards) in enumerate(self._classes):
-            pick = rng.randrange(self._count(k, room))
+        for k, (holders, cards, _) in enumerate(self._classes):
+            pick = rng.randrange(self._count(k, state))
             chosen: tuple[int, ...] = ()
-            for x, w in self._weighted(k, room):
+            for x, w in self._weighted(k, state):
                 if pick < w:
                     chosen = x
                     break
@@ -279,12 +309,12 @@ class Sampler:
             for h, v in zip(holders, chosen, strict=True):
                 out[h] += deck[at : at + v]
                 at += v
-            room = self._less(room, holders, chosen)
+            state = self._less(state, k, chosen)
         pos = self._pos
         return tuple(tuple(sorted(cs, key=pos.__getitem__)) for cs in out)
 
     def sample(self, rng: random.Random, max_tries: int = 1000) -> tuple[tuple[str, ...], ...]:
-        """One layout, uniform over those consistent with the view (restrictions and
+        """One layout, uniform over those consistent with the view (restrictions, quotas and
         check), by rejection: at most ``max_tries`` draws (:class:`NoLayout` past them)."""
         for _ in range(max_tries):
             layout = self.draw(rng)

@@ -8,7 +8,8 @@ its engine's own terms, and nothing else:
   it has not seen), the **restrictions** the play and the bidding put on them (a set of cards
   allowed only in, or never in, some places, with the reason: a void shown by failing to
   follow suit, a called card its caller does not hold, a card the deal gives to a fixed
-  seat), and a **check** of a whole layout (the engine replays what was seen on the layout's
+  seat), **counts** (how many of some cards a place holds: what a Meldung declared), and a
+  **check** of a whole layout (the engine replays what was seen on the layout's
   deal: every action that was clean must be clean again, which brings in what announcements,
   Meldungen and the play rules tell of the hands);
 * a hand with a **layout** dealt (the hidden cards put in the places a sample gave them),
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Layout", "Redeal", "Restriction", "Sight", "card_voids"]
+__all__ = ["Count", "Layout", "Redeal", "Restriction", "Sight", "card_voids"]
 
 #: a layout: per place (``seat 2``, ``discards``, ``talon``, ...) the hidden cards it holds
 Layout = Mapping[str, Sequence[str]]
@@ -42,6 +43,17 @@ class Restriction:
 
 
 @dataclass(frozen=True, slots=True)
+class Count:
+    """``place`` holds a number of the hidden ``cards`` in ``allowed`` (a Meldung's count of
+    a suit, at least one of some cards, at least three tarocks)."""
+
+    place: str
+    cards: tuple[str, ...]
+    allowed: frozenset[int]
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Sight:
     """What ``seat`` sees (see the module docstring). ``places`` are the true places of the
     cards it cannot see, in a fixed order; ``order`` is the pack's card order."""
@@ -55,6 +67,8 @@ class Sight:
     deal: Callable[[Layout], Any] | None = None
     order: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    #: how many of some cards a place holds
+    counts: tuple[Count, ...] = ()
 
 
 def card_voids(

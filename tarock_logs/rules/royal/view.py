@@ -23,14 +23,14 @@ hidden hands:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.royal.bidding import ATT
 from tarock_logs.rules.royal.hand import RoyalHand
-from tarock_logs.rules.royal.tricks import Bound, judge
-from tarock_logs.rules.sight import Layout, Redeal, Restriction, Sight, card_voids
+from tarock_logs.rules.royal.tricks import Bound, judge, suit_of
+from tarock_logs.rules.sight import Count, Layout, Redeal, Restriction, Sight, card_voids
 
 __all__ = ["sight"]
 
@@ -106,6 +106,8 @@ def sight(h: RoyalHand, seat: int) -> Sight:
         rs.append(Restriction((card,), frozenset({f"seat {to}"}),
                               f"{card} is dealt to seat {to} (§3.3)"))  # fmt: skip
 
+    counts = _counts(h, {s for s, _ in places})
+
     def check(layout: Layout) -> bool:
         return bool(redeal.replay(_dealt(h, layout))[1])
 
@@ -117,4 +119,56 @@ def sight(h: RoyalHand, seat: int) -> Sight:
                 hand.push(a)
         return hand  # type: ignore[no-any-return]
 
-    return Sight(seat, places, tuple(rs), check, dealt_hand, ORDER)
+    return Sight(seat, places, tuple(rs), check, dealt_hand, ORDER, counts=counts)
+
+
+def _param(x: Any, params: Mapping[str, Any]) -> Any:
+    return params.get(x["param"]) if isinstance(x, dict) and "param" in x else x
+
+
+def _counts(h: RoyalHand, hidden_places: set[str]) -> tuple[Count, ...]:
+    """What the true Meldungen (a count of a suit or of the tarocks, at least one of some
+    cards) and the played deal (at least three tarocks each, §3.4) say of how many cards a
+    hidden hand holds; the Meldungen the catalogue words otherwise (Flush, Wonok: the suit or
+    rank is not named) are left to the redeal check."""
+    played: dict[int, list[str]] = {s: [] for s in range(4)}
+    for s, c, _, _ in _played(h):
+        played[s].append(c)
+    out: list[Count] = []
+
+    def of(suit: str) -> tuple[str, ...]:
+        return tuple(c for c in ORDER if suit_of(c) == suit)
+
+    for s in range(4):
+        place = f"seat {s}"
+        if place not in hidden_places:
+            continue
+        gone = played[s]
+        taroks = of("T")
+        least = max(0, 3 - sum(c in taroks for c in gone))
+        out.append(Count(place, taroks, frozenset(range(least, 11)),
+                         f"seat {s} was dealt at least three tarocks (§3.4)"))  # fmt: skip
+        for m in h.bidding.melds:
+            item = h.catalogue.get(m.item_id)
+            if m.seat != s or not m.valid or item is None or item.condition is None:
+                continue
+            cond = item.condition
+            parts = cond["and"] if isinstance(cond, dict) and "and" in cond else [cond]
+            for part in parts:
+                if not isinstance(part, dict):
+                    continue
+                lhs = part["eq"][0] if "eq" in part else None
+                if isinstance(lhs, dict) and "hand_count" in lhs:
+                    suit = _param(lhs["hand_count"], m.params)
+                    n = _param(part["eq"][1], m.params)
+                    if isinstance(suit, str) and isinstance(n, int):
+                        cards = of(suit)
+                        left = n - sum(c in cards for c in gone)
+                        out.append(Count(place, cards, frozenset({left}),
+                                         f"seat {s} declared {m.item_id}"))  # fmt: skip
+                elif "hand_has_any" in part:
+                    cards = tuple(part["hand_has_any"])
+                    if not any(c in cards for c in gone):
+                        out.append(Count(place, cards, frozenset(range(1, len(cards) + 1)),
+                                         f"seat {s} declared {m.item_id}"))  # fmt: skip
+    return tuple(out)
