@@ -11,7 +11,9 @@ is the all-cards-visible value.
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -20,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tarock_logs.analysis.games import analysis_for
-from tarock_logs.analysis.knowledge import Sampler, View, view_of
+from tarock_logs.analysis.knowledge import Sampler, View, make_view, view_of
 from tarock_logs.analysis.native import make_solver
 from tarock_logs.analysis.player import iter_player_analyses, sample_values
 from tarock_logs.cli import app
@@ -30,6 +32,7 @@ from tarock_logs.rules.base import HandState
 from tarock_logs.rules.royal.bidding import ATT
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.tricks import suit_of as royal_suit
+from tarock_logs.rules.sight import Count, Restriction, Sight
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.tricks import FARBENSOLO, PAGAT
 from tarock_logs.rules.zwanzigerrufen.tricks import suit_of as zr_suit
@@ -292,3 +295,34 @@ def test_cli_names_the_contract_and_why_in_the_readers_language() -> None:
         assert all("(?" not in x for x in heads)
     de = CliRunner().invoke(app, [*args, "--lang", "de"]).stdout
     assert "Spieler auf Platz 0" in de and "keinen nativen Löser" in de
+
+
+# ----------------------------------------------------------------------------- the sampler
+
+
+def test_the_sampler_with_counts_is_exact_and_uniform() -> None:
+    """A count (a Meldung: "exactly one of A B C", "at least one of D E") is part of the
+    sampler's dynamic programme: its count equals the brute-force count of the layouts that
+    keep every restriction and count, every draw is one of them, and the draws pass a
+    chi-square test of uniformity."""
+    places = (("seat 1", ("A", "D")), ("seat 2", ("B", "E", "F")), ("seat 3", ("C", "G")))
+    void = Restriction(("G",), frozenset({"seat 1"}), "a void", exclude=True)
+    counts = (Count("seat 1", ("A", "B", "C"), frozenset({1}), "exactly one"),
+              Count("seat 2", ("D", "E"), frozenset({1, 2}), "at least one"))  # fmt: skip
+    sight = Sight(0, places, (void,), order=tuple("ABCDEFG"), counts=counts)
+    v = make_view(sight)
+    assert v.notes == () and v.fits(v.truth)
+    every = set()
+    for perm in itertools.permutations("ABCDEFG"):
+        layout = tuple(tuple(sorted(p)) for p in (perm[:2], perm[2:5], perm[5:]))
+        if v.fits(layout):
+            every.add(layout)
+    s = Sampler(v)
+    assert s.count() == len(every) > 10
+    per = 30
+    draws = Counter(s.samples(per * len(every), seed=2))
+    assert set(draws) == every
+    chi2 = sum((draws[x] - per) ** 2 / per for x in every)
+    # the 0.999 quantile of chi-square with len(every) - 1 degrees of freedom (Wilson-Hilferty)
+    k = len(every) - 1
+    assert chi2 < k * (1 - 2 / (9 * k) + 3.09 * (2 / (9 * k)) ** 0.5) ** 3
