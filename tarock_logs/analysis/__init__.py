@@ -15,9 +15,9 @@ ids and masks; the legal cards and the trick winner are the engine's ``PlayRules
 maximised, per Slovenian contract), ``position`` (positions read off the engine),
 ``search`` (the pure-Python solver), ``native`` (the C solver of ``tarock_logs/_native``
 behind the same interface), ``outcome`` (lines played out and scored by the engine), ``hand``
-(recorded hands), ``knowledge`` (what a player knew at a card, and a uniform sampler of the
-layouts consistent with it), ``player`` (recorded hands valued on what the player knew: means
-over sampled layouts).
+(recorded hands), ``knowledge`` (what a player knew at a card, from the game's view plug-in
+``rules/<game>/view.py``, and a uniform sampler of the layouts consistent with it),
+``player`` (recorded hands valued on what the player knew: means over sampled layouts).
 
 A card that loses with all cards visible may have been the right card on what the player knew.
 """

@@ -29,11 +29,14 @@ from typing import Any, ClassVar
 
 from tarock_logs.analysis.cardset import CARD, CardRules
 from tarock_logs.analysis.outcome import LineResult, play_line, plays_alone, score_value
-from tarock_logs.analysis.position import Position, Setting, read_position
+from tarock_logs.analysis.position import Position, Setting, Unsupported, read_position
 from tarock_logs.cards import CARDS
 from tarock_logs.rules.base import Action, HandScore, HandState
+from tarock_logs.rules.sight import Sight
+from tarock_logs.rules.slovenian.hand import SlovenianHand
 
-__all__ = ["NO_RULES", "GameAnalysis", "HandPlay", "Pack", "analysis_for", "has_native_solver"]
+__all__ = ["NO_RULES", "GameAnalysis", "HandPlay", "Pack", "analysis_for", "analysis_for_state",
+           "has_native_solver"]  # fmt: skip
 
 #: the Slovenian card-rule switches of a :class:`Setting`, unused where a game plug-in's
 #: :meth:`HandPlay.legal` decides
@@ -185,6 +188,16 @@ class GameAnalysis(ABC):
         """Everybody plays for himself (the klop of Slovenian tarok)."""
         return False
 
+    @abstractmethod
+    def owns(self, h: HandState) -> bool:
+        """``h`` is a hand of this game (its engine's state)."""
+
+    def sight(self, h: HandState, seat: int, illegal: Sequence[str] = ()) -> Sight:
+        """What ``seat`` sees in the card play of ``h`` (the game's engine ``view`` module;
+        what the player knew, :mod:`~tarock_logs.analysis.knowledge`). ``illegal``: the cards
+        played so far that the engine judged illegal. Default: the game has no view."""
+        raise Unsupported(f"the game of {type(h).__name__} has no player view")
+
     def role(self, h: HandState, seat: int) -> str:
         return "declarer side" if self.maximiser(h, seat) else "defender"
 
@@ -238,6 +251,15 @@ class SlovenianAnalysis(GameAnalysis):
 
     def cards(self, h: HandState) -> tuple[str, ...]:
         return CARD
+
+    def owns(self, h: HandState) -> bool:
+        return isinstance(h, SlovenianHand)
+
+    def sight(self, h: HandState, seat: int, illegal: Sequence[str] = ()) -> Sight:
+        from tarock_logs.rules.slovenian.view import sight
+
+        assert isinstance(h, SlovenianHand)
+        return sight(h, seat, illegal)
 
     def in_play(self, h: HandState) -> bool:
         return h.phase == "play"
@@ -296,6 +318,15 @@ def analysis_for(game: str) -> GameAnalysis | None:
         return None
     plugin: GameAnalysis = import_module(mod).ANALYSIS
     return plugin
+
+
+def analysis_for_state(h: HandState) -> GameAnalysis:
+    """The analysis plug-in of the game ``h`` is a hand of (:class:`Unsupported` if none)."""
+    for game in _PLUGINS:
+        g = analysis_for(game)
+        if g is not None and g.owns(h):
+            return g
+    raise Unsupported(f"no analysis plug-in plays {type(h).__name__}")
 
 
 def has_native_solver(game: str) -> bool:

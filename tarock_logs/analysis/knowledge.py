@@ -1,89 +1,53 @@
-"""What a player knew at a card of Slovenian tarok, and layouts sampled from it.
+"""What a player knew at a card, and layouts sampled from it (every game with a view).
 
 A value "with all cards visible" can call a card a mistake that was right on what the player
 knew. openschafkopf (the Schafkopf analyser) answers this by **sampling**: the cards the player
 could not see are dealt at random among the layouts consistent with everything he saw, each
 sample is solved with all cards visible, and every legal card gets its mean value over the
-samples. This module gives the two halves of that: the **view** of one player at one moment
-(:func:`view_of`) and a **sampler** of the layouts consistent with it (:class:`Sampler`);
-:mod:`tarock_logs.analysis.player` solves the samples.
+samples. This module gives the two halves of that, for every game: the **view** of one player
+at one moment (:func:`view_of`) and a **sampler** of the layouts consistent with it
+(:class:`Sampler`); :mod:`tarock_logs.analysis.player` solves the samples.
 
-**The view.** A card's place is known to the viewer when it is in his own hand, was played,
-lies in the talon of a contract with a talon exchange (the talon is turned up for everyone),
-was shown when laid away (taroks), was laid away by the viewer himself (the declarer), is a
-klop talon card already added to a trick, or is in the declarer's hand of an odprti berač
-after the first trick. Every other card is **hidden**; its **holders** are the places it can
-be in, with the true number of hidden cards each place holds: the other players' hands, the
-declarer's discards (to everyone else), the talon of a contract without an exchange (unseen
-until the end), the klop talon cards still to come (one place each, in order). What the viewer
-saw constrains the places (each restriction is a set of holders allowed for a set of cards):
-
-* a player who did not follow the suit led holds none of it; one who played neither the suit
-  led nor a tarok holds no tarok either (follow suit and tarok compulsion hold in every
-  contract; only plays the engine judged legal count, an illegal card tells nothing);
-* the talon group the declarer took (everyone saw it) is in his hand or his discards;
-* the discards hold no king and no trula card, and no unshown tarok (unless the ruleset lets
-  taroks be laid away unshown when forced);
-* announcements constrain through the protection rule only (an announced pagat or ultimo
-  king is not played early unless forced: the play check below); the rulebook lets any member
-  of a side announce an ultimo without holding the card, so its holder is not inferred;
-* the called king: its holder is the declarer's partner (the declarer himself on a self-call),
-  so every layout fixes the sides, and the objective is built from the layout.
-
-A restriction the true layout breaks (an illegal discard) is not used and the view says so in
-``notes``: the true layout is always one of the consistent ones. Finally the **play check**:
-every earlier legal card of a hidden hand must be legal again when that hand is rebuilt from
-the layout (the cards it holds now plus those it played since): this adds what the
-overtaking rules of klop and berač, the pagat rule and the protected ultimo cards reveal.
+**The view** is the game's: its engine's ``view`` module (``tarock_logs/rules/<game>/view.py``,
+reached through the game's analysis plug-in, :meth:`~tarock_logs.analysis.games.GameAnalysis.
+sight`) says what the seat saw, in the shape of :class:`~tarock_logs.rules.sight.Sight`: the
+places of the hidden cards (other hands, discards, talon cards) with their true contents, the
+restrictions on them (voids, cards a place must or cannot hold) and a check of a whole layout
+(the play rules, or the engine replaying the hand on the layout's deal). Here it becomes a
+:class:`View`: per hidden card a mask of its allowed places. A restriction the true layout
+breaks (an illegal discard, a card the log let through) is not used and the view says so in
+``notes``, as is a check the true layout fails: the true layout is always one of the
+consistent ones.
 
 **The sampler** is exact: cards with the same allowed holders form a class; the number of
 layouts is counted by a dynamic programme over the classes and the holders' remaining room
 (a class of ``m`` cards split ``x`` among its holders in ``m! / Π x!`` ways), and a layout is
 drawn class by class, each split with probability proportional to its number of completions,
 the class's cards then shuffled into the split. Every layout consistent with the restrictions
-is equally likely. The play check is applied by rejection (a rejected draw is drawn again,
-at most ``max_tries`` times per sample), which keeps the draw uniform over the layouts that
-pass it. The random numbers come from ``random.Random(seed)``: the same seed gives the same
-samples.
+is equally likely. The check is applied by rejection (a rejected draw is drawn again, at
+most ``max_tries`` times per sample), which keeps the draw uniform over the layouts that pass
+it. The random numbers come from ``random.Random(seed)``: the same seed gives the same
+samples. This module never names a game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import factorial
+from typing import Any
 
-from tarock_logs.cards import KINGS, PACKS, TRULA
-from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS
-from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
-from tarock_logs.rules.slovenian.tricks import SUIT, PlayRules
+from tarock_logs.rules.base import HandState
+from tarock_logs.rules.sight import Layout, Sight
 
-__all__ = ["NoLayout", "PlayCheck", "Sampler", "View", "apply_layout", "view_of"]
+__all__ = ["NoLayout", "Sampler", "View", "make_view", "view_of"]
 
 
 class NoLayout(RuntimeError):
     """No layout was found: none is consistent with the restrictions (never for a view taken
-    from a hand, whose true layout is one), or none passed the play check within the draws
+    from a hand, whose true layout is one), or none passed the check within the draws
     allowed."""
-
-
-_ORDER = {c: i for i, c in enumerate(PACKS["slovenian"])}
-
-
-def _sorted(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=_ORDER.__getitem__))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCheck:
-    """One earlier legal card of a hidden hand: ``seat`` played ``card`` to ``trick`` (the
-    cards before it), and has played ``since`` (this card included) from then on."""
-
-    seat: int
-    card: str
-    trick: tuple[str, ...]
-    since: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,19 +65,27 @@ class View:
     allowed: tuple[int, ...]
     #: the true layout (per holder, its hidden cards)
     truth: tuple[tuple[str, ...], ...]
-    #: the earlier legal cards of hidden hands, checked on every layout
-    checks: tuple[PlayCheck, ...] = ()
-    rules: PlayRules | None = None
-    protected: tuple[str, ...] = ()
+    #: the check of a whole layout beyond the masks (the game's; None: none)
+    check: Callable[[Layout], bool] | None = None
+    #: the hand at the same moment with a layout dealt (the game's)
+    dealer: Callable[[Layout], Any] | None = None
+    #: the pack's card order (layouts list their cards in it)
+    order: tuple[str, ...] = ()
     #: restrictions the true layout broke, not used
     notes: tuple[str, ...] = ()
+    #: quotas: (holder, a set of cards, the numbers of them the holder may hold)
+    quotas: tuple[tuple[int, frozenset[str], frozenset[int]], ...] = ()
 
     def holder_index(self, name: str) -> int:
         return self.holders.index(name)
 
+    def layout(self, cards: Sequence[Sequence[str]]) -> dict[str, tuple[str, ...]]:
+        """A layout as the game reads it: place name → its cards."""
+        return {h: tuple(c) for h, c in zip(self.holders, cards, strict=True)}
+
     def fits(self, layout: Sequence[Sequence[str]]) -> bool:
         """Whether ``layout`` deals the hidden cards consistently with the view: the sizes,
-        the allowed holders and the play check."""
+        the allowed holders and the check."""
         if len(layout) != len(self.holders):
             return False
         where: dict[str, int] = {}
@@ -129,129 +101,81 @@ class View:
         for c, a in zip(self.hidden, self.allowed, strict=True):
             if not a >> where[c] & 1:
                 return False
+        for h, these, ok in self.quotas:
+            if sum(c in these for c in layout[h]) not in ok:
+                return False
         return self.plays_fit(layout)
 
     def plays_fit(self, layout: Sequence[Sequence[str]]) -> bool:
-        """The play check: every earlier legal card of a hidden hand is legal again with the
-        hand rebuilt from ``layout``."""
-        if not self.checks or self.rules is None:
-            return True
-        now = {h: layout[k] for k, h in enumerate(self.holders) if h.startswith("seat ")}
-        for pc in self.checks:
-            held = now.get(f"seat {pc.seat}")
-            if held is None:
-                continue
-            hand = set(held) | set(pc.since)
-            legal, _ = self.rules.legal(hand, list(pc.trick), self.protected)
-            if pc.card not in legal:
-                return False
-        return True
+        """The game's check of a whole layout (the play rules, the bidding)."""
+        return self.check is None or self.check(self.layout(layout))
+
+    def deal(self, layout: Sequence[Sequence[str]]) -> HandState:
+        """The hand at the view's moment with ``layout`` dealt (a new engine state)."""
+        if self.dealer is None:
+            raise NoLayout("the game gives no hand for a layout")
+        hand: HandState = self.dealer(self.layout(layout))
+        return hand
 
 
-def _tricks_cards(h: SlovenianHand) -> list[tuple[int, str, tuple[str, ...]]]:
-    """Every card played so far: (seat, card, the cards of its trick before it)."""
-    out = []
-    for t in h.tricks:
-        before: list[str] = []
-        for s, c in t.cards:
-            out.append((s, c, tuple(before)))
-            before.append(c)
-    before = []
-    for s, c in h.trick:
-        out.append((s, c, tuple(before)))
-        before.append(c)
-    return out
+def make_view(sight: Sight) -> View:
+    """The masks of a game's :class:`~tarock_logs.rules.sight.Sight` (see the module
+    docstring): restrictions the true layout breaks are dropped with a note, and so is a
+    check the true layout fails."""
+    pos = {c: i for i, c in enumerate(sight.order)}
 
+    def ordered(cards: Iterable[str]) -> tuple[str, ...]:
+        return tuple(sorted(cards, key=lambda c: pos.get(c, len(pos))))
 
-def view_of(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> View:
-    """The view of ``seat`` in the card play of ``h`` (the engine at that moment, with every
-    hand); ``illegal``: cards played so far that the engine judged illegal (they tell
-    nothing about the hand they came from)."""
-    bad = set(illegal)
-    row = CONTRACTS[h.contract] if h.contract else CONTRACTS[ALONE]
-    d = h.declarer
-    klop = row.alone
-    exchange = bool(row.talon) and d is not None and not klop
-    # ---- the true places of the hidden cards
-    places: dict[str, list[str]] = {}
-    for s in h.active:
-        if s == seat:
-            continue
-        if row.open_hand and s == d and h.tricks:
-            continue
-        places[f"seat {s}"] = _sorted(h.hands[s])  # type: ignore[assignment]
-    if exchange and seat != d:
-        places["discards"] = [x for x in h.discards if x not in h.shown]
-    if klop:
-        for i in range(len(h.tricks), len(h.talon)):
-            places[f"talon {i}"] = [h.talon[i]]
-    elif not exchange:
-        places["talon"] = list(h.talon)
-    places = {k: list(v) for k, v in places.items() if v}
+    places = {name: tuple(cards) for name, cards in sight.places if cards}
     holders = tuple(places)
     idx = {k: i for i, k in enumerate(holders)}
     sizes = tuple(len(places[k]) for k in holders)
-    hidden = _sorted(x for v in places.values() for x in v)
+    hidden = ordered(x for v in places.values() for x in v)
     true_at = {x: idx[k] for k, v in places.items() for x in v}
     full = (1 << len(holders)) - 1
     allowed = dict.fromkeys(hidden, full)
-    notes: list[str] = []
-
-    def restrict(cards: Iterable[str], mask: int, why: str) -> None:
-        cards = [x for x in cards if x in allowed]
+    notes = list(sight.notes)
+    for r in sight.restrictions:
+        mask = 0
+        for name in r.places:
+            if name in idx:
+                mask |= 1 << idx[name]
+        if r.exclude:
+            mask = full & ~mask
+        cards = [x for x in r.cards if x in allowed]
         if any(not mask >> true_at[x] & 1 for x in cards):
-            notes.append(f"{why}: the cards do not agree, not used")
-            return
+            notes.append(f"{r.why}: the cards do not agree, not used")
+            continue
         for x in cards:
             allowed[x] &= mask
-
-    def seat_bit(s: int | None) -> int:
-        k = idx.get(f"seat {s}")
-        return 0 if k is None else 1 << k
-
-    # ---- voids shown by failing to follow suit (and failing to play a tarok)
-    played = _tricks_cards(h)
-    for s, card, before in played:
-        if not before or card in bad or f"seat {s}" not in idx:
+    quotas: list[tuple[int, frozenset[str], frozenset[int]]] = []
+    for qu in sight.counts:
+        if qu.place not in idx:
             continue
-        led = SUIT[before[0]]
-        if SUIT[card] != led:
-            restrict([x for x in hidden if SUIT[x] == led], full & ~seat_bit(s),
-                     f"seat {s} is void in {led}")  # fmt: skip
-            if SUIT[card] != "T":
-                restrict([x for x in hidden if SUIT[x] == "T"], full & ~seat_bit(s),
-                         f"seat {s} holds no tarok")  # fmt: skip
-    # ---- the talon group taken, and what the discards can hold
-    if "discards" in idx:
-        disc = 1 << idx["discards"]
-        restrict(h.taken, seat_bit(d) | disc, "the talon group taken is the declarer's")
-        never = [x for x in hidden if x in KINGS or x in TRULA
-                 or (SUIT[x] == "T" and not h.rules.discard_only_if_forced)]  # fmt: skip
-        restrict(never, full & ~disc, "kings, trula and unshown taroks are never laid away")
-    # ---- the play check: earlier legal cards of hidden hands
-    rules = make_play_rules(h.rules, row.code, h.colour_valat())
-    prot: list[str] = []
-    if h.rules.protection and not row.negative:
-        if "pagat_ultimo" in h.ann:
-            prot.append("T1")
-        if "kralj_ultimo" in h.ann and h.called_king:
-            prot.append(h.called_king)
-    checks = []
-    # follow suit and tarok compulsion are the voids above; only the overtaking and pagat
-    # rules of the negative contracts and the protected ultimo cards say more
-    telling = rules.negative or rules.pagat_restricted or bool(prot)
-    for k, (s, card, before) in enumerate(played):
-        if not telling or card in bad or f"seat {s}" not in idx:
+        these = frozenset(qu.cards) & set(hidden)
+        if sum(x in these for x in places[qu.place]) not in qu.allowed:
+            notes.append(f"{qu.why}: the cards do not agree, not used")
             continue
-        since = tuple(x for s2, x, _ in played[k:] if s2 == s)
-        checks.append(PlayCheck(s, card, before, since))
-    truth = tuple(_sorted(places[k]) for k in holders)
-    v = View(seat, hidden, holders, sizes, tuple(allowed[x] for x in hidden), truth,
-             tuple(checks), rules, tuple(prot), tuple(notes))  # fmt: skip
+        quotas.append((idx[qu.place], these, frozenset(qu.allowed)))
+    truth = tuple(ordered(places[k]) for k in holders)
+    v = View(sight.seat, hidden, holders, sizes, tuple(allowed[x] for x in hidden), truth,
+             sight.check, sight.deal, tuple(sight.order), tuple(notes), tuple(quotas))  # fmt: skip
     if not v.plays_fit(truth):
         why = "the earlier cards do not replay: the play check is not used"
-        v = View(seat, hidden, holders, sizes, v.allowed, truth, (), None, (), (*notes, why))
+        v = View(v.seat, hidden, holders, sizes, v.allowed, truth, None, sight.deal,
+                 tuple(sight.order), (*notes, why), tuple(quotas))  # fmt: skip
     return v
+
+
+def view_of(h: HandState, seat: int, illegal: Iterable[str] = ()) -> View:
+    """The view of ``seat`` in the card play of ``h`` (the engine at that moment, with every
+    hand), by the game's analysis plug-in; ``illegal``: cards played so far that the engine
+    judged illegal (they tell nothing about the hand they came from). :class:`~tarock_logs.
+    analysis.position.Unsupported` when the game has no view."""
+    from tarock_logs.analysis.games import analysis_for_state
+
+    return make_view(analysis_for_state(h).sight(h, seat, tuple(illegal)))
 
 
 # ---------------------------------------------------------------------- counting and drawing
@@ -277,45 +201,62 @@ def _splits(m: int, holders: tuple[int, ...], room: tuple[int, ...]) -> Iterator
 
 @dataclass(slots=True)
 class Sampler:
-    """Uniform layouts of a :class:`View`'s hidden cards (see the module docstring)."""
+    """Uniform layouts of a :class:`View`'s hidden cards (see the module docstring). The
+    state of the count is the room left per holder, then the cards of each quota's set put
+    in its holder so far (capped one above the quota's largest allowed number)."""
 
     view: View
-    #: draws that failed the play check, over all samples so far
+    #: draws that failed the check, over all samples so far
     rejected: int = 0
-    _classes: list[tuple[tuple[int, ...], tuple[str, ...]]] = field(default_factory=list)
+    #: per class: its holders, its cards, the quotas whose set holds its cards
+    _classes: list[tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]] = field(
+        default_factory=list
+    )
     _memo: dict[tuple[int, tuple[int, ...]], int] = field(default_factory=dict)
     _splits_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = field(
         default_factory=dict
     )
+    _pos: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        groups: dict[int, list[str]] = {}
+        quotas = self.view.quotas
+        groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         for x, a in zip(self.view.hidden, self.view.allowed, strict=True):
-            groups.setdefault(a, []).append(x)
+            member = tuple(q for q, (_, cards, _) in enumerate(quotas) if x in cards)
+            groups.setdefault((a, member), []).append(x)
         n = len(self.view.holders)
-        self._classes = [(tuple(k for k in range(n) if a >> k & 1), tuple(cs))
-                         for a, cs in sorted(groups.items())]  # fmt: skip
+        self._classes = [(tuple(k for k in range(n) if a >> k & 1), tuple(cs), member)
+                         for (a, member), cs in sorted(groups.items())]  # fmt: skip
         self._memo = {}
         self._splits_memo = {}
+        order = self.view.order or self.view.hidden
+        self._pos = {c: i for i, c in enumerate(order)}
+        for c in self.view.hidden:
+            self._pos.setdefault(c, len(self._pos))
+
+    def _start(self) -> tuple[int, ...]:
+        return (*self.view.sizes, *(0 for _ in self.view.quotas))
 
     def count(self) -> int:
-        """The number of layouts consistent with the view's restrictions (before the play
-        check)."""
-        return self._count(0, self.view.sizes)
+        """The number of layouts consistent with the view's restrictions and quotas (before
+        the check)."""
+        return self._count(0, self._start())
 
-    def _count(self, k: int, room: tuple[int, ...]) -> int:
-        """Layouts of classes ``k`` … with ``room`` left per holder (memoised)."""
-        got = self._memo.get((k, room))
+    def _count(self, k: int, state: tuple[int, ...]) -> int:
+        """Layouts of classes ``k`` … from ``state`` (memoised)."""
+        got = self._memo.get((k, state))
         if got is not None:
             return got
         if k == len(self._classes):
-            total = int(not any(room))
+            n = len(self.view.holders)
+            total = int(not any(state[:n]) and all(
+                state[n + q] in ok for q, (_, _, ok) in enumerate(self.view.quotas)))  # fmt: skip
         else:
-            holders, cards = self._classes[k]
+            holders, cards, _ = self._classes[k]
             total = 0
-            for x in _splits(len(cards), holders, room):
-                total += self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x))
-        self._memo[(k, room)] = total
+            for x in _splits(len(cards), holders, state):
+                total += self._ways(cards, x) * self._count(k + 1, self._less(state, k, x))
+        self._memo[(k, state)] = total
         return total
 
     @staticmethod
@@ -325,35 +266,39 @@ class Sampler:
             w //= factorial(v)
         return w
 
-    @staticmethod
-    def _less(
-        room: tuple[int, ...], holders: tuple[int, ...], x: tuple[int, ...]
-    ) -> tuple[int, ...]:
-        r = list(room)
-        for k, v in zip(holders, x, strict=True):
-            r[k] -= v
+    def _less(self, state: tuple[int, ...], k: int, x: tuple[int, ...]) -> tuple[int, ...]:
+        holders, _, member = self._classes[k]
+        r = list(state)
+        for h, v in zip(holders, x, strict=True):
+            r[h] -= v
+        n = len(self.view.holders)
+        for q in member:
+            h, _, ok = self.view.quotas[q]
+            if h in holders:
+                r[n + q] = min(r[n + q] + x[holders.index(h)], max(ok) + 1)
         return tuple(r)
 
-    def _weighted(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """The splits of class ``k`` within ``room``, each with its number of layouts."""
-        got = self._splits_memo.get((k, room))
+    def _weighted(self, k: int, state: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """The splits of class ``k`` from ``state``, each with its number of layouts."""
+        got = self._splits_memo.get((k, state))
         if got is None:
-            holders, cards = self._classes[k]
-            got = [(x, self._ways(cards, x) * self._count(k + 1, self._less(room, holders, x)))
-                   for x in _splits(len(cards), holders, room)]  # fmt: skip
-            self._splits_memo[(k, room)] = got
+            holders, cards, _ = self._classes[k]
+            got = [(x, self._ways(cards, x) * self._count(k + 1, self._less(state, k, x)))
+                   for x in _splits(len(cards), holders, state)]  # fmt: skip
+            self._splits_memo[(k, state)] = got
         return got
 
     def draw(self, rng: random.Random) -> tuple[tuple[str, ...], ...]:
-        """One layout, uniform over those consistent with the restrictions (no play check)."""
-        room = self.view.sizes
-        if self._count(0, room) == 0:
+        """One layout, uniform over those consistent with the restrictions and quotas (no
+        check)."""
+        state = self._start()
+        if self._count(0, state) == 0:
             raise NoLayout("no layout is consistent with the view")
         out: list[list[str]] = [[] for _ in self.view.holders]
-        for k, (holders, cards) in enumerate(self._classes):
-            pick = rng.randrange(self._count(k, room))
+        for k, (holders, cards, _) in enumerate(self._classes):
+            pick = rng.randrange(self._count(k, state))
             chosen: tuple[int, ...] = ()
-            for x, w in self._weighted(k, room):
+            for x, w in self._weighted(k, state):
                 if pick < w:
                     chosen = x
                     break
@@ -364,44 +309,21 @@ class Sampler:
             for h, v in zip(holders, chosen, strict=True):
                 out[h] += deck[at : at + v]
                 at += v
-            room = self._less(room, holders, chosen)
-        return tuple(_sorted(cs) for cs in out)
+            state = self._less(state, k, chosen)
+        pos = self._pos
+        return tuple(tuple(sorted(cs, key=pos.__getitem__)) for cs in out)
 
     def sample(self, rng: random.Random, max_tries: int = 1000) -> tuple[tuple[str, ...], ...]:
-        """One layout, uniform over those consistent with the view (restrictions and play
+        """One layout, uniform over those consistent with the view (restrictions, quotas and
         check), by rejection: at most ``max_tries`` draws (:class:`NoLayout` past them)."""
         for _ in range(max_tries):
             layout = self.draw(rng)
             if self.view.plays_fit(layout):
                 return layout
             self.rejected += 1
-        raise NoLayout(f"no layout passed the play check in {max_tries} draws")
+        raise NoLayout(f"no layout passed the check in {max_tries} draws")
 
     def samples(self, n: int, seed: int | str) -> list[tuple[tuple[str, ...], ...]]:
         """``n`` layouts drawn with ``random.Random(seed)`` (the same seed, the same layouts)."""
         rng = random.Random(seed)
         return [self.sample(rng) for _ in range(n)]
-
-
-def apply_layout(h: SlovenianHand, view: View, layout: Sequence[Sequence[str]]) -> None:
-    """Put ``layout`` into ``h`` (a copy of the hand the view was taken from, changed in
-    place): the hidden hands, discards and talon cards, and the partner (the holder of the
-    called king) with it."""
-    talon = list(h.talon)
-    for name, cards in zip(view.holders, layout, strict=True):
-        if name.startswith("seat "):
-            h.hands[int(name[5:])] = set(cards)
-        elif name == "discards":
-            h.discards = (*(x for x in h.discards if x in h.shown), *cards)
-        elif name == "talon":
-            talon = list(cards)
-        else:
-            talon[int(name[6:])] = cards[0]
-    h.talon = tuple(talon)
-    king = h.called_king
-    if king and not h.king_in_talon and h.declarer is not None:
-        for s in h.active:
-            if king in h.hands[s]:
-                h.partner = None if s == h.declarer else s
-                h.self_call = s == h.declarer
-                break

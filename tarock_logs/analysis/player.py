@@ -1,15 +1,18 @@
 """Per-card analysis on what the player knew (``tarock analyse --view player``).
 
-For every legal card played in the analysed tricks of a hand, the hidden cards are sampled
-among the layouts consistent with the player's view at that moment
-(:mod:`tarock_logs.analysis.knowledge`), each sample is solved with all cards visible (the
-native solver, or the pure-Python one without the extension), and every legal card gets its
+For every legal card played in the analysed tricks of a hand of a game with a view (its
+analysis plug-in's :meth:`~tarock_logs.analysis.games.GameAnalysis.sight`: Slovenian tarok,
+Zwanzigerrufen, Royal Tarock), the hidden cards are sampled among the layouts consistent with
+the player's view at that moment (:mod:`tarock_logs.analysis.knowledge`), each sample is
+solved with all cards visible (the game's solver: the native one where it plays the game,
+else the pure-Python one), and every legal card gets its
 **mean value** over the samples with its spread (standard deviation, minimum, maximum). The
 card played is a **mistake** only when its mean is below the best mean by at least the
 threshold: it lost on the player's information.
 
-Values are for the declarer side (klop: for the player himself) in points of the score sheet,
-as with all cards visible; the loss is oriented for the player (≥ 0). Every output carries the
+Values are the game's objective (the declarer side's; klop: the player's own; Royal Tarock:
+the attackers' score less the defenders'), in points of the score sheet, as with all cards
+visible; the loss is oriented for the player (≥ 0). Every output carries the
 number of samples and the seed: the samples of a card are drawn with
 ``random.Random(f"{seed}:{session}:{hand}:{action index}")``, so a seed gives the same values
 whichever cards are analysed. Illegal cards are left to the all-cards-visible analysis (the
@@ -24,14 +27,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarock_logs.analysis.cardset import CARD
-from tarock_logs.analysis.knowledge import NoLayout, Sampler, apply_layout, view_of
+from tarock_logs.analysis.games import GameAnalysis, analysis_for, analysis_for_state
+from tarock_logs.analysis.knowledge import NoLayout, Sampler, View, view_of
 from tarock_logs.analysis.native import Backend, NativeSolver, make_solver
-from tarock_logs.analysis.outcome import plays_alone
-from tarock_logs.analysis.position import Unsupported, read_position
+from tarock_logs.analysis.position import Unsupported
 from tarock_logs.log import models as m
 from tarock_logs.rules import game_title
-from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.rules.base import HandState
 from tarock_logs.verdict.replay import HandReplay, replay_session
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_THRESHOLD",
     "LABEL_PLAYER",
+    "SKIPS",
     "CardStats",
     "PlayerCard",
     "PlayerHand",
@@ -54,6 +57,16 @@ DEFAULT_SAMPLES = 20
 DEFAULT_SEED = 1
 #: points a card's mean must fall below the best mean to be called a mistake
 DEFAULT_THRESHOLD = 5.0
+#: why a hand is not analysed (``PlayerHand.skip``), as the reports word it (English; the
+#: report renderer translates them)
+SKIPS = {
+    "no_plugin": "{game} has no analysis of the card play",
+    "no_view": "{game} has no player view",
+    "not_replayed": "the hand was not replayed: there is no card play to analyse",
+    "no_play": "the hand never reached the card play (no contract was played)",
+    "no_native": "{game} has no native solver; --backend python or auto analyses it",
+    "position": "the position cannot be read: {reason}",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +138,9 @@ class PlayerHand:
     declarer: int | None = None
     cards: list[PlayerCard] = field(default_factory=list)
     skipped: str | None = None
+    #: why the hand (or the rest of it) is not analysed: a key of :data:`SKIPS` and its fields
+    skip: tuple[str, tuple[tuple[str, str], ...]] | None = None
+    game: str = ""
     backend: str = ""
     seconds: float = 0.0
     undecided: list[tuple[int, str]] = field(default_factory=list)
@@ -136,7 +152,7 @@ class PlayerHand:
             "declarer": self.declarer, "last_tricks": self.last_tricks,
             "samples": self.samples, "seed": self.seed, "threshold": self.threshold,
             "backend": self.backend, "seconds": round(self.seconds, 3),
-            "skipped": self.skipped,
+            "skipped": self.skipped, "skip": self.skip[0] if self.skip else None,
             "undecided": [{"action_index": i, "card": c} for i, c in self.undecided],
             "cards": [c.to_dict() for c in self.cards],
         }  # fmt: skip
@@ -151,44 +167,46 @@ def _tt_bits(tricks: int) -> int:
     return 14 if tricks <= 4 else 16 if tricks <= 6 else 18 if tricks <= 8 else 20
 
 
+def _active(h: HandState) -> list[int]:
+    """The seats in playing order (Slovenian tarok's ``active``; every seat elsewhere)."""
+    active: list[int] | None = getattr(h, "active", None)
+    return list(active) if active is not None else list(range(h.table_size))
+
+
+def _skip(out: PlayerHand, key: str, **fields: str) -> None:
+    out.skip = (key, tuple(sorted(fields.items())))
+    out.skipped = SKIPS[key].format(**fields)
+
+
 def sample_values(
-    h: SlovenianHand, layouts: Sequence[Sequence[Sequence[str]]], seat: int, *,
+    h: HandState, layouts: Sequence[Sequence[Sequence[str]]], seat: int, *,
     illegal: Sequence[str] = (), backend: Backend = "auto", budget: int = 0,
+    view: View | None = None,
 ) -> tuple[dict[str, list[int]], str]:  # fmt: skip
     """Every legal card of ``seat`` (to move in ``h``) valued with all cards visible in each
-    of ``layouts`` (layouts of ``view_of(h, seat, illegal)``), and the solver used."""
-    view = view_of(h, seat, illegal)
-    hc = h.copy()
-    klop = plays_alone(h)
-    persp = h.active.index(seat) if klop else None
-    left = h.tricks_total - len(h.tricks)
+    of ``layouts`` (layouts of ``view``, by default ``view_of(h, seat, illegal)``), and the
+    solver used."""
+    g = analysis_for_state(h)
+    if view is None:
+        view = view_of(h, seat, illegal)
+    persp = _active(h).index(seat) if g.alone(h) else None
+    left = g.tricks_total(h) - g.tricks_done(h)
     out: dict[str, list[int]] = {}
     used = "none"
     for layout in layouts:
-        apply_layout(hc, view, layout)
-        pos, setting = read_position(hc, persp)
+        hl = view.deal(layout)
+        pos, setting = g.read_position(hl, persp)
         solver = make_solver(setting, backend, _tt_bits(left), budget)
         used = "native" if isinstance(solver, NativeSolver) else "python"
+        ids = g.cards(hl)
         for c, v in solver.values(pos).items():
-            out.setdefault(CARD[c], []).append(v)
+            out.setdefault(ids[c], []).append(v)
     return out, used
 
 
-def _player_view_only(game: str) -> str:
-    """Why a game's hands are not valued on what the player knew."""
-    return (f"what the player knew is analysed for Slovenian tarok only; {game_title(game)} "
-            "is analysed with all cards visible (--view all; docs/analysis.md)")  # fmt: skip
-
-
-def _role(h: SlovenianHand, seat: int) -> str:
-    if plays_alone(h):
-        return "klop"
-    return "declarer side" if h.side(seat) == "M" else "defender"
-
-
 def _analyse_card(
-    h: SlovenianHand, index: int, card: str, illegal: list[str], out: PlayerHand,
-    backend: Backend, budget: int,
+    g: GameAnalysis, h: HandState, index: int, card: str, illegal: list[str],
+    out: PlayerHand, backend: Backend, budget: int,
 ) -> PlayerCard | None:  # fmt: skip
     seat = h.to_move()
     assert seat is not None
@@ -196,25 +214,28 @@ def _analyse_card(
     sampler = Sampler(view)
     seed = card_seed(out.seed, out.session, out.hand_number, index)
     layouts = sampler.samples(out.samples, seed)
-    vals, used = sample_values(h, layouts, seat, illegal=illegal, backend=backend,
-                               budget=budget)  # fmt: skip
+    vals, used = sample_values(h, layouts, seat, backend=backend, budget=budget, view=view)
     out.backend = used
     if not vals or card not in vals:
         return None
+    order = {c: i for i, c in enumerate(g.cards(h))}
     stats = {c: CardStats.of(v) for c, v in vals.items()}
-    pos, setting = read_position(h, h.active.index(seat) if plays_alone(h) else None)
+    persp = _active(h).index(seat) if g.alone(h) else None
+    pos, setting = g.read_position(h, persp)
     maximiser = setting.objective.maxside[pos.to_move]
     means = {c: s.mean for c, s in stats.items()}
     best = max(means.values()) if maximiser else min(means.values())
-    best_cards = tuple(c for c in sorted(means, key=CARD.index) if abs(means[c] - best) < 1e-9)
+    best_cards = tuple(c for c in sorted(means, key=order.__getitem__)
+                       if abs(means[c] - best) < 1e-9)  # fmt: skip
     played = means[card]
     loss = (best - played) if maximiser else (played - best)
     return PlayerCard(
-        action_index=index, trick=len(h.tricks) + 1, tricks_left=h.tricks_total - len(h.tricks),
-        seat=seat, role=_role(h, seat), card=card,
-        values=tuple((c, stats[c]) for c in sorted(stats, key=CARD.index)), value=played,
-        best_value=best, best_cards=best_cards, loss=loss, mistake=loss >= out.threshold,
-        samples=len(layouts), seed=seed, layouts=sampler.count(), notes=view.notes,
+        action_index=index, trick=g.tricks_done(h) + 1,
+        tricks_left=g.tricks_total(h) - g.tricks_done(h), seat=seat, role=g.role(h, seat),
+        card=card, values=tuple((c, stats[c]) for c in sorted(stats, key=order.__getitem__)),
+        value=played, best_value=best, best_cards=best_cards, loss=loss,
+        mistake=loss >= out.threshold, samples=len(layouts), seed=seed,
+        layouts=sampler.count(), notes=view.notes,
     )  # fmt: skip
 
 
@@ -226,34 +247,44 @@ def analyse_replay_player(
     """Analyse the legal cards of the last ``last_tricks`` tricks of a replayed hand on what
     each player knew (``samples`` layouts per card, drawn from ``seed``)."""
     out = PlayerHand(session_id, hand.number, hand.id, samples, seed, threshold,
-                     last_tricks=last_tricks)  # fmt: skip
+                     last_tricks=last_tricks, game=replay.game)  # fmt: skip
+    title = game_title(replay.game)
+    g = analysis_for(replay.game)
     state = replay.state
-    if not isinstance(state, SlovenianHand):
-        out.skipped = _player_view_only(replay.game)
+    if g is None:
+        _skip(out, "no_plugin", game=title)
         return out
-    out.contract, out.declarer = state.contract, state.declarer
+    if state is None:
+        _skip(out, "not_replayed")
+        return out
+    out.contract, out.declarer = g.contract(state), g.declarer(state)
+    if backend == "native" and not g.native:
+        _skip(out, "no_native", game=title)
+        return out
     started = time.perf_counter()
     h = state.copy()
     for _ in range(replay.actions_applied):
         h.pop()
     illegal: list[str] = []
+    played = False
     for i, step in enumerate(replay.steps[1:]):
         a = step.action
         if a is None:
             continue
-        if (a.type == "play" and h.phase == "play" and a.seat == h.to_move()
-                and a.card is not None and a.card in h.hands[a.seat]):  # fmt: skip
+        if (a.type == "play" and g.in_play(h) and a.seat == h.to_move()
+                and a.card is not None and g.holds(h, a.seat, a.card)):  # fmt: skip
+            played = True
             legal = any(x.card == a.card for x in h.legal_actions())
-            if (legal and out.skipped is None
-                    and h.tricks_total - len(h.tricks) <= last_tricks):  # fmt: skip
+            left = g.tricks_total(h) - g.tricks_done(h)
+            if legal and out.skip is None and left <= last_tricks:
                 try:
-                    pc = _analyse_card(h, i, a.card, illegal, out, backend, budget)
+                    pc = _analyse_card(g, h, i, a.card, illegal, out, backend, budget)
                 except Unsupported as exc:
-                    out.skipped = str(exc)
+                    _skip(out, "position", reason=str(exc))
                     pc = None
                 except (TimeoutError, NoLayout):
-                    # a search past its budget, or no layout passed the play check in the
-                    # draws allowed: the card is not valued
+                    # a search past its budget, or no layout passed the check in the draws
+                    # allowed: the card is not valued
                     out.undecided.append((i, a.card))
                     pc = None
                 if pc is not None:
@@ -261,6 +292,8 @@ def analyse_replay_player(
             if not legal:
                 illegal.append(a.card)
         h.push(a)
+    if not played and out.skip is None:
+        _skip(out, "no_play")
     out.seconds = time.perf_counter() - started
     if not out.backend:
         out.backend = "none"
@@ -274,12 +307,13 @@ def iter_player_analyses(
 ) -> Iterator[PlayerHand]:  # fmt: skip
     """The player-view analysis of the hands of ``session`` (those numbered in ``hands``, or
     all), in order; the session is replayed once."""
-    if session.game != "slovenian":
-        why = _player_view_only(session.game)
+    if analysis_for(session.game) is None:
         for hand in session.hands:
             if hands is None or hand.number in hands:
-                yield PlayerHand(session.id, hand.number, hand.id, samples, seed, threshold,
-                                 last_tricks=last_tricks, skipped=why)  # fmt: skip
+                ph = PlayerHand(session.id, hand.number, hand.id, samples, seed, threshold,
+                                last_tricks=last_tricks, game=session.game)  # fmt: skip
+                _skip(ph, "no_plugin", game=game_title(session.game))
+                yield ph
         return
     for hand, replay in zip(session.hands, replay_session(session), strict=True):
         if hands is not None and hand.number not in hands:

@@ -28,6 +28,7 @@ from tarock_logs.rules.base import HandScore, HandState
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.scoring import score_game
 from tarock_logs.rules.royal.tricks import judge, trick_winner
+from tarock_logs.rules.sight import Sight
 
 __all__ = ["ANALYSIS", "RoyalAnalysis", "RoyalPlay"]
 
@@ -127,6 +128,16 @@ class RoyalAnalysis(GameAnalysis):
 
     def cards(self, h: HandState) -> tuple[str, ...]:
         return PACK.cards
+
+    def owns(self, h: HandState) -> bool:
+        return isinstance(h, RoyalHand)
+
+    def sight(self, h: HandState, seat: int, illegal: Sequence[str] = ()) -> Sight:
+        """What ``seat`` sees (``rules/royal/view.py``); the engine's replay on each layout's
+        deal says which actions were clean, so ``illegal`` is not needed."""
+        from tarock_logs.rules.royal.view import sight
+
+        return sight(_royal(h), seat)
 
     def in_play(self, h: HandState) -> bool:
         return isinstance(h, RoyalHand) and h.phase == "play"

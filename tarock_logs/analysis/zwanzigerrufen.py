@@ -28,6 +28,7 @@ from tarock_logs.analysis.objective import Objective
 from tarock_logs.analysis.position import Position, Setting, Unsupported
 from tarock_logs.cards import PACKS
 from tarock_logs.rules.base import HandScore, HandState
+from tarock_logs.rules.sight import Sight
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.scoring import score_deal
 from tarock_logs.rules.zwanzigerrufen.tricks import (
@@ -234,6 +235,16 @@ class ZRAnalysis(GameAnalysis):
 
     def cards(self, h: HandState) -> tuple[str, ...]:
         return PACK.cards
+
+    def owns(self, h: HandState) -> bool:
+        return isinstance(h, ZRHand)
+
+    def sight(self, h: HandState, seat: int, illegal: Sequence[str] = ()) -> Sight:
+        """What ``seat`` sees (``rules/zwanzigerrufen/view.py``); the engine's replay on
+        each layout's deal says which actions were clean, so ``illegal`` is not needed."""
+        from tarock_logs.rules.zwanzigerrufen.view import sight
+
+        return sight(_zr(h), seat)
 
     def in_play(self, h: HandState) -> bool:
         return isinstance(h, ZRHand) and h.phase == "play" and h.auction.contract is not None

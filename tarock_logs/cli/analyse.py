@@ -91,14 +91,15 @@ def _summary(hands: list[HandAnalysis], errors: int) -> dict[str, Any]:
     }
 
 
-def _print_hand(out: Console, ha: HandAnalysis, file: str) -> None:
+def _print_hand(out: Console, ha: HandAnalysis, file: str, game: str, lang: str) -> None:
     from tarock_logs.analysis.hand import LABEL
+    from tarock_logs.report.text import analysis_not_analysed, analysis_title, analysis_view_label
 
-    title = (f"{ha.session} hand {ha.hand_number} ({ha.contract or '?'}"
-             + (f", declarer seat {ha.declarer}" if ha.declarer is not None else "")
-             + f") — {LABEL}")  # fmt: skip
+    title = (analysis_title(ha.session, ha.hand_number, ha.contract, ha.declarer, game, lang)
+             + " — " + analysis_view_label(lang=lang))  # fmt: skip
     if ha.skipped and not ha.cards:
-        out.print(f"{title}: not analysed: {ha.skipped}", markup=False, highlight=False)
+        out.print(f"{title}: " + analysis_not_analysed(ha.skipped, lang), markup=False,
+                  highlight=False)  # fmt: skip
         return
     t = Table(title=title, title_justify="left", expand=False)
     for col in ("trick", "seat", "role", "card", "value", "best", "best card(s)", "loss",
@@ -146,14 +147,23 @@ def _num(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
 
 
-def _print_player_hand(out: Console, ha: PlayerHand) -> None:
-    from tarock_logs.analysis.player import LABEL_PLAYER
+def _skip_text(ha: PlayerHand, lang: str) -> str:
+    from tarock_logs.report.text import analysis_skip_reason
 
-    title = (f"{ha.session} hand {ha.hand_number} ({ha.contract or '?'}"
-             + (f", declarer seat {ha.declarer}" if ha.declarer is not None else "")
-             + f") — {LABEL_PLAYER}, {ha.samples} samples per card, seed {ha.seed}")  # fmt: skip
+    if ha.skip is None:
+        return ha.skipped or ""
+    return analysis_skip_reason(ha.skip[0], dict(ha.skip[1]), lang)
+
+
+def _print_player_hand(out: Console, ha: PlayerHand, lang: str = "en") -> None:
+    from tarock_logs.report.text import analysis_not_analysed, analysis_title, analysis_view_label
+
+    title = (analysis_title(ha.session, ha.hand_number, ha.contract, ha.declarer, ha.game,
+                            lang)
+             + " — " + analysis_view_label(ha.samples, ha.seed, lang))  # fmt: skip
     if ha.skipped and not ha.cards:
-        out.print(f"{title}: not analysed: {ha.skipped}", markup=False, highlight=False)
+        out.print(f"{title}: " + analysis_not_analysed(_skip_text(ha, lang), lang),
+                  markup=False, highlight=False)  # fmt: skip
         return
     t = Table(title=title, title_justify="left", expand=False)
     for col in ("trick", "seat", "role", "card", "mean", "spread", "best mean", "best card(s)",
@@ -171,7 +181,7 @@ def _print_player_hand(out: Console, ha: PlayerHand) -> None:
         for note in c.notes:
             out.print(f"trick {c.trick}, {c.card}: {note}", markup=False, highlight=False)
     if ha.skipped:
-        out.print(f"stopped: {ha.skipped}", markup=False, highlight=False)
+        out.print(f"stopped: {_skip_text(ha, lang)}", markup=False, highlight=False)
     for i, card in ha.undecided:
         out.print(f"not decided (search budget, or no layout passed the play check): {card} "
                   f"(action {i})", markup=False, highlight=False)  # fmt: skip
@@ -223,6 +233,9 @@ def analyse_command(
         min=0.0,
         help="--view player: points below the best mean that make a card a mistake.",
     ),
+    lang: str = typer.Option(
+        "en", "--lang", help="The language of the hands' headings: en, sl or de (game terms stay)."
+    ),
 ) -> None:
     """Value every card played with all cards visible: the card played, the best card(s), the
     points lost and whether the outcome changed (contract, bonuses). Illegal cards are always
@@ -233,6 +246,10 @@ def analyse_command(
         raise fail(f"--backend must be one of {', '.join(BACKENDS)}")
     if view not in VIEWS:
         raise fail(f"--view must be one of {', '.join(VIEWS)}")
+    from tarock_logs.report.i18n import LANGS
+
+    if lang not in LANGS:
+        raise fail(f"--lang must be one of {', '.join(LANGS)}")
     if backend == "native":
         from tarock_logs import _native
 
@@ -246,7 +263,7 @@ def analyse_command(
 
     if view == "player":
         _analyse_player(paths, exclude, session, set(hand) or None, last_tricks, fmt, backend,
-                        budget, samples, seed, threshold)  # fmt: skip
+                        budget, samples, seed, threshold, lang)  # fmt: skip
     out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
     results: list[tuple[HandAnalysis, str]] = []
     errors = 0
@@ -268,7 +285,7 @@ def analyse_command(
             if fmt == "jsonl":
                 typer.echo(orjson.dumps(_hand_dict(ha, file)).decode())
             elif out is not None:
-                _print_hand(out, ha, file)
+                _print_hand(out, ha, file, s.game, lang)
             results.append((ha, file))
     if session is not None and not found_session:
         raise fail(f"no readable session {session!r} under the given paths")
@@ -292,7 +309,7 @@ def analyse_command(
 def _analyse_player(
     paths: list[Path], exclude: list[str], session: str | None, wanted: set[int] | None,
     last_tricks: int, fmt: str, backend: str, budget: int | None, samples: int, seed: int,
-    threshold: float,
+    threshold: float, lang: str = "en",
 ) -> None:  # fmt: skip
     """``tarock analyse --view player``: what the player knew (ends the command)."""
     from tarock_logs.analysis.player import LABEL_PLAYER, iter_player_analyses
@@ -311,7 +328,7 @@ def _analyse_player(
         if s is None or (session is not None and s.id != session):
             continue
         found_session = True
-        b = budget or 0
+        b = _budget(budget, s.game)
         for ha in iter_player_analyses(s, hands=wanted, last_tricks=last_tricks,
                                        samples=samples, seed=seed, threshold=threshold,
                                        backend=backend, budget=b):  # type: ignore[arg-type]  # fmt: skip
@@ -319,7 +336,7 @@ def _analyse_player(
             if fmt == "jsonl":
                 typer.echo(orjson.dumps({**ha.to_dict(), "file": file}).decode())
             elif out is not None:
-                _print_player_hand(out, ha)
+                _print_player_hand(out, ha, lang)
             results.append((ha, file))
     if session is not None and not found_session:
         raise fail(f"no readable session {session!r} under the given paths")

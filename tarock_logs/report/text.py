@@ -31,6 +31,10 @@ from tarock_logs.rules.base import GameTerms
 __all__ = [
     "ROMAN",
     "action_phrase",
+    "analysis_not_analysed",
+    "analysis_skip_reason",
+    "analysis_title",
+    "analysis_view_label",
     "bonus_name",
     "card_text",
     "cards_text",
@@ -857,3 +861,60 @@ def finding_parts(
 def rule_quote(f: FindingLike, lang: str | None = "en") -> str | None:
     """The rule's own words in the reader's language, where the ruleset's quotation has it."""
     return f.rule_text.get(normalize(lang)) or None
+
+
+# --------------------------------------------------------------------------- card-play analysis
+
+
+def _played_contract(contract: str, game: str | None) -> str:
+    """A hand's contract in the game's words; a game that plays announced items instead
+    (several ids) names each."""
+    if contract in game_terms(game).contracts or " " not in contract:
+        return contract_name(contract, game)
+    return ", ".join(bonus_name(x, game) for x in contract.split())
+
+
+def analysis_title(session: str, hand: int, contract: str | None, declarer: int | None,
+                   game: str | None, lang: str | None = "en") -> str:  # fmt: skip
+    """The heading of one hand of ``tarock analyse``: the session, the hand, its contract in
+    the game's words (or "no contract") and the declarer's seat where it has one."""
+    named = _played_contract(contract, game) if contract else t("no contract", lang)
+    if declarer is None:
+        return t("{session} hand {hand} ({contract})", lang, session=session, hand=hand,
+                 contract=named)  # fmt: skip
+    return t("{session} hand {hand} ({contract}, declarer seat {seat})", lang, session=session,
+             hand=hand, contract=named, seat=declarer)  # fmt: skip
+
+
+def analysis_view_label(samples: int | None = None, seed: int | None = None,
+                        lang: str | None = "en") -> str:  # fmt: skip
+    """Which view a hand's values are in: all cards visible, or (with ``samples`` and
+    ``seed``) what the player knew."""
+    if samples is None:
+        return t("all cards visible", lang)
+    return t("what the player knew, {samples} samples per card, seed {seed}", lang,
+             samples=samples, seed=seed)  # fmt: skip
+
+
+def analysis_not_analysed(reason: str, lang: str | None = "en") -> str:
+    """A hand that is not analysed, and why."""
+    return t("not analysed: {reason}", lang, reason=reason)
+
+
+def analysis_skip_reason(key: str, fields: Mapping[str, str], lang: str | None = "en") -> str:
+    """Why a hand is not analysed (``PlayerHand.skip`` of the analysis: a key and its
+    fields), in the reader's language."""
+    f = dict(fields)
+    if key == "no_plugin":
+        return t("{game} has no analysis of the card play", lang, **f)
+    if key == "no_view":
+        return t("{game} has no player view", lang, **f)
+    if key == "not_replayed":
+        return t("the hand was not replayed: there is no card play to analyse", lang)
+    if key == "no_play":
+        return t("the hand never reached the card play (no contract was played)", lang)
+    if key == "no_native":
+        return t("{game} has no native solver; --backend python or auto analyses it", lang, **f)
+    if key == "position":
+        return t("the position cannot be read: {reason}", lang, **f)
+    return key

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tarock_logs.analysis.cardset import CARD
-from tarock_logs.analysis.knowledge import Sampler, View, apply_layout, view_of
+from tarock_logs.analysis.knowledge import Sampler, View, view_of
 from tarock_logs.analysis.native import make_solver
 from tarock_logs.analysis.player import LABEL_PLAYER, iter_player_analyses, sample_values
 from tarock_logs.analysis.position import read_position
@@ -231,9 +231,9 @@ def test_the_called_kings_holder_becomes_the_partner_of_each_layout() -> None:
         v = view_of(h, seat)
         if h.called_king not in v.hidden:
             continue
-        hc = h.copy()
         for layout in Sampler(v).samples(6, seed=done):
-            apply_layout(hc, v, layout)
+            hc = v.deal(layout)
+            assert isinstance(hc, SlovenianHand)
             holder = next(s for s in hc.active if h.called_king in hc.hands[s])
             assert hc.side(holder) == "M"
             assert hc.self_call == (holder == h.declarer)

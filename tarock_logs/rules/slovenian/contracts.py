@@ -72,7 +72,7 @@ class Contract:
     #: valat: its value is the ruleset's ``valat_contract_value`` (not :attr:`value`)
     value_option: bool = False
     #: odprti berač (open beggar): the declarer's cards lie face up after the first trick, so
-    #: every player sees them (what the player knew, :mod:`tarock_logs.analysis.knowledge`)
+    #: every player sees them (what the player knew, :mod:`tarock_logs.rules.slovenian.view`)
     open_hand: bool = False
 
     @property
