@@ -344,9 +344,9 @@ def _player_said(row: dict[str, Any]) -> str:
         md(said)
         + ". "
         + tr(
-            "Values: mean points for the declarer side (klop: for the player) over {n} "
-            "layouts of the hidden cards consistent with what the player knew (seed {seed}), "
-            "each solved with all cards visible.",
+            "Values: mean {values} over {n} layouts of the hidden cards consistent with "
+            "what the player knew (seed {seed}), each solved with all cards visible.",
+            values=text.analysis_values(view.game, lang=LANG),
             n=row["samples"],
             seed=row["seed"],
         )
@@ -396,9 +396,9 @@ def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> Non
                 md(said)
                 + ". "
                 + tr(
-                    "Values: points for the declarer side (klop: for the player), best play "
-                    "afterwards, every hand visible; a card that loses with all cards visible "
-                    "may have been right on what the player knew."
+                    "Values: {values}, best play afterwards, every hand visible; a card that "
+                    "loses with all cards visible may have been right on what the player knew.",
+                    values=text.analysis_values(view.game, lang=LANG),
                 )
             )
         else:

@@ -865,9 +865,9 @@ def _illegal_card_effect(body: ET.Element, page: _Page) -> None:
         sec,
         "p",
         page.t(
-            "Values are points of the score sheet for the declarer side (klop: for "
-            "the player himself), with best play by everybody afterwards. All "
-            "cards visible: the analysis sees every hand, the players did not."
+            "Values are {values} on the score sheet, with best play by everybody afterwards. "
+            "All cards visible: the analysis sees every hand, the players did not.",
+            values=text.analysis_values(page.game, lang=page.lang),
         ),
     )
 

@@ -194,6 +194,26 @@ def contract_name(contract: str | None, game: str | None = None, *, lang: str = 
     return _term("contracts", game, contract) if contract else t("no contract", lang)
 
 
+def analysis_values(game: str | None, *, lang: str = "en") -> str:
+    """What the card-play analysis's values of ``game`` are (its objective, docs/analysis.md
+    "Objectives"), in ``lang``: the declarer side's points of the score sheet (in a contract
+    where everybody plays alone, such as klop, the player's own), or, for a game of fixed pairs,
+    the attacking pair's points minus the defenders'. Read off the engine's declarations
+    (``features``, ``alone_contracts``), so that each game is worded alike everywhere."""
+    engine = get_engine(game) if game else None
+    if engine is not None and "fixed_pairs" in engine.features:
+        return t("the attacking pair's points minus the defenders'", lang)
+    said = t("points for the declarer side", lang)
+    alone = sorted(engine.alone_contracts) if engine is not None else []
+    if alone:
+        said += " " + t(
+            "({contracts}: for the player)",
+            lang,
+            contracts=", ".join(contract_name(c, game, lang=lang) for c in alone),
+        )
+    return said
+
+
 def bonus_name(bonus: str, game: str | None = None) -> str:
     """An announced bonus or premium in the game's words (``pagat_ultimo`` → ``pagat ultimo``,
     ``absolut`` → ``Absolut``, ``S_HONNEUR`` → ``Honneur``)."""

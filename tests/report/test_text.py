@@ -158,3 +158,23 @@ def test_the_wording_names_no_game_the_engines_give_their_terms() -> None:
         terms = engine.terms()
         assert terms.kontra_levels and terms.trula and terms.pass_words, game
         assert text.kontra_name(1, game) == terms.kontra_levels[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "sl", "de"])
+def test_the_analysis_values_are_worded_by_each_games_objective(lang: str) -> None:
+    """docs/analysis.md "Objectives": Slovenian tarok's values are the declarer side's points
+    (klop: each player's own), Zwanzigerrufen's the declarer side's, Royal Tarock's the
+    attacking pair's points minus the defenders' (a game of fixed pairs); the replayer and the
+    dossier say so in the page's language, and no game's caption borrows another's klop."""
+    from tarock_logs.report.i18n import t
+
+    slo = text.analysis_values("slovenian", lang=lang)
+    zr = text.analysis_values("zwanzigerrufen", lang=lang)
+    royal = text.analysis_values("royal", lang=lang)
+    side = t("points for the declarer side", lang)
+    assert slo.startswith(side) and "klop" in slo.lower()
+    assert zr == side and "klop" not in zr.lower()
+    assert royal == t("the attacking pair's points minus the defenders'", lang)
+    assert len({slo, zr, royal}) == 3
+    if lang != "en":
+        assert "declarer" not in slo + zr + royal and "attacking" not in royal
