@@ -26,7 +26,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Layout", "Redeal", "Restriction", "Sight", "card_voids"]
+__all__ = [
+    "Count",
+    "Layout",
+    "Redeal",
+    "Restriction",
+    "Sight",
+    "card_voids",
+    "in_order",
+    "played_cards",
+]
 
 #: a layout: per place (``seat 2``, ``discards``, ``talon``, ...) the hidden cards it holds
 Layout = Mapping[str, Sequence[str]]
@@ -69,6 +78,26 @@ class Sight:
     notes: tuple[str, ...] = ()
     #: how many of some cards a place holds
     counts: tuple[Count, ...] = ()
+
+
+def in_order(cards: Iterable[str], order: Sequence[str]) -> tuple[str, ...]:
+    """``cards`` sorted in the pack's ``order``."""
+    pos = {c: i for i, c in enumerate(order)}
+    return tuple(sorted(cards, key=pos.__getitem__))
+
+
+def played_cards(
+    tricks: Iterable[Iterable[tuple[int, str]]],
+) -> list[tuple[int, str, tuple[str, ...]]]:
+    """Every card played so far, from the tricks' ``(seat, card)`` plays (the unfinished trick
+    last): ``(seat, card, the cards of its trick before it)``."""
+    out = []
+    for t in tricks:
+        before: list[str] = []
+        for s, c in t:
+            out.append((s, c, tuple(before)))
+            before.append(c)
+    return out
 
 
 def card_voids(

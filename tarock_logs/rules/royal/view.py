@@ -30,16 +30,15 @@ from tarock_logs.cards import PACKS
 from tarock_logs.rules.royal.bidding import ATT
 from tarock_logs.rules.royal.hand import RoyalHand
 from tarock_logs.rules.royal.tricks import Bound, judge, suit_of
-from tarock_logs.rules.sight import Count, Layout, Redeal, Restriction, Sight, card_voids
+from tarock_logs.rules.sight import Count, Layout, Redeal, Restriction, Sight, card_voids, in_order
 
 __all__ = ["sight"]
 
 ORDER = tuple(PACKS["royal"])
-_POS = {c: i for i, c in enumerate(ORDER)}
 
 
 def _sorted(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=_POS.__getitem__))
+    return in_order(cards, ORDER)
 
 
 def _played(h: RoyalHand) -> list[tuple[int, str, tuple[tuple[int, str], ...], int]]:

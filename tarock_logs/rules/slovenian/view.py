@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tarock_logs.cards import KINGS, PACKS, TRULA
-from tarock_logs.rules.sight import Layout, Restriction, Sight
+from tarock_logs.rules.sight import Layout, Restriction, Sight, in_order, played_cards
 from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.rules.slovenian.tricks import SUIT
@@ -41,22 +41,15 @@ from tarock_logs.rules.slovenian.tricks import SUIT
 __all__ = ["apply_layout", "sight"]
 
 ORDER = tuple(PACKS["slovenian"])
-_POS = {c: i for i, c in enumerate(ORDER)}
 
 
 def _sorted(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=_POS.__getitem__))
+    return in_order(cards, ORDER)
 
 
 def _played(h: SlovenianHand) -> list[tuple[int, str, tuple[str, ...]]]:
     """Every card played so far: (seat, card, the cards of its trick before it)."""
-    out = []
-    for t in [*(t.cards for t in h.tricks), tuple(h.trick)]:
-        before: list[str] = []
-        for s, c in t:
-            out.append((s, c, tuple(before)))
-            before.append(c)
-    return out
+    return played_cards([*(t.cards for t in h.tricks), tuple(h.trick)])
 
 
 def sight(h: SlovenianHand, seat: int, illegal: Iterable[str] = ()) -> Sight:

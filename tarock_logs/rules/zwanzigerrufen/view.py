@@ -28,29 +28,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tarock_logs.cards import PACKS
-from tarock_logs.rules.sight import Layout, Redeal, Restriction, Sight, card_voids
+from tarock_logs.rules.sight import (
+    Layout,
+    Redeal,
+    Restriction,
+    Sight,
+    card_voids,
+    in_order,
+    played_cards,
+)
 from tarock_logs.rules.zwanzigerrufen.hand import ZRHand
 from tarock_logs.rules.zwanzigerrufen.tricks import CALLABLE, NORMAL, legal_cards
 
 __all__ = ["sight"]
 
 ORDER = tuple(PACKS["zwanzigerrufen"])
-_POS = {c: i for i, c in enumerate(ORDER)}
 
 
 def _sorted(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=_POS.__getitem__))
+    return in_order(cards, ORDER)
 
 
 def _played(h: ZRHand) -> list[tuple[int, str, tuple[str, ...]]]:
     """Every card played so far: (seat, card, the cards of its trick before it)."""
-    out = []
-    for t in [*(t.cards for t in h.tricks), tuple(h.trick)]:
-        before: list[str] = []
-        for s, c in t:
-            out.append((s, c, tuple(before)))
-            before.append(c)
-    return out
+    return played_cards([*(t.cards for t in h.tricks), tuple(h.trick)])
 
 
 def _dealt(h: ZRHand, held: Layout) -> list[tuple[str, ...]]:
