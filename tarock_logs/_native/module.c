@@ -2323,9 +2323,16 @@ typedef struct {
     char *canon;
 } ln_env;
 
-/* One hand of the game: NULL with an exception set, Py_None to decline, else its entry */
+/* One hand of the game: NULL with an exception set, Py_None to decline the session,
+ * Py_Ellipsis when the native engine declines this hand alone (read as the reader reads it, but
+ * not clean: the reference audits it; the game's carry left as it was before the hand), else
+ * its entry */
 typedef PyObject *(*ln_hand_fn)(void *game, const unsigned char *s, const ln_hand *h,
                                 const ln_env *e);
+
+/* The game's carry (what passes from hand to hand) as a Python value, for a stop at a hand the
+ * engine declines; NULL for a game whose lane takes sessions whole */
+typedef PyObject *(*ln_carry_fn)(void *game);
 
 /* The hand's canonical JSON between the session's prefix and suffix (in e->canon; where its
  * deal and result lie in *deal, *result) and its content hash (the hand_id): 1 with *hand_id
@@ -2350,11 +2357,19 @@ static int ln_hand_id(const ln_env *e, const ln_parser *lp, const ln_hand *h, ln
 /* The hands of one session record (`buf[hs:he]`, its "hands" array) read in the mode of
  * `mode` (zr, royal) and played hand by hand by `fn`: (hands, columns) as lane_hands gives
  * them, None to decline (a hand `fn` declines, a number twice, anything the reader would
- * not take), NULL with an exception set. */
+ * not take), NULL with an exception set.
+ *
+ * With `carry` (a game whose lane takes a session hand by hand), a hand the engine declines
+ * alone (`fn` gives Py_Ellipsis) stops the reading there: (hands, columns, (start, end, resume,
+ * carry)) for the hands before it, `buf[start:end]` the declined hand's object, `resume` the
+ * `hs` to read the hands after it from (-1: it was the last), `carry` the game's carry before
+ * it (the reference audits the hand; the lane goes on from `resume` with the reference's
+ * carry after it). `hs` is the offset just before the first hand to read (the array's "[",
+ * or the "," after a declined hand); hand numbers are checked twice within one call only. */
 static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser mode,
                                  PyObject *names, PyObject *tokens, const Py_buffer *prefix,
                                  const Py_buffer *suffix, PyObject *sha256, ln_hand_fn fn,
-                                 void *game) {
+                                 void *game, ln_carry_fn carry) {
     PyObject *out = NULL, *list = NULL;
     ln_hand *h = NULL;
     ln_env e;
@@ -2396,6 +2411,8 @@ static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser
     ln_ws(&p);
     int more = !(p.i < p.n && s[p.i] == ']');
     while (more) {
+        ln_ws(&p);
+        int at = p.i;
         if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
         if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
         seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
@@ -2405,6 +2422,23 @@ static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser
         if (one == Py_None) {
             Py_DECREF(one);
             goto decline;
+        }
+        if (one == Py_Ellipsis) { /* the engine declines this hand: stop before it */
+            Py_DECREF(one);
+            if (!carry) goto decline;
+            int stop = p.i;
+            int r = ln_next(&p, ']');
+            if (r < 0 || (!r && p.i != he)) goto decline;
+            PyObject *hands = PyList_AsTuple(list);
+            PyObject *cols = hands ? ln_cols_py() : NULL;
+            PyObject *k = cols ? carry(game) : NULL;
+            out = k ? Py_BuildValue("(NN(iiiN))", hands, cols, at, stop, r ? p.i - 1 : -1, k)
+                    : NULL;
+            if (!k) {
+                Py_XDECREF(hands);
+                Py_XDECREF(cols);
+            }
+            goto end;
         }
         if (PyList_Append(list, one) < 0) {
             Py_DECREF(one);
@@ -2805,7 +2839,7 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
         if (h->items[j].seat >= n) Py_RETURN_NONE;
     zr_carry before = *k;
     zr_result r;
-    if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) Py_RETURN_NONE;
+    if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) goto engine_declines;
     if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     /* the score_items rows: both sheets' lines by (item, seat) (every line has its seat but
@@ -2964,25 +2998,32 @@ done:
     Py_XDECREF(totals);
     if (!out) *k = before;
     return out;
-decline:
+decline: /* (after the engine took the hand: a recorded line it cannot key, no room for the
+          * canonical JSON; the reference audits the hand) */
     *k = before;
-    Py_RETURN_NONE;
+engine_declines:
+    Py_INCREF(Py_Ellipsis);
+    return Py_Ellipsis;
 }
 
+static PyObject *zr_carry_of(void *game) { return zr_carry_py(((zr_lane_game *)game)->k); }
+
 /* zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix,
- * suffix, sha256) -> None (decline: the careful path reads the session) or (hands, columns): lane_hands
- * for a Zwanzigerrufen record, its hands played by zrhand.h with the session's carry (games,
- * double-round windows, the dealer due) from hand to hand. An entry per hand as lane_hands'
- * (the score's radelci and the recorded radelci None: the game has none; `score_config` is not
- * read: zrhand.h's config holds the scoring's options). */
+ * suffix, sha256[, carry]) -> None (decline: the careful path reads the session) or (hands,
+ * columns[, stop]): lane_hands for a Zwanzigerrufen record, its hands played by zrhand.h with
+ * the session's carry (games, double-round windows, the dealer due or -1) from hand to hand,
+ * from `carry` when given (a reading resumed after a hand the reference audited). A hand
+ * zrhand.h declines stops the reading (ln_game_session's `stop`). An entry per hand as
+ * lane_hands' (the score's radelci and the recorded radelci None: the game has none;
+ * `score_config` is not read: zrhand.h's config holds the scoring's options). */
 static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     Py_buffer buf;
     int hs, he;
-    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256, *carry_o = Py_None;
     Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O|O", &buf, &hs, &he, &PyBytes_Type, &config_o,
                           &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
-                          &tokens, &prefix, &suffix, &sha256))
+                          &tokens, &prefix, &suffix, &sha256, &carry_o))
         return NULL;
     PyObject *out = NULL;
     zr_config c;
@@ -2990,6 +3031,7 @@ static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     memset(&k, 0, sizeof k);
     k.next_dealer = -1;
     if (zr_read_config(config_o, &c) < 0) goto end;
+    if (carry_o != Py_None && zr_read_carry(carry_o, &k) < 0) goto end;
     if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
         PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: a name for every contract");
         goto end;
@@ -2997,7 +3039,7 @@ static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     zr_lane_game game = {&c, &k};
     ln_parser mode = {NULL, 0, 0, 1, 0};
     out = ln_game_session(&buf, hs, he, mode, contracts, tokens, &prefix, &suffix, sha256,
-                          zr_hand_py, &game);
+                          zr_hand_py, &game, zr_carry_of);
 end:
     PyBuffer_Release(&buf);
     PyBuffer_Release(&prefix);
@@ -3428,7 +3470,7 @@ static PyObject *py_royal_lane_hands(PyObject *self, PyObject *args) {
     g.parity = -1;
     ln_parser mode = {NULL, 0, 0, 0, 1};
     out = ln_game_session(&buf, hs, he, mode, names, tokens, &prefix, &suffix, sha256,
-                          rh_hand_py, &g);
+                          rh_hand_py, &g, NULL);
     if (out && out != Py_None && g.games < g.match_length) { /* an incomplete match */
         Py_DECREF(out);
         out = (Py_INCREF(Py_None), Py_None);

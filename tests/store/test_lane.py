@@ -249,13 +249,15 @@ def test_mutated_royal_matches_give_the_careful_rows(
     _same_rows(_write(tmp_path / "mutants.jsonl", docs), monkeypatch)
 
 
-def _zr_clean(doc: dict[str, Any]) -> bool:
-    """Whether the Zwanzigerrufen reference finds nothing in any hand of ``doc``."""
+def _zr_findings(doc: dict[str, Any]) -> list[int]:
+    """The numbers of the hands of ``doc`` in which the Zwanzigerrufen reference finds
+    something (each hand played on the session's state after the hands before it)."""
     from tarock_logs.rules.base import Action
     from tarock_logs.rules.zwanzigerrufen import ENGINE
 
     rs = ENGINE.ruleset(doc["ruleset"]).with_options(doc.get("options", {}))
     ss = ENGINE.new_session(rs, 4)
+    out = []
     for hd in doc["hands"]:
         h = ss.new_hand(hd["dealer"], hd["deal"]["hands"], ())
         found = []
@@ -265,9 +267,20 @@ def _zr_clean(doc: dict[str, Any]) -> bool:
         found += h.hand_findings()
         score = h.score()
         if found or not h.is_over():
-            return False
+            out.append(hd["number"])
         ss.end_hand(h, score)
-    return True
+    return out
+
+
+def _referenced(path: Path) -> list[list[int]]:
+    """Per record of ``path`` the numbers of the hands the lane had the reference audit (its
+    native engine declined them), or ``[-1]`` for a record the lane declined whole."""
+    out = []
+    for i, line in enumerate(path.read_bytes().splitlines(), start=1):
+        ls = lane.read_session(line, str(path), i)
+        out.append([-1] if ls is None else
+                   [h.hand.number for h in ls.hands if isinstance(h, lane.RefHand)])  # fmt: skip
+    return out
 
 
 @pytest.mark.parametrize("options", [{}, {"late_declarations": "responses_only"},
@@ -278,9 +291,9 @@ def test_zwanzigerrufen_sessions_give_the_careful_rows_and_every_clean_one_takes
     options: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Zwanzigerrufen's native engine (zrhand.h) through the lane: the careful path's rows, row
-    for row, and the lane takes exactly the sessions whose every hand the reference finds
-    clean (a session with one finding, even an implied Kontra's info line, is the careful
-    path's, whole)."""
+    for row, and the lane takes every session hand by hand: a hand in which the reference
+    finds something (an implied Kontra's info line, say) is the reference's, exactly those,
+    the rest the native engine's."""
     from random import Random
 
     from tarock_logs.rules.zwanzigerrufen import ENGINE, ZR_STD
@@ -295,10 +308,12 @@ def test_zwanzigerrufen_sessions_give_the_careful_rows_and_every_clean_one_takes
         plan = SessionPlan(f"zr-lane-{k}", players, 6, options=dict(options))
         docs.append(simulate_session(ENGINE, rs, policy, plan, Random(f"zr-lane:{k}"))[0])
     count = LaneCount(monkeypatch)
-    _same_rows(_write(tmp_path / "zr.jsonl", docs), monkeypatch)
-    clean = sum(_zr_clean(d) for d in docs)
-    assert count.offered == len(docs)
-    assert count.taken == clean >= 15
+    path = _write(tmp_path / "zr.jsonl", docs)
+    _same_rows(path, monkeypatch)
+    assert count.offered == count.taken == len(docs)
+    found = [_zr_findings(d) for d in docs]
+    assert _referenced(path) == found
+    assert sum(not f for f in found) >= 15 and sum(len(f) for f in found) >= 10
 
 
 def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

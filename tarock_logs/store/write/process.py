@@ -15,7 +15,7 @@ file is kept once (the first time).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -936,11 +936,30 @@ def _add_session(
     ``(byte_start, byte_length)`` of the session's record in a plain JSONL file."""
     n = len(session.players)
     _add_session_rows(b, session, file, line, audited.session, len(session.hands), where)
-    ids = [p.id for p in session.players]
     sums = _Totals(n)
-    added = 0
     b.careful()
-    for hand, (audit, tricks, timeline) in zip(session.hands, audited.hands, strict=True):
+    added = _add_hands(b, session, file, line, zip(session.hands, audited.hands, strict=True),
+                       sums, seen)  # fmt: skip
+    _add_session_scores(b, session, sums, audited.session)
+    return added
+
+
+def _add_hands(
+    b: _Batch,
+    session: m.Session,
+    file: str,
+    line: int | None,
+    hands: Iterable[tuple[m.Hand, tuple[dict[str, Any], Any, Any]]],
+    sums: _Totals,
+    seen: set[str],
+) -> int:
+    """The rows of ``hands`` of ``session`` (each with its audit record, tricks and timeline:
+    :class:`sources.AuditedSession`), their totals added to ``sums``; returns the number of
+    hands added."""
+    n = len(session.players)
+    ids = [p.id for p in session.players]
+    added = 0
+    for hand, (audit, tricks, timeline) in hands:
         hand_id = str(audit["hand_id"])
         rec = audit.get("recorded")
         rcp = audit.get("recomputed")
@@ -1111,7 +1130,6 @@ def _add_session(
         roles = [_role(seat, idle, alone, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, (rec or {}).get("totals"),
                          (rcp or {}).get("totals"), before, bool(after), sums)  # fmt: skip
-    _add_session_scores(b, session, sums, audited.session)
     return added
 
 
@@ -1142,24 +1160,54 @@ def _add_lane_session(
 ) -> int:
     """Add a session the ingest lane took (:class:`tarock_logs.store.write.lane.LaneSession`) and
     its hands: the rows :func:`_add_session` makes of the same record, from the lane's
-    columns (every hand verified, legal and scored as recorded: no violation, finding,
-    irregularity or difference). Returns the number of hands added."""
+    columns for the hands its native engine played (every one verified, legal and scored as
+    recorded: no violation, finding, irregularity or difference) and as :func:`_add_session`
+    makes them for the hands the reference audited (``lane.RefHand``). Returns the number of
+    hands added."""
     session = ls.session
     n = len(session.players)
     audit = ls.audit
     _add_session_rows(b, session, file, line, audit, len(ls.hands), where)
-    ids = [p.id for p in session.players]
     sums = _Totals(n)
+    added = done = 0
+    for first, stop, columns in [*ls.runs, (len(ls.hands), len(ls.hands), None)]:
+        if done < first:  # hands the reference audited, in the careful path's rows
+            b.careful()
+            added += _add_hands(b, session, file, line,
+                                ((h.hand, h.rows) for h in ls.hands[done:first]), sums,
+                                seen)  # fmt: skip
+        if columns is not None:
+            added += _add_lane_hands(b, ls, ls.hands[first:stop], columns, file, line, sums, seen)
+        done = stop
+    _add_session_scores(b, session, sums, audit)
+    return added
+
+
+def _add_lane_hands(
+    b: _Batch,
+    ls: Any,
+    hands: list[Any],
+    columns: tuple[Any, ...],
+    file: str,
+    line: int | None,
+    sums: _Totals,
+    seen: set[str],
+) -> int:
+    """A run of ``hands`` of a lane session that its native engine played (``lane.LaneHand``)
+    with their ``columns``, their totals added to ``sums``; returns the number added."""
+    session = ls.session
+    n = len(session.players)
+    ids = [p.id for p in session.players]
     ruleset = ls.ruleset
     hands_row = b.t["hands"].row  # (the columns of SCHEMAS["hands"], in order)
     details = b.t["action_details"]
-    hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
+    hand_ids = [lh.raw[0] for lh in hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
     if not dups:
-        b.lane_parts(ls.codes).add(hand_ids, ids, ls.columns, ls.codes)
+        b.lane_parts(ls.codes).add(hand_ids, ids, columns, ls.codes)
     else:  # hands stored already from this file: their rows go, the session's others stay
         one = _LaneParts()
-        one.add(hand_ids, ids, ls.columns, ls.codes)
+        one.add(hand_ids, ids, columns, ls.codes)
         b.careful()  # (the rows so far, of either kind, made into tables: at most one is
         b.lane_parts(ls.codes)  # pending)
         gone = pa.array(sorted(dups), type=STR)
@@ -1167,9 +1215,12 @@ def _add_lane_session(
             b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))
     added = 0
     rec_sums, rcp_sums = sums.rec, sums.rcp
-    for lh in ls.hands:
+    for lh in hands:
         raw = lh.raw
         hand_id = raw[0]
+        radelci = raw[7][6]
+        if radelci is not None:  # (carried on: a hand the reference audits after it starts so)
+            sums.radelci = list(radelci)
         if hand_id in seen:
             continue
         seen.add(hand_id)
@@ -1186,8 +1237,7 @@ def _add_lane_session(
             rcp_sums[seat] += c
     if added:
         sums.has_rec = sums.has_rcp = [True] * n
-    sums.counted = added
-    _add_session_scores(b, session, sums, audit)
+    sums.counted += added
     return added
 
 
