@@ -809,3 +809,52 @@ def test_one_change_to_a_zwanzigerrufen_session_gives_the_careful_rows(
         doc = _zr_base(seed)
         change[1](doc)
         _same_rows(_write(tmp_path / f"zr{seed}.jsonl", [doc]), monkeypatch)
+
+
+def test_zwanzigerrufen_sessions_mixing_clean_and_referenced_hands_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions of 16 (the bench's) whose hands the lane splits between the native engine and
+    the reference (an implied Kontra, an announcement voided by an overcall: info lines), with
+    the referenced hand first, inside and last in its session; one session twice in the file
+    (its hands stored once) and Slovenian sessions between them (the columns' other numbering):
+    the careful path's rows, and every session taken hand by hand."""
+    docs = simulate_hands(800, 7, game="zwanzigerrufen")
+    places = {"first": [], "inside": [], "last": []}
+    for d in docs:
+        found = _zr_findings(d)
+        numbers = [h["number"] for h in d["hands"]]
+        if found and found[0] == numbers[0]:
+            places["first"].append(d)
+        if found and found[-1] == numbers[-1]:
+            places["last"].append(d)
+        if any(numbers[0] < f < numbers[-1] for f in found):
+            places["inside"].append(d)
+    assert all(places.values()), {k: len(v) for k, v in places.items()}
+    slo = simulate_hands(64, 3)
+    mixed = [places["first"][0], slo[0], places["inside"][0], places["last"][0], slo[1],
+             places["inside"][0], *places["inside"][1:4]]  # fmt: skip
+    path = _write(tmp_path / "mixed.jsonl", mixed)
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == len(mixed)
+    referenced = _referenced(path)
+    assert referenced == [_zr_findings(d) if d["game"] == "zwanzigerrufen" else [] for d in mixed]
+
+
+def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """60 Zwanzigerrufen sessions of 8 with one random change each (``_mutate``): a changed
+    hand the reference's (or the session the careful path's), the rows the careful ones."""
+    rng = random.Random(37)
+    base = simulate_hands(96, 12, game="zwanzigerrufen", hands_per_session=8)
+    docs = []
+    for k in range(60):
+        d = copy.deepcopy(base[k % len(base)])
+        d["id"] += f"-m{k}"
+        _mutate(rng, d)
+        docs.append(d)
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "zr-mutants.jsonl", docs), monkeypatch)
+    assert count.taken > 0
