@@ -744,17 +744,17 @@ class _Batch:
         self.hands = 0
         self.lane = _LaneParts()
         #: per table its runs of rows: (source, first, stop), the source a table made already,
-        #: CAREFUL (the Python columns) or LANE (the lane's parts so far)
+        #: _CAREFUL_ROWS (the Python columns) or _LANE_ROWS (the lane's parts so far)
         self.order: dict[str, list[tuple[Any, int, int]]] = {name: [] for name in _LANE_TABLES}
         #: where the open run of each kind began (rows of the careful columns, of the lane's)
         self.mark: dict[str, int] = dict.fromkeys(_LANE_TABLES, 0)
         self.lane_mark: list[int] = [0, 0, 0, 0]
-        self.mode = CAREFUL
+        self.mode = _CAREFUL_ROWS
 
     def _close(self) -> None:
         """End the open run (of the kind :attr:`mode` says)."""
         for k, name in enumerate(_LANE_TABLES):
-            if self.mode is CAREFUL:
+            if self.mode is _CAREFUL_ROWS:
                 lo, hi = self.mark[name], self.t[name].n
                 self.mark[name] = hi
             else:
@@ -765,9 +765,9 @@ class _Batch:
 
     def careful(self) -> None:
         """Before rows of the careful path."""
-        if self.mode is not CAREFUL:
+        if self.mode is not _CAREFUL_ROWS:
             self._close()
-            self.mode = CAREFUL
+            self.mode = _CAREFUL_ROWS
 
     def lane_parts(self, codes: tuple[tuple[str, ...], tuple[str, ...]]) -> _LaneParts:
         """Before rows of the lane whose card and item codes are ``codes``: its parts (the
@@ -775,9 +775,9 @@ class _Batch:
         if self.lane.codes not in (None, codes):
             self.careful()
             self._lane_tables()
-        if self.mode is not LANE:
+        if self.mode is not _LANE_ROWS:
             self._close()
-            self.mode = LANE
+            self.mode = _LANE_ROWS
         return self.lane
 
     def add_table(self, name: str, t: pa.Table) -> None:
@@ -793,7 +793,7 @@ class _Batch:
         made = self.lane.tables()
         for name in _LANE_TABLES:
             t = made[name]
-            self.order[name] = [(t if src is LANE else src, lo, hi)
+            self.order[name] = [(t if src is _LANE_ROWS else src, lo, hi)
                                 for src, lo, hi in self.order[name]]  # fmt: skip
         self.lane = _LaneParts()
         self.lane_mark = [0, 0, 0, 0]
@@ -806,16 +806,16 @@ class _Batch:
         for name, c in self.t.items():
             t = c.table()
             runs = self.order.get(name)
-            if runs and not (len(runs) == 1 and runs[0][0] is CAREFUL):
-                t = pa.concat_tables([(t if src is CAREFUL else src).slice(lo, hi - lo)
+            if runs and not (len(runs) == 1 and runs[0][0] is _CAREFUL_ROWS):
+                t = pa.concat_tables([(t if src is _CAREFUL_ROWS else src).slice(lo, hi - lo)
                                       for src, lo, hi in runs])  # fmt: skip
             out[name] = t
         return out
 
 
 #: the kinds of rows of a batch (:class:`_Batch`)
-CAREFUL: Final = "careful"
-LANE: Final = "lane"
+_CAREFUL_ROWS: Final = "careful"
+_LANE_ROWS: Final = "lane"
 
 
 def _add_session_rows(
