@@ -1981,10 +1981,12 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         hand_len[t] = h->hand_len[t];
     }
     for (int j = 0; j < h->ntalon; j++) talon_set |= TK_BIT(h->talon[j]);
-    if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) Py_RETURN_NONE;
+    /* (from here on, a hand the engine declines is the reference's alone: Py_Ellipsis) */
+    if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) goto engine_declines;
     sh_result r;
-    if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) Py_RETURN_NONE;
-    if (r.ntricks < 1 || ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
+    if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) goto engine_declines;
+    if (r.ntricks < 1) goto engine_declines;
+    if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     int self_call = r.declarer >= 0 && r.called_king >= 0 &&
                     (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
@@ -2007,7 +2009,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         int talon_ids[6];
         for (int j = 0; j < h->ntalon; j++) talon_ids[j] = h->talon[j];
         if (ss_score_hand(c, sc, &r, h->dealer, talon_ids, h->ntalon, self_call, rad, &sco) < 0)
-            Py_RETURN_NONE;
+            goto engine_declines;
     }
     /* the score_items rows (process._add_score_items): both sheets' lines by (item, seat),
      * the declarer side's lines counted for its members (a self-called partner is none) */
@@ -2020,23 +2022,23 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     }
     for (int j = 0; j < h->nitems; j++) {
         int code = ln_item_code(s, h->items[j].item);
-        if (code < 0) Py_RETURN_NONE; /* a name the engine does not know: the careful path's */
+        if (code < 0) goto engine_declines; /* a name the engine does not know */
         int seat = h->items[j].seat;
         long long v = h->items[j].value;
         if (seat < 0 && nside) {
             for (int t = 0; t < nside; t++)
-                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) Py_RETURN_NONE;
+                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) goto engine_declines;
         } else if (ln_add_key(keys, &nk, code, seat, (int)v, 1) < 0) {
-            Py_RETURN_NONE;
+            goto engine_declines;
         }
     }
     for (int j = 0; j < sco.nitems; j++) {
         const ss_item *it = &sco.items[j];
         if (it->seat < 0 && nside) {
             for (int t = 0; t < nside; t++)
-                if (ln_add_key(keys, &nk, it->item, side[t], it->value, 0) < 0) Py_RETURN_NONE;
+                if (ln_add_key(keys, &nk, it->item, side[t], it->value, 0) < 0) goto engine_declines;
         } else if (ln_add_key(keys, &nk, it->item, it->seat, it->value, 0) < 0) {
-            Py_RETURN_NONE;
+            goto engine_declines;
         }
     }
     /* in item order (alphabetical), then seat (none first) */
@@ -2057,7 +2059,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     if (ln_put(&o, prefix, nprefix) < 0 ||
         ln_canonical(&o, &lp, h, tok, toklen, &deal, &result) < 0 ||
         ln_put(&o, suffix, nsuffix) < 0)
-        Py_RETURN_NONE;
+        goto engine_declines;
     PyObject *doc = PyBytes_FromStringAndSize(buf, o.n);
     if (!doc) return NULL;
     PyObject *hasher = PyObject_CallOneArg(sha256, doc);
@@ -2175,6 +2177,9 @@ done:
     Py_XDECREF(radt);
     Py_XDECREF(details);
     return out;
+engine_declines:
+    Py_INCREF(Py_Ellipsis);
+    return Py_Ellipsis;
 }
 
 /* the used part of ln_cols as bytes objects: (action counts, idx, seat, type, card), (trick
@@ -2197,116 +2202,6 @@ static PyObject *ln_cols_py(void) {
         ln_cols.s_count, (Py_ssize_t)ln_cols.nh, ln_cols.s_item, nsi, ln_cols.s_seat, nsi,
         ln_cols.s_has_seat, nsi, (const char *)ln_cols.s_rec, 4 * nsi, ln_cols.s_has_rec, nsi,
         (const char *)ln_cols.s_rcp, 4 * nsi, ln_cols.s_has_rcp, nsi);
-}
-
-/* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
- * sha256) -> None (decline: the careful path reads the session) or (hands, columns) for the
- * "hands" array at line[start:stop] (lane_envelope). One entry per hand:
- *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, the score
- *    (ln_score_py: the radelci carried from the session's earlier hands, none before the
- *    first), recorded scores, recorded items (item, seat, value), recorded radelci after
- *    (or None), the action_details rows);
- * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config,
- * `score_config` a slovenian_score_config; `contracts` the contract codes by index; `tokens` the 54 card tokens by id; the content
- * hash is sha256(prefix + canonical hand + suffix), hex. Any hand the lane does not read, a
- * hand number twice, and it declines. */
-static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
-    Py_buffer buf;
-    int hs, he;
-    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
-    Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
-                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
-                          &tokens, &prefix, &suffix, &sha256))
-        return NULL;
-    PyObject *out = NULL, *list = NULL;
-    char *canon = NULL;
-    ln_hand *h = NULL;
-    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
-    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
-        PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config) ||
-        PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
-        PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
-        goto end;
-    }
-    sh_config c;
-    ss_config sc;
-    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
-    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
-    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
-        PyErr_SetString(PyExc_ValueError, "lane_hands: a name for every contract");
-        goto end;
-    }
-    int rad[4] = {0, 0, 0, 0}; /* the radelci carried from hand to hand (none at the start) */
-    if (c.n != 3 && c.n != 4) {
-        out = (Py_INCREF(Py_None), Py_None);
-        goto end;
-    }
-    const char *tok[TK_NCARDS];
-    int toklen[TK_NCARDS];
-    for (int i = 0; i < TK_NCARDS; i++) {
-        Py_ssize_t len;
-        tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
-        if (!tok[i]) goto end;
-        toklen[i] = (int)len;
-    }
-    canon = PyMem_Malloc(LN_CANON_CAP);
-    h = PyMem_Malloc(sizeof *h);
-    if (!canon || !h) {
-        PyErr_NoMemory();
-        goto end;
-    }
-    const unsigned char *s = (const unsigned char *)buf.buf;
-    ln_parser p = {s, he, hs + 1};
-    list = PyList_New(0);
-    if (!list) goto end;
-    /* the hand numbers seen (hand.duplicate_number), a bit per number 1..LN_MAX_NUMBER */
-    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
-    memset(seen, 0, sizeof seen);
-    int nnum = 0;
-    ln_ws(&p);
-    int more = !(p.i < p.n && s[p.i] == ']');
-    while (more) {
-        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
-        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
-        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
-        nnum++;
-        PyObject *one = ln_hand_py(s, h, &c, &sc, rad, contracts, tokens, tok, toklen,
-                                   (const char *)prefix.buf, (int)prefix.len,
-                                   (const char *)suffix.buf, (int)suffix.len, sha256, canon);
-        if (!one) goto end;
-        if (one == Py_None) {
-            Py_DECREF(one);
-            goto decline;
-        }
-        if (PyList_Append(list, one) < 0) {
-            Py_DECREF(one);
-            goto end;
-        }
-        Py_DECREF(one);
-        int r = ln_next(&p, ']');
-        if (r < 0) goto decline;
-        more = r;
-    }
-    /* the array read strictly to its end (lane_envelope only counted its brackets) */
-    if (nnum == 0 || p.i != he) goto decline;
-    {
-        PyObject *hands = PyList_AsTuple(list);
-        PyObject *cols = hands ? ln_cols_py() : NULL;
-        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
-        if (!cols) Py_XDECREF(hands);
-    }
-    goto end;
-decline:
-    out = (Py_INCREF(Py_None), Py_None);
-end:
-    Py_XDECREF(list);
-    PyMem_Free(canon);
-    PyMem_Free(h);
-    PyBuffer_Release(&buf);
-    PyBuffer_Release(&prefix);
-    PyBuffer_Release(&suffix);
-    return out;
 }
 
 /* ------------------------------------------------ the lane of a game with its own engine */
@@ -2463,6 +2358,81 @@ end:
     Py_XDECREF(list);
     PyMem_Free(e.canon);
     PyMem_Free(h);
+    return out;
+}
+
+/* Slovenian tarok through ln_game_session: ln_hand_py with the session's configurations and
+ * the radelci carried from hand to hand */
+typedef struct {
+    const sh_config *c;
+    const ss_config *sc;
+    int rad[4];
+} sl_lane_game;
+
+static PyObject *sl_hand_py(void *game, const unsigned char *s, const ln_hand *h,
+                            const ln_env *e) {
+    sl_lane_game *g = game;
+    return ln_hand_py(s, h, g->c, g->sc, g->rad, e->names, e->tokens, e->tok, e->toklen,
+                      e->prefix, e->nprefix, e->suffix, e->nsuffix, e->sha256, e->canon);
+}
+
+static PyObject *sl_carry_of(void *game) {
+    const int *rad = ((sl_lane_game *)game)->rad;
+    return Py_BuildValue("(iiii)", rad[0], rad[1], rad[2], rad[3]);
+}
+
+/* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
+ * sha256[, carry]) -> None (decline: the careful path reads the session) or (hands, columns[,
+ * stop]) for the "hands" array at line[start:stop] (lane_envelope). One entry per hand:
+ *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, the score
+ *    (ln_score_py: the radelci carried from the session's earlier hands, none before the
+ *    first, or `carry`'s four), recorded scores, recorded items (item, seat, value), recorded
+ *    radelci after (or None), the action_details rows);
+ * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config,
+ * `score_config` a slovenian_score_config; `contracts` the contract codes by index; `tokens`
+ * the 54 card tokens by id; the content hash is sha256(prefix + canonical hand + suffix), hex.
+ * Any hand the lane does not read, a hand number twice, and it declines; a hand the native
+ * whole hand or score declines stops the reading (ln_game_session's `stop`, the carry the
+ * four radelci before it). */
+static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int hs, he;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256, *carry_o = Py_None;
+    Py_buffer prefix, suffix;
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O|O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
+                          &tokens, &prefix, &suffix, &sha256, &carry_o))
+        return NULL;
+    PyObject *out = NULL;
+    sh_config c;
+    ss_config sc;
+    sl_lane_game game = {&c, &sc, {0, 0, 0, 0}};
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
+        PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config)) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
+        goto end;
+    }
+    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
+    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
+    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: a name for every contract");
+        goto end;
+    }
+    if (carry_o != Py_None && read_ints(carry_o, game.rad, 4, "carry") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "lane_hands: four radelci");
+        goto end;
+    }
+    if (c.n != 3 && c.n != 4) {
+        out = (Py_INCREF(Py_None), Py_None);
+        goto end;
+    }
+    ln_parser mode = {NULL, 0, 0, 0, 0};
+    out = ln_game_session(&buf, hs, he, mode, contracts, tokens, &prefix, &suffix, sha256,
+                          sl_hand_py, &game, sl_carry_of);
+end:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&prefix);
+    PyBuffer_Release(&suffix);
     return out;
 }
 

@@ -173,3 +173,18 @@ def test_zwanzigerrufen_hands_with_findings_are_audited_alike_hand_by_hand(
         refs += 0 if ls is None else sum(isinstance(h, lane.RefHand) for h in ls.hands)
     assert refs >= 10
     assert _same([path], monkeypatch) == 2 * len(docs)
+
+
+def test_slovenian_hands_the_native_score_cannot_check_are_audited_alike_hand_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slovenian sessions of 16 at tables of 3 and 4 with a score line of an unknown item on
+    some hands (the reference notes it there; the radelci carried across): the lane takes them
+    hand by hand, and the report is the careful one."""
+    docs = [*simulate_hands(32, 5, table_size=3, hands_per_session=16),
+            *simulate_hands(32, 6, hands_per_session=16)]  # fmt: skip
+    for k, d in enumerate(docs):
+        d["hands"][3 + 4 * k]["result"].setdefault("items", []).append(
+            {"item": "bogus", "value": 2}
+        )
+    assert _same([_write(tmp_path / "slo.jsonl", docs)], monkeypatch) == 2 * len(docs)

@@ -404,7 +404,7 @@ CHANGES: list[tuple[str, Any, bool | None]] = [
     (
         "an unknown item",
         lambda d: _hand(d)["result"]["items"].append({"item": "bogus", "value": 0}),
-        False,
+        True,  # (that hand the reference's: it notes the line it cannot check)
     ),
     ("items dropped", lambda d: _hand(d)["result"].pop("items"), True),
     ("radelci recorded", lambda d: _radelci(d, 0), True),
@@ -858,3 +858,22 @@ def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "zr-mutants.jsonl", docs), monkeypatch)
     assert count.taken > 0
+
+
+@pytest.mark.parametrize("table", [3, 4])
+def test_slovenian_sessions_mixing_clean_and_referenced_hands_give_the_careful_rows(
+    table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slovenian sessions of 16 with a line the native score cannot check (an unknown item,
+    which the reference notes) on their first, a middle and their last hand: the lane takes
+    them hand by hand, the radelci carried to the reference and back, with the careful path's
+    rows; the same session twice in the file stores its hands once."""
+    docs = simulate_hands(64, 40 + table, table_size=table, hands_per_session=16)
+    for d, at in zip(docs, ([0], [7], [15], [0, 7, 8, 15]), strict=True):
+        for i in at:
+            d["hands"][i]["result"].setdefault("items", []).append({"item": "bogus", "value": 1})
+    path = _write(tmp_path / "slo.jsonl", [*docs, docs[3]])
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == 5
+    assert _referenced(path) == [[1], [8], [16], [1, 8, 9, 16], [1, 8, 9, 16]]

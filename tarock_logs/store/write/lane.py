@@ -31,12 +31,28 @@ for Slovenian tarok, ``zwanzigerrufen_lane_hands`` for Zwanzigerrufen's ``zrhand
 rule tables, the codes of its cards and score items, and what it needs of the session besides
 its hands); this module names no game.
 
+A game whose native lane says how its carry passes to and from the reference
+(``NativeLane.to_reference`` and ``from_reference``: Zwanzigerrufen's games, double-round
+windows and dealer due) is taken **hand by hand**: a hand its native engine declines (the
+reference would report something in it, an implied Kontra's info line say) stops the core's
+reading there, with the hand's bytes and the carry before it; the reader reads that hand
+(:func:`~tarock_logs.log.validate.hand_only`), the reference audits it on a session restored
+to the carry (:func:`~tarock_logs.verdict.replay.replay_carried`,
+:func:`~tarock_logs.verdict.audit.audit_hand`: a :class:`RefHand`, its rows the careful path's),
+and the core reads on from the hand after it with the reference's carry. The session is
+settled once over all its hands. So a session costs the careful path's price only for the
+hands the native engine declines.
+
 It **declines** (returns None, and the careful path reads the record) on anything else: a
 game without a native engine, a Slovenian table of five, a ruleset with notes, an escape or an
 unusual field anywhere, a card token not written as the pack writes it, any finding of the
-reader or of the engine, any difference between the recorded and the recomputed score, of
-a hand or of the session. So a record it takes is one the careful path would store with
-every hand ``verified`` and no finding, and its rows are the careful path's, row for row
+reader or of the engine (for a game taken hand by hand: a hand the reference's replay
+does not score or after which the recorded state differs from the engine's, a hand with
+irregularities, running totals or a claimed value, a hand number twice, a dealer out of the
+reader's rotation), any difference between the recorded and the recomputed score of a hand
+the native engine played, or of the session. So a record it takes is one the careful path
+would store with every hand the native engine played ``verified`` and no finding in them,
+and its rows are the careful path's, row for row
 (``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
 ruleset and table, and on mutated records), but for ``hands.card_points`` (the native score
 keeps none); its step timeline is a clean hand's (the seat to move after an action is the next
@@ -275,8 +291,10 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
                               lane.to_reference(native))  # fmt: skip
         if ref is None:
             return None
-        ref_hand, replay_carry, carry = ref
-        carry = lane.from_reference(carry)
+        ref_hand, replay_carry, after = ref
+        carry = lane.from_reference(after)
+        if carry is None:  # (a state the native engine does not keep)
+            return None
         hands.append(ref_hand)
         audits.append(ref_hand.audit)
         last = replay_carry
