@@ -3790,8 +3790,9 @@ static PyMethodDef module_methods[] = {
     {"lane_envelope", py_lane_envelope, METH_VARARGS,
      "lane_envelope(line) -> None or (start, stop) of the record's hands array: lane.h"},
     {"lane_hands", py_lane_hands, METH_VARARGS,
-     "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None "
-     "or the hands of the record read, replayed and hashed, and their columns: lane.h"},
+     "lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix, "
+     "sha256[, carry]) -> None or the hands of the record read, replayed and hashed, and their "
+     "columns[, the stop at a hand the engine declines]: lane.h"},
     /* Zwanzigerrufen's native engine (zrhand.h) */
     {"zwanzigerrufen_config_fields", py_zwanzigerrufen_config_fields, METH_NOARGS,
      "zwanzigerrufen_config_fields() -> {'config': ((name, kind), ...), 'bonuses': ..., "
@@ -3800,8 +3801,9 @@ static PyMethodDef module_methods[] = {
      "zwanzigerrufen_config(fields: dict) -> bytes: the ruleset's side of zrhand.h"},
     {"zwanzigerrufen_lane_hands", py_zwanzigerrufen_lane_hands, METH_VARARGS,
      "zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, "
-     "prefix, suffix, sha256) -> None or the hands of a Zwanzigerrufen record read, replayed and hashed, and "
-     "their columns: lane.h and zrhand.h"},
+     "prefix, suffix, sha256[, carry]) -> None or the hands of a Zwanzigerrufen record read, "
+     "replayed and hashed, and their columns[, the stop at a hand zrhand.h declines]: lane.h and "
+     "zrhand.h"},
     {"zwanzigerrufen_hand", py_zwanzigerrufen_hand, METH_VARARGS,
      "zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None or one whole clean "
      "hand's result: zrhand.h"},
