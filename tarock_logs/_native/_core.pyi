@@ -25,12 +25,14 @@ def lane_hands(
     start: int,
     stop: int,
     config: bytes,
+    score_config: bytes,
     contracts: tuple[str, ...],
     tokens: tuple[str, ...],
     prefix: bytes,
     suffix: bytes,
     sha256: Any,
-) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], tuple[bytes, ...]]] | None: ...
+    carry: tuple[int, int, int, int] | None = None,
+) -> tuple[Any, ...] | None: ...
 def openspiel_returns(
     n: int,
     kind: int,
@@ -146,7 +148,8 @@ def zwanzigerrufen_lane_hands(
     prefix: bytes,
     suffix: bytes,
     sha256: Any,
-) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[bytes, ...], ...]] | None: ...
+    carry: tuple[int, tuple[int, ...], int] | None = None,
+) -> tuple[Any, ...] | None: ...
 
 # Royal Tarock's native engine (royalhand.h)
 def royal_config_fields() -> dict[str, tuple[Any, ...]]: ...

@@ -1981,10 +1981,12 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         hand_len[t] = h->hand_len[t];
     }
     for (int j = 0; j < h->ntalon; j++) talon_set |= TK_BIT(h->talon[j]);
-    if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) Py_RETURN_NONE;
+    /* (from here on, a hand the engine declines is the reference's alone: Py_Ellipsis) */
+    if (!sh_deal_clean(c, hand_len, hands, talon_set, h->ntalon)) goto engine_declines;
     sh_result r;
-    if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) Py_RETURN_NONE;
-    if (r.ntricks < 1 || ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
+    if (sh_play_hand(c, h->dealer, hands, h->talon, acts, h->nacts, &r) < 0) goto engine_declines;
+    if (r.ntricks < 1) goto engine_declines;
+    if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     int self_call = r.declarer >= 0 && r.called_king >= 0 &&
                     (h->hand[r.declarer] & TK_BIT(r.called_king)) != 0;
@@ -2007,7 +2009,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
         int talon_ids[6];
         for (int j = 0; j < h->ntalon; j++) talon_ids[j] = h->talon[j];
         if (ss_score_hand(c, sc, &r, h->dealer, talon_ids, h->ntalon, self_call, rad, &sco) < 0)
-            Py_RETURN_NONE;
+            goto engine_declines;
     }
     /* the score_items rows (process._add_score_items): both sheets' lines by (item, seat),
      * the declarer side's lines counted for its members (a self-called partner is none) */
@@ -2020,23 +2022,23 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     }
     for (int j = 0; j < h->nitems; j++) {
         int code = ln_item_code(s, h->items[j].item);
-        if (code < 0) Py_RETURN_NONE; /* a name the engine does not know: the careful path's */
+        if (code < 0) goto engine_declines; /* a name the engine does not know */
         int seat = h->items[j].seat;
         long long v = h->items[j].value;
         if (seat < 0 && nside) {
             for (int t = 0; t < nside; t++)
-                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) Py_RETURN_NONE;
+                if (ln_add_key(keys, &nk, code, side[t], (int)v, 1) < 0) goto engine_declines;
         } else if (ln_add_key(keys, &nk, code, seat, (int)v, 1) < 0) {
-            Py_RETURN_NONE;
+            goto engine_declines;
         }
     }
     for (int j = 0; j < sco.nitems; j++) {
         const ss_item *it = &sco.items[j];
         if (it->seat < 0 && nside) {
             for (int t = 0; t < nside; t++)
-                if (ln_add_key(keys, &nk, it->item, side[t], it->value, 0) < 0) Py_RETURN_NONE;
+                if (ln_add_key(keys, &nk, it->item, side[t], it->value, 0) < 0) goto engine_declines;
         } else if (ln_add_key(keys, &nk, it->item, it->seat, it->value, 0) < 0) {
-            Py_RETURN_NONE;
+            goto engine_declines;
         }
     }
     /* in item order (alphabetical), then seat (none first) */
@@ -2057,7 +2059,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     if (ln_put(&o, prefix, nprefix) < 0 ||
         ln_canonical(&o, &lp, h, tok, toklen, &deal, &result) < 0 ||
         ln_put(&o, suffix, nsuffix) < 0)
-        Py_RETURN_NONE;
+        goto engine_declines;
     PyObject *doc = PyBytes_FromStringAndSize(buf, o.n);
     if (!doc) return NULL;
     PyObject *hasher = PyObject_CallOneArg(sha256, doc);
@@ -2175,6 +2177,9 @@ done:
     Py_XDECREF(radt);
     Py_XDECREF(details);
     return out;
+engine_declines:
+    Py_INCREF(Py_Ellipsis);
+    return Py_Ellipsis;
 }
 
 /* the used part of ln_cols as bytes objects: (action counts, idx, seat, type, card), (trick
@@ -2199,116 +2204,6 @@ static PyObject *ln_cols_py(void) {
         (const char *)ln_cols.s_rcp, 4 * nsi, ln_cols.s_has_rcp, nsi);
 }
 
-/* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
- * sha256) -> None (decline: the careful path reads the session) or (hands, columns) for the
- * "hands" array at line[start:stop] (lane_envelope). One entry per hand:
- *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, the score
- *    (ln_score_py: the radelci carried from the session's earlier hands, none before the
- *    first), recorded scores, recorded items (item, seat, value), recorded radelci after
- *    (or None), the action_details rows);
- * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config,
- * `score_config` a slovenian_score_config; `contracts` the contract codes by index; `tokens` the 54 card tokens by id; the content
- * hash is sha256(prefix + canonical hand + suffix), hex. Any hand the lane does not read, a
- * hand number twice, and it declines. */
-static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
-    Py_buffer buf;
-    int hs, he;
-    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
-    Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
-                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
-                          &tokens, &prefix, &suffix, &sha256))
-        return NULL;
-    PyObject *out = NULL, *list = NULL;
-    char *canon = NULL;
-    ln_hand *h = NULL;
-    ln_cols.nh = ln_cols.na = ln_cols.nt = ln_cols.nc = ln_cols.nhs = ln_cols.nsi = 0;
-    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
-        PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config) ||
-        PyTuple_GET_SIZE(tokens) != TK_NCARDS || hs < 0 || he > buf.len || hs >= he) {
-        PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
-        goto end;
-    }
-    sh_config c;
-    ss_config sc;
-    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
-    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
-    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
-        PyErr_SetString(PyExc_ValueError, "lane_hands: a name for every contract");
-        goto end;
-    }
-    int rad[4] = {0, 0, 0, 0}; /* the radelci carried from hand to hand (none at the start) */
-    if (c.n != 3 && c.n != 4) {
-        out = (Py_INCREF(Py_None), Py_None);
-        goto end;
-    }
-    const char *tok[TK_NCARDS];
-    int toklen[TK_NCARDS];
-    for (int i = 0; i < TK_NCARDS; i++) {
-        Py_ssize_t len;
-        tok[i] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(tokens, i), &len);
-        if (!tok[i]) goto end;
-        toklen[i] = (int)len;
-    }
-    canon = PyMem_Malloc(LN_CANON_CAP);
-    h = PyMem_Malloc(sizeof *h);
-    if (!canon || !h) {
-        PyErr_NoMemory();
-        goto end;
-    }
-    const unsigned char *s = (const unsigned char *)buf.buf;
-    ln_parser p = {s, he, hs + 1};
-    list = PyList_New(0);
-    if (!list) goto end;
-    /* the hand numbers seen (hand.duplicate_number), a bit per number 1..LN_MAX_NUMBER */
-    static unsigned char seen[LN_MAX_NUMBER / 8 + 1];
-    memset(seen, 0, sizeof seen);
-    int nnum = 0;
-    ln_ws(&p);
-    int more = !(p.i < p.n && s[p.i] == ']');
-    while (more) {
-        if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
-        if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
-        seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
-        nnum++;
-        PyObject *one = ln_hand_py(s, h, &c, &sc, rad, contracts, tokens, tok, toklen,
-                                   (const char *)prefix.buf, (int)prefix.len,
-                                   (const char *)suffix.buf, (int)suffix.len, sha256, canon);
-        if (!one) goto end;
-        if (one == Py_None) {
-            Py_DECREF(one);
-            goto decline;
-        }
-        if (PyList_Append(list, one) < 0) {
-            Py_DECREF(one);
-            goto end;
-        }
-        Py_DECREF(one);
-        int r = ln_next(&p, ']');
-        if (r < 0) goto decline;
-        more = r;
-    }
-    /* the array read strictly to its end (lane_envelope only counted its brackets) */
-    if (nnum == 0 || p.i != he) goto decline;
-    {
-        PyObject *hands = PyList_AsTuple(list);
-        PyObject *cols = hands ? ln_cols_py() : NULL;
-        out = cols ? Py_BuildValue("(NN)", hands, cols) : NULL;
-        if (!cols) Py_XDECREF(hands);
-    }
-    goto end;
-decline:
-    out = (Py_INCREF(Py_None), Py_None);
-end:
-    Py_XDECREF(list);
-    PyMem_Free(canon);
-    PyMem_Free(h);
-    PyBuffer_Release(&buf);
-    PyBuffer_Release(&prefix);
-    PyBuffer_Release(&suffix);
-    return out;
-}
-
 /* ------------------------------------------------ the lane of a game with its own engine */
 
 /* What a game's reader of a session's hands (zwanzigerrufen_lane_hands, royal_lane_hands)
@@ -2323,9 +2218,16 @@ typedef struct {
     char *canon;
 } ln_env;
 
-/* One hand of the game: NULL with an exception set, Py_None to decline, else its entry */
+/* One hand of the game: NULL with an exception set, Py_None to decline the session,
+ * Py_Ellipsis when the native engine declines this hand alone (read as the reader reads it, but
+ * not clean: the reference audits it; the game's carry left as it was before the hand), else
+ * its entry */
 typedef PyObject *(*ln_hand_fn)(void *game, const unsigned char *s, const ln_hand *h,
                                 const ln_env *e);
+
+/* The game's carry (what passes from hand to hand) as a Python value, for a stop at a hand the
+ * engine declines; NULL for a game whose lane takes sessions whole */
+typedef PyObject *(*ln_carry_fn)(void *game);
 
 /* The hand's canonical JSON between the session's prefix and suffix (in e->canon; where its
  * deal and result lie in *deal, *result) and its content hash (the hand_id): 1 with *hand_id
@@ -2350,11 +2252,19 @@ static int ln_hand_id(const ln_env *e, const ln_parser *lp, const ln_hand *h, ln
 /* The hands of one session record (`buf[hs:he]`, its "hands" array) read in the mode of
  * `mode` (zr, royal) and played hand by hand by `fn`: (hands, columns) as lane_hands gives
  * them, None to decline (a hand `fn` declines, a number twice, anything the reader would
- * not take), NULL with an exception set. */
+ * not take), NULL with an exception set.
+ *
+ * With `carry` (a game whose lane takes a session hand by hand), a hand the engine declines
+ * alone (`fn` gives Py_Ellipsis) stops the reading there: (hands, columns, (start, end, resume,
+ * carry)) for the hands before it, `buf[start:end]` the declined hand's object, `resume` the
+ * `hs` to read the hands after it from (-1: it was the last), `carry` the game's carry before
+ * it (the reference audits the hand; the lane goes on from `resume` with the reference's
+ * carry after it). `hs` is the offset just before the first hand to read (the array's "[",
+ * or the "," after a declined hand); hand numbers are checked twice within one call only. */
 static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser mode,
                                  PyObject *names, PyObject *tokens, const Py_buffer *prefix,
                                  const Py_buffer *suffix, PyObject *sha256, ln_hand_fn fn,
-                                 void *game) {
+                                 void *game, ln_carry_fn carry) {
     PyObject *out = NULL, *list = NULL;
     ln_hand *h = NULL;
     ln_env e;
@@ -2396,6 +2306,8 @@ static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser
     ln_ws(&p);
     int more = !(p.i < p.n && s[p.i] == ']');
     while (more) {
+        ln_ws(&p);
+        int at = p.i;
         if (ln_hand_read(&p, h) < 0 || nnum >= LN_MAX_HANDS) goto decline;
         if (seen[h->number >> 3] & (1u << (h->number & 7))) goto decline;
         seen[h->number >> 3] |= (unsigned char)(1u << (h->number & 7));
@@ -2405,6 +2317,23 @@ static PyObject *ln_game_session(const Py_buffer *buf, int hs, int he, ln_parser
         if (one == Py_None) {
             Py_DECREF(one);
             goto decline;
+        }
+        if (one == Py_Ellipsis) { /* the engine declines this hand: stop before it */
+            Py_DECREF(one);
+            if (!carry) goto decline;
+            int stop = p.i;
+            int r = ln_next(&p, ']');
+            if (r < 0 || (!r && p.i != he)) goto decline;
+            PyObject *hands = PyList_AsTuple(list);
+            PyObject *cols = hands ? ln_cols_py() : NULL;
+            PyObject *k = cols ? carry(game) : NULL;
+            out = k ? Py_BuildValue("(NN(iiiN))", hands, cols, at, stop, r ? p.i - 1 : -1, k)
+                    : NULL;
+            if (!k) {
+                Py_XDECREF(hands);
+                Py_XDECREF(cols);
+            }
+            goto end;
         }
         if (PyList_Append(list, one) < 0) {
             Py_DECREF(one);
@@ -2429,6 +2358,81 @@ end:
     Py_XDECREF(list);
     PyMem_Free(e.canon);
     PyMem_Free(h);
+    return out;
+}
+
+/* Slovenian tarok through ln_game_session: ln_hand_py with the session's configurations and
+ * the radelci carried from hand to hand */
+typedef struct {
+    const sh_config *c;
+    const ss_config *sc;
+    int rad[4];
+} sl_lane_game;
+
+static PyObject *sl_hand_py(void *game, const unsigned char *s, const ln_hand *h,
+                            const ln_env *e) {
+    sl_lane_game *g = game;
+    return ln_hand_py(s, h, g->c, g->sc, g->rad, e->names, e->tokens, e->tok, e->toklen,
+                      e->prefix, e->nprefix, e->suffix, e->nsuffix, e->sha256, e->canon);
+}
+
+static PyObject *sl_carry_of(void *game) {
+    const int *rad = ((sl_lane_game *)game)->rad;
+    return Py_BuildValue("(iiii)", rad[0], rad[1], rad[2], rad[3]);
+}
+
+/* lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix,
+ * sha256[, carry]) -> None (decline: the careful path reads the session) or (hands, columns[,
+ * stop]) for the "hands" array at line[start:stop] (lane_envelope). One entry per hand:
+ *   (hand_id, deal JSON, result JSON, number, dealer, notes, number of actions, the score
+ *    (ln_score_py: the radelci carried from the session's earlier hands, none before the
+ *    first, or `carry`'s four), recorded scores, recorded items (item, seat, value), recorded
+ *    radelci after (or None), the action_details rows);
+ * the columns as ln_cols_py gives them (little-endian). `config` is a slovenian_config,
+ * `score_config` a slovenian_score_config; `contracts` the contract codes by index; `tokens`
+ * the 54 card tokens by id; the content hash is sha256(prefix + canonical hand + suffix), hex.
+ * Any hand the lane does not read, a hand number twice, and it declines; a hand the native
+ * whole hand or score declines stops the reading (ln_game_session's `stop`, the carry the
+ * four radelci before it). */
+static PyObject *py_lane_hands(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int hs, he;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256, *carry_o = Py_None;
+    Py_buffer prefix, suffix;
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O|O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+                          &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
+                          &tokens, &prefix, &suffix, &sha256, &carry_o))
+        return NULL;
+    PyObject *out = NULL;
+    sh_config c;
+    ss_config sc;
+    sl_lane_game game = {&c, &sc, {0, 0, 0, 0}};
+    if (PyBytes_GET_SIZE(config_o) != (Py_ssize_t)sizeof(sh_config) ||
+        PyBytes_GET_SIZE(score_o) != (Py_ssize_t)sizeof(ss_config)) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: bad arguments");
+        goto end;
+    }
+    memcpy(&c, PyBytes_AS_STRING(config_o), sizeof c);
+    memcpy(&sc, PyBytes_AS_STRING(score_o), sizeof sc);
+    if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
+        PyErr_SetString(PyExc_ValueError, "lane_hands: a name for every contract");
+        goto end;
+    }
+    if (carry_o != Py_None && read_ints(carry_o, game.rad, 4, "carry") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "lane_hands: four radelci");
+        goto end;
+    }
+    if (c.n != 3 && c.n != 4) {
+        out = (Py_INCREF(Py_None), Py_None);
+        goto end;
+    }
+    ln_parser mode = {NULL, 0, 0, 0, 0};
+    out = ln_game_session(&buf, hs, he, mode, contracts, tokens, &prefix, &suffix, sha256,
+                          sl_hand_py, &game, sl_carry_of);
+end:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&prefix);
+    PyBuffer_Release(&suffix);
     return out;
 }
 
@@ -2805,7 +2809,7 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
         if (h->items[j].seat >= n) Py_RETURN_NONE;
     zr_carry before = *k;
     zr_result r;
-    if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) Py_RETURN_NONE;
+    if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) goto engine_declines;
     if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     /* the score_items rows: both sheets' lines by (item, seat) (every line has its seat but
@@ -2964,25 +2968,32 @@ done:
     Py_XDECREF(totals);
     if (!out) *k = before;
     return out;
-decline:
+decline: /* (after the engine took the hand: a recorded line it cannot key, no room for the
+          * canonical JSON; the reference audits the hand) */
     *k = before;
-    Py_RETURN_NONE;
+engine_declines:
+    Py_INCREF(Py_Ellipsis);
+    return Py_Ellipsis;
 }
 
+static PyObject *zr_carry_of(void *game) { return zr_carry_py(((zr_lane_game *)game)->k); }
+
 /* zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix,
- * suffix, sha256) -> None (decline: the careful path reads the session) or (hands, columns): lane_hands
- * for a Zwanzigerrufen record, its hands played by zrhand.h with the session's carry (games,
- * double-round windows, the dealer due) from hand to hand. An entry per hand as lane_hands'
- * (the score's radelci and the recorded radelci None: the game has none; `score_config` is not
- * read: zrhand.h's config holds the scoring's options). */
+ * suffix, sha256[, carry]) -> None (decline: the careful path reads the session) or (hands,
+ * columns[, stop]): lane_hands for a Zwanzigerrufen record, its hands played by zrhand.h with
+ * the session's carry (games, double-round windows, the dealer due or -1) from hand to hand,
+ * from `carry` when given (a reading resumed after a hand the reference audited). A hand
+ * zrhand.h declines stops the reading (ln_game_session's `stop`). An entry per hand as
+ * lane_hands' (the score's radelci and the recorded radelci None: the game has none;
+ * `score_config` is not read: zrhand.h's config holds the scoring's options). */
 static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     Py_buffer buf;
     int hs, he;
-    PyObject *config_o, *score_o, *contracts, *tokens, *sha256;
+    PyObject *config_o, *score_o, *contracts, *tokens, *sha256, *carry_o = Py_None;
     Py_buffer prefix, suffix;
-    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O", &buf, &hs, &he, &PyBytes_Type, &config_o,
+    if (!PyArg_ParseTuple(args, "y*iiO!O!O!O!y*y*O|O", &buf, &hs, &he, &PyBytes_Type, &config_o,
                           &PyBytes_Type, &score_o, &PyTuple_Type, &contracts, &PyTuple_Type,
-                          &tokens, &prefix, &suffix, &sha256))
+                          &tokens, &prefix, &suffix, &sha256, &carry_o))
         return NULL;
     PyObject *out = NULL;
     zr_config c;
@@ -2990,6 +3001,7 @@ static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     memset(&k, 0, sizeof k);
     k.next_dealer = -1;
     if (zr_read_config(config_o, &c) < 0) goto end;
+    if (carry_o != Py_None && zr_read_carry(carry_o, &k) < 0) goto end;
     if (PyTuple_GET_SIZE(contracts) < c.ncontracts) {
         PyErr_SetString(PyExc_ValueError, "zwanzigerrufen_lane_hands: a name for every contract");
         goto end;
@@ -2997,7 +3009,7 @@ static PyObject *py_zwanzigerrufen_lane_hands(PyObject *self, PyObject *args) {
     zr_lane_game game = {&c, &k};
     ln_parser mode = {NULL, 0, 0, 1, 0};
     out = ln_game_session(&buf, hs, he, mode, contracts, tokens, &prefix, &suffix, sha256,
-                          zr_hand_py, &game);
+                          zr_hand_py, &game, zr_carry_of);
 end:
     PyBuffer_Release(&buf);
     PyBuffer_Release(&prefix);
@@ -3428,7 +3440,7 @@ static PyObject *py_royal_lane_hands(PyObject *self, PyObject *args) {
     g.parity = -1;
     ln_parser mode = {NULL, 0, 0, 0, 1};
     out = ln_game_session(&buf, hs, he, mode, names, tokens, &prefix, &suffix, sha256,
-                          rh_hand_py, &g);
+                          rh_hand_py, &g, NULL);
     if (out && out != Py_None && g.games < g.match_length) { /* an incomplete match */
         Py_DECREF(out);
         out = (Py_INCREF(Py_None), Py_None);
@@ -3778,8 +3790,9 @@ static PyMethodDef module_methods[] = {
     {"lane_envelope", py_lane_envelope, METH_VARARGS,
      "lane_envelope(line) -> None or (start, stop) of the record's hands array: lane.h"},
     {"lane_hands", py_lane_hands, METH_VARARGS,
-     "lane_hands(line, start, stop, config, contracts, tokens, prefix, suffix, sha256) -> None "
-     "or the hands of the record read, replayed and hashed, and their columns: lane.h"},
+     "lane_hands(line, start, stop, config, score_config, contracts, tokens, prefix, suffix, "
+     "sha256[, carry]) -> None or the hands of the record read, replayed and hashed, and their "
+     "columns[, the stop at a hand the engine declines]: lane.h"},
     /* Zwanzigerrufen's native engine (zrhand.h) */
     {"zwanzigerrufen_config_fields", py_zwanzigerrufen_config_fields, METH_NOARGS,
      "zwanzigerrufen_config_fields() -> {'config': ((name, kind), ...), 'bonuses': ..., "
@@ -3788,8 +3801,9 @@ static PyMethodDef module_methods[] = {
      "zwanzigerrufen_config(fields: dict) -> bytes: the ruleset's side of zrhand.h"},
     {"zwanzigerrufen_lane_hands", py_zwanzigerrufen_lane_hands, METH_VARARGS,
      "zwanzigerrufen_lane_hands(line, start, stop, config, score_config, contracts, tokens, "
-     "prefix, suffix, sha256) -> None or the hands of a Zwanzigerrufen record read, replayed and hashed, and "
-     "their columns: lane.h and zrhand.h"},
+     "prefix, suffix, sha256[, carry]) -> None or the hands of a Zwanzigerrufen record read, "
+     "replayed and hashed, and their columns[, the stop at a hand zrhand.h declines]: lane.h and "
+     "zrhand.h"},
     {"zwanzigerrufen_hand", py_zwanzigerrufen_hand, METH_VARARGS,
      "zwanzigerrufen_hand(config, dealer, hands, actions, carry) -> None or one whole clean "
      "hand's result: zrhand.h"},

@@ -144,6 +144,26 @@ def envelope_only(
     return session, v.rules
 
 
+def hand_only(
+    obj: Any, index: int, session: Session, rules: GameRules, file: str, line: int | None
+) -> Hand | None:
+    """Hand ``index`` of a record (``obj``: its JSON value) as the reader makes it, when the
+    reader has nothing to say of it (no error, no warning); else None. ``session`` and
+    ``rules`` are :func:`envelope_only`'s. The checks across hands (a number twice, the
+    dealer's rotation) are the caller's.
+
+    The ingest lane reads a hand its native engine declines here (the reference audits it)."""
+    v = _Validator(file, line)
+    v.sid = session.id
+    v.rules = rules
+    number = obj.get("number") if isinstance(obj, dict) else None
+    herrs: list[LogError] = []
+    hand = v.hand(obj, index, session, number if type(number) is int else None, herrs)
+    if hand is None or herrs or v.errors:
+        return None
+    return hand
+
+
 #: an escaped surrogate code unit in a record's text (``\\ud800`` .. ``\\udfff``): only then
 #: can a decoded string hold a lone surrogate (orjson refuses them; the careful decoder keeps them)
 _SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")

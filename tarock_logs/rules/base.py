@@ -700,6 +700,13 @@ class NativeLane(NamedTuple):
     #: from the session's model, e.g. Royal Tarock's recorded pairs and first dealer; None:
     #: nothing
     session_args: Callable[[Any], tuple[Any, ...]] | None = None
+    #: for a lane that takes a session hand by hand (a hand its engine declines audited by the
+    #: reference, the lane going on after it): the native engine's carry as the reference
+    #: session's (:meth:`SessionState.restore`'s keys), and the reference's
+    #: (:meth:`SessionState.carry`) as the native engine's (None from it: a state the native
+    #: engine does not keep); None: the lane takes a session whole or not at all
+    to_reference: Callable[[Any], dict[str, Any]] | None = None
+    from_reference: Callable[[Mapping[str, Any]], Any] | None = None
 
 
 #: the per-game statistics sections the Players page draws (:attr:`GameEngine.stat_sections`

@@ -28,6 +28,7 @@ import orjson
 from tarock_logs.log import models as m
 
 if TYPE_CHECKING:
+    from tarock_logs.verdict.audit import HandAudit
     from tarock_logs.verdict.replay import HandReplay
 
 #: File name endings the store ingests when given a folder.
@@ -277,15 +278,20 @@ def audit_session(session: m.Session, file: str) -> AuditedSession:
     from tarock_logs.verdict.audit import audit_session as _audit
 
     sa = _audit(session, file=file, keep_replays=True, timeline=True)
-    hands: list[tuple[dict[str, Any], Any, Any]] = []
-    for h in sa.hands:
-        r = h.replay
-        tl = r.timeline if r is not None else None
-        if tl is not None and r is not None and r.score is not None and r.score.card_points:
-            tl.card_points = dict(r.score.card_points)
-        hands.append((h.to_dict(), _tricks_of(r), tl))
-        h.replay = None  # let the engine state go
+    hands = [audited_hand(h) for h in sa.hands]
     return AuditedSession(hands, sa.to_dict())
+
+
+def audited_hand(h: HandAudit) -> tuple[dict[str, Any], Any, Any]:
+    """One hand of :func:`audit_session`'s: its record, completed tricks and step timeline,
+    from its audit kept with its replay (which is let go here)."""
+    r = h.replay
+    tl = r.timeline if r is not None else None
+    if tl is not None and r is not None and r.score is not None and r.score.card_points:
+        tl.card_points = dict(r.score.card_points)
+    out = (h.to_dict(), _tricks_of(r), tl)
+    h.replay = None  # let the engine state go
+    return out
 
 
 def _tricks_of(replay: HandReplay | None) -> Any:

@@ -56,7 +56,9 @@ __all__ = [
     "ReplayError",
     "Step",
     "Timeline",
+    "carries_on",
     "legal_alternatives",
+    "replay_carried",
     "replay_hand",
     "replay_in_session",
     "replay_session",
@@ -872,6 +874,33 @@ def replay_session(
         )  # fmt: skip
         out.append(r)
     return out
+
+
+def replay_carried(
+    session: m.Session,
+    session_state: SessionState,
+    hand: m.Hand,
+    index: int,
+    ruleset: Ruleset,
+    *,
+    timeline: bool = False,
+) -> HandReplay:
+    """Hand ``index`` of ``session`` replayed on ``session_state``, which carries the state
+    the engine reached after the hands before it (all scored, their recorded state agreeing:
+    :func:`carries_on`), as :func:`replay_session` replays it there (views: none; ``timeline``
+    as there). The ingest lane audits a hand its native engine declines so, the native engine
+    having played the hands before it."""
+    out = HandReplay(session.game, index, hand.number, ruleset)
+    _replay_into(out, session_state, hand, with_views=False, trust_carry=index > 0,
+                 timeline=timeline)  # fmt: skip
+    return out
+
+
+def carries_on(hand: m.Hand, replay: HandReplay) -> bool:
+    """Whether :func:`replay_session` plays the hand after ``hand`` on the state the engine
+    carried from it (``replay`` scored it, and the radelci recorded after it, if any, are the
+    engine's)."""
+    return replay.score is not None and _recorded_after(hand, replay) is None
 
 
 def _no_start(session: m.Session) -> m.Session:

@@ -151,3 +151,40 @@ def test_royal_matches_are_audited_alike(tmp_path: Path, monkeypatch: pytest.Mon
     unknown = simulate_hands(8, 4, game="royal")
     path = _write(tmp_path / "royal.jsonl", [*docs, bad, wrong, *unknown])
     assert _same([path], monkeypatch) >= 4
+
+
+def test_zwanzigerrufen_hands_with_findings_are_audited_alike_hand_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions of 16 whose hands the lane splits between the native engine and the reference
+    (the implied Kontras and voided announcements of the bench's data: info lines, reported on
+    their hands), and one with two cards swapped in its fifth hand (the reference's replay
+    stops there: the careful path reads that session whole): the lane takes the others, and
+    the report is the careful one."""
+    docs = simulate_hands(320, 7, game="zwanzigerrufen")
+    bad = copy.deepcopy(docs[1])
+    bad["id"] += "-bad"
+    plays = [a for a in bad["hands"][4]["actions"] if a["type"] == "play"]
+    plays[8]["card"], plays[9]["card"] = plays[9]["card"], plays[8]["card"]
+    path = _write(tmp_path / "zr.jsonl", [*docs, bad])
+    refs = 0
+    for i, line in enumerate(path.read_bytes().splitlines(), start=1):
+        ls = lane.read_session(line, str(path), i)
+        refs += 0 if ls is None else sum(isinstance(h, lane.RefHand) for h in ls.hands)
+    assert refs >= 10
+    assert _same([path], monkeypatch) == 2 * len(docs)
+
+
+def test_slovenian_hands_the_native_score_cannot_check_are_audited_alike_hand_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slovenian sessions of 16 at tables of 3 and 4 with a score line of an unknown item on
+    some hands (the reference notes it there; the radelci carried across): the lane takes them
+    hand by hand, and the report is the careful one."""
+    docs = [*simulate_hands(32, 5, table_size=3, hands_per_session=16),
+            *simulate_hands(32, 6, hands_per_session=16)]  # fmt: skip
+    for k, d in enumerate(docs):
+        d["hands"][3 + 4 * k]["result"].setdefault("items", []).append(
+            {"item": "bogus", "value": 2}
+        )
+    assert _same([_write(tmp_path / "slo.jsonl", docs)], monkeypatch) == 2 * len(docs)

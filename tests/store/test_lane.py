@@ -249,13 +249,15 @@ def test_mutated_royal_matches_give_the_careful_rows(
     _same_rows(_write(tmp_path / "mutants.jsonl", docs), monkeypatch)
 
 
-def _zr_clean(doc: dict[str, Any]) -> bool:
-    """Whether the Zwanzigerrufen reference finds nothing in any hand of ``doc``."""
+def _zr_findings(doc: dict[str, Any]) -> list[int]:
+    """The numbers of the hands of ``doc`` in which the Zwanzigerrufen reference finds
+    something (each hand played on the session's state after the hands before it)."""
     from tarock_logs.rules.base import Action
     from tarock_logs.rules.zwanzigerrufen import ENGINE
 
     rs = ENGINE.ruleset(doc["ruleset"]).with_options(doc.get("options", {}))
     ss = ENGINE.new_session(rs, 4)
+    out = []
     for hd in doc["hands"]:
         h = ss.new_hand(hd["dealer"], hd["deal"]["hands"], ())
         found = []
@@ -265,9 +267,20 @@ def _zr_clean(doc: dict[str, Any]) -> bool:
         found += h.hand_findings()
         score = h.score()
         if found or not h.is_over():
-            return False
+            out.append(hd["number"])
         ss.end_hand(h, score)
-    return True
+    return out
+
+
+def _referenced(path: Path) -> list[list[int]]:
+    """Per record of ``path`` the numbers of the hands the lane had the reference audit (its
+    native engine declined them), or ``[-1]`` for a record the lane declined whole."""
+    out = []
+    for i, line in enumerate(path.read_bytes().splitlines(), start=1):
+        ls = lane.read_session(line, str(path), i)
+        out.append([-1] if ls is None else
+                   [h.hand.number for h in ls.hands if isinstance(h, lane.RefHand)])  # fmt: skip
+    return out
 
 
 @pytest.mark.parametrize("options", [{}, {"late_declarations": "responses_only"},
@@ -278,9 +291,9 @@ def test_zwanzigerrufen_sessions_give_the_careful_rows_and_every_clean_one_takes
     options: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Zwanzigerrufen's native engine (zrhand.h) through the lane: the careful path's rows, row
-    for row, and the lane takes exactly the sessions whose every hand the reference finds
-    clean (a session with one finding, even an implied Kontra's info line, is the careful
-    path's, whole)."""
+    for row, and the lane takes every session hand by hand: a hand in which the reference
+    finds something (an implied Kontra's info line, say) is the reference's, exactly those,
+    the rest the native engine's."""
     from random import Random
 
     from tarock_logs.rules.zwanzigerrufen import ENGINE, ZR_STD
@@ -295,10 +308,12 @@ def test_zwanzigerrufen_sessions_give_the_careful_rows_and_every_clean_one_takes
         plan = SessionPlan(f"zr-lane-{k}", players, 6, options=dict(options))
         docs.append(simulate_session(ENGINE, rs, policy, plan, Random(f"zr-lane:{k}"))[0])
     count = LaneCount(monkeypatch)
-    _same_rows(_write(tmp_path / "zr.jsonl", docs), monkeypatch)
-    clean = sum(_zr_clean(d) for d in docs)
-    assert count.offered == len(docs)
-    assert count.taken == clean >= 15
+    path = _write(tmp_path / "zr.jsonl", docs)
+    _same_rows(path, monkeypatch)
+    assert count.offered == count.taken == len(docs)
+    found = [_zr_findings(d) for d in docs]
+    assert _referenced(path) == found
+    assert sum(not f for f in found) >= 15 and sum(len(f) for f in found) >= 10
 
 
 def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -389,7 +404,7 @@ CHANGES: list[tuple[str, Any, bool | None]] = [
     (
         "an unknown item",
         lambda d: _hand(d)["result"]["items"].append({"item": "bogus", "value": 0}),
-        False,
+        True,  # (that hand the reference's: it notes the line it cannot check)
     ),
     ("items dropped", lambda d: _hand(d)["result"].pop("items"), True),
     ("radelci recorded", lambda d: _radelci(d, 0), True),
@@ -794,3 +809,71 @@ def test_one_change_to_a_zwanzigerrufen_session_gives_the_careful_rows(
         doc = _zr_base(seed)
         change[1](doc)
         _same_rows(_write(tmp_path / f"zr{seed}.jsonl", [doc]), monkeypatch)
+
+
+def test_zwanzigerrufen_sessions_mixing_clean_and_referenced_hands_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions of 16 (the bench's) whose hands the lane splits between the native engine and
+    the reference (an implied Kontra, an announcement voided by an overcall: info lines), with
+    the referenced hand first, inside and last in its session; one session twice in the file
+    (its hands stored once) and Slovenian sessions between them (the columns' other numbering):
+    the careful path's rows, and every session taken hand by hand."""
+    docs = simulate_hands(800, 7, game="zwanzigerrufen")
+    places = {"first": [], "inside": [], "last": []}
+    for d in docs:
+        found = _zr_findings(d)
+        numbers = [h["number"] for h in d["hands"]]
+        if found and found[0] == numbers[0]:
+            places["first"].append(d)
+        if found and found[-1] == numbers[-1]:
+            places["last"].append(d)
+        if any(numbers[0] < f < numbers[-1] for f in found):
+            places["inside"].append(d)
+    assert all(places.values()), {k: len(v) for k, v in places.items()}
+    slo = simulate_hands(64, 3)
+    mixed = [places["first"][0], slo[0], places["inside"][0], places["last"][0], slo[1],
+             places["inside"][0], *places["inside"][1:4]]  # fmt: skip
+    path = _write(tmp_path / "mixed.jsonl", mixed)
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == len(mixed)
+    referenced = _referenced(path)
+    assert referenced == [_zr_findings(d) if d["game"] == "zwanzigerrufen" else [] for d in mixed]
+
+
+def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """60 Zwanzigerrufen sessions of 8 with one random change each (``_mutate``): a changed
+    hand the reference's (or the session the careful path's), the rows the careful ones."""
+    rng = random.Random(37)
+    base = simulate_hands(96, 12, game="zwanzigerrufen", hands_per_session=8)
+    docs = []
+    for k in range(60):
+        d = copy.deepcopy(base[k % len(base)])
+        d["id"] += f"-m{k}"
+        _mutate(rng, d)
+        docs.append(d)
+    count = LaneCount(monkeypatch)
+    _same_rows(_write(tmp_path / "zr-mutants.jsonl", docs), monkeypatch)
+    assert count.taken > 0
+
+
+@pytest.mark.parametrize("table", [3, 4])
+def test_slovenian_sessions_mixing_clean_and_referenced_hands_give_the_careful_rows(
+    table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slovenian sessions of 16 with a line the native score cannot check (an unknown item,
+    which the reference notes) on their first, a middle and their last hand: the lane takes
+    them hand by hand, the radelci carried to the reference and back, with the careful path's
+    rows; the same session twice in the file stores its hands once."""
+    docs = simulate_hands(64, 40 + table, table_size=table, hands_per_session=16)
+    for d, at in zip(docs, ([0], [7], [15], [0, 7, 8, 15]), strict=True):
+        for i in at:
+            d["hands"][i]["result"].setdefault("items", []).append({"item": "bogus", "value": 1})
+    path = _write(tmp_path / "slo.jsonl", [*docs, docs[3]])
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == 5
+    assert _referenced(path) == [[1], [8], [16], [1, 8, 9, 16], [1, 8, 9, 16]]

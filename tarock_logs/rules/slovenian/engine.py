@@ -85,7 +85,8 @@ class SlovenianEngine(GameEngine):
     def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
         """The native whole hand (``slohand.h``) and score (``sloscore.h``) of ``ruleset`` at a
         table of 3 or 4 (a table of five, whose dealer sits out, is the reference's), their
-        configurations built from the rule tables (:func:`~.fast.fastpath.native_config`)."""
+        configurations built from the rule tables (:func:`~.fast.fastpath.native_config`);
+        hand by hand, the radelci passed to and from the reference."""
         if table_size not in (3, 4):
             return None
         rules = Rules(ruleset)
@@ -93,7 +94,19 @@ class SlovenianEngine(GameEngine):
         scoring = fastpath.native_score_config(rules)
         if config is None or scoring is None:
             return None
-        return NativeLane(config, scoring, fastpath.CONTRACT_CODES, CARD, items=LANE_ITEMS)
+        n = table_size
+
+        def to_reference(rad: Sequence[int]) -> dict[str, Any]:
+            return {"radelci": list(rad[:n])}
+
+        def from_reference(carry: Mapping[str, Any]) -> tuple[int, ...] | None:
+            if any(carry.get("misdeals") or ()):  # (the native whole hand keeps none)
+                return None
+            rad = [int(x) for x in carry.get("radelci") or ()][:n]
+            return (*rad, *[0] * (4 - len(rad)))
+
+        return NativeLane(config, scoring, fastpath.CONTRACT_CODES, CARD, items=LANE_ITEMS,
+                          to_reference=to_reference, from_reference=from_reference)  # fmt: skip
 
     def codes(self) -> Mapping[str, Code]:
         return CODES

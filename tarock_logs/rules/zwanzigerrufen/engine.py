@@ -69,14 +69,17 @@ class ZwanzigerrufenEngine(GameEngine):
     def native_lane(self, ruleset: Ruleset, table_size: int) -> NativeLane | None:
         """The native engine (``zrhand.h``, :mod:`.native`) reading ordinary records through
         the ingest lane (``zwanzigerrufen_lane_hands``): four players, the merged auction
-        (``two_phase`` is the reference's alone)."""
+        (``two_phase`` is the reference's alone); hand by hand (a hand ``zrhand.h`` declines is
+        the reference's, with the carry passed both ways)."""
         if table_size != 4 or ruleset.options.get("auction_model") == "two_phase":
             return None
         cfg = native.config(ruleset)
         if cfg is None:
             return None
         return NativeLane(cfg, b"", native.CONTRACT_CODES, native.LANE_CARDS,
-                          reader="zwanzigerrufen_lane_hands", items=ITEM_ORDER)  # fmt: skip
+                          reader="zwanzigerrufen_lane_hands", items=ITEM_ORDER,
+                          to_reference=native.reference_carry,
+                          from_reference=native.lane_carry)  # fmt: skip
 
     def clean_states(
         self,

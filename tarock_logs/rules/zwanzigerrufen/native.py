@@ -73,7 +73,9 @@ __all__ = [
     "config",
     "config_fields",
     "encode_actions",
+    "lane_carry",
     "play_hand",
+    "reference_carry",
 ]
 
 _CORE: Final = _native.core
@@ -335,6 +337,23 @@ def play_hand(
               for ld, seats, cards, w, p, mo in tricks),
         totals, cp, bool(mond), None if called is None else _TOKEN[called], after,
     )  # fmt: skip
+
+
+def reference_carry(carry: tuple[int, Sequence[int], int]) -> dict[str, Any]:
+    """The native engine's carry (``zr_carry``: games so far, the open double-round windows,
+    the dealer due or -1) as :meth:`ZRSession.restore <.session.ZRSession.restore>` takes it
+    (the ingest lane's hand-by-hand reading: ``NativeLane.to_reference``)."""
+    games, windows, due = carry
+    return {"games": games, "double_round_windows": list(windows),
+            "next_dealer": None if due < 0 else due}  # fmt: skip
+
+
+def lane_carry(carry: Mapping[str, Any]) -> tuple[int, tuple[int, ...], int]:
+    """The reference session's carry (:meth:`ZRSession.carry <.session.ZRSession.carry>`) as
+    the native engine's (``NativeLane.from_reference``; :func:`reference_carry`'s inverse)."""
+    due = carry.get("next_dealer")
+    windows = tuple(int(w) for w in carry.get("double_round_windows", ()))
+    return int(carry.get("games", 0)), windows, -1 if due is None else int(due)
 
 
 class Played(NamedTuple):

@@ -31,12 +31,28 @@ for Slovenian tarok, ``zwanzigerrufen_lane_hands`` for Zwanzigerrufen's ``zrhand
 rule tables, the codes of its cards and score items, and what it needs of the session besides
 its hands); this module names no game.
 
+A game whose native lane says how its carry passes to and from the reference
+(``NativeLane.to_reference`` and ``from_reference``: Zwanzigerrufen's games, double-round
+windows and dealer due) is taken **hand by hand**: a hand its native engine declines (the
+reference would report something in it, an implied Kontra's info line say) stops the core's
+reading there, with the hand's bytes and the carry before it; the reader reads that hand
+(:func:`~tarock_logs.log.validate.hand_only`), the reference audits it on a session restored
+to the carry (:func:`~tarock_logs.verdict.replay.replay_carried`,
+:func:`~tarock_logs.verdict.audit.audit_hand`: a :class:`RefHand`, its rows the careful path's),
+and the core reads on from the hand after it with the reference's carry. The session is
+settled once over all its hands. So a session costs the careful path's price only for the
+hands the native engine declines.
+
 It **declines** (returns None, and the careful path reads the record) on anything else: a
 game without a native engine, a Slovenian table of five, a ruleset with notes, an escape or an
 unusual field anywhere, a card token not written as the pack writes it, any finding of the
-reader or of the engine, any difference between the recorded and the recomputed score, of
-a hand or of the session. So a record it takes is one the careful path would store with
-every hand ``verified`` and no finding, and its rows are the careful path's, row for row
+reader or of the engine (for a game taken hand by hand: a hand the reference's replay
+does not score or after which the recorded state differs from the engine's, a hand with
+irregularities, running totals or a claimed value, a hand number twice, a dealer out of the
+reader's rotation), any difference between the recorded and the recomputed score of a hand
+the native engine played, or of the session. So a record it takes is one the careful path
+would store with every hand the native engine played ``verified`` and no finding in them,
+and its rows are the careful path's, row for row
 (``tests/store/test_lane.py`` holds them equal on the samples, on simulated sessions of every
 ruleset and table, and on mutated records), but for ``hands.card_points`` (the native score
 keeps none); its step timeline is a clean hand's (the seat to move after an action is the next
@@ -52,7 +68,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -61,19 +77,27 @@ import orjson
 from tarock_logs import _native
 from tarock_logs.log import models as m
 from tarock_logs.log.options import session_options
-from tarock_logs.log.validate import envelope_only
+from tarock_logs.log.validate import envelope_only, hand_only
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import GameEngine, NativeLane, Ruleset
+from tarock_logs.store.sources import audited_hand
 from tarock_logs.verdict.audit import (
     HandAudit,
     ScoreSheet,
     SessionAudit,
+    audit_hand,
     compare_scores,
     settle_session,
 )
-from tarock_logs.verdict.replay import ReplayError, resolve_ruleset
+from tarock_logs.verdict.replay import (
+    ReplayError,
+    carries_on,
+    replay_carried,
+    resolve_ruleset,
+    start_session,
+)
 
-__all__ = ["LaneHand", "LaneSession", "available", "read_session", "reader_lane"]
+__all__ = ["LaneHand", "LaneSession", "RefHand", "available", "read_session", "reader_lane"]
 
 _CORE: Final = _native.core
 
@@ -109,20 +133,36 @@ class LaneHand:
 
 
 @dataclass(slots=True)
+class RefHand:
+    """A hand of a session the lane took that its native engine declined: read by the
+    reader (:func:`tarock_logs.log.validate.hand_only`) and audited by the reference with the
+    session's state carried in (:func:`tarock_logs.verdict.replay.replay_carried`), as the
+    careful path audits it in its session: the hand, its audit, and what the careful path's
+    rows are made of (:func:`tarock_logs.store.sources.audited_hand`: the record, the tricks,
+    the step timeline)."""
+
+    hand: m.Hand
+    audit: HandAudit
+    rows: tuple[dict[str, Any], Any, Any]
+
+
+@dataclass(slots=True)
 class LaneSession:
     """A session record the lane took: the session (its envelope: ``hands`` is empty), the
     ruleset id its hands were scored under, the session's audit (the
     :class:`~tarock_logs.verdict.audit.SessionAudit` that
-    :func:`~tarock_logs.verdict.audit.audit_session` makes of the record: every hand
-    verified, nothing to report), its hands in order, and the columns of its actions and
+    :func:`~tarock_logs.verdict.audit.audit_session` makes of the record), its hands in order
+    (a :class:`LaneHand` for each hand the native engine played: verified, nothing to report;
+    a :class:`RefHand` for each it declined), and per run of the native engine's hands
+    ``(first, stop, columns)``: their places in ``hands`` and the columns of their actions and
     tricks as lane.h writes them (``lane_hands``: the buffers of the store's Arrow columns,
     :class:`tarock_logs.store.write.process._LaneParts`)."""
 
     session: m.Session
     ruleset: str
     record: SessionAudit
-    hands: list[LaneHand]
-    columns: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+    hands: list[LaneHand | RefHand]
+    runs: list[tuple[int, int, tuple[tuple[bytes, ...], ...]]]
     #: the card tokens by the native engine's card ids (the columns' card codes)
     cards: tuple[str, ...]
     #: the score items by the codes of the columns (the game's native lane's)
@@ -210,7 +250,7 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     got = envelope_only(obj, file, line)
     if got is None:
         return None
-    session = got[0]
+    session, rules = got
     n = len(session.players)
     if session.start is not None:
         return None
@@ -220,17 +260,53 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
     prefix, suffix = _hash_frame(session)
     lane = setup.native
     read = getattr(core, lane.reader)
-    extra = lane.session_args(session) if lane.session_args is not None else ()
-    got = read(chunk, hs, he, lane.config, lane.score_config, lane.contracts, lane.cards, prefix,
-               suffix, _SHA256, *extra)  # fmt: skip
-    if got is None:
+    args = (lane.config, lane.score_config, lane.contracts, lane.cards, prefix, suffix, _SHA256,
+            *(lane.session_args(session) if lane.session_args is not None else ()))  # fmt: skip
+    hands: list[LaneHand | RefHand] = []
+    audits: list[HandAudit] = []
+    runs: list[tuple[int, int, Any]] = []
+    last: Mapping[str, Any] = {}
+    at, carry = hs, None
+    while True:  # a run of hands the native engine plays, then (maybe) one it declines
+        part = read(chunk, at, he, *args) if carry is None else read(chunk, at, he, *args, carry)
+        if part is None:
+            return None
+        first = len(hands)
+        for raw in part[0]:
+            done = _lane_hand(session, file, setup, raw)
+            if done is None:
+                return None
+            audits.append(done[0])
+            hands.append(done[1])
+            radelci = raw[7][6]
+            last = {"radelci": list(radelci)} if radelci is not None else {}
+        if part[0]:
+            runs.append((first, len(hands), part[1]))
+        if len(part) == 2:
+            break
+        start, stop, at, native = part[2]
+        if lane.to_reference is None or lane.from_reference is None:
+            return None
+        ref = _reference_hand(session, rules, file, line, setup, chunk[start:stop], len(hands),
+                              lane.to_reference(native))  # fmt: skip
+        if ref is None:
+            return None
+        ref_hand, replay_carry, after = ref
+        carry = lane.from_reference(after)
+        if carry is None:  # (a state the native engine does not keep)
+            return None
+        hands.append(ref_hand)
+        audits.append(ref_hand.audit)
+        last = replay_carry
+        if at < 0:
+            break
+    if len(runs) != 1 or len(audits) != runs[0][1]:  # a hand the reference audited
+        if not _across_hands(session, rules, hands):
+            return None
+    record = _settle(session, file, setup, hands, audits, last)
+    if record is None:
         return None
-    raws, columns = got
-    done = _audit(session, file, setup, raws)
-    if done is None:
-        return None
-    record, hands = done
-    return LaneSession(session, setup.ruleset.id, record, hands, columns, lane.cards, lane.items)
+    return LaneSession(session, setup.ruleset.id, record, hands, runs, lane.cards, lane.items)
 
 
 def reader_lane(file: str) -> Callable[[bytes, int], LaneSession | None] | None:
@@ -252,58 +328,135 @@ def reader_lane(file: str) -> Callable[[bytes, int], LaneSession | None] | None:
     return take
 
 
-def _audit(
-    session: m.Session, file: str, setup: _Setup, raws: Sequence[tuple[Any, ...]]
-) -> tuple[SessionAudit, list[LaneHand]] | None:
-    """Compare each hand's score (lane.h's, with the radelci carried from hand to hand as the
-    engine's session carries them) with the recorded one, then settle the session; None at
-    the first difference."""
+def _lane_hand(
+    session: m.Session, file: str, setup: _Setup, raw: tuple[Any, ...]
+) -> tuple[HandAudit, LaneHand] | None:
+    """A hand the native engine played: its score (lane.h's, with the radelci carried from
+    hand to hand as the engine's session carries them) compared with the recorded one, and
+    its audit; None at a difference (the careful path reads the session)."""
+    hand_id, number, n_actions = raw[0], raw[3], raw[6]
+    contract, declarer, partner, won, items, totals, radelci = raw[7]
+    rad = raw[10]
+    recorded = ScoreSheet(list(raw[8]), list(raw[9]), list(rad) if rad is not None else None)
+    recomputed = ScoreSheet(
+        list(totals), list(items), list(radelci) if radelci is not None else None
+    )
+    diffs, notes = compare_scores(recorded, recomputed, declarer=declarer, partner=partner,
+                                  known_items=setup.known)  # fmt: skip
+    if diffs or notes:
+        return None
+    audit = HandAudit(
+        file=file,
+        session=session.id,
+        hand=number,
+        hand_id=hand_id,
+        game=session.game,
+        ruleset=setup.ruleset.id,
+        legal=True,
+        violations=[],
+        recorded=recorded,
+        recomputed=recomputed,
+        discrepancies=[],
+        unverified=[],
+        contract=contract,
+        declarer=declarer,
+        partner=partner,
+        won=won,
+        actions_checked=n_actions,
+    )
+    return audit, LaneHand(raw, recorded, recomputed, contract, declarer, partner, won)
+
+
+def _reference_hand(
+    session: m.Session,
+    rules: Any,
+    file: str,
+    line: int | None,
+    setup: _Setup,
+    text: bytes,
+    index: int,
+    carry: Mapping[str, Any],
+) -> tuple[RefHand, Mapping[str, Any], Mapping[str, Any]] | None:
+    """Hand ``index`` (``text``: its JSON object), which the native engine declined, read by
+    the reader and audited by the reference on a session restored to ``carry`` (the native
+    engine's state after the hands before it, as the reference keeps it): the hand, the
+    replay's ``carry_after`` and the reference session's carry after it. None where the careful
+    path would go on otherwise than from the engine's state (the hand not scored, recorded
+    radelci differing), or the hand needs more of its session (irregularities, running totals,
+    a claimed value: :func:`~tarock_logs.verdict.audit.audit_session`'s across the hands)."""
+    try:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    hand = hand_only(obj, index, session, rules, file, line)
+    if hand is None or hand.irregularities or hand.deal is None:
+        return None
+    if hand.result is None or hand.result.totals_after is not None:
+        return None
+    eng, rs = setup.engine, setup.ruleset
+    ss = eng.new_session(rs, len(session.players))
+    if start_session(session, ss) or (carry and not ss.restore(carry)):
+        return None
+    replay = replay_carried(session, ss, hand, index, rs, timeline=True)
+    if not carries_on(hand, replay) or replay.score is None or replay.score.claimed:
+        return None
+    audit = audit_hand(session, hand, replay, file=file, engine=eng, keep_replay=True)
+    after = replay.carry_after
+    return RefHand(hand, audit, audited_hand(audit)), after, ss.carry()
+
+
+def _across_hands(session: m.Session, rules: Any, hands: Sequence[LaneHand | RefHand]) -> bool:
+    """What the reader checks across a session's hands, for a session with hands the reference
+    audited (the native engine keeps the rest so): no hand number twice, and every hand dealt
+    by the seat the game's rotation gives after the hand numbered before it (else the reader
+    warns: the careful path's)."""
+    n = len(session.players)
+    numbers: set[int] = set()
+    prev: tuple[int, int, bool] | None = None
+    for h in hands:
+        if isinstance(h, RefHand):
+            number, dealer = h.hand.number, h.hand.dealer
+            thrown = any(a.type == "throw_in" for a in h.hand.actions)
+        else:
+            number, dealer, thrown = h.raw[3], h.raw[4], False
+        if number in numbers:
+            return False
+        numbers.add(number)
+        expected: int | None = None
+        if prev is None:
+            if session.first_dealer is not None and number == 1:
+                expected = session.first_dealer
+        elif number == prev[0] + 1:
+            expected = rules.next_dealer(prev[1], n, prev[2])
+        if expected is not None and dealer != expected:
+            return False
+        prev = (number, dealer, thrown)
+    return True
+
+
+def _settle(
+    session: m.Session,
+    file: str,
+    setup: _Setup,
+    hands: Sequence[LaneHand | RefHand],
+    audits: list[HandAudit],
+    last: Mapping[str, Any],
+) -> SessionAudit | None:
+    """The session settled from its hands' audits (``last``: the state carried after its last
+    hand); None at a difference of the session's own (the careful path reads it)."""
     eng, rs = setup.engine, setup.ruleset
     n = len(session.players)
-    hands: list[LaneHand] = []
-    audits: list[HandAudit] = []
-    last: dict[str, Any] = {}
-    known = setup.known
-    for raw in raws:
-        hand_id, number, n_actions = raw[0], raw[3], raw[6]
-        contract, declarer, partner, won, items, totals, radelci = raw[7]
-        rad = raw[10]
-        recorded = ScoreSheet(list(raw[8]), list(raw[9]), list(rad) if rad is not None else None)
-        recomputed = ScoreSheet(
-            list(totals), list(items), list(radelci) if radelci is not None else None
-        )
-        diffs, notes = compare_scores(recorded, recomputed, declarer=declarer, partner=partner,
-                                      known_items=known)  # fmt: skip
-        if diffs or notes:
-            return None
-        audits.append(
-            HandAudit(
-                file=file,
-                session=session.id,
-                hand=number,
-                hand_id=hand_id,
-                game=session.game,
-                ruleset=rs.id,
-                legal=True,
-                violations=[],
-                recorded=recorded,
-                recomputed=recomputed,
-                discrepancies=[],
-                unverified=[],
-                contract=contract,
-                declarer=declarer,
-                partner=partner,
-                won=won,
-                actions_checked=n_actions,
-            )
-        )
-        hands.append(LaneHand(raw, recorded, recomputed, contract, declarer, partner, won))
-        last = {"radelci": list(radelci)} if radelci is not None else {}
+    scores: list[Sequence[int]] = []
+    for h in hands:
+        if isinstance(h, LaneHand):
+            scores.append(h.raw[8])
+        else:
+            assert h.hand.result is not None  # (_reference_hand)
+            scores.append(h.hand.result.scores)
     sa = settle_session(
         session, audits, file=file, engine=eng, ruleset=rs, asked=session.ruleset,
-        recorded_scores=[raw[8] for raw in raws], penalties=[0] * n,
-        notes=eng.session_notes(rs, last),
+        recorded_scores=scores, penalties=[0] * n, notes=eng.session_notes(rs, last),
     )  # fmt: skip
     if sa.discrepancies:
         return None
-    return sa, hands
+    return sa

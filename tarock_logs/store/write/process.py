@@ -15,7 +15,7 @@ file is kept once (the first time).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -532,7 +532,7 @@ class _LaneParts:
     per batch and made into tables at once (a few vectorised kernels instead of a Python
     object per value)."""
 
-    __slots__ = ("codes", "hand_ids", "parts", "players", "seats")
+    __slots__ = ("codes", "hand_ids", "parts", "players", "rows", "seats")
 
     def __init__(self) -> None:
         #: the card tokens and the score items by the codes in the columns (the native
@@ -544,6 +544,8 @@ class _LaneParts:
         #: per hand_scores row, its player's id; per hand, its count of seats
         self.players: list[str] = []
         self.seats: list[bytes] = []
+        #: per table its rows so far
+        self.rows = [0, 0, 0, 0]
 
     def add(
         self,
@@ -559,6 +561,12 @@ class _LaneParts:
         self.hand_ids.extend(hand_ids)
         for part, cols in zip(self.parts, columns, strict=True):
             part.append(cols)
+        a, t, h, s = columns  # (rows: a column of one byte per row of each table)
+        rows = self.rows
+        rows[0] += len(a[2])
+        rows[1] += len(t[2])
+        rows[2] += len(h[0])
+        rows[3] += len(s[1])
         self.players.extend(player_ids * len(hand_ids))
         self.seats.append(bytes((len(player_ids),)) * len(hand_ids))
 
@@ -724,46 +732,90 @@ def _lane_score_items(
 class _Batch:
     """The tables under construction for one batch of hands.
 
-    ``action_rows`` and ``tricks`` are built in parts, in the order of the hands: rows of the
-    careful path in Python lists (:class:`_Columns`), rows of the ingest lane as Arrow
-    buffers (:class:`_LaneParts`); whenever the kind changes, the part so far is made into a
-    table (``chunks``), and :meth:`tables` puts the parts together."""
+    ``action_rows``, ``tricks``, ``hand_scores`` and ``score_items`` gather rows of two kinds,
+    in the order of the hands: rows of the careful path in Python lists (:class:`_Columns`),
+    rows of the ingest lane as Arrow buffers (:class:`_LaneParts`). Each kind is made into
+    tables once (per batch, and per numbering of the lane's cards and items); ``order`` keeps
+    per table the runs of rows of each kind, and :meth:`tables` puts the runs' slices together
+    in that order (a session whose hands alternate between the kinds costs no table per run)."""
 
     def __init__(self) -> None:
         self.t = {name: _Columns(schema) for name, schema in SCHEMAS.items()}
         self.hands = 0
         self.lane = _LaneParts()
-        self.chunks: dict[str, list[pa.Table]] = {name: [] for name in _LANE_TABLES}
+        #: per table its runs of rows: (source, first, stop), the source a table made already,
+        #: _CAREFUL_ROWS (the Python columns) or _LANE_ROWS (the lane's parts so far)
+        self.order: dict[str, list[tuple[Any, int, int]]] = {name: [] for name in _LANE_TABLES}
+        #: where the open run of each kind began (rows of the careful columns, of the lane's)
+        self.mark: dict[str, int] = dict.fromkeys(_LANE_TABLES, 0)
+        self.lane_mark: list[int] = [0, 0, 0, 0]
+        self.mode = _CAREFUL_ROWS
+
+    def _close(self) -> None:
+        """End the open run (of the kind :attr:`mode` says)."""
+        for k, name in enumerate(_LANE_TABLES):
+            if self.mode is _CAREFUL_ROWS:
+                lo, hi = self.mark[name], self.t[name].n
+                self.mark[name] = hi
+            else:
+                lo, hi = self.lane_mark[k], self.lane.rows[k]
+                self.lane_mark[k] = hi
+            if hi > lo:
+                self.order[name].append((self.mode, lo, hi))
 
     def careful(self) -> None:
-        """Before rows of the careful path: the lane's rows so far made into tables."""
-        if self.lane.hand_ids:
-            for name, t in self.lane.tables().items():
-                self.chunks[name].append(t)
-            self.lane = _LaneParts()
+        """Before rows of the careful path."""
+        if self.mode is not _CAREFUL_ROWS:
+            self._close()
+            self.mode = _CAREFUL_ROWS
 
     def lane_parts(self, codes: tuple[tuple[str, ...], tuple[str, ...]]) -> _LaneParts:
-        """Before rows of the lane whose card and item codes are ``codes``: the careful path's
-        rows so far made into tables (and the lane's, when they number them otherwise)."""
+        """Before rows of the lane whose card and item codes are ``codes``: its parts (the
+        lane's rows so far made into tables first when they number them otherwise)."""
         if self.lane.codes not in (None, codes):
             self.careful()
-        for name in _LANE_TABLES:
-            c = self.t[name]
-            if c.n:
-                self.chunks[name].append(c.table())
-                self.t[name] = _Columns(c.schema)
+            self._lane_tables()
+        if self.mode is not _LANE_ROWS:
+            self._close()
+            self.mode = _LANE_ROWS
         return self.lane
+
+    def add_table(self, name: str, t: pa.Table) -> None:
+        """Rows of ``name`` made already, after the rows so far."""
+        self.careful()
+        self._close()
+        self.order[name].append((t, 0, t.num_rows))
+
+    def _lane_tables(self) -> None:
+        """The lane's rows so far made into tables (their runs now slices of them)."""
+        if not self.lane.hand_ids:
+            return
+        made = self.lane.tables()
+        for name in _LANE_TABLES:
+            t = made[name]
+            self.order[name] = [(t if src is _LANE_ROWS else src, lo, hi)
+                                for src, lo, hi in self.order[name]]  # fmt: skip
+        self.lane = _LaneParts()
+        self.lane_mark = [0, 0, 0, 0]
 
     def tables(self) -> dict[str, pa.Table]:
         self.careful()
+        self._close()
+        self._lane_tables()
         out = {}
         for name, c in self.t.items():
             t = c.table()
-            parts = self.chunks.get(name)
-            if parts:
-                t = pa.concat_tables([*parts, t]) if t.num_rows else pa.concat_tables(parts)
+            runs = self.order.get(name)
+            if runs and not (len(runs) == 1 and runs[0][0] is _CAREFUL_ROWS):
+                t = pa.concat_tables([(t if src is _CAREFUL_ROWS else src).slice(lo, hi - lo)
+                                      for src, lo, hi in runs])  # fmt: skip
             out[name] = t
         return out
+
+
+#: the kinds of rows of a batch (:class:`_Batch`)
+_CAREFUL_ROWS: Final = "careful"
+_LANE_ROWS: Final = "lane"
 
 
 def _add_session_rows(
@@ -936,11 +988,30 @@ def _add_session(
     ``(byte_start, byte_length)`` of the session's record in a plain JSONL file."""
     n = len(session.players)
     _add_session_rows(b, session, file, line, audited.session, len(session.hands), where)
-    ids = [p.id for p in session.players]
     sums = _Totals(n)
-    added = 0
     b.careful()
-    for hand, (audit, tricks, timeline) in zip(session.hands, audited.hands, strict=True):
+    added = _add_hands(b, session, file, line, zip(session.hands, audited.hands, strict=True),
+                       sums, seen)  # fmt: skip
+    _add_session_scores(b, session, sums, audited.session)
+    return added
+
+
+def _add_hands(
+    b: _Batch,
+    session: m.Session,
+    file: str,
+    line: int | None,
+    hands: Iterable[tuple[m.Hand, tuple[dict[str, Any], Any, Any]]],
+    sums: _Totals,
+    seen: set[str],
+) -> int:
+    """The rows of ``hands`` of ``session`` (each with its audit record, tricks and timeline:
+    :class:`sources.AuditedSession`), their totals added to ``sums``; returns the number of
+    hands added."""
+    n = len(session.players)
+    ids = [p.id for p in session.players]
+    added = 0
+    for hand, (audit, tricks, timeline) in hands:
         hand_id = str(audit["hand_id"])
         rec = audit.get("recorded")
         rcp = audit.get("recomputed")
@@ -1111,7 +1182,6 @@ def _add_session(
         roles = [_role(seat, idle, alone, declarer, partner_eff) for seat in range(n)]
         _add_hand_scores(b, hand_id, ids, roles, (rec or {}).get("totals"),
                          (rcp or {}).get("totals"), before, bool(after), sums)  # fmt: skip
-    _add_session_scores(b, session, sums, audited.session)
     return added
 
 
@@ -1142,34 +1212,65 @@ def _add_lane_session(
 ) -> int:
     """Add a session the ingest lane took (:class:`tarock_logs.store.write.lane.LaneSession`) and
     its hands: the rows :func:`_add_session` makes of the same record, from the lane's
-    columns (every hand verified, legal and scored as recorded: no violation, finding,
-    irregularity or difference). Returns the number of hands added."""
+    columns for the hands its native engine played (every one verified, legal and scored as
+    recorded: no violation, finding, irregularity or difference) and as :func:`_add_session`
+    makes them for the hands the reference audited (``lane.RefHand``). Returns the number of
+    hands added."""
     session = ls.session
     n = len(session.players)
     audit = ls.audit
     _add_session_rows(b, session, file, line, audit, len(ls.hands), where)
-    ids = [p.id for p in session.players]
     sums = _Totals(n)
+    added = done = 0
+    for first, stop, columns in [*ls.runs, (len(ls.hands), len(ls.hands), None)]:
+        if done < first:  # hands the reference audited, in the careful path's rows
+            b.careful()
+            added += _add_hands(b, session, file, line,
+                                ((h.hand, h.rows) for h in ls.hands[done:first]), sums,
+                                seen)  # fmt: skip
+        if columns is not None:
+            added += _add_lane_hands(b, ls, ls.hands[first:stop], columns, file, line, sums, seen)
+        done = stop
+    _add_session_scores(b, session, sums, audit)
+    return added
+
+
+def _add_lane_hands(
+    b: _Batch,
+    ls: Any,
+    hands: list[Any],
+    columns: tuple[Any, ...],
+    file: str,
+    line: int | None,
+    sums: _Totals,
+    seen: set[str],
+) -> int:
+    """A run of ``hands`` of a lane session that its native engine played (``lane.LaneHand``)
+    with their ``columns``, their totals added to ``sums``; returns the number added."""
+    session = ls.session
+    n = len(session.players)
+    ids = [p.id for p in session.players]
     ruleset = ls.ruleset
     hands_row = b.t["hands"].row  # (the columns of SCHEMAS["hands"], in order)
     details = b.t["action_details"]
-    hand_ids = [lh.raw[0] for lh in ls.hands]  # (distinct: a hand's number is in its hash)
+    hand_ids = [lh.raw[0] for lh in hands]  # (distinct: a hand's number is in its hash)
     dups = seen.intersection(hand_ids)
     if not dups:
-        b.lane_parts(ls.codes).add(hand_ids, ids, ls.columns, ls.codes)
+        b.lane_parts(ls.codes).add(hand_ids, ids, columns, ls.codes)
     else:  # hands stored already from this file: their rows go, the session's others stay
         one = _LaneParts()
-        one.add(hand_ids, ids, ls.columns, ls.codes)
-        b.careful()  # (the rows so far, of either kind, made into tables: at most one is
-        b.lane_parts(ls.codes)  # pending)
+        one.add(hand_ids, ids, columns, ls.codes)
         gone = pa.array(sorted(dups), type=STR)
         for name, t in one.tables().items():
-            b.chunks[name].append(t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))
+            b.add_table(name, t.filter(pc.invert(pc.is_in(t["hand_id"], value_set=gone))))
     added = 0
     rec_sums, rcp_sums = sums.rec, sums.rcp
-    for lh in ls.hands:
+    for lh in hands:
         raw = lh.raw
         hand_id = raw[0]
+        radelci = raw[7][6]
+        if radelci is not None:  # (carried on: a hand the reference audits after it starts so)
+            sums.radelci = list(radelci)
         if hand_id in seen:
             continue
         seen.add(hand_id)
@@ -1186,8 +1287,7 @@ def _add_lane_session(
             rcp_sums[seat] += c
     if added:
         sums.has_rec = sums.has_rcp = [True] * n
-    sums.counted = added
-    _add_session_scores(b, session, sums, audit)
+    sums.counted += added
     return added
 
 
