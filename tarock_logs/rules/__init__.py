@@ -10,6 +10,7 @@ over :func:`games` and ask an engine what its game has (:attr:`GameEngine.featur
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from importlib import import_module
 
@@ -30,12 +31,16 @@ def get_engine(game: str) -> GameEngine | None:
     mod_name = _ENGINES.get(game)
     if mod_name is None:
         return None
-    try:
-        mod = import_module(mod_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == mod_name:
-            return None
-        raise
+    # (an imported package straight from sys.modules, as import_module finds it: every
+    # replayed session asks, and the import machinery's way there costs more than the look-up)
+    mod = sys.modules.get(mod_name)
+    if mod is None:
+        try:
+            mod = import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == mod_name:
+                return None
+            raise
     engine: GameEngine | None = getattr(mod, "ENGINE", None)
     return engine
 

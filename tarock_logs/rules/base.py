@@ -936,6 +936,8 @@ class GameEngine(ABC):
         """A session's result from the per-hand totals (one row per hand, one column per
         seat). Default: the column sums."""
         n = max((len(r) for r in rows), default=0)
+        if all(len(r) == n for r in rows):  # (every hand has every seat: the columns at once)
+            return [sum(col) for col in zip(*rows, strict=True)]
         return [sum(r[s] for r in rows if s < len(r)) for s in range(n)]
 
     @abstractmethod

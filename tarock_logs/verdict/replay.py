@@ -529,16 +529,15 @@ def _replay_fast(
     if deal is None:
         return False
     res: FastReplay | None = None
-    info = deal_info(hand)
+    # (deal_info's answer for a deal dealt normally, without the call: a hand's hot path)
+    info = None if deal.method == "normal" and deal.cut_by is None and deal.stacks is None else (
+        deal_info(hand))  # fmt: skip
+    dealer, hands, talon, actions = hand.dealer, deal.hands, deal.talon, hand.actions
     try:
         if native:
-            res = session_state.native_replay(
-                hand.dealer, deal.hands, deal.talon, hand.actions, to_engine_action, deal=info
-            )
+            res = session_state.native_replay(dealer, hands, talon, actions, to_engine_action, info)
         if res is None:
-            res = session_state.fast_replay(
-                hand.dealer, deal.hands, deal.talon, hand.actions, to_engine_action, deal=info
-            )
+            res = session_state.fast_replay(dealer, hands, talon, actions, to_engine_action, info)
     except Exception:  # noqa: BLE001 - the reference path will say what is wrong
         return False
     if res is None:
@@ -546,20 +545,23 @@ def _replay_fast(
     out._reference_score = res.reference_score
     score = res.score
     # hand-level findings the fast path passes on (warnings the reference reports too)
-    out.violations.extend(res.findings)
-    out.actions_applied = len(hand.actions)
+    if res.findings:
+        out.violations.extend(res.findings)
+    out.actions_applied = len(actions)
     out._tricks = res.tricks
     out._trick_rows = res.trick_rows
-    out._model_actions = hand.actions
+    out._model_actions = actions
     out._rebuild = res.rebuild
     out.complete = True
     out.score = score
-    out.unverified.extend(score.unverified)
+    if score.unverified:
+        out.unverified.extend(score.unverified)
     try:
         session_state.end_hand(res.state, score)
     except Exception as exc:  # noqa: BLE001
         out.unverified.append(f"the engine could not carry the hand into the session: {exc}")
-    out.carry_after = dict(score.carry_after) if score.carry_after else _carry(session_state)
+    carry = score.carry_after
+    out.carry_after = dict(carry) if carry else _carry(session_state)
     return True
 
 
@@ -864,7 +866,8 @@ def replay_session(
     notes = notes + start_session(session, ss)
     out: list[HandReplay] = []
     for i, hand in enumerate(session.hands):
-        r = HandReplay(session.game, i, hand.number, rs, unverified=list(notes))
+        # (positional: ``unverified`` is the seventh field; keywords cost more per hand)
+        r = HandReplay(session.game, i, hand.number, rs, [], None, list(notes))
         resync = _recorded_after(session.hands[i - 1], out[-1]) if i > 0 else None
         trust = i > 0 and out[-1].score is not None and resync is None
         views = with_views or views_for == i

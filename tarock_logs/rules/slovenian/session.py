@@ -125,11 +125,13 @@ class SlovenianSession(SessionState):
         return out
 
     def _carry_on(self, score: HandScore) -> None:
-        rad = score.carry_after.get("radelci")
-        if rad is not None and len(rad) == self.table_size:
-            self.radelci = [0] * len(rad) if not any(rad) else [max(0, int(x)) for x in rad]
-        mis = score.carry_after.get("misdeals")
-        if mis is not None and len(mis) == self.table_size:
+        carry = score.carry_after
+        n = self.table_size
+        rad = carry.get("radelci")
+        if rad is not None and len(rad) == n:
+            self.radelci = [0] * n if not any(rad) else [max(0, int(x)) for x in rad]
+        mis = carry.get("misdeals")
+        if mis is not None and len(mis) == n:
             self.misdeals = [int(x) for x in mis]
         self.hands_played += 1
 

@@ -32,17 +32,23 @@ import duckdb
 
 from tarock_logs.rules import games_with
 
-#: The actions of the key range ``$lo..$hi`` with the fields the facts read: from the two
-#: tables the store keeps them in (schema version 8), without the view ``actions``'s join
-#: of the hand ids, which the facts do not need.
-_ACTS = """(
+#: The actions the facts read (:data:`_ACTS_TABLE`, made once per range).
+_ACTS = "_acts"
+
+#: ``_acts``: the actions of the key range ``$lo..$hi`` that the facts read (bids,
+#: announcements, kontras: every statement reads no other type) with the fields they read,
+#: from the two tables the store keeps them in (schema version 8), without the view
+#: ``actions``'s join of the hand ids. Made once per range instead of joined in each
+#: statement: DuckDB 2.0's planning is most of a facts statement's time, and it grows with
+#: the statement's joins.
+_ACTS_TABLE = """
+    CREATE OR REPLACE TEMP TABLE _acts AS
     SELECT r.hand_key, r.idx, r.seat, r.type, d.contract, d.bonus, d.target, d.level, d.raises
     FROM action_rows r
     LEFT JOIN action_details d
            ON d.hand_key = r.hand_key AND d.idx = r.idx AND d.hand_key BETWEEN $lo AND $hi
-    WHERE r.hand_key BETWEEN $lo AND $hi
-)"""
-
+    WHERE r.hand_key BETWEEN $lo AND $hi AND r.type IN ('bid', 'announce', 'kontra')
+"""
 #: Seats of the key range ``$lo..$hi``: the player-hand relation of the statistics, with the
 #: seat's fixed pair and the dealer's (Royal Tarock) and whether the deal was thrown in.
 _PH = """
@@ -270,6 +276,7 @@ def add(
     # tables), and the seats' counts from those: each computed a single time
     con.execute(f"CREATE OR REPLACE TEMP TABLE _ph AS {_PH}", params)
     try:
+        con.execute(_ACTS_TABLE, params)
         for sql in (_BONUS_FACTS, _KONTRA_FACTS, _SCHLEMM_FACTS, _SEAT_FACTS):
             need = _NEEDS.get(sql)
             if seen is not None and need is not None:
@@ -283,6 +290,7 @@ def add(
         con.execute("INSERT INTO _touched SELECT DISTINCT player_key FROM _ph")
     finally:
         con.execute("DROP TABLE IF EXISTS _ph")
+        con.execute("DROP TABLE IF EXISTS _acts")
 
 
 def remove(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:

@@ -544,45 +544,50 @@ def native_replay(
     score (its reasons) and card points, the finished hand's tricks come on request from
     :func:`fast_replay`'s path. Under ``openspiel-2.0`` it is :func:`fast_replay` (OpenSpiel's
     returns come from the C there)."""
-    cfg = _native_config(rules, table_size)
+    cache = rules.native  # (_native_config's answer, without the call: a hand's hot path)
+    cfg = cache[table_size] if table_size in cache else _native_config(rules, table_size)
     if cfg is None:
         return None
     core = _CORE
     assert core is not None
     if actions and type(actions[-1]) not in _SEEN_CLASSES:
         _learn_action_class(type(actions[-1]))
-    inputs = HandInputs(rules, table_size, list(radelci), list(misdeals), dealer, hands, talon,
-                        actions, to_action)  # fmt: skip
     if rules.openspiel_scoring:  # OpenSpiel's returns, from the C (openspiel.h)
         got = core.slovenian_hand(cfg, dealer, hands, talon, actions, _SH_KINDS, _CONTRACT_INDEX,
                                   CID, CARD)  # fmt: skip
         if got is None:
             return None
-        later = _Later(cfg, inputs, got)
+        later = _Later(cfg, HandInputs(rules, table_size, list(radelci), list(misdeals), dealer,
+                                       hands, talon, actions, to_action), got)  # fmt: skip
         score = _returns_score(got[0], got[1], got[2], got[9], table_size, dealer)
-        return FastReplay(score, cast(HandState, later), later.rebuild, later.views,
-                          trick_rows=later.rows)  # fmt: skip
-    scoring = native_score_config(rules)
+        # (positional: the frozen record's keywords cost more than its fields)
+        return FastReplay(score, cast(HandState, later), later.rebuild, later.views, (),
+                          later.rows)  # fmt: skip
+    scoring = cache[0] if 0 in cache else native_score_config(rules)
     assert scoring is not None
+    rad = list(radelci)
     res = core.slovenian_score(cfg, scoring, dealer, hands, talon, actions, _SH_KINDS,
-                               _CONTRACT_INDEX, CID, CONTRACT_CODES, inputs.radelci)  # fmt: skip
+                               _CONTRACT_INDEX, CID, CONTRACT_CODES, rad)  # fmt: skip
     if res is None:
         return None
     contract, declarer, partner, won, lines, totals, after = res
-    later = _Later(cfg, inputs)
+    later = _Later(cfg, HandInputs(rules, table_size, rad, list(misdeals), dealer, hands, talon,
+                                   actions, to_action))  # fmt: skip
     score = HandScore(
-        totals=totals,
-        items=tuple([score_item(item, value, seat) for item, seat, value in lines]),
-        contract=contract,
-        declarer=declarer,
-        partner=partner,
-        won=won,
-        card_points=OnRequest(later.card_points),
-        carry_after={"radelci": list(after)},
+        totals,
+        tuple([score_item(item, value, seat) for item, seat, value in lines]),
+        contract,
+        declarer,
+        partner,
+        won,
+        OnRequest(later.card_points),
+        (),
+        (),
+        {"radelci": list(after)},
     )
     # (the session's end_hand reads only the score: the stand-in is no hand state)
-    return FastReplay(score, cast(HandState, later), later.rebuild, later.views,
-                      trick_rows=later.rows, reference_score=later.score)  # fmt: skip
+    return FastReplay(score, cast(HandState, later), later.rebuild, later.views, (), later.rows,
+                      later.score)  # fmt: skip
 
 
 @lru_cache(maxsize=4096)
