@@ -240,6 +240,9 @@ class ToyEngine(GameEngine):
     game = "slovenian"
     rulesets = RulesetRegistry("slovenian", [RULESET])
     default_ruleset = "toy-1"
+    #: klop is played alone, as in the game the toy stands in for (the store's per-seat role
+    #: ``klop``; without it the role would depend on which engine a cached look-up saw first)
+    alone_contracts = frozenset({"klop"})
 
     def ruleset(self, ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
         """The toy ruleset by id or alias; the session's options are ignored."""
