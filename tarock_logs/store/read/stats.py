@@ -926,7 +926,7 @@ def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     game scores, the match result by the engine's rule
     (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: Royal Tarock divides each sum
     by the match length), and whether the pair won, lost or drew the match. Read from
-    ``match_facts``, computed at ingest (:func:`tarock_logs.store.write.facts.match_standings`)."""
+    ``match_facts``, computed at ingest by :func:`match_standings`."""
     _need(f, "fixed_pairs", "match standings")
     return _session_facts(
         con, f, lambda: _matches_facts(con, f, mask), lambda: _matches_seats(con, f, mask)
@@ -953,12 +953,14 @@ def _matches_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl
         con,
         f"""
         WITH m AS (SELECT * FROM match_facts sf WHERE {cond})
-        , who AS (SELECT session_key, pair, unnest(player_keys) AS player_key FROM m)
+        , who AS (
+            SELECT w.session_key, w.pair, p.player_id AS pid, {shown} AS shown
+            FROM (SELECT session_key, pair, unnest(player_keys) AS player_key FROM m) w
+            JOIN players p USING (player_key))
         , named AS (
-            SELECT w.session_key, w.pair,
-                   list(DISTINCT p.player_id ORDER BY p.player_id) AS player_ids,
-                   list(DISTINCT {shown} ORDER BY {shown}) AS players
-            FROM who w JOIN players p USING (player_key) GROUP BY w.session_key, w.pair)
+            SELECT session_key, pair, list(DISTINCT pid ORDER BY pid) AS player_ids,
+                   list(DISTINCT shown ORDER BY shown) AS players
+            FROM who GROUP BY session_key, pair)
         SELECT s.session_id, m.date, m.pair, n.player_ids, n.players,
                CAST(m.games AS BIGINT) AS games, m.points, m.match_points, m.result
         FROM m JOIN named n USING (session_key, pair) JOIN sessions s USING (session_key)
@@ -968,11 +970,36 @@ def _matches_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl
     )
 
 
+def match_standings(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """``match_points`` and ``result`` of the pairs of one match (rows of one session in
+    pair order, each with ``game``, ``ruleset`` and the pair's ``points``): the engine's
+    :meth:`~tarock_logs.rules.base.GameEngine.session_totals` of the two pairs' points (the
+    points as they are when there are not two pairs or the ruleset is unknown), and whether
+    the pair won, lost or drew the match."""
+    from tarock_logs.rules import get_engine
+
+    # (a pair whose scores are all unknown counts 0)
+    sums = [int(r["points"] or 0) for r in rows]  # type: ignore[call-overload]
+    if len(rows) == 2:
+        engine = get_engine(str(rows[0]["game"]))
+        if engine is not None:
+            try:
+                rs = engine.ruleset(str(rows[0]["ruleset"]))
+                sums = engine.session_totals(rs, [sums])
+            except (KeyError, ValueError):
+                pass
+    for i, r in enumerate(rows):
+        best_other = max((s for j, s in enumerate(sums) if j != i), default=sums[i])
+        r["match_points"] = int(sums[i])
+        r["result"] = (
+            "won" if sums[i] > best_other else ("lost" if sums[i] < best_other else "drawn")
+        )
+    return rows
+
+
 def _matches_seats(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl.DataFrame:
     """:func:`pair_matches` computed from the seat facts (any filter; a store without
     ``match_facts``)."""
-    from tarock_logs.store.write.facts import match_standings
-
     w, vals = _gwith(f, with_player=False, mask=mask)
     df = query_frame(
         con,
@@ -989,10 +1016,13 @@ def _matches_seats(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl
         GROUP BY ph.session_id, ph.pair ORDER BY date NULLS LAST, ph.session_id, ph.pair""",
         vals,
     )
-    if df.is_empty():
-        return df.drop("ruleset").with_columns(
+    none = (
+        df.drop("ruleset")
+        .clear()
+        .with_columns(
             pl.lit(None, pl.Int64).alias("match_points"), pl.lit(None, pl.String).alias("result")
         )
+    )
     out: list[dict[str, Any]] = []
     for _, part in df.group_by(["session_id"], maintain_order=True):
         out += match_standings([{**r, "game": f.game} for r in part.to_dicts()])
@@ -1001,6 +1031,8 @@ def _matches_seats(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl
             r["session_id"] for r in out if f.player in r["player_ids"] or f.player in r["players"]
         }
         out = [r for r in out if r["session_id"] in keep]
+    if not out:
+        return none
     return pl.DataFrame(out, infer_schema_length=None).select(_MATCH_COLUMNS)
 
 
@@ -1033,7 +1065,7 @@ def pair_standings(
             pl.col("match_points").sum().alias("points_for"),
             pl.col("match_points_right").sum().alias("points_against"),
         )
-        .sort(["won", "points_for"], descending=True)
+        .sort(["won", "points_for", "key"], descending=[True, True, False])
         .drop("key")
     )
 
@@ -1076,7 +1108,7 @@ def _game_pairs(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, kind: in
     cond, vals = f.where("sf", with_player=False)
     pcond, pvals = "TRUE", []
     if f.player is not None:
-        pcond, pvals = "(pa.player_id = ? OR pa.name = ?)", [f.player, f.player]
+        pcond, pvals = "(pa.player_id = ? OR pa.real_name = ?)", [f.player, f.player]
     own, own_col, own_join, own_vals = "", "", "", []
     if kind == 1:
         own = (
@@ -1094,11 +1126,13 @@ def _game_pairs(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, kind: in
                    sum(score_a) / nullif(sum(scored_a), 0) AS avg_score
             FROM pair_facts sf WHERE kind = {int(kind)} AND {cond} GROUP BY key_a, key_b)
         {own}
-        SELECT pa.player_id AS player_a, {_name("pa.name", mask)} AS name_a,
-               pb.player_id AS player_b, {_name("pb.name", mask)} AS name_b, p.hands, p.won,
-               p.avg_score{own_col}
-        FROM pairs p JOIN players pa ON pa.player_key = p.key_a
-        JOIN players pb ON pb.player_key = p.key_b {own_join}
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
+            FROM players)
+        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
+               pb.name AS name_b, p.hands, p.won, p.avg_score{own_col}
+        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
+        JOIN named pb ON pb.player_key = p.key_b {own_join}
         WHERE {pcond}
         ORDER BY p.hands DESC, player_a, player_b""",
         vals + own_vals + pvals,

@@ -40,6 +40,7 @@ import duckdb
 import polars as pl
 
 from tarock_logs.rules import games_with
+from tarock_logs.store.read.stats import match_standings
 
 #: The actions of the key range ``$lo..$hi`` with the fields the facts read: from the two
 #: tables the store keeps them in (schema version 8), without the view ``actions``'s join
@@ -366,6 +367,10 @@ def summary_sql() -> str:
 # it gives the same figures.
 
 
+#: sessions per computation of :func:`refresh_sessions` (bounds its memory)
+SESSIONS_EVERY = 4096
+
+
 def _drop_sessions(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:
     """Drop the per-session facts of the sessions ``keys_sql`` selects."""
     con.execute(
@@ -446,36 +451,9 @@ _MATCHES = """
 """
 
 
-def match_standings(rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    """``match_points`` and ``result`` of the pairs of one match (rows of one session in
-    pair order, each with ``game``, ``ruleset`` and the pair's ``points``): the engine's
-    :meth:`~tarock_logs.rules.base.GameEngine.session_totals` of the two pairs' points (the
-    points as they are when there are not two pairs or the ruleset is unknown), and whether
-    the pair won, lost or drew the match."""
-    from tarock_logs.rules import get_engine
-
-    # (a pair whose scores are all unknown counts 0)
-    sums = [int(r["points"] or 0) for r in rows]  # type: ignore[call-overload]
-    if len(rows) == 2:
-        engine = get_engine(str(rows[0]["game"]))
-        if engine is not None:
-            try:
-                rs = engine.ruleset(str(rows[0]["ruleset"]))
-                sums = engine.session_totals(rs, [sums])
-            except (KeyError, ValueError):
-                pass
-    for i, r in enumerate(rows):
-        best_other = max((s for j, s in enumerate(sums) if j != i), default=sums[i])
-        r["match_points"] = int(sums[i])
-        r["result"] = (
-            "won" if sums[i] > best_other else ("lost" if sums[i] < best_other else "drawn")
-        )
-    return rows
-
-
 def _match_facts(con: duckdb.DuckDBPyConnection) -> None:
     """``match_facts`` of the sessions of ``_sess`` (``_sf``), each match's result by its
-    engine (:func:`match_standings`)."""
+    engine (:func:`~tarock_logs.store.read.stats.match_standings`)."""
     if not games_with("fixed_pairs"):
         return
     cur = con.execute(_sql(_MATCHES))
@@ -509,19 +487,28 @@ def refresh_sessions(con: duckdb.DuckDBPyConnection) -> None:
     """The per-session facts of every session that has seat facts and none of its own (new
     sessions, and those whose hands :func:`add` or :func:`remove` touched)."""
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE _sess AS "
+        "CREATE OR REPLACE TEMP TABLE _due AS "
         "SELECT DISTINCT session_key FROM seat_facts "
         "EXCEPT SELECT DISTINCT session_key FROM session_player_facts"
     )
     try:
-        if not con.execute("SELECT count(*) FROM _sess").fetchall()[0][0]:
-            return
-        for table in SESSION_TABLES:  # (none expected: a session has all three or none)
-            con.execute(f"DELETE FROM {table} WHERE session_key IN (SELECT session_key FROM _sess)")
-        con.execute(f"CREATE OR REPLACE TEMP TABLE _sf AS {_SF}")
-        con.execute(_SESSION_PLAYER_FACTS)
-        con.execute(_PAIR_FACTS)
-        _match_facts(con)
+        due = sorted(k for (k,) in con.execute("SELECT session_key FROM _due").fetchall())
+        # a chunk of sessions at a time: the pairs of a million hands at once held 1.5 GB
+        for i in range(0, len(due), SESSIONS_EVERY):
+            chunk = due[i : i + SESSIONS_EVERY]
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE _sess AS SELECT session_key FROM _due "
+                "WHERE session_key BETWEEN ? AND ?",
+                [chunk[0], chunk[-1]],
+            )
+            for table in SESSION_TABLES:  # (none expected: a session has all three or none)
+                con.execute(
+                    f"DELETE FROM {table} WHERE session_key IN (SELECT session_key FROM _sess)"
+                )
+            con.execute(f"CREATE OR REPLACE TEMP TABLE _sf AS {_SF}")
+            con.execute(_SESSION_PLAYER_FACTS)
+            con.execute(_PAIR_FACTS)
+            _match_facts(con)
     finally:
-        con.execute("DROP TABLE IF EXISTS _sf")
-        con.execute("DROP TABLE IF EXISTS _sess")
+        for table in ("_sf", "_sess", "_due"):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
