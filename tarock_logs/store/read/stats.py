@@ -317,15 +317,20 @@ def bonuses(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
-    w, vals = with_seat_facts(f, mask=mask)
+    # the announcements joined to their seats' facts and grouped on the player's key, the id
+    # and name looked up per group (not for each of the store's seats)
+    cond, vals = f.where("sf")
     df = query_frame(
         con,
-        w
-        + """
-        SELECT ph.player_id, any_value(ph.name) AS name, b.bonus, count(*) AS announced,
-               count(b.made) AS decided, count(*) FILTER (WHERE b.made) AS made
-        FROM bonus_facts b JOIN ph ON ph.hand_key = b.hand_key AND ph.seat = b.seat
-        GROUP BY ph.player_id, b.bonus ORDER BY ph.player_id, b.bonus""",
+        f"""
+        WITH g AS (
+            SELECT sf.player_key, b.bonus, count(*) AS announced, count(b.made) AS decided,
+                   count(*) FILTER (WHERE b.made) AS made
+            FROM bonus_facts b JOIN seat_facts sf ON sf.hand_key = b.hand_key AND sf.seat = b.seat
+            WHERE {cond} GROUP BY sf.player_key, b.bonus)
+        SELECT p.player_id, {_name("p.name", mask)} AS name, g.bonus, g.announced, g.decided,
+               g.made
+        FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.bonus""",
         vals,
     )
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
@@ -335,17 +340,18 @@ def kontras(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
-    w, vals = with_seat_facts(f, mask=mask)
+    cond, vals = f.where("sf")  # (grouped on the player's key, as :func:`bonuses`)
     df = query_frame(
         con,
-        w
-        + """
-        SELECT ph.player_id, any_value(ph.name) AS name, k.target, k.level,
-               count(*) AS given, count(k.success) AS decided,
-               count(*) FILTER (WHERE k.success) AS successful
-        FROM kontra_facts k JOIN ph ON ph.hand_key = k.hand_key AND ph.seat = k.seat
-        GROUP BY ph.player_id, k.target, k.level
-        ORDER BY ph.player_id, k.target, k.level""",
+        f"""
+        WITH g AS (
+            SELECT sf.player_key, k.target, k.level, count(*) AS given,
+                   count(k.success) AS decided, count(*) FILTER (WHERE k.success) AS successful
+            FROM kontra_facts k JOIN seat_facts sf ON sf.hand_key = k.hand_key AND sf.seat = k.seat
+            WHERE {cond} GROUP BY sf.player_key, k.target, k.level)
+        SELECT p.player_id, {_name("p.name", mask)} AS name, g.target, g.level, g.given,
+               g.decided, g.successful
+        FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.target, g.level""",
         vals,
     )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
