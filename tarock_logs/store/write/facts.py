@@ -372,15 +372,20 @@ SESSIONS_EVERY = 4096
 
 
 def _drop_sessions(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:
-    """Drop the per-session facts of the sessions ``keys_sql`` selects."""
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE _drop AS " + keys_sql, params
-    )  # (the subquery once for the three tables)
-    try:
-        for table in SESSION_TABLES:
-            con.execute(f"DELETE FROM {table} WHERE session_key IN (SELECT session_key FROM _drop)")
-    finally:
-        con.execute("DROP TABLE IF EXISTS _drop")
+    """Drop the per-session facts of the sessions ``keys_sql`` selects. (A session with pair
+    or match facts has player facts too: when none of its sessions has those, as for the new
+    sessions of an ingest, one statement is all it costs.)"""
+    gone = con.execute(
+        f"DELETE FROM session_player_facts WHERE session_key IN ({keys_sql}) RETURNING session_key",
+        params,
+    ).fetchall()
+    if not gone:
+        return
+    keys = sorted({int(k) for (k,) in gone})
+    for table in ("pair_facts", "match_facts"):
+        con.execute(
+            f"DELETE FROM {table} WHERE session_key IN (SELECT unnest(?::INTEGER[]))", [keys]
+        )
 
 
 #: the seats of the sessions of ``_sess`` with the player's id (pairs are ordered by it)
@@ -484,8 +489,9 @@ def _match_facts(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def refresh_sessions(con: duckdb.DuckDBPyConnection) -> None:
-    """The per-session facts of every session that has seat facts and none of its own (new
-    sessions, and those whose hands :func:`add` or :func:`remove` touched)."""
+    """The per-session facts of every session that has seat facts and no player facts (new
+    sessions, and those whose hands :func:`add` or :func:`remove` touched: they dropped all
+    three kinds)."""
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _due AS "
         "SELECT DISTINCT session_key FROM seat_facts "
@@ -501,10 +507,6 @@ def refresh_sessions(con: duckdb.DuckDBPyConnection) -> None:
                 "WHERE session_key BETWEEN ? AND ?",
                 [chunk[0], chunk[-1]],
             )
-            for table in SESSION_TABLES:  # (none expected: a session has all three or none)
-                con.execute(
-                    f"DELETE FROM {table} WHERE session_key IN (SELECT session_key FROM _sess)"
-                )
             con.execute(f"CREATE OR REPLACE TEMP TABLE _sf AS {_SF}")
             con.execute(_SESSION_PLAYER_FACTS)
             con.execute(_PAIR_FACTS)
