@@ -187,10 +187,28 @@ def _facts_by_content(db: Path) -> dict[str, list[tuple]]:
             "SELECT p.player_id, ps.* EXCLUDE (player_key) FROM player_summary ps "
             "JOIN players p USING (player_key)"
         ).fetchall()
+        per_session = con.execute(
+            "SELECT s.session_id, p.player_id, f.* EXCLUDE (session_key, player_key) "
+            "FROM session_player_facts f JOIN sessions s USING (session_key) "
+            "JOIN players p USING (player_key)"
+        ).fetchall()
+        pairs = con.execute(
+            "SELECT s.session_id, pa.player_id, pb.player_id, "
+            "f.* EXCLUDE (session_key, key_a, key_b) FROM pair_facts f "
+            "JOIN sessions s USING (session_key) JOIN players pa ON pa.player_key = f.key_a "
+            "JOIN players pb ON pb.player_key = f.key_b"
+        ).fetchall()
+        matches = con.execute(
+            "SELECT s.session_id, (SELECT list(p.player_id ORDER BY p.player_id) "
+            "FROM players p WHERE list_contains(f.player_keys, p.player_key)), "
+            "f.* EXCLUDE (session_key, player_keys) FROM match_facts f "
+            "JOIN sessions s USING (session_key)"
+        ).fetchall()
     finally:
         con.close()
     return {k: sorted(v, key=repr) for k, v in
-            {"seat": seat, "bonus": bon, "kontra": kon, "summary": summary}.items()}  # fmt: skip
+            {"seat": seat, "bonus": bon, "kontra": kon, "summary": summary,
+             "per_session": per_session, "pairs": pairs, "matches": matches}.items()}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -347,7 +365,7 @@ def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: P
     db = tmp_path / "t.duckdb"
     ingest([logs], db=db)
     con = duckdb.connect(str(db))
-    for table in (*facts.TABLES, "player_summary"):
+    for table in (*facts.TABLES, *facts.SESSION_TABLES, "player_summary"):
         con.execute(f"DELETE FROM {table}")
     con.close()
     assert ingest([logs], db=db).hands_stored == 0
@@ -368,3 +386,23 @@ def test_statistics_equal_plain_queries_on_many_simulated_hands(tmp_path: Path) 
     ingest([logs], db=db)
     _check_against_the_raw_tables(db)
     _check_the_game_tables(db)
+
+
+def test_a_store_migrated_without_per_session_facts_gets_them_on_the_next_ingest(
+    tmp_path: Path,
+) -> None:
+    """A store of schema version 10 has seat facts but no per-session facts (the tables of
+    version 11 are empty): the next ingest, with nothing changed, computes them for every
+    session, as a fresh ingest has them."""
+    db = tmp_path / "t.duckdb"
+    ingest(SAMPLES, db=db, exclude=["malformed"])
+    con = duckdb.connect(str(db))
+    for table in facts.SESSION_TABLES:
+        con.execute(f"DELETE FROM {table}")
+    con.close()
+    assert ingest(SAMPLES, db=db, exclude=["malformed"]).hands_stored == 0
+    fresh = tmp_path / "fresh.duckdb"
+    ingest(SAMPLES, db=fresh, exclude=["malformed"])
+    got = _facts_by_content(db)
+    assert got["matches"] and got["pairs"] and got["per_session"]
+    assert got == _facts_by_content(fresh)

@@ -745,8 +745,8 @@ def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         GROUP BY session_id, pair ORDER BY date NULLS LAST, session_id, pair""",
         vals,
     )
-    if df.is_empty():
-        return df.with_columns(
+    if df.is_empty():  # (the columns of a match table, none of them empty)
+        return df.drop("ruleset").with_columns(
             pl.lit(None, pl.Int64).alias("match_points"), pl.lit(None, pl.String).alias("result")
         )
     engine = get_engine("royal")
@@ -802,7 +802,7 @@ def pair_standings(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
             pl.col("match_points").sum().alias("points_for"),
             pl.col("match_points_right").sum().alias("points_against"),
         )
-        .sort(["won", "points_for"], descending=True)
+        .sort(["won", "points_for", "key"], descending=[True, True, False])
         .drop("key")
     )
 

@@ -147,6 +147,29 @@ def query_frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any])
         cur.close()
 
 
+def _per_session(f: Filters) -> bool:
+    """Whether the per-session facts (``session_player_facts``, ``pair_facts``,
+    ``match_facts``) answer under ``f``: its conditions hold for whole sessions (game, event,
+    dates, a player's own rows); a role or a contract picks seats, which only the seat facts
+    know."""
+    return f.role is None and f.contract is None
+
+
+def _session_facts(
+    con: duckdb.DuckDBPyConnection, f: Filters, facts: Any, seats: Any
+) -> pl.DataFrame:
+    """``facts()`` when the per-session facts answer under ``f`` and the store has them (a
+    store of schema version 10 or older has not), else ``seats()`` over the seat facts."""
+    if _per_session(f):
+        try:
+            out: pl.DataFrame = facts()
+            return out
+        except duckdb.CatalogException:
+            pass
+    out = seats()
+    return out
+
+
 def _rate(df: pl.DataFrame, num: str, den: str, name: str) -> pl.DataFrame:
     return df.with_columns(
         pl.when(pl.col(den) > 0).then(pl.col(num) / pl.col(den)).otherwise(None).alias(name)
@@ -294,15 +317,20 @@ def bonuses(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
-    w, vals = with_seat_facts(f, mask=mask)
+    # the announcements joined to their seats' facts and grouped on the player's key, the id
+    # and name looked up per group (not for each of the store's seats)
+    cond, vals = f.where("sf")
     df = query_frame(
         con,
-        w
-        + """
-        SELECT ph.player_id, any_value(ph.name) AS name, b.bonus, count(*) AS announced,
-               count(b.made) AS decided, count(*) FILTER (WHERE b.made) AS made
-        FROM bonus_facts b JOIN ph ON ph.hand_key = b.hand_key AND ph.seat = b.seat
-        GROUP BY ph.player_id, b.bonus ORDER BY ph.player_id, b.bonus""",
+        f"""
+        WITH g AS (
+            SELECT sf.player_key, b.bonus, count(*) AS announced, count(b.made) AS decided,
+                   count(*) FILTER (WHERE b.made) AS made
+            FROM bonus_facts b JOIN seat_facts sf ON sf.hand_key = b.hand_key AND sf.seat = b.seat
+            WHERE {cond} GROUP BY sf.player_key, b.bonus)
+        SELECT p.player_id, {_name("p.name", mask)} AS name, g.bonus, g.announced, g.decided,
+               g.made
+        FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.bonus""",
         vals,
     )
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
@@ -312,17 +340,18 @@ def kontras(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
-    w, vals = with_seat_facts(f, mask=mask)
+    cond, vals = f.where("sf")  # (grouped on the player's key, as :func:`bonuses`)
     df = query_frame(
         con,
-        w
-        + """
-        SELECT ph.player_id, any_value(ph.name) AS name, k.target, k.level,
-               count(*) AS given, count(k.success) AS decided,
-               count(*) FILTER (WHERE k.success) AS successful
-        FROM kontra_facts k JOIN ph ON ph.hand_key = k.hand_key AND ph.seat = k.seat
-        GROUP BY ph.player_id, k.target, k.level
-        ORDER BY ph.player_id, k.target, k.level""",
+        f"""
+        WITH g AS (
+            SELECT sf.player_key, k.target, k.level, count(*) AS given,
+                   count(k.success) AS decided, count(*) FILTER (WHERE k.success) AS successful
+            FROM kontra_facts k JOIN seat_facts sf ON sf.hand_key = k.hand_key AND sf.seat = k.seat
+            WHERE {cond} GROUP BY sf.player_key, k.target, k.level)
+        SELECT p.player_id, {_name("p.name", mask)} AS name, g.target, g.level, g.given,
+               g.decided, g.successful
+        FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.target, g.level""",
         vals,
     )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
@@ -340,6 +369,61 @@ def synergy(
     """For each pair of players who played on the same side (called-king partners; Royal
     Tarock's fixed pairs): hands together, won, win rate, each one's average score together,
     and each one's own win rate and average over all their hands (same filters)."""
+    f = replace(f, role=None)  # (a pair spans two roles)
+    return _session_facts(
+        con, f, lambda: _synergy_facts(con, f, mask), lambda: _synergy_seats(con, f, mask=mask)
+    )
+
+
+def _player_cond(f: Filters, *cols: str) -> tuple[str, list[Any]]:
+    """The player filter on the ids and real names of ``cols`` (``named`` aliases), any of
+    them; TRUE without a player filter."""
+    if f.player is None:
+        return "TRUE", []
+    conds = [f"{c}.player_id = ? OR {c}.real_name = ?" for c in cols]
+    return "(" + " OR ".join(conds) + ")", [f.player] * (2 * len(cols))
+
+
+def _synergy_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl.DataFrame:
+    """:func:`synergy` from ``pair_facts`` (kind 0) and ``session_player_facts``."""
+    cond, vals = f.where("sf", with_player=False)
+    pcond, pvals = _player_cond(f, "pa", "pb")
+    df = query_frame(
+        con,
+        f"""
+        WITH pairs AS (
+            SELECT key_a, key_b, CAST(sum(hands) AS BIGINT) AS hands,
+                   CAST(sum(decided) AS BIGINT) AS decided, CAST(sum(won) AS BIGINT) AS won,
+                   sum(score_a) / nullif(sum(scored_a), 0) AS avg_score_a,
+                   sum(score_b) / nullif(sum(scored_b), 0) AS avg_score_b
+            FROM pair_facts sf WHERE kind = 0 AND {cond} GROUP BY key_a, key_b)
+        , own AS (
+            SELECT player_key, CAST(sum(hands) AS BIGINT) AS own_hands,
+                   sum(score) / nullif(sum(scored), 0) AS own_avg_score,
+                   sum(won) / nullif(sum(decided), 0) AS own_win_rate
+            FROM session_player_facts sf WHERE {cond} GROUP BY player_key)
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
+            FROM players)
+        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
+               pb.name AS name_b, p.hands, p.decided, p.won, p.avg_score_a, p.avg_score_b,
+               oa.own_win_rate AS own_win_rate_a, ob.own_win_rate AS own_win_rate_b,
+               oa.own_avg_score AS own_avg_score_a, ob.own_avg_score AS own_avg_score_b
+        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
+        JOIN named pb ON pb.player_key = p.key_b
+        JOIN own oa ON oa.player_key = p.key_a
+        JOIN own ob ON ob.player_key = p.key_b
+        WHERE {pcond}
+        ORDER BY p.hands DESC, player_a, player_b""",
+        vals + vals + pvals,
+    )
+    return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
+
+
+def _synergy_seats(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
+    """:func:`synergy` over the seat facts (any filter)."""
     # on integer keys and the few columns needed (the pairs of a million hands are joined
     # on ``hand_key`` and ordered by each player's rank among the ids); ids and names are
     # looked up for the pairs found
@@ -394,17 +478,36 @@ def score_over_time(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and session (in date order): hands, score, and the running total."""
+    return _session_facts(
+        con, f, lambda: _over_time(con, f, mask, True), lambda: _over_time(con, f, mask, False)
+    )
+
+
+def _per_player_session(f: Filters, facts: bool, score: str) -> tuple[str, list[Any]]:
+    """``WITH per AS (per player, date and session under ``f``: hands, score)`` from the
+    per-session facts (``facts``) or the seat facts; ``score`` the score column's
+    expression over the seats' ``score``."""
+    if facts:
+        cond, vals = f.where("sf")
+        return (
+            "WITH per AS (SELECT player_key, date, session_key, CAST(hands AS BIGINT) AS hands, "
+            f"score FROM session_player_facts sf WHERE {cond})\n"
+        ), vals
+    w, vals = with_seat_facts(f, narrow=True)
+    return (
+        w + ", per AS (SELECT player_key, date, session_key, count(*) AS hands, "
+        f"{score} AS score FROM ph GROUP BY player_key, date, session_key)\n"
+    ), vals
+
+
+def _over_time(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, facts: bool) -> pl.DataFrame:
     # grouped and ordered on integer keys (the player's, the session's and the session's
     # rank by date and id), with ids and names looked up once per player and session
-    w, vals = with_seat_facts(f, mask=mask, narrow=True)
+    w, vals = _per_player_session(f, facts, "CAST(sum(score) AS BIGINT)")
     return query_frame(
         con,
         w
         + f"""
-        , per AS (
-            SELECT player_key, date, session_key, count(*) AS hands,
-                   CAST(sum(score) AS BIGINT) AS score
-            FROM ph GROUP BY player_key, date, session_key)
         , ranked AS (
             SELECT session_key, session_id,
                    row_number() OVER (ORDER BY date NULLS FIRST, session_id) AS rank
@@ -438,16 +541,25 @@ def score_timeline(
     ``min_hands`` hands, at most ``points`` points (the last session of each of ``points``
     equal runs of the player's sessions): player_id, name, session_no (1-based, in date
     order), cumulative."""
-    # grouped on integer keys from the narrow seat facts; ids and names looked up for the
-    # points kept (at most ``points`` per player), not for every seat
-    w, vals = with_seat_facts(f, mask=mask, narrow=True)
+    return _session_facts(
+        con,
+        f,
+        lambda: _timeline(con, f, points, min_hands, mask, True),
+        lambda: _timeline(con, f, points, min_hands, mask, False),
+    )
+
+
+def _timeline(
+    con: duckdb.DuckDBPyConnection, f: Filters, points: int, min_hands: int, mask: bool,
+    facts: bool,
+) -> pl.DataFrame:  # fmt: skip
+    # grouped on integer keys from the narrow seat facts (or the per-session facts); ids and
+    # names looked up for the points kept (at most ``points`` per player), not for every seat
+    w, vals = _per_player_session(f, facts, "sum(score)")
     return query_frame(
         con,
         w
         + f"""
-        , per AS (
-            SELECT player_key, date, session_key, count(*) AS hands, sum(score) AS score
-            FROM ph GROUP BY player_key, date, session_key)
         , run AS (
             SELECT per.player_key, per.hands,
                    row_number() OVER w AS k, count(*) OVER (PARTITION BY per.player_key) AS n,
@@ -819,9 +931,81 @@ def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     Tarock): per match (a session) and pair, the players, the games, the sum of the pair's
     game scores, the match result by the engine's rule
     (:meth:`~tarock_logs.rules.base.GameEngine.session_totals`: Royal Tarock divides each sum
-    by the match length), and whether the pair won, lost or drew the match."""
-    engine = _need(f, "fixed_pairs", "match standings")
+    by the match length), and whether the pair won, lost or drew the match. Read from
+    ``match_facts``, computed at ingest by :func:`match_standings`."""
+    _need(f, "fixed_pairs", "match standings")
+    return _session_facts(
+        con, f, lambda: _matches_facts(con, f, mask), lambda: _matches_seats(con, f, mask)
+    )
 
+
+#: the columns of :func:`pair_matches`
+_MATCH_COLUMNS = ("session_id", "date", "pair", "player_ids", "players", "games", "points",
+                  "match_points", "result")  # fmt: skip
+
+
+def _matches_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl.DataFrame:
+    """:func:`pair_matches` from ``match_facts``."""
+    cond, vals = f.where("sf", with_player=False)
+    shown = f"coalesce({_name('p.name', mask)}, p.player_id)"
+    keep, pvals = "TRUE", []
+    if f.player is not None:
+        keep = (
+            "m.session_key IN (SELECT session_key FROM named "
+            "WHERE list_contains(player_ids, ?) OR list_contains(players, ?))"
+        )
+        pvals = [f.player, f.player]
+    return query_frame(
+        con,
+        f"""
+        WITH m AS (SELECT * FROM match_facts sf WHERE {cond})
+        , who AS (
+            SELECT w.session_key, w.pair, p.player_id AS pid, {shown} AS shown
+            FROM (SELECT session_key, pair, unnest(player_keys) AS player_key FROM m) w
+            JOIN players p USING (player_key))
+        , named AS (
+            SELECT session_key, pair, list(DISTINCT pid ORDER BY pid) AS player_ids,
+                   list(DISTINCT shown ORDER BY shown) AS players
+            FROM who GROUP BY session_key, pair)
+        SELECT s.session_id, m.date, m.pair, n.player_ids, n.players,
+               CAST(m.games AS BIGINT) AS games, m.points, m.match_points, m.result
+        FROM m JOIN named n USING (session_key, pair) JOIN sessions s USING (session_key)
+        WHERE {keep}
+        ORDER BY m.date NULLS LAST, s.session_id, m.pair""",
+        vals + pvals,
+    )
+
+
+def match_standings(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """``match_points`` and ``result`` of the pairs of one match (rows of one session in
+    pair order, each with ``game``, ``ruleset`` and the pair's ``points``): the engine's
+    :meth:`~tarock_logs.rules.base.GameEngine.session_totals` of the two pairs' points (the
+    points as they are when there are not two pairs or the ruleset is unknown), and whether
+    the pair won, lost or drew the match."""
+    from tarock_logs.rules import get_engine
+
+    # (a pair whose scores are all unknown counts 0)
+    sums = [int(r["points"] or 0) for r in rows]  # type: ignore[call-overload]
+    if len(rows) == 2:
+        engine = get_engine(str(rows[0]["game"]))
+        if engine is not None:
+            try:
+                rs = engine.ruleset(str(rows[0]["ruleset"]))
+                sums = engine.session_totals(rs, [sums])
+            except (KeyError, ValueError):
+                pass
+    for i, r in enumerate(rows):
+        best_other = max((s for j, s in enumerate(sums) if j != i), default=sums[i])
+        r["match_points"] = int(sums[i])
+        r["result"] = (
+            "won" if sums[i] > best_other else ("lost" if sums[i] < best_other else "drawn")
+        )
+    return rows
+
+
+def _matches_seats(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl.DataFrame:
+    """:func:`pair_matches` computed from the seat facts (any filter; a store without
+    ``match_facts``)."""
     w, vals = _gwith(f, with_player=False, mask=mask)
     df = query_frame(
         con,
@@ -838,33 +1022,24 @@ def pair_matches(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
         GROUP BY ph.session_id, ph.pair ORDER BY date NULLS LAST, ph.session_id, ph.pair""",
         vals,
     )
-    if df.is_empty():
-        return df.with_columns(
+    none = (
+        df.drop("ruleset")
+        .clear()
+        .with_columns(
             pl.lit(None, pl.Int64).alias("match_points"), pl.lit(None, pl.String).alias("result")
         )
-    out = []
+    )
+    out: list[dict[str, Any]] = []
     for _, part in df.group_by(["session_id"], maintain_order=True):
-        rows = part.to_dicts()
-        sums = [int(r["points"]) for r in rows]
-        if len(rows) == 2:
-            try:
-                rs = engine.ruleset(str(rows[0]["ruleset"]))
-                sums = engine.session_totals(rs, [sums])
-            except (KeyError, ValueError):
-                pass
-        for i, r in enumerate(rows):
-            best_other = max((s for j, s in enumerate(sums) if j != i), default=sums[i])
-            r["match_points"] = int(sums[i])
-            r["result"] = (
-                "won" if sums[i] > best_other else ("lost" if sums[i] < best_other else "drawn")
-            )
-            out.append(r)
+        out += match_standings([{**r, "game": f.game} for r in part.to_dicts()])
     if f.player is not None:
         keep = {
             r["session_id"] for r in out if f.player in r["player_ids"] or f.player in r["players"]
         }
         out = [r for r in out if r["session_id"] in keep]
-    return pl.DataFrame(out, infer_schema_length=None).drop("ruleset")
+    if not out:
+        return none
+    return pl.DataFrame(out, infer_schema_length=None).select(_MATCH_COLUMNS)
 
 
 def pair_standings(
@@ -896,7 +1071,7 @@ def pair_standings(
             pl.col("match_points").sum().alias("points_for"),
             pl.col("match_points_right").sum().alias("points_against"),
         )
-        .sort(["won", "points_for"], descending=True)
+        .sort(["won", "points_for", "key"], descending=[True, True, False])
         .drop("key")
     )
 
@@ -914,6 +1089,67 @@ def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     on opposite sides of a decided hand (declarer's side against defenders; Royal Tarock's
     pairs), hands, the first player's wins, win rate and average score in those hands. With
     a player filter, only that player's rows."""
+    _game(f)
+    f = replace(f, role=None)  # (both sides of a hand, whatever their roles)
+    return _session_facts(
+        con, f, lambda: _game_pairs(con, f, mask, 2), lambda: _head_to_head_seats(con, f, mask=mask)
+    )
+
+
+def partners(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
+    """How a player does **with** each other player in one game: for every two players on the
+    same side of a decided hand (declarer and partner; Royal Tarock's fixed pair), hands
+    together, wins, win rate and the first player's average score together, beside the
+    first player's own win rate over all their decided hands."""
+    _game(f)
+    f = replace(f, role=None)  # (a pair spans two roles)
+    return _session_facts(
+        con, f, lambda: _game_pairs(con, f, mask, 1), lambda: _partners_seats(con, f, mask=mask)
+    )
+
+
+def _game_pairs(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, kind: int) -> pl.DataFrame:
+    """:func:`partners` (``kind`` 1) or :func:`head_to_head` (2) from ``pair_facts`` (and,
+    for partners, each player's own win rate from ``session_player_facts``)."""
+    cond, vals = f.where("sf", with_player=False)
+    pcond, pvals = "TRUE", []
+    if f.player is not None:
+        pcond, pvals = "(pa.player_id = ? OR pa.real_name = ?)", [f.player, f.player]
+    own, own_col, own_join, own_vals = "", "", "", []
+    if kind == 1:
+        own = (
+            ", own AS (SELECT player_key, sum(game_won) / nullif(sum(game_decided), 0) "
+            f"AS own_rate FROM session_player_facts sf WHERE {cond} GROUP BY player_key)"
+        )
+        own_col, own_join = ", own.own_rate AS own_win_rate", "JOIN own ON own.player_key = p.key_a"
+        own_vals = vals
+    df = query_frame(
+        con,
+        f"""
+        WITH pairs AS (
+            SELECT key_a, key_b, CAST(sum(hands) AS BIGINT) AS hands,
+                   CAST(sum(won) AS BIGINT) AS won,
+                   sum(score_a) / nullif(sum(scored_a), 0) AS avg_score
+            FROM pair_facts sf WHERE kind = {int(kind)} AND {cond} GROUP BY key_a, key_b)
+        {own}
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
+            FROM players)
+        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
+               pb.name AS name_b, p.hands, p.won, p.avg_score{own_col}
+        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
+        JOIN named pb ON pb.player_key = p.key_b {own_join}
+        WHERE {pcond}
+        ORDER BY p.hands DESC, player_a, player_b""",
+        vals + own_vals + pvals,
+    )
+    return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
+
+
+def _head_to_head_seats(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
+    """:func:`head_to_head` over the seat facts (any filter)."""
     w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
     pcond, pvals = _pair_player(f)
     df = query_frame(
@@ -933,11 +1169,10 @@ def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = Fal
     return _enough(_rate(df, "won", "hands", "win_rate"), "hands")
 
 
-def partners(con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False) -> pl.DataFrame:
-    """How a player does **with** each other player in one game: for every two players on the
-    same side of a decided hand (declarer and partner; Royal Tarock's fixed pair), hands
-    together, wins, win rate and the first player's average score together, beside the
-    first player's own win rate over all their decided hands."""
+def _partners_seats(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, mask: bool = False
+) -> pl.DataFrame:
+    """:func:`partners` over the seat facts (any filter)."""
     w, vals = _gwith(replace(f, role=None), with_player=False, mask=mask)
     pcond, pvals = _pair_player(f)
     df = query_frame(

@@ -12,14 +12,22 @@ ones (actions, tricks, score items) for every figure:
 * for the per-game tables, in ``seat_facts``: thrown-in deals, Royal Tarock's attacker and
   defender roles and its hands decided pair against pair;
 * ``player_summary``: per player and role, the totals of ``seat_facts`` (the unfiltered
-  Players page), refreshed for the players an ingest touched.
+  Players page), refreshed for the players an ingest touched;
+* per session (:func:`refresh_sessions`, for every session whose hands changed):
+  ``session_player_facts``, each player's sums over the session's seats (score over time,
+  a player's own rates); ``pair_facts``, per two players of a hand on the same or on
+  opposite sides, their hands, wins and scores together (synergy, partners, head to head);
+  ``match_facts``, per match of a game of fixed pairs and pair, the match result by the
+  engine's rule (the match and pair standings).
 
 The definitions are the module docstring of :mod:`tarock_logs.store.read.stats`; each is written
 once, here, in SQL over the raw tables. The writer calls :func:`add` for each range of
 loaded hands (their ``hand_key``\\ s are consecutive, so every scan is pruned to the range's
 row groups; a range spans up to ``ingest.FACTS_EVERY`` keys, the rest of a run's at its end),
 :func:`remove` before a changed or pruned file's hands are deleted, and
-:func:`refresh_summaries` once per run. A store migrated from an older schema version gets all its
+:func:`refresh_summaries` once per run (it also brings the per-session facts up to date:
+:func:`add` and :func:`remove` drop those of the sessions they touch, and every session
+without them gets them). A store migrated from an older schema version gets all its
 facts from :func:`rebuild_all`. ``tests/store/test_facts.py`` checks that the statistics over
 the facts equal plain queries over the raw tables, also after re-ingests.
 """
@@ -29,8 +37,10 @@ from __future__ import annotations
 from functools import cache
 
 import duckdb
+import polars as pl
 
 from tarock_logs.rules import games_with
+from tarock_logs.store.read.stats import match_standings
 
 #: The actions the facts read (:data:`_ACTS_TABLE`, made once per range).
 _ACTS = "_acts"
@@ -226,6 +236,8 @@ _SCHLEMM_FACTS = f"INSERT INTO schlemm_facts {_SCHLEMME}"
 
 #: the facts tables, all keyed by hand_key
 TABLES = ("seat_facts", "bonus_facts", "kontra_facts", "schlemm_facts")
+#: the per-session facts tables (:func:`refresh_sessions`), keyed by session_key
+SESSION_TABLES = ("session_player_facts", "pair_facts", "match_facts")
 
 
 def begin_run(con: duckdb.DuckDBPyConnection) -> None:
@@ -288,6 +300,8 @@ def add(
             con.execute(_sql(sql), params)
         # (the seats of the range are those of ``_ph``: one row of seat_facts each)
         con.execute("INSERT INTO _touched SELECT DISTINCT player_key FROM _ph")
+        # their sessions' facts are due again (:func:`refresh_sessions`)
+        _drop_sessions(con, "SELECT DISTINCT session_key FROM _ph")
     finally:
         con.execute("DROP TABLE IF EXISTS _ph")
         con.execute("DROP TABLE IF EXISTS _acts")
@@ -300,6 +314,9 @@ def remove(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None)
         f"INSERT INTO _touched SELECT DISTINCT player_key FROM seat_facts "
         f"WHERE hand_key IN ({keys_sql})",
         params,
+    )
+    _drop_sessions(
+        con, f"SELECT DISTINCT session_key FROM seat_facts WHERE hand_key IN ({keys_sql})", params
     )
     for table in TABLES:
         con.execute(f"DELETE FROM {table} WHERE hand_key IN ({keys_sql})", params)
@@ -319,26 +336,189 @@ _SUMMARY = """
 
 
 def refresh_summaries(con: duckdb.DuckDBPyConnection) -> None:
-    """Recompute ``player_summary`` for the players this run touched."""
+    """Recompute ``player_summary`` for the players this run touched, and the per-session
+    facts of the sessions without them (:func:`refresh_sessions`)."""
     con.execute("DELETE FROM player_summary WHERE player_key IN (SELECT player_key FROM _touched)")
     con.execute(
         f"INSERT INTO player_summary {_SUMMARY} "
         "WHERE player_key IN (SELECT player_key FROM _touched) GROUP BY player_key, role"
     )
     con.execute("DELETE FROM _touched")
+    refresh_sessions(con)
 
 
 def rebuild_all(con: duckdb.DuckDBPyConnection) -> None:
     """Every fact and summary from the raw tables (a store migrated from an older schema)."""
-    for table in (*TABLES, "player_summary"):
+    for table in (*TABLES, *SESSION_TABLES, "player_summary"):
         con.execute(f"DELETE FROM {table}")
     lo, hi = con.execute("SELECT min(hand_key), max(hand_key) FROM hands").fetchall()[0]
     if lo is not None:
         add(con, int(lo), int(hi))
     con.execute(f"INSERT INTO player_summary {_SUMMARY} GROUP BY player_key, role")
     con.execute("DELETE FROM _touched")
+    refresh_sessions(con)
 
 
 def summary_sql() -> str:
     """The aggregation that ``player_summary`` holds, over ``seat_facts`` (for the tests)."""
     return _SUMMARY
+
+
+# --------------------------------------------------------------------------- per session
+#
+# The facts of whole sessions: a range of keys may hold part of a session, and a later run may
+# add hands to it (a hand from another file), so :func:`add` and :func:`remove` only drop the
+# per-session facts of the sessions they touch, and :func:`refresh_sessions` (once per run)
+# computes them for every session that has seat facts and no per-session facts. Each is the
+# aggregation the statistics did over the whole store, grouped by session as well: summed
+# over the sessions a filter keeps (game, event, dates: every seat of a session shares them),
+# it gives the same figures.
+
+
+#: sessions per computation of :func:`refresh_sessions` (bounds its memory)
+SESSIONS_EVERY = 4096
+
+
+def _drop_sessions(con: duckdb.DuckDBPyConnection, keys_sql: str, params: object = None) -> None:
+    """Drop the per-session facts of the sessions ``keys_sql`` selects. (A session with pair
+    or match facts has player facts too: when none of its sessions has those, as for the new
+    sessions of an ingest, one statement is all it costs.)"""
+    gone = con.execute(
+        f"DELETE FROM session_player_facts WHERE session_key IN ({keys_sql}) RETURNING session_key",
+        params,
+    ).fetchall()
+    if not gone:
+        return
+    keys = sorted({int(k) for (k,) in gone})
+    for table in ("pair_facts", "match_facts"):
+        con.execute(
+            f"DELETE FROM {table} WHERE session_key IN (SELECT unnest(?::INTEGER[]))", [keys]
+        )
+
+
+#: the seats of the sessions of ``_sess`` with the player's id (pairs are ordered by it)
+_SF = """
+    SELECT sf.session_key, sf.hand_key, sf.player_key, p.player_id, sf.game, sf.date,
+           sf.role, sf.pair, sf.won, sf.score, sf.thrown_in, sf.game_role, sf.game_won
+    FROM seat_facts sf JOIN players p USING (player_key)
+    WHERE sf.session_key IN (SELECT session_key FROM _sess)
+"""
+
+_SESSION_PLAYER_FACTS = """
+    INSERT INTO session_player_facts
+    SELECT session_key, player_key, any_value(game), any_value(date), count(*),
+           CAST(sum(score) AS BIGINT), count(score), count(won), count(*) FILTER (WHERE won),
+           count(game_won), count(*) FILTER (WHERE game_won)
+    FROM _sf GROUP BY session_key, player_key
+"""
+
+#: kind 0, the statistics' synergy: two seats of a hand on the same side (declarer and
+#: partner; a fixed pair), by the generic role and result, a's id before b's
+_SYNERGY = """
+    SELECT a.session_key, a.game, a.date, 0 AS kind, a.player_key AS key_a,
+           b.player_key AS key_b, count(*) AS hands, count(a.won) AS decided,
+           count(*) FILTER (WHERE a.won) AS won, sum(a.score) AS score_a,
+           count(a.score) AS scored_a, sum(b.score) AS score_b, count(b.score) AS scored_b
+    FROM side0 a JOIN side0 b ON a.hand_key = b.hand_key AND a.player_id < b.player_id
+    WHERE (a.declaring AND b.declaring) OR (a.pair IS NOT NULL AND a.pair = b.pair)
+    GROUP BY a.session_key, a.game, a.date, a.player_key, b.player_key
+"""
+
+#: kinds 1 and 2, the per-game partners and head to head: two players of a decided hand on
+#: the same side (by the per-game role; a fixed pair) or on opposite sides, in both orders
+_GAME_PAIRS = """
+    SELECT a.session_key, a.game, a.date,
+           CASE WHEN a.game_won = b.game_won THEN 1 ELSE 2 END AS kind,
+           a.player_key AS key_a, b.player_key AS key_b, count(*) AS hands,
+           count(*) AS decided, count(*) FILTER (WHERE a.game_won) AS won,
+           sum(a.score) AS score_a, count(a.score) AS scored_a,
+           sum(b.score) AS score_b, count(b.score) AS scored_b
+    FROM decided a JOIN decided b ON a.hand_key = b.hand_key AND a.player_id <> b.player_id
+    WHERE a.game_won <> b.game_won
+       OR ((a.game_role IN ('declarer', 'partner') AND b.game_role IN ('declarer', 'partner'))
+           OR (a.pair IS NOT NULL AND a.pair = b.pair))
+    GROUP BY a.session_key, a.game, a.date, kind, a.player_key, b.player_key
+"""
+
+_PAIR_FACTS = f"""
+    INSERT INTO pair_facts
+    WITH side0 AS (
+        SELECT *, role IN ('declarer', 'partner') AS declaring FROM _sf
+        WHERE role IN ('declarer', 'partner') OR pair IS NOT NULL)
+    , decided AS (SELECT * FROM _sf WHERE game_won IS NOT NULL)
+    {_SYNERGY}
+    UNION ALL
+    {_GAME_PAIRS}
+"""
+
+#: per match (a session of a game of fixed pairs) and pair, before the engine's rule
+_MATCHES = """
+    SELECT sf.session_key, any_value(sf.game) AS game, any_value(sf.date) AS date,
+           any_value(h.ruleset) AS ruleset, sf.pair,
+           list(DISTINCT sf.player_key) AS player_keys,
+           count(DISTINCT sf.hand_key) AS games,
+           CAST(sum(sf.score) / count(DISTINCT sf.player_key) AS BIGINT) AS points
+    FROM _sf sf JOIN hands h USING (hand_key)
+    WHERE sf.game IN @fixed_pairs@ AND sf.pair IS NOT NULL AND NOT sf.thrown_in
+    GROUP BY sf.session_key, sf.pair ORDER BY sf.session_key, sf.pair
+"""
+
+
+def _match_facts(con: duckdb.DuckDBPyConnection) -> None:
+    """``match_facts`` of the sessions of ``_sess`` (``_sf``), each match's result by its
+    engine (:func:`~tarock_logs.store.read.stats.match_standings`)."""
+    if not games_with("fixed_pairs"):
+        return
+    cur = con.execute(_sql(_MATCHES))
+    names = [d[0] for d in cur.description or ()]
+    rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    if not rows:
+        return
+    out: list[dict[str, object]] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j]["session_key"] == rows[i]["session_key"]:
+            j += 1
+        out += match_standings(rows[i:j])
+        i = j
+    facts = pl.DataFrame(out, infer_schema_length=None).select(
+        "session_key", pl.col("game").cast(pl.String), pl.col("date").cast(pl.Date), "pair",
+        pl.col("player_keys").list.sort(), "games", "points", "match_points", "result",
+    )  # fmt: skip
+    con.register("_match_rows", facts)
+    try:
+        con.execute(
+            "INSERT INTO match_facts SELECT session_key, game, date, pair, player_keys, games, "
+            "points, match_points, result FROM _match_rows"
+        )
+    finally:
+        con.unregister("_match_rows")
+
+
+def refresh_sessions(con: duckdb.DuckDBPyConnection) -> None:
+    """The per-session facts of every session that has seat facts and no player facts (new
+    sessions, and those whose hands :func:`add` or :func:`remove` touched: they dropped all
+    three kinds)."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _due AS "
+        "SELECT DISTINCT session_key FROM seat_facts "
+        "EXCEPT SELECT DISTINCT session_key FROM session_player_facts"
+    )
+    try:
+        due = sorted(k for (k,) in con.execute("SELECT session_key FROM _due").fetchall())
+        # a chunk of sessions at a time: the pairs of a million hands at once held 1.5 GB
+        for i in range(0, len(due), SESSIONS_EVERY):
+            chunk = due[i : i + SESSIONS_EVERY]
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE _sess AS SELECT session_key FROM _due "
+                "WHERE session_key BETWEEN ? AND ?",
+                [chunk[0], chunk[-1]],
+            )
+            con.execute(f"CREATE OR REPLACE TEMP TABLE _sf AS {_SF}")
+            con.execute(_SESSION_PLAYER_FACTS)
+            con.execute(_PAIR_FACTS)
+            _match_facts(con)
+    finally:
+        for table in ("_sf", "_sess", "_due"):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
