@@ -5,7 +5,7 @@ passes ``--dist loadgroup``): each browser module starts its own dashboard serve
 module-scoped fixture, and with plain ``--dist load`` both workers took tests of the same
 module and started them twice. Grouped by module they start once; the modules (and every other
 test) still spread over both workers. The browser itself (Chromium) is one per worker, shared
-by the modules (tests/dashboard/browser_helpers.py).
+by the browser modules that follow one another (tests/dashboard/browser_helpers.py).
 
 Under xdist the longest work goes first (the longest-first rule of scheduling: what is left
 at the end is short, so neither worker waits long for the other): the browser groups by the
@@ -62,10 +62,24 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False  # the order set below is the schedule's
 
 
+def _group(item: pytest.Item, name: str) -> None:
+    """Put ``item`` in the xdist group ``name``: its mark, and the ``@name`` suffix of its node
+    id that ``--dist loadgroup`` schedules by. xdist 3.8 writes that suffix to ``_nodeid``,
+    which pytest 9 no longer reads (a node's id is its ``_id``): without this the groups were
+    silently ignored and a browser module's tests ran on both workers, each starting the
+    module's server."""
+    item.add_marker(pytest.mark.xdist_group(name))
+    if getattr(item.config.option, "loadgroup", False) and "@" not in item.nodeid:
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(f"{item.nodeid}@{name}")  # type: ignore[attr-defined]
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
+            _group(item, f"browser-{item.module.__name__}")
     # only in an xdist worker (its collection is the schedule's): a plain run keeps the
     # modules in their order, each module's fixtures set up once
     if hasattr(config, "workerinput"):
@@ -74,12 +88,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """A browser module that starts Playwright itself (not through browser_helpers.chromium)
-    gets the thread's Playwright to itself: the shared one is closed first."""
+    """The shared browser lives while browser tests that use it follow one another: it is
+    closed before any other test (the rest of the suite runs without Playwright's driver and
+    its event loop, as it did when each module closed its own browser), and before a browser
+    module that starts Playwright itself (one Playwright a thread)."""
     helpers = sys.modules.get("tests.dashboard.browser_helpers")
-    if helpers is None or item.get_closest_marker("browser") is None:
+    if helpers is None:
         return
-    if getattr(item.module, "chromium", None) is not helpers.chromium:
+    shares = getattr(item.module, "chromium", None) is helpers.chromium
+    if item.get_closest_marker("browser") is None or not shares:
         helpers.close_chromium()
 
 

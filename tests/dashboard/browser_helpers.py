@@ -109,9 +109,10 @@ _SHARED: dict[str, Any] = {}
 def chromium() -> Iterator[Any]:
     """Debian's headless Chromium through Playwright's driver (never a downloaded browser).
 
-    One browser per test process, launched by the first caller and shared by every module
-    after it (each test opens its own context or page and closes it); :func:`close_chromium`
-    (the session's end, tests/conftest.py) closes it."""
+    One browser per test process, launched by the first caller and shared by the browser
+    modules that run after it (each test opens its own context or page and closes it);
+    :func:`close_chromium` closes it (tests/conftest.py: before any other test, and at the
+    session's end)."""
     if "browser" not in _SHARED or not _SHARED["browser"].is_connected():
         from playwright.sync_api import sync_playwright
 
