@@ -1,18 +1,106 @@
 """Suite-wide collection rules.
 
 The tests of one browser module (marker ``browser``) run in one xdist group (``make test``
-passes ``--dist loadgroup``): each browser module starts its own dashboard server and Chromium
-in a module-scoped fixture, and with plain ``--dist load`` both workers took tests of the same
+passes ``--dist loadgroup``): each browser module starts its own dashboard server in a
+module-scoped fixture, and with plain ``--dist load`` both workers took tests of the same
 module and started them twice. Grouped by module they start once; the modules (and every other
-test) still spread over both workers.
+test) still spread over both workers. The browser itself (Chromium) is one per worker, shared
+by the browser modules that follow one another (tests/dashboard/browser_helpers.py).
+
+Under xdist the longest work goes first (the longest-first rule of scheduling: what is left
+at the end is short, so neither worker waits long for the other): the browser groups by the
+time they took on CI, then the long single tests, then the rest in collection order.
+xdist's own reordering (groups by their number of tests) is turned off for that.
 """
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
+#: seconds a browser module's group took on the last CI run (2 cores, docs/performance.md);
+#: a browser module not listed counts as :data:`BROWSER_DEFAULT`. The hand entry's group
+#: goes first although a little shorter: it needs no ``dash_db``, so the other worker builds
+#: that database (once, for both: tests/dashboard/conftest.py) meanwhile.
+BROWSER_GROUPS = {
+    "tests.dashboard.test_enter_browser": 210,
+    "tests.dashboard.test_accept_disputes": 200,
+    "tests.dashboard.test_browser": 190,
+    "tests.dashboard.test_phone_browser": 120,
+    "tests.dashboard.test_roles_browser": 110,
+    "tests.dashboard.test_lockdown_browser": 80,
+}
+BROWSER_DEFAULT = 40
+#: single tests (node id prefixes) that took 10 s or more on that run
+LONG_TESTS = {
+    "tests/store/test_facts.py::test_statistics_equal_plain_queries_on_many_simulated": 26,
+    "tests/rules/royal/test_native_cards.py::test_simulated_games_replay_alike": 22,
+    "tests/dashboard/test_publish_stress.py::": 21,
+    "tests/rules/zwanzigerrufen/test_native_cards.py::test_simulated_hands_replay_alike": 19,
+    "tests/cli/test_bench.py::": 18,
+    "tests/store/test_store_dask.py::": 17,
+    "tests/dashboard/test_apptest.py::test_players_page_logs_no_per_row": 16,
+    "tests/cli/test_dask_cli.py::": 15,
+    "tests/store/test_ratings_stored.py::": 15,
+}
+#: any other test marked ``slow``
+SLOW_DEFAULT = 8
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+
+def _weight(item: pytest.Item) -> float:
+    if item.get_closest_marker("browser") is not None:
+        return 1000 + BROWSER_GROUPS.get(item.module.__name__, BROWSER_DEFAULT)
+    for prefix, seconds in LONG_TESTS.items():
+        if item.nodeid.startswith(prefix):
+            return seconds
+    return SLOW_DEFAULT if item.get_closest_marker("slow") is not None else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "dist", "no") != "no" and hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # the order set below is the schedule's
+
+
+def _group(item: pytest.Item, name: str) -> None:
+    """Put ``item`` in the xdist group ``name``: its mark, and the ``@name`` suffix of its node
+    id that ``--dist loadgroup`` schedules by. xdist 3.8 writes that suffix to ``_nodeid``,
+    which pytest 9 no longer reads (a node's id is its ``_id``): without this the groups were
+    silently ignored and a browser module's tests ran on both workers, each starting the
+    module's server."""
+    item.add_marker(pytest.mark.xdist_group(name))
+    if getattr(item.config.option, "loadgroup", False) and "@" not in item.nodeid:
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(f"{item.nodeid}@{name}")  # type: ignore[attr-defined]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
+            _group(item, f"browser-{item.module.__name__}")
+    # only in an xdist worker (its collection is the schedule's): a plain run keeps the
+    # modules in their order, each module's fixtures set up once
+    if hasattr(config, "workerinput"):
+        order = {id(item): k for k, item in enumerate(items)}
+        items.sort(key=lambda item: (-_weight(item), order[id(item)]))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The shared browser lives while browser tests that use it follow one another: it is
+    closed before any other test (the rest of the suite runs without Playwright's driver and
+    its event loop, as it did when each module closed its own browser), and before a browser
+    module that starts Playwright itself (one Playwright a thread)."""
+    helpers = sys.modules.get("tests.dashboard.browser_helpers")
+    if helpers is None:
+        return
+    shares = getattr(item.module, "chromium", None) is helpers.chromium
+    if item.get_closest_marker("browser") is None or not shares:
+        helpers.close_chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    helpers = sys.modules.get("tests.dashboard.browser_helpers")
+    if helpers is not None:
+        helpers.close_chromium()

@@ -72,6 +72,13 @@ def serve(db: Path, log: Path | None = None) -> Iterator[str]:
             out.close()
 
 
+_SETTLED = """() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+    && app.getAttribute('data-test-script-state') === 'notRunning';
+}"""
+
+
 def settle(page: Any) -> None:
     """Wait until the page is connected and its script has finished running."""
     page.wait_for_selector(
@@ -81,20 +88,47 @@ def settle(page: Any) -> None:
     page.wait_for_selector("[data-test-script-state='notRunning']", timeout=30_000)
 
 
+def settle_loaded(page: Any) -> None:
+    """:func:`settle` for a page just loaded: its first run needs no time to start, since
+    until it has begun the app's script state is ``initial``, not ``notRunning``; the state
+    is read again after two frames, in case that run asked for another."""
+    page.wait_for_function(_SETTLED, timeout=30_000, polling="raf")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(_SETTLED, timeout=30_000, polling="raf")
+
+
 def goto(page: Any, url: str) -> None:
     page.goto(url)
-    settle(page)
+    settle_loaded(page)
+
+
+_SHARED: dict[str, Any] = {}
 
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's headless Chromium through Playwright's driver (never a downloaded browser);
-    closed at the end."""
-    from playwright.sync_api import sync_playwright
+    """Debian's headless Chromium through Playwright's driver (never a downloaded browser).
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    One browser per test process, launched by the first caller and shared by the browser
+    modules that run after it (each test opens its own context or page and closes it);
+    :func:`close_chromium` closes it (tests/conftest.py: before any other test, and at the
+    session's end)."""
+    if "browser" not in _SHARED or not _SHARED["browser"].is_connected():
+        from playwright.sync_api import sync_playwright
+
+        if "playwright" not in _SHARED:
+            _SHARED["playwright"] = sync_playwright().start()
+        _SHARED["browser"] = _SHARED["playwright"].chromium.launch(
+            executable_path=str(CHROMIUM), args=ARGS
+        )
+    yield _SHARED["browser"]
+
+
+def close_chromium() -> None:
+    """Close the shared browser and Playwright's driver, if they were started."""
+    browser = _SHARED.pop("browser", None)
+    if browser is not None and browser.is_connected():
+        browser.close()
+    playwright = _SHARED.pop("playwright", None)
+    if playwright is not None:
+        playwright.stop()

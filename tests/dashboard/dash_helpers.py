@@ -96,14 +96,13 @@ def build_logs(dest: Path) -> int | None:
 
 
 def ingest(logs: Path, db: Path) -> None:
-    """The library's ingest: ``tarock ingest`` when the command exists, else its function."""
-    probe = subprocess.run([str(TAROCK), "ingest", "--help"], capture_output=True, text=True)
-    if probe.returncode == 0:
-        subprocess.run(
-            [str(TAROCK), "ingest", str(logs), "--db", str(db)], check=False, capture_output=True
-        )
-        if db.is_file():
-            return
+    """The library's ingest: ``tarock ingest`` when the command exists (it then writes the
+    database), else its function."""
+    subprocess.run(
+        [str(TAROCK), "ingest", str(logs), "--db", str(db)], check=False, capture_output=True
+    )
+    if db.is_file():
+        return
     from tarock_logs.store.write.ingest import ingest as ingest_fn
 
     ingest_fn([str(logs)], db=str(db))

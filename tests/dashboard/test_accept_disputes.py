@@ -196,13 +196,20 @@ def _check_page(page: Any, d: Dispute, lang: str, where: str) -> None:
     assert not RAW_CARD.search(main), f"{where}: a raw card token"
 
 
+#: resolves after two animation frames
+_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def _at_both_sizes(page: Any, d: Dispute, lang: str, where: str, shot: str) -> None:
     """Check the page at the laptop's size, then at the phone's (Streamlit lays the same run
     out again; the page's CSS switches at 700 px), with a screenshot of each in sl and de."""
     for size in ("laptop", "phone"):
         w, h = SIZES[size]
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(300)  # the layout follows the new width
+        # the layout follows the new width: React's resize handlers run before the next
+        # frames are drawn
+        page.evaluate(_TWO_FRAMES)
+        page.wait_for_selector("[data-test-script-state='notRunning']", timeout=20_000)
         _check_page(page, d, lang, f"{where} ({size}, {lang})")
         if lang != "en":
             _shot(page, d, f"{shot}-{lang}-{size}")

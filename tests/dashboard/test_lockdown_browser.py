@@ -23,7 +23,7 @@ import pytest
 
 from tarock_logs.store.read.queries import connect_reader
 from tarock_logs.store.write.ingest import ingest
-from tests.dashboard.browser_helpers import ARGS, CHROMIUM, PAGES, free_port, goto, serve
+from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, free_port, goto, serve
 from tests.dashboard.dash_helpers import APPENDIX_B
 
 pytestmark = [
@@ -111,6 +111,19 @@ _ADDRESSES = """() => Array.from(
 ).flatMap(el => ['src', 'href', 'srcset', 'xlink:href'].map(a => [a, el.getAttribute(a) || '']))"""
 
 
+@pytest.fixture(scope="module")
+def served(hostile_store: Path) -> Iterator[str]:
+    """One ``tarock dashboard`` over the hostile store for both tests."""
+    with serve(hostile_store) as url:
+        yield url
+
+
+#: true once every image of the page has loaded (or failed) and the fonts are ready: what a
+#: render would fetch has been asked for by then
+_FETCHED = """() => document.fonts.status === 'loaded'
+    && Array.from(document.images).every(img => img.complete)"""
+
+
 def _hands(db: Path) -> list[str]:
     con = connect_reader(db)
     try:
@@ -123,17 +136,15 @@ def _hands(db: Path) -> list[str]:
 
 
 def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
-    trap: str, hostile_store: Path
+    trap: str, hostile_store: Path, served: str
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     hands = _hands(hostile_store)
     assert len(hands) == 2, "the hostile session was not stored"
     _Trap.hits.clear()
-    with serve(hostile_store) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    url = served
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 2000})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 2000})
             requested: list[str] = []
             page.on("request", lambda r: requested.append(r.url))
             paths = [f"/{p}" for p in PAGES]
@@ -142,7 +153,11 @@ def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
                 paths += [f"/replay?hand={h}&step={k}&seat=all" for k in (1, 5, 20)]
             for path in paths:
                 goto(page, url + path)
-                page.wait_for_timeout(300)  # images and fonts a render would ask for
+                # the images and fonts a render would ask for
+                page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+                page.wait_for_function(_FETCHED, timeout=10_000)
+                if path.startswith("/replay?"):  # the table (st.html) drawn after the run
+                    page.wait_for_selector(".tl-seat", timeout=30_000)
                 assert page.locator("[data-testid='stException']").count() == 0, path
                 html = page.content()
                 # every address-bearing attribute of the page, read in one call (one round
@@ -158,7 +173,7 @@ def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
                     page.locator("[data-testid='stMarkdown'] strong", has_text="bold").count() == 0
                 )
         finally:
-            browser.close()
+            page.context.close()
     dashboard = urlsplit(url).netloc
     outside = sorted({u for u in requested if urlsplit(u).netloc not in (dashboard, "")})
     assert [u for u in outside if not u.startswith(("data:", "blob:"))] == []
@@ -166,18 +181,15 @@ def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
 
 
 def test_the_hostile_texts_read_literally_where_they_are_shown(
-    trap: str, hostile_store: Path
+    trap: str, hostile_store: Path, served: str
 ) -> None:
     """Nothing is interpreted and nothing is lost: the replay's header shows a player's
     hostile name character for character."""
-    from playwright.sync_api import sync_playwright
-
     hands = _hands(hostile_store)
-    with serve(hostile_store) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 2000})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 2000})
-            goto(page, f"{url}/replay?hand={hands[0]}&step=0&seat=all")
+            goto(page, f"{served}/replay?hand={hands[0]}&step=0&seat=all")
             # the table's drawing (st.html) can come in after the script has finished: the
             # seats, which show the names, are what this test reads
             page.wait_for_selector(".tl-seat", timeout=30_000)
@@ -185,4 +197,4 @@ def test_the_hostile_texts_read_literally_where_they_are_shown(
             name = hostile(trap, "name0")[:128].strip()
             assert name in body
         finally:
-            browser.close()
+            page.context.close()

@@ -18,7 +18,14 @@ import pytest
 from tarock_logs.cards import PACKS
 from tarock_logs.store.pseudonyms import GENERA
 from tarock_logs.store.read.queries import connect_reader
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, free_port, settle, wait_healthy
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    chromium,
+    free_port,
+    goto,
+    settle,
+    wait_healthy,
+)
 from tests.dashboard.dash_helpers import TAROCK, DashDB, hand_ids
 from tests.dashboard.test_access import PASSWORD, referees_file
 
@@ -110,8 +117,7 @@ def test_a_public_visitor_never_sees_a_real_name(
     ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP), accept_downloads=True)
     page = ctx.new_page()
     try:
-        page.goto(f"{url}/players?game=slovenian&lang={lang}")
-        settle(page)
+        goto(page, f"{url}/players?game=slovenian&lang={lang}")
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"public-players-{lang}-{size}.png"))
@@ -122,8 +128,7 @@ def test_a_public_visitor_never_sees_a_real_name(
             assert name not in body and name not in grid, name
         assert page.locator(".st-key-mask_names").count() == 0  # no toggle to unmask
         # the dispute dossier downloaded from the Audit page: pseudonyms only
-        page.goto(f"{url}/audit?hand={_disputed_hand(dash_db)}&lang={lang}")
-        settle(page)
+        goto(page, f"{url}/audit?hand={_disputed_hand(dash_db)}&lang={lang}")
         with page.expect_download(timeout=30_000) as dl:
             page.locator("[data-testid='stDownloadButton'] button").first.click()
         html = Path(dl.value.path()).read_text(encoding="utf-8")
@@ -131,8 +136,7 @@ def test_a_public_visitor_never_sees_a_real_name(
         for name in real_names:
             assert name not in html, name
         # the entry page is not there for a visitor
-        page.goto(f"{url}/enter?lang={lang}")
-        settle(page)
+        goto(page, f"{url}/enter?lang={lang}")
         assert "cards dealt" not in page.inner_text("body")
         assert page.locator(".st-key-e_save").count() == 0
     finally:
@@ -178,8 +182,7 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
     ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))
     page = ctx.new_page()
     try:
-        page.goto(f"{url}/players?game=slovenian")
-        settle(page)
+        goto(page, f"{url}/players?game=slovenian")
         _log_in(page, size == "phone")
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         grid = grid_text(page, lambda t: any(n in t for n in real_names))
