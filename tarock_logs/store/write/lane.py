@@ -189,7 +189,7 @@ class _Setup:
     known: frozenset[str] | None
 
 
-#: :class:`_Setup` by (game, ruleset as written, options, table size); None: no lane there
+#: :class:`_Setup` by (engine, game, ruleset as written, options, table size); None: no lane there
 _SETUPS: dict[tuple[Any, ...], _Setup | None] = {}
 _SETUPS_MAX: Final = 256
 
@@ -198,11 +198,13 @@ def _setup(session: m.Session, n: int) -> _Setup | None:
     # (an option's type is part of the key: True == 1 == 1.0, but a ruleset may take one and
     # refuse another)
     options = tuple(sorted((k, type(v).__name__, v) for k, v in session.options.items()))
-    key = (session.game, session.ruleset, options, n)
+    eng = get_engine(session.game)
+    # (the engine itself is part of the key: another engine registered for the game, as a
+    # test's stand-in is, must not find this one's answer)
+    key = (eng, session.game, session.ruleset, options, n)
     if key in _SETUPS:
         return _SETUPS[key]
     found: _Setup | None = None
-    eng = get_engine(session.game)
     if eng is not None:
         notes: list[str] = []
         try:

@@ -387,10 +387,10 @@ def _sheet_items(block: dict[str, Any] | None) -> list[tuple[str, int | None, in
     return [(it["item"], it.get("seat"), it["value"]) for it in block.get("items") or ()]
 
 
-@cache
 def _alone_contracts(game: str) -> frozenset[str]:
     """The contracts of ``game`` in which every seat plays for itself (its engine's
-    :attr:`~tarock_logs.rules.base.GameEngine.alone_contracts`)."""
+    :attr:`~tarock_logs.rules.base.GameEngine.alone_contracts`; the engine asked each time:
+    the look-up is a dictionary's, and a cached answer would outlive a stand-in engine)."""
     engine = get_engine(game)
     return engine.alone_contracts if engine is not None else frozenset()
 
