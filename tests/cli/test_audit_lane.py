@@ -188,3 +188,25 @@ def test_slovenian_hands_the_native_score_cannot_check_are_audited_alike_hand_by
             {"item": "bogus", "value": 2}
         )
     assert _same([_write(tmp_path / "slo.jsonl", docs)], monkeypatch) == 2 * len(docs)
+
+
+@pytest.mark.parametrize("game", ["slovenian", "zwanzigerrufen", "royal"])
+def test_a_first_dealer_the_first_hand_contradicts_is_reported_alike(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader warns when hand 1 is not dealt by the session's ``first_dealer``
+    (``deal.dealer_rotation``); a session the native engine would play whole must say so
+    too, with or without the lane (it declined nothing here before: the rotation was checked
+    only in sessions with a hand the reference audited)."""
+    if game == "royal":
+        docs = royal_docs(8, 5, {"consolation": 0}, tmp_path)
+    else:
+        docs = simulate_hands(32, 5, game=game, hands_per_session=4)
+    for d in docs:
+        d["first_dealer"] = (d["hands"][0]["dealer"] + 1) % len(d["players"])
+    path = _write(tmp_path / f"{game}.jsonl", docs)
+    for fmt in ("json", "jsonl"):
+        careful = _audit([str(path), "--format", fmt], False, monkeypatch)
+        assert _audit([str(path), "--format", fmt], True, monkeypatch) == careful
+        if fmt == "json":  # (the session's findings are in the json report)
+            assert careful[1].count("deal.dealer_rotation") >= len(docs)

@@ -730,6 +730,7 @@ def test_random_hands_of_every_contract_give_the_careful_rows(
                     "actions": [action_to_log(a) for a in actions],
                     "result": score_to_log(h.score()),
                 }]  # fmt: skip
+                doc["first_dealer"] = h.dealer  # (as the one hand is dealt: the reader's rotation)
                 docs.append(doc)
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "random.jsonl", docs), monkeypatch)

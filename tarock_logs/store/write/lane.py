@@ -302,9 +302,8 @@ def read_session(chunk: bytes, file: str, line: int | None) -> LaneSession | Non
         last = replay_carry
         if at < 0:
             break
-    if len(runs) != 1 or len(audits) != runs[0][1]:  # a hand the reference audited
-        if not _across_hands(session, rules, hands):
-            return None
+    if not _across_hands(session, rules, hands):
+        return None
     record = _settle(session, file, setup, hands, audits, last)
     if record is None:
         return None
@@ -408,10 +407,11 @@ def _reference_hand(
 
 
 def _across_hands(session: m.Session, rules: Any, hands: Sequence[LaneHand | RefHand]) -> bool:
-    """What the reader checks across a session's hands, for a session with hands the reference
-    audited (the native engine keeps the rest so): no hand number twice, and every hand dealt
-    by the seat the game's rotation gives after the hand numbered before it (else the reader
-    warns: the careful path's)."""
+    """What the reader checks across a session's hands: no hand number twice, and every hand
+    dealt by the seat the game's rotation gives after the hand numbered before it, hand 1 by
+    the session's ``first_dealer`` (else the reader warns: the careful path's). Checked for
+    every session the lane reads (the native engines do not check hand 1 against
+    ``first_dealer``)."""
     n = len(session.players)
     numbers: set[int] = set()
     prev: tuple[int, int, bool] | None = None
