@@ -384,6 +384,26 @@ def _player_cond(f: Filters, *cols: str) -> tuple[str, list[Any]]:
     return "(" + " OR ".join(conds) + ")", [f.player] * (2 * len(cols))
 
 
+def _synergy_pairs_named(mask: bool, pcond: str) -> str:
+    """The end of the synergy query over its CTEs ``pairs`` (``key_a``, ``key_b`` and the
+    pair's figures) and ``own`` (each player's own figures): the players named (``mask``:
+    pseudonyms), ``pcond`` kept, in the section's order."""
+    return f"""
+        , named AS (
+            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
+            FROM players)
+        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
+               pb.name AS name_b, p.hands, p.decided, p.won, p.avg_score_a, p.avg_score_b,
+               oa.own_win_rate AS own_win_rate_a, ob.own_win_rate AS own_win_rate_b,
+               oa.own_avg_score AS own_avg_score_a, ob.own_avg_score AS own_avg_score_b
+        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
+        JOIN named pb ON pb.player_key = p.key_b
+        JOIN own oa ON oa.player_key = p.key_a
+        JOIN own ob ON ob.player_key = p.key_b
+        WHERE {pcond}
+        ORDER BY p.hands DESC, player_a, player_b"""
+
+
 def _synergy_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl.DataFrame:
     """:func:`synergy` from ``pair_facts`` (kind 0) and ``session_player_facts``."""
     cond, vals = f.where("sf", with_player=False)
@@ -401,20 +421,8 @@ def _synergy_facts(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool) -> pl
             SELECT player_key, CAST(sum(hands) AS BIGINT) AS own_hands,
                    sum(score) / nullif(sum(scored), 0) AS own_avg_score,
                    sum(won) / nullif(sum(decided), 0) AS own_win_rate
-            FROM session_player_facts sf WHERE {cond} GROUP BY player_key)
-        , named AS (
-            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
-            FROM players)
-        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
-               pb.name AS name_b, p.hands, p.decided, p.won, p.avg_score_a, p.avg_score_b,
-               oa.own_win_rate AS own_win_rate_a, ob.own_win_rate AS own_win_rate_b,
-               oa.own_avg_score AS own_avg_score_a, ob.own_avg_score AS own_avg_score_b
-        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
-        JOIN named pb ON pb.player_key = p.key_b
-        JOIN own oa ON oa.player_key = p.key_a
-        JOIN own ob ON ob.player_key = p.key_b
-        WHERE {pcond}
-        ORDER BY p.hands DESC, player_a, player_b""",
+            FROM session_player_facts sf WHERE {cond} GROUP BY player_key)"""
+        + _synergy_pairs_named(mask, pcond),
         vals + vals + pvals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
@@ -437,7 +445,7 @@ def _synergy_seats(
     df = query_frame(
         con,
         w
-        + f"""
+        + """
         , own AS (
             SELECT player_key, count(*) AS own_hands, avg(score) AS own_avg_score,
                    count(*) FILTER (WHERE won) / nullif(count(won), 0) AS own_win_rate
@@ -455,20 +463,8 @@ def _synergy_seats(
                    avg(a.score) AS avg_score_a, avg(b.score) AS avg_score_b
             FROM side a JOIN side b ON a.hand_key = b.hand_key AND a.rank < b.rank
             WHERE (a.declaring AND b.declaring) OR (a.pair IS NOT NULL AND a.pair = b.pair)
-            GROUP BY a.player_key, b.player_key)
-        , named AS (
-            SELECT player_key, player_id, {_name("name", mask)} AS name, name AS real_name
-            FROM players)
-        SELECT pa.player_id AS player_a, pa.name AS name_a, pb.player_id AS player_b,
-               pb.name AS name_b, p.hands, p.decided, p.won, p.avg_score_a, p.avg_score_b,
-               oa.own_win_rate AS own_win_rate_a, ob.own_win_rate AS own_win_rate_b,
-               oa.own_avg_score AS own_avg_score_a, ob.own_avg_score AS own_avg_score_b
-        FROM pairs p JOIN named pa ON pa.player_key = p.key_a
-        JOIN named pb ON pb.player_key = p.key_b
-        JOIN own oa ON oa.player_key = p.key_a
-        JOIN own ob ON ob.player_key = p.key_b
-        WHERE {pcond}
-        ORDER BY p.hands DESC, player_a, player_b""",
+            GROUP BY a.player_key, b.player_key)"""
+        + _synergy_pairs_named(mask, pcond),
         vals + pvals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "hands")
