@@ -487,8 +487,8 @@ def _roles(view: Any, seat: int, state: dict[str, Any], lang: str) -> tuple[str,
         declarer = state.get("declarer", view.declarer)
         partner = state.get("partner")
         deal = getattr(view, "deal", None) or []
-        if seat < len(deal) and not deal[seat]:  # dealt no cards: sits out (no side)
-            out.append(text.role_name("sitting_out", lang=lang))
+        if seat < len(deal) and not deal[seat]:
+            pass  # dealt no cards: no side (the seat's box says it sits out)
         elif declarer is not None:
             if seat == declarer:
                 out.append(text.role_name("declarer", lang=lang))
