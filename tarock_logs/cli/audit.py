@@ -578,6 +578,8 @@ def audit_command(
                 if sel.codes and current_code(str(e.get("code"))) not in sel.codes:
                     continue
                 input_errors.append(e)
+                if fmt == "jsonl" and not summary:  # (a reader's error or warning: its record)
+                    sys.stdout.write(_dumps({"record": "input_error", **e}) + "\n")
                 err_console.print(
                     f"tarock: {printable(str(LogError(**e)))}",
                     markup=False,

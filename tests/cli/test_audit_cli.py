@@ -131,6 +131,26 @@ def test_exclude_skips_a_folder(tmp_path: Path) -> None:
     assert res.exit_code == 0
 
 
+def test_jsonl_carries_the_readers_errors_and_warnings_as_the_json_report_does(
+    tmp_path: Path,
+) -> None:
+    """A reader's error (a line that is no JSON) and warning (hand 1 not dealt by the
+    session's ``first_dealer``: ``deal.dealer_rotation``) are ``input_error`` records in jsonl,
+    the same objects as ``input_errors`` of ``--format json`` (they were on stderr only)."""
+    doc = b1_doc()
+    doc["first_dealer"] = (doc["hands"][0]["dealer"] + 1) % len(doc["players"])
+    f = tmp_path / "log.jsonl"
+    f.write_bytes(b"{oops\n" + orjson.dumps(doc) + b"\n")
+    as_json = orjson.loads(runner.invoke(app, ["audit", str(f), "--format", "json"]).stdout)
+    res = runner.invoke(app, ["audit", str(f), "--format", "jsonl"])
+    records = _records(res.stdout, "input_error")
+    assert [{k: v for k, v in r.items() if k != "record"} for r in records] == as_json[
+        "input_errors"
+    ]
+    assert {r["code"] for r in records} == {"json.syntax", "deal.dealer_rotation"}
+    assert _records(res.stdout, "summary")[0]["summary"]["input_warnings"] == 1
+
+
 @pytest.mark.parametrize(
     "args",
     [
