@@ -201,6 +201,8 @@ TABLE_CSS = """
   display:flex;flex-direction:column;align-items:center;gap:6px}}
 .tl-trick{{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}}
 .tl-trick .tl-play,.tl-trick .tl-play span{{max-width:56px}}
+.tl-trick .tl-play span{{white-space:normal;text-align:center;line-height:1.15;
+  display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow-wrap:anywhere}}
 .tl-play{{display:flex;flex-direction:column;align-items:center;font-size:11px;max-width:72px}}
 .tl-play span{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:72px}}
 .tl-side{{grid-area:side;display:flex;flex-wrap:wrap;gap:4px 10px;justify-content:center;
