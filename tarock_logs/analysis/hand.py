@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarock_logs.analysis.games import GameAnalysis, analysis_for
-from tarock_logs.analysis.native import Backend, NativeSolver, Solver, make_solver
+from tarock_logs.analysis.native import (
+    BUDGET_NATIVE,
+    Backend,
+    NativeSolver,
+    Solver,
+    default_budget,
+    make_solver,
+)
 from tarock_logs.analysis.outcome import LineResult, changes
 from tarock_logs.analysis.position import Unsupported
 from tarock_logs.log import models as m
@@ -107,6 +114,11 @@ class HandAnalysis:
     last_tricks: int = 8
     #: cards not valued because the search budget ran out: (action index, card)
     undecided: list[tuple[int, str]] = field(default_factory=list)
+    #: cards all the hand's searches together may play (0: no limit): the cards are valued
+    #: last first, and those the budget does not reach are ``undecided``
+    hand_budget: int = 0
+    #: the hand budget left cards undecided
+    hand_budget_hit: bool = False
     #: score items the engine could not value in this hand (unknown to the rules): left out
     #: of every value, never guessed
     unknown: tuple[str, ...] = ()
@@ -145,8 +157,23 @@ class HandAnalysis:
             "last_tricks": self.last_tricks, "backend": self.backend,
             "seconds": round(self.seconds, 3), "nodes": self.nodes, "skipped": self.skipped,
             "undecided": [{"action_index": i, "card": c} for i, c in self.undecided],
+            "hand_budget": self.hand_budget, "hand_budget_hit": self.hand_budget_hit,
             "unknown": list(self.unknown), "cards": [c.to_dict() for c in self.cards],
         }  # fmt: skip
+
+
+#: the default budget of one hand's analysis at ingest (``tarock ingest --analyse``: cards all
+#: the hand's searches may play together; the cards are valued last first) with the native
+#: solver: several seconds of one core
+HAND_BUDGET_NATIVE = 40_000_000
+#: the same for the pure-Python solver (about as many seconds)
+HAND_BUDGET_PYTHON = 400_000
+
+
+def default_hand_budget(game: str | None = None) -> int:
+    """:data:`HAND_BUDGET_NATIVE`, or :data:`HAND_BUDGET_PYTHON` where ``game`` (or the
+    install) has no native solver (:func:`~tarock_logs.analysis.native.default_budget`)."""
+    return HAND_BUDGET_NATIVE if default_budget(game=game) == BUDGET_NATIVE else HAND_BUDGET_PYTHON
 
 
 def _is_legal(h: HandState, card: str) -> bool:
@@ -172,12 +199,15 @@ def not_analysed(game: str) -> str:
 
 def analyse_replay(
     replay: HandReplay, session_id: str, hand: m.Hand, *, last_tricks: int = 8,
-    backend: Backend = "auto", lines: bool = True, budget: int = 0,
+    backend: Backend = "auto", lines: bool = True, budget: int = 0, hand_budget: int = 0,
 ) -> HandAnalysis:  # fmt: skip
     """Analyse the card play of a replayed hand (a reference replay, with its engine state).
     ``budget``: cards one search may play (0: no limit); a card whose search runs out is listed
-    in ``undecided`` instead."""
-    out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks)
+    in ``undecided`` instead. ``hand_budget``: cards all the hand's searches may play together
+    (0: no limit); the cards are valued last first, each search within what is left of it, and
+    the (earlier) cards it does not reach are ``undecided`` (``hand_budget_hit``)."""
+    out = HandAnalysis(session_id, hand.number, hand.id, last_tricks=last_tricks,
+                       hand_budget=hand_budget)  # fmt: skip
     state = replay.state
     g = analysis_for(replay.game)
     if g is None:
@@ -202,24 +232,34 @@ def analyse_replay(
     for _ in range(replay.actions_applied):
         h.pop()
     pushed: list[int] = []
-    targets: list[tuple[int, str, int]] = []
+    targets: list[tuple[int, str, int, bool]] = []  # (action index, card, tricks left, legal)
     for i, a in enumerate(actions):
         if a is None:
             continue
         if a.type == "play" and g.in_play(h) and a.seat == h.to_move() and a.card:
             left = g.tricks_total(h) - g.tricks_done(h)
-            if g.holds(h, a.seat, a.card) and (left <= last_tricks
-                                               or not _is_legal(h, a.card)):  # fmt: skip
-                targets.append((i, a.card, left))
+            if g.holds(h, a.seat, a.card):
+                legal = _is_legal(h, a.card)
+                if left <= last_tricks or not legal:
+                    targets.append((i, a.card, left, legal))
         h.push(a)
         pushed.append(i)
-    bits = _tt_bits(max((left for _, _, left in targets), default=0))
-    for i, card, _ in reversed(targets):
+    bits = _tt_bits(max((t[2] for t in targets), default=0))
+    for i, card, _, legal in reversed(targets):
         while pushed and pushed[-1] >= i:
             h.pop()
             pushed.pop()
+        limit = budget
+        if hand_budget and legal:  # (an illegal card is always analysed: the referee's question)
+            left = hand_budget - sum(s.nodes for s in solvers.values())
+            if left <= 0:
+                out.undecided.append((i, card))
+                out.hand_budget_hit = True
+                continue
+            if not budget or left < budget:
+                limit = left
         try:
-            ca = _analyse_card(g, h, i, card, solvers, backend, lines, out, budget, bits)
+            ca = _analyse_card(g, h, i, card, solvers, backend, lines, out, limit, bits)
         except Unsupported as exc:
             # as a forward pass would: the hand is analysed up to its first such position
             out.skipped = str(exc)
@@ -228,6 +268,7 @@ def analyse_replay(
             ca = None
         except TimeoutError:
             out.undecided.append((i, card))
+            out.hand_budget_hit = out.hand_budget_hit or limit != budget
             ca = None
         if ca is not None:
             out.cards.append(ca)
@@ -255,6 +296,7 @@ def _analyse_card(
     if solver is None:
         solver = solvers[key] = make_solver(setting, backend, bits or _tt_bits(left), budget)
         out.backend = "native" if isinstance(solver, NativeSolver) else "python"
+    solver.budget = budget
     vals = solver.values(pos)
     if not vals:
         return None
@@ -332,7 +374,7 @@ def _line_after_illegal(g: GameAnalysis, h: HandState, card: str, solver: Solver
 
 def analyse_hand(
     session: m.Session, index: int, *, last_tricks: int = 8, backend: Backend = "auto",
-    lines: bool = True, budget: int = 0,
+    lines: bool = True, budget: int = 0, hand_budget: int = 0,
 ) -> HandAnalysis:  # fmt: skip
     """Analyse hand ``index`` (0-based) of ``session``, replayed after the earlier hands."""
     hand = session.hands[index]
@@ -341,12 +383,12 @@ def analyse_hand(
                             skipped=not_analysed(session.game))  # fmt: skip
     replay = replay_in_session(session, index)
     return analyse_replay(replay, session.id, hand, last_tricks=last_tricks, backend=backend,
-                          lines=lines, budget=budget)  # fmt: skip
+                          lines=lines, budget=budget, hand_budget=hand_budget)  # fmt: skip
 
 
 def iter_analyses(
     session: m.Session, *, hands: set[int] | None = None, last_tricks: int = 8,
-    backend: Backend = "auto", lines: bool = True, budget: int = 0,
+    backend: Backend = "auto", lines: bool = True, budget: int = 0, hand_budget: int = 0,
 ) -> Iterator[HandAnalysis]:  # fmt: skip
     """Analyse the hands of ``session`` (those numbered in ``hands``, or all), in order; the
     session is replayed once (the radelci carried from hand to hand)."""
@@ -360,4 +402,5 @@ def iter_analyses(
         if hands is not None and hand.number not in hands:
             continue
         yield analyse_replay(replay, session.id, hand, last_tricks=last_tricks,
-                             backend=backend, lines=lines, budget=budget)  # fmt: skip
+                             backend=backend, lines=lines, budget=budget,
+                             hand_budget=hand_budget)  # fmt: skip

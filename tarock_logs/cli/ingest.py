@@ -65,24 +65,39 @@ def ingest(
         bool,
         typer.Option(
             "--analyse",
-            help="Also value every card of the last --analyse-tricks tricks of each hand "
-            "(Slovenian tarok, Zwanzigerrufen, Royal Tarock; and any illegal card) with all "
-            "cards visible, into card_analysis "
-            "(docs/analysis.md). The cost is bounded per hand: --analyse-tricks tricks, each "
-            "card's search at most --analyse-budget cards played (a card past it is not "
-            "valued: analysed_hands counts it as undecided).",
+            help="Also value every card of each hand (Slovenian tarok, Zwanzigerrufen, Royal "
+            "Tarock) with all cards visible, into card_analysis (docs/analysis.md). The cost "
+            "is bounded per hand: the cards are valued from the last one back, all the hand's "
+            "searches together play at most --analyse-hand-budget cards, each card's search at "
+            "most --analyse-budget, and --analyse-tricks limits the tricks; a card not reached "
+            "or past its budget is not valued (analysed_hands counts it as undecided; the "
+            "summary counts the hands the hand budget stopped). An illegal card is always "
+            "analysed.",
         ),
     ] = False,
     analyse_tricks: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--analyse-tricks",
             min=1,
             max=16,
-            help="Tricks to analyse per hand, counted from its end (8 tricks: well under a "
-            "second per card with the C extension; 12: whole hands, minutes per hand).",
+            help="Tricks to analyse per hand, counted from its end (default: every trick with "
+            "all cards visible, the hand budget bounding the cost; the last 8 on what the "
+            "player knew).",
+            show_default=False,
         ),
-    ] = 8,
+    ] = None,
+    analyse_hand_budget: Annotated[
+        int | None,
+        typer.Option(
+            "--analyse-hand-budget",
+            min=0,
+            help="Cards all the searches of one hand may play together, all cards visible "
+            "(default: 40,000,000 with the C extension, several seconds of one core; 400,000 "
+            "without and for the games without a native solver; 0: no limit).",
+            show_default=False,
+        ),
+    ] = None,
     analyse_budget: Annotated[
         int | None,
         typer.Option(
@@ -134,7 +149,8 @@ def ingest(
             help="Process the files on a Dask cluster: the scheduler's ADDRESS "
             "(tcp://host:8786; workers need the package and the files at the same paths), or "
             "without one a local cluster of --jobs worker processes (default: one per core). "
-            "Same rows, rejects and summary as without it.",
+            "Same rows, rejects and summary as without it. --analyse then analyses the "
+            "sessions on the same cluster.",
         ),
     ] = None,
 ) -> None:
@@ -232,7 +248,9 @@ def ingest(
         try:
             analysis = store_analysis(paths, db=db, exclude=exclude, last_tricks=analyse_tricks,
                                       budget=analyse_budget, wait=wait, view=analyse_view,
-                                      samples=analyse_samples, seed=analyse_seed)  # fmt: skip
+                                      samples=analyse_samples, seed=analyse_seed,
+                                      hand_budget=analyse_hand_budget, jobs=jobs,
+                                      dask=dask)  # fmt: skip
         except IngestLocked as exc:
             raise fail(str(exc), ExitCode.DB) from exc
     if fmt is IngestFormat.json:
@@ -240,6 +258,7 @@ def ingest(
         if analysis is not None:
             doc["analysis"] = {"hands": analysis.hands, "cards": analysis.cards,
                                "undecided": analysis.undecided,
+                               "hand_budget_hit": analysis.hand_budget_hit,
                                "seconds": round(analysis.seconds, 3),
                                "label": "all cards visible"}  # fmt: skip
             if analysis.view != "all":

@@ -82,13 +82,48 @@ def test_ingest_analyse_stores_the_illegal_cards_value_under_the_default_budget(
 
 def test_ingest_help_states_the_analysis_cost_bounds() -> None:
     """The per-hand bound of ``--analyse`` is in the help, with the budgets the code uses."""
+    from tarock_logs.analysis.hand import HAND_BUDGET_NATIVE, HAND_BUDGET_PYTHON
     from tarock_logs.analysis.native import BUDGET_NATIVE, BUDGET_PYTHON
 
     r = CliRunner().invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"})
     assert r.exit_code == 0
     said = " ".join(r.stdout.replace("│", " ").split())
-    assert "The cost is bounded per hand" in said and "[default: 8]" in said
+    assert "The cost is bounded per hand" in said
+    assert "default: every trick with all cards visible" in said
     assert f"default: {BUDGET_NATIVE:,} with the C extension, {BUDGET_PYTHON:,} without" in said
+    assert (f"default: {HAND_BUDGET_NATIVE:,} with the C extension, several seconds of one "
+            f"core; {HAND_BUDGET_PYTHON:,} without") in said  # fmt: skip
+
+
+@needs_native
+def test_a_hand_budget_values_the_last_cards_and_leaves_the_earlier_ones_undecided() -> None:
+    """Issue 34 item 4: every card of a hand is analysed where the hand budget allows, from
+    the last card back; the cards it does not reach are undecided (and said so), the cards
+    it reaches have the values of an analysis without it, and an illegal card is analysed
+    whatever the hand budget."""
+    from tarock_logs.analysis.hand import analyse_hand
+    from tarock_logs.log.reader import read_paths
+
+    sessions = [r.session for r in read_paths([DISPUTED]) if r.session is not None]
+    s = next(s for s in sessions if s.id.endswith("-A"))
+    i = next(i for i, h in enumerate(s.hands) if h.number == 3)
+    free = analyse_hand(s, i, last_tricks=3, lines=False, budget=2_000_000)
+    assert not free.illegal
+    assert not free.undecided and not free.hand_budget_hit and len(free.cards) >= 12
+    used = free.nodes
+    part = analyse_hand(s, i, last_tricks=3, lines=False, budget=2_000_000,
+                        hand_budget=max(1, used // 3))  # fmt: skip
+    assert part.hand_budget_hit and part.undecided
+    values = {c.action_index: c.values for c in free.cards}
+    assert all(values[c.action_index] == c.values for c in part.cards)
+    # the cards valued are the last ones: every undecided card comes before every valued one
+    assert max(i for i, _ in part.undecided) < min(c.action_index for c in part.cards if c.legal)
+    assert part.to_dict()["hand_budget_hit"] is True
+    # hand 2 holds the disputed illegal card (H4, ten tricks left): analysed all the same
+    i = next(i for i, h in enumerate(s.hands) if h.number == 2)
+    none = analyse_hand(s, i, last_tricks=1, lines=False, budget=4_000_000, hand_budget=1)
+    assert none.hand_budget_hit and len(none.undecided) == 4
+    assert [(c.card, c.value) for c in none.cards] == [("H4", 48)]
 
 
 def test_ingest_analyse_view_player_stores_what_the_player_knew_beside_all_cards_visible(
@@ -137,3 +172,39 @@ def test_ingest_analyse_view_player_stores_what_the_player_knew_beside_all_cards
         assert con.execute("SELECT count(*) FROM card_analysis").fetchall() == [(42 * 4,)]
     finally:
         con.close()
+
+
+def _analysis_rows(db: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        hands = con.execute("SELECT hand_id, last_tricks, backend, cards, undecided, skipped "
+                            "FROM analysed_hands ORDER BY hand_id").fetchall()  # fmt: skip
+        cards = con.execute("SELECT * FROM card_analysis ORDER BY hand_id, action_index").fetchall()
+    finally:
+        con.close()
+    return hands, cards
+
+
+def test_the_analysis_in_worker_processes_and_on_dask_stores_the_serial_rows(
+    tmp_path: Path,
+) -> None:
+    """``tarock ingest --analyse`` spreads the sessions over worker processes (``--jobs``, or
+    one per core for a big analysis) or the Dask cluster of ``--dask``: the rows are the
+    serial ones."""
+    from tarock_logs.store.write.analysis import store_analysis
+    from tarock_logs.store.write.ingest import ingest
+
+    db = tmp_path / "serial.duckdb"
+    ingest([str(DISPUTED)], db=str(db))
+    for other in ("pool.duckdb", "dask.duckdb"):
+        (tmp_path / other).write_bytes(db.read_bytes())
+    asked = {"last_tricks": 1, "budget": 2000}
+    serial = store_analysis([DISPUTED], db=db, jobs=1, **asked)  # type: ignore[arg-type]
+    pool = store_analysis([DISPUTED], db=tmp_path / "pool.duckdb", jobs=2, **asked)  # type: ignore[arg-type]
+    on_dask = store_analysis([DISPUTED], db=tmp_path / "dask.duckdb", jobs=1, dask="local",
+                             **asked)  # type: ignore[arg-type]  # fmt: skip
+    assert serial.cards == pool.cards == on_dask.cards == 42 * 4
+    assert serial.undecided == pool.undecided == on_dask.undecided == 1
+    rows = _analysis_rows(db)
+    assert rows[1] and _analysis_rows(tmp_path / "pool.duckdb") == rows
+    assert _analysis_rows(tmp_path / "dask.duckdb") == rows

@@ -19,15 +19,17 @@ the replayer reads them back.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 
 import duckdb
 import orjson
 import pyarrow as pa
 
-from tarock_logs.analysis.hand import HandAnalysis, iter_analyses
+from tarock_logs.analysis.hand import HandAnalysis, default_hand_budget, iter_analyses
 from tarock_logs.analysis.native import BUDGET_NATIVE, default_budget
 from tarock_logs.analysis.player import (
     DEFAULT_SAMPLES,
@@ -36,11 +38,14 @@ from tarock_logs.analysis.player import (
     PlayerHand,
     iter_player_analyses,
 )
+from tarock_logs.log import models as m
 from tarock_logs.log.reader import read_paths
 from tarock_logs.report.text import plural
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
+from tarock_logs.store.paths import LOCAL_CLUSTER
 from tarock_logs.store.schema import migrate
 from tarock_logs.store.write.lock import acquire
+from tarock_logs.store.write.plan import usable_cores
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -54,6 +59,11 @@ __all__ = [
 DEFAULT_BUDGET = BUDGET_NATIVE
 #: what ``store_analysis`` stores: all cards visible, what the player knew, or both
 VIEWS = ("all", "player", "both")
+#: the tricks analysed per hand by default: every trick with all cards visible (a table of
+#: three plays 16; the hand budget bounds the cost), the last 8 on what the player knew (each
+#: card there costs a search per sample)
+ALL_TRICKS = 16
+PLAYER_TRICKS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +78,17 @@ class AnalysisSummary:
     samples: int = 0
     seed: int = 0
     view: str = "all"
+    #: hands whose hand budget left cards undecided (all cards visible)
+    hand_budget_hit: int = 0
 
     def line(self) -> str:
         out = []
         if self.view in ("all", "both"):
             counts = f"{plural(self.hands, 'hand')} ({plural(self.cards, 'card')}"
-            out.append(f"analysed {counts}, {self.undecided} undecided), all cards visible")
+            bit = ""
+            if self.hand_budget_hit:
+                bit = f"; the hand budget stopped {plural(self.hand_budget_hit, 'hand')}"
+            out.append(f"analysed {counts}, {self.undecided} undecided{bit}), all cards visible")
         if self.view in ("player", "both"):
             counts = f"{plural(self.player_hands, 'hand')} ({plural(self.player_cards, 'card')}"
             out.append(f"analysed {counts}) on what the player knew, {self.samples} samples "
@@ -101,22 +116,132 @@ def _player_rows(hand_id: str, ha: PlayerHand) -> list[dict[str, object]]:
     } for c in ha.cards]  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """What one analysis run asks of every session (sent to the workers)."""
+
+    view: str
+    last_tricks: int | None
+    budget: int | None
+    hand_budget: int | None
+    samples: int
+    seed: int
+    threshold: float
+
+
+@dataclass(slots=True)
+class _Done:
+    """One session's analysis: its hands' and cards' rows keyed by hand number (the driver
+    knows the stored hand ids), and its counts."""
+
+    hands: list[tuple[int, dict[str, object]]]
+    cards: list[tuple[int, list[dict[str, object]]]]
+    phands: list[tuple[int, dict[str, object]]]
+    pcards: list[tuple[int, list[dict[str, object]]]]
+    seconds: float = 0.0
+
+
+def _analyse_session(session: m.Session, asked: _Asked) -> _Done:
+    """The analysis of one session (in the driver, a worker process or a Dask worker)."""
+    done = _Done([], [], [], [])
+    # the default budgets are the solver's: the pure-Python one for a game without a native
+    # solver
+    b = default_budget(game=session.game) if asked.budget is None else asked.budget
+    if asked.view in ("player", "both"):
+        tricks = PLAYER_TRICKS if asked.last_tricks is None else asked.last_tricks
+        for ph in iter_player_analyses(session, last_tricks=tricks, budget=b,
+                                       samples=asked.samples, seed=asked.seed,
+                                       threshold=asked.threshold):  # fmt: skip
+            done.pcards.append((ph.hand_number, _player_rows("", ph)))
+            done.seconds += ph.seconds
+            done.phands.append((ph.hand_number, {
+                "last_tricks": tricks, "samples": asked.samples, "seed": asked.seed,
+                "threshold": asked.threshold, "backend": ph.backend, "cards": len(ph.cards),
+                "undecided": len(ph.undecided), "skipped": ph.skipped,
+                "seconds": ph.seconds}))  # fmt: skip
+    if asked.view == "player":
+        return done
+    tricks = ALL_TRICKS if asked.last_tricks is None else asked.last_tricks
+    hb = default_hand_budget(session.game) if asked.hand_budget is None else asked.hand_budget
+    for ha in iter_analyses(session, last_tricks=tricks, budget=b, hand_budget=hb):
+        done.cards.append((ha.hand_number, _rows("", ha)))
+        done.seconds += ha.seconds
+        done.hands.append((ha.hand_number, {
+            "last_tricks": tricks, "backend": ha.backend, "cards": len(ha.cards),
+            "undecided": len(ha.undecided), "skipped": ha.skipped, "seconds": ha.seconds,
+            "hand_budget_hit": ha.hand_budget_hit}))  # fmt: skip
+    return done
+
+
+#: a run analyses in several processes (one per usable core) from this much work on: hands
+#: times the tricks asked (every trick counts 12); below it the processes' start costs more
+PARALLEL_WORK = 200
+
+
+def _analysed(
+    sessions: list[m.Session], asked: _Asked, jobs: int | None, dask: str | None
+) -> Iterator[tuple[m.Session, _Done]]:
+    """Each session with its analysis, in order: in this process, in a pool of ``jobs``
+    processes (None: one per usable core when the work is worth it, :data:`PARALLEL_WORK`) or
+    on the Dask cluster ``dask`` (:func:`~tarock_logs.store.write.scaleout.cluster`)."""
+    if dask is not None:
+        from tarock_logs.store.write import scaleout
+
+        with scaleout.cluster(None if dask == LOCAL_CLUSTER else dask, jobs) as on:
+            futures = [on.client.submit(_analyse_session, s, asked, pure=False)
+                       for s in sessions]  # fmt: skip
+            try:
+                for s, fut in zip(sessions, futures, strict=True):
+                    yield s, fut.result()
+            finally:
+                on.client.cancel(futures)
+        return
+    if jobs is None:
+        tricks = 12 if asked.last_tricks is None else min(12, asked.last_tricks)
+        work = sum(len(s.hands) for s in sessions) * tricks
+        jobs = usable_cores() if work >= PARALLEL_WORK and len(sessions) > 1 else 1
+    if jobs <= 1 or len(sessions) <= 1:
+        for s in sessions:
+            yield s, _analyse_session(s, asked)
+        return
+    # spawned workers: the driver holds a DuckDB connection (its threads) while they run
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_analyse_session, s, asked) for s in sessions]
+        try:
+            for s, fut in zip(sessions, futures, strict=True):
+                yield s, fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+
 def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.PathLike[str],
-                   exclude: Sequence[str] = (), last_tricks: int = 8,
+                   exclude: Sequence[str] = (), last_tricks: int | None = None,
                    budget: int | None = None, wait: float = 0.0, view: str = "all",
                    samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-                   threshold: float = DEFAULT_THRESHOLD) -> AnalysisSummary:  # fmt: skip
+                   threshold: float = DEFAULT_THRESHOLD, hand_budget: int | None = None,
+                   jobs: int | None = None,
+                   dask: str | None = None) -> AnalysisSummary:  # fmt: skip
     """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``.
 
-    The cost is bounded per hand: the last ``last_tricks`` tricks (and any illegal card), each
+    The cost is bounded per hand: the last ``last_tricks`` tricks (None: every trick with all
+    cards visible, :data:`PLAYER_TRICKS` on what the player knew) and any illegal card, each
     card's search at most ``budget`` cards played (None: the solver's
-    :func:`~tarock_logs.analysis.native.default_budget`), a card past it left undecided.
+    :func:`~tarock_logs.analysis.native.default_budget`), a card past it left undecided; with
+    all cards visible the cards are valued last first and all the hand's searches together
+    play at most ``hand_budget`` cards (None: :func:`~tarock_logs.analysis.hand.
+    default_hand_budget`; 0: no limit), the earlier cards it does not reach left undecided
+    (an illegal card is always analysed).
     ``view``: ``all`` (all cards visible), ``player`` (what the player knew: ``samples``
-    layouts per card from ``seed``, each searched under the same budget) or ``both``."""
+    layouts per card from ``seed``, each searched under the same budget) or ``both``.
+    The sessions are analysed in ``jobs`` processes (None: one per usable core when the work
+    is worth it) or on the Dask cluster ``dask`` (an address, or ``local``); the results are
+    the same either way."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}")
     if not Path(db).exists():
         raise FileNotFoundError(f"no database {db}: ingest first")
+    asked = _Asked(view, last_tricks, budget, hand_budget, samples, seed, threshold)
     lock = acquire(db, wait=wait)
     stage = begin_staging(db)
     try:
@@ -130,41 +255,23 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
             pcards: list[dict[str, object]] = []
             phands: list[dict[str, object]] = []
             seconds = 0.0
-            undecided = 0
-            for rec in read_paths([Path(p) for p in paths], exclude):
-                s = rec.session
-                if s is None:
-                    continue
-                # the default budget is the solver's: the pure-Python one for a game without
-                # a native solver
-                b = default_budget(game=s.game) if budget is None else budget
-                if view in ("player", "both"):
-                    for ph in iter_player_analyses(s, last_tricks=last_tricks, budget=b,
-                                                   samples=samples, seed=seed,
-                                                   threshold=threshold):  # fmt: skip
-                        hid = stored.get((s.id, ph.hand_number))
-                        if hid is None:
-                            continue
-                        pcards += _player_rows(hid, ph)
-                        seconds += ph.seconds
-                        phands.append({"hand_id": hid, "last_tricks": last_tricks,
-                                       "samples": samples, "seed": seed,
-                                       "threshold": threshold, "backend": ph.backend,
-                                       "cards": len(ph.cards), "undecided": len(ph.undecided),
-                                       "skipped": ph.skipped, "seconds": ph.seconds})  # fmt: skip
-                if view == "player":
-                    continue
-                for ha in iter_analyses(s, last_tricks=last_tricks, budget=b):
-                    hid = stored.get((s.id, ha.hand_number))
-                    if hid is None:
-                        continue
-                    cards += _rows(hid, ha)
-                    seconds += ha.seconds
-                    undecided += len(ha.undecided)
-                    hands.append({"hand_id": hid, "last_tricks": last_tricks,
-                                  "backend": ha.backend, "cards": len(ha.cards),
-                                  "undecided": len(ha.undecided), "skipped": ha.skipped,
-                                  "seconds": ha.seconds})  # fmt: skip
+            undecided = budget_hit = 0
+            sessions = [r.session for r in read_paths([Path(p) for p in paths], exclude)
+                        if r.session is not None]  # fmt: skip
+            for s, done in _analysed(sessions, asked, jobs, dask):
+                seconds += done.seconds
+                for (number, row), (_, rows) in zip(done.phands, done.pcards, strict=True):
+                    hid = stored.get((s.id, number))
+                    if hid is not None:
+                        phands.append({"hand_id": hid, **row})
+                        pcards += [{**r, "hand_id": hid} for r in rows]
+                for (number, row), (_, rows) in zip(done.hands, done.cards, strict=True):
+                    hid = stored.get((s.id, number))
+                    if hid is not None:
+                        budget_hit += bool(row.pop("hand_budget_hit"))
+                        undecided += int(row["undecided"])  # type: ignore[call-overload]
+                        hands.append({"hand_id": hid, **row})
+                        cards += [{**r, "hand_id": hid} for r in rows]
             if view in ("all", "both"):
                 _write(con, hands, cards)
             if view in ("player", "both"):
@@ -178,7 +285,7 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
     finally:
         lock.release()
     return AnalysisSummary(len(hands), len(cards), undecided, seconds, len(phands),
-                           len(pcards), samples, seed, view)  # fmt: skip
+                           len(pcards), samples, seed, view, budget_hit)  # fmt: skip
 
 
 #: the rows of one hand's analysis (``analysed_hands``) and of one card's (``card_analysis``),
