@@ -44,7 +44,7 @@ from tarock_logs.report.text import plural
 from tarock_logs.store.connect import begin_staging, connect_writer, discard_staging, publish
 from tarock_logs.store.paths import LOCAL_CLUSTER
 from tarock_logs.store.schema import migrate
-from tarock_logs.store.write.lock import acquire
+from tarock_logs.store.write.lock import acquire, die_with_parent
 from tarock_logs.store.write.plan import usable_cores
 
 __all__ = [
@@ -204,8 +204,11 @@ def _analysed(
         for s in sessions:
             yield s, _analyse_session(s, asked)
         return
-    # spawned workers: the driver holds a DuckDB connection (its threads) while they run
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+    # spawned workers (the driver holds a DuckDB connection, with its threads, while they
+    # run), each ending with the driver (a killed ingest leaves no worker computing)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                             initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:  # fmt: skip
         futures = [pool.submit(_analyse_session, s, asked) for s in sessions]
         try:
             for s, fut in zip(sessions, futures, strict=True):
