@@ -82,3 +82,19 @@ def test_audit_with_no_scheduler_at_the_address_is_a_usage_error(
     res = tarock("audit", str(SAMPLES / "slovenian"), "--dask", "tcp://127.0.0.1:9")
     assert res.returncode == 2
     assert "no Dask scheduler at tcp://127.0.0.1:9" in res.stderr
+
+
+def test_ingest_analyse_on_dask_stores_the_local_analysis(
+        tmp_path: Path, dask_address: str) -> None:  # fmt: skip
+    """``tarock ingest --analyse --dask ADDRESS`` analyses the sessions on the cluster: the
+    same analysis rows as the local run."""
+    from tests.analysis.test_store_analysis import analysis_rows
+
+    args = ["ingest", str(SAMPLES / "disputed"), "--analyse", "--analyse-tricks", "1",
+            "--analyse-budget", "2000", "--format", "json"]  # fmt: skip
+    local = runner.invoke(app, [*args, "--db", str(tmp_path / "local.duckdb")])
+    dask = tarock(*args, "--db", str(tmp_path / "dask.duckdb"), "--dask", dask_address)
+    assert dask.returncode == local.exit_code == 0, dask.stderr
+    assert orjson.loads(dask.stdout)["analysis"]["cards"] == 42 * 4
+    rows = analysis_rows(tmp_path / "local.duckdb")
+    assert rows[1] and analysis_rows(tmp_path / "dask.duckdb") == rows
