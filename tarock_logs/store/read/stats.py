@@ -138,11 +138,12 @@ def with_seat_facts(
 
 def query_frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
     """The rows of ``sql`` (``?`` bound to ``params``) as a polars frame, on a cursor of its
-    own (a connection is shared by threads)."""
+    own (a connection is shared by threads). The frame is read through the Arrow C stream
+    interface (``pl.DataFrame(relation)``): the same frame as ``relation.pl()``, without
+    importing pyarrow (a quarter of a second of ``tarock stats``' start-up)."""
     cur = con.cursor()
     try:
-        df: pl.DataFrame = cur.sql(sql, params=list(params)).pl()
-        return df
+        return pl.DataFrame(cur.sql(sql, params=list(params)))
     finally:
         cur.close()
 
