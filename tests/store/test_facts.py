@@ -22,6 +22,7 @@ from polars.testing import assert_frame_equal
 from tarock_logs.store.pseudonyms import pseudonym
 from tarock_logs.store.read import stats
 from tarock_logs.store.read.queries import pseudonym_key
+from tarock_logs.store.schema import migrate
 from tarock_logs.store.write import facts
 from tarock_logs.store.write.ingest import ingest
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
@@ -172,12 +173,14 @@ def _facts_by_content(db: Path) -> dict[str, list[tuple]]:
             "JOIN players p USING (player_key) JOIN sessions s USING (session_key)"
         ).fetchall()
         bon = con.execute(
-            "SELECT h.hand_id, b.* EXCLUDE (hand_key) FROM bonus_facts b "
-            "JOIN hands h USING (hand_key)"
+            "SELECT h.hand_id, p.player_id, b.* EXCLUDE (hand_key, player_key) "
+            "FROM bonus_facts b JOIN hands h USING (hand_key) "
+            "LEFT JOIN players p USING (player_key)"
         ).fetchall()
         kon = con.execute(
-            "SELECT h.hand_id, k.* EXCLUDE (hand_key) FROM kontra_facts k "
-            "JOIN hands h USING (hand_key)"
+            "SELECT h.hand_id, p.player_id, k.* EXCLUDE (hand_key, player_key) "
+            "FROM kontra_facts k JOIN hands h USING (hand_key) "
+            "LEFT JOIN players p USING (player_key)"
         ).fetchall()
         kon += con.execute(
             "SELECT h.hand_id, k.* EXCLUDE (hand_key) FROM schlemm_facts k "
@@ -372,6 +375,44 @@ def test_a_store_migrated_without_facts_gets_them_on_the_next_ingest(tmp_path: P
     fresh = tmp_path / "fresh.duckdb"
     ingest([logs], db=fresh)
     assert _facts_by_content(db) == _facts_by_content(fresh)
+
+
+def test_announcements_and_kontras_carry_their_seats_player(sample_store: Path) -> None:
+    """``bonus_facts`` and ``kontra_facts`` name the player of the seat that announced or gave
+    each (the bonuses and kontras sections group on it without the seats)."""
+    con = duckdb.connect(str(sample_store), read_only=True)
+    try:
+        for table in ("bonus_facts", "kontra_facts"):
+            rows, other = con.execute(
+                f"SELECT count(*), count(*) FILTER (WHERE x.player_key IS DISTINCT FROM "
+                f"sf.player_key) FROM {table} x LEFT JOIN seat_facts sf "
+                "ON sf.hand_key = x.hand_key AND sf.seat = x.seat"
+            ).fetchall()[0]
+            assert rows > 0 and other == 0, table
+    finally:
+        con.close()
+
+
+def test_migration_12_gives_a_stored_announcement_and_kontra_its_player(tmp_path: Path) -> None:
+    """A store of schema version 11 (facts without players) migrated to 12: every stored
+    announcement and kontra gets its seat's player, as a fresh ingest writes them; before the
+    migration the statistics read the seats' players and give the same figures."""
+    db = tmp_path / "t.duckdb"
+    ingest(SAMPLES, db=db, exclude=["malformed"])
+    fresh = _facts_by_content(db)
+    con = duckdb.connect(str(db))
+    try:
+        want = {name: fn(con) for name, fn in (("bonuses", stats.bonuses),
+                                               ("kontras", stats.kontras))}  # fmt: skip
+        con.execute("ALTER TABLE bonus_facts DROP COLUMN player_key")
+        con.execute("ALTER TABLE kontra_facts DROP COLUMN player_key")
+        con.execute("DELETE FROM schema_migrations WHERE version = 12")
+        for name, fn in (("bonuses", stats.bonuses), ("kontras", stats.kontras)):
+            _same(fn(con), want[name], f"{name} on schema 11")
+        assert migrate(con) == [12]
+    finally:
+        con.close()
+    assert _facts_by_content(db) == fresh
 
 
 #: simulated hands of the differential test: 5,000; 20,000 with TAROCK_LONG_CHECKS=1

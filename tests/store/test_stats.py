@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import duckdb
 import orjson
 import polars as pl
 import pytest
@@ -150,6 +151,37 @@ def test_score_over_time(con) -> None:  # type: ignore[no-untyped-def]
         (dt.date(2024, 1, 10), "cup-r1", 4, 15, 15),
         (dt.date(2024, 2, 5), "league-1", 2, -10, 5),
     ]
+
+
+def test_the_running_total_sums_the_known_scores_only(db: Path) -> None:
+    """A session without a known score (score NULL) adds nothing to the running total, which
+    is NULL until the player's first known score: from the per-session facts and, on a
+    store without them, from the seat facts."""
+    con = duckdb.connect(str(db))
+    ana = "(SELECT player_key FROM players WHERE player_id = 'Ana' OR name = 'Ana')"
+
+    def unknown(table: str, session: str) -> None:
+        con.execute(
+            f"UPDATE {table} SET score = NULL WHERE player_key = {ana} AND session_key = "
+            f"(SELECT session_key FROM sessions WHERE session_id = '{session}')"
+        )
+
+    try:
+        unknown("session_player_facts", "league-1")
+        df = st.score_over_time(con, st.Filters(player="Ana"))
+        assert rows(df, "session_id", "score", "cumulative") == [
+            ("cup-r1", 15, 15),
+            ("league-1", None, 15),
+        ]
+        unknown("seat_facts", "cup-r1")
+        con.execute("DROP TABLE session_player_facts")  # (a store of schema version 10)
+        df = st.score_over_time(con, st.Filters(player="Ana"))
+        assert rows(df, "session_id", "score", "cumulative") == [
+            ("cup-r1", None, None),
+            ("league-1", -10, -10),
+        ]
+    finally:
+        con.close()
 
 
 def test_filters_by_event_date_game_and_player_name(con) -> None:  # type: ignore[no-untyped-def]

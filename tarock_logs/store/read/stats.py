@@ -122,12 +122,12 @@ def with_seat_facts(
 ) -> tuple[str, list[Any]]:
     """The ``WITH ph AS (filtered seat facts with the player's id and name)`` prefix; with
     ``narrow`` only the facts' own columns, ``role`` and ``game`` still enums (no id or name:
-    a query that groups by ``player_key`` looks them up for its groups, not for every seat)."""
+    a query that groups by ``player_key`` looks them up for its groups, not for every seat;
+    every seat's ``player_key`` is a player's, so the seats are not joined to ``players``)."""
     cond, vals = f.where("sf", with_player=with_player)
     if narrow:
         return (
-            "WITH ph AS NOT MATERIALIZED (SELECT sf.* FROM seat_facts sf "
-            f"JOIN players p USING (player_key) WHERE {cond})\n"
+            f"WITH ph AS NOT MATERIALIZED (SELECT sf.* FROM seat_facts sf WHERE {cond})\n"
         ), vals
     return (
         "WITH ph AS (SELECT sf.* EXCLUDE (role, game), CAST(sf.role AS VARCHAR) AS role, "
@@ -138,11 +138,12 @@ def with_seat_facts(
 
 def query_frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]) -> pl.DataFrame:
     """The rows of ``sql`` (``?`` bound to ``params``) as a polars frame, on a cursor of its
-    own (a connection is shared by threads)."""
+    own (a connection is shared by threads). The frame is read through the Arrow C stream
+    interface (``pl.DataFrame(relation)``): the same frame as ``relation.pl()``, without
+    importing pyarrow (a quarter of a second of ``tarock stats``' start-up)."""
     cur = con.cursor()
     try:
-        df: pl.DataFrame = cur.sql(sql, params=list(params)).pl()
-        return df
+        return pl.DataFrame(cur.sql(sql, params=list(params)))
     finally:
         cur.close()
 
@@ -273,65 +274,92 @@ def contracts(
     player filter: the contracts that player declared). Klop has no declarer: its row counts
     the hands (``played``) with no win rate. ``drill_role`` is the role to pass to
     :func:`hands_for` with the contract to list the hands behind the row."""
-    # a hand has one declarer, so its declarer's seat counts the hand; klop (no declarer:
-    # every seat's role is ``klop``) is counted from one row per (contract, hand). (Grouping
-    # every hand by (contract, hand) took three quarters of the section at a million hands.)
-    # The average and the drill role come from the seats themselves.
+    # a hand has one declarer, so its declarer's seat counts the hand, with the average
+    # score; klop (no declarer: every seat's role is ``klop``) is counted from one row per
+    # (contract, hand). Each is one aggregation of its own seats (one statement over the
+    # seats of both roles, read three times, took twice as long at a million hands).
     w, vals = with_seat_facts(replace(f, role=None), mask=mask, narrow=True)
     df = query_frame(
         con,
         w
         + """
-        , seats AS (
-            SELECT contract, hand_key, declarer_won, score, role FROM ph
-            WHERE contract IS NOT NULL AND (role = 'declarer' OR role = 'klop'))
+        , declared AS (
+            SELECT contract, count(*) AS played, count(*) FILTER (WHERE declarer_won) AS won,
+                   count(declarer_won) AS decided, avg(score) AS avg_declarer_score
+            FROM ph WHERE contract IS NOT NULL AND role = 'declarer' GROUP BY contract)
         , klop_hands AS (
             SELECT contract, hand_key, bool_or(declarer_won) AS won,
                    bool_or(declarer_won IS NOT NULL) AS decided
-            FROM seats WHERE role = 'klop' GROUP BY contract, hand_key)
-        , parts AS (
-            SELECT contract, count(*) AS played, count(*) FILTER (WHERE declarer_won) AS won,
-                   count(declarer_won) AS decided
-            FROM seats WHERE role = 'declarer' GROUP BY contract
-            UNION ALL
-            SELECT contract, count(*), count(*) FILTER (WHERE won), count(*) FILTER (WHERE decided)
+            FROM ph WHERE contract IS NOT NULL AND role = 'klop' GROUP BY contract, hand_key)
+        , klop AS (
+            SELECT contract, count(*) AS played, count(*) FILTER (WHERE won) AS won,
+                   count(*) FILTER (WHERE decided) AS decided
             FROM klop_hands GROUP BY contract)
-        , counted AS (
-            SELECT contract, CAST(sum(played) AS BIGINT) AS played,
-                   CAST(sum(won) AS BIGINT) AS won, CAST(sum(decided) AS BIGINT) AS decided
-            FROM parts GROUP BY contract)
-        , by_seat AS (
-            SELECT contract, avg(score) FILTER (WHERE role = 'declarer') AS avg_declarer_score,
-                   CASE WHEN bool_or(role = 'declarer') THEN 'declarer' ELSE 'klop' END
-                       AS drill_role
-            FROM seats GROUP BY contract)
-        SELECT contract, played, won, decided, avg_declarer_score, drill_role
-        FROM counted JOIN by_seat USING (contract)
+        SELECT contract,
+               CAST(coalesce(d.played, 0) + coalesce(k.played, 0) AS BIGINT) AS played,
+               CAST(coalesce(d.won, 0) + coalesce(k.won, 0) AS BIGINT) AS won,
+               CAST(coalesce(d.decided, 0) + coalesce(k.decided, 0) AS BIGINT) AS decided,
+               d.avg_declarer_score,
+               CASE WHEN d.contract IS NOT NULL THEN 'declarer' ELSE 'klop' END AS drill_role
+        FROM declared d FULL JOIN klop k USING (contract)
         ORDER BY played DESC, contract""",
         vals,
     )
     return _enough(_rate(df, "won", "decided", "win_rate"), "played")
 
 
+def _fact_rows(f: Filters, table: str, own_key: bool) -> tuple[str, str, list[Any]]:
+    """The rows of ``table`` (``bonus_facts``, ``kontra_facts``, aliased ``x``) under ``f``:
+    ``FROM … WHERE …``, the expression of each row's player key and the bound values. With
+    ``own_key`` the rows' own ``player_key`` (schema version 12; only a player filter applies
+    to it), else each row joined to its seat in ``seat_facts``, whose columns every filter
+    is on."""
+    if own_key:
+        cond, vals = f.where("x")
+        return f"FROM {table} x WHERE {cond}", "x.player_key", vals
+    cond, vals = f.where("sf")
+    return (
+        (
+            f"FROM {table} x JOIN seat_facts sf ON sf.hand_key = x.hand_key AND sf.seat = x.seat "
+            f"WHERE {cond}"
+        ),
+        "sf.player_key",
+        vals,
+    )
+
+
+def _per_player(con: duckdb.DuckDBPyConnection, f: Filters, table: str, sql: str) -> pl.DataFrame:
+    """``sql`` with ``{rows}`` and ``{key}`` filled in by :func:`_fact_rows`: from the rows'
+    own player keys when ``f`` filters on nothing but a player (a million hands' bonuses were
+    a join with four million seats) and the store has them (schema version 12), else over
+    the seats."""
+    if f.unfiltered:
+        rows, key, vals = _fact_rows(f, table, own_key=True)
+        try:
+            return query_frame(con, sql.replace("{rows}", rows).replace("{key}", key), vals)
+        except duckdb.BinderException:
+            pass  # a store of schema version 11 or older: no player_key in ``table``
+    rows, key, vals = _fact_rows(f, table, own_key=False)
+    return query_frame(con, sql.replace("{rows}", rows).replace("{key}", key), vals)
+
+
 def bonuses(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player and bonus: announced, made (and decided: an outcome known), success rate."""
-    # the announcements joined to their seats' facts and grouped on the player's key, the id
-    # and name looked up per group (not for each of the store's seats)
-    cond, vals = f.where("sf")
-    df = query_frame(
+    # grouped on the player's key, the id and name looked up per group (not for each row)
+    df = _per_player(
         con,
+        f,
+        "bonus_facts",
         f"""
         WITH g AS (
-            SELECT sf.player_key, b.bonus, count(*) AS announced, count(b.made) AS decided,
-                   count(*) FILTER (WHERE b.made) AS made
-            FROM bonus_facts b JOIN seat_facts sf ON sf.hand_key = b.hand_key AND sf.seat = b.seat
-            WHERE {cond} GROUP BY sf.player_key, b.bonus)
+            SELECT {{key}} AS player_key, x.bonus, count(*) AS announced,
+                   count(x.made) AS decided, count(*) FILTER (WHERE x.made) AS made
+            {{rows}} GROUP BY {{key}}, x.bonus)
         SELECT p.player_id, {_name("p.name", mask)} AS name, g.bonus, g.announced, g.decided,
                g.made
         FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.bonus""",
-        vals,
     )
     return _enough(_rate(df, "made", "decided", "success_rate"), "announced")
 
@@ -340,19 +368,18 @@ def kontras(
     con: duckdb.DuckDBPyConnection, f: Filters = Filters(), *, mask: bool = False
 ) -> pl.DataFrame:
     """Per player, target (``game`` or a bonus) and level: kontras given and successful."""
-    cond, vals = f.where("sf")  # (grouped on the player's key, as :func:`bonuses`)
-    df = query_frame(
+    df = _per_player(  # (grouped on the player's key, as :func:`bonuses`)
         con,
+        f,
+        "kontra_facts",
         f"""
         WITH g AS (
-            SELECT sf.player_key, k.target, k.level, count(*) AS given,
-                   count(k.success) AS decided, count(*) FILTER (WHERE k.success) AS successful
-            FROM kontra_facts k JOIN seat_facts sf ON sf.hand_key = k.hand_key AND sf.seat = k.seat
-            WHERE {cond} GROUP BY sf.player_key, k.target, k.level)
+            SELECT {{key}} AS player_key, x.target, x.level, count(*) AS given,
+                   count(x.success) AS decided, count(*) FILTER (WHERE x.success) AS successful
+            {{rows}} GROUP BY {{key}}, x.target, x.level)
         SELECT p.player_id, {_name("p.name", mask)} AS name, g.target, g.level, g.given,
                g.decided, g.successful
         FROM g JOIN players p USING (player_key) ORDER BY p.player_id, g.target, g.level""",
-        vals,
     )
     return _enough(_rate(df, "successful", "decided", "success_rate"), "given")
 
@@ -497,10 +524,13 @@ def _per_player_session(f: Filters, facts: bool, score: str) -> tuple[str, list[
 
 
 def _over_time(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, facts: bool) -> pl.DataFrame:
-    # grouped and ordered on integer keys (the player's, the session's and the session's
-    # rank by date and id), with ids and names looked up once per player and session
+    # joined on integer keys (the player's, the session's) with each player's rank by id and
+    # each session's by date and id; ordered and summed up by polars (DuckDB's sort and
+    # window over the 250,000 rows of a million hands took twice as long). The running total
+    # is SQL's ``sum(score) OVER (… ROWS UNBOUNDED PRECEDING)``: NULL until the player's
+    # first known score, then the sum of the known ones.
     w, vals = _per_player_session(f, facts, "CAST(sum(score) AS BIGINT)")
-    return query_frame(
+    df = query_frame(
         con,
         w
         + f"""
@@ -508,20 +538,25 @@ def _over_time(con: duckdb.DuckDBPyConnection, f: Filters, mask: bool, facts: bo
             SELECT session_key, session_id,
                    row_number() OVER (ORDER BY date NULLS FIRST, session_id) AS rank
             FROM sessions)
-        , run AS (
-            SELECT per.*, s.rank AS session_rank,
-                   CAST(sum(per.score) OVER (PARTITION BY per.player_key
-                                             ORDER BY per.date NULLS FIRST, s.rank
-                                             ROWS UNBOUNDED PRECEDING) AS BIGINT) AS cumulative
-            FROM per JOIN ranked s USING (session_key))
         , named AS (
             SELECT player_key, player_id, {_name("name", mask)} AS name,
                    row_number() OVER (ORDER BY player_id) AS rank
             FROM players)
-        SELECT n.player_id, n.name, run.date, s.session_id, run.hands, run.score, run.cumulative
-        FROM run JOIN ranked s USING (session_key) JOIN named n USING (player_key)
-        ORDER BY n.rank, run.date NULLS FIRST, run.session_rank""",
+        SELECT n.rank AS player_rank, s.rank AS session_rank, n.player_id, n.name, per.date,
+               s.session_id, per.hands, per.score
+        FROM per JOIN ranked s USING (session_key) JOIN named n USING (player_key)""",
         vals,
+    )
+    score, known = pl.col("score"), pl.col("score").is_not_null()
+    return (
+        df.sort("player_rank", "date", "session_rank", nulls_last=False)
+        .with_columns(
+            pl.when(known.cum_sum().over("player_rank") > 0)
+            .then(score.fill_null(0).cum_sum().over("player_rank"))
+            .cast(pl.Int64)
+            .alias("cumulative")
+        )
+        .drop("player_rank", "session_rank")
     )
 
 

@@ -7,8 +7,9 @@ ones (actions, tricks, score items) for every figure:
   side's result, the score, and per seat the counts the Players page sums: contracts bid,
   bonuses announced and made, kontras given and successful, monds lost and captured, radelci
   earned and cleared, upheld renons, tricks won;
-* ``bonus_facts`` and ``kontra_facts``: one row per announcement and per kontra, with whether
-  it was made (succeeded); ``schlemm_facts``: Royal Tarock's Schlemme with their outcome;
+* ``bonus_facts`` and ``kontra_facts``: one row per announcement and per kontra, with the
+  seat's player and whether it was made (succeeded); ``schlemm_facts``: Royal Tarock's
+  Schlemme with their outcome;
 * for the per-game tables, in ``seat_facts``: thrown-in deals, Royal Tarock's attacker and
   defender roles and its hands decided pair against pair;
 * ``player_summary``: per player and role, the totals of ``seat_facts`` (the unfiltered
@@ -93,7 +94,8 @@ _BONUSES = f"""
     SELECT a.hand_key, a.seat, a.bonus,
            CASE WHEN v.value IS NULL THEN NULL
                 WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
-                ELSE v.value < 0 END AS made
+                ELSE v.value < 0 END AS made,
+           ph.player_key
     FROM {_ACTS} a
     JOIN _ph ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v ON v.hand_key = a.hand_key AND v.item = a.bonus
@@ -113,7 +115,8 @@ _KONTRAS = f"""
                     CASE WHEN v.value IS NULL THEN NULL
                          WHEN ph.role IN ('declarer', 'partner') THEN v.value > 0
                          ELSE v.value < 0 END
-                WHEN rv.value < 0 THEN TRUE WHEN rv.value > 0 THEN FALSE END AS game_success
+                WHEN rv.value < 0 THEN TRUE WHEN rv.value > 0 THEN FALSE END AS game_success,
+           ph.player_key
     FROM {_ACTS} a
     JOIN _ph ph ON ph.hand_key = a.hand_key AND ph.seat = a.seat
     LEFT JOIN ({_DECLARER_ITEMS}) v
@@ -230,8 +233,12 @@ _SEAT_FACTS = f"""
     LEFT JOIN gpair theirs ON theirs.hand_key = ph.hand_key AND theirs.pair <> ph.pair
 """
 
-_BONUS_FACTS = f"INSERT INTO bonus_facts {_BONUSES}"
-_KONTRA_FACTS = f"INSERT INTO kontra_facts {_KONTRAS}"
+# (the columns named: ``player_key``, of schema version 12, is the tables' last column)
+_BONUS_FACTS = f"INSERT INTO bonus_facts (hand_key, seat, bonus, made, player_key) {_BONUSES}"
+_KONTRA_FACTS = (
+    "INSERT INTO kontra_facts (hand_key, seat, target, level, success, game_success, "
+    f"player_key) {_KONTRAS}"
+)
 _SCHLEMM_FACTS = f"INSERT INTO schlemm_facts {_SCHLEMME}"
 
 #: the facts tables, all keyed by hand_key
