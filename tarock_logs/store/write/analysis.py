@@ -141,15 +141,17 @@ class _Done:
     seconds: float = 0.0
 
 
-def _analyse_session(session: m.Session, asked: _Asked) -> _Done:
-    """The analysis of one session (in the driver, a worker process or a Dask worker)."""
+def _analyse_session(session: m.Session, asked: _Asked, hands: set[int] | None = None) -> _Done:
+    """The analysis of the hands of one session numbered in ``hands`` (None: all; in the
+    driver, a worker process or a Dask worker; the session is replayed up to them, so that
+    the radelci carried in are the session's)."""
     done = _Done([], [], [], [])
     # the default budgets are the solver's: the pure-Python one for a game without a native
     # solver
     b = default_budget(game=session.game) if asked.budget is None else asked.budget
     if asked.view in ("player", "both"):
         tricks = PLAYER_TRICKS if asked.last_tricks is None else asked.last_tricks
-        for ph in iter_player_analyses(session, last_tricks=tricks, budget=b,
+        for ph in iter_player_analyses(session, hands=hands, last_tricks=tricks, budget=b,
                                        samples=asked.samples, seed=asked.seed,
                                        threshold=asked.threshold):  # fmt: skip
             done.pcards.append((ph.hand_number, _player_rows("", ph)))
@@ -163,7 +165,7 @@ def _analyse_session(session: m.Session, asked: _Asked) -> _Done:
         return done
     tricks = ALL_TRICKS if asked.last_tricks is None else asked.last_tricks
     hb = default_hand_budget(session.game) if asked.hand_budget is None else asked.hand_budget
-    for ha in iter_analyses(session, last_tricks=tricks, budget=b, hand_budget=hb):
+    for ha in iter_analyses(session, hands=hands, last_tricks=tricks, budget=b, hand_budget=hb):
         done.cards.append((ha.hand_number, _rows("", ha)))
         done.seconds += ha.seconds
         done.hands.append((ha.hand_number, {
@@ -178,6 +180,13 @@ def _analyse_session(session: m.Session, asked: _Asked) -> _Done:
 PARALLEL_WORK = 200
 
 
+def _units(sessions: list[m.Session]) -> list[tuple[m.Session, set[int] | None]]:
+    """The work of several processes: each hand on its own (a hand's analysis costs seconds,
+    replaying its session up to it milliseconds), so that a few long sessions spread over
+    every process."""
+    return [(s, {h.number}) for s in sessions for h in s.hands]
+
+
 def _analysed(
     sessions: list[m.Session], asked: _Asked, jobs: int | None, dask: str | None
 ) -> Iterator[tuple[m.Session, _Done]]:
@@ -188,10 +197,11 @@ def _analysed(
         from tarock_logs.store.write import scaleout
 
         with scaleout.cluster(None if dask == LOCAL_CLUSTER else dask, jobs) as on:
-            futures = [on.client.submit(_analyse_session, s, asked, pure=False)
-                       for s in sessions]  # fmt: skip
+            units = _units(sessions)
+            futures = [on.client.submit(_analyse_session, s, asked, hands, pure=False)
+                       for s, hands in units]  # fmt: skip
             try:
-                for s, fut in zip(sessions, futures, strict=True):
+                for (s, _), fut in zip(units, futures, strict=True):
                     yield s, fut.result()
             finally:
                 on.client.cancel(futures)
@@ -199,8 +209,8 @@ def _analysed(
     if jobs is None:
         tricks = 12 if asked.last_tricks is None else min(12, asked.last_tricks)
         work = sum(len(s.hands) for s in sessions) * tricks
-        jobs = usable_cores() if work >= PARALLEL_WORK and len(sessions) > 1 else 1
-    if jobs <= 1 or len(sessions) <= 1:
+        jobs = usable_cores() if work >= PARALLEL_WORK else 1
+    if jobs <= 1 or sum(len(s.hands) for s in sessions) <= 1:
         for s in sessions:
             yield s, _analyse_session(s, asked)
         return
@@ -209,9 +219,10 @@ def _analysed(
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
                              initializer=die_with_parent,
                              initargs=(os.getpid(),)) as pool:  # fmt: skip
-        futures = [pool.submit(_analyse_session, s, asked) for s in sessions]
+        units = _units(sessions)
+        futures = [pool.submit(_analyse_session, s, asked, hands) for s, hands in units]
         try:
-            for s, fut in zip(sessions, futures, strict=True):
+            for (s, _), fut in zip(units, futures, strict=True):
                 yield s, fut.result()
         finally:
             for fut in futures:
