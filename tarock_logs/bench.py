@@ -89,6 +89,8 @@ class BenchOptions:
     #: also time the ingest on a Dask cluster: a scheduler's address, or ``local`` (a local
     #: cluster of one worker per usable core, started once and reused by the timed runs)
     dask: str | None = None
+    #: how many times each start-up figure starts the command line (the median is reported)
+    startup_runs: int = STARTUP_RUNS
 
 
 def _rate(n: int, seconds: float) -> float | None:
@@ -753,10 +755,12 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
         else:
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
     say("start-up (tarock --help)")
-    report["startup_s"] = startup_seconds()
+    report["startup_s"] = startup_seconds(options.startup_runs)
     if STARTUP_LOG.is_file():
         say(f"start-up (tarock validate {STARTUP_LOG.name})")
-        report["startup_validate_s"] = startup_seconds(args=("validate", str(STARTUP_LOG)))
+        report["startup_validate_s"] = startup_seconds(
+            options.startup_runs, args=("validate", str(STARTUP_LOG))
+        )
     else:  # (an installed package without the repository's sample logs)
         report["startup_validate_s"] = None
         details["startup_validate"] = f"no sample log at {STARTUP_LOG}"

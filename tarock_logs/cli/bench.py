@@ -69,6 +69,21 @@ def bench(
             "one a local cluster of one worker per core (dask_* keys).",
         ),
     ] = None,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            "--repeat", min=1, help="best of N runs for every timed stage but the simulation"
+        ),
+    ] = 3,
+    startup_runs: Annotated[
+        int | None,
+        typer.Option(
+            "--startup-runs",
+            min=1,
+            help="start the command line N times for each start-up figure, the median "
+            "reported (default 5)",
+        ),
+    ] = None,
 ) -> None:
     """Simulate N hands to a temporary folder, then time validation, replay (legality +
     itemised scoring), ingest into DuckDB, an orjson+Arrow baseline and, when open-spiel is
@@ -89,7 +104,15 @@ def bench(
 
     try:
         report = run(
-            BenchOptions(hands=n, openspiel_hands=n_os, seed=seed, dask=dask), progress=say
+            BenchOptions(
+                hands=n,
+                openspiel_hands=n_os,
+                seed=seed,
+                dask=dask,
+                repeat=repeat,
+                **({} if startup_runs is None else {"startup_runs": startup_runs}),
+            ),
+            progress=say,
         )
     except SimulationError as exc:
         raise fail(str(exc), ExitCode.INTERNAL) from exc

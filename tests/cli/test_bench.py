@@ -45,9 +45,13 @@ def test_machine_info_names_cores_cpu_python_and_versions() -> None:
 
 @pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")
 def test_bench_quick_json_prints_every_key_on_tiny_data() -> None:
+    """Every stage and both start-up figures, each timed once (``--repeat 1
+    --startup-runs 1``: the keys and their kinds are the same as with the defaults)."""
     result = CliRunner().invoke(
-        app, ["bench", "--quick", "--hands", "12", "--openspiel-hands", "12", "--format", "json"]
-    )
+        app,
+        ["bench", "--quick", "--hands", "12", "--openspiel-hands", "12", "--format", "json",
+         "--repeat", "1", "--startup-runs", "1"],
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     report = orjson.loads(result.stdout)
     assert DOCUMENTED_KEYS <= set(report)
@@ -121,7 +125,7 @@ def test_native_is_reported_false_with_tarock_native_0() -> None:
 @pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine yet")
 def test_bench_with_dask_adds_the_dask_ingest_figures(dask_address: str) -> None:
     res = tarock("bench", "--hands", "12", "--openspiel-hands", "0", "--format", "json",
-                 "--dask", dask_address)  # fmt: skip
+                 "--repeat", "1", "--startup-runs", "1", "--dask", dask_address)  # fmt: skip
     assert res.returncode == 0, res.stderr
     report = orjson.loads(res.stdout)
     assert DOCUMENTED_KEYS <= set(report)
@@ -132,3 +136,13 @@ def test_bench_with_dask_adds_the_dask_ingest_figures(dask_address: str) -> None
 def test_bench_rejects_an_unknown_format() -> None:
     result = CliRunner().invoke(app, ["bench", "--format", "xml"])
     assert result.exit_code == 2
+
+
+def test_bench_defaults_time_each_stage_best_of_3_and_start_up_5_times() -> None:
+    """``--repeat``/``--startup-runs`` are for a quick look (the tests): without them the
+    figures are those of the documented defaults."""
+    from tarock_logs.bench import STARTUP_RUNS, BenchOptions
+
+    assert BenchOptions().repeat == 3 and BenchOptions().startup_runs == STARTUP_RUNS == 5
+    for bad in (["--repeat", "0"], ["--startup-runs", "0"]):
+        assert CliRunner().invoke(app, ["bench", *bad]).exit_code == 2

@@ -10,8 +10,9 @@ import json
 import re
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -46,21 +47,45 @@ def browser() -> Iterator[object]:
         yield b
 
 
+@pytest.fixture(scope="module")
+def page_at(browser: Any) -> Iterator[Callable[[int, int], Any]]:
+    """One page for the module's tests, at the viewport each asks for (each test loads its
+    own URLs, and leaves the page blank, which ends its app session): a new page's first
+    load of the app took about twice a later load's time (Chromium compiles the app's
+    scripts again in each new context)."""
+    made: list[Any] = []
+
+    def page(width: int, height: int) -> Any:
+        if not made:
+            made.append(browser.new_page(viewport={"width": width, "height": height}))
+        made[0].set_viewport_size({"width": width, "height": height})
+        return made[0]
+
+    yield page
+    for p in made:
+        p.close()
+
+
+def _done(page: Any) -> None:
+    """Leave the shared page (its app session ends)."""
+    page.goto("about:blank")
+
+
 def _disputed_hand(db: DashDB) -> str:
     facts = hand_ids(db.path)
     return str(next(h["hand_id"] for h in facts["hands"] if h["session"] == db.disputed_session))
 
 
-def test_every_page_opens_without_an_exception_or_page_not_found(served, browser) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_opens_without_an_exception_or_page_not_found(served, page_at) -> None:  # type: ignore[no-untyped-def]
     url, _ = served
-    page = browser.new_page()
+    page = page_at(1280, 720)
     for path in PAGES:
         _goto(page, f"{url}/{path}")
         body = page.inner_text("body")
         assert "Page not found" not in body, path
         assert page.locator("[data-testid='stException']").count() == 0, path
         assert page.locator("h1").count() >= 1, path
-    page.close()
+    _done(page)
 
 
 def _step_in_url(page: object) -> int:
@@ -122,7 +147,7 @@ def _stored(db: DashDB, sql: str, *params: object) -> list[tuple[object, ...]]:
 
 def test_a_deep_link_opens_the_table_at_the_offending_card_with_the_allowed_cards_marked(
     served,
-    browser,
+    page_at,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     url, db = served
@@ -133,7 +158,7 @@ def test_a_deep_link_opens_the_table_at_the_offending_card_with_the_allowed_card
     ((card,),) = _stored(
         db, "SELECT card FROM violations WHERE hand_id = ? AND action_index = ?", hand, step - 1
     )
-    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    page = page_at(1400, 1400)
     _goto(page, f"{url}/replay?hand={hand}&step={step}&seat=all")
     alert = page.locator("[data-testid='stAlert']", has_text="Illegal action").first
     alert.wait_for(timeout=10_000)
@@ -147,10 +172,10 @@ def test_a_deep_link_opens_the_table_at_the_offending_card_with_the_allowed_card
     assert card not in allowed_cards
     assert "The rules allowed:" in page.inner_text("body")
     page.screenshot(path=str(tmp_path / "replay-offending-card.png"), full_page=True)
-    page.close()
+    _done(page)
 
 
-def test_keys_move_one_action_one_trick_and_to_either_end(served, browser) -> None:  # type: ignore[no-untyped-def]
+def test_keys_move_one_action_one_trick_and_to_either_end(served, page_at) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand = _disputed_hand(db)
     ((n,),) = _stored(db, "SELECT n_actions FROM hands WHERE hand_id = ?", hand)
@@ -163,7 +188,7 @@ def test_keys_move_one_action_one_trick_and_to_either_end(served, browser) -> No
     seats = 4
     ends = [plays[k] for k in range(seats - 1, len(plays), seats)]  # steps completing a trick
     start = ends[1] + 1  # the first card of trick 3
-    page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    page = page_at(1400, 1200)
     _goto(page, f"{url}/replay?hand={hand}&step={start}")
     assert _wait_step(page, start)
     _press(page, "ArrowRight", start + 1)
@@ -177,13 +202,13 @@ def test_keys_move_one_action_one_trick_and_to_either_end(served, browser) -> No
     page.reload()  # a position's link survives a reload
     _settle(page)
     assert _step_in_url(page) == 0
-    page.close()
+    _done(page)
 
 
-def test_clicking_the_action_list_moves_the_position(served, browser) -> None:  # type: ignore[no-untyped-def]
+def test_clicking_the_action_list_moves_the_position(served, page_at) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand = _disputed_hand(db)
-    page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    page = page_at(1400, 1200)
     _goto(page, f"{url}/replay?hand={hand}&step=0")
     box = page.locator(".st-key-action_list")
     box.get_by_text("7. ", exact=False).first.click()
@@ -192,7 +217,7 @@ def test_clicking_the_action_list_moves_the_position(served, browser) -> None:  
     page.reload()
     _settle(page)
     assert _step_in_url(page) == 7 and page.get_by_text("Step 7 of").count() == 1
-    page.close()
+    _done(page)
 
 
 RAW_FIELDS = re.compile(
@@ -202,19 +227,19 @@ RAW_FIELDS = re.compile(
 
 
 @pytest.mark.parametrize("game", ["zwanzigerrufen", "royal"])
-def test_a_zwanzigerrufen_and_a_royal_hand_show_no_raw_field_names(served, browser, game) -> None:  # type: ignore[no-untyped-def]
+def test_a_zwanzigerrufen_and_a_royal_hand_show_no_raw_field_names(served, page_at, game) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     ((hand, n),) = _stored(
         db, "SELECT hand_id, n_actions FROM hands WHERE game = ? ORDER BY n_actions DESC LIMIT 1",
         game,
     )  # fmt: skip
-    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    page = page_at(1400, 1400)
     for step in (int(n) // 3, int(n)):  # the auction in the action list, then the end panel
         _goto(page, f"{url}/replay?hand={hand}&step={step}")
         shown = page.locator("[data-testid='stMain']").inner_text()
         raw = RAW_FIELDS.findall(shown)
         assert not raw, (game, step, raw)
-    page.close()
+    _done(page)
 
 
 def test_a_phone_sized_screenshot_of_the_replayer_is_saved(
@@ -262,12 +287,12 @@ NOT_LABELS = "kbd, [data-testid='stIconMaterial'], [data-testid='stTooltipIcon']
 
 @pytest.mark.parametrize("lang", ["sl", "de"])
 def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: ignore[no-untyped-def]
-    served, browser, lang
+    served, page_at, lang
 ) -> None:
     url, db = served
     hand = _disputed_hand(db)
     english = _english_labels(lang)
-    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    page = page_at(1400, 1400)
     for path in ["", f"audit?hand={hand}", f"replay?hand={hand}&step=23", "players", "tournament"]:
         sep = "&" if "?" in path else "?"
         _goto(page, f"{url}/{path}{sep}lang={lang}")
@@ -305,16 +330,16 @@ def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: 
             and (pattern.fullmatch(text) or (len(msgid.split()) >= 3 and pattern.search(text)))
         )
         assert not left, (lang, path or "overview", sorted(set(left))[:12])
-    page.close()
+    _done(page)
 
 
 def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
     served,
-    browser,
+    page_at,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     url, db = served
-    page = browser.new_page()
+    page = page_at(1280, 720)
     _goto(page, f"{url}/")
     before = len(hand_ids(db.path)["hands"])
     extra = tmp_path / "more"
@@ -334,7 +359,7 @@ def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
     metric = page.locator("[data-testid='stMetric']", has_text="Hands").first
     assert metric.inner_text().split()[-1] == str(after)
     assert after == before + 1
-    page.close()
+    _done(page)
 
 
 def _grid_text(page: object) -> str:
@@ -358,7 +383,7 @@ def _grid_text_with(page: object, needles: list[str], timeout: float = 30.0) -> 
 
 def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     served,
-    browser,
+    page_at,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     """Issue 11's acceptance in Chromium: the five planted disputes of sample_logs/disputed
@@ -369,7 +394,7 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
         pytest.skip("no disputed samples")
     planted = json.loads(manifest.read_text(encoding="utf-8"))
     url, _ = served
-    page = browser.new_page(viewport={"width": 1600, "height": 2400})
+    page = page_at(1600, 2400)
     _goto(page, f"{url}/audit")
     page.locator("[role='grid']").first.wait_for(state="attached", timeout=15_000)
     needles = ["session.placement_points_differ", "session.total_differs",
@@ -392,15 +417,15 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     assert int(metric.first.inner_text().split()[-1]) >= 2
     metric = page.locator("[data-testid='stMetric']", has_text="Tournament findings")
     assert int(metric.first.inner_text().split()[-1]) >= 3
-    page.close()
+    _done(page)
 
 
-def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, browser) -> None:  # type: ignore[no-untyped-def]
+def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, page_at) -> None:  # type: ignore[no-untyped-def]
     """The score over time (its own tab: the first tab opens without a chart) and the
     contracts' win rates (Contracts tab) are plain Vega-Lite specifications
     (dashboard/charts.py): the browser draws them."""
     url, _ = served
-    page = browser.new_page()
+    page = page_at(1280, 720)
     try:
         _goto(page, f"{url}/players")
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
@@ -412,4 +437,4 @@ def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, browser
             chart.locator("canvas, svg").first.wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0, link
     finally:
-        page.close()
+        _done(page)

@@ -5,7 +5,12 @@ hand's; an illegal card shows its violation at once; the log is downloaded, save
 entry box and accepted (the dashboard runs without a database: it never writes one).
 
 One run per screen size; each click waits for the page's own count of cards dealt or actions
-entered, not for a fixed time, so the runs stay fast.
+entered, not for a fixed time, so the runs stay fast. What the screen size decides (the deal
+by clicks or by pasted tokens, the first choices on the first screen, the warning style of a
+forbidden card) is checked on both; the rest of the hand (its 47 other cards, the score, the
+download, its audit, saving and accepting: the same clicks on the same page, whatever its
+width) only on the desktop: the phone stops after Bojan's forbidden card (a whole hand more
+took it about 40 s). The pasted deal's tokens are B.1's deal (tests/dashboard/test_enter_model.py).
 """
 
 from __future__ import annotations
@@ -206,6 +211,9 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
                 page.get_by_role("button", name="Undo the last action").click()
                 c.actions -= 1
                 c.wait()
+                if size == "phone":  # the rest of the hand is the desktop's (docstring)
+                    assert page.locator("[data-testid='stException']").count() == 0
+                    return
         page.get_by_text("The hand is over.", exact=True).wait_for(timeout=20_000)
         page.get_by_text("The scorer wrote a score for this hand", exact=True).click()
         for name, score in zip(NAMES, [135, 135, 0, -20], strict=True):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,11 +83,34 @@ def _clean(db: Path, table_size: int | None = None) -> tuple[str, int]:
     return str(hand), int(n)
 
 
-def _page(browser: Any, size: str) -> Any:
+def _new_page(browser: Any, size: str) -> Any:
     w, h = SIZES[size]
     if size == "phone":
         return browser.new_page(viewport={"width": w, "height": h}, is_mobile=True, has_touch=True)
     return browser.new_page(viewport={"width": w, "height": h})
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Any) -> Iterator[Callable[[str], Any]]:
+    """One page per screen size for all the module's tests (each loads its own URLs and
+    leaves the page blank, which ends its app session): a new page's first load of the app
+    took about twice a later load's time (Chromium compiles the app's scripts again in each
+    new context), on 13 tests of a few loads each."""
+    made: dict[str, Any] = {}
+
+    def page(size: str) -> Any:
+        if size not in made:
+            made[size] = _new_page(browser, size)
+        return made[size]
+
+    yield page
+    for p in made.values():
+        p.close()
+
+
+def _done(page: Any) -> None:
+    """Leave the shared page (its app session ends: an autoplay stops with it)."""
+    page.goto("about:blank")
 
 
 def _open(page: Any, url: str) -> None:
@@ -119,11 +142,11 @@ _SELECT_FIT = """() => [...document.querySelectorAll(
 
 @pytest.mark.parametrize("lang", ["en", "sl", "de"])
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_toolbar_control_is_on_the_screen(served, pages, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand, _, problem = _disputed(db)
     w, h = SIZES[size]
-    page = _page(browser, size)
+    page = pages(size)
     try:
         _open(page, f"{url}/replay?hand={hand}&step={problem}&seat=all&lang={lang}")
         bar = page.locator(".st-key-toolbar")
@@ -172,7 +195,7 @@ def test_every_toolbar_control_is_on_the_screen(served, browser, size: str, lang
             page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}-step{step}.png"))
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
-        page.close()
+        _done(page)
 
 
 #: per ``.tl-cards`` row, each card image's ``data-card`` and its box in the viewport (None
@@ -187,14 +210,14 @@ _CARD_BOXES = """rows => rows.map(row => Array.from(row.querySelectorAll('img'))
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_no_card_of_a_fanned_hand_covers_the_index_of_the_card_before_it(  # type: ignore[no-untyped-def]
-    served, browser, size: str
+    served, pages, size: str
 ) -> None:
     """The index (a tarok's numeral: XVIII, XIII, XVI …) lies in the left INDEX_RIGHT of
     CARD_W units of a card; the next card of the row may start only after it (or on a row
     below)."""
     url, db = served
     hand, _, _ = _disputed(db)
-    page = _page(browser, size)
+    page = pages(size)
     try:
         _open(page, f"{url}/replay?hand={hand}&step=0&seat=all")
         # every row's cards and their boxes, read in one call (two round trips a card
@@ -218,7 +241,7 @@ def test_no_card_of_a_fanned_hand_covers_the_index_of_the_card_before_it(  # typ
             img = page.locator(".tl-seat .tl-cards img").first.bounding_box()
             assert img is not None and round(img["width"]) == CARD_PX["phone_hand"]
     finally:
-        page.close()
+        _done(page)
 
 
 def _autoplay_on(page: Any, speed: str = "0.5 s per step") -> None:
@@ -235,10 +258,10 @@ def _autoplay_is_on(page: Any) -> bool:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, browser, size: str) -> None:  # type: ignore[no-untyped-def]
+def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, pages, size: str) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand, n = _clean(db)
-    page = _page(browser, size)
+    page = pages(size)
     try:
         start = n - 6
         _open(page, f"{url}/replay?hand={hand}&step={start}&seat=all")
@@ -250,13 +273,13 @@ def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, browser, size:
         assert not _autoplay_is_on(page)
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
-        page.close()
+        _done(page)
 
 
-def test_autoplay_stops_on_the_first_problem(served, browser) -> None:  # type: ignore[no-untyped-def]
+def test_autoplay_stops_on_the_first_problem(served, pages) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand, n, problem = _disputed(db)
-    page = _page(browser, "laptop")
+    page = pages("laptop")
     try:
         _open(page, f"{url}/replay?hand={hand}&step={max(0, problem - 4)}&seat=all")
         _autoplay_on(page)
@@ -267,14 +290,14 @@ def test_autoplay_stops_on_the_first_problem(served, browser) -> None:  # type: 
         assert f"Step {problem} of {n}" in shown and "Autoplay stopped at a problem." in shown
         assert not _autoplay_is_on(page)
     finally:
-        page.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_the_action_list_keeps_the_current_line_in_sight(served, browser, size: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_action_list_keeps_the_current_line_in_sight(served, pages, size: str) -> None:  # type: ignore[no-untyped-def]
     url, db = served
     hand, n = _clean(db)
-    page = _page(browser, size)
+    page = pages(size)
     try:
         for step in (n, n // 2, 0):
             _open(page, f"{url}/replay?hand={hand}&step={step}&seat=all")
@@ -293,4 +316,4 @@ def test_the_action_list_keeps_the_current_line_in_sight(served, browser, size: 
                 assert time.monotonic() < deadline, (size, step, line, frame)
                 page.wait_for_timeout(200)
     finally:
-        page.close()
+        _done(page)

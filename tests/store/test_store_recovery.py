@@ -130,12 +130,9 @@ def test_killed_two_worker_ingests_are_recovered_by_a_plain_rerun(
         if trial == 2:  # the killed ingest works on a copy of a published store
             ing.ingest([logs / "f0.jsonl"], db=db, jobs=1)
         _kill_while_workers_run(_start_ingest(logs, db), rng.uniform(0.0, 0.8))
-        rerun = subprocess.run(
-            [str(TAROCK), "ingest", str(logs), "--db", str(db), "-q"],
-            capture_output=True,
-            text=True,
-        )
-        assert rerun.returncode == 0, rerun.stderr
+        # the plain re-run in this process (a command of its own cost a start-up a trial)
+        rerun = CliRunner().invoke(app, ["ingest", str(logs), "--db", str(db), "-q"])
+        assert rerun.exit_code == 0, rerun.output
         assert stored_rows(db) == clean, f"trial {trial}"
         assert _leftovers(tmp_path, db) == [], f"trial {trial}"
 

@@ -61,8 +61,15 @@ def test_every_royal_sample_replays_alike_with_and_without_the_native_loop(
     assert games >= 8 and taken == games  # the worked examples are clean games
 
 
+@pytest.fixture(scope="module")
+def simulated() -> list[dict[str, Any]]:
+    """2,000 simulated games (250 matches of 8, seed 43), simulated once for the module: the
+    simulation (the reference engine's bidding) is most of these tests' time."""
+    return simulate_hands(2_000, 43, game=GAME, hands_per_session=8)
+
+
 def test_simulated_games_replay_alike_with_and_without_the_native_loop(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
     """Follow suit, else a tarock, else anything, and the trick winner (the Sküs the highest
     tarock, no Pagat exception) as the simulator plays them: 2,000 games in the suite;
@@ -71,7 +78,11 @@ def test_simulated_games_replay_alike_with_and_without_the_native_loop(
     step = 5_000
     games = taken = 0
     for start in range(0, n, step):  # in slices: the replays of 100,000 games do not fit
-        docs = simulate_hands(min(step, n - start), 43 + start, game=GAME, hands_per_session=8)
+        docs = (
+            simulated
+            if start == 0 and n == 2_000
+            else simulate_hands(min(step, n - start), 43 + start, game=GAME, hands_per_session=8)
+        )
         g, t = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
         games += g
         taken += t
@@ -109,12 +120,14 @@ def _plant(rng: random.Random, doc: dict[str, Any]) -> bool:
 
 
 def test_native_card_loop_never_accepts_a_planted_illegal_card(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
-    """One card of one game per match changed: the replays agree, and no game the reference
-    reports a finding for was taken by the native loop."""
+    """One card of one game per match changed (800 games: the first 100 matches of the
+    module's simulated ones, copied): the replays agree, and no game the reference reports a
+    finding for was taken by the native loop."""
     rng = random.Random(16)
-    docs = simulate_hands(800, 97, game=GAME, hands_per_session=8)
+    docs = copy.deepcopy(simulated[:100])
+    assert sum(len(d["hands"]) for d in docs) == 800
     planted = 0
     for d in docs:
         planted += _plant(rng, d)
