@@ -122,6 +122,9 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str, game: str, lang: str)
     for i, card in ha.undecided:
         out.print(f"not decided within the search budget: {card} (action {i})", markup=False,
                   highlight=False)  # fmt: skip
+    if ha.hand_budget_hit:
+        out.print(f"the hand budget ({ha.hand_budget:,} cards played) left the earlier cards "
+                  "above undecided", markup=False, highlight=False)  # fmt: skip
     for note in ha.unknown:
         out.print(f"unknown to the rules, left out of every value: {note}", markup=False,
                   highlight=False)  # fmt: skip
@@ -213,6 +216,15 @@ def analyse_command(
         "solver's default budget, 100,000).",
         show_default=False,
     ),
+    hand_budget: int = typer.Option(
+        0,
+        "--hand-budget",
+        min=0,
+        help="Cards all the searches of one hand may play together (0: no limit): the cards "
+        "are valued from the last one back, and those it does not reach are left undecided "
+        "(an illegal card is always analysed). With --last-tricks 12: every card of a whole "
+        "hand as far as the budget goes.",
+    ),
     lines: bool = typer.Option(
         True,
         "--lines/--no-lines",
@@ -279,8 +291,12 @@ def analyse_command(
             continue
         found_session = True
         b = _budget(budget, s.game)
-        for ha in iter_analyses(s, hands=wanted, last_tricks=last_tricks, budget=b,
-                                backend=backend, lines=lines):  # type: ignore[arg-type]  # fmt: skip
+        analyses = iter_analyses(
+            s, hands=wanted, last_tricks=last_tricks, budget=b,
+            backend=backend,  # type: ignore[arg-type]
+            lines=lines, hand_budget=hand_budget,
+        )  # fmt: skip
+        for ha in analyses:
             file = str(rec.file)
             if fmt == "jsonl":
                 typer.echo(orjson.dumps(_hand_dict(ha, file)).decode())

@@ -69,6 +69,23 @@ def test_cli_table_and_jsonl() -> None:
     assert doc["backend"] == "python" and len(doc["cards"]) == 8 and doc["label"] == LABEL
 
 
+@needs_native
+def test_cli_hand_budget_values_a_whole_hand_from_its_last_card_as_far_as_it_goes() -> None:
+    """``--last-tricks 12 --hand-budget N``: a whole hand valued from the last card back; the
+    earlier cards the budget does not reach are undecided, and the table says why."""
+    args = ["analyse", str(DISPUTED), "--session", SESSION_A, "--hand", "3", "--last-tricks",
+            "12", "--no-lines", "--hand-budget", "3000000"]  # fmt: skip
+    r = CliRunner().invoke(app, [*args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    (hand,) = json.loads(r.stdout)["hands"]
+    assert hand["hand_budget"] == 3_000_000 and hand["hand_budget_hit"] is True
+    first_valued = min(c["action_index"] for c in hand["cards"])
+    assert hand["undecided"] and all(u["action_index"] < first_valued for u in hand["undecided"])
+    assert len(hand["cards"]) + len(hand["undecided"]) == 48
+    r = CliRunner().invoke(app, args)
+    assert "the hand budget (3,000,000 cards played) left the earlier cards" in r.stdout
+
+
 def test_cli_usage_errors() -> None:
     runner = CliRunner()
     assert runner.invoke(app, ["analyse", "nope.jsonl"]).exit_code == 2
