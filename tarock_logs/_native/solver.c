@@ -658,14 +658,18 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
         int last = s->tk == s->n - 1;
         int probe[5];
         for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
-        int tops[4], nt = last ? 0 : later_tops(s, p, tops);
-        if (ally && later_beats(s, s->trick, s->tk, tops, nt)) ally = 0;
+        int tops[4], nt = -1; /* computed when first needed */
+        if (ally && !last) {
+            nt = later_tops(s, p, tops);
+            if (later_beats(s, s->trick, s->tk, tops, nt)) ally = 0;
+        }
         for (int i = 0; i < k; i++) {
             int c = rep[i];
             probe[s->tk] = c;
             int wins = tk_winner(probe, s->tk + 1, s->rules.colour_valat) == s->tk;
             int cls, sub;
-            if (wins && later_beats(s, probe, s->tk + 1, tops, nt)) {
+            if (wins && !last && nt < 0) nt = later_tops(s, p, tops);
+            if (wins && !last && later_beats(s, probe, s->tk + 1, tops, nt)) {
                 cls = 3;
                 sub = -tk_strength(c);
             } else if (ally && !wins) {
