@@ -592,6 +592,36 @@ static const int THIRDS_OF[TK_NCARDS] = {
     13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
 };
 
+/* The strongest card each opponent of p who plays after p in this trick may play: one of
+ * his legal cards at the trick as it stands (the cards between ignored), his top tarok if he
+ * may play one, else his top card of the led suit; -1 when he may play neither. For the
+ * follower ordering (a heuristic, not a rule). Returns their number. */
+static int later_tops(const tk_solver *s, int p, int *tops) {
+    int n = s->n, k = 0;
+    int pos_p = (p - s->leader + n) % n;
+    tk_set led = s->tk ? tk_suit_mask(tk_suit_of(s->trick[0])) : 0;
+    for (int j = pos_p + 1; j < n; j++) {
+        int q = (s->leader + j) % n;
+        if (s->maxside[q] == s->maxside[p]) continue;
+        tk_set lg = tk_legal(s->hand[q], s->trick, s->tk, &s->rules);
+        tk_set tar = lg & TK_TAROKS, suit = lg & led & ~TK_TAROKS;
+        tops[k++] = tar ? tk_highest(tar) : suit ? tk_lowest(suit) : -1;
+    }
+    return k;
+}
+
+/* whether one of the cards tops[0..nt-1] would take the trick trick[0..k-1] */
+static int later_beats(const tk_solver *s, const int *trick, int k, const int *tops, int nt) {
+    int probe[5];
+    for (int i = 0; i < k; i++) probe[i] = trick[i];
+    for (int i = 0; i < nt; i++) {
+        if (tops[i] < 0) continue;
+        probe[k] = tops[i];
+        if (tk_winner(probe, k + 1, s->rules.colour_valat) == k) return 1;
+    }
+    return 0;
+}
+
 /* Representatives in search order (search.PySolver._ordered). */
 static void order_moves(const tk_solver *s, int p, int *rep, int k) {
     int key[16];
@@ -615,23 +645,39 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
                           : (su ? 100000 : 200000) + THIRDS_OF[c] * 64 + c;
         }
     } else {
+        /* a follower: first, on a trick a partner wins and no opponent after this player can
+         * take from him, the most points (smear); then the cards that win the trick and keep it
+         * (no opponent after can beat them), the most points first; then the cards that lose
+         * it, the fewest points first; last the winners an opponent after may still beat, the
+         * strongest first. Against "win with the strongest card, or the cheapest when last"
+         * and the partner's trick smeared whoever follows: -21 % nodes at 10 tricks left, -18 %
+         * at 8 (the same values). */
         int wi = tk_winner(s->trick, s->tk, s->rules.colour_valat);
         int mx = s->maxside[p];
         int ally = s->maxside[(s->leader + wi) % s->n] == mx;
         int last = s->tk == s->n - 1;
         int probe[5];
         for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
+        int tops[4], nt = -1; /* computed when first needed */
+        if (ally && !last) {
+            nt = later_tops(s, p, tops);
+            if (later_beats(s, s->trick, s->tk, tops, nt)) ally = 0;
+        }
         for (int i = 0; i < k; i++) {
             int c = rep[i];
             probe[s->tk] = c;
             int wins = tk_winner(probe, s->tk + 1, s->rules.colour_valat) == s->tk;
             int cls, sub;
-            if (ally && !wins) {
+            if (wins && !last && nt < 0) nt = later_tops(s, p, tops);
+            if (wins && !last && later_beats(s, probe, s->tk + 1, tops, nt)) {
+                cls = 3;
+                sub = -tk_strength(c);
+            } else if (ally && !wins) {
                 cls = 0;
                 sub = -THIRDS_OF[c];
             } else if (wins) {
                 cls = 1;
-                sub = last ? THIRDS_OF[c] : -tk_strength(c);
+                sub = -THIRDS_OF[c];
             } else {
                 cls = 2;
                 sub = THIRDS_OF[c];
@@ -870,8 +916,11 @@ static int probe_pos(tk_solver *s, const tk_position *p, int card, int alpha, in
  * far past t, so halving beats creeping in from the ends). t stays within (lo, hi]: the loop
  * ends with lo == hi, the exact value. Everything moves on the value lattice (value_lattice):
  * the bounds are rounded to it (the value lies on it) and t and the step are lattice points and
- * steps. */
-int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
+ * steps. Candidates (tk_values): cand[0..nc-1] are values other cards of the position took (exact
+ * values, so lattice points), the most likely first; while one lies in (lo, hi] it is the next
+ * test (at the value v the test ">= v" holds, and the next, v + g, settles it). */
+static int value_c(tk_solver *s, const tk_position *p, int card, int guess, const int *cand,
+                   int nc) {
     int lo = -TK_INF, hi = TK_INF, step = 1, dir = 0, g_ = s->lat_g, turned = 0;
     int t = lat_ceil(s, guess);
     while (lo < hi && !s->aborted) {
@@ -883,19 +932,28 @@ int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
             hi = lat_floor(s, g);
         else
             lo = lat_ceil(s, g);
+        int next = TK_INF;
+        for (int i = 0; i < nc && next == TK_INF; i++)
+            if (cand[i] > lo && cand[i] <= hi) next = cand[i];
         if (turned || (dir && d != dir)) {
             turned = 1;
             /* both sides bounded: bisect (the midpoint, on the lattice, in (lo, hi]) */
             long long span = ((long long)hi - lo) / g_;
             t = lo + (int)((span + 1) / 2) * g_;
             dir = d;
+            if (next != TK_INF) t = next;
             continue;
         }
         step = d == dir ? 2 * step : step > 1 ? step / 2 : 1;
         dir = d;
         t = d < 0 ? hi - (step - 1) * g_ : lo + step * g_;
+        if (next != TK_INF) t = next;
     }
     return lo;
+}
+
+int tk_value(tk_solver *s, const tk_position *p, int card, int guess) {
+    return value_c(s, p, card, guess, NULL, 0);
 }
 
 int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
@@ -907,22 +965,40 @@ int tk_values(tk_solver *s, const tk_position *p, int *cards, int *values) {
     int k = representatives(s->hand[who], legal, outstanding(s, who), rep, members);
     int out = 0, guess = s->guess, mx = s->maxside[who];
     int best = mx ? -TK_INF : TK_INF;
-    /* the first guess of each card: the value most cards had so far (the latest of equals):
-     * a card's value is mostly one of its position's few values, and one outlier card (the
-     * card that gives a trick away) would be a far guess for the next */
+    /* a card's value is mostly one of its position's few values: the values of the cards
+     * valued so far are the candidates of the next card's tests (value_c), the most frequent
+     * first (of equals, the better for the player to move); the first card starts from the
+     * guess (the previous position's value) */
     int seen[16], nseen = 0;
     for (int i = 0; i < k && !s->aborted; i++) {
-        int v = tk_value(s, p, rep[i], guess);
-        seen[nseen++] = v;
-        int bc = 0;
-        for (int a = nseen - 1; a >= 0; a--) {
-            int c = 0;
-            for (int b = 0; b < nseen; b++) c += seen[b] == seen[a];
-            if (c > bc) {
-                bc = c;
-                guess = seen[a];
+        int cand[16], cnt[16], nc = 0;
+        for (int a = 0; a < nseen; a++) {
+            int f = -1;
+            for (int b = 0; b < nc; b++)
+                if (cand[b] == seen[a]) f = b;
+            if (f < 0) {
+                cand[nc] = seen[a];
+                cnt[nc++] = 1;
+            } else {
+                cnt[f]++;
             }
         }
+        for (int a = 1; a < nc; a++)
+            for (int b = a; b > 0; b--) {
+                int before = cnt[b] > cnt[b - 1] ||
+                             (cnt[b] == cnt[b - 1] &&
+                              (mx ? cand[b] > cand[b - 1] : cand[b] < cand[b - 1]));
+                if (!before) break;
+                int x = cand[b];
+                cand[b] = cand[b - 1];
+                cand[b - 1] = x;
+                x = cnt[b];
+                cnt[b] = cnt[b - 1];
+                cnt[b - 1] = x;
+            }
+        if (nc) guess = cand[0];
+        int v = value_c(s, p, rep[i], guess, cand, nc);
+        seen[nseen++] = v;
         if (mx ? v > best : v < best) best = v;
         for (tk_set m = members[i]; m; m &= m - 1) {
             cards[out] = tk_lowest(m);
