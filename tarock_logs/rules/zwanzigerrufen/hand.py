@@ -188,6 +188,9 @@ class ZRHand(HandState):
         }
         self._st = _State(Auction(ruleset, opts, dealer, self.dealt), [tuple(h) for h in padded])
         self._stack: list[tuple[_State, Action]] = []
+        #: each hand held so far in the pack's order (:meth:`view`: a replay's step timeline
+        #: views the hand after every declaration, the same four hands all through the auction)
+        self._sorted: dict[tuple[str, ...], list[str]] = {}
 
     # ------------------------------------------------------------------ contract API
 
@@ -428,7 +431,7 @@ class ZRHand(HandState):
         return {
             "phase": st.phase,
             "to_move": self.to_move(),
-            "hands": [sort_cards(h, GAME) for h in st.hands],
+            "hands": [self._in_order(h) for h in st.hands],
             "trick": [[s, c] for s, c in st.trick],
             "tricks": [t.to_view() for t in st.tricks],
             "talon": [],
@@ -452,6 +455,13 @@ class ZRHand(HandState):
         }
 
     # ------------------------------------------------------------------ internals
+
+    def _in_order(self, hand: tuple[str, ...]) -> list[str]:
+        """``hand`` in the pack's order (:func:`~tarock_logs.cards.sort_cards`), a new list."""
+        done = self._sorted.get(hand)
+        if done is None:
+            done = self._sorted[hand] = sort_cards(hand, GAME)
+        return list(done)
 
     def _v(self, code: str, message: str, **kw: Any) -> Violation:
         return violation(self.ruleset, code, message, **kw)
