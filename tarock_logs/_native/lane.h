@@ -25,6 +25,9 @@
  *   - a Royal Tarock record (ln_parser.royal): its pack, no talon, a deal's cut_by, the
  *     actions pass, meld (with its parameters: at most LN_MAX_PARAMS plain ints, booleans or
  *     ASCII strings), announce (with the Schlemm it raises), kontra, play and throw_in.
+ *   - a Zwanzigerrufen record (ln_parser.zr): its pack, no talon, the actions of the auction
+ *     (announce with its side), play, claim and throw_in (a hand thrown in is read so that
+ *     the reference audits it alone: zrhand.h plays no throw-in).
  *
  * Depends on cards.h and slohand.h (the action kinds) only.
  */
@@ -593,7 +596,7 @@ static int ln_action_read(ln_parser *p, ln_action *a) {
             else if (ln_is(p, t, "play")) type = SH_PLAY;
             else if (p->zr && ln_is(p, t, "claim")) type = LN_CLAIM;
             else if (p->royal && ln_is(p, t, "meld")) type = LN_MELD;
-            else if (p->royal && ln_is(p, t, "throw_in")) type = LN_THROW_IN;
+            else if ((p->royal || p->zr) && ln_is(p, t, "throw_in")) type = LN_THROW_IN;
             else return -1;
             /* (no auction, king call, talon or ležim in Royal Tarock) */
             if (p->royal && (type == SH_BID || type == SH_CALL || type == SH_TALON ||

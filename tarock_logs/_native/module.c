@@ -2802,6 +2802,9 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
             x->bonus = zr_name_index(s, a->str, ZR_CLAIM_NAMES, ZR_NCLAIMS);
             if (x->bonus < 0) Py_RETURN_NONE;
             break;
+        case LN_THROW_IN: /* (zrhand.h plays no throw-in: the reference audits the hand, the
+                           * session's carry going on from its) */
+            goto engine_declines;
         default: Py_RETURN_NONE;
         }
     }
@@ -2810,6 +2813,10 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
     zr_carry before = *k;
     zr_result r;
     if (zr_hand(c, h->dealer, h->hand, acts, h->nacts, k, &r) < 0) goto engine_declines;
+    /* a recorded score other than the engine's: the reference audits the hand (the difference
+     * is the careful path's finding), the session going on from the engine's carry after it */
+    for (int t = 0; t < n; t++)
+        if (h->scores[t] != r.totals[t]) goto decline;
     if (ln_cols.nh >= LN_MAX_HANDS) Py_RETURN_NONE;
     if (ln_cols_reserve(ln_cols.nh + 1) < 0) return PyErr_NoMemory();
     /* the score_items rows: both sheets' lines by (item, seat) (every line has its seat but
@@ -2834,6 +2841,9 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
     for (int j = 0; j < r.nlines; j++)
         if (ln_add_key(keys, &nk, r.lines[j].item, r.lines[j].seat, r.lines[j].value, 0) < 0)
             goto decline;
+    if (h->nitems) /* (a recorded line other than the engine's: as a score, the reference's) */
+        for (int j = 0; j < nk; j++)
+            if (keys[j].rec != keys[j].rcp) goto decline;
     for (int a = 1; a < nk; a++) {
         ln_item_key x = keys[a];
         int b = a - 1;

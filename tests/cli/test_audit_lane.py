@@ -27,7 +27,7 @@ from tarock_logs.cli import main  # noqa: F401 - registers the commands
 from tarock_logs.cli.common import app
 from tarock_logs.store.write import lane
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
-from tests.store.test_lane import _mutate, royal_docs
+from tests.store.test_lane import _mutate, _zr_base, _zr_score_off, _zr_thrown_in, royal_docs
 from tests.support.lane_count import LaneCount
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,6 +173,25 @@ def test_zwanzigerrufen_hands_with_findings_are_audited_alike_hand_by_hand(
         refs += 0 if ls is None else sum(isinstance(h, lane.RefHand) for h in ls.hands)
     assert refs >= 10
     assert _same([path], monkeypatch) == 2 * len(docs)
+
+
+def test_zwanzigerrufen_deals_thrown_in_and_hands_scored_otherwise_are_audited_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal thrown in (zrhand.h plays none) and a hand whose recorded score is not the
+    engine's (in sessions without recorded totals): the lane has the reference audit that hand
+    alone and takes the session, and the report (the difference's finding included) is the
+    careful one."""
+    docs = []
+    for k in range(4):
+        doc = _zr_base(k + 1)
+        doc.pop("recorded", None)
+        if k % 2:
+            _zr_score_off(doc["hands"][k + 1])
+        else:
+            _zr_thrown_in(doc, k + 1, seat=k)
+        docs.append(doc)
+    assert _same([_write(tmp_path / "zr.jsonl", docs)], monkeypatch) == 2 * len(docs)
 
 
 def test_slovenian_hands_the_native_score_cannot_check_are_audited_alike_hand_by_hand(

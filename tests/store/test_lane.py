@@ -843,6 +843,85 @@ def test_zwanzigerrufen_sessions_mixing_clean_and_referenced_hands_give_the_care
     assert referenced == [_zr_findings(d) if d["game"] == "zwanzigerrufen" else [] for d in mixed]
 
 
+def _zr_thrown_in(doc: dict[str, Any], j: int, seat: int) -> int:
+    """Insert as hand ``j`` of ``doc`` a deal thrown in by ``seat``, who holds no tarock (§3.4:
+    he must throw in), dealt by the seat due (the deal stays after a throw-in: hand ``j``'s
+    dealer, or after the last hand the next), the hands after it renumbered; its number."""
+    from tarock_logs.cards import PACKS
+
+    pack = PACKS["zwanzigerrufen"]
+    suits = [c for c in pack if c[0] != "T"][:10]
+    rest = [c for c in pack if c not in suits]
+    hands = [rest[k * 10 : k * 10 + 10] for k in range(3)]
+    hands.insert(seat, suits)
+    if j < len(doc["hands"]):
+        number, dealer = doc["hands"][j]["number"], doc["hands"][j]["dealer"]
+    else:
+        last = doc["hands"][-1]
+        number, dealer = last["number"] + 1, (last["dealer"] + 1) % 4
+    for hd in doc["hands"][j:]:
+        hd["number"] += 1
+    doc["hands"].insert(j, {"number": number, "id": f"{doc['id']}-thrown", "dealer": dealer,
+                            "deal": {"hands": hands},
+                            "actions": [{"type": "throw_in", "seat": seat}],
+                            "result": {"scores": [0, 0, 0, 0]}})  # fmt: skip
+    return number
+
+
+def test_a_zwanzigerrufen_deal_thrown_in_is_the_references_and_the_session_takes_the_lane(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deal thrown in (§3.4; zrhand.h plays none) first, inside and last in its session: the
+    reference audits that hand alone, the native engine the others with the carry after it
+    (the same dealer deals again), and the rows are the careful path's."""
+    docs = []
+    for k, where in enumerate((0, 3, 6)):
+        doc = _zr_base(k + 1)
+        docs.append((doc, _zr_thrown_in(doc, where, seat=k % 4)))
+    path = _write(tmp_path / "zr-thrown.jsonl", [d for d, _ in docs])
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == len(docs)
+    for (doc, thrown), got in zip(docs, _referenced(path), strict=True):
+        assert got == sorted({*_zr_findings(doc), thrown})
+
+
+def _zr_score_off(hd: dict[str, Any]) -> None:
+    hd["result"]["scores"][0] += 1
+    hd["result"]["scores"][1] -= 1
+
+
+def _zr_item_off(hd: dict[str, Any]) -> None:
+    hd["result"]["items"][0]["value"] += 2
+
+
+@pytest.mark.parametrize("change", [_zr_score_off, _zr_item_off], ids=["score", "item"])
+def test_a_zwanzigerrufen_hand_scored_otherwise_is_the_references_alone(
+    change: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand whose recorded score (or a recorded line) is not the engine's, first, inside and
+    last in a session that records no totals: the reference audits that hand alone (the
+    difference is its finding), the native engine the others with the carry after it, and
+    the rows are the careful path's (the session's sums included). With the session's totals
+    recorded, a score off makes them differ too (the careful path reads that session), a line
+    off leaves them (the lane takes it)."""
+    docs = []
+    for k, where in enumerate((0, 3, 5)):
+        doc = _zr_base(k + 1)
+        doc.pop("recorded", None)
+        change(doc["hands"][where])
+        docs.append((doc, doc["hands"][where]["number"]))
+    with_totals = _zr_base(4)
+    change(with_totals["hands"][2])
+    path = _write(tmp_path / "zr-scored.jsonl", [d for d, _ in docs] + [with_totals])
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.offered == len(docs) + 1
+    assert count.taken == len(docs) + (change is _zr_item_off)
+    for (doc, changed), got in zip(docs, _referenced(path), strict=False):
+        assert got == sorted({*_zr_findings(doc), changed})
+
+
 def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

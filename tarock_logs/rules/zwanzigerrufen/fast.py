@@ -133,9 +133,9 @@ def fast_replay(
     recs = core.zr_play_cards(st.hands, actions[k:end], 0, st.leader, rules, ZR_CID)
     if recs is None:
         return None
-    tricks = [Trick(i, *r) for i, r in enumerate(recs, 1)]
+    tricks = tuple(Trick(i, *r) for i, r in enumerate(recs, 1))
     st.tricks = tricks
-    st.trick = []
+    st.trick = ()
     st.hands = [(), (), (), ()]
     st.leader = tricks[-1].winner
     st.phase = Phase.DONE

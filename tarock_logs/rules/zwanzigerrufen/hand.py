@@ -57,13 +57,17 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+#: the phases by name (looking a member up on its enum class costs more than a global on the
+#: hot path: every push reads the phase)
+_DEAL, _AUCTION, _PLAY, _DONE = Phase.DEAL, Phase.AUCTION, Phase.PLAY, Phase.DONE
+
 #: the phase each action type belongs to (``claim``: the card bonuses, after the play)
 PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
     {
-        "throw_in": Phase.DEAL,
-        **dict.fromkeys(sorted(AUCTION_TYPES), Phase.AUCTION),
-        "play": Phase.PLAY,
-        "claim": Phase.DONE,
+        "throw_in": _DEAL,
+        **dict.fromkeys(sorted(AUCTION_TYPES), _AUCTION),
+        "play": _PLAY,
+        "claim": _DONE,
     }
 )
 _INFRACTIONS = frozenset(
@@ -72,7 +76,11 @@ _INFRACTIONS = frozenset(
 
 
 class _State:
-    """Everything that changes during a hand (copied before each push, for ``pop``)."""
+    """Everything that changes during a hand (copied before each push, for ``pop``).
+
+    The trick in progress, the completed tricks and the claims are tuples, replaced (never
+    changed) when they grow, so that a copy shares them: a push copies a handful of
+    references, not the hand's history."""
 
     __slots__ = (
         "auction",
@@ -89,13 +97,13 @@ class _State:
     )
 
     def __init__(self, auction: Auction, hands: list[tuple[str, ...]]) -> None:
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.auction = auction
         self.hands = hands
-        self.trick: list[tuple[int, str]] = []
-        self.tricks: list[Trick] = []
+        self.trick: tuple[tuple[int, str], ...] = ()
+        self.tricks: tuple[Trick, ...] = ()
         self.leader = auction.p1
-        self.claims: list[tuple[int, str]] = []
+        self.claims: tuple[tuple[int, str], ...] = ()
         self.thrown_in: int | None = None
         self.started = False
         self.auction_started = False
@@ -107,10 +115,10 @@ class _State:
         # the auction never changes once it is over: share it (copy on write)
         new.auction = self.auction if self.auction.over else self.auction.copy()
         new.hands = list(self.hands)  # the hands are tuples: replaced, never changed
-        new.trick = list(self.trick)
-        new.tricks = list(self.tricks)
+        new.trick = self.trick  # (tuples, shared: see the class)
+        new.tricks = self.tricks
         new.leader = self.leader
-        new.claims = list(self.claims)
+        new.claims = self.claims
         new.thrown_in = self.thrown_in
         new.started = self.started
         new.auction_started = self.auction_started
@@ -122,7 +130,7 @@ def throw_in_status(hand: Sequence[str], mode: str) -> str | None:
     """``"must"``, ``"may"`` or None for a dealt hand under option ``throw_in`` (§3.4)."""
     if mode == "off":
         return None
-    taroks = [c for c in hand if c.startswith("T")]
+    taroks = [c for c in hand if c[0] == "T"]
     if not taroks:
         return "must"
     if len(taroks) == 1 and taroks[0] in TRULL_CARDS:
@@ -180,6 +188,9 @@ class ZRHand(HandState):
         }
         self._st = _State(Auction(ruleset, opts, dealer, self.dealt), [tuple(h) for h in padded])
         self._stack: list[tuple[_State, Action]] = []
+        #: each hand held so far in the pack's order (:meth:`view`: a replay's step timeline
+        #: views the hand after every declaration, the same four hands all through the auction)
+        self._sorted: dict[tuple[str, ...], list[str]] = {}
 
     # ------------------------------------------------------------------ contract API
 
@@ -234,15 +245,15 @@ class ZRHand(HandState):
 
     def to_move(self) -> int | None:
         st = self._st
-        if st.phase == Phase.DONE:
+        if st.phase == _DONE:
             return None
-        if st.phase == Phase.AUCTION:
+        if st.phase == _AUCTION:
             a = st.auction
             return a.cur_seat if a.cur_seat is not None else a.expected
         return self._play_to_move(st)
 
     def is_over(self) -> bool:
-        return self._st.phase == Phase.DONE
+        return self._st.phase == _DONE
 
     def copy(self) -> ZRHand:
         """An independent copy (its pushes and pops leave this hand alone); the ruleset and
@@ -279,11 +290,11 @@ class ZRHand(HandState):
         if st.thrown_in is not None:
             return []
         out: list[Action] = []
-        if not st.auction_started and st.phase == Phase.AUCTION and self.throw_in_seats:
+        if not st.auction_started and st.phase == _AUCTION and self.throw_in_seats:
             out = [Action("throw_in", s) for s in sorted(self.throw_in_seats)]
             if "must" in self.throw_in_seats.values():
                 return out
-        if st.phase == Phase.AUCTION:
+        if st.phase == _AUCTION:
             seat = self.to_move()
             assert seat is not None
             for cand in self._auction_candidates(st, seat):
@@ -291,7 +302,7 @@ class ZRHand(HandState):
                 if not any(v.severity == "error" for v in found):
                     out.append(cand)
             return out
-        if st.phase == Phase.PLAY:
+        if st.phase == _PLAY:
             seat = self._play_to_move(st)
             legal = self._legal_for(st, seat)
             if self._must_keep_pagat(st, seat) and len(legal) > 1:
@@ -326,7 +337,7 @@ class ZRHand(HandState):
                 carry_after=carry,
             )
         unverified = tuple(v.message for v in self.final_violations())
-        if st.phase != Phase.DONE or a.contract is None or a.holder is None:
+        if st.phase != _DONE or a.contract is None or a.holder is None:
             if a.contract is None:
                 unverified += ("no contract was declared, so the deal cannot be scored",)
             return HandScore(
@@ -379,7 +390,7 @@ class ZRHand(HandState):
         out: list[Violation] = []
         if st.thrown_in is not None:
             return out
-        if st.phase == Phase.AUCTION:
+        if st.phase == _AUCTION:
             out.append(
                 self._v(
                     "auction.incomplete",
@@ -387,7 +398,7 @@ class ZRHand(HandState):
                     f"(it has {st.auction.empty_run} at the end)",
                 )
             )
-        elif st.phase == Phase.PLAY:
+        elif st.phase == _PLAY:
             n = len(st.tricks)
             out.append(
                 self._v(
@@ -406,12 +417,21 @@ class ZRHand(HandState):
             {"bonus": k[0], "side": v["side"], "seat": v["seat"], "level": v["level"]}
             for k, v in a.announced.items()
         ]
-        kontras = [dict(h) for h in a.history if h["type"] == "kontra"]
-        bids = [dict(h) for h in a.history if h["type"] in ("call", "bid")]
+        # (one pass over the history; each list has its own copies of the entries)
+        kontras: list[dict[str, Any]] = []
+        bids: list[dict[str, Any]] = []
+        history: list[dict[str, Any]] = []
+        for h in a.history:
+            kind = h["type"]
+            if kind == "kontra":
+                kontras.append(dict(h))
+            elif kind == "call" or kind == "bid":
+                bids.append(dict(h))
+            history.append(dict(h))
         return {
             "phase": st.phase,
             "to_move": self.to_move(),
-            "hands": [sort_cards(h, GAME) for h in st.hands],
+            "hands": [self._in_order(h) for h in st.hands],
             "trick": [[s, c] for s, c in st.trick],
             "tricks": [t.to_view() for t in st.tricks],
             "talon": [],
@@ -424,7 +444,7 @@ class ZRHand(HandState):
             "announcements": announcements,
             "kontras": kontras,
             "game_level": a.game_level,
-            "auction_history": [dict(h) for h in a.history],
+            "auction_history": history,
             "auction_over": a.over,
             "claims": [[s, c] for s, c in st.claims],
             "thrown_in": st.thrown_in,
@@ -436,6 +456,13 @@ class ZRHand(HandState):
 
     # ------------------------------------------------------------------ internals
 
+    def _in_order(self, hand: tuple[str, ...]) -> list[str]:
+        """``hand`` in the pack's order (:func:`~tarock_logs.cards.sort_cards`), a new list."""
+        done = self._sorted.get(hand)
+        if done is None:
+            done = self._sorted[hand] = sort_cards(hand, GAME)
+        return list(done)
+
     def _v(self, code: str, message: str, **kw: Any) -> Violation:
         return violation(self.ruleset, code, message, **kw)
 
@@ -443,6 +470,8 @@ class ZRHand(HandState):
         return self._st.auction.who(seat) if 0 <= seat < 4 else f"seat {seat}"
 
     def _check_deal(self, hands: list[list[str]]) -> list[Violation]:
+        if all(len(h) == 10 for h in hands) and set().union(*hands) == _PACK:
+            return []  # (four hands of ten, the forty cards of the pack: nothing to report)
         out: list[Violation] = []
         seen: dict[str, int] = {}
         for seat, hand in enumerate(hands):
@@ -488,6 +517,8 @@ class ZRHand(HandState):
         return out
 
     def _play_to_move(self, st: _State) -> int:
+        if not st.trick:
+            return st.leader
         played = {s for s, _ in st.trick}
         for k in range(4):
             seat = (st.leader + k) % 4
@@ -501,7 +532,7 @@ class ZRHand(HandState):
     def _legal_for(self, st: _State, seat: int) -> list[str]:
         return legal_cards(
             st.hands[seat],
-            [c for _, c in st.trick],
+            (st.trick[0][1],) if st.trick else (),  # (the led card is what the rules read)
             self._contract(st),
             self.opts["farbensolo_tarock_compulsion"],
         )
@@ -511,7 +542,7 @@ class ZRHand(HandState):
         tarock compulsion, the Farbensolo lead), without the Pagat's hold obligation of §6.6
         that :meth:`legal_actions` applies too; empty outside the play."""
         st = self._st
-        if st.phase != Phase.PLAY or st.thrown_in is not None:
+        if st.phase != _PLAY or st.thrown_in is not None:
             return []
         return list(self._legal_for(st, self._play_to_move(st)))
 
@@ -581,7 +612,7 @@ class ZRHand(HandState):
         if (
             (t in AUCTION_TYPES or t == "play")
             and not st.auction_started
-            and (st.phase == Phase.AUCTION)
+            and (st.phase == _AUCTION)
         ):
             st.auction_started = True
             musts = sorted(s for s, k in self.throw_in_seats.items() if k == "must")
@@ -598,8 +629,8 @@ class ZRHand(HandState):
                 )
         if t in AUCTION_TYPES:
             out += st.auction.apply(action)  # after the auction: auction.over, no change
-            if st.phase == Phase.AUCTION and st.auction.over:
-                st.phase = Phase.PLAY
+            if st.phase == _AUCTION and st.auction.over:
+                st.phase = _PLAY
                 st.leader = st.auction.p1
             return out
         if t == "play":
@@ -619,7 +650,7 @@ class ZRHand(HandState):
     def _throw_in(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat = action.seat
-        if st.auction_started or st.phase != Phase.AUCTION:
+        if st.auction_started or st.phase != _AUCTION:
             out.append(
                 self._v(
                     "throw_in.late",
@@ -659,13 +690,13 @@ class ZRHand(HandState):
                 )
             )
         st.thrown_in = seat
-        st.phase = Phase.DONE
+        st.phase = _DONE
         return out
 
     def _play(self, st: _State, action: Action) -> list[Violation]:
         out: list[Violation] = []
         seat, card = action.seat, action.card or ""
-        if st.phase == Phase.AUCTION:
+        if st.phase == _AUCTION:
             out.append(
                 self._v(
                     "auction.incomplete",
@@ -677,9 +708,9 @@ class ZRHand(HandState):
             )
             st.auction.end_turn(out)
             st.auction.over = True
-            st.phase = Phase.PLAY
+            st.phase = _PLAY
             st.leader = st.auction.p1
-        if st.phase == Phase.DONE:
+        if st.phase == _DONE:
             out.append(
                 self._v(
                     "play.after_end",
@@ -754,16 +785,16 @@ class ZRHand(HandState):
                 st.offender = seat
         i = hand.index(card)
         st.hands[seat] = hand[:i] + hand[i + 1 :]
-        st.trick.append((seat, card))
+        st.trick += ((seat, card),)
         if len(st.trick) == 4:
             trick = close_trick(
                 len(st.tricks) + 1, st.trick, self._contract(st), str(self.opts["maerchenstich"])
             )
-            st.tricks.append(trick)
-            st.trick = []
+            st.tricks += (trick,)
+            st.trick = ()
             st.leader = trick.winner
             if len(st.tricks) == 10:
-                st.phase = Phase.DONE
+                st.phase = _DONE
         return out
 
     def _illegal_card(self, st: _State, seat: int, card: str, legal: list[str]) -> Violation:
@@ -833,7 +864,7 @@ class ZRHand(HandState):
                     seat=seat,
                 )
             )
-        if st.phase != Phase.DONE:
+        if st.phase != _DONE:
             out.append(
                 self._v(
                     "claim.early",
@@ -843,5 +874,5 @@ class ZRHand(HandState):
                 )
             )
         if (seat, claim) not in st.claims:
-            st.claims.append((seat, claim))
+            st.claims += ((seat, claim),)
         return out

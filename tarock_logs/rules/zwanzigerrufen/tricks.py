@@ -86,12 +86,13 @@ def legal_cards(
             if suits:
                 return suits
         return list(hand)
-    first = led[0]
-    taroks = [c for c in hand if c.startswith("T")]
-    if first.startswith("T"):
+    # (a token's first letter is its suit: T for the tarocks, H D S C for the suits)
+    led_suit = led[0][0]
+    taroks = [c for c in hand if c[0] == "T"]
+    if led_suit == "T":
         # §6.3.2: a tarock lead is followed by a tarock while one is held.
         return taroks or list(hand)
-    same = [c for c in hand if c[0] == first[0] and not c.startswith("T")]
+    same = [c for c in hand if c[0] == led_suit]
     if same:
         return same  # §6.3.1: follow suit (Farbzwang)
     if contract == FARBENSOLO:
@@ -180,12 +181,5 @@ def close_trick(
     mondfang = None
     if only[wi] == SKUS and MOND in only:
         mondfang = (cards[only.index(MOND)][0], winner)
-    return Trick(
-        number=number,
-        leader=cards[0][0],
-        cards=tuple((s, c) for s, c in cards),
-        winner=winner,
-        points=pile_points(only),
-        maerchenstich=maerchen,
-        mondfang=mondfang,
-    )
+    # (positional: number, leader, cards, winner, points, maerchenstich, mondfang)
+    return Trick(number, cards[0][0], tuple(cards), winner, pile_points(only), maerchen, mondfang)

@@ -34,7 +34,8 @@ its hands); this module names no game.
 A game whose native lane says how its carry passes to and from the reference
 (``NativeLane.to_reference`` and ``from_reference``: Zwanzigerrufen's games, double-round
 windows and dealer due) is taken **hand by hand**: a hand its native engine declines (the
-reference would report something in it, an implied Kontra's info line say) stops the core's
+reference would report something in it, an implied Kontra's info line say; Zwanzigerrufen's
+also a deal thrown in, and a hand whose recorded score differs from its own) stops the core's
 reading there, with the hand's bytes and the carry before it; the reader reads that hand
 (:func:`~tarock_logs.log.validate.hand_only`), the reference audits it on a session restored
 to the carry (:func:`~tarock_logs.verdict.replay.replay_carried`,
