@@ -136,13 +136,30 @@ def _cell(column: str, v: Any) -> str:
     return str(v)
 
 
-def _print_table(name: str, df: pl.DataFrame, console: Console, columns: list[str]) -> None:
+#: the rows ``--format table`` shows per section by default (``--limit``)
+TABLE_LIMIT = 50
+
+
+def _print_table(
+    name: str, df: pl.DataFrame, console: Console, columns: list[str], limit: int = 0
+) -> None:
+    """One section as a table: its first ``limit`` rows (0: all), then how many were left out
+    and how to see them (a store of a million hands has a quarter of a million rows of
+    scores over time: drawn whole, the table took minutes and a gigabyte)."""
     t = Table(title=name, title_justify="left")
     for c in columns:
         t.add_column(c.replace("_", " "), justify="right" if df[c].dtype.is_numeric() else "left")
-    for row in df.select(columns).iter_rows():
+    shown = df.head(limit) if limit else df
+    for row in shown.select(columns).iter_rows():
         t.add_row(*[_cell(c, v) for c, v in zip(columns, row, strict=True)])
     console.print(t)
+    if shown.height < df.height:
+        console.print(
+            f"{name}: {df.height - shown.height:,} more rows not shown (--limit 0 shows "
+            "every row; --format json or csv writes them all)",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _drill_args(items: list[str]) -> dict[str, Any]:
@@ -209,6 +226,15 @@ def stats(
             "'all' for every one). Default: a readable set per section.",
         ),
     ] = [],  # noqa: B006 - typer needs a literal default
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit",
+            min=0,
+            help="With --format table: the rows shown per section (0: every row; json and "
+            "csv always write every row).",
+        ),
+    ] = TABLE_LIMIT,
 ) -> None:
     """Statistics of the stored hands; every filter also applies to `--hands` (drill-down).
     Rates come with `enough` (at least 10 hands) so thin samples are visible."""
@@ -258,4 +284,4 @@ def stats(
         # not a terminal: as wide as the table needs (nothing wrapped or cut)
         console = Console(file=sys.stdout, width=None if sys.stdout.isatty() else 100_000)
         for name, df in frames.items():
-            _print_table(name, df, console, _columns(name, df, columns))
+            _print_table(name, df, console, _columns(name, df, columns), limit)

@@ -47,3 +47,16 @@ def test_columns_picks_the_columns_or_all(db: Path) -> None:
     res = runner.invoke(app, ["stats", "--db", str(db), "--section", "players", "--columns",
                               "nope"])  # fmt: skip
     assert res.exit_code == 2 and "no column nope" in res.stderr
+
+
+def test_the_table_shows_at_most_limit_rows_per_section_and_says_how_many_more(db: Path) -> None:
+    """A big store's table stays readable (and quick): each section shows ``--limit`` rows
+    and says how many it left out; ``--limit 0`` shows every row (json and csv always do)."""
+    every = runner.invoke(app, ["stats", "--db", str(db), "--section", "players", "--limit", "0"])
+    names = [n for n in ("Ana Kos", "Bojan Zupan", "Cene Novak", "Dušan Horvat")
+             if n in every.stdout]  # fmt: skip
+    assert every.exit_code == 0 and len(names) >= 2 and "more rows" not in every.stdout
+    res = runner.invoke(app, ["stats", "--db", str(db), "--section", "players", "--limit", "1"])
+    assert res.exit_code == 0
+    assert sum(n in res.stdout for n in names) == 1
+    assert f"players: {len(names) - 1} more rows not shown" in res.stdout
