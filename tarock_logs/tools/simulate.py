@@ -340,9 +340,10 @@ def simulate_session(
     hands_out: list[dict[str, Any]] = []
     totals = [0] * n
     first_dealer = dealer = _first_dealer(game, plan)
+    thrown = False  # (a thrown-in deal is dealt again by the same dealer)
     for number in range(1, plan.n_hands + 1):
         if number > 1 and plan.rotate_dealer:
-            dealer = engine.next_dealer(dealer, n)
+            dealer = engine.next_dealer(dealer, n, thrown_in=thrown)
         if dealer_fn is not None:
             dealt, talon, deal_seed = dealer_fn(rng, dealer, n)
         else:
@@ -351,6 +352,7 @@ def simulate_session(
         actions, score, planted = play_hand(
             session_state, policy, rng, dealer, dealt, talon, plant, number
         )
+        thrown = any(a.type == "throw_in" for a in actions)
         result = score_to_log(score)
         hand: dict[str, Any] = {
             "number": number,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from pathlib import Path
 
@@ -311,3 +312,26 @@ def test_a_duplicate_tournament_deals_each_round_the_same_cards_at_every_table()
         simulate_tournament(TournamentSpec(seed=3, tables=(4, 5), duplicate=True))
     with pytest.raises(SimulationError, match="at least two tables"):
         simulate_tournament(TournamentSpec(seed=3, tables=(4,), duplicate=True))
+
+
+def test_a_thrown_in_deal_is_dealt_again_by_the_same_dealer(tmp_path: Path) -> None:
+    """Zwanzigerrufen: when everybody passes the deal is thrown in and the same dealer deals
+    again (the engine's ``next_dealer(thrown_in=True)``); the simulator rotated the deal on,
+    so the hand after it broke the dealer order (``deal.dealer_order``) and its session went
+    the careful way in the bench. Seed 24 has a throw-in inside a session."""
+    from tarock_logs.tools.simulate import simulate_hands
+
+    docs = simulate_hands(64, 24, game="zwanzigerrufen", hands_per_session=8)
+    seen = 0
+    for d in docs:
+        for a, b in itertools.pairwise(d["hands"]):
+            if any(x["type"] == "throw_in" for x in a["actions"]):
+                seen += 1
+                assert b["dealer"] == a["dealer"]
+            else:
+                assert b["dealer"] == (a["dealer"] + 1) % len(d["players"])
+    assert seen
+    path = tmp_path / "zr.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(d) + b"\n" for d in docs))
+    res = CliRunner().invoke(app, ["audit", str(path), "--format", "json"])
+    assert "deal.dealer" not in res.stdout
