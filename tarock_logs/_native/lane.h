@@ -7,7 +7,8 @@
  * verdict/audit.py's canonical_hand: a line this reads is one the reader accepts whole, with
  * no error and the same values; anything else (an escape, a number that is not a plain
  * integer where the format wants one, a key outside the fields below, a card token that is
- * not written as the pack writes it, a string that is not plain ASCII in a hand, a deal that
+ * not written as the pack writes it, a string that is not plain ASCII in a hand (a hand's notes:
+ * not UTF-8 text), a deal that
  * is not the whole pack, ...) and it declines, and the careful reader reads the line. The
  * Python (tarock_logs/store/lane.py) decides what the session is; tests/store/test_lane.py
  * holds the lane's rows to the careful path's.
@@ -407,6 +408,52 @@ static int ln_str(ln_parser *p, ln_span *out, int lo, int hi) {
     ln_ws(p);
     if (ln_string(p, out, 1) < 0) return -1;
     return (out->len >= lo && out->len <= hi) ? 0 : -1;
+}
+
+/* whether s[0..n) is valid UTF-8 (what a JSON reader accepts: no overlong form, no surrogate,
+ * nothing beyond U+10FFFF) */
+static int ln_utf8_ok(const unsigned char *s, int n) {
+    int i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int k;
+        unsigned cp;
+        if (c >= 0xc2 && c <= 0xdf) {
+            k = 1;
+            cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            k = 2;
+            cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            k = 3;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (i + k >= n) return 0;
+        for (int j = 1; j <= k; j++) {
+            unsigned d = s[i + j];
+            if ((d & 0xc0) != 0x80) return 0;
+            cp = (cp << 6) | (d & 0x3f);
+        }
+        if ((k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+/* a free text (a hand's notes): a JSON string of UTF-8 text without an escape or a control
+ * character, at most hi bytes (the model counts characters: never more) */
+static int ln_text(ln_parser *p, ln_span *out, int hi) {
+    ln_ws(p);
+    if (ln_string(p, out, 0) < 0 || out->len > hi) return -1;
+    return ln_utf8_ok(p->s + out->off, out->len) ? 0 : -1;
 }
 
 /* The card id of a token written as the Zwanzigerrufen pack writes it (zrloop.h's ids: the
@@ -877,7 +924,8 @@ static int ln_hand_read(ln_parser *p, ln_hand *h) {
             if (p->i < p->n && p->s[p->i] == 'n') {
                 if (ln_null(p) < 0) return -1;
             } else {
-                if (ln_str(p, notes ? &h->notes : &h->id, 0, notes ? 4000 : 128) < 0) return -1;
+                if ((notes ? ln_text(p, &h->notes, 4000) : ln_str(p, &h->id, 0, 128)) < 0)
+                    return -1;
                 if (notes) h->has_notes = 1;
                 else h->has_id = 1;
             }

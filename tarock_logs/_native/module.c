@@ -1600,6 +1600,11 @@ static PyObject *ln_pystr(const unsigned char *s, ln_span sp) {
     return PyUnicode_DecodeASCII((const char *)s + sp.off, sp.len, NULL);
 }
 
+/* a hand's notes (ln_text: UTF-8 text, checked) */
+static PyObject *ln_pytext(const unsigned char *s, ln_span sp) {
+    return PyUnicode_DecodeUTF8((const char *)s + sp.off, sp.len, NULL);
+}
+
 /* the action_details row of action `i` (process.SCHEMAS["action_details"]: hand_id, idx, cards,
  * shown, contract, talon_group, bonus, side, target, level, claim, meld, raises, params,
  * note) with the values its model holds (defaults included), or Py_None when it has no field
@@ -2072,7 +2077,7 @@ static PyObject *ln_hand_py(const unsigned char *s, const ln_hand *h, const sh_c
     PyObject *scores = NULL, *items = NULL, *radt = NULL, *details = NULL;
     deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
     result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
-    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    notes = h->has_notes ? ln_pytext(s, h->notes) : (Py_INCREF(Py_None), Py_None);
     score = ln_score_py(c, &r, &sco, contracts);
     scores = PyTuple_New(n);
     items = PyTuple_New(h->nitems);
@@ -2726,10 +2731,12 @@ static PyObject *zr_details(const unsigned char *s, const ln_action *a, int i, P
         v[6] = str;
         v[7] = side;
     } else {
+        side = PyList_New(0); /* a claim's cards: none laid down (models.Claim's default) */
+        v[2] = side;
         v[10] = str;
     }
     PyObject *row = NULL;
-    if (!str || !idx || (a->type == SH_ANNOUNCE && !side)) goto end;
+    if (!str || !idx || !side) goto end;
     v[0] = hand_id;
     v[1] = idx;
     row = PyTuple_New(15);
@@ -2868,7 +2875,7 @@ static PyObject *zr_hand_py(void *game, const unsigned char *s, const ln_hand *h
     PyObject *scores = NULL, *items = NULL, *details = NULL, *lines = NULL, *totals = NULL;
     deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
     result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
-    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    notes = h->has_notes ? ln_pytext(s, h->notes) : (Py_INCREF(Py_None), Py_None);
     scores = PyTuple_New(n);
     items = PyTuple_New(h->nitems);
     lines = PyTuple_New(r.nlines);
@@ -3244,7 +3251,7 @@ static PyObject *rh_hand_py(void *game, const unsigned char *s, const ln_hand *h
     PyObject *scores = NULL, *items = NULL, *details = NULL, *lines = NULL, *totals = NULL;
     deal_s = PyUnicode_DecodeASCII(buf + deal.off, deal.len, NULL);
     result_s = PyUnicode_DecodeASCII(buf + result.off, result.len, NULL);
-    notes = h->has_notes ? ln_pystr(s, h->notes) : (Py_INCREF(Py_None), Py_None);
+    notes = h->has_notes ? ln_pytext(s, h->notes) : (Py_INCREF(Py_None), Py_None);
     scores = PyTuple_New(n);
     items = PyTuple_New(h->nitems);
     lines = PyTuple_New(r.nlines);

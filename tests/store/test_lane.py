@@ -388,7 +388,7 @@ CHANGES: list[tuple[str, Any, bool | None]] = [
     ("a hand without its id", lambda d: _hand(d).pop("id"), True),
     ("notes", lambda d: _hand(d).update(notes="played at the club"), True),
     ("notes with a quote", lambda d: _hand(d).update(notes='"ok" he said'), False),
-    ("notes not ASCII", lambda d: _hand(d).update(notes="igrano v Šiški"), False),
+    ("notes not ASCII", lambda d: _hand(d).update(notes="igrano v Šiški"), True),
     ("a player name not ASCII", lambda d: d["players"][0].update(name="Žan Čuk"), True),
     ("an alias card token", lambda d: _first(d, "play").update(card="t5"), False),
     ("a card not held", lambda d: _first(d, "play").update(card="T22"), False),
@@ -440,6 +440,11 @@ CHANGES: list[tuple[str, Any, bool | None]] = [
     ("an unknown ruleset", lambda d: d.update(ruleset="bogus-1"), False),
     ("a kontra at level 1 written", lambda d: None, True),
     ("the hands as the last key", lambda d: d.update(hands=d.pop("hands")), True),
+    (
+        "a hand's notes in Slovenian and German",
+        lambda d: d["hands"][0].update(notes="§7.9: Žan je rekel »kontra«; Märchenstich ♥ 𝄞"),
+        True,
+    ),
 ]
 
 
@@ -485,6 +490,28 @@ TEXTS: list[tuple[str, Any, bool]] = [
     ),
     ("a control character", lambda b: b.replace(b'"sim-', b'"sim\x01', 1), False),
     ("invalid UTF-8 in a name", lambda b: b.replace(b'"name":"', b'"name":"\xff', 1), False),
+    (
+        "a hand's notes in UTF-8",
+        lambda b: b.replace(b'{"number":1,', b'{"notes":"\xc5\xbdan \xc2\xa77.9","number":1,', 1),
+        True,
+    ),
+    *(
+        (
+            f"a hand's notes: {what}",
+            lambda b, bad=bad: b.replace(
+                b'{"number":1,', b'{"notes":"a' + bad + b'b","number":1,', 1
+            ),
+            False,
+        )
+        for what, bad in [
+            ("a stray continuation byte", b"\x80"),
+            ("an overlong slash", b"\xc0\xaf"),
+            ("a surrogate", b"\xed\xa0\x80"),
+            ("beyond U+10FFFF", b"\xf4\x90\x80\x80"),
+            ("a sequence cut short", b"\xe2\x82"),
+            ("an escape", b"\\u00e9"),
+        ]
+    ),
 ]
 
 
