@@ -84,6 +84,24 @@ def test_every_sample_log_gives_the_careful_rows(monkeypatch: pytest.MonkeyPatch
     assert count.taken >= 3  # the tournament rounds' ordinary tables
 
 
+@pytest.mark.parametrize(
+    "sample", ["zwanzigerrufen/fd-examples.json", "royal/worked-examples.json"]
+)
+def test_the_zwanzigerrufen_and_royal_samples_as_jsonl_all_take_the_lane(
+    sample: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37: the lane takes every clean Zwanzigerrufen and Royal Tarock record of the
+    samples (written one record a line: a ``.json`` document is read whole, never offered to
+    the lane), with the careful rows; the Zwanzigerrufen sample's hand notes are not ASCII
+    (§, ä) and its hands claim Four Kings."""
+    doc = orjson.loads((ROOT / "sample_logs" / sample).read_bytes())
+    sessions = doc if isinstance(doc, list) else [doc]
+    path = _write(tmp_path / "sample.jsonl", sessions)
+    count = LaneCount(monkeypatch)
+    _same_rows(path, monkeypatch)
+    assert count.taken == count.offered == len(sessions)
+
+
 @pytest.mark.parametrize("ruleset", ["si-tournament-2021", "openspiel-2.0"])
 @pytest.mark.parametrize("table", [3, 4, 5])
 def test_simulated_sessions_give_the_careful_rows(
