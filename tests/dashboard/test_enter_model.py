@@ -234,3 +234,28 @@ def test_the_default_names_are_in_the_pages_language_until_a_name_is_typed() -> 
     e.set_table(game=e.game, ruleset=e.ruleset, players=["Ana Kos", "Player 2", "x", ""],
                 dealer=3)  # fmt: skip
     assert e.players == ["Ana Kos", "Igralec 2", "x", "Igralec 4"]
+
+
+def test_entering_a_zwanzigerrufen_hand_gives_its_audit() -> None:
+    """Issue 37 (entry parity): a whole Zwanzigerrufen hand entered by pasting the deal and
+    choosing every action among the offered ones gets the audit of the recorded hand."""
+    from tarock_logs.log.models import SessionAdapter
+    from tarock_logs.tools.simulate import simulate_hands
+
+    doc = simulate_hands(8, 3, game="zwanzigerrufen", hands_per_session=1)[0]
+    s = SessionAdapter.validate_python(doc)
+    h = s.hands[0]
+    e = Entry(game="zwanzigerrufen")
+    e.set_table(game="zwanzigerrufen", ruleset=s.ruleset,
+                players=[p.name or p.id for p in s.players], dealer=h.dealer)  # fmt: skip
+    for seat, cards in enumerate(h.deal.hands):
+        e.paste(seat, " ".join(cards))
+    assert e.deal_complete
+    enter_actions(e, h.actions)
+    assert h.result is not None
+    e.scores = list(h.result.scores)
+    ours, theirs = e.audit(), audit_session(s).hands[0]
+    assert ours is not None and ours.verification == "verified"
+    for key in ("legal", "recomputed", "discrepancies", "verification", "contract",
+                "declarer", "partner", "won"):  # fmt: skip
+        assert getattr(ours, key) == getattr(theirs, key), key
