@@ -35,8 +35,8 @@ from tarock_logs.rules.base import Action, HandScore, HandState
 from tarock_logs.rules.sight import Sight
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
-__all__ = ["NO_RULES", "GameAnalysis", "HandPlay", "Pack", "analysis_for", "analysis_for_state",
-           "has_native_solver"]  # fmt: skip
+__all__ = ["NO_RULES", "DiscardClass", "GameAnalysis", "HandPlay", "Pack", "TalonGroup",
+           "analysis_for", "analysis_for_state", "has_native_solver"]  # fmt: skip
 
 #: the Slovenian card-rule switches of a :class:`Setting`, unused where a game plug-in's
 #: :meth:`HandPlay.legal` decides
@@ -98,6 +98,29 @@ class Pack:
 @cache
 def _cid(cards: tuple[str, ...]) -> dict[str, int]:
     return {c: i for i, c in enumerate(cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class TalonGroup:
+    """One talon group the declarer could take (par, :mod:`~tarock_logs.analysis.par`): its
+    number, its cards and the action that takes it."""
+
+    index: int
+    cards: tuple[str, ...]
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardClass:
+    """Discards the declarer could make after taking a group, valued once (par): the
+    representative ``cards`` (laid away by ``actions``) and every discard of the class
+    (``equivalent``, the representative first), which give the same value because their cards
+    are interchangeable (the solver's card equivalence: same suit, same points, no card held
+    by another player between them)."""
+
+    cards: tuple[str, ...]
+    equivalent: tuple[tuple[str, ...], ...]
+    actions: tuple[Action, ...]
 
 
 class HandPlay(ABC):
@@ -215,6 +238,29 @@ class GameAnalysis(ABC):
         """Score items the engine could not value in this hand (left out of every value)."""
         return ()
 
+    # ---- before the first trick (par, :mod:`~tarock_logs.analysis.par`); default: the game
+    # has no talon exchange, so no par (Royal Tarock, Zwanzigerrufen)
+
+    #: the game's declarer may exchange cards with a talon before the card play
+    has_exchange: ClassVar[bool] = False
+
+    def at_exchange(self, h: HandState) -> bool:
+        """``h`` waits for the declarer's choice of a talon group."""
+        return False
+
+    def discarding(self, h: HandState) -> bool:
+        """``h`` waits for (more of) the declarer's discards."""
+        return False
+
+    def talon_groups(self, h: HandState) -> list[TalonGroup]:
+        """The talon groups the declarer could take at ``h`` (:meth:`at_exchange`)."""
+        return []
+
+    def discard_classes(self, h: HandState) -> list[DiscardClass]:
+        """The legal discards after a group was taken (``h`` :meth:`discarding`), equivalent
+        discards together, one class each."""
+        return []
+
     def play_line(self, h: HandState, cards: Sequence[int],
                   perspective_seat: int | None) -> LineResult:  # fmt: skip
         """Play ``cards`` (ids) from ``h`` to the end, score the hand with the engine, undo."""
@@ -300,6 +346,26 @@ class SlovenianAnalysis(GameAnalysis):
     def play_line(self, h: HandState, cards: Sequence[int],
                   perspective_seat: int | None) -> LineResult:  # fmt: skip
         return play_line(h, cards, perspective_seat)  # type: ignore[arg-type]
+
+    has_exchange = True
+
+    def at_exchange(self, h: HandState) -> bool:
+        return h.phase == "talon"
+
+    def discarding(self, h: HandState) -> bool:
+        return h.phase == "discard"
+
+    def talon_groups(self, h: HandState) -> list[TalonGroup]:
+        from tarock_logs.analysis.slovenian_par import talon_groups
+
+        assert isinstance(h, SlovenianHand)
+        return talon_groups(h)
+
+    def discard_classes(self, h: HandState) -> list[DiscardClass]:
+        from tarock_logs.analysis.slovenian_par import discard_classes
+
+        assert isinstance(h, SlovenianHand)
+        return discard_classes(h)
 
 
 def _attr(h: HandState, name: str) -> Any:

@@ -1,0 +1,414 @@
+"""Before the first trick: the par of the talon exchange, with all cards visible.
+
+For a hand whose declarer exchanged cards with the talon (the game plug-in's hook:
+:meth:`~tarock_logs.analysis.games.GameAnalysis.talon_groups` and
+:meth:`~tarock_logs.analysis.games.GameAnalysis.discard_classes`; a game without an exchange
+has no par), :func:`analyse_par` values
+
+* each **discard** the declarer could have made after the group he took: the value of the whole
+  hand from its first card (best play by everybody, all cards visible) with the recorded
+  announcements and kontras; equivalent discards (:class:`DiscardClass`) are valued once and
+  listed together;
+* each **talon group** he could have taken: the best of its discards' values.
+
+Values are for the declarer side (the solver's objective), in points of the score sheet.
+Every whole-hand search goes through the solver (:func:`~tarock_logs.analysis.native.make_solver`)
+under a budget of cards played per search (``budget``) and for the whole hand (``hand_budget``);
+a search the budget stops leaves its discard **undecided**, and a group with some discards
+undecided gets the bound its decided discards give (``≥ L`` where the declarer side
+maximises), never a guessed number. The recorded discard is valued first, then the other
+discards of the recorded group, then the other groups'.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarock_logs.analysis.games import DiscardClass, GameAnalysis, TalonGroup, analysis_for
+from tarock_logs.analysis.hand import (
+    HAND_BUDGET_PYTHON,
+    LABEL,
+    not_analysed,
+)
+from tarock_logs.analysis.native import (
+    BUDGET_NATIVE,
+    Backend,
+    NativeSolver,
+    Solver,
+    default_budget,
+    make_solver,
+)
+from tarock_logs.analysis.position import Setting, Unsupported
+from tarock_logs.log import models as m
+from tarock_logs.rules.base import Action, HandState
+from tarock_logs.verdict.replay import HandReplay, replay_session
+
+__all__ = ["PAR_NOTE", "HandPar", "ParOption", "ParValue", "analyse_par",
+           "default_par_budget", "iter_pars"]  # fmt: skip
+
+#: what every par output says the values are
+PAR_NOTE = (
+    "a discard's value is the whole hand's value from its first card with the recorded "
+    "announcements and kontras (best play by everybody, all cards visible); a talon group's "
+    "value is the best over the declarer's legal discards after it"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ParValue:
+    """A value, or the bounds a budget left (``low``/``high``; None: none), or undecided."""
+
+    value: int | None = None
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.value is not None
+
+    def text(self) -> str:
+        if self.value is not None:
+            return str(self.value)
+        if self.low is not None and self.high is not None:
+            return f"{self.low}…{self.high}"
+        if self.low is not None:
+            return f"≥ {self.low}"
+        if self.high is not None:
+            return f"≤ {self.high}"
+        return "undecided"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "low": self.low, "high": self.high,
+                "decided": self.decided}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ParOption:
+    """One talon group or one discard class the declarer could have chosen."""
+
+    #: ``group`` or ``discard``
+    kind: str
+    #: the talon group (of a discard: the group it follows)
+    group: int
+    #: the group's cards, or the discard's representative cards
+    cards: tuple[str, ...]
+    value: ParValue
+    #: the declarer chose it (a discard: the recorded discard is one of ``equivalent``)
+    recorded: bool = False
+    #: a discard: every discard of its class (valued once), the representative first
+    equivalent: tuple[tuple[str, ...], ...] = ()
+    #: a group: its legal discard classes and how many of them were decided
+    discards: int = 0
+    decided: int = 0
+    #: cards the searches of this option played
+    nodes: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "group": self.group, "cards": list(self.cards),
+                               **self.value.to_dict(), "recorded": self.recorded,
+                               "nodes": self.nodes}  # fmt: skip
+        if self.kind == "discard":
+            out["equivalent"] = [list(e) for e in self.equivalent]
+        else:
+            out["discards"] = self.discards
+            out["discards_decided"] = self.decided
+        return out
+
+
+@dataclass(slots=True)
+class HandPar:
+    """The par of one hand's talon exchange (see the module docstring), or why none."""
+
+    session: str
+    hand_number: int
+    hand_id: str | None
+    contract: str | None = None
+    declarer: int | None = None
+    groups: list[ParOption] = field(default_factory=list)
+    #: the discards after the recorded group
+    discards: list[ParOption] = field(default_factory=list)
+    skipped: str | None = None
+    backend: str = ""
+    #: cards one search may play; cards all the hand's par searches may play (0: no limit)
+    budget: int = 0
+    hand_budget: int = 0
+    #: a budget left a discard undecided
+    budget_hit: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+    #: the recorded discard is not among the legal ones (the engine refused it): valued apart
+    recorded_illegal: bool = False
+
+    @property
+    def recorded_value(self) -> ParValue | None:
+        """The value of the recorded discard (the hand's first card position)."""
+        for d in self.discards:
+            if d.recorded:
+                return d.value
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": LABEL, "note": PAR_NOTE, "session": self.session,
+            "hand": self.hand_number, "hand_id": self.hand_id, "contract": self.contract,
+            "declarer": self.declarer, "skipped": self.skipped, "backend": self.backend,
+            "budget": self.budget, "hand_budget": self.hand_budget,
+            "budget_hit": self.budget_hit, "nodes": self.nodes,
+            "seconds": round(self.seconds, 3), "recorded_illegal": self.recorded_illegal,
+            "groups": [g.to_dict() for g in self.groups],
+            "discards": [d.to_dict() for d in self.discards],
+        }  # fmt: skip
+
+
+#: the default budgets of the par with the native solver: cards one whole-hand search may play
+#: (about 5 s of one core; the first-card value of a Slovenian hand took 10 M to over 60 M
+#: cards on ``sample_logs/disputed``) and all of one hand's par searches together (about 20 s)
+PAR_BUDGET_NATIVE = 40_000_000
+PAR_HAND_BUDGET_NATIVE = 120_000_000
+
+
+def default_par_budget(game: str | None = None) -> tuple[int, int]:
+    """(cards one par search may play, cards all of a hand's par searches may play):
+    :data:`PAR_BUDGET_NATIVE` and :data:`PAR_HAND_BUDGET_NATIVE` with the native solver, the
+    card analysis's pure-Python budgets without it (a search and a hand at ingest,
+    :func:`~tarock_logs.analysis.native.default_budget`)."""
+    if default_budget(game=game) == BUDGET_NATIVE:
+        return PAR_BUDGET_NATIVE, PAR_HAND_BUDGET_NATIVE
+    return default_budget(game=game), HAND_BUDGET_PYTHON
+
+
+@dataclass(slots=True)
+class _Run:
+    """The searches of one hand's par: its solver (kept while the setting stays the same, so
+    the discards of equal card points share its table) and what is left of the hand budget."""
+
+    g: GameAnalysis
+    backend: Backend
+    budget: int
+    hand_budget: int
+    nodes: int = 0
+    hit: bool = False
+    used: str = ""
+    solvers: dict[Setting, Solver] = field(default_factory=dict)
+
+    def value(self, h: HandState) -> tuple[int | None, int]:
+        """The value of the card-play position ``h`` (its first card), and the cards played."""
+        pos, setting = self.g.read_position(h)
+        limit = self.budget
+        if self.hand_budget:
+            left = self.hand_budget - self.nodes
+            if left <= 0:
+                self.hit = True
+                return None, 0
+            if not limit or left < limit:
+                limit = left
+        s = self.solvers.get(setting)
+        if s is None:
+            self.solvers.clear()  # one table (128 MB native) at a time
+            s = self.solvers[setting] = make_solver(setting, self.backend, 22, limit)
+            self.used = "native" if isinstance(s, NativeSolver) else "python"
+        s.budget = limit
+        before = s.nodes
+        try:
+            v: int | None = s.value(pos)
+        except TimeoutError:
+            v = None
+            self.hit = True
+        spent = s.nodes - before
+        self.nodes += spent
+        return v, spent
+
+
+def _play_out(h: HandState, actions: Sequence[Action]) -> int:
+    """Push ``actions`` (violations are the engine's business); the number pushed."""
+    for a in actions:
+        h.push(a)
+    return len(actions)
+
+
+def _undo(h: HandState, n: int) -> None:
+    for _ in range(n):
+        h.pop()
+
+
+def _value_discard(run: _Run, h: HandState, actions: Sequence[Action],
+                   tail: Sequence[Action]) -> tuple[int | None, int]:  # fmt: skip
+    """The value from the first card after laying ``actions`` away and the recorded ``tail``
+    (announcements, kontras) on ``h`` (the group taken); undone afterwards."""
+    n = _play_out(h, [*actions, *tail])
+    try:
+        if not run.g.in_play(h):
+            raise Unsupported("the recorded announcements do not lead to the card play")
+        return run.value(h)
+    finally:
+        _undo(h, n)
+
+
+def _group_value(values: list[int | None], maximise: bool) -> ParValue:
+    known = [v for v in values if v is not None]
+    if not known:
+        return ParValue()
+    best = max(known) if maximise else min(known)
+    if len(known) == len(values):
+        return ParValue(best)
+    return ParValue(low=best) if maximise else ParValue(high=best)
+
+
+def _order(classes: list[DiscardClass]) -> list[DiscardClass]:
+    """The order the discards are searched in (after the recorded one): the most card points
+    laid away first (usually the better discards, so a budget leaves the closer bound; equal
+    points in a row share the solver's table)."""
+    from tarock_logs.cards import CARDS
+
+    return sorted(classes, key=lambda dc: -sum(CARDS[c].points for c in dc.cards))
+
+
+def analyse_par(
+    replay: HandReplay, session_id: str, hand: m.Hand, *, backend: Backend = "auto",
+    budget: int | None = None, hand_budget: int | None = None,
+) -> HandPar:  # fmt: skip
+    """The par of the talon exchange of a replayed hand (see the module docstring).
+    ``budget``/``hand_budget``: as :func:`default_par_budget` when None (0: no limit)."""
+    out = HandPar(session_id, hand.number, hand.id)
+    g = analysis_for(replay.game)
+    if g is None:
+        out.skipped = not_analysed(replay.game)
+        return out
+    b, hb = default_par_budget(replay.game)
+    out.budget = b if budget is None else budget
+    out.hand_budget = hb if hand_budget is None else hand_budget
+    state = replay.state
+    if not g.has_exchange:
+        out.skipped = "the game has no talon exchange: there is no par before the first trick"
+        return out
+    if state is None:
+        out.skipped = "the hand was not replayed: there is no talon exchange to value"
+        return out
+    out.contract, out.declarer = g.contract(state), g.declarer(state)
+    started = time.perf_counter()
+    try:
+        _par(g, state, replay, out, backend)
+    except Unsupported as exc:
+        out.skipped = str(exc)
+        out.groups, out.discards = [], []
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _par(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
+         backend: Backend) -> None:  # fmt: skip
+    actions = [s.action for s in replay.steps[1:]][: replay.actions_applied]
+    h = state.copy()
+    for _ in range(replay.actions_applied):
+        h.pop()
+    # walk forward to the group choice; then the recorded group, discards and the rest up to
+    # the first card
+    i = 0
+    while i < len(actions) and not g.at_exchange(h):
+        a = actions[i]
+        if a is not None:
+            h.push(a)
+        i += 1
+    if i >= len(actions) or not g.at_exchange(h):
+        raise Unsupported("the hand has no talon exchange: there is no par before the first "
+                          "trick")  # fmt: skip
+    groups = g.talon_groups(h)
+    group_action = actions[i]
+    assert group_action is not None
+    recorded_group = group_action.group
+    j = i + 1
+    h.push(group_action)
+    discard_recorded: list[Action] = []
+    while j < len(actions) and g.discarding(h):
+        a = actions[j]
+        if a is not None:
+            h.push(a)
+            discard_recorded.append(a)
+        j += 1
+    tail: list[Action] = []
+    for a in actions[j:]:
+        if a is None:
+            continue
+        if a.type == "play" and g.in_play(h):
+            break
+        h.push(a)
+        tail.append(a)
+    if not g.in_play(h):
+        raise Unsupported("the hand has no card play after its talon exchange")
+    _undo(h, len(tail) + len(discard_recorded))  # back to the group just taken
+    run = _Run(g, backend, out.budget, out.hand_budget)
+    declarer = g.declarer(h)
+    maximise = declarer is None or g.maximiser(h, declarer)
+    recorded_cards = tuple(sorted(c for a in discard_recorded for c in a.cards))
+    classes = g.discard_classes(h)
+    values: dict[tuple[str, ...], tuple[int | None, int]] = {}
+    mine = [dc for dc in classes
+            if any(tuple(sorted(e)) == recorded_cards for e in dc.equivalent)]  # fmt: skip
+    if not mine:  # the engine refused the recorded discard: valued apart, as played
+        out.recorded_illegal = True
+        values[recorded_cards] = _value_discard(run, h, discard_recorded, tail)
+        out.discards.append(ParOption("discard", recorded_group or 0, recorded_cards,
+                                      ParValue(values[recorded_cards][0]), True,
+                                      (recorded_cards,), nodes=values[recorded_cards][1]))  # fmt: skip
+    for dc in [*mine, *_order([c for c in classes if c not in mine])]:
+        v, spent = _value_discard(run, h, dc.actions, tail)
+        out.discards.append(ParOption("discard", recorded_group or 0, dc.cards, ParValue(v),
+                                      dc in mine, dc.equivalent, nodes=spent))  # fmt: skip
+    _undo(h, 1)  # the recorded group
+    legal_values = [d.value.value for d in out.discards if not (d.recorded and
+                                                                out.recorded_illegal)]  # fmt: skip
+    per_group: dict[int, ParOption] = {}
+    for tg in groups:
+        if tg.index == recorded_group:
+            nodes = sum(d.nodes for d in out.discards)
+            per_group[tg.index] = ParOption(
+                "group", tg.index, tg.cards, _group_value(legal_values, maximise), True,
+                discards=len(legal_values), decided=sum(v is not None for v in legal_values),
+                nodes=nodes,
+            )  # fmt: skip
+    for tg in groups:
+        if tg.index != recorded_group:
+            per_group[tg.index] = _other_group(run, h, tg, tail, maximise)
+    out.groups = [per_group[tg.index] for tg in groups]
+    out.discards.sort(key=lambda d: (not d.recorded, d.cards))
+    out.backend = run.used or "none"
+    out.nodes = run.nodes
+    out.budget_hit = run.hit
+
+
+def _other_group(run: _Run, h: HandState, tg: TalonGroup, tail: Sequence[Action],
+                 maximise: bool) -> ParOption:  # fmt: skip
+    h.push(tg.action)
+    try:
+        classes = _order(run.g.discard_classes(h))
+        vals: list[int | None] = []
+        nodes = 0
+        for dc in classes:
+            v, spent = _value_discard(run, h, dc.actions, tail)
+            vals.append(v)
+            nodes += spent
+    finally:
+        h.pop()
+    return ParOption("group", tg.index, tg.cards, _group_value(vals, maximise), False,
+                     discards=len(vals), decided=sum(v is not None for v in vals),
+                     nodes=nodes)  # fmt: skip
+
+
+def iter_pars(
+    session: m.Session, *, hands: set[int] | None = None, backend: Backend = "auto",
+    budget: int | None = None, hand_budget: int | None = None,
+) -> list[HandPar]:  # fmt: skip
+    """The par of the hands of ``session`` (those numbered in ``hands``, or all)."""
+    out = []
+    if analysis_for(session.game) is None:
+        return [HandPar(session.id, h.number, h.id, skipped=not_analysed(session.game))
+                for h in session.hands if hands is None or h.number in hands]  # fmt: skip
+    for hand, replay in zip(session.hands, replay_session(session), strict=True):
+        if hands is not None and hand.number not in hands:
+            continue
+        out.append(analyse_par(replay, session.id, hand, backend=backend, budget=budget,
+                               hand_budget=hand_budget))  # fmt: skip
+    return out
