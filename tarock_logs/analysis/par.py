@@ -344,15 +344,14 @@ def _par(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
     maximise = declarer is None or g.maximiser(h, declarer)
     recorded_cards = tuple(sorted(c for a in discard_recorded for c in a.cards))
     classes = g.discard_classes(h)
-    values: dict[tuple[str, ...], tuple[int | None, int]] = {}
     mine = [dc for dc in classes
             if any(tuple(sorted(e)) == recorded_cards for e in dc.equivalent)]  # fmt: skip
     if not mine:  # the engine refused the recorded discard: valued apart, as played
         out.recorded_illegal = True
-        values[recorded_cards] = _value_discard(run, h, discard_recorded, tail)
+        v0, spent0 = _value_discard(run, h, discard_recorded, tail)
         out.discards.append(ParOption("discard", recorded_group or 0, recorded_cards,
-                                      ParValue(values[recorded_cards][0]), True,
-                                      (recorded_cards,), nodes=values[recorded_cards][1]))  # fmt: skip
+                                      ParValue(v0), True, (recorded_cards,),
+                                      nodes=spent0))  # fmt: skip
     for dc in [*mine, *_order([c for c in classes if c not in mine])]:
         v, spent = _value_discard(run, h, dc.actions, tail)
         out.discards.append(ParOption("discard", recorded_group or 0, dc.cards, ParValue(v),

@@ -50,8 +50,10 @@ def equivalence_classes(hand: set[str], others: set[str]) -> dict[str, int]:
         held = sorted(STRENGTH[c] for c in others if SUIT.get(c) == suit)
         prev: str | None = None
         for c in cards:
-            if prev is not None and POINTS[prev] == POINTS[c] and not any(
-                STRENGTH[prev] < s < STRENGTH[c] for s in held
+            if (
+                prev is not None
+                and POINTS[prev] == POINTS[c]
+                and not any(STRENGTH[prev] < s < STRENGTH[c] for s in held)
             ):
                 out[c] = out[prev]
             else:

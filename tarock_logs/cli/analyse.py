@@ -10,6 +10,10 @@ side (klop: for the player himself), in points of the score sheet. Everything is
 "all cards visible": a card that loses with every hand visible may have been the right card
 on what the player knew.
 
+``--par`` adds, before the first trick, the value of each talon group the declarer could have
+taken and of each discard after his group (all cards visible; each a whole-hand search under a
+budget, a value it stops is undecided or a bound), under the hand's ``par`` key in JSON.
+
 ``--view player`` values each card on **what the player knew** instead: the hidden cards are
 sampled among the layouts consistent with the player's view at that card (``--samples``,
 ``--seed``), each sample solved with all cards visible, each legal card given its mean and
@@ -34,6 +38,7 @@ from tarock_logs.cli.common import ExitCode, app, err_console, fail
 
 if TYPE_CHECKING:
     from tarock_logs.analysis.hand import HandAnalysis
+    from tarock_logs.analysis.par import HandPar
     from tarock_logs.analysis.player import PlayerHand
 
 FORMATS = ("table", "json", "jsonl")
@@ -60,11 +65,13 @@ def _budget(budget: int | None, game: str) -> int:
     return 0 if has_native_solver(game) else default_budget(game=game)
 
 
-def _hand_dict(ha: HandAnalysis, file: str) -> dict[str, Any]:
+def _hand_dict(ha: HandAnalysis, file: str, hp: HandPar | None = None) -> dict[str, Any]:
     d = ha.to_dict()
     d["view"] = "all"
     d["file"] = file
     d["illegal_cards"] = ha.illegal_verdicts()
+    if hp is not None:
+        d["par"] = hp.to_dict()
     return d
 
 
@@ -128,6 +135,40 @@ def _print_hand(out: Console, ha: HandAnalysis, file: str, game: str, lang: str)
     for note in ha.unknown:
         out.print(f"unknown to the rules, left out of every value: {note}", markup=False,
                   highlight=False)  # fmt: skip
+
+
+def _print_par(out: Console, hp: HandPar, game: str, lang: str) -> None:
+    """A hand's par: its talon groups and the discards after the recorded group."""
+    from tarock_logs.report.text import (
+        analysis_not_analysed,
+        par_columns,
+        par_footer,
+        par_option_name,
+        par_title,
+        par_value_text,
+    )
+
+    title = par_title(hp.session, hp.hand_number, hp.contract, hp.declarer, game, lang)
+    if hp.skipped:
+        out.print(f"{title}: " + analysis_not_analysed(hp.skipped, lang), markup=False,
+                  highlight=False)  # fmt: skip
+        return
+    cols = par_columns(lang)
+    t = Table(title=title, title_justify="left", expand=False)
+    for col in ("option", "cards", "value", "recorded", "equivalent"):
+        t.add_column(cols[col], overflow="fold")
+    for o in [*hp.groups, *hp.discards]:
+        v = o.value
+        if o.kind == "group":
+            extra = f"{cols['decided']}: {o.decided}/{o.discards}"
+        else:
+            extra = "; ".join(" ".join(e) for e in o.equivalent[1:])
+        t.add_row(par_option_name(o.kind, o.group, lang), " ".join(o.cards),
+                  par_value_text(v.value, v.low, v.high, lang), "*" if o.recorded else "",
+                  extra)  # fmt: skip
+    out.print(t)
+    for line in par_footer(hp.budget, hp.hand_budget, hp.budget_hit, hp.seconds, lang):
+        out.print(line, markup=False, highlight=False)
 
 
 def _player_summary(hands: list[PlayerHand], errors: int, samples: int,
@@ -216,14 +257,23 @@ def analyse_command(
         "solver's default budget, 100,000).",
         show_default=False,
     ),
-    hand_budget: int = typer.Option(
-        0,
+    hand_budget: int | None = typer.Option(
+        None,
         "--hand-budget",
         min=0,
-        help="Cards all the searches of one hand may play together (0: no limit): the cards "
-        "are valued from the last one back, and those it does not reach are left undecided "
-        "(an illegal card is always analysed). With --last-tricks 12: every card of a whole "
-        "hand as far as the budget goes.",
+        help="Cards all the searches of one hand may play together (0, the default: no "
+        "limit): the cards are valued from the last one back, and those it does not reach are "
+        "left undecided (an illegal card is always analysed). With --last-tricks 12: every "
+        "card of a whole hand as far as the budget goes. With --par also the par's (default "
+        "120,000,000 with the native solver).",
+        show_default=False,
+    ),
+    par: bool = typer.Option(
+        False,
+        "--par",
+        help="Also value, before the first trick, each talon group the declarer could have "
+        "taken and each discard after his group (all cards visible; each a whole-hand search "
+        "under --budget, default 40,000,000 cards with the native solver; over it: undecided).",
     ),
     lines: bool = typer.Option(
         True,
@@ -278,6 +328,7 @@ def analyse_command(
                         budget, samples, seed, threshold, lang)  # fmt: skip
     out = Console(soft_wrap=True, no_color=True) if fmt == "table" else None
     results: list[tuple[HandAnalysis, str]] = []
+    par_of: dict[int, HandPar] = {}
     errors = 0
     found_session = False
     wanted = set(hand) or None
@@ -294,21 +345,33 @@ def analyse_command(
         analyses = iter_analyses(
             s, hands=wanted, last_tricks=last_tricks, budget=b,
             backend=backend,  # type: ignore[arg-type]
-            lines=lines, hand_budget=hand_budget,
+            lines=lines, hand_budget=hand_budget or 0,
         )  # fmt: skip
+        pars: dict[int, HandPar] = {}
+        if par:
+            from tarock_logs.analysis.par import iter_pars
+
+            pars = {p.hand_number: p for p in iter_pars(
+                s, hands=wanted, backend=backend,  # type: ignore[arg-type]
+                budget=budget, hand_budget=hand_budget or None)}  # fmt: skip
         for ha in analyses:
             file = str(rec.file)
+            hp = pars.get(ha.hand_number)
             if fmt == "jsonl":
-                typer.echo(orjson.dumps(_hand_dict(ha, file)).decode())
+                typer.echo(orjson.dumps(_hand_dict(ha, file, hp)).decode())
             elif out is not None:
                 _print_hand(out, ha, file, s.game, lang)
+                if hp is not None:
+                    _print_par(out, hp, s.game, lang)
             results.append((ha, file))
+            if hp is not None:
+                par_of[id(ha)] = hp
     if session is not None and not found_session:
         raise fail(f"no readable session {session!r} under the given paths")
     summary = _summary([h for h, _ in results], errors)
     if fmt == "json":
         doc = {"label": LABEL, "note": NOTE, "summary": summary,
-               "hands": [_hand_dict(h, f) for h, f in results]}  # fmt: skip
+               "hands": [_hand_dict(h, f, par_of.get(id(h))) for h, f in results]}  # fmt: skip
         typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
     elif out is not None:
         from tarock_logs.report.text import plural

@@ -43,6 +43,11 @@ __all__ = [
     "describe_action",
     "kontra_name",
     "meld_name",
+    "par_columns",
+    "par_footer",
+    "par_option_name",
+    "par_title",
+    "par_value_text",
     "phase_name",
     "player_name",
     "player_names",
@@ -914,6 +919,57 @@ def analysis_view_label(samples: int | None = None, seed: int | None = None,
         return t("all cards visible", lang)
     return t("what the player knew, {samples} samples per card, seed {seed}", lang,
              samples=samples, seed=seed)  # fmt: skip
+
+
+def par_title(session: str, hand: int, contract: str | None, declarer: int | None,
+              game: str | None, lang: str | None = "en") -> str:  # fmt: skip
+    """The heading of one hand's par (``tarock analyse --par``)."""
+    return (analysis_title(session, hand, contract, declarer, game, lang) + " — "
+            + t("before the first trick (par), all cards visible", lang))  # fmt: skip
+
+
+def par_value_text(value: int | None, low: int | None, high: int | None,
+                   lang: str | None = "en") -> str:  # fmt: skip
+    """A par value: the number, the bound a search budget left, or undecided."""
+    if value is not None:
+        return str(value)
+    if low is not None:
+        return t("at least {low}", lang, low=low)
+    if high is not None:
+        return t("at most {high}", lang, high=high)
+    return t("undecided", lang)
+
+
+def par_columns(lang: str | None = "en") -> dict[str, str]:
+    """The column headings of the par tables."""
+    return {
+        "option": t("choice", lang), "cards": t("cards", lang), "value": t("value", lang),
+        "recorded": t("recorded", lang), "equivalent": t("equivalent discards", lang),
+        "decided": t("discards decided", lang),
+    }  # fmt: skip
+
+
+def par_option_name(kind: str, group: int, lang: str | None = "en") -> str:
+    """A par row's choice: a talon group (by its number) or a discard after one."""
+    if kind == "group":
+        return t("talon group {n}", lang, n=group)
+    return t("discard after group {n}", lang, n=group)
+
+
+def par_footer(budget: int, hand_budget: int, hit: bool, seconds: float,
+               lang: str | None = "en") -> list[str]:  # fmt: skip
+    """The lines under a hand's par: what the values are and the budget (and whether it bit)."""
+    out = [t("a discard's value: the whole hand from its first card with the recorded "
+             "announcements and kontras, best play by everybody; a talon group's value: the "
+             "best of its discards", lang)]  # fmt: skip
+    words = t("search budget: {budget} cards a search, {hand} for the hand ({seconds} s)",
+              lang, budget=number(budget, lang) if budget else t("no limit", lang),
+              hand=number(hand_budget, lang) if hand_budget else t("no limit", lang),
+              seconds=round(seconds, 1))  # fmt: skip
+    if hit:
+        words += "; " + t("the budget left the values marked undecided or bounded", lang)
+    out.append(words)
+    return out
 
 
 def analysis_not_analysed(reason: str, lang: str | None = "en") -> str:

@@ -1,0 +1,148 @@
+"""Before the first trick (issue 34 item 3): the par of the talon exchange, all cards visible.
+
+Each discard is the whole hand's value from its first card with the recorded announcements
+(docs/analysis.md, "Before the first trick (par)"); a talon group is the best of its discards;
+equivalent discards are valued once; a search the budget stops is undecided (or a bound), never
+a number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tarock_logs.analysis.games import analysis_for
+from tarock_logs.analysis.native import make_solver
+from tarock_logs.analysis.par import HandPar, ParValue, _group_value, iter_pars
+from tarock_logs.analysis.slovenian_par import equivalence_classes
+from tarock_logs.cli import app
+from tarock_logs.log.reader import read_paths
+from tarock_logs.rules.slovenian.hand import SlovenianHand
+from tarock_logs.verdict.replay import replay_session
+from tests.analysis.par_support import par_log
+
+DISPUTED = Path("sample_logs/disputed/round-1.jsonl")
+
+
+def _pars(path: Path, **kw: object) -> list[HandPar]:
+    """The par of the first session of ``path``."""
+    for rec in read_paths([path], []):
+        if rec.session is not None:
+            return iter_pars(rec.session, **kw)  # type: ignore[arg-type]
+    return []
+
+
+def _first_card_value(path: Path, hand: int) -> int:
+    """The all-cards-visible value of the recorded hand's first card position."""
+    g = analysis_for("slovenian")
+    assert g is not None
+    for rec in read_paths([path], []):
+        s = rec.session
+        assert s is not None
+        rp = replay_session(s)[hand - 1]
+        state = rp.state
+        assert isinstance(state, SlovenianHand)
+        h = state.copy()
+        while h.phase != "play" or h.tricks or h.trick:
+            h.pop()
+        pos, setting = g.read_position(h)
+        return make_solver(setting).value(pos)
+    raise AssertionError("no session")
+
+
+@pytest.fixture(scope="module")
+def cheap(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return par_log(tmp_path_factory.mktemp("par") / "par.jsonl")
+
+
+@pytest.fixture(scope="module")
+def cheap_par(cheap: Path) -> HandPar:
+    (hp,) = _pars(cheap, budget=5_000_000, hand_budget=0)
+    return hp
+
+
+def test_the_recorded_discard_is_marked_and_worth_the_first_card_position(
+    cheap: Path, cheap_par: HandPar
+) -> None:
+    rec = [d for d in cheap_par.discards if d.recorded]
+    assert len(rec) == 1 and rec[0].cards == ("H1",)
+    assert [g.group for g in cheap_par.groups if g.recorded] == [2]
+    assert cheap_par.recorded_value == ParValue(_first_card_value(cheap, 1))
+
+
+def test_a_group_is_worth_the_best_of_its_discards(cheap_par: HandPar) -> None:
+    (mine,) = [g for g in cheap_par.groups if g.recorded]
+    values = [d.value.value for d in cheap_par.discards]
+    assert None not in values and mine.decided == mine.discards == len(values)
+    assert mine.value.value == max(v for v in values if v is not None)
+    assert all(g.value.decided for g in cheap_par.groups) and not cheap_par.budget_hit
+
+
+def test_equivalent_discards_are_valued_once_and_listed_together(cheap_par: HandPar) -> None:
+    # the declarer holds T12 … T22 after his group: the plain taroks T12 … T20 are one class
+    # (nobody else holds a tarok between them), the heart pip another; kings and trula never
+    assert sorted(d.equivalent for d in cheap_par.discards) == [
+        (("H1",),), tuple((f"T{n}",) for n in range(12, 21))]  # fmt: skip
+    cls = equivalence_classes({"T5", "T6", "T8", "H1", "H2", "HJ"}, {"T7", "H3"})
+    assert cls["T5"] == cls["T6"] != cls["T8"]  # T7 held by another player between them
+    assert cls["H1"] == cls["H2"] != cls["HJ"]  # same suit and points; the jack has more
+
+
+def test_a_search_the_budget_stops_is_undecided_never_a_number(cheap: Path) -> None:
+    (hp,) = _pars(cheap, budget=1_000, hand_budget=0)
+    assert hp.budget_hit
+    assert all(o.value == ParValue() for o in [*hp.groups, *hp.discards])
+    assert all(o.value.text() == "undecided" for o in hp.groups)
+
+
+def test_a_group_with_some_discards_undecided_gets_a_bound() -> None:
+    assert _group_value([3, None, 7], True) == ParValue(low=7)
+    assert _group_value([3, None, 7], False) == ParValue(high=3)
+    assert _group_value([3, 7], True) == ParValue(7)
+    assert _group_value([None, None], True) == ParValue()
+    assert ParValue(low=7).text() == "≥ 7"
+
+
+def test_the_disputed_hand_8_discards_differ_and_the_group_bounds_them() -> None:
+    # hand 8: tri, group 1 taken; its first card is worth -16 (10 M cards), a discard of
+    # DQ DJ SQ -34; the hand budget stops the others: the group is at least the best decided
+    (hp,) = _pars(DISPUTED, hands={8}, budget=12_000_000, hand_budget=20_000_000)
+    assert hp.recorded_value == ParValue(-16)
+    decided = [d.value.value for d in hp.discards if d.value.value is not None]
+    (mine,) = [g for g in hp.groups if g.recorded]
+    assert hp.budget_hit and mine.value == ParValue(low=max(decided))
+    assert all(not g.value.decided for g in hp.groups if not g.recorded)
+
+
+def test_games_without_a_talon_have_no_par() -> None:
+    for game in ("zwanzigerrufen", "royal"):
+        g = analysis_for(game)
+        assert g is not None and not g.has_exchange
+    hps = _pars(Path("sample_logs/royal"), hands={1})
+    assert hps and all("no talon exchange" in (h.skipped or "") and not h.groups for h in hps)
+
+
+def test_analyse_par_json_keeps_every_key_and_adds_par(cheap: Path) -> None:
+    res = CliRunner().invoke(app, ["analyse", str(cheap), "--par", "--format", "json",
+                                   "--last-tricks", "1", "--budget", "5000000"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    (hand,) = doc["hands"]
+    assert {"label", "cards", "undecided", "hand_budget", "illegal_cards"} <= set(hand)
+    par = hand["par"]
+    assert par["label"] == "all cards visible" and par["budget"] == 5_000_000
+    assert par["budget_hit"] is False and "announcements and kontras" in par["note"]
+    assert {g["group"] for g in par["groups"]} == set(range(6))
+    rec = [d for d in par["discards"] if d["recorded"]]
+    assert rec and rec[0]["cards"] == ["H1"] and rec[0]["decided"] is True
+    assert set(rec[0]) >= {"value", "low", "high", "equivalent", "nodes"}
+
+
+def test_analyse_par_table_in_slovenian(cheap: Path) -> None:
+    res = CliRunner().invoke(app, ["analyse", str(cheap), "--par", "--last-tricks", "1",
+                                   "--budget", "1000", "--lang", "sl"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "pred prvim vzetkom (par), vse karte odprte" in res.stdout
+    assert "neodločeno" in res.stdout
