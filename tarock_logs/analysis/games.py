@@ -35,7 +35,7 @@ from tarock_logs.rules.base import Action, HandScore, HandState
 from tarock_logs.rules.sight import Sight
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
-__all__ = ["NO_RULES", "DiscardClass", "GameAnalysis", "HandPlay", "Pack", "TalonGroup",
+__all__ = ["NO_RULES", "ContractLine", "DiscardClass", "GameAnalysis", "HandPlay", "Pack", "TalonGroup",
            "analysis_for", "analysis_for_state", "has_native_solver"]  # fmt: skip
 
 #: the Slovenian card-rule switches of a :class:`Setting`, unused where a game plug-in's
@@ -120,6 +120,16 @@ class DiscardClass:
 
     cards: tuple[str, ...]
     equivalent: tuple[tuple[str, ...], ...]
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ContractLine:
+    """One way from the declarer's final declaration of ``contract`` to the first card (par):
+    the declaration, the king call, group and discard (a class's representative) and the
+    announcement passes, as actions."""
+
+    contract: str
     actions: tuple[Action, ...]
 
 
@@ -261,6 +271,15 @@ class GameAnalysis(ABC):
         discards together, one class each."""
         return []
 
+    def at_final_declaration(self, h: HandState) -> bool:
+        """``h`` waits for the declarer's final choice of his contract."""
+        return False
+
+    def contract_lines(self, h: HandState) -> list[list[ContractLine]]:
+        """Per contract the declarer could choose at ``h`` (:meth:`at_final_declaration`),
+        every way from that choice to the first card."""
+        return []
+
     def play_line(self, h: HandState, cards: Sequence[int],
                   perspective_seat: int | None) -> LineResult:  # fmt: skip
         """Play ``cards`` (ids) from ``h`` to the end, score the hand with the engine, undo."""
@@ -366,6 +385,17 @@ class SlovenianAnalysis(GameAnalysis):
 
         assert isinstance(h, SlovenianHand)
         return discard_classes(h)
+
+    def at_final_declaration(self, h: HandState) -> bool:
+        from tarock_logs.analysis.slovenian_par import at_final_declaration
+
+        return isinstance(h, SlovenianHand) and at_final_declaration(h)
+
+    def contract_lines(self, h: HandState) -> list[list[ContractLine]]:
+        from tarock_logs.analysis.slovenian_par import contract_lines
+
+        assert isinstance(h, SlovenianHand)
+        return contract_lines(h)
 
 
 def _attr(h: HandState, name: str) -> Any:

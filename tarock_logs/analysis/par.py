@@ -89,11 +89,13 @@ class ParValue:
 class ParOption:
     """One talon group or one discard class the declarer could have chosen."""
 
-    #: ``group`` or ``discard``
+    #: ``group``, ``discard`` or ``contract``
     kind: str
-    #: the talon group (of a discard: the group it follows)
+    #: the talon group (of a discard: the group it follows; of a contract: the best decided
+    #: line's, -1 without a talon)
     group: int
-    #: the group's cards, or the discard's representative cards
+    #: the group's cards, or the discard's representative cards (a contract: its best decided
+    #: line's discard)
     cards: tuple[str, ...]
     value: ParValue
     #: the declarer chose it (a discard: the recorded discard is one of ``equivalent``)
@@ -105,6 +107,9 @@ class ParOption:
     decided: int = 0
     #: cards the searches of this option played
     nodes: int = 0
+    #: a contract: its code and the king of its best decided line
+    contract: str | None = None
+    king: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "group": self.group, "cards": list(self.cards),
@@ -112,6 +117,9 @@ class ParOption:
                                "nodes": self.nodes}  # fmt: skip
         if self.kind == "discard":
             out["equivalent"] = [list(e) for e in self.equivalent]
+        elif self.kind == "contract":
+            out.update(contract=self.contract, king=self.king, lines=self.discards,
+                       lines_decided=self.decided)  # fmt: skip
         else:
             out["discards"] = self.discards
             out["discards_decided"] = self.decided
@@ -141,6 +149,11 @@ class HandPar:
     seconds: float = 0.0
     #: the recorded discard is not among the legal ones (the engine refused it): valued apart
     recorded_illegal: bool = False
+    #: each contract the declarer could have declared (his final declaration), valued by its
+    #: best king, group and discard with nothing announced; the budget it had and whether it bit
+    contracts: list[ParOption] = field(default_factory=list)
+    contracts_skipped: str | None = None
+    contracts_budget_hit: bool = False
 
     @property
     def recorded_value(self) -> ParValue | None:
@@ -160,6 +173,9 @@ class HandPar:
             "seconds": round(self.seconds, 3), "recorded_illegal": self.recorded_illegal,
             "groups": [g.to_dict() for g in self.groups],
             "discards": [d.to_dict() for d in self.discards],
+            "contracts": [c.to_dict() for c in self.contracts],
+            "contracts_skipped": self.contracts_skipped,
+            "contracts_budget_hit": self.contracts_budget_hit,
         }  # fmt: skip
 
 
@@ -268,10 +284,11 @@ def _order(classes: list[DiscardClass]) -> list[DiscardClass]:
 
 def analyse_par(
     replay: HandReplay, session_id: str, hand: m.Hand, *, backend: Backend = "auto",
-    budget: int | None = None, hand_budget: int | None = None,
+    budget: int | None = None, hand_budget: int | None = None, contracts: bool = True,
 ) -> HandPar:  # fmt: skip
     """The par of the talon exchange of a replayed hand (see the module docstring).
-    ``budget``/``hand_budget``: as :func:`default_par_budget` when None (0: no limit)."""
+    ``budget``/``hand_budget``: as :func:`default_par_budget` when None (0: no limit); the
+    contracts' par (``contracts``) has a hand budget of its own."""
     out = HandPar(session_id, hand.number, hand.id)
     g = analysis_for(replay.game)
     if g is None:
@@ -294,6 +311,12 @@ def analyse_par(
     except Unsupported as exc:
         out.skipped = str(exc)
         out.groups, out.discards = [], []
+    if contracts:
+        try:
+            _contracts(g, state, replay, out, backend)
+        except Unsupported as exc:
+            out.contracts_skipped = str(exc)
+            out.contracts = []
     out.seconds = time.perf_counter() - started
     return out
 
@@ -396,9 +419,75 @@ def _other_group(run: _Run, h: HandState, tg: TalonGroup, tail: Sequence[Action]
                      nodes=nodes)  # fmt: skip
 
 
+def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
+               backend: Backend) -> None:  # fmt: skip
+    """Each contract the declarer could have declared: the best over its lines (king, group,
+    discard; nothing announced) of the value from the first card. The lines are searched in
+    turns, the first line of every contract first, so that a budget leaves each contract a
+    bound rather than some contracts nothing."""
+    actions = [s.action for s in replay.steps[1:]][: replay.actions_applied]
+    h = state.copy()
+    for _ in range(replay.actions_applied):
+        h.pop()
+    for a in actions:
+        if g.at_final_declaration(h) or a is None:
+            break
+        h.push(a)
+    if not g.at_final_declaration(h):
+        raise Unsupported("the log has no final declaration of the contract: no contract par")
+    per = g.contract_lines(h)
+    if not per:
+        raise Unsupported("the declarer had no contract to choose")
+    run = _Run(g, backend, out.budget, out.hand_budget)
+    declarer = h.to_move()
+    found: list[list[int | None]] = [[] for _ in per]
+    nodes = [0] * len(per)
+    for r in range(max(len(lines) for lines in per)):
+        for ci, lines in enumerate(per):
+            if r >= len(lines):
+                continue
+            _play_out(h, lines[r].actions)
+            try:
+                if not g.in_play(h):
+                    v, spent = None, 0
+                else:
+                    v, spent = run.value(h)
+            finally:
+                _undo(h, len(lines[r].actions))
+            found[ci].append(v)
+            nodes[ci] += spent
+    maximise = True
+    if declarer is not None:
+        h.push(per[0][0].actions[0])
+        maximise = g.maximiser(h, declarer)
+        h.pop()
+    for ci, lines in enumerate(per):
+        vals = found[ci]
+        known = [(v, i) for i, v in enumerate(vals) if v is not None]
+        best = (max(known) if maximise else min(known)) if known else None
+        king = grp = None
+        cards: tuple[str, ...] = ()
+        if best is not None:
+            for a in lines[best[1]].actions:
+                if a.type == "call":
+                    king = a.card
+                elif a.type == "talon":
+                    grp = a.group
+                elif a.type == "discard":
+                    cards += a.cards
+        out.contracts.append(ParOption(
+            "contract", -1 if grp is None else grp, cards, _group_value(vals, maximise),
+            lines[0].contract == out.contract, discards=len(vals),
+            decided=sum(v is not None for v in vals), nodes=nodes[ci],
+            contract=lines[0].contract, king=king,
+        ))  # fmt: skip
+    out.contracts_budget_hit = run.hit
+    out.nodes += run.nodes
+
+
 def iter_pars(
     session: m.Session, *, hands: set[int] | None = None, backend: Backend = "auto",
-    budget: int | None = None, hand_budget: int | None = None,
+    budget: int | None = None, hand_budget: int | None = None, contracts: bool = True,
 ) -> list[HandPar]:  # fmt: skip
     """The par of the hands of ``session`` (those numbered in ``hands``, or all)."""
     out = []
@@ -409,5 +498,5 @@ def iter_pars(
         if hands is not None and hand.number not in hands:
             continue
         out.append(analyse_par(replay, session.id, hand, backend=backend, budget=budget,
-                               hand_budget=hand_budget))  # fmt: skip
+                               hand_budget=hand_budget, contracts=contracts))  # fmt: skip
     return out

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from tarock_logs.analysis.games import DiscardClass, TalonGroup
+from tarock_logs.analysis.games import ContractLine, DiscardClass, TalonGroup
 from tarock_logs.rules.base import Action
 from tarock_logs.rules.slovenian.contracts import CONTRACTS
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.tricks import ORDER, POINTS, STRENGTH, SUIT, sort_cards
 
-__all__ = ["discard_classes", "equivalence_classes", "talon_groups"]
+__all__ = ["at_final_declaration", "contract_lines", "discard_classes", "equivalence_classes",
+           "talon_groups"]  # fmt: skip
 
 
 def talon_groups(h: SlovenianHand) -> list[TalonGroup]:
@@ -112,4 +113,67 @@ def discard_classes(h: SlovenianHand) -> list[DiscardClass]:
         rest = tuple(c for c in combos if c != rep)
         out.append(DiscardClass(rep, (rep, *rest), _discard_actions(h, rep)))
     out.sort(key=lambda dc: sorted(ORDER[c] for c in dc.cards))
+    return out
+
+
+def at_final_declaration(h: SlovenianHand) -> bool:
+    """``h`` waits for the bidding winner's final declaration (spec 4.4: he may keep his bid
+    or raise it to any higher contract the table allows)."""
+    return h.phase == "bidding" and bool(h.awaiting_final)
+
+
+def _quiet(h: SlovenianHand) -> Action | None:
+    """The announcement phase's pass (nothing announced), or None."""
+    for a in h.legal_actions():
+        if a.type in ("pass", "lezim"):
+            return a
+    return None
+
+
+def _to_play(h: SlovenianHand, prefix: tuple[Action, ...], out: list[ContractLine],
+             contract: str) -> None:  # fmt: skip
+    """Every way from ``h`` (after ``prefix``) to the first card: each king, group and discard
+    class; nothing announced."""
+    if h.phase == "play":
+        out.append(ContractLine(contract, prefix))
+        return
+    if h.phase == "king_call":
+        choices = [(a,) for a in h.legal_actions()]
+    elif h.phase == "talon":
+        choices = [(g.action,) for g in talon_groups(h)]
+    elif h.phase == "discard":
+        choices = [dc.actions for dc in discard_classes(h)]
+    elif h.phase == "announcements":
+        a = _quiet(h)
+        choices = [(a,)] if a is not None else []
+    else:
+        choices = []
+    for acts in choices:
+        for a in acts:
+            h.push(a)
+        try:
+            _to_play(h, (*prefix, *acts), out, contract)
+        finally:
+            for _ in acts:
+                h.pop()
+
+
+def contract_lines(h: SlovenianHand) -> list[list[ContractLine]]:
+    """Per contract the declarer could declare at ``h`` (:func:`at_final_declaration`; klop,
+    which has no declarer, left out): every way from the declaration to the first card (each
+    king he could call, each group, each class of discards), nothing announced."""
+    if not at_final_declaration(h):
+        return []
+    out = []
+    for a in h.legal_actions():
+        if a.type != "bid" or a.contract is None or CONTRACTS[a.contract].alone:
+            continue
+        lines: list[ContractLine] = []
+        h.push(a)
+        try:
+            _to_play(h, (a,), lines, a.contract)
+        finally:
+            h.pop()
+        if lines:
+            out.append(lines)
     return out

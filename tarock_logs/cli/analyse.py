@@ -141,7 +141,9 @@ def _print_par(out: Console, hp: HandPar, game: str, lang: str) -> None:
     """A hand's par: its talon groups and the discards after the recorded group."""
     from tarock_logs.report.text import (
         analysis_not_analysed,
+        contract_name,
         par_columns,
+        par_contracts_title,
         par_footer,
         par_option_name,
         par_title,
@@ -167,7 +169,23 @@ def _print_par(out: Console, hp: HandPar, game: str, lang: str) -> None:
                   par_value_text(v.value, v.low, v.high, lang), "*" if o.recorded else "",
                   extra)  # fmt: skip
     out.print(t)
-    for line in par_footer(hp.budget, hp.hand_budget, hp.budget_hit, hp.seconds, lang):
+    if hp.contracts:
+        t = Table(title=par_contracts_title(lang), title_justify="left", expand=False)
+        for col in ("contract", "value", "recorded", "best line", "lines"):
+            t.add_column(cols[col], overflow="fold")
+        for o in hp.contracts:
+            v = o.value
+            line = " ".join(x for x in (o.king or "", str(o.group) if o.group >= 0 else "",
+                                        " ".join(o.cards)) if x)  # fmt: skip
+            t.add_row(contract_name(o.contract, game, lang=lang),
+                      par_value_text(v.value, v.low, v.high, lang), "*" if o.recorded else "",
+                      line, f"{o.decided}/{o.discards}")  # fmt: skip
+        out.print(t)
+    elif hp.contracts_skipped:
+        why = analysis_not_analysed(hp.contracts_skipped, lang)
+        out.print(f"{par_contracts_title(lang)}: {why}", markup=False, highlight=False)
+    hit = hp.budget_hit or hp.contracts_budget_hit
+    for line in par_footer(hp.budget, hp.hand_budget, hit, hp.seconds, lang):
         out.print(line, markup=False, highlight=False)
 
 
@@ -272,8 +290,9 @@ def analyse_command(
         False,
         "--par",
         help="Also value, before the first trick, each talon group the declarer could have "
-        "taken and each discard after his group (all cards visible; each a whole-hand search "
-        "under --budget, default 40,000,000 cards with the native solver; over it: undecided).",
+        "taken, each discard after his group and each contract he could have declared (all "
+        "cards visible; each a whole-hand search under --budget, default 40,000,000 cards with "
+        "the native solver; over it: undecided or a bound).",
     ),
     lines: bool = typer.Option(
         True,

@@ -44,6 +44,7 @@ __all__ = [
     "kontra_name",
     "meld_name",
     "par_columns",
+    "par_contracts_title",
     "par_footer",
     "par_option_name",
     "par_title",
@@ -945,8 +946,16 @@ def par_columns(lang: str | None = "en") -> dict[str, str]:
     return {
         "option": t("choice", lang), "cards": t("cards", lang), "value": t("value", lang),
         "recorded": t("recorded", lang), "equivalent": t("equivalent discards", lang),
-        "decided": t("discards decided", lang),
+        "decided": t("discards decided", lang), "contract": t("contract", lang),
+        "best line": t("best king, group and discard", lang),
+        "lines": t("lines decided", lang),
     }  # fmt: skip
+
+
+def par_contracts_title(lang: str | None = "en") -> str:
+    """The heading of the contracts' par."""
+    return t("each contract the declarer could have declared, its best king, group and discard, "
+             "nothing announced", lang)  # fmt: skip
 
 
 def par_option_name(kind: str, group: int, lang: str | None = "en") -> str:

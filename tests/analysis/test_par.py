@@ -59,7 +59,7 @@ def cheap(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def cheap_par(cheap: Path) -> HandPar:
-    (hp,) = _pars(cheap, budget=5_000_000, hand_budget=0)
+    (hp,) = _pars(cheap, budget=5_000_000, hand_budget=0, contracts=False)
     return hp
 
 
@@ -91,7 +91,7 @@ def test_equivalent_discards_are_valued_once_and_listed_together(cheap_par: Hand
 
 
 def test_a_search_the_budget_stops_is_undecided_never_a_number(cheap: Path) -> None:
-    (hp,) = _pars(cheap, budget=1_000, hand_budget=0)
+    (hp,) = _pars(cheap, budget=1_000, hand_budget=0, contracts=False)
     assert hp.budget_hit
     assert all(o.value == ParValue() for o in [*hp.groups, *hp.discards])
     assert all(o.value.text() == "undecided" for o in hp.groups)
@@ -108,7 +108,8 @@ def test_a_group_with_some_discards_undecided_gets_a_bound() -> None:
 def test_the_disputed_hand_8_discards_differ_and_the_group_bounds_them() -> None:
     # hand 8: tri, group 1 taken; its first card is worth -16 (10 M cards), a discard of
     # DQ DJ SQ -34; the hand budget stops the others: the group is at least the best decided
-    (hp,) = _pars(DISPUTED, hands={8}, budget=12_000_000, hand_budget=20_000_000)
+    (hp,) = _pars(DISPUTED, hands={8}, budget=12_000_000, hand_budget=20_000_000,
+                  contracts=False)  # fmt: skip
     assert hp.recorded_value == ParValue(-16)
     decided = [d.value.value for d in hp.discards if d.value.value is not None]
     (mine,) = [g for g in hp.groups if g.recorded]
@@ -126,14 +127,17 @@ def test_games_without_a_talon_have_no_par() -> None:
 
 def test_analyse_par_json_keeps_every_key_and_adds_par(cheap: Path) -> None:
     res = CliRunner().invoke(app, ["analyse", str(cheap), "--par", "--format", "json",
-                                   "--last-tricks", "1", "--budget", "5000000"])  # fmt: skip
+                                   "--last-tricks", "1", "--budget", "5000000",
+                                   "--hand-budget", "12000000"])  # fmt: skip
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     (hand,) = doc["hands"]
     assert {"label", "cards", "undecided", "hand_budget", "illegal_cards"} <= set(hand)
     par = hand["par"]
     assert par["label"] == "all cards visible" and par["budget"] == 5_000_000
-    assert par["budget_hit"] is False and "announcements and kontras" in par["note"]
+    assert par["hand_budget"] == 12_000_000 and "announcements and kontras" in par["note"]
+    assert {c["contract"] for c in par["contracts"]} >= {"solo_one", "berac", "valat"}
+    assert {"lines", "lines_decided", "king", "decided"} <= set(par["contracts"][0])
     assert {g["group"] for g in par["groups"]} == set(range(6))
     rec = [d for d in par["discards"] if d["recorded"]]
     assert rec and rec[0]["cards"] == ["H1"] and rec[0]["decided"] is True
@@ -146,3 +150,25 @@ def test_analyse_par_table_in_slovenian(cheap: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "pred prvim vzetkom (par), vse karte odprte" in res.stdout
     assert "neodločeno" in res.stdout
+
+
+def test_each_contract_the_declarer_could_declare_is_valued_by_its_best_line(cheap: Path) -> None:
+    # seat 1 (forehand) won the bidding after three passes: he could declare three or any
+    # higher contract (spec 4.4; klop has no declarer and is left out); a contract's lines are
+    # searched in turns, so the hand budget leaves each a value or a bound
+    (hp,) = _pars(cheap, budget=3_000_000, hand_budget=12_000_000)
+    by = {c.contract: c for c in hp.contracts}
+    assert list(by) == ["three", "two", "one", "solo_three", "solo_two", "solo_one", "berac",
+                        "solo_brez", "odprti_berac", "barvni_valat", "valat"]  # fmt: skip
+    assert [c.contract for c in hp.contracts if c.recorded] == ["solo_one"]
+    assert by["berac"].value == ParValue(-70)  # he takes a trick: berač lost
+    # ena: 4 kings × 6 groups; after a tarok group one class of discards, after a heart two
+    assert by["one"].discards == 4 * (2 * 1 + 4 * 2) and by["one"].king in ("HK", "DK", "SK", "CK")
+    assert all(c.decided >= 1 for c in hp.contracts)
+    for c in hp.contracts:  # a contract with lines left undecided is only bounded
+        assert c.value.decided == (c.decided == c.discards)
+    # nothing was announced: the recorded contract is worth what its best group is (or at
+    # least the bound its decided lines give)
+    best_group = max(g.value.value for g in hp.groups if g.value.value is not None)
+    solo = by["solo_one"].value
+    assert solo.value == best_group or (solo.low is not None and solo.low <= best_group)
