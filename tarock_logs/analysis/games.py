@@ -35,8 +35,8 @@ from tarock_logs.rules.base import Action, HandScore, HandState
 from tarock_logs.rules.sight import Sight
 from tarock_logs.rules.slovenian.hand import SlovenianHand
 
-__all__ = ["NO_RULES", "ContractLine", "DiscardClass", "GameAnalysis", "HandPlay", "Pack", "TalonGroup",
-           "analysis_for", "analysis_for_state", "has_native_solver"]  # fmt: skip
+__all__ = ["NO_RULES", "ContractLine", "DiscardClass", "GameAnalysis", "HandPlay", "Pack",
+           "TalonGroup", "analysis_for", "analysis_for_state", "has_native_solver"]  # fmt: skip
 
 #: the Slovenian card-rule switches of a :class:`Setting`, unused where a game plug-in's
 #: :meth:`HandPlay.legal` decides

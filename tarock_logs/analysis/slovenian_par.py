@@ -137,6 +137,7 @@ def _to_play(h: SlovenianHand, prefix: tuple[Action, ...], out: list[ContractLin
     if h.phase == "play":
         out.append(ContractLine(contract, prefix))
         return
+    choices: list[tuple[Action, ...]]
     if h.phase == "king_call":
         choices = [(a,) for a in h.legal_actions()]
     elif h.phase == "talon":
