@@ -131,6 +131,20 @@ def ingest(
         int,
         typer.Option("--analyse-seed", help="--analyse-view player/both: the samples' seed."),
     ] = 1,
+    analyse_par: Annotated[
+        bool,
+        typer.Option(
+            "--analyse-par/--no-analyse-par",
+            help="--analyse: also the par before the first trick of each hand with a talon "
+            "exchange (par_hands, par_options: each talon group, each discard after the "
+            "recorded group, each contract the declarer could have declared, all cards "
+            "visible), each option a whole-hand search: tens of seconds of one core a hand "
+            "with the C extension, so off by default. --analyse-budget and "
+            "--analyse-hand-budget bound it (default: 40,000,000 cards a search, 120,000,000 "
+            "a hand, for the groups and discards and again for the contracts); an option past "
+            "them is stored undecided or as a bound.",
+        ),
+    ] = False,
     wait: Annotated[
         float,
         typer.Option(
@@ -250,7 +264,7 @@ def ingest(
                                       budget=analyse_budget, wait=wait, view=analyse_view,
                                       samples=analyse_samples, seed=analyse_seed,
                                       hand_budget=analyse_hand_budget, jobs=jobs,
-                                      dask=dask)  # fmt: skip
+                                      dask=dask, par=analyse_par)  # fmt: skip
         except IngestLocked as exc:
             raise fail(str(exc), ExitCode.DB) from exc
     if fmt is IngestFormat.json:
@@ -261,6 +275,9 @@ def ingest(
                                "hand_budget_hit": analysis.hand_budget_hit,
                                "seconds": round(analysis.seconds, 3),
                                "label": "all cards visible"}  # fmt: skip
+            if analyse_par:
+                doc["analysis"]["par"] = {"hands": analysis.par_hands,
+                                          "budget_hit": analysis.par_budget_hit}  # fmt: skip
             if analysis.view != "all":
                 doc["analysis_player"] = {
                     "hands": analysis.player_hands, "cards": analysis.player_cards,

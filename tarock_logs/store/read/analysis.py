@@ -4,7 +4,8 @@
 :func:`points_lost` is what the Players page shows: points lost per analysed hand per player,
 with the number of hands behind each figure. It is no rating of players: with all cards
 visible a card can lose that was right on what the player knew. :func:`hand_card_analysis`
-and :func:`hand_card_analysis_player` give the replayer a hand's rows of either view.
+and :func:`hand_card_analysis_player` give the replayer a hand's rows of either view;
+:func:`hand_par` its par before the first trick (talon groups, discards, contracts).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import polars as pl
 from tarock_logs.store.read.queries import stats_filters
 from tarock_logs.store.read.stats import query_frame, with_seat_facts
 
-__all__ = ["hand_card_analysis", "hand_card_analysis_player", "points_lost"]
+__all__ = ["hand_card_analysis", "hand_card_analysis_player", "hand_par", "points_lost"]
 
 
 def points_lost(
@@ -100,4 +101,35 @@ def hand_card_analysis_player(con: duckdb.DuckDBPyConnection,
         d["values"] = {c: v["mean"] for c, v in d["spread"].items()}
         d["legal"] = True
         out.append(d)
+    return out
+
+
+def hand_par(con: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any] | None:
+    """The stored par of one hand (migration 0013), or None: its row (``contract``,
+    ``budget``, ``hand_budget``, ``budget_hit``, ``skipped``, ...) with ``groups``,
+    ``discards`` and ``contracts``, each option a dict (``value`` None where the budget left
+    it undecided, ``low``/``high`` its bound; ``equivalent`` the discards valued with it)."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
+                       "'par_hands'").fetchall()[0][0]:  # fmt: skip
+        return None
+    got = con.execute(
+        """SELECT contract, declarer, backend, budget, hand_budget, budget_hit, nodes, skipped,
+                  seconds FROM par_hands WHERE hand_id = ?""", [hand_id]).fetchall()  # fmt: skip
+    if not got:
+        return None
+    keys = ("contract", "declarer", "backend", "budget", "hand_budget", "budget_hit", "nodes",
+            "skipped", "seconds")  # fmt: skip
+    out: dict[str, Any] = dict(zip(keys, got[0], strict=True))
+    rows = con.execute(
+        """SELECT kind, talon_group, cards, contract, king, value, low, high, recorded,
+                  equivalent::VARCHAR, lines, decided, nodes
+           FROM par_options WHERE hand_id = ? ORDER BY rowid""", [hand_id]).fetchall()  # fmt: skip
+    okeys = ("kind", "group", "cards", "contract", "king", "value", "low", "high", "recorded",
+             "equivalent", "lines", "decided", "nodes")  # fmt: skip
+    for kind in ("group", "discard", "contract"):
+        out[kind + "s"] = []
+    for r in rows:
+        d = dict(zip(okeys, r, strict=True))
+        d["equivalent"] = orjson.loads(str(d["equivalent"]))
+        out[str(d["kind"]) + "s"].append(d)
     return out

@@ -14,6 +14,11 @@ What the pages read back is in :mod:`tarock_logs.store.read.analysis`.
 player's view, with the samples and the seed) into ``analysed_hands_player`` and
 ``card_analysis_player`` (migration 0010), beside the all-cards-visible rows;
 the replayer reads them back.
+
+``par=True`` also stores, for each hand with a talon exchange, the par before the first trick
+(:mod:`tarock_logs.analysis.par`: each talon group, each discard after the recorded group and
+each contract the declarer could have declared, valued with all cards visible under the par's
+budgets) into ``par_hands`` and ``par_options`` (migration 0013).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -31,6 +36,7 @@ import pyarrow as pa
 
 from tarock_logs.analysis.hand import HandAnalysis, default_hand_budget, iter_analyses
 from tarock_logs.analysis.native import BUDGET_NATIVE, default_budget
+from tarock_logs.analysis.par import HandPar, iter_pars
 from tarock_logs.analysis.player import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -80,6 +86,9 @@ class AnalysisSummary:
     view: str = "all"
     #: hands whose hand budget left cards undecided (all cards visible)
     hand_budget_hit: int = 0
+    #: hands given a par (a talon exchange), and those whose budget left options undecided
+    par_hands: int = 0
+    par_budget_hit: int = 0
 
     def line(self) -> str:
         out = []
@@ -93,6 +102,9 @@ class AnalysisSummary:
             counts = f"{plural(self.player_hands, 'hand')} ({plural(self.player_cards, 'card')}"
             out.append(f"analysed {counts}) on what the player knew, {self.samples} samples "
                        f"per card, seed {self.seed}")  # fmt: skip
+        if self.par_hands or self.par_budget_hit:
+            out.append(f"par before the first trick of {plural(self.par_hands, 'hand')} "
+                       f"({self.par_budget_hit} with options the budget left undecided)")  # fmt: skip
         return "; ".join(out) + f" in {self.seconds:.1f} s"
 
 
@@ -116,6 +128,24 @@ def _player_rows(hand_id: str, ha: PlayerHand) -> list[dict[str, object]]:
     } for c in ha.cards]  # fmt: skip
 
 
+def _par_rows(hp: HandPar) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """A hand's par as its ``par_hands`` row and its ``par_options`` rows (no hand id yet)."""
+    hand = {
+        "contract": hp.contract, "declarer": hp.declarer, "backend": hp.backend or "none",
+        "budget": hp.budget, "hand_budget": hp.hand_budget,
+        "budget_hit": hp.budget_hit or hp.contracts_budget_hit, "nodes": hp.nodes,
+        "skipped": hp.skipped, "seconds": hp.seconds,
+    }  # fmt: skip
+    rows = [{
+        "kind": o.kind, "talon_group": o.group, "cards": list(o.cards), "contract": o.contract,
+        "king": o.king, "value": o.value.value, "low": o.value.low, "high": o.value.high,
+        "recorded": o.recorded,
+        "equivalent": orjson.dumps([list(e) for e in o.equivalent]).decode(),
+        "lines": o.discards, "decided": o.decided, "nodes": o.nodes,
+    } for o in [*hp.groups, *hp.discards, *hp.contracts]]  # fmt: skip
+    return hand, rows
+
+
 @dataclass(frozen=True, slots=True)
 class _Asked:
     """What one analysis run asks of every session (sent to the workers)."""
@@ -127,6 +157,7 @@ class _Asked:
     samples: int
     seed: int
     threshold: float
+    par: bool = False
 
 
 @dataclass(slots=True)
@@ -139,6 +170,8 @@ class _Done:
     phands: list[tuple[int, dict[str, object]]]
     pcards: list[tuple[int, list[dict[str, object]]]]
     seconds: float = 0.0
+    #: the par of each hand (``par``): its row and its options' rows, by hand number
+    pars: list[tuple[int, dict[str, object], list[dict[str, object]]]] = field(default_factory=list)
 
 
 def _analyse_session(session: m.Session, asked: _Asked, hands: set[int] | None = None) -> _Done:
@@ -161,6 +194,12 @@ def _analyse_session(session: m.Session, asked: _Asked, hands: set[int] | None =
                 "threshold": asked.threshold, "backend": ph.backend, "cards": len(ph.cards),
                 "undecided": len(ph.undecided), "skipped": ph.skipped,
                 "seconds": ph.seconds}))  # fmt: skip
+    if asked.par:
+        # the par's own budgets (a whole-hand search per option), or the hand budget asked
+        for hp in iter_pars(session, hands=hands, budget=asked.budget,
+                            hand_budget=asked.hand_budget or None):  # fmt: skip
+            done.seconds += hp.seconds
+            done.pars.append((hp.hand_number, *_par_rows(hp)))
     if asked.view == "player":
         return done
     tricks = ALL_TRICKS if asked.last_tricks is None else asked.last_tricks
@@ -234,8 +273,8 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                    budget: int | None = None, wait: float = 0.0, view: str = "all",
                    samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
                    threshold: float = DEFAULT_THRESHOLD, hand_budget: int | None = None,
-                   jobs: int | None = None,
-                   dask: str | None = None) -> AnalysisSummary:  # fmt: skip
+                   jobs: int | None = None, dask: str | None = None,
+                   par: bool = False) -> AnalysisSummary:  # fmt: skip
     """Analyse the stored hands of the files under ``paths`` and store the rows in ``db``.
 
     The cost is bounded per hand: the last ``last_tricks`` tricks (None: every trick with all
@@ -250,12 +289,15 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
     layouts per card from ``seed``, each searched under the same budget) or ``both``.
     The sessions are analysed in ``jobs`` processes (None: one per usable core when the work
     is worth it) or on the Dask cluster ``dask`` (an address, or ``local``); the results are
-    the same either way."""
+    the same either way. ``par``: also the par before the first trick of each hand with a talon
+    exchange (each a whole-hand search per option: tens of seconds a hand with the native
+    solver; ``budget`` and ``hand_budget`` bound it as they bound the cards, None: the par's
+    defaults, :func:`~tarock_logs.analysis.par.default_par_budget`)."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}")
     if not Path(db).exists():
         raise FileNotFoundError(f"no database {db}: ingest first")
-    asked = _Asked(view, last_tricks, budget, hand_budget, samples, seed, threshold)
+    asked = _Asked(view, last_tricks, budget, hand_budget, samples, seed, threshold, par)
     lock = acquire(db, wait=wait)
     stage = begin_staging(db)
     try:
@@ -270,6 +312,8 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
             phands: list[dict[str, object]] = []
             seconds = 0.0
             undecided = budget_hit = 0
+            par_hands: list[dict[str, object]] = []
+            par_rows: list[dict[str, object]] = []
             sessions = [r.session for r in read_paths([Path(p) for p in paths], exclude)
                         if r.session is not None]  # fmt: skip
             for s, done in _analysed(sessions, asked, jobs, dask):
@@ -286,6 +330,14 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
                         undecided += int(row["undecided"])  # type: ignore[call-overload]
                         hands.append({"hand_id": hid, **row})
                         cards += [{**r, "hand_id": hid} for r in rows]
+                for number, row, rows in done.pars:
+                    hid = stored.get((s.id, number))
+                    if hid is not None:
+                        par_hands.append({"hand_id": hid, **row})
+                        par_rows += [{**r, "hand_id": hid} for r in rows]
+            if par:
+                _replace(con, ("par_hands", "par_options"), (_PAR_HANDS, _PAR_OPTIONS),
+                         par_hands, par_rows)  # fmt: skip
             if view in ("all", "both"):
                 _write(con, hands, cards)
             if view in ("player", "both"):
@@ -299,7 +351,9 @@ def store_analysis(paths: Sequence[str | os.PathLike[str]], *, db: str | os.Path
     finally:
         lock.release()
     return AnalysisSummary(len(hands), len(cards), undecided, seconds, len(phands),
-                           len(pcards), samples, seed, view, budget_hit)  # fmt: skip
+                           len(pcards), samples, seed, view, budget_hit,
+                           sum(1 for h in par_hands if not h["skipped"]),
+                           sum(1 for h in par_hands if h["budget_hit"]))  # fmt: skip
 
 
 #: the rows of one hand's analysis (``analysed_hands``) and of one card's (``card_analysis``),
@@ -330,6 +384,20 @@ _PLAYER_CARDS = pa.schema([
     ("card_values", pa.string())])  # fmt: skip
 
 
+#: the par's rows (``par_hands``, ``par_options``, migration 0013)
+_PAR_HANDS = pa.schema([
+    ("hand_id", pa.string()), ("contract", pa.string()), ("declarer", pa.int64()),
+    ("backend", pa.string()), ("budget", pa.int64()), ("hand_budget", pa.int64()),
+    ("budget_hit", pa.bool_()), ("nodes", pa.int64()), ("skipped", pa.string()),
+    ("seconds", pa.float64())])  # fmt: skip
+_PAR_OPTIONS = pa.schema([
+    ("hand_id", pa.string()), ("kind", pa.string()), ("talon_group", pa.int64()),
+    ("cards", pa.list_(pa.string())), ("contract", pa.string()), ("king", pa.string()),
+    ("value", pa.int64()), ("low", pa.int64()), ("high", pa.int64()),
+    ("recorded", pa.bool_()), ("equivalent", pa.string()), ("lines", pa.int64()),
+    ("decided", pa.int64()), ("nodes", pa.int64())])  # fmt: skip
+
+
 def _replace(con: duckdb.DuckDBPyConnection, tables: tuple[str, str],
              schemas: tuple[pa.Schema, pa.Schema],
              hands: list[dict[str, object]], cards: list[dict[str, object]]) -> None:  # fmt: skip
@@ -342,7 +410,8 @@ def _replace(con: duckdb.DuckDBPyConnection, tables: tuple[str, str],
     con.register("new_hands", pa.Table.from_pylist(hands, schema=schemas[0]))
     con.register("new_cards", pa.Table.from_pylist(cards, schema=schemas[1]))
     hand_cols = ", ".join(schemas[0].names)
-    card_cols = ", ".join(f"{c}::JSON" if c == "card_values" else c for c in schemas[1].names)
+    card_cols = ", ".join(f"{c}::JSON" if c in ("card_values", "equivalent") else c
+                          for c in schemas[1].names)  # fmt: skip
     con.execute("BEGIN")
     for table in tables:
         con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM new_ids) "
