@@ -103,8 +103,9 @@ class AnalysisSummary:
             out.append(f"analysed {counts}) on what the player knew, {self.samples} samples "
                        f"per card, seed {self.seed}")  # fmt: skip
         if self.par_hands or self.par_budget_hit:
+            hit = self.par_budget_hit
             out.append(f"par before the first trick of {plural(self.par_hands, 'hand')} "
-                       f"({self.par_budget_hit} with options the budget left undecided)")  # fmt: skip
+                       f"({hit} with options the budget left undecided)")  # fmt: skip
         return "; ".join(out) + f" in {self.seconds:.1f} s"
 
 
@@ -130,13 +131,13 @@ def _player_rows(hand_id: str, ha: PlayerHand) -> list[dict[str, object]]:
 
 def _par_rows(hp: HandPar) -> tuple[dict[str, object], list[dict[str, object]]]:
     """A hand's par as its ``par_hands`` row and its ``par_options`` rows (no hand id yet)."""
-    hand = {
+    hand: dict[str, object] = {
         "contract": hp.contract, "declarer": hp.declarer, "backend": hp.backend or "none",
         "budget": hp.budget, "hand_budget": hp.hand_budget,
         "budget_hit": hp.budget_hit or hp.contracts_budget_hit, "nodes": hp.nodes,
         "skipped": hp.skipped, "seconds": hp.seconds,
     }  # fmt: skip
-    rows = [{
+    rows: list[dict[str, object]] = [{
         "kind": o.kind, "talon_group": o.group, "cards": list(o.cards), "contract": o.contract,
         "king": o.king, "value": o.value.value, "low": o.value.low, "high": o.value.high,
         "recorded": o.recorded,
