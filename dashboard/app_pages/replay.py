@@ -51,7 +51,11 @@ from dashboard.view_model import HandView
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store.read import queries as q
-from tarock_logs.store.read.analysis import hand_card_analysis, hand_card_analysis_player
+from tarock_logs.store.read.analysis import (
+    hand_card_analysis,
+    hand_card_analysis_player,
+    hand_par,
+)
 from tarock_logs.store.read.timeline import TimelineStep
 from tarock_logs.verdict import replay as rp
 
@@ -447,6 +451,67 @@ def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> Non
         nav.caption(trn("{n} mistake in this hand", "{n} mistakes in this hand", len(mistakes)))
 
 
+#: the stored par before the first trick of this hand (``tarock ingest --analyse
+#: --analyse-par``), or None
+PAR: dict[str, Any] | None = (
+    data(hand_par, view.hand_id) if ANALYSED_ALL or ANALYSED_PLAYER else None
+)
+
+
+def _par_rows(options: list[dict[str, Any]], kind: str) -> pl.DataFrame:
+    cols = text.par_columns(LANG)
+    rows = []
+    for o in options:
+        if kind == "contract":
+            name = text.contract_name(o["contract"], view.game, lang=LANG)
+        else:
+            name = text.par_option_name(kind, int(o["group"]), LANG)
+        extra = (
+            "; ".join(" ".join(e) for e in o["equivalent"][1:])
+            if kind == "discard"
+            else f"{o['decided']}/{o['lines']}"
+        )
+        rows.append({
+            cols["option"]: name,
+            cols["cards"]: text.cards_text(o["cards"], view.game, lang=LANG) if o["cards"] else "",
+            cols["value"]: text.par_value_text(o["value"], o["low"], o["high"], LANG),
+            cols["recorded"]: "★" if o["recorded"] else "",
+            cols["equivalent"] if kind == "discard" else cols["decided"]: extra,
+        })  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def par_values(cur: rp.Step | TimelineStep, only: int | None) -> None:
+    """At the talon step each talon group the declarer could have taken (and each contract he
+    could have declared), at a discard step each discard after his group, valued before the
+    first trick with all cards visible (the stored par), the recorded choice marked. In
+    another seat's view nothing: the values would reveal the hands."""
+    if PAR is None or cur.action is None or PAR.get("skipped"):
+        return
+    kind = cur.action.type
+    if kind not in ("talon", "discard") or only not in (None, PAR.get("declarer")):
+        return
+    with st.container(border=True, key="par_values"):
+        st.markdown("**" + tr("Before the first trick (par), all cards visible") + "**")
+        if kind == "talon":
+            st.dataframe(_par_rows(PAR["groups"], "group"), hide_index=True, key="par_groups")
+            if PAR["contracts"]:
+                st.caption(text.par_contracts_title(LANG))
+                st.dataframe(
+                    _par_rows(PAR["contracts"], "contract"), hide_index=True, key="par_contracts"
+                )
+        else:
+            st.dataframe(_par_rows(PAR["discards"], "discard"), hide_index=True, key="par_discards")
+        foot = text.par_footer(
+            int(PAR["budget"]),
+            int(PAR["hand_budget"]),
+            bool(PAR["budget_hit"]),
+            float(PAR["seconds"] or 0),
+            LANG,
+        )
+        st.caption(" ".join(foot) + " ★ " + tr("the declarer's choice"))
+
+
 def viewer() -> None:
     """The position at one step: reruns alone when the step or the view changes (and every
     few seconds while autoplay is on, one step further each time)."""
@@ -676,6 +741,7 @@ def viewer() -> None:
     if "error" in state:
         st.warning(tr("The engine could not show this position.") + f" {md(state['error'])}")
     card_values(step, cur, only)
+    par_values(cur, only)
 
     st.markdown("**" + tr("Actions") + "**")
     st.session_state["action_list"] = step

@@ -1,0 +1,102 @@
+"""The replayer shows the stored par before the first trick (Streamlit's AppTest, no browser):
+``tarock ingest --analyse --analyse-par`` stores each talon group, discard and contract with its
+value, and the replayer shows the groups (and contracts) at the talon step and the discards at
+the discard step, the declarer's choice marked, labelled "all cards visible"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tarock_logs.store.read.analysis import hand_par
+from tarock_logs.store.write.analysis import store_analysis
+from tarock_logs.store.write.ingest import ingest
+from tests.analysis.par_support import par_log
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "dashboard" / "app.py"
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    tmp = tmp_path_factory.mktemp("par_app")
+    log = par_log(tmp / "par.jsonl")
+    db = tmp / "p.duckdb"
+    ingest([str(log)], db=str(db))
+    summary = store_analysis([str(log)], db=str(db), last_tricks=1, par=True,
+                             budget=3_000_000, hand_budget=8_000_000)  # fmt: skip
+    assert summary.par_hands == 1
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (hand,) = con.execute("SELECT hand_id FROM hands").fetchall()[0]
+        par = hand_par(con, hand)
+    finally:
+        con.close()
+    assert par is not None and par["budget"] == 3_000_000 and par["hand_budget"] == 8_000_000
+    # the stored rows are the analysis's: the recorded discard valued, the groups, contracts
+    assert [d["cards"] for d in par["discards"] if d["recorded"]] == [["H1"]]
+    assert [d["value"] for d in par["discards"] if d["recorded"]] == [250]
+    assert len(par["groups"]) == 6 and len(par["contracts"]) == 11
+    for o in [*par["groups"], *par["discards"], *par["contracts"]]:
+        if o["value"] is None:  # never a number where the budget stopped the search
+            assert o["decided"] < o["lines"] or o["kind"] == "discard"
+    yield db, str(hand)
+
+
+def _open(db: Path, hand: str, step: int, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("TAROCK_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/replay.py")
+    at.query_params["hand"] = hand
+    at.query_params["step"] = str(step)
+    at.query_params["seat"] = "all"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _tables(at: AppTest) -> list[pl.DataFrame]:
+    """The par tables on the page (their first column is the choice)."""
+    out = []
+    for d in at.dataframe:
+        v = d.value
+        frame = v if isinstance(v, pl.DataFrame) else pl.from_pandas(v)
+        if frame.columns and frame.columns[0] == "choice":
+            out.append(frame)
+    return out
+
+
+def test_the_replayer_shows_the_talon_groups_at_the_talon_step(
+    stored: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, hand = stored
+    # actions: four bids (three passes, seat 1's solo ena), then the talon group: step 5
+    at = _open(db, hand, 5, monkeypatch)
+    texts = "\n".join(str(m.value) for m in [*at.markdown, *at.caption])
+    assert "Before the first trick (par), all cards visible" in texts
+    groups, contracts = _tables(at)
+    assert groups.height == 6
+    chosen = groups.filter(groups["recorded"] == "★")
+    assert chosen["choice"].to_list() == ["talon group 2"]
+    assert contracts.height == 11
+    assert contracts.filter(contracts["recorded"] == "★")["choice"].to_list() == ["solo ena"]
+
+
+def test_the_replayer_shows_the_discards_at_the_discard_step(
+    stored: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, hand = stored
+    at = _open(db, hand, 6, monkeypatch)
+    (discards,) = _tables(at)
+    chosen = discards.filter(discards["recorded"] == "★")
+    assert chosen["value"].to_list() == ["250"]
+    assert any("T13" in str(x) for x in discards["equivalent discards"].to_list())
+    # not at an earlier step (the bidding)
+    at = _open(db, hand, 2, monkeypatch)
+    assert not _tables(at)
