@@ -46,7 +46,7 @@ from dashboard.view_model import (
 from dashboard.view_model import md_text as md
 from tarock_logs.report import text
 from tarock_logs.store.read import queries as q
-from tarock_logs.store.read.analysis import points_lost
+from tarock_logs.store.read.analysis import par_points_lost, points_lost
 from tarock_logs.store.read.stats import MIN_SAMPLE
 
 LANG = lang()
@@ -599,6 +599,14 @@ with (t := next(tab)):
     if t.open is not False:  # only the tab shown runs its queries
         # card play with all cards visible (tarock ingest --analyse): points lost, never a rating
         lost: pl.DataFrame = data(points_lost, filters)
+        par_lost: pl.DataFrame = data(par_points_lost, filters)
+        phases = not par_lost.is_empty() and not lost.is_empty()
+        if phases:  # the talon and discard phases beside the card play (stored par)
+            lost = lost.join(par_lost, on="player_id", how="left").with_columns(
+                pl.col(
+                    "talon_hands", "talon_points_lost", "discard_hands", "discard_points_lost"
+                ).fill_null(0)
+            )
         if lost.is_empty():
             st.caption(
                 tr("No card-play analysis stored for this selection: run {command}.",
@@ -622,6 +630,11 @@ with (t := next(tab)):
                     ("cards", "cards valued", "int"), ("points_lost", "points lost", "int"),
                     ("points_lost_per_hand", "points lost per hand", "num"),
                     ("cards_changing_outcome", "cards that changed the outcome", "int"),
+                    *([("talon_hands", "hands with the talon valued", "int"),
+                       ("talon_points_lost", "points lost choosing the talon group", "int"),
+                       ("discard_hands", "hands with the discard valued", "int"),
+                       ("discard_points_lost", "points lost in the discard", "int")]
+                      if phases else []),
                 ],
                 "t_card_play",
                 lambda r: (_who(r), {"player": r["player_id"], "analysed": True}),

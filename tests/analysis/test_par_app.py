@@ -100,3 +100,25 @@ def test_the_replayer_shows_the_discards_at_the_discard_step(
     # not at an earlier step (the bidding)
     at = _open(db, hand, 2, monkeypatch)
     assert not _tables(at)
+
+
+def test_players_card_play_shows_points_lost_per_phase_with_the_sample(
+    stored: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, _ = stored
+    monkeypatch.setenv("TAROCK_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/players.py")
+    at.query_params["game"] = "slovenian"
+    at.query_params["tab"] = "Card play"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    frames = [d.value for d in at.dataframe]
+    (df,) = [f for f in frames if "hands with the discard valued" in f.columns]
+    row = df[df["player"] == "Player 1"].iloc[0]  # the declarer: his discard H1 was a best one
+    assert row["hands with the discard valued"] == 1
+    assert row["points lost in the discard"] == 0
+    others = df[df["player"] != "Player 1"]
+    assert (others["hands with the discard valued"] == 0).all()
+    assert "None" not in df.astype(str).to_numpy().ravel().tolist()

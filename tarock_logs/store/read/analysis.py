@@ -19,7 +19,8 @@ import polars as pl
 from tarock_logs.store.read.queries import stats_filters
 from tarock_logs.store.read.stats import query_frame, with_seat_facts
 
-__all__ = ["hand_card_analysis", "hand_card_analysis_player", "hand_par", "points_lost"]
+__all__ = ["hand_card_analysis", "hand_card_analysis_player", "hand_par", "par_points_lost",
+           "points_lost"]  # fmt: skip
 
 
 def points_lost(
@@ -133,3 +134,45 @@ def hand_par(con: duckdb.DuckDBPyConnection, hand_id: str) -> dict[str, Any] | N
         d["equivalent"] = orjson.loads(str(d["equivalent"]))
         out[str(d["kind"]) + "s"].append(d)
     return out
+
+
+def par_points_lost(
+    con: duckdb.DuckDBPyConnection, filters: tuple[Any, ...] = (), mask: bool = False
+) -> pl.DataFrame:
+    """Per declarer, from the stored par (all cards visible): the points his choice of talon
+    group lost against the best group (in the hands whose groups were all decided) and his
+    discard against the best discard after his group (where both were decided), each with its
+    number of hands (the sample). ``filters`` and ``mask`` as :func:`points_lost`."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
+                       "'par_options'").fetchall()[0][0]:  # fmt: skip
+        return pl.DataFrame()
+    with_ph, vals = with_seat_facts(stats_filters(*filters), mask=mask)
+    return query_frame(con, f"""
+        {with_ph},
+        per_hand AS (
+            SELECT o.hand_id,
+                   max(o.value) FILTER (WHERE o.kind = 'group') AS best_group,
+                   count(*) FILTER (WHERE o.kind = 'group' AND o.value IS NULL) AS open_groups,
+                   any_value(o.value) FILTER (WHERE o.kind = 'group' AND o.recorded) AS my_group,
+                   any_value(o.value) FILTER (WHERE o.kind = 'discard' AND o.recorded)
+                       AS my_discard
+            FROM par_options o GROUP BY o.hand_id
+        )
+        SELECT ph.player_id,
+               count(*) FILTER (WHERE p.open_groups = 0 AND p.my_group IS NOT NULL)
+                   AS talon_hands,
+               coalesce(sum(p.best_group - p.my_group)
+                        FILTER (WHERE p.open_groups = 0 AND p.my_group IS NOT NULL), 0)::BIGINT
+                   AS talon_points_lost,
+               count(*) FILTER (WHERE p.my_group IS NOT NULL AND p.my_discard IS NOT NULL)
+                   AS discard_hands,
+               coalesce(sum(p.my_group - p.my_discard)
+                        FILTER (WHERE p.my_group IS NOT NULL AND p.my_discard IS NOT NULL),
+                        0)::BIGINT AS discard_points_lost
+        FROM par_hands x
+        JOIN per_hand p ON p.hand_id = x.hand_id
+        JOIN hands h ON h.hand_id = x.hand_id
+        JOIN ph ON ph.hand_key = h.hand_key AND ph.seat = x.declarer
+        WHERE x.skipped IS NULL
+        GROUP BY ph.player_id
+    """, vals)  # fmt: skip
