@@ -151,11 +151,12 @@ def _print_par(out: Console, hp: HandPar, game: str, lang: str) -> None:
     )
 
     title = par_title(hp.session, hp.hand_number, hp.contract, hp.declarer, game, lang)
+    cols = par_columns(lang)
     if hp.skipped:
         out.print(f"{title}: " + analysis_not_analysed(hp.skipped, lang), markup=False,
                   highlight=False)  # fmt: skip
-        return
-    cols = par_columns(lang)
+        if not hp.contracts:
+            return
     t = Table(title=title, title_justify="left", expand=False)
     for col in ("option", "cards", "value", "recorded", "equivalent"):
         t.add_column(cols[col], overflow="fold")
@@ -168,7 +169,8 @@ def _print_par(out: Console, hp: HandPar, game: str, lang: str) -> None:
         t.add_row(par_option_name(o.kind, o.group, lang), " ".join(o.cards),
                   par_value_text(v.value, v.low, v.high, lang), "*" if o.recorded else "",
                   extra)  # fmt: skip
-    out.print(t)
+    if hp.groups or hp.discards:
+        out.print(t)
     if hp.contracts:
         t = Table(title=par_contracts_title(lang), title_justify="left", expand=False)
         for col in ("contract", "value", "recorded", "best line", "lines"):
