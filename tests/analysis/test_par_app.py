@@ -5,6 +5,7 @@ the discard step, the declarer's choice marked, labelled "all cards visible"."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -122,3 +123,33 @@ def test_players_card_play_shows_points_lost_per_phase_with_the_sample(
     others = df[df["player"] != "Player 1"]
     assert (others["hands with the discard valued"] == 0).all()
     assert "None" not in df.astype(str).to_numpy().ravel().tolist()
+
+
+def test_ingest_analyse_par_stores_a_stopped_search_as_undecided(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tarock_logs.cli import app
+
+    log = par_log(tmp_path / "par.jsonl")
+    db = tmp_path / "p.duckdb"
+    res = CliRunner().invoke(app, ["ingest", str(log), "--db", str(db), "--analyse",
+                                   "--analyse-tricks", "1", "--analyse-par",
+                                   "--analyse-budget", "1000", "--analyse-hand-budget", "5000",
+                                   "--format", "json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["analysis"]["par"] == {"hands": 1, "budget_hit": 1}
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        hand = con.execute("SELECT budget, hand_budget, budget_hit FROM par_hands").fetchall()
+        values = con.execute("SELECT count(*), count(value), count(*) FILTER (WHERE recorded) "
+                             "FROM par_options").fetchall()  # fmt: skip
+    finally:
+        con.close()
+    assert hand == [(1000, 5000, True)]
+    assert values[0][1] == 0 and values[0][0] == 6 + 2 + 11 and values[0][2] == 3
+    # without --analyse-par (the default) no par is computed
+    res = CliRunner().invoke(app, ["ingest", str(log), "--db", str(tmp_path / "q.duckdb"),
+                                   "--analyse", "--analyse-tricks", "1", "--analyse-budget",
+                                   "1000", "--format", "json"])  # fmt: skip
+    assert res.exit_code == 0 and "par" not in json.loads(res.stdout)["analysis"]
