@@ -58,6 +58,8 @@ class Solver(Protocol):
 
     def value(self, pos: Position, card: int | None = None) -> int: ...
 
+    def search(self, pos: Position, alpha: int, beta: int) -> int: ...
+
     def line(self, pos: Position, card: int | None = None) -> list[int]: ...
 
 
@@ -104,6 +106,11 @@ class NativeSolver:
 
     def value(self, pos: Position, card: int | None = None) -> int:
         return int(self._s.value(*self._args(pos), -1 if card is None else card))
+
+    def search(self, pos: Position, alpha: int, beta: int) -> int:
+        """Alpha-beta in the window (``alpha``, ``beta``), fail-soft: the exact value inside
+        it, a bound outside (a null-window test with ``beta = alpha + 1``)."""
+        return int(self._s.search(*self._args(pos), alpha, beta))
 
     def line(self, pos: Position, card: int | None = None) -> list[int]:
         return list(self._s.line(*self._args(pos), -1 if card is None else card))

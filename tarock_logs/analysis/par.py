@@ -41,19 +41,21 @@ from tarock_logs.analysis.native import (
     default_budget,
     make_solver,
 )
-from tarock_logs.analysis.position import Setting, Unsupported
+from tarock_logs.analysis.position import Position, Setting, Unsupported
 from tarock_logs.log import models as m
 from tarock_logs.rules.base import Action, HandState
 from tarock_logs.verdict.replay import HandReplay, replay_session
 
-__all__ = ["PAR_NOTE", "HandPar", "ParOption", "ParValue", "analyse_par",
+__all__ = ["PAR_NOTE", "Choice", "HandPar", "ParOption", "ParValue", "analyse_par",
            "default_par_budget", "iter_pars"]  # fmt: skip
 
 #: what every par output says the values are
 PAR_NOTE = (
     "a discard's value is the whole hand's value from its first card with the recorded "
     "announcements and kontras (best play by everybody, all cards visible); a talon group's "
-    "value is the best over the declarer's legal discards after it"
+    "value is the best over the declarer's legal discards after it; an option no better than "
+    "the best is settled by one null-window test and given as a bound (high: the declarer "
+    "side maximises), not valued exactly (exact: every option valued)"
 )
 
 
@@ -154,6 +156,8 @@ class HandPar:
     contracts: list[ParOption] = field(default_factory=list)
     contracts_skipped: str | None = None
     contracts_budget_hit: bool = False
+    #: every option valued exactly (no null-window tests)
+    exact: bool = False
 
     @property
     def recorded_value(self) -> ParValue | None:
@@ -169,7 +173,7 @@ class HandPar:
             "hand": self.hand_number, "hand_id": self.hand_id, "contract": self.contract,
             "declarer": self.declarer, "skipped": self.skipped, "backend": self.backend,
             "budget": self.budget, "hand_budget": self.hand_budget,
-            "budget_hit": self.budget_hit, "nodes": self.nodes,
+            "budget_hit": self.budget_hit, "nodes": self.nodes, "exact": self.exact,
             "seconds": round(self.seconds, 3), "recorded_illegal": self.recorded_illegal,
             "groups": [g.to_dict() for g in self.groups],
             "discards": [d.to_dict() for d in self.discards],
@@ -210,15 +214,16 @@ class _Run:
     used: str = ""
     solvers: dict[Setting, Solver] = field(default_factory=dict)
 
-    def value(self, h: HandState) -> tuple[int | None, int]:
-        """The value of the card-play position ``h`` (its first card), and the cards played."""
+    def _solver(self, h: HandState) -> tuple[Solver, Position, int] | None:
+        """The solver for the position ``h`` with its budget set (None: the hand budget is
+        spent), the position and the solver's cards played so far."""
         pos, setting = self.g.read_position(h)
         limit = self.budget
         if self.hand_budget:
             left = self.hand_budget - self.nodes
             if left <= 0:
                 self.hit = True
-                return None, 0
+                return None
             if not limit or left < limit:
                 limit = left
         s = self.solvers.get(setting)
@@ -227,7 +232,14 @@ class _Run:
             s = self.solvers[setting] = make_solver(setting, self.backend, 22, limit)
             self.used = "native" if isinstance(s, NativeSolver) else "python"
         s.budget = limit
-        before = s.nodes
+        return s, pos, s.nodes
+
+    def value(self, h: HandState) -> tuple[int | None, int]:
+        """The value of the card-play position ``h`` (its first card), and the cards played."""
+        got = self._solver(h)
+        if got is None:
+            return None, 0
+        s, pos, before = got
         try:
             v: int | None = s.value(pos)
         except TimeoutError:
@@ -236,6 +248,91 @@ class _Run:
         spent = s.nodes - before
         self.nodes += spent
         return v, spent
+
+    def test(self, h: HandState, t: int) -> tuple[int | None, int]:
+        """The null-window test "is the value of ``h`` at least ``t``": the solver's fail-soft
+        bound (≥ ``t``: the value is at least it; below: at most it), None when the budget
+        stopped it; and the cards played."""
+        got = self._solver(h)
+        if got is None:
+            return None, 0
+        s, pos, before = got
+        try:
+            g: int | None = s.search(pos, t - 1, t)
+        except TimeoutError:
+            g = None
+            self.hit = True
+        spent = s.nodes - before
+        self.nodes += spent
+        return g, spent
+
+
+@dataclass(slots=True)
+class Choice:
+    """The best value so far among the options of one choice (the discards of a group, the
+    lines of a contract) for the side that chooses (``maximise``: the declarer side's value
+    up), and whether every option so far is **settled**: valued, or proven no better than the
+    best by one null-window test (a bound, ``≤ best`` where the side maximises), which costs
+    a fraction of an exact value. ``exact``: every option valued exactly (no tests)."""
+
+    maximise: bool
+    exact: bool = False
+    best: int | None = None
+    #: the least the best may be (a better option whose exact value the budget stopped)
+    floor: int | None = None
+    settled: int = 0
+    options: int = 0
+
+    def _better(self, v: int) -> bool:
+        return self.best is None or (v > self.best if self.maximise else v < self.best)
+
+    def take(self, v: int | None) -> ParValue:
+        """An exact value found (or None: undecided) for the next option."""
+        self.options += 1
+        if v is None:
+            return ParValue()
+        self.settled += 1
+        if self._better(v):
+            self.best = v
+        return ParValue(v)
+
+    def settle(self, run: _Run, h: HandState) -> tuple[ParValue, int]:
+        """Settle the option whose card play starts at ``h``: its exact value when it is the
+        first or better than the best so far, else the bound that shows it is not."""
+        if self.best is None or self.exact:
+            v, spent = run.value(h)
+            return self.take(v), spent
+        t = self.best + 1 if self.maximise else self.best
+        g, spent = run.test(h, t)
+        if g is None:
+            self.options += 1
+            return ParValue(), spent
+        if (g < t) if self.maximise else (g >= t):  # no better than the best
+            self.options += 1
+            self.settled += 1
+            return (ParValue(high=g) if self.maximise else ParValue(low=g)), spent
+        v, more = run.value(h)
+        if v is None:  # better, by at least g, but its value is not known
+            self.options += 1
+            if self.floor is None or self._beyond(g, self.floor):
+                self.floor = g
+            return (ParValue(low=g) if self.maximise else ParValue(high=g)), spent + more
+        return self.take(v), spent + more
+
+    def _beyond(self, a: int, b: int) -> bool:
+        return a > b if self.maximise else a < b
+
+    def value(self) -> ParValue:
+        """The choice's value: the best when every option is settled, else the bound the best
+        and the unsettled better ones give (the side maximising: at least it), or undecided."""
+        bound = self.best
+        if self.floor is not None and (bound is None or self._beyond(self.floor, bound)):
+            bound = self.floor
+        if bound is None:
+            return ParValue()
+        if self.settled == self.options and bound == self.best:
+            return ParValue(bound)
+        return ParValue(low=bound) if self.maximise else ParValue(high=bound)
 
 
 def _play_out(h: HandState, actions: Sequence[Action]) -> int:
@@ -250,27 +347,23 @@ def _undo(h: HandState, n: int) -> None:
         h.pop()
 
 
-def _value_discard(run: _Run, h: HandState, actions: Sequence[Action],
-                   tail: Sequence[Action]) -> tuple[int | None, int]:  # fmt: skip
-    """The value from the first card after laying ``actions`` away and the recorded ``tail``
-    (announcements, kontras) on ``h`` (the group taken); undone afterwards."""
+def _value_discard(
+    run: _Run, best: Choice, h: HandState, actions: Sequence[Action], tail: Sequence[Action],
+    *, exact: bool = False,
+) -> tuple[ParValue, int]:  # fmt: skip
+    """Lay ``actions`` away and push the recorded ``tail`` (announcements, kontras) on ``h``
+    (the group taken); settle that discard among the group's (``best``; ``exact``: its exact
+    value whatever it is); undone afterwards."""
     n = _play_out(h, [*actions, *tail])
     try:
         if not run.g.in_play(h):
             raise Unsupported("the recorded announcements do not lead to the card play")
-        return run.value(h)
+        if exact:
+            v, spent = run.value(h)
+            return best.take(v), spent
+        return best.settle(run, h)
     finally:
         _undo(h, n)
-
-
-def _group_value(values: list[int | None], maximise: bool) -> ParValue:
-    known = [v for v in values if v is not None]
-    if not known:
-        return ParValue()
-    best = max(known) if maximise else min(known)
-    if len(known) == len(values):
-        return ParValue(best)
-    return ParValue(low=best) if maximise else ParValue(high=best)
 
 
 def _order(classes: list[DiscardClass]) -> list[DiscardClass]:
@@ -285,11 +378,14 @@ def _order(classes: list[DiscardClass]) -> list[DiscardClass]:
 def analyse_par(
     replay: HandReplay, session_id: str, hand: m.Hand, *, backend: Backend = "auto",
     budget: int | None = None, hand_budget: int | None = None, contracts: bool = True,
+    exact: bool = False,
 ) -> HandPar:  # fmt: skip
     """The par of the talon exchange of a replayed hand (see the module docstring).
     ``budget``/``hand_budget``: as :func:`default_par_budget` when None (0: no limit); the
-    contracts' par (``contracts``) has a hand budget of its own."""
-    out = HandPar(session_id, hand.number, hand.id)
+    contracts' par (``contracts``) has a hand budget of its own. ``exact``: every discard and
+    line valued exactly; by default one null-window test settles an option no better than
+    the best so far (its value then reads ``≤ bound``), which costs a fraction of a value."""
+    out = HandPar(session_id, hand.number, hand.id, exact=exact)
     g = analysis_for(replay.game)
     if g is None:
         out.skipped = not_analysed(replay.game)
@@ -307,13 +403,13 @@ def analyse_par(
     out.contract, out.declarer = g.contract(state), g.declarer(state)
     started = time.perf_counter()
     try:
-        _par(g, state, replay, out, backend)
+        _par(g, state, replay, out, backend, exact)
     except Unsupported as exc:
         out.skipped = str(exc)
         out.groups, out.discards = [], []
     if contracts:
         try:
-            _contracts(g, state, replay, out, backend)
+            _contracts(g, state, replay, out, backend, exact)
         except Unsupported as exc:
             out.contracts_skipped = str(exc)
             out.contracts = []
@@ -322,7 +418,7 @@ def analyse_par(
 
 
 def _par(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
-         backend: Backend) -> None:  # fmt: skip
+         backend: Backend, exact: bool = False) -> None:  # fmt: skip
     actions = [s.action for s in replay.steps[1:]][: replay.actions_applied]
     h = state.copy()
     for _ in range(replay.actions_applied):
@@ -371,29 +467,26 @@ def _par(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
             if any(tuple(sorted(e)) == recorded_cards for e in dc.equivalent)]  # fmt: skip
     if not mine:  # the engine refused the recorded discard: valued apart, as played
         out.recorded_illegal = True
-        v0, spent0 = _value_discard(run, h, discard_recorded, tail)
-        out.discards.append(ParOption("discard", recorded_group or 0, recorded_cards,
-                                      ParValue(v0), True, (recorded_cards,),
-                                      nodes=spent0))  # fmt: skip
+        v0, spent0 = _value_discard(run, Choice(maximise), h, discard_recorded, tail, exact=True)
+        out.discards.append(ParOption("discard", recorded_group or 0, recorded_cards, v0, True,
+                                      (recorded_cards,), nodes=spent0))  # fmt: skip
+    best = Choice(maximise, exact)
     for dc in [*mine, *_order([c for c in classes if c not in mine])]:
-        v, spent = _value_discard(run, h, dc.actions, tail)
-        out.discards.append(ParOption("discard", recorded_group or 0, dc.cards, ParValue(v),
+        v, spent = _value_discard(run, best, h, dc.actions, tail, exact=dc in mine)
+        out.discards.append(ParOption("discard", recorded_group or 0, dc.cards, v,
                                       dc in mine, dc.equivalent, nodes=spent))  # fmt: skip
     _undo(h, 1)  # the recorded group
-    legal_values = [d.value.value for d in out.discards if not (d.recorded and
-                                                                out.recorded_illegal)]  # fmt: skip
     per_group: dict[int, ParOption] = {}
     for tg in groups:
         if tg.index == recorded_group:
             nodes = sum(d.nodes for d in out.discards)
             per_group[tg.index] = ParOption(
-                "group", tg.index, tg.cards, _group_value(legal_values, maximise), True,
-                discards=len(legal_values), decided=sum(v is not None for v in legal_values),
-                nodes=nodes,
+                "group", tg.index, tg.cards, best.value(), True, discards=best.options,
+                decided=best.settled, nodes=nodes,
             )  # fmt: skip
     for tg in groups:
         if tg.index != recorded_group:
-            per_group[tg.index] = _other_group(run, h, tg, tail, maximise)
+            per_group[tg.index] = _other_group(run, h, tg, tail, maximise, exact)
     out.groups = [per_group[tg.index] for tg in groups]
     out.discards.sort(key=lambda d: (not d.recorded, d.cards))
     out.backend = run.used or "none"
@@ -402,25 +495,22 @@ def _par(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
 
 
 def _other_group(run: _Run, h: HandState, tg: TalonGroup, tail: Sequence[Action],
-                 maximise: bool) -> ParOption:  # fmt: skip
+                 maximise: bool, exact: bool) -> ParOption:  # fmt: skip
     h.push(tg.action)
+    best = Choice(maximise, exact)
+    nodes = 0
     try:
-        classes = _order(run.g.discard_classes(h))
-        vals: list[int | None] = []
-        nodes = 0
-        for dc in classes:
-            v, spent = _value_discard(run, h, dc.actions, tail)
-            vals.append(v)
+        for dc in _order(run.g.discard_classes(h)):
+            _v, spent = _value_discard(run, best, h, dc.actions, tail)
             nodes += spent
     finally:
         h.pop()
-    return ParOption("group", tg.index, tg.cards, _group_value(vals, maximise), False,
-                     discards=len(vals), decided=sum(v is not None for v in vals),
-                     nodes=nodes)  # fmt: skip
+    return ParOption("group", tg.index, tg.cards, best.value(), False, discards=best.options,
+                     decided=best.settled, nodes=nodes)  # fmt: skip
 
 
 def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandPar,
-               backend: Backend) -> None:  # fmt: skip
+               backend: Backend, exact: bool = False) -> None:  # fmt: skip
     """Each contract the declarer could have declared: the best over its lines (king, group,
     discard; nothing announced) of the value from the first card. The lines are searched in
     turns, the first line of every contract first, so that a budget leaves each contract a
@@ -440,7 +530,13 @@ def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandP
         raise Unsupported("the declarer had no contract to choose")
     run = _Run(g, backend, out.budget, out.hand_budget)
     declarer = h.to_move()
-    found: list[list[int | None]] = [[] for _ in per]
+    maximise = True
+    if declarer is not None:
+        h.push(per[0][0].actions[0])
+        maximise = g.maximiser(h, declarer)
+        h.pop()
+    bests = [Choice(maximise, exact) for _ in per]
+    best_line: list[int | None] = [None] * len(per)
     nodes = [0] * len(per)
     for r in range(max(len(lines) for lines in per)):
         for ci, lines in enumerate(per):
@@ -449,26 +545,21 @@ def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandP
             _play_out(h, lines[r].actions)
             try:
                 if not g.in_play(h):
-                    v, spent = None, 0
-                else:
-                    v, spent = run.value(h)
+                    bests[ci].take(None)
+                    continue
+                before = bests[ci].best
+                _v, spent = bests[ci].settle(run, h)
+                if bests[ci].best != before:  # a better line, valued exactly
+                    best_line[ci] = r
             finally:
                 _undo(h, len(lines[r].actions))
-            found[ci].append(v)
             nodes[ci] += spent
-    maximise = True
-    if declarer is not None:
-        h.push(per[0][0].actions[0])
-        maximise = g.maximiser(h, declarer)
-        h.pop()
     for ci, lines in enumerate(per):
-        vals = found[ci]
-        known = [(v, i) for i, v in enumerate(vals) if v is not None]
-        best = (max(known) if maximise else min(known)) if known else None
         king = grp = None
         cards: tuple[str, ...] = ()
-        if best is not None:
-            for a in lines[best[1]].actions:
+        line = best_line[ci]
+        if line is not None:
+            for a in lines[line].actions:
                 if a.type == "call":
                     king = a.card
                 elif a.type == "talon":
@@ -476,10 +567,9 @@ def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandP
                 elif a.type == "discard":
                     cards += a.cards
         out.contracts.append(ParOption(
-            "contract", -1 if grp is None else grp, cards, _group_value(vals, maximise),
-            lines[0].contract == out.contract, discards=len(vals),
-            decided=sum(v is not None for v in vals), nodes=nodes[ci],
-            contract=lines[0].contract, king=king,
+            "contract", -1 if grp is None else grp, cards, bests[ci].value(),
+            lines[0].contract == out.contract, discards=bests[ci].options,
+            decided=bests[ci].settled, nodes=nodes[ci], contract=lines[0].contract, king=king,
         ))  # fmt: skip
     out.contracts_budget_hit = run.hit
     out.nodes += run.nodes
@@ -488,6 +578,7 @@ def _contracts(g: GameAnalysis, state: HandState, replay: HandReplay, out: HandP
 def iter_pars(
     session: m.Session, *, hands: set[int] | None = None, backend: Backend = "auto",
     budget: int | None = None, hand_budget: int | None = None, contracts: bool = True,
+    exact: bool = False,
 ) -> list[HandPar]:  # fmt: skip
     """The par of the hands of ``session`` (those numbered in ``hands``, or all)."""
     out = []
@@ -498,5 +589,6 @@ def iter_pars(
         if hands is not None and hand.number not in hands:
             continue
         out.append(analyse_par(replay, session.id, hand, backend=backend, budget=budget,
-                               hand_budget=hand_budget, contracts=contracts))  # fmt: skip
+                               hand_budget=hand_budget, contracts=contracts,
+                               exact=exact))  # fmt: skip
     return out

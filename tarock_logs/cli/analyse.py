@@ -294,7 +294,14 @@ def analyse_command(
         help="Also value, before the first trick, each talon group the declarer could have "
         "taken, each discard after his group and each contract he could have declared (all "
         "cards visible; each a whole-hand search under --budget, default 40,000,000 cards with "
-        "the native solver; over it: undecided or a bound).",
+        "the native solver; over it: undecided or a bound). An option no better than the best "
+        "so far is settled by one quick test and shown as a bound (≤ N).",
+    ),
+    par_exact: bool = typer.Option(
+        False,
+        "--par-exact",
+        help="With --par: value every talon group's discard and every contract's line exactly "
+        "(no quick tests; many times the searches).",
     ),
     lines: bool = typer.Option(
         True,
@@ -374,7 +381,7 @@ def analyse_command(
 
             pars = {p.hand_number: p for p in iter_pars(
                 s, hands=wanted, backend=backend,  # type: ignore[arg-type]
-                budget=budget, hand_budget=hand_budget or None)}  # fmt: skip
+                budget=budget, hand_budget=hand_budget or None, exact=par_exact)}  # fmt: skip
         for ha in analyses:
             file = str(rec.file)
             hp = pars.get(ha.hand_number)

@@ -970,7 +970,9 @@ def par_footer(budget: int, hand_budget: int, hit: bool, seconds: float,
     """The lines under a hand's par: what the values are and the budget (and whether it bit)."""
     out = [t("a discard's value: the whole hand from its first card with the recorded "
              "announcements and kontras, best play by everybody; a talon group's value: the "
-             "best of its discards", lang)]  # fmt: skip
+             "best of its discards", lang),
+           t("≤ N: no better than the best option, shown by one quick test (its exact value "
+             "was not searched)", lang)]  # fmt: skip
     words = t("search budget: {budget} cards a search, {hand} for the hand ({seconds} s)",
               lang, budget=number(budget, lang) if budget else t("no limit", lang),
               hand=number(hand_budget, lang) if hand_budget else t("no limit", lang),

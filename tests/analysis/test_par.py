@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tarock_logs.analysis.games import analysis_for
 from tarock_logs.analysis.native import make_solver
-from tarock_logs.analysis.par import HandPar, ParValue, _group_value, iter_pars
+from tarock_logs.analysis.par import Choice, HandPar, ParValue, iter_pars
 from tarock_logs.analysis.slovenian_par import equivalence_classes
 from tarock_logs.cli import app
 from tarock_logs.log.reader import read_paths
@@ -72,12 +72,38 @@ def test_the_recorded_discard_is_marked_and_worth_the_first_card_position(
     assert cheap_par.recorded_value == ParValue(_first_card_value(cheap, 1))
 
 
-def test_a_group_is_worth_the_best_of_its_discards(cheap_par: HandPar) -> None:
-    (mine,) = [g for g in cheap_par.groups if g.recorded]
-    values = [d.value.value for d in cheap_par.discards]
+@pytest.fixture(scope="module")
+def cheap_exact(cheap: Path) -> HandPar:
+    (hp,) = _pars(cheap, budget=5_000_000, hand_budget=0, contracts=False, exact=True)
+    return hp
+
+
+def test_a_group_is_worth_the_best_of_its_discards(cheap_exact: HandPar) -> None:
+    (mine,) = [g for g in cheap_exact.groups if g.recorded]
+    values = [d.value.value for d in cheap_exact.discards]
     assert None not in values and mine.decided == mine.discards == len(values)
     assert mine.value.value == max(v for v in values if v is not None)
-    assert all(g.value.decided for g in cheap_par.groups) and not cheap_par.budget_hit
+    assert all(g.value.decided for g in cheap_exact.groups) and not cheap_exact.budget_hit
+
+
+def test_a_discard_no_better_than_the_best_is_settled_by_a_bound_that_holds(
+    cheap_par: HandPar, cheap_exact: HandPar
+) -> None:
+    # the default par tests each discard against the best so far: one that is no better gets
+    # the test's bound (at most it, the declarer side maximising), which holds its exact value
+    exact = {d.cards: d.value.value for d in cheap_exact.discards}
+    for d in cheap_par.discards:
+        v = exact[d.cards]
+        assert v is not None
+        if d.value.decided:
+            assert d.value.value == v
+        else:
+            assert d.value.low is None and d.value.high is not None and v <= d.value.high
+            assert d.value.text() == f"≤ {d.value.high}"
+    # every group's value is the exact par's, and costs fewer searched cards
+    assert [g.value for g in cheap_par.groups] == [g.value for g in cheap_exact.groups]
+    assert all(g.decided == g.discards for g in cheap_par.groups)
+    assert cheap_par.nodes <= cheap_exact.nodes
 
 
 def test_equivalent_discards_are_valued_once_and_listed_together(cheap_par: HandPar) -> None:
@@ -97,23 +123,34 @@ def test_a_search_the_budget_stops_is_undecided_never_a_number(cheap: Path) -> N
     assert all(o.value.text() == "undecided" for o in hp.groups)
 
 
-def test_a_group_with_some_discards_undecided_gets_a_bound() -> None:
-    assert _group_value([3, None, 7], True) == ParValue(low=7)
-    assert _group_value([3, None, 7], False) == ParValue(high=3)
-    assert _group_value([3, 7], True) == ParValue(7)
-    assert _group_value([None, None], True) == ParValue()
-    assert ParValue(low=7).text() == "≥ 7"
+def test_a_choice_with_some_options_undecided_gets_a_bound() -> None:
+    up, down = Choice(True), Choice(False)
+    for v in (3, None, 7):
+        up.take(v)
+        down.take(v)
+    assert up.value() == ParValue(low=7) and down.value() == ParValue(high=3)
+    both = Choice(True)
+    both.take(3), both.take(7)
+    assert both.value() == ParValue(7)
+    none = Choice(True)
+    none.take(None), none.take(None)
+    assert none.value() == ParValue()
+    assert ParValue(low=7).text() == "≥ 7" and ParValue(high=5).text() == "≤ 5"
 
 
 def test_the_disputed_hand_8_discards_differ_and_the_group_bounds_them() -> None:
-    # hand 8: tri, group 1 taken; its first card is worth -16 (10 M cards), a discard of
-    # DQ DJ SQ -34; the hand budget stops the others: the group is at least the best decided
+    # hand 8: tri, group 1 taken; its first card is worth -16 (10 M cards); the other
+    # discards are tested against the best so far until the hand budget stops them: those
+    # settled are no better (a bound), the group is at least the best valued
     (hp,) = _pars(DISPUTED, hands={8}, budget=12_000_000, hand_budget=20_000_000,
                   contracts=False)  # fmt: skip
     assert hp.recorded_value == ParValue(-16)
     decided = [d.value.value for d in hp.discards if d.value.value is not None]
     (mine,) = [g for g in hp.groups if g.recorded]
     assert hp.budget_hit and mine.value == ParValue(low=max(decided))
+    bounded = [d.value.high for d in hp.discards if d.value.high is not None]
+    assert bounded and all(b <= max(decided) for b in bounded)
+    assert mine.decided == len(decided) + len(bounded) < mine.discards
     assert all(not g.value.decided for g in hp.groups if not g.recorded)
 
 
