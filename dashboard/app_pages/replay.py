@@ -509,7 +509,7 @@ def par_values(cur: rp.Step | TimelineStep, only: int | None) -> None:
             float(PAR["seconds"] or 0),
             LANG,
         )
-        st.caption(" ".join(foot) + " ★ " + tr("the declarer's choice"))
+        st.caption("  \n".join([*foot, "★ " + tr("the declarer's choice")]))
 
 
 def viewer() -> None:
