@@ -476,7 +476,9 @@ def _par_rows(options: list[dict[str, Any]], kind: str) -> pl.DataFrame:
             cols["cards"]: text.cards_text(o["cards"], view.game, lang=LANG) if o["cards"] else "",
             cols["value"]: text.par_value_text(o["value"], o["low"], o["high"], LANG),
             cols["recorded"]: "★" if o["recorded"] else "",
-            cols["equivalent"] if kind == "discard" else cols["decided"]: extra,
+            cols["equivalent"] if kind == "discard" else cols[
+                "lines" if kind == "contract" else "decided"
+            ]: extra,
         })  # fmt: skip
     return pl.DataFrame(rows)
 
