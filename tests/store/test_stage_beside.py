@@ -57,10 +57,13 @@ def test_a_new_store_set_up_beside_the_first_file_holds_what_one_set_up_first_ho
 
     # the same files into a store set up before any file is read (the path of stores that
     # exist already and of ingests with workers)
-    def first(stage: Path, work: Callable[[], None]) -> duckdb.DuckDBPyConnection:
+    def first(
+        stage: Path, summary: ig.IngestSummary, work: Callable[[], None]
+    ) -> tuple[duckdb.DuckDBPyConnection, ig._Writer, dict[str, str]]:
         con = ig._open_stage(stage, True)
+        w, known = ig._start_writer(con, summary)
         work()
-        return con
+        return con, w, known
 
     monkeypatch.setattr(ig, "_open_stage_beside", first)
     ig.ingest([logs], db=tmp_path / "first.duckdb", exclude=["malformed"], jobs=1)
