@@ -39,6 +39,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -1151,6 +1152,10 @@ def _read_early(path: Path, batch_hands: int) -> list[dict[str, pa.Table]]:
     return out
 
 
+#: the interpreter's switch interval while a new store is set up beside the reading (s)
+_SETUP_SWITCH_INTERVAL: Final = 0.0005
+
+
 def _start_writer(
     con: duckdb.DuckDBPyConnection, summary: IngestSummary
 ) -> tuple[_Writer, dict[str, str]]:
@@ -1183,15 +1188,23 @@ def _open_stage_beside(
             failed.append(exc)
 
     opener = threading.Thread(target=run, name="tarock-ingest-stage", daemon=True)
-    opener.start()
+    # The setting up is some fifteen DuckDB calls, each of which gives the interpreter's lock
+    # back to the reading and then waits for it: by default up to 5 ms each, longer than
+    # most of the calls take. Meanwhile it is asked back within 0.5 ms.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, _SETUP_SWITCH_INTERVAL))
     try:
-        work()
-    except BaseException:
+        opener.start()
+        try:
+            work()
+        except BaseException:
+            opener.join()
+            for con in opened:
+                con.close()
+            raise
         opener.join()
-        for con in opened:
-            con.close()
-        raise
-    opener.join()
+    finally:
+        sys.setswitchinterval(interval)
     if failed:
         for con in opened:
             con.close()
