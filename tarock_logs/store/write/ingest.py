@@ -39,6 +39,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -904,7 +905,8 @@ class _ParallelStream:
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
              started: _ParallelStream | scaleout.DaskStream | None = None,
-             lock_fd: int | None = None) -> None:  # fmt: skip
+             lock_fd: int | None = None,
+             read_ahead: dict[Path, list[dict[str, pa.Table]]] | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
@@ -914,7 +916,8 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
     started on ``files``; ``lock_fd``: the writer lock's descriptor, which new workers close
-    (:class:`_ParallelStream`).
+    (:class:`_ParallelStream`); ``read_ahead``: the batches of files read already, serially
+    (:func:`_read_early`), taken instead of reading those files.
     """
     # one big file is read in parts (plan.plan_units); ``started`` may be a Dask stream of one
     # worker
@@ -925,9 +928,12 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
         stream: _Stream = iter(pool)
         ready = pool.next_ready
     else:
+        pre = read_ahead or {}
         stream = (
-            (plan.Unit(f), process.iter_batches(f, batch_hands=batch_hands), {}) for f in files
-        )
+            (plan.Unit(f), iter(pre.pop(f)) if f in pre else process.iter_batches(
+                f, batch_hands=batch_hands), {})
+            for f in files
+        )  # fmt: skip
     # With workers, load what has arrived once a unit is complete and the buffer holds a
     # share of a batch: the load then runs while the workers process the next units,
     # instead of after all of them (loads stay big enough that their fixed cost is small).
@@ -1135,6 +1141,77 @@ def _open_stage(stage: Path, fresh: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def _read_early(path: Path, batch_hands: int) -> list[dict[str, pa.Table]]:
+    """The batches of one file, read ahead of the writer (as :func:`_process` reads it: the
+    collector paused, one collection per batch)."""
+    out: list[dict[str, pa.Table]] = []
+    with gc_paused(), gc_frozen():
+        for tables in process.iter_batches(path, batch_hands=batch_hands):
+            out.append(tables)
+            gc.collect()
+    return out
+
+
+#: the interpreter's switch interval while a new store is set up beside the reading (s)
+_SETUP_SWITCH_INTERVAL: Final = 0.0005
+
+
+def _start_writer(
+    con: duckdb.DuckDBPyConnection, summary: IngestSummary
+) -> tuple[_Writer, dict[str, str]]:
+    """The writer on the staging copy, its run begun (:meth:`_Writer.begin_run`), and the
+    files stored with their sha256."""
+    con.execute(f"SET threads = {WRITER_THREADS}")
+    w = _Writer(con, summary)
+    w.begin_run()
+    known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
+    return w, known
+
+
+def _open_stage_beside(
+    stage: Path, summary: IngestSummary, work: Callable[[], None]
+) -> tuple[duckdb.DuckDBPyConnection, _Writer, dict[str, str]]:
+    """:func:`_open_stage` of a new store and :func:`_start_writer` in a thread while
+    ``work`` runs in this one (the ingest reads its first file meanwhile: copying the
+    template, connecting, stamping it and beginning the run are ≈ 35 ms, mostly in DuckDB,
+    which lets the reading's Python run). Either's exception is raised once both are done;
+    the connection is then closed."""
+    opened: list[duckdb.DuckDBPyConnection] = []
+    started: list[tuple[_Writer, dict[str, str]]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            opened.append(_open_stage(stage, True))
+            started.append(_start_writer(opened[0], summary))
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            failed.append(exc)
+
+    opener = threading.Thread(target=run, name="tarock-ingest-stage", daemon=True)
+    # The setting up is some fifteen DuckDB calls, each of which gives the interpreter's lock
+    # back to the reading and then waits for it: by default up to 5 ms each, longer than
+    # most of the calls take. Meanwhile it is asked back within 0.5 ms.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, _SETUP_SWITCH_INTERVAL))
+    try:
+        opener.start()
+        try:
+            work()
+        except BaseException:
+            opener.join()
+            for con in opened:
+                con.close()
+            raise
+        opener.join()
+    finally:
+        sys.setswitchinterval(interval)
+    if failed:
+        for con in opened:
+            con.close()
+        raise failed[0]
+    return opened[0], *started[0]
+
+
 def _ingest_staged(
     target: Path,
     files: list[Path],
@@ -1166,13 +1243,20 @@ def _ingest_staged(
             )
             if n_jobs > 1 and files:
                 started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
-        con = _open_stage(stage, fresh)
+        # a new store read serially: its first file is read while the store is set up
+        ahead: dict[Path, list[dict[str, pa.Table]]] = {}
+        if fresh and on is None and started is None and files:
+            con, w, known = _open_stage_beside(stage, summary, lambda: ahead.update(
+                {files[0]: _read_early(files[0], batch_hands)}))  # fmt: skip
+        else:
+            con = _open_stage(stage, fresh)
+            try:
+                w, known = _start_writer(con, summary)
+            except BaseException:
+                con.close()
+                raise
         try:
-            con.execute(f"SET threads = {WRITER_THREADS}")
-            w = _Writer(con, summary)
-            w.begin_run()
             buf = _Buffer(w, batch_hands)
-            known = dict(con.execute("SELECT file, sha256 FROM raw_logs").fetchall())
             w.known = set(known)
             todo: list[Path] = []
             same: list[Path] = []
@@ -1197,7 +1281,7 @@ def _ingest_staged(
             else:
                 assert todo == files  # a fresh database knows no file
             _process(todo, buf, n_jobs, spill / "parts", batch_hands, progress, digests,
-                     started, lock_fd=lock.fd)  # fmt: skip
+                     started, lock_fd=lock.fd, read_ahead=ahead)  # fmt: skip
             buf.flush()
             if prune:
                 _prune(w, known, files, paths)
