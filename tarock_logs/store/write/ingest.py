@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import itertools
 import multiprocessing
 import os
 import re
@@ -902,11 +903,15 @@ class _ParallelStream:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: a file's batches of tables, as :func:`process.iter_batches` gives them
+_Batches = Iterator[dict[str, pa.Table]]
+
+
 def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hands: int,
              progress: Progress | None, digests: dict[Path, tuple[str, int]] | None = None,
              started: _ParallelStream | scaleout.DaskStream | None = None,
              lock_fd: int | None = None,
-             read_ahead: dict[Path, list[dict[str, pa.Table]]] | None = None) -> None:  # fmt: skip
+             read_ahead: dict[Path, _Batches] | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
     The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
@@ -917,7 +922,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
     started on ``files``; ``lock_fd``: the writer lock's descriptor, which new workers close
     (:class:`_ParallelStream`); ``read_ahead``: the batches of files read already, serially
-    (:func:`_read_early`), taken instead of reading those files.
+    (:func:`_read_early`: their first batch read), taken instead of reading those files.
     """
     # one big file is read in parts (plan.plan_units); ``started`` may be a Dask stream of one
     # worker
@@ -930,7 +935,7 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     else:
         pre = read_ahead or {}
         stream = (
-            (plan.Unit(f), iter(pre.pop(f)) if f in pre else process.iter_batches(
+            (plan.Unit(f), pre.pop(f) if f in pre else process.iter_batches(
                 f, batch_hands=batch_hands), {})
             for f in files
         )  # fmt: skip
@@ -1141,15 +1146,17 @@ def _open_stage(stage: Path, fresh: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _read_early(path: Path, batch_hands: int) -> list[dict[str, pa.Table]]:
-    """The batches of one file, read ahead of the writer (as :func:`_process` reads it: the
-    collector paused, one collection per batch)."""
-    out: list[dict[str, pa.Table]] = []
+def _read_early(path: Path, batch_hands: int) -> _Batches:
+    """The batches of one file with its first batch read ahead of the writer (as
+    :func:`_process` reads it: the collector paused, one collection per batch); the rest is
+    read when taken, so a big file is never held whole."""
+    batches = process.iter_batches(path, batch_hands=batch_hands)
     with gc_paused(), gc_frozen():
-        for tables in process.iter_batches(path, batch_hands=batch_hands):
-            out.append(tables)
-            gc.collect()
-    return out
+        first = next(batches, None)
+        gc.collect()
+    if first is None:
+        return iter(())
+    return itertools.chain((first,), batches)
 
 
 #: the interpreter's switch interval while a new store is set up beside the reading (s)
@@ -1244,7 +1251,7 @@ def _ingest_staged(
             if n_jobs > 1 and files:
                 started = _ParallelStream(files, n_jobs, spill / "parts", batch_hands, lock.fd)
         # a new store read serially: its first file is read while the store is set up
-        ahead: dict[Path, list[dict[str, pa.Table]]] = {}
+        ahead: dict[Path, _Batches] = {}
         if fresh and on is None and started is None and files:
             con, w, known = _open_stage_beside(stage, summary, lambda: ahead.update(
                 {files[0]: _read_early(files[0], batch_hands)}))  # fmt: skip
