@@ -43,16 +43,24 @@ BROWSER_DEFAULT = 40
 MODULE_GROUPS = {
     "tests.rules.royal.test_native_cards": 45,
     "tests.rules.zwanzigerrufen.test_native_cards": 40,
+    "tests.store.test_store_dask": 40,  # a Dask cluster and the samples ingested on it
+    "tests.cli.test_dask_cli": 25,  # a Dask cluster
+    "tests.store.test_facts": 25,  # the samples' store
+    "tests.store.test_store_recovery": 15,  # simulated logs and their clean ingest
+    "tests.store.test_ratings_stored": 15,  # the samples' store
+    "tests.dashboard.test_replay_reads": 8,  # a store
+    "tests.store.test_session_facts": 8,  # simulated Royal and Slovenian stores
+    "tests.analysis.test_player_view_games_app": 6,  # an ingested and analysed store
+    "tests.dashboard.test_facts_hands": 6,  # a store of the score sheets
+    "tests.store.test_game_stats": 5,  # a store
+    "tests.store.test_ratings": 5,  # a store
+    "tests.dashboard.test_replay_stored": 5,  # a store whose logs are gone
 }
 #: single tests (node id prefixes) that took 10 s or more on that run
 LONG_TESTS = {
-    "tests/store/test_facts.py::test_statistics_equal_plain_queries_on_many_simulated": 26,
     "tests/dashboard/test_publish_stress.py::": 21,
     "tests/cli/test_bench.py::": 18,
-    "tests/store/test_store_dask.py::": 17,
     "tests/dashboard/test_apptest.py::test_players_page_logs_no_per_row": 16,
-    "tests/cli/test_dask_cli.py::": 15,
-    "tests/store/test_ratings_stored.py::": 15,
 }
 #: any other test marked ``slow``
 SLOW_DEFAULT = 8
