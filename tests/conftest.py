@@ -49,6 +49,7 @@ MODULE_GROUPS = {
     "tests.store.test_store_recovery": 15,  # simulated logs and their clean ingest
     "tests.store.test_ratings_stored": 15,  # the samples' store
     "tests.dashboard.test_replay_reads": 8,  # a store
+    "tests.dashboard.test_view_model": 8,  # two stores of the samples
     "tests.cli.test_duplicate_cli": 8,  # a simulated duplicate tournament's store per game
     "tests.store.test_session_facts": 8,  # simulated Royal and Slovenian stores
     "tests.analysis.test_player_view_games_app": 6,  # an ingested and analysed store
