@@ -7,6 +7,11 @@ module and started them twice. Grouped by module they start once; the modules (a
 test) still spread over both workers. The browser itself (Chromium) is one per worker, shared
 by the browser modules that follow one another (tests/dashboard/browser_helpers.py).
 
+The modules of :data:`MODULE_GROUPS` (tests that share what a module-scoped fixture makes:
+simulated games, an ingested store) run in one xdist group each too: as single tests the
+module's tests went to both workers, and its long test (scheduled first) apart from the rest,
+and each part set the fixture up again (the Royal native-card games were simulated twice).
+
 Under xdist the longest work goes first (the longest-first rule of scheduling: what is left
 at the end is short, so neither worker waits long for the other): the browser groups by the
 time they took on CI, then the long single tests, then the rest in collection order.
@@ -32,17 +37,32 @@ BROWSER_GROUPS = {
     "tests.dashboard.test_lockdown_browser": 80,
 }
 BROWSER_DEFAULT = 40
+#: modules whose tests share a module-scoped fixture's costly data: one xdist group each
+#: (the fixture made once), scheduled by the seconds the module takes on CI (estimated from
+#: the last CI run's figures and per-file runs, docs/performance.md)
+MODULE_GROUPS = {
+    "tests.rules.royal.test_native_cards": 45,
+    "tests.rules.zwanzigerrufen.test_native_cards": 40,
+    "tests.store.test_store_dask": 40,  # a Dask cluster and the samples ingested on it
+    "tests.cli.test_dask_cli": 25,  # a Dask cluster
+    "tests.store.test_facts": 25,  # the samples' store
+    "tests.store.test_store_recovery": 15,  # simulated logs and their clean ingest
+    "tests.store.test_ratings_stored": 15,  # the samples' store
+    "tests.dashboard.test_replay_reads": 8,  # a store
+    "tests.dashboard.test_view_model": 8,  # two stores of the samples
+    "tests.cli.test_duplicate_cli": 8,  # a simulated duplicate tournament's store per game
+    "tests.store.test_session_facts": 8,  # simulated Royal and Slovenian stores
+    "tests.analysis.test_player_view_games_app": 6,  # an ingested and analysed store
+    "tests.dashboard.test_facts_hands": 6,  # a store of the score sheets
+    "tests.store.test_game_stats": 5,  # a store
+    "tests.store.test_ratings": 5,  # a store
+    "tests.dashboard.test_replay_stored": 5,  # a store whose logs are gone
+}
 #: single tests (node id prefixes) that took 10 s or more on that run
 LONG_TESTS = {
-    "tests/store/test_facts.py::test_statistics_equal_plain_queries_on_many_simulated": 26,
-    "tests/rules/royal/test_native_cards.py::test_simulated_games_replay_alike": 22,
     "tests/dashboard/test_publish_stress.py::": 21,
-    "tests/rules/zwanzigerrufen/test_native_cards.py::test_simulated_hands_replay_alike": 19,
     "tests/cli/test_bench.py::": 18,
-    "tests/store/test_store_dask.py::": 17,
     "tests/dashboard/test_apptest.py::test_players_page_logs_no_per_row": 16,
-    "tests/cli/test_dask_cli.py::": 15,
-    "tests/store/test_ratings_stored.py::": 15,
 }
 #: any other test marked ``slow``
 SLOW_DEFAULT = 8
@@ -51,6 +71,8 @@ SLOW_DEFAULT = 8
 def _weight(item: pytest.Item) -> float:
     if item.get_closest_marker("browser") is not None:
         return 1000 + BROWSER_GROUPS.get(item.module.__name__, BROWSER_DEFAULT)
+    if item.module.__name__ in MODULE_GROUPS:
+        return MODULE_GROUPS[item.module.__name__]
     for prefix, seconds in LONG_TESTS.items():
         if item.nodeid.startswith(prefix):
             return seconds
@@ -80,6 +102,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("browser") is not None:
             _group(item, f"browser-{item.module.__name__}")
+        elif item.module.__name__ in MODULE_GROUPS:
+            _group(item, f"module-{item.module.__name__}")
     # only in an xdist worker (its collection is the schedule's): a plain run keeps the
     # modules in their order, each module's fixtures set up once
     if hasattr(config, "workerinput"):

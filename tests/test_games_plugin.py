@@ -59,8 +59,9 @@ def _game_names_in(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs = _docstrings(tree)
     out: list[str] = []
+    rel = _rel(path)  # (once a file: per node it was most of the test's time)
     for node in ast.walk(tree):
-        where = f"{_rel(path)}:{getattr(node, 'lineno', '?')}"
+        where = f"{rel}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) not in docs and _WORD.search(node.value):
                 out.append(f"{where} string {node.value[:60]!r}")

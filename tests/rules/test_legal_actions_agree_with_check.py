@@ -18,6 +18,7 @@ another count: ``python -m tests.rules.test_legal_actions_agree_with_check 2000`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import random
@@ -57,12 +58,25 @@ def _held(hand: HandState) -> list[list[str]]:
 _COMPARED = tuple(f.name for f in dataclasses.fields(Action) if f.compare)
 
 
+@functools.cache
 def _normal(a: Action) -> Action:
     """``a`` with its cards (a discard) and shown cards in sorted order."""
     cards, shown = tuple(sorted(a.cards)), tuple(sorted(a.shown))
     if cards == a.cards and shown == a.shown:
         return a
     return dataclasses.replace(a, cards=cards, shown=shown)
+
+
+@functools.cache
+def _given(a: Action) -> tuple[str, ...]:
+    """The compared fields that ``a`` sets."""
+    return tuple(f for f in _COMPARED if getattr(a, f) not in (None, ()))
+
+
+@functools.cache
+def _seated(a: Action, seat: int) -> Action:
+    """``a`` given to ``seat`` (a vocabulary action, asked of each seat at every position)."""
+    return dataclasses.replace(a, seat=seat)
 
 
 def _by_turn(legal: list[Action]) -> dict[tuple[str, int], list[Action]]:
@@ -78,7 +92,7 @@ def _covered(a: Action, legal: dict[tuple[str, int], list[Action]]) -> bool:
     leaving out a field that a legal action sets (a Royal raise written without the raised
     Schlemm, which ``check()`` infers). ``legal``: from :func:`_by_turn`."""
     a = _normal(a)
-    given = [f for f in _COMPARED if getattr(a, f) not in (None, ())]
+    given = _given(a)
     return any(
         all(getattr(a, f) == getattr(b, f) for f in given) for b in legal.get((a.type, a.seat), ())
     )
@@ -109,11 +123,11 @@ def disagreements(hand: HandState, vocab: Vocabulary, extra: tuple[Action, ...] 
     out = [f"{phase}: legal {a} but check() finds an error" for a in legal if _error(hand, a)]
     for a in legal:
         if a.type != "play":
-            known.add(dataclasses.replace(a, seat=0))
+            known.add(_seated(a, 0))
     legal_set = set(legal)
     seats = range(hand.table_size)
     candidates = set(extra)
-    candidates.update(dataclasses.replace(a, seat=s) for a in known for s in seats)
+    candidates.update(_seated(a, s) for a in known for s in seats)
     if phase == "play":
         for s, cards in enumerate(_held(hand)):
             candidates.update(Action("play", s, card=c) for c in cards)

@@ -58,8 +58,15 @@ def test_every_zwanzigerrufen_sample_replays_alike_with_and_without_the_native_l
     assert hands >= 4 and taken == hands  # the worked examples are clean hands
 
 
+@pytest.fixture(scope="module")
+def simulated() -> list[dict[str, Any]]:
+    """3,000 simulated hands (375 sessions of 8, seed 41), simulated once for the module: the
+    simulation is most of these tests' time (each test that changes hands takes a copy)."""
+    return simulate_hands(3_000, 41, game=GAME, hands_per_session=8)
+
+
 def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
     """Farbzwang, Tarockzwang, the Farbensolo and Solo, Märchenstich and Mondfang as the
     simulator plays them: 3,000 hands in the suite; 100,000 with TAROCK_LONG_CHECKS=1."""
@@ -67,7 +74,11 @@ def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
     step = 5_000
     hands = taken = 0
     for start in range(0, n, step):  # in slices: the replays of 100,000 hands do not fit
-        docs = simulate_hands(min(step, n - start), 41 + start, game=GAME, hands_per_session=8)
+        docs = (
+            simulated
+            if start == 0 and n == 3_000
+            else simulate_hands(min(step, n - start), 41 + start, game=GAME, hands_per_session=8)
+        )
         h, t = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
         hands += h
         taken += t
@@ -87,14 +98,13 @@ def test_simulated_hands_replay_alike_with_and_without_the_native_loop(
     ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()),
 )
 def test_play_options_replay_alike_with_and_without_the_native_loop(
-    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
-    """Simulated hands replayed under another Märchenstich rule (O29), Farbensolo compulsion
-    (O30) or Pagat hold obligation (O32): the same verdicts and tricks either way (hands the
-    option makes illegal are declined by the native loop and reported by the reference)."""
-    docs = simulate_hands(800, 7, game=GAME, hands_per_session=8)
-    for d in docs:
-        d["options"] = dict(options)
+    """Simulated hands (800 of the module's) replayed under another Märchenstich rule (O29),
+    Farbensolo compulsion (O30) or Pagat hold obligation (O32): the same verdicts and tricks
+    either way (hands the option makes illegal are declined by the native loop and reported
+    by the reference)."""
+    docs = [{**d, "options": dict(options)} for d in simulated[:100]]
     hands, taken = replays_equal(sessions_of(docs), fast, monkeypatch, python_fast_path=False)
     assert hands == 800 and taken >= 400
 
@@ -128,17 +138,17 @@ def _plant(rng: random.Random, doc: dict[str, Any]) -> bool:
 
 
 def test_native_card_loop_never_accepts_a_planted_illegal_card(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
-    """One card of one hand per session changed: the replays agree, and no hand the reference
-    reports a play finding for (illegal card, not in hand, out of turn, Pagat released,
-    missing tricks) was taken by the native loop."""
+    """One card of one hand per session changed (1,600 of the module's hands, copied): the
+    replays agree, and no hand the reference reports a play finding for (illegal card, not in
+    hand, out of turn, Pagat released, missing tricks) was taken by the native loop."""
     rng = random.Random(16)
-    docs = simulate_hands(1_600, 99, game=GAME, hands_per_session=8)
+    docs = copy.deepcopy(simulated[-200:])
     planted = 0
     for d in docs:
         planted += _plant(rng, d)
-    sessions = sessions_of(copy.deepcopy(docs))
+    sessions = sessions_of(docs)
     replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     flagged = 0
     for s in sessions:
@@ -151,12 +161,12 @@ def test_native_card_loop_never_accepts_a_planted_illegal_card(
 
 
 def test_the_pagat_released_early_is_declined_and_reported(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, simulated: list[dict[str, Any]]
 ) -> None:
     """§6.6: a hand whose announced Pagat is played before the last trick while its holder
     had another legal card is never taken by the native loop (the reference reports
-    play.pagat_released)."""
-    docs = simulate_hands(1_500, 5, game=GAME, hands_per_session=8)
+    play.pagat_released; 1,600 of the module's hands, copied)."""
+    docs = copy.deepcopy(simulated[:200])
     found = 0
     for d in docs:
         for h in d["hands"]:
