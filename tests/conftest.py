@@ -57,6 +57,8 @@ MODULE_GROUPS = {
     "tests.store.test_game_stats": 5,  # a store
     "tests.store.test_ratings": 5,  # a store
     "tests.dashboard.test_replay_stored": 5,  # a store whose logs are gone
+    "tests.analysis.test_par": 20,  # the made hand's par, exact and tested
+    "tests.analysis.test_par_app": 8,  # a store with the par
 }
 #: single tests (node id prefixes) that took 10 s or more on that run
 LONG_TESTS = {
