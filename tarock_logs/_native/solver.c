@@ -793,7 +793,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
     tk_entry *e = NULL;
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
-    int elo = -TK_INF, ehi = TK_INF;
+    int elo = -TK_INF, ehi = TK_INF, slo = -32767, shi = 32767;
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
@@ -821,7 +821,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
             if (elo > alpha) alpha = elo;
             if (ehi < beta) beta = ehi;
             tt_best = e->best; /* a canonical id */
-        } else {
+        }
+        {
             int lo, hi, m_sure, o_sure;
             sure_takes(s, rem, &m_sure, &o_sure);
             if (s->ob.kind == TK_NORMAL) {
@@ -835,6 +836,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
             }
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
+            slo = lo;
+            shi = hi;
         }
     }
     int a0 = alpha, b0 = beta;
@@ -876,8 +879,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
         tk_entry *slot = e;
         if (!slot) {
             slot = tt_slot(s, k0, k1, depth);
-            slot->lo = -32767;
-            slot->hi = 32767;
+            slot->lo = (int16_t)(slo < -32767 ? -32767 : slo > 32767 ? 32767 : slo);
+            slot->hi = (int16_t)(shi > 32767 ? 32767 : shi < -32767 ? -32767 : shi);
             slot->tlo = slot->thi = (int16_t)t;
         }
         /* the search proved an upper bound (fail low), a lower bound (fail high) or the exact
