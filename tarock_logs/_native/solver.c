@@ -349,6 +349,13 @@ int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rule
             prev = g;
         }
         s->thirds_free = mono;
+        s->lin_slope = s->ob.no_difference ? 0 : s->ob.kontra_game;
+        int prev_lin = 0;
+        for (int x = 0; x < TK_LIN_N; x++) {
+            int lin = game_value(&s->ob, x) - s->lin_slope * ((x + 1) / 3);
+            s->lin_seg[x] = (int16_t)(x == 0 ? 0 : s->lin_seg[x - 1] + (lin != prev_lin));
+            prev_lin = lin;
+        }
     }
     return 0;
 }
@@ -787,6 +794,28 @@ static int last_trick(tk_solver *s) {
     return final;
 }
 
+/* The run of lin_seg holding every final thirds count of the declarer side reachable from the
+ * trick boundary in s with t thirds taken (the remaining cards rem), or -1: on one run the
+ * game value of every line moves by lin_slope per three thirds more, so two positions with the
+ * same cards and facts, t and t' thirds, both on one run, differ in value by between
+ * lin_slope * floor((t' - t) / 3) and lin_slope * ceil((t' - t) / 3) (times the radelc). Only
+ * once both sides took a trick (a valat line's value does not move with the thirds). */
+static int lin_span(const tk_solver *s, int t, tk_set rem) {
+    const tk_objective *o = &s->ob;
+    if (!s->acc[1] || !s->acc[2]) return -1;
+    int king_live = o->king >= 0 && ((rem >> o->king) & 1);
+    int rem_sure = o->remainder_if_king_wins && s->acc[3];
+    int kw_open = o->remainder_if_king_wins && !s->acc[3] && king_live;
+    int xlo = t + o->discard_thirds + (rem_sure ? o->remainder_thirds : 0);
+    int xhi = t + o->discard_thirds + tk_thirds(rem) +
+              ((rem_sure || kw_open) ? o->remainder_thirds : 0);
+    if (xlo < 0 || xhi >= TK_LIN_N) return -1;
+    return s->lin_seg[xlo] == s->lin_seg[xhi] ? s->lin_seg[xlo] : -1;
+}
+
+static inline int floor_div3(int d) { return d >= 0 ? d / 3 : -((-d + 2) / 3); }
+static inline int ceil_div3(int d) { return d >= 0 ? (d + 2) / 3 : -((-d) / 3); }
+
 static int ab(tk_solver *s, int alpha, int beta) {
     if (s->aborted) return 0;
     if (s->done + 1 == s->ob.tricks_total) return last_trick(s);
@@ -815,6 +844,23 @@ static int ab(tk_solver *s, int alpha, int beta) {
         if (e) {
             elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo;
             ehi = e->hi >= 32767 || t > e->thi ? TK_INF : e->hi;
+#ifndef TK_NO_LIN
+            if (s->thirds_free && ((e->lo > -32767 && t != e->tlo) ||
+                                   (e->hi < 32767 && t != e->thi))) {
+                int sid = lin_span(s, t, rem);
+                int f = s->ob.radelc * s->lin_slope;
+                if (sid >= 0 && e->lo > -32767 && t != e->tlo &&
+                    lin_span(s, e->tlo, rem) == sid) {
+                    int v = e->lo + f * floor_div3(t - e->tlo);
+                    if (v > elo) elo = v;
+                }
+                if (sid >= 0 && e->hi < 32767 && t != e->thi &&
+                    lin_span(s, e->thi, rem) == sid) {
+                    int v = e->hi + f * ceil_div3(t - e->thi);
+                    if (v < ehi) ehi = v;
+                }
+            }
+#endif
             if (elo >= beta) return elo;
             if (ehi <= alpha) return ehi;
             if (elo == ehi) return elo;
