@@ -798,11 +798,10 @@ static int last_trick(tk_solver *s) {
  * trick boundary in s with t thirds taken (the remaining cards rem), or -1: on one run the
  * game value of every line moves by lin_slope per three thirds more, so two positions with the
  * same cards and facts, t and t' thirds, both on one run, differ in value by between
- * lin_slope * floor((t' - t) / 3) and lin_slope * ceil((t' - t) / 3) (times the radelc). Only
- * once both sides took a trick (a valat line's value does not move with the thirds). */
+ * lin_slope * floor((t' - t) / 3) and lin_slope * ceil((t' - t) / 3) (times the radelc), the
+ * lines without a valat; a valat line's value does not move (see ab). */
 static int lin_span(const tk_solver *s, int t, tk_set rem) {
     const tk_objective *o = &s->ob;
-    if (!s->acc[1] || !s->acc[2]) return -1;
     int king_live = o->king >= 0 && ((rem >> o->king) & 1);
     int rem_sure = o->remainder_if_king_wins && s->acc[3];
     int kw_open = o->remainder_if_king_wins && !s->acc[3] && king_live;
@@ -849,12 +848,16 @@ static int ab(tk_solver *s, int alpha, int beta) {
                                    (e->hi < 32767 && t != e->thi))) {
                 int sid = lin_span(s, t, rem);
                 int f = s->ob.radelc * s->lin_slope;
-                if (sid >= 0 && e->lo > -32767 && t != e->tlo &&
+                /* a valat line's value does not move with the thirds: while one side may
+                 * still take every trick, a bound carries only towards the side where the
+                 * shift is looser than 0 (a lower bound to fewer thirds, an upper to more) */
+                int valat_open = !s->acc[1] || !s->acc[2];
+                if (sid >= 0 && e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
                     lin_span(s, e->tlo, rem) == sid) {
                     int v = e->lo + f * floor_div3(t - e->tlo);
                     if (v > elo) elo = v;
                 }
-                if (sid >= 0 && e->hi < 32767 && t != e->thi &&
+                if (sid >= 0 && e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
                     lin_span(s, e->thi, rem) == sid) {
                     int v = e->hi + f * ceil_div3(t - e->thi);
                     if (v < ehi) ehi = v;
