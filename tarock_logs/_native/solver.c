@@ -815,13 +815,52 @@ static int lin_span(const tk_solver *s, int t, tk_set rem) {
 static inline int floor_div3(int d) { return d >= 0 ? d / 3 : -((-d + 2) / 3); }
 static inline int ceil_div3(int d) { return d >= 0 ? (d + 2) / 3 : -((-d) / 3); }
 
+/* Decided facts (normal contracts once both sides took a trick, so no valat): a fact that no
+ * remaining card can change adds a constant to the value of every line (the trula bonus once
+ * the trula is gone, the kings' once the kings are, the mondfang once the mond is; who won the
+ * called king when the talon remainder does not depend on it). Such facts are left out of the
+ * table key (set to 0 in acc_key) and the table holds the value minus their constant, which is
+ * returned: positions that differ only in them share one entry. */
+static int decided_facts(const tk_solver *s, tk_set rem, int *acc_key) {
+    const tk_objective *o = &s->ob;
+    const int *acc = s->acc;
+    if (o->kind != TK_NORMAL || !acc[1] || !acc[2]) return 0;
+    int off = 0;
+    int king_live = o->king >= 0 && ((rem >> o->king) & 1);
+    if (!o->remainder_if_king_wins) acc_key[3] = 0;
+    int rem_known = !o->remainder_if_king_wins || acc[3] || !king_live;
+    int rem_to_m = o->remainder_if_king_wins && acc[3];
+    if (!rem_known) return 0;
+    if (!(rem & TK_TRULA)) {
+        if (o->bonuses) {
+            int tr = set_outcome(o, acc[4], acc[5], o->trula_discarded, o->trula_in_remainder,
+                                 rem_to_m);
+            off += o->radelc * bonus(o, o->trula_ann, o->trula_k, 10, tr, 0);
+        }
+        acc_key[4] = acc_key[5] = 0;
+    }
+    if (!(rem & TK_KINGS)) {
+        if (o->bonuses) {
+            int kg = set_outcome(o, acc[6], acc[7], o->kings_discarded, o->kings_in_remainder,
+                                 rem_to_m);
+            off += o->radelc * bonus(o, o->kralji_ann, o->kralji_k, 10, kg, 0);
+        }
+        acc_key[6] = acc_key[7] = 0;
+    }
+    if (!((rem >> TK_MOND) & 1)) {
+        off += acc[8] == TK_SIDE_M ? -o->mondfang : acc[8] == TK_SIDE_O ? o->mondfang : 0;
+        acc_key[8] = 0;
+    }
+    return off;
+}
+
 static int ab(tk_solver *s, int alpha, int beta) {
     if (s->aborted) return 0;
     if (s->done + 1 == s->ob.tricks_total) return last_trick(s);
     tk_entry *e = NULL;
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
-    int elo = -TK_INF, ehi = TK_INF, slo = -32767, shi = 32767;
+    int elo = -TK_INF, ehi = TK_INF, slo = -32767, shi = 32767, off = 0;
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
@@ -829,7 +868,12 @@ static int ab(tk_solver *s, int alpha, int beta) {
         /* the key: a 128-bit fingerprint of the canonical hands, the leader and the facts */
         tk_set ch[4] = {0, 0, 0, 0};
         canonical_hands(s, rem, ch);
-        uint64_t facts = pack_acc(s->acc);
+        int acc_key[TK_ACC];
+        memcpy(acc_key, s->acc, sizeof(acc_key));
+#ifndef TK_NO_DECIDED
+        if (s->thirds_free) off = decided_facts(s, rem, acc_key);
+#endif
+        uint64_t facts = pack_acc(acc_key);
         if (s->thirds_free) facts &= ~(uint64_t)0xFF;
         k0 = mix64(ch[0] ^ 0x9e3779b97f4a7c15ULL);
         k1 = mix64(ch[0] ^ 0xc2b2ae3d27d4eb4fULL);
@@ -841,8 +885,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
         k1 = mix64(k1 ^ mix64(facts + (uint64_t)s->leader * 0xbf58476d1ce4e5b9ULL));
         e = tt_find(s, k0, k1);
         if (e) {
-            elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo;
-            ehi = e->hi >= 32767 || t > e->thi ? TK_INF : e->hi;
+            elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo + off;
+            ehi = e->hi >= 32767 || t > e->thi ? TK_INF : e->hi + off;
 #ifndef TK_NO_LIN
             if (s->thirds_free && ((e->lo > -32767 && t != e->tlo) ||
                                    (e->hi < 32767 && t != e->thi))) {
@@ -854,12 +898,12 @@ static int ab(tk_solver *s, int alpha, int beta) {
                 int valat_open = !s->acc[1] || !s->acc[2];
                 if (sid >= 0 && e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
                     lin_span(s, e->tlo, rem) == sid) {
-                    int v = e->lo + f * floor_div3(t - e->tlo);
+                    int v = e->lo + off + f * floor_div3(t - e->tlo);
                     if (v > elo) elo = v;
                 }
                 if (sid >= 0 && e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
                     lin_span(s, e->thi, rem) == sid) {
-                    int v = e->hi + f * ceil_div3(t - e->thi);
+                    int v = e->hi + off + f * ceil_div3(t - e->thi);
                     if (v < ehi) ehi = v;
                 }
             }
@@ -885,8 +929,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
             }
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
-            slo = lo;
-            shi = hi;
+            slo = lo - off;
+            shi = hi - off;
         }
     }
     int a0 = alpha, b0 = beta;
@@ -934,7 +978,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
         }
         /* the search proved an upper bound (fail low), a lower bound (fail high) or the exact
          * value at these thirds; a bound of the entry that held here is never looser */
-        int clipped = best < -32767 ? -32767 : best > 32767 ? 32767 : best;
+        int rel = best - off;
+        int clipped = rel < -32767 ? -32767 : rel > 32767 ? 32767 : rel;
         if (best < b0) {
             slot->hi = (int16_t)clipped;
             slot->thi = (int16_t)t;
