@@ -351,9 +351,11 @@ int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rule
         s->thirds_free = mono;
         s->lin_slope = s->ob.no_difference ? 0 : s->ob.kontra_game;
         int prev_lin = 0;
+        s->lin_mono = 1;
         for (int x = 0; x < TK_LIN_N; x++) {
             int lin = game_value(&s->ob, x) - s->lin_slope * ((x + 1) / 3);
             s->lin_seg[x] = (int16_t)(x == 0 ? 0 : s->lin_seg[x - 1] + (lin != prev_lin));
+            if (x && lin < prev_lin) s->lin_mono = 0;
             prev_lin = lin;
         }
     }
@@ -896,13 +898,16 @@ static int ab(tk_solver *s, int alpha, int beta) {
                  * still take every trick, a bound carries only towards the side where the
                  * shift is looser than 0 (a lower bound to fewer thirds, an upper to more) */
                 int valat_open = !s->acc[1] || !s->acc[2];
-                if (sid >= 0 && e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
-                    lin_span(s, e->tlo, rem) == sid) {
+                /* towards more thirds for a lower bound (fewer for an upper), the shift holds
+                 * across runs too when their constant never falls (the won game's step) */
+                int along = !valat_open && s->lin_mono;
+                if (e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
+                    ((along && t > e->tlo) || (sid >= 0 && lin_span(s, e->tlo, rem) == sid))) {
                     int v = e->lo + off + f * floor_div3(t - e->tlo);
                     if (v > elo) elo = v;
                 }
-                if (sid >= 0 && e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
-                    lin_span(s, e->thi, rem) == sid) {
+                if (e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
+                    ((along && t < e->thi) || (sid >= 0 && lin_span(s, e->thi, rem) == sid))) {
                     int v = e->hi + off + f * ceil_div3(t - e->thi);
                     if (v < ehi) ehi = v;
                 }

@@ -68,6 +68,7 @@ typedef struct {
      * lin_slope * ((x + 1) / 3) + a constant on each run of lin_seg (x: the declarer side's
      * thirds at the end), so a bound proven at one number of thirds carries to another */
     int lin_slope;
+    int lin_mono; /* the constant of the runs never falls with more thirds */
     int16_t lin_seg[TK_LIN_N];
     /* the first guess of the next MTD(f): the last position's value (a hand's positions follow
      * each other, and their values stay close) */
