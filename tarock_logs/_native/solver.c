@@ -856,6 +856,32 @@ static int decided_facts(const tk_solver *s, tk_set rem, int *acc_key) {
     return off;
 }
 
+/* The table key of the trick boundary in s (the cards rem in play): a 128-bit fingerprint of
+ * the canonical hands, the leader and the facts (the decided ones left out); returns the
+ * decided facts' constant (see decided_facts). */
+static int boundary_key(const tk_solver *s, tk_set rem, uint64_t *pk0, uint64_t *pk1) {
+    int off = 0;
+    tk_set ch[4] = {0, 0, 0, 0};
+    canonical_hands(s, rem, ch);
+    int acc_key[TK_ACC];
+    memcpy(acc_key, s->acc, sizeof(acc_key));
+#ifndef TK_NO_DECIDED
+    if (s->thirds_free) off = decided_facts(s, rem, acc_key);
+#endif
+    uint64_t facts = pack_acc(acc_key);
+    if (s->thirds_free) facts &= ~(uint64_t)0xFF;
+    uint64_t k0 = mix64(ch[0] ^ 0x9e3779b97f4a7c15ULL);
+    uint64_t k1 = mix64(ch[0] ^ 0xc2b2ae3d27d4eb4fULL);
+    for (int i = 1; i < 4; i++) {
+        k0 = mix64(k0 ^ ch[i]) + 0x165667b19e3779f9ULL * (uint64_t)i;
+        k1 = mix64(k1 + ch[i] * 0x94d049bb133111ebULL) ^ (uint64_t)i;
+    }
+    *pk0 = mix64(k0 ^ facts ^ ((uint64_t)s->leader << 60));
+    *pk1 = mix64(k1 ^ mix64(facts + (uint64_t)s->leader * 0xbf58476d1ce4e5b9ULL));
+    return off;
+}
+
+
 static int ab(tk_solver *s, int alpha, int beta) {
     if (s->aborted) return 0;
     if (s->done + 1 == s->ob.tricks_total) return last_trick(s);
@@ -867,24 +893,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
     tk_set rem = 0;
     if (boundary) {
         rem = remaining_cards(s);
-        /* the key: a 128-bit fingerprint of the canonical hands, the leader and the facts */
-        tk_set ch[4] = {0, 0, 0, 0};
-        canonical_hands(s, rem, ch);
-        int acc_key[TK_ACC];
-        memcpy(acc_key, s->acc, sizeof(acc_key));
-#ifndef TK_NO_DECIDED
-        if (s->thirds_free) off = decided_facts(s, rem, acc_key);
-#endif
-        uint64_t facts = pack_acc(acc_key);
-        if (s->thirds_free) facts &= ~(uint64_t)0xFF;
-        k0 = mix64(ch[0] ^ 0x9e3779b97f4a7c15ULL);
-        k1 = mix64(ch[0] ^ 0xc2b2ae3d27d4eb4fULL);
-        for (int i = 1; i < 4; i++) {
-            k0 = mix64(k0 ^ ch[i]) + 0x165667b19e3779f9ULL * (uint64_t)i;
-            k1 = mix64(k1 + ch[i] * 0x94d049bb133111ebULL) ^ (uint64_t)i;
-        }
-        k0 = mix64(k0 ^ facts ^ ((uint64_t)s->leader << 60));
-        k1 = mix64(k1 ^ mix64(facts + (uint64_t)s->leader * 0xbf58476d1ce4e5b9ULL));
+        off = boundary_key(s, rem, &k0, &k1);
         e = tt_find(s, k0, k1);
         if (e) {
             elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo + off;
