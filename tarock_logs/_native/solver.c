@@ -802,13 +802,13 @@ static int last_trick(tk_solver *s) {
  * same cards and facts, t and t' thirds, both on one run, differ in value by between
  * lin_slope * floor((t' - t) / 3) and lin_slope * ceil((t' - t) / 3) (times the radelc), the
  * lines without a valat; a valat line's value does not move (see ab). */
-static int lin_span(const tk_solver *s, int t, tk_set rem) {
+static int lin_span(const tk_solver *s, int t, tk_set rem, int m_sure, int o_sure) {
     const tk_objective *o = &s->ob;
     int king_live = o->king >= 0 && ((rem >> o->king) & 1);
     int rem_sure = o->remainder_if_king_wins && s->acc[3];
     int kw_open = o->remainder_if_king_wins && !s->acc[3] && king_live;
-    int xlo = t + o->discard_thirds + (rem_sure ? o->remainder_thirds : 0);
-    int xhi = t + o->discard_thirds + tk_thirds(rem) +
+    int xlo = t + o->discard_thirds + m_sure + (rem_sure ? o->remainder_thirds : 0);
+    int xhi = t + o->discard_thirds + tk_thirds(rem) - o_sure +
               ((rem_sure || kw_open) ? o->remainder_thirds : 0);
     if (xlo < 0 || xhi >= TK_LIN_N) return -1;
     return s->lin_seg[xlo] == s->lin_seg[xhi] ? s->lin_seg[xlo] : -1;
@@ -901,7 +901,11 @@ static int ab(tk_solver *s, int alpha, int beta) {
 #ifndef TK_NO_LIN
             if (s->thirds_free && ((e->lo > -32767 && t != e->tlo) ||
                                    (e->hi < 32767 && t != e->thi))) {
-                int sid = lin_span(s, t, rem);
+                int m_sure = 0, o_sure = 0;
+#ifndef NO_SURE_SPAN
+                sure_takes(s, rem, &m_sure, &o_sure);
+#endif
+                int sid = lin_span(s, t, rem, m_sure, o_sure);
                 int f = s->ob.radelc * s->lin_slope;
                 /* a valat line's value does not move with the thirds: while one side may
                  * still take every trick, a bound carries only towards the side where the
@@ -911,12 +915,12 @@ static int ab(tk_solver *s, int alpha, int beta) {
                  * across runs too when their constant never falls (the won game's step) */
                 int along = !valat_open && s->lin_mono;
                 if (e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
-                    ((along && t > e->tlo) || (sid >= 0 && lin_span(s, e->tlo, rem) == sid))) {
+                    ((along && t > e->tlo) || (sid >= 0 && lin_span(s, e->tlo, rem, m_sure, o_sure) == sid))) {
                     int v = e->lo + off + f * floor_div3(t - e->tlo);
                     if (v > elo) elo = v;
                 }
                 if (e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
-                    ((along && t < e->thi) || (sid >= 0 && lin_span(s, e->thi, rem) == sid))) {
+                    ((along && t < e->thi) || (sid >= 0 && lin_span(s, e->thi, rem, m_sure, o_sure) == sid))) {
                     int v = e->hi + off + f * ceil_div3(t - e->thi);
                     if (v < ehi) ehi = v;
                 }
