@@ -892,6 +892,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
     int elo = -TK_INF, ehi = TK_INF, slo = -32767, shi = 32767, off = 0;
+    int m_sure = 0, o_sure = 0, have_sure = 0; /* the quick tricks, computed once */
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
@@ -904,10 +905,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
 #ifndef TK_NO_LIN
             if (s->thirds_free && ((e->lo > -32767 && t != e->tlo) ||
                                    (e->hi < 32767 && t != e->thi))) {
-                int m_sure = 0, o_sure = 0;
-#ifndef NO_SURE_SPAN
                 sure_takes(s, rem, &m_sure, &o_sure);
-#endif
+                have_sure = 1;
                 int sid = lin_span(s, t, rem, m_sure, o_sure);
                 int f = s->ob.radelc * s->lin_slope;
                 /* a valat line's value does not move with the thirds: while one side may
@@ -937,8 +936,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
             tt_best = e->best; /* a canonical id */
         }
         {
-            int lo, hi, m_sure, o_sure;
-            sure_takes(s, rem, &m_sure, &o_sure);
+            int lo, hi;
+            if (!have_sure) sure_takes(s, rem, &m_sure, &o_sure);
             if (s->ob.kind == TK_NORMAL) {
                 bounds_sure(&s->ob, s->acc, rem, m_sure, o_sure, &lo, &hi);
             } else {
