@@ -16,6 +16,7 @@ enum { TK_NORMAL = 0, TK_NO_TRICK = 1, TK_ALL_TRICKS = 2, TK_KLOP = 3 };
 enum { TK_SIDE_NONE = 0, TK_SIDE_M = 1, TK_SIDE_O = 2 };
 #define TK_ACC 9
 #define TK_INF (1 << 30)
+#define TK_LIN_N 512
 
 /* Objective.native_params(), in order */
 typedef struct {
@@ -63,6 +64,12 @@ typedef struct {
     /* the table is keyed without the declarer side's thirds (acc[0]): set for normal
      * contracts, whose value never falls when the declarer side has more card points */
     int thirds_free;
+    /* where the game value is linear in the card points (see lin_span): gv(x) =
+     * lin_slope * ((x + 1) / 3) + a constant on each run of lin_seg (x: the declarer side's
+     * thirds at the end), so a bound proven at one number of thirds carries to another */
+    int lin_slope;
+    int lin_mono; /* the constant of the runs never falls with more thirds */
+    int16_t lin_seg[TK_LIN_N];
     /* the first guess of the next MTD(f): the last position's value (a hand's positions follow
      * each other, and their values stay close) */
     int guess;

@@ -24,7 +24,7 @@ from tarock_logs.analysis.cardset import CARD, CID, legal
 from tarock_logs.analysis.hand import analyse_replay
 from tarock_logs.analysis.native import NativeSolver, rules_tuple
 from tarock_logs.analysis.outcome import line_value
-from tarock_logs.analysis.position import read_position
+from tarock_logs.analysis.position import Position, read_position
 from tarock_logs.analysis.search import PySolver
 from tarock_logs.log.models import SessionAdapter
 from tarock_logs.rules.slovenian.hand import SlovenianHand
@@ -37,6 +37,8 @@ from tests.analysis.support import (
     endgame_positions,
     engine_card_values,
 )
+
+NORMAL_CONTRACTS = ("three", "two", "one", "solo_three", "solo_two", "solo_one")
 
 native = pytest.mark.skipif(not _native.available(), reason=f"native core: {_native.why_not}")
 
@@ -297,3 +299,42 @@ def test_the_value_does_not_depend_on_the_first_guess() -> None:
                     assert got == want, (CARD[card], guess, pos, setting)
                 checked += 1
     assert checked > 100
+
+
+@native
+def test_table_bounds_carried_to_other_card_points_and_decided_facts_are_exact() -> None:
+    """In normal contracts the native table shares an entry between positions that differ
+    only in the declarer side's card points (a bound moved by the game value's slope in the
+    points) or in facts no remaining card can change (the trula's, the kings', the mond's;
+    their constant taken out): one solver kept across such variants of the same cards (points
+    around the win threshold, every fact flipped) gives each variant the exhaustive minimax
+    value, and every card a fresh solver's value."""
+    rng = Random(41)
+    checked = 0
+    for i in range(60):
+        table = (4, 4, 3)[i % 3]
+        cs = CONTRACTS_3 if table == 3 else CONTRACTS_4
+        normal = [c for c in cs if c in NORMAL_CONTRACTS]
+        positions = endgame_positions(rng, table, normal[i % len(normal)], 3, every=3,
+                                      p_announce=0.5, p_kontra=0.3)  # fmt: skip
+        for pos, setting in positions[:2]:
+            kept = NativeSolver(setting, tt_bits=12)
+            for _ in range(10):
+                acc = list(pos.acc)
+                points = (acc[0], acc[0] + rng.randint(-9, 9), rng.randint(90, 120),
+                          rng.randint(0, 200))  # fmt: skip
+                acc[0] = max(0, rng.choice(points))
+                for f in (1, 2, 4, 5, 6, 7):
+                    if rng.random() < 0.3:
+                        acc[f] = 1 - acc[f]
+                if rng.random() < 0.4:  # a side with no trick yet: valat lines open
+                    acc[rng.choice((1, 2))] = 0
+                if rng.random() < 0.3:
+                    acc[8] = rng.randint(0, 2)
+                variant = Position(pos.hands, pos.trick, pos.leader, pos.tricks_done,
+                                   tuple(acc))  # fmt: skip
+                assert kept.value(variant) == NativeSolver(setting, tt_bits=12).minimax(
+                    variant), (setting, acc)  # fmt: skip
+                assert kept.values(variant) == NativeSolver(setting, tt_bits=12).values(variant)
+                checked += 1
+    assert checked >= 600
