@@ -147,7 +147,9 @@ def test_the_disputed_hand_8_discards_differ_and_the_group_bounds_them() -> None
     assert hp.recorded_value == ParValue(-16)
     decided = [d.value.value for d in hp.discards if d.value.value is not None]
     (mine,) = [g for g in hp.groups if g.recorded]
-    assert hp.budget_hit and mine.value == ParValue(low=max(decided))
+    # (a discard shown better than the best whose exact value the budget stopped raises it)
+    assert hp.budget_hit and mine.value.value is None and mine.value.high is None
+    assert mine.value.low is not None and mine.value.low >= max(decided)
     bounded = [d.value.high for d in hp.discards if d.value.high is not None]
     assert bounded and all(b <= max(decided) for b in bounded)
     assert mine.decided == len(decided) + len(bounded) < mine.discards
