@@ -412,6 +412,13 @@ static inline tk_set outstanding(const tk_solver *s, int p) {
     return o;
 }
 
+/* each card's points in thirds (tk_thirds of the card alone) */
+static const int THIRDS_OF[TK_NCARDS] = {
+    13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 13,
+    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
+    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
+};
+
 /* Score the full trick: 1 and the final value in *final when the hand ends, else 0; the
  * new facts in acc, the winner in *w. */
 static int complete(const tk_solver *s, int *final, int *acc, int *w) {
@@ -428,7 +435,8 @@ static int complete(const tk_solver *s, int *final, int *acc, int *w) {
     switch (o->kind) {
     case TK_NORMAL: {
         if (mx) {
-            acc[0] += tk_thirds(pile);
+            /* the four cards' thirds from the table: no bit counts (libgcc calls) */
+            for (int i = 0; i < n; i++) acc[0] += THIRDS_OF[s->trick[i]];
             acc[1] = 1;
             if (pile & TK_TRULA) acc[4] = 1;
             if (pile & TK_KINGS) acc[6] = 1;
@@ -550,7 +558,10 @@ static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
         for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
             tk_set b = m & -m;
             for (int p = 0; p < s->n; p++)
-                if (s->hand[p] & b) out[p] |= TK_BIT(j);
+                if (s->hand[p] & b) {
+                    out[p] |= TK_BIT(j);
+                    break; /* a card is in one hand */
+                }
         }
     }
 }
@@ -570,7 +581,7 @@ static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_
     tk_set rest = legal;
     for (int r = 0; r < 5; r++) {
         tk_set mine = legal & EQ_RANGES[r];
-        if (tk_popcount(mine) < 2) continue;
+        if (!(mine & (mine - 1))) continue; /* fewer than two: no bit count (a libgcc call) */
         rest &= ~mine;
         tk_set rel = (own | outst) & EQ_RANGES[r];
         int cur = -1;
@@ -597,12 +608,6 @@ static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_
     }
     return k;
 }
-
-static const int THIRDS_OF[TK_NCARDS] = {
-    13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 13,
-    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
-    13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
-};
 
 /* The strongest card each opponent of p who plays after p in this trick may play: one of
  * his legal cards at the trick as it stands (the cards between ignored), his top tarok if he
@@ -800,18 +805,19 @@ static int last_trick(tk_solver *s) {
 }
 
 /* The run of lin_seg holding every final thirds count of the declarer side reachable from the
- * trick boundary in s with t thirds taken (the remaining cards rem), or -1: on one run the
- * game value of every line moves by lin_slope per three thirds more, so two positions with the
- * same cards and facts, t and t' thirds, both on one run, differ in value by between
+ * trick boundary in s with t thirds taken (the remaining cards rem, holding rest thirds), or
+ * -1: on one run the game value of every line moves by lin_slope per three thirds more, so two
+ * positions with the same cards and facts, t and t' thirds, both on one run, differ in value by
+ * between
  * lin_slope * floor((t' - t) / 3) and lin_slope * ceil((t' - t) / 3) (times the radelc), the
  * lines without a valat; a valat line's value does not move (see ab). */
-static int lin_span(const tk_solver *s, int t, tk_set rem, int m_sure, int o_sure) {
+static int lin_span(const tk_solver *s, int t, tk_set rem, int rest, int m_sure, int o_sure) {
     const tk_objective *o = &s->ob;
     int king_live = o->king >= 0 && ((rem >> o->king) & 1);
     int rem_sure = o->remainder_if_king_wins && s->acc[3];
     int kw_open = o->remainder_if_king_wins && !s->acc[3] && king_live;
     int xlo = t + o->discard_thirds + m_sure + (rem_sure ? o->remainder_thirds : 0);
-    int xhi = t + o->discard_thirds + tk_thirds(rem) - o_sure +
+    int xhi = t + o->discard_thirds + rest - o_sure +
               ((rem_sure || kw_open) ? o->remainder_thirds : 0);
     if (xlo < 0 || xhi >= TK_LIN_N) return -1;
     return s->lin_seg[xlo] == s->lin_seg[xhi] ? s->lin_seg[xlo] : -1;
@@ -907,7 +913,8 @@ static int ab(tk_solver *s, int alpha, int beta) {
                                    (e->hi < 32767 && t != e->thi))) {
                 sure_takes(s, rem, &m_sure, &o_sure);
                 have_sure = 1;
-                int sid = lin_span(s, t, rem, m_sure, o_sure);
+                int rest = tk_thirds(rem); /* once for the up to three spans */
+                int sid = lin_span(s, t, rem, rest, m_sure, o_sure);
                 int f = s->ob.radelc * s->lin_slope;
                 /* a valat line's value does not move with the thirds: while one side may
                  * still take every trick, a bound carries only towards the side where the
@@ -917,12 +924,12 @@ static int ab(tk_solver *s, int alpha, int beta) {
                  * across runs too when their constant never falls (the won game's step) */
                 int along = !valat_open && s->lin_mono;
                 if (e->lo > -32767 && t != e->tlo && (!valat_open || t < e->tlo) &&
-                    ((along && t > e->tlo) || (sid >= 0 && lin_span(s, e->tlo, rem, m_sure, o_sure) == sid))) {
+                    ((along && t > e->tlo) || (sid >= 0 && lin_span(s, e->tlo, rem, rest, m_sure, o_sure) == sid))) {
                     int v = e->lo + off + f * floor_div3(t - e->tlo);
                     if (v > elo) elo = v;
                 }
                 if (e->hi < 32767 && t != e->thi && (!valat_open || t > e->thi) &&
-                    ((along && t < e->thi) || (sid >= 0 && lin_span(s, e->thi, rem, m_sure, o_sure) == sid))) {
+                    ((along && t < e->thi) || (sid >= 0 && lin_span(s, e->thi, rem, rest, m_sure, o_sure) == sid))) {
                     int v = e->hi + off + f * ceil_div3(t - e->thi);
                     if (v < ehi) ehi = v;
                 }
