@@ -11,10 +11,8 @@ planted disputes and tables of five, and mutants.
 from __future__ import annotations
 
 import copy
-import pickle
 import random
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from tarock_logs.cli.common import app
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
 from tarock_logs.verdict.audit import HandAudit
 from tests.store.test_lane import _mutate
+from tests.support.audit_once import audited_once
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -60,24 +59,9 @@ class _Whole:
         pass
 
 
-_AUDITED: dict[tuple[Any, ...], bytes] = {}
-_real_audited = audit_cli._audited
-
-
-def _audited_once(paths: list[Path], exclude: list[str], ruleset: str | None, dask: str | None,
-                  jobs: int | None) -> Iterator[Any]:  # fmt: skip
-    """``cli.audit._audited``, the audit of the same input made once for the test's 14 runs
-    (its output options do not reach it): what is compared, the compaction, the spool and the
-    rendering, runs each time on a fresh copy (``_compacted`` changes its session audits)."""
-    key = (tuple(map(str, paths)), tuple(exclude), ruleset, dask, jobs)
-    if key not in _AUDITED:
-        _AUDITED[key] = pickle.dumps(list(_real_audited(paths, exclude, ruleset, dask, jobs)))
-    yield from pickle.loads(_AUDITED[key])
-
-
 def _run(args: list[str], compact: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     with monkeypatch.context() as mp:
-        mp.setattr(audit_cli, "_audited", _audited_once)
+        mp.setattr(audit_cli, "_audited", audited_once)  # (tests/support/audit_once.py)
         if compact:
             mp.setattr(audit_cli._HandSpool, "CHUNK", 7)  # (characters straddle the reads)
         else:
