@@ -11,12 +11,30 @@ rendering of each output format) runs each time. The output options (``--format`
 
 from __future__ import annotations
 
+import copyreg
+import io
 import pickle
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from tarock_logs.cli import audit as audit_cli
+
+
+def _proxy(d: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    return types.MappingProxyType(d)
+
+
+def _dumps(records: list[Any]) -> bytes:
+    """``records`` pickled, a read-only mapping (a ruleset's tables) as a new one like it."""
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf)
+    pickler.dispatch_table = copyreg.dispatch_table.copy()
+    pickler.dispatch_table[types.MappingProxyType] = lambda m: (_proxy, (dict(m),))
+    pickler.dump(records)
+    return buf.getvalue()
+
 
 AUDITED: dict[tuple[Any, ...], bytes | None] = {}
 #: the audits made (not copied), by the lane setting they were made with
@@ -26,8 +44,7 @@ _real_audited = audit_cli._audited
 
 def audited_once(paths: list[Path], exclude: list[str], ruleset: str | None, dask: str | None,
                  jobs: int | None) -> Iterator[Any]:  # fmt: skip
-    """An audit that cannot be pickled (a what-if ruleset's audits hold the ruleset's
-    read-only tables) is made again each time, as without this."""
+    """(An audit that still cannot be pickled is made again each time, as without this.)"""
     key = (tuple(map(str, paths)), tuple(exclude), ruleset, dask, jobs, audit_cli.LANE)
     if key not in AUDITED or AUDITED[key] is None:
         MADE[bool(audit_cli.LANE)] += 1
@@ -37,7 +54,7 @@ def audited_once(paths: list[Path], exclude: list[str], ruleset: str | None, das
     if key not in AUDITED:
         records = list(_real_audited(paths, exclude, ruleset, dask, jobs))
         try:
-            AUDITED[key] = pickle.dumps(records)
+            AUDITED[key] = _dumps(records)
         except (TypeError, pickle.PicklingError):
             AUDITED[key] = None
             yield from records
