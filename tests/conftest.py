@@ -11,6 +11,8 @@ The modules of :data:`MODULE_GROUPS` (tests that share what a module-scoped fixt
 simulated games, an ingested store) run in one xdist group each too: as single tests the
 module's tests went to both workers, and its long test (scheduled first) apart from the rest,
 and each part set the fixture up again (the Royal native-card games were simulated twice).
+The tests of :data:`SHARED_GROUPS` (of several modules, sharing a process-wide cache: the
+simulated Slovenian sessions) run in one group each for the same reason.
 
 Under xdist the longest work goes first (the longest-first rule of scheduling: what is left
 at the end is short, so neither worker waits long for the other): the browser groups by the
@@ -60,6 +62,19 @@ MODULE_GROUPS = {
     "tests.analysis.test_par": 20,  # the made hand's par, exact and tested
     "tests.analysis.test_par_app": 8,  # a store with the par
 }
+#: tests of different modules that share what a process-wide cache makes (node id prefixes):
+#: one xdist group each, so that one worker makes it once; scheduled by their seconds on CI
+SHARED_GROUPS = {
+    # the simulated Slovenian sessions of tests/support/simulated.py
+    "slovenian-simulated": (
+        40,
+        (
+            "tests/rules/slovenian/test_native_cards.py::test_simulated_hands_replay_alike",
+            "tests/rules/slovenian/test_native_hand.py::test_simulated_sessions_replay_alike",
+            "tests/rules/slovenian/test_fastpath.py::test_simulated_sessions_with_radelci",
+        ),
+    ),
+}
 #: single tests (node id prefixes) that took 10 s or more on that run
 LONG_TESTS = {
     "tests/dashboard/test_publish_stress.py::": 21,
@@ -75,10 +90,20 @@ def _weight(item: pytest.Item) -> float:
         return 1000 + BROWSER_GROUPS.get(item.module.__name__, BROWSER_DEFAULT)
     if item.module.__name__ in MODULE_GROUPS:
         return MODULE_GROUPS[item.module.__name__]
+    shared = _shared_group(item)
+    if shared is not None:
+        return SHARED_GROUPS[shared][0]
     for prefix, seconds in LONG_TESTS.items():
         if item.nodeid.startswith(prefix):
             return seconds
     return SLOW_DEFAULT if item.get_closest_marker("slow") is not None else 0
+
+
+def _shared_group(item: pytest.Item) -> str | None:
+    for name, (_, prefixes) in SHARED_GROUPS.items():
+        if item.nodeid.startswith(prefixes):
+            return name
+    return None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -106,6 +131,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             _group(item, f"browser-{item.module.__name__}")
         elif item.module.__name__ in MODULE_GROUPS:
             _group(item, f"module-{item.module.__name__}")
+        elif (shared := _shared_group(item)) is not None:
+            _group(item, f"shared-{shared}")
     # only in an xdist worker (its collection is the schedule's): a plain run keeps the
     # modules in their order, each module's fixtures set up once
     if hasattr(config, "workerinput"):

@@ -26,6 +26,7 @@ from tarock_logs.cli.common import app
 from tarock_logs.tools.simulate import TournamentSpec, simulate_hands, simulate_tournament
 from tarock_logs.verdict.audit import HandAudit
 from tests.store.test_lane import _mutate
+from tests.support.audit_once import audited_once
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -60,6 +61,7 @@ class _Whole:
 
 def _run(args: list[str], compact: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     with monkeypatch.context() as mp:
+        mp.setattr(audit_cli, "_audited", audited_once)  # (tests/support/audit_once.py)
         if compact:
             mp.setattr(audit_cli._HandSpool, "CHUNK", 7)  # (characters straddle the reads)
         else:
@@ -93,7 +95,7 @@ def test_a_tournament_with_disputes_and_mutants_print_the_same(
     rng = random.Random(7)
     pool = simulate_hands(48, 8)
     mutants: list[Any] = []
-    for _ in range(40):  # 640 hands, each audited 14 times
+    for _ in range(40):  # 640 hands, audited once and reported 14 ways
         doc = copy.deepcopy(rng.choice(pool))
         doc.pop("recorded", None)
         _mutate(rng, doc)

@@ -31,6 +31,7 @@ from tarock_logs.rules.slovenian.session import SlovenianSession
 from tarock_logs.rules.slovenian.tricks import PACK_SET as CARDS
 from tarock_logs.verdict import replay as rp
 from tests.rules.slovenian.randomgame import choose, random_hand
+from tests.support.simulated import simulated_sessions
 
 ROOT = Path(__file__).resolve().parents[3] / "sample_logs"
 RULESETS = ("tournament", "openspiel")
@@ -243,12 +244,9 @@ def test_simulated_samples_replay_identically(folder: str, monkeypatch: pytest.M
 def test_simulated_sessions_with_radelci_replay_identically(
     table_size: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tarock_logs.tools.simulate import simulate_hands
-
-    sessions = [
-        SessionAdapter.validate_python(s)
-        for s in simulate_hands(400, 11 + table_size, table_size=table_size)
-    ]
+    """The default ruleset's simulated sessions (radelci carried from hand to hand), the first
+    400 hands of those the other native-replay differentials share (tests/support/simulated.py)."""
+    sessions = simulated_sessions(ENGINE.default_ruleset, table_size, 400)
     taken, total = _replay_both(sessions, monkeypatch)
     assert total == 400
     _coverage(taken, total, table_size)

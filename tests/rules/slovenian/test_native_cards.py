@@ -3,7 +3,7 @@
 ``PlayRules.legal`` (spec 8.3-8.4) on random positions of every contract under both rulesets'
 options, and the whole replay of every Slovenian sample log and of simulated hands with the
 native engine and without it (the reference alone): 4,000 simulated hands in the suite,
-100,000 with ``TAROCK_LONG_CHECKS=1``.
+≈ 100,000 with ``TAROCK_LONG_CHECKS=1``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tarock_logs.rules.slovenian.fast.cardbits import CID
 from tarock_logs.rules.slovenian.hand import make_play_rules
 from tarock_logs.rules.slovenian.tricks import PACK
 from tests.support.native_replay import replays_equal
+from tests.support.simulated import simulated_sessions
 
 needs_native = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -126,14 +127,11 @@ def test_simulated_hands_replay_alike_with_and_without_the_native_engine(
     ruleset: str, table: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Simulated Slovenian hands, the whole replay with and without the native engine:
-    1,000 per ruleset and table size in the suite; with TAROCK_LONG_CHECKS=1, 25,000 each
-    (100,000 in all)."""
-    from tarock_logs.log.models import SessionAdapter
-    from tarock_logs.tools.simulate import simulate_hands
-
-    n = 25_000 if LONG else 1_000
-    docs = simulate_hands(n, 23 + table, ruleset=ruleset, table_size=table)
-    sessions = [SessionAdapter.validate_python(d) for d in docs]
+    1,000 per ruleset and table size in the suite; with TAROCK_LONG_CHECKS=1, 24,992 each
+    (≈ 100,000 in all). The simulated sessions are shared with the other native-replay
+    differentials (tests/support/simulated.py)."""
+    n = 24_992 if LONG else 1_000
+    sessions = simulated_sessions(ruleset, table, n)
     hands, fast = replays_equal(sessions, fastpath, monkeypatch, python_fast_path=False)
     assert hands == n
     if table == 5:  # the dealer sits out: the reference's, whole

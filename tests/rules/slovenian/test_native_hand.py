@@ -12,7 +12,7 @@ winner (``core.winner``) is the reference's; the score (items, totals, carry) an
 planted illegal action is never taken. Checked on OpenSpiel's own deals (the bench's
 comparison set), on random legal games at tables of 3 and 4, on hands of every contract
 under ruleset options that change the round, on planted illegal actions and bidding changes,
-and on simulated sessions (1,000 hands in the suite; 100,000 with ``TAROCK_LONG_CHECKS=1``).
+and on simulated sessions (1,024 hands in the suite; 100,000 with ``TAROCK_LONG_CHECKS=1``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from tarock_logs.rules.slovenian.fast.cardbits import CID
 from tarock_logs.rules.slovenian.hand import SlovenianHand, make_play_rules
 from tarock_logs.verdict.convert import to_engine_action
 from tests.rules.slovenian.test_fastpath import _mutate, _mutate_bidding, _random_game
-from tests.support.native_replay import replays_equal, sessions_of
+from tests.support.native_replay import replays_equal
+from tests.support.simulated import simulated_sessions
 
 pytestmark = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -260,14 +261,12 @@ def test_simulated_sessions_replay_alike_with_and_without_the_native_core(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The whole replay (verdicts, scores, carries, tricks) of simulated sessions at tables
-    of 3 and 4, with the native core and without it: 1,000 hands per ruleset in the suite,
-    100,000 with TAROCK_LONG_CHECKS=1."""
-    from tarock_logs.tools.simulate import simulate_hands
-
-    n = 50_000 if LONG else 500
+    of 3 and 4, with the native core and without it: 1,024 hands per ruleset in the suite,
+    100,000 with TAROCK_LONG_CHECKS=1. The simulated sessions are shared with the other
+    native-replay differentials (tests/support/simulated.py): the first 512 hands of each."""
+    n = 50_000 if LONG else 512
     for table in (3, 4):
-        docs = simulate_hands(n, 41 + table, ruleset=ruleset, table_size=table)
-        sessions = sessions_of(docs)
+        sessions = simulated_sessions(ruleset, table, n)
         hands, fast = replays_equal(sessions, fastpath, monkeypatch, python_fast_path=False)
         assert hands == n and fast >= 0.95 * n
 
