@@ -455,10 +455,9 @@ def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> Non
 
 def _timeline_state(state: HandState, keys: Sequence[str]) -> dict[str, Any]:
     try:
-        view = state.view()
+        return state.timeline_state(keys)
     except Exception:  # noqa: BLE001 - a snapshot must not sink the audit
         return {}
-    return {k: view.get(k) for k in keys}
 
 
 def _push_timeline(

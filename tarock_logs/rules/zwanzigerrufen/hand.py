@@ -191,6 +191,9 @@ class ZRHand(HandState):
         #: each hand held so far in the pack's order (:meth:`view`: a replay's step timeline
         #: views the hand after every declaration, the same four hands all through the auction)
         self._sorted: dict[tuple[str, ...], list[str]] = {}
+        #: every card dealt is one of the pack's, so :meth:`view` (which sorts the hands in
+        #: the pack's order) cannot fail: :meth:`timeline_state` may answer without it
+        self._view_safe = all(c in _PACK for h in padded for c in h)
 
     # ------------------------------------------------------------------ contract API
 
@@ -453,6 +456,23 @@ class ZRHand(HandState):
             "multiplier": self.multiplier,
             "card_points": self._running_points(st),
         }
+
+    def timeline_state(self, keys: Sequence[str]) -> dict[str, Any]:
+        """:meth:`view`'s values under ``keys``; the auction's (contract, declarer, partner,
+        called, game level) read without building the whole view when the view cannot fail
+        (a card not of the pack makes it raise: then it is built, and raises)."""
+        if self._view_safe:
+            a = self._st.auction
+            cheap = {
+                "contract": a.contract,
+                "declarer": a.holder,
+                "partner": a.partner,
+                "called": a.called,
+                "game_level": a.game_level,
+            }
+            if all(k in cheap for k in keys):
+                return {k: cheap[k] for k in keys}
+        return super().timeline_state(keys)
 
     # ------------------------------------------------------------------ internals
 
