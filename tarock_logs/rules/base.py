@@ -526,6 +526,14 @@ class HandState(ABC):
         engine), ``bids``, ``announcements``, ``kontras``.
         """
 
+    def timeline_state(self, keys: Sequence[str]) -> dict[str, Any]:
+        """The values of :meth:`view` under ``keys`` (None for a key it lacks): what the
+        store's step timeline keeps after an action (the engine's
+        :attr:`GameEngine.timeline_keys`). Raises what :meth:`view` raises. Default: read
+        from a whole :meth:`view`; an engine may answer without building one."""
+        view = self.view()
+        return {k: view.get(k) for k in keys}
+
     def hand_findings(self) -> list[Violation]:
         """Hand-level findings (no action index), asked for after the last action: the deal
         check, a log that stops before the end, unclaimed renons. Default: none."""

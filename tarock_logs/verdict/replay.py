@@ -455,10 +455,9 @@ def _push_fast(out: HandReplay, state: HandState, actions: Sequence[Any]) -> Non
 
 def _timeline_state(state: HandState, keys: Sequence[str]) -> dict[str, Any]:
     try:
-        view = state.view()
+        return state.timeline_state(keys)
     except Exception:  # noqa: BLE001 - a snapshot must not sink the audit
         return {}
-    return {k: view.get(k) for k in keys}
 
 
 def _push_timeline(
@@ -472,15 +471,17 @@ def _push_timeline(
     last = _timeline_state(state, keys)
     tl.states.extend((0, k, v) for k, v in last.items() if v is not None)
     tl.states.append((0, "to_move", state.to_move()))
-    push = state.push
+    push, to_move, conv = state.push, state.to_move, to_engine_action
     acts: list[Action] = []
+    add = acts.append
     found_at: dict[int, list[Violation]] = {}
     out._actions = acts
     out._found = found_at
-    n = len(actions)
+    add_to_move, add_phase = tl.to_move.append, tl.phase.append
+    end = len(actions) - 1
     for i, model_action in enumerate(actions):
-        action = to_engine_action(model_action)
-        acts.append(action)
+        action = conv(model_action)
+        add(action)
         try:
             found = push(action)
         except Exception as exc:  # noqa: BLE001 - physically impossible: stop here
@@ -492,9 +493,9 @@ def _push_timeline(
             out.violations.extend(found)
             if action.type == "play" and any(v.severity == "error" for v in found):
                 tl.states.append((i + 1, "allowed", _allowed(state, action)))
-        tl.to_move.append(state.to_move())
-        tl.phase.append(str(state.phase))
-        if action.type != "play" or i == n - 1:
+        add_to_move(to_move())
+        add_phase(str(state.phase))
+        if action.type != "play" or i == end:
             now = _timeline_state(state, keys)
             tl.states.extend((i + 1, k, v) for k, v in now.items() if v != last.get(k))
             last = now

@@ -70,6 +70,9 @@ PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
         "claim": _DONE,
     }
 )
+#: the keys of :meth:`ZRHand.view` that :meth:`ZRHand.timeline_state` reads off the auction
+_AUCTION_KEYS: Final = frozenset({"contract", "declarer", "partner", "called", "game_level"})
+
 _INFRACTIONS = frozenset(
     {"play.illegal_card", "play.farbensolo_tarock_lead", "play.pagat_released", "play.out_of_turn"}
 )
@@ -191,6 +194,9 @@ class ZRHand(HandState):
         #: each hand held so far in the pack's order (:meth:`view`: a replay's step timeline
         #: views the hand after every declaration, the same four hands all through the auction)
         self._sorted: dict[tuple[str, ...], list[str]] = {}
+        #: every card dealt is one of the pack's, so :meth:`view` (which sorts the hands in
+        #: the pack's order) cannot fail: :meth:`timeline_state` may answer without it
+        self._view_safe = all(c in _PACK for h in padded for c in h)
 
     # ------------------------------------------------------------------ contract API
 
@@ -454,6 +460,22 @@ class ZRHand(HandState):
             "card_points": self._running_points(st),
         }
 
+    def timeline_state(self, keys: Sequence[str]) -> dict[str, Any]:
+        """:meth:`view`'s values under ``keys``; the auction's (contract, declarer, partner,
+        called, game level) read without building the whole view when the view cannot fail
+        (a card not of the pack makes it raise: then it is built, and raises)."""
+        if self._view_safe and _AUCTION_KEYS.issuperset(keys):
+            a = self._st.auction
+            cheap = {
+                "contract": a.contract,
+                "declarer": a.holder,
+                "partner": a.partner,
+                "called": a.called,
+                "game_level": a.game_level,
+            }
+            return {k: cheap[k] for k in keys}
+        return super().timeline_state(keys)
+
     # ------------------------------------------------------------------ internals
 
     def _in_order(self, hand: tuple[str, ...]) -> list[str]:
@@ -517,14 +539,20 @@ class ZRHand(HandState):
         return out
 
     def _play_to_move(self, st: _State) -> int:
-        if not st.trick:
-            return st.leader
-        played = {s for s, _ in st.trick}
+        trick, leader = st.trick, st.leader
+        if not trick:
+            return leader
+        n = len(trick)
+        if trick[-1][0] == (leader + n - 1) % 4 and n < 4:
+            # the usual trick: played in turn from the leader (the seats leader..leader+n-1)
+            if all(trick[k][0] == (leader + k) % 4 for k in range(n - 1)):
+                return (leader + n) % 4
+        played = {s for s, _ in trick}
         for k in range(4):
-            seat = (st.leader + k) % 4
+            seat = (leader + k) % 4
             if seat not in played:
                 return seat
-        return st.leader
+        return leader
 
     def _contract(self, st: _State) -> str | None:
         return st.auction.contract
@@ -533,7 +561,7 @@ class ZRHand(HandState):
         return legal_cards(
             st.hands[seat],
             (st.trick[0][1],) if st.trick else (),  # (the led card is what the rules read)
-            self._contract(st),
+            st.auction.contract,  # (:meth:`_contract`)
             self.opts["farbensolo_tarock_compulsion"],
         )
 
@@ -585,9 +613,13 @@ class ZRHand(HandState):
     # ------------------------------------------------------------------ applying
 
     def _apply(self, st: _State, action: Action) -> list[Violation]:
-        out: list[Violation] = []
         st.started = True
         t = action.type
+        if t == "play" and st.auction_started and st.thrown_in is None and 0 <= action.seat < 4:
+            # (a card after the auction has begun, of a seat at the table, in a deal not
+            # thrown in: the checks below come to this; the bulk of a hand's actions)
+            return self._play(st, action)
+        out: list[Violation] = []
         if not 0 <= action.seat < 4:
             out.append(
                 self._v(

@@ -50,3 +50,38 @@ def test_a_planted_revoke_is_flagged_at_its_action_index():
         "HJ",
     )
     assert first.rule == "zr-std-2026 §6.3"
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
+def test_the_timeline_snapshot_is_the_views_contract_declarer_and_partner_after_every_action():
+    from tarock_logs.rules import get_engine
+    from tarock_logs.verdict.convert import to_engine_action
+    from tarock_logs.verdict.replay import resolve_ruleset
+
+    eng = get_engine("zwanzigerrufen")
+    assert eng is not None
+    keys = ("contract", "declarer", "partner", "called", "game_level", "phase", "to_move")
+    for session in _sessions():
+        hand = session.hands[0]
+        ss = eng.new_session(resolve_ruleset(eng, session.ruleset, {}), 4)
+        state = ss.new_hand(hand.dealer, [list(h) for h in hand.deal.hands], [])
+        for a in hand.actions:
+            state.push(to_engine_action(a))
+            view = state.view()
+            for ks in (eng.timeline_keys, keys):
+                assert state.timeline_state(ks) == {k: view.get(k) for k in ks}
+
+
+def test_a_hand_dealt_a_card_not_of_the_pack_fails_its_timeline_snapshot_as_its_view_does():
+    from tarock_logs.rules import get_engine
+    from tarock_logs.rules.zwanzigerrufen.rulesets import RULESETS
+
+    eng = get_engine("zwanzigerrufen")
+    assert eng is not None
+    ss = eng.new_session(next(iter(RULESETS.values())), 4)
+    hands = [["T1", "T2", "XX"], ["T3"], ["T4"], ["T5"]]
+    state = ss.new_hand(0, hands, [])
+    with pytest.raises(KeyError):
+        state.view()
+    with pytest.raises(KeyError):
+        state.timeline_state(eng.timeline_keys)
