@@ -23,7 +23,7 @@ discards of the recorded group, then the other groups'.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -234,14 +234,17 @@ class _Run:
         s.budget = limit
         return s, pos, s.nodes
 
-    def value(self, h: HandState) -> tuple[int | None, int]:
-        """The value of the card-play position ``h`` (its first card), and the cards played."""
+    def _search(
+        self, h: HandState, call: Callable[[Solver, Position], int]
+    ) -> tuple[int | None, int]:
+        """``call`` on the solver of the position ``h`` under the budgets: its result (None
+        when a budget stopped it) and the cards played."""
         got = self._solver(h)
         if got is None:
             return None, 0
         s, pos, before = got
         try:
-            v: int | None = s.value(pos)
+            v: int | None = call(s, pos)
         except TimeoutError:
             v = None
             self.hit = True
@@ -249,22 +252,15 @@ class _Run:
         self.nodes += spent
         return v, spent
 
+    def value(self, h: HandState) -> tuple[int | None, int]:
+        """The value of the card-play position ``h`` (its first card), and the cards played."""
+        return self._search(h, lambda s, pos: s.value(pos))
+
     def test(self, h: HandState, t: int) -> tuple[int | None, int]:
         """The null-window test "is the value of ``h`` at least ``t``": the solver's fail-soft
         bound (≥ ``t``: the value is at least it; below: at most it), None when the budget
         stopped it; and the cards played."""
-        got = self._solver(h)
-        if got is None:
-            return None, 0
-        s, pos, before = got
-        try:
-            g: int | None = s.search(pos, t - 1, t)
-        except TimeoutError:
-            g = None
-            self.hit = True
-        spent = s.nodes - before
-        self.nodes += spent
-        return g, spent
+        return self._search(h, lambda s, pos: s.search(pos, t - 1, t))
 
 
 @dataclass(slots=True)
