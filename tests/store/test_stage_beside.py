@@ -14,27 +14,9 @@ import pytest
 
 from tarock_logs.store.write import ingest as ig
 from tarock_logs.store.write import process
+from tests.support.store_fixtures import store_content
 
 ROOT = Path(__file__).resolve().parents[2]
-#: columns that hold the time of the run, not its content
-TIMES = {"applied_at", "ingested_at", "rejected_at", "computed_at"}
-
-
-def _content(db: Path) -> dict[str, list[tuple]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        tables = [t for (t,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"
-        ).fetchall()]  # fmt: skip
-        out = {}
-        for t in tables:
-            cols = [c for c in con.table(t).columns if c not in TIMES]
-            quoted = ", ".join('"' + c + '"' for c in cols)
-            where = " WHERE key <> 'pseudonym_key'" if t == "meta" else ""  # random per store
-            out[t] = sorted(con.execute(f"SELECT {quoted} FROM {t}{where}").fetchall(), key=repr)
-        return out
-    finally:
-        con.close()
 
 
 def _logs(tmp: Path) -> Path:
@@ -53,7 +35,7 @@ def test_a_new_store_set_up_beside_the_first_file_holds_what_one_set_up_first_ho
 ) -> None:
     logs = _logs(tmp_path)
     ig.ingest([logs], db=tmp_path / "beside.duckdb", exclude=["malformed"], jobs=1)
-    beside = _content(tmp_path / "beside.duckdb")
+    beside = store_content(tmp_path / "beside.duckdb")
 
     # the same files into a store set up before any file is read (the path of stores that
     # exist already and of ingests with workers)
@@ -67,7 +49,7 @@ def test_a_new_store_set_up_beside_the_first_file_holds_what_one_set_up_first_ho
 
     monkeypatch.setattr(ig, "_open_stage_beside", first)
     ig.ingest([logs], db=tmp_path / "first.duckdb", exclude=["malformed"], jobs=1)
-    assert beside == _content(tmp_path / "first.duckdb")
+    assert beside == store_content(tmp_path / "first.duckdb")
     assert beside["hands"]
 
 

@@ -17,30 +17,10 @@ import pytest
 from tarock_logs.store.write import ingest as ig
 from tarock_logs.store.write import plan, ratings
 from tarock_logs.tools.simulate import dumps_session, simulate_hands
-from tests.support.store_fixtures import reverse_scores_of_first_session
+from tests.support.store_fixtures import reverse_scores_of_first_session, store_content
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ("slovenian", "tournament", "zwanzigerrufen", "royal", "disputed")
-#: columns that hold the time of the run, not its content
-TIMES = {"applied_at", "ingested_at", "rejected_at", "computed_at"}
-
-
-def _content(db: Path) -> dict[str, list[tuple]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        tables = [t for (t,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"
-        ).fetchall()]  # fmt: skip
-        out = {}
-        for t in tables:
-            cols = [c for c in con.table(t).columns if c not in TIMES]
-            quoted = ", ".join('"' + c + '"' for c in cols)
-            where = " WHERE key <> 'pseudonym_key'" if t == "meta" else ""  # random per store
-            rows = con.execute(f"SELECT {quoted} FROM {t}{where}").fetchall()
-            out[t] = sorted(rows, key=repr)
-        return out
-    finally:
-        con.close()
 
 
 def _logs(folder: Path) -> None:
@@ -57,25 +37,25 @@ def _run(tmp: Path, tag: str, overlap: int, monkeypatch: pytest.MonkeyPatch) -> 
     db = tmp / f"{tag}.duckdb"
     out = []
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)
-    out.append(_content(db))
+    out.append(store_content(db))
     reverse_scores_of_first_session(sorted((logs / "tournament").glob("*.jsonl"))[0])
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)
-    out.append(_content(db))
+    out.append(store_content(db))
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)  # nothing changed
-    out.append(_content(db))
+    out.append(store_content(db))
     # the Royal Tarock files pruned (their players' summaries go) and a new file loaded
     shutil.rmtree(logs / "royal")
     (logs / "new.jsonl").write_bytes(
         b"".join(dumps_session(s) for s in simulate_hands(32, 9, hands_per_session=16))
     )
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1, prune=True)
-    out.append(_content(db))
+    out.append(store_content(db))
     # the new file changed: one of its players renamed (the old name's summary must go)
     text = (logs / "new.jsonl").read_text("utf-8")
     old = json.loads(text.splitlines()[0])["players"][0]["id"]
     (logs / "new.jsonl").write_text(text.replace(f'"{old}"', '"renamed.player"'), "utf-8")
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)
-    out.append(_content(db))
+    out.append(store_content(db))
     return out
 
 
@@ -122,4 +102,4 @@ def test_a_failure_beside_the_commit_publishes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["logs"]
     monkeypatch.undo()
     ig.ingest([logs], db=db, exclude=["malformed"], jobs=1)  # and the next ingest works
-    assert _content(db)["hands"]
+    assert store_content(db)["hands"]

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 from tarock_logs.cards import PACKS
@@ -294,3 +295,27 @@ def store_at_version(con: Any, version: int) -> None:
             "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp, ?)",
             [m.version, m.name, m.checksum],
         )
+
+
+#: columns that hold the time of a run, not its content
+RUN_TIMES = {"applied_at", "ingested_at", "rejected_at", "computed_at"}
+
+
+def store_content(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the store ``db`` as its sorted rows, without the times of the run and the
+    pseudonym key (random per store): two stores with the same content compare equal."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [t for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"
+        ).fetchall()]  # fmt: skip
+        out = {}
+        for t in tables:
+            cols = [c for c in con.table(t).columns if c not in RUN_TIMES]
+            quoted = ", ".join('"' + c + '"' for c in cols)
+            where = " WHERE key <> 'pseudonym_key'" if t == "meta" else ""
+            rows = con.execute(f"SELECT {quoted} FROM {t}{where}").fetchall()
+            out[t] = sorted(rows, key=repr)
+        return out
+    finally:
+        con.close()
