@@ -121,10 +121,16 @@ def _open(page: Any, url: str) -> None:
 
 
 def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while needle not in page.inner_text("[data-testid='stMain']"):
-        assert time.monotonic() < deadline, f"never showed {needle!r}"
-        page.wait_for_timeout(200)
+    """Wait until the page's main part shows ``needle`` (watched by the browser itself)."""
+    page.wait_for_function(
+        """needle => {
+          const main = document.querySelector("[data-testid='stMain']");
+          return !!main && main.innerText.includes(needle);
+        }""",
+        arg=needle,
+        timeout=timeout * 1000,
+        polling=100,
+    )
 
 
 #: each toolbar select's text (value or placeholder), the width it needs in its font, and
@@ -257,6 +263,20 @@ def _autoplay_is_on(page: Any) -> bool:
     return bool(box.is_checked())
 
 
+def _autoplay_switched_off(page: Any) -> None:
+    """Wait until autoplay's switch is off (as it turns itself off at the end or at a
+    problem) and the run that turned it off has finished: a fixed wait of 2-2.5 s before."""
+    page.wait_for_function(
+        """() => {
+          const box = document.querySelector(".st-key-toolbar input[type='checkbox']");
+          return !!box && !box.checked;
+        }""",
+        timeout=30_000,
+        polling=100,
+    )
+    settle(page)
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, pages, size: str) -> None:  # type: ignore[no-untyped-def]
     url, db = served
@@ -267,8 +287,7 @@ def test_autoplay_plays_a_hand_to_its_end_and_stops_there(served, pages, size: s
         _open(page, f"{url}/replay?hand={hand}&step={start}&seat=all")
         _autoplay_on(page)
         _wait_text(page, f"Step {n} of {n}", timeout=90)
-        page.wait_for_timeout(2000)  # it stays at the end, autoplay switched off
-        settle(page)
+        _autoplay_switched_off(page)  # it stays at the end, autoplay switched off
         assert f"Step {n} of {n}" in page.inner_text("[data-testid='stMain']")
         assert not _autoplay_is_on(page)
         assert page.locator("[data-testid='stException']").count() == 0
@@ -284,8 +303,7 @@ def test_autoplay_stops_on_the_first_problem(served, pages) -> None:  # type: ig
         _open(page, f"{url}/replay?hand={hand}&step={max(0, problem - 4)}&seat=all")
         _autoplay_on(page)
         _wait_text(page, f"Step {problem} of {n}", timeout=90)
-        page.wait_for_timeout(2500)
-        settle(page)
+        _autoplay_switched_off(page)
         shown = page.inner_text("[data-testid='stMain']")
         assert f"Step {problem} of {n}" in shown and "Autoplay stopped at a problem." in shown
         assert not _autoplay_is_on(page)

@@ -72,6 +72,29 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
+def contexts(browser: Any) -> Iterator[Any]:
+    """One browser context per screen size for the module's tests, in the module's order: the
+    visitors' tests (which log in nowhere and keep no cookie of their own), then the
+    referee's test of that size, the last to use it (its login's cookie stays in it). A new
+    context's first load of the app took about twice a later load's time (Chromium compiles
+    the app's scripts again in each new context). Each test opens its own page."""
+    made: dict[str, Any] = {}
+
+    def context(size: str) -> Any:
+        if size not in made:
+            ctx = browser.new_context(
+                **(PHONE if size == "phone" else DESKTOP), accept_downloads=True
+            )
+            ctx.add_init_script(_COOKIE_RUNS)
+            made[size] = ctx
+        return made[size]
+
+    yield context
+    for ctx in made.values():
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
 def real_names(dash_db: DashDB) -> list[str]:
     con = connect_reader(dash_db.path)  # (the dashboard's settings: one process, one config)
     try:
@@ -108,14 +131,15 @@ def _disputed_hand(db: DashDB) -> str:
 @pytest.mark.parametrize("lang, size", [("en", "phone"), ("sl", "desktop"), ("de", "phone")])
 def test_a_public_visitor_never_sees_a_real_name(
     public_server: Any,
-    browser: Any,
+    contexts: Any,
     real_names: list[str],
     lang: str,
     size: str,
     dash_db: DashDB,
 ) -> None:
     url, _ = public_server
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP), accept_downloads=True)
+    ctx = contexts(size)
+    assert not [c for c in ctx.cookies() if c["name"] == "tarock_referee"]  # a visitor
     page = ctx.new_page()
     try:
         goto(page, f"{url}/players?game=slovenian&lang={lang}")
@@ -141,7 +165,7 @@ def test_a_public_visitor_never_sees_a_real_name(
         assert "cards dealt" not in page.inner_text("body")
         assert page.locator(".st-key-e_save").count() == 0
     finally:
-        ctx.close()
+        page.close()
 
 
 def _deal_by_pasting(page: Any) -> None:
@@ -164,7 +188,35 @@ def _session_id(page: Any) -> str:
     return value
 
 
+#: notes, in the page (not its frames), when the referee login's cookie component
+#: (streamlit-authenticator's ``stx.CookieManager``, drawn in an iframe) has reported the
+#: browser's cookies to the app: the app sends that value to the server (which runs the
+#: script again for it) in the same turn of the page's event loop, before anything the
+#: test does after
+_COOKIE_RUNS = """(() => {
+  if (window !== window.top) return;
+  window.__cookieValues = 0;
+  window.addEventListener('message', e => {
+    const frames = [...document.querySelectorAll("iframe[src*='cookie_manager']")];
+    if (e.data && e.data.type === 'streamlit:setComponentValue'
+        && frames.some(f => f.contentWindow === e.source)) window.__cookieValues++;
+  });
+})()"""
+
+
+def _cookie_component_ran(page: Any) -> None:
+    """Wait until the login's cookie component has reported its value and the app has run
+    again for it (the page is loaded with :data:`_COOKIE_RUNS` as an init script). A form
+    submitted before the component reports is lost: its value, reaching the server while the
+    submit's run is still in streamlit-authenticator's pre-login sleep (0.7 s), interrupts
+    that run, and the run after it no longer sees the button pressed (no login, no error,
+    the form still filled: the failure of 2026-12-07)."""
+    page.wait_for_function("() => window.__cookieValues > 0", timeout=30_000, polling="raf")
+    settle(page)
+
+
 def _log_in(page: Any, phone: bool) -> None:
+    _cookie_component_ran(page)
     if phone:  # the sidebar starts folded on a phone
         page.locator("[data-testid='stExpandSidebarButton']").first.click()
     page.get_by_text("Referee login", exact=True).first.click()
@@ -177,10 +229,10 @@ def _log_in(page: Any, phone: bool) -> None:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
-    public_server: Any, browser: Any, real_names: list[str], size: str
+    public_server: Any, contexts: Any, real_names: list[str], size: str
 ) -> None:
     url, entries = public_server
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))
+    ctx = contexts(size)
     page = ctx.new_page()
     try:
         goto(page, f"{url}/players?game=slovenian")
@@ -221,4 +273,4 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
         page.screenshot(path=str(SHOTS / f"referee-failed-{size}.png"))
         raise
     finally:
-        ctx.close()
+        page.close()

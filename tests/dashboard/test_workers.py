@@ -249,7 +249,12 @@ def test_in_chromium_an_open_page_is_drawn_again_when_its_worker_is_killed(
         assert page.get_by_text("Step 3 of").count() == 1
         stuck = {c["name"]: c["value"] for c in ctx.cookies()}["tarock_worker"]
         os.kill(_worker_pids(proc.pid)[port + 1 + int(stuck)], signal.SIGKILL)
-        page.wait_for_timeout(1500)
+        # the page reconnects through the front door, which sticks it to the other worker
+        # (its cookie changes): waited for (a fixed 1.5 s before)
+        deadline = time.monotonic() + 60
+        while {c["name"]: c["value"] for c in ctx.cookies()}.get("tarock_worker") == stuck:
+            assert time.monotonic() < deadline, "the page never moved to the other worker"
+            page.wait_for_timeout(100)
         page.get_by_text("Step 3 of").wait_for(timeout=60_000)
         settle(page)
         assert page.get_by_text("Step 3 of").count() == 1
