@@ -126,6 +126,10 @@ def login_box(tr: Any) -> None:
         str(cookie.get("key") or ""),
         float(cookie.get("expiry_days") or 1),
         auto_hash=False,
+        # the library sleeps this long (0.7 s by default) in every run of the page for a visitor
+        # not logged in, waiting for the login cookie; the cookie component's own rerun brings
+        # a returning referee's cookie, so the visitors' every click need not wait
+        login_sleep_time=0,
     )
     with side:
         if st.session_state.get("authentication_status") is True:
