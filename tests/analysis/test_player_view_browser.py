@@ -15,7 +15,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle
+from tarock_logs.report.i18n import t
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve
 from tests.dashboard.dash_helpers import TAROCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
         yield url, hand, index
 
 
+#: true once the script has finished and the element ``sel`` reads ``text`` (word joiners
+#: aside): the run a click started has drawn what it changes
+_SHOWN = r"""([sel, text]) => {
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const el = document.querySelector(sel);
+  return !!el && el.innerText.replace(/\u2060/g, '').includes(text);
+}"""
+
+
+def _shown(page: Any, text: str) -> None:
+    """Wait (at each frame) for the card values' box to read ``text`` after a click's run."""
+    page.wait_for_function(_SHOWN, arg=[".st-key-card_values", text], timeout=30_000, polling="raf")
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with chromium() as b:
@@ -72,7 +88,7 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
         assert "its value with all cards visible" in page.locator(".tl-legend").inner_text()
         before = page.locator(".tl-value").all_inner_texts()
         box.get_by_text("what the player knew", exact=True).click()
-        settle(page)
+        _shown(page, "Every legal card valued (what the player knew)")
         box.scroll_into_view_if_needed()
         said = box.inner_text()
         assert "Every legal card valued (what the player knew)" in said
@@ -98,7 +114,7 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
         assert shot.stat().st_size > 0
         # and back
         box.get_by_text("all cards visible", exact=True).click()
-        settle(page)
+        _shown(page, "Every legal card valued (all cards visible)")
         assert "Every legal card valued (all cards visible)" in box.inner_text()
     finally:
         page.close()
@@ -116,7 +132,10 @@ def test_the_two_views_are_labelled_in_slovenian_and_german(
             goto(page, f"{url}/replay?hand={hand}&step={index + 1}&seat=all&lang={lang}")
             box = page.locator(".st-key-card_values")
             box.get_by_text(words[1], exact=True).click()
-            settle(page)
+            heading = t(
+                "Every legal card valued ({view})", lang, view=t("what the player knew", lang)
+            )
+            _shown(page, heading)
             said = box.inner_text().replace("\u2060", "")
             assert words[0] in said and words[1] in said, lang
             assert "layouts" not in said and "what the player knew" not in said

@@ -27,7 +27,7 @@ import pytest
 from tarock_logs.report.i18n import t
 from tarock_logs.report.text import finding_parts
 from tarock_logs.verdict.findings import Finding
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle_loaded
 from tests.dashboard.dash_helpers import ROOT, TAROCK, DashDB
 
 pytestmark = [
@@ -236,7 +236,8 @@ def _at_both_sizes(page: Any, d: Dispute, lang: str, where: str, shot: str) -> N
 def test_every_planted_dispute_names_the_player_and_the_consequence(  # type: ignore[no-untyped-def]
     served, laptop_page, disputes, lang: str
 ) -> None:
-    """One page load per dispute and language; checked at 1280 × 720 and 390 × 844."""
+    """One page load per dispute and language (its replay reached by the verdict's link to
+    it); checked at 1280 × 720 and 390 × 844."""
     page = _at_laptop_size(laptop_page)
     try:
         for k, d in enumerate(disputes, start=1):
@@ -247,8 +248,16 @@ def test_every_planted_dispute_names_the_player_and_the_consequence(  # type: ig
                 continue
             step = d.action_index + 1  # the replay's step n is reached by action n
             page.set_viewport_size(dict(zip(("width", "height"), SIZES["laptop"], strict=True)))
-            goto(page, f"{served}/replay?hand={d.hand_id}&step={step}&seat=all&lang={lang}")
+            # the verdict's own link to the replay: the app switches pages in the same session
+            # (its language kept), without loading the app again
+            label = t("Replay at action {n}", lang, n=step)
+            page.locator("a[data-testid='stPageLink-NavLink']").filter(
+                has_text=re.compile(rf"{re.escape(label)}\s*$")
+            ).first.click()
+            page.wait_for_url(re.compile(rf"/replay\?.*\bstep={step}\b"), timeout=20_000)
             page.locator(".tl-table").wait_for(timeout=20_000)
+            settle_loaded(page)
+            assert f"hand={d.hand_id}" in page.url
             _at_both_sizes(page, d, lang, f"replay {d.session} step {step}", f"replay-{k}")
     finally:
         page.goto("about:blank")  # (the app session ends)
