@@ -78,12 +78,9 @@ static inline int tk_thirds(tk_set m) {
 static inline int tk_winner(const int *cards, int k, int colour_valat) {
     int led = tk_suit_of(cards[0]);
     int best = 0, bsuit = led, bstr = tk_strength(cards[0]);
-    int pagat = cards[0] == TK_PAGAT ? 0 : -1, trula = cards[0] < 22 && (TK_TRULA >> cards[0]) & 1;
+    tk_set m = TK_BIT(cards[0]);
     for (int i = 1; i < k; i++) {
-        if (cards[i] < 22 && (TK_TRULA >> cards[i]) & 1) {
-            trula++;
-            if (cards[i] == TK_PAGAT) pagat = i;
-        }
+        m |= TK_BIT(cards[i]);
         int s = tk_suit_of(cards[i]);
         if (s == bsuit) {
             int st = tk_strength(cards[i]);
@@ -98,7 +95,10 @@ static inline int tk_winner(const int *cards, int k, int colour_valat) {
         }
     }
     /* the emperor's trick (all three trula cards) goes to the pagat */
-    if (trula == 3 && (!colour_valat || led == 0)) return pagat;
+    if ((m & TK_TRULA) == TK_TRULA && (!colour_valat || led == 0)) {
+        for (int i = 0; i < k; i++)
+            if (cards[i] == TK_PAGAT) return i;
+    }
     return best;
 }
 
