@@ -265,7 +265,7 @@ def test_mutated_royal_matches_give_the_careful_rows(
     base = royal_docs(24, 31, {"consolation": 0}, tmp_path)
     docs = []
     for k in range(120):
-        d = copy.deepcopy(base[k % len(base)])
+        d = _json_copy(base[k % len(base)])
         d["id"] += f"-m{k}"
         _mutate(rng, d)
         docs.append(d)
@@ -561,6 +561,12 @@ def test_a_line_written_otherwise_gives_the_careful_rows(
 # ------------------------------------------------------------------ mutants
 
 
+def _json_copy(o: Any) -> Any:
+    """A deep copy of the JSON data ``o`` (dicts, lists, strings, numbers: the simulator's
+    sessions), several times faster than ``copy.deepcopy``."""
+    return orjson.loads(orjson.dumps(o))
+
+
 def _mutate(rng: random.Random, doc: dict[str, Any]) -> None:
     """One small change somewhere in a session: a value replaced by a plausible other one
     (another card, seat, number, name, a list shortened or shuffled), a key dropped or added."""
@@ -608,8 +614,9 @@ def test_mutated_sessions_give_the_careful_rows(
     docs = []
     kept = 0
     for _ in range(600):
-        doc = copy.deepcopy(rng.choice(pool))
-        doc["hands"] = doc["hands"][: rng.choice((1, 2, 4, 16))]
+        src = rng.choice(pool)  # (copied without the hands left out: copying was half the time)
+        doc = _json_copy({k: (None if k == "hands" else v) for k, v in src.items()})
+        doc["hands"] = _json_copy(src["hands"][: rng.choice((1, 2, 4, 16))])
         doc.pop("recorded", None)  # (the session's totals are of all its hands)
         if rng.random() < 0.2:  # (some left as they are, among the mutants)
             kept += 1
@@ -1017,7 +1024,7 @@ def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
     base = simulate_hands(96, 12, game="zwanzigerrufen", hands_per_session=8)
     docs = []
     for k in range(60):
-        d = copy.deepcopy(base[k % len(base)])
+        d = _json_copy(base[k % len(base)])
         d["id"] += f"-m{k}"
         _mutate(rng, d)
         docs.append(d)
