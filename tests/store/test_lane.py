@@ -697,7 +697,7 @@ def test_long_sessions_give_the_careful_rows(
     """A session of many hands (an online platform's evening, a simulated season: 1,000 a
     session) is read by the lane too: its buffers grow past the first 64, 128, ... hands,
     the radelci carried through all of them; the second session reuses the grown buffers."""
-    docs = copy.deepcopy(_long_sessions(table))
+    docs = _long_sessions(table)  # (only read)
     assert [len(d["hands"]) for d in docs] == [600, 100]
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "long.jsonl", docs), monkeypatch)
@@ -710,16 +710,16 @@ def test_hand_numbers_up_to_the_schemas_limit_and_a_late_duplicate(
     """Hand numbers anywhere in 1..100,000 are read; a number given twice (the 300th hand
     repeats the 2nd's) is the careful path's (hand.duplicate_number), as is a session whose
     number is one beyond the limit."""
-    doc = copy.deepcopy(_long_sessions(4)[0])  # its first 320 hands: a session of 320
+    doc = _json_copy(_long_sessions(4)[0])  # its first 320 hands: a session of 320
     doc["id"] += "-320"
     doc["hands"] = doc["hands"][:320]
     doc.pop("recorded", None)
-    top = copy.deepcopy(doc)
+    top = _json_copy(doc)
     for i, h in enumerate(top["hands"]):
         h["number"] = 100_000 - i
-    twice = copy.deepcopy(doc)
+    twice = _json_copy(doc)
     twice["hands"][299]["number"] = twice["hands"][1]["number"]
-    beyond = copy.deepcopy(top)
+    beyond = _json_copy(top)
     beyond["hands"][5]["number"] = 100_001
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "numbers.jsonl", [top, twice, beyond, doc]), monkeypatch)
