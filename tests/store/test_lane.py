@@ -14,6 +14,7 @@ checks say the lane does take what it should (ordinary Slovenian sessions).
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,11 @@ def test_simulated_sessions_give_the_careful_rows(
     out: the careful path's)."""
     if ruleset == "openspiel-2.0" and table == 5:
         pytest.skip("openspiel-2.0 is played at tables of 3 and 4")
-    docs = simulate_hands(320, 100 + table, ruleset=ruleset, table_size=table)
+    if table == 5:
+        docs = simulate_hands(320, 100 + table, ruleset=ruleset, table_size=table)
+    else:  # the first 20 sessions of the first file of that table of the test below
+        docs = _many_file(ruleset, table - 3)[:20]
+        assert sum(len(d["hands"]) for d in docs) == 320
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "sim.jsonl", docs), monkeypatch)
     assert count.offered == len(docs)  # (the careful read offers nothing)
@@ -260,7 +265,7 @@ def test_mutated_royal_matches_give_the_careful_rows(
     base = royal_docs(24, 31, {"consolation": 0}, tmp_path)
     docs = []
     for k in range(120):
-        d = copy.deepcopy(base[k % len(base)])
+        d = _json_copy(base[k % len(base)])
         d["id"] += f"-m{k}"
         _mutate(rng, d)
         docs.append(d)
@@ -350,8 +355,15 @@ def test_a_tournament_gives_the_careful_rows(tmp_path: Path, monkeypatch: pytest
 # ------------------------------------------------------------------ one field changed
 
 
+@functools.cache
+def _simulated_base(seed: int) -> dict[str, Any]:
+    return simulate_hands(4, seed, ruleset="si-tournament-2021")[0]
+
+
 def _base(seed: int) -> dict[str, Any]:
-    return copy.deepcopy(simulate_hands(4, seed, ruleset="si-tournament-2021")[0])
+    """A simulated session of four hands (seed ``seed``): a fresh copy each call, the session
+    simulated once per process (the tests call it hundreds of times with a few seeds)."""
+    return copy.deepcopy(_simulated_base(seed))
 
 
 def _hand(doc: dict[str, Any], i: int = 0) -> dict[str, Any]:
@@ -549,6 +561,12 @@ def test_a_line_written_otherwise_gives_the_careful_rows(
 # ------------------------------------------------------------------ mutants
 
 
+def _json_copy(o: Any) -> Any:
+    """A deep copy of the JSON data ``o`` (dicts, lists, strings, numbers: the simulator's
+    sessions), several times faster than ``copy.deepcopy``."""
+    return orjson.loads(orjson.dumps(o))
+
+
 def _mutate(rng: random.Random, doc: dict[str, Any]) -> None:
     """One small change somewhere in a session: a value replaced by a plausible other one
     (another card, seat, number, name, a list shortened or shuffled), a key dropped or added."""
@@ -596,8 +614,9 @@ def test_mutated_sessions_give_the_careful_rows(
     docs = []
     kept = 0
     for _ in range(600):
-        doc = copy.deepcopy(rng.choice(pool))
-        doc["hands"] = doc["hands"][: rng.choice((1, 2, 4, 16))]
+        src = rng.choice(pool)  # (copied without the hands left out: copying was half the time)
+        doc = _json_copy({k: (None if k == "hands" else v) for k, v in src.items()})
+        doc["hands"] = _json_copy(src["hands"][: rng.choice((1, 2, 4, 16))])
         doc.pop("recorded", None)  # (the session's totals are of all its hands)
         if rng.random() < 0.2:  # (some left as they are, among the mutants)
             kept += 1
@@ -664,6 +683,13 @@ def test_a_session_twice_and_sessions_of_both_paths_in_one_file_give_the_careful
     assert count.taken == 6
 
 
+@functools.cache
+def _long_sessions(table: int) -> list[dict[str, Any]]:
+    """700 simulated hands at a table of ``table``, a session of 600 and one of 100 (simulated
+    once per process: the 320-hand session of the hand numbers' test is cut from the first)."""
+    return simulate_hands(700, 60 + table, table_size=table, hands_per_session=600)
+
+
 @pytest.mark.parametrize("table", [3, 4])
 def test_long_sessions_give_the_careful_rows(
     table: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -671,7 +697,7 @@ def test_long_sessions_give_the_careful_rows(
     """A session of many hands (an online platform's evening, a simulated season: 1,000 a
     session) is read by the lane too: its buffers grow past the first 64, 128, ... hands,
     the radelci carried through all of them; the second session reuses the grown buffers."""
-    docs = simulate_hands(700, 60 + table, table_size=table, hands_per_session=600)
+    docs = _long_sessions(table)  # (only read)
     assert [len(d["hands"]) for d in docs] == [600, 100]
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "long.jsonl", docs), monkeypatch)
@@ -684,14 +710,16 @@ def test_hand_numbers_up_to_the_schemas_limit_and_a_late_duplicate(
     """Hand numbers anywhere in 1..100,000 are read; a number given twice (the 300th hand
     repeats the 2nd's) is the careful path's (hand.duplicate_number), as is a session whose
     number is one beyond the limit."""
-    (doc,) = simulate_hands(320, 71, hands_per_session=320)
+    doc = _json_copy(_long_sessions(4)[0])  # its first 320 hands: a session of 320
+    doc["id"] += "-320"
+    doc["hands"] = doc["hands"][:320]
     doc.pop("recorded", None)
-    top = copy.deepcopy(doc)
+    top = _json_copy(doc)
     for i, h in enumerate(top["hands"]):
         h["number"] = 100_000 - i
-    twice = copy.deepcopy(doc)
+    twice = _json_copy(doc)
     twice["hands"][299]["number"] = twice["hands"][1]["number"]
-    beyond = copy.deepcopy(top)
+    beyond = _json_copy(top)
     beyond["hands"][5]["number"] = 100_001
     count = LaneCount(monkeypatch)
     _same_rows(_write(tmp_path / "numbers.jsonl", [top, twice, beyond, doc]), monkeypatch)
@@ -785,6 +813,14 @@ def test_random_hands_of_every_contract_give_the_careful_rows(
 LONG = __import__("os").environ.get("TAROCK_LONG_CHECKS") == "1"
 
 
+@functools.cache
+def _many_file(ruleset: str, k: int) -> list[dict[str, Any]]:
+    """The ``k``-th file of simulated sessions of the test below (500 hands, seed 9000 + k, at
+    a table of 3 or 4): its first two (tables of 3 and 4) simulated once per process, as the
+    sessions of ``test_simulated_sessions_give_the_careful_rows`` at those tables."""
+    return simulate_hands(500, 9000 + k, ruleset=ruleset, table_size=3 + k % 2)
+
+
 @pytest.mark.parametrize("ruleset", ["si-tournament-2021", "openspiel-2.0"])
 def test_many_simulated_hands_give_the_careful_rows(
     ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -798,15 +834,25 @@ def test_many_simulated_hands_give_the_careful_rows(
     k = 0
     while done < total:
         table = 3 + k % 2
-        docs = simulate_hands(per_file, 9000 + k, ruleset=ruleset, table_size=table)
+        if LONG:
+            docs = simulate_hands(per_file, 9000 + k, ruleset=ruleset, table_size=table)
+        else:
+            docs = _many_file(ruleset, k)
         _same_rows(_write(tmp_path / f"sim{k}.jsonl", docs), monkeypatch)
         done += per_file
         k += 1
     assert count.taken >= 0.9 * count.offered
 
 
+@functools.cache
+def _zr_simulated_base(seed: int) -> dict[str, Any]:
+    return simulate_hands(6, seed, game="zwanzigerrufen", hands_per_session=6)[0]
+
+
 def _zr_base(seed: int) -> dict[str, Any]:
-    return copy.deepcopy(simulate_hands(6, seed, game="zwanzigerrufen", hands_per_session=6)[0])
+    """A simulated Zwanzigerrufen session of six hands: a fresh copy each call (simulated once
+    per process)."""
+    return copy.deepcopy(_zr_simulated_base(seed))
 
 
 def _zr_set(doc: dict[str, Any], kind: str, change: dict[str, Any]) -> None:
@@ -865,7 +911,9 @@ def test_zwanzigerrufen_sessions_mixing_clean_and_referenced_hands_give_the_care
     the referenced hand first, inside and last in its session; one session twice in the file
     (its hands stored once) and Slovenian sessions between them (the columns' other numbering):
     the careful path's rows, and every session taken hand by hand."""
-    docs = simulate_hands(800, 7, game="zwanzigerrufen")
+    # (the first 40 sessions of seed 7 hold all the sessions picked below: the 40th is the
+    # first whose first hand is referenced; the other 10 of 50 were simulated for nothing)
+    docs = simulate_hands(640, 7, game="zwanzigerrufen")
     places = {"first": [], "inside": [], "last": []}
     for d in docs:
         found = _zr_findings(d)
@@ -877,7 +925,7 @@ def test_zwanzigerrufen_sessions_mixing_clean_and_referenced_hands_give_the_care
         if any(numbers[0] < f < numbers[-1] for f in found):
             places["inside"].append(d)
     assert all(places.values()), {k: len(v) for k, v in places.items()}
-    slo = simulate_hands(64, 3)
+    slo = simulate_hands(32, 3)  # (the two sessions used)
     mixed = [places["first"][0], slo[0], places["inside"][0], places["last"][0], slo[1],
              places["inside"][0], *places["inside"][1:4]]  # fmt: skip
     path = _write(tmp_path / "mixed.jsonl", mixed)
@@ -976,7 +1024,7 @@ def test_mutated_zwanzigerrufen_sessions_give_the_careful_rows(
     base = simulate_hands(96, 12, game="zwanzigerrufen", hands_per_session=8)
     docs = []
     for k in range(60):
-        d = copy.deepcopy(base[k % len(base)])
+        d = _json_copy(base[k % len(base)])
         d["id"] += f"-m{k}"
         _mutate(rng, d)
         docs.append(d)

@@ -24,6 +24,20 @@ def replays_equal(
     *,
     python_fast_path: bool,
 ) -> tuple[int, int]:
+    """:func:`native_replays_equal` without the native replays it returns."""
+    hands, taken, _ = native_replays_equal(
+        sessions, module, monkeypatch, python_fast_path=python_fast_path
+    )
+    return hands, taken
+
+
+def native_replays_equal(
+    sessions: list[Any],
+    module: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    python_fast_path: bool,
+) -> tuple[int, int, list[list[Any]]]:
     """Replay ``sessions`` with the native core and with ``module._CORE`` off; assert equal
     verdicts, scores and carries per hand, and equal tricks where the native side took the
     hand. ``python_fast_path``: without the core the engine still has a fast path of its own,
@@ -31,7 +45,8 @@ def replays_equal(
     engine has one now: Slovenian's was removed, issue 32); else the reference replays every
     hand, and a native hand's tricks must be the reference state's (and the reference state
     rebuilt on demand, on a sample, its state).
-    Returns (hands, hands the native side took)."""
+    Returns (hands, hands the native side took, the native replays: per session its hands'
+    replays, for a test that looks at them further without replaying the sessions again)."""
     native = [rp.replay_session(s) for s in sessions]
     with monkeypatch.context() as mp:
         mp.setattr(module, "_CORE", None)
@@ -62,4 +77,4 @@ def replays_equal(
             if taken % 10 == 1:  # the reference state, rebuilt on demand (a sample)
                 rebuilt = x.state
                 assert rebuilt is not None and rebuilt.view() == ref.view()
-    return hands, taken
+    return hands, taken, native

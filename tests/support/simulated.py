@@ -12,9 +12,13 @@ xdist group (``SHARED_GROUPS``, tests/conftest.py), so one worker simulates each
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 from typing import Any
+
+import orjson
+import pytest
 
 from tests.support.native_replay import sessions_of
 
@@ -50,3 +54,38 @@ def simulated_sessions(ruleset: str, table: int, n: int) -> list[Any]:
         hands += len(s.hands)
     assert hands == n, f"{n} hands asked, {hands} simulated in whole sessions"
     return out
+
+
+_RUN_SIMULATIONS: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+
+def run_simulation(
+    tmp_path_factory: pytest.TempPathFactory, n: int, seed: int, **kw: Any
+) -> list[dict[str, Any]]:
+    """``simulate_hands(n, seed, **kw)`` made once per test run for the tests of several
+    modules that take the same simulated hands (the stored-facts and stored-ratings
+    differentials): kept in the process, and under xdist written (as JSON lines) to the run's
+    common temporary folder by the first worker to ask, under a lock, and read by the other.
+    Each call returns fresh documents (the caller may change them)."""
+    from tarock_logs.tools.simulate import simulate_hands
+
+    key = (n, seed, *sorted(kw.items()))
+    if key not in _RUN_SIMULATIONS:
+        if not os.environ.get("PYTEST_XDIST_WORKER"):
+            _RUN_SIMULATIONS[key] = simulate_hands(n, seed, **kw)
+        else:
+            shared = tmp_path_factory.getbasetemp().parent / "simulated-shared"
+            shared.mkdir(exist_ok=True)
+            name = "-".join(str(x) for x in (n, seed, *(f"{k}={v}" for k, v in key[2:])))
+            with open(shared / ".lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                path = shared / f"{name}.jsonl"
+                if not path.is_file():
+                    docs = simulate_hands(n, seed, **kw)
+                    tmp = path.with_suffix(".part")
+                    tmp.write_bytes(b"".join(orjson.dumps(d) + b"\n" for d in docs))
+                    tmp.rename(path)
+                lines = path.read_bytes().splitlines()
+            _RUN_SIMULATIONS[key] = [orjson.loads(line) for line in lines]
+    docs: list[dict[str, Any]] = orjson.loads(orjson.dumps(_RUN_SIMULATIONS[key]))  # (a copy)
+    return docs

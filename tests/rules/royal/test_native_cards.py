@@ -14,12 +14,12 @@ most recently bound first) played straight through the loop against ``tricks.jud
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from tarock_logs import _native
@@ -29,8 +29,7 @@ from tarock_logs.rules.base import Action
 from tarock_logs.rules.royal import fast
 from tarock_logs.rules.royal.tricks import Bound, judge, trick_winner
 from tarock_logs.tools.simulate import simulate_hands
-from tarock_logs.verdict import replay as rp
-from tests.support.native_replay import replays_equal, sessions_of
+from tests.support.native_replay import native_replays_equal, replays_equal, sessions_of
 
 needs_native = pytest.mark.skipif(
     not _native.available(), reason=f"the native core is not loaded: {_native.why_not}"
@@ -126,16 +125,16 @@ def test_native_card_loop_never_accepts_a_planted_illegal_card(
     module's simulated ones, copied): the replays agree, and no game the reference reports a
     finding for was taken by the native loop."""
     rng = random.Random(16)
-    docs = copy.deepcopy(simulated[:100])
+    docs: list[dict[str, Any]] = orjson.loads(orjson.dumps(simulated[:100]))  # (a deep copy)
     assert sum(len(d["hands"]) for d in docs) == 800
     planted = 0
     for d in docs:
         planted += _plant(rng, d)
-    sessions = sessions_of(copy.deepcopy(docs))
-    replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
+    sessions = sessions_of(docs)  # (validated into models of their own: nothing shared)
+    _, _, native = native_replays_equal(sessions, fast, monkeypatch, python_fast_path=False)
     flagged = 0
-    for s in sessions:
-        for r in rp.replay_session(s):
+    for replays in native:  # (the native replays compared above)
+        for r in replays:
             if r.violations or not r.complete:
                 flagged += 1
                 assert r._tricks is None, r.violations

@@ -18,9 +18,11 @@ one side only fails here).
 
 from __future__ import annotations
 
+import functools
 from random import Random
 from typing import Any
 
+import orjson
 import pytest
 
 from tarock_logs import _native
@@ -81,6 +83,21 @@ def _simulate(options: dict[str, Any], n_hands: int, seed: int) -> list[dict[str
         n_hands -= plan.n_hands
         k += 1
     return docs
+
+
+@functools.cache
+def _default_hands() -> list[dict[str, Any]]:
+    """600 hands simulated under the standard rules (seed 1, sessions of 12), once per process:
+    the default-rules test takes them all, the option-set judging and the claims tests their
+    first 120 and 300 (copies: the simulator seeds each session alone, so they are what
+    ``_simulate({}, 120, 1)`` and ``_simulate({}, 300, 1)`` give)."""
+    return _simulate({}, 600, 1)
+
+
+def _defaults(n_hands: int) -> list[dict[str, Any]]:
+    assert n_hands % 12 == 0
+    docs: list[dict[str, Any]] = orjson.loads(orjson.dumps(_default_hands()[: n_hands // 12]))
+    return docs  # (a deep copy: JSON data)
 
 
 def _action(a: dict[str, Any]) -> Action:
@@ -163,7 +180,7 @@ def test_the_config_reader_refuses_a_missing_or_unknown_field() -> None:
 def test_default_rules_the_native_engine_takes_exactly_the_clean_hands_alike() -> None:
     """Zwanzigerrufen standard rules: 600 simulated hands (every contract, announcements
     and Kontras as the players make them): taken exactly when clean, scored alike."""
-    hands, clean, taken = _compare(_simulate({}, 600, 1), {})
+    hands, clean, taken = _compare(_defaults(600), {})
     assert hands == 600 and taken == clean and taken >= 480
 
 
@@ -181,7 +198,7 @@ def test_option_sets_the_native_engine_takes_exactly_the_clean_hands_alike(
 def test_hands_simulated_under_defaults_judged_under_each_option_set() -> None:
     """The same 120 hands judged under every option set: whatever the option makes of them
     (now a finding, now another score), the native engine agrees with the reference."""
-    docs = _simulate({}, 120, 3)
+    docs = _defaults(120)
     total = 0
     for options in OPTION_SETS:
         _, clean, taken = _compare(docs, options)
@@ -240,7 +257,7 @@ def test_claims_after_the_play_are_scored_alike() -> None:
     by a seat that was not: the reference reports it, the native engine declines)."""
     from tarock_logs.rules.zwanzigerrufen.tricks import KING_CARDS, TRULL_CARDS
 
-    docs = _simulate({}, 300, 5)
+    docs = _defaults(300)
     claims = false = 0
     for doc in docs:
         for hd in doc["hands"]:
