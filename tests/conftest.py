@@ -26,25 +26,28 @@ import sys
 
 import pytest
 
-#: seconds a browser module's group took on the last CI run (2 cores, docs/performance.md);
-#: a browser module not listed counts as :data:`BROWSER_DEFAULT`. The hand entry's group
-#: goes first although a little shorter: it needs no ``dash_db``, so the other worker builds
-#: that database (once, for both: tests/dashboard/conftest.py) meanwhile.
+#: seconds a browser module's group takes on 2 cores (the profile of 2026-12-07 11:10 and the
+#: per-file runs after that day's cuts, docs/performance.md); a browser module not listed
+#: counts as :data:`BROWSER_DEFAULT`. The hand entry's group goes first even where a little
+#: shorter: it needs no ``dash_db``, so the other worker builds that database (once, for both:
+#: tests/dashboard/conftest.py) meanwhile.
 BROWSER_GROUPS = {
-    "tests.dashboard.test_enter_browser": 210,
-    "tests.dashboard.test_accept_disputes": 200,
-    "tests.dashboard.test_browser": 190,
-    "tests.dashboard.test_phone_browser": 120,
-    "tests.dashboard.test_roles_browser": 110,
-    "tests.dashboard.test_lockdown_browser": 80,
+    "tests.dashboard.test_enter_browser": 160,
+    "tests.dashboard.test_phone_browser": 150,
+    "tests.dashboard.test_browser": 130,
+    "tests.dashboard.test_roles_browser": 100,
+    "tests.dashboard.test_accept_disputes": 80,
+    "tests.dashboard.test_lockdown_browser": 60,
 }
 BROWSER_DEFAULT = 40
 #: modules whose tests share a module-scoped fixture's costly data: one xdist group each
 #: (the fixture made once), scheduled by the seconds the module takes on CI (estimated from
 #: the last CI run's figures and per-file runs, docs/performance.md)
 MODULE_GROUPS = {
-    "tests.rules.royal.test_native_cards": 45,
+    "tests.store.test_lane": 85,  # simulations made once per process and copied
+    "tests.rules.royal.test_native_cards": 35,
     "tests.rules.zwanzigerrufen.test_native_cards": 40,
+    "tests.rules.zwanzigerrufen.test_native_hand": 18,  # 600 hands simulated once
     "tests.store.test_store_dask": 40,  # a Dask cluster and the samples ingested on it
     "tests.cli.test_dask_cli": 25,  # a Dask cluster
     "tests.store.test_facts": 25,  # the samples' store
