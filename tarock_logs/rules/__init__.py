@@ -33,15 +33,20 @@ def get_engine(game: str) -> GameEngine | None:
         return None
     # (an imported package straight from sys.modules, as import_module finds it: every
     # replayed session asks, and the import machinery's way there costs more than the look-up)
-    mod = sys.modules.get(mod_name)
-    if mod is None:
-        try:
-            mod = import_module(mod_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == mod_name:
-                return None
-            raise
-    engine: GameEngine | None = getattr(mod, "ENGINE", None)
+    engine: GameEngine | None = getattr(sys.modules.get(mod_name), "ENGINE", None)
+    if engine is not None:
+        return engine
+    # not imported yet, or being imported right now by another thread (a dashboard's page
+    # runs): the package is in sys.modules before its ENGINE is bound, and only the import
+    # machinery waits for that import to finish (reading the half-initialised package said
+    # "no engine", and a replay of the game came out without steps)
+    try:
+        mod = import_module(mod_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == mod_name:
+            return None
+        raise
+    engine = getattr(mod, "ENGINE", None)
     return engine
 
 
