@@ -381,11 +381,6 @@ void tk_load(tk_solver *s, const tk_position *p) {
         s->hand[i] = p->hand[i];
         s->trick[i] = p->trick[i];
     }
-    for (int i = s->n - 1; i >= 0; i--)
-        for (tk_set m = p->hand[i] & TK_ALL; m; m &= m - 1) s->owner[tk_lowest(m)] = (int8_t)i;
-    s->live = 0;
-    for (int i = 0; i < s->n; i++) s->live |= p->hand[i];
-    for (int i = 0; i < p->tk; i++) s->live |= TK_BIT(p->trick[i]);
     s->tk = p->tk;
     s->leader = p->leader;
     s->done = p->done;
@@ -403,8 +398,19 @@ static void save(const tk_solver *s, tk_position *p) {
     memcpy(p->acc, s->acc, sizeof(p->acc));
 }
 
-/* the other hands' cards and the trick's */
-static inline tk_set outstanding(const tk_solver *s, int p) { return s->live & ~s->hand[p]; }
+static inline tk_set remaining_cards(const tk_solver *s) {
+    tk_set r = 0;
+    for (int i = 0; i < s->n; i++) r |= s->hand[i];
+    return r;
+}
+
+static inline tk_set outstanding(const tk_solver *s, int p) {
+    tk_set o = 0;
+    for (int i = 0; i < s->n; i++)
+        if (i != p) o |= s->hand[i];
+    for (int i = 0; i < s->tk; i++) o |= TK_BIT(s->trick[i]);
+    return o;
+}
 
 /* each card's points in thirds (tk_thirds of the card alone) */
 static const int THIRDS_OF[TK_NCARDS] = {
@@ -510,7 +516,7 @@ static inline uint64_t pack_acc(const int *acc) {
 }
 
 static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
-    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
     if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
@@ -518,7 +524,7 @@ static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
 }
 
 static tk_entry *tt_slot(tk_solver *s, uint64_t k0, uint64_t k1, int depth) {
-    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
+    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->key0 == k0 && a->key1 == k1) return a;
     if (b->key0 == k0 && b->key1 == k1) return b;
@@ -549,8 +555,14 @@ static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
     for (int p = 0; p < s->n; p++) out[p] = s->hand[p] & ~EQ_ALL;
     for (int r = 0; r < 5; r++) {
         int j = EQ_LO[r];
-        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++)
-            out[s->owner[tk_lowest(m)]] |= TK_BIT(j);
+        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
+            tk_set b = m & -m;
+            for (int p = 0; p < s->n; p++)
+                if (s->hand[p] & b) {
+                    out[p] |= TK_BIT(j);
+                    break; /* a card is in one hand */
+                }
+        }
     }
 }
 
@@ -572,23 +584,21 @@ static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_
         if (!(mine & (mine - 1))) continue; /* fewer than two: no bit count (a libgcc call) */
         rest &= ~mine;
         tk_set rel = (own | outst) & EQ_RANGES[r];
-        /* over the legal cards only: a card joins the group of the one below when it is that
-         * card's next card in play of the range */
         int cur = -1;
-        tk_set next = 0;
-        for (tk_set m = mine; m; m &= m - 1) {
+        for (tk_set m = rel; m; m &= m - 1) {
             int c = tk_lowest(m);
-            tk_set b = m & -m;
-            if (cur >= 0 && next == b) {
-                members[cur] |= b;
+            if ((mine >> c) & 1) {
+                if (cur < 0) {
+                    cur = k;
+                    rep[k] = c;
+                    members[k] = TK_BIT(c);
+                    k++;
+                } else {
+                    members[cur] |= TK_BIT(c);
+                }
             } else {
-                cur = k;
-                rep[k] = c;
-                members[k] = b;
-                k++;
+                cur = -1;
             }
-            tk_set above = rel & ~((b << 1) - 1);
-            next = above & -above;
         }
     }
     for (tk_set m = rest; m; m &= m - 1) {
@@ -620,7 +630,7 @@ static int later_tops(const tk_solver *s, int p, int *tops) {
 /* whether one of the cards tops[0..nt-1] would take the trick trick[0..k-1] */
 static int later_beats(const tk_solver *s, const int *trick, int k, const int *tops, int nt) {
     int probe[5];
-    memcpy(probe, trick, 4 * sizeof(int)); /* a fixed size: inlined, no library call */
+    for (int i = 0; i < k; i++) probe[i] = trick[i];
     for (int i = 0; i < nt; i++) {
         if (tops[i] < 0) continue;
         probe[k] = tops[i];
@@ -664,7 +674,7 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
         int ally = s->maxside[(s->leader + wi) % s->n] == mx;
         int last = s->tk == s->n - 1;
         int probe[5];
-        memcpy(probe, s->trick, sizeof(s->trick)); /* a fixed size: inlined */
+        for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
         int tops[4], nt = -1; /* computed when first needed */
         if (ally && !last) {
             nt = later_tops(s, p, tops);
@@ -763,10 +773,7 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
             s->leader = w;
             s->done = done + 1;
             memcpy(s->acc, acc, sizeof(acc));
-            tk_set live = s->live;
-            for (int i = 0; i < s->n; i++) s->live &= ~TK_BIT(trick[i]);
             v = exhaustive ? minimax(s) : ab(s, alpha, beta);
-            s->live = live;
             memcpy(s->trick, trick, sizeof(trick));
             memcpy(s->acc, saved_acc, sizeof(saved_acc));
             s->tk = s->n;
@@ -895,7 +902,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
-        rem = s->live; /* the trick is empty */
+        rem = remaining_cards(s);
         off = boundary_key(s, rem, &k0, &k1);
         e = tt_find(s, k0, k1);
         if (e) {
