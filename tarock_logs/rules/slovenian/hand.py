@@ -152,6 +152,12 @@ _PAIRS_BY_SEAT: Final[tuple[dict[str, tuple[int, str]], ...]] = tuple(
     {c: _PAIRS[(s, c)] for c in sorted(PACK_SET)} for s in range(5)
 )
 
+#: each seat's card plays (actions are frozen, so :meth:`SlovenianHand.legal_actions` hands
+#: out these rather than new ones at every card)
+_PLAY_ACTIONS: Final[tuple[dict[str, Action], ...]] = tuple(
+    {c: Action("play", s, card=c) for c in sorted(PACK_SET)} for s in range(5)
+)
+
 
 #: the taroks of the pack
 _TAROK_SET: Final = frozenset(c for c in PACK_SET if SUIT[c] == "T")
@@ -474,7 +480,11 @@ class SlovenianHand(HandState, BiddingMixin, ExchangeMixin, AnnouncementsMixin):
         ph = self.phase
         if ph == "play":
             seat = self._play_turn()
-            return [Action("play", seat, card=c) for c in sort_cards(self._legal_for(seat))]
+            plays = _PLAY_ACTIONS[seat]
+            return [
+                plays.get(c) or Action("play", seat, card=c)
+                for c in sort_cards(self._legal_for(seat))
+            ]
         if ph == "bidding":
             return [
                 Action("pass", self.turn) if b == "pass" else Action("bid", self.turn, contract=b)

@@ -30,9 +30,20 @@ SUIT_NAMES: Final = {"T": "taroks", "H": "hearts", "D": "diamonds", "S": "spades
 ORDER: Final = {c: i for i, c in enumerate(PACK)}
 
 
+class _SortKey(dict[str, int]):
+    """:data:`ORDER`, with 99 for a token outside the pack (its ``__getitem__`` is the sort key:
+    no Python call per card, the engine sorts at every card played)."""
+
+    def __missing__(self, key: str) -> int:
+        return 99
+
+
+_SORT_KEY: Final = _SortKey(ORDER)
+
+
 def sort_cards(cards: Iterable[str]) -> list[str]:
     """Cards in canonical order (taroks low to high, then H, D, S, C; unknown tokens last)."""
-    return sorted(cards, key=lambda c: ORDER.get(c, 99))
+    return sorted(cards, key=_SORT_KEY.__getitem__)
 
 
 #: a card's share of a pile's thirds: 3·value − 2

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 from tarock_logs.cards import CARDS, KINGS, SUITS
 from tarock_logs.rules.base import Action, HandState
 from tarock_logs.rules.slovenian.contracts import ALONE, CONTRACTS, LADDER, MANDATORY
+from tarock_logs.rules.slovenian.hand import SlovenianHand
 from tarock_logs.rules.slovenian.state import Phase
+from tarock_logs.rules.slovenian.tricks import sort_cards
 
 #: Contract codes by bidding rank (klop is never bid, only declared by forehand).
 RANK = {c: i for i, c in enumerate(LADDER)}
@@ -43,33 +45,40 @@ def _negative(contract: str | None) -> bool:
 # --------------------------------------------------------------------------- card helpers
 
 
+#: each card's suit, strength and :func:`power` (looked up at every card of a simulation)
+_SUIT: Final = {t: c.suit for t, c in CARDS.items()}
+_STRENGTH: Final = {t: c.strength for t, c in CARDS.items()}
+_POINTS: Final = {t: c.points for t, c in CARDS.items()}
+_POWER: Final = {t: 100 + c.strength if c.suit == "T" else c.strength for t, c in CARDS.items()}
+
+
 def is_tarok(card: str) -> bool:
     return card[0] == "T"
 
 
 def power(card: str) -> int:
     """A single ordering for "how high is this card": taroks above every suit card."""
-    c = CARDS[card]
-    return 100 + c.strength if c.suit == "T" else c.strength
+    return _POWER[card]
 
 
 def trick_winner_index(cards: Sequence[str], colour_valat: bool = False) -> int:
     """Index of the winning card in a (possibly incomplete) trick, per the rules' §8.2."""
     has_trula = "T1" in cards and "T21" in cards and "T22" in cards
-    led = CARDS[cards[0]].suit
+    led = _SUIT[cards[0]]
     if has_trula and (not colour_valat or led == "T"):
         return cards.index("T1")
     best = 0
+    best_suit, best_strength = led, _STRENGTH[cards[0]]  # (the best card's so far)
     for i in range(1, len(cards)):
-        c, b = CARDS[cards[i]], CARDS[cards[best]]
+        suit, strength = _SUIT[cards[i]], _STRENGTH[cards[i]]
         if colour_valat:
-            if c.suit == led and c.strength > b.strength:
-                best = i
-        elif c.suit == "T":
-            if b.suit != "T" or c.strength > b.strength:
-                best = i
-        elif b.suit != "T" and c.suit == led and c.strength > b.strength:
-            best = i
+            better = suit == led and strength > best_strength
+        elif suit == "T":
+            better = best_suit != "T" or strength > best_strength
+        else:
+            better = best_suit != "T" and suit == led and strength > best_strength
+        if better:
+            best, best_suit, best_strength = i, suit, strength
     return best
 
 
@@ -123,6 +132,25 @@ def desired_contract(hand: Sequence[str], active: int, rng: Random) -> str | Non
 # --------------------------------------------------------------------------- the policy
 
 
+def _view_of(state: HandState, play: bool = False) -> dict[str, Any]:
+    """What the players read of ``state.view()``: its ``hands``, ``trick``, ``talon``,
+    ``contract``, ``declarer`` and ``partner``. A :class:`SlovenianHand`'s are read off the
+    hand instead of building the whole view at every decision (a third of a simulated hand's
+    time went into views); in the play (``play``) the hands are the hand's own sets, of which
+    the players count the seats alone. Another state (a test's stand-in) gives its view."""
+    if type(state) is not SlovenianHand:
+        return state.view()
+    hands = state.hands
+    return {
+        "hands": hands if play else [sort_cards(h) for h in hands],
+        "trick": state.trick,
+        "talon": state.talon,
+        "contract": state.contract,
+        "declarer": state.declarer,
+        "partner": state.partner,
+    }
+
+
 class SlovenianPolicy:
     """Heuristic choices for every phase of a Slovenian hand (see the module docstring)."""
 
@@ -131,13 +159,12 @@ class SlovenianPolicy:
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        view = memo.get("_view")
-        if view is None:
-            view = state.view()
         seat = legal[0].seat
         types = {a.type for a in legal}
         if "play" in types:
+            view = _view_of(state, play=True)
             return self._play(view, seat, [a for a in legal if a.type == "play"], memo, rng)
+        view = _view_of(state)
         if "bid" in types and state.phase == Phase.BIDDING:
             return self._bid(view, seat, legal, memo, rng)
         if types == {"call"}:
@@ -291,8 +318,6 @@ class SlovenianPolicy:
         contract = view.get("contract")
         declarer, partner = view.get("declarer"), view.get("partner")
         trick: list[tuple[int, str]] = [(int(s), str(c)) for s, c in (view.get("trick") or [])]
-        active = sum(1 for h in view["hands"] if h) + (1 if trick else 0)
-        active = max(active, len(trick) + 1)
         row = CONTRACTS.get(contract) if contract is not None else None
         colour_valat = row is not None and row.colour_valat
         cards = [a.card for a in legal if a.card]
@@ -304,20 +329,24 @@ class SlovenianPolicy:
         else:
             team = {s for s in range(len(view["hands"])) if s not in (declarer, partner)}
 
-        def wins(card: str) -> bool:
-            played = [c for _, c in trick] + [card]
-            return trick_winner_index(played, colour_valat) == len(trick)
-
         def lowest(cs: list[str]) -> str:
-            return min(cs, key=lambda c: (CARDS[c].points, power(c), c == "T1", c))
+            return min(cs, key=lambda c: (_POINTS[c], _POWER[c], c == "T1", c))
 
         if not trick:
             return by_card[self._lead(cards, contract, seat == declarer, team, rng)]
 
         last = len(trick) >= self._active_count(view, trick) - 1
-        winners = [c for c in cards if wins(c)]
-        trick_points = sum(CARDS[c].points for _, c in trick)
-        current = trick[trick_winner_index([c for _, c in trick], colour_valat)]
+        on_table = [c for _, c in trick]
+        n = len(on_table)
+        on_table.append("")  # (each card in turn, as the next one)
+        winners = []
+        for c in cards:
+            on_table[n] = c
+            if trick_winner_index(on_table, colour_valat) == n:
+                winners.append(c)
+        del on_table[n]
+        trick_points = sum(_POINTS[c] for c in on_table)
+        current = trick[trick_winner_index(on_table, colour_valat)]
         if _negative(contract):
             if (row is not None and row.alone) or seat == declarer:
                 safe = [c for c in cards if c not in winners]
@@ -329,7 +358,7 @@ class SlovenianPolicy:
             last or power(current[1]) >= 115 or (not is_tarok(current[1]) and current[1][1] == "K")
         ):
             # the own side is winning: smear points (but not a trula tarok)
-            non_honours = [c for c in cards if c not in ("T1", "T21", "T22") and not wins(c)]
+            non_honours = [c for c in cards if c not in ("T1", "T21", "T22") and c not in winners]
             pool = non_honours or cards
             return by_card[max(pool, key=lambda c: (CARDS[c].points, -power(c)))]
         if winners and (trick_points >= 3 or last or rng.random() < 0.35):
