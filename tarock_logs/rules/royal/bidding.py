@@ -86,6 +86,11 @@ class Bidding:
     contras: list[Contra] = field(default_factory=list)
     #: per seat, the Meldungen its dealt hand bears out (:meth:`meld_candidates`)
     true_melds: dict[int, list[Action]] = field(default_factory=dict)
+    #: :meth:`_bears_out`'s answers by (seat, item, parameters): they depend on the dealt
+    #: hand alone, and every turn of the bidding asks them again of each true Meldung
+    bears_out: dict[tuple[int, str, tuple[tuple[str, Any], ...]], bool | None] = field(
+        default_factory=dict
+    )
 
     # ------------------------------------------------------------------ queries
 
@@ -406,8 +411,19 @@ class Bidding:
         the catalogue gives no condition to check)."""
         if item.condition is None:
             return None
-        ctx = predicates.Context(party=frozenset(), dealt=self.dealt, player=seat, params=params)
-        return predicates.evaluate(item.condition, ctx)
+        try:
+            key = (seat, item.id, tuple(sorted(params.items())))
+            known = self.bears_out.get(key)
+        except TypeError:  # (a parameter value that cannot key a dict)
+            key, known = None, None
+        if known is None:
+            ctx = predicates.Context(
+                party=frozenset(), dealt=self.dealt, player=seat, params=params
+            )
+            known = predicates.evaluate(item.condition, ctx)
+            if key is not None:
+                self.bears_out[key] = known
+        return known
 
     def meld_candidates(self, seat: int) -> list[Action]:
         """The true, not yet made Meldungen of ``seat`` (parameters enumerated). Which are true

@@ -45,6 +45,11 @@ _PACK = PACKS["royal"]
 _PACK_SET = frozenset(_PACK)
 _BIDDING_TYPES = frozenset({"meld", "announce", "kontra", "pass"})
 _SUIT_NAMES = {"T": "tarock", "H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
+#: each seat's card plays (actions are frozen, so :meth:`RoyalHand.legal_actions` hands out
+#: these rather than new ones at every card)
+_PLAY_ACTIONS: Final[tuple[dict[str, Action], ...]] = tuple(
+    {c: Action("play", s, card=c) for c in sorted(_PACK_SET)} for s in range(4)
+)
 
 
 class Phase(StrEnum):
@@ -584,7 +589,11 @@ class RoyalHand(HandState):
         assert seat is not None
         if self.phase == Phase.PLAY:
             j = judge(self.held[seat], self.trick, len(self.tricks) + 1, self.bindings(seat))
-            return [Action("play", seat, card=c) for c in sort_cards(list(j.legal), "royal")]
+            plays = _PLAY_ACTIONS[seat]
+            return [
+                plays.get(c) or Action("play", seat, card=c)
+                for c in sort_cards(list(j.legal), "royal")
+            ]
         out = self._bidding_actions(seat)
         if self.cur_seat is None:  # the opening turn: §3.5's two readings of the seed
             other = self.ein_att if seat == self.dealer else self.dealer
@@ -731,6 +740,13 @@ class RoyalHand(HandState):
         return out
 
     # ------------------------------------------------------------------ view
+
+    def timeline_state(self, keys: Sequence[str]) -> dict[str, Any]:
+        """:meth:`view`'s values under ``keys``; the trick on the table alone (which the
+        simulated players look at before every card) read without building the whole view."""
+        if tuple(keys) == ("trick",):
+            return {"trick": [[s, c] for s, c in self.trick]}
+        return super().timeline_state(keys)
 
     def view(self) -> dict[str, Any]:
         b = self.bidding

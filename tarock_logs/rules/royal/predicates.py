@@ -175,7 +175,7 @@ def cards_mentioned(expr: Any) -> set[str]:
 
 
 def _value(expr: Any, ctx: Context) -> Any:
-    if isinstance(expr, Mapping):
+    if isinstance(expr, dict) or isinstance(expr, Mapping):  # (a dict, mostly: a quick test)
         ((op, arg),) = expr.items()
         if op == "param":
             return ctx.params.get(arg)

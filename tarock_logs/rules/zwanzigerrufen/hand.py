@@ -57,6 +57,27 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+#: each seat's card plays (actions are frozen, so :meth:`ZRHand.legal_actions` hands out
+#: these rather than new ones at every card)
+_PLAY_ACTIONS: Final[tuple[dict[str, Action], ...]] = tuple(
+    {c: Action("play", s, card=c) for c in sorted(_PACK)} for s in range(4)
+)
+#: each seat's calls, bids and announcements and its weiter, which
+#: :meth:`ZRHand._auction_candidates` offers in every auction turn (frozen: made once)
+_CALLS: Final = tuple(tuple(Action("call", s, card=c) for c in CALLABLE) for s in range(4))
+_BIDS_AND_ANNOUNCEMENTS: Final = tuple(
+    (
+        *(Action("bid", s, contract=c) for c in (FARBENSOLO, SOLO)),
+        *(
+            Action("announce", s, bonus=bonus, side=side)
+            for bonus in BONUSES
+            for side in ("dazu", "dagegen")
+        ),
+    )
+    for s in range(4)
+)
+_PASSES: Final = tuple(Action("pass", s) for s in range(4))
+
 #: the phases by name (looking a member up on its enum class costs more than a global on the
 #: hot path: every push reads the phase)
 _DEAL, _AUCTION, _PLAY, _DONE = Phase.DEAL, Phase.AUCTION, Phase.PLAY, Phase.DONE
@@ -71,7 +92,8 @@ PHASE_OF_TYPE: Final[Mapping[str, Phase]] = MappingProxyType(
     }
 )
 #: the keys of :meth:`ZRHand.view` that :meth:`ZRHand.timeline_state` reads off the auction
-_AUCTION_KEYS: Final = frozenset({"contract", "declarer", "partner", "called", "game_level"})
+#: (and the cards on the table, which the simulated players look at before every card)
+_CHEAP_KEYS: Final = frozenset({"contract", "declarer", "partner", "called", "game_level", "trick"})
 
 _INFRACTIONS = frozenset(
     {"play.illegal_card", "play.farbensolo_tarock_lead", "play.pagat_released", "play.out_of_turn"}
@@ -313,7 +335,8 @@ class ZRHand(HandState):
             legal = self._legal_for(st, seat)
             if self._must_keep_pagat(st, seat) and len(legal) > 1:
                 legal = [c for c in legal if c != PAGAT]
-            return [Action("play", seat, card=c) for c in legal]
+            plays = _PLAY_ACTIONS[seat]
+            return [plays.get(c) or Action("play", seat, card=c) for c in legal]
         # done: the card-bonus claims still open
         for seat in range(4):
             for claim, cards in _CLAIMS.items():
@@ -462,17 +485,21 @@ class ZRHand(HandState):
 
     def timeline_state(self, keys: Sequence[str]) -> dict[str, Any]:
         """:meth:`view`'s values under ``keys``; the auction's (contract, declarer, partner,
-        called, game level) read without building the whole view when the view cannot fail
-        (a card not of the pack makes it raise: then it is built, and raises)."""
-        if self._view_safe and _AUCTION_KEYS.issuperset(keys):
-            a = self._st.auction
-            cheap = {
+        called, game level) and the trick on the table read without building the whole view
+        when the view cannot fail (a card not of the pack makes it raise: then it is built,
+        and raises)."""
+        if self._view_safe and _CHEAP_KEYS.issuperset(keys):
+            st = self._st
+            a = st.auction
+            cheap: dict[str, Any] = {
                 "contract": a.contract,
                 "declarer": a.holder,
                 "partner": a.partner,
                 "called": a.called,
                 "game_level": a.game_level,
             }
+            if "trick" in keys:
+                cheap["trick"] = [[s, c] for s, c in st.trick]
             return {k: cheap[k] for k in keys}
         return super().timeline_state(keys)
 
@@ -594,11 +621,8 @@ class ZRHand(HandState):
         a = st.auction
         cands: list[Action] = []
         if seat == a.p1 and not a.p1_opened:
-            cands += [Action("call", seat, card=c) for c in CALLABLE]
-        cands += [Action("bid", seat, contract=c) for c in (FARBENSOLO, SOLO)]
-        for bonus in BONUSES:
-            for side in ("dazu", "dagegen"):
-                cands.append(Action("announce", seat, bonus=bonus, side=side))
+            cands += _CALLS[seat]
+        cands += _BIDS_AND_ANNOUNCEMENTS[seat]
         targets = ["game"] + sorted({k[0] for k in a.announced})
         for target in targets:
             levels = {a.target_level(target) + 1}
@@ -607,7 +631,7 @@ class ZRHand(HandState):
                     levels.add(v["level"] + 1)
             for level in sorted(levels):
                 cands.append(Action("kontra", seat, target=target, level=level))
-        cands.append(Action("pass", seat))
+        cands.append(_PASSES[seat])
         return cands
 
     # ------------------------------------------------------------------ applying

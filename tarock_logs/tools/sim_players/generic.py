@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from tarock_logs.cards import CARDS
 from tarock_logs.rules.base import Action, HandState
-from tarock_logs.tools.sim_players.slovenian import power, trick_winner_index
+from tarock_logs.tools.sim_players.slovenian import POINTS, POWER, trick_winner_index
 
 #: Probability, per decision, of taking one option of a kind (bid, announce, kontra, meld)
 #: instead of passing.
@@ -55,18 +54,25 @@ class GenericPolicy:
 
     @staticmethod
     def _play(state: HandState, plays: list[Action], rng: Random) -> Action:
-        view = state.view()
-        trick = [str(c) for _, c in (view.get("trick") or [])]
+        # (the trick alone: an engine reads it off the table without building its whole view)
+        trick = [str(c) for _, c in (state.timeline_state(("trick",)).get("trick") or [])]
         cards = [a.card for a in plays if a.card]
         by_card = {a.card: a for a in plays}
 
         def low(c: str) -> tuple[int, int]:
-            return (CARDS[c].points, power(c))
+            return (POINTS[c], POWER[c])
 
         if not trick:
             return by_card[min(cards, key=low)]
-        winners = [c for c in cards if trick_winner_index([*trick, c]) == len(trick)]
-        points = sum(CARDS[c].points for c in trick)
+        n = len(trick)
+        trick.append("")  # (each card in turn, as the next one)
+        winners = []
+        for c in cards:
+            trick[n] = c
+            if trick_winner_index(trick, False) == n:
+                winners.append(c)
+        del trick[n]
+        points = sum(POINTS[c] for c in trick)
         if winners and (points >= 3 or rng.random() < 0.3):
-            return by_card[min(winners, key=power)]
+            return by_card[min(winners, key=POWER.__getitem__)]
         return by_card[min(cards, key=low)]

@@ -45,11 +45,11 @@ def _negative(contract: str | None) -> bool:
 # --------------------------------------------------------------------------- card helpers
 
 
-#: each card's suit, strength and :func:`power` (looked up at every card of a simulation)
+#: each card's suit, strength, points and :func:`power` (looked up at every card of a simulation)
 _SUIT: Final = {t: c.suit for t, c in CARDS.items()}
 _STRENGTH: Final = {t: c.strength for t, c in CARDS.items()}
-_POINTS: Final = {t: c.points for t, c in CARDS.items()}
-_POWER: Final = {t: 100 + c.strength if c.suit == "T" else c.strength for t, c in CARDS.items()}
+POINTS: Final = {t: c.points for t, c in CARDS.items()}
+POWER: Final = {t: 100 + c.strength if c.suit == "T" else c.strength for t, c in CARDS.items()}
 
 
 def is_tarok(card: str) -> bool:
@@ -58,7 +58,7 @@ def is_tarok(card: str) -> bool:
 
 def power(card: str) -> int:
     """A single ordering for "how high is this card": taroks above every suit card."""
-    return _POWER[card]
+    return POWER[card]
 
 
 def trick_winner_index(cards: Sequence[str], colour_valat: bool = False) -> int:
@@ -330,7 +330,7 @@ class SlovenianPolicy:
             team = {s for s in range(len(view["hands"])) if s not in (declarer, partner)}
 
         def lowest(cs: list[str]) -> str:
-            return min(cs, key=lambda c: (_POINTS[c], _POWER[c], c == "T1", c))
+            return min(cs, key=lambda c: (POINTS[c], POWER[c], c == "T1", c))
 
         if not trick:
             return by_card[self._lead(cards, contract, seat == declarer, team, rng)]
@@ -345,7 +345,7 @@ class SlovenianPolicy:
             if trick_winner_index(on_table, colour_valat) == n:
                 winners.append(c)
         del on_table[n]
-        trick_points = sum(_POINTS[c] for c in on_table)
+        trick_points = sum(POINTS[c] for c in on_table)
         current = trick[trick_winner_index(on_table, colour_valat)]
         if _negative(contract):
             if (row is not None and row.alone) or seat == declarer:
