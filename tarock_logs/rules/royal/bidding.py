@@ -91,6 +91,9 @@ class Bidding:
     bears_out: dict[tuple[int, str, tuple[tuple[str, Any], ...]], bool | None] = field(
         default_factory=dict
     )
+    #: the announcements and kontras offered to a seat, by (seat, Schlemme, contras made):
+    #: the hand's ``_schlemm_actions``
+    offers: dict[tuple[int, int, int], tuple[Action, ...]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ queries
 

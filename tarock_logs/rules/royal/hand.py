@@ -45,6 +45,8 @@ _PACK = PACKS["royal"]
 _PACK_SET = frozenset(_PACK)
 _BIDDING_TYPES = frozenset({"meld", "announce", "kontra", "pass"})
 _SUIT_NAMES = {"T": "tarock", "H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
+
+
 #: each seat's card plays (actions are frozen, so :meth:`RoyalHand.legal_actions` hands out
 #: these rather than new ones at every card)
 _PLAY_ACTIONS: Final[tuple[dict[str, Action], ...]] = tuple(
@@ -607,8 +609,23 @@ class RoyalHand(HandState):
         other reading is taken without a finding), so both are offered."""
         out = [Action("pass", seat)]
         out += self.bidding.meld_candidates(seat)
+        out += self._schlemm_actions(seat)
+        return out
+
+    def _schlemm_actions(self, seat: int) -> tuple[Action, ...]:
+        """The announcements and kontras ``seat`` may make. They depend on the seat and on
+        the Schlemme and contras made so far, which are only ever added to (a raise
+        supersedes the Schlemme it raises, and voids or moves their contras, as it is
+        added): worked out once per seat and number of each (:attr:`Bidding.offers`), and
+        taken from there in the seat's later turns while nobody announced or contra'd."""
+        b = self.bidding
+        key = (seat, len(b.instances), len(b.contras))
+        known = b.offers.get(key)
+        if known is not None:
+            return known
+        out: list[Action] = []
         seq = len(self.actions)
-        act = self.bidding.active(self.party_of(seat))  # (asking changes nothing)
+        act = b.active(self.party_of(seat))  # (asking changes nothing)
         for item in self.catalogue.items.values():
             if item.is_meldung or item.silent or not item.announceable:
                 continue
@@ -619,13 +636,14 @@ class RoyalHand(HandState):
             names: list[str | None] = [t[0] for t in targets]
             for raises in names or [None]:
                 a = Action("announce", seat, bonus=item.id, raises=raises)
-                if not self.bidding.announce(a, seq, apply=False):
+                if not b.announce(a, seq, apply=False):
                     out.append(a)
-        for inst in self.bidding.active(1 - self.party_of(seat)):
+        for inst in b.active(1 - self.party_of(seat)):
             a = Action("kontra", seat, target=inst.item_id, level=1)
-            if not self.bidding.kontra(a, seq, apply=False):
+            if not b.kontra(a, seq, apply=False):
                 out.append(a)
-        return out
+        known = b.offers[key] = tuple(out)
+        return known
 
     # ------------------------------------------------------------------ results
 

@@ -22,6 +22,7 @@ the engine's legal actions:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any, Final
@@ -87,8 +88,9 @@ def strength(hand: Sequence[str]) -> float:
     taroks = [CARDS[c].strength for c in hand if is_tarok(c)]
     s = 1.0 * len(taroks) + 0.6 * sum(1 for t in taroks if t >= 15)
     s += 2.5 * ("T22" in hand) + 2.0 * ("T21" in hand) + 0.5 * ("T1" in hand and len(taroks) >= 7)
+    per_suit = Counter(c[0] for c in hand)
     for suit in SUITS:
-        n = sum(1 for c in hand if c[0] == suit)
+        n = per_suit[suit]
         s += 2.0 * (suit + "K" in hand) + 0.7 * (suit + "Q" in hand)
         if n == 0:
             s += 1.5 * (len(taroks) >= 4)
@@ -160,10 +162,10 @@ class SlovenianPolicy:
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].seat
-        types = {a.type for a in legal}
-        if "play" in types:
+        if legal[0].type == "play" or any(a.type == "play" for a in legal):
             view = _view_of(state, play=True)
             return self._play(view, seat, [a for a in legal if a.type == "play"], memo, rng)
+        types = {a.type for a in legal}
         view = _view_of(state)
         if "bid" in types and state.phase == Phase.BIDDING:
             return self._bid(view, seat, legal, memo, rng)
@@ -252,14 +254,18 @@ class SlovenianPolicy:
 
     def _discard(self, view: dict[str, Any], seat: int, legal: Sequence[Action]) -> Action:
         hand: list[str] = list(view["hands"][seat])
+        held = Counter(hand)
+        per_suit = Counter(c[0] for c in hand)
 
         def cost(a: Action) -> float:
-            rest = [c for c in hand if c not in a.cards]
             lost = 0.0
             for c in a.cards:
                 card = CARDS[c]
                 lost += 20.0 + card.strength if card.suit == "T" else 2.0 * card.points
-            voids = sum(1 for s in SUITS if not any(c[0] == s for c in rest))
+            gone: Counter[str] = Counter()  # the held cards of each suit that ``a`` lays away
+            for c in set(a.cards):
+                gone[c[0]] += held[c]
+            voids = sum(1 for s in SUITS if per_suit[s] == gone[s])  # (no card of s left)
             return lost - 6.0 * voids
 
         return min(legal, key=lambda a: (cost(a), a.cards))
