@@ -88,9 +88,8 @@ def strength(hand: Sequence[str]) -> float:
     taroks = [CARDS[c].strength for c in hand if is_tarok(c)]
     s = 1.0 * len(taroks) + 0.6 * sum(1 for t in taroks if t >= 15)
     s += 2.5 * ("T22" in hand) + 2.0 * ("T21" in hand) + 0.5 * ("T1" in hand and len(taroks) >= 7)
-    per_suit = Counter(c[0] for c in hand)
     for suit in SUITS:
-        n = per_suit[suit]
+        n = sum(1 for c in hand if c[0] == suit)
         s += 2.0 * (suit + "K" in hand) + 0.7 * (suit + "Q" in hand)
         if n == 0:
             s += 1.5 * (len(taroks) >= 4)
@@ -262,10 +261,10 @@ class SlovenianPolicy:
             for c in a.cards:
                 card = CARDS[c]
                 lost += 20.0 + card.strength if card.suit == "T" else 2.0 * card.points
-            gone: Counter[str] = Counter()  # the held cards of each suit that ``a`` lays away
+            gone: dict[str, int] = {}  # the held cards of each suit that ``a`` lays away
             for c in set(a.cards):
-                gone[c[0]] += held[c]
-            voids = sum(1 for s in SUITS if per_suit[s] == gone[s])  # (no card of s left)
+                gone[c[0]] = gone.get(c[0], 0) + held[c]
+            voids = sum(1 for s in SUITS if per_suit[s] == gone.get(s, 0))  # (none of s left)
             return lost - 6.0 * voids
 
         return min(legal, key=lambda a: (cost(a), a.cards))
