@@ -1,8 +1,9 @@
 """Simulated Slovenian sessions shared by the native-replay differentials
 (``tests/rules/slovenian``: ``test_native_cards``, ``test_native_hand``, ``test_fastpath``).
 
-Simulating a hand costs ≈ 12 ms (the simulated players ask the Python engine for the legal
-actions and a view at every step), four times its two replays: the three modules simulated
+Simulating a hand cost ≈ 12 ms (the simulated players asked the Python engine for the legal
+actions and a view at every step; ≈ 3 ms since the simulator's players read the hand itself,
+docs/performance.md), several times its two replays: the three modules simulated
 7,200 hands between them, each its own. Now each ruleset and table size is simulated once per
 process (seed ``23 + table``, sessions of 16) and a test takes the first ``n`` hands of it: the
 simulator seeds a session by the seed and its number alone, so the first ``n`` hands (whole
