@@ -3,7 +3,7 @@
 
 A page's first run after the server started otherwise pays for those imports itself: about
 1 s on the 2-core machine (polars and DuckDB for the queries, pandas and altair that Streamlit
-loads for its first table and chart, the dashboard's own modules), a third of the Players
+loads for its first table and chart, the dashboard's own modules, each game's engine), a third of the Players
 page's cold load on a 1,000,000-hand store (docs/performance.md, issue 18). The imports run
 before Streamlit starts listening, so that the server answers (its health check, the URL it
 prints) once a first page can run at full speed: the start takes that second longer, the
@@ -56,6 +56,15 @@ def warm() -> list[str]:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - a warm-up only: the page imports it again
                 failed.append(name)
+        # every registered game's engine (a replay's or entry's first run imported it: ≈ 0.2 s
+        # a game, and pages opened at once waited for one another's imports)
+        from tarock_logs.rules import games, get_engine
+
+        for game in games():
+            try:
+                get_engine(game)
+            except Exception:  # noqa: BLE001 - as above
+                failed.append(f"engine:{game}")
     finally:
         quiet.removeFilter(no_runtime)
     return failed

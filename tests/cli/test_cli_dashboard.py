@@ -43,10 +43,13 @@ def test_the_server_imports_what_the_pages_need_while_it_starts() -> None:
 
     probe = (
         "import sys; from dashboard.serve import WARM_MODULES, warm; print(warm()); "
-        "print(all(m in sys.modules for m in WARM_MODULES))"
+        "print(all(m in sys.modules for m in WARM_MODULES)); "
+        "from tarock_logs.rules import games; "
+        "print(all(getattr(sys.modules.get('tarock_logs.rules.' + g), 'ENGINE', None) "
+        "for g in games()))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
-    assert out == ["[]", "True"]
+    assert out == ["[]", "True", "True"]  # the modules and every game's engine
     assert "polars" in WARM_MODULES and "dashboard.state" in WARM_MODULES
