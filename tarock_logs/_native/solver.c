@@ -381,6 +381,8 @@ void tk_load(tk_solver *s, const tk_position *p) {
         s->hand[i] = p->hand[i];
         s->trick[i] = p->trick[i];
     }
+    for (int i = s->n - 1; i >= 0; i--)
+        for (tk_set m = p->hand[i] & TK_ALL; m; m &= m - 1) s->owner[tk_lowest(m)] = (int8_t)i;
     s->tk = p->tk;
     s->leader = p->leader;
     s->done = p->done;
@@ -555,14 +557,8 @@ static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
     for (int p = 0; p < s->n; p++) out[p] = s->hand[p] & ~EQ_ALL;
     for (int r = 0; r < 5; r++) {
         int j = EQ_LO[r];
-        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
-            tk_set b = m & -m;
-            for (int p = 0; p < s->n; p++)
-                if (s->hand[p] & b) {
-                    out[p] |= TK_BIT(j);
-                    break; /* a card is in one hand */
-                }
-        }
+        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++)
+            out[s->owner[tk_lowest(m)]] |= TK_BIT(j);
     }
 }
 

@@ -53,6 +53,9 @@ typedef struct {
     int maxside[4];
     /* the search state */
     tk_set hand[4];
+    /* who holds each card of the loaded position (the first hand holding it); a card never
+     * changes hands, so it stays right while the search plays cards (canonical_hands) */
+    int8_t owner[64];
     int trick[4];
     int tk;
     int leader;
