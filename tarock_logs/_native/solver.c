@@ -626,7 +626,7 @@ static int later_tops(const tk_solver *s, int p, int *tops) {
 /* whether one of the cards tops[0..nt-1] would take the trick trick[0..k-1] */
 static int later_beats(const tk_solver *s, const int *trick, int k, const int *tops, int nt) {
     int probe[5];
-    for (int i = 0; i < k; i++) probe[i] = trick[i];
+    memcpy(probe, trick, 4 * sizeof(int)); /* a fixed size: inlined, no library call */
     for (int i = 0; i < nt; i++) {
         if (tops[i] < 0) continue;
         probe[k] = tops[i];
@@ -670,7 +670,7 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
         int ally = s->maxside[(s->leader + wi) % s->n] == mx;
         int last = s->tk == s->n - 1;
         int probe[5];
-        for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
+        memcpy(probe, s->trick, sizeof(s->trick)); /* a fixed size: inlined */
         int tops[4], nt = -1; /* computed when first needed */
         if (ally && !last) {
             nt = later_tops(s, p, tops);
