@@ -518,7 +518,7 @@ static inline uint64_t pack_acc(const int *acc) {
 }
 
 static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
     if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
@@ -526,7 +526,7 @@ static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
 }
 
 static tk_entry *tt_slot(tk_solver *s, uint64_t k0, uint64_t k1, int depth) {
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->key0 == k0 && a->key1 == k1) return a;
     if (b->key0 == k0 && b->key1 == k1) return b;
