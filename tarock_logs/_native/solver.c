@@ -383,6 +383,9 @@ void tk_load(tk_solver *s, const tk_position *p) {
     }
     for (int i = s->n - 1; i >= 0; i--)
         for (tk_set m = p->hand[i] & TK_ALL; m; m &= m - 1) s->owner[tk_lowest(m)] = (int8_t)i;
+    s->live = 0;
+    for (int i = 0; i < s->n; i++) s->live |= p->hand[i];
+    for (int i = 0; i < p->tk; i++) s->live |= TK_BIT(p->trick[i]);
     s->tk = p->tk;
     s->leader = p->leader;
     s->done = p->done;
@@ -400,19 +403,8 @@ static void save(const tk_solver *s, tk_position *p) {
     memcpy(p->acc, s->acc, sizeof(p->acc));
 }
 
-static inline tk_set remaining_cards(const tk_solver *s) {
-    tk_set r = 0;
-    for (int i = 0; i < s->n; i++) r |= s->hand[i];
-    return r;
-}
-
-static inline tk_set outstanding(const tk_solver *s, int p) {
-    tk_set o = 0;
-    for (int i = 0; i < s->n; i++)
-        if (i != p) o |= s->hand[i];
-    for (int i = 0; i < s->tk; i++) o |= TK_BIT(s->trick[i]);
-    return o;
-}
+/* the other hands' cards and the trick's */
+static inline tk_set outstanding(const tk_solver *s, int p) { return s->live & ~s->hand[p]; }
 
 /* each card's points in thirds (tk_thirds of the card alone) */
 static const int THIRDS_OF[TK_NCARDS] = {
@@ -769,7 +761,10 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
             s->leader = w;
             s->done = done + 1;
             memcpy(s->acc, acc, sizeof(acc));
+            tk_set live = s->live;
+            for (int i = 0; i < s->n; i++) s->live &= ~TK_BIT(trick[i]);
             v = exhaustive ? minimax(s) : ab(s, alpha, beta);
+            s->live = live;
             memcpy(s->trick, trick, sizeof(trick));
             memcpy(s->acc, saved_acc, sizeof(saved_acc));
             s->tk = s->n;
@@ -898,7 +893,7 @@ static int ab(tk_solver *s, int alpha, int beta) {
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
-        rem = remaining_cards(s);
+        rem = s->live; /* the trick is empty */
         off = boundary_key(s, rem, &k0, &k1);
         e = tt_find(s, k0, k1);
         if (e) {

@@ -56,6 +56,8 @@ typedef struct {
     /* who holds each card of the loaded position (the first hand holding it); a card never
      * changes hands, so it stays right while the search plays cards (canonical_hands) */
     int8_t owner[64];
+    /* the cards in the hands and in the trick being played (kept by play) */
+    tk_set live;
     int trick[4];
     int tk;
     int leader;
