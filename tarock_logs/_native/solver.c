@@ -572,21 +572,23 @@ static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_
         if (!(mine & (mine - 1))) continue; /* fewer than two: no bit count (a libgcc call) */
         rest &= ~mine;
         tk_set rel = (own | outst) & EQ_RANGES[r];
+        /* over the legal cards only: a card joins the group of the one below when it is that
+         * card's next card in play of the range */
         int cur = -1;
-        for (tk_set m = rel; m; m &= m - 1) {
+        tk_set next = 0;
+        for (tk_set m = mine; m; m &= m - 1) {
             int c = tk_lowest(m);
-            if ((mine >> c) & 1) {
-                if (cur < 0) {
-                    cur = k;
-                    rep[k] = c;
-                    members[k] = TK_BIT(c);
-                    k++;
-                } else {
-                    members[cur] |= TK_BIT(c);
-                }
+            tk_set b = m & -m;
+            if (cur >= 0 && next == b) {
+                members[cur] |= b;
             } else {
-                cur = -1;
+                cur = k;
+                rep[k] = c;
+                members[k] = b;
+                k++;
             }
+            tk_set above = rel & ~((b << 1) - 1);
+            next = above & -above;
         }
     }
     for (tk_set m = rest; m; m &= m - 1) {
