@@ -153,23 +153,17 @@ void tk_bounds(const tk_objective *o, const int *acc, tk_set remaining, int *plo
     bounds_sure(o, acc, remaining, 0, 0, plo, phi);
 }
 
-static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining, int m_sure,
-                        int o_sure, int *plo, int *phi) {
-    if (o->kind != TK_NORMAL) {
-        int big = (o->kind == TK_KLOP ? 140 : o->value) * o->radelc;
-        *plo = -big;
-        *phi = big;
-        return;
-    }
-    int tm = acc[0], m_trick = acc[1], o_trick = acc[2], king_won = acc[3], mond = acc[8];
-    int rest = tk_thirds(remaining);
+/* The bounds of a normal contract but for the game value: every bound is
+ * game_value(t) * radelc + a part that depends only on the facts, on which bonus cards are
+ * still in play and on whether each side surely takes a trick (not on the thirds), and the
+ * valat lines' values bring cmin / cmax (TK_INF / -TK_INF when no valat line is open). */
+static void bounds_rest(const tk_objective *o, const int *acc, tk_set remaining, int m_sure,
+                        int o_sure, int *blo, int *bhi, int *cmin, int *cmax) {
+    int m_trick = acc[1], o_trick = acc[2], king_won = acc[3], mond = acc[8];
     int king_live = o->king >= 0 && ((remaining >> o->king) & 1);
     int kw_open = o->remainder_if_king_wins && !king_won && king_live;
     int rem_sure = o->remainder_if_king_wins && king_won;
-    int base = tm + o->discard_thirds;
-    int t_lo = base + m_sure + (rem_sure ? o->remainder_thirds : 0);
-    int t_hi = base + rest - o_sure + ((rem_sure || kw_open) ? o->remainder_thirds : 0);
-    int lo = game_value(o, t_lo), hi = game_value(o, t_hi);
+    int lo = 0, hi = 0;
     if (o->bonuses) {
         int rems[2], nr = 0;
         if (kw_open) {
@@ -224,11 +218,9 @@ static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining,
     }
     int tal = 0;
     if (o->mond_in_talon) tal = rem_sure ? 0 : -mf;
-    lo += md_lo + tal;
-    hi += md_hi + ((kw_open && o->mond_in_talon) ? 0 : tal);
+    *blo = lo + md_lo + tal;
+    *bhi = hi + md_hi + ((kw_open && o->mond_in_talon) ? 0 : tal);
     int cl[3], ch[3], nc = 1;
-    cl[0] = lo;
-    ch[0] = hi;
     int kg = o->kontra_game;
     /* a side that surely takes a trick rules out the other side's valat */
     if (o_sure) o_trick = 1;
@@ -260,13 +252,46 @@ static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining,
             ch[i] += spread;
         }
     }
-    int mn = cl[0], mx = ch[0];
+    int mn = TK_INF, mx = -TK_INF;
     for (int i = 1; i < nc; i++) {
         if (cl[i] < mn) mn = cl[i];
         if (ch[i] > mx) mx = ch[i];
     }
-    *plo = mn;
-    *phi = mx;
+    *cmin = mn;
+    *cmax = mx;
+}
+
+/* the thirds of the declarer side at the end, at least and at most (see bounds_sure) */
+static inline void bounds_thirds(const tk_objective *o, const int *acc, tk_set remaining,
+                                 int m_sure, int o_sure, int *t_lo, int *t_hi) {
+    int rest = tk_thirds(remaining);
+    int king_live = o->king >= 0 && ((remaining >> o->king) & 1);
+    int kw_open = o->remainder_if_king_wins && !acc[3] && king_live;
+    int rem_sure = o->remainder_if_king_wins && acc[3];
+    int base = acc[0] + o->discard_thirds;
+    *t_lo = base + m_sure + (rem_sure ? o->remainder_thirds : 0);
+    *t_hi = base + rest - o_sure + ((rem_sure || kw_open) ? o->remainder_thirds : 0);
+}
+
+static inline void bounds_combine(const tk_objective *o, int t_lo, int t_hi, int blo, int bhi,
+                                  int cmin, int cmax, int *plo, int *phi) {
+    int lo = game_value(o, t_lo) * o->radelc + blo, hi = game_value(o, t_hi) * o->radelc + bhi;
+    *plo = lo < cmin ? lo : cmin;
+    *phi = hi > cmax ? hi : cmax;
+}
+
+static void bounds_sure(const tk_objective *o, const int *acc, tk_set remaining, int m_sure,
+                        int o_sure, int *plo, int *phi) {
+    if (o->kind != TK_NORMAL) {
+        int big = (o->kind == TK_KLOP ? 140 : o->value) * o->radelc;
+        *plo = -big;
+        *phi = big;
+        return;
+    }
+    int t_lo, t_hi, blo, bhi, cmin, cmax;
+    bounds_thirds(o, acc, remaining, m_sure, o_sure, &t_lo, &t_hi);
+    bounds_rest(o, acc, remaining, m_sure, o_sure, &blo, &bhi, &cmin, &cmax);
+    bounds_combine(o, t_lo, t_hi, blo, bhi, cmin, cmax, plo, phi);
 }
 
 /* ------------------------------------------------------------------------ the solver */
@@ -381,6 +406,11 @@ void tk_load(tk_solver *s, const tk_position *p) {
         s->hand[i] = p->hand[i];
         s->trick[i] = p->trick[i];
     }
+    for (int i = s->n - 1; i >= 0; i--)
+        for (tk_set m = p->hand[i] & TK_ALL; m; m &= m - 1) s->owner[tk_lowest(m)] = (int8_t)i;
+    s->live = 0;
+    for (int i = 0; i < s->n; i++) s->live |= p->hand[i];
+    for (int i = 0; i < p->tk; i++) s->live |= TK_BIT(p->trick[i]);
     s->tk = p->tk;
     s->leader = p->leader;
     s->done = p->done;
@@ -398,19 +428,8 @@ static void save(const tk_solver *s, tk_position *p) {
     memcpy(p->acc, s->acc, sizeof(p->acc));
 }
 
-static inline tk_set remaining_cards(const tk_solver *s) {
-    tk_set r = 0;
-    for (int i = 0; i < s->n; i++) r |= s->hand[i];
-    return r;
-}
-
-static inline tk_set outstanding(const tk_solver *s, int p) {
-    tk_set o = 0;
-    for (int i = 0; i < s->n; i++)
-        if (i != p) o |= s->hand[i];
-    for (int i = 0; i < s->tk; i++) o |= TK_BIT(s->trick[i]);
-    return o;
-}
+/* the other hands' cards and the trick's */
+static inline tk_set outstanding(const tk_solver *s, int p) { return s->live & ~s->hand[p]; }
 
 /* each card's points in thirds (tk_thirds of the card alone) */
 static const int THIRDS_OF[TK_NCARDS] = {
@@ -419,12 +438,42 @@ static const int THIRDS_OF[TK_NCARDS] = {
     13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
 };
 
+/* The trick's winner for the solver: tk_winner's rule (cards.h, shared with the card loops,
+ * which keep their own form) in one pass over the trick, the emperor's trick checked after
+ * it by the trick's card mask. */
+static inline int sv_winner(const int *cards, int k, int colour_valat) {
+    int led = tk_suit_of(cards[0]);
+    int best = 0, bsuit = led, bstr = tk_strength(cards[0]);
+    tk_set m = TK_BIT(cards[0]);
+    for (int i = 1; i < k; i++) {
+        m |= TK_BIT(cards[i]);
+        int s = tk_suit_of(cards[i]);
+        if (s == bsuit) {
+            int st = tk_strength(cards[i]);
+            if (st > bstr) {
+                best = i;
+                bstr = st;
+            }
+        } else if (s == 0 && !colour_valat) {
+            best = i;
+            bsuit = 0;
+            bstr = tk_strength(cards[i]);
+        }
+    }
+    /* the emperor's trick (all three trula cards) goes to the pagat */
+    if ((m & TK_TRULA) == TK_TRULA && (!colour_valat || led == 0)) {
+        for (int i = 0; i < k; i++)
+            if (cards[i] == TK_PAGAT) return i;
+    }
+    return best;
+}
+
 /* Score the full trick: 1 and the final value in *final when the hand ends, else 0; the
  * new facts in acc, the winner in *w. */
 static int complete(const tk_solver *s, int *final, int *acc, int *w) {
     const tk_objective *o = &s->ob;
     int n = s->n;
-    int wi = tk_winner(s->trick, n, s->rules.colour_valat);
+    int wi = sv_winner(s->trick, n, s->rules.colour_valat);
     *w = (s->leader + wi) % n;
     int win_card = s->trick[wi];
     tk_set pile = 0;
@@ -516,7 +565,7 @@ static inline uint64_t pack_acc(const int *acc) {
 }
 
 static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->depth && a->key0 == k0 && a->key1 == k1) return a;
     if (b->depth && b->key0 == k0 && b->key1 == k1) return b;
@@ -524,7 +573,7 @@ static tk_entry *tt_find(tk_solver *s, uint64_t k0, uint64_t k1) {
 }
 
 static tk_entry *tt_slot(tk_solver *s, uint64_t k0, uint64_t k1, int depth) {
-    uint64_t i = mix64(k0 ^ mix64(k1)) & s->tt_mask & ~(uint64_t)1;
+    uint64_t i = k0 & s->tt_mask & ~(uint64_t)1; /* k0 is mixed already */
     tk_entry *a = &s->tt[i], *b = &s->tt[i | 1];
     if (a->key0 == k0 && a->key1 == k1) return a;
     if (b->key0 == k0 && b->key1 == k1) return b;
@@ -555,14 +604,8 @@ static void canonical_hands(const tk_solver *s, tk_set rem, tk_set *out) {
     for (int p = 0; p < s->n; p++) out[p] = s->hand[p] & ~EQ_ALL;
     for (int r = 0; r < 5; r++) {
         int j = EQ_LO[r];
-        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++) {
-            tk_set b = m & -m;
-            for (int p = 0; p < s->n; p++)
-                if (s->hand[p] & b) {
-                    out[p] |= TK_BIT(j);
-                    break; /* a card is in one hand */
-                }
-        }
+        for (tk_set m = rem & EQ_RANGES[r]; m; m &= m - 1, j++)
+            out[s->owner[tk_lowest(m)]] |= TK_BIT(j);
     }
 }
 
@@ -584,21 +627,23 @@ static int representatives(tk_set own, tk_set legal, tk_set outst, int *rep, tk_
         if (!(mine & (mine - 1))) continue; /* fewer than two: no bit count (a libgcc call) */
         rest &= ~mine;
         tk_set rel = (own | outst) & EQ_RANGES[r];
+        /* over the legal cards only: a card joins the group of the one below when it is that
+         * card's next card in play of the range */
         int cur = -1;
-        for (tk_set m = rel; m; m &= m - 1) {
+        tk_set next = 0;
+        for (tk_set m = mine; m; m &= m - 1) {
             int c = tk_lowest(m);
-            if ((mine >> c) & 1) {
-                if (cur < 0) {
-                    cur = k;
-                    rep[k] = c;
-                    members[k] = TK_BIT(c);
-                    k++;
-                } else {
-                    members[cur] |= TK_BIT(c);
-                }
+            tk_set b = m & -m;
+            if (cur >= 0 && next == b) {
+                members[cur] |= b;
             } else {
-                cur = -1;
+                cur = k;
+                rep[k] = c;
+                members[k] = b;
+                k++;
             }
+            tk_set above = rel & ~((b << 1) - 1);
+            next = above & -above;
         }
     }
     for (tk_set m = rest; m; m &= m - 1) {
@@ -627,15 +672,47 @@ static int later_tops(const tk_solver *s, int p, int *tops) {
     return k;
 }
 
-/* whether one of the cards tops[0..nt-1] would take the trick trick[0..k-1] */
-static int later_beats(const tk_solver *s, const int *trick, int k, const int *tops, int nt) {
-    int probe[5];
-    for (int i = 0; i < k; i++) probe[i] = trick[i];
-    for (int i = 0; i < nt; i++) {
-        if (tops[i] < 0) continue;
-        probe[k] = tops[i];
-        if (tk_winner(probe, k + 1, s->rules.colour_valat) == k) return 1;
+/* A trick in progress for the move ordering's "would card c take it" (sv_winner's rule, asked
+ * once per card without replaying the trick): the led suit, the best card by suit and
+ * strength leaving the emperor's trick aside, and the trick's cards. */
+typedef struct {
+    int led, bsuit, bstr;
+    tk_set m;
+} sv_trick;
+
+static inline void sv_add(sv_trick *t, int c, int colour_valat) {
+    int su = tk_suit_of(c);
+    if (su == t->bsuit) {
+        int st = tk_strength(c);
+        if (st > t->bstr) t->bstr = st;
+    } else if (su == 0 && !colour_valat) {
+        t->bsuit = 0;
+        t->bstr = tk_strength(c);
     }
+    t->m |= TK_BIT(c);
+}
+
+static inline void sv_state(const int *cards, int k, int colour_valat, sv_trick *t) {
+    t->led = t->bsuit = tk_suit_of(cards[0]);
+    t->bstr = tk_strength(cards[0]);
+    t->m = TK_BIT(cards[0]);
+    for (int i = 1; i < k; i++) sv_add(t, cards[i], colour_valat);
+}
+
+/* whether card c (not in the trick) played next would take the trick */
+static inline int sv_takes(const sv_trick *t, int c, int colour_valat) {
+    /* the emperor's trick goes to the pagat */
+    if (((t->m | TK_BIT(c)) & TK_TRULA) == TK_TRULA && (!colour_valat || t->led == 0))
+        return c == TK_PAGAT;
+    int su = tk_suit_of(c);
+    if (su == t->bsuit) return tk_strength(c) > t->bstr;
+    return su == 0 && !colour_valat;
+}
+
+/* whether one of the cards tops[0..nt-1] would take the trick t */
+static int later_beats(const sv_trick *t, const int *tops, int nt, int colour_valat) {
+    for (int i = 0; i < nt; i++)
+        if (tops[i] >= 0 && sv_takes(t, tops[i], colour_valat)) return 1;
     return 0;
 }
 
@@ -669,24 +746,26 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
          * strongest first. Against "win with the strongest card, or the cheapest when last"
          * and the partner's trick smeared whoever follows: -21 % nodes at 10 tricks left, -18 %
          * at 8 (the same values). */
-        int wi = tk_winner(s->trick, s->tk, s->rules.colour_valat);
+        int cv = s->rules.colour_valat;
+        int wi = sv_winner(s->trick, s->tk, cv);
         int mx = s->maxside[p];
         int ally = s->maxside[(s->leader + wi) % s->n] == mx;
         int last = s->tk == s->n - 1;
-        int probe[5];
-        for (int i = 0; i < s->tk; i++) probe[i] = s->trick[i];
+        sv_trick st;
+        sv_state(s->trick, s->tk, cv, &st);
         int tops[4], nt = -1; /* computed when first needed */
         if (ally && !last) {
             nt = later_tops(s, p, tops);
-            if (later_beats(s, s->trick, s->tk, tops, nt)) ally = 0;
+            if (later_beats(&st, tops, nt, cv)) ally = 0;
         }
         for (int i = 0; i < k; i++) {
             int c = rep[i];
-            probe[s->tk] = c;
-            int wins = tk_winner(probe, s->tk + 1, s->rules.colour_valat) == s->tk;
+            int wins = sv_takes(&st, c, cv);
             int cls, sub;
             if (wins && !last && nt < 0) nt = later_tops(s, p, tops);
-            if (wins && !last && later_beats(s, probe, s->tk + 1, tops, nt)) {
+            sv_trick with = st;
+            if (wins && !last) sv_add(&with, c, cv);
+            if (wins && !last && later_beats(&with, tops, nt, cv)) {
                 cls = 3;
                 sub = -tk_strength(c);
             } else if (ally && !wins) {
@@ -741,6 +820,45 @@ static void sure_takes(const tk_solver *s, tk_set rem, int *m_sure, int *o_sure)
         *o_sure = sure;
 }
 
+/* bounds_sure of a normal contract at the search's state, its thirds-free part (bounds_rest)
+ * looked up in a small memo keyed by what it depends on: the facts, which of the trula, the
+ * kings, the pagat, the mond and the called king are in play, and whether each side surely
+ * takes a trick. */
+static void bounds_memo(tk_solver *s, tk_set rem, int m_sure, int o_sure, int *lo, int *hi) {
+    const tk_objective *o = &s->ob;
+    const int *acc = s->acc;
+    int t_lo, t_hi, blo, bhi, cmin, cmax;
+    bounds_thirds(o, acc, rem, m_sure, o_sure, &t_lo, &t_hi);
+    uint32_t key = 1;
+    for (int i = 1; i < TK_ACC; i++) key = key << 2 | ((uint32_t)acc[i] & 3);
+    key = key << 1 | ((rem & TK_TRULA) != 0);
+    key = key << 1 | ((rem & TK_KINGS) != 0);
+    key = key << 1 | ((rem >> TK_PAGAT) & 1);
+    key = key << 1 | ((rem >> TK_MOND) & 1);
+    key = key << 1 | (o->king >= 0 && ((rem >> o->king) & 1));
+    key = key << 1 | (m_sure != 0);
+    key = key << 1 | (o_sure != 0);
+    int fits = 1;
+    for (int i = 1; i < TK_ACC; i++) fits &= (unsigned)acc[i] <= 3;
+    tk_bmemo *b = &s->bmemo[(key * 2654435761u) >> (32 - TK_BMEMO_BITS)];
+    if (fits && b->key == key) {
+        blo = b->blo;
+        bhi = b->bhi;
+        cmin = b->cmin;
+        cmax = b->cmax;
+    } else {
+        bounds_rest(o, acc, rem, m_sure, o_sure, &blo, &bhi, &cmin, &cmax);
+        if (fits) {
+            b->key = key;
+            b->blo = blo;
+            b->bhi = bhi;
+            b->cmin = cmin;
+            b->cmax = cmax;
+        }
+    }
+    bounds_combine(o, t_lo, t_hi, blo, bhi, cmin, cmax, lo, hi);
+}
+
 /* Play card c for the player to move and search on; the state is restored. */
 static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive);
 static int minimax(tk_solver *s);
@@ -773,7 +891,10 @@ static int play(tk_solver *s, int c, int alpha, int beta, int exhaustive) {
             s->leader = w;
             s->done = done + 1;
             memcpy(s->acc, acc, sizeof(acc));
+            tk_set live = s->live;
+            for (int i = 0; i < s->n; i++) s->live &= ~TK_BIT(trick[i]);
             v = exhaustive ? minimax(s) : ab(s, alpha, beta);
+            s->live = live;
             memcpy(s->trick, trick, sizeof(trick));
             memcpy(s->acc, saved_acc, sizeof(saved_acc));
             s->tk = s->n;
@@ -898,12 +1019,26 @@ static int ab(tk_solver *s, int alpha, int beta) {
     uint64_t k0 = 0, k1 = 0;
     int tt_best = -1, boundary = s->tk == 0;
     int elo = -TK_INF, ehi = TK_INF, slo = -32767, shi = 32767, off = 0;
-    int m_sure = 0, o_sure = 0, have_sure = 0; /* the quick tricks, computed once */
+    int m_sure = 0, o_sure = 0; /* the quick tricks */
     int t = s->acc[0];
     tk_set rem = 0;
     if (boundary) {
-        rem = remaining_cards(s);
+        rem = s->live; /* the trick is empty */
         off = boundary_key(s, rem, &k0, &k1);
+        /* the bucket is one cache (and often TLB) miss away: ask for it now and compute the
+         * static bounds (quick tricks, objective) while it comes; they are used after the
+         * entry's, as before */
+        __builtin_prefetch(&s->tt[k0 & s->tt_mask & ~(uint64_t)1]);
+        int lo, hi;
+        sure_takes(s, rem, &m_sure, &o_sure);
+        if (s->ob.kind == TK_NORMAL) {
+            bounds_memo(s, rem, m_sure, o_sure, &lo, &hi);
+        } else {
+            tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
+            /* no trick for the declarer / every trick: a sure trick decides it */
+            if ((s->ob.kind == TK_NO_TRICK && m_sure) || (s->ob.kind == TK_ALL_TRICKS && o_sure))
+                lo = hi = -s->ob.value;
+        }
         e = tt_find(s, k0, k1);
         if (e) {
             elo = e->lo <= -32767 || t < e->tlo ? -TK_INF : e->lo + off;
@@ -911,8 +1046,6 @@ static int ab(tk_solver *s, int alpha, int beta) {
 #ifndef TK_NO_LIN
             if (s->thirds_free && ((e->lo > -32767 && t != e->tlo) ||
                                    (e->hi < 32767 && t != e->thi))) {
-                sure_takes(s, rem, &m_sure, &o_sure);
-                have_sure = 1;
                 int rest = tk_thirds(rem); /* once for the up to three spans */
                 int sid = lin_span(s, t, rem, rest, m_sure, o_sure);
                 int f = s->ob.radelc * s->lin_slope;
@@ -942,23 +1075,10 @@ static int ab(tk_solver *s, int alpha, int beta) {
             if (ehi < beta) beta = ehi;
             tt_best = e->best; /* a canonical id */
         }
-        {
-            int lo, hi;
-            if (!have_sure) sure_takes(s, rem, &m_sure, &o_sure);
-            if (s->ob.kind == TK_NORMAL) {
-                bounds_sure(&s->ob, s->acc, rem, m_sure, o_sure, &lo, &hi);
-            } else {
-                tk_bounds(&s->ob, s->acc, rem, &lo, &hi);
-                /* no trick for the declarer / every trick: a sure trick decides it */
-                if ((s->ob.kind == TK_NO_TRICK && m_sure) ||
-                    (s->ob.kind == TK_ALL_TRICKS && o_sure))
-                    lo = hi = -s->ob.value;
-            }
-            if (lo >= beta) return lo;
-            if (hi <= alpha) return hi;
-            slo = lo - off;
-            shi = hi - off;
-        }
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        slo = lo - off;
+        shi = hi - off;
     }
     int a0 = alpha, b0 = beta;
     int p = (s->leader + s->tk) % s->n;

@@ -46,6 +46,14 @@ typedef struct {
     int8_t best, depth;
 } tk_entry;
 
+/* a memo of the static bounds' part that does not depend on the thirds (solver.c,
+ * bounds_memo): direct-mapped, key 0 empty */
+typedef struct {
+    uint32_t key;
+    int32_t blo, bhi, cmin, cmax;
+} tk_bmemo;
+#define TK_BMEMO_BITS 9
+
 typedef struct {
     tk_objective ob;
     tk_rules rules;
@@ -53,6 +61,11 @@ typedef struct {
     int maxside[4];
     /* the search state */
     tk_set hand[4];
+    /* who holds each card of the loaded position (the first hand holding it); a card never
+     * changes hands, so it stays right while the search plays cards (canonical_hands) */
+    int8_t owner[64];
+    /* the cards in the hands and in the trick being played (kept by play) */
+    tk_set live;
     int trick[4];
     int tk;
     int leader;
@@ -81,6 +94,7 @@ typedef struct {
     /* the budget: a public call stops (aborted = 1) once it played max_nodes cards */
     long long max_nodes, call_start;
     int aborted;
+    tk_bmemo bmemo[1 << TK_BMEMO_BITS];
 } tk_solver;
 
 /* one position: what a Python caller hands over */
