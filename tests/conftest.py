@@ -12,7 +12,8 @@ simulated games, an ingested store) run in one xdist group each too: as single t
 module's tests went to both workers, and its long test (scheduled first) apart from the rest,
 and each part set the fixture up again (the Royal native-card games were simulated twice).
 The tests of :data:`SHARED_GROUPS` (of several modules, sharing a process-wide cache: the
-simulated Slovenian sessions) run in one group each for the same reason.
+simulated Slovenian sessions, the Dask modules' one cluster) run in one group each for the
+same reason; the cluster is closed once the next test is not one of its modules'.
 
 Under xdist the longest work goes first (the longest-first rule of scheduling: what is left
 at the end is short, so neither worker waits long for the other): the browser groups by the
@@ -48,8 +49,6 @@ MODULE_GROUPS = {
     "tests.rules.royal.test_native_cards": 35,
     "tests.rules.zwanzigerrufen.test_native_cards": 40,
     "tests.rules.zwanzigerrufen.test_native_hand": 18,  # 600 hands simulated once
-    "tests.store.test_store_dask": 40,  # a Dask cluster and the samples ingested on it
-    "tests.cli.test_dask_cli": 25,  # a Dask cluster
     "tests.store.test_facts": 25,  # the samples' store
     "tests.store.test_store_recovery": 15,  # simulated logs and their clean ingest
     "tests.store.test_ratings_stored": 15,  # the samples' store
@@ -76,6 +75,12 @@ SHARED_GROUPS = {
             "tests/rules/slovenian/test_native_hand.py::test_simulated_sessions_replay_alike",
             "tests/rules/slovenian/test_fastpath.py::test_simulated_sessions_with_radelci",
         ),
+    ),
+    # the Dask modules' one cluster (tests/support/dask_cluster.py), and the samples' serial
+    # and Dask ingests of the store module's fixture
+    "dask-cluster": (
+        55,
+        ("tests/store/test_store_dask.py::", "tests/cli/test_dask_cli.py::"),
     ),
 }
 #: single tests (node id prefixes) that took 10 s or more on that run
@@ -156,7 +161,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         helpers.close_chromium()
 
 
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The Dask modules' shared cluster lives while their tests follow one another."""
+    dask = sys.modules.get("tests.support.dask_cluster")
+    if dask is not None and (nextitem is None or not nextitem.nodeid.startswith(dask.MODULES)):
+        dask.close_shared_cluster()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    dask = sys.modules.get("tests.support.dask_cluster")
+    if dask is not None:
+        dask.close_shared_cluster()
     helpers = sys.modules.get("tests.dashboard.browser_helpers")
     if helpers is not None:
         helpers.close_chromium()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,28 +28,58 @@ def needs_dask() -> None:
         pytest.skip("dask[distributed] is not installed")
 
 
-@pytest.fixture(scope="module")
-def dask_address() -> Iterator[str]:
-    """The scheduler address of a local cluster of 2 single-threaded worker processes (in a
-    process of its own), closed after the module's tests."""
-    needs_dask()
-    proc = subprocess.Popen(
-        [sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None
-        address = proc.stdout.readline().strip()
-        assert address.startswith("tcp://"), f"the cluster did not start: {address!r}"
-        yield address
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()
+class _Cluster:
+    """The cluster process and its scheduler's address."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.proc.stdout is not None
+        self.address = self.proc.stdout.readline().strip()
+        if not self.address.startswith("tcp://"):
+            self.close()
+            raise AssertionError(f"the cluster did not start: {self.address!r}")
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
         try:
-            proc.wait(timeout=60)
+            self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            self.proc.kill()
+            self.proc.wait()
+
+
+#: the cluster of the Dask modules' tests in this process (None: not started, or closed)
+_shared: _Cluster | None = None
+
+#: the test modules that share it (node id prefixes): tests/conftest.py closes it once the
+#: next test is none of theirs, and runs them in one xdist group (``SHARED_GROUPS``)
+MODULES = ("tests/store/test_store_dask.py::", "tests/cli/test_dask_cli.py::")
+
+
+def close_shared_cluster() -> None:
+    """Close the shared cluster, if one is up (tests/conftest.py: after the last test of
+    :data:`MODULES` in a row, and at the session's end)."""
+    global _shared
+    if _shared is not None:
+        cluster, _shared = _shared, None
+        cluster.close()
     assert "distributed" not in sys.modules  # (see the module's docstring)
+
+
+@pytest.fixture(scope="module")
+def dask_address() -> str:
+    """The scheduler address of a local cluster of 2 single-threaded worker processes (in a
+    process of its own). One cluster serves the modules of :data:`MODULES` that run one
+    after the other (both in one xdist group: one cluster start, not one per module); it is
+    closed once the next test belongs to neither (tests/conftest.py)."""
+    global _shared
+    needs_dask()
+    if _shared is None:
+        _shared = _Cluster()
+    return _shared.address
 
 
 def tarock(*args: str) -> subprocess.CompletedProcess[str]:
