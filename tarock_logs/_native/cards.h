@@ -76,15 +76,11 @@ static inline int tk_thirds(tk_set m) {
  * strongest tarok, or the strongest card of the led suit; in colour valat taroks win only
  * when a tarok was led. */
 static inline int tk_winner(const int *cards, int k, int colour_valat) {
-    tk_set m = 0;
-    for (int i = 0; i < k; i++) m |= TK_BIT(cards[i]);
     int led = tk_suit_of(cards[0]);
-    if ((m & TK_TRULA) == TK_TRULA && (!colour_valat || led == 0)) {
-        for (int i = 0; i < k; i++)
-            if (cards[i] == TK_PAGAT) return i;
-    }
     int best = 0, bsuit = led, bstr = tk_strength(cards[0]);
+    tk_set m = TK_BIT(cards[0]);
     for (int i = 1; i < k; i++) {
+        m |= TK_BIT(cards[i]);
         int s = tk_suit_of(cards[i]);
         if (s == bsuit) {
             int st = tk_strength(cards[i]);
@@ -97,6 +93,11 @@ static inline int tk_winner(const int *cards, int k, int colour_valat) {
             bsuit = 0;
             bstr = tk_strength(cards[i]);
         }
+    }
+    /* the emperor's trick (all three trula cards) goes to the pagat */
+    if ((m & TK_TRULA) == TK_TRULA && (!colour_valat || led == 0)) {
+        for (int i = 0; i < k; i++)
+            if (cards[i] == TK_PAGAT) return i;
     }
     return best;
 }

@@ -438,42 +438,12 @@ static const int THIRDS_OF[TK_NCARDS] = {
     13, 10, 7, 4, 1, 1, 1, 1, 13, 10, 7, 4, 1, 1, 1, 1,
 };
 
-/* The trick's winner for the solver: tk_winner's rule (cards.h, shared with the card loops,
- * which keep their own form) in one pass over the trick, the emperor's trick checked after
- * it by the trick's card mask. */
-static inline int sv_winner(const int *cards, int k, int colour_valat) {
-    int led = tk_suit_of(cards[0]);
-    int best = 0, bsuit = led, bstr = tk_strength(cards[0]);
-    tk_set m = TK_BIT(cards[0]);
-    for (int i = 1; i < k; i++) {
-        m |= TK_BIT(cards[i]);
-        int s = tk_suit_of(cards[i]);
-        if (s == bsuit) {
-            int st = tk_strength(cards[i]);
-            if (st > bstr) {
-                best = i;
-                bstr = st;
-            }
-        } else if (s == 0 && !colour_valat) {
-            best = i;
-            bsuit = 0;
-            bstr = tk_strength(cards[i]);
-        }
-    }
-    /* the emperor's trick (all three trula cards) goes to the pagat */
-    if ((m & TK_TRULA) == TK_TRULA && (!colour_valat || led == 0)) {
-        for (int i = 0; i < k; i++)
-            if (cards[i] == TK_PAGAT) return i;
-    }
-    return best;
-}
-
 /* Score the full trick: 1 and the final value in *final when the hand ends, else 0; the
  * new facts in acc, the winner in *w. */
 static int complete(const tk_solver *s, int *final, int *acc, int *w) {
     const tk_objective *o = &s->ob;
     int n = s->n;
-    int wi = sv_winner(s->trick, n, s->rules.colour_valat);
+    int wi = tk_winner(s->trick, n, s->rules.colour_valat);
     *w = (s->leader + wi) % n;
     int win_card = s->trick[wi];
     tk_set pile = 0;
@@ -672,7 +642,7 @@ static int later_tops(const tk_solver *s, int p, int *tops) {
     return k;
 }
 
-/* A trick in progress for the move ordering's "would card c take it" (sv_winner's rule, asked
+/* A trick in progress for the move ordering's "would card c take it" (tk_winner's rule, asked
  * once per card without replaying the trick): the led suit, the best card by suit and
  * strength leaving the emperor's trick aside, and the trick's cards. */
 typedef struct {
@@ -747,7 +717,7 @@ static void order_moves(const tk_solver *s, int p, int *rep, int k) {
          * and the partner's trick smeared whoever follows: -21 % nodes at 10 tricks left, -18 %
          * at 8 (the same values). */
         int cv = s->rules.colour_valat;
-        int wi = sv_winner(s->trick, s->tk, cv);
+        int wi = tk_winner(s->trick, s->tk, cv);
         int mx = s->maxside[p];
         int ally = s->maxside[(s->leader + wi) % s->n] == mx;
         int last = s->tk == s->n - 1;
