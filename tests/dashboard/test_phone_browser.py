@@ -20,7 +20,7 @@ import pytest
 
 from dashboard.table import CARD_PX
 from tarock_logs.report.cards_svg import CARD_W, INDEX_RIGHT
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle, settle_loaded
 from tests.dashboard.dash_helpers import DashDB
 
 pytestmark = [
@@ -114,10 +114,14 @@ def _done(page: Any) -> None:
 
 
 def _open(page: Any, url: str) -> None:
+    """Load ``url`` and wait for its table and toolbar, and for the page to be idle again.
+    (The table is drawn up to 1-2 s after the page's run has finished: the frontend renders
+    the run's last elements then. A replay link's load makes one run, so the idle state is
+    read again without :func:`settle`'s fixed 200 ms wait for a rerun to start.)"""
     goto(page, url)
     page.locator(".tl-table").wait_for(timeout=20_000)
     page.locator(".st-key-toolbar").wait_for(timeout=20_000)
-    settle(page)
+    settle_loaded(page)
 
 
 def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
