@@ -3,12 +3,13 @@
 
 A page's first run after the server started otherwise pays for those imports itself: about
 1 s on the 2-core machine (polars and DuckDB for the queries, pandas and altair that Streamlit
-loads for its first table and chart, the dashboard's own modules, each game's engine), a third of the Players
-page's cold load on a 1,000,000-hand store (docs/performance.md, issue 18). The imports run
-before Streamlit starts listening, so that the server answers (its health check, the URL it
-prints) once a first page can run at full speed: the start takes that second longer, the
-first visit does not. (A background thread, tried first, gave the first page nothing on two
-cores: imports hold the interpreter lock, and a page that came early waited for them anyway.)
+loads for its first table and chart, the dashboard's own modules, each game's engine), a third
+of the Players page's cold load on a 1,000,000-hand store (docs/performance.md, issue 18).
+The imports run before Streamlit starts listening, so that the server answers (its health
+check, the URL it prints) once a first page can run at full speed: the start takes that second
+longer, the first visit does not. (A background thread, tried first, gave the first page
+nothing on two cores: imports hold the interpreter lock, and a page that came early waited for
+them anyway.)
 """
 
 from __future__ import annotations
