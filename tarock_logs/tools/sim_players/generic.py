@@ -17,7 +17,7 @@ from random import Random
 from typing import Any
 
 from tarock_logs.rules.base import Action, HandState
-from tarock_logs.tools.sim_players.slovenian import POINTS, POWER, trick_winner_index
+from tarock_logs.tools.sim_players.slovenian import POINTS, POWER, taking_cards
 
 #: Probability, per decision, of taking one option of a kind (bid, announce, kontra, meld)
 #: instead of passing.
@@ -64,14 +64,7 @@ class GenericPolicy:
 
         if not trick:
             return by_card[min(cards, key=low)]
-        n = len(trick)
-        trick.append("")  # (each card in turn, as the next one)
-        winners = []
-        for c in cards:
-            trick[n] = c
-            if trick_winner_index(trick, False) == n:
-                winners.append(c)
-        del trick[n]
+        winners = taking_cards(trick, cards)
         points = sum(POINTS[c] for c in trick)
         if winners and (points >= 3 or rng.random() < 0.3):
             return by_card[min(winners, key=POWER.__getitem__)]

@@ -83,6 +83,20 @@ def trick_winner_index(cards: Sequence[str], colour_valat: bool = False) -> int:
     return best
 
 
+def taking_cards(
+    trick: Sequence[str], cards: Sequence[str], colour_valat: bool = False
+) -> list[str]:
+    """The cards of ``cards`` that would take the trick so far if played next."""
+    on_table = [*trick, ""]  # (each card in turn, as the next one)
+    n = len(trick)
+    out = []
+    for c in cards:
+        on_table[n] = c
+        if trick_winner_index(on_table, colour_valat) == n:
+            out.append(c)
+    return out
+
+
 def strength(hand: Sequence[str]) -> float:
     """A rough hand-strength score (about 10 for an average 12-card hand, 25+ for a solo)."""
     taroks = [CARDS[c].strength for c in hand if is_tarok(c)]
@@ -342,14 +356,7 @@ class SlovenianPolicy:
 
         last = len(trick) >= self._active_count(view, trick) - 1
         on_table = [c for _, c in trick]
-        n = len(on_table)
-        on_table.append("")  # (each card in turn, as the next one)
-        winners = []
-        for c in cards:
-            on_table[n] = c
-            if trick_winner_index(on_table, colour_valat) == n:
-                winners.append(c)
-        del on_table[n]
+        winners = taking_cards(on_table, cards, colour_valat)
         trick_points = sum(POINTS[c] for c in on_table)
         current = trick[trick_winner_index(on_table, colour_valat)]
         if _negative(contract):
