@@ -8,7 +8,7 @@ import socket
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -99,6 +99,41 @@ def settle_loaded(page: Any) -> None:
 
 def goto(page: Any, url: str) -> None:
     page.goto(url)
+    settle_loaded(page)
+
+
+#: true once no lazily loaded element of the page is still a placeholder (Streamlit draws a
+#: skeleton where an element's code, such as a page link's or a download button's, is still
+#: being fetched: a fresh page load shows them for a while after its run has finished)
+_NO_SKELETON = "() => !document.querySelector(\"[data-testid='stSkeleton']\")"
+
+
+def drawn(page: Any, timeout: float = 30_000) -> None:
+    """Wait until no element of the page is a placeholder still (see :data:`_NO_SKELETON`)."""
+    page.wait_for_function(_NO_SKELETON, timeout=timeout, polling="raf")
+
+
+def in_app(
+    page: Any,
+    move: Callable[[], None],
+    *shows: Any,
+    url: Any = None,
+    timeout: float = 30_000,
+) -> None:
+    """Make a move inside the open app session (a click on a page link or on the sidebar's
+    navigation, a key, a widget's change: one run of the page, no new frontend) and wait
+    until its run has drawn and finished.
+
+    A run starts some time after the move (until then the page still says ``notRunning``),
+    so what proves that it has drawn is asked for: ``url`` (a pattern the page's URL then
+    matches) and ``shows`` (selectors or locators of content that only the new position
+    draws: a step's text, a page's title, a hand's id); then the script state must read
+    ``notRunning``, read again after two frames (:func:`settle_loaded`)."""
+    move()
+    if url is not None:
+        page.wait_for_url(url, timeout=timeout)
+    for what in shows:
+        (page.locator(what) if isinstance(what, str) else what).first.wait_for(timeout=timeout)
     settle_loaded(page)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import http.server
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,16 @@ import pytest
 
 from tarock_logs.store.read.queries import connect_reader
 from tarock_logs.store.write.ingest import ingest
-from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, free_port, goto, serve
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    PAGES,
+    chromium,
+    drawn,
+    free_port,
+    goto,
+    in_app,
+    serve,
+)
 from tests.dashboard.dash_helpers import APPENDIX_B
 
 pytestmark = [
@@ -135,45 +145,130 @@ def _hands(db: Path) -> list[str]:
     return [r[0] for r in rows]
 
 
+#: the pages' titles (their ``h1``), which show that a page is drawn
+TITLES = {
+    "": "tarock-logs",
+    "audit": "Audit",
+    "replay": "Replay",
+    "players": "Players",
+    "tournament": "Tournament",
+    "enter": "Enter a hand",
+}
+
+
+def _check(page: Any, trap: str, where: str) -> None:
+    """The page as drawn now fetches nothing from the trap and interprets nothing."""
+    # the images and fonts a render would ask for, and the elements drawn whole (no
+    # placeholder of one whose code is still being fetched)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    page.wait_for_function(_FETCHED, timeout=10_000)
+    drawn(page)
+    if where.startswith("/replay?"):  # the table (st.html) drawn after the run
+        page.wait_for_selector(".tl-seat", timeout=30_000)
+    assert page.locator("[data-testid='stException']").count() == 0, where
+    html = page.content()
+    # every address-bearing attribute of the page, read in one call (one round trip per
+    # element and attribute made this test take minutes)
+    for attr, value in page.evaluate(_ADDRESSES):
+        assert urlsplit(trap).netloc not in value.replace("#", " #"), (where, attr, value)
+    assert "<script>fetch" not in html.replace("&lt;script&gt;", ""), where
+    assert page.locator("[data-testid='stMarkdown'] strong", has_text="bold").count() == 0, where
+
+
+def _at_step(page: Any, hand: str, step: int) -> list[Any]:
+    """What shows that the replay is drawn at ``hand``'s ``step``: the step's own line and
+    the URL that says it."""
+    return [
+        page.locator("[data-testid='stMarkdown'] strong", has_text=f"Step {step} of "),
+        re.compile(rf"/replay\?(?=.*\bhand={hand}\b)(?=.*\bstep={step}\b)"),
+    ]
+
+
+def _replay_steps(page: Any, trap: str, hand: str, seen: list[str]) -> None:
+    """From the hand's deal, steps 1, 5 and 20 by the replayer's own controls: the → key,
+    then two lines of its action list."""
+    line, at = _at_step(page, hand, 1)
+    in_app(page, lambda: page.keyboard.press("ArrowRight"), line, url=at)
+    seen.append(f"/replay?hand={hand}&step=1")
+    _check(page, trap, seen[-1])
+    for k in (5, 20):
+        line, at = _at_step(page, hand, k)
+        entry = page.locator(".st-key-action_list label:has(input[type=radio])").nth(k)
+        in_app(page, entry.click, line, url=at)
+        seen.append(f"/replay?hand={hand}&step={k}")
+        _check(page, trap, seen[-1])
+
+
+def _audit_hand(page: Any, trap: str, hand: str, number: int, seen: list[str]) -> None:
+    """The Audit page (by the sidebar's navigation) at ``hand``, picked in its hand picker."""
+    nav = page.locator("[data-testid='stSidebarNav'] a[href$='/audit']")
+    in_app(page, nav.click, page.locator("h1", has_text="Audit"), url=re.compile(r"/audit"))
+    page.locator(".st-key-audit_hand input[role='combobox']").click()
+    option = page.get_by_role("option").filter(has_text=re.compile(rf" · hand {number}$"))
+    in_app(
+        page,
+        option.click,
+        page.get_by_text(f"hand id {hand}", exact=False),
+        url=re.compile(rf"/audit\?(?=.*\bhand={hand}\b)"),
+    )
+    seen.append(f"/audit?hand={hand}")
+    _check(page, trap, seen[-1])
+
+
 def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
     trap: str, hostile_store: Path, served: str
 ) -> None:
+    """Every page, and each hostile hand on the Audit page and in the replay at steps 0, 1,
+    5 and 20, checked as drawn. One page load: the rest is reached inside the app session,
+    as a visitor moves (the sidebar's navigation, the audit's hand picker and its link to
+    the replay, the replayer's keys, action list and next-hand button), each position
+    checked once its run has drawn it."""
     hands = _hands(hostile_store)
     assert len(hands) == 2, "the hostile session was not stored"
     _Trap.hits.clear()
     url = served
+    seen: list[str] = []
     with chromium() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 2000})
         try:
             requested: list[str] = []
             page.on("request", lambda r: requested.append(r.url))
-            paths = [f"/{p}" for p in PAGES]
-            for h in hands:
-                paths += [f"/replay?hand={h}&step=0&seat=all", f"/audit?hand={h}"]
-                paths += [f"/replay?hand={h}&step={k}&seat=all" for k in (1, 5, 20)]
-            for path in paths:
-                goto(page, url + path)
-                # the images and fonts a render would ask for
-                page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-                page.wait_for_function(_FETCHED, timeout=10_000)
-                if path.startswith("/replay?"):  # the table (st.html) drawn after the run
-                    page.wait_for_selector(".tl-seat", timeout=30_000)
-                assert page.locator("[data-testid='stException']").count() == 0, path
-                html = page.content()
-                # every address-bearing attribute of the page, read in one call (one round
-                # trip per element and attribute made this test take minutes)
-                for attr, value in page.evaluate(_ADDRESSES):
-                    assert urlsplit(trap).netloc not in value.replace("#", " #"), (
-                        path,
-                        attr,
-                        value,
-                    )
-                assert "<script>fetch" not in html.replace("&lt;script&gt;", "")
-                assert (
-                    page.locator("[data-testid='stMarkdown'] strong", has_text="bold").count() == 0
-                )
+            goto(page, url + "/")
+            seen.append("/")
+            _check(page, trap, "/")
+            for p in PAGES[1:]:  # the other pages by the sidebar's navigation
+                nav = page.locator(f"[data-testid='stSidebarNav'] a[href$='/{p}']")
+                title = page.locator("h1", has_text=TITLES[p])
+                in_app(page, nav.click, title, url=re.compile(rf"/{p}(\?|$)"))
+                seen.append(f"/{p}")
+                _check(page, trap, seen[-1])
+            # the first hand: its audit, its replay by the audit's link, at the deal
+            _audit_hand(page, trap, hands[0], 1, seen)
+            link = page.locator("a[data-testid='stPageLink-NavLink'][href*='replay?']").first
+            in_app(page, link.click, ".tl-seat", url=re.compile(rf"/replay\?.*\b{hands[0]}\b"))
+            if "step=0" not in page.url:  # the link opens the first problem: Home, the deal
+                line, at = _at_step(page, hands[0], 0)
+                in_app(page, lambda: page.keyboard.press("Home"), line, url=at)
+            line, at = _at_step(page, hands[0], 0)
+            line.wait_for(timeout=1_000)
+            seen.append(f"/replay?hand={hands[0]}&step=0")
+            _check(page, trap, seen[-1])
+            _replay_steps(page, trap, hands[0], seen)
+            # the second hand: the replay's next hand (at its deal), then its audit
+            page.locator("[data-testid='stExpander'] summary", has_text="Other hands").click()
+            line, at = _at_step(page, hands[1], 0)
+            next_hand = page.locator(".st-key-next_hand button")
+            in_app(page, next_hand.click, line, url=at)
+            seen.append(f"/replay?hand={hands[1]}&step=0")
+            _check(page, trap, seen[-1])
+            _replay_steps(page, trap, hands[1], seen)
+            _audit_hand(page, trap, hands[1], 2, seen)
         finally:
             page.context.close()
+    expected = [f"/{p}" for p in PAGES]
+    for h in hands:
+        expected += [f"/replay?hand={h}&step={k}" for k in (0, 1, 5, 20)] + [f"/audit?hand={h}"]
+    assert sorted(seen) == sorted(expected)
     dashboard = urlsplit(url).netloc
     outside = sorted({u for u in requested if urlsplit(u).netloc not in (dashboard, "")})
     assert [u for u in outside if not u.startswith(("data:", "blob:"))] == []
