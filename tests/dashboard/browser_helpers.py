@@ -167,3 +167,21 @@ def close_chromium() -> None:
     playwright = _SHARED.pop("playwright", None)
     if playwright is not None:
         playwright.stop()
+
+
+#: the browser's history navigation to the address ``url`` of the same app: the address is
+#: put in the history and the app is told, as the Back and Forward buttons tell it
+_FOLLOW = """url => {
+  history.pushState(null, '', url);
+  window.dispatchEvent(new PopStateEvent('popstate', {state: null}));
+}"""
+
+
+def follow(page: Any, url: str, *shows: Any, timeout: float = 30_000) -> None:
+    """Open ``url`` (a page of the app the page shows, with its query parameters: a deep
+    link) in the open app session, as the browser's Back and Forward buttons do: the app
+    reads the address and runs that page with those parameters (one run, no new frontend;
+    the session's state, such as a picker's choice that the address does not set, is kept).
+    ``shows``: content only that page draws, waited for as :func:`in_app` does."""
+    assert shows, "follow() needs content that shows the new page is drawn"
+    in_app(page, lambda: page.evaluate(_FOLLOW, url), *shows, timeout=timeout)

@@ -27,7 +27,14 @@ import pytest
 from tarock_logs.report.i18n import t
 from tarock_logs.report.text import finding_parts
 from tarock_logs.verdict.findings import Finding
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle_loaded
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    chromium,
+    follow,
+    goto,
+    serve,
+    settle_loaded,
+)
 from tests.dashboard.dash_helpers import ROOT, TAROCK, DashDB
 
 pytestmark = [
@@ -232,17 +239,46 @@ def _at_both_sizes(page: Any, d: Dispute, lang: str, where: str, shot: str) -> N
             _shot(page, d, f"{shot}-{lang}-{size}")
 
 
+def _audit_drawn(page: Any, d: Dispute) -> Any:
+    """What only the Audit page at ``d`` draws: the hand's id in its caption, or (a session's
+    dispute) the session picked in the score sheet's picker."""
+    if d.hand_id is not None:
+        return page.locator("[data-testid='stCaptionContainer']", has_text=d.hand_id)
+    return page.locator(f".st-key-audit_session input[value='{d.session}']")
+
+
+def _open_audit(page: Any, served: str, d: Dispute, lang: str, first: bool) -> None:
+    """The Audit page at ``d`` in ``lang`` (its deep link): loaded for a test's first
+    dispute, then opened in the same app session (the browser's history navigation: one run
+    of the page, not a new frontend)."""
+    url = f"{served}{d.audit_path}&lang={lang}"
+    if first:
+        goto(page, url)
+    else:
+        follow(page, url, _audit_drawn(page, d))
+    page.locator("[data-testid='stAlert']").first.wait_for(timeout=20_000)
+
+
+def _session_last(disputes: list[Dispute]) -> list[tuple[int, Dispute]]:
+    """The disputes numbered in the manifest's order, the session-level ones visited last: in
+    one app session the Audit page keeps the hand picked before, so a hand's page opened
+    after a session's would show that session's score sheet too (a session's page opened
+    last shows the hand before it as well: more of the page checked, nothing less)."""
+    return sorted(enumerate(disputes, start=1), key=lambda kd: kd[1].hand_id is None)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_planted_dispute_names_the_player_and_the_consequence(  # type: ignore[no-untyped-def]
     served, laptop_page, disputes, lang: str
 ) -> None:
-    """One page load per dispute and language (its replay reached by the verdict's link to
-    it); checked at 1280 × 720 and 390 × 844."""
+    """Each dispute's Audit page (one page load for the first, the others opened in the same
+    app session) and its replay reached by the verdict's link to it; checked at 1280 × 720
+    and 390 × 844."""
     page = _at_laptop_size(laptop_page)
     try:
-        for k, d in enumerate(disputes, start=1):
-            goto(page, f"{served}{d.audit_path}&lang={lang}")
-            page.locator("[data-testid='stAlert']").first.wait_for(timeout=20_000)
+        for n, (k, d) in enumerate(_session_last(disputes)):
+            page.set_viewport_size(dict(zip(("width", "height"), SIZES["laptop"], strict=True)))
+            _open_audit(page, served, d, lang, first=n == 0)
             _at_both_sizes(page, d, lang, f"audit {d.session}", f"audit-{k}")
             if d.hand_id is None or d.action_index is None:
                 continue
@@ -291,10 +327,8 @@ def test_the_dossier_downloaded_in_sl_fits_a4_portrait(  # type: ignore[no-untyp
     page = _at_laptop_size(laptop_page)
     printed = browser.new_page()
     try:
-        for d in disputes:
-            if d.hand_id is None:
-                continue
-            goto(page, f"{served}{d.audit_path}&lang=sl")
+        for n, d in enumerate(d for d in disputes if d.hand_id is not None):
+            _open_audit(page, served, d, "sl", first=n == 0)
             button = page.locator("[data-testid='stDownloadButton'] button")
             button.wait_for(timeout=20_000)
             with page.expect_download() as dl:
