@@ -1107,6 +1107,11 @@ static int ab(tk_solver *s, int alpha, int beta) {
         }
         slot->key0 = k0;
         slot->key1 = k1;
+        /* a search that failed for the side to move (every card refuted: an upper bound for
+         * the maximiser, a lower for the minimiser) does not tell which card is best; keep
+         * its first card (the table's or the ordering's) rather than the one with the best
+         * fail-soft bound (-1.3 % nodes at 10 tricks left, -6.6 % at 8; the same values) */
+        if (mx ? best <= a0 : best >= b0) best_card = rep[0];
         slot->best = (int8_t)canonical_id(rem, best_card);
         slot->depth = (int8_t)(depth ? depth : 1);
     }
