@@ -71,12 +71,35 @@ def browser() -> Iterator[Any]:
         yield b
 
 
+@pytest.fixture(scope="module")
+def page_at(browser: Any) -> Iterator[Any]:
+    """One page for the module's tests, at the viewport each asks for (each loads its own
+    URL): a new page's first load of the app costs Chromium about twice a later load's CPU
+    (it compiles the app's scripts again in each new context)."""
+    made: list[Any] = []
+
+    def page(width: int, height: int) -> Any:
+        if not made:
+            made.append(browser.new_page(viewport={"width": width, "height": height}))
+        made[0].set_viewport_size({"width": width, "height": height})
+        return made[0]
+
+    yield page
+    for p in made:
+        p.close()
+
+
+def _done(page: Any) -> None:
+    """Leave the shared page (its app session ends)."""
+    page.goto("about:blank")
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["desktop", "phone"])
 def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_knew(
-    served: tuple[str, str, int], browser: Any, size: tuple[int, int], tmp_path: Path
+    served: tuple[str, str, int], page_at: Any, size: tuple[int, int], tmp_path: Path
 ) -> None:
     url, hand, index = served
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page = page_at(*size)
     try:
         goto(page, f"{url}/replay?hand={hand}&step={index + 1}&seat=all")
         page.wait_for_selector(".tl-value", timeout=30_000)  # the table's values are drawn
@@ -117,14 +140,14 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
         _shown(page, "Every legal card valued (all cards visible)")
         assert "Every legal card valued (all cards visible)" in box.inner_text()
     finally:
-        page.close()
+        _done(page)
 
 
 def test_the_two_views_are_labelled_in_slovenian_and_german(
-    served: tuple[str, str, int], browser: Any
+    served: tuple[str, str, int], page_at: Any
 ) -> None:
     url, hand, index = served
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = page_at(1280, 720)
     try:
         said_in = {"sl": ("vse karte odprte", "kar je igralec vedel"),
                    "de": ("alle Karten offen", "was der Spieler wusste")}  # fmt: skip
@@ -140,4 +163,4 @@ def test_the_two_views_are_labelled_in_slovenian_and_german(
             assert words[0] in said and words[1] in said, lang
             assert "layouts" not in said and "what the player knew" not in said
     finally:
-        page.close()
+        _done(page)

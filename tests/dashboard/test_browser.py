@@ -102,6 +102,37 @@ def test_every_page_opens_without_an_exception_or_page_not_found(served, page_at
     _done(page)
 
 
+#: true once the page at URL path ``path`` has finished the run that draws it: connected,
+#: not running, its title (``h1``) ``title`` drawn and no element of the page before left
+_ON_PAGE = """([path, title]) => {
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED'
+      || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (location.pathname !== '/' + path) return false;
+  if (document.querySelector("[data-stale='true']")) return false;
+  return [...document.querySelectorAll('h1')].some(h => h.innerText.trim() === title);
+}"""
+
+
+def _on_page(page: Any, path: str, title: str) -> None:
+    """Wait until the page at ``path`` is drawn (:data:`_ON_PAGE`), and again after two
+    frames, in case its run asked for another."""
+    for _ in range(2):
+        page.wait_for_function(_ON_PAGE, arg=[path, title], timeout=30_000, polling="raf")
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+
+
+def _nav(page: Any, path: str, title: str) -> None:
+    """Go to the page at URL path ``path`` with the sidebar's navigation (in the same app
+    session: a run of that page, not a load of the app) and wait until it is drawn."""
+    links = page.locator("[data-testid='stSidebarNav'] a")
+    paths = links.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    links.nth(paths.index("/" + path)).click()
+    _on_page(page, path, title)
+
+
 def _step_in_url(page: object) -> int:
     query = parse_qs(urlparse(page.url).query)  # type: ignore[attr-defined]
     return int(query["step"][0])
@@ -115,6 +146,16 @@ _AT_STEP = """(step) => {
       || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (new URLSearchParams(location.search).get('step') !== String(step)) return false;
   return document.body.textContent.replace(/\\s+/g, ' ').includes(`Step ${step} of`);
+}"""
+
+
+#: :data:`_AT_STEP` with the step's words in the page's language: ``[step, text]``
+_AT_STEP_SAID = """([step, text]) => {
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED'
+      || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (new URLSearchParams(location.search).get('step') !== String(step)) return false;
+  return document.body.textContent.replace(/\\s+/g, ' ').includes(text);
 }"""
 
 
@@ -189,7 +230,10 @@ def test_a_deep_link_opens_the_table_at_the_offending_card_with_the_allowed_card
     _done(page)
 
 
-def test_keys_move_one_action_one_trick_and_to_either_end(served, page_at) -> None:  # type: ignore[no-untyped-def]
+def test_keys_and_the_action_list_move_the_position_and_a_reload_keeps_it(served, page_at) -> None:  # type: ignore[no-untyped-def]
+    """The keys move one action, one trick and to either end; a position's link survives a
+    reload; then (on that reloaded page) clicking a line of the action list moves the
+    position there, which survives a reload too."""
     url, db = served
     hand = _disputed_hand(db)
     ((n,),) = _stored(db, "SELECT n_actions FROM hands WHERE hand_id = ?", hand)
@@ -216,14 +260,7 @@ def test_keys_move_one_action_one_trick_and_to_either_end(served, page_at) -> No
     page.reload()  # a position's link survives a reload
     _settle(page)
     assert _step_in_url(page) == 0
-    _done(page)
-
-
-def test_clicking_the_action_list_moves_the_position(served, page_at) -> None:  # type: ignore[no-untyped-def]
-    url, db = served
-    hand = _disputed_hand(db)
-    page = page_at(1400, 1200)
-    _goto(page, f"{url}/replay?hand={hand}&step=0")
+    # the action list, clicked (at step 0, as a link to the deal opens the hand)
     box = page.locator(".st-key-action_list")
     box.get_by_text("7. ", exact=False).first.click()
     assert _wait_step(page, 7)
@@ -299,51 +336,84 @@ def _english_labels(lang: str) -> list[tuple[str, re.Pattern[str], list[str]]]:
 NOT_LABELS = "kbd, [data-testid='stIconMaterial'], [data-testid='stTooltipIcon'] + *"
 
 
+#: every text a reader sees in the sidebar and the page's main part, and the placeholders,
+#: image texts and ARIA labels there (``skip``: what no label makes)
+_SHOWN_TEXTS = """(roots, skip) => {
+    const out = [];
+    for (const root of roots) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const el = n.parentElement;
+            if (!el || el.closest(skip) || !el.checkVisibility()) continue;
+            const s = n.textContent.trim();
+            if (s) out.push(s);
+        }
+        const attrs = '[placeholder], img[alt], [aria-label]';
+        for (const el of root.querySelectorAll(attrs)) {
+            for (const a of ['placeholder', 'alt', 'aria-label']) {
+                const v = el.getAttribute(a);
+                if (v && el.checkVisibility() && !el.closest(skip)) out.push(v.trim());
+            }
+        }
+    }
+    return out;
+}"""
+
+
+def _no_english_left(page: Any, english: list[Any], lang: str, where: str) -> None:
+    texts: list[str] = page.eval_on_selector_all(
+        "[data-testid='stSidebar'], [data-testid='stMain']",
+        _SHOWN_TEXTS,
+        NOT_LABELS + ", [data-testid='stIconMaterial']",
+    )
+    pieces = {p.strip() for s in texts for p in re.split(r" · |: | — ", s) if p.strip()}
+    left = sorted(
+        msgid
+        for msgid, pattern, literal in english
+        for text in pieces | set(texts)
+        if literal[0] in text
+        and all(p in text for p in literal)
+        and (pattern.fullmatch(text) or (len(msgid.split()) >= 3 and pattern.search(text)))
+    )
+    assert not left, (lang, where, sorted(set(left))[:12])
+
+
 @pytest.mark.parametrize("lang", ["sl", "de"])
 def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: ignore[no-untyped-def]
     served, page_at, lang
 ) -> None:
+    """The Audit page of the disputed hand (a link's load), the replay at its step 23 (the
+    Audit page's link into the replay, then that line of the action list), the Players and
+    Tournament pages and the Overview (the sidebar's navigation): one app session, loaded
+    once, every page of it checked."""
+    from tarock_logs.report.i18n import t
+
     url, db = served
     hand = _disputed_hand(db)
+    ((n,),) = _stored(db, "SELECT n_actions FROM hands WHERE hand_id = ?", hand)
     english = _english_labels(lang)
     page = page_at(1400, 1400)
-    for path in ["", f"audit?hand={hand}", f"replay?hand={hand}&step=23", "players", "tournament"]:
-        sep = "&" if "?" in path else "?"
-        _goto(page, f"{url}/{path}{sep}lang={lang}")
-        texts: list[str] = page.eval_on_selector_all(
-            "[data-testid='stSidebar'], [data-testid='stMain']",
-            """(roots, skip) => {
-                const out = [];
-                for (const root of roots) {
-                    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-                    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-                        const el = n.parentElement;
-                        if (!el || el.closest(skip) || !el.checkVisibility()) continue;
-                        const s = n.textContent.trim();
-                        if (s) out.push(s);
-                    }
-                    const attrs = '[placeholder], img[alt], [aria-label]';
-                    for (const el of root.querySelectorAll(attrs)) {
-                        for (const a of ['placeholder', 'alt', 'aria-label']) {
-                            const v = el.getAttribute(a);
-                            if (v && el.checkVisibility() && !el.closest(skip)) out.push(v.trim());
-                        }
-                    }
-                }
-                return out;
-            }""",
-            NOT_LABELS + ", [data-testid='stIconMaterial']",
-        )
-        pieces = {p.strip() for s in texts for p in re.split(r" · |: | — ", s) if p.strip()}
-        left = sorted(
-            msgid
-            for msgid, pattern, literal in english
-            for text in pieces | set(texts)
-            if literal[0] in text
-            and all(p in text for p in literal)
-            and (pattern.fullmatch(text) or (len(msgid.split()) >= 3 and pattern.search(text)))
-        )
-        assert not left, (lang, path or "overview", sorted(set(left))[:12])
+    _goto(page, f"{url}/audit?hand={hand}&lang={lang}")
+    _no_english_left(page, english, lang, "audit")
+    links = page.locator("[data-testid='stPageLink'] a")
+    to_replay = links.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    links.nth(to_replay.index("/replay")).click()  # the hand's first problem (or its action)
+    _on_page(page, "replay", t("Replay", lang))
+    assert parse_qs(urlparse(page.url).query)["hand"] == [hand]
+    if _step_in_url(page) != 23:
+        page.locator(".st-key-action_list").get_by_text("23. ", exact=False).first.click()
+    page.wait_for_function(
+        _AT_STEP_SAID,
+        arg=[23, t("Step {step} of {last}", lang, step=23, last=n)],
+        timeout=30_000,
+        polling="raf",
+    )
+    _no_english_left(page, english, lang, "replay")
+    for path, title in (("players", t("Players", lang)), ("tournament", t("Tournament", lang))):
+        _nav(page, path, title)
+        _no_english_left(page, english, lang, path)
+    _nav(page, "", "tarock-logs")
+    _no_english_left(page, english, lang, "overview")
     _done(page)
 
 
@@ -427,7 +497,7 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     assert "session.total_differs" in grids and "tournament.standing_differs" in grids
     assert page.locator("[data-testid='stException']").count() == 0
     page.screenshot(path=str(tmp_path / "audit-findings.png"), full_page=True)
-    _goto(page, f"{url}/")
+    _nav(page, "", "tarock-logs")  # (the same app session)
     metric = page.locator("[data-testid='stMetric']", has_text="Sessions with score differences")
     assert int(metric.first.inner_text().split()[-1]) >= 2
     metric = page.locator("[data-testid='stMetric']", has_text="Tournament findings")
@@ -446,11 +516,17 @@ def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, page_at
         _opens_cleanly(page, "players")  # (for the every-page test: OPENED_ELSEWHERE)
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         assert page.locator("[data-testid='stVegaLiteChart']").count() == 0
-        for link in (f"{url}/players?tab=Score%20over%20time", f"{url}/players?tab=Contracts"):
-            _goto(page, link)
-            chart = page.locator("[data-testid='stVegaLiteChart']").first
+        for tab in ("Score over time", "Contracts"):  # clicked: the same app session
+            page.get_by_role("tab", name=tab, exact=True).click()
+            page.wait_for_function(
+                """tab => new URLSearchParams(location.search).get('tab') === tab""",
+                arg=tab,
+                timeout=30_000,
+            )
+            _on_page(page, "players", "Players")
+            chart = page.locator("[data-testid='stVegaLiteChart']:visible").first
             chart.wait_for(timeout=30_000)
             chart.locator("canvas, svg").first.wait_for(timeout=30_000)
-            assert page.locator("[data-testid='stException']").count() == 0, link
+            assert page.locator("[data-testid='stException']").count() == 0, tab
     finally:
         _done(page)

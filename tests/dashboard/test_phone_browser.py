@@ -150,60 +150,106 @@ _SELECT_FIT = """() => [...document.querySelectorAll(
 })"""
 
 
+def _at_step(page: Any, step: int, text: str, lang: str | None = None) -> None:
+    """Wait until the run that moved the position (or the language) has ended and drawn it:
+    the URL's ``step`` (and ``lang``), ``text`` in the page's main part, the script idle;
+    read again after two frames, in case that run asked for another."""
+    for _ in range(2):
+        page.wait_for_function(
+            """([step, text, lang]) => {
+              const app = document.querySelector("[data-testid='stApp']");
+              if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED'
+                  || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+              const q = new URLSearchParams(location.search);
+              if (q.get('step') !== String(step) || (lang && q.get('lang') !== lang)) return false;
+              const main = document.querySelector("[data-testid='stMain']");
+              return !!main && main.innerText.includes(text);
+            }""",
+            arg=[step, text, lang],
+            timeout=30_000,
+            polling="raf",
+        )
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+
+
+def _step_text(step: int, last: int, lang: str = "en") -> str:
+    from tarock_logs.report.i18n import t
+
+    return t("Step {step} of {last}", lang, step=step, last=last)
+
+
+def _toolbar_fits(page: Any, size: str, lang: str) -> None:
+    """Every control of the toolbar inside the screen, each select's whole value shown."""
+    w, h = SIZES[size]
+    bar = page.locator(".st-key-toolbar")
+    controls = bar.locator(
+        "[data-testid='stButton'] button:visible, [data-testid='stSelectbox']:visible, "
+        "[data-testid='stCheckbox']:visible"
+    )
+    # six moves, the first problem, jump to, view, autoplay and its speed (waited for:
+    # the toolbar may still be drawn anew after the page's run)
+    deadline = time.monotonic() + 20
+    while (n := controls.count()) != 11 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert n == 11, [controls.nth(i).inner_text()[:20] for i in range(n)]
+    for i in range(n):
+        box = controls.nth(i).bounding_box()
+        assert box is not None, i
+        said = controls.nth(i).inner_text()[:30]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
+    # each select shows its whole value (or its placeholder), not "alle Karten o…"
+    for text, need, room in page.evaluate(_SELECT_FIT):
+        assert need <= room, (size, lang, text, need, room)
+
+
+def _table_in_sight(page: Any, size: str, lang: str, step: int) -> None:
+    """Every seat and the current trick in sight without scrolling (on a phone: above the
+    toolbar pinned to the bottom); a screenshot of it."""
+    w, h = SIZES[size]
+    bar = page.locator(".st-key-toolbar")
+    fold = bar.bounding_box()["y"] if size == "phone" else h  # type: ignore[index]
+    parts = page.locator(".tl-seat, .tl-centre")
+    assert parts.count() >= 5
+    for i in range(parts.count()):
+        box = parts.nth(i).bounding_box()
+        assert box is not None, i
+        bottom = box["y"] + box["height"]
+        assert box["y"] >= 0 and bottom <= fold + 0.5, (size, lang, step, i, box, fold)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, box)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}-step{step}.png"))
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
 @pytest.mark.parametrize("lang", ["en", "sl", "de"])
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_every_toolbar_control_is_on_the_screen(served, pages, size: str, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """Every toolbar control inside the screen, and the whole table in sight without
+    scrolling: every seat and the current trick (on a phone: above the toolbar pinned to the
+    bottom), at the problem and in the middle of a trick of the play with the hands still
+    full (the tallest table), and at a table of five (the dealer, dealt no cards, on one
+    line beside the talon). In English, the position moves from the problem to the deal
+    (the toolbar's first button, in the same app session: no load of the app) for the
+    fanned hands' check (:func:`_no_card_covers_an_index`)."""
     url, db = served
-    hand, _, problem = _disputed(db)
-    w, h = SIZES[size]
+    hand, n_hand, problem = _disputed(db)
     page = pages(size)
     try:
         _open(page, f"{url}/replay?hand={hand}&step={problem}&seat=all&lang={lang}")
-        bar = page.locator(".st-key-toolbar")
-        controls = bar.locator(
-            "[data-testid='stButton'] button:visible, [data-testid='stSelectbox']:visible, "
-            "[data-testid='stCheckbox']:visible"
-        )
-        # six moves, the first problem, jump to, view, autoplay and its speed (waited for:
-        # the toolbar may still be drawn anew after the page's first run)
-        deadline = time.monotonic() + 20
-        while (n := controls.count()) != 11 and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
-        assert n == 11, [controls.nth(i).inner_text()[:20] for i in range(n)]
-        for i in range(n):
-            box = controls.nth(i).bounding_box()
-            assert box is not None, i
-            said = controls.nth(i).inner_text()[:30]
-            assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, said, box)
-            assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, (size, lang, said, box)
-        # each select shows its whole value (or its placeholder), not "alle Karten o…"
-        for text, need, room in page.evaluate(_SELECT_FIT):
-            assert need <= room, (size, lang, text, need, room)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        # the whole table in sight without scrolling: every seat and the current trick
-        # (on a phone: above the toolbar pinned to the bottom), at the problem and in the
-        # middle of a trick of the play with the hands still full (the tallest table), and at
-        # a table of five (the dealer, dealt no cards, on one line beside the talon)
+        _toolbar_fits(page, size, lang)
+        _table_in_sight(page, size, lang, problem)
+        if lang == "en":
+            page.locator(".st-key-home button:visible").first.click()
+            _at_step(page, 0, _step_text(0, n_hand))
+            _no_card_covers_an_index(page, size)
         in_play = _clean(db, table_size=4)
         five = _clean(db, table_size=5)
-        for at, step in (
-            (hand, problem),
-            (in_play[0], max(1, in_play[1] - 40)),
-            (five[0], max(1, five[1] - 40)),
-        ):
-            if at != hand or step != problem:
-                _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
-            fold = bar.bounding_box()["y"] if size == "phone" else h  # type: ignore[index]
-            parts = page.locator(".tl-seat, .tl-centre")
-            assert parts.count() >= 5
-            for i in range(parts.count()):
-                box = parts.nth(i).bounding_box()
-                assert box is not None, i
-                bottom = box["y"] + box["height"]
-                assert box["y"] >= 0 and bottom <= fold + 0.5, (size, lang, step, i, box, fold)
-                assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, (size, lang, box)
-            page.screenshot(path=str(SHOTS / f"replay-{size}-{w}x{h}-{lang}-step{step}.png"))
-        assert page.locator("[data-testid='stException']").count() == 0
+        for at, step in ((in_play[0], max(1, in_play[1] - 40)), (five[0], max(1, five[1] - 40))):
+            _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
+            _table_in_sight(page, size, lang, step)
     finally:
         _done(page)
 
@@ -218,40 +264,29 @@ _CARD_BOXES = """rows => rows.map(row => Array.from(row.querySelectorAll('img'))
 }))"""
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-def test_no_card_of_a_fanned_hand_covers_the_index_of_the_card_before_it(  # type: ignore[no-untyped-def]
-    served, pages, size: str
-) -> None:
-    """The index (a tarok's numeral: XVIII, XIII, XVI …) lies in the left INDEX_RIGHT of
-    CARD_W units of a card; the next card of the row may start only after it (or on a row
-    below)."""
-    url, db = served
-    hand, _, _ = _disputed(db)
-    page = pages(size)
-    try:
-        _open(page, f"{url}/replay?hand={hand}&step=0&seat=all")
-        # every row's cards and their boxes, read in one call (two round trips a card
-        # before)
-        rows: list[list[tuple[str | None, dict[str, float] | None]]] = page.eval_on_selector_all(
-            ".tl-cards", _CARD_BOXES
-        )
-        checked = taroks = 0
-        for boxes in rows:
-            for (card, a), (_, b) in itertools.pairwise(boxes):
-                assert a is not None and b is not None
-                strip = a["width"] * INDEX_RIGHT / CARD_W
-                if abs(b["y"] - a["y"]) < 2:  # the same row: the next card starts after
-                    assert b["x"] >= a["x"] + strip - 0.5, (size, card, a, b)
-                else:  # wrapped: a row below, not over it
-                    assert b["y"] >= a["y"] + a["height"] - 0.5, (size, card, a, b)
-                checked += 1
-                taroks += bool(card and card.startswith("T"))
-        assert checked >= 40 and taroks >= 15, (checked, taroks)
-        if size == "phone":  # the phone's smaller cards still fan within the table's width
-            img = page.locator(".tl-seat .tl-cards img").first.bounding_box()
-            assert img is not None and round(img["width"]) == CARD_PX["phone_hand"]
-    finally:
-        _done(page)
+def _no_card_covers_an_index(page: Any, size: str) -> None:
+    """No card of a fanned hand covers the index of the card before it: the index (a tarok's
+    numeral: XVIII, XIII, XVI …) lies in the left INDEX_RIGHT of CARD_W units of a card; the
+    next card of the row may start only after it (or on a row below)."""
+    # every row's cards and their boxes, read in one call
+    rows: list[list[tuple[str | None, dict[str, float] | None]]] = page.eval_on_selector_all(
+        ".tl-cards", _CARD_BOXES
+    )
+    checked = taroks = 0
+    for boxes in rows:
+        for (card, a), (_, b) in itertools.pairwise(boxes):
+            assert a is not None and b is not None
+            strip = a["width"] * INDEX_RIGHT / CARD_W
+            if abs(b["y"] - a["y"]) < 2:  # the same row: the next card starts after
+                assert b["x"] >= a["x"] + strip - 0.5, (size, card, a, b)
+            else:  # wrapped: a row below, not over it
+                assert b["y"] >= a["y"] + a["height"] - 0.5, (size, card, a, b)
+            checked += 1
+            taroks += bool(card and card.startswith("T"))
+    assert checked >= 40 and taroks >= 15, (checked, taroks)
+    if size == "phone":  # the phone's smaller cards still fan within the table's width
+        img = page.locator(".tl-seat .tl-cards img").first.bounding_box()
+        assert img is not None and round(img["width"]) == CARD_PX["phone_hand"]
 
 
 def _autoplay_on(page: Any, speed: str = "0.5 s per step") -> None:
@@ -315,14 +350,28 @@ def test_autoplay_stops_on_the_first_problem(served, pages) -> None:  # type: ig
         _done(page)
 
 
+#: the index of the action list's checked line (-1: none)
+_CHECKED = """() => [...document.querySelectorAll(
+    ".st-key-action_list_box input[type='radio']")].findIndex(e => e.checked)"""
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_the_action_list_keeps_the_current_line_in_sight(served, pages, size: str) -> None:  # type: ignore[no-untyped-def]
+    """In the middle of the hand (as a link opens it), then at its end and at the deal (moved
+    to with the toolbar's buttons in the same app session): the current line of the action
+    list is in sight in its box."""
     url, db = served
     hand, n = _clean(db)
     page = pages(size)
     try:
-        for step in (n, n // 2, 0):
-            _open(page, f"{url}/replay?hand={hand}&step={step}&seat=all")
+        for step in (n // 2, n, 0):
+            if step == n // 2:
+                _open(page, f"{url}/replay?hand={hand}&step={step}&seat=all")
+            else:
+                page.locator(
+                    f".st-key-{'end' if step == n else 'home'} button:visible"
+                ).first.click()
+                _at_step(page, step, _step_text(step, n))
             box = page.locator(".st-key-action_list_box")
             box.scroll_into_view_if_needed()
             deadline = time.monotonic() + 15
@@ -330,8 +379,10 @@ def test_the_action_list_keeps_the_current_line_in_sight(served, pages, size: st
                 line = box.locator("label:has(input:checked)").bounding_box()
                 frame = box.bounding_box()
                 assert frame is not None
-                if line is not None and (
-                    line["y"] >= frame["y"] - 1
+                if (
+                    line is not None
+                    and page.evaluate(_CHECKED) == step
+                    and line["y"] >= frame["y"] - 1
                     and line["y"] + line["height"] <= frame["y"] + frame["height"] + 1
                 ):
                     break

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -125,6 +126,52 @@ def _disputed_hand(db: DashDB) -> str:
     return str(next(h["hand_id"] for h in facts["hands"] if h["session"] == db.disputed_session))
 
 
+def _settled_at(page: Any, path: str) -> None:
+    """Wait until the page at URL path ``path`` has finished the run that draws it (no
+    element of the page before left), and again after two frames, in case that run asked
+    for another."""
+    for _ in range(2):
+        page.wait_for_function(
+            """path => {
+              const app = document.querySelector("[data-testid='stApp']");
+              return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+                && app.getAttribute('data-test-script-state') === 'notRunning'
+                && location.pathname === '/' + path
+                && !document.querySelector("[data-stale='true']");
+            }""",
+            arg=path,
+            timeout=30_000,
+            polling="raf",
+        )
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+
+
+def _nav(page: Any, path: str) -> None:
+    """To the page at URL path ``path`` with the sidebar's navigation (the same app session:
+    a run of that page, not a load of the app; on a phone the sidebar is unfolded for it)."""
+    links = page.locator("[data-testid='stSidebarNav'] a")
+    if page.locator("[data-testid='stSidebar']").get_attribute("data-collapsed") == "true":
+        page.locator("[data-testid='stExpandSidebarButton']").first.click()
+        page.locator("[data-testid='stSidebar'][data-collapsed='false']").wait_for(
+            state="attached", timeout=10_000
+        )
+    paths = links.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    assert "/enter" not in paths, paths  # a visitor is offered no entry page
+    links.nth(paths.index("/" + path)).click()
+    _settled_at(page, path)
+    # folded away again (a phone's sidebar covers the page; the context keeps its state for
+    # the pages opened after)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    fold = page.locator("[data-testid='stSidebarCollapseButton'] button")
+    if page.viewport_size["width"] < 700 and sidebar.get_attribute("data-collapsed") != "true":
+        fold.first.click()
+        page.locator("[data-testid='stSidebar'][data-collapsed='true']").wait_for(
+            state="attached", timeout=10_000
+        )
+
+
 #: each language once and each screen size at least once (an English desktop run as well
 #: repeated the English phone's and the Slovenian desktop's pages: what a visitor is shown
 #: of a name does not depend on the pair)
@@ -137,12 +184,26 @@ def test_a_public_visitor_never_sees_a_real_name(
     size: str,
     dash_db: DashDB,
 ) -> None:
+    """The dispute dossier downloaded from the Audit page (a link to the disputed hand)
+    has pseudonyms only; in that app session, the Players page (the navigation, which offers
+    a visitor no entry page) shows pseudonyms only and no toggle to unmask them; the entry
+    page's link opens no entry page."""
     url, _ = public_server
     ctx = contexts(size)
     assert not [c for c in ctx.cookies() if c["name"] == "tarock_referee"]  # a visitor
     page = ctx.new_page()
     try:
-        goto(page, f"{url}/players?game=slovenian&lang={lang}")
+        # the dispute dossier downloaded from the Audit page: pseudonyms only
+        goto(page, f"{url}/audit?hand={_disputed_hand(dash_db)}&lang={lang}")
+        with page.expect_download(timeout=30_000) as dl:
+            page.locator("[data-testid='stDownloadButton'] button").first.click()
+        html = Path(dl.value.path()).read_text(encoding="utf-8")
+        assert PSEUDONYM.search(html)
+        for name in real_names:
+            assert name not in html, name
+        # the Players page (the same app session)
+        _nav(page, "players")
+        assert parse_qs(urlparse(page.url).query).get("game") == ["slovenian"], page.url
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"public-players-{lang}-{size}.png"))
@@ -152,14 +213,6 @@ def test_a_public_visitor_never_sees_a_real_name(
         for name in real_names:
             assert name not in body and name not in grid, name
         assert page.locator(".st-key-mask_names").count() == 0  # no toggle to unmask
-        # the dispute dossier downloaded from the Audit page: pseudonyms only
-        goto(page, f"{url}/audit?hand={_disputed_hand(dash_db)}&lang={lang}")
-        with page.expect_download(timeout=30_000) as dl:
-            page.locator("[data-testid='stDownloadButton'] button").first.click()
-        html = Path(dl.value.path()).read_text(encoding="utf-8")
-        assert PSEUDONYM.search(html)
-        for name in real_names:
-            assert name not in html, name
         # the entry page is not there for a visitor
         goto(page, f"{url}/enter?lang={lang}")
         assert "cards dealt" not in page.inner_text("body")
