@@ -347,9 +347,9 @@ def test_facts_skipping_what_a_range_cannot_have_equal_facts_running_every_state
     real = facts.add
     skipped: list[object] = []
 
-    def every_statement(con, lo, hi, seen=None):  # type: ignore[no-untyped-def]
+    def every_statement(con, lo, hi, seen=None, **options):  # type: ignore[no-untyped-def]
         skipped.append(seen)
-        real(con, lo, hi, None)
+        real(con, lo, hi, None, **options)
 
     monkeypatch.setattr(ingest_mod, "FACTS_EVERY", 1)
     db = tmp_path / "skip.duckdb"

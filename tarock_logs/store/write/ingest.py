@@ -222,6 +222,15 @@ class _Writer:
         self.top_session_key = 0
         #: the store's columns of each table loaded, in order (:meth:`_insert`)
         self._columns: dict[str, tuple[str, ...]] = {}
+        #: whether the store may hold per-session facts and player summaries (false: a store
+        #: without any, as a new one, until :meth:`end_run` computes them; read at
+        #: :meth:`begin_run`): then nothing of them is dropped or deleted first
+        #: (:func:`facts.add`, :func:`facts.refresh_summaries`)
+        self.session_facts = True
+        self.summaries = True
+        #: whether ``_touched`` (the first connection's) may hold players: :func:`facts.add`
+        #: or :func:`facts.remove` ran on it (:meth:`_overlapped` carries them over)
+        self.touched = False
 
     def begin(self) -> None:
         if not self.in_txn:
@@ -246,25 +255,31 @@ class _Writer:
         self.hand_hashes = False
         self.players = dict(self._q("SELECT player_id, name FROM players"))
         facts.begin_run(self.con)
-        top, n_hands, n_facts, top_player, top_session = self._q(
+        top, n_hands, n_facts, top_player, top_session, some_sessions, some_summaries = self._q(
             "SELECT (SELECT max(hand_key) FROM hands), (SELECT count(*) FROM hands), "
             "(SELECT count(*) FROM seat_facts), (SELECT max(player_key) FROM players), "
-            "(SELECT max(session_key) FROM sessions)"
+            "(SELECT max(session_key) FROM sessions), "
+            "EXISTS (SELECT 1 FROM session_player_facts), EXISTS (SELECT 1 FROM player_summary)"
         )[0]
         self.next_key = int(top or 0) + 1
         self.top_player_key = int(top_player or 0)
         self.top_session_key = int(top_session or 0)
+        self.session_facts = bool(some_sessions)
+        self.summaries = bool(some_summaries)
+        self.touched = False
         if n_hands and not n_facts:
             self.begin()
             facts.rebuild_all(self.con)
             self.commit()
+            self.session_facts = self.summaries = True
 
     def end_run(self) -> None:
         """Compute the facts still due and bring the per-player summaries up to date (in the
         open transaction)."""
         self.begin()
         self._facts(force=True)
-        facts.refresh_summaries(self.con)
+        facts.refresh_summaries(self.con, stored=self.summaries)
+        self.session_facts = self.summaries = True
 
     def finish(self) -> None:
         """The end of the run: the facts still due, the summaries, the tournaments and the
@@ -303,9 +318,12 @@ class _Writer:
         only the ratings beside it, or the ratings on a third connection, was slower.)"""
         con = self.con
         token = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
-        touched = [k for (k,) in self._q("SELECT DISTINCT player_key FROM _touched")]
-        self._q(f"CREATE TABLE {_FENCE} (token VARCHAR)")
-        self._q(f"INSERT INTO {_FENCE} VALUES (?)", [token])
+        touched = (
+            [k for (k,) in self._q("SELECT DISTINCT player_key FROM _touched")]
+            if self.touched
+            else []
+        )
+        self._q(f"CREATE TABLE {_FENCE} AS SELECT CAST(? AS VARCHAR) AS token", [token])
         failed: list[BaseException] = []
 
         def commit() -> None:
@@ -369,7 +387,9 @@ class _Writer:
         if lo is None or not (force or self.facts_to - lo + 1 >= FACTS_EVERY):
             return
         facts.add(self.con, lo, self.facts_to, (frozenset(self.facts_games),
-                                                 frozenset(self.facts_types)))  # fmt: skip
+                                                 frozenset(self.facts_types)),
+                  session_facts=self.session_facts)  # fmt: skip
+        self.touched = True
         self.facts_from = None
         self.facts_games.clear()
         self.facts_types.clear()
@@ -394,6 +414,7 @@ class _Writer:
             self.s.hands_removed += n
             self.old_ids = True
             facts.remove(self.con, f"SELECT hand_key FROM hands WHERE file IN ({marks})", files)
+            self.touched = True
         for sql in _CHILD_DELETE:
             self._q(sql.format(files=marks), files)
 
@@ -914,10 +935,11 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
              read_ahead: dict[Path, _Batches] | None = None) -> None:  # fmt: skip
     """Process ``files`` (in a pool when ``jobs > 1``) into the buffer, in order.
 
-    The cyclic garbage collector is paused meanwhile and run once per batch: the parsed logs,
-    replays and column lists of a batch are many live objects that the collector would
-    otherwise scan again and again although they hold almost no cycles (measured: a quarter
-    of the processing time). One full collection per batch keeps memory bounded.
+    The cyclic garbage collector is paused meanwhile and run once per batch's worth of records
+    (``batch_hands`` hands and rejects): the parsed logs, replays and column lists of a batch
+    are many live objects that the collector would otherwise scan again and again although
+    they hold almost no cycles (measured: a quarter of the processing time). One full
+    collection per batch keeps memory bounded.
     A file read in parts gets its ``raw_logs`` row after its last part (``digests``: the
     files' ``(sha256, size)`` when the caller has them). ``started``: the workers, already
     started on ``files``; ``lock_fd``: the writer lock's descriptor, which new workers close
@@ -944,14 +966,21 @@ def _process(files: list[Path], buf: _Buffer, jobs: int, parts: Path, batch_hand
     # instead of after all of them (loads stay big enough that their fixed cost is small).
     early = max(1, batch_hands // (2 * jobs)) if parallel else None
     totals: dict[str, int] = {}
-    with gc_paused(), gc_frozen():  # one collection per batch, of the batch's objects only
+    # one collection per batch's worth of records (a file's batch, or the batches of smaller
+    # files together: each collection costs ≈ 1–3 ms whatever the batch's size), of the
+    # batches' objects only
+    uncollected = 0
+    with gc_paused(), gc_frozen():
         for unit, batches, counts in stream:
             key = sources.file_key(unit.path)
             for i, b in enumerate(batches):
                 buf.add(key, b, first=unit.index == 0 and i == 0)
                 if progress:
                     progress(key, b["hands"].num_rows)
-                gc.collect()
+                uncollected += b["hands"].num_rows + b["rejects"].num_rows
+                if uncollected >= batch_hands:
+                    gc.collect()
+                    uncollected = 0
             if unit.n > 1:  # a part: add up its counts; the file's row after the last part
                 for k, v in counts.items():
                     totals[k] = totals.get(k, 0) + v
