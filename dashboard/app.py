@@ -28,6 +28,7 @@ from dashboard.state import (
     begin_run,
     end_run,
     favicon,
+    keep_choices,
     resolve_lang,
     sidebar_common,
     store_unreadable,
@@ -37,6 +38,7 @@ from dashboard.state import (
 st.set_page_config(page_title="tarock-logs", page_icon=favicon(), layout="wide")
 resolve_lang()  # before the page titles: they are in the interface language
 begin_run()  # the store version the whole page run reads (the sidebar's queries too)
+keep_choices()  # what the choice widgets show chosen, kept when their labels change
 
 PAGES = [
     st.Page("app_pages/overview.py", title=tr("Overview"), icon=":material/home:", default=True),

@@ -474,6 +474,39 @@ def sidebar_common() -> None:
         st.sidebar.caption(tr("Public view: players are shown by their pseudonyms."))
 
 
+#: keys of the choice widgets (select boxes, multiselects, radios) whose option labels follow
+#: the interface language or the name masking (:func:`choice`, :func:`keep_choices`)
+_CHOICES: set[str] = set()
+
+
+def choice(key: str) -> str:
+    """``key``, registered as a choice widget's whose labels change with the language or the
+    name masking (see :func:`keep_choices`)."""
+    _CHOICES.add(key)
+    return key
+
+
+def keep_choices() -> None:
+    """Keep what each choice widget shows chosen when its labels change.
+
+    Streamlit keeps a choice widget's state as the label it showed. After a switch of the
+    language (or of the name masking) that label is none of the new options, and the widget's
+    value became the old label itself: the replayer's autoplay speed read "1 s pro Schritt"
+    and the page stopped with an error. So when the labels change, before any widget is drawn,
+    every registered choice is set again to its value (read through the labels it was shown
+    with): the widget then shows the same choice in the new labels. Called once per run, at
+    the start (``dashboard/app.py``)."""
+    ss = st.session_state
+    labels = (lang(), names_masked())
+    before = ss.get("_choice_labels")
+    ss["_choice_labels"] = labels
+    if before is None or tuple(before) == labels:
+        return
+    for key in sorted(_CHOICES):
+        if key in ss:
+            ss[key] = ss[key]
+
+
 def url_selectbox(
     label: str,
     options: list[str],
@@ -493,6 +526,7 @@ def url_selectbox(
     is one of ``options`` (validated, never used otherwise) selects it; the selection is
     written back to the URL.
     """
+    choice(key)
     url_val = st.query_params.get(param)
     seen_key = f"_url_seen_{key}"
     if url_val is not None and url_val != st.session_state.get(seen_key) and url_val in options:

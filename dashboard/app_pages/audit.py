@@ -21,6 +21,7 @@ import streamlit as st
 
 from dashboard import view_model as vm
 from dashboard.state import (
+    choice,
     data,
     finding_text,
     hand_key,
@@ -109,7 +110,7 @@ with st.sidebar:
         tr("Player"),
         opts["player"],
         index=None,
-        key="f_player",
+        key=choice("f_player"),
         placeholder=tr("all"),
         format_func=lambda p: masked(str(p)),
     )
@@ -117,14 +118,14 @@ with st.sidebar:
     kinds = st.multiselect(
         tr("Kind of finding"),
         list(q.FINDING_KINDS),
-        key="f_kinds",
+        key=choice("f_kinds"),
         placeholder=tr("any finding"),
         format_func=lambda k: tr(KIND_LABEL.get(str(k), str(k))),
     )
     states = st.multiselect(
         tr("Verification"),
         list(q.VERIFICATION_STATES),
-        key="f_states",
+        key=choice("f_states"),
         placeholder=tr("any state"),
         format_func=lambda s_: tr(STATE_WORDS[s_]),
     )
@@ -151,7 +152,7 @@ c_order, c_page = st.columns([2, 1])
 order = c_order.selectbox(
     tr("Sort by"),
     list(q.FINDING_ORDERS),
-    key="audit_order",
+    key=choice("audit_order"),
     format_func=lambda o: tr(ORDER_WORDS.get(str(o), str(o))),
 )
 with c_page:

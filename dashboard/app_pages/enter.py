@@ -33,7 +33,7 @@ import streamlit as st
 
 from dashboard.entries import EntryBox, EntryRefused
 from dashboard.entry_model import GAMES, CountEntry, Entry, default_name, said_fields
-from dashboard.state import entry_dir, finding_text, lang, tr
+from dashboard.state import choice, entry_dir, finding_text, lang, tr
 from dashboard.view_model import md_text as md
 from tarock_logs.log.models import Renons
 from tarock_logs.report import text
@@ -624,7 +624,7 @@ def _irregularities(e: Entry) -> None:
         st.selectbox(
             tr("Called by"),
             [None, *range(e.n)],
-            key="e_irr_by",
+            key=choice("e_irr_by"),
             format_func=lambda s: tr("nobody") if s is None else md(e.players[s]),
         )
         st.selectbox(tr("Renons kind"), RENONS_KINDS, key="e_irr_kind")
@@ -778,10 +778,10 @@ def _count_facts(e: Entry, ce: CountEntry) -> None:
         return
     if form == "sides":
         ss.setdefault("e_c_declarer", ce.declarer)
-        st.selectbox(tr("Declarer"), [None, *seats], key="e_c_declarer", format_func=name,
+        st.selectbox(tr("Declarer"), [None, *seats], key=choice("e_c_declarer"), format_func=name,
                      on_change=_set_count_facts)  # fmt: skip
         ss.setdefault("e_c_partner", ce.partner)
-        st.selectbox(tr("Partner"), [None, *seats], key="e_c_partner", format_func=name,
+        st.selectbox(tr("Partner"), [None, *seats], key=choice("e_c_partner"), format_func=name,
                      on_change=_set_count_facts)  # fmt: skip
         ss.setdefault("e_c_called", ce.called)
         st.selectbox(tr("Called card"), [None, *e.pack()], key="e_c_called",
@@ -797,23 +797,24 @@ def _count_facts(e: Entry, ce: CountEntry) -> None:
         st.multiselect(
             tr("Announced by the declarer's side"),
             list(terms.bonuses),
-            key="e_c_ann_decl",
+            key=choice("e_c_ann_decl"),
             format_func=bonus,
             on_change=_set_count_facts,
         )
-        st.multiselect(tr("Announced by the defenders"), list(terms.bonuses), key="e_c_ann_def",
-                       format_func=bonus, on_change=_set_count_facts)  # fmt: skip
+        st.multiselect(tr("Announced by the defenders"), list(terms.bonuses),
+                       key=choice("e_c_ann_def"), format_func=bonus,
+                       on_change=_set_count_facts)  # fmt: skip
         for b in ce.announced:
             st.checkbox(tr("{bonus}: made", bonus=bonus(b)), value=True, key=f"e_c_made_{b}",
                         on_change=_set_count_facts)  # fmt: skip
-        st.multiselect(tr("Kontra on"), list(terms.kontra_targets), key="e_c_kontra",
+        st.multiselect(tr("Kontra on"), list(terms.kontra_targets), key=choice("e_c_kontra"),
                        format_func=lambda x: md(text.target_name(x, e.game, lang=lang())),
                        on_change=_set_count_facts)  # fmt: skip
         if form == "sides":
             st.selectbox(
                 tr("Lost the mond (when the piles cannot show it)"),
                 [None, *seats],
-                key="e_c_mond",
+                key=choice("e_c_mond"),
                 format_func=name,
                 on_change=_set_count_facts,
             )

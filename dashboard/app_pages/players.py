@@ -24,6 +24,7 @@ import streamlit as st
 
 from dashboard import charts
 from dashboard.state import (
+    choice,
     data,
     lang,
     masked,
@@ -208,7 +209,7 @@ def table(
     if df.height > PAGE:
         c_sort, c_page = st.columns([2, 1])
         by = c_sort.selectbox(
-            tr("Sort by"), list(present), key=f"{key}_sort",
+            tr("Sort by"), list(present), key=choice(f"{key}_sort"),
             format_func=lambda c: tr(present[c][0]),
         )  # fmt: skip
         if by is not None:

@@ -32,6 +32,7 @@ import streamlit as st
 
 from dashboard import view_model as vm
 from dashboard.state import (
+    choice,
     data,
     finding_text,
     hand_view,
@@ -153,7 +154,7 @@ c_session, c_hand = picker.columns([3, 2])
 session_id = c_session.selectbox(
     tr("Session"),
     sids,
-    key="replay_session",
+    key=choice("replay_session"),
     format_func=lambda s: slabels.get(s, s),
     on_change=_new_session,
 )
@@ -372,7 +373,7 @@ def card_values(step: int, cur: rp.Step | TimelineStep, only: int | None) -> Non
                 tr("Analysis"),
                 list(VIEWS),
                 format_func=VIEWS.__getitem__,
-                key="analysis_view",
+                key=choice("analysis_view"),
                 horizontal=True,
             )
         which = _analysis_view()
@@ -639,7 +640,7 @@ def viewer() -> None:
         tr("Jump to"),
         [s for _, s in JUMPS],
         index=None,
-        key="jump",
+        key=choice("jump"),
         on_change=_jump,
         format_func=lambda s: next((lbl for lbl, x in JUMPS if x == s), str(s)),
         label_visibility="collapsed",
@@ -668,7 +669,7 @@ def viewer() -> None:
             tr("Speed"),
             SPEEDS,
             index=1,
-            key="autoplay_speed",
+            key=choice("autoplay_speed"),
             format_func=lambda x: tr("{s} s per step", s=f"{x:g}"),
             label_visibility="collapsed",
             width=150,
@@ -864,7 +865,7 @@ with st.expander(tr("Other hands"), icon=":material/swap_horiz:"):
         tr("Follow a player"),
         ids_at_table,
         format_func=lambda pid: players[seat_of[pid]],
-        key="follow",
+        key=choice("follow"),
         placeholder=tr("Follow a player across hands…"),
         label_visibility="collapsed",
     )

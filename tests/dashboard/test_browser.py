@@ -530,3 +530,44 @@ def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, page_at
             assert page.locator("[data-testid='stException']").count() == 0, tab
     finally:
         _done(page)
+
+
+#: the replayer's toolbar select boxes' shown values (the hand's seat, the autoplay speed)
+_TOOLBAR_VALUES = """() => [...document.querySelectorAll(
+    '.st-key-toolbar [data-testid=stSelectbox] input')].map(e => e.value || e.placeholder)"""
+
+
+def test_switching_the_language_in_the_sidebar_keeps_the_replayers_choices_in_the_new_words(
+    served, page_at
+) -> None:  # type: ignore[no-untyped-def]
+    """The sidebar's language switch on an open replay (the same app session): the toolbar's
+    choices (all hands open, 1 s per step) are shown in the new language, and the page goes
+    on working. Streamlit keeps a choice as the label it showed: the speed once read
+    "1 s pro Schritt" after a switch from German, and the next run stopped with an error
+    (``dashboard.state.keep_choices``)."""
+    from tarock_logs.report.i18n import LANG_NAMES, t
+
+    url, db = served
+    hand = _disputed_hand(db)
+    page = page_at(1280, 720)
+    try:
+        _goto(page, f"{url}/replay?hand={hand}&step=5&lang=de")
+        for lang in ("de", "sl", "en"):
+            if lang != "de":  # picked in the sidebar, as a reader does
+                page.locator(".st-key-lang [data-testid='stSelectbox']").click()
+                page.get_by_role("option", name=LANG_NAMES[lang], exact=True).click()
+            shown = [t("all hands open", lang), t("{s} s per step", lang, s="1")]
+            page.wait_for_function(
+                f"want => {{ const v = ({_TOOLBAR_VALUES})(); "
+                "return want.every(w => v.includes(w)); }",
+                arg=shown,
+                timeout=30_000,
+            )
+            _settle(page)
+            assert page.locator("[data-testid='stException']").count() == 0, lang
+            assert parse_qs(urlparse(page.url).query)["lang"] == [lang]
+        _press(page, "ArrowRight", 6)  # the next run reads the kept choices
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert set(page.evaluate(_TOOLBAR_VALUES)) >= {"all hands open", "1 s per step"}
+    finally:
+        _done(page)
