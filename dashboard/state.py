@@ -363,6 +363,14 @@ def names_masked() -> bool:
     return not is_referee() or bool(st.session_state.get("mask_names"))
 
 
+def shown_order(values: list[T], shown: Callable[[T], str]) -> list[T]:
+    """``values`` in the order of what the page shows for them (``shown``) when names are
+    masked, else as they came. Players listed in the order of their real names but shown as
+    pseudonyms would give that order away, and with a tournament's public list of players
+    every pseudonym with it."""
+    return sorted(values, key=shown) if names_masked() else values
+
+
 def masked(name: str) -> str:
     """A player's name, or its stable pseudonym (under the store's key) when names are
     masked (:func:`names_masked`)."""

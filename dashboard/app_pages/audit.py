@@ -34,6 +34,7 @@ from dashboard.state import (
     require_db,
     rule_quote,
     score_table,
+    shown_order,
     tr,
     trn,
     url_selectbox,
@@ -108,7 +109,7 @@ with st.sidebar:
     )
     player = st.selectbox(
         tr("Player"),
-        opts["player"],
+        shown_order(list(opts["player"]), lambda p: masked(str(p))),
         index=None,
         key=choice("f_player"),
         placeholder=tr("all"),

@@ -32,6 +32,7 @@ from dashboard.state import (
     pager,
     query,
     require_db,
+    shown_order,
     tr,
     trn,
     url_selectbox,
@@ -75,7 +76,9 @@ with top:
 assert game is not None
 GAME: str = game  # (narrowed for the functions below)
 ids_in_game = data(q.game_section, "players", (game, None, None, None, None))["player_id"]
-player_opts = [p for p in names if p in set(ids_in_game.to_list())]
+player_opts = shown_order(
+    [p for p in names if p in set(ids_in_game.to_list())], lambda p: masked(names.get(p) or p)
+)
 with top:
     player = url_selectbox(
         tr("Player"), player_opts, param="player", key="players_player", default=None,
@@ -193,6 +196,19 @@ def _thinned(df: pl.DataFrame, by: str, points: int) -> pl.DataFrame:
     return df.filter((i % step == 0) | (i == n - 1))
 
 
+def _by_shown(df: pl.DataFrame, col: str, kind: str) -> pl.DataFrame:
+    """``df`` sorted by the text its ``col`` shows when names are masked (the pseudonyms),
+    else unchanged: sorted by the hidden names, the rows would give their order away."""
+    if not names_masked():
+        return df
+    order = [str(_cell(kind, v)) for v in df[col].to_list()]
+    return (
+        df.with_columns(pl.Series("_shown", order))
+        .sort("_shown", maintain_order=True)
+        .drop("_shown")
+    )
+
+
 def table(
     df: pl.DataFrame,
     cols: list[Col],
@@ -216,6 +232,8 @@ def table(
             # numbers: the largest first; a rank: the first first
             desc = present[by][1] in {"int", "num", "pct"}
             df = df.sort(by, descending=desc, nulls_last=True, maintain_order=True)
+            if present[by][1] in {"name", "list"}:  # masked: by the pseudonym shown
+                df = _by_shown(df, by, present[by][1])
         with c_page:
             offset = pager(f"{key}_page", df.height, PAGE)
         df = df.slice(offset, PAGE)

@@ -149,3 +149,26 @@ def test_referees_add_writes_a_hash_never_the_password(tmp_path: Path) -> None:
         gone.exit_code == 0
         and "ana" not in yaml.safe_load(users.read_text())["credentials"]["usernames"]
     )
+
+
+def test_a_public_visitor_cannot_read_the_order_of_the_real_names(public: DashDB) -> None:
+    """Listed by player, the public view orders its rows and the player picker by the
+    pseudonyms it shows: in the order of the hidden names, a tournament's public list of
+    players would unmask every pseudonym."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/players.py")
+    at.query_params["game"] = "slovenian"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    picker = at.selectbox(key="players_player")
+    labels = list(picker.options)
+    assert len(labels) >= 3 and labels == sorted(labels), labels
+    # the samples' players are more than a page: the sort box, on the player column
+    (sort,) = [s for s in at.selectbox if s.key and s.key.endswith("_sort")][:1]
+    assert "player" in sort.options or sort.value == "player"
+    sort.set_value("player").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = list(at.dataframe[0].value["player"])
+    assert len(shown) >= 3 and all(PSEUDONYM.fullmatch(n) for n in shown), shown
+    assert shown == sorted(shown), shown

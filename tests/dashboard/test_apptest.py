@@ -306,9 +306,14 @@ def test_name_masking_hides_real_names_on_the_players_page(app_env: DashDB) -> N
     con = connect_reader(app_env.path)
     try:
         key = pseudonym_key(con)
+        every = [
+            r[0] for r in con.execute("SELECT name FROM players WHERE name IS NOT NULL").fetchall()
+        ]
     finally:
         con.close()
-    assert shown == {pseudonym(n, key) for n in names}  # stable: same name, same pseudonym
+    # stable: the same name, the same pseudonym (a page sorted by player now holds the first
+    # pseudonyms, not the pseudonyms of the first names: tests/dashboard/test_access.py)
+    assert len(shown) == len(names) and shown <= {pseudonym(n, key) for n in every}
 
 
 def test_tournament_page_shows_recorded_beside_recomputed(app_env: DashDB) -> None:
