@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 from tarock_logs.report.i18n import t
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve
+from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, leave, one_page, serve
 from tests.dashboard.dash_helpers import TAROCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,26 +72,10 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def page_at(browser: Any) -> Iterator[Any]:
-    """One page for the module's tests, at the viewport each asks for (each loads its own
-    URL): a new page's first load of the app costs Chromium about twice a later load's CPU
-    (it compiles the app's scripts again in each new context)."""
-    made: list[Any] = []
-
-    def page(width: int, height: int) -> Any:
-        if not made:
-            made.append(browser.new_page(viewport={"width": width, "height": height}))
-        made[0].set_viewport_size({"width": width, "height": height})
-        return made[0]
-
-    yield page
-    for p in made:
-        p.close()
-
-
-def _done(page: Any) -> None:
-    """Leave the shared page (its app session ends)."""
-    page.goto("about:blank")
+def page_at(browser: Any) -> Iterator[Callable[[int, int], Any]]:
+    """One page for the module's tests (:func:`tests.dashboard.browser_helpers.one_page`)."""
+    with one_page(browser) as page:
+        yield page
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["desktop", "phone"])
@@ -140,7 +124,7 @@ def test_the_replayer_switches_between_all_cards_visible_and_what_the_player_kne
         _shown(page, "Every legal card valued (all cards visible)")
         assert "Every legal card valued (all cards visible)" in box.inner_text()
     finally:
-        _done(page)
+        leave(page)
 
 
 def test_the_two_views_are_labelled_in_slovenian_and_german(
@@ -163,4 +147,4 @@ def test_the_two_views_are_labelled_in_slovenian_and_german(
             assert words[0] in said and words[1] in said, lang
             assert "layouts" not in said and "what the player knew" not in said
     finally:
-        _done(page)
+        leave(page)

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, serve
+from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, leave, one_page, serve
 from tests.dashboard.browser_helpers import goto as _goto
 from tests.dashboard.browser_helpers import settle as _settle
 from tests.dashboard.dash_helpers import DashDB, hand_ids, ingest
@@ -49,26 +49,9 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def page_at(browser: Any) -> Iterator[Callable[[int, int], Any]]:
-    """One page for the module's tests, at the viewport each asks for (each test loads its
-    own URLs, and leaves the page blank, which ends its app session): a new page's first
-    load of the app took about twice a later load's time (Chromium compiles the app's
-    scripts again in each new context)."""
-    made: list[Any] = []
-
-    def page(width: int, height: int) -> Any:
-        if not made:
-            made.append(browser.new_page(viewport={"width": width, "height": height}))
-        made[0].set_viewport_size({"width": width, "height": height})
-        return made[0]
-
-    yield page
-    for p in made:
-        p.close()
-
-
-def _done(page: Any) -> None:
-    """Leave the shared page (its app session ends)."""
-    page.goto("about:blank")
+    """One page for the module's tests (:func:`tests.dashboard.browser_helpers.one_page`)."""
+    with one_page(browser) as page:
+        yield page
 
 
 def _disputed_hand(db: DashDB) -> str:
@@ -99,7 +82,7 @@ def test_every_page_opens_without_an_exception_or_page_not_found(served, page_at
             continue
         _goto(page, f"{url}/{path}")
         _opens_cleanly(page, path)
-    _done(page)
+    leave(page)
 
 
 #: true once the page at URL path ``path`` has finished the run that draws it: connected,
@@ -227,7 +210,7 @@ def test_a_deep_link_opens_the_table_at_the_offending_card_with_the_allowed_card
     assert card not in allowed_cards
     assert "The rules allowed:" in page.inner_text("body")
     page.screenshot(path=str(tmp_path / "replay-offending-card.png"), full_page=True)
-    _done(page)
+    leave(page)
 
 
 def test_keys_and_the_action_list_move_the_position_and_a_reload_keeps_it(served, page_at) -> None:  # type: ignore[no-untyped-def]
@@ -268,7 +251,7 @@ def test_keys_and_the_action_list_move_the_position_and_a_reload_keeps_it(served
     page.reload()
     _settle(page)
     assert _step_in_url(page) == 7 and page.get_by_text("Step 7 of").count() == 1
-    _done(page)
+    leave(page)
 
 
 RAW_FIELDS = re.compile(
@@ -290,7 +273,7 @@ def test_a_zwanzigerrufen_and_a_royal_hand_show_no_raw_field_names(served, page_
         shown = page.locator("[data-testid='stMain']").inner_text()
         raw = RAW_FIELDS.findall(shown)
         assert not raw, (game, step, raw)
-    _done(page)
+    leave(page)
 
 
 def test_a_phone_sized_screenshot_of_the_replayer_is_saved(
@@ -414,7 +397,7 @@ def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: 
         _no_english_left(page, english, lang, path)
     _nav(page, "", "tarock-logs")
     _no_english_left(page, english, lang, "overview")
-    _done(page)
+    leave(page)
 
 
 def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
@@ -444,7 +427,7 @@ def test_an_ingest_rewriting_the_database_while_serving_does_not_break_the_app(
     metric = page.locator("[data-testid='stMetric']", has_text="Hands").first
     assert metric.inner_text().split()[-1] == str(after)
     assert after == before + 1
-    _done(page)
+    leave(page)
 
 
 def _grid_text(page: object) -> str:
@@ -502,7 +485,7 @@ def test_every_planted_dispute_is_on_the_audit_page_and_in_the_overview_counts(
     assert int(metric.first.inner_text().split()[-1]) >= 2
     metric = page.locator("[data-testid='stMetric']", has_text="Tournament findings")
     assert int(metric.first.inner_text().split()[-1]) >= 3
-    _done(page)
+    leave(page)
 
 
 def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, page_at) -> None:  # type: ignore[no-untyped-def]
@@ -529,7 +512,7 @@ def test_the_players_charts_are_drawn_from_their_vega_lite_specs(served, page_at
             chart.locator("canvas, svg").first.wait_for(timeout=30_000)
             assert page.locator("[data-testid='stException']").count() == 0, tab
     finally:
-        _done(page)
+        leave(page)
 
 
 #: the replayer's toolbar select boxes' shown values (the hand's seat, the autoplay speed)
@@ -570,4 +553,4 @@ def test_switching_the_language_in_the_sidebar_keeps_the_replayers_choices_in_th
         assert page.locator("[data-testid='stException']").count() == 0
         assert set(page.evaluate(_TOOLBAR_VALUES)) >= {"all hands open", "1 s per step"}
     finally:
-        _done(page)
+        leave(page)
