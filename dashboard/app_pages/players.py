@@ -237,6 +237,10 @@ def table(
         with c_page:
             offset = pager(f"{key}_page", df.height, PAGE)
         df = df.slice(offset, PAGE)
+    elif (first := next(iter(present))) and present[first][1] in {"name", "list"}:
+        # one page, as the query ordered it (by the hidden names or ids): masked, by the
+        # pseudonyms shown, the paged table's first order
+        df = _by_shown(df, first, present[first][1])
     st.dataframe(
         _display(df, cols),
         hide_index=True,

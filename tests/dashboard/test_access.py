@@ -172,3 +172,13 @@ def test_a_public_visitor_cannot_read_the_order_of_the_real_names(public: DashDB
     shown = list(at.dataframe[0].value["player"])
     assert len(shown) >= 3 and all(PSEUDONYM.fullmatch(n) for n in shown), shown
     assert shown == sorted(shown), shown
+    # a game whose players fit on one page (no sort box): the rows come in the order of
+    # the pseudonyms too, not in the query's order of the hidden names
+    for game in ("zwanzigerrufen", "royal"):
+        at.query_params["game"] = game
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert not [s for s in at.selectbox if s.key == "t_players_sort"]
+        shown = list(at.dataframe[0].value["player"])
+        assert len(shown) >= 3 and all(PSEUDONYM.fullmatch(n) for n in shown), shown
+        assert shown == sorted(shown), (game, shown)
