@@ -20,7 +20,15 @@ import pytest
 
 from dashboard.table import CARD_PX
 from tarock_logs.report.cards_svg import CARD_W, INDEX_RIGHT
-from tests.dashboard.browser_helpers import CHROMIUM, chromium, goto, serve, settle, settle_loaded
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    chromium,
+    follow,
+    goto,
+    serve,
+    settle,
+    settle_loaded,
+)
 from tests.dashboard.dash_helpers import DashDB
 
 pytestmark = [
@@ -122,6 +130,15 @@ def _open(page: Any, url: str) -> None:
     page.locator(".tl-table").wait_for(timeout=20_000)
     page.locator(".st-key-toolbar").wait_for(timeout=20_000)
     settle_loaded(page)
+
+
+def _follow_table(page: Any, url: str) -> None:
+    """Open the replay link ``url`` in the open app session (:func:`follow`) and wait for its
+    own card table: the table shown before is marked, and the new position's table is a new
+    element (a hand's table is drawn again when its HTML changes)."""
+    page.evaluate("() => document.querySelectorAll('.tl-table').forEach(t => t.dataset.old = 1)")
+    follow(page, url, ".tl-table:not([data-old])")
+    page.wait_for_function("() => !document.querySelector('.tl-table[data-old]')", polling="raf")
 
 
 def _wait_text(page: Any, needle: str, timeout: float = 60) -> None:
@@ -248,7 +265,9 @@ def test_every_toolbar_control_is_on_the_screen(served, pages, size: str, lang: 
         in_play = _clean(db, table_size=4)
         five = _clean(db, table_size=5)
         for at, step in ((in_play[0], max(1, in_play[1] - 40)), (five[0], max(1, five[1] - 40))):
-            _open(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
+            # the other hands' deep links in the same app session (the address read as on
+            # Back and Forward: one run, not a new frontend), checked on their own table
+            _follow_table(page, f"{url}/replay?hand={at}&step={step}&seat=all&lang={lang}")
             _table_in_sight(page, size, lang, step)
     finally:
         _done(page)
