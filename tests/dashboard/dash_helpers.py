@@ -32,7 +32,7 @@ class DashDB:
     path: Path
     logs: Path
     disputed_session: str
-    illegal_index: int | None  # 0-based action index of the planted illegal card
+    illegal_index: int  # 0-based action index of the planted illegal card
 
 
 def _plant_illegal_play(hand: dict[str, Any]) -> int | None:
@@ -69,7 +69,7 @@ def _b1() -> dict[str, Any]:
     return copy.deepcopy(next(s for s in sessions if s["id"].endswith("b1")))
 
 
-def _disputed_session() -> tuple[dict[str, Any], int | None]:
+def _disputed_session() -> tuple[dict[str, Any], int]:
     sess = _b1()
     h1 = sess["hands"][0]
     result = h1["result"]
@@ -77,6 +77,7 @@ def _disputed_session() -> tuple[dict[str, Any], int | None]:
     contract["value"] += 5  # the scorer wrote the contract 5 points too high
     result["scores"] = [s + 5 if s > 0 else s for s in result["scores"]]
     idx = _plant_illegal_play(h1)
+    assert idx is not None, "no illegal card could be planted in hand B.1"
     sess["id"] = DISPUTED_ID
     sess["event"] = {"tournament": "dash-cup", "name": "Dashboard Cup", "round": 1, "table": "A",
                      "date": "2026-11-28"}  # fmt: skip
@@ -84,7 +85,7 @@ def _disputed_session() -> tuple[dict[str, Any], int | None]:
     return sess, idx
 
 
-def build_logs(dest: Path) -> int | None:
+def build_logs(dest: Path) -> int:
     """Copy the sample logs into ``dest`` and add the disputed session."""
     src = ROOT / "sample_logs"
     if src.is_dir():

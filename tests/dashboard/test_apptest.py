@@ -186,8 +186,6 @@ def test_replay_forward_and_back_move_one_action(app_env: DashDB) -> None:
 
 
 def test_replay_highlights_the_offending_action_with_its_rule(app_env: DashDB) -> None:
-    if app_env.illegal_index is None:
-        pytest.skip("no Slovenian engine to plant an illegal card with")
     hand = _disputed(app_env)
     step = app_env.illegal_index + 1
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(step), seat="all")
@@ -199,8 +197,6 @@ def test_replay_highlights_the_offending_action_with_its_rule(app_env: DashDB) -
 
 
 def test_replay_first_problem_button_jumps_to_the_offending_step(app_env: DashDB) -> None:
-    if app_env.illegal_index is None:
-        pytest.skip("no Slovenian engine to plant an illegal card with")
     hand = _disputed(app_env)
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]))
     at.button(key="first_problem").click().run()
@@ -352,7 +348,7 @@ def test_an_ingest_publishing_a_new_file_is_picked_up_without_errors(
 # ---------------------------------------------------------------- the generated disputed samples
 
 MANIFEST = ROOT / "sample_logs" / "disputed" / "disputes.manifest"
-PLANTED = json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else []
+PLANTED = json.loads(MANIFEST.read_text(encoding="utf-8"))
 
 
 def _stored_hand(db: DashDB, session: str, number: int) -> str:
@@ -418,8 +414,6 @@ def test_tournament_page_lists_the_planted_placement_point_difference(
 
 
 def test_replay_next_hand_and_session_choice_stay_consistent(app_env: DashDB) -> None:
-    if not PLANTED:
-        pytest.skip("no generated disputed samples")
     session = PLANTED[0]["session"]
     first, second = _stored_hand(app_env, session, 1), _stored_hand(app_env, session, 2)
     at = _open("app_pages/replay.py", hand=first, step="7")
@@ -436,8 +430,6 @@ def test_replay_next_hand_and_session_choice_stay_consistent(app_env: DashDB) ->
 
 
 def test_one_seat_view_hides_the_other_hands_and_their_alternatives(app_env: DashDB) -> None:
-    if app_env.illegal_index is None:
-        pytest.skip("no Slovenian engine to plant an illegal card with")
     hand = _disputed(app_env)
     step = app_env.illegal_index + 1
     sess = json.loads((app_env.logs / "dash-disputed.json").read_text(encoding="utf-8"))
@@ -561,8 +553,6 @@ def test_replay_autoplay_steps_on_and_stops_at_the_first_problem(app_env: DashDB
     """Autoplay, switched on, steps on each run of the position and switches itself off on
     arriving at a problem (an illegal action), saying so; at the end of a hand it cannot be
     switched on."""
-    if app_env.illegal_index is None:
-        pytest.skip("no Slovenian engine to plant an illegal card with")
     hand = _disputed(app_env)
     problem = app_env.illegal_index + 1
     at = _open("app_pages/replay.py", hand=str(hand["hand_id"]), step=str(problem - 2))

@@ -21,7 +21,6 @@ from tarock_logs.rules import get_engine
 from tarock_logs.verdict.audit import hand_content_hash
 from tests.support.d1_helpers import APPENDIX_B, b1_doc, b2_doc, plant_b1_illegal_card, session
 
-pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 WHEN = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -221,8 +221,6 @@ def test_zwanzigerrufen_sessions_replay_clean_with_the_generic_players(tmp_path:
 
 
 def test_a_table_the_engine_cannot_seat_is_a_clear_error() -> None:
-    if get_engine("zwanzigerrufen") is None:
-        pytest.skip("no Zwanzigerrufen engine yet")
     with pytest.raises(SimulationError, match="table of 5"):
         simulate_tournament(TournamentSpec(seed=1, game="zwanzigerrufen", tables=(5,), rounds=1))
 

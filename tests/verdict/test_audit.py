@@ -21,8 +21,6 @@ from tarock_logs.verdict.tournament import audit_tournaments
 from tests.support.d1_helpers import ROOT, b1_doc, b2_doc, plant_b1_illegal_card, session
 from tests.support.fake_engine import ENGINE as FAKE
 
-pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
-
 AUDIT_KEYS = {
     "file", "session", "hand", "hand_id", "game", "ruleset", "legal", "violations", "recorded",
     "recomputed", "discrepancies", "unverified", "contract", "declarer", "partner", "won",
@@ -199,7 +197,6 @@ DISPUTED = ROOT / "sample_logs" / "disputed"
 MANIFEST = DISPUTED / "disputes.manifest"
 
 
-@pytest.mark.skipif(not MANIFEST.exists(), reason="no disputed samples")
 def test_disputed_samples_are_flagged_at_the_planted_hand_and_action() -> None:
     import orjson
 

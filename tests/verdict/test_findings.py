@@ -121,7 +121,6 @@ class TestTheRulesOwnWords:
             for quote in rs["sections"].values():
                 assert set(quote) == {rs["language"], "en"} or set(quote) == {"en"}
 
-    @pytest.mark.skipif(not DISPUTED.exists(), reason="no disputed samples")
     def test_the_disregarded_kontra_is_really_left_out_of_the_recomputed_score(self) -> None:
         """Dispute 4: the partner's kontra on the game. The recomputed score is the same with
         and without that action, as the consequence says."""

@@ -19,7 +19,6 @@ from tests.support.d1_helpers import b1_doc, b2_doc, plant_b1_illegal_card, sess
 from tests.support.fake_engine import ENGINE as FAKE
 
 SLOVENIAN = get_engine("slovenian")
-needs_engine = pytest.mark.skipif(SLOVENIAN is None, reason="Slovenian engine not registered")
 
 
 def test_to_engine_action_keeps_type_seat_and_named_fields() -> None:
@@ -61,7 +60,6 @@ def test_unknown_ruleset_is_unverified_with_the_known_ones() -> None:
     assert "unknown ruleset 'no-such-rules'" in r.unverified[0]
 
 
-@needs_engine
 def test_appendix_b1_replays_legal_with_the_spec_result() -> None:
     s = session(b1_doc())
     r = replay_hand(s, 0)
@@ -79,7 +77,6 @@ def test_appendix_b1_replays_legal_with_the_spec_result() -> None:
     )
 
 
-@needs_engine
 def test_steps_start_with_the_deal_and_follow_every_action() -> None:
     s = session(b1_doc())
     r = replay_hand(s, 0)
@@ -96,7 +93,6 @@ def test_steps_start_with_the_deal_and_follow_every_action() -> None:
     assert all(h == [] for h in last["hands"])
 
 
-@needs_engine
 def test_without_views_there_are_no_snapshots_but_the_same_verdict() -> None:
     s = session(b1_doc())
     fast = replay_session(s, with_views=False)[0]
@@ -105,7 +101,6 @@ def test_without_views_there_are_no_snapshots_but_the_same_verdict() -> None:
     assert fast.score == full.score and fast.violations == full.violations
 
 
-@needs_engine
 def test_planted_illegal_card_is_flagged_at_its_action_index_with_seat_and_card() -> None:
     doc = b1_doc()
     idx = plant_b1_illegal_card(doc)
@@ -120,7 +115,6 @@ def test_planted_illegal_card_is_flagged_at_its_action_index_with_seat_and_card(
     assert r.first_error() == v
 
 
-@needs_engine
 def test_legal_alternatives_are_the_engine_moves_in_that_position() -> None:
     doc = b1_doc()
     idx = plant_b1_illegal_card(doc)
@@ -136,7 +130,6 @@ def test_legal_alternatives_are_the_engine_moves_in_that_position() -> None:
     assert r.steps[-1].view is not None and r.steps[-1].view["phase"] == "done"
 
 
-@needs_engine
 def test_session_carries_radelci_from_hand_to_hand() -> None:
     """Two klop hands (B.2's deal and play) from zero radelci: section 9.8/9.10 give P1 +70
     and radelci 1,1,1,1 after the first; P1's radelc doubles the second to +140, P1 erases
@@ -155,7 +148,6 @@ def test_session_carries_radelci_from_hand_to_hand() -> None:
     assert list(r2.score.carry_after["radelci"]) == [1, 2, 2, 2]
 
 
-@needs_engine
 def test_appendix_b2_klop_with_recorded_radelci_before() -> None:
     r = replay_session(session(b2_doc()))[0]
     assert r.legal and r.verified, (r.violations, r.unverified)

@@ -5,21 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import SessionState
 from tarock_logs.verdict.replay import replay_hand, replay_session
 from tests.support.d1_helpers import b1_doc, plant_b1_illegal_card, session
-
-needs_engine = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 
 
 def _shape(steps: list) -> list:
     return [(st.index, st.action_index, st.action, st.violations) for st in steps]
 
 
-@needs_engine
 def test_fast_path_steps_equal_the_full_replay_steps_without_views() -> None:
     doc = b1_doc()
     idx = plant_b1_illegal_card(doc)
@@ -35,7 +30,6 @@ def test_fast_path_steps_equal_the_full_replay_steps_without_views() -> None:
     assert fast.steps is fast.steps  # built once
 
 
-@needs_engine
 def test_fast_path_in_a_session_keeps_the_carry_and_verdicts() -> None:
     s = session(b1_doc())
     fast = replay_session(s, with_views=False)
@@ -96,7 +90,6 @@ class _BoomEngine(_Delegate):
         return _BoomSession(self._inner.new_session(*args))
 
 
-@needs_engine
 def test_an_action_the_engine_cannot_apply_stops_both_paths_at_the_same_step() -> None:
     s = session(b1_doc())
     eng: Any = _BoomEngine(get_engine("slovenian"))

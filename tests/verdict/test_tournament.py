@@ -6,16 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
 from tarock_logs.log.reader import read_paths
 from tarock_logs.rules import get_engine
 from tarock_logs.rules.base import Ruleset
 from tarock_logs.verdict.audit import audit_session
 from tarock_logs.verdict.tournament import audit_tournaments
 from tests.support.d1_helpers import ROOT, b1_doc, session
-
-pytestmark = pytest.mark.skipif(get_engine("slovenian") is None, reason="no Slovenian engine")
 
 
 def _table(sid: str, players: list[str], rnd: int) -> dict[str, Any]:

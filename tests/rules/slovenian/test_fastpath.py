@@ -232,8 +232,7 @@ def _sample_sessions(folder: str) -> list[Any]:
 @pytest.mark.parametrize("folder", ["tournament", "disputed"])
 def test_simulated_samples_replay_identically(folder: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sessions = _sample_sessions(folder)
-    if not sessions:
-        pytest.skip(f"no Slovenian sessions in sample_logs/{folder}")
+    assert sessions, f"no Slovenian sessions in sample_logs/{folder}"
     taken, total = _replay_both(sessions, monkeypatch)
     assert total > 0
     if folder != "disputed":  # the legal samples: the fast path must carry the common case

@@ -18,7 +18,6 @@ def _sessions():
     return [SessionAdapter.validate_python(s) for s in json.loads(SAMPLE.read_text())]
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
 def test_sample_full_deals_replay_clean_and_match_the_recorded_scores():
     for session in _sessions():
         (replay,) = replay_session(session)
@@ -29,7 +28,6 @@ def test_sample_full_deals_replay_clean_and_match_the_recorded_scores():
         assert all(step.view is None or step.view["talon"] == [] for step in replay.steps)
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
 def test_a_planted_revoke_is_flagged_at_its_action_index():
     session = _sessions()[1]  # FD2
     hand = session.hands[0]
@@ -52,7 +50,6 @@ def test_a_planted_revoke_is_flagged_at_its_action_index():
     assert first.rule == "zr-std-2026 §6.3"
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="sample log not present")
 def test_the_timeline_snapshot_is_the_views_contract_declarer_and_partner_after_every_action():
     from tarock_logs.rules import get_engine
     from tarock_logs.verdict.convert import to_engine_action
