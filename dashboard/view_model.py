@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1131,11 +1131,22 @@ def points_shown(v: Any, lang: str = "en") -> str:
     return text.points_text(float(v), lang=lang, signed=False)
 
 
-def cross_table(report: dict[str, Any]) -> list[dict[str, Any]]:
+def ranking(
+    report: dict[str, Any], rename: Callable[[str], str] | None = None
+) -> list[Mapping[str, Any]]:
+    """The final ranking of the tournament of ``report``; with ``rename`` (names masked)
+    players sharing a rank in the order of the names shown
+    (:func:`tarock_logs.report.standings.ranking_order`)."""
+    return standings.ranking_order(report["tournament"]["standings"], rename)
+
+
+def cross_table(
+    report: dict[str, Any], rename: Callable[[str], str] | None = None
+) -> list[dict[str, Any]]:
     """Who met whom in the tournament of ``report`` (:func:`tournament_report`): per player and
-    round, the table, the opponents met there and the placement points
-    (:func:`tarock_logs.report.standings.cross_table`)."""
-    return standings.cross_table(report["tournament"])
+    round, the table, the opponents met there and the placement points, in :func:`ranking`'s
+    order (:func:`tarock_logs.report.standings.cross_table`)."""
+    return standings.cross_table(report["tournament"], rename)
 
 
 def standings_html(

@@ -117,7 +117,8 @@ with standings_tab:
     differing_rounds = {str(d["round"]) for d in t["discrepancies"]}
     rows: list[dict[str, Any]] = []
     marked: set[tuple[int, str]] = set()
-    for i, s in enumerate(t["standings"]):
+    rename = masked if names_masked() else None
+    for i, s in enumerate(vm.ranking(report, rename)):
         row: dict[str, Any] = {
             tr("rank"): str(s["rank"]),
             tr("player"): masked(s["name"]),
@@ -147,7 +148,7 @@ with standings_tab:
     # ------------------------------------------------------------------ cross-table
     st.subheader(tr("Cross-table"))
     st.caption(tr("Per round: the table, the opponents met there and the placement points earned."))
-    cross = vm.cross_table(report)
+    cross = vm.cross_table(report, rename)
     _table(
         [
             {
@@ -166,7 +167,7 @@ with standings_tab:
 
     # ------------------------------------------------------------------ printable standings
     try:
-        html = vm.standings_html(report, masked if names_masked() else None, lang=lang())
+        html = vm.standings_html(report, rename, lang=lang())
     except Exception as exc:  # noqa: BLE001 - the page stays usable without the print
         st.warning(md(tr("Printable standings not available: {error}", error=exc)))
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,16 +22,31 @@ from tarock_logs.report.dossier import PRINT_CSS, html_el, html_row, html_sectio
 from tarock_logs.report.text import points_text
 from tarock_logs.rules import game_title
 
-__all__ = ["cross_table", "render_standings"]
+__all__ = ["cross_table", "ranking_order", "render_standings"]
 
 
-def cross_table(tournament: Mapping[str, Any]) -> list[dict[str, Any]]:
+def ranking_order(
+    standings: Sequence[Mapping[str, Any]], rename: Callable[[str], str] | None = None
+) -> list[Mapping[str, Any]]:
+    """The standings in the ranking's order. With ``rename`` (names shown as pseudonyms),
+    players who share a rank come in the order of the names shown: the ranking lists them
+    by player id, and that order (ids are often given in the order of the names) beside a
+    tournament's public list of players would unmask them."""
+    if rename is None:
+        return list(standings)
+    return sorted(standings, key=lambda s: (s["rank"], rename(s.get("name") or s["player"])))
+
+
+def cross_table(
+    tournament: Mapping[str, Any], rename: Callable[[str], str] | None = None
+) -> list[dict[str, Any]]:
     """Who met whom: one row per player and round, the players in the ranking's order and
     their rounds in order: ``rank``, ``player`` (id), ``name``, ``round`` (None for a session
     without a round number), ``table``, ``session``, ``opponents`` (the names of the others
     at that table, in the ranking's order), ``score`` (the round score) and
-    ``placement_points``."""
-    standings = tournament["standings"]
+    ``placement_points``. ``rename``: the order of :func:`ranking_order` (names are not
+    renamed here)."""
+    standings = ranking_order(tournament["standings"], rename)
     names = {s["player"]: s.get("name") or s["player"] for s in standings}
     at_table: dict[tuple[str, str], list[str]] = defaultdict(list)
     for s in standings:
@@ -102,7 +117,8 @@ def render_standings(
     ]
     num = [0, *range(2, len(headers))]
     tbody = html_table(sec, headers, num=num)
-    for s in tournament["standings"]:
+    ranked = ranking_order(tournament["standings"], rename)
+    for s in ranked:
         per_round = [s["rounds"].get(r, {}).get("placement_points") for r in rounds]
         html_row(
             tbody,
@@ -129,7 +145,7 @@ def render_standings(
         class_="small",
     )
     by_player: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in cross_table(tournament):
+    for row in cross_table(tournament, rename):
         by_player[row["player"]].append(row)
     tbody = html_table(
         sec,
@@ -137,7 +153,7 @@ def render_standings(
          i18n.t("table", lang), i18n.t("opponents", lang), i18n.t("placement points", lang)],
         num=[0, 2, 5],
     )  # fmt: skip
-    for s in tournament["standings"]:
+    for s in ranked:
         for k, row in enumerate(by_player[s["player"]]):
             html_row(
                 tbody,
