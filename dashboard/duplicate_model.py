@@ -47,8 +47,12 @@ def ranking_rows(
     the percentage (two decimals in the reader's locale); a game's name leads each row when
     the tournament holds more than one game."""
     games = {r["game"] for r in report["ranking"]}
+    ranking = list(report["ranking"])
+    if rename is not None:  # masked: players sharing a rank by the names shown, not their ids
+        first = {g: i for i, g in reversed(list(enumerate(r["game"] for r in ranking)))}
+        ranking.sort(key=lambda r: (first[r["game"]], r["rank"], _name(r["name"], rename)))
     rows = []
-    for r in report["ranking"]:
+    for r in ranking:
         row = {} if len(games) == 1 else {t("game", lang): t(game_title(r["game"]), lang)}
         row |= {
             t("rank", lang): str(r["rank"]),

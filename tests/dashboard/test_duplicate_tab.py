@@ -113,3 +113,22 @@ def test_the_builders_word_a_line_as_the_command_counts_it(report: dict[str, Any
     assert pct == f"{report['ranking'][0]['percentage']:.2f}".rstrip("0").rstrip(".").replace(
         ".", ","
     )
+
+
+def test_masked_players_sharing_a_duplicate_rank_come_in_the_order_of_their_pseudonyms() -> None:
+    """Ranked by ids (which often follow the names) within a shared rank, masked rows would
+    give the hidden names' order away: they follow the pseudonyms shown."""
+    ranking = [
+        {"game": "slovenian", "rank": 1, "name": "Ana Kos", "hands": 4, "match_points": 6,
+         "max_match_points": 8, "percentage": 75.0},
+        {"game": "slovenian", "rank": 1, "name": "Bor Novak", "hands": 4, "match_points": 6,
+         "max_match_points": 8, "percentage": 75.0},
+        {"game": "slovenian", "rank": 3, "name": "Cene Zupan", "hands": 4, "match_points": 2,
+         "max_match_points": 8, "percentage": 25.0},
+    ]  # fmt: skip
+    shown = {"Ana Kos": "Turdus 912", "Bor Novak": "Corvus 207", "Cene Zupan": "Aquila 101"}
+    rows = dm.ranking_rows({"ranking": ranking}, "en", rename=shown.__getitem__)
+    assert [r["player"] for r in rows] == ["Corvus 207", "Turdus 912", "Aquila 101"]
+    assert [r["player"] for r in dm.ranking_rows({"ranking": ranking}, "en")] == [
+        "Ana Kos", "Bor Novak", "Cene Zupan",
+    ]  # fmt: skip
