@@ -20,7 +20,9 @@ the actions, the irregularities, the score, the conclusions, the entry box): a c
 again only the parts it changes (:func:`_rerun`), so that a card or a choice does not send
 the table's and the irregularities' widgets, the dealt cards and the rest to the browser
 again; a click that changes which parts the page has (the deal completed or opened again,
-the mode) draws the whole page.
+the mode) draws the whole page. Streamlit's browser side still draws the whole page again at
+every run, so a folded section (the complete deal, every verdict, the two forms) draws what it
+holds only once unfolded (:func:`_folding`).
 
 A **counted** hand (log format 1.2) is entered in the other mode: the contract and its
 announcements, then the cards tapped into their places (the talon, the cards the declarer took
@@ -138,12 +140,12 @@ def _rerun(*parts: str) -> None:
     st.rerun([f"entry_{p}" for p in PARTS if f"entry_{p}" in keys and p in drawn])
 
 
-def _folding(label: str, key: str, *, expanded: bool = False, icon: str | None = None) -> Any:
+def _folding(label: str, key: str, *, icon: str | None = None) -> Any:
     """An expander whose content is drawn only while it is unfolded (its ``.open``): opening
     or folding it draws its part of the page again. Streamlit's browser side draws the whole
     page again at every run, even a part's, so a folded expander's widgets and buttons (the
-    table's fields, the 54 dealt cards, the list of verdicts) would cost every click."""
-    return st.expander(label, expanded=expanded, key=key, icon=icon, on_change="rerun")
+    54 dealt cards, the list of verdicts, the forms) would cost every click."""
+    return st.expander(label, key=key, icon=icon, on_change="rerun")
 
 
 def _all_parts() -> None:
@@ -412,12 +414,10 @@ def _new_entry() -> None:
 
 
 def _table(e: Entry, counted: bool = False) -> None:
+    # (drawn folded too: a field drawn afresh shows its default for a moment, and what is
+    # read from the table right after unfolding it, the session id, must be the entry's)
     open_ = st.session_state["e_table_open"] = _table_open(e, counted)
-    # (``expanded`` is part of the expander's identity: it folds when ``open_`` changes)
-    box = _folding(tr("Table: game, ruleset, players, dealer"), "e_x_table", expanded=open_)
-    if not box.open:
-        return
-    with box:
+    with st.expander(tr("Table: game, ruleset, players, dealer"), expanded=open_):
         ss = st.session_state
         ss.setdefault("e_game", e.game)
         st.selectbox(tr("Game"), GAMES, key="e_game", on_change=_set_table)
