@@ -15,6 +15,15 @@ At the table a slip must not record a renons: a card the rules forbid is offered
 *Yes, record it* records it (*Cancel* forgets it). Cards are written with red hearts and
 diamonds and black spades and clubs; a talon group to take is shown with its cards.
 
+The page is drawn in parts (Streamlit's keyed fragments: the status line, the table, the deal,
+the actions, the irregularities, the score, the conclusions, the entry box): a click draws
+again only the parts it changes (:func:`_rerun`), so that a card or a choice does not send
+the table's and the irregularities' widgets, the dealt cards and the rest to the browser
+again; a click that changes which parts the page has (the deal completed or opened again,
+the mode) draws the whole page. Streamlit's browser side still draws the whole page again at
+every run, so a folded section (the complete deal, every verdict, the two forms) draws what it
+holds only once unfolded (:func:`_folding`).
+
 A **counted** hand (log format 1.2) is entered in the other mode: the contract and its
 announcements, then the cards tapped into their places (the talon, the cards the declarer took
 and laid away, the declarer's side's pile; in klop each player's pile but the last); the
@@ -90,6 +99,60 @@ def _note(msg: str, kind: str = "error") -> None:
     st.session_state["entry_note"] = (kind, msg)
 
 
+#: the parts of the page drawn on their own (keyed fragments), in the page's order
+PARTS = ("status", "table", "deal", "play", "irr", "score", "concl", "count", "box")
+#: the parts of a hand entered card by card, drawn as one part in the counted mode
+_IN_COUNT = frozenset({"deal", "play", "irr", "score", "concl"})
+
+
+def _layout(e: Entry) -> tuple[bool, bool]:
+    """What decides which parts the page has: the counted mode, and (card by card) whether
+    the deal is complete (then the actions and what follows them are drawn)."""
+    counted = bool(st.session_state.get("e_mode"))
+    return counted, not counted and e.deal_complete
+
+
+def _table_open(e: Entry, counted: bool) -> bool:
+    """Whether the table's fields are unfolded: until the first card or action is entered
+    (counted: until the contract is chosen)."""
+    if counted:
+        return count_entry(e).contract is None
+    return not e.actions and not any(e.hands)
+
+
+def _rerun(*parts: str) -> None:
+    """End a click's callback by drawing again only the parts of the page it changed (and the
+    status line, which says what the click did); the whole page when the click changed which
+    parts it has (:func:`_layout`). The table is drawn again when it is to fold or unfold,
+    the dealt cards when the first action locks them or its undo frees them."""
+    ss = st.session_state
+    e = entry()
+    counted, complete = _layout(e)
+    if (counted, complete) != ss.get("e_layout"):
+        st.rerun()
+    wanted = ["status", *parts]
+    if _table_open(e, counted) != ss.get("e_table_open"):
+        wanted.append("table")
+    if complete and bool(e.actions) != ss.get("e_deal_locked"):
+        wanted.append("deal")
+    drawn = ss.get("e_parts") or ()
+    keys = {f"entry_{'count' if counted and p in _IN_COUNT else p}" for p in wanted}
+    st.rerun([f"entry_{p}" for p in PARTS if f"entry_{p}" in keys and p in drawn])
+
+
+def _folding(label: str, key: str, *, icon: str | None = None) -> Any:
+    """An expander whose content is drawn only while it is unfolded (its ``.open``): opening
+    or folding it draws its part of the page again. Streamlit's browser side draws the whole
+    page again at every run, even a part's, so a folded expander's widgets and buttons (the
+    54 dealt cards, the list of verdicts, the forms) would cost every click."""
+    return st.expander(label, key=key, icon=icon, on_change="rerun")
+
+
+def _all_parts() -> None:
+    """A change of the table (names, dealer, session id, event): every part says it."""
+    _rerun("table", "deal", "play", "irr", "score", "concl", "count")
+
+
 #: the suits written in red (hearts, diamonds); the others black
 RED_SUITS = frozenset("HD")
 
@@ -128,12 +191,14 @@ def _set_table() -> None:
     ss["e_dealer"] = e.dealer
     for s, name in enumerate(e.players):
         ss[f"e_player_{s}"] = name
+    _all_parts()
 
 
 def _set_session_id() -> None:
     value = (st.session_state.get("e_session_id") or "").strip()
     if value:
         entry().session_id = value
+    _all_parts()
 
 
 def _set_event() -> None:
@@ -147,6 +212,7 @@ def _set_event() -> None:
         "round": int(rnd) if isinstance(rnd, int) and rnd > 0 else None,
         "table": (ss.get("e_ev_table") or "").strip() or None,
     }
+    _all_parts()
 
 
 def _buttons(
@@ -181,14 +247,22 @@ def _deal_clicked(c: str) -> None:
     why = entry().deal_card(c)
     if why:
         _note(why)
+    _rerun("deal")
 
 
 def _undeal_clicked(target: int, c: str) -> None:
     entry().undeal(target, c)
+    _rerun("deal")
 
 
 def _target_clicked(t: int) -> None:
     entry().target = int(t)
+    _rerun("deal")
+
+
+def _deal_rest() -> None:
+    entry().deal_rest()
+    _rerun("deal")
 
 
 def _paste() -> None:
@@ -197,21 +271,30 @@ def _paste() -> None:
     st.session_state["e_paste"] = ""
     if problems:
         _note("; ".join(problems))
+    _rerun("deal")
+
+
+def _acted() -> None:
+    """An action was recorded or undone: the actions and the conclusions change."""
+    _rerun("play", "concl")
 
 
 def _illegal_clicked(value: str) -> None:
     """A tap on a choice the rules forbid only asks (a slip must not record a renons)."""
     st.session_state["e_pending_bad"] = value
+    _rerun("play")
 
 
 def _illegal_confirmed() -> None:
     value = st.session_state.pop("e_pending_bad", None)
     if value:
         _choice_clicked(value)
+    _rerun("play")
 
 
 def _illegal_cancelled() -> None:
     st.session_state.pop("e_pending_bad", None)
+    _rerun("play")
 
 
 def _choice_clicked(value: str) -> None:
@@ -221,6 +304,7 @@ def _choice_clicked(value: str) -> None:
     e = entry()
     if int(n) == len(e.actions):
         e.push(json.loads(action))
+    _acted()
 
 
 def _discard_toggled(c: str) -> None:
@@ -229,6 +313,7 @@ def _discard_toggled(c: str) -> None:
         chosen.remove(c)
     else:
         chosen.append(c)
+    _rerun("play")
 
 
 def _discard() -> None:
@@ -237,10 +322,12 @@ def _discard() -> None:
     if isinstance(seat, int) and cards:
         entry().discard(seat, cards)
         st.session_state["e_discard"] = []
+    _acted()
 
 
 def _undo() -> None:
     entry().undo()
+    _acted()
 
 
 def _free_action() -> None:
@@ -267,6 +354,7 @@ def _free_action() -> None:
         ss["e_free_value"] = ""
     except Exception as exc:  # noqa: BLE001 - a malformed action: say why, record nothing
         _note(tr("Not recorded: {why}", why=str(exc)))
+    _acted()
 
 
 def _add_irregularity() -> None:
@@ -292,12 +380,14 @@ def _add_irregularity() -> None:
     else:
         irr = {"type": "arbiter", "decision": (ss.get("e_irr_text") or "").strip() or "ruling"}
     e.irregularities.append(irr)
+    _rerun("play", "irr", "concl")  # the engine replays the hand with its irregularities
 
 
 def _drop_irregularity(i: int) -> None:
     irr = entry().irregularities
     if 0 <= i < len(irr):
         del irr[i]
+    _rerun("play", "irr", "concl")
 
 
 def _set_score() -> None:
@@ -306,6 +396,7 @@ def _set_score() -> None:
     e.scores = (
         [int(ss.get(f"e_score_{s}") or 0) for s in range(e.n)] if ss.get("e_has_score") else None
     )
+    _rerun("score", "concl")
 
 
 def _new_entry() -> None:
@@ -323,9 +414,9 @@ def _new_entry() -> None:
 
 
 def _table(e: Entry, counted: bool = False) -> None:
-    open_ = not e.actions and not any(e.hands)
-    if counted:  # folded once the counted hand's contract is chosen
-        open_ = count_entry(e).contract is None
+    # (drawn folded too: a field drawn afresh shows its default for a moment, and what is
+    # read from the table right after unfolding it, the session id, must be the entry's)
+    open_ = st.session_state["e_table_open"] = _table_open(e, counted)
     with st.expander(tr("Table: game, ruleset, players, dealer"), expanded=open_):
         ss = st.session_state
         ss.setdefault("e_game", e.game)
@@ -381,8 +472,10 @@ def _deal(e: Entry) -> bool:
     )
     if e.deal_complete:
         st.success(tr("Deal complete."))
-        with st.expander(tr("The deal") + " · " + counts, icon=":material/style:"):
-            _dealt(e)
+        box = _folding(tr("The deal") + " · " + counts, "e_x_deal", icon=":material/style:")
+        if box.open:
+            with box:
+                _dealt(e)
         return True
     st.subheader(tr("The deal"))
     st.markdown(counts)
@@ -415,7 +508,7 @@ def _deal(e: Entry) -> bool:
                     player=md(e.players[seat]),
                 ),
                 key="e_fill_last",
-                on_click=e.deal_rest,
+                on_click=_deal_rest,
             )
         st.text_input(
             tr(
@@ -477,10 +570,12 @@ def _actions(e: Entry, r: Any) -> None:
                     ),
                     icon=":material/gavel:",
                 )
-        with st.expander(tr("Every action and its verdict")):
-            for v in verdicts:
-                mark = "✓" if v.legal else "✖ " + "; ".join(x.code for x in v.violations)
-                st.text(f"{_verdict_line(v)}  {mark}")
+        box = _folding(tr("Every action and its verdict"), "e_x_verdicts")
+        if box.open:
+            with box:
+                for v in verdicts:
+                    mark = "✓" if v.legal else "✖ " + "; ".join(x.code for x in v.violations)
+                    st.text(f"{_verdict_line(v)}  {mark}")
     view = e.state_view(r)
     mover = e.to_move(r)
     phase = e.phase(r)
@@ -554,15 +649,23 @@ def _actions(e: Entry, r: Any) -> None:
         held = e.held(mover, view)
         if held:
             st.image(cards_svg(held, game=e.game, scale=0.6))
-    with st.expander(tr("Record another action (any seat, any action)")):
-        st.selectbox(
-            tr("Seat"), list(range(e.n)), key="e_free_seat", format_func=lambda s: md(e.players[s])
-        )
-        st.selectbox(tr("Action"), ACTION_TYPES, key="e_free_type")
-        st.text_input(
-            tr("Card, contract, bonus, talon group or kontra target[:level]"), key="e_free_value"
-        )
-        st.button(tr("Record"), key="e_free_go", on_click=_free_action)
+    box = _folding(tr("Record another action (any seat, any action)"), "e_x_free")
+    if box.open:  # (its fields keep what was typed while it is folded: ``persist_state``)
+        with box:
+            st.selectbox(
+                tr("Seat"),
+                list(range(e.n)),
+                key="e_free_seat",
+                persist_state="page",
+                format_func=lambda s: md(e.players[s]),
+            )
+            st.selectbox(tr("Action"), ACTION_TYPES, key="e_free_type", persist_state="page")
+            st.text_input(
+                tr("Card, contract, bonus, talon group or kontra target[:level]"),
+                key="e_free_value",
+                persist_state="page",
+            )
+            st.button(tr("Record"), key="e_free_go", on_click=_free_action)
     if e.actions:
         st.button(tr("Undo the last action"), key="e_undo", on_click=_undo)
 
@@ -613,25 +716,37 @@ def _irregularities(e: Entry) -> None:
             on_click=_drop_irregularity,
             args=(i,),
         )
-    with st.expander(tr("Add a renons, misdeal or the arbiter's decision")):
-        st.selectbox(tr("Kind"), ["renons", "misdeal", "arbiter"], key="e_irr_type")
-        st.selectbox(
-            tr("Offender (renons) or dealer (misdeal)"),
-            list(range(e.n)),
-            key="e_irr_seat",
-            format_func=lambda s: md(e.players[s]),
-        )
-        st.selectbox(
-            tr("Called by"),
-            [None, *range(e.n)],
-            key=choice("e_irr_by"),
-            format_func=lambda s: tr("nobody") if s is None else md(e.players[s]),
-        )
-        st.selectbox(tr("Renons kind"), RENONS_KINDS, key="e_irr_kind")
-        st.number_input(tr("About action (index)"), min_value=0, step=1, key="e_irr_action")
-        st.checkbox(tr("Upheld"), value=True, key="e_irr_upheld")
-        st.text_input(tr("The arbiter's decision"), key="e_irr_text")
-        st.button(tr("Add"), key="e_irr_add", on_click=_add_irregularity)
+    box = _folding(tr("Add a renons, misdeal or the arbiter's decision"), "e_x_irr")
+    if box.open:
+        with box:
+            st.selectbox(
+                tr("Kind"), ["renons", "misdeal", "arbiter"], key="e_irr_type", persist_state="page"
+            )
+            st.selectbox(
+                tr("Offender (renons) or dealer (misdeal)"),
+                list(range(e.n)),
+                key="e_irr_seat",
+                persist_state="page",
+                format_func=lambda s: md(e.players[s]),
+            )
+            st.selectbox(
+                tr("Called by"),
+                [None, *range(e.n)],
+                key=choice("e_irr_by"),
+                persist_state="page",
+                format_func=lambda s: tr("nobody") if s is None else md(e.players[s]),
+            )
+            st.selectbox(tr("Renons kind"), RENONS_KINDS, key="e_irr_kind", persist_state="page")
+            st.number_input(
+                tr("About action (index)"),
+                min_value=0,
+                step=1,
+                key="e_irr_action",
+                persist_state="page",
+            )
+            st.checkbox(tr("Upheld"), value=True, key="e_irr_upheld", persist_state="page")
+            st.text_input(tr("The arbiter's decision"), key="e_irr_text", persist_state="page")
+            st.button(tr("Add"), key="e_irr_add", on_click=_add_irregularity)
 
 
 def _score(e: Entry) -> None:
@@ -693,6 +808,7 @@ def _save_entry(save: Callable[[Path], Path] | None = None) -> None:
         said = tr("Saved as {name}: it waits for a referee's acceptance", name=md(path.name))
         note = ("success", said)
     st.session_state["entry_box_note"] = note
+    _rerun("box")
 
 
 # ------------------------------------------------------------------------------ a counted hand
@@ -737,10 +853,12 @@ def _set_count_facts() -> None:
         int(v) if isinstance(v := ss.get(f"e_c_count_{s}"), int | float) else None
         for s in range(e.n)
     ]
+    _rerun("count")
 
 
 def _place_clicked(place: str) -> None:
     count_entry(entry()).place = place
+    _rerun("count")
 
 
 def _count_card_clicked(c: str) -> None:
@@ -748,6 +866,7 @@ def _count_card_clicked(c: str) -> None:
     why = ce.tap(c)
     if why:
         _note(why)
+    _rerun("count")
 
 
 def _place_label(e: Entry, ce: CountEntry, place: str) -> str:
@@ -906,9 +1025,9 @@ ENTRY_CSS = (
 )
 
 
-@st.fragment
-def editor() -> None:
-    _relabel()
+@st.fragment(key="entry_status")
+def status() -> None:
+    """The status line (what is entered so far) and what the last click could not do."""
     e = entry()
     st.caption(
         tr(
@@ -921,21 +1040,75 @@ def editor() -> None:
     note = st.session_state.pop("entry_note", None)
     if note:
         getattr(st, note[0])(md(note[1]))
+
+
+@st.fragment(key="entry_table")
+def table() -> None:
+    _table(entry(), bool(st.session_state.get("e_mode")))
+
+
+@st.fragment(key="entry_count")
+def counted_part() -> None:
+    counted_editor(entry())
+
+
+@st.fragment(key="entry_deal")
+def deal_part() -> None:
+    e = entry()
+    st.session_state["e_deal_locked"] = bool(e.actions)  # (the dealt cards' buttons)
+    _deal(e)
+
+
+@st.fragment(key="entry_play")
+def play_part() -> None:
+    e = entry()
+    _actions(e, e.replay())
+
+
+@st.fragment(key="entry_irr")
+def irregularities_part() -> None:
+    _irregularities(entry())
+
+
+@st.fragment(key="entry_score")
+def score_part() -> None:
+    _score(entry())
+
+
+@st.fragment(key="entry_concl")
+def conclusions_part() -> None:
+    e = entry()
+    _conclusions(e, e.replay())
+
+
+def editor() -> None:
+    """The page: its parts in order (each drawn again on its own, :func:`_rerun`)."""
+    _relabel()
+    e = entry()
+    status()
     st.html(ENTRY_CSS)
     counted = st.toggle(
         tr(MODES["counted"]), key="e_mode", help=tr("Off: {mode}", mode=tr(MODES["played"]))
     )
-    _table(e, counted)
+    table()
+    drawn = ["status", "table", "box"]
     if counted:
-        counted_editor(e)
-    elif _deal(e):
-        r = e.replay()
-        _actions(e, r)
-        _irregularities(e)
-        _score(e)
-        _conclusions(e, r)
+        counted_part()
+        drawn.append("count")
+    else:
+        deal_part()
+        if e.deal_complete:
+            play_part()
+            irregularities_part()
+            score_part()
+            conclusions_part()
+            drawn += ["deal", "play", "irr", "score", "concl"]
+        else:
+            drawn.append("deal")
     st.button(tr("Start a new hand"), key="e_new", on_click=_new_entry)
-    pending_entries()
+    box_part()
+    st.session_state["e_layout"] = _layout(e)
+    st.session_state["e_parts"] = drawn
 
 
 def _decide(name: str, accept: bool) -> None:
@@ -954,6 +1127,11 @@ def _decide(name: str, accept: bool) -> None:
         else tr("Rejected {name} (kept aside, not ingested)", name=md(done))
     )
     st.session_state["entry_box_note"] = ("success", said)
+
+
+@st.fragment(key="entry_box")
+def box_part() -> None:
+    pending_entries()
 
 
 def pending_entries() -> None:

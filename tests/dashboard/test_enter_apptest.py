@@ -124,6 +124,32 @@ def test_the_complete_deal_folds_away_and_the_actions_come_first(at: AppTest) ->
     assert [b for b in at.button if str(b.key).startswith("e_choice__")]  # the bids
 
 
+def test_a_folded_section_is_drawn_only_once_opened(at: AppTest) -> None:
+    """The complete deal, the list of verdicts and the two forms draw what they hold only
+    while open (Streamlit's browser side draws the whole page at every click): the
+    same content once opened, the dealt cards locked after the first action."""
+    from tests.dashboard.test_enter_model import b1, dealt_b1, enter_actions
+
+    e = dealt_b1()
+    enter_actions(e, b1().hands[0].actions[:4])
+    at.session_state["entry"] = e
+    at.run()
+    folded = ("e_dealt_", "e_free_", "e_irr_")
+    keys = [str(w.key) for w in (*at.button, *at.text_input, *at.selectbox)]
+    assert not [k for k in keys if k.startswith(folded)], keys
+    assert not at.text  # the verdicts' lines
+    labels = [x.label for x in at.expander]
+    assert any(x.startswith("The deal") for x in labels) and len(labels) >= 5, labels
+    for key in ("e_x_deal", "e_x_verdicts", "e_x_free", "e_x_irr"):
+        at.session_state[key] = True  # (what a click on its line does)
+    at.run()
+    assert not at.exception
+    dealt = [b for b in at.button if str(b.key).startswith("e_dealt_")]
+    assert len(dealt) == 54 and all(b.disabled for b in dealt)  # taken back only before
+    assert len(at.text) == 4 and at.text[0].value.startswith("0. ")
+    assert at.text_input(key="e_free_value") and at.text_input(key="e_irr_text")
+
+
 def test_the_talon_groups_are_shown_as_cards_and_red_suits_are_red(at: AppTest) -> None:
     from tests.dashboard.test_enter_model import b1, dealt_b1, enter_actions
 

@@ -93,6 +93,19 @@ _RUN_DONE = r"""status => {
 }"""
 
 
+#: resolves once the page's title has kept its place for two frames (a scroll has ended)
+_SCROLLED = """() => new Promise(done => {
+  let last = null, same = 0;
+  const tick = () => {
+    const y = document.querySelector('h1').getBoundingClientRect().top;
+    same = y === last ? same + 1 : 0;
+    last = y;
+    if (same >= 2) done(); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
 class Clicker:
     """Clicks on the entry page, each followed by a wait for the page's status line."""
 
@@ -182,7 +195,7 @@ def test_entering_appendix_b1_by_clicks_gives_the_bundled_audit(
         # the complete deal folds away: the first choices are on the first screen
         assert page.locator("[class*='st-key-e_pack_']").count() == 0
         page.locator("h1").first.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        page.evaluate(_SCROLLED)
         first = page.locator(".st-key-e_choice button").first.bounding_box()
         height = SIZES[size]["viewport"]["height"]
         assert first is not None and first["y"] + first["height"] <= height, first
