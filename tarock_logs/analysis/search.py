@@ -51,6 +51,10 @@ INF = 1 << 30
 EQUIVALENCE_RANGES = (PLAIN_TAROKS, *(SUIT_MASK[s] & ~(0xF << (22 + 8 * (s - 1))) for s in
                                       range(1, 5)))  # fmt: skip
 _TT_LIMIT = 1 << 21
+#: entries the solver's memos of legal cards, trick winners and move lists keep before they
+#: start again (a move list is kept per node, not per trick: a whole hand's search would
+#: otherwise hold millions; the suite's seven-trick endgames need up to 55,000 a position)
+_MEMO_LIMIT = 1 << 17
 
 
 class SearchBudgetExceeded(TimeoutError):
@@ -222,7 +226,7 @@ class PySolver:
         key = (self.hands[p], tuple(self.trick))
         lm = self._legal_memo.get(key)
         if lm is None:
-            if len(self._legal_memo) > _TT_LIMIT:
+            if len(self._legal_memo) > _MEMO_LIMIT:
                 self._legal_memo.clear()
             lm = self._legal_memo[key] = legal(self.hands[p], self.trick, self.rules)
         return lm
@@ -234,7 +238,7 @@ class PySolver:
         key = tuple(trick)
         w = self._winner_memo.get(key)
         if w is None:
-            if len(self._winner_memo) > _TT_LIMIT:
+            if len(self._winner_memo) > _MEMO_LIMIT:
                 self._winner_memo.clear()
             w = self._winner_memo[key] = winner(trick, self.rules.colour_valat)
         return w
@@ -439,7 +443,7 @@ class PySolver:
         mkey = (tuple(self.hands), tuple(trick), self.leader, self.done)
         moves = self._moves_memo.get(mkey)
         if moves is None:
-            if len(self._moves_memo) > _TT_LIMIT:
+            if len(self._moves_memo) > _MEMO_LIMIT:
                 self._moves_memo.clear()
             lm = self._legal(p)
             groups = representatives(self.hands[p], lm, self._outstanding(p), self.ranges)
