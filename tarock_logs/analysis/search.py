@@ -51,6 +51,10 @@ INF = 1 << 30
 EQUIVALENCE_RANGES = (PLAIN_TAROKS, *(SUIT_MASK[s] & ~(0xF << (22 + 8 * (s - 1))) for s in
                                       range(1, 5)))  # fmt: skip
 _TT_LIMIT = 1 << 21
+#: entries the solver's memos of legal cards, trick winners and move lists keep before they
+#: start again (a move list is kept per node, not per trick: a whole hand's search would
+#: otherwise hold millions; the suite's seven-trick endgames need up to 55,000 a position)
+_MEMO_LIMIT = 1 << 17
 
 
 class SearchBudgetExceeded(TimeoutError):
@@ -114,6 +118,11 @@ class PySolver:
         self.ranges = EQUIVALENCE_RANGES if self.play is None else self.play.equivalence
         self.strength = STR if self.play is None else self.play.strength
         self.worth = THIRDS if self.play is None else self.play.points
+        # the Slovenian legal cards and trick winners asked again and again in one search
+        # (the engine's answers, kept: a pure function of the hand and the trick)
+        self._legal_memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._winner_memo: dict[tuple[int, ...], int] = {}
+        self._moves_memo: dict[tuple[object, ...], tuple[dict[int, int], tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ public
 
@@ -214,13 +223,25 @@ class PySolver:
         """The legal cards of player ``p`` (to move) in the loaded state."""
         if self.play is not None:
             return self.play.legal(self.hands[p], self.trick, self.done, p)
-        return legal(self.hands[p], self.trick, self.rules)
+        key = (self.hands[p], tuple(self.trick))
+        lm = self._legal_memo.get(key)
+        if lm is None:
+            if len(self._legal_memo) > _MEMO_LIMIT:
+                self._legal_memo.clear()
+            lm = self._legal_memo[key] = legal(self.hands[p], self.trick, self.rules)
+        return lm
 
     def _winner(self, trick: list[int]) -> int:
         """Index of the card that wins ``trick`` so far (a partial trick: the card ahead)."""
         if self.play is not None:
             return self.play.winner(trick, self.leader)
-        return winner(trick, self.rules.colour_valat)
+        key = tuple(trick)
+        w = self._winner_memo.get(key)
+        if w is None:
+            if len(self._winner_memo) > _MEMO_LIMIT:
+                self._winner_memo.clear()
+            w = self._winner_memo[key] = winner(trick, self.rules.colour_valat)
+        return w
 
     def _outstanding(self, p: int) -> int:
         o = 0
@@ -279,7 +300,7 @@ class PySolver:
             acc_g = self.play.fold(self.acc, trick, self.leader, gi, self.done)
             fin = self.play.leaf(acc_g) if self.done + 1 == self.obj.tricks_total else None
             return fin, acc_g, (self.leader + gi) % n
-        wi = winner(trick, self.rules.colour_valat)
+        wi = self._winner(trick)
         w = (self.leader + wi) % n
         win_card = trick[wi]
         pile = 0
@@ -417,9 +438,18 @@ class PySolver:
                     return hi
         a0, b0 = alpha, beta
         p = (self.leader + len(trick)) % self.n
-        lm = self._legal(p)
-        groups = representatives(self.hands[p], lm, self._outstanding(p), self.ranges)
-        order = list(self._ordered(p, groups))
+        # the cards to search and their order: a pure function of the hands, the trick, the
+        # leader and the tricks done, asked again by every null-window test of MTD(f)
+        mkey = (tuple(self.hands), tuple(trick), self.leader, self.done)
+        moves = self._moves_memo.get(mkey)
+        if moves is None:
+            if len(self._moves_memo) > _MEMO_LIMIT:
+                self._moves_memo.clear()
+            lm = self._legal(p)
+            groups = representatives(self.hands[p], lm, self._outstanding(p), self.ranges)
+            moves = self._moves_memo[mkey] = (groups, tuple(self._ordered(p, groups)))
+        groups = moves[0]
+        order = list(moves[1])
         if entry is not None and entry[2] in groups:
             order.remove(entry[2])
             order.insert(0, entry[2])

@@ -98,7 +98,8 @@ class Bidding:
     # ------------------------------------------------------------------ queries
 
     def active(self, party: int) -> list[Instance]:
-        return [i for i in self.instances if i.party == party and i.active]
+        # (``i.active`` read inline: the bidding's offers ask this hundreds of times a game)
+        return [i for i in self.instances if i.party == party and i.superseded_by is None]
 
     def find_active(self, party: int, item_id: str) -> Instance | None:
         return next((i for i in self.active(party) if i.item_id == item_id), None)
@@ -423,7 +424,7 @@ class Bidding:
             ctx = predicates.Context(
                 party=frozenset(), dealt=self.dealt, player=seat, params=params
             )
-            known = predicates.evaluate(item.condition, ctx)
+            known = predicates.compiled(item.condition)(ctx)
             if key is not None:
                 self.bears_out[key] = known
         return known

@@ -629,7 +629,8 @@ class RoyalHand(HandState):
         for item in self.catalogue.items.values():
             if item.is_meldung or item.silent or not item.announceable:
                 continue
-            related = [i for i in act if self.catalogue.raises(item.id, i.item_id)]
+            below = self.catalogue.raised_by(item.id)
+            related = [i for i in act if i.item_id in below]
             # a raise may name any active item of the pair that it raises (each is a form the
             # rules accept, the latest one first); a direct announcement names none
             targets = sorted({i.item_id: i.seq for i in related}.items(), key=lambda t: -t[1])

@@ -263,3 +263,146 @@ def _trick_op(op: str, arg: Any, ctx: Context) -> bool:
         return False
     cards, w = ctx.tricks[k - 1]
     return w in ctx.party and any(c == card and s == w for s, c in cards)
+
+
+# ------------------------------------------------------------------ compiled conditions
+
+Condition = Callable[[Context], bool]
+#: compiled conditions by the id of their expression (kept with it, so that the id stays its)
+_COMPILED: dict[int, tuple[Any, Condition]] = {}
+_COMPILED_LIMIT = 4096
+
+
+def compiled(expr: Any) -> Condition:
+    """``expr`` (a validated condition) as a function of a :class:`Context` that returns what
+    :func:`evaluate` returns (and raises what it raises), made once per expression object: a
+    Royal game's bidding asks the Meldungen's conditions of every seat (58 a seat with the
+    parameters enumerated), and the walk of the expression's dicts was most of that time.
+    :func:`evaluate` stays the reference (tests/rules/royal/test_predicates.py holds the two
+    equal)."""
+    hit = _COMPILED.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    fn = _compile(expr)
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[id(expr)] = (expr, fn)
+    return fn
+
+
+def _always(value: bool) -> Condition:
+    return lambda ctx: value
+
+
+def _interpreted(expr: Any) -> Condition:
+    """The reference itself, for what the compiler leaves to it."""
+    return lambda ctx: evaluate(expr, ctx)
+
+
+def _player_hand(ctx: Context) -> list[str]:
+    return list(ctx.dealt[ctx.player]) if ctx.player is not None else []
+
+
+def _compile(expr: Any) -> Condition:
+    if expr is None or expr is True:
+        return _always(True)
+    if expr is False:
+        return _always(False)
+    if not isinstance(expr, dict) or len(expr) != 1:
+        return _interpreted(expr)  # (evaluate raises, or reads it as it reads it)
+    ((op, arg),) = expr.items()
+    if op in ("and", "or") and isinstance(arg, list):
+        parts = tuple(_compile(e) for e in arg)
+        if op == "and":
+
+            def conj(ctx: Context) -> bool:
+                for f in parts:
+                    if not f(ctx):
+                        return False
+                return True
+
+            return conj
+
+        def disj(ctx: Context) -> bool:
+            for f in parts:
+                if f(ctx):
+                    return True
+            return False
+
+        return disj
+    if op == "not":
+        inner = _compile(arg)
+        return lambda ctx: not inner(ctx)
+    if op in _CMP and isinstance(arg, list) and len(arg) == 2:
+        fn = _CMP_FN[op]
+        va, vb = _compile_value(arg[0]), _compile_value(arg[1])
+
+        def cmp(ctx: Context) -> bool:
+            a, b = va(ctx), vb(ctx)
+            if a is None or b is None:
+                return False
+            try:
+                return bool(fn(a, b))
+            except TypeError:
+                return False
+
+        return cmp
+    if op == "hand_has":
+        return lambda ctx: arg in _player_hand(ctx)
+    if op == "hand_has_any" and isinstance(arg, list):
+        cards = tuple(arg)
+
+        def has_any(ctx: Context) -> bool:
+            hand = _player_hand(ctx)
+            return any(c in hand for c in cards)
+
+        return has_any
+    if op == "hand_has_all_of_suit" and (arg is None or arg in SUIT_SIZE):
+        suits = tuple((s, SUIT_SIZE[s]) for s in ([arg] if arg else ["H", "D", "S", "C"]))
+
+        def all_of_suit(ctx: Context) -> bool:
+            hand = _player_hand(ctx)
+            return any(sum(1 for c in hand if c[0] == s) == size for s, size in suits)
+
+        return all_of_suit
+    if op == "hand_has_four_of_rank" and (arg is None or isinstance(arg, str)):
+        ranks = tuple([arg] if arg else RANKS)
+
+        def four_of_rank(ctx: Context) -> bool:
+            hand = _player_hand(ctx)
+            return any(all(s + r in hand for s in "HDSC") for r in ranks)
+
+        return four_of_rank
+    return _interpreted(expr)  # the trick predicates, and anything unusual: the reference
+
+
+def _compile_value(expr: Any) -> Callable[[Context], Any]:
+    if not isinstance(expr, Mapping):
+        return lambda ctx: expr
+    if not isinstance(expr, dict) or len(expr) != 1:
+        return lambda ctx: _value(expr, ctx)
+    ((op, arg),) = expr.items()
+    if op == "param":
+        return lambda ctx: ctx.params.get(arg)
+    if op in ("hand_count", "suit_size"):
+        suit_of = _compile_value(arg)
+        if op == "suit_size":
+
+            def suit_size(ctx: Context) -> Any:
+                suit = suit_of(ctx)
+                if not isinstance(suit, str) or suit not in SUIT_SIZE:
+                    return None
+                return SUIT_SIZE[suit]
+
+            return suit_size
+
+        def hand_count(ctx: Context) -> Any:
+            suit = suit_of(ctx)
+            if not isinstance(suit, str) or suit not in SUIT_SIZE:
+                return None
+            hand = ctx.dealt[ctx.player] if ctx.player is not None else ()
+            return [c[0] for c in hand].count(suit)
+
+        return hand_count
+    cond = _compile(expr)
+    return cond

@@ -15,7 +15,7 @@ from tarock_logs.rules.royal import (
     parse_catalogue,
     read_catalogue_file,
 )
-from tarock_logs.rules.royal.predicates import Context, evaluate, validate
+from tarock_logs.rules.royal.predicates import Context, compiled, evaluate, validate
 
 
 def test_builtin_catalogue_holds_what_the_seed_knows() -> None:
@@ -202,3 +202,56 @@ def test_hand_predicates_and_params() -> None:
     assert evaluate({"eq": [{"hand_count": {"param": "suit"}}, {"param": "count"}]}, ctx)
     assert evaluate({"eq": [{"hand_count": "T"}, 3]}, ctx)
     assert evaluate({"lt": [{"param": "count"}, {"suit_size": {"param": "suit"}}]}, ctx) is False
+
+
+#: expressions beside the catalogue's: every hand operator and value, nested logic, values
+#: compared where the reference gives no number (a parameter missing, a list, a text)
+_HAND_EXPRS: list[object] = [
+    None,
+    True,
+    False,
+    {"hand_has": "T1"},
+    {"hand_has_any": ["T21", "T22", "HK"]},
+    {"hand_has_all_of_suit": "H"},
+    {"hand_has_all_of_suit": None},
+    {"hand_has_four_of_rank": None},
+    {"hand_has_four_of_rank": "J"},
+    {"not": {"or": [{"hand_has": "T22"}, {"and": [{"hand_has": "SK"}, {"hand_has": "CK"}]}]}},
+    {"ge": [{"hand_count": "T"}, {"param": "count"}]},
+    {"eq": [{"hand_count": {"param": "suit"}}, {"suit_size": {"param": "suit"}}]},
+    {"lt": [{"param": "missing"}, 3]},
+    {"gt": [{"param": "suit"}, 3]},  # a text against a number: false, as the reference
+    {"ne": [{"hand_count": {"param": "count"}}, 0]},  # no suit: no count
+    {"le": [[1, 2], 3]},
+    {"and": [{"home": "T22"}, {"hand_has": "T1"}]},  # a trick operator: the reference's
+]
+
+
+def test_compiled_conditions_equal_the_interpreter() -> None:
+    """:func:`compiled` (what the bidding asks) gives :func:`evaluate`'s value for every
+    condition of the catalogue and the hand operators, on random deals, every seat and every
+    parameter choice."""
+    import random
+
+    from tarock_logs.cards import PACKS
+    from tarock_logs.rules.royal.bidding import _param_choices
+
+    items = [i for i in builtin_catalogue().items.values() if i.condition is not None]
+    cases = [(i.condition, _param_choices(i) or [{}]) for i in items]
+    params = [{}, {"suit": "S", "count": 3}, {"suit": "T", "count": 7}, {"count": "x"}]
+    cases += [(e, params) for e in _HAND_EXPRS]
+    rng = random.Random(5)
+    pack = list(PACKS["royal"])
+    seen: set[bool] = set()
+    for _ in range(40):
+        rng.shuffle(pack)
+        dealt = [sorted(pack[k * 10 : k * 10 + 10]) for k in range(4)]
+        tricks = [([(s, dealt[s][t]) for s in range(4)], rng.randrange(4)) for t in range(10)]
+        for expr, choices in cases:
+            for seat in (0, 1, 2, 3, None):
+                for p in choices:
+                    ctx = Context(frozenset({0, 2}), dealt, tricks, seat, p)
+                    want = evaluate(expr, ctx)
+                    assert compiled(expr)(ctx) is want, (expr, seat, p)
+                    seen.add(want)
+    assert seen == {True, False}

@@ -35,6 +35,7 @@ GROUPS: Final = ("meldung", "material", "silent", "free_tricks", "bound", "troph
 STATUSES: Final = ("confirmed", "reconstructed", "unknown", "fixture")
 PARAM_KINDS: Final = ("suit", "int", "str", "bool")
 _PACK = frozenset(PACKS["royal"])
+_NOTHING: frozenset[str] = frozenset()
 
 _FIELDS: Final[dict[str, Any]] = {  # field -> default for items that omit it
     "names": {},
@@ -135,7 +136,11 @@ class Catalogue:
 
     def raises(self, higher: str, lower: str) -> bool:
         """True when ``higher`` contains or hardens ``lower`` (transitive closure)."""
-        return lower in self._above.get(higher, frozenset())
+        return lower in self._above.get(higher, _NOTHING)
+
+    def raised_by(self, higher: str) -> frozenset[str]:
+        """The ids ``higher`` contains or hardens: ``raises(higher, x)`` for each of them."""
+        return self._above.get(higher, _NOTHING)
 
     def ids(self) -> list[str]:
         return list(self.items)
