@@ -174,58 +174,11 @@ def cards_mentioned(expr: Any) -> set[str]:
     return out
 
 
-def _value(expr: Any, ctx: Context) -> Any:
-    if isinstance(expr, dict) or isinstance(expr, Mapping):  # (a dict, mostly: a quick test)
-        ((op, arg),) = expr.items()
-        if op == "param":
-            return ctx.params.get(arg)
-        if op in ("hand_count", "suit_size"):
-            suit = _value(arg, ctx)
-            if not isinstance(suit, str) or suit not in SUIT_SIZE:
-                return None
-            if op == "suit_size":
-                return SUIT_SIZE[suit]
-            hand = ctx.dealt[ctx.player] if ctx.player is not None else ()
-            return sum(1 for c in hand if c[0] == suit)
-        return evaluate(expr, ctx)
-    return expr
-
-
 def evaluate(expr: Any, ctx: Context) -> bool:
-    """The truth of a (validated) condition in ``ctx``; ``None``/``true`` conditions are true."""
-    if expr is None or expr is True:
-        return True
-    if expr is False:
-        return False
-    ((op, arg),) = expr.items()
-    if op == "and":
-        return all(evaluate(e, ctx) for e in arg)
-    if op == "or":
-        return any(evaluate(e, ctx) for e in arg)
-    if op == "not":
-        return not evaluate(arg, ctx)
-    if op in _CMP:
-        a, b = _value(arg[0], ctx), _value(arg[1], ctx)
-        if a is None or b is None:
-            return False
-        try:
-            return bool(_CMP_FN[op](a, b))
-        except TypeError:
-            return False
-    if op in _TRICK_OPS:
-        return _trick_op(op, arg, ctx)
-    hand = list(ctx.dealt[ctx.player]) if ctx.player is not None else []
-    if op == "hand_has":
-        return arg in hand
-    if op == "hand_has_any":
-        return any(c in hand for c in arg)
-    if op == "hand_has_all_of_suit":
-        suits = [arg] if arg else ["H", "D", "S", "C"]
-        return any(sum(1 for c in hand if c[0] == s) == SUIT_SIZE[s] for s in suits)
-    if op == "hand_has_four_of_rank":
-        ranks = [arg] if arg else list(RANKS)
-        return any(all(s + r in hand for s in "HDSC") for r in ranks)
-    raise ValueError(f"{op!r} is a value, not a condition")
+    """The truth of a (validated) condition in ``ctx``; ``None``/``true`` conditions are true.
+    The expression is made into a function once (:func:`compiled`), which is where each
+    operator's meaning lives."""
+    return compiled(expr)(ctx)
 
 
 def _trick_op(op: str, arg: Any, ctx: Context) -> bool:
@@ -274,12 +227,11 @@ _COMPILED_LIMIT = 4096
 
 
 def compiled(expr: Any) -> Condition:
-    """``expr`` (a validated condition) as a function of a :class:`Context` that returns what
-    :func:`evaluate` returns (and raises what it raises), made once per expression object: a
-    Royal game's bidding asks the Meldungen's conditions of every seat (58 a seat with the
-    parameters enumerated), and the walk of the expression's dicts was most of that time.
-    :func:`evaluate` stays the reference (tests/rules/royal/test_predicates.py holds the two
-    equal)."""
+    """``expr`` (a validated condition) as a function of a :class:`Context` (what
+    :func:`evaluate` answers), made once per expression object: a Royal game's bidding asks
+    the Meldungen's conditions of every seat (58 a seat with the parameters enumerated), and
+    walking the expression's dicts at every question was most of that time. The one home of
+    each operator's meaning (the module docstring lists them)."""
     hit = _COMPILED.get(id(expr))
     if hit is not None and hit[0] is expr:
         return hit[1]
@@ -294,9 +246,14 @@ def _always(value: bool) -> Condition:
     return lambda ctx: value
 
 
-def _interpreted(expr: Any) -> Condition:
-    """The reference itself, for what the compiler leaves to it."""
-    return lambda ctx: evaluate(expr, ctx)
+def _not_a_condition(op: str) -> Condition:
+    """A value (or an unknown operator) where a condition belongs: an error when asked, as
+    an ``and``/``or`` that settles before reaching it never asks."""
+
+    def fail(ctx: Context) -> bool:
+        raise ValueError(f"{op!r} is a value, not a condition")
+
+    return fail
 
 
 def _player_hand(ctx: Context) -> list[str]:
@@ -308,10 +265,8 @@ def _compile(expr: Any) -> Condition:
         return _always(True)
     if expr is False:
         return _always(False)
-    if not isinstance(expr, dict) or len(expr) != 1:
-        return _interpreted(expr)  # (evaluate raises, or reads it as it reads it)
-    ((op, arg),) = expr.items()
-    if op in ("and", "or") and isinstance(arg, list):
+    ((op, arg),) = expr.items()  # (not one operator: raises, as validate would have said)
+    if op in ("and", "or"):
         parts = tuple(_compile(e) for e in arg)
         if op == "and":
 
@@ -333,7 +288,7 @@ def _compile(expr: Any) -> Condition:
     if op == "not":
         inner = _compile(arg)
         return lambda ctx: not inner(ctx)
-    if op in _CMP and isinstance(arg, list) and len(arg) == 2:
+    if op in _CMP:
         fn = _CMP_FN[op]
         va, vb = _compile_value(arg[0]), _compile_value(arg[1])
 
@@ -347,9 +302,11 @@ def _compile(expr: Any) -> Condition:
                 return False
 
         return cmp
+    if op in _TRICK_OPS:
+        return lambda ctx: _trick_op(op, arg, ctx)
     if op == "hand_has":
         return lambda ctx: arg in _player_hand(ctx)
-    if op == "hand_has_any" and isinstance(arg, list):
+    if op == "hand_has_any":
         cards = tuple(arg)
 
         def has_any(ctx: Context) -> bool:
@@ -357,15 +314,15 @@ def _compile(expr: Any) -> Condition:
             return any(c in hand for c in cards)
 
         return has_any
-    if op == "hand_has_all_of_suit" and (arg is None or arg in SUIT_SIZE):
-        suits = tuple((s, SUIT_SIZE[s]) for s in ([arg] if arg else ["H", "D", "S", "C"]))
+    if op == "hand_has_all_of_suit":
+        suits = tuple([arg] if arg else ["H", "D", "S", "C"])
 
         def all_of_suit(ctx: Context) -> bool:
             hand = _player_hand(ctx)
-            return any(sum(1 for c in hand if c[0] == s) == size for s, size in suits)
+            return any(sum(1 for c in hand if c[0] == s) == SUIT_SIZE[s] for s in suits)
 
         return all_of_suit
-    if op == "hand_has_four_of_rank" and (arg is None or isinstance(arg, str)):
+    if op == "hand_has_four_of_rank":
         ranks = tuple([arg] if arg else RANKS)
 
         def four_of_rank(ctx: Context) -> bool:
@@ -373,14 +330,14 @@ def _compile(expr: Any) -> Condition:
             return any(all(s + r in hand for s in "HDSC") for r in ranks)
 
         return four_of_rank
-    return _interpreted(expr)  # the trick predicates, and anything unusual: the reference
+    return _not_a_condition(op)
 
 
 def _compile_value(expr: Any) -> Callable[[Context], Any]:
+    """A comparison's side: a literal, ``param``, ``hand_count``, ``suit_size``, or a
+    condition (its truth)."""
     if not isinstance(expr, Mapping):
         return lambda ctx: expr
-    if not isinstance(expr, dict) or len(expr) != 1:
-        return lambda ctx: _value(expr, ctx)
     ((op, arg),) = expr.items()
     if op == "param":
         return lambda ctx: ctx.params.get(arg)
@@ -401,8 +358,7 @@ def _compile_value(expr: Any) -> Callable[[Context], Any]:
             if not isinstance(suit, str) or suit not in SUIT_SIZE:
                 return None
             hand = ctx.dealt[ctx.player] if ctx.player is not None else ()
-            return [c[0] for c in hand].count(suit)
+            return sum(1 for c in hand if c[0] == suit)
 
         return hand_count
-    cond = _compile(expr)
-    return cond
+    return _compile(expr)
