@@ -15,9 +15,9 @@
 #endif
 
 /* The transposition table: one random memory access per trick boundary, the search's main
- * cost (a cache and TLB miss each). Buckets (four 16-byte entries, 64 bytes) start on a cache line, and
- * on Linux the table asks for transparent huge pages (2 MB), which takes most of the TLB
- * misses away. */
+ * cost (a cache and TLB miss each). Buckets (four 16-byte entries, 64 bytes) start on a cache
+ * line, and on Linux the table asks for transparent huge pages (2 MB), which takes most of the
+ * TLB misses away. */
 static tk_entry *tt_alloc(size_t entries) {
     size_t bytes = entries * sizeof(tk_entry);
 #if defined(__linux__)

@@ -37,13 +37,14 @@ typedef struct {
 } tk_last;
 
 /* 16 bytes: the second half of the position's 128-bit key (key1; the first half, key0, picks
- * the bucket: solver.c, tt_find), the bounds. In a thirds-free table (normal contracts, see tk_solver.thirds_free) key1 leaves out the
- * declarer side's thirds and each bound says for which thirds it holds: `lo` for every
- * number of thirds >= `tlo`, `hi` for every number <= `thi` (the value is monotone in them). */
+ * the bucket: solver.c, tt_find), the bounds. In a thirds-free table (normal contracts, see
+ * tk_solver.thirds_free) the key leaves out the declarer side's thirds and each bound says
+ * for which thirds it holds: `lo` for every number of thirds >= `tlo`, `hi` for every number
+ * <= `thi` (the value is monotone in them). */
 typedef struct {
     uint64_t key1;
     int16_t lo, hi;
-    uint8_t tlo, thi; /* thirds: 0 ... 210 */
+    uint8_t tlo, thi; /* thirds: 0 ... 210 (all 54 cards' points) */
     int8_t best, depth;
 } tk_entry;
 
