@@ -45,7 +45,8 @@ typedef struct {
     uint64_t key1;
     int16_t lo, hi;
     uint8_t tlo, thi; /* thirds: 0 ... 210 (all 54 cards' points) */
-    int8_t best, depth;
+    int8_t best;
+    int8_t work; /* 0: empty; else the bit length of the nodes its search took */
 } tk_entry;
 
 /* a memo of the static bounds' part that does not depend on the thirds (solver.c,
