@@ -36,14 +36,17 @@ typedef struct {
     int pagat, pagat_failed, kralj, kralj_failed;
 } tk_last;
 
-/* 32 bytes: the cards in play and the leader (key0), the packed facts (key1), the bounds.
- * In a thirds-free table (normal contracts, see tk_solver.thirds_free) key1 leaves out the
- * declarer side's thirds and each bound says for which thirds it holds: `lo` for every
- * number of thirds >= `tlo`, `hi` for every number <= `thi` (the value is monotone in them). */
+/* 16 bytes: the second half of the position's 128-bit key (key1; the first half, key0, picks
+ * the bucket: solver.c, tt_find), the bounds. In a thirds-free table (normal contracts, see
+ * tk_solver.thirds_free) the key leaves out the declarer side's thirds and each bound says
+ * for which thirds it holds: `lo` for every number of thirds >= `tlo`, `hi` for every number
+ * <= `thi` (the value is monotone in them). */
 typedef struct {
-    uint64_t key0, key1;
-    int16_t lo, hi, tlo, thi;
-    int8_t best, depth;
+    uint64_t key1;
+    int16_t lo, hi;
+    uint8_t tlo, thi; /* thirds: 0 ... 210 (all 54 cards' points) */
+    int8_t best;
+    int8_t work; /* 0: empty; else the bit length of the nodes its search took */
 } tk_entry;
 
 /* a memo of the static bounds' part that does not depend on the thirds (solver.c,
@@ -105,6 +108,7 @@ typedef struct {
     int acc[TK_ACC];
 } tk_position;
 
+/* the table takes 32 << tt_bits bytes (2^(tt_bits + 1) entries of 16 bytes) */
 int tk_solver_init(tk_solver *s, int n, const int *maxside, const tk_rules *rules,
                    const int *objective, int tt_bits);
 void tk_solver_free(tk_solver *s);
