@@ -131,7 +131,8 @@ def make_solver(setting: Setting, backend: Backend = "auto", tt_bits: int = 20,
                 budget: int = 0) -> Solver:  # fmt: skip
     """The native solver if loaded (``auto``) or asked for, else the pure-Python one (always
     for a game plug-in's card play, ``setting.play``: the native solver is Slovenian).
-    ``tt_bits``: log2 of the native transposition table's entries (32 bytes each);
+    ``tt_bits``: the native transposition table takes 32 << tt_bits bytes (2^(tt_bits + 1)
+    entries of 16 bytes);
     ``budget``: cards one call may play before it raises ``TimeoutError`` (0: no limit)."""
     s: Solver
     if setting.play is not None:  # another game's card play: the pure-Python solver only
