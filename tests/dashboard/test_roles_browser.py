@@ -275,8 +275,21 @@ def _log_in(page: Any, phone: bool) -> None:
     page.get_by_text("Referee login", exact=True).first.click()
     page.get_by_role("textbox", name="User name").fill("ana")
     page.get_by_role("textbox", name="Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.get_by_text("Referee: Ana Referee", exact=False).wait_for(state="attached", timeout=30_000)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button = page.get_by_role("button", name="Log in")
+    button.click()
+    done = page.get_by_text("Referee: Ana Referee", exact=False)
+    try:
+        done.wait_for(state="attached", timeout=15_000)
+    except PlaywrightTimeout:
+        # a submit that a cookie report interrupts is lost without a word (streamlit-
+        # authenticator's form; seen in CI even after the component's first report,
+        # docs/dashboard.md): the form stays filled and the referee presses the button
+        # again, as here (once)
+        if button.count():
+            button.click()
+        done.wait_for(state="attached", timeout=30_000)
     settle(page)
 
 
