@@ -80,6 +80,10 @@ STARTUP_RUNS = 5
 STARTUP_LOG = Path(__file__).resolve().parents[1] / "sample_logs" / "slovenian" / "appendix-b.json"
 
 
+#: at most this many rounds of the OpenSpiel comparison (:attr:`BenchOptions.short_stage_seconds`)
+MAX_SHORT_ROUNDS = 60
+
+
 @dataclass(frozen=True, slots=True)
 class BenchOptions:
     hands: int = 2000
@@ -91,6 +95,9 @@ class BenchOptions:
     dask: str | None = None
     #: how many times each start-up figure starts the command line (the median is reported)
     startup_runs: int = STARTUP_RUNS
+    #: the OpenSpiel comparison's interleaved rounds go on (past ``repeat``, at most
+    #: :data:`MAX_SHORT_ROUNDS`) until each side has run this many seconds in all
+    short_stage_seconds: float = 1.5
 
 
 def _rate(n: int, seconds: float) -> float | None:
@@ -219,6 +226,14 @@ def _timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
         out = fn()
         best = min(best, time.perf_counter() - t0)
     return best, out
+
+
+def _timed_cpu(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """One run of ``fn`` after a collection: (wall seconds, this thread's CPU seconds, result)."""
+    gc.collect()
+    c0, t0 = time.thread_time(), time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, time.thread_time() - c0, out
 
 
 def stage_validate(files: list[Path]) -> int:
@@ -563,6 +578,71 @@ def stage_dask(folder: Path, tmp: Path, address: str | None, repeat: int) -> dic
     return {"dask_ingest_hands_per_s": _rate(hands, best), "dask_workers": workers}
 
 
+def openspiel_comparison(options: BenchOptions) -> dict[str, Any]:
+    """OpenSpiel and our replay on the same ``options.openspiel_hands`` simulated games
+    (:func:`openspiel_sessions`): the report's ``openspiel_hands_per_s`` and
+    ``replay_vs_openspiel`` and the details' figures, one dict."""
+    os_sessions = openspiel_sessions(options.openspiel_hands, options.seed)
+    os_models = [SessionAdapter.validate_python(s) for s in os_sessions]
+    games = [g for s in os_sessions for g in openspiel_action_ids(s)]
+    del os_sessions
+    # interleaved, best of each: both sides see the same background load. Each stage takes
+    # tens of milliseconds, as long as a scheduler's slice on a busy host, so the rounds go on
+    # until each side has run ``options.short_stage_seconds`` in all
+    t_os = t_our = t_eng = cpu_os = cpu_our = float("inf")
+    n_os = h = bad = rounds = 0
+    sum_os = sum_our = 0.0
+    while rounds < max(1, options.repeat) or (
+        min(sum_os, sum_our) < options.short_stage_seconds and rounds < MAX_SHORT_ROUNDS
+    ):
+        rounds += 1
+        t, c, n_os = _timed_cpu(lambda: stage_openspiel(games))
+        t_os, cpu_os, sum_os = min(t_os, t), min(cpu_os, c), sum_os + t
+        t, c, (h, _a, bad) = _timed_cpu(lambda: stage_replay(os_models))
+        t_our, cpu_our, sum_our = min(t_our, t), min(cpu_our, c), sum_our + t
+        stage_engine(os_models)
+        t_eng = min(t_eng, _ENGINE_SECONDS[0])
+    os_rate = _rate(n_os, t_os)
+    return {
+        "openspiel_hands_per_s": os_rate,
+        "replay_vs_openspiel": _ratio(_rate(h, t_our), os_rate),
+        "openspiel_full_length_hands": len(games),
+        "openspiel_comparison_rounds": rounds,
+        "our_replay_on_openspiel_set_hands_per_s": _rate(h, t_our),
+        "openspiel_set_hands_not_clean": bad,
+        # the same comparison in CPU seconds of the thread (each stage runs on one): what a
+        # loaded host's scheduling does to the wall figures left out
+        "replay_vs_openspiel_cpu": _ratio(_rate(h, cpu_our), _rate(n_os, cpu_os)),
+        "engine_only_on_openspiel_set_hands_per_s": _rate(h, t_eng),
+        "engine_only_vs_openspiel": _ratio(_rate(h, t_eng), os_rate),
+    }
+
+
+def openspiel_comparison_in_child(options: BenchOptions) -> dict[str, Any]:
+    """:func:`openspiel_comparison` in a new Python process of its own, as ``tarock audit``
+    replays in its own: the stages before it leave this process a heap of some 400 MB and the
+    store's thread pools, which slowed our replay by 15-30 % (by CPU) and OpenSpiel's not at
+    all (docs/performance.md)."""
+    args = {
+        "openspiel_hands": options.openspiel_hands,
+        "seed": options.seed,
+        "repeat": options.repeat,
+        "short_stage_seconds": options.short_stage_seconds,
+    }
+    code = (
+        "import sys, orjson; from tarock_logs import bench; "
+        "o = bench.BenchOptions(**orjson.loads(sys.argv[1])); "
+        "sys.stdout.buffer.write(orjson.dumps(bench.openspiel_comparison(o)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, orjson.dumps(args).decode()],
+        stdout=subprocess.PIPE,
+        check=True,
+    )
+    found: dict[str, Any] = orjson.loads(out.stdout)
+    return found
+
+
 def have_openspiel() -> bool:
     try:
         import pyspiel  # noqa: F401
@@ -730,28 +810,9 @@ def run(options: BenchOptions, progress: Callable[[str], None] | None = None) ->
 
         if have_openspiel() and options.openspiel_hands > 0:
             say(f"OpenSpiel comparison ({options.openspiel_hands} hands simulated)")
-            os_sessions = openspiel_sessions(options.openspiel_hands, options.seed)
-            os_models = [SessionAdapter.validate_python(s) for s in os_sessions]
-            games = [g for s in os_sessions for g in openspiel_action_ids(s)]
-            details["openspiel_full_length_hands"] = len(games)
-            # interleaved, best of each: both sides see the same background load
-            t_os = t_our = t_eng = float("inf")
-            n_os = h = bad = 0
-            for _ in range(max(1, options.repeat)):
-                t, n_os = _timed(lambda: stage_openspiel(games))
-                t_os = min(t_os, t)
-                t, (h, _a, bad) = _timed(lambda: stage_replay(os_models))
-                t_our = min(t_our, t)
-                stage_engine(os_models)
-                t_eng = min(t_eng, _ENGINE_SECONDS[0])
-            report["openspiel_hands_per_s"] = _rate(n_os, t_os)
-            details["our_replay_on_openspiel_set_hands_per_s"] = _rate(h, t_our)
-            details["openspiel_set_hands_not_clean"] = bad
-            report["replay_vs_openspiel"] = _ratio(_rate(h, t_our), report["openspiel_hands_per_s"])
-            details["engine_only_on_openspiel_set_hands_per_s"] = _rate(h, t_eng)
-            details["engine_only_vs_openspiel"] = _ratio(
-                _rate(h, t_eng), report["openspiel_hands_per_s"]
-            )
+            found = openspiel_comparison_in_child(options)
+            for key, value in found.items():
+                (report if key in JSON_KEYS else details)[key] = value
         else:
             details["openspiel"] = "pyspiel not installed" if not have_openspiel() else "skipped"
     say("start-up (tarock --help)")
