@@ -77,10 +77,14 @@ SHARED_GROUPS = {
         ),
     ),
     # the Dask modules' one cluster (tests/support/dask_cluster.py), and the samples' serial
-    # and Dask ingests of the store module's fixture
+    # and Dask ingests of the store module's fixture; the bench's Dask run on the same cluster
     "dask-cluster": (
-        55,
-        ("tests/store/test_store_dask.py::", "tests/cli/test_dask_cli.py::"),
+        65,
+        (
+            "tests/store/test_store_dask.py::",
+            "tests/cli/test_dask_cli.py::",
+            "tests/cli/test_bench.py::test_bench_with_dask_",
+        ),
     ),
 }
 #: single tests (node id prefixes) that took 10 s or more on that run
