@@ -63,6 +63,7 @@ MODULE_GROUPS = {
     "tests.dashboard.test_replay_stored": 5,  # a store whose logs are gone
     "tests.analysis.test_par": 20,  # the made hand's par, exact and tested
     "tests.analysis.test_par_app": 8,  # a store with the par
+    "tests.cli.test_lazy_imports": 3,  # the help probes, run in one process
 }
 #: tests of different modules that share what a process-wide cache makes (node id prefixes):
 #: one xdist group each, so that one worker makes it once; scheduled by their seconds on CI
