@@ -26,8 +26,9 @@ def _app(**query: str) -> AppTest:
 
 
 def _open(page: str, **query: str) -> AppTest:
+    """The app opened at ``page`` with ``query``, as a deep link opens it (the page's first
+    run is the app's first: no run of the home page before it)."""
     at = _app()
-    at.run()
     at.switch_page(page)
     for k, v in query.items():
         at.query_params[k] = v
