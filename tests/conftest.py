@@ -63,6 +63,7 @@ MODULE_GROUPS = {
     "tests.dashboard.test_replay_stored": 5,  # a store whose logs are gone
     "tests.analysis.test_par": 20,  # the made hand's par, exact and tested
     "tests.analysis.test_par_app": 8,  # a store with the par
+    "tests.cli.test_lazy_imports": 3,  # the help probes, run in one process
 }
 #: tests of different modules that share what a process-wide cache makes (node id prefixes):
 #: one xdist group each, so that one worker makes it once; scheduled by their seconds on CI
@@ -77,10 +78,14 @@ SHARED_GROUPS = {
         ),
     ),
     # the Dask modules' one cluster (tests/support/dask_cluster.py), and the samples' serial
-    # and Dask ingests of the store module's fixture
+    # and Dask ingests of the store module's fixture; the bench's Dask run on the same cluster
     "dask-cluster": (
-        55,
-        ("tests/store/test_store_dask.py::", "tests/cli/test_dask_cli.py::"),
+        65,
+        (
+            "tests/store/test_store_dask.py::",
+            "tests/cli/test_dask_cli.py::",
+            "tests/cli/test_bench.py::test_bench_with_dask_",
+        ),
     ),
 }
 #: single tests (node id prefixes) that took 10 s or more on that run

@@ -52,8 +52,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
 def _open(db: Path, hand: str, step: int, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("TAROCK_DB", str(db))
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page("app_pages/replay.py")
+    at.switch_page("app_pages/replay.py")  # (as a deep link opens it: no home page run first)
     at.query_params["hand"] = hand
     at.query_params["step"] = str(step)
     at.query_params["seat"] = "all"

@@ -52,8 +52,7 @@ def _open(monkeypatch: pytest.MonkeyPatch, db: Path, **query: str) -> AppTest:
         monkeypatch.setattr(rp, name, _refuse)
     monkeypatch.setattr(vm, "load_session", _refuse)
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page("app_pages/replay.py")
+    at.switch_page("app_pages/replay.py")  # (as a deep link opens it: no home page run first)
     for k, v in query.items():
         at.query_params[k] = v
     at.run()

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import Result
+from typer.testing import CliRunner
 
+from tarock_logs.cli import app
 from tarock_logs.store.read.ratings import ratings, session_placements
 from tarock_logs.store.write.ingest import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [str(ROOT / "sample_logs" / g) for g in ("tournament", "royal", "zwanzigerrufen")]
-TAROCK = Path(sys.executable).with_name("tarock")
+
+
+def _tarock(*args: str) -> Result:
+    """``tarock ARGS…`` run in this process (what the command prints and its exit code: the
+    command's start in a process of its own is not what these tests check, ≈ 1 s each)."""
+    return CliRunner().invoke(app, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -82,25 +88,17 @@ def test_placements_share_a_place_on_equal_scores_and_pairs_play_as_one() -> Non
 
 
 def test_the_ratings_command_prints_json_and_refuses_an_unknown_game(db: Path) -> None:
-    out = subprocess.run(
-        [str(TAROCK), "ratings", "--db", str(db), "--game", "royal", "--format", "json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
+    out = _tarock("ratings", "--db", str(db), "--game", "royal", "--format", "json")
+    assert out.exit_code == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["game"] == "royal" and "Plackett-Luce" in doc["method"]
     assert {r["player_id"] for r in doc["ratings"]} == {
         "kati.nagy", "laszlo.toth", "marta.szabo", "peter.kovacs"
     }  # fmt: skip
-    table = subprocess.run(
-        [str(TAROCK), "ratings", "--db", str(db)], capture_output=True, text=True, check=False
-    )
-    assert table.returncode == 0 and "royal: ratings" in table.stdout
-    bad = subprocess.run(
-        [str(TAROCK), "ratings", "--db", str(db), "--game", "chess"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert bad.returncode == 2 and "--game must be one of" in bad.stderr
+    table = _tarock("ratings", "--db", str(db))
+    assert table.exit_code == 0 and "royal: ratings" in table.stdout
+    bad = _tarock("ratings", "--db", str(db), "--game", "chess")
+    assert bad.exit_code == 2 and "--game must be one of" in bad.stderr
 
 
 def test_the_ratings_command_prints_the_same_from_stored_and_recomputed_ratings(
@@ -114,11 +112,9 @@ def test_the_ratings_command_prints_the_same_from_stored_and_recomputed_ratings(
     con.close()
     for args in ([], ["--format", "json", "--history"],
                  ["--game", "slovenian", "--format", "json", "--history"]):  # fmt: skip
-        out = [
-            subprocess.run([str(TAROCK), "ratings", "--db", str(p), *args],
-                           capture_output=True, text=True, check=True).stdout
-            for p in (db, old)
-        ]  # fmt: skip
+        runs = [_tarock("ratings", "--db", str(p), *args) for p in (db, old)]
+        assert [r.exit_code for r in runs] == [0, 0], [r.stderr for r in runs]
+        out = [r.stdout for r in runs]
         assert out[0] == out[1] and out[0].strip(), args
     doc = json.loads(out[0])
     assert doc["history"] == json.loads(

@@ -54,9 +54,13 @@ class _Cluster:
 #: the cluster of the Dask modules' tests in this process (None: not started, or closed)
 _shared: _Cluster | None = None
 
-#: the test modules that share it (node id prefixes): tests/conftest.py closes it once the
+#: the tests that share it (node id prefixes): tests/conftest.py closes it once the
 #: next test is none of theirs, and runs them in one xdist group (``SHARED_GROUPS``)
-MODULES = ("tests/store/test_store_dask.py::", "tests/cli/test_dask_cli.py::")
+MODULES = (
+    "tests/store/test_store_dask.py::",
+    "tests/cli/test_dask_cli.py::",
+    "tests/cli/test_bench.py::test_bench_with_dask_",  # (the bench's one Dask test)
+)
 
 
 def close_shared_cluster() -> None:
