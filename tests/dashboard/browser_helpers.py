@@ -20,6 +20,14 @@ ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
+# Measured and not added (2026-12-08, Chromium CPU a load and a click, A/B by turns;
+# docs/performance.md, "The test suite's time"): --disable-site-isolation-trials,
+# --renderer-process-limit=1, --js-flags=--no-opt/--no-maglev (no margin), --js-flags=--lite-mode
+# (a click 0.5-0.7 -> 0.9-1.1 s), CSS animations and transitions switched off by an init script
+# (no margin), one context shared by the pages (each new page is a new renderer: no gain), a
+# persistent profile with its disk and code caches (the Audit page's load -15-25 %, the
+# replay's none, a click +25 %). What pays is the page itself: a load in a page that has
+# loaded the same server's app before costs 1.8-3.0 s against 4.0-7.2 for a new page's first.
 #: the dashboard's pages by URL path
 PAGES = ["", "audit", "replay", "players", "tournament", "enter"]
 
@@ -141,8 +149,9 @@ def in_app(
 def one_page(browser: Any) -> Iterator[Callable[[int, int], Any]]:
     """One page for a module's tests: ``page(width, height)`` gives it at that viewport (each
     test loads its own URLs and leaves the page with :func:`leave`). A new page's first load
-    of the app costs Chromium about twice a later load's CPU (it compiles the app's scripts
-    again in each new context)."""
+    of the app costs Chromium about twice a later load's CPU: its renderer fetches and compiles
+    the app's scripts again (a new page in the same context is a new renderer too, and a
+    renderer that loaded another server's app keeps little: the caches go by address)."""
     made: list[Any] = []
 
     def page(width: int, height: int) -> Any:

@@ -32,6 +32,7 @@ from tests.dashboard.browser_helpers import (
     free_port,
     goto,
     in_app,
+    leave,
     serve,
 )
 from tests.dashboard.dash_helpers import APPENDIX_B
@@ -128,6 +129,19 @@ def served(hostile_store: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    """One page for both tests (each leaves it blank, which ends its app session): a new
+    context's first load of the app costs Chromium ≈ 3 s of CPU more than a load in a page
+    that has loaded the same server's app before (docs/performance.md)."""
+    with chromium() as browser:
+        made = browser.new_page(viewport={"width": 1400, "height": 2000})
+        try:
+            yield made
+        finally:
+            made.context.close()
+
+
 #: true once every image of the page has loaded (or failed) and the fonts are ready: what a
 #: render would fetch has been asked for by then
 _FETCHED = """() => document.fonts.status === 'loaded'
@@ -216,7 +230,7 @@ def _audit_hand(page: Any, trap: str, hand: str, number: int, seen: list[str]) -
 
 
 def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
-    trap: str, hostile_store: Path, served: str
+    trap: str, hostile_store: Path, served: str, page: Any
 ) -> None:
     """Every page, and each hostile hand on the Audit page and in the replay at steps 0, 1,
     5 and 20, checked as drawn. One page load: the rest is reached inside the app session,
@@ -228,43 +242,46 @@ def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
     _Trap.hits.clear()
     url = served
     seen: list[str] = []
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 2000})
-        try:
-            requested: list[str] = []
-            page.on("request", lambda r: requested.append(r.url))
-            goto(page, url + "/")
-            seen.append("/")
-            _check(page, trap, "/")
-            for p in PAGES[1:]:  # the other pages by the sidebar's navigation
-                nav = page.locator(f"[data-testid='stSidebarNav'] a[href$='/{p}']")
-                title = page.locator("h1", has_text=TITLES[p])
-                in_app(page, nav.click, title, url=re.compile(rf"/{p}(\?|$)"))
-                seen.append(f"/{p}")
-                _check(page, trap, seen[-1])
-            # the first hand: its audit, its replay by the audit's link, at the deal
-            _audit_hand(page, trap, hands[0], 1, seen)
-            link = page.locator("a[data-testid='stPageLink-NavLink'][href*='replay?']").first
-            in_app(page, link.click, ".tl-seat", url=re.compile(rf"/replay\?.*\b{hands[0]}\b"))
-            if "step=0" not in page.url:  # the link opens the first problem: Home, the deal
-                line, at = _at_step(page, hands[0], 0)
-                in_app(page, lambda: page.keyboard.press("Home"), line, url=at)
+    requested: list[str] = []
+
+    def record(r: Any) -> None:
+        requested.append(r.url)
+
+    page.on("request", record)
+    try:
+        goto(page, url + "/")
+        seen.append("/")
+        _check(page, trap, "/")
+        for p in PAGES[1:]:  # the other pages by the sidebar's navigation
+            nav = page.locator(f"[data-testid='stSidebarNav'] a[href$='/{p}']")
+            title = page.locator("h1", has_text=TITLES[p])
+            in_app(page, nav.click, title, url=re.compile(rf"/{p}(\?|$)"))
+            seen.append(f"/{p}")
+            _check(page, trap, seen[-1])
+        # the first hand: its audit, its replay by the audit's link, at the deal
+        _audit_hand(page, trap, hands[0], 1, seen)
+        link = page.locator("a[data-testid='stPageLink-NavLink'][href*='replay?']").first
+        in_app(page, link.click, ".tl-seat", url=re.compile(rf"/replay\?.*\b{hands[0]}\b"))
+        if "step=0" not in page.url:  # the link opens the first problem: Home, the deal
             line, at = _at_step(page, hands[0], 0)
-            line.wait_for(timeout=1_000)
-            seen.append(f"/replay?hand={hands[0]}&step=0")
-            _check(page, trap, seen[-1])
-            _replay_steps(page, trap, hands[0], seen)
-            # the second hand: the replay's next hand (at its deal), then its audit
-            page.locator("[data-testid='stExpander'] summary", has_text="Other hands").click()
-            line, at = _at_step(page, hands[1], 0)
-            next_hand = page.locator(".st-key-next_hand button")
-            in_app(page, next_hand.click, line, url=at)
-            seen.append(f"/replay?hand={hands[1]}&step=0")
-            _check(page, trap, seen[-1])
-            _replay_steps(page, trap, hands[1], seen)
-            _audit_hand(page, trap, hands[1], 2, seen)
-        finally:
-            page.context.close()
+            in_app(page, lambda: page.keyboard.press("Home"), line, url=at)
+        line, at = _at_step(page, hands[0], 0)
+        line.wait_for(timeout=1_000)
+        seen.append(f"/replay?hand={hands[0]}&step=0")
+        _check(page, trap, seen[-1])
+        _replay_steps(page, trap, hands[0], seen)
+        # the second hand: the replay's next hand (at its deal), then its audit
+        page.locator("[data-testid='stExpander'] summary", has_text="Other hands").click()
+        line, at = _at_step(page, hands[1], 0)
+        next_hand = page.locator(".st-key-next_hand button")
+        in_app(page, next_hand.click, line, url=at)
+        seen.append(f"/replay?hand={hands[1]}&step=0")
+        _check(page, trap, seen[-1])
+        _replay_steps(page, trap, hands[1], seen)
+        _audit_hand(page, trap, hands[1], 2, seen)
+    finally:
+        page.remove_listener("request", record)
+        leave(page)
     expected = [f"/{p}" for p in PAGES]
     for h in hands:
         expected += [f"/replay?hand={h}&step={k}" for k in (0, 1, 5, 20)] + [f"/audit?hand={h}"]
@@ -276,20 +293,18 @@ def test_a_hostile_log_fetches_nothing_and_is_shown_as_text_on_every_page(
 
 
 def test_the_hostile_texts_read_literally_where_they_are_shown(
-    trap: str, hostile_store: Path, served: str
+    trap: str, hostile_store: Path, served: str, page: Any
 ) -> None:
     """Nothing is interpreted and nothing is lost: the replay's header shows a player's
     hostile name character for character."""
     hands = _hands(hostile_store)
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 2000})
-        try:
-            goto(page, f"{served}/replay?hand={hands[0]}&step=0&seat=all")
-            # the table's drawing (st.html) can come in after the script has finished: the
-            # seats, which show the names, are what this test reads
-            page.wait_for_selector(".tl-seat", timeout=30_000)
-            body = page.inner_text("body").replace("\u2060", "")  # md_text's word joiners
-            name = hostile(trap, "name0")[:128].strip()
-            assert name in body
-        finally:
-            page.context.close()
+    try:
+        goto(page, f"{served}/replay?hand={hands[0]}&step=0&seat=all")
+        # the table's drawing (st.html) can come in after the script has finished: the
+        # seats, which show the names, are what this test reads
+        page.wait_for_selector(".tl-seat", timeout=30_000)
+        body = page.inner_text("body").replace("\u2060", "")  # md_text's word joiners
+        name = hostile(trap, "name0")[:128].strip()
+        assert name in body
+    finally:
+        leave(page)
