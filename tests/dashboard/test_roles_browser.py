@@ -1,6 +1,7 @@
 """Roles in Debian's headless Chromium (issue 36): a public server's visitor cannot unmask
 names, open the entry page or download real names; a referee logs in with the referees file
-(streamlit-authenticator, the real component) and enters a hand; a second entry of the same
+(streamlit-authenticator, the real component) with one press, the login's cookie component
+reporting in the middle of it, and enters a hand; a second entry of the same
 session does not replace the first. In en, sl and de, at 390 × 844 and 1280 × 720."""
 
 from __future__ import annotations
@@ -86,7 +87,6 @@ def contexts(browser: Any) -> Iterator[Any]:
             ctx = browser.new_context(
                 **(PHONE if size == "phone" else DESKTOP), accept_downloads=True
             )
-            ctx.add_init_script(_COOKIE_RUNS)
             made[size] = ctx
         return made[size]
 
@@ -241,55 +241,97 @@ def _session_id(page: Any) -> str:
     return value
 
 
-#: notes, in the page (not its frames), when the referee login's cookie component
-#: (streamlit-authenticator's ``stx.CookieManager``, drawn in an iframe) has reported the
-#: browser's cookies to the app: the app sends that value to the server (which runs the
-#: script again for it) in the same turn of the page's event loop, before anything the
-#: test does after
-_COOKIE_RUNS = """(() => {
-  if (window !== window.top) return;
-  window.__cookieValues = 0;
-  window.addEventListener('message', e => {
-    const frames = [...document.querySelectorAll("iframe[src*='cookie_manager']")];
-    if (e.data && e.data.type === 'streamlit:setComponentValue'
-        && frames.some(f => f.contentWindow === e.source)) window.__cookieValues++;
-  });
-})()"""
+class _CookieReportRace:
+    """Forces the race that lost a referee's login (docs/dashboard.md): the login's cookie
+    component (streamlit-authenticator's ``stx.CookieManager``, an iframe) reports the
+    browser's cookies to the server just after the run of the login form's submit has
+    begun, and that report's run replaces the submit's.
+
+    Installed on a page before it loads: the component's frame is held back (so it has not
+    reported when the form is submitted); the submit's message to the server is held until
+    the frame, then let go, has sent its report; the submit is then sent, and the report as
+    soon as the server says that the submit's run has started (its ``new_session``
+    message)."""
+
+    #: the server's message after which the report is sent
+    AFTER = "new_session"
+
+    def __init__(self, page: Any) -> None:
+        self.frames: list[Any] = []
+        self.holding = True
+        self.submit: bytes | None = None
+        self.report: bytes | None = None
+        self.sent = False
+        self._armed = False
+        page.route("**/component/**cookie_manager**", self._frame)
+        page.route_web_socket("**/_stcore/stream", self._socket)
+
+    def _frame(self, route: Any) -> None:
+        if self.holding:
+            self.frames.append(route)
+        else:
+            route.continue_()
+
+    def _socket(self, ws: Any) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            back = BackMsg.FromString(message) if isinstance(message, bytes) else None
+            if back is not None and back.WhichOneof("type") == "rerun_script":
+                states = back.rerun_script.widget_states.widgets
+                pressed = any(
+                    w.WhichOneof("value") == "trigger_value" and w.trigger_value for w in states
+                )
+                if pressed and self.holding and self.submit is None:
+                    self.submit = message  # held until the cookie report is on its way
+                    return
+                if self.submit is not None and self.report is None and not pressed:
+                    self.report = message
+                    self._armed = True
+                    server.send(self.submit)
+                    return
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            ws.send(message)
+            if self._armed and isinstance(message, bytes) and self.report is not None:
+                if ForwardMsg.FromString(message).WhichOneof("type") == self.AFTER:
+                    self._armed = False
+                    server.send(self.report)  # the submit's run has begun
+                    self.sent = True
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def run(self, page: Any, press: Any) -> None:
+        """``press()`` submits the login form; returns once the cookie report has been sent
+        into the submit's run."""
+        press()
+        deadline = time.monotonic() + 30
+        while self.submit is None and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert self.submit is not None, "the login form's submit was not seen"
+        self.holding = False
+        for route in self.frames:  # the component's frame loads and reports
+            route.continue_()
+        while not self.sent and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert self.sent, "the cookie component did not report"
 
 
-def _cookie_component_ran(page: Any) -> None:
-    """Wait until the login's cookie component has reported its value and the app has run
-    again for it (the page is loaded with :data:`_COOKIE_RUNS` as an init script). A form
-    submitted before the component reports is lost: its value, reaching the server while the
-    submit's run is still in streamlit-authenticator's pre-login sleep (0.7 s), interrupts
-    that run, and the run after it no longer sees the button pressed (no login, no error,
-    the form still filled: the failure of 2026-12-07)."""
-    page.wait_for_function("() => window.__cookieValues > 0", timeout=30_000, polling="raf")
-    settle(page)
-
-
-def _log_in(page: Any, phone: bool) -> None:
-    _cookie_component_ran(page)
+def _log_in(page: Any, race: _CookieReportRace, phone: bool) -> None:
+    """Log in as a referee with one press of "Log in", the cookie component's report forced
+    into the submit's run (:class:`_CookieReportRace`)."""
     if phone:  # the sidebar starts folded on a phone
         page.locator("[data-testid='stExpandSidebarButton']").first.click()
     page.get_by_text("Referee login", exact=True).first.click()
     page.get_by_role("textbox", name="User name").fill("ana")
     page.get_by_role("textbox", name="Password").fill(PASSWORD)
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    button = page.get_by_role("button", name="Log in")
-    button.click()
-    done = page.get_by_text("Referee: Ana Referee", exact=False)
-    try:
-        done.wait_for(state="attached", timeout=15_000)
-    except PlaywrightTimeout:
-        # a submit that a cookie report interrupts is lost without a word (streamlit-
-        # authenticator's form; seen in CI even after the component's first report,
-        # docs/dashboard.md): the form stays filled and the referee presses the button
-        # again, as here (once)
-        if button.count():
-            button.click()
-        done.wait_for(state="attached", timeout=30_000)
+    race.run(page, page.get_by_role("button", name="Log in").click)
+    page.get_by_text("Referee: Ana Referee", exact=False).wait_for(state="attached", timeout=30_000)
     settle(page)
 
 
@@ -300,9 +342,10 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
     url, entries = public_server
     ctx = contexts(size)
     page = ctx.new_page()
+    race = _CookieReportRace(page)
     try:
         goto(page, f"{url}/players?game=slovenian")
-        _log_in(page, size == "phone")
+        _log_in(page, race, size == "phone")
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         grid = grid_text(page, lambda t: any(n in t for n in real_names))
         assert any(name in grid for name in real_names)  # the referee sees names
@@ -333,6 +376,8 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
         waiting = list((entries / ".pending").glob(f"{session_id}-*.json"))
         assert len(waiting) == 2 and len(list((entries / ".pending").glob("*.json"))) == before + 2
         assert str(entries) not in page.inner_text("body")
+        # the login's signed cookie, for the referee's next visit
+        assert [c for c in ctx.cookies() if c["name"] == "tarock_referee"]
         page.screenshot(path=str(SHOTS / f"referee-entry-{size}.png"), full_page=True)
     except Exception:
         SHOTS.mkdir(parents=True, exist_ok=True)
