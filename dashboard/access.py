@@ -114,7 +114,7 @@ def _digest(user: str, password: str) -> str:
     return hmac.new(_DIGEST_KEY, f"{user}\0{password}".encode(), hashlib.sha256).hexdigest()
 
 
-def _login_form(auth: Any, tr: Any) -> None:
+def _login_form(controller: Any, tr: Any) -> None:
     """The referee login form, checked with streamlit-authenticator's controller.
 
     A login is asked for by the form's **submitted values**, not only by its button's press:
@@ -134,7 +134,7 @@ def _login_form(auth: Any, tr: Any) -> None:
         )
         pressed = st.form_submit_button(tr("Log in"))
     if pressed or (user and password and _digest(user, password) != ss.get(_REFUSED_KEY)):
-        if auth.authentication_controller.login(user, password):
+        if controller.login(user, password):
             ss.pop(_REFUSED_KEY, None)
             ss[_COOKIE_DUE_KEY] = True
             st.rerun()  # the page list (the entry page) and the cookie, in the next run
@@ -191,28 +191,43 @@ def login_box(tr: Any) -> None:
         side.caption(tr("Referee login is not available: the referees file cannot be read."))
         return
     import streamlit_authenticator as stauth
+    from streamlit_authenticator.controllers import AuthenticationController
 
     cookie = users.get("cookie") or {}
     cookie_name = str(cookie.get("name") or "tarock_referee")
-    auth = stauth.Authenticate(
-        users["credentials"],
-        cookie_name,
-        str(cookie.get("key") or ""),
-        float(cookie.get("expiry_days") or 1),
-        auto_hash=False,
-        # the library's login sleeps this long (0.7 s by default) in every run of the page
-        # for a visitor not logged in, waiting for the login cookie; its form is not used
-        # here (see _login_form), and the cookie is read from the page's request
-        login_sleep_time=0,
-    )
+    cookie_key = str(cookie.get("key") or "")
+
+    def authenticate() -> Any:
+        # the library's view; it draws its cookie component, which reports the browser's
+        # cookies in a run of its own once its frame has loaded: drawn only for a referee
+        # (and a browser with the login's cookie), not in a visitor's every page load
+        return stauth.Authenticate(
+            users["credentials"],
+            cookie_name,
+            cookie_key,
+            float(cookie.get("expiry_days") or 1),
+            auto_hash=False,
+            # the library's login sleeps this long (0.7 s by default) in every run of a
+            # page for a visitor not logged in, waiting for the login cookie; its form is
+            # not used here (see _login_form), and the cookie comes with the page's request
+            login_sleep_time=0,
+        )
+
+    ss = st.session_state
     with side:
-        if st.session_state.get("authentication_status") is not True:
+        auth = None
+        if ss.get("authentication_status") is not True and cookie_name in st.context.cookies:
+            auth = authenticate()  # a returning referee's signed cookie
             _cookie_login(auth)
-        if st.session_state.get("authentication_status") is True:
+        if ss.get("authentication_status") is True:
+            auth = auth or authenticate()
             st.caption(tr("Referee: {name}", name=referee_name() or ""))
-            if st.session_state.get(_COOKIE_DUE_KEY):
+            if ss.get(_COOKIE_DUE_KEY):
                 _set_cookie(auth, cookie_name)
             auth.logout(tr("Log out"), location="sidebar", key="referee_logout")
             return
+        controller = AuthenticationController(
+            users["credentials"], None, False, None, None, cookie_key, None
+        )
         with st.expander(tr("Referee login"), expanded=False):
-            _login_form(auth, tr)
+            _login_form(controller, tr)

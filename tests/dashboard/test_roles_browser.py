@@ -1,7 +1,7 @@
 """Roles in Debian's headless Chromium (issue 36): a public server's visitor cannot unmask
 names, open the entry page or download real names; a referee logs in with the referees file
-(streamlit-authenticator, the real component) with one press, the login's cookie component
-reporting in the middle of it, and enters a hand; a second entry of the same
+(streamlit-authenticator, the real component) with one press, its run replaced by another
+as soon as it has begun (the race that lost logins), and enters a hand; a second entry of the same
 session does not replace the first. In en, sl and de, at 390 × 844 and 1280 × 720."""
 
 from __future__ import annotations
@@ -241,36 +241,23 @@ def _session_id(page: Any) -> str:
     return value
 
 
-class _CookieReportRace:
-    """Forces the race that lost a referee's login (docs/dashboard.md): the login's cookie
-    component (streamlit-authenticator's ``stx.CookieManager``, an iframe) reports the
-    browser's cookies to the server just after the run of the login form's submit has
-    begun, and that report's run replaces the submit's.
+class _RunReplacingTheSubmit:
+    """Forces the race that lost referees' logins (docs/dashboard.md): a run of the page
+    asked for just after the run of the login form's submit has begun replaces that run (as
+    the run did that streamlit-authenticator's cookie component asked for when it reported
+    the browser's cookies).
 
-    Installed on a page before it loads: the component's frame is held back (so it has not
-    reported when the form is submitted); the submit's message to the server is held until
-    the frame, then let go, has sent its report; the submit is then sent, and the report as
-    soon as the server says that the submit's run has started (its ``new_session``
-    message)."""
-
-    #: the server's message after which the report is sent
-    AFTER = "new_session"
+    Installed on a page before it loads, it routes the page's websocket through the test:
+    once the submit's message (a press: a trigger value) has gone to the server and the
+    server says that the submit's run has started (its ``new_session`` message), the same
+    widget states are sent again without the press, as the app sends them when another
+    widget (a component's report) changes."""
 
     def __init__(self, page: Any) -> None:
-        self.frames: list[Any] = []
-        self.holding = True
-        self.submit: bytes | None = None
-        self.report: bytes | None = None
         self.sent = False
+        self._replacing: bytes | None = None
         self._armed = False
-        page.route("**/component/**cookie_manager**", self._frame)
         page.route_web_socket("**/_stcore/stream", self._socket)
-
-    def _frame(self, route: Any) -> None:
-        if self.holding:
-            self.frames.append(route)
-        else:
-            route.continue_()
 
     def _socket(self, ws: Any) -> None:
         from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -279,52 +266,48 @@ class _CookieReportRace:
         server = ws.connect_to_server()
 
         def from_page(message: str | bytes) -> None:
-            back = BackMsg.FromString(message) if isinstance(message, bytes) else None
-            if back is not None and back.WhichOneof("type") == "rerun_script":
-                states = back.rerun_script.widget_states.widgets
-                pressed = any(
-                    w.WhichOneof("value") == "trigger_value" and w.trigger_value for w in states
-                )
-                if pressed and self.holding and self.submit is None:
-                    self.submit = message  # held until the cookie report is on its way
-                    return
-                if self.submit is not None and self.report is None and not pressed:
-                    self.report = message
-                    self._armed = True
-                    server.send(self.submit)
-                    return
             server.send(message)
+            if self._replacing is not None or not isinstance(message, bytes):
+                return
+            back = BackMsg.FromString(message)
+            if back.WhichOneof("type") != "rerun_script":
+                return
+            states = back.rerun_script.widget_states.widgets
+            pressed = [
+                i
+                for i, w in enumerate(states)
+                if w.WhichOneof("value") == "trigger_value" and w.trigger_value
+            ]
+            if pressed:
+                for i in reversed(pressed):
+                    del states[i]
+                self._replacing = back.SerializeToString()
+                self._armed = True
 
         def from_server(message: str | bytes) -> None:
             ws.send(message)
-            if self._armed and isinstance(message, bytes) and self.report is not None:
-                if ForwardMsg.FromString(message).WhichOneof("type") == self.AFTER:
+            if self._armed and isinstance(message, bytes):
+                if ForwardMsg.FromString(message).WhichOneof("type") == "new_session":
                     self._armed = False
-                    server.send(self.report)  # the submit's run has begun
+                    server.send(self._replacing)  # the submit's run has begun
                     self.sent = True
 
         ws.on_message(from_page)
         server.on_message(from_server)
 
     def run(self, page: Any, press: Any) -> None:
-        """``press()`` submits the login form; returns once the cookie report has been sent
-        into the submit's run."""
+        """``press()`` submits the login form; returns once the replacing run's message has
+        been sent into the submit's run."""
         press()
         deadline = time.monotonic() + 30
-        while self.submit is None and time.monotonic() < deadline:
-            page.wait_for_timeout(20)
-        assert self.submit is not None, "the login form's submit was not seen"
-        self.holding = False
-        for route in self.frames:  # the component's frame loads and reports
-            route.continue_()
         while not self.sent and time.monotonic() < deadline:
             page.wait_for_timeout(20)
-        assert self.sent, "the cookie component did not report"
+        assert self.sent, "the login form's submit was not seen"
 
 
-def _log_in(page: Any, race: _CookieReportRace, phone: bool) -> None:
-    """Log in as a referee with one press of "Log in", the cookie component's report forced
-    into the submit's run (:class:`_CookieReportRace`)."""
+def _log_in(page: Any, race: _RunReplacingTheSubmit, phone: bool) -> None:
+    """Log in as a referee with one press of "Log in", its run replaced by another as soon as
+    it has begun (:class:`_RunReplacingTheSubmit`)."""
     if phone:  # the sidebar starts folded on a phone
         page.locator("[data-testid='stExpandSidebarButton']").first.click()
     page.get_by_text("Referee login", exact=True).first.click()
@@ -342,7 +325,7 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
     url, entries = public_server
     ctx = contexts(size)
     page = ctx.new_page()
-    race = _CookieReportRace(page)
+    race = _RunReplacingTheSubmit(page)
     try:
         goto(page, f"{url}/players?game=slovenian")
         _log_in(page, race, size == "phone")
