@@ -17,7 +17,7 @@ How a referee logs in, in order:
 2. **A referees file** (``tarock dashboard --users FILE``; accounts added with
    ``tarock referees add``): names and bcrypt password hashes, checked by
    `streamlit-authenticator <https://github.com/mkhorasani/Streamlit-Authenticator>`_, the
-   maintained login library of the Streamlit community (a login form, hashed passwords, a
+   maintained login library of the Streamlit community (hashed passwords, a
    signed re-authentication cookie), for a club without an identity provider. Chosen over an
    authenticating reverse proxy because a club then runs one program, not two.
 
@@ -134,10 +134,13 @@ def _login_form(controller: Any, tr: Any) -> None:
         )
         pressed = st.form_submit_button(tr("Log in"))
     if pressed or (user and password and _digest(user, password) != ss.get(_REFUSED_KEY)):
+        # (every read and write of the session state may end this run for a newer one: the
+        # cookie is asked for first, the refusal written last; a run ended before either
+        # checks the values again)
+        ss[_COOKIE_DUE_KEY] = True
         if controller.login(user, password):
-            ss.pop(_REFUSED_KEY, None)
-            ss[_COOKIE_DUE_KEY] = True
             st.rerun()  # the page list (the entry page) and the cookie, in the next run
+        ss.pop(_COOKIE_DUE_KEY, None)
         ss[_REFUSED_KEY] = _digest(user or "", password or "")
     if ss.get("authentication_status") is False:
         st.error(tr("User name or password is wrong."))
@@ -156,14 +159,12 @@ def _cookie_login(auth: Any) -> None:
             pass
 
 
-def _set_cookie(auth: Any, name: str) -> None:
-    """Until the browser has said that it has the login's cookie, have it set (again, with a
-    fresh expiry): a run replaced before it drew the cookie component does not leave the
-    referee without one. The library's cookie component says so with its value: ``True``
-    under its key ``set`` once it has set a cookie, or the browser's cookies under
-    ``init``."""
-    seen = auth.cookie_controller.cookie_model.cookie_manager.cookies
-    if st.session_state.get("set") is True or (isinstance(seen, dict) and seen.get(name)):
+def _set_cookie(auth: Any) -> None:
+    """Until the browser has said that it has set the login's cookie, have it set (again,
+    with a fresh expiry): a run replaced before it drew the cookie component does not leave
+    the referee without one. The library's cookie component says so with its value, ``True``
+    under its key ``set``."""
+    if st.session_state.get("set") is True:
         st.session_state.pop(_COOKIE_DUE_KEY, None)
         return
     auth.cookie_controller.set_cookie()
@@ -223,7 +224,7 @@ def login_box(tr: Any) -> None:
             auth = auth or authenticate()
             st.caption(tr("Referee: {name}", name=referee_name() or ""))
             if ss.get(_COOKIE_DUE_KEY):
-                _set_cookie(auth, cookie_name)
+                _set_cookie(auth)
             auth.logout(tr("Log out"), location="sidebar", key="referee_logout")
             return
         controller = AuthenticationController(
