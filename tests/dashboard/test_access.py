@@ -114,12 +114,36 @@ def test_a_referee_who_logs_in_sees_names_and_the_entry_page(public: DashDB) -> 
     assert any(s.value == "Entries waiting for acceptance" for s in at.subheader)
 
 
+def test_a_submitted_login_whose_press_was_lost_logs_in_and_logs_out(public: DashDB) -> None:
+    """A run that replaced the submit's run (docs/dashboard.md) sees the form's submitted
+    values but not the press: the values are a submit, and log the referee in. The referee
+    logs out with one press."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    # the server has the form's submitted values (a form's values reach it only with a
+    # submit), in a run without the press
+    at.session_state["referee_login_user"] = "ana"
+    at.session_state["referee_login_password"] = PASSWORD
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["authentication_status"] is True
+    assert not [t for t in at.text_input if t.label == "Password"]
+    next(b for b in at.button if b.label == "Log out").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["authentication_status"] is not True
+    at.run()  # (in a browser, the run the cookie's deletion asks for)
+    assert [t for t in at.text_input if t.label == "Password"]  # the form again
+
+
 def test_a_wrong_password_is_refused(public: DashDB) -> None:
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     next(t for t in at.text_input if t.label == "User name").input("ana")
     next(t for t in at.text_input if t.label == "Password").input("guess-guess")
     next(b for b in at.button if b.label == "Log in").click().run()
+    assert at.session_state["authentication_status"] is not True
+    assert any("wrong" in e.value for e in at.error)
+    at.run()  # a later run: still refused (checked once, not in every run)
     assert at.session_state["authentication_status"] is not True
     assert any("wrong" in e.value for e in at.error)
 

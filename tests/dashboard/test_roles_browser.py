@@ -1,6 +1,7 @@
 """Roles in Debian's headless Chromium (issue 36): a public server's visitor cannot unmask
 names, open the entry page or download real names; a referee logs in with the referees file
-(streamlit-authenticator, the real component) and enters a hand; a second entry of the same
+(streamlit-authenticator, the real component) with one press, its run replaced by another
+as soon as it has begun (the race that lost logins), and enters a hand; a second entry of the same
 session does not replace the first. In en, sl and de, at 390 × 844 and 1280 × 720."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 import subprocess
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -24,6 +26,7 @@ from tests.dashboard.browser_helpers import (
     chromium,
     free_port,
     goto,
+    in_app,
     settle,
     wait_healthy,
 )
@@ -86,7 +89,6 @@ def contexts(browser: Any) -> Iterator[Any]:
             ctx = browser.new_context(
                 **(PHONE if size == "phone" else DESKTOP), accept_downloads=True
             )
-            ctx.add_init_script(_COOKIE_RUNS)
             made[size] = ctx
         return made[size]
 
@@ -148,9 +150,10 @@ def _settled_at(page: Any, path: str) -> None:
         )
 
 
-def _nav(page: Any, path: str) -> None:
+def _nav(page: Any, path: str, visitor: bool = True) -> None:
     """To the page at URL path ``path`` with the sidebar's navigation (the same app session:
-    a run of that page, not a load of the app; on a phone the sidebar is unfolded for it)."""
+    a run of that page, not a load of the app; on a phone the sidebar is unfolded for it).
+    A ``visitor`` is offered no entry page."""
     links = page.locator("[data-testid='stSidebarNav'] a")
     if page.locator("[data-testid='stSidebar']").get_attribute("data-collapsed") == "true":
         page.locator("[data-testid='stExpandSidebarButton']").first.click()
@@ -158,7 +161,7 @@ def _nav(page: Any, path: str) -> None:
             state="attached", timeout=10_000
         )
     paths = links.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
-    assert "/enter" not in paths, paths  # a visitor is offered no entry page
+    assert ("/enter" in paths) is not visitor, paths  # a visitor is offered no entry page
     links.nth(paths.index("/" + path)).click()
     _settled_at(page, path)
     # folded away again (a phone's sidebar covers the page; the context keeps its state for
@@ -185,9 +188,14 @@ def test_a_public_visitor_never_sees_a_real_name(
     dash_db: DashDB,
 ) -> None:
     """The dispute dossier downloaded from the Audit page (a link to the disputed hand)
-    has pseudonyms only; in that app session, the Players page (the navigation, which offers
-    a visitor no entry page) shows pseudonyms only and no toggle to unmask them; the entry
-    page's link opens no entry page."""
+    has pseudonyms only; the entry page's link opens no entry page; in that link's app
+    session, the Players page (the navigation, which offers a visitor no entry page) shows
+    pseudonyms only and no toggle to unmask them.
+
+    The entry page's link is opened right after the download: the download button's press
+    runs the Audit page again (Streamlit's default), and a new app session need not wait
+    for that run to reach a point where it can be stopped, as a move in the same session
+    did (about 1.5-3 s at a load of 9)."""
     url, _ = public_server
     ctx = contexts(size)
     assert not [c for c in ctx.cookies() if c["name"] == "tarock_referee"]  # a visitor
@@ -201,6 +209,13 @@ def test_a_public_visitor_never_sees_a_real_name(
         assert PSEUDONYM.search(html)
         for name in real_names:
             assert name not in html, name
+        # the entry page is not there for a visitor
+        goto(page, f"{url}/enter?lang={lang}")
+        assert "cards dealt" not in page.inner_text("body")
+        assert page.locator(".st-key-e_save").count() == 0
+        # (the app says that there is no such page, in a dialog: closed)
+        page.keyboard.press("Escape")
+        page.locator("[role='dialog']").wait_for(state="detached", timeout=10_000)
         # the Players page (the same app session)
         _nav(page, "players")
         assert parse_qs(urlparse(page.url).query).get("game") == ["slovenian"], page.url
@@ -213,25 +228,25 @@ def test_a_public_visitor_never_sees_a_real_name(
         for name in real_names:
             assert name not in body and name not in grid, name
         assert page.locator(".st-key-mask_names").count() == 0  # no toggle to unmask
-        # the entry page is not there for a visitor
-        goto(page, f"{url}/enter?lang={lang}")
-        assert "cards dealt" not in page.inner_text("body")
-        assert page.locator(".st-key-e_save").count() == 0
     finally:
         page.close()
 
 
 def _deal_by_pasting(page: Any) -> None:
-    """Deal a whole pack by pasting each target's tokens (seats 1-4, then the talon)."""
+    """Deal a whole pack by pasting each target's tokens (seats 1-4, then the talon): each
+    move waited for by what it draws (the target's button chosen, the count of cards dealt),
+    not for a fixed time."""
     pack = list(PACKS["slovenian"])
     for target in range(5):
         cards = pack[12 * target : 12 * target + 12] if target < 4 else pack[48:]
-        page.locator(".st-key-e_target button").nth(target).click()
-        settle(page)
+        button = page.locator(".st-key-e_target button").nth(target)
+        chosen = button.and_(page.locator("[data-testid='stBaseButton-primary']"))
+        if not chosen.count():  # (a full target's next one may be chosen already)
+            in_app(page, button.click, chosen)
         box = page.locator(".st-key-e_paste input")
         box.fill(" ".join(cards))
-        box.press("Enter")
-        settle(page)
+        dealt = f"{12 * target + len(cards)} of 54 cards dealt"
+        in_app(page, partial(box.press, "Enter"), page.get_by_text(dealt, exact=False))
     page.get_by_text("Deal complete.", exact=True).wait_for(timeout=30_000)
 
 
@@ -241,55 +256,80 @@ def _session_id(page: Any) -> str:
     return value
 
 
-#: notes, in the page (not its frames), when the referee login's cookie component
-#: (streamlit-authenticator's ``stx.CookieManager``, drawn in an iframe) has reported the
-#: browser's cookies to the app: the app sends that value to the server (which runs the
-#: script again for it) in the same turn of the page's event loop, before anything the
-#: test does after
-_COOKIE_RUNS = """(() => {
-  if (window !== window.top) return;
-  window.__cookieValues = 0;
-  window.addEventListener('message', e => {
-    const frames = [...document.querySelectorAll("iframe[src*='cookie_manager']")];
-    if (e.data && e.data.type === 'streamlit:setComponentValue'
-        && frames.some(f => f.contentWindow === e.source)) window.__cookieValues++;
-  });
-})()"""
+class _RunReplacingTheSubmit:
+    """Forces the race that lost referees' logins (docs/dashboard.md): a run of the page
+    asked for just after the run of the login form's submit has begun replaces that run (as
+    the run did that streamlit-authenticator's cookie component asked for when it reported
+    the browser's cookies).
+
+    Installed on a page before it loads, it routes the page's websocket through the test:
+    once the submit's message (a press: a trigger value) has gone to the server and the
+    server says that the submit's run has started (its ``new_session`` message), the same
+    widget states are sent again without the press, as the app sends them when another
+    widget (a component's report) changes."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent = False
+        self._replacing: bytes | None = None
+        self._armed = False
+        page.route_web_socket("**/_stcore/stream", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            server.send(message)
+            if self._replacing is not None or not isinstance(message, bytes):
+                return
+            back = BackMsg.FromString(message)
+            if back.WhichOneof("type") != "rerun_script":
+                return
+            states = back.rerun_script.widget_states.widgets
+            pressed = [
+                i
+                for i, w in enumerate(states)
+                if w.WhichOneof("value") == "trigger_value" and w.trigger_value
+            ]
+            if pressed:
+                for i in reversed(pressed):
+                    del states[i]
+                self._replacing = back.SerializeToString()
+                self._armed = True
+
+        def from_server(message: str | bytes) -> None:
+            ws.send(message)
+            if self._armed and isinstance(message, bytes):
+                if ForwardMsg.FromString(message).WhichOneof("type") == "new_session":
+                    self._armed = False
+                    server.send(self._replacing)  # the submit's run has begun
+                    self.sent = True
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def run(self, page: Any, press: Any) -> None:
+        """``press()`` submits the login form; returns once the replacing run's message has
+        been sent into the submit's run."""
+        press()
+        deadline = time.monotonic() + 30
+        while not self.sent and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert self.sent, "the login form's submit was not seen"
 
 
-def _cookie_component_ran(page: Any) -> None:
-    """Wait until the login's cookie component has reported its value and the app has run
-    again for it (the page is loaded with :data:`_COOKIE_RUNS` as an init script). A form
-    submitted before the component reports is lost: its value, reaching the server while the
-    submit's run is still in streamlit-authenticator's pre-login sleep (0.7 s), interrupts
-    that run, and the run after it no longer sees the button pressed (no login, no error,
-    the form still filled: the failure of 2026-12-07)."""
-    page.wait_for_function("() => window.__cookieValues > 0", timeout=30_000, polling="raf")
-    settle(page)
-
-
-def _log_in(page: Any, phone: bool) -> None:
-    _cookie_component_ran(page)
+def _log_in(page: Any, race: _RunReplacingTheSubmit, phone: bool) -> None:
+    """Log in as a referee with one press of "Log in", its run replaced by another as soon as
+    it has begun (:class:`_RunReplacingTheSubmit`)."""
     if phone:  # the sidebar starts folded on a phone
         page.locator("[data-testid='stExpandSidebarButton']").first.click()
     page.get_by_text("Referee login", exact=True).first.click()
     page.get_by_role("textbox", name="User name").fill("ana")
     page.get_by_role("textbox", name="Password").fill(PASSWORD)
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    button = page.get_by_role("button", name="Log in")
-    button.click()
-    done = page.get_by_text("Referee: Ana Referee", exact=False)
-    try:
-        done.wait_for(state="attached", timeout=15_000)
-    except PlaywrightTimeout:
-        # a submit that a cookie report interrupts is lost without a word (streamlit-
-        # authenticator's form; seen in CI even after the component's first report,
-        # docs/dashboard.md): the form stays filled and the referee presses the button
-        # again, as here (once)
-        if button.count():
-            button.click()
-        done.wait_for(state="attached", timeout=30_000)
+    race.run(page, page.get_by_role("button", name="Log in").click)
+    page.get_by_text("Referee: Ana Referee", exact=False).wait_for(state="attached", timeout=30_000)
     settle(page)
 
 
@@ -300,17 +340,20 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
     url, entries = public_server
     ctx = contexts(size)
     page = ctx.new_page()
+    race = _RunReplacingTheSubmit(page)
     try:
-        goto(page, f"{url}/players?game=slovenian")
-        _log_in(page, size == "phone")
+        # logged in on the Overview page (the runs of a login, the replaced one and the
+        # ones the cookie component's reports ask for, are cheaper there than on the
+        # Players page, about 0.3 s against 1.5 s each at a load of 7)
+        goto(page, url)
+        _log_in(page, race, size == "phone")
+        # the Players page through the navigation (the same session)
+        _nav(page, "players", visitor=False)
         page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=30_000)
         grid = grid_text(page, lambda t: any(n in t for n in real_names))
         assert any(name in grid for name in real_names)  # the referee sees names
         # to the entry page through the navigation (the same session)
-        nav = page.locator("[data-testid='stSidebarNav'] a", has_text="Enter a hand")
-        if not nav.is_visible():
-            page.locator("[data-testid='stExpandSidebarButton']").first.click()
-        nav.click()  # (on a phone the sidebar folds away after a navigation)
+        _nav(page, "enter", visitor=False)
         page.get_by_text("0 of 54 cards dealt", exact=False).wait_for(timeout=30_000)
         if size == "phone":  # fold the sidebar away: on a phone it covers the page
             fold = page.locator("[data-testid='stSidebarCollapseButton'] button")
@@ -333,6 +376,8 @@ def test_a_referee_logs_in_and_enters_a_hand_twice_without_replacing_it(
         waiting = list((entries / ".pending").glob(f"{session_id}-*.json"))
         assert len(waiting) == 2 and len(list((entries / ".pending").glob("*.json"))) == before + 2
         assert str(entries) not in page.inner_text("body")
+        # the login's signed cookie, for the referee's next visit
+        assert [c for c in ctx.cookies() if c["name"] == "tarock_referee"]
         page.screenshot(path=str(SHOTS / f"referee-entry-{size}.png"), full_page=True)
     except Exception:
         SHOTS.mkdir(parents=True, exist_ok=True)
