@@ -412,6 +412,7 @@ else:
         file_name=f"dossier-{view.session_id}-{view.number}.html",
         mime="text/html",
         icon=":material/download:",
+        on_click="ignore",  # a download needs no run of the page
     )
 
 

@@ -305,6 +305,7 @@ def hands_dialog(title: str, drill: tuple[tuple[str, Any], ...]) -> None:
             file_name=f"hands-{dt.date.today()}.csv",
             mime="text/csv",
             icon=":material/download:",
+            on_click="ignore",  # a download needs no run of the page
         )
 
 

@@ -178,6 +178,7 @@ with standings_tab:
             mime="text/html",
             icon=":material/print:",
             key="standings_html",
+            on_click="ignore",  # a download needs no run of the page
         )
 
     # ------------------------------------------------------------------ rounds and tables

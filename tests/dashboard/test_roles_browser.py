@@ -192,10 +192,8 @@ def test_a_public_visitor_never_sees_a_real_name(
     session, the Players page (the navigation, which offers a visitor no entry page) shows
     pseudonyms only and no toggle to unmask them.
 
-    The entry page's link is opened right after the download: the download button's press
-    runs the Audit page again (Streamlit's default), and a new app session need not wait
-    for that run to reach a point where it can be stopped, as a move in the same session
-    did (about 1.5-3 s at a load of 9)."""
+    The entry page's link is opened right after the download (the download button's press
+    runs no page: ``on_click="ignore"``)."""
     url, _ = public_server
     ctx = contexts(size)
     assert not [c for c in ctx.cookies() if c["name"] == "tarock_referee"]  # a visitor
