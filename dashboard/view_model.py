@@ -20,6 +20,7 @@ check). A *pseudonym* stands for a player's name when names are masked.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -740,13 +741,24 @@ def dossier_html(
     ``rename`` maps each player's name (e.g. to its pseudonym) before rendering; player ids
     (and so the hand's content hash) are kept; ``lang`` is the language of its labels.
     """
+    return dossier_builder(view, rename, lang)()
+
+
+def dossier_builder(
+    view: HandView, rename: Callable[[str], str] | None = None, lang: str = "en"
+) -> Callable[[], str]:
+    """What :func:`dossier_html` renders, checked and prepared now (the names mapped with
+    ``rename`` here, in the caller's thread), rendered when the returned function is called:
+    the rendering replays the hand and values an illegal card with the solver (seconds), so
+    a page offers it as a download built when pressed. Raises ``ValueError`` now for a hand
+    without a session to render."""
     session, hand = view.session, view.hand
     if session is None or hand is None:
         raise ValueError(f"hand {view.hand_id} has no session to render")
     if rename is not None:
         players = [p.model_copy(update={"name": rename(p.name or p.id)}) for p in session.players]
         session = session.model_copy(update={"players": players})
-    return render_dossier(session, hand, lang=lang)
+    return functools.partial(render_dossier, session, hand, lang=lang)
 
 
 def alternatives(view: HandView, step: int) -> list[Action]:

@@ -14,6 +14,9 @@ Deep link: ``/audit?hand=<hand_id>``, ``/audit?session=<session_id>`` (its score
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from html import escape
 from typing import Literal
 
 import polars as pl
@@ -40,12 +43,14 @@ from dashboard.state import (
     url_selectbox,
 )
 from dashboard.view_model import md_text as md
+from tarock_logs.report import i18n
 from tarock_logs.report.text import score_item_name
 from tarock_logs.store.read import queries as q
 from tarock_logs.verdict.findings import Finding
 
 #: rows of the findings list per page
 PAGE = 50
+_log = logging.getLogger(__name__)
 
 require_db()
 st.title(tr("Audit"))
@@ -391,6 +396,26 @@ score_table(view, players)
 
 
 # ------------------------------------------------------------------ links and dossier
+def _dossier(build: Callable[[], str], lang_: str, hand: str) -> Callable[[], str]:
+    """The dossier's download, rendered when pressed (outside the page's run: no Streamlit
+    call in it). Should the rendering fail then, the download is an HTML page that says so
+    in the page's words (the warning the page showed when it rendered the dossier in every
+    run), and the server's log keeps the details."""
+
+    def html() -> str:
+        try:
+            return build()
+        except Exception as exc:  # noqa: BLE001 - a page that says why, not a failed download
+            _log.warning("dossier of hand %s not rendered: %s", hand, exc, exc_info=exc)
+            said = escape(i18n.t("Dossier not available: {error}", lang_, error=exc))
+            return (
+                f'<!DOCTYPE html><html lang="{lang_}"><head><meta charset="utf-8">'
+                f"<title>{said}</title></head><body><p>{said}</p></body></html>"
+            )
+
+    return html
+
+
 c1, c2 = st.columns(2)
 first = view.first_problem_step()
 c1.page_link(
@@ -401,14 +426,14 @@ c1.page_link(
     icon=":material/play_circle:",
     query_params={"hand": hand_id, "step": str(first or 0), "seat": "all"},
 )
-try:
-    html = vm.dossier_html(view, masked if names_masked() else None, lang=lang())
+try:  # checked and its names masked now; rendered (seconds: the solver) when pressed
+    build = vm.dossier_builder(view, masked if names_masked() else None, lang=lang())
 except Exception as exc:  # noqa: BLE001 - the page stays usable without the dossier
     c2.warning(md(tr("Dossier not available: {error}", error=exc)), icon=ICON_WARNING)
 else:
     c2.download_button(
         tr("Download the dispute dossier (HTML)"),
-        html,
+        _dossier(build, lang(), hand_id),
         file_name=f"dossier-{view.session_id}-{view.number}.html",
         mime="text/html",
         icon=":material/download:",

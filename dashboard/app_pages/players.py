@@ -167,8 +167,10 @@ def _display(df: pl.DataFrame, cols: list[Col]) -> list[dict[str, Any]]:
     gaps = {
         col for col, _, kind in present if kind in {"num", "int", "rank"} and df[col].null_count()
     }
+    # each header translated once, not once per row
+    shown = [(col, tr(label), kind, col in gaps) for col, label, kind in present]
     return [
-        {tr(label): _cell(kind, r[col], col in gaps) for col, label, kind in present}
+        {label: _cell(kind, r[col], gap) for col, label, kind, gap in shown}
         for r in df.iter_rows(named=True)
     ]
 

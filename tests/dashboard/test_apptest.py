@@ -6,10 +6,14 @@ import json
 import logging
 import re
 import shutil
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from dashboard import view_model as vm
 from tarock_logs.report import text
 from tarock_logs.store.pseudonyms import pseudonym
 from tarock_logs.store.read.queries import connect_reader, pseudonym_key
@@ -116,8 +120,29 @@ def test_without_a_database_the_app_says_how_to_make_one(
     assert "tarock ingest" in at.error[0].value
 
 
-def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: DashDB) -> None:
+def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(
+    app_env: DashDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """… and renders its dispute dossier only when the download is pressed (seconds of the
+    solver), a dossier that cannot be rendered then being a page that says so."""
     hand = _disputed(app_env)
+    rendered: list[str] = []
+    render = vm.render_dossier
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        rendered.append(kwargs.get("lang", "en"))
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(vm, "render_dossier", counted)
+    deferred: dict[str, Callable[[], Any]] = {}
+    add_deferred = MediaFileManager.add_deferred
+
+    def kept(self: MediaFileManager, fn: Callable[[], Any], *args: Any, **kwargs: Any) -> str:
+        file_id: str = add_deferred(self, fn, *args, **kwargs)
+        deferred[file_id] = fn
+        return file_id
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", kept)
     at = _open("app_pages/audit.py")
     # the list is paged (50 hands a page): the hands with score differences first
     at.selectbox(key="audit_order").set_value("most score differences").run()
@@ -133,6 +158,19 @@ def test_audit_lists_the_disputed_hand_and_shows_its_score_difference(app_env: D
         True,
     )
     assert at.get("download_button"), "the dossier download is missing"
+    at.run()  # (a click's run)
+    assert not rendered, "the page run rendered the dossier"
+    html = deferred[at.get("download_button")[0].proto.deferred_file_id]()
+    assert rendered == ["en"] and html.startswith("<!DOCTYPE html>")
+    assert app_env.disputed_session in html and "Dossier not available" not in html
+
+    def fails(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("no engine <here>")
+
+    monkeypatch.setattr(vm, "render_dossier", fails)
+    at.run()
+    html = deferred[at.get("download_button")[0].proto.deferred_file_id]()
+    assert "<p>Dossier not available: no engine &lt;here&gt;</p>" in html
 
 
 def test_audit_filter_by_kind_keeps_only_that_kind(app_env: DashDB) -> None:
