@@ -17,7 +17,15 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.dashboard.browser_helpers import CHROMIUM, PAGES, chromium, leave, one_page, serve
+from tests.dashboard.browser_helpers import (
+    CHROMIUM,
+    PAGES,
+    chromium,
+    drawn,
+    leave,
+    one_page,
+    serve,
+)
 from tests.dashboard.browser_helpers import goto as _goto
 from tests.dashboard.browser_helpers import settle as _settle
 from tests.dashboard.dash_helpers import DashDB, hand_ids, ingest
@@ -375,6 +383,8 @@ def test_every_page_in_slovenian_and_german_has_no_english_label_left(  # type: 
     english = _english_labels(lang)
     page = page_at(1400, 1400)
     _goto(page, f"{url}/audit?hand={hand}&lang={lang}")
+    # the page links' code is fetched after the first run: drawn by then only on a slow run
+    drawn(page)
     _no_english_left(page, english, lang, "audit")
     links = page.locator("[data-testid='stPageLink'] a")
     to_replay = links.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
