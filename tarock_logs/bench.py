@@ -96,8 +96,9 @@ class BenchOptions:
     #: how many times each start-up figure starts the command line (the median is reported)
     startup_runs: int = STARTUP_RUNS
     #: the OpenSpiel comparison's interleaved rounds go on (past ``repeat``, at most
-    #: :data:`MAX_SHORT_ROUNDS`) until each side has run this many seconds in all
+    #: ``max_short_rounds``) until each side has run this many seconds in all
     short_stage_seconds: float = 1.5
+    max_short_rounds: int = MAX_SHORT_ROUNDS
 
 
 def _rate(n: int, seconds: float) -> float | None:
@@ -593,7 +594,7 @@ def openspiel_comparison(options: BenchOptions) -> dict[str, Any]:
     n_os = h = bad = rounds = 0
     sum_os = sum_our = 0.0
     while rounds < max(1, options.repeat) or (
-        min(sum_os, sum_our) < options.short_stage_seconds and rounds < MAX_SHORT_ROUNDS
+        min(sum_os, sum_our) < options.short_stage_seconds and rounds < options.max_short_rounds
     ):
         rounds += 1
         t, c, n_os = _timed_cpu(lambda: stage_openspiel(games))
@@ -628,6 +629,7 @@ def openspiel_comparison_in_child(options: BenchOptions) -> dict[str, Any]:
         "seed": options.seed,
         "repeat": options.repeat,
         "short_stage_seconds": options.short_stage_seconds,
+        "max_short_rounds": options.max_short_rounds,
     }
     code = (
         "import sys, orjson; from tarock_logs import bench; "

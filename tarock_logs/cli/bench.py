@@ -72,7 +72,10 @@ def bench(
     repeat: Annotated[
         int,
         typer.Option(
-            "--repeat", min=1, help="best of N runs for every timed stage but the simulation"
+            "--repeat",
+            min=1,
+            help="best of N runs for every timed stage but the simulation (the OpenSpiel "
+            "comparison's rounds: until each side has run 0.5 s per N)",
         ),
     ] = 3,
     startup_runs: Annotated[
@@ -110,6 +113,8 @@ def bench(
                 seed=seed,
                 dask=dask,
                 repeat=repeat,
+                # the OpenSpiel comparison's short stages: 0.5 s a side per repeat (1.5 s at 3)
+                short_stage_seconds=0.5 * repeat,
                 **({} if startup_runs is None else {"startup_runs": startup_runs}),
             ),
             progress=say,
