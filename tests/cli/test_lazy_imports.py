@@ -93,15 +93,20 @@ for argv in json.loads(sys.argv[1]):
 """
 
 
-def _run(argv: list[str] | None) -> tuple[str, object, list[str]]:
-    """The output, exit code and loaded modules of the command line run in a new process."""
-    out = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps(argv)],
+def _python(code: str, arg: object) -> str:
+    """What ``python -c code json(arg)`` prints, run in a new process from the repository."""
+    return subprocess.run(
+        [sys.executable, "-c", code, json.dumps(arg)],
         capture_output=True,
         text=True,
         check=True,
         cwd=ROOT,
     ).stdout
+
+
+def _run(argv: list[str] | None) -> tuple[str, object, list[str]]:
+    """The output, exit code and loaded modules of the command line run in a new process."""
+    out = _python(_PROBE, argv)
     result = json.loads(out.strip().splitlines()[-1])
     return out, result["code"], result["modules"]
 
@@ -111,13 +116,7 @@ def _helps() -> dict[str, tuple[str, object, list[str]]]:
     """Per probe id (``import``, ``help``, ``CMD --help``): the output, exit code and modules
     loaded so far of :data:`_PROBES`, run once for all of them."""
     argvs = [argv for argv in PROBES if argv is not None]
-    out = subprocess.run(
-        [sys.executable, "-c", _PROBES, json.dumps(argvs)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    ).stdout
+    out = _python(_PROBES, argvs)
     lines = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert len(lines) == len(PROBES), out[-2000:]
     return {i: (r["out"], r["code"], r["modules"]) for i, r in zip(PROBE_IDS, lines, strict=True)}
